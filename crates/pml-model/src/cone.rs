@@ -1,0 +1,197 @@
+//! Privacy constraints as polyhedral cones of admissible columns (THEORY 3).
+//!
+//! A mechanism satisfies the constraint iff every column `c = W[:, y]` lies in the
+//! cone and the rows sum to 1. All cones here lie in the non-negative orthant.
+
+use crate::error::{ModelError, Result};
+use crate::prior::Prior;
+use crate::uncertainty::{DEFAULT_VERTEX_LIMIT, UncertaintySet};
+use ndarray::{Array1, Array2, ArrayView1};
+use serde::Serialize;
+
+/// A cone `{c >= 0 : a . c >= 0 for every inequality row a}` of admissible columns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ColumnCone {
+    /// eps-PML for a known prior ([15] Lemma 1): `c_x <= e^eps (p . c)` for all x.
+    PmlKnownPrior {
+        /// The prior p.
+        prior: Prior,
+        /// The level eps.
+        epsilon: f64,
+    },
+    /// eps-PML for every prior of `B_beta(p^)`, `beta < 2 min p^` ([E] Prop 2):
+    /// `c_x <= e^eps' (p^ . c + beta/2 c_x')` for all x, x', with
+    /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13).
+    PmlL1Ball {
+        /// The estimate p^.
+        center: Prior,
+        /// The radius beta.
+        beta: f64,
+        /// The level eps.
+        epsilon: f64,
+    },
+    /// eps-PML for every prior in the convex hull of `vertices` ([E] Cor 1):
+    /// `c_x <= e^eps (pi^(k) . c)` for all x, k.
+    PmlPolytope {
+        /// The vertices pi^(k).
+        vertices: Vec<Array1<f64>>,
+        /// The level eps.
+        epsilon: f64,
+    },
+}
+
+impl ColumnCone {
+    /// The eps-PML cone for an uncertainty set. The ball uses Proposition 2 and so
+    /// needs `beta < 2 min p^`; a larger radius is an error naming the allowed range.
+    pub fn pml(set: &UncertaintySet, epsilon: f64) -> Result<Self> {
+        check_epsilon(epsilon)?;
+        Ok(match set {
+            UncertaintySet::Known { prior } => ColumnCone::PmlKnownPrior {
+                prior: prior.clone(),
+                epsilon,
+            },
+            UncertaintySet::L1Ball { center, beta } => {
+                let limit = 2.0 * center.min_mass();
+                if *beta >= limit {
+                    return Err(ModelError::invalid(
+                        "beta",
+                        beta,
+                        format!(
+                            "Proposition 2 needs beta < 2 min p^ = {limit}; the estimate's smallest mass is {}",
+                            center.min_mass()
+                        ),
+                        format!("pass beta in (0, {limit})"),
+                    ));
+                }
+                ColumnCone::PmlL1Ball {
+                    center: center.clone(),
+                    beta: *beta,
+                    epsilon,
+                }
+            }
+            UncertaintySet::Polytope { .. } => ColumnCone::PmlPolytope {
+                vertices: set.vertices(DEFAULT_VERTEX_LIMIT)?,
+                epsilon,
+            },
+        })
+    }
+
+    /// Dimension N of a column.
+    pub fn dimension(&self) -> usize {
+        match self {
+            ColumnCone::PmlKnownPrior { prior, .. } => prior.len(),
+            ColumnCone::PmlL1Ball { center, .. } => center.len(),
+            ColumnCone::PmlPolytope { vertices, .. } => vertices[0].len(),
+        }
+    }
+
+    /// The level eps of the constraint.
+    pub fn epsilon(&self) -> f64 {
+        match self {
+            ColumnCone::PmlKnownPrior { epsilon, .. }
+            | ColumnCone::PmlL1Ball { epsilon, .. }
+            | ColumnCone::PmlPolytope { epsilon, .. } => *epsilon,
+        }
+    }
+
+    /// The factor bounding a column by its mass: `e^eps`, or for the ball
+    /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13).
+    pub fn effective_exp_epsilon(&self) -> f64 {
+        let e = self.epsilon().exp();
+        match self {
+            ColumnCone::PmlL1Ball { beta, .. } => e / (1.0 + beta / 2.0 * e),
+            _ => e,
+        }
+    }
+
+    /// The positive vector `r` by which extreme rays are normalised, `r . v = 1`:
+    /// the prior, the estimate, or the centroid of the vertices.
+    pub fn normaliser(&self) -> Array1<f64> {
+        match self {
+            ColumnCone::PmlKnownPrior { prior, .. } => prior.masses().to_owned(),
+            ColumnCone::PmlL1Ball { center, .. } => center.masses().to_owned(),
+            ColumnCone::PmlPolytope { vertices, .. } => {
+                let mut c = Array1::zeros(self.dimension());
+                for v in vertices {
+                    c += v;
+                }
+                c / vertices.len() as f64
+            }
+        }
+    }
+
+    /// The cone as inequalities: rows `a` with `a . c >= 0`, the N non-negativity
+    /// rows first. The ball uses the N^2 form of Proposition 2.
+    pub fn inequalities(&self) -> Array2<f64> {
+        let n = self.dimension();
+        let e = self.effective_exp_epsilon();
+        let mut rows: Vec<Array1<f64>> = (0..n)
+            .map(|x| {
+                let mut a = Array1::zeros(n);
+                a[x] = 1.0;
+                a
+            })
+            .collect();
+        let mut push_bounds = |reference: ArrayView1<f64>, extra: Option<f64>| {
+            // c_x <= e (reference . c + extra c_x')
+            for x in 0..n {
+                match extra {
+                    None => {
+                        let mut a = reference.to_owned() * e;
+                        a[x] -= 1.0;
+                        rows.push(a);
+                    }
+                    Some(h) => {
+                        for x2 in 0..n {
+                            let mut a = reference.to_owned() * e;
+                            a[x2] += e * h;
+                            a[x] -= 1.0;
+                            rows.push(a);
+                        }
+                    }
+                }
+            }
+        };
+        match self {
+            ColumnCone::PmlKnownPrior { prior, .. } => push_bounds(prior.masses(), None),
+            ColumnCone::PmlL1Ball { center, beta, .. } => {
+                push_bounds(center.masses(), Some(beta / 2.0))
+            }
+            ColumnCone::PmlPolytope { vertices, .. } => {
+                for v in vertices {
+                    push_bounds(v.view(), None);
+                }
+            }
+        }
+        let mut out = Array2::zeros((rows.len(), n));
+        for (i, r) in rows.into_iter().enumerate() {
+            out.row_mut(i).assign(&r);
+        }
+        out
+    }
+
+    /// Largest violation `max(0, -a . c)` over the inequalities, relative to
+    /// `max c`: zero for a member of the cone.
+    pub fn violation(&self, c: ArrayView1<f64>) -> f64 {
+        let scale = c.iter().copied().fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+        self.inequalities()
+            .dot(&c)
+            .iter()
+            .map(|v| (-v / scale).max(0.0))
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Checks a privacy level: finite and `>= 0`.
+pub fn check_epsilon(epsilon: f64) -> Result<()> {
+    if !epsilon.is_finite() || epsilon < 0.0 {
+        return Err(ModelError::invalid(
+            "epsilon",
+            epsilon,
+            "the privacy level must be a finite number >= 0",
+            "pass eps >= 0 (or e^eps >= 1 with --exp-epsilon)",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! Leakage measures of a given mechanism under a known prior ([E] Sec. II, Defs 3-4).
+
+use crate::mechanism::Mechanism;
+use crate::prior::Prior;
+use ndarray::ArrayView1;
+
+/// PML of one output with likelihood column `c` ([E] Thm 1):
+/// `l(y) = ln(max_x c_x / p . c)`. `None` when the output has probability 0
+/// (it is never observed, so it is ignored).
+pub fn column_pml(column: ArrayView1<f64>, prior: &Prior) -> Option<f64> {
+    let q = prior.dot(column);
+    let m = column.iter().copied().fold(0.0, f64::max);
+    (q > 0.0).then(|| (m / q).ln().max(0.0))
+}
+
+/// PML of every output `l(y)`, `None` for outputs of probability 0 ([E] Thm 1).
+pub fn pml_per_outcome(mechanism: &Mechanism, prior: &Prior) -> Vec<Option<f64>> {
+    mechanism.columns().map(|c| column_pml(c, prior)).collect()
+}
+
+/// `eps_min(W, p) = max_y l(y)`: the smallest eps for which W is eps-PML w.r.t. p.
+pub fn eps_min(mechanism: &Mechanism, prior: &Prior) -> f64 {
+    pml_per_outcome(mechanism, prior)
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max)
+}
+
+/// `eps_max(p) = -ln(min_x p_x)`: no outcome can leak more; at this level every
+/// mechanism (the identity included) is eps-PML.
+pub fn eps_max(prior: &Prior) -> f64 {
+    -prior.min_mass().ln()
+}
+
+/// The thresholds `eps_0 = 0 < eps_1 <= ... <= eps_N = inf` of the privacy regions
+/// ([E] Def 4): with p sorted descending, `eps_k = -ln(sum_{i <= N-k} p_(i))`.
+pub fn privacy_thresholds(prior: &Prior) -> Vec<f64> {
+    let mut sorted = prior.masses().to_vec();
+    sorted.sort_by(|a, b| b.total_cmp(a));
+    let n = sorted.len();
+    let mut out = Vec::with_capacity(n + 1);
+    out.push(0.0);
+    for k in 1..=n {
+        let s: f64 = sorted[..n - k].iter().sum();
+        out.push(if k == n { f64::INFINITY } else { -s.ln() });
+    }
+    out
+}
+
+/// The privacy region k of eps ([E] Def 4): `eps_{k-1} <= eps < eps_k`, so that a
+/// column of an eps-PML mechanism has at most `k - 1` zeros. Region 1 forces every
+/// entry to be positive.
+pub fn privacy_region(prior: &Prior, epsilon: f64) -> usize {
+    let t = privacy_thresholds(prior);
+    (1..t.len())
+        .find(|&k| epsilon < t[k])
+        .unwrap_or(t.len() - 1)
+}
+
+/// The tail probability `sum_{y : l(y) > eps} q_y`; W is (eps, delta)-PML iff it is
+/// at most delta ([E] Def 3).
+pub fn tail_probability(mechanism: &Mechanism, prior: &Prior, epsilon: f64) -> f64 {
+    let q = mechanism.output_marginal(prior);
+    pml_per_outcome(mechanism, prior)
+        .into_iter()
+        .zip(q.iter())
+        .filter(|(l, _)| l.is_some_and(|l| l > epsilon))
+        .map(|(_, q)| q)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+
+    #[test]
+    fn regions_of_example_prior() {
+        let p = Prior::new(vec![0.4, 0.2, 0.2, 0.2]).unwrap();
+        let t = privacy_thresholds(&p);
+        assert_abs_diff_eq!(t[1], -(0.8f64).ln(), epsilon = 1e-15);
+        assert_abs_diff_eq!(t[3], -(0.4f64).ln(), epsilon = 1e-15);
+        assert!(t[4].is_infinite());
+        assert_eq!(privacy_region(&p, (9.0f64 / 8.0).ln()), 1);
+        assert_eq!(privacy_region(&p, 0.3), 2);
+        assert_eq!(privacy_region(&p, 100.0), 4);
+    }
+
+    #[test]
+    fn identity_leaks_eps_max() {
+        let p = Prior::new(vec![0.5, 0.3, 0.2]).unwrap();
+        let w = Mechanism::identity(3);
+        assert_abs_diff_eq!(eps_min(&w, &p), eps_max(&p), epsilon = 1e-15);
+        assert_abs_diff_eq!(tail_probability(&w, &p, 0.8), 0.5, epsilon = 1e-15);
+    }
+}
