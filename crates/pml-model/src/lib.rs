@@ -17,11 +17,13 @@
 #![forbid(unsafe_code)]
 
 pub mod cone;
+pub mod data;
 pub mod error;
 pub mod linalg;
 pub mod measures;
 pub mod mechanism;
 pub mod prior;
+pub mod sample;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;

@@ -1,14 +1,38 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! # pml-solver
+//!
+//! Optimal privacy mechanisms under pointwise maximal leakage (PML): extreme-ray
+//! enumeration of the column cones of `pml-model`, the linear program over rays for
+//! any sub-convex [`Utility`] (THEORY 4), closed forms (THEORY 5), randomized-response
+//! baselines and the [`Certificate`] every [`Design`] carries.
+//!
+//! ```
+//! use pml_model::{Prior, UncertaintySet};
+//! use pml_solver::{design, DesignSettings, FInformation};
+//!
+//! // [E] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8.
+//! let set = UncertaintySet::known(Prior::new(vec![0.4, 0.2, 0.2, 0.2])?);
+//! let d = design(&set, (9.0f64 / 8.0).ln(), &FInformation::mutual_information(),
+//!                &DesignSettings::default())?;
+//! assert_eq!(d.mechanism.outputs(), 4);
+//! assert!(d.certificate.worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+//! # Ok::<(), pml_solver::SolverError>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+pub mod baseline;
+pub mod certificate;
+pub mod closed_form;
+pub mod design;
+pub mod error;
+pub mod generic;
+pub mod ray_lp;
+pub mod rays;
+pub mod utility;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use baseline::{Baselines, RandomizedResponse};
+pub use certificate::Certificate;
+pub use design::{Design, DesignSettings, DesignStatus, design};
+pub use error::SolverError;
+pub use rays::RaySet;
+pub use utility::{FInformation, MapAccuracy, Utility};

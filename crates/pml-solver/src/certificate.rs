@@ -1,0 +1,86 @@
+//! The certificate every design carries: the mechanism is re-measured with the
+//! measure functions of `pml-model` (not with the cone it was built from), and a
+//! failed check is an error, never a warning.
+
+use crate::error::{Result, SolverError};
+use pml_model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
+use pml_model::{Mechanism, UncertaintySet};
+use serde::Serialize;
+
+/// Allowed excess of the worst-case PML over the target (floating-point rounding).
+pub const PML_TOLERANCE: f64 = 1e-10;
+/// Allowed relative gap between the utility and its LP dual bound.
+pub const GAP_TOLERANCE: f64 = 1e-7;
+
+/// Evidence that a mechanism is valid, private and optimal.
+#[derive(Debug, Clone, Serialize)]
+pub struct Certificate {
+    /// The target eps.
+    pub target_epsilon: f64,
+    /// `max_y sup_{Q in S} l_Q(y)`, exact over the whole uncertainty set.
+    pub worst_case_pml: f64,
+    /// The same per output.
+    pub worst_case_pml_per_output: Vec<f64>,
+    /// `max_x |sum_y W[x][y] - 1|`, at most 1e-12.
+    pub max_row_sum_error: f64,
+    /// Smallest entry, at least 0.
+    pub min_entry: f64,
+    /// Utility of the mechanism, measured on the matrix.
+    pub utility_value: f64,
+    /// LP dual bound: no mechanism in the feasible set has larger utility.
+    pub upper_bound: f64,
+    /// `upper_bound - utility_value`.
+    pub gap: f64,
+}
+
+impl Certificate {
+    /// Measures `mechanism` and checks it: entries `>= 0`, row sums within 1e-12,
+    /// worst-case PML over `set` at most `epsilon + 1e-10`, and the utility within
+    /// a relative 1e-7 of the dual bound (and not above it).
+    pub fn check(
+        mechanism: &Mechanism,
+        set: &UncertaintySet,
+        epsilon: f64,
+        utility_value: f64,
+        upper_bound: f64,
+    ) -> Result<Self> {
+        let per_output: Vec<f64> = set
+            .worst_case_pml_per_output(mechanism)
+            .into_iter()
+            .map(|l| l.unwrap_or(0.0))
+            .collect();
+        let cert = Certificate {
+            target_epsilon: epsilon,
+            worst_case_pml: per_output.iter().copied().fold(0.0, f64::max),
+            worst_case_pml_per_output: per_output,
+            max_row_sum_error: mechanism.max_row_sum_error(),
+            min_entry: mechanism.min_entry(),
+            utility_value,
+            upper_bound,
+            gap: upper_bound - utility_value,
+        };
+        let fail = |what: String| Err(SolverError::Certificate(what));
+        if cert.min_entry < 0.0 {
+            return fail(format!("negative entry {}", cert.min_entry));
+        }
+        if cert.max_row_sum_error > CERTIFIED_ROW_SUM_TOLERANCE {
+            return fail(format!(
+                "row sums off by {:e} > {CERTIFIED_ROW_SUM_TOLERANCE:e}",
+                cert.max_row_sum_error
+            ));
+        }
+        if !(cert.worst_case_pml <= epsilon + PML_TOLERANCE) {
+            return fail(format!(
+                "worst-case PML {} exceeds the target {epsilon}",
+                cert.worst_case_pml
+            ));
+        }
+        let scale = 1.0 + utility_value.abs();
+        if !(cert.gap.abs() <= GAP_TOLERANCE * scale) {
+            return fail(format!(
+                "utility {utility_value} is not within {GAP_TOLERANCE:e} of its dual bound {upper_bound}"
+            ));
+        }
+        Ok(cert)
+    }
+}

@@ -1,0 +1,197 @@
+//! Optimal mechanism design (THEORY 4): enumerate the extreme rays of the PML cone,
+//! solve the LP over rays, polish, certify and compare with randomized response.
+
+use crate::baseline::{Baselines, randomized_response_baselines};
+use crate::certificate::Certificate;
+use crate::error::{Result, SolverError};
+use crate::ray_lp::{self, ColumnGenerationSettings};
+use crate::rays::{self, RaySet};
+use crate::utility::Utility;
+use ndarray::{Array1, Array2};
+use pml_model::cone::check_epsilon;
+use pml_model::linalg::least_squares;
+use pml_model::{ColumnCone, Mechanism, UncertaintySet};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Settings of [`design`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesignSettings {
+    /// Largest alphabet accepted (exact enumeration grows like `N 2^(N-1)`).
+    pub max_alphabet: usize,
+    /// The column-generation loop.
+    pub column_generation: ColumnGenerationSettings,
+}
+
+impl Default for DesignSettings {
+    fn default() -> Self {
+        DesignSettings {
+            max_alphabet: rays::MAX_STRUCTURED_N,
+            column_generation: ColumnGenerationSettings::default(),
+        }
+    }
+}
+
+/// How the design was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesignStatus {
+    /// The LP optimum over the extreme rays, certified by its dual bound.
+    Optimal,
+    /// eps is at least the identity's worst-case PML: every mechanism qualifies and
+    /// the identity, optimal for every sub-convex utility, is returned.
+    NoPrivacyNeeded,
+}
+
+/// A certified optimal mechanism.
+#[derive(Debug, Clone, Serialize)]
+pub struct Design {
+    /// How it was obtained.
+    pub status: DesignStatus,
+    /// The target level eps.
+    pub epsilon: f64,
+    /// The priors it protects.
+    pub uncertainty: UncertaintySet,
+    /// Name of the utility maximised.
+    pub utility_name: String,
+    /// Utility under the reference prior.
+    pub utility_value: f64,
+    /// The mechanism: only the outputs used (at most N).
+    pub mechanism: Mechanism,
+    /// Output probabilities `q_y` under the reference prior.
+    pub output_probabilities: Vec<f64>,
+    /// PML of each output under the reference prior ([E] Thm 1).
+    pub pml_per_output: Vec<f64>,
+    /// Verification of the mechanism.
+    pub certificate: Certificate,
+    /// Randomized response at the same LDP level and calibrated to eps.
+    pub baselines: Baselines,
+    /// Extreme rays of the cone (0 when no LP was needed).
+    pub rays: usize,
+    /// Pricing passes of the column generation.
+    pub iterations: usize,
+}
+
+/// Designs the mechanism maximising `utility` subject to eps-PML for every prior in
+/// `set` (THEORY 4), and certifies it.
+pub fn design(
+    set: &UncertaintySet,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+) -> Result<Design> {
+    check_epsilon(epsilon)?;
+    let n = set.len();
+    if n > settings.max_alphabet {
+        return Err(SolverError::AlphabetTooLarge {
+            n,
+            limit: settings.max_alphabet,
+            method: "DesignSettings::max_alphabet",
+        });
+    }
+    let reference = set.reference();
+    let identity = Mechanism::identity(n);
+    let (status, mechanism, upper_bound, ray_count, iterations) =
+        if set.worst_case_pml(&identity) <= epsilon {
+            // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
+            let u = utility.value(&identity, reference.view());
+            (DesignStatus::NoPrivacyNeeded, identity, u, 0, 0)
+        } else {
+            let cone = ColumnCone::pml(set, epsilon)?;
+            let rays = rays::enumerate(&cone)?;
+            let (mechanism, bound, iterations) =
+                optimise_over_rays(&rays, reference.view(), utility, settings)?;
+            (
+                DesignStatus::Optimal,
+                mechanism,
+                bound,
+                rays.len(),
+                iterations,
+            )
+        };
+    let utility_value = utility.value(&mechanism, reference.view());
+    let certificate = Certificate::check(&mechanism, set, epsilon, utility_value, upper_bound)?;
+    let q = reference.dot(&mechanism.matrix());
+    let pml_per_output = mechanism
+        .columns()
+        .zip(q.iter())
+        .map(|(c, &qy)| (c.iter().copied().fold(0.0, f64::max) / qy).ln().max(0.0))
+        .collect();
+    Ok(Design {
+        status,
+        epsilon,
+        uncertainty: set.clone(),
+        utility_name: utility.name(),
+        utility_value,
+        output_probabilities: q.to_vec(),
+        pml_per_output,
+        certificate,
+        baselines: randomized_response_baselines(set, epsilon, utility)?,
+        mechanism,
+        rays: ray_count,
+        iterations,
+    })
+}
+
+/// Solves the LP over `rays` and turns the optimal weights into a mechanism whose
+/// rows sum to 1 to rounding: the weights of the support are recomputed from
+/// `sum_k theta_k v_k = 1` by least squares. Returns the mechanism, the dual upper
+/// bound and the number of pricing passes.
+pub fn optimise_over_rays(
+    rays: &RaySet,
+    reference: ndarray::ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+) -> Result<(Mechanism, f64, usize)> {
+    let n = rays.dimension();
+    let mu: Vec<f64> = (0..rays.len())
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|k| utility.column_value(rays.ray(k), reference))
+        .collect();
+    let ones = Array1::<f64>::ones(n);
+    let ones_value = utility.column_value(ones.view(), reference);
+    let sol = ray_lp::solve(rays, &mu, ones_value, &settings.column_generation)?;
+    let largest = sol
+        .weights
+        .iter()
+        .map(|w| w.1)
+        .fold(sol.ones_weight, f64::max);
+    let threshold = 1e-12 * largest;
+    let mut support: Vec<Array1<f64>> = sol
+        .weights
+        .iter()
+        .filter(|w| w.1 > threshold)
+        .map(|w| rays.ray(w.0).to_owned())
+        .collect();
+    let mut lp_theta: Vec<f64> = sol
+        .weights
+        .iter()
+        .filter(|w| w.1 > threshold)
+        .map(|w| w.1)
+        .collect();
+    if sol.ones_weight > threshold {
+        support.push(ones.clone());
+        lp_theta.push(sol.ones_weight);
+    }
+    let s = support.len();
+    let mut v = Array2::zeros((n, s));
+    for (j, col) in support.iter().enumerate() {
+        v.column_mut(j).assign(col);
+    }
+    let theta = least_squares(&v, &ones)
+        .filter(|t| t.iter().all(|&x| x > 0.0))
+        .unwrap_or_else(|| Array1::from(lp_theta));
+    let mut w = v * &theta.insert_axis(ndarray::Axis(0));
+    // Present outputs in a stable order: by the input of least likelihood, then most.
+    let key = |c: ndarray::ArrayView1<f64>| {
+        let argmin = (0..n).min_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        let argmax = (0..n).max_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        (argmin, argmax)
+    };
+    let mut order: Vec<usize> = (0..s).collect();
+    order.sort_by_key(|&j| key(w.column(j)));
+    w = w.select(ndarray::Axis(1), &order);
+    let mechanism = Mechanism::new(w)?;
+    Ok((mechanism, sol.upper_bound, sol.iterations))
+}

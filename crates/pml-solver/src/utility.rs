@@ -1,0 +1,140 @@
+//! Sub-convex utilities ([E] eq. 2): `U(W, p) = sum_y mu(W[:, y])` with mu
+//! sub-linear (positively homogeneous and convex) in the column.
+
+use ndarray::ArrayView1;
+use pml_model::Mechanism;
+
+/// A sub-convex utility, given by its column function mu.
+///
+/// Implementations must make `mu` positively homogeneous and convex in `column`
+/// ([E] eq. 2); the LP over extreme rays is exact only then.
+pub trait Utility: Send + Sync {
+    /// A short name (`mi`, `tv`, ...), used in reports.
+    fn name(&self) -> String;
+
+    /// `mu(c)`: the contribution of one output with likelihood column `c` under
+    /// prior `p`.
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64;
+
+    /// `U(W, p) = sum_y mu(W[:, y])`.
+    fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
+        mechanism
+            .columns()
+            .map(|c| self.column_value(c, prior))
+            .sum()
+    }
+}
+
+/// An f-information `I_f(X; Y) = sum_y q_y sum_x p_x f(W[x][y] / q_y)` with f convex
+/// and `f(1) = 0` (THEORY 4): `mu(c) = s sum_x p_x f(c_x / s)`, `s = p . c`.
+#[derive(Debug, Clone, Copy)]
+pub struct FInformation {
+    name: &'static str,
+    f: fn(f64) -> f64,
+}
+
+impl FInformation {
+    /// An f-information from a convex `f` with `f(1) = 0`.
+    pub fn new(name: &'static str, f: fn(f64) -> f64) -> Self {
+        FInformation { name, f }
+    }
+
+    /// Mutual information, `f(t) = t ln t` (nats).
+    pub fn mutual_information() -> Self {
+        FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
+    }
+
+    /// Total-variation information, `f(t) = |t - 1| / 2`.
+    pub fn total_variation() -> Self {
+        FInformation::new("tv", |t| (t - 1.0).abs() / 2.0)
+    }
+
+    /// Chi-square information, `f(t) = (t - 1)^2`.
+    pub fn chi_square() -> Self {
+        FInformation::new("chi2", |t| (t - 1.0) * (t - 1.0))
+    }
+
+    /// Squared-Hellinger information, `f(t) = (sqrt t - 1)^2`.
+    pub fn hellinger() -> Self {
+        FInformation::new("hellinger", |t| (t.sqrt() - 1.0).powi(2))
+    }
+}
+
+impl Utility for FInformation {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
+        let s = prior.dot(&column);
+        if s <= 0.0 {
+            return 0.0;
+        }
+        s * prior
+            .iter()
+            .zip(column.iter())
+            .map(|(p, c)| p * (self.f)(c / s))
+            .sum::<f64>()
+    }
+}
+
+/// MAP accuracy: the probability that the best guess of X from Y is right,
+/// `mu(c) = max_x p_x c_x` (THEORY 4).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MapAccuracy;
+
+impl Utility for MapAccuracy {
+    fn name(&self) -> String {
+        "map".to_string()
+    }
+
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
+        prior
+            .iter()
+            .zip(column.iter())
+            .map(|(p, c)| p * c)
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The built-in utilities by their CLI names: `mi`, `tv`, `chi2`, `hellinger`, `map`.
+pub fn builtin(name: &str) -> Option<Box<dyn Utility>> {
+    Some(match name {
+        "mi" => Box::new(FInformation::mutual_information()),
+        "tv" => Box::new(FInformation::total_variation()),
+        "chi2" => Box::new(FInformation::chi_square()),
+        "hellinger" => Box::new(FInformation::hellinger()),
+        "map" => Box::new(MapAccuracy),
+        _ => return None,
+    })
+}
+
+/// Names accepted by [`builtin`].
+pub const BUILTIN_NAMES: [&str; 5] = ["mi", "tv", "chi2", "hellinger", "map"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn identity_mutual_information_is_entropy() {
+        let p = array![0.5, 0.25, 0.25];
+        let w = Mechanism::identity(3);
+        let h = -(p.iter().map(|x: &f64| x * x.ln()).sum::<f64>());
+        let mi = FInformation::mutual_information().value(&w, p.view());
+        assert!((mi - h).abs() < 1e-14);
+        assert!((MapAccuracy.value(&w, p.view()) - 1.0).abs() < 1e-15);
+        // A constant column carries no f-information.
+        let c = array![0.3, 0.3, 0.3];
+        for name in BUILTIN_NAMES.iter().filter(|n| **n != "map") {
+            assert!(
+                builtin(name)
+                    .unwrap()
+                    .column_value(c.view(), p.view())
+                    .abs()
+                    < 1e-15
+            );
+        }
+    }
+}
