@@ -1,1 +1,32 @@
+//! # pml
+//!
+//! Optimal privacy mechanisms under pointwise maximal leakage (PML), exact and
+//! certified. This facade re-exports the model ([`model`]) and the solver
+//! ([`solver`]); the `pml` command-line tool lives in `crates/pml-cli`.
+//!
+//! ```
+//! use pml::prelude::*;
+//!
+//! // Design the mutual-information-optimal mechanism that is eps-PML for every prior
+//! // within l1 distance 0.05 of an estimate ([E] Prop 2).
+//! let estimate = Prior::new(vec![0.4, 0.3, 0.2, 0.1])?;
+//! let set = UncertaintySet::l1_ball(estimate, 0.05)?;
+//! let d = design(&set, 2f64.ln(), &FInformation::mutual_information(), &DesignSettings::default())?;
+//! assert!(d.certificate.worst_case_pml <= 2f64.ln() + 1e-10);
+//! assert!(d.utility_value >= d.baselines.pml_calibrated.utility);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
+pub use pml_model as model;
+pub use pml_solver as solver;
+
+/// The types most programs need.
+pub mod prelude {
+    pub use pml_model::{ColumnCone, Mechanism, ModelError, Prior, UncertaintySet, measures};
+    pub use pml_solver::{
+        Certificate, Design, DesignSettings, DesignStatus, FInformation, MapAccuracy,
+        SolverError, Utility, closed_form, design,
+    };
+}

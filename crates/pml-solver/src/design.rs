@@ -182,6 +182,19 @@ pub fn optimise_over_rays(
     let theta = least_squares(&v, &ones)
         .filter(|t| t.iter().all(|&x| x > 0.0))
         .unwrap_or_else(|| Array1::from(lp_theta));
+    // With a full basis, the exact dual solves V_S^T lambda = mu_S; its bound is
+    // usually tighter than the LP solver's dual. Both bounds are valid; keep the
+    // smaller.
+    let mut upper_bound = sol.upper_bound;
+    if s == n {
+        let mu_s: Array1<f64> = support
+            .iter()
+            .map(|c| utility.column_value(c.view(), reference))
+            .collect();
+        if let Some(lambda) = least_squares(&v.t().to_owned(), &mu_s) {
+            upper_bound = upper_bound.min(ray_lp::dual_bound(rays, &mu, ones_value, &lambda));
+        }
+    }
     let mut w = v * &theta.insert_axis(ndarray::Axis(0));
     // Present outputs in a stable order: by the input of least likelihood, then most.
     let key = |c: ndarray::ArrayView1<f64>| {
@@ -193,5 +206,5 @@ pub fn optimise_over_rays(
     order.sort_by_key(|&j| key(w.column(j)));
     w = w.select(ndarray::Axis(1), &order);
     let mechanism = Mechanism::new(w)?;
-    Ok((mechanism, sol.upper_bound, sol.iterations))
+    Ok((mechanism, upper_bound, sol.iterations))
 }

@@ -124,6 +124,15 @@ pub fn solve(
     }
 }
 
+/// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
+/// cost)` over every ray and the all-ones column (see the module docs). One full,
+/// parallel pricing pass.
+pub fn dual_bound(rays: &RaySet, mu: &[f64], ones_value: f64, lambda: &Array1<f64>) -> f64 {
+    let (max_rc, _) = price(rays, mu, lambda, f64::INFINITY);
+    let ones_rc = ones_value - lambda.sum();
+    lambda.sum() + max_rc.max(ones_rc).max(0.0)
+}
+
 /// Reduced costs `mu_k - lambda . v_k` over every ray, in parallel: the largest, and
 /// the rays above `tol`.
 fn price(rays: &RaySet, mu: &[f64], lambda: &Array1<f64>, tol: f64) -> (f64, Vec<(f64, usize)>) {

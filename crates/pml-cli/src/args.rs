@@ -1,0 +1,262 @@
+//! Command-line arguments (clap) and their conversion into model values.
+
+use crate::error::CliError;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use pml_model::Prior;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Optimal privacy mechanisms under pointwise maximal leakage (PML).
+#[derive(Debug, Parser)]
+#[command(name = "pml", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Design the utility-optimal eps-PML mechanism for a prior (or every prior in
+    /// an l1 ball around it), certified, with randomized-response baselines.
+    Design(DesignArgs),
+}
+
+/// Arguments of `pml design`.
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    /// Where the prior comes from.
+    #[command(flatten)]
+    pub source: PriorSource,
+    /// The privacy level.
+    #[command(flatten)]
+    pub level: Level,
+    /// Protect every prior within this l1 distance of the given one ([E] Prop 2);
+    /// needs 0 < beta < 2 min p.
+    #[arg(long, allow_hyphen_values = true)]
+    pub beta: Option<f64>,
+    /// The utility to maximise.
+    #[arg(long, value_enum, default_value = "mi")]
+    pub utility: UtilityName,
+    /// Names of the input symbols, comma-separated, one per prior entry.
+    #[arg(long, value_delimiter = ',')]
+    pub labels: Option<Vec<String>>,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+impl DesignArgs {
+    /// The labels, defaulting to `x1..xN`, checked against N.
+    pub fn labels(&self, n: usize) -> Result<Vec<String>, CliError> {
+        check_labels(self.labels.as_deref(), n)
+    }
+}
+
+/// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
+pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, CliError> {
+    let Some(labels) = labels else {
+        return Ok((1..=n).map(|i| format!("x{i}")).collect());
+    };
+    if labels.len() != n {
+        return Err(CliError::Usage(format!(
+            "invalid --labels = {}: {} labels for {n} symbols; give exactly one label per prior entry",
+            labels.join(","),
+            labels.len()
+        )));
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if l.trim().is_empty() {
+            return Err(CliError::Usage(format!(
+                "invalid --labels[{i}]: empty label; give every symbol a name"
+            )));
+        }
+        if labels[..i].contains(l) {
+            return Err(CliError::Usage(format!(
+                "invalid --labels[{i}] = {l}: repeated label; labels must be distinct"
+            )));
+        }
+    }
+    Ok(labels.to_vec())
+}
+
+/// The prior: masses, or counts / weights to normalise.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct PriorSource {
+    /// Prior masses, comma-separated, summing to 1 (e.g. 0.4,0.2,0.2,0.2).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub prior: Option<Vec<String>>,
+    /// Category counts (or unnormalised weights), comma-separated; the prior is
+    /// their normalisation.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub counts: Option<Vec<String>>,
+}
+
+impl PriorSource {
+    /// Builds the prior, naming the flag and the entry on error.
+    pub fn prior(&self) -> Result<Prior, CliError> {
+        match (&self.prior, &self.counts) {
+            (Some(v), _) => Ok(Prior::new(parse_numbers("--prior", v)?)?),
+            (_, Some(v)) => Ok(Prior::normalised(parse_numbers("--counts", v)?)
+                .map_err(|e| CliError::Usage(format!("--counts: {e}")))?),
+            _ => Err(CliError::Usage(
+                "give the prior with --prior or --counts".into(),
+            )),
+        }
+    }
+}
+
+/// Parses comma-separated numbers, naming the flag and position on error.
+pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.trim().parse::<f64>().map_err(|_| {
+                CliError::Usage(format!(
+                    "invalid {flag}[{i}] = {s:?}: not a number; give comma-separated numbers like 0.4,0.2,0.2,0.2"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// The privacy level, as eps or as e^eps.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct Level {
+    /// Privacy level eps >= 0 (natural log).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon: Option<f64>,
+    /// Privacy level given as e^eps >= 1 (papers write eps = ln(9/8) as 1.125).
+    #[arg(long, allow_hyphen_values = true)]
+    pub exp_epsilon: Option<f64>,
+}
+
+impl Level {
+    /// eps, from whichever flag was given.
+    pub fn epsilon(&self) -> Result<f64, CliError> {
+        match (self.epsilon, self.exp_epsilon) {
+            (Some(e), _) => {
+                if !e.is_finite() || e < 0.0 {
+                    return Err(CliError::Usage(format!(
+                        "invalid --epsilon = {e}: the privacy level must be a finite number >= 0; pass e.g. --epsilon 0.5"
+                    )));
+                }
+                Ok(e)
+            }
+            (_, Some(x)) => {
+                if !x.is_finite() || x < 1.0 {
+                    return Err(CliError::Usage(format!(
+                        "invalid --exp-epsilon = {x}: e^eps must be a finite number >= 1; pass e.g. --exp-epsilon 1.125"
+                    )));
+                }
+                Ok(x.ln())
+            }
+            _ => Err(CliError::Usage(
+                "give the level with --epsilon or --exp-epsilon".into(),
+            )),
+        }
+    }
+}
+
+/// Built-in utilities.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum UtilityName {
+    /// Mutual information I(X;Y) in nats.
+    Mi,
+    /// Total-variation information.
+    Tv,
+    /// Chi-square information.
+    Chi2,
+    /// Squared-Hellinger information.
+    Hellinger,
+    /// MAP accuracy: probability of guessing X from Y.
+    Map,
+}
+
+impl UtilityName {
+    /// The solver's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            UtilityName::Mi => "mi",
+            UtilityName::Tv => "tv",
+            UtilityName::Chi2 => "chi2",
+            UtilityName::Hellinger => "hellinger",
+            UtilityName::Map => "map",
+        }
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people (the default on a terminal).
+    Table,
+    /// One JSON object (the default otherwise).
+    Json,
+    /// The mechanism matrix as CSV, one row per input.
+    Csv,
+}
+
+/// Where and how to write.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format; defaults to table on a terminal, otherwise JSON (or by the
+    /// extension of --output).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write to this file (atomically: a temporary file renamed into place).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The format asked for, or the default.
+    pub fn format(&self) -> Format {
+        if let Some(f) = self.format {
+            return f;
+        }
+        match &self.output {
+            Some(p) => match p.extension().and_then(|e| e.to_str()) {
+                Some("csv") => Format::Csv,
+                Some("txt") => Format::Table,
+                _ => Format::Json,
+            },
+            None if std::io::stdout().is_terminal() => Format::Table,
+            None => Format::Json,
+        }
+    }
+
+    /// Writes `text` to stdout or, atomically, to the output file.
+    pub fn emit(&self, text: &str) -> Result<(), CliError> {
+        match &self.output {
+            None => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())?;
+                out.flush()?;
+                Ok(())
+            }
+            Some(path) => write_atomic(path, text),
+        }
+    }
+}
+
+/// Writes a file through a temporary file in the same directory, renamed into
+/// place, so that nothing partial is ever left at `path`.
+pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let fail = |e: std::io::Error| {
+        CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! Formatting of results as tables, JSON and CSV. No mathematics here: every
+//! number comes from the library.
+
+use crate::args::Format;
+use crate::error::CliError;
+use pml_model::UncertaintySet;
+use pml_solver::{Design, DesignStatus, RandomizedResponse};
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// Renders a design in the chosen format.
+pub fn render_design(d: &Design, labels: &[String], format: Format) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&design_json(d, labels))
+                .map_err(|e| CliError::Failure(e.to_string()))?;
+            s.push('\n');
+            s
+        }
+        Format::Csv => matrix_csv(d, labels)?,
+        Format::Table => design_table(d, labels),
+    })
+}
+
+fn output_names(d: &Design) -> Vec<String> {
+    (1..=d.mechanism.outputs())
+        .map(|i| format!("y{i}"))
+        .collect()
+}
+
+fn note(d: &Design) -> Option<String> {
+    (d.status == DesignStatus::NoPrivacyNeeded).then(|| {
+        format!(
+            "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
+            d.epsilon,
+            d.uncertainty.worst_case_pml(&pml_model::Mechanism::identity(d.uncertainty.len()))
+        )
+    })
+}
+
+fn rr_json(r: &RandomizedResponse) -> Value {
+    json!({
+        "ldp_epsilon": finite_or_null(r.ldp_epsilon),
+        "mechanism": r.mechanism.to_rows(),
+        "worst_case_pml": r.worst_case_pml,
+        "utility": r.utility,
+    })
+}
+
+fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// The JSON object of `pml design --format json`.
+pub fn design_json(d: &Design, labels: &[String]) -> Value {
+    let c = &d.certificate;
+    json!({
+        "prior": d.uncertainty.reference().to_vec(),
+        "labels": labels,
+        "epsilon": d.epsilon,
+        "exp_epsilon": d.epsilon.exp(),
+        "uncertainty": d.uncertainty,
+        "status": d.status,
+        "note": note(d),
+        "utility": { "name": d.utility_name, "value": d.utility_value },
+        "outputs": output_names(d),
+        "mechanism": d.mechanism.to_rows(),
+        "output_probabilities": d.output_probabilities,
+        "pml_per_output": d.pml_per_output,
+        "certificate": {
+            "worst_case_pml": c.worst_case_pml,
+            "worst_case_pml_per_output": c.worst_case_pml_per_output,
+            "target_epsilon": c.target_epsilon,
+            "max_row_sum_error": c.max_row_sum_error,
+            "min_entry": c.min_entry,
+            "utility_value": c.utility_value,
+            "upper_bound": c.upper_bound,
+            "gap": c.gap,
+        },
+        "baselines": {
+            "randomized_response": {
+                "same_ldp": rr_json(&d.baselines.same_ldp),
+                "pml_calibrated": rr_json(&d.baselines.pml_calibrated),
+            }
+        },
+        "solver": { "extreme_rays": d.rays, "pricing_passes": d.iterations },
+    })
+}
+
+/// The mechanism as CSV: a header `input,y1,..,yM`, then one row per input.
+fn matrix_csv(d: &Design, labels: &[String]) -> Result<String, CliError> {
+    let mut s = String::from("input");
+    for y in output_names(d) {
+        write!(s, ",{y}").expect("string write");
+    }
+    s.push('\n');
+    for (label, row) in labels.iter().zip(d.mechanism.to_rows()) {
+        s.push_str(&csv_field(label));
+        for v in row {
+            write!(s, ",{v}").expect("string write");
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn describe_set(set: &UncertaintySet) -> String {
+    match set {
+        UncertaintySet::Known { .. } => "known prior".into(),
+        UncertaintySet::L1Ball { beta, .. } => {
+            format!("every prior within l1 distance {beta} of the estimate")
+        }
+        UncertaintySet::Polytope { vertices } => {
+            format!("every prior in the hull of {} vertices", vertices.len())
+        }
+    }
+}
+
+/// The table of `pml design` for people.
+fn design_table(d: &Design, labels: &[String]) -> String {
+    let mut s = String::new();
+    let c = &d.certificate;
+    let w = |s: &mut String, t: String| s.push_str(&t);
+    w(
+        &mut s,
+        format!(
+            "Optimal {}-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
+            "eps",
+            d.epsilon,
+            d.epsilon.exp(),
+            describe_set(&d.uncertainty)
+        ),
+    );
+    if let Some(n) = note(d) {
+        w(&mut s, format!("note: {n}\n"));
+    }
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    let names = output_names(d);
+    w(&mut s, format!("\n{:<width$} {:>8}", "input", "prior"));
+    for y in &names {
+        w(&mut s, format!(" {y:>9}"));
+    }
+    s.push('\n');
+    let prior = d.uncertainty.reference();
+    for (x, label) in labels.iter().enumerate() {
+        w(&mut s, format!("{label:<width$} {:>8.4}", prior[x]));
+        for v in d.mechanism.matrix().row(x) {
+            w(&mut s, format!(" {v:>9.6}"));
+        }
+        s.push('\n');
+    }
+    w(&mut s, format!("{:<width$} {:>8}", "P(y)", ""));
+    for q in &d.output_probabilities {
+        w(&mut s, format!(" {q:>9.6}"));
+    }
+    s.push('\n');
+    w(&mut s, format!("{:<width$} {:>8}", "PML(y)", ""));
+    for l in &d.pml_per_output {
+        w(&mut s, format!(" {l:>9.6}"));
+    }
+    s.push('\n');
+    if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
+        w(&mut s, format!("{:<width$} {:>8}", "worst", ""));
+        for l in &c.worst_case_pml_per_output {
+            w(&mut s, format!(" {l:>9.6}"));
+        }
+        s.push('\n');
+    }
+    w(
+        &mut s,
+        format!(
+            "\nCertificate: worst-case PML {:.9} <= eps {:.9}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+            c.worst_case_pml, c.target_epsilon, c.max_row_sum_error, c.min_entry
+        ),
+    );
+    w(
+        &mut s,
+        format!(
+            "             utility {:.9} <= upper bound {:.9} (gap {:.1e}): optimal\n",
+            c.utility_value, c.upper_bound, c.gap
+        ),
+    );
+    let u = &d.utility_name;
+    w(
+        &mut s,
+        format!(
+            "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
+            "mechanism", "LDP e_r", "worst PML", u, "vs design"
+        ),
+    );
+    let rel = |v: f64| {
+        if d.utility_value > 0.0 {
+            format!("{:>8.1}%", 100.0 * v / d.utility_value)
+        } else {
+            format!("{:>9}", "-")
+        }
+    };
+    w(
+        &mut s,
+        format!(
+            "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
+            "optimal PML design",
+            "-",
+            c.worst_case_pml,
+            d.utility_value,
+            rel(d.utility_value)
+        ),
+    );
+    for (name, r) in [
+        ("randomized response, same LDP eps", &d.baselines.same_ldp),
+        ("randomized response, same PML", &d.baselines.pml_calibrated),
+    ] {
+        let er = if r.ldp_epsilon.is_finite() {
+            format!("{:.6}", r.ldp_epsilon)
+        } else {
+            "inf".to_string()
+        };
+        w(
+            &mut s,
+            format!(
+                "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
+                name,
+                er,
+                r.worst_case_pml,
+                r.utility,
+                rel(r.utility)
+            ),
+        );
+    }
+    s
+}
