@@ -30,3 +30,8 @@ pub mod prelude {
         SolverError, Utility, closed_form, design,
     };
 }
+
+/// The README's library example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,213 @@
+//! End-to-end tests of the `pml` binary.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn pml() -> Command {
+    Command::cargo_bin("pml").unwrap()
+}
+
+fn design_json(args: &[&str]) -> Value {
+    let out = pml()
+        .args(["design", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn example_1_json_has_every_field() {
+    let v = design_json(&["--prior", "0.4,0.2,0.2,0.2", "--exp-epsilon", "1.125"]);
+    for key in [
+        "prior",
+        "epsilon",
+        "uncertainty",
+        "utility",
+        "mechanism",
+        "pml_per_output",
+        "certificate",
+        "baselines",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["utility"]["name"], "mi");
+    let eps = v["epsilon"].as_f64().unwrap();
+    assert!((eps - (1.125f64).ln()).abs() < 1e-15);
+    let rows = v["mechanism"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!((rows[1][1].as_f64().unwrap() - 0.1).abs() < 1e-9);
+    let c = &v["certificate"];
+    assert!(c["worst_case_pml"].as_f64().unwrap() <= eps + 1e-10);
+    assert!(c["max_row_sum_error"].as_f64().unwrap() <= 1e-12);
+    assert!(c["upper_bound"].as_f64().unwrap() >= v["utility"]["value"].as_f64().unwrap() - 1e-9);
+    let rr = &v["baselines"]["randomized_response"];
+    for k in ["same_ldp", "pml_calibrated"] {
+        assert!(rr[k]["mechanism"].is_array());
+        assert!(rr[k]["worst_case_pml"].as_f64().unwrap() <= eps + 1e-9);
+        assert!(rr[k]["utility"].as_f64().unwrap() <= v["utility"]["value"].as_f64().unwrap());
+    }
+    assert!((rr["pml_calibrated"]["worst_case_pml"].as_f64().unwrap() - eps).abs() < 1e-9);
+}
+
+#[test]
+fn ball_and_labels_and_utilities() {
+    for u in ["mi", "tv", "chi2", "hellinger", "map"] {
+        let v = design_json(&[
+            "--prior",
+            "0.4,0.3,0.2,0.1",
+            "--epsilon",
+            "0.7",
+            "--beta",
+            "0.05",
+            "--labels",
+            "a,b,c,d",
+            "--utility",
+            u,
+        ]);
+        assert_eq!(v["uncertainty"]["kind"], "l1_ball");
+        assert_eq!(v["labels"][3], "d");
+        assert_eq!(v["utility"]["name"], u);
+        assert!(v["certificate"]["worst_case_pml"].as_f64().unwrap() <= 0.7 + 1e-10);
+    }
+}
+
+#[test]
+fn table_and_csv() {
+    let out = pml()
+        .args([
+            "design",
+            "--prior",
+            "0.4,0.2,0.2,0.2",
+            "--exp-epsilon",
+            "1.125",
+        ])
+        .args(["--format", "table", "--labels", "a,b,c,d"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Certificate") && text.contains("randomized response"));
+    let out = pml()
+        .args([
+            "design",
+            "--prior",
+            "0.4,0.2,0.2,0.2",
+            "--exp-epsilon",
+            "1.125",
+        ])
+        .args(["--format", "csv", "--labels", "a,\"b\",c,d"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "input,y1,y2,y3,y4");
+    assert_eq!(lines.len(), 5);
+    let (label, rest) = lines[2].rsplit_once("\",").unwrap();
+    assert_eq!(label, "\"\"\"b\"\"");
+    let first: f64 = rest.split(',').next().unwrap().parse().unwrap();
+    assert!((first - 0.45).abs() < 1e-12, "{}", lines[2]);
+}
+
+#[test]
+fn output_file_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.json");
+    pml()
+        .args([
+            "design",
+            "--prior",
+            "0.5,0.3,0.2",
+            "--epsilon",
+            "0.3",
+            "--output",
+        ])
+        .arg(&path)
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(v["mechanism"].as_array().unwrap().len(), 3);
+    // A failing run leaves nothing behind.
+    let bad = dir.path().join("bad.json");
+    pml()
+        .args([
+            "design",
+            "--prior",
+            "0.5,0.3,0.3",
+            "--epsilon",
+            "0.3",
+            "--output",
+        ])
+        .arg(&bad)
+        .assert()
+        .code(2);
+    assert!(!bad.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn bad_input_exits_2_with_the_field_named() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--prior", "0.5,0.6", "--epsilon", "1"], "sum"),
+        (&["--prior", "0.5,0,0.5", "--epsilon", "1"], "prior[1]"),
+        (&["--prior", "0.5,-0.5,1", "--epsilon", "1"], "prior[1]"),
+        (&["--prior", "0.5,NaN,0.5", "--epsilon", "1"], "NaN"),
+        (&["--prior", "0.5,0.5", "--epsilon", "-0.1"], "--epsilon"),
+        (
+            &["--prior", "0.5,0.5", "--exp-epsilon", "0.9"],
+            "--exp-epsilon",
+        ),
+        (
+            &[
+                "--prior",
+                "0.5,0.3,0.2",
+                "--epsilon",
+                "1",
+                "--labels",
+                "a,b",
+            ],
+            "--labels",
+        ),
+        (
+            &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "0.4"],
+            "beta < 2 min p^ = 0.4",
+        ),
+        (
+            &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "0"],
+            "beta",
+        ),
+        (
+            &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "-0.1"],
+            "beta",
+        ),
+        (
+            &["--counts", &["1"; 24].join(","), "--epsilon", "1"],
+            "limit of 20",
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = pml().arg("design").args(*args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn large_epsilon_returns_identity_with_a_note() {
+    let v = design_json(&["--prior", "0.5,0.3,0.2", "--epsilon", "5"]);
+    assert_eq!(v["status"], "no_privacy_needed");
+    assert!(
+        v["note"]
+            .as_str()
+            .unwrap()
+            .contains("every mechanism qualifies")
+    );
+    assert_eq!(v["mechanism"][0][0], 1.0);
+}
