@@ -173,8 +173,8 @@ fn bad_input_exits_2_with_the_field_named() {
             "--labels",
         ),
         (
-            &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "0.4"],
-            "beta < 2 min p^ = 0.4",
+            &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "inf"],
+            "beta",
         ),
         (
             &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "0"],

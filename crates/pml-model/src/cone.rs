@@ -20,9 +20,11 @@ pub enum ColumnCone {
         /// The level eps.
         epsilon: f64,
     },
-    /// eps-PML for every prior of `B_beta(p^)`, `beta < 2 min p^` ([E] Prop 2):
+    /// eps-PML for every prior of `B_beta(p^) ∩ simplex`: `max c <= e^eps min_Q Q . c`.
+    /// For `beta < 2 min p^` this is [E] Prop 2,
     /// `c_x <= e^eps' (p^ . c + beta/2 c_x')` for all x, x', with
-    /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13).
+    /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13); for larger radii the
+    /// inequalities come from the vertices of the set ([E] Cor 1, THEORY 2).
     PmlL1Ball {
         /// The estimate p^.
         center: Prior,
@@ -42,8 +44,7 @@ pub enum ColumnCone {
 }
 
 impl ColumnCone {
-    /// The eps-PML cone for an uncertainty set. The ball uses Proposition 2 and so
-    /// needs `beta < 2 min p^`; a larger radius is an error naming the allowed range.
+    /// The eps-PML cone for an uncertainty set.
     pub fn pml(set: &UncertaintySet, epsilon: f64) -> Result<Self> {
         check_epsilon(epsilon)?;
         Ok(match set {
@@ -51,25 +52,11 @@ impl ColumnCone {
                 prior: prior.clone(),
                 epsilon,
             },
-            UncertaintySet::L1Ball { center, beta } => {
-                let limit = 2.0 * center.min_mass();
-                if *beta >= limit {
-                    return Err(ModelError::invalid(
-                        "beta",
-                        beta,
-                        format!(
-                            "Proposition 2 needs beta < 2 min p^ = {limit}; the estimate's smallest mass is {}",
-                            center.min_mass()
-                        ),
-                        format!("pass beta in (0, {limit})"),
-                    ));
-                }
-                ColumnCone::PmlL1Ball {
-                    center: center.clone(),
-                    beta: *beta,
-                    epsilon,
-                }
-            }
+            UncertaintySet::L1Ball { center, beta } => ColumnCone::PmlL1Ball {
+                center: center.clone(),
+                beta: *beta,
+                epsilon,
+            },
             UncertaintySet::Polytope { .. } => ColumnCone::PmlPolytope {
                 vertices: set.vertices(DEFAULT_VERTEX_LIMIT)?,
                 epsilon,
@@ -95,12 +82,14 @@ impl ColumnCone {
         }
     }
 
-    /// The factor bounding a column by its mass: `e^eps`, or for the ball
-    /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13).
+    /// The factor bounding a column by its mass: `e^eps`, or for the ball under
+    /// Proposition 2 `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13).
     pub fn effective_exp_epsilon(&self) -> f64 {
         let e = self.epsilon().exp();
         match self {
-            ColumnCone::PmlL1Ball { beta, .. } => e / (1.0 + beta / 2.0 * e),
+            ColumnCone::PmlL1Ball { beta, .. } if self.is_proposition_2() => {
+                e / (1.0 + beta / 2.0 * e)
+            }
             _ => e,
         }
     }
@@ -121,8 +110,15 @@ impl ColumnCone {
         }
     }
 
+    /// True for the ball when Proposition 2 applies (`beta < 2 min p^`).
+    pub fn is_proposition_2(&self) -> bool {
+        matches!(self, ColumnCone::PmlL1Ball { center, beta, .. } if *beta < 2.0 * center.min_mass())
+    }
+
     /// The cone as inequalities: rows `a` with `a . c >= 0`, the N non-negativity
-    /// rows first. The ball uses the N^2 form of Proposition 2.
+    /// rows first. The ball uses the N^2 form of Proposition 2 when it applies and
+    /// the vertex form of Corollary 1 otherwise (which can be large: it is meant
+    /// for cross-checks and small alphabets).
     pub fn inequalities(&self) -> Array2<f64> {
         let n = self.dimension();
         let e = self.effective_exp_epsilon();
@@ -155,8 +151,16 @@ impl ColumnCone {
         };
         match self {
             ColumnCone::PmlKnownPrior { prior, .. } => push_bounds(prior.masses(), None),
-            ColumnCone::PmlL1Ball { center, beta, .. } => {
+            ColumnCone::PmlL1Ball { center, beta, .. } if self.is_proposition_2() => {
                 push_bounds(center.masses(), Some(beta / 2.0))
+            }
+            ColumnCone::PmlL1Ball { center, beta, .. } => {
+                let vertices =
+                    crate::uncertainty::l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT)
+                        .expect("vertex limit");
+                for v in &vertices {
+                    push_bounds(v.view(), None);
+                }
             }
             ColumnCone::PmlPolytope { vertices, .. } => {
                 for v in vertices {

@@ -201,9 +201,12 @@ fn bad_inputs_are_errors() {
     let u = FInformation::mutual_information();
     let e = design(&UncertaintySet::known(p.clone()), -0.1, &u, &settings()).unwrap_err();
     assert!(e.is_input_error() && e.to_string().contains("epsilon"));
+    let e = UncertaintySet::l1_ball(p.clone(), 0.0).unwrap_err();
+    assert!(e.to_string().contains("beta"), "{e}");
+    // Past Proposition 2 (beta >= 2 min p) the exact ball is used, not refused.
     let set = UncertaintySet::l1_ball(p.clone(), 0.5).unwrap();
-    let e = design(&set, 0.5, &u, &settings()).unwrap_err();
-    assert!(e.is_input_error() && e.to_string().contains("beta"), "{e}");
+    let d = design(&set, 0.5, &u, &settings()).unwrap();
+    assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
     let big = Prior::uniform(30).unwrap();
     let e = design(&UncertaintySet::known(big), 0.5, &u, &settings()).unwrap_err();
     assert!(e.is_input_error() && e.to_string().contains("30"), "{e}");
