@@ -18,40 +18,16 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Design the utility-optimal eps-PML mechanism for a prior (or every prior in
-    /// an l1 ball around it), certified, with randomized-response baselines.
-    Design(DesignArgs),
-}
-
-/// Arguments of `pml design`.
-#[derive(Debug, Args)]
-pub struct DesignArgs {
-    /// Where the prior comes from.
-    #[command(flatten)]
-    pub source: PriorSource,
-    /// The privacy level.
-    #[command(flatten)]
-    pub level: Level,
-    /// Protect every prior within this l1 distance of the given one ([E] Prop 2);
-    /// needs 0 < beta < 2 min p.
-    #[arg(long, allow_hyphen_values = true)]
-    pub beta: Option<f64>,
-    /// The utility to maximise.
-    #[arg(long, value_enum, default_value = "mi")]
-    pub utility: UtilityName,
-    /// Names of the input symbols, comma-separated, one per prior entry.
-    #[arg(long, value_delimiter = ',')]
-    pub labels: Option<Vec<String>>,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-impl DesignArgs {
-    /// The labels, defaulting to `x1..xN`, checked against N.
-    pub fn labels(&self, n: usize) -> Result<Vec<String>, CliError> {
-        check_labels(self.labels.as_deref(), n)
-    }
+    /// Design the utility-optimal eps-PML mechanism for a prior, for every prior in
+    /// an l1 ball around it, or from data with a failure probability delta;
+    /// certified, with randomized-response baselines.
+    Design(crate::commands::design::DesignArgs),
+    /// Planning calculators: radius from samples, eps'(delta), delta_min and their
+    /// inverses ([E] eqs. 7-8, Thm 2, Cor 3).
+    Bounds(crate::commands::bounds::BoundsArgs),
+    /// Audit a mechanism: PML per outcome, eps_min, tail curve, region, leakage
+    /// capacity over a set of priors, sensitivity and the LDP parameter.
+    Assess(crate::commands::assess::AssessArgs),
 }
 
 /// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
@@ -81,30 +57,89 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, 
     Ok(labels.to_vec())
 }
 
-/// The prior: masses, or counts / weights to normalise.
+/// Where the prior (or its estimate) comes from: masses, counts, or a CSV column.
 #[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
-pub struct PriorSource {
+pub struct Input {
     /// Prior masses, comma-separated, summing to 1 (e.g. 0.4,0.2,0.2,0.2).
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with_all = ["counts", "data"])]
     pub prior: Option<Vec<String>>,
-    /// Category counts (or unnormalised weights), comma-separated; the prior is
-    /// their normalisation.
-    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    /// Category counts from m samples, comma-separated; the estimate is
+    /// count / m.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        conflicts_with = "data"
+    )]
     pub counts: Option<Vec<String>>,
+    /// A CSV file with a header; the estimate counts the values of --column
+    /// (streamed, never held in memory).
+    #[arg(long, requires = "column")]
+    pub data: Option<PathBuf>,
+    /// The CSV column holding the category.
+    #[arg(long, requires = "data")]
+    pub column: Option<String>,
+    /// Names of the symbols, comma-separated, one per prior entry. With --data
+    /// they fix the alphabet and its order.
+    #[arg(long, value_delimiter = ',')]
+    pub labels: Option<Vec<String>>,
 }
 
-impl PriorSource {
+/// A prior or an empirical estimate, with its labels and sample size.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    /// The prior, or the empirical distribution `count / m`.
+    pub prior: Prior,
+    /// One name per symbol.
+    pub labels: Vec<String>,
+    /// The sample size m when the prior was estimated from counts or data.
+    pub samples: Option<u64>,
+}
+
+impl Input {
     /// Builds the prior, naming the flag and the entry on error.
-    pub fn prior(&self) -> Result<Prior, CliError> {
-        match (&self.prior, &self.counts) {
-            (Some(v), _) => Ok(Prior::new(parse_numbers("--prior", v)?)?),
-            (_, Some(v)) => Ok(Prior::normalised(parse_numbers("--counts", v)?)
-                .map_err(|e| CliError::Usage(format!("--counts: {e}")))?),
-            _ => Err(CliError::Usage(
-                "give the prior with --prior or --counts".into(),
-            )),
+    pub fn load(&self) -> Result<Estimate, CliError> {
+        if let Some(v) = &self.prior {
+            let prior = Prior::new(parse_numbers("--prior", v)?)?;
+            let labels = check_labels(self.labels.as_deref(), prior.len())?;
+            return Ok(Estimate {
+                prior,
+                labels,
+                samples: None,
+            });
         }
+        if let Some(v) = &self.counts {
+            let counts = parse_numbers("--counts", v)?;
+            let prior = Prior::normalised(counts.clone())
+                .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
+            let labels = check_labels(self.labels.as_deref(), prior.len())?;
+            let integral = counts.iter().all(|c| c.fract() == 0.0);
+            let samples = integral.then(|| counts.iter().sum::<f64>() as u64);
+            return Ok(Estimate {
+                prior,
+                labels,
+                samples,
+            });
+        }
+        if let (Some(path), Some(column)) = (&self.data, &self.column) {
+            let file = std::fs::File::open(path).map_err(|e| {
+                CliError::Usage(format!("cannot read --data {}: {e}", path.display()))
+            })?;
+            let reader = std::io::BufReader::with_capacity(1 << 20, file);
+            let counts = pml_model::data::count_column(reader, column, self.labels.as_deref())
+                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+            let prior = counts
+                .prior()
+                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+            return Ok(Estimate {
+                prior,
+                labels: counts.labels,
+                samples: Some(counts.rows),
+            });
+        }
+        Err(CliError::Usage(
+            "give the prior with --prior, --counts or --data FILE --column NAME".into(),
+        ))
     }
 }
 
@@ -158,34 +193,6 @@ impl Level {
             _ => Err(CliError::Usage(
                 "give the level with --epsilon or --exp-epsilon".into(),
             )),
-        }
-    }
-}
-
-/// Built-in utilities.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum UtilityName {
-    /// Mutual information I(X;Y) in nats.
-    Mi,
-    /// Total-variation information.
-    Tv,
-    /// Chi-square information.
-    Chi2,
-    /// Squared-Hellinger information.
-    Hellinger,
-    /// MAP accuracy: probability of guessing X from Y.
-    Map,
-}
-
-impl UtilityName {
-    /// The solver's name for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            UtilityName::Mi => "mi",
-            UtilityName::Tv => "tv",
-            UtilityName::Chi2 => "chi2",
-            UtilityName::Hellinger => "hellinger",
-            UtilityName::Map => "map",
         }
     }
 }

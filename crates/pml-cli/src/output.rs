@@ -4,22 +4,91 @@
 use crate::args::Format;
 use crate::error::CliError;
 use pml_model::UncertaintySet;
-use pml_solver::{Design, DesignStatus, RandomizedResponse};
+use pml_solver::{Design, DesignStatus, RandomizedResponse, SampleDesign};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
 /// Renders a design in the chosen format.
 pub fn render_design(d: &Design, labels: &[String], format: Format) -> Result<String, CliError> {
     Ok(match format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&design_json(d, labels))
-                .map_err(|e| CliError::Failure(e.to_string()))?;
-            s.push('\n');
-            s
-        }
+        Format::Json => pretty(&design_json(d, labels))?,
         Format::Csv => matrix_csv(d, labels)?,
         Format::Table => design_table(d, labels),
     })
+}
+
+/// Renders a design from samples: the design, then its (eps, delta) guarantee.
+pub fn render_sample_design(
+    sd: &SampleDesign,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Json => {
+            let mut v = design_json(&sd.design, labels);
+            v["guarantee"] = guarantee_json(sd);
+            pretty(&v)?
+        }
+        Format::Csv => matrix_csv(&sd.design, labels)?,
+        Format::Table => {
+            let mut s = design_table(&sd.design, labels);
+            s.push_str(&guarantee_table(sd));
+            s
+        }
+    })
+}
+
+fn pretty(v: &Value) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn guarantee_json(sd: &SampleDesign) -> Value {
+    json!({
+        "statement": sd.statement,
+        "samples": sd.samples,
+        "delta": sd.delta,
+        "beta": sd.beta,
+        "radius_method": sd.radius_method,
+        "radius_note": sd.radius_note,
+        "empirical_prior": sd.design.uncertainty.reference().to_vec(),
+        "simpler_route": sd.simpler_route.as_ref().map(|r| json!({
+            "description": "design for the estimate alone at eps0 with e^-eps0 = e^-eps + beta/2 ([E] eqs. 8, 13)",
+            "epsilon_for_estimate": r.epsilon_for_estimate,
+            "mechanism": r.mechanism.to_rows(),
+            "utility": r.utility,
+            "worst_case_pml": r.worst_case_pml,
+        })),
+        "designed_utility": sd.design.utility_value,
+    })
+}
+
+fn guarantee_table(sd: &SampleDesign) -> String {
+    let mut s = format!(
+        "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
+        sd.statement,
+        sd.samples,
+        sd.delta,
+        sd.beta,
+        match sd.radius_method {
+            pml_solver::RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+            pml_solver::RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
+        }
+    );
+    if let Some(n) = &sd.radius_note {
+        s.push_str(&format!("  note: {n}\n"));
+    }
+    match &sd.simpler_route {
+        Some(r) => s.push_str(&format!(
+            "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
+            r.epsilon_for_estimate, sd.design.utility_name, r.utility, sd.design.utility_value
+        )),
+        None => s.push_str(
+            "  simpler route: none (e^-eps + beta/2 > 1: no level for the estimate alone reaches eps)\n",
+        ),
+    }
+    s
 }
 
 fn output_names(d: &Design) -> Vec<String> {

@@ -270,8 +270,8 @@ pub fn min_samples(eps: f64, eps_prime: f64, delta: f64, n: usize) -> Result<u64
 pub fn max_epsilon(m: u64, delta: f64, n: usize, eps_prime: f64) -> Result<f64> {
     let beta = radius_free(m, delta, n)?;
     check_eps("eps_prime", eps_prime)?;
-    let e = (-eps_prime).exp() + beta / 2.0;
-    if e > 1.0 {
+    let level = estimate_level(eps_prime, beta);
+    if level.is_none() {
         return Err(ModelError::invalid(
             "eps_prime",
             eps_prime,
@@ -283,7 +283,16 @@ pub fn max_epsilon(m: u64, delta: f64, n: usize, eps_prime: f64) -> Result<f64> 
             "allow a larger eps', use more samples, or accept a larger delta",
         ));
     }
-    Ok(-e.ln())
+    Ok(level.expect("checked"))
+}
+
+/// The level eps at which a mechanism designed for the estimate is eps'-PML for
+/// every prior within l1 distance beta ([E] eq. (8) inverted, the same factor as
+/// eq. (13)): `e^-eps = e^-eps' + beta/2`. `None` when `e^-eps' + beta/2 > 1`, where
+/// even eps = 0 leaks more than eps' somewhere in the ball.
+pub fn estimate_level(eps_prime: f64, beta: f64) -> Option<f64> {
+    let e = (-eps_prime).exp() + beta / 2.0;
+    (e <= 1.0).then(|| -e.ln())
 }
 
 /// An (eps', delta) guarantee from `m` samples for a mechanism designed at `epsilon`

@@ -152,36 +152,28 @@ pub fn optimise_over_rays(
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
     let sol = ray_lp::solve(rays, &mu, ones_value, &settings.column_generation)?;
-    let largest = sol
+    // Candidate columns by decreasing LP weight; the all-ones column competes too.
+    let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights
         .iter()
-        .map(|w| w.1)
-        .fold(sol.ones_weight, f64::max);
-    let threshold = 1e-12 * largest;
-    let mut support: Vec<Array1<f64>> = sol
-        .weights
-        .iter()
-        .filter(|w| w.1 > threshold)
-        .map(|w| rays.ray(w.0).to_owned())
+        .filter(|w| w.1 > 0.0)
+        .map(|w| (rays.ray(w.0).to_owned(), w.1))
         .collect();
-    let mut lp_theta: Vec<f64> = sol
-        .weights
-        .iter()
-        .filter(|w| w.1 > threshold)
-        .map(|w| w.1)
-        .collect();
-    if sol.ones_weight > threshold {
-        support.push(ones.clone());
-        lp_theta.push(sol.ones_weight);
+    if sol.ones_weight > 0.0 {
+        candidates.push((ones.clone(), sol.ones_weight));
     }
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (support, theta) = polish(&candidates, n).unwrap_or_else(|| {
+        // No exact basis found: keep the LP weights; the certificate judges them.
+        let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();
+        let theta = Array1::from_iter(candidates.iter().map(|c| c.1));
+        (support, theta)
+    });
     let s = support.len();
     let mut v = Array2::zeros((n, s));
     for (j, col) in support.iter().enumerate() {
         v.column_mut(j).assign(col);
     }
-    let theta = least_squares(&v, &ones)
-        .filter(|t| t.iter().all(|&x| x > 0.0))
-        .unwrap_or_else(|| Array1::from(lp_theta));
     // With a full basis, the exact dual solves V_S^T lambda = mu_S; its bound is
     // usually tighter than the LP solver's dual. Both bounds are valid; keep the
     // smaller.
@@ -207,4 +199,29 @@ pub fn optimise_over_rays(
     w = w.select(ndarray::Axis(1), &order);
     let mechanism = Mechanism::new(w)?;
     Ok((mechanism, upper_bound, sol.iterations))
+}
+
+/// Recomputes the weights of the LP's support exactly: the columns (sorted by
+/// decreasing LP weight) are fitted to `sum_k theta_k v_k = 1` by least squares,
+/// dropping the lightest column while the fit is not exact and positive. LP solvers
+/// leave rays with weights near 1e-12 beside the true basis; this removes them.
+fn polish(candidates: &[(Array1<f64>, f64)], n: usize) -> Option<(Vec<Array1<f64>>, Array1<f64>)> {
+    let ones = Array1::<f64>::ones(n);
+    let mut k = candidates.len().min(n);
+    while k > 0 {
+        let mut v = Array2::zeros((n, k));
+        for (j, c) in candidates[..k].iter().enumerate() {
+            v.column_mut(j).assign(&c.0);
+        }
+        if let Some(theta) = least_squares(&v, &ones) {
+            let residual = (v.dot(&theta) - &ones)
+                .iter()
+                .fold(0.0f64, |m, r| m.max(r.abs()));
+            if theta.iter().all(|&t| t > 0.0) && residual <= 1e-13 {
+                return Some((candidates[..k].iter().map(|c| c.0.clone()).collect(), theta));
+            }
+        }
+        k -= 1;
+    }
+    None
 }

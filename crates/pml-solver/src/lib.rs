@@ -28,6 +28,7 @@ pub mod error;
 pub mod generic;
 pub mod ray_lp;
 pub mod rays;
+pub mod sample_design;
 pub mod utility;
 
 pub use baseline::{Baselines, RandomizedResponse};
@@ -35,4 +36,5 @@ pub use certificate::Certificate;
 pub use design::{Design, DesignSettings, DesignStatus, design};
 pub use error::SolverError;
 pub use rays::RaySet;
+pub use sample_design::{RadiusMethod, SampleDesign, SimplerRoute, design_from_sample};
 pub use utility::{FInformation, MapAccuracy, Utility};

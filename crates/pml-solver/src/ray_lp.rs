@@ -16,9 +16,6 @@ use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, vari
 use ndarray::{Array1, ArrayView1};
 use rayon::prelude::*;
 
-/// Half-width of the box on each dual variable, relative to `1 + max |mu|`.
-const DUAL_BOX: f64 = 1e4;
-
 /// Settings of the column-generation loop.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnGenerationSettings {
@@ -93,7 +90,7 @@ pub fn solve(
                 settings.max_iterations
             )));
         }
-        let lambda = solve_restricted_dual(rays, mu, ones_value, &working, ones.view())?;
+        let lambda = restricted_dual(rays, mu, ones_value, &working, ones.view())?;
         let bound = lambda.sum();
         let tol = settings.pricing_tolerance * (1.0 + bound.abs());
         let (max_rc, mut candidates) = price(rays, mu, &lambda, tol);
@@ -169,37 +166,68 @@ fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
         .sum()
 }
 
-fn solve_restricted_dual(
+/// The restricted dual, retried with the right-hand sides perturbed by growing
+/// relative amounts (1e-12 .. 1e-8) when microlp reports a numerical failure on a
+/// degenerate problem (ties between many rays). A perturbed lambda still yields a
+/// valid bound, and the certificate checks the final gap.
+fn restricted_dual(
     rays: &RaySet,
     mu: &[f64],
     ones_value: f64,
     working: &[usize],
     ones: ArrayView1<f64>,
 ) -> Result<Array1<f64>> {
+    let mut last = None;
+    for perturbation in [0.0, 1e-12, 1e-10, 1e-8] {
+        match solve_restricted_dual(rays, mu, ones_value, working, ones, perturbation) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.expect("at least one attempt"))
+}
+
+/// A deterministic pseudo-random number in [-1, 1] for index k (SplitMix64).
+fn jitter(k: usize) -> f64 {
+    let mut z = (k as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+fn solve_restricted_dual(
+    rays: &RaySet,
+    mu: &[f64],
+    ones_value: f64,
+    working: &[usize],
+    ones: ArrayView1<f64>,
+    perturbation: f64,
+) -> Result<Array1<f64>> {
     let n = rays.dimension();
-    // A box keeps microlp away from free variables; any lambda yields a valid
-    // bound (see the module docs), so the box costs no rigour, and the gap check of
-    // the certificate confirms optimality.
-    let big = DUAL_BOX
-        * (1.0
-            + working
-                .iter()
-                .map(|&k| mu[k].abs())
-                .fold(ones_value.abs(), f64::max));
+    // lambda = plus - minus with both parts non-negative: microlp is less fragile
+    // with non-negative variables than with free or boxed ones on these degenerate
+    // problems.
     let mut vars = ProblemVariables::new();
-    let lambda: Vec<_> = (0..n)
-        .map(|_| vars.add(variable().min(-big).max(big)))
-        .collect();
-    let objective: Expression = lambda.iter().copied().sum();
-    let mut model = vars.minimise(objective).using(microlp);
-    model = model.with(dot_expr(ones, &lambda).geq(ones_value));
+    let plus: Vec<_> = (0..n).map(|_| vars.add(variable().min(0.0))).collect();
+    let minus: Vec<_> = (0..n).map(|_| vars.add(variable().min(0.0))).collect();
+    let both =
+        |coefs: ArrayView1<f64>| -> Expression { dot_expr(coefs, &plus) - dot_expr(coefs, &minus) };
+    let mut model = vars.minimise(both(ones)).using(microlp);
+    model = model.with(both(ones).geq(ones_value));
     for &k in working {
-        model = model.with(dot_expr(rays.ray(k), &lambda).geq(mu[k]));
+        let rhs = mu[k] + perturbation * jitter(k) * (1.0 + mu[k].abs());
+        model = model.with(both(rays.ray(k)).geq(rhs));
     }
     let sol = model
         .solve()
         .map_err(|e| SolverError::Lp(format!("restricted dual: {e}")))?;
-    let out = Array1::from_iter(lambda.iter().map(|v| sol.value(*v)));
+    let lambda_values: Vec<f64> = plus
+        .iter()
+        .zip(&minus)
+        .map(|(a, b)| sol.value(*a) - sol.value(*b))
+        .collect();
+    let out = Array1::from(lambda_values);
     if out.iter().any(|x| !x.is_finite()) {
         return Err(SolverError::Lp(format!("restricted dual returned {out}")));
     }

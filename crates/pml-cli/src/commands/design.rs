@@ -1,0 +1,114 @@
+//! `pml design`: the optimal certified mechanism for a prior, a ball around it, or
+//! an estimate from data with a failure probability.
+
+use crate::args::{Input, Level, OutputArgs};
+use crate::error::CliError;
+use crate::output;
+use clap::{Args, ValueEnum};
+use pml_model::UncertaintySet;
+use pml_solver::utility::builtin;
+use pml_solver::{DesignSettings, RadiusMethod, design, design_from_sample};
+
+/// Arguments of `pml design`.
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    /// Where the prior or its estimate comes from.
+    #[command(flatten)]
+    pub input: Input,
+    /// The privacy level.
+    #[command(flatten)]
+    pub level: Level,
+    /// Protect every prior within this l1 distance of the given one
+    /// ([E] Prop 2 for beta < 2 min p, the exact ball beyond).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "delta")]
+    pub beta: Option<f64>,
+    /// With --counts or --data: the failure probability over the sample; the l1
+    /// radius is derived from it and the sample size.
+    #[arg(long, allow_hyphen_values = true)]
+    pub delta: Option<f64>,
+    /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
+    /// Theorem 2 with phi(kappa) of the estimate.
+    #[arg(long, value_enum, default_value = "free", requires = "delta")]
+    pub radius: Radius,
+    /// The utility to maximise.
+    #[arg(long, value_enum, default_value = "mi")]
+    pub utility: UtilityName,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Radius methods.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Radius {
+    /// Distribution-free beta*(delta), [E] eq. (7).
+    Free,
+    /// Theorem 2 with phi(kappa) at the estimate.
+    Kappa,
+}
+
+/// Built-in utilities.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum UtilityName {
+    /// Mutual information I(X;Y) in nats.
+    Mi,
+    /// Total-variation information.
+    Tv,
+    /// Chi-square information.
+    Chi2,
+    /// Squared-Hellinger information.
+    Hellinger,
+    /// MAP accuracy: probability of guessing X from Y.
+    Map,
+}
+
+impl UtilityName {
+    /// The solver's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            UtilityName::Mi => "mi",
+            UtilityName::Tv => "tv",
+            UtilityName::Chi2 => "chi2",
+            UtilityName::Hellinger => "hellinger",
+            UtilityName::Map => "map",
+        }
+    }
+}
+
+/// Runs `pml design`.
+pub fn run(a: DesignArgs) -> Result<(), CliError> {
+    let est = a.input.load()?;
+    let epsilon = a.level.epsilon()?;
+    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
+    let settings = DesignSettings::default();
+    let format = a.output.format();
+    let text = if let Some(delta) = a.delta {
+        let samples = est.samples.ok_or_else(|| {
+            CliError::Usage(
+                "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
+            )
+        })?;
+        let method = match a.radius {
+            Radius::Free => RadiusMethod::DistributionFree,
+            Radius::Kappa => RadiusMethod::Kappa,
+        };
+        let sd = design_from_sample(
+            &est.prior,
+            samples,
+            delta,
+            method,
+            epsilon,
+            utility.as_ref(),
+            &settings,
+        )?;
+        output::render_sample_design(&sd, &est.labels, format)?
+    } else {
+        let set = match a.beta {
+            None => UncertaintySet::known(est.prior),
+            Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
+        };
+        let d = design(&set, epsilon, utility.as_ref(), &settings)?;
+        output::render_design(&d, &est.labels, format)?
+    };
+    a.output.emit(&text)
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand: parse, call the library, format.
+
+pub mod assess;
+pub mod bounds;
+pub mod design;
