@@ -15,8 +15,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Subcommands.
+/// Subcommands. (Parsed once per run, so variant sizes do not matter.)
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Design the utility-optimal eps-PML mechanism for a prior, for every prior in
     /// an l1 ball around it, or from data with a failure probability delta;

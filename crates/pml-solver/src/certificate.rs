@@ -69,14 +69,14 @@ impl Certificate {
                 cert.max_row_sum_error
             ));
         }
-        if !(cert.worst_case_pml <= epsilon + PML_TOLERANCE) {
+        if cert.worst_case_pml.is_nan() || cert.worst_case_pml > epsilon + PML_TOLERANCE {
             return fail(format!(
                 "worst-case PML {} exceeds the target {epsilon}",
                 cert.worst_case_pml
             ));
         }
         let scale = 1.0 + utility_value.abs();
-        if !(cert.gap.abs() <= GAP_TOLERANCE * scale) {
+        if cert.gap.is_nan() || cert.gap.abs() > GAP_TOLERANCE * scale {
             return fail(format!(
                 "utility {utility_value} is not within {GAP_TOLERANCE:e} of its dual bound {upper_bound}"
             ));

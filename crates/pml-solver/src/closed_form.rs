@@ -25,13 +25,13 @@ pub fn high_privacy(prior: &Prior, epsilon: f64) -> Result<Mechanism> {
     let p = prior.masses();
     let e = epsilon.exp();
     let n = p.len();
-    Ok(build(Array2::from_shape_fn((n, n), |(i, j)| {
+    build(Array2::from_shape_fn((n, n), |(i, j)| {
         if i == j {
             1.0 - e * (1.0 - p[i])
         } else {
             e * p[j]
         }
-    }))?)
+    }))
 }
 
 /// The optimal binary mechanism for the l1 ball ([E] Thm 5): with `p1 >= p2`,
@@ -158,29 +158,21 @@ mod tests {
     fn example_1_matrix() {
         let p = Prior::new(vec![0.4, 0.2, 0.2, 0.2]).unwrap();
         let w = high_privacy(&p, (9.0f64 / 8.0).ln()).unwrap();
-        let expect = [
+        let expect = ndarray::array![
             [0.325, 0.225, 0.225, 0.225],
             [0.45, 0.1, 0.225, 0.225],
             [0.45, 0.225, 0.1, 0.225],
             [0.45, 0.225, 0.225, 0.1],
         ];
-        for i in 0..4 {
-            for j in 0..4 {
-                assert_abs_diff_eq!(w.matrix()[[i, j]], expect[i][j], epsilon = 1e-12);
-            }
-        }
+        assert_abs_diff_eq!(w.matrix(), expect.view(), epsilon = 1e-12);
     }
 
     #[test]
     fn theorem_5_check_values() {
         let p = Prior::new(vec![0.6, 0.4]).unwrap();
         let w = binary_l1(&p, 0.1, 0.3).unwrap();
-        let expect = [[0.535193, 0.464807], [0.226943, 0.773057]];
-        for i in 0..2 {
-            for j in 0..2 {
-                assert_abs_diff_eq!(w.matrix()[[i, j]], expect[i][j], epsilon = 1e-6);
-            }
-        }
+        let expect = ndarray::array![[0.535193, 0.464807], [0.226943, 0.773057]];
+        assert_abs_diff_eq!(w.matrix(), expect.view(), epsilon = 1e-6);
         // Remark 3: p1 = 1/2, beta = 1 gives Warner's randomized response.
         let half = Prior::uniform(2).unwrap();
         let w = binary_l1(&half, 0.999_999_999, 0.5).unwrap();

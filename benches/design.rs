@@ -1,0 +1,124 @@
+//! Criterion benchmarks: extreme-ray enumeration, full designs and leakage
+//! assessment.
+//!
+//! Run with `cargo bench --bench design` (add `-- --quick` for rough numbers, or a
+//! filter such as `-- design/mi_known`).
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use pml::prelude::*;
+use pml::solver::rays;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// Alphabet sizes benchmarked.
+const SIZES: [usize; 3] = [8, 12, 16];
+
+/// A tiny deterministic generator (xorshift64*), so every run sees the same priors.
+struct XorShift(u64);
+
+impl XorShift {
+    fn new(seed: u64) -> Self {
+        XorShift(seed.max(1))
+    }
+
+    /// Uniform in [0, 1).
+    fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A Dirichlet-like prior on N symbols: masses `1 + u`, u uniform, normalised.
+fn prior(n: usize) -> Prior {
+    let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let w: Vec<f64> = (0..n).map(|_| 1.0 + rng.next_f64()).collect();
+    Prior::normalised(w).expect("positive weights")
+}
+
+fn epsilon() -> f64 {
+    2f64.ln()
+}
+
+/// The known prior and the l1 ball of radius `beta = min p / 2` around it.
+fn sets(n: usize) -> [(&'static str, UncertaintySet); 2] {
+    let p = prior(n);
+    let beta = 0.5 * p.min_mass();
+    [
+        ("known", UncertaintySet::known(p.clone())),
+        (
+            "ball",
+            UncertaintySet::l1_ball(p, beta).expect("positive radius"),
+        ),
+    ]
+}
+
+fn bench_rays(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rays/structured");
+    for n in SIZES {
+        if n >= 16 {
+            group.sample_size(10);
+            group.measurement_time(Duration::from_secs(5));
+        }
+        for (label, set) in sets(n) {
+            let cone = ColumnCone::pml(&set, epsilon()).expect("valid cone");
+            group.bench_with_input(BenchmarkId::new(label, n), &cone, |b, cone| {
+                b.iter(|| rays::structured(black_box(cone)).expect("enumeration"))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn bench_design(c: &mut Criterion) {
+    let utility = FInformation::mutual_information();
+    let settings = DesignSettings::default();
+    for (label, index) in [("design/mi_known", 0), ("design/mi_ball", 1)] {
+        let mut group = c.benchmark_group(label);
+        for n in SIZES {
+            if n >= 12 {
+                group.sample_size(10);
+                group.measurement_time(Duration::from_secs(if n >= 16 { 10 } else { 5 }));
+            }
+            let [known, ball] = sets(n);
+            let set = if index == 0 { known.1 } else { ball.1 };
+            // Time the full call even when it fails (e.g. at certification, after all
+            // the work), but say so: a failing design is a solver bug to report.
+            if let Err(e) = design(&set, epsilon(), &utility, &settings) {
+                eprintln!("warning: {label}/{n}: design failed: {e}");
+            }
+            group.bench_with_input(BenchmarkId::from_parameter(n), &set, |b, set| {
+                b.iter(|| design(black_box(set), epsilon(), &utility, &settings).is_ok())
+            });
+        }
+        group.finish();
+    }
+}
+
+fn bench_assess(c: &mut Criterion) {
+    const N: usize = 1000;
+    let p = prior(N);
+    let mut rng = XorShift::new(42);
+    let rows: Vec<Vec<f64>> = (0..N)
+        .map(|_| {
+            let row: Vec<f64> = (0..N).map(|_| rng.next_f64() + 1e-3).collect();
+            let s: f64 = row.iter().sum();
+            row.into_iter().map(|v| v / s).collect()
+        })
+        .collect();
+    let mechanism = Mechanism::from_rows(rows).expect("row-stochastic");
+    let set = UncertaintySet::known(p.clone());
+    let mut group = c.benchmark_group("assess/pml_1000x1000");
+    group.bench_function("worst_case_pml", |b| {
+        b.iter(|| set.worst_case_pml(black_box(&mechanism)))
+    });
+    group.bench_function("eps_min", |b| {
+        b.iter(|| measures::eps_min(black_box(&mechanism), black_box(&p)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_rays, bench_design, bench_assess);
+criterion_main!(benches);
