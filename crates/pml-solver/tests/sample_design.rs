@@ -1,0 +1,101 @@
+//! Designs from counts (issue 3): the certificate holds over the whole ball, checked
+//! by the exact greedy worst case, by the ball's vertices (an independent method),
+//! and by sampling priors from the ball.
+
+use pml_model::uncertainty::l1_ball_vertices;
+use pml_model::{Prior, UncertaintySet, measures, sample};
+use pml_solver::{
+    DesignSettings, FInformation, RadiusMethod, design_from_sample, sample_design::radius,
+};
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn design_from_counts_holds_over_the_whole_ball(
+        counts in prop::collection::vec(5u64..400, 2..=5),
+        log_delta in -12.0f64..-1.0,
+        eps in 0.05f64..2.0,
+        seed in any::<u64>(),
+    ) {
+        let m: u64 = counts.iter().sum();
+        let estimate = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<_>>()).unwrap();
+        let delta = log_delta.exp();
+        let sd = design_from_sample(
+            &estimate, m, delta, RadiusMethod::DistributionFree, eps,
+            &FInformation::mutual_information(), &DesignSettings::default(),
+        ).unwrap();
+        let beta = sample::radius_free(m, delta, estimate.len()).unwrap();
+        prop_assert!((sd.beta - beta).abs() < 1e-15);
+        let w = &sd.design.mechanism;
+        // Exact greedy worst case (the certificate) ...
+        prop_assert!(sd.design.certificate.worst_case_pml <= eps + 1e-10);
+        // ... agrees with the worst case over the ball's vertices.
+        let vertices = l1_ball_vertices(&estimate, beta, 1_000_000).unwrap();
+        let poly = UncertaintySet::polytope(vertices.iter().map(|v| v.to_vec()).collect()).unwrap();
+        let by_vertices = poly.worst_case_pml(w);
+        prop_assert!((by_vertices - sd.design.certificate.worst_case_pml).abs() < 1e-9,
+            "vertices {} vs greedy {}", by_vertices, sd.design.certificate.worst_case_pml);
+        // ... and no sampled prior of the ball leaks more.
+        let n = estimate.len();
+        let mut s = seed | 1;
+        let mut next = || { s ^= s << 13; s ^= s >> 7; s ^= s << 17; (s >> 11) as f64 / (1u64 << 53) as f64 };
+        for _ in 0..300 {
+            let mut dir: Vec<f64> = (0..n).map(|_| next() - 0.5).collect();
+            let mean = dir.iter().sum::<f64>() / n as f64;
+            dir.iter_mut().for_each(|x| *x -= mean);
+            let norm: f64 = dir.iter().map(|x| x.abs()).sum();
+            let scale = beta * next() / norm;
+            let q: Vec<f64> = estimate.masses().iter().zip(&dir).map(|(a, b)| a + scale * b).collect();
+            if let Ok(q) = Prior::new(q) {
+                prop_assert!(measures::eps_min(w, &q) <= eps + 1e-10);
+            }
+        }
+        // The simpler route never beats the design over the ball.
+        if let Some(r) = &sd.simpler_route {
+            prop_assert!(r.worst_case_pml <= eps + 1e-9);
+            prop_assert!(r.utility <= sd.design.utility_value + 1e-9);
+        }
+    }
+}
+
+#[test]
+fn kappa_radius_is_sharper_and_noted() {
+    let estimate = Prior::normalised(vec![700.0, 200.0, 100.0]).unwrap();
+    let free = radius(&estimate, 1000, 1e-3, RadiusMethod::DistributionFree).unwrap();
+    let kappa = radius(&estimate, 1000, 1e-3, RadiusMethod::Kappa).unwrap();
+    assert!(kappa < free);
+    let sd = design_from_sample(
+        &estimate,
+        1000,
+        1e-3,
+        RadiusMethod::Kappa,
+        0.5,
+        &FInformation::mutual_information(),
+        &DesignSettings::default(),
+    )
+    .unwrap();
+    assert!(sd.radius_note.unwrap().contains("estimate"));
+    assert!(sd.statement.contains("1 - 0.001"));
+}
+
+#[test]
+fn rare_categories_use_the_exact_ball() {
+    // beta* exceeds 2 min p^: Proposition 2 does not apply, the exact ball does.
+    let counts = [5000.0, 3000.0, 1900.0, 60.0, 40.0];
+    let estimate = Prior::normalised(counts.to_vec()).unwrap();
+    let beta = sample::radius_free(10_000, 1e-6, 5).unwrap();
+    assert!(beta >= 2.0 * estimate.min_mass());
+    let sd = design_from_sample(
+        &estimate,
+        10_000,
+        1e-6,
+        RadiusMethod::DistributionFree,
+        1.0,
+        &FInformation::mutual_information(),
+        &DesignSettings::default(),
+    )
+    .unwrap();
+    assert!(sd.design.certificate.worst_case_pml <= 1.0 + 1e-10);
+}
