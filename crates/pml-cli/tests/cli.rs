@@ -211,3 +211,92 @@ fn large_epsilon_returns_identity_with_a_note() {
     );
     assert_eq!(v["mechanism"][0][0], 1.0);
 }
+
+#[test]
+fn design_from_data_states_the_guarantee() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("d.csv");
+    let mut text = String::from("id,\"job, title\"\r\n");
+    let jobs = ["nurse", "\"clerk, senior\"", "driver"];
+    let mut counts = [0u64; 3];
+    for i in 0..600 {
+        let k = (i * 7 + i / 5) % 3;
+        counts[k] += 1;
+        text.push_str(&format!("{i},{}\r\n", jobs[k]));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let out = pml()
+        .args([
+            "design",
+            "--format",
+            "json",
+            "--epsilon",
+            "1",
+            "--delta",
+            "0.01",
+        ])
+        .args(["--column", "job, title", "--data"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let g = &v["guarantee"];
+    assert_eq!(g["samples"], 600);
+    assert!(
+        g["statement"]
+            .as_str()
+            .unwrap()
+            .contains("with probability at least 1 - 0.01")
+    );
+    assert_eq!(v["labels"][1], "clerk, senior");
+    let p = v["prior"].as_array().unwrap();
+    for k in 0..3 {
+        assert!((p[k].as_f64().unwrap() - counts[k] as f64 / 600.0).abs() < 1e-12);
+    }
+    assert!(v["certificate"]["worst_case_pml"].as_f64().unwrap() <= 1.0 + 1e-10);
+    // The same counts given directly give the same design.
+    let counts_arg = counts.map(|c| c.to_string()).join(",");
+    let w = design_json(&["--counts", &counts_arg, "--epsilon", "1", "--delta", "0.01"]);
+    assert_eq!(w["mechanism"], v["mechanism"]);
+}
+
+#[test]
+fn data_errors_name_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("d.csv");
+    std::fs::write(&csv, "a,b\n1,x\n2,\n3,y\n").unwrap();
+    let run = |extra: &[&str]| {
+        pml()
+            .args(["design", "--epsilon", "1", "--data"])
+            .arg(&csv)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--column", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
+    let out = run(&["--column", "zzz"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("\"a\"") && err.contains("\"b\""), "{err}");
+    let out = pml()
+        .args([
+            "design",
+            "--prior",
+            "0.5,0.5",
+            "--epsilon",
+            "1",
+            "--delta",
+            "0.1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--delta"));
+}
