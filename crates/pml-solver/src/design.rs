@@ -5,9 +5,10 @@ use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::certificate::Certificate;
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{self, ColumnGenerationSettings};
-use crate::rays::{self, RaySet};
+use crate::ray_lp::{MaterialisedRays, RayOracle};
+use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::utility::Utility;
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayView1};
 use pml_model::cone::check_epsilon;
 use pml_model::linalg::least_squares;
 use pml_model::{ColumnCone, Mechanism, UncertaintySet};
@@ -67,7 +68,7 @@ pub struct Design {
     /// Randomized response at the same LDP level and calibrated to eps.
     pub baselines: Baselines,
     /// Extreme rays of the cone (0 when no LP was needed).
-    pub rays: usize,
+    pub rays: u64,
     /// Pricing passes of the column generation.
     pub iterations: usize,
 }
@@ -98,16 +99,9 @@ pub fn design(
             (DesignStatus::NoPrivacyNeeded, identity, u, 0, 0)
         } else {
             let cone = ColumnCone::pml(set, epsilon)?;
-            let rays = rays::enumerate(&cone)?;
-            let (mechanism, bound, iterations) =
-                optimise_over_rays(&rays, reference.view(), utility, settings)?;
-            (
-                DesignStatus::Optimal,
-                mechanism,
-                bound,
-                rays.len(),
-                iterations,
-            )
+            let (mechanism, bound, rays, iterations) =
+                optimise_in_cone(&cone, reference.view(), utility, settings)?;
+            (DesignStatus::Optimal, mechanism, bound, rays, iterations)
         };
     let utility_value = utility.value(&mechanism, reference.view());
     let certificate = Certificate::check(&mechanism, set, epsilon, utility_value, upper_bound)?;
@@ -133,35 +127,72 @@ pub fn design(
     })
 }
 
-/// Solves the LP over `rays` and turns the optimal weights into a mechanism whose
-/// rows sum to 1 to rounding: the weights of the support are recomputed from
-/// `sum_k theta_k v_k = 1` by least squares. Returns the mechanism, the dual upper
-/// bound and the number of pricing passes.
+/// Optimises over the extreme rays of `cone`: streamed structured rays for the
+/// known prior and the ball, materialised generic rays otherwise. Returns the
+/// mechanism, the dual upper bound, the number of rays and of pricing passes.
+pub fn optimise_in_cone(
+    cone: &ColumnCone,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+) -> Result<(Mechanism, f64, u64, usize)> {
+    match cone {
+        ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
+            let family = StructuredFamily::new(cone)?;
+            let oracle = StructuredRays::new(&family, utility, reference.to_owned());
+            let (w, bound, iterations) = optimise(&oracle, reference, utility, settings)?;
+            Ok((w, bound, oracle.count(), iterations))
+        }
+        _ => {
+            let rays = rays::enumerate(cone)?;
+            let (w, bound, iterations) = optimise_over_rays(&rays, reference, utility, settings)?;
+            Ok((w, bound, rays.len() as u64, iterations))
+        }
+    }
+}
+
+/// [`optimise`] over rays held in memory.
 pub fn optimise_over_rays(
     rays: &RaySet,
-    reference: ndarray::ArrayView1<f64>,
+    reference: ArrayView1<f64>,
     utility: &dyn Utility,
     settings: &DesignSettings,
 ) -> Result<(Mechanism, f64, usize)> {
-    let n = rays.dimension();
     let mu: Vec<f64> = (0..rays.len())
         .into_par_iter()
         .with_min_len(1024)
         .map(|k| utility.column_value(rays.ray(k), reference))
         .collect();
+    optimise(
+        &MaterialisedRays::new(rays, mu),
+        reference,
+        utility,
+        settings,
+    )
+}
+
+/// Solves the LP over the rays of `oracle` and turns the optimal weights into a
+/// mechanism whose rows sum to 1 to rounding: the weights of the support are
+/// recomputed from `sum_k theta_k v_k = 1` by least squares. Returns the
+/// mechanism, the dual upper bound and the number of pricing passes.
+pub fn optimise(
+    oracle: &dyn RayOracle,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+) -> Result<(Mechanism, f64, usize)> {
+    let n = oracle.dimension();
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
-    let sol = ray_lp::solve(rays, &mu, ones_value, &settings.column_generation)?;
-    // Candidate columns by decreasing LP weight; the all-ones column competes too.
+    let sol =
+        ray_lp::solve_with_oracle(oracle, ones_value, &settings.column_generation, &mut |_| {})?;
+    // Candidate columns by decreasing LP weight.
     let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights
         .iter()
         .filter(|w| w.1 > 0.0)
-        .map(|w| (rays.ray(w.0).to_owned(), w.1))
+        .map(|w| (w.0.vector.clone(), w.1))
         .collect();
-    if sol.ones_weight > 0.0 {
-        candidates.push((ones.clone(), sol.ones_weight));
-    }
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (support, theta) = polish(&candidates, n).unwrap_or_else(|| {
         // No exact basis found: keep the LP weights; the certificate judges them.
@@ -184,12 +215,12 @@ pub fn optimise_over_rays(
             .map(|c| utility.column_value(c.view(), reference))
             .collect();
         if let Some(lambda) = least_squares(&v.t().to_owned(), &mu_s) {
-            upper_bound = upper_bound.min(ray_lp::dual_bound(rays, &mu, ones_value, &lambda));
+            upper_bound = upper_bound.min(ray_lp::dual_bound(oracle, ones_value, &lambda));
         }
     }
     let mut w = v * &theta.insert_axis(ndarray::Axis(0));
     // Present outputs in a stable order: by the input of least likelihood, then most.
-    let key = |c: ndarray::ArrayView1<f64>| {
+    let key = |c: ArrayView1<f64>| {
         let argmin = (0..n).min_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
         let argmax = (0..n).max_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
         (argmin, argmax)

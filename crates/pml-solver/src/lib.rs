@@ -26,6 +26,7 @@ pub mod closed_form;
 pub mod design;
 pub mod error;
 pub mod generic;
+pub mod master;
 pub mod ray_lp;
 pub mod rays;
 pub mod sample_design;

@@ -3,18 +3,21 @@
 //! Primal: `max sum_k theta_k mu(v_k)  s.t.  sum_k theta_k v_k = 1, theta >= 0`.
 //! Dual:   `min sum_x lambda_x          s.t.  lambda . v_k >= mu(v_k) for every k`.
 //!
-//! A restricted dual over a working set of rays gives lambda; pricing scans every
-//! ray for a positive reduced cost `mu(v_k) - lambda . v_k`. When none is left,
+//! A restricted master over a working set of columns (N rows) gives lambda; pricing
+//! scans every ray for a positive reduced cost `mu(v_k) - lambda . v_k` through a
+//! [`RayOracle`], which may stream the rays without storing them. When none is left,
 //! `sum lambda` bounds the utility of every mechanism in the cone. Because the rays
 //! are normalised by a distribution r (`r . v_k = 1`), `sum theta_k = 1`, so for
 //! any lambda `sum lambda + max(0, max_k reduced cost)` is a valid upper bound: the
 //! certificate reported with every design.
 
 use crate::error::{Result, SolverError};
+use crate::master::{self, MasterSolution};
 use crate::rays::RaySet;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
 use ndarray::{Array1, ArrayView1};
 use rayon::prelude::*;
+use std::collections::{BinaryHeap, HashSet};
 
 /// Settings of the column-generation loop.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,9 +33,169 @@ pub struct ColumnGenerationSettings {
 impl Default for ColumnGenerationSettings {
     fn default() -> Self {
         ColumnGenerationSettings {
-            batch: 32,
+            batch: 256,
             max_iterations: 10_000,
             pricing_tolerance: 1e-11,
+        }
+    }
+}
+
+/// A column of the master problem: a ray and its utility `mu(v)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The ray v, normalised by `r . v = 1`.
+    pub vector: Array1<f64>,
+    /// `mu(v)`.
+    pub value: f64,
+}
+
+/// The result of one pricing pass.
+#[derive(Debug, Clone, Default)]
+pub struct Pricing {
+    /// `max_k (mu(v_k) - lambda . v_k)` over every ray (`-inf` if there are none).
+    pub max_reduced_cost: f64,
+    /// Up to `keep` rays of largest reduced cost above the tolerance, best first.
+    pub entering: Vec<(f64, Column)>,
+    /// Rays priced.
+    pub priced: u64,
+}
+
+/// Access to every extreme ray of a cone, for pricing.
+pub trait RayOracle: Sync {
+    /// Dimension N.
+    fn dimension(&self) -> usize;
+    /// One pass over every ray: the largest reduced cost under lambda and up to
+    /// `keep` rays whose reduced cost exceeds `tol`.
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing;
+}
+
+/// Keeps the `keep` best `(reduced cost, item)` pairs (a min-heap on the cost).
+pub(crate) struct TopK<T> {
+    keep: usize,
+    heap: BinaryHeap<Entry<T>>,
+}
+
+/// Heap entry ordered by reversed reduced cost, so the heap's top is the worst.
+struct Entry<T>(f64, T);
+
+impl<T> PartialEq for Entry<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.total_cmp(&other.0).is_eq()
+    }
+}
+impl<T> Eq for Entry<T> {}
+impl<T> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Entry<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.total_cmp(&self.0)
+    }
+}
+
+impl<T> TopK<T> {
+    pub(crate) fn new(keep: usize) -> Self {
+        TopK {
+            keep,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// The smallest reduced cost that would still enter.
+    pub(crate) fn threshold(&self) -> f64 {
+        if self.heap.len() < self.keep {
+            f64::NEG_INFINITY
+        } else {
+            self.heap.peek().map_or(f64::INFINITY, |e| e.0)
+        }
+    }
+
+    pub(crate) fn push(&mut self, rc: f64, item: T) {
+        if self.keep == 0 {
+            return;
+        }
+        if self.heap.len() < self.keep {
+            self.heap.push(Entry(rc, item));
+        } else if rc > self.threshold() {
+            self.heap.pop();
+            self.heap.push(Entry(rc, item));
+        }
+    }
+
+    pub(crate) fn merge(mut self, other: TopK<T>) -> Self {
+        for Entry(rc, item) in other.heap {
+            self.push(rc, item);
+        }
+        self
+    }
+
+    pub(crate) fn into_sorted(self) -> Vec<(f64, T)> {
+        // Ascending in the reversed order is descending in reduced cost.
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Entry(rc, item)| (rc, item))
+            .collect()
+    }
+}
+
+/// Rays held in memory with their cached utilities.
+pub struct MaterialisedRays<'a> {
+    rays: &'a RaySet,
+    mu: Vec<f64>,
+}
+
+impl<'a> MaterialisedRays<'a> {
+    /// Wraps rays with `mu[k] = mu(v_k)`.
+    pub fn new(rays: &'a RaySet, mu: Vec<f64>) -> Self {
+        assert_eq!(rays.len(), mu.len());
+        MaterialisedRays { rays, mu }
+    }
+}
+
+impl RayOracle for MaterialisedRays<'_> {
+    fn dimension(&self) -> usize {
+        self.rays.dimension()
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        let l = lambda.as_slice().expect("contiguous");
+        let (max_rc, top) = (0..self.rays.len())
+            .into_par_iter()
+            .with_min_len(4096)
+            .fold(
+                || (f64::NEG_INFINITY, TopK::new(keep)),
+                |(mx, mut top), k| {
+                    let r = self.rays.ray(k);
+                    let rc = self.mu[k] - r.iter().zip(l).map(|(a, b)| a * b).sum::<f64>();
+                    if rc > tol && rc > top.threshold() {
+                        top.push(rc, k);
+                    }
+                    (mx.max(rc), top)
+                },
+            )
+            .reduce(
+                || (f64::NEG_INFINITY, TopK::new(keep)),
+                |(m1, t1), (m2, t2)| (m1.max(m2), t1.merge(t2)),
+            );
+        Pricing {
+            max_reduced_cost: max_rc,
+            entering: top
+                .into_sorted()
+                .into_iter()
+                .map(|(rc, k)| {
+                    (
+                        rc,
+                        Column {
+                            vector: self.rays.ray(k).to_owned(),
+                            value: self.mu[k],
+                        },
+                    )
+                })
+                .collect(),
+            priced: self.rays.len() as u64,
         }
     }
 }
@@ -40,10 +203,9 @@ impl Default for ColumnGenerationSettings {
 /// The optimum of the LP over rays.
 #[derive(Debug, Clone)]
 pub struct RayLpSolution {
-    /// `(ray index, theta_k)` for the rays in the optimal combination.
-    pub weights: Vec<(usize, f64)>,
-    /// Weight on the all-ones column (a non-extreme member of every cone), if used.
-    pub ones_weight: f64,
+    /// `(column, theta)` for the columns of positive weight in the optimum
+    /// (the all-ones column included when used).
+    pub weights: Vec<(Column, f64)>,
     /// Primal objective `sum theta_k mu(v_k)`.
     pub value: f64,
     /// The dual vector lambda.
@@ -58,30 +220,60 @@ pub struct RayLpSolution {
     pub rays_priced: u64,
 }
 
-/// Solves the LP over `rays` with column values `mu[k] = mu(v_k)`; `ones_value` is
-/// `mu(1)` for the all-ones column, which lies in every PML cone and makes the
-/// restricted problems feasible and bounded from the first step.
+/// Solves the LP over materialised `rays` with `mu[k] = mu(v_k)`; see
+/// [`solve_with_oracle`].
 pub fn solve(
     rays: &RaySet,
     mu: &[f64],
     ones_value: f64,
     settings: &ColumnGenerationSettings,
 ) -> Result<RayLpSolution> {
-    let n = rays.dimension();
-    let ones = Array1::<f64>::ones(n);
-    let mut in_working = vec![false; rays.len()];
-    // Seed: the rays of largest mu.
-    let mut order: Vec<usize> = (0..rays.len()).collect();
-    let seed = (2 * n).min(order.len());
-    if seed > 0 && seed < order.len() {
-        order.select_nth_unstable_by(seed - 1, |&a, &b| mu[b].total_cmp(&mu[a]));
-    }
-    let mut working: Vec<usize> = order[..seed].to_vec();
-    for &k in &working {
-        in_working[k] = true;
+    solve_with_oracle(
+        &MaterialisedRays::new(rays, mu.to_vec()),
+        ones_value,
+        settings,
+        &mut |_| {},
+    )
+}
+
+/// Progress of column generation, reported after every pricing pass.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Pricing passes so far.
+    pub iterations: usize,
+    /// Objective of the restricted master (a lower bound on the optimum).
+    pub lower_bound: f64,
+    /// `sum lambda + max(0, max reduced cost)` (an upper bound).
+    pub upper_bound: f64,
+    /// Rays priced so far.
+    pub rays_priced: u64,
+}
+
+/// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
+/// all-ones column, which lies in every PML cone and makes the restricted problems
+/// feasible and bounded from the first step. `progress` is called after every pass.
+pub fn solve_with_oracle(
+    oracle: &dyn RayOracle,
+    ones_value: f64,
+    settings: &ColumnGenerationSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RayLpSolution> {
+    let n = oracle.dimension();
+    let ones = Column {
+        vector: Array1::ones(n),
+        value: ones_value,
+    };
+    // Seed: the rays of largest mu (reduced cost at lambda = 0).
+    let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
+    let mut rays_priced = seed.priced;
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut working: Vec<Column> = vec![ones];
+    for (_, c) in seed.entering {
+        if seen.insert(key(&c.vector)) {
+            working.push(c);
+        }
     }
     let mut iterations = 0;
-    let mut rays_priced = 0u64;
     loop {
         iterations += 1;
         if iterations > settings.max_iterations {
@@ -90,18 +282,47 @@ pub fn solve(
                 settings.max_iterations
             )));
         }
-        let lambda = restricted_dual(rays, mu, ones_value, &working, ones.view())?;
+        let lambda = match restricted_dual(&working) {
+            Ok(l) => l,
+            Err(e) => dense_master(&working, e)?.dual,
+        };
         let bound = lambda.sum();
         let tol = settings.pricing_tolerance * (1.0 + bound.abs());
-        let (max_rc, mut candidates) = price(rays, mu, &lambda, tol);
-        rays_priced += rays.len() as u64;
-        candidates.retain(|&(_, k)| !in_working[k]);
-        if candidates.is_empty() {
-            let (weights, ones_weight, value) =
-                solve_restricted_primal(rays, mu, ones_value, &working)?;
+        let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
+        rays_priced += pricing.priced;
+        let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
+        progress(Progress {
+            iterations,
+            lower_bound: bound,
+            upper_bound: bound + max_rc.max(0.0),
+            rays_priced,
+        });
+        let mut added = 0;
+        for (_, c) in pricing.entering {
+            if added == settings.batch.max(1) {
+                break;
+            }
+            if seen.insert(key(&c.vector)) {
+                working.push(c);
+                added += 1;
+            }
+        }
+        if added == 0 {
+            let (weights, value) = match solve_restricted_primal(&working) {
+                Ok(w) => w,
+                Err(e) => {
+                    let m = dense_master(&working, e)?;
+                    let weights = working
+                        .iter()
+                        .zip(&m.theta)
+                        .filter(|(_, t)| **t > 0.0)
+                        .map(|(c, t)| (c.clone(), *t))
+                        .collect();
+                    (weights, m.value)
+                }
+            };
             return Ok(RayLpSolution {
                 weights,
-                ones_weight,
                 value,
                 upper_bound: bound + max_rc.max(0.0),
                 dual: lambda,
@@ -110,51 +331,31 @@ pub fn solve(
                 rays_priced,
             });
         }
-        let take = settings.batch.max(1).min(candidates.len());
-        if take < candidates.len() {
-            candidates.select_nth_unstable_by(take - 1, |a, b| b.0.total_cmp(&a.0));
-        }
-        for &(_, k) in &candidates[..take] {
-            in_working[k] = true;
-            working.push(k);
-        }
     }
+}
+
+/// The internal dense simplex ([`crate::master`]) when the LP backend fails.
+fn dense_master(working: &[Column], backend_error: SolverError) -> Result<MasterSolution> {
+    let v: Vec<Array1<f64>> = working.iter().map(|c| c.vector.clone()).collect();
+    let c: Vec<f64> = working.iter().map(|c| c.value).collect();
+    master::solve(&v, &c).ok_or_else(|| {
+        SolverError::Lp(format!(
+            "{backend_error}; the dense fallback simplex failed as well"
+        ))
+    })
+}
+
+fn key(v: &Array1<f64>) -> Vec<u64> {
+    v.iter().map(|x| x.to_bits()).collect()
 }
 
 /// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
 /// cost)` over every ray and the all-ones column (see the module docs). One full,
 /// parallel pricing pass.
-pub fn dual_bound(rays: &RaySet, mu: &[f64], ones_value: f64, lambda: &Array1<f64>) -> f64 {
-    let (max_rc, _) = price(rays, mu, lambda, f64::INFINITY);
+pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>) -> f64 {
+    let pricing = oracle.price(lambda, f64::INFINITY, 0);
     let ones_rc = ones_value - lambda.sum();
-    lambda.sum() + max_rc.max(ones_rc).max(0.0)
-}
-
-/// Reduced costs `mu_k - lambda . v_k` over every ray, in parallel: the largest, and
-/// the rays above `tol`.
-fn price(rays: &RaySet, mu: &[f64], lambda: &Array1<f64>, tol: f64) -> (f64, Vec<(f64, usize)>) {
-    let l = lambda.as_slice().expect("contiguous");
-    (0..rays.len())
-        .into_par_iter()
-        .with_min_len(4096)
-        .fold(
-            || (f64::NEG_INFINITY, Vec::new()),
-            |(mx, mut v), k| {
-                let r = rays.ray(k);
-                let rc = mu[k] - r.iter().zip(l).map(|(a, b)| a * b).sum::<f64>();
-                if rc > tol {
-                    v.push((rc, k));
-                }
-                (mx.max(rc), v)
-            },
-        )
-        .reduce(
-            || (f64::NEG_INFINITY, Vec::new()),
-            |(m1, mut v1), (m2, v2)| {
-                v1.extend(v2);
-                (m1.max(m2), v1)
-            },
-        )
+    lambda.sum() + pricing.max_reduced_cost.max(ones_rc).max(0.0)
 }
 
 fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
@@ -170,16 +371,10 @@ fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
 /// relative amounts (1e-12 .. 1e-8) when microlp reports a numerical failure on a
 /// degenerate problem (ties between many rays). A perturbed lambda still yields a
 /// valid bound, and the certificate checks the final gap.
-fn restricted_dual(
-    rays: &RaySet,
-    mu: &[f64],
-    ones_value: f64,
-    working: &[usize],
-    ones: ArrayView1<f64>,
-) -> Result<Array1<f64>> {
+fn restricted_dual(working: &[Column]) -> Result<Array1<f64>> {
     let mut last = None;
     for perturbation in [0.0, 1e-12, 1e-10, 1e-8] {
-        match solve_restricted_dual(rays, mu, ones_value, working, ones, perturbation) {
+        match solve_restricted_dual(working, perturbation) {
             Ok(l) => return Ok(l),
             Err(e) => last = Some(e),
         }
@@ -196,15 +391,8 @@ fn jitter(k: usize) -> f64 {
     (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
-fn solve_restricted_dual(
-    rays: &RaySet,
-    mu: &[f64],
-    ones_value: f64,
-    working: &[usize],
-    ones: ArrayView1<f64>,
-    perturbation: f64,
-) -> Result<Array1<f64>> {
-    let n = rays.dimension();
+fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1<f64>> {
+    let n = working[0].vector.len();
     // lambda = plus - minus with both parts non-negative: microlp is less fragile
     // with non-negative variables than with free or boxed ones on these degenerate
     // problems.
@@ -213,69 +401,53 @@ fn solve_restricted_dual(
     let minus: Vec<_> = (0..n).map(|_| vars.add(variable().min(0.0))).collect();
     let both =
         |coefs: ArrayView1<f64>| -> Expression { dot_expr(coefs, &plus) - dot_expr(coefs, &minus) };
-    let mut model = vars.minimise(both(ones)).using(microlp);
-    model = model.with(both(ones).geq(ones_value));
-    for &k in working {
-        let rhs = mu[k] + perturbation * jitter(k) * (1.0 + mu[k].abs());
-        model = model.with(both(rays.ray(k)).geq(rhs));
+    let ones = Array1::<f64>::ones(n);
+    let mut model = vars.minimise(both(ones.view())).using(microlp);
+    for (k, c) in working.iter().enumerate() {
+        let rhs = c.value + perturbation * jitter(k) * (1.0 + c.value.abs());
+        model = model.with(both(c.vector.view()).geq(rhs));
     }
     let sol = model
         .solve()
         .map_err(|e| SolverError::Lp(format!("restricted dual: {e}")))?;
-    let lambda_values: Vec<f64> = plus
+    let out: Array1<f64> = plus
         .iter()
         .zip(&minus)
         .map(|(a, b)| sol.value(*a) - sol.value(*b))
         .collect();
-    let out = Array1::from(lambda_values);
     if out.iter().any(|x| !x.is_finite()) {
         return Err(SolverError::Lp(format!("restricted dual returned {out}")));
     }
     Ok(out)
 }
 
-type PrimalSolution = (Vec<(usize, f64)>, f64, f64);
-
-fn solve_restricted_primal(
-    rays: &RaySet,
-    mu: &[f64],
-    ones_value: f64,
-    working: &[usize],
-) -> Result<PrimalSolution> {
-    let n = rays.dimension();
+fn solve_restricted_primal(working: &[Column]) -> Result<(Vec<(Column, f64)>, f64)> {
+    let n = working[0].vector.len();
     let mut vars = ProblemVariables::new();
     let theta: Vec<_> = working
         .iter()
         .map(|_| vars.add(variable().min(0.0)))
         .collect();
-    let theta_ones = vars.add(variable().min(0.0));
-    let objective: Expression = working
-        .iter()
-        .zip(&theta)
-        .map(|(&k, t)| mu[k] * *t)
-        .sum::<Expression>()
-        + ones_value * theta_ones;
+    let objective: Expression = working.iter().zip(&theta).map(|(c, t)| c.value * *t).sum();
     let mut model = vars.maximise(objective).using(microlp);
     for x in 0..n {
         let row: Expression = working
             .iter()
             .zip(&theta)
-            .filter(|(k, _)| rays.ray(**k)[x] != 0.0)
-            .map(|(&k, t)| rays.ray(k)[x] * *t)
-            .sum::<Expression>()
-            + theta_ones;
+            .filter(|(c, _)| c.vector[x] != 0.0)
+            .map(|(c, t)| c.vector[x] * *t)
+            .sum();
         model = model.with(row.eq(1.0));
     }
     let sol = model
         .solve()
         .map_err(|e| SolverError::Lp(format!("restricted primal: {e}")))?;
-    let weights: Vec<(usize, f64)> = working
+    let weights: Vec<(Column, f64)> = working
         .iter()
         .zip(&theta)
-        .map(|(&k, t)| (k, sol.value(*t)))
+        .map(|(c, t)| (c.clone(), sol.value(*t)))
         .filter(|(_, t)| *t > 0.0)
         .collect();
-    let ones_weight = sol.value(theta_ones).max(0.0);
-    let value = weights.iter().map(|(k, t)| mu[*k] * t).sum::<f64>() + ones_value * ones_weight;
-    Ok((weights, ones_weight, value))
+    let value = weights.iter().map(|(c, t)| c.value * t).sum();
+    Ok((weights, value))
 }

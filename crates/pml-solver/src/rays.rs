@@ -6,8 +6,11 @@
 
 use crate::error::{Result, SolverError};
 use crate::generic;
+use crate::ray_lp::{Column, Pricing, RayOracle, TopK};
+use crate::utility::{Block, Utility};
 use ndarray::{Array1, ArrayView1};
 use pml_model::ColumnCone;
+use rayon::prelude::*;
 
 /// Largest alphabet for the structured enumeration (about `N 2^(N-1)` rays).
 pub const MAX_STRUCTURED_N: usize = 20;
@@ -102,6 +105,20 @@ pub fn generic_rays(cone: &ColumnCone) -> Result<RaySet> {
     Ok(RaySet::from_vectors(n, &rays))
 }
 
+/// A structured extreme ray: `top` on the inputs of mask `a`, `level` on mask `l`,
+/// 0 elsewhere (THEORY 4).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelRay {
+    /// Inputs at the maximum.
+    pub a: usize,
+    /// Inputs at the intermediate level.
+    pub l: usize,
+    /// The maximum M.
+    pub top: f64,
+    /// The level (0 when `l` is empty).
+    pub level: f64,
+}
+
 /// The structured families of THEORY 4, for the known prior and for the l1 ball of
 /// any radius. An extreme ray takes at most three values: 0 on a set Z, a level
 /// `l` on a set L and the maximum `M` on a nonempty set A, with `M = e^eps g(c)`
@@ -114,66 +131,104 @@ pub fn generic_rays(cone: &ColumnCone) -> Result<RaySet> {
 ///
 /// For `b = 0` this is family Z; for `beta < 2 min p` it is family Z with
 /// `E = e^eps'` (members with a zero coordinate) and family L of [E] Prop 2.
-/// Every produced vector is distinct, so no deduplication is needed.
-pub fn structured(cone: &ColumnCone) -> Result<RaySet> {
-    let (p, b) = match cone {
-        ColumnCone::PmlKnownPrior { prior, .. } => (prior.masses().to_owned(), 0.0),
-        ColumnCone::PmlL1Ball { center, beta, .. } => (center.masses().to_owned(), beta / 2.0),
-        _ => {
-            return Err(SolverError::Lp(
-                "structured enumeration applies to the known-prior and l1-ball PML cones".into(),
-            ));
+/// Every ray is produced once. Rays are generated on demand (grouped by A), so
+/// pricing can stream them without storing them.
+#[derive(Debug, Clone)]
+pub struct StructuredFamily {
+    n: usize,
+    e: f64,
+    b: f64,
+    /// `p(S)` for every subset S (bit mask).
+    mass: Vec<f64>,
+    /// `max_{x in S} p_x` for every subset S.
+    max_mass: Vec<f64>,
+}
+
+impl StructuredFamily {
+    /// The family of the known-prior or l1-ball PML cone.
+    pub fn new(cone: &ColumnCone) -> Result<Self> {
+        let (p, b) = match cone {
+            ColumnCone::PmlKnownPrior { prior, .. } => (prior.masses().to_owned(), 0.0),
+            ColumnCone::PmlL1Ball { center, beta, .. } => (center.masses().to_owned(), beta / 2.0),
+            _ => {
+                return Err(SolverError::Lp(
+                    "structured enumeration applies to the known-prior and l1-ball PML cones"
+                        .into(),
+                ));
+            }
+        };
+        let n = p.len();
+        if n > MAX_STRUCTURED_N {
+            return Err(SolverError::AlphabetTooLarge {
+                n,
+                limit: MAX_STRUCTURED_N,
+                method: "structured extreme rays",
+            });
         }
-    };
-    let n = p.len();
-    if n > MAX_STRUCTURED_N {
-        return Err(SolverError::AlphabetTooLarge {
+        let full: usize = (1 << n) - 1;
+        let mut mass = vec![0.0f64; 1 << n];
+        let mut max_mass = vec![0.0f64; 1 << n];
+        for s in 1..=full {
+            let low = s.trailing_zeros() as usize;
+            mass[s] = mass[s & (s - 1)] + p[low];
+            max_mass[s] = max_mass[s & (s - 1)].max(p[low]);
+        }
+        Ok(StructuredFamily {
             n,
-            limit: MAX_STRUCTURED_N,
-            method: "structured extreme rays",
-        });
+            e: cone.epsilon().exp(),
+            b,
+            mass,
+            max_mass,
+        })
     }
-    let e = cone.epsilon().exp();
-    let full: usize = (1 << n) - 1;
-    // Subset masses p(S) for every S of [N], by the lowest set bit.
-    let mut mass = vec![0.0f64; 1 << n];
-    for a in 1..=full {
-        let low = a.trailing_zeros() as usize;
-        mass[a] = mass[a & (a - 1)] + p[low];
+
+    /// Dimension N.
+    pub fn dimension(&self) -> usize {
+        self.n
     }
-    let mut out = RaySet::new(n);
-    let mut v = Array1::<f64>::zeros(n);
-    let mut emit = |a: usize, l: usize, top: f64, level: f64| {
-        for x in 0..n {
-            v[x] = if a >> x & 1 == 1 {
-                top
-            } else if l >> x & 1 == 1 {
-                level
-            } else {
-                0.0
-            };
-        }
-        out.push(v.view());
-    };
-    for a in 1..=full {
-        let pa = mass[a];
+
+    /// All nonempty sets A, the groups in which rays are generated.
+    pub fn groups(&self) -> std::ops::Range<usize> {
+        1..1usize << self.n
+    }
+
+    /// `p(S)` and `max_{x in S} p_x`.
+    pub fn mass(&self, s: usize) -> (f64, f64) {
+        (self.mass[s], self.max_mass[s])
+    }
+
+    /// Calls `emit` for every ray whose maximum sits on exactly the inputs `a`.
+    pub fn rays_with_top(&self, a: usize, emit: &mut impl FnMut(LevelRay)) {
+        let (n, e, b) = (self.n, self.e, self.b);
+        let full: usize = (1 << n) - 1;
+        let pa = self.mass[a];
         let da = b.min(pa);
         let rest = full ^ a;
         if rest == 0 {
             // The constant column: extreme only when it is the whole cone (E = 1).
             if (e - 1.0).abs() <= BOUND_TOL {
-                emit(a, 0, 1.0, 0.0);
+                emit(LevelRay {
+                    a,
+                    l: 0,
+                    top: 1.0,
+                    level: 0.0,
+                });
             }
-            continue;
+            return;
         }
         // Z empty: L = rest holds the least value (a level > 0); tied recipients
         // when b > 0, a single free coordinate otherwise.
         if b > 0.0 || rest.count_ones() == 1 {
-            let pl = mass[rest];
+            let pl = self.mass[rest];
             let top = e * (pl + da) / (pl + e * da);
             let level = (1.0 - top * pa) / pl;
             if level > BOUND_TOL * top && level < top * (1.0 - BOUND_TOL) {
-                emit(a, rest, top, level);
+                emit(LevelRay {
+                    a,
+                    l: rest,
+                    top,
+                    level,
+                });
             }
         }
         // Z nonempty, L empty: A alone at M = 1 / p(A). With two or more members
@@ -181,13 +236,18 @@ pub fn structured(cone: &ColumnCone) -> Result<RaySet> {
         // pinned by its N - 1 zeros and needs only M <= E g(c).
         let slack = e * (pa - da) - 1.0;
         if slack.abs() <= BOUND_TOL || (a.count_ones() == 1 && slack > 0.0) {
-            emit(a, 0, 1.0 / pa, 0.0);
+            emit(LevelRay {
+                a,
+                l: 0,
+                top: 1.0 / pa,
+                level: 0.0,
+            });
         }
         // Z nonempty, L nonempty: L a single coordinate, or the marginal donors.
+        let alpha = 1.0 - e * (pa - da);
         let mut try_level = |l: usize| {
-            let pl = mass[l];
+            let pl = self.mass[l];
             let dl = (b - pa).max(0.0).min(pl);
-            let alpha = 1.0 - e * (pa - da);
             let gamma = e * (pl - dl);
             if gamma <= 0.0 {
                 return;
@@ -195,12 +255,28 @@ pub fn structured(cone: &ColumnCone) -> Result<RaySet> {
             let ratio = alpha / gamma;
             if ratio > BOUND_TOL && ratio < 1.0 - BOUND_TOL {
                 let top = 1.0 / (pa + pl * ratio);
-                emit(a, l, top, top * ratio);
+                emit(LevelRay {
+                    a,
+                    l,
+                    top,
+                    level: top * ratio,
+                });
             }
         };
-        for f in 0..n {
-            let l = 1 << f;
-            if rest & l != 0 && rest != l {
+        // A level needs 0 < alpha < gamma <= E p(L): nothing when alpha <= 0, and
+        // for a single coordinate nothing unless some p_f > alpha / E.
+        if alpha <= BOUND_TOL {
+            return;
+        }
+        let mut bits = if self.max_mass[rest] * e > alpha {
+            rest
+        } else {
+            0
+        };
+        while bits != 0 {
+            let l = bits & bits.wrapping_neg();
+            bits ^= l;
+            if rest != l {
                 try_level(l);
             }
         }
@@ -208,14 +284,152 @@ pub fn structured(cone: &ColumnCone) -> Result<RaySet> {
             // Submasks of rest with at least two members, leaving Z nonempty.
             let mut l = (rest - 1) & rest;
             while l > 0 {
-                if l.count_ones() >= 2 && b - pa < mass[l] * (1.0 - BOUND_TOL) {
+                if l.count_ones() >= 2 && b - pa < self.mass[l] * (1.0 - BOUND_TOL) {
                     try_level(l);
                 }
                 l = (l - 1) & rest;
             }
         }
     }
+
+    /// The ray as a vector.
+    pub fn vector(&self, r: &LevelRay) -> Array1<f64> {
+        Array1::from_iter((0..self.n).map(|x| {
+            if r.a >> x & 1 == 1 {
+                r.top
+            } else if r.l >> x & 1 == 1 {
+                r.level
+            } else {
+                0.0
+            }
+        }))
+    }
+
+    /// The ray's blocks (A, L, Z) for [`Utility::column_value_on_blocks`].
+    pub fn blocks(&self, r: &LevelRay) -> [Block; 3] {
+        let full: usize = (1 << self.n) - 1;
+        let z = full ^ r.a ^ r.l;
+        let block = |s: usize, value: f64| Block {
+            mass: self.mass[s],
+            max_mass: self.max_mass[s],
+            value,
+        };
+        [block(r.a, r.top), block(r.l, r.level), block(z, 0.0)]
+    }
+}
+
+/// Every ray of the structured families, materialised.
+pub fn structured(cone: &ColumnCone) -> Result<RaySet> {
+    let family = StructuredFamily::new(cone)?;
+    let mut out = RaySet::new(family.dimension());
+    for a in family.groups() {
+        family.rays_with_top(a, &mut |r| out.push(family.vector(&r).view()));
+    }
     Ok(out)
+}
+
+/// Streams the structured rays for pricing, in parallel over the groups A, with
+/// the utility evaluated on blocks in O(1) per ray where the utility allows.
+pub struct StructuredRays<'a> {
+    family: &'a StructuredFamily,
+    utility: &'a dyn Utility,
+    reference: Array1<f64>,
+}
+
+impl<'a> StructuredRays<'a> {
+    /// Pricing over `family` for `utility` under the reference prior.
+    pub fn new(
+        family: &'a StructuredFamily,
+        utility: &'a dyn Utility,
+        reference: Array1<f64>,
+    ) -> Self {
+        StructuredRays {
+            family,
+            utility,
+            reference,
+        }
+    }
+
+    fn value(&self, r: &LevelRay) -> f64 {
+        self.utility
+            .column_value_on_blocks(&self.family.blocks(r))
+            .unwrap_or_else(|| {
+                self.utility
+                    .column_value(self.family.vector(r).view(), self.reference.view())
+            })
+    }
+
+    /// Number of rays (one counting pass).
+    pub fn count(&self) -> u64 {
+        self.family
+            .groups()
+            .into_par_iter()
+            .with_min_len(256)
+            .map(|a| {
+                let mut k = 0u64;
+                self.family.rays_with_top(a, &mut |_| k += 1);
+                k
+            })
+            .sum()
+    }
+}
+
+impl RayOracle for StructuredRays<'_> {
+    fn dimension(&self) -> usize {
+        self.family.dimension()
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        // lambda(S) for every subset, as for the masses.
+        let n = self.family.dimension();
+        let full: usize = (1 << n) - 1;
+        let mut sums = vec![0.0f64; 1 << n];
+        for s in 1..=full {
+            let low = s.trailing_zeros() as usize;
+            sums[s] = sums[s & (s - 1)] + lambda[low];
+        }
+        let (max_rc, top, priced) = self
+            .family
+            .groups()
+            .into_par_iter()
+            .with_min_len(256)
+            .fold(
+                || (f64::NEG_INFINITY, TopK::new(keep), 0u64),
+                |(mut mx, mut top, mut priced), a| {
+                    self.family.rays_with_top(a, &mut |r| {
+                        let mu = self.value(&r);
+                        let rc = mu - (r.top * sums[r.a] + r.level * sums[r.l]);
+                        priced += 1;
+                        mx = mx.max(rc);
+                        if rc > tol && rc > top.threshold() {
+                            top.push(rc, (r, mu));
+                        }
+                    });
+                    (mx, top, priced)
+                },
+            )
+            .reduce(
+                || (f64::NEG_INFINITY, TopK::new(keep), 0u64),
+                |(m1, t1, c1), (m2, t2, c2)| (m1.max(m2), t1.merge(t2), c1 + c2),
+            );
+        Pricing {
+            max_reduced_cost: max_rc,
+            entering: top
+                .into_sorted()
+                .into_iter()
+                .map(|(rc, (r, mu))| {
+                    (
+                        rc,
+                        Column {
+                            vector: self.family.vector(&r),
+                            value: mu,
+                        },
+                    )
+                })
+                .collect(),
+            priced,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,17 @@ pub trait Utility: Send + Sync {
     /// prior `p`.
     fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64;
 
+    /// `mu(c)` for a column that is constant on the blocks of a partition of [N]:
+    /// each block gives its prior mass `p(S)`, its largest single mass
+    /// `max_{x in S} p_x` and the column's value on it. Extreme rays have at most
+    /// three blocks (THEORY 4), so utilities that implement this are priced in
+    /// O(1) per ray. `None` (the default) makes the solver build the column and
+    /// call [`Utility::column_value`].
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        let _ = blocks;
+        None
+    }
+
     /// `U(W, p) = sum_y mu(W[:, y])`.
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
         mechanism
@@ -23,6 +34,17 @@ pub trait Utility: Send + Sync {
             .map(|c| self.column_value(c, prior))
             .sum()
     }
+}
+
+/// A block of a column constant on a set S of inputs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    /// `p(S)`.
+    pub mass: f64,
+    /// `max_{x in S} p_x`.
+    pub max_mass: f64,
+    /// The column's value on S.
+    pub value: f64,
 }
 
 /// An f-information `I_f(X; Y) = sum_y q_y sum_x p_x f(W[x][y] / q_y)` with f convex
@@ -65,6 +87,19 @@ impl Utility for FInformation {
         self.name.to_string()
     }
 
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        let s: f64 = blocks.iter().map(|b| b.mass * b.value).sum();
+        if s <= 0.0 {
+            return Some(0.0);
+        }
+        Some(
+            s * blocks
+                .iter()
+                .map(|b| b.mass * (self.f)(b.value / s))
+                .sum::<f64>(),
+        )
+    }
+
     fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
         let s = prior.dot(&column);
         if s <= 0.0 {
@@ -86,6 +121,15 @@ pub struct MapAccuracy;
 impl Utility for MapAccuracy {
     fn name(&self) -> String {
         "map".to_string()
+    }
+
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        Some(
+            blocks
+                .iter()
+                .map(|b| b.max_mass * b.value)
+                .fold(0.0, f64::max),
+        )
     }
 
     fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
