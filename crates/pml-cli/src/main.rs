@@ -8,6 +8,7 @@ mod args;
 mod commands;
 mod error;
 mod output;
+mod progress;
 
 use clap::Parser;
 use error::CliError;

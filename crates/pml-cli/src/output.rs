@@ -98,13 +98,21 @@ fn output_names(d: &Design) -> Vec<String> {
 }
 
 fn note(d: &Design) -> Option<String> {
-    (d.status == DesignStatus::NoPrivacyNeeded).then(|| {
-        format!(
+    match d.status {
+        DesignStatus::NoPrivacyNeeded => Some(format!(
             "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
             d.epsilon,
-            d.uncertainty.worst_case_pml(&pml_model::Mechanism::identity(d.uncertainty.len()))
-        )
-    })
+            d.uncertainty
+                .worst_case_pml(&pml_model::Mechanism::identity(d.uncertainty.len()))
+        )),
+        DesignStatus::TimeLimit => Some(format!(
+            "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
+            d.iterations,
+            d.certificate.gap,
+            100.0 * d.certificate.gap / d.certificate.upper_bound.abs().max(f64::MIN_POSITIVE)
+        )),
+        DesignStatus::Optimal => None,
+    }
 }
 
 fn rr_json(r: &RandomizedResponse) -> Value {
@@ -152,7 +160,11 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
                 "pml_calibrated": rr_json(&d.baselines.pml_calibrated),
             }
         },
-        "solver": { "extreme_rays": d.rays, "pricing_passes": d.iterations },
+        "solver": {
+            "extreme_rays": d.rays,
+            "pricing_passes": d.iterations,
+            "rays_priced": d.rays_priced,
+        },
     })
 }
 
@@ -253,8 +265,15 @@ fn design_table(d: &Design, labels: &[String]) -> String {
     w(
         &mut s,
         format!(
-            "             utility {:.9} <= upper bound {:.9} (gap {:.1e}): optimal\n",
-            c.utility_value, c.upper_bound, c.gap
+            "             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {}\n",
+            c.utility_value,
+            c.upper_bound,
+            c.gap,
+            if d.status == DesignStatus::TimeLimit {
+                "stopped by the time limit"
+            } else {
+                "optimal"
+            }
         ),
     );
     let u = &d.utility_name;

@@ -44,6 +44,33 @@ impl Certificate {
         utility_value: f64,
         upper_bound: f64,
     ) -> Result<Self> {
+        let cert =
+            Certificate::check_feasible(mechanism, set, epsilon, utility_value, upper_bound)?;
+        if !cert.is_optimal() {
+            return Err(SolverError::Certificate(format!(
+                "utility {utility_value} is not within {GAP_TOLERANCE:e} of its dual bound {upper_bound}"
+            )));
+        }
+        Ok(cert)
+    }
+
+    /// True when the utility is within a relative 1e-7 of the dual bound.
+    pub fn is_optimal(&self) -> bool {
+        let scale = 1.0 + self.utility_value.abs();
+        !self.gap.is_nan() && self.gap.abs() <= GAP_TOLERANCE * scale
+    }
+
+    /// The checks of [`Certificate::check`] without the optimality gap: for a
+    /// design stopped by a time limit, which is valid and private but maybe not
+    /// optimal (its gap says by how much at most). The utility may still not
+    /// exceed the bound.
+    pub fn check_feasible(
+        mechanism: &Mechanism,
+        set: &UncertaintySet,
+        epsilon: f64,
+        utility_value: f64,
+        upper_bound: f64,
+    ) -> Result<Self> {
         let per_output: Vec<f64> = set
             .worst_case_pml_per_output(mechanism)
             .into_iter()
@@ -76,9 +103,9 @@ impl Certificate {
             ));
         }
         let scale = 1.0 + utility_value.abs();
-        if cert.gap.is_nan() || cert.gap.abs() > GAP_TOLERANCE * scale {
+        if cert.gap.is_nan() || cert.gap < -GAP_TOLERANCE * scale {
             return fail(format!(
-                "utility {utility_value} is not within {GAP_TOLERANCE:e} of its dual bound {upper_bound}"
+                "utility {utility_value} exceeds its dual bound {upper_bound}"
             ));
         }
         Ok(cert)

@@ -5,7 +5,7 @@ use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::certificate::Certificate;
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{self, ColumnGenerationSettings};
-use crate::ray_lp::{MaterialisedRays, RayOracle};
+use crate::ray_lp::{MaterialisedRays, Progress, RayOracle};
 use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::utility::Utility;
 use ndarray::{Array1, Array2, ArrayView1};
@@ -42,6 +42,9 @@ pub enum DesignStatus {
     /// eps is at least the identity's worst-case PML: every mechanism qualifies and
     /// the identity, optimal for every sub-convex utility, is returned.
     NoPrivacyNeeded,
+    /// The time limit stopped column generation: the mechanism is valid and
+    /// certified private; the certificate's gap bounds its distance to the optimum.
+    TimeLimit,
 }
 
 /// A certified optimal mechanism.
@@ -71,6 +74,25 @@ pub struct Design {
     pub rays: u64,
     /// Pricing passes of the column generation.
     pub iterations: usize,
+    /// Rays priced over all passes (each pass scans every ray).
+    pub rays_priced: u64,
+}
+
+/// What the LP over rays returns: the polished mechanism and its bound.
+#[derive(Debug, Clone)]
+pub struct Optimum {
+    /// The mechanism (outputs in a stable order).
+    pub mechanism: Mechanism,
+    /// The best certified upper bound on the utility.
+    pub upper_bound: f64,
+    /// Number of extreme rays of the cone.
+    pub rays: u64,
+    /// Pricing passes.
+    pub iterations: usize,
+    /// Rays priced over all passes.
+    pub rays_priced: u64,
+    /// False when the time limit stopped the loop.
+    pub converged: bool,
 }
 
 /// Designs the mechanism maximising `utility` subject to eps-PML for every prior in
@@ -80,6 +102,17 @@ pub fn design(
     epsilon: f64,
     utility: &dyn Utility,
     settings: &DesignSettings,
+) -> Result<Design> {
+    design_with_progress(set, epsilon, utility, settings, &mut |_| {})
+}
+
+/// [`design`], reporting the bounds after every pricing pass (for progress bars).
+pub fn design_with_progress(
+    set: &UncertaintySet,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     check_epsilon(epsilon)?;
     let n = set.len();
@@ -92,19 +125,35 @@ pub fn design(
     }
     let reference = set.reference();
     let identity = Mechanism::identity(n);
-    let (status, mechanism, upper_bound, ray_count, iterations) =
-        if set.worst_case_pml(&identity) <= epsilon {
-            // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
-            let u = utility.value(&identity, reference.view());
-            (DesignStatus::NoPrivacyNeeded, identity, u, 0, 0)
-        } else {
-            let cone = ColumnCone::pml(set, epsilon)?;
-            let (mechanism, bound, rays, iterations) =
-                optimise_in_cone(&cone, reference.view(), utility, settings)?;
-            (DesignStatus::Optimal, mechanism, bound, rays, iterations)
+    let (status, opt) = if set.worst_case_pml(&identity) <= epsilon {
+        // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
+        let u = utility.value(&identity, reference.view());
+        let opt = Optimum {
+            mechanism: identity,
+            upper_bound: u,
+            rays: 0,
+            iterations: 0,
+            rays_priced: 0,
+            converged: true,
         };
+        (DesignStatus::NoPrivacyNeeded, opt)
+    } else {
+        let cone = ColumnCone::pml(set, epsilon)?;
+        let opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+        let status = if opt.converged {
+            DesignStatus::Optimal
+        } else {
+            DesignStatus::TimeLimit
+        };
+        (status, opt)
+    };
+    let mechanism = opt.mechanism;
     let utility_value = utility.value(&mechanism, reference.view());
-    let certificate = Certificate::check(&mechanism, set, epsilon, utility_value, upper_bound)?;
+    let certificate = if status == DesignStatus::TimeLimit {
+        Certificate::check_feasible(&mechanism, set, epsilon, utility_value, opt.upper_bound)?
+    } else {
+        Certificate::check(&mechanism, set, epsilon, utility_value, opt.upper_bound)?
+    };
     let q = reference.dot(&mechanism.matrix());
     let pml_per_output = mechanism
         .columns()
@@ -122,70 +171,80 @@ pub fn design(
         certificate,
         baselines: randomized_response_baselines(set, epsilon, utility)?,
         mechanism,
-        rays: ray_count,
-        iterations,
+        rays: opt.rays,
+        iterations: opt.iterations,
+        rays_priced: opt.rays_priced,
     })
 }
 
 /// Optimises over the extreme rays of `cone`: streamed structured rays for the
-/// known prior and the ball, materialised generic rays otherwise. Returns the
-/// mechanism, the dual upper bound, the number of rays and of pricing passes.
+/// known prior and the ball, materialised generic rays otherwise.
 pub fn optimise_in_cone(
     cone: &ColumnCone,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
     settings: &DesignSettings,
-) -> Result<(Mechanism, f64, u64, usize)> {
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
             let family = StructuredFamily::new(cone)?;
             let oracle = StructuredRays::new(&family, utility, reference.to_owned());
-            let (w, bound, iterations) = optimise(&oracle, reference, utility, settings)?;
-            Ok((w, bound, oracle.count(), iterations))
+            let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
+            opt.rays = oracle.count();
+            Ok(opt)
         }
         _ => {
             let rays = rays::enumerate(cone)?;
-            let (w, bound, iterations) = optimise_over_rays(&rays, reference, utility, settings)?;
-            Ok((w, bound, rays.len() as u64, iterations))
+            optimise_materialised(&rays, reference, utility, settings, progress)
         }
     }
 }
 
-/// [`optimise`] over rays held in memory.
+/// [`optimise`] over rays held in memory: the mechanism, the dual upper bound and
+/// the number of pricing passes.
 pub fn optimise_over_rays(
     rays: &RaySet,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
     settings: &DesignSettings,
 ) -> Result<(Mechanism, f64, usize)> {
+    let opt = optimise_materialised(rays, reference, utility, settings, &mut |_| {})?;
+    Ok((opt.mechanism, opt.upper_bound, opt.iterations))
+}
+
+fn optimise_materialised(
+    rays: &RaySet,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
     let mu: Vec<f64> = (0..rays.len())
         .into_par_iter()
         .with_min_len(1024)
         .map(|k| utility.column_value(rays.ray(k), reference))
         .collect();
-    optimise(
-        &MaterialisedRays::new(rays, mu),
-        reference,
-        utility,
-        settings,
-    )
+    let oracle = MaterialisedRays::new(rays, mu);
+    let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
+    opt.rays = rays.len() as u64;
+    Ok(opt)
 }
 
 /// Solves the LP over the rays of `oracle` and turns the optimal weights into a
 /// mechanism whose rows sum to 1 to rounding: the weights of the support are
-/// recomputed from `sum_k theta_k v_k = 1` by least squares. Returns the
-/// mechanism, the dual upper bound and the number of pricing passes.
+/// recomputed from `sum_k theta_k v_k = 1` by least squares. (`rays` is left 0.)
 pub fn optimise(
     oracle: &dyn RayOracle,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
     settings: &DesignSettings,
-) -> Result<(Mechanism, f64, usize)> {
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
     let n = oracle.dimension();
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
-    let sol =
-        ray_lp::solve_with_oracle(oracle, ones_value, &settings.column_generation, &mut |_| {})?;
+    let sol = ray_lp::solve_with_oracle(oracle, ones_value, &settings.column_generation, progress)?;
     // Candidate columns by decreasing LP weight.
     let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights
@@ -228,8 +287,14 @@ pub fn optimise(
     let mut order: Vec<usize> = (0..s).collect();
     order.sort_by_key(|&j| key(w.column(j)));
     w = w.select(ndarray::Axis(1), &order);
-    let mechanism = Mechanism::new(w)?;
-    Ok((mechanism, upper_bound, sol.iterations))
+    Ok(Optimum {
+        mechanism: Mechanism::new(w)?,
+        upper_bound,
+        rays: 0,
+        iterations: sol.iterations,
+        rays_priced: sol.rays_priced,
+        converged: sol.converged,
+    })
 }
 
 /// Recomputes the weights of the LP's support exactly: the columns (sorted by

@@ -34,8 +34,11 @@ pub mod utility;
 
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
-pub use design::{Design, DesignSettings, DesignStatus, design};
+pub use design::{Design, DesignSettings, DesignStatus, design, design_with_progress};
+pub use ray_lp::Progress;
 pub use error::SolverError;
 pub use rays::RaySet;
-pub use sample_design::{RadiusMethod, SampleDesign, SimplerRoute, design_from_sample};
+pub use sample_design::{
+    RadiusMethod, SampleDesign, SimplerRoute, design_from_sample, design_from_sample_with_progress,
+};
 pub use utility::{FInformation, MapAccuracy, Utility};

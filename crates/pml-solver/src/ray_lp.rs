@@ -28,6 +28,10 @@ pub struct ColumnGenerationSettings {
     pub max_iterations: usize,
     /// A ray enters only if its reduced cost exceeds this (relative to `1 + |bound|`).
     pub pricing_tolerance: f64,
+    /// Stop after this long with the best mechanism and bound so far (then the
+    /// solution is feasible and certified private, and its gap says how far from
+    /// optimal it may be).
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl Default for ColumnGenerationSettings {
@@ -36,6 +40,7 @@ impl Default for ColumnGenerationSettings {
             batch: 256,
             max_iterations: 10_000,
             pricing_tolerance: 1e-11,
+            time_limit: None,
         }
     }
 }
@@ -208,16 +213,18 @@ pub struct RayLpSolution {
     pub weights: Vec<(Column, f64)>,
     /// Primal objective `sum theta_k mu(v_k)`.
     pub value: f64,
-    /// The dual vector lambda.
+    /// The dual vector lambda of the pass with the best bound.
     pub dual: Array1<f64>,
     /// `sum lambda + max(0, max_k reduced cost)`: an upper bound on the utility.
     pub upper_bound: f64,
-    /// Largest reduced cost over every ray in the final pricing pass.
+    /// Largest reduced cost over every ray under that lambda.
     pub max_reduced_cost: f64,
     /// Pricing passes.
     pub iterations: usize,
     /// Rays priced in total.
     pub rays_priced: u64,
+    /// False when the time limit stopped the loop before optimality was proven.
+    pub converged: bool,
 }
 
 /// Solves the LP over materialised `rays` with `mu[k] = mu(v_k)`; see
@@ -273,6 +280,9 @@ pub fn solve_with_oracle(
             working.push(c);
         }
     }
+    let start = std::time::Instant::now();
+    let mut best_bound = f64::INFINITY;
+    let mut best: Option<(Array1<f64>, f64)> = None;
     let mut iterations = 0;
     loop {
         iterations += 1;
@@ -291,10 +301,15 @@ pub fn solve_with_oracle(
         let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
         rays_priced += pricing.priced;
         let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
+        // Every pass certifies a bound (module docs): keep the best.
+        if bound + max_rc.max(0.0) < best_bound {
+            best_bound = bound + max_rc.max(0.0);
+            best = Some((lambda.clone(), max_rc));
+        }
         progress(Progress {
             iterations,
             lower_bound: bound,
-            upper_bound: bound + max_rc.max(0.0),
+            upper_bound: best_bound,
             rays_priced,
         });
         let mut added = 0;
@@ -307,7 +322,11 @@ pub fn solve_with_oracle(
                 added += 1;
             }
         }
-        if added == 0 {
+        let out_of_time = settings
+            .time_limit
+            .is_some_and(|limit| start.elapsed() >= limit);
+        if added == 0 || out_of_time {
+            let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
             let (weights, value) = match solve_restricted_primal(&working) {
                 Ok(w) => w,
                 Err(e) => {
@@ -324,11 +343,12 @@ pub fn solve_with_oracle(
             return Ok(RayLpSolution {
                 weights,
                 value,
-                upper_bound: bound + max_rc.max(0.0),
-                dual: lambda,
-                max_reduced_cost: max_rc,
+                upper_bound: best_bound,
+                dual: best_lambda,
+                max_reduced_cost: best_rc,
                 iterations,
                 rays_priced,
+                converged: added == 0,
             });
         }
     }

@@ -3,8 +3,9 @@
 //! for every prior in `B_beta(p^)` is eps-PML for the true prior with probability at
 //! least `1 - delta` over the sample.
 
-use crate::design::{Design, DesignSettings, design};
+use crate::design::{Design, DesignSettings, design, design_with_progress};
 use crate::error::Result;
+use crate::ray_lp::Progress;
 use crate::utility::Utility;
 use pml_model::{Mechanism, Prior, UncertaintySet, sample};
 use serde::Serialize;
@@ -76,9 +77,33 @@ pub fn design_from_sample(
     utility: &dyn Utility,
     settings: &DesignSettings,
 ) -> Result<SampleDesign> {
+    design_from_sample_with_progress(
+        estimate,
+        samples,
+        delta,
+        method,
+        epsilon,
+        utility,
+        settings,
+        &mut |_| {},
+    )
+}
+
+/// [`design_from_sample`], reporting progress of the main design.
+#[allow(clippy::too_many_arguments)]
+pub fn design_from_sample_with_progress(
+    estimate: &Prior,
+    samples: u64,
+    delta: f64,
+    method: RadiusMethod,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<SampleDesign> {
     let beta = radius(estimate, samples, delta, method)?;
     let set = UncertaintySet::l1_ball(estimate.clone(), beta)?;
-    let d = design(&set, epsilon, utility, settings)?;
+    let d = design_with_progress(&set, epsilon, utility, settings, progress)?;
     let simpler_route = match sample::estimate_level(epsilon, beta) {
         Some(eps0) => {
             let known = UncertaintySet::known(estimate.clone());

@@ -211,3 +211,22 @@ fn bad_inputs_are_errors() {
     let e = design(&UncertaintySet::known(big), 0.5, &u, &settings()).unwrap_err();
     assert!(e.is_input_error() && e.to_string().contains("30"), "{e}");
 }
+
+#[test]
+fn time_limit_returns_a_certified_private_mechanism_with_its_gap() {
+    let mut r = rng(9);
+    let p = random_prior(&mut r, 12, 0.5);
+    let mut s = settings();
+    s.column_generation.time_limit = Some(std::time::Duration::from_nanos(1));
+    let u = FInformation::mutual_information();
+    let set = UncertaintySet::known(p);
+    let d = design(&set, 0.7, &u, &s).unwrap();
+    assert_eq!(d.status, DesignStatus::TimeLimit);
+    assert_eq!(d.iterations, 1);
+    assert!(d.certificate.worst_case_pml <= 0.7 + 1e-10);
+    assert!(d.certificate.max_row_sum_error <= 1e-12);
+    let full = design(&set, 0.7, &u, &settings()).unwrap();
+    // The stopped design's bound brackets the optimum.
+    assert!(d.utility_value <= full.utility_value + 1e-9);
+    assert!(d.certificate.upper_bound >= full.utility_value - 1e-9);
+}

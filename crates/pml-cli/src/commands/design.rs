@@ -7,7 +7,9 @@ use crate::output;
 use clap::{Args, ValueEnum};
 use pml_model::UncertaintySet;
 use pml_solver::utility::builtin;
-use pml_solver::{DesignSettings, RadiusMethod, design, design_from_sample};
+use pml_solver::{
+    DesignSettings, RadiusMethod, design_from_sample_with_progress, design_with_progress,
+};
 
 /// Arguments of `pml design`.
 #[derive(Debug, Args)]
@@ -33,6 +35,10 @@ pub struct DesignArgs {
     /// The utility to maximise.
     #[arg(long, value_enum, default_value = "mi")]
     pub utility: UtilityName,
+    /// Stop after this many seconds with the best certified mechanism and bound so
+    /// far; the output says how far from optimal it may be.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -80,8 +86,17 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
     let epsilon = a.level.epsilon()?;
     let utility = builtin(a.utility.name()).expect("clap restricts utility names");
-    let settings = DesignSettings::default();
+    let mut settings = DesignSettings::default();
+    if let Some(t) = a.time_limit {
+        if !t.is_finite() || t <= 0.0 {
+            return Err(CliError::Usage(format!(
+                "invalid --time-limit = {t}: give a positive number of seconds"
+            )));
+        }
+        settings.column_generation.time_limit = Some(std::time::Duration::from_secs_f64(t));
+    }
     let format = a.output.format();
+    let mut bar = crate::progress::DesignProgress::new();
     let text = if let Some(delta) = a.delta {
         let samples = est.samples.ok_or_else(|| {
             CliError::Usage(
@@ -92,7 +107,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
             Radius::Free => RadiusMethod::DistributionFree,
             Radius::Kappa => RadiusMethod::Kappa,
         };
-        let sd = design_from_sample(
+        let sd = design_from_sample_with_progress(
             &est.prior,
             samples,
             delta,
@@ -100,14 +115,21 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
             epsilon,
             utility.as_ref(),
             &settings,
-        )?;
+            &mut |p| bar.update(p),
+        );
+        bar.finish();
+        let sd = sd?;
         output::render_sample_design(&sd, &est.labels, format)?
     } else {
         let set = match a.beta {
             None => UncertaintySet::known(est.prior),
             Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
         };
-        let d = design(&set, epsilon, utility.as_ref(), &settings)?;
+        let d = design_with_progress(&set, epsilon, utility.as_ref(), &settings, &mut |p| {
+            bar.update(p)
+        });
+        bar.finish();
+        let d = d?;
         output::render_design(&d, &est.labels, format)?
     };
     a.output.emit(&text)
