@@ -185,8 +185,8 @@ fn bad_input_exits_2_with_the_field_named() {
             "beta",
         ),
         (
-            &["--counts", &["1"; 24].join(","), "--epsilon", "1"],
-            "limit of 20",
+            &["--counts", &["1"; 25].join(","), "--epsilon", "1"],
+            "limit of 24",
         ),
     ];
     for (args, needle) in cases {

@@ -13,7 +13,7 @@ use pml_model::ColumnCone;
 use rayon::prelude::*;
 
 /// Largest alphabet for the structured enumeration (about `N 2^(N-1)` rays).
-pub const MAX_STRUCTURED_N: usize = 20;
+pub const MAX_STRUCTURED_N: usize = 24;
 /// Largest alphabet for the generic double-description enumeration.
 pub const MAX_GENERIC_N: usize = 12;
 
