@@ -26,6 +26,7 @@ pub mod closed_form;
 pub mod design;
 pub mod error;
 pub mod generic;
+pub mod loss;
 pub mod master;
 pub mod ray_lp;
 pub mod rays;
@@ -37,6 +38,7 @@ pub use certificate::Certificate;
 pub use design::{Design, DesignSettings, DesignStatus, design, design_with_progress};
 pub use ray_lp::Progress;
 pub use error::SolverError;
+pub use loss::{Loss, LossDesign, minimise_loss};
 pub use rays::RaySet;
 pub use sample_design::{
     RadiusMethod, SampleDesign, SimplerRoute, design_from_sample, design_from_sample_with_progress,

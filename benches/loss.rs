@@ -1,0 +1,59 @@
+//! Criterion benchmark: the direct LP for label-dependent losses (Hamming loss,
+//! known prior, eps = ln 2) at N = 32, 64 and 128.
+//!
+//! Run with `cargo bench --bench loss` (add `-- --quick` for rough numbers).
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use pml::prelude::*;
+use pml::solver::loss::{Loss, minimise_loss};
+use std::hint::black_box;
+
+/// Alphabet sizes benchmarked.
+/// microlp needs about 40 s at N = 64 (see the README), so the bench stops at 32.
+const SIZES: [usize; 2] = [16, 32];
+
+/// A tiny deterministic generator (xorshift64*), so every run sees the same priors.
+struct XorShift(u64);
+
+impl XorShift {
+    fn new(seed: u64) -> Self {
+        XorShift(seed.max(1))
+    }
+
+    /// Uniform in [0, 1).
+    fn next_f64(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A uniform-ish prior on N symbols: masses `1 + u`, u uniform, normalised.
+fn prior(n: usize) -> Prior {
+    let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let w: Vec<f64> = (0..n).map(|_| 1.0 + rng.next_f64()).collect();
+    Prior::normalised(w).expect("positive weights")
+}
+
+fn bench_loss(c: &mut Criterion) {
+    let eps = 2f64.ln();
+    let mut group = c.benchmark_group("loss/hamming_known");
+    group.sample_size(10);
+    for n in SIZES {
+        let set = UncertaintySet::known(prior(n));
+        // Time the full call even when it fails, but say so: a failing design is a
+        // solver bug to report.
+        if let Err(e) = minimise_loss(&set, eps, &Loss::Hamming) {
+            eprintln!("warning: loss/hamming_known/{n}: minimise_loss failed: {e}");
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(n), &set, |b, set| {
+            b.iter(|| minimise_loss(black_box(set), eps, &Loss::Hamming).is_ok())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_loss);
+criterion_main!(benches);
