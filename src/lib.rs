@@ -26,8 +26,8 @@ pub use pml_solver as solver;
 pub mod prelude {
     pub use pml_model::{ColumnCone, Mechanism, ModelError, Prior, UncertaintySet, measures};
     pub use pml_solver::{
-        Certificate, Design, DesignSettings, DesignStatus, FInformation, MapAccuracy,
-        SolverError, Utility, closed_form, design,
+        Certificate, Design, DesignSettings, DesignStatus, FInformation, MapAccuracy, SolverError,
+        Utility, closed_form, design,
     };
 }
 

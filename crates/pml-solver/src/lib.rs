@@ -36,9 +36,9 @@ pub mod utility;
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
 pub use design::{Design, DesignSettings, DesignStatus, design, design_with_progress};
-pub use ray_lp::Progress;
 pub use error::SolverError;
 pub use loss::{Loss, LossDesign, minimise_loss};
+pub use ray_lp::Progress;
 pub use rays::RaySet;
 pub use sample_design::{
     RadiusMethod, SampleDesign, SimplerRoute, design_from_sample, design_from_sample_with_progress,
