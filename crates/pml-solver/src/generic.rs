@@ -32,8 +32,18 @@ use std::collections::HashMap;
 
 /// Relative tolerance of the sign test `|a . r| <= ZERO_TOL * sum_i |a_i| |r_i|`.
 const ZERO_TOL: f64 = 1e-9;
+/// Absolute floor of the sign test, relative to `sum_i |a_i| max_i |r_i|`: the
+/// rounding noise of entries that are cancellations (`e^eps v_x - 1` at a
+/// threshold), which `sum_i |a_i| |r_i|` does not see when they are all the ray
+/// meets.
+const ABS_ZERO_TOL: f64 = 1e-14;
 /// Relative pivot tolerance of the rank computation (rows scaled to max-abs 1).
 const RANK_TOL: f64 = 1e-9;
+/// Entries of a constraint row (scaled to max-abs 1) at most this are rounding
+/// residues and are set to zero.
+const SNAP_TOL: f64 = 1e-13;
+/// Constraint rows (scaled to max-abs 1) on the same grid of this spacing are merged.
+const ROW_MERGE_TOL: f64 = 1e-12;
 /// Two rays normalised by `normaliser . v = 1` are the same if their coordinates
 /// differ by less than this.
 const DEDUP_TOL: f64 = 1e-9;
@@ -88,15 +98,7 @@ pub fn enumerate_extreme_rays(
         return Vec::new();
     }
 
-    // The constraint list: the N unit rows of the orthant, then the non-zero rows of A.
-    let mut rows: Vec<Vec<f64>> = (0..n).map(|i| unit(n, i)).collect();
-    rows.extend(
-        inequalities
-            .rows()
-            .into_iter()
-            .filter(|r| r.iter().any(|x| *x != 0.0))
-            .map(|r| r.to_vec()),
-    );
+    let rows = constraint_rows(inequalities);
     let words = rows.len().div_ceil(64);
 
     // Initial DD pair: the orthant, with rays e_i zero on every unit row but the i-th.
@@ -120,7 +122,60 @@ pub fn enumerate_extreme_rays(
         }
     }
 
+    if std::env::var("DDDIAG").is_ok() {
+        eprintln!("before finalise: {} rays", rays.len());
+        for r in &rays {
+            let s: f64 = r.v.iter().zip(normaliser).map(|(x, w)| x * w).sum();
+            eprintln!(
+                "  {:?} zeros={}",
+                r.v.iter().map(|x| x / s).collect::<Vec<_>>(),
+                ones(&r.zero).count()
+            );
+        }
+    }
     finalise(rays, &rows, normaliser)
+}
+
+/// The constraint list: the N unit rows of the orthant, then the distinct non-zero
+/// rows of `A`, each scaled to max-abs 1 with entries below `SNAP_TOL` set to zero.
+///
+/// Rows such as `e^eps v - e_x` are computed with cancellation, so an entry that is
+/// zero in exact arithmetic can come out as a rounding residue of ~1e-16. Left in,
+/// such a residue is a (spurious) constraint on the rays supported where it sits,
+/// and repeated rows that differ only by rounding classify the same ray differently;
+/// both split one degenerate ray into a cluster of near-identical rays with
+/// different zero sets, which defeats the combinatorial adjacency test. Snapping
+/// and merging move each row by at most `SNAP_TOL` (resp. `ROW_MERGE_TOL`), far
+/// below the `ZERO_TOL` resolution of the sign test.
+fn constraint_rows(inequalities: &Array2<f64>) -> Vec<Vec<f64>> {
+    let n = inequalities.ncols();
+    let mut rows: Vec<Vec<f64>> = (0..n).map(|i| unit(n, i)).collect();
+    let mut seen: HashMap<Vec<i64>, ()> = HashMap::new();
+    for row in &rows {
+        seen.insert(row_key(row), ());
+    }
+    for r in inequalities.rows() {
+        let mut row = r.to_vec();
+        if !normalise_max(&mut row) {
+            continue;
+        }
+        for x in row.iter_mut() {
+            if x.abs() <= SNAP_TOL && std::env::var("NOSNAP").is_err() {
+                *x = 0.0;
+            }
+        }
+        if seen.insert(row_key(&row), ()).is_none() {
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// Hash key of a row scaled to max-abs 1: its entries on a grid of `ROW_MERGE_TOL`.
+fn row_key(row: &[f64]) -> Vec<i64> {
+    row.iter()
+        .map(|x| (x / ROW_MERGE_TOL).round() as i64)
+        .collect()
 }
 
 /// One double-description step: intersect the current cone (rows `0..k`) with the
@@ -162,6 +217,26 @@ fn add_row(rays: Vec<Ray>, rows: &[Vec<f64>], k: usize, n: usize) -> Vec<Ray> {
                 }
                 // Zero set: the rows both parents are zero on (exactly zero for any
                 // combination), the new row itself, and whatever else evaluates to zero.
+                if *POLISHNEW {
+                    let active: Vec<&Vec<f64>> = ones(&common)
+                        .map(|j| &rows[j])
+                        .chain(std::iter::once(&rows[k]))
+                        .collect();
+                    if let Nullity::Extreme(mut w) = null_vector(&active, n) {
+                        let dot: f64 = w.iter().zip(&v).map(|(x, y)| x * y).sum();
+                        if dot < 0.0 {
+                            w.iter_mut().for_each(|x| *x = -*x);
+                        }
+                        for (x, orig) in w.iter_mut().zip(&v) {
+                            if *orig == 0.0 || *x < 0.0 {
+                                *x = 0.0;
+                            }
+                        }
+                        if normalise_max(&mut w) && max_abs_diff(&w, &v) < POLISH_TOL {
+                            v = w;
+                        }
+                    }
+                }
                 let mut zero = common.clone();
                 set_bit(&mut zero, k);
                 for (j, row) in rows.iter().enumerate().take(k) {
@@ -289,9 +364,19 @@ fn finalise(rays: Vec<Ray>, rows: &[Vec<f64>], normaliser: &Array1<f64>) -> Vec<
                 }
             }
             // Active rows of full rank: a tolerance artefact; keep the computed ray.
-            Nullity::Trivial => ray.v,
+            Nullity::Trivial => {
+                if std::env::var("DDDIAG").is_ok() {
+                    eprintln!("trivial {:?} active {}", ray.v, active.len());
+                }
+                ray.v
+            }
             // Rank below N - 1: not an extreme ray.
-            Nullity::Large => continue,
+            Nullity::Large => {
+                if std::env::var("DDDIAG").is_ok() {
+                    eprintln!("dropped Large {:?} active {}", ray.v, active.len());
+                }
+                continue;
+            }
         };
         let scale: f64 = v.iter().zip(normaliser).map(|(x, w)| x * w).sum();
         if scale > 0.0 {
@@ -380,14 +465,43 @@ fn null_vector(rows: &[&Vec<f64>], n: usize) -> Nullity {
 
 /// `a . r`, or exactly 0 when it is within `ZERO_TOL` of the rounding scale
 /// `sum_i |a_i| |r_i|`.
+pub(crate) static HISTO: std::sync::Mutex<std::collections::BTreeMap<i64, u64>> =
+    std::sync::Mutex::new(std::collections::BTreeMap::new());
+static POLISHNEW: std::sync::LazyLock<bool> =
+    std::sync::LazyLock::new(|| std::env::var("POLISHNEW").is_ok());
+static ZT: std::sync::LazyLock<f64> = std::sync::LazyLock::new(|| {
+    std::env::var("ZT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(ZERO_TOL)
+});
+static ABSZ: std::sync::LazyLock<f64> = std::sync::LazyLock::new(|| {
+    std::env::var("ABSZ")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(ABS_ZERO_TOL)
+});
 fn signed_value(a: &[f64], r: &[f64]) -> f64 {
     let mut value = 0.0;
     let mut scale = 0.0;
+    let mut norm_a = 0.0;
+    let mut max_r = 0.0f64;
     for (x, y) in a.iter().zip(r) {
         value += x * y;
         scale += (x * y).abs();
+        norm_a += x.abs();
+        max_r = max_r.max(y.abs());
     }
-    if value.abs() <= ZERO_TOL * scale {
+    if std::env::var("HIST").is_ok() && value != 0.0 && scale > 0.0 {
+        let b = (value.abs() / scale).log10().floor() as i64;
+        HISTO
+            .lock()
+            .unwrap()
+            .entry(b)
+            .and_modify(|c| *c += 1)
+            .or_insert(1u64);
+    }
+    if value.abs() <= *ZT * scale + *ABSZ * norm_a * max_r {
         0.0
     } else {
         value
@@ -902,5 +1016,245 @@ mod tests {
             start.elapsed()
         );
         check_extreme(&a, &w, &rays);
+    }
+}
+
+#[cfg(test)]
+mod diag {
+    use super::*;
+    use crate::rays;
+    use pml_model::uncertainty::l1_ball_vertices;
+    use pml_model::{ColumnCone, Prior, UncertaintySet, measures};
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn u(&mut self) -> f64 {
+            (self.next() >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn below(&mut self, k: usize) -> usize {
+            (self.next() % k as u64) as usize
+        }
+    }
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * (1.0 + a.abs().max(b.abs()))
+    }
+
+    fn rank(mut rows: Vec<Vec<f64>>, tol: f64) -> usize {
+        let n = rows.first().map_or(0, Vec::len);
+        for r in rows.iter_mut() {
+            let s = r.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            if s > 0.0 {
+                r.iter_mut().for_each(|x| *x /= s);
+            }
+        }
+        let mut rank = 0;
+        for col in 0..n {
+            let Some(piv) = (rank..rows.len())
+                .max_by(|&a, &b| rows[a][col].abs().total_cmp(&rows[b][col].abs()))
+            else {
+                break;
+            };
+            if rows[piv][col].abs() <= tol {
+                continue;
+            }
+            rows.swap(rank, piv);
+            let pivot = rows[rank].clone();
+            for (i, row) in rows.iter_mut().enumerate() {
+                if i != rank {
+                    let f = row[col] / pivot[col];
+                    row.iter_mut().zip(&pivot).for_each(|(x, y)| *x -= f * y);
+                }
+            }
+            rank += 1;
+        }
+        rank
+    }
+
+    fn is_extreme(a: &Array2<f64>, v: &[f64]) -> bool {
+        let n = v.len();
+        let mut rows: Vec<Vec<f64>> = (0..n).map(|i| unit(n, i)).collect();
+        rows.extend(a.rows().into_iter().map(|r| r.to_vec()));
+        let mut tight = Vec::new();
+        for row in rows {
+            let value: f64 = row.iter().zip(v).map(|(a, b)| a * b).sum();
+            let scale = row.iter().fold(0.0f64, |m, a| m.max(a.abs()))
+                * v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
+                * n as f64;
+            if value < -1e-10 * scale {
+                return false;
+            }
+            if value.abs() <= 1e-10 * scale {
+                tight.push(row);
+            }
+        }
+        rank(tight, 1e-9) == n - 1
+    }
+
+    #[test]
+    #[ignore]
+    fn one346() {
+        let p = Prior::new(vec![
+            0.140625,
+            0.09374999999999999,
+            0.140625,
+            0.03125,
+            0.28125,
+            0.3125,
+        ])
+        .unwrap();
+        let (beta, eps) = (1.716244818072032, 0.001253376111760019);
+        let set = UncertaintySet::l1_ball(p.clone(), beta).unwrap();
+        let cone = ColumnCone::pml(&set, eps).unwrap();
+        let a = cone.inequalities();
+        eprintln!("rows {}", a.nrows());
+        let g = enumerate_extreme_rays(&a, &cone.normaliser());
+        let s = rays::structured(&cone).unwrap();
+        eprintln!("g={} s={}", g.len(), s.len());
+        eprintln!("{:?}", super::HISTO.lock().unwrap());
+        for v in s.iter() {
+            if !g
+                .iter()
+                .any(|y| v.iter().zip(y).all(|(a, b)| close(*a, *b, 1e-8)))
+            {
+                let d = g
+                    .iter()
+                    .map(|y| max_abs_diff(v.as_slice().unwrap(), y.as_slice().unwrap()))
+                    .fold(f64::INFINITY, f64::min);
+                let mut slacks: Vec<f64> = a
+                    .rows()
+                    .into_iter()
+                    .map(|r| {
+                        let nr = r.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+                        r.dot(&v) / nr
+                    })
+                    .collect();
+                slacks.sort_by(|x, y| x.abs().total_cmp(&y.abs()));
+                eprintln!("missing {v} nearest {d:e} slacks {:?}", &slacks[..12]);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn stress_pml() {
+        let first: u64 = std::env::var("FIRST")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let seeds: u64 = std::env::var("SEEDS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(200);
+        let maxn: usize = std::env::var("MAXN")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(6);
+        let mut bad = 0;
+        let mut inst = 0;
+        let mut worst = std::time::Duration::ZERO;
+        for seed in first..seeds {
+            let mut r = Rng(0x1234_5678_9abc_def1 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let n = 3 + r.below(maxn - 2);
+            let masses: Vec<f64> = match r.below(4) {
+                0 => vec![1.0; n],
+                1 => (0..n).map(|_| (1 + r.below(4)) as f64).collect(),
+                2 => (0..n).map(|_| 0.05 + r.u()).collect(),
+                _ => (0..n).map(|_| (1 + r.below(20)) as f64 / 20.0).collect(),
+            };
+            let p = Prior::normalised(masses).unwrap();
+            let pm = p.masses().to_vec();
+            // beta choices
+            let mut betas = vec![];
+            betas.push(2.0 * p.min_mass() * (0.1 + 0.8 * r.u()));
+            betas.push(2.0 * p.min_mass());
+            betas.push(2.0 * p.min_mass() + r.u() * (1.9 - 2.0 * p.min_mass()));
+            // beta = 2 * subset mass
+            let mask = 1 + r.below((1 << n) - 1);
+            let sm: f64 = (0..n).filter(|x| mask >> x & 1 == 1).map(|x| pm[x]).sum();
+            if sm < 0.95 {
+                betas.push(2.0 * sm);
+            }
+            for beta in betas {
+                let ball = UncertaintySet::l1_ball(p.clone(), beta).unwrap();
+                let verts = l1_ball_vertices(&p, beta, 100000).unwrap();
+                // eps choices: thresholds of p; -ln of subset sums of a vertex
+                let mut epss: Vec<f64> = measures::privacy_thresholds(&p)[1..n].to_vec();
+                for _ in 0..3 {
+                    let v = &verts[r.below(verts.len())];
+                    let m = 1 + r.below((1 << n) - 1);
+                    let s: f64 = (0..n).filter(|x| m >> x & 1 == 1).map(|x| v[x]).sum();
+                    if s > 1e-9 && s < 1.0 - 1e-9 {
+                        epss.push(-s.ln());
+                    }
+                }
+                epss.push(0.05 + 3.0 * r.u());
+                for eps in epss {
+                    let mut sets = vec![ball.clone()];
+                    if r.below(3) == 0 {
+                        sets.push(UncertaintySet::known(p.clone()));
+                    }
+                    for set in sets {
+                        let Ok(cone) = ColumnCone::pml(&set, eps) else {
+                            continue;
+                        };
+                        let a = cone.inequalities();
+                        let t = std::time::Instant::now();
+                        let g = enumerate_extreme_rays(&a, &cone.normaliser());
+                        let el = t.elapsed();
+                        worst = worst.max(el);
+                        inst += 1;
+                        let s = rays::structured(&cone).unwrap();
+                        let sv: Vec<Vec<f64>> = s.iter().map(|x| x.to_vec()).collect();
+                        let gv: Vec<Vec<f64>> = g.iter().map(|x| x.to_vec()).collect();
+                        let missing: Vec<&Vec<f64>> = sv
+                            .iter()
+                            .filter(|x| {
+                                !gv.iter()
+                                    .any(|y| x.iter().zip(y).all(|(a, b)| close(*a, *b, 1e-8)))
+                            })
+                            .collect();
+                        let extra: Vec<&Vec<f64>> = gv
+                            .iter()
+                            .filter(|x| {
+                                !sv.iter()
+                                    .any(|y| x.iter().zip(y).all(|(a, b)| close(*a, *b, 1e-8)))
+                            })
+                            .collect();
+                        let nonext = gv.iter().filter(|v| !is_extreme(&a, v)).count();
+                        let snonext = sv.iter().filter(|v| !is_extreme(&a, v)).count();
+                        if !missing.is_empty()
+                            || !extra.is_empty()
+                            || nonext > 0
+                            || sv.len() != gv.len()
+                        {
+                            bad += 1;
+                            eprintln!(
+                                "seed={seed} n={n} p={pm:?} beta={beta} eps={eps} rows={} s={} g={} missing={} extra={} gen-nonextreme={nonext} struct-nonextreme={snonext}",
+                                a.nrows(),
+                                sv.len(),
+                                gv.len(),
+                                missing.len(),
+                                extra.len()
+                            );
+                            for m in missing.iter().take(3) {
+                                eprintln!("   missing {m:?} extreme={}", is_extreme(&a, m));
+                            }
+                            for m in extra.iter().take(3) {
+                                eprintln!("   extra {m:?} extreme={}", is_extreme(&a, m));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("instances={inst} bad={bad} worst time {worst:?}");
+        eprintln!("{:?}", super::HISTO.lock().unwrap());
     }
 }

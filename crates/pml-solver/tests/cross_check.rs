@@ -850,7 +850,6 @@ fn degenerate_total_variation_design_is_certified() {
 /// whose dual bound covers only the rays found, while randomized response with
 /// e_r = ln 5 (the ball design, MAP 5/9) is feasible for the same polytope.
 #[test]
-#[ignore = "library bug: generic enumerator misses extreme rays on degenerate cones"]
 fn generic_enumerator_misses_rays_on_degenerate_large_ball() {
     let p = Prior::uniform(5).unwrap();
     let (beta, eps) = (0.5, 5f64.ln());
