@@ -305,9 +305,20 @@ pub fn minimise_loss_with(
             (_, Some(_)) => LossMethod::ColumnGeneration,
             (_, None) => LossMethod::Direct,
         };
-        match (method, slice) {
+        // In Auto mode a numerical failure of column generation (a master basis
+        // that stays singular) falls back to the direct LP, which is slower but
+        // has no master; an explicit ColumnGeneration request reports it.
+        let cg = match (method, slice) {
             (LossMethod::ColumnGeneration, Some(slice)) => {
-                let cg = column_generation(slice, &c, settings)?;
+                match column_generation(slice, &c, settings) {
+                    Err(e) if settings.method == LossMethod::ColumnGeneration => return Err(e),
+                    other => other.ok(),
+                }
+            }
+            _ => None,
+        };
+        match cg {
+            Some(cg) => {
                 iterations = cg.iterations;
                 if !cg.converged {
                     status = DesignStatus::TimeLimit;
@@ -315,7 +326,7 @@ pub fn minimise_loss_with(
                 let mechanism = clean(cg.w, set, epsilon)?;
                 (method, mechanism, cg.lower_bound.max(free_lower))
             }
-            _ => {
+            None => {
                 let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
                     cons.e * (1.0 - PRIMAL_MARGIN)
                 } else {

@@ -1,14 +1,23 @@
 //! A small dense primal simplex for the restricted master problem of column
 //! generation, `max c^T theta  s.t.  V theta = 1, theta >= 0`, with N rows (the
-//! alphabet) and a few hundred columns. It is the fallback when the LP backend
-//! fails on a degenerate master, and it returns the basis dual directly.
+//! alphabet) and up to a few thousand columns.
+//!
+//! The [`Master`] keeps its basis between pricing passes: column generation adds
+//! columns and re-optimises from the previous optimal basis, which stays primal
+//! feasible, so each pass costs a few pivots instead of a cold solve. It returns
+//! the basis dual directly (the lambda that pricing needs).
 //!
 //! Start: the all-ones column (which every working set holds at index 0) with
 //! unit "artificial" columns for rows 2..N, all fixed at zero: the basis
 //! `[1, e_2, .., e_N]` is nonsingular and feasible. Artificials never enter and
 //! leave as soon as a pivot touches them, so every basic solution is feasible for
-//! the real problem. Dantzig pricing, Bland's rule after a run of degenerate
-//! pivots, explicit basis inverse refactorised periodically.
+//! the real problem. Dantzig pricing; a Harris ratio test (the largest pivot
+//! among the rows that block within a tiny tolerance) keeps the basis well
+//! conditioned; Bland's rule after a long run of degenerate pivots, and a
+//! growing optimality tolerance if the run goes on (reduced costs that are
+//! rounding noise). The explicit basis inverse is refactorised periodically; a
+//! numerically singular basis restarts once from the initial basis, then gives
+//! up (`None`: the caller falls back to another solver).
 
 use ndarray::{Array1, Array2};
 
@@ -21,6 +30,10 @@ pub struct MasterSolution {
     pub dual: Array1<f64>,
     /// `c^T theta`.
     pub value: f64,
+    /// Whether `V theta = 1` holds to rounding with theta >= 0 (the Harris ratio
+    /// test can leave basic values slightly negative; theta is clamped and this
+    /// is false then: the dual is still valid).
+    pub feasible: bool,
 }
 
 /// Basis entry: a real column or an artificial (unit vector of a row).
@@ -30,125 +43,268 @@ enum Var {
     Artificial(usize),
 }
 
-/// Solves the master over columns `v[k]` with costs `c[k]`; column 0 must be the
-/// all-ones vector. `None` if the iteration limit is hit or the basis degenerates
-/// numerically.
-pub fn solve(v: &[Array1<f64>], c: &[f64]) -> Option<MasterSolution> {
-    let n = v.first()?.len();
-    let k = v.len();
-    let col = |var: Var| -> Array1<f64> {
-        match var {
-            Var::Column(j) => v[j].clone(),
-            Var::Artificial(i) => {
-                let mut e = Array1::zeros(n);
-                e[i] = 1.0;
-                e
-            }
+/// Largest negative basic value accepted as zero in the final solution.
+const FEASIBILITY_TOLERANCE: f64 = 1e-10;
+
+/// How far below zero the Harris ratio test lets a basic value go, in exchange
+/// for a larger pivot; the final solution accepts the same and clamps.
+const HARRIS_TOLERANCE: f64 = 1e-11;
+/// Degenerate pivots in a row after which the optimality tolerance grows tenfold.
+const STALL_PIVOTS: usize = 2000;
+/// Degenerate pivots in a row after which Bland's rule takes over.
+const BLAND_AFTER: usize = 1000;
+/// Reduced costs at or below this (relative) count as zero.
+const OPTIMALITY_TOLERANCE: f64 = 1e-11;
+
+/// Pivots between refactorisations of the basis inverse.
+const REFACTOR_EVERY: usize = 64;
+/// Largest entry of an acceptable basis inverse (the columns are O(1)).
+const MAX_INVERSE_ENTRY: f64 = 1e13;
+/// Smallest pivot element the ratio test accepts.
+const PIVOT_TOLERANCE: f64 = 1e-7;
+
+/// The restricted master with a warm basis (module docs).
+#[derive(Debug, Clone)]
+pub struct Master {
+    n: usize,
+    v: Vec<Array1<f64>>,
+    c: Vec<f64>,
+    in_basis: Vec<bool>,
+    basis: Vec<Var>,
+    binv: Array2<f64>,
+    x: Array1<f64>,
+    pivots: usize,
+}
+
+impl Master {
+    /// A master over the all-ones column with value `ones_value` in dimension `n`.
+    pub fn new(n: usize, ones_value: f64) -> Self {
+        Master {
+            n,
+            v: vec![Array1::ones(n)],
+            c: vec![ones_value],
+            in_basis: vec![true],
+            basis: std::iter::once(Var::Column(0))
+                .chain((1..n).map(Var::Artificial))
+                .collect(),
+            binv: invert(
+                &std::iter::once(Array1::ones(n))
+                    .chain((1..n).map(|i| unit(n, i)))
+                    .collect::<Vec<_>>(),
+            )
+            .expect("[1, e_2, .., e_N] is nonsingular"),
+            x: {
+                let mut x = Array1::zeros(n);
+                x[0] = 1.0;
+                x
+            },
+            pivots: 0,
         }
-    };
-    let cost = |var: Var| match var {
-        Var::Column(j) => c[j],
-        Var::Artificial(_) => 0.0,
-    };
-    let mut basis: Vec<Var> = std::iter::once(Var::Column(0))
-        .chain((1..n).map(Var::Artificial))
-        .collect();
-    let mut binv = invert(&basis.iter().map(|&b| col(b)).collect::<Vec<_>>())?;
-    let ones = Array1::<f64>::ones(n);
-    let mut x = binv.dot(&ones);
-    let scale = 1.0 + c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let mut degenerate_run = 0;
-    for iteration in 0..50_000 {
-        if iteration % 64 == 63 {
-            binv = invert(&basis.iter().map(|&b| col(b)).collect::<Vec<_>>())?;
-            x = binv.dot(&ones);
-        }
-        let cb: Array1<f64> = basis.iter().map(|&b| cost(b)).collect();
-        let lambda = binv.t().dot(&cb);
-        // Entering column: most positive reduced cost (Bland: lowest index).
-        let bland = degenerate_run > 50;
-        let mut entering: Option<(usize, f64)> = None;
-        for j in 0..k {
-            if basis.contains(&Var::Column(j)) {
-                continue;
-            }
-            let rc = c[j] - lambda.dot(&v[j]);
-            if rc > 1e-12 * scale {
-                match entering {
-                    None => entering = Some((j, rc)),
-                    Some((_, best)) if !bland && rc > best => entering = Some((j, rc)),
-                    _ => {}
-                }
-                if bland {
-                    break;
-                }
-            }
-        }
-        let Some((j, _)) = entering else {
-            let mut theta = vec![0.0; k];
-            for (i, &b) in basis.iter().enumerate() {
-                if let Var::Column(jj) = b {
-                    theta[jj] = x[i].max(0.0);
-                }
-            }
-            let value = theta.iter().zip(c).map(|(t, c)| t * c).sum();
-            return Some(MasterSolution {
-                theta,
-                dual: lambda,
-                value,
-            });
-        };
-        let d = binv.dot(&v[j]);
-        // Ratio test; artificials are fixed at zero and block any move.
-        let mut leave: Option<(usize, f64)> = None;
-        for i in 0..n {
-            let blocks = match basis[i] {
-                Var::Artificial(_) => d[i].abs() > 1e-11,
-                Var::Column(_) => d[i] > 1e-11,
-            };
-            if blocks {
-                let step = match basis[i] {
-                    Var::Artificial(_) => 0.0,
-                    Var::Column(_) => x[i].max(0.0) / d[i],
-                };
-                let better = match leave {
-                    None => true,
-                    // Ties: Bland keeps the first row; otherwise the larger pivot.
-                    Some((li, ls)) => {
-                        step < ls - 1e-15
-                            || (step <= ls + 1e-15 && !bland && d[i].abs() > d[li].abs())
-                    }
-                };
-                if better {
-                    leave = Some((i, step));
-                }
-            }
-        }
-        // Unbounded cannot happen: every column has p . v = 1 with p > 0.
-        let (r, step) = leave?;
-        degenerate_run = if step <= 1e-15 { degenerate_run + 1 } else { 0 };
-        // Update x and the inverse by the pivot on row r.
-        for i in 0..n {
-            if i != r {
-                x[i] -= step * d[i];
-            }
-        }
-        x[r] = step;
-        let pivot = d[r];
-        let row_r = binv.row(r).to_owned() / pivot;
-        for i in 0..n {
-            if i != r {
-                let f = d[i];
-                if f != 0.0 {
-                    let mut row = binv.row_mut(i);
-                    row.scaled_add(-f, &row_r);
-                }
-            }
-        }
-        binv.row_mut(r).assign(&row_r);
-        basis[r] = Var::Column(j);
     }
-    None
+
+    /// Adds a column `v` with objective coefficient `c`; returns its index.
+    pub fn push(&mut self, v: Array1<f64>, c: f64) -> usize {
+        self.v.push(v);
+        self.c.push(c);
+        self.in_basis.push(false);
+        self.v.len() - 1
+    }
+
+    fn column(&self, var: Var) -> Array1<f64> {
+        match var {
+            Var::Column(j) => self.v[j].clone(),
+            Var::Artificial(i) => unit(self.n, i),
+        }
+    }
+
+    fn cost(&self, var: Var) -> f64 {
+        match var {
+            Var::Column(j) => self.c[j],
+            Var::Artificial(_) => 0.0,
+        }
+    }
+
+    /// Back to the initial basis `[1, e_2, .., e_N]`.
+    fn restart(&mut self) {
+        let fresh = Master::new(self.n, self.c[0]);
+        self.basis = fresh.basis;
+        self.binv = fresh.binv;
+        self.x = fresh.x;
+        self.pivots = 0;
+        self.in_basis.iter_mut().for_each(|b| *b = false);
+        self.in_basis[0] = true;
+    }
+
+    /// Recomputes the basis inverse and the basic values from scratch.
+    fn refactor(&mut self) -> Option<()> {
+        let cols: Vec<Array1<f64>> = self.basis.iter().map(|&b| self.column(b)).collect();
+        let binv = invert(&cols)?;
+        // A basis this ill-conditioned gives duals that are rounding noise.
+        if binv
+            .iter()
+            .any(|x| !x.is_finite() || x.abs() > MAX_INVERSE_ENTRY)
+        {
+            return None;
+        }
+        self.binv = binv;
+        self.x = self.binv.sum_axis(ndarray::Axis(1));
+        for (xi, b) in self.x.iter_mut().zip(&self.basis) {
+            if matches!(b, Var::Artificial(_)) {
+                *xi = 0.0;
+            }
+        }
+        self.pivots = 0;
+        Some(())
+    }
+
+    /// Re-optimises from the current basis over every column pushed so far. `None`
+    /// if the iteration limit is hit or the basis degenerates numerically.
+    pub fn optimise(&mut self) -> Option<MasterSolution> {
+        let n = self.n;
+        let scale = 1.0 + self.c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let mut degenerate_run = 0;
+        let mut restarted = false;
+        let mut tolerance = OPTIMALITY_TOLERANCE;
+        for _ in 0..200_000 {
+            if self.pivots >= REFACTOR_EVERY && self.refactor().is_none() {
+                // A numerically singular basis: restart from the initial one.
+                if restarted {
+                    return None;
+                }
+                restarted = true;
+                self.restart();
+            }
+            let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
+            let lambda = self.binv.t().dot(&cb);
+            // Entering column: most positive reduced cost (Bland: lowest index).
+            let bland = degenerate_run > BLAND_AFTER;
+            let mut entering: Option<(usize, f64)> = None;
+            for (j, vj) in self.v.iter().enumerate() {
+                if self.in_basis[j] {
+                    continue;
+                }
+                let rc = self.c[j] - lambda.dot(vj);
+                if rc > tolerance * scale {
+                    match entering {
+                        None => entering = Some((j, rc)),
+                        Some((_, best)) if !bland && rc > best => entering = Some((j, rc)),
+                        _ => {}
+                    }
+                    if bland {
+                        break;
+                    }
+                }
+            }
+            let Some((j, _)) = entering else {
+                // Optimal; the basic values from a fresh inverse decide whether
+                // the primal is feasible to FEASIBILITY_TOLERANCE.
+                if self.pivots > 0 {
+                    self.refactor()?;
+                }
+                let mut theta = vec![0.0; self.v.len()];
+                let mut feasible = true;
+                for (&b, &xi) in self.basis.iter().zip(&self.x) {
+                    if let Var::Column(jj) = b {
+                        feasible &= xi >= -FEASIBILITY_TOLERANCE;
+                        theta[jj] = xi.max(0.0);
+                    }
+                }
+                let value = theta.iter().zip(&self.c).map(|(t, c)| t * c).sum();
+                return Some(MasterSolution {
+                    theta,
+                    dual: lambda,
+                    value,
+                    feasible,
+                });
+            };
+            let d = self.binv.dot(&self.v[j]);
+            // Pivots are judged relative to the direction's scale: entries of d
+            // below it are rounding noise of an ill-conditioned basis.
+            let pivot_tol = PIVOT_TOLERANCE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+            // Harris ratio test; artificials are fixed at zero and block any move.
+            // Pass 1: the longest step that keeps every basic value above
+            // -HARRIS_TOLERANCE. Pass 2: among the rows that block within it, the
+            // largest pivot, so that the basis stays well conditioned.
+            let ratio = |i: usize, tolerance: f64| -> Option<f64> {
+                match self.basis[i] {
+                    Var::Artificial(_) if d[i].abs() > pivot_tol => Some(0.0),
+                    Var::Column(_) if d[i] > pivot_tol => {
+                        Some((self.x[i].max(0.0) + tolerance) / d[i])
+                    }
+                    _ => None,
+                }
+            };
+            let bound = (0..n)
+                .filter_map(|i| ratio(i, HARRIS_TOLERANCE))
+                .fold(f64::INFINITY, f64::min);
+            // Unbounded cannot happen: every column has r . v = 1 with r > 0.
+            let candidates = (0..n)
+                .filter_map(|i| ratio(i, 0.0).map(|s| (i, s)))
+                .filter(|&(_, s)| s <= bound);
+            let (r, step) = if bland {
+                // Bland's rule: the smallest ratio, ties to the lowest variable.
+                candidates.min_by(|a, b| {
+                    a.1.total_cmp(&b.1)
+                        .then(self.basis[a.0].order().cmp(&self.basis[b.0].order()))
+                })?
+            } else {
+                candidates.max_by(|a, b| d[a.0].abs().total_cmp(&d[b.0].abs()))?
+            };
+            degenerate_run = if step <= 1e-12 { degenerate_run + 1 } else { 0 };
+            if degenerate_run > 0 && degenerate_run % STALL_PIVOTS == 0 {
+                // Stalling on reduced costs that are rounding noise of the basis
+                // inverse (two nearly equal columns swapping in and out): loosen.
+                tolerance = (tolerance * 10.0).min(1e-8);
+            }
+            // Update x and the inverse by the pivot on row r.
+            self.x.scaled_add(-step, &d);
+            self.x[r] = step;
+            let pivot = d[r];
+            let row_r = self.binv.row(r).to_owned() / pivot;
+            for i in 0..n {
+                let f = d[i];
+                if i != r && f != 0.0 {
+                    self.binv.row_mut(i).scaled_add(-f, &row_r);
+                }
+            }
+            self.binv.row_mut(r).assign(&row_r);
+            if let Var::Column(old) = self.basis[r] {
+                self.in_basis[old] = false;
+            }
+            self.basis[r] = Var::Column(j);
+            self.in_basis[j] = true;
+            self.pivots += 1;
+        }
+        None
+    }
+}
+
+impl Var {
+    /// Bland's order: artificials first, then columns by index.
+    fn order(self) -> (usize, usize) {
+        match self {
+            Var::Artificial(i) => (0, i),
+            Var::Column(j) => (1, j),
+        }
+    }
+}
+
+fn unit(n: usize, i: usize) -> Array1<f64> {
+    let mut e = Array1::zeros(n);
+    e[i] = 1.0;
+    e
+}
+
+/// Solves the master over columns `v[k]` with costs `c[k]` from a cold start;
+/// column 0 must be the all-ones vector. `None` if the iteration limit is hit or
+/// the basis degenerates numerically.
+pub fn solve(v: &[Array1<f64>], c: &[f64]) -> Option<MasterSolution> {
+    let (first, rest) = v.split_first()?;
+    let mut m = Master::new(first.len(), c[0]);
+    for (vk, ck) in rest.iter().zip(&c[1..]) {
+        m.push(vk.clone(), *ck);
+    }
+    m.optimise()
 }
 
 /// Inverts the matrix with the given columns by Gauss-Jordan with partial pivoting.

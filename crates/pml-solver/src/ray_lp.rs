@@ -12,7 +12,7 @@
 //! certificate reported with every design.
 
 use crate::error::{Result, SolverError};
-use crate::master::{self, MasterSolution};
+use crate::master::{Master, MasterSolution};
 use crate::rays::RaySet;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
 use ndarray::{Array1, ArrayView1};
@@ -273,13 +273,17 @@ pub fn solve_with_oracle(
     // Seed: the rays of largest mu (reduced cost at lambda = 0).
     let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
     let mut rays_priced = seed.priced;
-    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut seen: HashSet<Vec<i64>> = HashSet::new();
+    let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
     for (_, c) in seed.entering {
         if seen.insert(key(&c.vector)) {
+            master.push(c.vector.clone(), c.value);
             working.push(c);
         }
     }
+    // The warm master answers each pass; microlp's cold solve is the fallback.
+    let mut warm: Option<MasterSolution>;
     let start = std::time::Instant::now();
     let mut best_bound = f64::INFINITY;
     let mut best: Option<(Array1<f64>, f64)> = None;
@@ -292,9 +296,10 @@ pub fn solve_with_oracle(
                 settings.max_iterations
             )));
         }
-        let lambda = match restricted_dual(&working) {
-            Ok(l) => l,
-            Err(e) => dense_master(&working, e)?.dual,
+        warm = master.optimise();
+        let lambda = match &warm {
+            Some(m) => m.dual.clone(),
+            None => restricted_dual(&working)?,
         };
         let bound = lambda.sum();
         let tol = settings.pricing_tolerance * (1.0 + bound.abs());
@@ -318,6 +323,7 @@ pub fn solve_with_oracle(
                 break;
             }
             if seen.insert(key(&c.vector)) {
+                master.push(c.vector.clone(), c.value);
                 working.push(c);
                 added += 1;
             }
@@ -327,19 +333,21 @@ pub fn solve_with_oracle(
             .is_some_and(|limit| start.elapsed() >= limit);
         if added == 0 || out_of_time {
             let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
-            let (weights, value) = match solve_restricted_primal(&working) {
-                Ok(w) => w,
-                Err(e) => {
-                    let m = dense_master(&working, e)?;
-                    let weights = working
-                        .iter()
-                        .zip(&m.theta)
-                        .filter(|(_, t)| **t > 0.0)
-                        .map(|(c, t)| (c.clone(), *t))
-                        .collect();
-                    (weights, m.value)
-                }
+            // After a time-limit stop the new columns are not in the master yet.
+            if added > 0 {
+                warm = master.optimise();
+            }
+            let theta = match warm {
+                Some(m) if m.feasible => m.theta,
+                _ => solve_restricted_primal(&working)?,
             };
+            let weights: Vec<(Column, f64)> = working
+                .iter()
+                .zip(theta)
+                .filter(|(_, t)| *t > 0.0)
+                .map(|(c, t)| (c.clone(), t))
+                .collect();
+            let value = weights.iter().map(|(c, t)| c.value * t).sum();
             return Ok(RayLpSolution {
                 weights,
                 value,
@@ -354,19 +362,11 @@ pub fn solve_with_oracle(
     }
 }
 
-/// The internal dense simplex ([`crate::master`]) when the LP backend fails.
-fn dense_master(working: &[Column], backend_error: SolverError) -> Result<MasterSolution> {
-    let v: Vec<Array1<f64>> = working.iter().map(|c| c.vector.clone()).collect();
-    let c: Vec<f64> = working.iter().map(|c| c.value).collect();
-    master::solve(&v, &c).ok_or_else(|| {
-        SolverError::Lp(format!(
-            "{backend_error}; the dense fallback simplex failed as well"
-        ))
-    })
-}
-
-fn key(v: &Array1<f64>) -> Vec<u64> {
-    v.iter().map(|x| x.to_bits()).collect()
+/// Identity of a column for de-duplication: its entries rounded to 1e-9, so
+/// that columns equal up to rounding (which would make the master's basis
+/// singular) count as one.
+fn key(v: &Array1<f64>) -> Vec<i64> {
+    v.iter().map(|x| (x * 1e9).round() as i64).collect()
 }
 
 /// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
@@ -441,7 +441,8 @@ fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1
     Ok(out)
 }
 
-fn solve_restricted_primal(working: &[Column]) -> Result<(Vec<(Column, f64)>, f64)> {
+/// The restricted primal by microlp: theta, one per working column.
+fn solve_restricted_primal(working: &[Column]) -> Result<Vec<f64>> {
     let n = working[0].vector.len();
     let mut vars = ProblemVariables::new();
     let theta: Vec<_> = working
@@ -462,12 +463,5 @@ fn solve_restricted_primal(working: &[Column]) -> Result<(Vec<(Column, f64)>, f6
     let sol = model
         .solve()
         .map_err(|e| SolverError::Lp(format!("restricted primal: {e}")))?;
-    let weights: Vec<(Column, f64)> = working
-        .iter()
-        .zip(&theta)
-        .map(|(c, t)| (c.clone(), sol.value(*t)))
-        .filter(|(_, t)| *t > 0.0)
-        .collect();
-    let value = weights.iter().map(|(c, t)| c.value * t).sum();
-    Ok((weights, value))
+    Ok(theta.iter().map(|t| sol.value(*t).max(0.0)).collect())
 }
