@@ -903,7 +903,7 @@ mod tests {
                         let mut a: Vec<f64> = v.iter().map(|q| e * q).collect();
                         a[x] -= 1.0;
                         rows.push(a.clone());
-                        if rng.next() % 4 == 0 {
+                        if rng.next().is_multiple_of(4) {
                             rows.push(a.iter().map(|y| y * 0.1).collect());
                         }
                     }

@@ -28,6 +28,7 @@ pub mod error;
 pub mod generic;
 pub mod loss;
 pub mod master;
+pub mod notion_rays;
 pub mod ray_lp;
 pub mod rays;
 pub mod sample_design;
@@ -35,7 +36,10 @@ pub mod utility;
 
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
-pub use design::{Design, DesignSettings, DesignStatus, design, design_with_progress};
+pub use design::{
+    Design, DesignSettings, DesignStatus, design, design_notion, design_notion_with_progress,
+    design_with_progress,
+};
 pub use error::SolverError;
 pub use loss::{Loss, LossDesign, minimise_loss};
 pub use ray_lp::Progress;
