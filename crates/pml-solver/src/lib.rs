@@ -23,6 +23,7 @@
 pub mod baseline;
 pub mod certificate;
 pub mod closed_form;
+pub mod compare;
 pub mod design;
 pub mod error;
 pub mod generic;
@@ -36,6 +37,7 @@ pub mod utility;
 
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
+pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
 pub use design::{
     Design, DesignSettings, DesignStatus, design, design_notion, design_notion_with_progress,
     design_with_progress,
