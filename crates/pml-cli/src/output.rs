@@ -145,6 +145,7 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
         "mechanism": d.mechanism.to_rows(),
         "output_probabilities": d.output_probabilities,
         "pml_per_output": d.pml_per_output,
+        "pmc_per_output": d.pmc_per_output.iter().map(|x| finite_or_null(*x)).collect::<Vec<_>>(),
         "certificate": {
             "worst_case_pml": c.worst_case_pml,
             "worst_case_pml_per_output": c.worst_case_pml_per_output,
@@ -257,6 +258,13 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         w(&mut s, format!(" {l:>9.6}"));
     }
     s.push('\n');
+    if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
+        w(&mut s, format!("{:<width$} {:>8}", "PMC(y)", ""));
+        for l in &d.pmc_per_output {
+            w(&mut s, format!(" {:>9}", num(*l)));
+        }
+        s.push('\n');
+    }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
         w(&mut s, format!("{:<width$} {:>8}", "worst", ""));
         for l in &c.worst_case_pml_per_output {
@@ -271,9 +279,9 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         ),
         n => format!(
             "measured PML {}, PMC {}, LDP {} meet {}",
-            fixed(c.levels.pml),
-            fixed(c.levels.pmc),
-            fixed(c.levels.ldp),
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
             n.label()
         ),
     };
@@ -349,7 +357,7 @@ fn design_table(d: &Design, labels: &[String]) -> String {
 }
 
 /// A number with 6 decimals, or `inf`.
-fn fixed(x: f64) -> String {
+pub fn num(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.6}")
     } else {
@@ -419,9 +427,9 @@ pub fn render_comparison(
                     r.label,
                     r.mechanism.outputs(),
                     r.utility,
-                    fixed(r.levels.pml),
-                    fixed(r.levels.pmc),
-                    fixed(r.levels.ldp),
+                    num(r.levels.pml),
+                    num(r.levels.pmc),
+                    num(r.levels.ldp),
                     r.levels.maximal_leakage,
                     status
                 ));

@@ -233,3 +233,24 @@ fn notion_usage_errors() {
         "--epsilon-lower",
     );
 }
+
+#[test]
+fn assess_reports_pmc_of_randomized_response() {
+    // [D] Example 3: PMC = ln(1 + max p (e^e_r - 1)); ALIP gives LDP at the sum.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rr.csv");
+    let e = 1.0f64.exp();
+    let (d, o) = (e / (e + 2.0), 1.0 / (e + 2.0));
+    std::fs::write(&path, format!("{d},{o},{o}\n{o},{d},{o}\n{o},{o},{d}\n")).unwrap();
+    let v = json(&[
+        "assess",
+        "--mechanism",
+        path.to_str().unwrap(),
+        "--prior",
+        "0.5,0.3,0.2",
+    ]);
+    assert!((f(&v["pmc"]) - (1.0 + 0.5 * (e - 1.0)).ln()).abs() < 1e-9);
+    assert_eq!(v["pmc_per_outcome"].as_array().unwrap().len(), 3);
+    assert!(f(&v["ldp_parameter"]) <= f(&v["pmc"]) + f(&v["eps_min"]) + 1e-12);
+    assert!((f(&v["lip_parameter"]) - f(&v["pmc"]).max(f(&v["eps_min"]))).abs() < 1e-15);
+}

@@ -11,7 +11,7 @@ use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::utility::Utility;
 use ndarray::{Array1, Array2, ArrayView1};
 use pml_model::cone::check_epsilon;
-use pml_model::density::NotionLevels;
+use pml_model::density::{self, NotionLevels};
 use pml_model::linalg::least_squares;
 use pml_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use rayon::prelude::*;
@@ -71,6 +71,9 @@ pub struct Design {
     pub output_probabilities: Vec<f64>,
     /// PML of each output under the reference prior ([E] Thm 1).
     pub pml_per_output: Vec<f64>,
+    /// PMC of each output under the reference prior ([D] Thm 1); infinite for a
+    /// column with a zero.
+    pub pmc_per_output: Vec<f64>,
     /// Verification of the mechanism.
     pub certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
@@ -190,6 +193,10 @@ pub fn design_notion_with_progress(
         .zip(q.iter())
         .map(|(c, &qy)| (c.iter().copied().fold(0.0, f64::max) / qy).ln().max(0.0))
         .collect();
+    let pmc_per_output = mechanism
+        .columns()
+        .map(|c| density::column_pmc(c, reference.view()).unwrap_or(0.0))
+        .collect();
     Ok(Design {
         status,
         notion: *notion,
@@ -199,6 +206,7 @@ pub fn design_notion_with_progress(
         utility_value,
         output_probabilities: q.to_vec(),
         pml_per_output,
+        pmc_per_output,
         certificate,
         baselines: randomized_response_baselines(set, epsilon, utility)?,
         mechanism,
