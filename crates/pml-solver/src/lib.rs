@@ -27,6 +27,7 @@ pub mod compare;
 pub mod design;
 pub mod error;
 pub mod generic;
+pub mod intersection;
 pub mod loss;
 pub mod master;
 pub mod notion_rays;
@@ -43,6 +44,7 @@ pub use design::{
     design_with_progress,
 };
 pub use error::SolverError;
+pub use intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use loss::{Loss, LossDesign, minimise_loss};
 pub use ray_lp::Progress;
 pub use rays::RaySet;

@@ -13,7 +13,10 @@ use pml_solver::closed_form::{high_privacy, randomized_response};
 use pml_solver::design::{optimise_in_cone, optimise_over_rays};
 use pml_solver::rays::{enumerate, generic_rays, structured};
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{DesignSettings, DesignStatus, FInformation, RaySet, Utility, design_notion};
+use pml_solver::{
+    Constraint, DesignSettings, DesignStatus, FInformation, RaySet, Utility, design_intersection,
+    design_notion,
+};
 use rand::Rng;
 
 fn settings() -> DesignSettings {
@@ -285,25 +288,43 @@ fn every_notion_certifies_by_measurement() {
 
 #[test]
 fn intersection_pml_ball_and_pmc_estimate() {
-    // PML for every prior in a ball, PMC for the estimate: both hold by measurement,
-    // and the optimum is at most that of either part alone.
+    // PML for every prior in a ball, PMC for the estimate: certified once per
+    // constraint by measurement, and the optimum is at most that of either part.
     let p = Prior::new(vec![0.5, 0.3, 0.2]).unwrap();
     let ball = UncertaintySet::l1_ball(p.clone(), 0.1).unwrap();
     let known = UncertaintySet::known(p.clone());
-    let pml = ColumnCone::pml(&ball, 0.6).unwrap();
-    let pmc = ColumnCone::for_notion(&known, &Notion::Pmc { epsilon: 0.3 }).unwrap();
-    let both = ColumnCone::intersection(vec![pml.clone(), pmc.clone()]).unwrap();
-    let mi = FInformation::mutual_information();
-    let run = |c: &ColumnCone| {
-        optimise_in_cone(c, p.masses(), &mi, &settings(), &mut |_| {})
-            .unwrap()
-            .mechanism
+    let pml = Constraint {
+        set: ball.clone(),
+        notion: Notion::Pml { epsilon: 0.6 },
     };
-    let w = run(&both);
-    assert!(ball.worst_case_pml(&w) <= 0.6 + 1e-10);
-    assert!(density::pmc(&w, &p) <= 0.3 + 1e-10);
-    let u = mi.value(&w, p.masses());
-    assert!(u <= mi.value(&run(&pml), p.masses()) + 1e-10);
-    assert!(u <= mi.value(&run(&pmc), p.masses()) + 1e-10);
+    let pmc = Constraint {
+        set: known.clone(),
+        notion: Notion::Pmc { epsilon: 0.3 },
+    };
+    let mi = FInformation::mutual_information();
+    let both = design_intersection(&[pml.clone(), pmc.clone()], &mi, &settings()).unwrap();
+    assert_eq!(both.status, DesignStatus::Optimal);
+    assert_eq!(both.certificates.len(), 2);
+    let w = &both.mechanism;
+    assert!(ball.worst_case_pml(w) <= 0.6 + 1e-10);
+    assert!(density::pmc(w, &p) <= 0.3 + 1e-10);
     assert!(w.max_row_sum_error() <= 1e-12);
+    let alone = |c: &Constraint| design_notion(&c.set, &c.notion, &mi, &settings()).unwrap();
+    let (a, b) = (alone(&pml), alone(&pmc));
+    assert!(both.utility_value <= a.utility_value + 1e-10);
+    assert!(both.utility_value <= b.utility_value + 1e-10);
+    // Both constraints bind here: the intersection is strictly worse than each.
+    assert!(both.utility_value < a.utility_value.min(b.utility_value) - 1e-6);
+    // The same cone through the generic path gives the same optimum.
+    let cone = ColumnCone::intersection(vec![
+        ColumnCone::pml(&ball, 0.6).unwrap(),
+        ColumnCone::for_notion(&known, &Notion::Pmc { epsilon: 0.3 }).unwrap(),
+    ])
+    .unwrap();
+    let opt = optimise_in_cone(&cone, p.masses(), &mi, &settings(), &mut |_| {}).unwrap();
+    assert_abs_diff_eq!(
+        mi.value(&opt.mechanism, p.masses()),
+        both.utility_value,
+        epsilon = 1e-10
+    );
 }
