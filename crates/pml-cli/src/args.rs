@@ -29,6 +29,10 @@ pub enum Command {
     /// Audit a mechanism: PML per outcome, eps_min, tail curve, region, leakage
     /// capacity over a set of priors, sensitivity and the LDP parameter.
     Assess(crate::commands::assess::AssessArgs),
+    /// Design under every notion (PML, PMC, ALIP, LIP, LDP) at a common level and
+    /// print one table: utility, worst-case PML, PMC, LDP parameter, with the
+    /// randomized-response rows.
+    Compare(crate::commands::compare::CompareArgs),
 }
 
 /// Checks user labels (count, non-empty, unique) or makes `x1..xN`.

@@ -3,8 +3,8 @@
 
 use crate::args::Format;
 use crate::error::CliError;
-use pml_model::UncertaintySet;
-use pml_solver::{Design, DesignStatus, RandomizedResponse, SampleDesign};
+use pml_model::{Notion, UncertaintySet};
+use pml_solver::{Comparison, Design, DesignStatus, RandomizedResponse, SampleDesign};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -134,6 +134,7 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
     json!({
         "prior": d.uncertainty.reference().to_vec(),
         "labels": labels,
+        "notion": d.notion,
         "epsilon": d.epsilon,
         "exp_epsilon": d.epsilon.exp(),
         "uncertainty": d.uncertainty,
@@ -144,10 +145,12 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
         "mechanism": d.mechanism.to_rows(),
         "output_probabilities": d.output_probabilities,
         "pml_per_output": d.pml_per_output,
+        "pmc_per_output": d.pmc_per_output.iter().map(|x| finite_or_null(*x)).collect::<Vec<_>>(),
         "certificate": {
             "worst_case_pml": c.worst_case_pml,
             "worst_case_pml_per_output": c.worst_case_pml_per_output,
             "target_epsilon": c.target_epsilon,
+            "levels": c.levels,
             "max_row_sum_error": c.max_row_sum_error,
             "min_entry": c.min_entry,
             "utility_value": c.utility_value,
@@ -212,13 +215,20 @@ fn design_table(d: &Design, labels: &[String]) -> String {
     let w = |s: &mut String, t: String| s.push_str(&t);
     w(
         &mut s,
-        format!(
-            "Optimal {}-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
-            "eps",
-            d.epsilon,
-            d.epsilon.exp(),
-            describe_set(&d.uncertainty)
-        ),
+        match d.notion {
+            Notion::Pml { .. } => format!(
+                "Optimal {}-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
+                "eps",
+                d.epsilon,
+                d.epsilon.exp(),
+                describe_set(&d.uncertainty)
+            ),
+            n => format!(
+                "Optimal {} mechanism  ({})\n",
+                n.label(),
+                describe_set(&d.uncertainty)
+            ),
+        },
     );
     if let Some(n) = note(d) {
         w(&mut s, format!("note: {n}\n"));
@@ -248,6 +258,13 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         w(&mut s, format!(" {l:>9.6}"));
     }
     s.push('\n');
+    if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
+        w(&mut s, format!("{:<width$} {:>8}", "PMC(y)", ""));
+        for l in &d.pmc_per_output {
+            w(&mut s, format!(" {:>9}", num(*l)));
+        }
+        s.push('\n');
+    }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
         w(&mut s, format!("{:<width$} {:>8}", "worst", ""));
         for l in &c.worst_case_pml_per_output {
@@ -255,11 +272,24 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         }
         s.push('\n');
     }
+    let meets = match d.notion {
+        Notion::Pml { .. } => format!(
+            "worst-case PML {:.9} <= eps {:.9}",
+            c.worst_case_pml, c.target_epsilon
+        ),
+        n => format!(
+            "measured PML {}, PMC {}, LDP {} meet {}",
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
+            n.label()
+        ),
+    };
     w(
         &mut s,
         format!(
-            "\nCertificate: worst-case PML {:.9} <= eps {:.9}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-            c.worst_case_pml, c.target_epsilon, c.max_row_sum_error, c.min_entry
+            "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+            c.max_row_sum_error, c.min_entry
         ),
     );
     w(
@@ -295,7 +325,7 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         &mut s,
         format!(
             "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
-            "optimal PML design",
+            &format!("optimal {} design", d.notion.name().to_uppercase()),
             "-",
             c.worst_case_pml,
             d.utility_value,
@@ -324,4 +354,87 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         );
     }
     s
+}
+
+/// A number with 6 decimals, or `inf`.
+pub fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
+pub fn render_comparison(
+    c: &Comparison,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => {
+            let rows: Vec<Value> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    json!({
+                        "label": r.label,
+                        "notion": r.notion,
+                        "status": r.status,
+                        "utility": r.utility,
+                        "upper_bound": r.upper_bound,
+                        "worst_case_pml": finite_or_null(r.levels.pml),
+                        "pmc": finite_or_null(r.levels.pmc),
+                        "ldp_epsilon": finite_or_null(r.levels.ldp),
+                        "maximal_leakage": r.levels.maximal_leakage,
+                        "mechanism": r.mechanism.to_rows(),
+                    })
+                })
+                .collect();
+            pretty(&json!({
+                "prior": c.uncertainty.reference().to_vec(),
+                "labels": labels,
+                "epsilon": c.epsilon,
+                "uncertainty": c.uncertainty,
+                "utility": c.utility_name,
+                "rows": rows,
+            }))
+        }
+        Format::Csv => Err(CliError::Usage(
+            "invalid --format csv for pml compare: it prints several mechanisms; use --format table or json".into(),
+        )),
+        Format::Table => {
+            let mut s = format!(
+                "Optimal mechanisms at a common level eps = {:.6} ({}; utility {})\n\n",
+                c.epsilon,
+                describe_set(&c.uncertainty),
+                c.utility_name
+            );
+            let u = &c.utility_name;
+            s.push_str(&format!(
+                "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7}\n",
+                "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status"
+            ));
+            for r in &c.rows {
+                let status = match r.status {
+                    Some(DesignStatus::Optimal) => "optimal",
+                    Some(DesignStatus::NoPrivacyNeeded) => "identity",
+                    Some(DesignStatus::TimeLimit) => "time",
+                    None => "-",
+                };
+                s.push_str(&format!(
+                    "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7}\n",
+                    r.label,
+                    r.mechanism.outputs(),
+                    r.utility,
+                    num(r.levels.pml),
+                    num(r.levels.pmc),
+                    num(r.levels.ldp),
+                    r.levels.maximal_leakage,
+                    status
+                ));
+            }
+            Ok(s)
+        }
+    }
 }

@@ -7,6 +7,8 @@
 //!   sensitivity `S_p(W, S)` ([E] Def 6), the Lipschitz constant `e^C` of [E] Thm 3
 //!   and, for an l1 ball, the bounds of [E] Theorem 4 (eq. (6)) and Corollary 2 beside
 //!   the exact values.
+//! - The information-density lower bound: PMC per outcome and the ALIP/LIP levels
+//!   ([D] Thm 1, Defs 4-5; see [`crate::density`]).
 //! - Prior-free figures: the LDP parameter and maximal leakage.
 //!
 //! ```
@@ -238,6 +240,14 @@ pub struct Assessment {
     pub region_thresholds: Vec<f64>,
     /// The `(eps, delta)` curve ([`tail_curve`]).
     pub tail_curve: Vec<TailPoint>,
+    /// PMC of each outcome, `ln(q_y / min_x W[x][y])` ([D] Thm 1); `None` when
+    /// `q_y = 0`, infinite when the column has a zero.
+    pub pmc_per_outcome: Vec<Option<f64>>,
+    /// The smallest eps for which W is eps-PMC: `max_y PMC(y)`. W is
+    /// (pmc, eps_min)-ALIP ([D] Def 5).
+    pub pmc: f64,
+    /// The smallest LIP level `max(pmc, eps_min)` ([D] Def 4).
+    pub lip_parameter: f64,
     /// The LDP parameter ([`ldp_parameter`]); infinite when a column mixes zeros and
     /// nonzeros.
     pub ldp_parameter: f64,
@@ -317,6 +327,9 @@ impl Assessment {
                 .into_iter()
                 .map(|(epsilon, delta)| TailPoint { epsilon, delta })
                 .collect(),
+            pmc_per_outcome: crate::density::pmc_per_outcome(mechanism, prior),
+            pmc: crate::density::pmc(mechanism, prior),
+            lip_parameter: crate::density::lip_parameter(mechanism, prior),
             ldp_parameter: ldp_parameter(mechanism),
             maximal_leakage: maximal_leakage(mechanism),
             uncertainty,

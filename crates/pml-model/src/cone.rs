@@ -4,6 +4,7 @@
 //! cone and the rows sum to 1. All cones here lie in the non-negative orthant.
 
 use crate::error::{ModelError, Result};
+use crate::notion::Notion;
 use crate::prior::Prior;
 use crate::uncertainty::{DEFAULT_VERTEX_LIMIT, UncertaintySet};
 use ndarray::{Array1, Array2, ArrayView1};
@@ -41,9 +42,79 @@ pub enum ColumnCone {
         /// The level eps.
         epsilon: f64,
     },
+    /// A [`Notion`] for every prior in the convex hull of `priors`: the notion's
+    /// inequalities for each of them (THEORY 3). They are linear in the prior, so
+    /// the hull is covered iff every vertex is ([E] Cor 1; for PMC, [D] Thm 1 bounds
+    /// `p . c`, also linear in p). LDP lists no priors.
+    Notion {
+        /// The notion and its levels.
+        notion: Notion,
+        /// The priors (vertices of the set), one for a known prior.
+        priors: Vec<Array1<f64>>,
+        /// The reference prior that normalises rays (`normaliser . v = 1`).
+        normaliser: Array1<f64>,
+    },
+    /// The intersection of cones of the same dimension: every inequality of every
+    /// part (e.g. PML for the ball and PMC for the estimate).
+    Intersection {
+        /// The parts; the first one supplies the normaliser and eps.
+        cones: Vec<ColumnCone>,
+    },
 }
 
 impl ColumnCone {
+    /// The cone of `notion` over an uncertainty set: the PML cones above for PML,
+    /// the prior-free LDP cone, and otherwise the vertex form
+    /// [`ColumnCone::Notion`] over the vertices of the set.
+    pub fn for_notion(set: &UncertaintySet, notion: &Notion) -> Result<Self> {
+        notion.check()?;
+        if let Notion::Pml { epsilon } = *notion {
+            return ColumnCone::pml(set, epsilon);
+        }
+        let priors = if notion.is_prior_free() {
+            Vec::new()
+        } else {
+            set.vertices(DEFAULT_VERTEX_LIMIT)?
+        };
+        Ok(ColumnCone::Notion {
+            notion: *notion,
+            priors,
+            normaliser: set.reference(),
+        })
+    }
+
+    /// The intersection of `cones` (at least one, all of one dimension).
+    pub fn intersection(cones: Vec<ColumnCone>) -> Result<Self> {
+        let Some(first) = cones.first() else {
+            return Err(ModelError::invalid(
+                "cones",
+                0,
+                "an intersection needs at least one cone",
+                "pass the cones to intersect",
+            ));
+        };
+        let n = first.dimension();
+        if let Some((k, c)) = cones.iter().enumerate().find(|(_, c)| c.dimension() != n) {
+            return Err(ModelError::invalid(
+                format!("cones[{k}]"),
+                c.dimension(),
+                format!("has a different dimension than cones[0] ({n})"),
+                "intersect cones on the same alphabet",
+            ));
+        }
+        Ok(ColumnCone::Intersection { cones })
+    }
+
+    /// The single prior of a notion cone for a known prior (`None` otherwise):
+    /// where the structured ray families of the notions apply.
+    pub fn known_prior(&self) -> Option<ArrayView1<'_, f64>> {
+        match self {
+            ColumnCone::PmlKnownPrior { prior, .. } => Some(prior.masses()),
+            ColumnCone::Notion { priors, .. } if priors.len() == 1 => Some(priors[0].view()),
+            _ => None,
+        }
+    }
+
     /// The eps-PML cone for an uncertainty set.
     pub fn pml(set: &UncertaintySet, epsilon: f64) -> Result<Self> {
         check_epsilon(epsilon)?;
@@ -70,15 +141,20 @@ impl ColumnCone {
             ColumnCone::PmlKnownPrior { prior, .. } => prior.len(),
             ColumnCone::PmlL1Ball { center, .. } => center.len(),
             ColumnCone::PmlPolytope { vertices, .. } => vertices[0].len(),
+            ColumnCone::Notion { normaliser, .. } => normaliser.len(),
+            ColumnCone::Intersection { cones } => cones[0].dimension(),
         }
     }
 
-    /// The level eps of the constraint.
+    /// The level eps of the constraint (the notion's headline level, that of the
+    /// first part for an intersection).
     pub fn epsilon(&self) -> f64 {
         match self {
             ColumnCone::PmlKnownPrior { epsilon, .. }
             | ColumnCone::PmlL1Ball { epsilon, .. }
             | ColumnCone::PmlPolytope { epsilon, .. } => *epsilon,
+            ColumnCone::Notion { notion, .. } => notion.epsilon(),
+            ColumnCone::Intersection { cones } => cones[0].epsilon(),
         }
     }
 
@@ -107,6 +183,8 @@ impl ColumnCone {
                 }
                 c / vertices.len() as f64
             }
+            ColumnCone::Notion { normaliser, .. } => normaliser.clone(),
+            ColumnCone::Intersection { cones } => cones[0].normaliser(),
         }
     }
 
@@ -165,6 +243,24 @@ impl ColumnCone {
             ColumnCone::PmlPolytope { vertices, .. } => {
                 for v in vertices {
                     push_bounds(v.view(), None);
+                }
+            }
+            ColumnCone::Notion {
+                notion,
+                priors,
+                normaliser,
+            } => {
+                if notion.is_prior_free() {
+                    rows.extend(notion.column_inequalities(normaliser.view()));
+                }
+                for v in priors {
+                    rows.extend(notion.column_inequalities(v.view()));
+                }
+            }
+            ColumnCone::Intersection { cones } => {
+                for c in cones {
+                    let a = c.inequalities();
+                    rows.extend(a.rows().into_iter().skip(n).map(|r| r.to_owned()));
                 }
             }
         }

@@ -3,11 +3,13 @@
 //! failed check is an error, never a warning.
 
 use crate::error::{Result, SolverError};
+use pml_model::density::NotionLevels;
 use pml_model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
-use pml_model::{Mechanism, UncertaintySet};
+use pml_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
 
-/// Allowed excess of the worst-case PML over the target (floating-point rounding).
+/// Allowed excess of the worst-case PML (or of any measured notion level) over the
+/// target (floating-point rounding).
 pub const PML_TOLERANCE: f64 = 1e-10;
 /// Allowed relative gap between the utility and its LP dual bound.
 pub const GAP_TOLERANCE: f64 = 1e-7;
@@ -15,8 +17,13 @@ pub const GAP_TOLERANCE: f64 = 1e-7;
 /// Evidence that a mechanism is valid, private and optimal.
 #[derive(Debug, Clone, Serialize)]
 pub struct Certificate {
-    /// The target eps.
+    /// The notion certified, with its levels.
+    pub notion: Notion,
+    /// The target eps (the notion's headline level, eps_u for ALIP).
     pub target_epsilon: f64,
+    /// The mechanism re-measured under every notion: worst-case PML and PMC over
+    /// the set, LDP parameter, maximal leakage.
+    pub levels: NotionLevels,
     /// `max_y sup_{Q in S} l_Q(y)`, exact over the whole uncertainty set.
     pub worst_case_pml: f64,
     /// The same per output.
@@ -44,8 +51,22 @@ impl Certificate {
         utility_value: f64,
         upper_bound: f64,
     ) -> Result<Self> {
+        let notion = Notion::Pml { epsilon };
+        Certificate::check_notion(mechanism, set, &notion, utility_value, upper_bound)
+    }
+
+    /// [`Certificate::check`] for any notion: the measured levels
+    /// ([`NotionLevels::measure`], not the cone) must meet the notion's targets
+    /// within 1e-10.
+    pub fn check_notion(
+        mechanism: &Mechanism,
+        set: &UncertaintySet,
+        notion: &Notion,
+        utility_value: f64,
+        upper_bound: f64,
+    ) -> Result<Self> {
         let cert =
-            Certificate::check_feasible(mechanism, set, epsilon, utility_value, upper_bound)?;
+            Certificate::check_notion_feasible(mechanism, set, notion, utility_value, upper_bound)?;
         if !cert.is_optimal() {
             return Err(SolverError::Certificate(format!(
                 "utility {utility_value} is not within {GAP_TOLERANCE:e} of its dual bound {upper_bound}"
@@ -71,13 +92,28 @@ impl Certificate {
         utility_value: f64,
         upper_bound: f64,
     ) -> Result<Self> {
+        let notion = Notion::Pml { epsilon };
+        Certificate::check_notion_feasible(mechanism, set, &notion, utility_value, upper_bound)
+    }
+
+    /// [`Certificate::check_feasible`] for any notion.
+    pub fn check_notion_feasible(
+        mechanism: &Mechanism,
+        set: &UncertaintySet,
+        notion: &Notion,
+        utility_value: f64,
+        upper_bound: f64,
+    ) -> Result<Self> {
         let per_output: Vec<f64> = set
             .worst_case_pml_per_output(mechanism)
             .into_iter()
             .map(|l| l.unwrap_or(0.0))
             .collect();
+        let levels = NotionLevels::measure(mechanism, set);
         let cert = Certificate {
-            target_epsilon: epsilon,
+            notion: *notion,
+            target_epsilon: notion.epsilon(),
+            levels,
             worst_case_pml: per_output.iter().copied().fold(0.0, f64::max),
             worst_case_pml_per_output: per_output,
             max_row_sum_error: mechanism.max_row_sum_error(),
@@ -96,10 +132,22 @@ impl Certificate {
                 cert.max_row_sum_error
             ));
         }
-        if cert.worst_case_pml.is_nan() || cert.worst_case_pml > epsilon + PML_TOLERANCE {
+        if let Notion::Pml { epsilon } = *notion
+            && (cert.worst_case_pml.is_nan() || cert.worst_case_pml > epsilon + PML_TOLERANCE)
+        {
             return fail(format!(
                 "worst-case PML {} exceeds the target {epsilon}",
                 cert.worst_case_pml
+            ));
+        }
+        let excess = levels.excess(notion);
+        if excess.is_nan() || excess > PML_TOLERANCE {
+            return fail(format!(
+                "the measured levels (PML {}, PMC {}, LDP {}) exceed {} by {excess}",
+                levels.pml,
+                levels.pmc,
+                levels.ldp,
+                notion.label()
             ));
         }
         let scale = 1.0 + utility_value.abs();

@@ -1,5 +1,6 @@
-//! Optimal mechanism design (THEORY 4): enumerate the extreme rays of the PML cone,
-//! solve the LP over rays, polish, certify and compare with randomized response.
+//! Optimal mechanism design (THEORY 4): enumerate the extreme rays of the cone of
+//! the privacy notion (PML, PMC, ALIP, LIP or LDP; THEORY 3), solve the LP over
+//! rays, polish, certify and compare with randomized response.
 
 use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::certificate::Certificate;
@@ -10,8 +11,9 @@ use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::utility::Utility;
 use ndarray::{Array1, Array2, ArrayView1};
 use pml_model::cone::check_epsilon;
+use pml_model::density::{self, NotionLevels};
 use pml_model::linalg::least_squares;
-use pml_model::{ColumnCone, Mechanism, UncertaintySet};
+use pml_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -39,8 +41,9 @@ impl Default for DesignSettings {
 pub enum DesignStatus {
     /// The LP optimum over the extreme rays, certified by its dual bound.
     Optimal,
-    /// eps is at least the identity's worst-case PML: every mechanism qualifies and
-    /// the identity, optimal for every sub-convex utility, is returned.
+    /// The identity meets the notion (for PML: eps is at least its worst-case
+    /// PML): every mechanism qualifies and the identity, optimal for every
+    /// sub-convex utility, is returned.
     NoPrivacyNeeded,
     /// The time limit stopped column generation: the mechanism is valid and
     /// certified private; the certificate's gap bounds its distance to the optimum.
@@ -52,7 +55,9 @@ pub enum DesignStatus {
 pub struct Design {
     /// How it was obtained.
     pub status: DesignStatus,
-    /// The target level eps.
+    /// The privacy notion and its levels.
+    pub notion: Notion,
+    /// The target level eps (the notion's headline level, eps_u for ALIP).
     pub epsilon: f64,
     /// The priors it protects.
     pub uncertainty: UncertaintySet,
@@ -66,6 +71,9 @@ pub struct Design {
     pub output_probabilities: Vec<f64>,
     /// PML of each output under the reference prior ([E] Thm 1).
     pub pml_per_output: Vec<f64>,
+    /// PMC of each output under the reference prior ([D] Thm 1); infinite for a
+    /// column with a zero.
+    pub pmc_per_output: Vec<f64>,
     /// Verification of the mechanism.
     pub certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
@@ -115,6 +123,31 @@ pub fn design_with_progress(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     check_epsilon(epsilon)?;
+    design_notion_with_progress(set, &Notion::Pml { epsilon }, utility, settings, progress)
+}
+
+/// Designs the mechanism maximising `utility` subject to `notion` for every prior
+/// in `set` (THEORY 3-4): the same engine as [`design`] over the notion's cone
+/// ([`ColumnCone::for_notion`]), certified by re-measuring the notion's levels.
+pub fn design_notion(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+) -> Result<Design> {
+    design_notion_with_progress(set, notion, utility, settings, &mut |_| {})
+}
+
+/// [`design_notion`] with progress reports.
+pub fn design_notion_with_progress(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &DesignSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Design> {
+    notion.check()?;
+    let epsilon = notion.epsilon();
     let n = set.len();
     if n > settings.max_alphabet {
         return Err(SolverError::AlphabetTooLarge {
@@ -125,7 +158,7 @@ pub fn design_with_progress(
     }
     let reference = set.reference();
     let identity = Mechanism::identity(n);
-    let (status, opt) = if set.worst_case_pml(&identity) <= epsilon {
+    let (status, opt) = if NotionLevels::measure(&identity, set).excess(notion) <= 0.0 {
         // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
         let u = utility.value(&identity, reference.view());
         let opt = Optimum {
@@ -138,7 +171,7 @@ pub fn design_with_progress(
         };
         (DesignStatus::NoPrivacyNeeded, opt)
     } else {
-        let cone = ColumnCone::pml(set, epsilon)?;
+        let cone = ColumnCone::for_notion(set, notion)?;
         let opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
         let status = if opt.converged {
             DesignStatus::Optimal
@@ -150,9 +183,9 @@ pub fn design_with_progress(
     let mechanism = opt.mechanism;
     let utility_value = utility.value(&mechanism, reference.view());
     let certificate = if status == DesignStatus::TimeLimit {
-        Certificate::check_feasible(&mechanism, set, epsilon, utility_value, opt.upper_bound)?
+        Certificate::check_notion_feasible(&mechanism, set, notion, utility_value, opt.upper_bound)?
     } else {
-        Certificate::check(&mechanism, set, epsilon, utility_value, opt.upper_bound)?
+        Certificate::check_notion(&mechanism, set, notion, utility_value, opt.upper_bound)?
     };
     let q = reference.dot(&mechanism.matrix());
     let pml_per_output = mechanism
@@ -160,14 +193,20 @@ pub fn design_with_progress(
         .zip(q.iter())
         .map(|(c, &qy)| (c.iter().copied().fold(0.0, f64::max) / qy).ln().max(0.0))
         .collect();
+    let pmc_per_output = mechanism
+        .columns()
+        .map(|c| density::column_pmc(c, reference.view()).unwrap_or(0.0))
+        .collect();
     Ok(Design {
         status,
+        notion: *notion,
         epsilon,
         uncertainty: set.clone(),
         utility_name: utility.name(),
         utility_value,
         output_probabilities: q.to_vec(),
         pml_per_output,
+        pmc_per_output,
         certificate,
         baselines: randomized_response_baselines(set, epsilon, utility)?,
         mechanism,

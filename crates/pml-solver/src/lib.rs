@@ -23,11 +23,14 @@
 pub mod baseline;
 pub mod certificate;
 pub mod closed_form;
+pub mod compare;
 pub mod design;
 pub mod error;
 pub mod generic;
+pub mod intersection;
 pub mod loss;
 pub mod master;
+pub mod notion_rays;
 pub mod ray_lp;
 pub mod rays;
 pub mod sample_design;
@@ -35,8 +38,13 @@ pub mod utility;
 
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
-pub use design::{Design, DesignSettings, DesignStatus, design, design_with_progress};
+pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
+pub use design::{
+    Design, DesignSettings, DesignStatus, design, design_notion, design_notion_with_progress,
+    design_with_progress,
+};
 pub use error::SolverError;
+pub use intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use loss::{Loss, LossDesign, minimise_loss};
 pub use ray_lp::Progress;
 pub use rays::RaySet;

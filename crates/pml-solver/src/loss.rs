@@ -590,6 +590,9 @@ impl Constraints {
                 functionals: vertices.clone(),
                 h: 0.0,
             },
+            ColumnCone::Notion { .. } | ColumnCone::Intersection { .. } => {
+                unreachable!("ColumnCone::pml builds PML cones only")
+            }
         })
     }
 

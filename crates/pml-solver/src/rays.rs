@@ -82,12 +82,13 @@ impl RaySet {
     }
 }
 
-/// Enumerates the extreme rays of `cone`: structured families for the known prior
-/// and the ball, the generic enumerator otherwise.
+/// Enumerates the extreme rays of `cone`: structured families for the PML cones of
+/// the known prior and the ball and for the notion cones where one exists
+/// ([`crate::notion_rays`]), the generic enumerator otherwise.
 pub fn enumerate(cone: &ColumnCone) -> Result<RaySet> {
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => structured(cone),
-        _ => generic_rays(cone),
+        _ => crate::notion_rays::structured(cone).unwrap_or_else(|| generic_rays(cone)),
     }
 }
 

@@ -415,11 +415,13 @@ fn to_json(
     let mut v = serde_json::to_value(a).map_err(|e| CliError::Failure(e.to_string()))?;
     // serde_json writes non-finite numbers as null; say so where they can occur.
     v["ldp_parameter"] = finite_or_null(a.ldp_parameter);
+    v["pmc"] = finite_or_null(a.pmc);
+    v["lip_parameter"] = finite_or_null(a.lip_parameter);
     v["source"] = json!(source);
     v["labels"] = json!(labels);
     v["outputs"] = json!(output_names(a.mechanism.outputs()));
     v["notes"] = json!([
-        "null numbers are infinite (ldp_parameter, worst-case PML, capacity, sensitivity) or undefined (PML of an output of probability 0)",
+        "null numbers are infinite (ldp_parameter, pmc, lip_parameter, worst-case PML, capacity, sensitivity) or undefined (PML or PMC of an output of probability 0)",
         "tail_curve: delta(eps) = P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
     ]);
     if let Some(r) = radius {
@@ -433,13 +435,7 @@ fn to_json(
     Ok(v)
 }
 
-fn num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        "inf".into()
-    }
-}
+use crate::output::num;
 
 /// A number as given when short (0.1), else to 6 decimals.
 fn short(x: f64) -> String {
@@ -513,6 +509,11 @@ fn to_table(
         let _ = write!(s, " {:>9}", opt(*l));
     }
     s.push('\n');
+    let _ = write!(s, "{:<width$} {:>8}", "PMC(y)", "");
+    for l in &a.pmc_per_outcome {
+        let _ = write!(s, " {:>9}", opt(*l));
+    }
+    s.push('\n');
     if let Some(u) = &a.uncertainty {
         let _ = write!(s, "{:<width$} {:>8}", "worst PML(y)", "");
         for l in &u.worst_case_pml_per_outcome {
@@ -549,6 +550,17 @@ fn to_table(
         "eps_max = -ln min p",
         num(a.eps_max),
         "every mechanism is eps_max-PML".into(),
+    );
+    row(
+        &mut s,
+        "PMC ([D] Thm 1)",
+        num(a.pmc),
+        format!(
+            "information density >= -PMC; ALIP ({}, {}), LIP {}",
+            num(a.pmc),
+            num(a.eps_min),
+            num(a.lip_parameter)
+        ),
     );
     s.push_str("\nPrior-free:\n");
     row(

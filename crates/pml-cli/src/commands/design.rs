@@ -5,10 +5,10 @@ use crate::args::{Input, Level, OutputArgs};
 use crate::error::CliError;
 use crate::output;
 use clap::{Args, ValueEnum};
-use pml_model::UncertaintySet;
+use pml_model::{Notion, UncertaintySet};
 use pml_solver::utility::builtin;
 use pml_solver::{
-    DesignSettings, RadiusMethod, design_from_sample_with_progress, design_with_progress,
+    DesignSettings, RadiusMethod, design_from_sample_with_progress, design_notion_with_progress,
 };
 
 /// Arguments of `pml design`.
@@ -20,6 +20,17 @@ pub struct DesignArgs {
     /// The privacy level.
     #[command(flatten)]
     pub level: Level,
+    /// The privacy notion: pml (i <= eps), pmc (i >= -eps), alip
+    /// (-eps_l <= i <= eps_u), lip (|i| <= eps) or ldp, where i is the information
+    /// density (THEORY 3).
+    #[arg(long, value_enum, default_value = "pml")]
+    pub notion: NotionName,
+    /// ALIP: the lower level eps_l (the PMC side, i >= -eps_l).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_lower: Option<f64>,
+    /// ALIP: the upper level eps_u (the PML side, i <= eps_u), instead of --epsilon.
+    #[arg(long, allow_hyphen_values = true, group = "Level")]
+    pub epsilon_upper: Option<f64>,
     /// Protect every prior within this l1 distance of the given one
     /// ([E] Prop 2 for beta < 2 min p, the exact ball beyond).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "delta")]
@@ -42,6 +53,82 @@ pub struct DesignArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Privacy notions on the information density.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotionName {
+    /// eps-PML: i(x; y) <= eps.
+    Pml,
+    /// eps-PMC: i(x; y) >= -eps.
+    Pmc,
+    /// (eps_l, eps_u)-ALIP: -eps_l <= i(x; y) <= eps_u.
+    Alip,
+    /// eps-LIP: |i(x; y)| <= eps.
+    Lip,
+    /// eps-LDP: W[x][y] <= e^eps W[x'][y].
+    Ldp,
+}
+
+/// The notion asked for, from `--notion` and its levels; usage errors name the flag.
+pub fn notion_from_flags(
+    name: NotionName,
+    level: &Level,
+    epsilon_lower: Option<f64>,
+    epsilon_upper: Option<f64>,
+) -> Result<Notion, CliError> {
+    let check = |flag: &str, v: f64| -> Result<f64, CliError> {
+        if !v.is_finite() || v < 0.0 {
+            return Err(CliError::Usage(format!(
+                "invalid {flag} = {v}: an ALIP level must be a finite number >= 0; pass e.g. {flag} 0.5"
+            )));
+        }
+        Ok(v)
+    };
+    if name != NotionName::Alip
+        && let Some((flag, _)) = [
+            ("--epsilon-lower", epsilon_lower),
+            ("--epsilon-upper", epsilon_upper),
+        ]
+        .into_iter()
+        .find(|(_, v)| v.is_some())
+    {
+        return Err(CliError::Usage(format!(
+            "invalid {flag}: it sets an ALIP level; add --notion alip, or give the level with --epsilon"
+        )));
+    }
+    Ok(match name {
+        NotionName::Alip => {
+            let epsilon_upper = match epsilon_upper {
+                Some(u) => check("--epsilon-upper", u)?,
+                None => level.epsilon()?,
+            };
+            let epsilon_lower = check(
+                "--epsilon-lower",
+                epsilon_lower.ok_or_else(|| {
+                    CliError::Usage(
+                        "--notion alip needs --epsilon-lower (the PMC side, i >= -eps_l)".into(),
+                    )
+                })?,
+            )?;
+            Notion::Alip {
+                epsilon_lower,
+                epsilon_upper,
+            }
+        }
+        NotionName::Pml => Notion::Pml {
+            epsilon: level.epsilon()?,
+        },
+        NotionName::Pmc => Notion::Pmc {
+            epsilon: level.epsilon()?,
+        },
+        NotionName::Lip => Notion::Lip {
+            epsilon: level.epsilon()?,
+        },
+        NotionName::Ldp => Notion::Ldp {
+            epsilon: level.epsilon()?,
+        },
+    })
 }
 
 /// Radius methods.
@@ -84,7 +171,8 @@ impl UtilityName {
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
-    let epsilon = a.level.epsilon()?;
+    let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper)?;
+    let epsilon = notion.epsilon();
     let utility = builtin(a.utility.name()).expect("clap restricts utility names");
     let mut settings = DesignSettings::default();
     if let Some(t) = a.time_limit {
@@ -97,6 +185,12 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     }
     let format = a.output.format();
     let mut bar = crate::progress::DesignProgress::new();
+    if a.delta.is_some() && a.notion != NotionName::Pml {
+        return Err(CliError::Usage(format!(
+            "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
+            notion.name()
+        )));
+    }
     let text = if let Some(delta) = a.delta {
         let samples = est.samples.ok_or_else(|| {
             CliError::Usage(
@@ -125,7 +219,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
             None => UncertaintySet::known(est.prior),
             Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
         };
-        let d = design_with_progress(&set, epsilon, utility.as_ref(), &settings, &mut |p| {
+        let d = design_notion_with_progress(&set, &notion, utility.as_ref(), &settings, &mut |p| {
             bar.update(p)
         });
         bar.finish();

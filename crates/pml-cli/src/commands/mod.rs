@@ -2,4 +2,5 @@
 
 pub mod assess;
 pub mod bounds;
+pub mod compare;
 pub mod design;

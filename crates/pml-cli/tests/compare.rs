@@ -1,0 +1,256 @@
+//! End-to-end tests of `pml design --notion` and `pml compare` (issue 5).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn pml() -> Command {
+    Command::cargo_bin("pml").unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = pml()
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let out = pml().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(f64::INFINITY)
+}
+
+#[test]
+fn compare_rows_meet_their_notions() {
+    let eps = 0.5;
+    let v = json(&["compare", "--prior", "0.4,0.3,0.2,0.1", "--epsilon", "0.5"]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    let labels: Vec<&str> = rows.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(
+        &labels[..5],
+        &[
+            "PML(0.5)",
+            "PMC(0.5)",
+            "ALIP(0.5, 0.5)",
+            "LIP(0.5)",
+            "LDP(0.5)"
+        ]
+    );
+    let tol = 1e-9;
+    let u: Vec<f64> = rows.iter().map(|r| f(&r["utility"])).collect();
+    for r in &rows[..5] {
+        let (pml_, pmc, ldp) = (f(&r["worst_case_pml"]), f(&r["pmc"]), f(&r["ldp_epsilon"]));
+        match r["notion"]["notion"].as_str().unwrap() {
+            "pml" => assert!(pml_ <= eps + tol),
+            "pmc" => assert!(pmc <= eps + tol),
+            "alip" | "lip" => assert!(pml_ <= eps + tol && pmc <= eps + tol),
+            "ldp" => assert!(ldp <= eps + tol),
+            other => panic!("unexpected notion {other}"),
+        }
+        assert_eq!(r["status"], "optimal");
+        assert!(f(&r["upper_bound"]) >= f(&r["utility"]) - tol);
+    }
+    // LIP = ALIP(eps, eps) is inside PML and PMC; LDP at eps never below RR at eps.
+    assert!((u[2] - u[3]).abs() < 1e-9);
+    assert!(u[3] <= u[0] + tol && u[3] <= u[1] + tol);
+    assert!(u[4] >= u[5] - tol);
+    // The calibrated randomized response leaks exactly eps.
+    assert!((f(&rows[6]["worst_case_pml"]) - eps).abs() < 1e-9);
+    assert!((f(&rows[5]["ldp_epsilon"]) - eps).abs() < 1e-9);
+}
+
+#[test]
+fn compare_uniform_four_small_eps_ldp_beats_randomized_response() {
+    let v = json(&[
+        "compare",
+        "--prior",
+        "0.25,0.25,0.25,0.25",
+        "--epsilon",
+        "0.1",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    let ldp = f(&rows[4]["utility"]);
+    let rr = f(&rows[5]["utility"]);
+    assert!(ldp > rr * 1.1, "LDP {ldp} vs RR {rr}");
+}
+
+#[test]
+fn compare_table_and_alip_levels() {
+    let out = pml()
+        .args([
+            "compare",
+            "--prior",
+            "0.4,0.3,0.2,0.1",
+            "--epsilon",
+            "0.5",
+            "--epsilon-lower",
+            "2",
+            "--format",
+            "table",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "PML(0.5)",
+        "ALIP(2, 0.5)",
+        "LDP(0.5)",
+        "randomized response",
+    ] {
+        assert!(s.contains(needle), "missing {needle} in\n{s}");
+    }
+    usage_error(
+        &[
+            "compare",
+            "--prior",
+            "0.5,0.5",
+            "--epsilon",
+            "0.5",
+            "--format",
+            "csv",
+        ],
+        "--format csv",
+    );
+}
+
+#[test]
+fn design_every_notion_certified() {
+    for (notion, extra) in [
+        ("pml", vec!["--epsilon", "0.4"]),
+        ("pmc", vec!["--epsilon", "0.4"]),
+        (
+            "alip",
+            vec!["--epsilon-lower", "0.6", "--epsilon-upper", "0.4"],
+        ),
+        ("lip", vec!["--epsilon", "0.4"]),
+        ("ldp", vec!["--epsilon", "0.4"]),
+    ] {
+        let mut args = vec!["design", "--prior", "0.5,0.3,0.2", "--notion", notion];
+        args.extend(extra);
+        let v = json(&args);
+        assert_eq!(v["notion"]["notion"], notion);
+        let levels = &v["certificate"]["levels"];
+        let tol = 1e-9;
+        let ok = match notion {
+            "pml" => f(&levels["pml"]) <= 0.4 + tol,
+            "pmc" => f(&levels["pmc"]) <= 0.4 + tol,
+            "alip" => f(&levels["pmc"]) <= 0.6 + tol && f(&levels["pml"]) <= 0.4 + tol,
+            "lip" => f(&levels["pmc"]) <= 0.4 + tol && f(&levels["pml"]) <= 0.4 + tol,
+            _ => f(&levels["ldp"]) <= 0.4 + tol,
+        };
+        assert!(ok, "{notion}: {levels}");
+        assert_eq!(v["status"], "optimal");
+    }
+}
+
+#[test]
+fn design_alip_in_high_privacy_is_the_pml_design() {
+    // [D] Corollary 5: p_min = 0.2, eps_u = 0.1 < -ln 0.8; eps*_l = ln(0.2 / (1 - e^0.1 0.8)).
+    let star = (0.2f64 / (1.0 - 0.1f64.exp() * 0.8)).ln();
+    let lower = format!("{}", star + 1e-6);
+    let a = json(&[
+        "design",
+        "--prior",
+        "0.5,0.3,0.2",
+        "--notion",
+        "alip",
+        "--epsilon-lower",
+        &lower,
+        "--epsilon-upper",
+        "0.1",
+    ]);
+    let b = json(&["design", "--prior", "0.5,0.3,0.2", "--epsilon", "0.1"]);
+    assert!((f(&a["utility"]["value"]) - f(&b["utility"]["value"])).abs() < 1e-10);
+    assert_eq!(a["mechanism"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn notion_usage_errors() {
+    usage_error(
+        &[
+            "design",
+            "--prior",
+            "0.5,0.5",
+            "--notion",
+            "alip",
+            "--epsilon",
+            "0.3",
+        ],
+        "--epsilon-lower",
+    );
+    usage_error(
+        &[
+            "design",
+            "--prior",
+            "0.5,0.5",
+            "--epsilon",
+            "0.3",
+            "--epsilon-lower",
+            "1",
+        ],
+        "--notion alip",
+    );
+    usage_error(
+        &[
+            "design",
+            "--counts",
+            "50,50",
+            "--epsilon",
+            "0.3",
+            "--delta",
+            "0.01",
+            "--notion",
+            "pmc",
+        ],
+        "--delta",
+    );
+    usage_error(
+        &[
+            "design",
+            "--prior",
+            "0.5,0.5",
+            "--notion",
+            "alip",
+            "--epsilon-lower",
+            "-1",
+            "--epsilon-upper",
+            "0.2",
+        ],
+        "--epsilon-lower",
+    );
+}
+
+#[test]
+fn assess_reports_pmc_of_randomized_response() {
+    // [D] Example 3: PMC = ln(1 + max p (e^e_r - 1)); ALIP gives LDP at the sum.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rr.csv");
+    let e = 1.0f64.exp();
+    let (d, o) = (e / (e + 2.0), 1.0 / (e + 2.0));
+    std::fs::write(&path, format!("{d},{o},{o}\n{o},{d},{o}\n{o},{o},{d}\n")).unwrap();
+    let v = json(&[
+        "assess",
+        "--mechanism",
+        path.to_str().unwrap(),
+        "--prior",
+        "0.5,0.3,0.2",
+    ]);
+    assert!((f(&v["pmc"]) - (1.0 + 0.5 * (e - 1.0)).ln()).abs() < 1e-9);
+    assert_eq!(v["pmc_per_outcome"].as_array().unwrap().len(), 3);
+    assert!(f(&v["ldp_parameter"]) <= f(&v["pmc"]) + f(&v["eps_min"]) + 1e-12);
+    assert!((f(&v["lip_parameter"]) - f(&v["pmc"]).max(f(&v["eps_min"]))).abs() < 1e-15);
+}
