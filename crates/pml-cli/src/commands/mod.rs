@@ -3,3 +3,4 @@
 pub mod assess;
 pub mod bounds;
 pub mod design;
+pub mod envelope;
