@@ -65,10 +65,11 @@ fn example2_curve_json_csv_table_and_plot() {
     assert!(close(&b["right_quantile"], LN4));
     assert!(close(&b["envelope"], LN4) && b["exact"] == true);
     assert!(curve[2]["envelope"].is_null() && curve[2]["exact"] == false);
-    assert!(close(&v["statement"]["upper"], LN4));
-    let text = v["statement"]["statement"].as_str().unwrap();
+    assert!(close(&v["statement"]["bounds"]["upper"], LN4));
+    assert!(v["statement"]["lp"].is_null());
+    let text = v["statement"]["text"].as_str().unwrap();
     assert!(
-        text.contains("every post-processing") && text.contains("1.386294"),
+        text.contains("every post-processing") && text.contains("1.386295"),
         "{text}"
     );
     // Similar outputs 3 and 4 are one outcome of the leakage distribution.
@@ -119,6 +120,40 @@ fn example2_curve_json_csv_table_and_plot() {
     let table = std::fs::read_to_string(&out_file).unwrap();
     assert!(table.contains("Publishable at delta = 0.05"), "{table}");
     assert!(table.contains("3 outcomes after merging similar outputs"));
+}
+
+/// `--lp`: the envelope itself. [V] Example 2 at delta = 0.2 lies strictly between the
+/// bounds [ln 5/3, ln 4]: it is ln(22/9), and the headline statement uses it.
+#[test]
+fn lp_envelope_of_example2() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = example2(dir.path());
+    let v = run_json(&[
+        "envelope",
+        "--mechanism",
+        m.to_str().unwrap(),
+        "--prior",
+        "0.25,0.25,0.25,0.25",
+        "--deltas",
+        "0.05,0.2",
+        "--delta",
+        "0.2",
+        "--lp",
+        "--format",
+        "json",
+    ]);
+    let want = (22.0f64 / 9.0).ln();
+    let lp = &v["curve"][1]["lp"];
+    assert!((lp["lower"].as_f64().unwrap() - want).abs() < 1e-7, "{lp}");
+    assert!((lp["upper"].as_f64().unwrap() - want).abs() < 1e-7, "{lp}");
+    assert!(v["curve"][1]["upper"].as_f64().unwrap() > want + 0.4);
+    assert_eq!(v["curve"][0]["lp"]["linear_programs"], 0);
+    let text = v["statement"]["text"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("{:.6}", (want * 1e6).ceil() / 1e6)),
+        "{text}"
+    );
+    assert!(v["statement"]["lp"]["witness"].is_array());
 }
 
 #[test]

@@ -24,6 +24,7 @@ pub mod baseline;
 pub mod certificate;
 pub mod closed_form;
 pub mod design;
+pub mod envelope;
 pub mod error;
 pub mod generic;
 pub mod loss;

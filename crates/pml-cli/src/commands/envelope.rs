@@ -10,6 +10,7 @@ use clap::Args;
 use plotters::prelude::*;
 use pml_model::assessment;
 use pml_model::envelope::{self, Envelope, EnvelopeBounds};
+use pml_solver::envelope::{EnvelopeValue, envelope_curve, envelope_value};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -31,6 +32,11 @@ pub struct EnvelopeArgs {
     /// The delta of the headline statement a data holder publishes.
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub delta: f64,
+    /// Also compute the envelope itself by linear program ([V] Thm 2; bisection to
+    /// 1e-9 between the bounds, the lower end certified by the post-processing that
+    /// attains it). The headline statement then uses its upper end.
+    #[arg(long)]
+    pub lp: bool,
     /// Also draw the curves as an SVG file (written atomically).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -38,6 +44,9 @@ pub struct EnvelopeArgs {
     #[command(flatten)]
     pub output: OutputArgs,
 }
+
+/// LP brackets narrower than this count as the envelope's value.
+const LP_TIGHT: f64 = 1e-8;
 
 /// Parses `--deltas`: `A:B:N` or `D1,D2,..`.
 fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
@@ -81,9 +90,22 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     let curve = env.curve(&deltas)?;
     let headline = env.bounds(a.delta)?;
     let tail = assessment::tail_curve(&mechanism, &est.prior);
+    let (lp, headline_lp) = if a.lp {
+        (
+            Some(envelope_curve(&mechanism, &est.prior, &deltas)?),
+            Some(envelope_value(&mechanism, &est.prior, a.delta)?),
+        )
+    } else {
+        (None, None)
+    };
+    let lp = lp.as_deref();
+    let statement = match &headline_lp {
+        Some(v) => envelope::statement(v.upper, v.delta, v.upper - v.lower <= LP_TIGHT),
+        None => headline.statement(),
+    };
     let source = a.mechanism.display().to_string();
     if let Some(path) = &a.plot {
-        write_atomic(path, &plot(&curve, &env, &source)?)?;
+        write_atomic(path, &plot(&curve, lp, &env, &source)?)?;
     }
     let text = match a.output.format() {
         Format::Json => {
@@ -100,21 +122,40 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
                     "outputs": t.outputs.iter().map(|y| format!("y{}", y + 1)).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
                 "tail_curve": tail.iter().map(|(e, d)| json!({"epsilon": e, "delta": d})).collect::<Vec<_>>(),
-                "statement": envelope_json(&headline),
-                "curve": curve.iter().map(envelope_json).collect::<Vec<_>>(),
+                "statement": {
+                    "text": statement,
+                    "bounds": envelope_json(&headline),
+                    "lp": headline_lp,
+                },
+                "curve": curve.iter().enumerate().map(|(i, b)| {
+                    let mut v = envelope_json(b);
+                    if let Some(lp) = lp {
+                        v["lp"] = json!({
+                            "lower": lp[i].lower,
+                            "upper": lp[i].upper,
+                            "converged": lp[i].converged,
+                            "linear_programs": lp[i].linear_programs,
+                        });
+                    }
+                    v
+                }).collect::<Vec<_>>(),
                 "notes": [
                     "left_quantile is the raw eps_Y(delta): the smallest eps with P(l(Y) > eps) <= delta; post-processing can raise it",
                     "upper ([V] Thm 3) is post-processing safe: for every post-processing Z, P(l(X -> Z) > upper) <= delta",
                     "lower = max(right_quantile, binary) ([V] Alg. 1); where lower = upper the envelope is exact",
+                    "lp (with --lp): the envelope itself by linear program, [lower, upper] to 1e-9; lower is certified by statement.lp.witness, a post-processing P(Z|Y) (rows are outputs y)",
                     "tail_curve: P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
                 ],
             });
             pretty(&v)?
         }
-        Format::Csv => csv(&curve),
+        Format::Csv => csv(&curve, lp),
         Format::Table => table(
             &curve,
+            lp,
             &headline,
+            headline_lp.as_ref(),
+            &statement,
             &env,
             &source,
             mechanism.inputs(),
@@ -124,12 +165,16 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     a.output.emit(&text)
 }
 
-fn csv(curve: &[EnvelopeBounds]) -> String {
-    let mut s = String::from(
-        "delta,left_quantile,right_quantile,binary,lower,upper,markov,exact,envelope\n",
-    );
-    for b in curve {
-        let _ = writeln!(
+fn csv(curve: &[EnvelopeBounds], lp: Option<&[EnvelopeValue]>) -> String {
+    let mut s =
+        String::from("delta,left_quantile,right_quantile,binary,lower,upper,markov,exact,envelope");
+    s.push_str(if lp.is_some() {
+        ",lp_lower,lp_upper\n"
+    } else {
+        "\n"
+    });
+    for (i, b) in curve.iter().enumerate() {
+        let _ = write!(
             s,
             "{},{},{},{},{},{},{},{},{}",
             b.delta,
@@ -142,13 +187,21 @@ fn csv(curve: &[EnvelopeBounds]) -> String {
             b.exact,
             b.envelope().map_or_else(String::new, |e| e.to_string())
         );
+        if let Some(lp) = lp {
+            let _ = write!(s, ",{},{}", lp[i].lower, lp[i].upper);
+        }
+        s.push('\n');
     }
     s
 }
 
+#[allow(clippy::too_many_arguments)]
 fn table(
     curve: &[EnvelopeBounds],
+    lp: Option<&[EnvelopeValue]>,
     headline: &EnvelopeBounds,
+    headline_lp: Option<&EnvelopeValue>,
+    statement: &str,
     env: &Envelope,
     source: &str,
     inputs: usize,
@@ -181,25 +234,31 @@ fn table(
     }
     let _ = writeln!(
         s,
-        "\nPublishable at delta = {}: {}.",
-        headline.delta,
-        headline.statement()
+        "\nPublishable at delta = {}: {statement}.",
+        headline.delta
     );
+    let (lo, hi) = headline_lp.map_or((headline.lower, headline.upper), |v| (v.lower, v.upper));
     let _ = writeln!(
         s,
-        "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{:.6}, {:.6}])\n",
-        headline.left_quantile, headline.lower, headline.upper
+        "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{lo:.6}, {hi:.6}]{})\n",
+        headline.left_quantile,
+        if headline_lp.is_some() { ", by LP" } else { "" }
     );
     s.push_str("Envelope bounds ([V] Thm 3 upper, max(right quantile, Alg. 1) lower; raw = eps_Y(delta)):\n");
-    let _ = writeln!(
+    let _ = write!(
         s,
         "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  exact",
         "delta", "raw", "right q", "binary", "lower", "upper", "L+ln 1/d"
     );
-    for b in curve {
-        let _ = writeln!(
+    s.push_str(if lp.is_some() {
+        "  envelope (LP)\n"
+    } else {
+        "\n"
+    });
+    for (i, b) in curve.iter().enumerate() {
+        let _ = write!(
             s,
-            "  {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6}  {}",
+            "  {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6}  {:<5}",
             b.delta,
             b.left_quantile,
             b.right_quantile,
@@ -209,6 +268,13 @@ fn table(
             b.markov,
             if b.exact { "yes" } else { "" }
         );
+        if let Some(lp) = lp {
+            let _ = write!(s, "  {:.6}", lp[i].upper);
+            if lp[i].upper - lp[i].lower > LP_TIGHT {
+                let _ = write!(s, " (>= {:.6})", lp[i].lower);
+            }
+        }
+        s.push('\n');
     }
     s
 }
@@ -221,7 +287,12 @@ fn plot_error(e: impl std::fmt::Display) -> CliError {
 }
 
 /// The curves over delta (log axis) as an SVG document.
-fn plot(curve: &[EnvelopeBounds], env: &Envelope, source: &str) -> Result<String, CliError> {
+fn plot(
+    curve: &[EnvelopeBounds],
+    lp: Option<&[EnvelopeValue]>,
+    env: &Envelope,
+    source: &str,
+) -> Result<String, CliError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
@@ -265,6 +336,14 @@ fn plot(curve: &[EnvelopeBounds], env: &Envelope, source: &str) -> Result<String
             chart
                 .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
                 .map_err(plot_error)?;
+        }
+        if let Some(lp) = lp {
+            let points: Vec<(f64, f64)> = lp.iter().map(|v| (v.delta, v.upper.min(top))).collect();
+            chart
+                .draw_series(LineSeries::new(points, GREEN.stroke_width(3)))
+                .map_err(plot_error)?
+                .label("envelope (LP)")
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
         }
         chart
             .configure_series_labels()
