@@ -31,11 +31,18 @@ use serde::Serialize;
 /// Bisection stops when the bracket is this narrow (nats).
 pub const BISECTION_TOLERANCE: f64 = 1e-9;
 
-/// Relative margin on the LP mass: below `delta (1 - margin)` proves the upper end,
-/// above `delta (1 + margin)` moves the lower one; in between the witness decides.
-const MASS_MARGIN: f64 = 1e-9;
+/// A bracket at most this wide is reported as converged. The certified lower end may
+/// trail the bisection by the LP's tolerance on the leakage constraints (about 1e-10
+/// divided by the mass of an outcome of the witness).
+pub const CONVERGED_WIDTH: f64 = 1e-6;
 
-/// The envelope at one delta, bracketed to [`BISECTION_TOLERANCE`].
+/// Relative rounding allowed on the LP mass: below `delta (1 - margin)` moves the upper
+/// end down, otherwise the lower one up. (`D` is strictly decreasing where it crosses
+/// delta, since `eps_c` is continuous, [V] Corollary 1, so rounding moves t little.)
+const MASS_MARGIN: f64 = 1e-11;
+
+/// The envelope at one delta: the bisection stops at [`BISECTION_TOLERANCE`], the
+/// certified bracket `[lower, upper]` is reported.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EnvelopeValue {
     /// The failure probability delta.
@@ -45,12 +52,12 @@ pub struct EnvelopeValue {
     /// Upper end: the LP finds no post-processing of mass delta leaking more.
     pub upper: f64,
     /// A post-processing `P(Z|Y)` (rows are outputs y) attaining `lower`; `None` when
-    /// the general bounds already meet.
+    /// no LP solution improved on the general lower bound (as when the bounds meet).
     pub witness: Option<Vec<Vec<f64>>>,
     /// LPs solved.
     pub linear_programs: usize,
-    /// False when the LP failed numerically before the bracket reached
-    /// [`BISECTION_TOLERANCE`] (the bracket is still valid).
+    /// Whether `upper - lower <= CONVERGED_WIDTH`. False when the LP failed numerically
+    /// early; the bracket is valid either way.
     pub converged: bool,
 }
 
@@ -155,28 +162,23 @@ pub fn envelope_value(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Resul
         value.linear_programs += 1;
         let Ok((mass, channel)) = largest_mass(mechanism, &q, t) else {
             // The bracket so far stays valid; report it as it is.
-            value.converged = false;
             break;
         };
         if mass < delta * (1.0 - MASS_MARGIN) {
             value.upper = t;
             continue;
         }
+        // D(t) >= delta: the envelope is at least t (to LP accuracy). Certify what the
+        // post-processing really reaches.
         let z = Mechanism::new(mechanism.matrix().dot(&channel))?;
         let reached = LeakageDistribution::new(&z, prior)?.right_quantile(delta)?;
         if reached > value.lower {
             value.lower = reached.min(value.upper);
             value.witness = Some(channel.outer_iter().map(|r| r.to_vec()).collect());
         }
-        if mass >= delta * (1.0 + MASS_MARGIN) || reached >= t - BISECTION_TOLERANCE {
-            reached_t = t.max(reached).min(value.upper);
-        } else {
-            // D(t) within rounding of delta and no witness reaching t: the LP cannot
-            // tell on which side of t the envelope lies. The bracket stays valid.
-            value.converged = false;
-            break;
-        }
+        reached_t = t.max(reached).min(value.upper);
     }
+    value.converged = value.upper - value.lower <= CONVERGED_WIDTH;
     Ok(value)
 }
 

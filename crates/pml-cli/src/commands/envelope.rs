@@ -45,9 +45,6 @@ pub struct EnvelopeArgs {
     pub output: OutputArgs,
 }
 
-/// LP brackets narrower than this count as the envelope's value.
-const LP_TIGHT: f64 = 1e-8;
-
 /// Parses `--deltas`: `A:B:N` or `D1,D2,..`.
 fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
     let bad = |what: &str| {
@@ -100,7 +97,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     };
     let lp = lp.as_deref();
     let statement = match &headline_lp {
-        Some(v) => envelope::statement(v.upper, v.delta, v.upper - v.lower <= LP_TIGHT),
+        Some(v) => envelope::statement(v.upper, v.delta, v.converged),
         None => headline.statement(),
     };
     let source = a.mechanism.display().to_string();
@@ -270,7 +267,7 @@ fn table(
         );
         if let Some(lp) = lp {
             let _ = write!(s, "  {:.6}", lp[i].upper);
-            if lp[i].upper - lp[i].lower > LP_TIGHT {
+            if !lp[i].converged {
                 let _ = write!(s, " (>= {:.6})", lp[i].lower);
             }
         }
