@@ -47,7 +47,8 @@ const MASS_MARGIN: f64 = 1e-11;
 pub struct EnvelopeValue {
     /// The failure probability delta.
     pub delta: f64,
-    /// Certified lower end: the right quantile at delta of [`Self::witness`]'s output.
+    /// Certified lower end: the right quantile at delta of [`Self::witness`]'s output
+    /// (the general lower bound of `pml_model::envelope` when there is no witness).
     pub lower: f64,
     /// Upper end: the LP finds no post-processing of mass delta leaking more.
     pub upper: f64,
