@@ -33,6 +33,9 @@ pub enum Command {
     /// print one table: utility, worst-case PML, PMC, LDP parameter, with the
     /// randomized-response rows.
     Compare(crate::commands::compare::CompareArgs),
+    /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
+    /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
+    Envelope(crate::commands::envelope::EnvelopeArgs),
 }
 
 /// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
@@ -209,7 +212,8 @@ pub enum Format {
     Table,
     /// One JSON object (the default otherwise).
     Json,
-    /// The mechanism matrix as CSV, one row per input.
+    /// CSV: the mechanism matrix, one row per input (`pml envelope`: the curve, one
+    /// row per delta).
     Csv,
 }
 

@@ -31,5 +31,6 @@ fn run(cli: args::Cli) -> Result<(), CliError> {
         args::Command::Bounds(a) => commands::bounds::run(a),
         args::Command::Assess(a) => commands::assess::run(a),
         args::Command::Compare(a) => commands::compare::run(a),
+        args::Command::Envelope(a) => commands::envelope::run(a),
     }
 }

@@ -3,23 +3,34 @@
 
 use crate::args::Format;
 use crate::error::CliError;
+use pml_model::envelope::EnvelopeBounds;
 use pml_model::{Notion, UncertaintySet};
 use pml_solver::{Comparison, Design, DesignStatus, RandomizedResponse, SampleDesign};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
 /// Renders a design in the chosen format.
-pub fn render_design(d: &Design, labels: &[String], format: Format) -> Result<String, CliError> {
+pub fn render_design(
+    d: &Design,
+    envelope: &EnvelopeBounds,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
     Ok(match format {
-        Format::Json => pretty(&design_json(d, labels))?,
+        Format::Json => {
+            let mut v = design_json(d, labels);
+            v["envelope"] = envelope_json(envelope);
+            pretty(&v)?
+        }
         Format::Csv => matrix_csv(d, labels)?,
-        Format::Table => design_table(d, labels),
+        Format::Table => design_table(d, labels) + &envelope_table(envelope),
     })
 }
 
 /// Renders a design from samples: the design, then its (eps, delta) guarantee.
 pub fn render_sample_design(
     sd: &SampleDesign,
+    envelope: &EnvelopeBounds,
     labels: &[String],
     format: Format,
 ) -> Result<String, CliError> {
@@ -27,18 +38,21 @@ pub fn render_sample_design(
         Format::Json => {
             let mut v = design_json(&sd.design, labels);
             v["guarantee"] = guarantee_json(sd);
+            v["envelope"] = envelope_json(envelope);
             pretty(&v)?
         }
         Format::Csv => matrix_csv(&sd.design, labels)?,
         Format::Table => {
             let mut s = design_table(&sd.design, labels);
+            s.push_str(&envelope_table(envelope));
             s.push_str(&guarantee_table(sd));
             s
         }
     })
 }
 
-fn pretty(v: &Value) -> Result<String, CliError> {
+/// Pretty JSON with a final newline.
+pub fn pretty(v: &Value) -> Result<String, CliError> {
     let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
     s.push('\n');
     Ok(s)
@@ -437,4 +451,26 @@ pub fn render_comparison(
             Ok(s)
         }
     }
+}
+
+/// The envelope bounds at one delta as JSON ([V] Thm 3, Alg. 1), with the statement a
+/// data holder can publish and `envelope` (null unless the bounds meet).
+pub fn envelope_json(b: &EnvelopeBounds) -> Value {
+    let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
+    v["envelope"] = json!(b.envelope());
+    v["statement"] = json!(b.statement());
+    v
+}
+
+/// The envelope bounds at one delta as lines of a report.
+pub fn envelope_table(b: &EnvelopeBounds) -> String {
+    format!(
+        "\nPost-processing-safe guarantee at delta = {} ([V] envelope):\n  raw (eps, delta)-PML level {:.6} (not closed under post-processing)\n  envelope in [{:.6}, {:.6}]{}\n  publishable: {}\n",
+        b.delta,
+        b.left_quantile,
+        b.lower,
+        b.upper,
+        if b.exact { ": exact" } else { "" },
+        b.statement()
+    )
 }

@@ -20,6 +20,7 @@ pub mod assessment;
 pub mod cone;
 pub mod data;
 pub mod density;
+pub mod envelope;
 pub mod error;
 pub mod linalg;
 pub mod measures;

@@ -25,6 +25,7 @@ pub mod certificate;
 pub mod closed_form;
 pub mod compare;
 pub mod design;
+pub mod envelope;
 pub mod error;
 pub mod generic;
 pub mod intersection;

@@ -2,11 +2,13 @@
 //! priors. Parsing and formatting only: every number comes from
 //! `pml_model::assessment`.
 
-use crate::args::{Input, write_atomic};
+use crate::args::{Estimate, Input, write_atomic};
 use crate::commands::design::Radius;
 use crate::error::CliError;
+use crate::output::envelope_json;
 use clap::{Args, ValueEnum};
 use pml_model::assessment::{Assessment, SetAssessment};
+use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Mechanism, UncertaintySet, sample};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -40,6 +42,10 @@ pub struct AssessArgs {
     /// CSV rows, one prior per row.
     #[arg(long, value_name = "FILE")]
     pub priors: Option<PathBuf>,
+    /// The failure probability of the post-processing-safe guarantee reported beside
+    /// eps: bounds on the PML envelope at this delta ([V] Thm 3, Alg. 1).
+    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
+    pub envelope_delta: f64,
     /// Output format; defaults to table on a terminal, otherwise JSON (or by the
     /// extension of --output: .txt gives a table).
     #[arg(long, value_enum)]
@@ -75,49 +81,8 @@ struct MechanismFile {
 /// Runs `pml assess`.
 pub fn run(a: AssessArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
-    let file = read_mechanism(&a.mechanism)?;
-    let shown = a.mechanism.display();
-    let mechanism = Mechanism::from_rows(file.rows)
-        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+    let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
     let n = est.prior.len();
-    if mechanism.inputs() != n {
-        let hint = if mechanism.outputs() == n {
-            format!(" (it has {n} columns: is it transposed?)")
-        } else {
-            String::new()
-        };
-        return Err(CliError::Usage(format!(
-            "invalid --mechanism {shown}: it has {} rows but the prior has {n} entries{hint}; \
-             give one row per input symbol (rows are P(Y|X=x), columns are outputs y)",
-            mechanism.inputs()
-        )));
-    }
-    let labels = match file.labels {
-        Some(fl) if fl.len() == n => {
-            let explicit = a.input.labels.is_some() || a.input.data.is_some();
-            if explicit && fl != est.labels {
-                let mut x = fl.clone();
-                let mut y = est.labels.clone();
-                x.sort();
-                y.sort();
-                let fix = if x == y {
-                    format!(
-                        "pass --labels {} so that prior entries follow the rows",
-                        fl.join(",")
-                    )
-                } else {
-                    "relabel the rows or the prior so that they name the same symbols".into()
-                };
-                return Err(CliError::Usage(format!(
-                    "invalid --mechanism {shown}: rows are labelled {} but the prior's symbols are {}; {fix}",
-                    fl.join(","),
-                    est.labels.join(",")
-                )));
-            }
-            if explicit { est.labels.clone() } else { fl }
-        }
-        _ => est.labels.clone(),
-    };
 
     let mut radius = None;
     let set = if let Some(beta) = a.beta {
@@ -155,6 +120,9 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     };
 
     let assessment = Assessment::new(&mechanism, &est.prior, set.as_ref())?;
+    let env = Envelope::new(&mechanism, &est.prior)?
+        .bounds(a.envelope_delta)
+        .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let format = a.format.unwrap_or_else(|| match &a.output {
         Some(p) if p.extension().and_then(|e| e.to_str()) == Some("txt") => AssessFormat::Table,
         Some(_) => AssessFormat::Json,
@@ -164,13 +132,13 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     let source = a.mechanism.display().to_string();
     let text = match format {
         AssessFormat::Json => {
-            let v = to_json(&assessment, &labels, &source, radius.as_ref())?;
+            let v = to_json(&assessment, &env, &labels, &source, radius.as_ref())?;
             let mut s =
                 serde_json::to_string_pretty(&v).map_err(|e| CliError::Failure(e.to_string()))?;
             s.push('\n');
             s
         }
-        AssessFormat::Table => to_table(&assessment, &labels, &source, radius.as_ref()),
+        AssessFormat::Table => to_table(&assessment, &env, &labels, &source, radius.as_ref()),
     };
     match &a.output {
         None => {
@@ -184,6 +152,60 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
 }
 
 // ---------------------------------------------------------------- reading files
+
+/// Reads `--mechanism FILE` (design JSON, a JSON array of rows, or CSV) and checks it
+/// against the prior: one row per symbol, row labels consistent with the prior's.
+/// Returns the mechanism and the labels of its rows.
+pub(crate) fn load_mechanism(
+    path: &Path,
+    input: &Input,
+    est: &Estimate,
+) -> Result<(Mechanism, Vec<String>), CliError> {
+    let file = read_mechanism(path)?;
+    let shown = path.display();
+    let mechanism = Mechanism::from_rows(file.rows)
+        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+    let n = est.prior.len();
+    if mechanism.inputs() != n {
+        let hint = if mechanism.outputs() == n {
+            format!(" (it has {n} columns: is it transposed?)")
+        } else {
+            String::new()
+        };
+        return Err(CliError::Usage(format!(
+            "invalid --mechanism {shown}: it has {} rows but the prior has {n} entries{hint}; \
+             give one row per input symbol (rows are P(Y|X=x), columns are outputs y)",
+            mechanism.inputs()
+        )));
+    }
+    let labels = match file.labels {
+        Some(fl) if fl.len() == n => {
+            let explicit = input.labels.is_some() || input.data.is_some();
+            if explicit && fl != est.labels {
+                let mut x = fl.clone();
+                let mut y = est.labels.clone();
+                x.sort();
+                y.sort();
+                let fix = if x == y {
+                    format!(
+                        "pass --labels {} so that prior entries follow the rows",
+                        fl.join(",")
+                    )
+                } else {
+                    "relabel the rows or the prior so that they name the same symbols".into()
+                };
+                return Err(CliError::Usage(format!(
+                    "invalid --mechanism {shown}: rows are labelled {} but the prior's symbols are {}; {fix}",
+                    fl.join(","),
+                    est.labels.join(",")
+                )));
+            }
+            if explicit { est.labels.clone() } else { fl }
+        }
+        _ => est.labels.clone(),
+    };
+    Ok((mechanism, labels))
+}
 
 fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
     std::fs::read_to_string(path).map_err(|e| {
@@ -408,6 +430,7 @@ fn output_names(m: usize) -> Vec<String> {
 
 fn to_json(
     a: &Assessment,
+    env: &EnvelopeBounds,
     labels: &[String],
     source: &str,
     radius: Option<&RadiusSource>,
@@ -417,6 +440,7 @@ fn to_json(
     v["ldp_parameter"] = finite_or_null(a.ldp_parameter);
     v["pmc"] = finite_or_null(a.pmc);
     v["lip_parameter"] = finite_or_null(a.lip_parameter);
+    v["envelope"] = envelope_json(env);
     v["source"] = json!(source);
     v["labels"] = json!(labels);
     v["outputs"] = json!(output_names(a.mechanism.outputs()));
@@ -473,6 +497,7 @@ fn describe_set(s: &UncertaintySet) -> String {
 
 fn to_table(
     a: &Assessment,
+    env: &EnvelopeBounds,
     labels: &[String],
     source: &str,
     radius: Option<&RadiusSource>,
@@ -531,6 +556,20 @@ fn to_table(
         "eps_min (PML of the mechanism)",
         num(a.eps_min),
         format!("e^eps = {}", num(a.exp_eps_min)),
+    );
+    row(
+        &mut s,
+        &format!("PML envelope at delta = {} ([V])", env.delta),
+        num(env.upper),
+        format!(
+            "{}: for every post-processing, P(leakage > it) <= delta; raw eps_Y {}",
+            if env.exact {
+                "exact".to_string()
+            } else {
+                format!("lower bound {}", num(env.lower))
+            },
+            num(env.left_quantile)
+        ),
     );
     let k = a.privacy_region;
     let hi = a.region_thresholds[k];

@@ -5,6 +5,7 @@ use crate::args::{Input, Level, OutputArgs};
 use crate::error::CliError;
 use crate::output;
 use clap::{Args, ValueEnum};
+use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Notion, UncertaintySet};
 use pml_solver::utility::builtin;
 use pml_solver::{
@@ -50,6 +51,11 @@ pub struct DesignArgs {
     /// far; the output says how far from optimal it may be.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// The failure probability of the post-processing-safe guarantee reported beside
+    /// eps: bounds on the PML envelope of the design at this delta, under the prior
+    /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
+    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
+    pub envelope_delta: f64,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -173,6 +179,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper)?;
     let epsilon = notion.epsilon();
+    pml_model::envelope::check_delta(a.envelope_delta)
+        .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let utility = builtin(a.utility.name()).expect("clap restricts utility names");
     let mut settings = DesignSettings::default();
     if let Some(t) = a.time_limit {
@@ -213,7 +221,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         );
         bar.finish();
         let sd = sd?;
-        output::render_sample_design(&sd, &est.labels, format)?
+        let env = envelope_at(&sd.design, a.envelope_delta)?;
+        output::render_sample_design(&sd, &env, &est.labels, format)?
     } else {
         let set = match a.beta {
             None => UncertaintySet::known(est.prior),
@@ -224,7 +233,14 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         });
         bar.finish();
         let d = d?;
-        output::render_design(&d, &est.labels, format)?
+        let env = envelope_at(&d, a.envelope_delta)?;
+        output::render_design(&d, &env, &est.labels, format)?
     };
     a.output.emit(&text)
+}
+
+/// The envelope bounds of a design at delta, under its reference prior.
+fn envelope_at(d: &pml_solver::Design, delta: f64) -> Result<EnvelopeBounds, CliError> {
+    let prior = pml_model::Prior::new(d.uncertainty.reference().to_vec())?;
+    Ok(Envelope::new(&d.mechanism, &prior)?.bounds(delta)?)
 }

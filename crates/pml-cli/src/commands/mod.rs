@@ -4,3 +4,4 @@ pub mod assess;
 pub mod bounds;
 pub mod compare;
 pub mod design;
+pub mod envelope;
