@@ -203,7 +203,8 @@ pub struct Delta1 {
 }
 
 impl Delta1 {
-    /// `min(delta1 + error_bound, 1)`: a certified upper bound on the supremum.
+    /// `min(delta1 + error_bound, 1)`: an upper bound on the supremum (exact up to the
+    /// rounding of the normal tail function).
     pub fn upper(&self) -> f64 {
         (self.delta1 + self.error_bound).min(1.0)
     }
@@ -318,7 +319,8 @@ pub fn gaussian_guarantee(
     binary(estimate)?;
     let beta = sample::radius_free(m, delta2, 2)?;
     let eps_star = sample::epsilon_prime(eps, beta)?;
-    let delta1 = gaussian_delta1(sigma, estimate, beta.min(2.0), eps)?;
+    // eq. (8) refused beta e^eps >= 2 above, so beta < 2 here.
+    let delta1 = gaussian_delta1(sigma, estimate, beta, eps)?;
     let d1 = delta1.upper();
     Ok(GaussianGuarantee {
         eps,
