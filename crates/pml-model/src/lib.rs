@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod additive;
 pub mod assessment;
 pub mod cone;
 pub mod data;

@@ -398,7 +398,7 @@ fn check_n(n: usize) -> Result<()> {
     Ok(())
 }
 
-fn check_eps(field: &str, eps: f64) -> Result<()> {
+pub(crate) fn check_eps(field: &str, eps: f64) -> Result<()> {
     if !eps.is_finite() || eps < 0.0 {
         return Err(ModelError::invalid(
             field,
