@@ -25,6 +25,7 @@ pub mod measures;
 pub mod mechanism;
 pub mod prior;
 pub mod sample;
+pub mod sampler;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;
