@@ -30,5 +30,6 @@ fn run(cli: args::Cli) -> Result<(), CliError> {
         args::Command::Design(a) => commands::design::run(a),
         args::Command::Bounds(a) => commands::bounds::run(a),
         args::Command::Assess(a) => commands::assess::run(a),
+        args::Command::Apply(a) => commands::apply::run(a),
     }
 }

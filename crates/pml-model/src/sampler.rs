@@ -39,6 +39,13 @@ pub fn seeded_rng(seed: u64) -> SamplerRng {
     SamplerRng::seed_from_u64(seed)
 }
 
+/// A [`SamplerRng`] seeded from the operating system's entropy: draws nobody can
+/// reproduce (use it when the privatised data will be published, since anyone who
+/// knows a seed can replay the draws).
+pub fn entropy_rng() -> SamplerRng {
+    rand::make_rng()
+}
+
 /// Bits of precision of a bucket: each of the n buckets of an [`AliasTable`] has
 /// capacity `2^BUCKET_BITS`, so probabilities are represented to within
 /// `2^-BUCKET_BITS / n` (about `2e-16 / n`).
@@ -308,14 +315,34 @@ const LINEAR_LOOKUP_MAX: usize = 16;
 /// Finds the index of a label given as bytes.
 #[derive(Debug, Clone)]
 enum LabelIndex {
+    /// Few labels of at most 7 bytes, each packed into one integer ([`pack`]).
+    Packed(Vec<u64>),
+    /// Few labels.
     Linear(Vec<Box<[u8]>>),
+    /// Many labels.
     Hashed(HashMap<Box<[u8]>, usize>),
+}
+
+/// A value of at most 7 bytes as one integer: its bytes, then its length in the top
+/// byte (so that distinct values give distinct integers).
+#[inline]
+fn pack(value: &[u8]) -> Option<u64> {
+    if value.len() > 7 {
+        return None;
+    }
+    let mut bytes = [0u8; 8];
+    bytes[..value.len()].copy_from_slice(value);
+    bytes[7] = value.len() as u8;
+    Some(u64::from_le_bytes(bytes))
 }
 
 impl LabelIndex {
     fn new(labels: &[String]) -> Self {
         if labels.len() <= LINEAR_LOOKUP_MAX {
-            LabelIndex::Linear(labels.iter().map(|l| l.as_bytes().into()).collect())
+            match labels.iter().map(|l| pack(l.as_bytes())).collect() {
+                Some(packed) => LabelIndex::Packed(packed),
+                None => LabelIndex::Linear(labels.iter().map(|l| l.as_bytes().into()).collect()),
+            }
         } else {
             LabelIndex::Hashed(
                 labels
@@ -330,6 +357,10 @@ impl LabelIndex {
     #[inline]
     fn get(&self, value: &[u8]) -> Option<usize> {
         match self {
+            LabelIndex::Packed(v) => {
+                let key = pack(value)?;
+                v.iter().position(|&l| l == key)
+            }
             LabelIndex::Linear(v) => v.iter().position(|l| **l == *value),
             LabelIndex::Hashed(m) => m.get(value).copied(),
         }
