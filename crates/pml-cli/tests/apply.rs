@@ -283,67 +283,32 @@ fn usage_errors_exit_2() {
     let input = data(dir.path(), &["a", "b"], 4);
     let out = dir.path().join("out.csv");
     let (m, i, o) = (s(&mech), s(&input), s(&out));
+    let io = ["--data", i, "--column", "secret", "--output", o];
+    let with_mechanism = |extra: &[&'static str]| {
+        let mut v = vec!["--mechanism", m];
+        v.extend(io);
+        v.extend(extra);
+        v
+    };
+    let with = |first: &[&'static str]| {
+        let mut v = first.to_vec();
+        v.extend(io);
+        v
+    };
     for args in [
         // No mechanism, or two.
-        vec!["--data", i, "--column", "secret", "--output", o],
-        vec![
-            "--mechanism",
-            m,
-            "--laplace-scale",
-            "1",
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-        ],
+        with(&[]),
+        with_mechanism(&["--laplace-scale", "1"]),
         // Bad values of flags.
-        vec![
-            "--laplace-scale",
-            "-1",
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-        ],
-        vec![
-            "--gaussian-sigma",
-            "0",
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-            "--on-unknown",
-            "ignore",
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-            "--seed",
-            "x",
-        ],
-        // Missing column, missing file, clashing output column, wrong label count.
+        with(&["--laplace-scale", "-1"]),
+        with(&["--gaussian-sigma", "0"]),
+        with_mechanism(&["--on-unknown", "ignore"]),
+        with_mechanism(&["--seed", "x"]),
+        with_mechanism(&["--replace", "--output-column", "z"]),
+        // Clashing output column, wrong label count.
+        with_mechanism(&["--output-column", "note"]),
+        with_mechanism(&["--labels", "a,b"]),
+        // Missing column, missing file.
         vec![
             "--mechanism",
             m,
@@ -360,46 +325,9 @@ fn usage_errors_exit_2() {
             "--data",
             "/nonexistent.csv",
             "--column",
-            "secret",
+            "x",
             "--output",
             o,
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-            "--output-column",
-            "note",
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-            "--labels",
-            "a,b",
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "secret",
-            "--output",
-            o,
-            "--replace",
-            "--output-column",
-            "z",
         ],
     ] {
         let (code, err) = apply(&args);
