@@ -125,7 +125,7 @@ fn mechanism_as_csv_and_replace() {
     // A JSON array of rows carries no labels: the rows are x1..xN unless --labels.
     let rows = write(dir.path(), "rows.json", "[[0.9,0.1],[0.2,0.8]]");
     let bin = data(dir.path(), &["no", "yes"], 10);
-    let (code, err) = apply(&[
+    let base = [
         "--mechanism",
         s(&rows),
         "--data",
@@ -136,20 +136,12 @@ fn mechanism_as_csv_and_replace() {
         s(&out),
         "--seed",
         "1",
-    ]);
+    ];
+    let (code, err) = apply(&base);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("\"x1\", \"x2\""), "{err}");
-    let (code, err) = apply(&[
-        "--mechanism",
-        s(&rows),
-        "--data",
-        s(&bin),
-        "--column",
-        "secret",
-        "--output",
-        s(&out),
-        "--seed",
-        "1",
+    let mut named = base.to_vec();
+    named.extend([
         "--labels",
         "no,yes",
         "--output-labels",
@@ -157,6 +149,7 @@ fn mechanism_as_csv_and_replace() {
         "--output-column",
         "answer",
     ]);
+    let (code, err) = apply(&named);
     assert_eq!(code, Some(0), "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("id,secret,note,answer\n"), "{text}");
