@@ -54,12 +54,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             let gain = if c > 0.0 { 100.0 * (u / c - 1.0) } else { 0.0 };
             println!("{eps:>9.4} {u:>12.6} {c:>12.6} {l:>12.6} {gain:>8.1}%");
         }
-        rows.push(
-            [eps, u, c, l, entropy]
-                .iter()
-                .map(f64::to_string)
-                .collect(),
-        );
+        rows.push([eps, u, c, l, entropy].iter().map(f64::to_string).collect());
         opt.push((eps, u));
         cal.push((eps, c));
         ldp.push((eps, l));
