@@ -83,6 +83,26 @@ fn same_seed_same_file() {
     let a = run("17", "a.csv");
     assert_eq!(a, run("17", "b.csv"));
     assert_ne!(a, run("18", "c.csv"));
+    // Without --seed the draws come from the OS and differ between runs.
+    let unseeded = |name: &str| {
+        let out = dir.path().join(name);
+        pml()
+            .arg("apply")
+            .args([
+                "--mechanism",
+                s(&mech),
+                "--data",
+                s(&input),
+                "--column",
+                "secret",
+            ])
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .success();
+        std::fs::read_to_string(out).unwrap()
+    };
+    assert_ne!(unseeded("d.csv"), unseeded("e.csv"));
     // The original columns are kept, quoted as needed, and a column of output names
     // (the "outputs" of the design) is added.
     let mut lines = a.lines();
