@@ -36,6 +36,10 @@ pub enum Command {
     /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
     /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
     Envelope(crate::commands::envelope::EnvelopeArgs),
+    /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
+    /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),
+    /// added as a new column; streamed, reproducible with --seed.
+    Apply(crate::commands::apply::ApplyArgs),
 }
 
 /// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
@@ -263,6 +267,21 @@ impl OutputArgs {
 /// Writes a file through a temporary file in the same directory, renamed into
 /// place, so that nothing partial is ever left at `path`.
 pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic_with(path, |w| {
+        w.write_all(text.as_bytes()).map_err(|e| {
+            CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
+        })
+    })
+}
+
+/// Streams a file through a temporary file in the same directory: `fill` writes to
+/// a buffered writer (its errors are returned as they are); only when it succeeds
+/// is the file synced and renamed to `path`. On error the temporary file is removed
+/// and `path` is untouched.
+pub fn write_atomic_with<T>(
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
@@ -270,9 +289,11 @@ pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> 
     let fail = |e: std::io::Error| {
         CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(text.as_bytes()).map_err(fail)?;
+    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    let value = fill(&mut buffered)?;
+    let tmp = buffered.into_inner().map_err(|e| fail(e.into_error()))?;
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    Ok(value)
 }

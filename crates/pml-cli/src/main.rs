@@ -32,5 +32,6 @@ fn run(cli: args::Cli) -> Result<(), CliError> {
         args::Command::Assess(a) => commands::assess::run(a),
         args::Command::Compare(a) => commands::compare::run(a),
         args::Command::Envelope(a) => commands::envelope::run(a),
+        args::Command::Apply(a) => commands::apply::run(a),
     }
 }

@@ -29,6 +29,7 @@ pub mod mechanism;
 pub mod notion;
 pub mod prior;
 pub mod sample;
+pub mod sampler;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;

@@ -72,10 +72,15 @@ struct RadiusSource {
     beta: f64,
 }
 
-/// A mechanism read from a file, with the row labels it carried (if any).
-struct MechanismFile {
-    rows: Vec<Vec<f64>>,
-    labels: Option<Vec<String>>,
+/// A mechanism read from a file, with the row labels and output names it carried
+/// (if any).
+pub(crate) struct MechanismFile {
+    /// One row per input symbol.
+    pub rows: Vec<Vec<f64>>,
+    /// Row labels, unless absent or the default `x1..xN`.
+    pub labels: Option<Vec<String>>,
+    /// Output names: the "outputs" field of design JSON or the CSV header.
+    pub outputs: Option<Vec<String>>,
 }
 
 /// Runs `pml assess`.
@@ -217,7 +222,7 @@ fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
 }
 
 /// Reads a mechanism: design JSON (its "mechanism" field), a JSON array of rows, or CSV.
-fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
+pub(crate) fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
     let flag = "--mechanism";
     let text = read_text(flag, path)?;
     let shown = path.display();
@@ -233,33 +238,38 @@ fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
                 "invalid {flag} {shown}: not valid JSON ({e}); give the JSON of `pml design --format json`, a JSON array of rows, or CSV rows"
             ))
         })?;
-        let (matrix, labels) = match &v {
+        let strings = |l: &Value| {
+            l.as_array()?
+                .iter()
+                .map(|s| s.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+        };
+        let (matrix, labels, outputs) = match &v {
             Value::Object(o) => {
                 let m = o.get("mechanism").ok_or_else(|| {
                     CliError::Usage(format!(
                         "invalid {flag} {shown}: the JSON object has no \"mechanism\" field; give the output of `pml design --format json` or a JSON array of rows"
                     ))
                 })?;
-                let labels = o.get("labels").and_then(|l| {
-                    l.as_array()?
-                        .iter()
-                        .map(|s| s.as_str().map(str::to_string))
-                        .collect::<Option<Vec<_>>>()
-                });
-                (m, labels)
+                let labels = o.get("labels").and_then(strings);
+                let outputs = o.get("outputs").and_then(strings);
+                (m, labels, outputs)
             }
-            _ => (&v, None),
+            _ => (&v, None, None),
         };
         let rows = json_rows(flag, &shown.to_string(), matrix)?;
         return Ok(MechanismFile {
             rows,
             labels: labels.filter(|l| !is_default_labels(l)),
+            outputs,
         });
     }
-    let (rows, labels) = csv_rows(flag, &shown.to_string(), trimmed)?;
+    let (rows, labels, header) = csv_rows(flag, &shown.to_string(), trimmed)?;
+    let outputs = header.map(|h| h[usize::from(labels.is_some())..].to_vec());
     Ok(MechanismFile {
         rows,
         labels: labels.filter(|l| !is_default_labels(l)),
+        outputs,
     })
 }
 
@@ -335,12 +345,13 @@ fn is_number(s: &str) -> bool {
 
 /// CSV rows of numbers: an optional header (recognised by a non-numeric field after
 /// the first) and an optional leading label column (a non-numeric first field).
+/// Returns the rows, the labels and the header.
 #[allow(clippy::type_complexity)]
 fn csv_rows(
     flag: &str,
     shown: &str,
     text: &str,
-) -> Result<(Vec<Vec<f64>>, Option<Vec<String>>), CliError> {
+) -> Result<(Vec<Vec<f64>>, Option<Vec<String>>, Option<Vec<String>>), CliError> {
     let lines: Vec<(usize, Vec<String>)> = text
         .lines()
         .enumerate()
@@ -389,7 +400,8 @@ fn csv_rows(
             .collect::<Result<Vec<f64>, _>>()?;
         rows.push(row);
     }
-    Ok((rows, labelled.then_some(labels)))
+    let header = header.then(|| lines[0].1.clone());
+    Ok((rows, labelled.then_some(labels), header))
 }
 
 /// Reads the vertices of a polytope of priors: a JSON array of arrays or CSV rows.
@@ -406,7 +418,7 @@ fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
         })?;
         json_rows(flag, &shown, &v)?
     } else {
-        let (rows, _) = csv_rows(flag, &shown, trimmed)?;
+        let (rows, _, _) = csv_rows(flag, &shown, trimmed)?;
         rows
     };
     if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| v.len() != n) {
