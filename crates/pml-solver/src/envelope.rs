@@ -22,7 +22,7 @@
 //! reported. The upper end rests on the LP optimum (`microlp`, about 1e-10).
 
 use crate::error::{Result, SolverError};
-use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, microlp, variable};
+use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
 use pml_model::envelope::{Envelope, LeakageDistribution};
 use pml_model::{Mechanism, Prior};
@@ -93,7 +93,7 @@ fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f
         })
         .collect();
     let objective: Expression = h.iter().flatten().flatten().copied().sum();
-    let mut model = vars.maximise(objective).using(microlp);
+    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
     let matrix = w.matrix();
     for (x, row) in h.iter().enumerate() {
         let leak: Expression = row

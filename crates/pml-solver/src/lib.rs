@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod backend;
 pub mod baseline;
 pub mod certificate;
 pub mod closed_form;

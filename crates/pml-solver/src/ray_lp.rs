@@ -14,7 +14,7 @@
 use crate::error::{Result, SolverError};
 use crate::master::{Master, MasterSolution};
 use crate::rays::RaySet;
-use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
+use good_lp::{Expression, ProblemVariables, Solution, SolverModel, variable};
 use ndarray::{Array1, ArrayView1};
 use rayon::prelude::*;
 use std::collections::{BinaryHeap, HashSet};
@@ -422,7 +422,9 @@ fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1
     let both =
         |coefs: ArrayView1<f64>| -> Expression { dot_expr(coefs, &plus) - dot_expr(coefs, &minus) };
     let ones = Array1::<f64>::ones(n);
-    let mut model = vars.minimise(both(ones.view())).using(microlp);
+    let mut model = vars
+        .minimise(both(ones.view()))
+        .using(crate::backend::lp_backend);
     for (k, c) in working.iter().enumerate() {
         let rhs = c.value + perturbation * jitter(k) * (1.0 + c.value.abs());
         model = model.with(both(c.vector.view()).geq(rhs));
@@ -450,7 +452,7 @@ fn solve_restricted_primal(working: &[Column]) -> Result<Vec<f64>> {
         .map(|_| vars.add(variable().min(0.0)))
         .collect();
     let objective: Expression = working.iter().zip(&theta).map(|(c, t)| c.value * *t).sum();
-    let mut model = vars.maximise(objective).using(microlp);
+    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
     for x in 0..n {
         let row: Expression = working
             .iter()

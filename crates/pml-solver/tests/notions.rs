@@ -109,8 +109,10 @@ fn binary_optimal_ldp_is_randomized_response() {
             let u = builtin(name).unwrap();
             let d = design_notion(&set, &Notion::Ldp { epsilon: eps }, u.as_ref(), &settings())
                 .unwrap();
+            // MAP accuracy is piecewise linear and can tie with the constant
+            // mechanism (a skewed prior): only its value is pinned.
             assert!(
-                same_up_to_column_order(d.mechanism.matrix(), rr.matrix(), 1e-9),
+                name == "map" || same_up_to_column_order(d.mechanism.matrix(), rr.matrix(), 1e-9),
                 "case {case} {name}: {:?}",
                 d.mechanism.matrix()
             );
@@ -176,7 +178,8 @@ fn staircase_lp_agrees_with_generic_enumeration() {
         let p = random_prior(&mut r, n, 0.1);
         let notion = random_notion(&mut r, case);
         let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
-        let u = builtin(BUILTIN_NAMES[case % 5]).unwrap();
+        let name = BUILTIN_NAMES[case % 5];
+        let u = builtin(name).unwrap();
         let fast =
             optimise_in_cone(&cone, p.masses(), u.as_ref(), &settings(), &mut |_| {}).unwrap();
         let slow = generic_rays(&cone).unwrap();
@@ -210,7 +213,8 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
             ),
             "case {case}"
         );
-        let u = builtin(BUILTIN_NAMES[case % 5]).unwrap();
+        let name = BUILTIN_NAMES[case % 5];
+        let u = builtin(name).unwrap();
         let a = design_notion(&set, &alip, u.as_ref(), &settings()).unwrap();
         let b = design_notion(
             &set,
@@ -221,11 +225,10 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
         .unwrap();
         assert_abs_diff_eq!(a.utility_value, b.utility_value, epsilon = 1e-10);
         let closed = high_privacy(&p, eps_u).unwrap();
-        assert!(same_up_to_column_order(
-            a.mechanism.matrix(),
-            closed.matrix(),
-            1e-9
-        ));
+        // MAP can tie between vertices: value only (checked above).
+        assert!(
+            name == "map" || same_up_to_column_order(a.mechanism.matrix(), closed.matrix(), 1e-9)
+        );
     }
     // Below eps*_l the ALIP polytope is strictly smaller: the extremal mechanism
     // leaves it, and the optimum drops.
@@ -264,7 +267,8 @@ fn every_notion_certifies_by_measurement() {
             .unwrap(),
         };
         let notion = random_notion(&mut r, case);
-        let u = builtin(BUILTIN_NAMES[case % 5]).unwrap();
+        let name = BUILTIN_NAMES[case % 5];
+        let u = builtin(name).unwrap();
         let d = design_notion(&set, &notion, u.as_ref(), &settings()).unwrap();
         assert_eq!(d.notion, notion);
         // Re-measure independently of the certificate.
