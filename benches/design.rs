@@ -10,8 +10,10 @@ use pml::solver::rays;
 use std::hint::black_box;
 use std::time::Duration;
 
-/// Alphabet sizes benchmarked.
+/// Alphabet sizes of the ray enumeration (it materialises every ray: ~10^7 at 20).
 const SIZES: [usize; 3] = [8, 12, 16];
+/// Alphabet sizes of the full designs (column generation streams the rays).
+const DESIGN_SIZES: [usize; 5] = [8, 12, 16, 18, 20];
 
 /// A tiny deterministic generator (xorshift64*), so every run sees the same priors.
 struct XorShift(u64);
@@ -77,7 +79,7 @@ fn bench_design(c: &mut Criterion) {
     let settings = DesignSettings::default();
     for (label, index) in [("design/mi_known", 0), ("design/mi_ball", 1)] {
         let mut group = c.benchmark_group(label);
-        for n in SIZES {
+        for n in DESIGN_SIZES {
             if n >= 12 {
                 group.sample_size(10);
                 group.measurement_time(Duration::from_secs(if n >= 16 { 10 } else { 5 }));
