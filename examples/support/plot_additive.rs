@@ -55,13 +55,14 @@ pub struct Panel {
     pub series: Vec<Series>,
 }
 
-/// The output directory: the first command-line argument, else `docs/figures`;
-/// created if missing.
+/// The output directory: `--out DIR` (as in the other figure examples), else
+/// `docs/figures`; created if missing.
 pub fn output_dir() -> Result<PathBuf, Box<dyn Error>> {
-    let dir = std::env::args()
-        .nth(1)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("docs/figures"));
+    let args: Vec<String> = std::env::args().collect();
+    let dir = match args.iter().position(|a| a == "--out") {
+        Some(i) => PathBuf::from(args.get(i + 1).ok_or("--out needs a directory")?),
+        None => PathBuf::from("docs/figures"),
+    };
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
 }
