@@ -15,9 +15,10 @@
 //! among the rows that block within a tiny tolerance) keeps the basis well
 //! conditioned; Bland's rule after a long run of degenerate pivots, and a
 //! growing optimality tolerance if the run goes on (reduced costs that are
-//! rounding noise). The explicit basis inverse is refactorised periodically; a
-//! numerically singular basis restarts once from the initial basis, then gives
-//! up (`None`: the caller falls back to another solver).
+//! rounding noise). The explicit basis inverse is refactorised periodically; on
+//! a numerically singular basis it gives up (`None`): column generation then
+//! rebuilds the master on the last optimum's support and the newest columns
+//! ([`crate::ray_lp`]), and falls back to microlp if that fails as well.
 
 use ndarray::{Array1, Array2};
 
@@ -124,17 +125,6 @@ impl Master {
         }
     }
 
-    /// Back to the initial basis `[1, e_2, .., e_N]`.
-    fn restart(&mut self) {
-        let fresh = Master::new(self.n, self.c[0]);
-        self.basis = fresh.basis;
-        self.binv = fresh.binv;
-        self.x = fresh.x;
-        self.pivots = 0;
-        self.in_basis.iter_mut().for_each(|b| *b = false);
-        self.in_basis[0] = true;
-    }
-
     /// Recomputes the basis inverse and the basic values from scratch.
     fn refactor(&mut self) -> Option<()> {
         let cols: Vec<Array1<f64>> = self.basis.iter().map(|&b| self.column(b)).collect();
@@ -163,16 +153,12 @@ impl Master {
         let n = self.n;
         let scale = 1.0 + self.c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let mut degenerate_run = 0;
-        let mut restarted = false;
         let mut tolerance = OPTIMALITY_TOLERANCE;
         for _ in 0..200_000 {
             if self.pivots >= REFACTOR_EVERY && self.refactor().is_none() {
-                // A numerically singular basis: restart from the initial one.
-                if restarted {
-                    return None;
-                }
-                restarted = true;
-                self.restart();
+                // A numerically singular basis: give up (the caller rebuilds the
+                // master on fewer columns or falls back to another solver).
+                return None;
             }
             let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
             let lambda = self.binv.t().dot(&cb);

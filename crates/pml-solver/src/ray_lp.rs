@@ -284,6 +284,8 @@ pub fn solve_with_oracle(
     }
     // The warm master answers each pass; microlp's cold solve is the fallback.
     let mut warm: Option<MasterSolution>;
+    // Columns in the last optimum of the master, and the working-set size then.
+    let (mut last_support, mut last_len): (Vec<usize>, usize) = (Vec::new(), working.len());
     let start = std::time::Instant::now();
     let mut best_bound = f64::INFINITY;
     let mut best: Option<(Array1<f64>, f64)> = None;
@@ -297,8 +299,28 @@ pub fn solve_with_oracle(
             )));
         }
         warm = master.optimise();
+        if warm.is_none() {
+            // The warm basis went numerically singular: rebuild the master from the
+            // support of the last optimum and the newest columns (dropped columns
+            // can come back through pricing), and solve it cold.
+            let keep: Vec<usize> = std::iter::once(0)
+                .chain(last_support.iter().copied().filter(|&k| k != 0))
+                .chain(last_len..working.len())
+                .collect();
+            working = keep.iter().map(|&k| working[k].clone()).collect();
+            seen = working.iter().map(|c| key(&c.vector)).collect();
+            master = Master::new(n, ones_value);
+            for c in &working[1..] {
+                master.push(c.vector.clone(), c.value);
+            }
+            warm = master.optimise();
+        }
         let lambda = match &warm {
-            Some(m) => m.dual.clone(),
+            Some(m) => {
+                last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
+                last_len = working.len();
+                m.dual.clone()
+            }
             None => restricted_dual(&working)?,
         };
         let bound = lambda.sum();
