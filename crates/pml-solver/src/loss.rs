@@ -68,10 +68,10 @@
 //! The master problem has N rows and is solved by [`crate::ray_lp`]; every pricing
 //! pass is exact over all rays, so `sum lambda + max(0, max reduced cost)` is a valid
 //! upper bound on `-L` (the certificate's bound). This is the default for a known
-//! prior and the ball under Proposition 2 with `microlp` (0.03 s at N = 32, 0.5 s
-//! at N = 64). Past N of about 100 the master's basis can stay numerically
-//! singular (nearly equal columns on a degenerate optimal face); `Auto` then falls
-//! back to the direct LP.
+//! prior and the ball under Proposition 2 with `microlp` (0.01 s at N = 32, 0.3 s
+//! at N = 64, 6 s at N = 100). Past N of about 100 the master is very degenerate
+//! and its basis can go numerically singular; it is rebuilt ([`crate::ray_lp`]),
+//! and if column generation still fails, `Auto` falls back to the direct LP.
 //!
 //! # Verification
 //!
