@@ -4,7 +4,8 @@
 use crate::args::Format;
 use crate::error::CliError;
 use pml_model::envelope::EnvelopeBounds;
-use pml_model::{Notion, UncertaintySet};
+use pml_model::{Mechanism, Notion, UncertaintySet};
+use pml_solver::loss::LossDesign;
 use pml_solver::{Comparison, Design, DesignStatus, RandomizedResponse, SampleDesign};
 use serde_json::{Value, json};
 use std::fmt::Write;
@@ -187,12 +188,21 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
 
 /// The mechanism as CSV: a header `input,y1,..,yM`, then one row per input.
 fn matrix_csv(d: &Design, labels: &[String]) -> Result<String, CliError> {
+    mechanism_csv(&d.mechanism, &output_names(d), labels)
+}
+
+/// A mechanism as CSV: a header `input,<outputs>`, then one row per input.
+fn mechanism_csv(
+    mechanism: &Mechanism,
+    outputs: &[String],
+    labels: &[String],
+) -> Result<String, CliError> {
     let mut s = String::from("input");
-    for y in output_names(d) {
-        write!(s, ",{y}").expect("string write");
+    for y in outputs {
+        write!(s, ",{}", csv_field(y)).expect("string write");
     }
     s.push('\n');
-    for (label, row) in labels.iter().zip(d.mechanism.to_rows()) {
+    for (label, row) in labels.iter().zip(mechanism.to_rows()) {
         s.push_str(&csv_field(label));
         for v in row {
             write!(s, ",{v}").expect("string write");
@@ -473,4 +483,76 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
         if b.exact { ": exact" } else { "" },
         b.statement()
     )
+}
+
+/// Renders `pml design --utility loss`: outputs are guesses, named by the labels.
+pub fn render_loss_design(
+    d: &LossDesign,
+    set: &UncertaintySet,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
+    let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
+    let c = &d.certificate;
+    Ok(match format {
+        Format::Json => pretty(&json!({
+            "prior": set.reference().to_vec(),
+            "labels": labels,
+            "notion": "pml",
+            "epsilon": d.epsilon,
+            "exp_epsilon": d.epsilon.exp(),
+            "uncertainty": set,
+            "status": d.status,
+            "loss": d.loss_name,
+            "method": d.method,
+            "expected_loss": d.expected_loss,
+            "lower_bound": d.lower_bound,
+            "outputs": outputs,
+            "mechanism": d.mechanism.to_rows(),
+            "certificate": {
+                "worst_case_pml": c.worst_case_pml,
+                "worst_case_pml_per_output": c.worst_case_pml_per_output,
+                "target_epsilon": c.target_epsilon,
+                "max_row_sum_error": c.max_row_sum_error,
+                "min_entry": c.min_entry,
+                "utility_value": c.utility_value,
+                "upper_bound": c.upper_bound,
+                "gap": c.gap,
+            },
+            "solver": { "method": d.method, "pricing_passes": d.iterations },
+        }))?,
+        Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
+        Format::Table => {
+            let mut s = format!(
+                "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+                d.loss_name,
+                d.epsilon,
+                d.epsilon.exp(),
+                describe_set(set)
+            );
+            let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+            let prior = set.reference();
+            s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
+            for y in labels {
+                s.push_str(&format!(" {:>9}", format!("->{y}")));
+            }
+            s.push('\n');
+            for (x, label) in labels.iter().enumerate() {
+                s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
+                for v in d.mechanism.matrix().row(x) {
+                    s.push_str(&format!(" {v:>9.6}"));
+                }
+                s.push('\n');
+            }
+            s.push_str(&format!(
+                "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
+                d.expected_loss, d.lower_bound, c.gap, d.method, d.iterations, d.status
+            ));
+            s.push_str(&format!(
+                "Certificate: worst-case PML {:.9} <= eps {:.9}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+                c.worst_case_pml, c.target_epsilon, c.max_row_sum_error, c.min_entry
+            ));
+            s
+        }
+    })
 }

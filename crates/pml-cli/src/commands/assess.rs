@@ -223,7 +223,12 @@ fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
 
 /// Reads a mechanism: design JSON (its "mechanism" field), a JSON array of rows, or CSV.
 pub(crate) fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
-    let flag = "--mechanism";
+    read_matrix_file("--mechanism", path)
+}
+
+/// Reads a matrix given by `flag`: a JSON object with a "mechanism" field, a JSON
+/// array of rows, or CSV rows (optionally a header and a label column).
+pub(crate) fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliError> {
     let text = read_text(flag, path)?;
     let shown = path.display();
     let trimmed = text.trim_start_matches('\u{feff}').trim();

@@ -7,6 +7,7 @@ use crate::output;
 use clap::{Args, ValueEnum};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Notion, UncertaintySet};
+use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
 use pml_solver::utility::builtin;
 use pml_solver::{
     DesignSettings, RadiusMethod, design_from_sample_with_progress, design_notion_with_progress,
@@ -44,9 +45,21 @@ pub struct DesignArgs {
     /// Theorem 2 with phi(kappa) of the estimate.
     #[arg(long, value_enum, default_value = "free", requires = "delta")]
     pub radius: Radius,
-    /// The utility to maximise.
+    /// The utility to maximise (`loss`: minimise an expected loss instead, with
+    /// --loss or --loss-matrix).
     #[arg(long, value_enum, default_value = "mi")]
     pub utility: UtilityName,
+    /// With --utility loss: a built-in loss d(x, y) over the label indices.
+    #[arg(long, value_enum, conflicts_with = "loss_matrix")]
+    pub loss: Option<LossName>,
+    /// With --utility loss: a file with the N x N loss matrix d(x, y) >= 0 (row x:
+    /// the secret, column y: the guess), as CSV rows or a JSON array of rows.
+    #[arg(long, value_name = "FILE")]
+    pub loss_matrix: Option<std::path::PathBuf>,
+    /// With --utility loss: which LP to solve (auto: column generation for a known
+    /// prior or a ball under [E] Prop 2, the direct LP otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub loss_method: LossMethodName,
     /// Stop after this many seconds with the best certified mechanism and bound so
     /// far; the output says how far from optimal it may be.
     #[arg(long, value_name = "SECONDS")]
@@ -159,6 +172,31 @@ pub enum UtilityName {
     Hellinger,
     /// MAP accuracy: probability of guessing X from Y.
     Map,
+    /// Minus an expected label-dependent loss (--loss or --loss-matrix): output y
+    /// is the guess "X = x_y".
+    Loss,
+}
+
+/// Built-in losses.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LossName {
+    /// 1[x != y]: the probability of a wrong guess.
+    Hamming,
+    /// |x - y| over the label indices.
+    Absolute,
+    /// (x - y)^2 over the label indices.
+    Squared,
+}
+
+/// Methods for the loss LP.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LossMethodName {
+    /// Column generation where it applies, else the direct LP.
+    Auto,
+    /// The direct sparse LP over the N^2 entries.
+    Direct,
+    /// Column generation with exact pricing (known prior or a ball under Prop 2).
+    ColumnGeneration,
 }
 
 impl UtilityName {
@@ -170,6 +208,7 @@ impl UtilityName {
             UtilityName::Chi2 => "chi2",
             UtilityName::Hellinger => "hellinger",
             UtilityName::Map => "map",
+            UtilityName::Loss => "loss",
         }
     }
 }
@@ -181,7 +220,6 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let epsilon = notion.epsilon();
     pml_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
     let mut settings = DesignSettings::default();
     if let Some(t) = a.time_limit {
         if !t.is_finite() || t <= 0.0 {
@@ -191,7 +229,12 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         }
         settings.column_generation.time_limit = Some(std::time::Duration::from_secs_f64(t));
     }
+    let loss = loss_from_flags(&a)?;
     let format = a.output.format();
+    if let Some(loss) = loss {
+        return run_loss(&a, est, &notion, loss, settings);
+    }
+    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
     let mut bar = crate::progress::DesignProgress::new();
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
@@ -243,4 +286,73 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
 fn envelope_at(d: &pml_solver::Design, delta: f64) -> Result<EnvelopeBounds, CliError> {
     let prior = pml_model::Prior::new(d.uncertainty.reference().to_vec())?;
     Ok(Envelope::new(&d.mechanism, &prior)?.bounds(delta)?)
+}
+
+/// The loss asked for with `--utility loss`; usage errors name the flag.
+fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
+    let is_loss = matches!(a.utility, UtilityName::Loss);
+    match (is_loss, a.loss, &a.loss_matrix) {
+        (false, None, None) => Ok(None),
+        (false, _, _) => Err(CliError::Usage(
+            "invalid --loss/--loss-matrix without --utility loss: add --utility loss to minimise an expected loss".into(),
+        )),
+        (true, None, None) => Err(CliError::Usage(
+            "--utility loss needs --loss hamming|absolute|squared or --loss-matrix FILE".into(),
+        )),
+        (true, Some(name), _) => Ok(Some(match name {
+            LossName::Hamming => Loss::Hamming,
+            LossName::Absolute => Loss::Absolute,
+            LossName::Squared => Loss::Squared,
+        })),
+        (true, None, Some(path)) => {
+            let rows = crate::commands::assess::read_matrix_file("--loss-matrix", path)?.rows;
+            let n = rows.len();
+            if rows.iter().any(|r| r.len() != n) {
+                return Err(CliError::Usage(format!(
+                    "invalid --loss-matrix {}: {n} rows but a row of another length; give a square N x N matrix, one row per secret x and one column per guess y",
+                    path.display()
+                )));
+            }
+            let flat: Vec<f64> = rows.into_iter().flatten().collect();
+            let matrix = ndarray::Array2::from_shape_vec((n, n), flat)
+                .expect("checked square above");
+            Ok(Some(Loss::Matrix(matrix)))
+        }
+    }
+}
+
+/// `pml design --utility loss`: the loss LP under eps-PML for the prior or ball.
+fn run_loss(
+    a: &DesignArgs,
+    est: crate::args::Estimate,
+    notion: &Notion,
+    loss: Loss,
+    settings: DesignSettings,
+) -> Result<(), CliError> {
+    if !matches!(notion, Notion::Pml { .. }) {
+        return Err(CliError::Usage(format!(
+            "invalid --utility loss with --notion {}: the loss LP is for PML; use --notion pml",
+            notion.name()
+        )));
+    }
+    if a.delta.is_some() {
+        return Err(CliError::Usage(
+            "invalid --delta with --utility loss: give the radius of the ball with --beta (see `pml bounds` for the radius from delta and the sample size)".into(),
+        ));
+    }
+    let set = match a.beta {
+        None => UncertaintySet::known(est.prior),
+        Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
+    };
+    let loss_settings = LossSettings {
+        method: match a.loss_method {
+            LossMethodName::Auto => LossMethod::Auto,
+            LossMethodName::Direct => LossMethod::Direct,
+            LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
+        },
+        column_generation: settings.column_generation,
+    };
+    let d = minimise_loss_with(&set, notion.epsilon(), &loss, &loss_settings)?;
+    let text = output::render_loss_design(&d, &set, &est.labels, a.output.format())?;
+    a.output.emit(&text)
 }

@@ -1,0 +1,175 @@
+//! End-to-end tests of `pml design --utility loss` (issue 4).
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn pml() -> Command {
+    Command::cargo_bin("pml").unwrap()
+}
+
+fn run(args: &[&str], format: &str) -> String {
+    let out = pml()
+        .args(args)
+        .args(["--format", format])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&run(args, "json")).unwrap()
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let out = pml().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+const PRIORS: [&str; 3] = [
+    "0.4,0.3,0.2,0.1",
+    "0.25,0.25,0.25,0.25",
+    "0.5,0.2,0.15,0.1,0.05",
+];
+
+/// The best MAP accuracy (LP over rays) is 1 minus the least Hamming loss (direct
+/// LP / column generation), end to end, for a known prior and a ball.
+#[test]
+fn hamming_loss_meets_map_accuracy() {
+    for prior in PRIORS {
+        for extra in [&[][..], &["--beta", "0.05"][..]] {
+            let base = [&["design", "--prior", prior, "--epsilon", "0.5"][..], extra].concat();
+            let map = json(&[&base[..], &["--utility", "map"]].concat());
+            let loss = json(&[&base[..], &["--utility", "loss", "--loss", "hamming"]].concat());
+            let accuracy = map["utility"]["value"].as_f64().unwrap();
+            let expected = loss["expected_loss"].as_f64().unwrap();
+            assert!(
+                (1.0 - accuracy - expected).abs() < 1e-9,
+                "{prior} {extra:?}: 1 - {accuracy} vs {expected}"
+            );
+            let c = &loss["certificate"];
+            assert!(c["worst_case_pml"].as_f64().unwrap() <= 0.5 + 1e-12);
+            assert!(c["gap"].as_f64().unwrap() <= 1e-9);
+        }
+    }
+}
+
+/// The direct LP and column generation agree, and a loss matrix from a file gives
+/// the same answer as the built-in loss it spells out.
+#[test]
+fn methods_and_matrix_file_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 5;
+    let rows: Vec<String> = (0..n)
+        .map(|x: i32| {
+            (0..n)
+                .map(|y: i32| ((x - y) * (x - y)).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    let path = dir.path().join("squared.csv");
+    std::fs::write(&path, rows.join("\n")).unwrap();
+    let base = ["design", "--prior", PRIORS[2], "--epsilon", "0.7"];
+    let value = |extra: &[&str]| {
+        json(&[&base[..], &["--utility", "loss"], extra].concat())["expected_loss"]
+            .as_f64()
+            .unwrap()
+    };
+    let builtin = value(&["--loss", "squared"]);
+    let file = value(&["--loss-matrix", path.to_str().unwrap()]);
+    let direct = value(&["--loss", "squared", "--loss-method", "direct"]);
+    assert!((builtin - file).abs() < 1e-12, "{builtin} vs {file}");
+    assert!((builtin - direct).abs() < 1e-8, "{builtin} vs {direct}");
+}
+
+/// CSV: one row per input, each summing to 1; the header names the guesses.
+#[test]
+fn csv_rows_sum_to_one() {
+    let csv = run(
+        &[
+            "design",
+            "--prior",
+            PRIORS[0],
+            "--epsilon",
+            "0.5",
+            "--utility",
+            "loss",
+            "--loss",
+            "absolute",
+        ],
+        "csv",
+    );
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "input,guess x1,guess x2,guess x3,guess x4"
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        let sum: f64 = row
+            .split(',')
+            .skip(1)
+            .map(|v| v.parse::<f64>().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-12, "{row}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [
+            &["design", "--prior", PRIORS[0], "--epsilon", "0.5"][..],
+            extra,
+        ]
+        .concat()
+    }
+    usage_error(&with(&["--utility", "loss"]), "--loss hamming");
+    usage_error(&with(&["--loss", "hamming"]), "--utility loss");
+    usage_error(
+        &with(&["--utility", "loss", "--loss", "hamming", "--notion", "ldp"]),
+        "--notion pml",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let ragged = dir.path().join("ragged.csv");
+    std::fs::write(&ragged, "0,1,1\n1,0\n").unwrap();
+    usage_error(
+        &with(&[
+            "--utility",
+            "loss",
+            "--loss-matrix",
+            ragged.to_str().unwrap(),
+        ]),
+        "square",
+    );
+    let wrong_size = dir.path().join("three.csv");
+    std::fs::write(&wrong_size, "0,1,1\n1,0,1\n1,1,0\n").unwrap();
+    usage_error(
+        &with(&[
+            "--utility",
+            "loss",
+            "--loss-matrix",
+            wrong_size.to_str().unwrap(),
+        ]),
+        "loss",
+    );
+    let negative = dir.path().join("negative.csv");
+    std::fs::write(&negative, "0,1,1,1\n1,0,1,1\n1,1,0,-1\n1,1,1,0\n").unwrap();
+    usage_error(
+        &with(&[
+            "--utility",
+            "loss",
+            "--loss-matrix",
+            negative.to_str().unwrap(),
+        ]),
+        "loss[2][3]",
+    );
+}
