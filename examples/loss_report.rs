@@ -15,29 +15,12 @@ use pml::solver::backend::LP_BACKEND;
 use pml::solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
 use std::time::Instant;
 
-/// SplitMix64: a fixed, dependency-free generator.
-struct SplitMix(u64);
+#[path = "support/dirichlet.rs"]
+mod dirichlet;
 
-impl SplitMix {
-    fn next_f64(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Gamma(2, 1) as the sum of two exponentials.
-    fn gamma2(&mut self) -> f64 {
-        -(1.0 - self.next_f64()).ln() - (1.0 - self.next_f64()).ln()
-    }
-}
-
-/// A Dirichlet(2) prior on n symbols (the same seeds as `bench_report`).
+/// The Dirichlet(2) prior on n symbols that `bench_report` uses.
 fn dirichlet2(n: usize) -> Prior {
-    let mut g = SplitMix(1000 + n as u64);
-    let w: Vec<f64> = (0..n).map(|_| g.gamma2()).collect();
-    Prior::normalised(w).expect("positive weights")
+    Prior::normalised(dirichlet::dirichlet2(n, 1000 + n as u64)).expect("positive weights")
 }
 
 fn main() {
