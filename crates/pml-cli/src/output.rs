@@ -489,11 +489,19 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
 pub fn render_loss_design(
     d: &LossDesign,
     set: &UncertaintySet,
+    sample: Option<(f64, u64)>,
     labels: &[String],
     format: Format,
 ) -> Result<String, CliError> {
     let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
     let c = &d.certificate;
+    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
+    let guarantee = sample.map(|(delta, m)| {
+        format!(
+            "with probability at least 1 - {delta} over the sample of {m}, the mechanism is {:.6}-PML for the true distribution",
+            d.epsilon
+        )
+    });
     Ok(match format {
         Format::Json => pretty(&json!({
             "prior": set.reference().to_vec(),
@@ -520,6 +528,7 @@ pub fn render_loss_design(
                 "gap": c.gap,
             },
             "solver": { "method": d.method, "pricing_passes": d.iterations },
+            "guarantee": guarantee,
         }))?,
         Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
         Format::Table => {
@@ -552,6 +561,9 @@ pub fn render_loss_design(
                 "Certificate: worst-case PML {:.9} <= eps {:.9}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
                 c.worst_case_pml, c.target_epsilon, c.max_row_sum_error, c.min_entry
             ));
+            if let Some(g) = &guarantee {
+                s.push_str(&format!("Guarantee: {g}\n"));
+            }
             s
         }
     })

@@ -173,3 +173,29 @@ fn usage_errors_exit_2() {
         "loss[2][3]",
     );
 }
+
+/// From counts with --delta: the same ball as the utility designs (Hamming loss =
+/// 1 - MAP accuracy of the sample design), and the (eps, delta) statement.
+#[test]
+fn loss_from_a_sample_with_delta() {
+    let base = [
+        "design",
+        "--counts",
+        "4000,3000,2000,1000",
+        "--epsilon",
+        "0.5",
+        "--delta",
+        "0.05",
+    ];
+    let map = json(&[&base[..], &["--utility", "map"]].concat());
+    let loss = json(&[&base[..], &["--utility", "loss", "--loss", "hamming"]].concat());
+    let accuracy = map["utility"]["value"].as_f64().unwrap();
+    let expected = loss["expected_loss"].as_f64().unwrap();
+    assert!(
+        (1.0 - accuracy - expected).abs() < 1e-9,
+        "{accuracy} vs {expected}"
+    );
+    assert_eq!(loss["uncertainty"], map["uncertainty"]);
+    let g = loss["guarantee"].as_str().unwrap();
+    assert!(g.contains("1 - 0.05") && g.contains("10000"), "{g}");
+}

@@ -243,15 +243,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         )));
     }
     let text = if let Some(delta) = a.delta {
-        let samples = est.samples.ok_or_else(|| {
-            CliError::Usage(
-                "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
-            )
-        })?;
-        let method = match a.radius {
-            Radius::Free => RadiusMethod::DistributionFree,
-            Radius::Kappa => RadiusMethod::Kappa,
-        };
+        let (samples, method) = sample_source(&a, &est)?;
         let sd = design_from_sample_with_progress(
             &est.prior,
             samples,
@@ -335,14 +327,19 @@ fn run_loss(
             notion.name()
         )));
     }
-    if a.delta.is_some() {
-        return Err(CliError::Usage(
-            "invalid --delta with --utility loss: give the radius of the ball with --beta (see `pml bounds` for the radius from delta and the sample size)".into(),
-        ));
-    }
-    let set = match a.beta {
-        None => UncertaintySet::known(est.prior),
-        Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
+    // From a sample with --delta: the ball of the radius for (m, delta), as for
+    // the utility designs ([E] eq. (7) or Theorem 2).
+    let guarantee = match a.delta {
+        Some(delta) => {
+            let (samples, method) = sample_source(a, &est)?;
+            let beta = pml_solver::sample_design::radius(&est.prior, samples, delta, method)?;
+            Some((delta, samples, beta))
+        }
+        None => None,
+    };
+    let set = match (a.beta, guarantee) {
+        (_, Some((_, _, beta))) | (Some(beta), None) => UncertaintySet::l1_ball(est.prior, beta)?,
+        (None, None) => UncertaintySet::known(est.prior),
     };
     let loss_settings = LossSettings {
         method: match a.loss_method {
@@ -353,6 +350,24 @@ fn run_loss(
         column_generation: settings.column_generation,
     };
     let d = minimise_loss_with(&set, notion.epsilon(), &loss, &loss_settings)?;
-    let text = output::render_loss_design(&d, &set, &est.labels, a.output.format())?;
+    let guarantee = guarantee.map(|(delta, samples, _)| (delta, samples));
+    let text = output::render_loss_design(&d, &set, guarantee, &est.labels, a.output.format())?;
     a.output.emit(&text)
+}
+
+/// The sample size and radius method behind `--delta` (usage errors name the flag).
+fn sample_source(
+    a: &DesignArgs,
+    est: &crate::args::Estimate,
+) -> Result<(u64, RadiusMethod), CliError> {
+    let samples = est.samples.ok_or_else(|| {
+        CliError::Usage(
+            "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
+        )
+    })?;
+    let method = match a.radius {
+        Radius::Free => RadiusMethod::DistributionFree,
+        Radius::Kappa => RadiusMethod::Kappa,
+    };
+    Ok((samples, method))
 }
