@@ -87,7 +87,7 @@
 use crate::certificate::Certificate;
 use crate::design::{self, DesignSettings, DesignStatus};
 use crate::error::{Result, SolverError};
-use crate::ray_lp::{Column, ColumnGenerationSettings, Pricing, RayOracle};
+use crate::ray_lp::{Column, ColumnGenerationSettings, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
@@ -263,6 +263,18 @@ pub fn minimise_loss_with(
     loss: &Loss,
     settings: &LossSettings,
 ) -> Result<LossDesign> {
+    minimise_loss_with_progress(set, epsilon, loss, settings, &mut |_| {})
+}
+
+/// [`minimise_loss_with`], reporting every column-generation pass to `progress`
+/// (bounds on the negated loss, as a utility).
+pub fn minimise_loss_with_progress(
+    set: &UncertaintySet,
+    epsilon: f64,
+    loss: &Loss,
+    settings: &LossSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<LossDesign> {
     check_epsilon(epsilon)?;
     let n = set.len();
     let d = loss.matrix(n)?;
@@ -318,7 +330,7 @@ pub fn minimise_loss_with(
         // has no master; an explicit ColumnGeneration request reports it.
         let cg = match (method, slice) {
             (LossMethod::ColumnGeneration, Some(slice)) => {
-                match column_generation(slice, &c, settings) {
+                match column_generation(slice, &c, settings, progress) {
                     Err(e) if settings.method == LossMethod::ColumnGeneration => return Err(e),
                     other => other.ok(),
                 }
@@ -523,6 +535,7 @@ fn column_generation(
     slice: Slice,
     c: &Array2<f64>,
     settings: &LossSettings,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<ColumnGenerationResult> {
     let n = c.nrows();
     let r = slice.r.clone();
@@ -534,13 +547,7 @@ fn column_generation(
         max_alphabet: usize::MAX,
         column_generation: settings.column_generation.clone(),
     };
-    let opt = design::optimise(
-        &oracle,
-        r.view(),
-        &oracle.loss,
-        &design_settings,
-        &mut |_| {},
-    )?;
+    let opt = design::optimise(&oracle, r.view(), &oracle.loss, &design_settings, progress)?;
     // Label every output and merge those with the same label.
     let mut w = Array2::zeros((n, n));
     for col in opt.mechanism.columns() {

@@ -7,7 +7,7 @@ use crate::output;
 use clap::{Args, ValueEnum};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Notion, UncertaintySet};
-use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
+use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with_progress};
 use pml_solver::utility::builtin;
 use pml_solver::{
     DesignSettings, RadiusMethod, design_from_sample_with_progress, design_notion_with_progress,
@@ -349,7 +349,12 @@ fn run_loss(
         },
         column_generation: settings.column_generation,
     };
-    let d = minimise_loss_with(&set, notion.epsilon(), &loss, &loss_settings)?;
+    let mut bar = crate::progress::DesignProgress::new();
+    let d = minimise_loss_with_progress(&set, notion.epsilon(), &loss, &loss_settings, &mut |p| {
+        bar.update(p)
+    });
+    bar.finish();
+    let d = d?;
     let guarantee = guarantee.map(|(delta, samples, _)| (delta, samples));
     let text = output::render_loss_design(&d, &set, guarantee, &est.labels, a.output.format())?;
     a.output.emit(&text)
