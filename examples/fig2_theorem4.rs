@@ -16,6 +16,8 @@
 //! Run with `cargo run --release --example fig2_theorem4 [-- --out DIR]`; writes
 //! `fig2_theorem4.svg` and `fig2_theorem4.csv` into `docs/figures/` (or DIR).
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
@@ -74,7 +76,7 @@ struct Case {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let dir = plot_figs::output_dir()?;
+    let dir = files::output_dir()?;
     let p1 = Prior::new(vec![0.4, 0.2, 0.2, 0.2])?;
     let cases = [
         Case {
@@ -177,7 +179,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         panels.push(panel);
     }
     let csv = dir.join("fig2_theorem4.csv");
-    plot_figs::write_csv(&csv, &["panel", "kind", "beta", "value"], &rows)?;
+    files::write_csv(
+        &csv,
+        "panel,kind,beta,value",
+        rows.iter().map(|r| r.join(",")),
+    )?;
     let svg = dir.join("fig2_theorem4.svg");
     plot_figs::draw_svg(&svg, &panels, (620, 460))?;
     println!("wrote {} and {}", svg.display(), csv.display());

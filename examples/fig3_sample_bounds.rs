@@ -12,6 +12,8 @@
 //! Run with `cargo run --release --example fig3_sample_bounds [-- --out DIR]`; writes
 //! `fig3_sample_bounds.svg` and `fig3_sample_bounds.csv` into `docs/figures/` (or DIR).
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
@@ -25,7 +27,7 @@ const N: usize = 20;
 const GRID: usize = 400;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let dir = plot_figs::output_dir()?;
+    let dir = files::output_dir()?;
     let mut rows: Vec<Vec<String>> = Vec::new();
 
     // (a) delta_min against eps' at eps = ln 5.
@@ -108,7 +110,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     }
 
     let csv = dir.join("fig3_sample_bounds.csv");
-    plot_figs::write_csv(&csv, &["panel", "eps", "m", "eps_prime", "delta"], &rows)?;
+    files::write_csv(
+        &csv,
+        "panel,eps,m,eps_prime,delta",
+        rows.iter().map(|r| r.join(",")),
+    )?;
     let svg = dir.join("fig3_sample_bounds.svg");
     plot_figs::draw_svg(&svg, &[a, b], (620, 460))?;
     println!("wrote {} and {}", svg.display(), csv.display());

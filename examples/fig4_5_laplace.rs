@@ -30,10 +30,13 @@
 //! Figure 4: delta = 1e-9, eps in {0.25, 0.5, 1, 2}. Figure 5: eps = ln 2 and delta in
 //! {1e-2, 1e-6, 1e-9, 1e-15, 1e-30}, with delta = 0 the LDP mechanism.
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/plot_additive.rs"]
 mod plot_additive;
 
-use plot_additive::{Panel, Series, draw, output_dir, write_csv};
+use files::{output_dir, write_csv};
+use plot_additive::{Panel, Series, draw};
 use plotters::chart::SeriesLabelPosition;
 use pml_model::{Prior, additive, sample};
 use rand::seq::SliceRandom;

@@ -17,10 +17,13 @@
 //! prior (`beta = 0`, `delta_2 = 0`), the black dashed one the pLDP mechanism,
 //! `delta = erfc((sigma^2 eps - 2) / (2 sqrt(2) sigma))`.
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/plot_additive.rs"]
 mod plot_additive;
 
-use plot_additive::{Panel, Series, draw, output_dir, write_csv};
+use files::{output_dir, write_csv};
+use plot_additive::{Panel, Series, draw};
 use plotters::chart::SeriesLabelPosition;
 use pml_model::{Prior, additive, sample};
 use std::error::Error;

@@ -8,6 +8,8 @@
 //! Run with `cargo run --release --example utility_vs_eps [-- --prior 0.35,0.25,0.2,0.12,0.08] [--out DIR]`;
 //! writes `utility_vs_eps.svg` and `utility_vs_eps.csv` into `docs/figures/` (or DIR).
 
+#[path = "support/files.rs"]
+mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
@@ -19,8 +21,8 @@ use std::error::Error;
 const GRID: usize = 40;
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let dir = plot_figs::output_dir()?;
-    let masses: Vec<f64> = match plot_figs::flag_value("--prior") {
+    let dir = files::output_dir()?;
+    let masses: Vec<f64> = match files::flag_value("--prior") {
         Some(s) => s
             .split(',')
             .map(|v| v.trim().parse::<f64>())
@@ -34,7 +36,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let entropy = mi.value(&Mechanism::identity(prior.len()), prior.masses());
     let settings = DesignSettings::default();
 
-    let mut rows = Vec::new();
+    let mut rows: Vec<Vec<String>> = Vec::new();
     let (mut opt, mut cal, mut ldp) = (Vec::new(), Vec::new(), Vec::new());
     let top = 1.1 * eps_max;
     println!(
@@ -80,16 +82,10 @@ fn main() -> Result<(), Box<dyn Error>> {
         ),
     ];
     let csv = dir.join("utility_vs_eps.csv");
-    plot_figs::write_csv(
+    files::write_csv(
         &csv,
-        &[
-            "eps",
-            "design_mi",
-            "rr_same_pml_mi",
-            "rr_same_ldp_mi",
-            "entropy",
-        ],
-        &rows,
+        "eps,design_mi,rr_same_pml_mi,rr_same_ldp_mi,entropy",
+        rows.iter().map(|r| r.join(",")),
     )?;
     let svg = dir.join("utility_vs_eps.svg");
     plot_figs::draw_svg(&svg, &[panel], (720, 480))?;

@@ -1,13 +1,13 @@
 //! Plotting and output helpers shared by the additive-noise examples
 //! (`fig4_5_laplace`, `fig6_7_gaussian`): line charts with linear or logarithmic axes
-//! drawn to SVG with plotters, CSV files, and the output directory.
+//! drawn to SVG with plotters (files and flags: `support/files.rs`).
 
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Distinct line colours (the "tab10" palette).
 pub const COLORS: [RGBColor; 8] = [
@@ -53,33 +53,6 @@ pub struct Panel {
     pub legend: SeriesLabelPosition,
     /// The curves.
     pub series: Vec<Series>,
-}
-
-/// The output directory: `--out DIR` (as in the other figure examples), else
-/// `docs/figures`; created if missing.
-pub fn output_dir() -> Result<PathBuf, Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let dir = match args.iter().position(|a| a == "--out") {
-        Some(i) => PathBuf::from(args.get(i + 1).ok_or("--out needs a directory")?),
-        None => PathBuf::from("docs/figures"),
-    };
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
-}
-
-/// Writes a CSV file with a header line, through a temporary file and a rename.
-pub fn write_csv(path: &Path, header: &str, rows: &[String]) -> Result<(), Box<dyn Error>> {
-    let mut text = String::with_capacity(64 * (rows.len() + 1));
-    text.push_str(header);
-    text.push('\n');
-    for row in rows {
-        text.push_str(row);
-        text.push('\n');
-    }
-    let tmp = path.with_extension("csv.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
 }
 
 /// Draws `panels` on a `rows x cols` grid into an SVG file of `size` pixels.

@@ -1,13 +1,13 @@
 //! Shared plumbing of the figure examples (`fig2_theorem4`, `fig3_sample_bounds`,
-//! `utility_vs_eps`): the output directory, CSV tables and SVG line/scatter charts
-//! (plotters). Included with `#[path = "support/plot_figs.rs"] mod plot_figs;`.
+//! `utility_vs_eps`): SVG line/scatter charts (plotters); files and flags are in
+//! `support/files.rs`. Included with `#[path = "support/plot_figs.rs"] mod plot_figs;`.
 //! No mathematics here.
 #![allow(dead_code)]
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::error::Error;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// How a series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,40 +117,6 @@ const PALETTE: [RGBColor; 7] = [
     RGBColor(140, 86, 75),
     RGBColor(0, 0, 0),
 ];
-
-/// The output directory: the value of `--out DIR` on the command line, else
-/// `docs/figures` (created if missing).
-pub fn output_dir() -> Result<PathBuf, Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().collect();
-    let dir = match args.iter().position(|a| a == "--out") {
-        Some(i) => PathBuf::from(
-            args.get(i + 1)
-                .ok_or("--out needs a directory, e.g. --out /tmp/figures")?,
-        ),
-        None => PathBuf::from("docs/figures"),
-    };
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
-}
-
-/// The value of `--name VALUE` on the command line, if given.
-pub fn flag_value(name: &str) -> Option<String> {
-    let args: Vec<String> = std::env::args().collect();
-    let i = args.iter().position(|a| a == name)?;
-    args.get(i + 1).cloned()
-}
-
-/// Writes a CSV table: a header line, then one line per row.
-pub fn write_csv(path: &Path, header: &[&str], rows: &[Vec<String>]) -> Result<(), Box<dyn Error>> {
-    let mut s = header.join(",");
-    s.push('\n');
-    for row in rows {
-        s.push_str(&row.join(","));
-        s.push('\n');
-    }
-    std::fs::write(path, s)?;
-    Ok(())
-}
 
 /// Draws the panels side by side into one SVG file, each `panel_size` pixels.
 pub fn draw_svg(
