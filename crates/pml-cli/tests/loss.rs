@@ -38,6 +38,20 @@ const PRIORS: [&str; 3] = [
     "0.5,0.2,0.15,0.1,0.05",
 ];
 
+/// Designs `base` for MAP accuracy and for Hamming loss, asserts that the least
+/// loss is 1 minus the best accuracy (to 1e-9), and returns both JSON reports.
+fn hamming_meets_map(base: &[&str]) -> (Value, Value) {
+    let map = json(&[base, &["--utility", "map"]].concat());
+    let loss = json(&[base, &["--utility", "loss", "--loss", "hamming"]].concat());
+    let accuracy = map["utility"]["value"].as_f64().unwrap();
+    let expected = loss["expected_loss"].as_f64().unwrap();
+    assert!(
+        (1.0 - accuracy - expected).abs() < 1e-9,
+        "{base:?}: 1 - {accuracy} vs {expected}"
+    );
+    (map, loss)
+}
+
 /// The best MAP accuracy (LP over rays) is 1 minus the least Hamming loss (direct
 /// LP / column generation), end to end, for a known prior and a ball.
 #[test]
@@ -45,14 +59,7 @@ fn hamming_loss_meets_map_accuracy() {
     for prior in PRIORS {
         for extra in [&[][..], &["--beta", "0.05"][..]] {
             let base = [&["design", "--prior", prior, "--epsilon", "0.5"][..], extra].concat();
-            let map = json(&[&base[..], &["--utility", "map"]].concat());
-            let loss = json(&[&base[..], &["--utility", "loss", "--loss", "hamming"]].concat());
-            let accuracy = map["utility"]["value"].as_f64().unwrap();
-            let expected = loss["expected_loss"].as_f64().unwrap();
-            assert!(
-                (1.0 - accuracy - expected).abs() < 1e-9,
-                "{prior} {extra:?}: 1 - {accuracy} vs {expected}"
-            );
+            let (_, loss) = hamming_meets_map(&base);
             let c = &loss["certificate"];
             assert!(c["worst_case_pml"].as_f64().unwrap() <= 0.5 + 1e-12);
             assert!(c["gap"].as_f64().unwrap() <= 1e-9);
@@ -138,40 +145,22 @@ fn usage_errors_exit_2() {
         &with(&["--utility", "loss", "--loss", "hamming", "--notion", "ldp"]),
         "--notion pml",
     );
+    // Bad matrix files: (name, contents, what the error must say).
     let dir = tempfile::tempdir().unwrap();
-    let ragged = dir.path().join("ragged.csv");
-    std::fs::write(&ragged, "0,1,1\n1,0\n").unwrap();
-    usage_error(
-        &with(&[
-            "--utility",
-            "loss",
-            "--loss-matrix",
-            ragged.to_str().unwrap(),
-        ]),
-        "square",
-    );
-    let wrong_size = dir.path().join("three.csv");
-    std::fs::write(&wrong_size, "0,1,1\n1,0,1\n1,1,0\n").unwrap();
-    usage_error(
-        &with(&[
-            "--utility",
-            "loss",
-            "--loss-matrix",
-            wrong_size.to_str().unwrap(),
-        ]),
-        "loss",
-    );
-    let negative = dir.path().join("negative.csv");
-    std::fs::write(&negative, "0,1,1,1\n1,0,1,1\n1,1,0,-1\n1,1,1,0\n").unwrap();
-    usage_error(
-        &with(&[
-            "--utility",
-            "loss",
-            "--loss-matrix",
-            negative.to_str().unwrap(),
-        ]),
-        "loss[2][3]",
-    );
+    for (name, text, needle) in [
+        ("ragged.csv", "0,1,1\n1,0\n", "square"),
+        ("three.csv", "0,1,1\n1,0,1\n1,1,0\n", "loss"),
+        (
+            "negative.csv",
+            "0,1,1,1\n1,0,1,1\n1,1,0,-1\n1,1,1,0\n",
+            "loss[2][3]",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        usage_error(&with(&["--utility", "loss", "--loss-matrix", file]), needle);
+    }
 }
 
 /// From counts with --delta: the same ball as the utility designs (Hamming loss =
@@ -187,14 +176,7 @@ fn loss_from_a_sample_with_delta() {
         "--delta",
         "0.05",
     ];
-    let map = json(&[&base[..], &["--utility", "map"]].concat());
-    let loss = json(&[&base[..], &["--utility", "loss", "--loss", "hamming"]].concat());
-    let accuracy = map["utility"]["value"].as_f64().unwrap();
-    let expected = loss["expected_loss"].as_f64().unwrap();
-    assert!(
-        (1.0 - accuracy - expected).abs() < 1e-9,
-        "{accuracy} vs {expected}"
-    );
+    let (map, loss) = hamming_meets_map(&base);
     assert_eq!(loss["uncertainty"], map["uncertainty"]);
     let g = loss["guarantee"].as_str().unwrap();
     assert!(g.contains("1 - 0.05") && g.contains("10000"), "{g}");
