@@ -281,18 +281,6 @@ fn unit(n: usize, i: usize) -> Array1<f64> {
     e
 }
 
-/// Solves the master over columns `v[k]` with costs `c[k]` from a cold start;
-/// column 0 must be the all-ones vector. `None` if the iteration limit is hit or
-/// the basis degenerates numerically.
-pub fn solve(v: &[Array1<f64>], c: &[f64]) -> Option<MasterSolution> {
-    let (first, rest) = v.split_first()?;
-    let mut m = Master::new(first.len(), c[0]);
-    for (vk, ck) in rest.iter().zip(&c[1..]) {
-        m.push(vk.clone(), *ck);
-    }
-    m.optimise()
-}
-
 /// Inverts the matrix with the given columns by Gauss-Jordan with partial pivoting.
 fn invert(columns: &[Array1<f64>]) -> Option<Array2<f64>> {
     let n = columns.len();
@@ -341,14 +329,18 @@ mod tests {
     #[test]
     fn small_master() {
         // Columns normalised by p = (1/2, 1/2): ones, (2, 0), (0, 2), (1.5, 0.5).
-        let v = vec![
+        let v = [
             array![1.0, 1.0],
             array![2.0, 0.0],
             array![0.0, 2.0],
             array![1.5, 0.5],
         ];
-        let c = vec![0.0, 1.0, 1.0, 0.6];
-        let s = solve(&v, &c).unwrap();
+        let c = [0.0, 1.0, 1.0, 0.6];
+        let mut m = Master::new(2, c[0]);
+        for (vk, ck) in v.iter().zip(&c).skip(1) {
+            m.push(vk.clone(), *ck);
+        }
+        let s = m.optimise().unwrap();
         assert!((s.value - 1.0).abs() < 1e-12);
         assert!((s.theta[1] - 0.5).abs() < 1e-12 && (s.theta[2] - 0.5).abs() < 1e-12);
         for (vk, ck) in v.iter().zip(&c) {

@@ -277,10 +277,7 @@ pub fn solve_with_oracle(
     let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
     for (_, c) in seed.entering {
-        if seen.insert(key(&c.vector)) {
-            master.push(c.vector.clone(), c.value);
-            working.push(c);
-        }
+        admit(c, &mut working, &mut seen, &mut master);
     }
     // The warm master answers each pass; microlp's cold solve is the fallback.
     let mut warm: Option<MasterSolution>;
@@ -344,9 +341,7 @@ pub fn solve_with_oracle(
             if added == settings.batch.max(1) {
                 break;
             }
-            if seen.insert(key(&c.vector)) {
-                master.push(c.vector.clone(), c.value);
-                working.push(c);
+            if admit(c, &mut working, &mut seen, &mut master) {
                 added += 1;
             }
         }
@@ -382,6 +377,22 @@ pub fn solve_with_oracle(
             });
         }
     }
+}
+
+/// Adds a column to the working set and the master unless an equal one
+/// ([`key`]) is already there; whether it was added.
+fn admit(
+    c: Column,
+    working: &mut Vec<Column>,
+    seen: &mut HashSet<Vec<i64>>,
+    master: &mut Master,
+) -> bool {
+    if !seen.insert(key(&c.vector)) {
+        return false;
+    }
+    master.push(c.vector.clone(), c.value);
+    working.push(c);
+    true
 }
 
 /// Identity of a column for de-duplication: its entries rounded to 1e-9, so
