@@ -1,11 +1,9 @@
 //! End-to-end tests of `pml apply`.
 
-use assert_cmd::Command;
-use std::path::{Path, PathBuf};
+mod common;
+use common::pml;
 
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
+use std::path::{Path, PathBuf};
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

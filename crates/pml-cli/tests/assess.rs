@@ -1,12 +1,10 @@
 //! End-to-end tests of `pml assess`.
 
-use assert_cmd::Command;
+mod common;
+use common::pml;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);

@@ -1,11 +1,9 @@
 //! End-to-end tests of `pml bounds`.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
+use common::pml;
 
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
+use serde_json::Value;
 
 /// Runs `pml bounds <args> --format json` and returns the object.
 fn bounds(args: &[&str]) -> Value {

@@ -1,11 +1,9 @@
 //! End-to-end tests of the `pml` binary.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
+use common::pml;
 
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
+use serde_json::Value;
 
 fn design_json(args: &[&str]) -> Value {
     let out = pml()

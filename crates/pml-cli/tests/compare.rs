@@ -1,32 +1,9 @@
 //! End-to-end tests of `pml design --notion` and `pml compare` (issue 5).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json, pml, usage_error};
 use serde_json::Value;
-
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = pml()
-        .args(args)
-        .args(["--format", "json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn usage_error(args: &[&str], needle: &str) {
-    let out = pml().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(needle), "{args:?}: {err}");
-}
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or(f64::INFINITY)

@@ -1,13 +1,11 @@
 //! End-to-end tests of `pml envelope` and of the envelope fields of `pml design` and
 //! `pml assess` ([V] "Information leakage envelopes").
 
-use assert_cmd::Command;
+mod common;
+use common::pml;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
 
 const LN4: f64 = std::f64::consts::LN_2 * 2.0;
 

@@ -1,11 +1,9 @@
 //! End-to-end tests of `pml design --utility loss` (issue 4).
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn pml() -> Command {
-    Command::cargo_bin("pml").unwrap()
-}
+use common::{json, pml, usage_error};
+use serde_json::Value;
 
 fn run(args: &[&str], format: &str) -> String {
     let out = pml()
@@ -19,17 +17,6 @@ fn run(args: &[&str], format: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_str(&run(args, "json")).unwrap()
-}
-
-fn usage_error(args: &[&str], needle: &str) {
-    let out = pml().args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(needle), "{args:?}: {err}");
 }
 
 const PRIORS: [&str; 3] = [
