@@ -228,7 +228,8 @@ pub struct OutputArgs {
     /// extension of --output).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
-    /// Write to this file (atomically: a temporary file renamed into place).
+    /// Write to this file (a regular file is replaced atomically: a temporary file
+    /// renamed into place; `-` is stdout; devices and pipes are written in place).
     #[arg(long)]
     pub output: Option<PathBuf>,
 }
@@ -278,22 +279,47 @@ pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> 
 /// a buffered writer (its errors are returned as they are); only when it succeeds
 /// is the file synced and renamed to `path`. On error the temporary file is removed
 /// and `path` is untouched.
+///
+/// Only regular files are replaced. `-` is standard output; a symbolic link is
+/// followed and its target replaced; an existing path that is not a regular file
+/// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
+/// would swap the device for a plain file.
 pub fn write_atomic_with<T>(
     path: &std::path::Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
     let fail = |e: std::io::Error| {
         CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
+    };
+    if path.as_os_str() == "-" {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let value = fill(&mut out)?;
+        out.flush().map_err(fail)?;
+        return Ok(value);
+    }
+    let target = match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?;
+            let mut out = std::io::BufWriter::new(file);
+            let value = fill(&mut out)?;
+            out.flush().map_err(fail)?;
+            return Ok(value);
+        }
+        Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
     };
     let tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp);
     let value = fill(&mut buffered)?;
     let tmp = buffered.into_inner().map_err(|e| fail(e.into_error()))?;
     tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
+    tmp.persist(&target).map_err(|e| fail(e.error))?;
     Ok(value)
 }

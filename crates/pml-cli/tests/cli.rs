@@ -147,6 +147,64 @@ fn output_file_is_written_whole() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
+/// Renaming over a path that is not a regular file would replace the device (as root,
+/// `--output /dev/null` once turned `/dev/null` into a plain file): a FIFO stays a
+/// FIFO and gets the text, a symbolic link stays a link and its target is replaced,
+/// and `-` is standard output.
+#[test]
+fn output_keeps_special_files_and_links() {
+    use std::os::unix::fs::FileTypeExt;
+    let design = ["design", "--prior", "0.5,0.3,0.2", "--epsilon", "0.3"];
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    pml()
+        .args(design)
+        .arg("--output")
+        .arg(&fifo)
+        .assert()
+        .success();
+    let text = reader.join().unwrap();
+    assert!(text.contains("\"mechanism\""), "{text}");
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+
+    let real = dir.path().join("real.json");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    pml()
+        .args(design)
+        .arg("--output")
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("\"mechanism\"")
+    );
+
+    let out = pml().args(design).args(["--output", "-"]).output().unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"mechanism\""));
+}
+
 #[test]
 fn bad_input_exits_2_with_the_field_named() {
     let cases: &[(&[&str], &str)] = &[

@@ -50,7 +50,8 @@ pub struct AssessArgs {
     /// extension of --output: .txt gives a table).
     #[arg(long, value_enum)]
     pub format: Option<AssessFormat>,
-    /// Write to this file (atomically: a temporary file renamed into place).
+    /// Write to this file (a regular file is replaced atomically: a temporary file
+    /// renamed into place; `-` is stdout; devices and pipes are written in place).
     #[arg(long)]
     pub output: Option<PathBuf>,
 }
