@@ -400,6 +400,23 @@ impl Slice {
         })
     }
 
+    /// The column of the slice that is largest at `y` and flat elsewhere,
+    /// `b 1 + (a - b) e_y` with `a = E (1 + h b)` as large as the cone allows
+    /// (randomized-response shaped). The N spikes solve `V theta = 1` with every
+    /// theta positive: the master's first basis.
+    fn spike(&self, y: usize) -> Array1<f64> {
+        let (e, h, ry) = (self.e, self.h, self.r[y]);
+        let b = (1.0 - e * ry) / (1.0 - ry + e * ry * h);
+        let (a, b) = if b > 0.0 {
+            (e * (1.0 + h * b), b)
+        } else {
+            (1.0 / ry, 0.0)
+        };
+        let mut v = Array1::from_elem(self.r.len(), b);
+        v[y] = a;
+        v
+    }
+
     /// A minimiser of `a . v` over the slice (module docs).
     fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
         let n = a.len();
@@ -520,6 +537,16 @@ impl RayOracle for LossOracle<'_> {
             entering: found,
             priced: n as u64,
         }
+    }
+
+    fn start(&self) -> Vec<Column> {
+        (0..self.dimension())
+            .map(|y| {
+                let v = self.slice.spike(y);
+                let value = self.loss.column_value(v.view(), self.slice.r.view());
+                Column { vector: v, value }
+            })
+            .collect()
     }
 }
 

@@ -21,6 +21,7 @@
 //! ([`crate::ray_lp`]), and falls back to microlp if that fails as well.
 
 use ndarray::{Array1, Array2};
+use rayon::prelude::*;
 
 /// Solution of the master: weights of the columns and the basis dual.
 #[derive(Debug, Clone)]
@@ -57,6 +58,10 @@ const BLAND_AFTER: usize = 1000;
 /// Reduced costs at or below this (relative) count as zero.
 const OPTIMALITY_TOLERANCE: f64 = 1e-11;
 
+/// Relative size of the right-hand side perturbation against degeneracy.
+const PERTURBATION: f64 = 1e-7;
+/// Columns kept from a full pricing scan for the pivots that follow it.
+const SHORTLIST: usize = 48;
 /// Pivots between refactorisations of the basis inverse.
 const REFACTOR_EVERY: usize = 64;
 /// Largest entry of an acceptable basis inverse (the columns are O(1)).
@@ -68,11 +73,14 @@ const PIVOT_TOLERANCE: f64 = 1e-7;
 #[derive(Debug, Clone)]
 pub struct Master {
     n: usize,
-    v: Vec<Array1<f64>>,
+    /// The columns, each `n` entries, one after another.
+    v: Vec<f64>,
     c: Vec<f64>,
     in_basis: Vec<bool>,
     basis: Vec<Var>,
     binv: Array2<f64>,
+    /// The right-hand side: ones, or ones perturbed (see [`Master::start_from`]).
+    rhs: Array1<f64>,
     x: Array1<f64>,
     pivots: usize,
 }
@@ -82,7 +90,7 @@ impl Master {
     pub fn new(n: usize, ones_value: f64) -> Self {
         Master {
             n,
-            v: vec![Array1::ones(n)],
+            v: vec![1.0; n],
             c: vec![ones_value],
             in_basis: vec![true],
             basis: std::iter::once(Var::Column(0))
@@ -94,6 +102,7 @@ impl Master {
                     .collect::<Vec<_>>(),
             )
             .expect("[1, e_2, .., e_N] is nonsingular"),
+            rhs: Array1::ones(n),
             x: {
                 let mut x = Array1::zeros(n);
                 x[0] = 1.0;
@@ -105,17 +114,117 @@ impl Master {
 
     /// Adds a column `v` with objective coefficient `c`; returns its index.
     pub fn push(&mut self, v: Array1<f64>, c: f64) -> usize {
-        self.v.push(v);
+        self.v.extend(v.iter());
         self.c.push(c);
         self.in_basis.push(false);
-        self.v.len() - 1
+        self.c.len() - 1
+    }
+
+    /// Moves the basis to the given columns if they form a feasible basis
+    /// (`V_B x = 1` with `x >= 0`, and a well-conditioned inverse); otherwise the
+    /// basis is left as it was. Whether it moved.
+    pub fn start_from(&mut self, columns: &[usize]) -> bool {
+        if columns.len() != self.n || columns.iter().any(|&j| j >= self.c.len()) {
+            return false;
+        }
+        let saved = (self.basis.clone(), self.binv.clone(), self.x.clone());
+        self.basis = columns.iter().map(|&j| Var::Column(j)).collect();
+        if self.refactor().is_some() && self.x.iter().all(|&x| x >= 0.0) {
+            self.in_basis.iter_mut().for_each(|b| *b = false);
+            for &j in columns {
+                self.in_basis[j] = true;
+            }
+            // Against stalling on degenerate vertices, solve with the right-hand
+            // side perturbed (distinct tiny shifts per row, so that no basic value
+            // is zero by coincidence); `finish` removes the perturbation.
+            let rhs = Array1::from_shape_fn(self.n, |i| {
+                1.0 + PERTURBATION * (1.0 + ((i * 7919) % 1009) as f64 / 1009.0)
+            });
+            let x = self.binv.dot(&rhs);
+            if x.iter().all(|&v| v > 0.0) {
+                self.rhs = rhs;
+                self.x = x;
+            }
+            return true;
+        }
+        (self.basis, self.binv, self.x) = saved;
+        false
+    }
+
+    /// Drops the perturbation of the right-hand side and re-optimises: a few
+    /// dual simplex pivots make the (dual feasible) basis primal feasible for the
+    /// true right-hand side, then the primal simplex confirms optimality.
+    pub fn finish(&mut self) -> Option<MasterSolution> {
+        self.rhs = Array1::ones(self.n);
+        self.refactor()?;
+        for _ in 0..10 * self.n + 100 {
+            let (r, xr) = self
+                .x
+                .iter()
+                .copied()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(&b.1))?;
+            if xr >= -FEASIBILITY_TOLERANCE {
+                return self.optimise();
+            }
+            if self.pivots >= REFACTOR_EVERY {
+                self.refactor()?;
+            }
+            let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
+            let lambda = self.binv.t().dot(&cb);
+            let row = self.binv.row(r).to_owned();
+            let (lam, row) = (lambda.as_slice()?, row.as_slice()?);
+            // Dual ratio test: among columns that raise x_r (alpha < 0), the one
+            // whose reduced cost (<= 0) reaches zero first keeps the duals feasible.
+            let (j, _) = (0..self.c.len())
+                .into_par_iter()
+                .filter(|&j| !self.in_basis[j])
+                .filter_map(|j| {
+                    let alpha = dot(row, self.col(j));
+                    (alpha < -PIVOT_TOLERANCE).then(|| {
+                        let rc = (self.c[j] - dot(lam, self.col(j))).min(0.0);
+                        (j, rc / alpha)
+                    })
+                })
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
+            let d = self.binv.dot(&ndarray::ArrayView1::from(self.col(j)));
+            let step = xr / d[r];
+            self.pivot(r, j, step, &d);
+        }
+        None
+    }
+
+    /// Basis change: column `j` enters on row `r` with value `step`, along the
+    /// direction `d = B^-1 v_j`.
+    fn pivot(&mut self, r: usize, j: usize, step: f64, d: &Array1<f64>) {
+        self.x.scaled_add(-step, d);
+        self.x[r] = step;
+        let row_r = self.binv.row(r).to_owned() / d[r];
+        for i in 0..self.n {
+            let f = d[i];
+            if i != r && f != 0.0 {
+                self.binv.row_mut(i).scaled_add(-f, &row_r);
+            }
+        }
+        self.binv.row_mut(r).assign(&row_r);
+        if let Var::Column(old) = self.basis[r] {
+            self.in_basis[old] = false;
+        }
+        self.basis[r] = Var::Column(j);
+        self.in_basis[j] = true;
+        self.pivots += 1;
     }
 
     fn column(&self, var: Var) -> Array1<f64> {
         match var {
-            Var::Column(j) => self.v[j].clone(),
+            Var::Column(j) => Array1::from(self.col(j).to_vec()),
             Var::Artificial(i) => unit(self.n, i),
         }
+    }
+
+    /// Column `j` of V.
+    fn col(&self, j: usize) -> &[f64] {
+        &self.v[j * self.n..(j + 1) * self.n]
     }
 
     fn cost(&self, var: Var) -> f64 {
@@ -137,7 +246,7 @@ impl Master {
             return None;
         }
         self.binv = binv;
-        self.x = self.binv.sum_axis(ndarray::Axis(1));
+        self.x = self.binv.dot(&self.rhs);
         for (xi, b) in self.x.iter_mut().zip(&self.basis) {
             if matches!(b, Var::Artificial(_)) {
                 *xi = 0.0;
@@ -154,6 +263,7 @@ impl Master {
         let scale = 1.0 + self.c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let mut degenerate_run = 0;
         let mut tolerance = OPTIMALITY_TOLERANCE;
+        let mut shortlist: Vec<usize> = Vec::new();
         for _ in 0..200_000 {
             if self.pivots >= REFACTOR_EVERY && self.refactor().is_none() {
                 // A numerically singular basis: give up (the caller rebuilds the
@@ -164,21 +274,41 @@ impl Master {
             let lambda = self.binv.t().dot(&cb);
             // Entering column: most positive reduced cost (Bland: lowest index).
             let bland = degenerate_run > BLAND_AFTER;
-            let mut entering: Option<(usize, f64)> = None;
-            for (j, vj) in self.v.iter().enumerate() {
-                if self.in_basis[j] {
-                    continue;
-                }
-                let rc = self.c[j] - lambda.dot(vj);
-                if rc > tolerance * scale {
-                    match entering {
-                        None => entering = Some((j, rc)),
-                        Some((_, best)) if !bland && rc > best => entering = Some((j, rc)),
-                        _ => {}
+            // Multiple pricing: the best of a short candidate list from the last
+            // full scan, re-priced; a full scan (split over cores, the master's
+            // main cost: N x columns) only when the list has nothing left, so
+            // optimality is always declared by a full scan.
+            let threshold = tolerance * scale;
+            let lam = lambda.as_slice().expect("contiguous");
+            let rc = |j: usize| self.c[j] - dot(lam, self.col(j));
+            let best = |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0));
+            let mut entering = if bland {
+                None
+            } else {
+                shortlist
+                    .iter()
+                    .filter(|&&j| !self.in_basis[j])
+                    .map(|&j| (j, rc(j)))
+                    .filter(|&(_, r)| r > threshold)
+                    .max_by(best)
+            };
+            if entering.is_none() {
+                let scan = (0..self.c.len())
+                    .into_par_iter()
+                    .with_min_len(256)
+                    .filter(|&j| !self.in_basis[j])
+                    .map(|j| (j, rc(j)))
+                    .filter(|&(_, r)| r > threshold);
+                if bland {
+                    entering = scan.find_first(|_| true);
+                } else {
+                    let mut all: Vec<(usize, f64)> = scan.collect();
+                    if all.len() > SHORTLIST {
+                        all.select_nth_unstable_by(SHORTLIST, |a, b| best(b, a));
+                        all.truncate(SHORTLIST);
                     }
-                    if bland {
-                        break;
-                    }
+                    entering = all.iter().copied().max_by(best);
+                    shortlist = all.into_iter().map(|(j, _)| j).collect();
                 }
             }
             let Some((j, _)) = entering else {
@@ -187,9 +317,11 @@ impl Master {
                 if self.pivots > 0 {
                     self.refactor()?;
                 }
-                let mut theta = vec![0.0; self.v.len()];
+                let mut theta = vec![0.0; self.c.len()];
                 let mut feasible = true;
-                for (&b, &xi) in self.basis.iter().zip(&self.x) {
+                // The values for the true right-hand side (all ones).
+                let x = self.binv.sum_axis(ndarray::Axis(1));
+                for (&b, &xi) in self.basis.iter().zip(&x) {
                     if let Var::Column(jj) = b {
                         feasible &= xi >= -FEASIBILITY_TOLERANCE;
                         theta[jj] = xi.max(0.0);
@@ -203,7 +335,7 @@ impl Master {
                     feasible,
                 });
             };
-            let d = self.binv.dot(&self.v[j]);
+            let d = self.binv.dot(&ndarray::ArrayView1::from(self.col(j)));
             // Pivots are judged relative to the direction's scale: entries of d
             // below it are rounding noise of an ill-conditioned basis.
             let pivot_tol = PIVOT_TOLERANCE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
@@ -242,24 +374,7 @@ impl Master {
                 // inverse (two nearly equal columns swapping in and out): loosen.
                 tolerance = (tolerance * 10.0).min(1e-8);
             }
-            // Update x and the inverse by the pivot on row r.
-            self.x.scaled_add(-step, &d);
-            self.x[r] = step;
-            let pivot = d[r];
-            let row_r = self.binv.row(r).to_owned() / pivot;
-            for i in 0..n {
-                let f = d[i];
-                if i != r && f != 0.0 {
-                    self.binv.row_mut(i).scaled_add(-f, &row_r);
-                }
-            }
-            self.binv.row_mut(r).assign(&row_r);
-            if let Var::Column(old) = self.basis[r] {
-                self.in_basis[old] = false;
-            }
-            self.basis[r] = Var::Column(j);
-            self.in_basis[j] = true;
-            self.pivots += 1;
+            self.pivot(r, j, step, &d);
         }
         None
     }
@@ -275,6 +390,24 @@ impl Var {
     }
 }
 
+/// `a . b`, with four accumulators so that the loop vectorises.
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0; 4];
+    let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = a4
+        .remainder()
+        .iter()
+        .zip(b4.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a4.zip(b4) {
+        for k in 0..4 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc[0] + acc[1] + acc[2] + acc[3] + tail
+}
+
 fn unit(n: usize, i: usize) -> Array1<f64> {
     let mut e = Array1::zeros(n);
     e[i] = 1.0;
@@ -283,42 +416,47 @@ fn unit(n: usize, i: usize) -> Array1<f64> {
 
 /// Inverts the matrix with the given columns by Gauss-Jordan with partial pivoting.
 fn invert(columns: &[Array1<f64>]) -> Option<Array2<f64>> {
+    // Gauss-Jordan with partial pivoting on the augmented rows [A | I].
     let n = columns.len();
-    let mut a = Array2::zeros((n, n));
+    let w = 2 * n;
+    let mut m = vec![0.0; n * w];
     for (j, c) in columns.iter().enumerate() {
-        a.column_mut(j).assign(c);
+        for (i, &cij) in c.iter().enumerate() {
+            m[i * w + j] = cij;
+        }
+        m[j * w + n + j] = 1.0;
     }
-    let mut inv = Array2::<f64>::eye(n);
     for col in 0..n {
-        let piv = (col..n).max_by(|&i, &j| a[[i, col]].abs().total_cmp(&a[[j, col]].abs()))?;
-        if a[[piv, col]].abs() < 1e-14 {
+        let piv =
+            (col..n).max_by(|&i, &k| m[i * w + col].abs().total_cmp(&m[k * w + col].abs()))?;
+        if m[piv * w + col].abs() < 1e-14 {
             return None;
         }
         if piv != col {
-            for m in [&mut a, &mut inv] {
-                for j in 0..n {
-                    m.swap([piv, j], [col, j]);
-                }
+            for k in 0..w {
+                m.swap(piv * w + k, col * w + k);
             }
         }
-        let p = a[[col, col]];
-        for j in 0..n {
-            a[[col, j]] /= p;
-            inv[[col, j]] /= p;
-        }
-        for i in 0..n {
-            if i != col {
-                let f = a[[i, col]];
-                if f != 0.0 {
-                    for j in 0..n {
-                        a[[i, j]] -= f * a[[col, j]];
-                        inv[[i, j]] -= f * inv[[col, j]];
-                    }
+        let p = m[col * w + col];
+        // Entries left of `col` are already eliminated in the pivot row.
+        let pivot_row: Vec<f64> = m[col * w + col..(col + 1) * w]
+            .iter()
+            .map(|x| x / p)
+            .collect();
+        for (i, row) in m.chunks_exact_mut(w).enumerate() {
+            if i == col {
+                row[col..].copy_from_slice(&pivot_row);
+                continue;
+            }
+            let f = row[col];
+            if f != 0.0 {
+                for (x, y) in row[col..].iter_mut().zip(&pivot_row) {
+                    *x -= f * y;
                 }
             }
         }
     }
-    Some(inv)
+    Some(Array2::from_shape_fn((n, n), |(i, j)| m[i * w + n + j]))
 }
 
 #[cfg(test)]
@@ -347,5 +485,60 @@ mod tests {
             assert!(s.dual.dot(vk) >= ck - 1e-12);
         }
         assert!((s.dual.sum() - s.value).abs() < 1e-12);
+    }
+
+    /// A perturbed start (spike basis) and `finish` reach the same optimum as the
+    /// plain start, with `V theta = 1` exact for the true right-hand side, on a
+    /// degenerate master (integer-valued columns, many ties).
+    #[test]
+    fn perturbed_start_finishes_on_the_true_right_hand_side() {
+        let n = 6;
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % 4
+        };
+        // Columns with r = uniform: entries in {0, .., 3}, scaled to mean 1.
+        let mut columns: Vec<(Array1<f64>, f64)> = (0..n)
+            .map(|y| {
+                let mut v = Array1::from_elem(n, 0.5);
+                v[y] = 1.0 + 0.5 * (n - 1) as f64;
+                (v, 0.0)
+            })
+            .collect();
+        for _ in 0..60 {
+            let raw: Array1<f64> = (0..n).map(|_| next() as f64).collect();
+            if raw.sum() == 0.0 {
+                continue;
+            }
+            let v = &raw * (n as f64 / raw.sum());
+            let value = v.iter().copied().fold(0.0, f64::max) / n as f64;
+            columns.push((v, value));
+        }
+        let solve = |start: bool| {
+            let mut m = Master::new(n, 1.0 / n as f64);
+            for (v, c) in &columns {
+                m.push(v.clone(), *c);
+            }
+            if start {
+                assert!(m.start_from(&(1..=n).collect::<Vec<_>>()));
+            }
+            let s = m.optimise().unwrap();
+            if start { m.finish().unwrap() } else { s }
+        };
+        let (plain, perturbed) = (solve(false), solve(true));
+        assert!((plain.value - perturbed.value).abs() < 1e-12);
+        assert!(perturbed.feasible);
+        let mut row_sums = Array1::<f64>::ones(n) * perturbed.theta[0];
+        for (k, (v, c)) in columns.iter().enumerate() {
+            row_sums.scaled_add(perturbed.theta[k + 1], v);
+            assert!(perturbed.dual.dot(v) >= c - 1e-12);
+        }
+        assert!(
+            row_sums.iter().all(|&x| (x - 1.0).abs() < 1e-12),
+            "{row_sums}"
+        );
     }
 }

@@ -72,6 +72,14 @@ pub trait RayOracle: Sync {
     /// One pass over every ray: the largest reduced cost under lambda and up to
     /// `keep` rays whose reduced cost exceeds `tol`.
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing;
+    /// N columns of the cone (rays or not: any column of the cone is a feasible
+    /// master column) whose weights solving `V theta = 1` are all positive: a
+    /// nondegenerate first basis for the master. The default start is the
+    /// all-ones column alone, a vertex with N - 1 basic zeros, from which the
+    /// duals are arbitrary and column generation can stall for many passes.
+    fn start(&self) -> Vec<Column> {
+        Vec::new()
+    }
 }
 
 /// Keeps the `keep` best `(reduced cost, item)` pairs (a min-heap on the cost).
@@ -276,6 +284,17 @@ pub fn solve_with_oracle(
     let mut seen: HashSet<Vec<i64>> = HashSet::new();
     let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
+    let start_columns = oracle.start();
+    for c in start_columns.iter().cloned() {
+        admit(c, &mut working, &mut seen, &mut master);
+    }
+    // Indices 1..=N hold the start columns if all of them were new.
+    let start_basis: Vec<usize> = if working.len() == start_columns.len() + 1 {
+        (1..working.len()).collect()
+    } else {
+        Vec::new()
+    };
+    master.start_from(&start_basis);
     for (_, c) in seed.entering {
         admit(c, &mut working, &mut seen, &mut master);
     }
@@ -300,8 +319,13 @@ pub fn solve_with_oracle(
             // The warm basis went numerically singular: rebuild the master from the
             // support of the last optimum and the newest columns (dropped columns
             // can come back through pricing), and solve it cold.
-            let keep: Vec<usize> = std::iter::once(0)
-                .chain(last_support.iter().copied().filter(|&k| k != 0))
+            let keep: Vec<usize> = (0..=start_basis.len())
+                .chain(
+                    last_support
+                        .iter()
+                        .copied()
+                        .filter(|&k| k > start_basis.len()),
+                )
                 .chain(last_len..working.len())
                 .collect();
             working = keep.iter().map(|&k| working[k].clone()).collect();
@@ -310,6 +334,7 @@ pub fn solve_with_oracle(
             for c in &working[1..] {
                 master.push(c.vector.clone(), c.value);
             }
+            master.start_from(&start_basis);
             warm = master.optimise();
         }
         let lambda = match &warm {
@@ -354,7 +379,9 @@ pub fn solve_with_oracle(
             if added > 0 {
                 warm = master.optimise();
             }
-            let theta = match warm {
+            // A master solved with a perturbed right-hand side is finished on the
+            // true one; microlp is the last resort.
+            let theta = match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
                 Some(m) if m.feasible => m.theta,
                 _ => solve_restricted_primal(&working)?,
             };
