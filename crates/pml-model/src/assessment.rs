@@ -262,14 +262,7 @@ impl Assessment {
     /// row per symbol of p, or the set is on a different alphabet.
     pub fn new(mechanism: &Mechanism, prior: &Prior, set: Option<&UncertaintySet>) -> Result<Self> {
         let n = prior.len();
-        if mechanism.inputs() != n {
-            return Err(ModelError::invalid(
-                "mechanism",
-                format!("{} rows", mechanism.inputs()),
-                format!("the prior has {n} symbols"),
-                "give one row per symbol of the prior (rows are inputs x, columns outputs y)",
-            ));
-        }
+        mechanism.check_inputs(prior)?;
         if let Some(s) = set
             && s.len() != n
         {

@@ -92,33 +92,7 @@ pub fn worst_case_pmc(mechanism: &Mechanism, set: &UncertaintySet) -> f64 {
 
 /// `max_{Q in S} Q . c` for a non-negative column: exact for every set.
 pub fn max_output_probability(set: &UncertaintySet, c: ArrayView1<f64>) -> f64 {
-    match set {
-        UncertaintySet::Known { prior } => prior.dot(c),
-        UncertaintySet::L1Ball { center, beta } => {
-            let p = center.masses();
-            let n = p.len();
-            let k = (0..n)
-                .max_by(|&a, &b| c[a].total_cmp(&c[b]))
-                .expect("non-empty");
-            let mut order: Vec<usize> = (0..n).filter(|&i| i != k).collect();
-            order.sort_by(|&a, &b| c[a].total_cmp(&c[b]));
-            let mut budget = beta / 2.0;
-            let mut value = p.dot(&c);
-            for i in order {
-                if budget <= 0.0 {
-                    break;
-                }
-                let moved = budget.min(p[i]);
-                value += moved * (c[k] - c[i]);
-                budget -= moved;
-            }
-            value
-        }
-        UncertaintySet::Polytope { vertices } => vertices
-            .iter()
-            .map(|v| ArrayView1::from(v.as_slice()).dot(&c))
-            .fold(0.0, f64::max),
-    }
+    set.max_output_probability(c)
 }
 
 /// The smallest `(eps_l, eps_u)` for which W is ALIP ([D] Def 5): (PMC, PML).

@@ -164,24 +164,11 @@ pub struct LeakageDistribution {
     pub atoms: Vec<LeakageAtom>,
 }
 
-fn check_sizes(mechanism: &Mechanism, prior: &Prior) -> Result<()> {
-    let n = prior.len();
-    if mechanism.inputs() != n {
-        return Err(ModelError::invalid(
-            "mechanism",
-            format!("{} rows", mechanism.inputs()),
-            format!("the prior has {n} symbols"),
-            "give one row per symbol of the prior (rows are inputs x, columns outputs y)",
-        ));
-    }
-    Ok(())
-}
-
 impl LeakageDistribution {
     /// The leakage distribution of W under p. Errors when W does not have one row per
     /// symbol of p.
     pub fn new(mechanism: &Mechanism, prior: &Prior) -> Result<Self> {
-        check_sizes(mechanism, prior)?;
+        mechanism.check_inputs(prior)?;
         let (reduced, groups) = reduce(mechanism)?;
         let mut atoms: Vec<LeakageAtom> = reduced
             .columns()
@@ -240,7 +227,7 @@ impl LeakageDistribution {
 /// delta (the last one in part), and `ln max_x P(E | x) / delta` is returned. A lower
 /// bound on the envelope ([V] Sec. IV-B).
 pub fn binary_envelope(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Result<f64> {
-    check_sizes(mechanism, prior)?;
+    mechanism.check_inputs(prior)?;
     check_delta(delta)?;
     let q = mechanism.output_marginal(prior);
     let w = mechanism.matrix();
@@ -272,7 +259,7 @@ fn binary_value(row: ArrayView1<f64>, q: ArrayView1<f64>, order: &[usize], delta
 /// `psi_1(eps) = E_{P_Y}[max(0, 1 - e^eps / e^{l(Y)})]` ([V] Sec. III): a lower bound on
 /// the tail `P(l(Y) > eps)` that is *not* post-processing safe ([V] Theorem 1 (i)).
 pub fn psi1(mechanism: &Mechanism, prior: &Prior, epsilon: f64) -> Result<f64> {
-    check_sizes(mechanism, prior)?;
+    mechanism.check_inputs(prior)?;
     let q = mechanism.output_marginal(prior);
     Ok(measures::pml_per_outcome(mechanism, prior)
         .into_iter()
@@ -285,7 +272,7 @@ pub fn psi1(mechanism: &Mechanism, prior: &Prior, epsilon: f64) -> Result<f64> {
 /// = max_x sum_y max(0, W[x][y] - e^eps q_y)` ([V] Sec. III): post-processing safe
 /// ([V] Theorem 1 (ii)), but not comparable with the tail.
 pub fn psi2(mechanism: &Mechanism, prior: &Prior, epsilon: f64) -> Result<f64> {
-    check_sizes(mechanism, prior)?;
+    mechanism.check_inputs(prior)?;
     let q = mechanism.output_marginal(prior);
     let e = epsilon.exp();
     Ok(mechanism

@@ -81,6 +81,20 @@ impl Mechanism {
         }
     }
 
+    /// An error naming the mechanism unless it has one row per symbol of `prior`.
+    pub(crate) fn check_inputs(&self, prior: &Prior) -> Result<()> {
+        let n = prior.len();
+        if self.inputs() != n {
+            return Err(ModelError::invalid(
+                "mechanism",
+                format!("{} rows", self.inputs()),
+                format!("the prior has {n} symbols"),
+                "give one row per symbol of the prior (rows are inputs x, columns outputs y)",
+            ));
+        }
+        Ok(())
+    }
+
     /// Number of inputs N.
     pub fn inputs(&self) -> usize {
         self.matrix.nrows()

@@ -125,6 +125,22 @@ impl UncertaintySet {
         }
     }
 
+    /// `max_{Q in S} Q . c` for a non-negative column c: the largest probability an
+    /// output with likelihoods c can have under any prior of the set (exact for
+    /// the ball: the greedy transfer of [`ball_min_dot`] the other way).
+    pub fn max_output_probability(&self, c: ArrayView1<f64>) -> f64 {
+        match self {
+            UncertaintySet::Known { prior } => prior.dot(c),
+            UncertaintySet::L1Ball { center, beta } => {
+                -ball_min_dot_signed(center.masses(), *beta, (-&c).view())
+            }
+            UncertaintySet::Polytope { vertices } => vertices
+                .iter()
+                .map(|v| ArrayView1::from(v.as_slice()).dot(&c))
+                .fold(0.0, f64::max),
+        }
+    }
+
     /// Worst-case PML of one output over the set:
     /// `sup_Q ln(max_x c_x / Q . c)`; `None` for an all-zero column, infinite when
     /// some prior of the (closed) set gives the output probability 0.
@@ -176,6 +192,12 @@ impl UncertaintySet {
 /// onto the coordinate with the smallest c ([E] App. D, THEORY 2). For
 /// `beta < 2 min p` this is `p . c - beta/2 (max c - min c)`.
 pub fn ball_min_dot(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
+    ball_min_dot_signed(p, beta, c).max(0.0)
+}
+
+/// The greedy transfer of [`ball_min_dot`] for a column of any sign (no clamping
+/// at 0); `max Q . c` over the ball is `-ball_min_dot_signed(p, beta, -c)`.
+fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
     let n = p.len();
     let k = (0..n)
         .min_by(|&a, &b| c[a].total_cmp(&c[b]))
@@ -192,7 +214,7 @@ pub fn ball_min_dot(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
         value -= moved * (c[i] - c[k]);
         budget -= moved;
     }
-    value.max(0.0)
+    value
 }
 
 /// The vertices of `B_beta(p^) ∩ simplex` (THEORY 2): for each recipient k, mass
@@ -291,7 +313,7 @@ mod tests {
     }
 
     #[test]
-    fn ball_min_dot_equals_min_over_vertices() {
+    fn ball_min_and_max_dot_equal_extremes_over_vertices() {
         let center = Prior::new(vec![0.05, 0.15, 0.3, 0.5]).unwrap();
         for &beta in &[0.05, 0.3, 0.7, 1.2, 1.9] {
             let verts = l1_ball_vertices(&center, beta, 10_000).unwrap();
@@ -307,6 +329,9 @@ mod tests {
                     .map(|v| v.dot(&c))
                     .fold(f64::INFINITY, f64::min);
                 assert_abs_diff_eq!(greedy, best, epsilon = 1e-12);
+                let ball = UncertaintySet::l1_ball(center.clone(), beta).unwrap();
+                let most = verts.iter().map(|v| v.dot(&c)).fold(0.0, f64::max);
+                assert_abs_diff_eq!(ball.max_output_probability(c.view()), most, epsilon = 1e-12);
             }
         }
     }
