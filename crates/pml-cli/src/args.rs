@@ -253,15 +253,20 @@ impl OutputArgs {
 
     /// Writes `text` to stdout or, atomically, to the output file.
     pub fn emit(&self, text: &str) -> Result<(), CliError> {
-        match &self.output {
-            None => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())?;
-                out.flush()?;
-                Ok(())
-            }
-            Some(path) => write_atomic(path, text),
+        emit(self.output.as_deref(), text)
+    }
+}
+
+/// Writes `text` to stdout (no `output`) or, atomically, to the file `output`.
+pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
+    match output {
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(())
         }
+        Some(path) => write_atomic(path, text),
     }
 }
 

@@ -17,15 +17,7 @@ pub fn render_design(
     labels: &[String],
     format: Format,
 ) -> Result<String, CliError> {
-    Ok(match format {
-        Format::Json => {
-            let mut v = design_json(d, labels);
-            v["envelope"] = envelope_json(envelope);
-            pretty(&v)?
-        }
-        Format::Csv => matrix_csv(d, labels)?,
-        Format::Table => design_table(d, labels) + &envelope_table(envelope),
-    })
+    render(d, None, envelope, labels, format)
 }
 
 /// Renders a design from samples: the design, then its (eps, delta) guarantee.
@@ -35,18 +27,33 @@ pub fn render_sample_design(
     labels: &[String],
     format: Format,
 ) -> Result<String, CliError> {
+    render(&sd.design, Some(sd), envelope, labels, format)
+}
+
+/// A design, with the guarantee of the sample it came from if there is one.
+fn render(
+    d: &Design,
+    sample: Option<&SampleDesign>,
+    envelope: &EnvelopeBounds,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
     Ok(match format {
         Format::Json => {
-            let mut v = design_json(&sd.design, labels);
-            v["guarantee"] = guarantee_json(sd);
+            let mut v = design_json(d, labels);
+            if let Some(sd) = sample {
+                v["guarantee"] = guarantee_json(sd);
+            }
             v["envelope"] = envelope_json(envelope);
             pretty(&v)?
         }
-        Format::Csv => matrix_csv(&sd.design, labels)?,
+        Format::Csv => matrix_csv(d, labels)?,
         Format::Table => {
-            let mut s = design_table(&sd.design, labels);
+            let mut s = design_table(d, labels);
             s.push_str(&envelope_table(envelope));
-            s.push_str(&guarantee_table(sd));
+            if let Some(sd) = sample {
+                s.push_str(&guarantee_table(sd));
+            }
             s
         }
     })

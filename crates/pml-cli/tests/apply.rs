@@ -1,36 +1,14 @@
 //! End-to-end tests of `pml apply`.
 
 mod common;
-use common::pml;
+use common::{EXAMPLE1, output_file, pml, s, write};
 
 use std::path::{Path, PathBuf};
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
 /// [E] Example 1 designed by `pml design` with labels a..d, in the given format.
 fn example1_design(dir: &Path, format: &str) -> PathBuf {
-    let f = dir.join(format!("design.{format}"));
-    pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--labels",
-            "a,b,c,d",
-            "--exp-epsilon",
-            "1.125",
-            "--format",
-            format,
-            "--output",
-        ])
-        .arg(&f)
-        .assert()
-        .success();
-    f
+    let args = [&EXAMPLE1[..], &["--labels", "a,b,c,d", "--format", format]].concat();
+    output_file(dir, &format!("design.{format}"), &args)
 }
 
 /// A CSV of `rows` records `id,secret,note` cycling through `values`.
@@ -42,6 +20,23 @@ fn data(dir: &Path, values: &[&str], rows: usize) -> PathBuf {
     write(dir, "in.csv", &s)
 }
 
+/// Arguments of `pml apply`: the mechanism (a flag and its value), then
+/// `--data DATA --column COLUMN --output OUT` and `extra`.
+fn argv<'a>(
+    mechanism: [&'a str; 2],
+    data: &'a str,
+    column: &'a str,
+    out: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    [
+        &mechanism[..],
+        &["--data", data, "--column", column, "--output", out],
+        extra,
+    ]
+    .concat()
+}
+
 /// Runs `pml apply` with `args`; returns (exit code, stderr).
 fn apply(args: &[&str]) -> (Option<i32>, String) {
     let out = pml().arg("apply").args(args).output().unwrap();
@@ -51,8 +46,11 @@ fn apply(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+/// Runs `pml apply` with `args`, asserts success; returns stderr.
+fn apply_ok(args: &[&str]) -> String {
+    let (code, err) = apply(args);
+    assert_eq!(code, Some(0), "{err}");
+    err
 }
 
 #[test]
@@ -60,47 +58,24 @@ fn same_seed_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let mech = example1_design(dir.path(), "json");
     let input = data(dir.path(), &["a", "b", "c", "d"], 2000);
-    let run = |seed: &str, out: &str| {
+    // Runs with `--seed SEED` (no seed: draws from the OS) to the file `out`.
+    let run = |seed: Option<&str>, out: &str| {
         let out = dir.path().join(out);
-        let (code, err) = apply(&[
-            "--mechanism",
-            s(&mech),
-            "--data",
-            s(&input),
-            "--column",
-            "secret",
-            "--output",
-            s(&out),
-            "--seed",
-            seed,
-        ]);
-        assert_eq!(code, Some(0), "{err}");
+        let seed = seed.map_or(vec![], |seed| vec!["--seed", seed]);
+        let mechanism = ["--mechanism", s(&mech)];
+        let err = apply_ok(&argv(mechanism, s(&input), "secret", s(&out), &seed));
+        (err, std::fs::read_to_string(out).unwrap())
+    };
+    let seeded = |seed: &str, out: &str| {
+        let (err, text) = run(Some(seed), out);
         assert!(err.contains("2000 privatised"), "{err}");
-        std::fs::read_to_string(out).unwrap()
+        text
     };
-    let a = run("17", "a.csv");
-    assert_eq!(a, run("17", "b.csv"));
-    assert_ne!(a, run("18", "c.csv"));
+    let a = seeded("17", "a.csv");
+    assert_eq!(a, seeded("17", "b.csv"));
+    assert_ne!(a, seeded("18", "c.csv"));
     // Without --seed the draws come from the OS and differ between runs.
-    let unseeded = |name: &str| {
-        let out = dir.path().join(name);
-        pml()
-            .arg("apply")
-            .args([
-                "--mechanism",
-                s(&mech),
-                "--data",
-                s(&input),
-                "--column",
-                "secret",
-            ])
-            .arg("--output")
-            .arg(&out)
-            .assert()
-            .success();
-        std::fs::read_to_string(out).unwrap()
-    };
-    assert_ne!(unseeded("d.csv"), unseeded("e.csv"));
+    assert_ne!(run(None, "d.csv").1, run(None, "e.csv").1);
     // The original columns are kept, quoted as needed, and a column of output names
     // (the "outputs" of the design) is added.
     let mut lines = a.lines();
@@ -119,20 +94,13 @@ fn mechanism_as_csv_and_replace() {
     let mech = example1_design(dir.path(), "csv");
     let input = data(dir.path(), &["d", "c", "b", "a"], 100);
     let out = dir.path().join("out.csv");
-    let (code, err) = apply(&[
-        "--mechanism",
-        s(&mech),
-        "--data",
+    apply_ok(&argv(
+        ["--mechanism", s(&mech)],
         s(&input),
-        "--column",
         "secret",
-        "--output",
         s(&out),
-        "--seed",
-        "1",
-        "--replace",
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+        &["--seed", "1", "--replace"],
+    ));
     let text = std::fs::read_to_string(&out).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("id,secret,note"));
@@ -143,18 +111,13 @@ fn mechanism_as_csv_and_replace() {
     // A JSON array of rows carries no labels: the rows are x1..xN unless --labels.
     let rows = write(dir.path(), "rows.json", "[[0.9,0.1],[0.2,0.8]]");
     let bin = data(dir.path(), &["no", "yes"], 10);
-    let base = [
-        "--mechanism",
-        s(&rows),
-        "--data",
+    let base = argv(
+        ["--mechanism", s(&rows)],
         s(&bin),
-        "--column",
         "secret",
-        "--output",
         s(&out),
-        "--seed",
-        "1",
-    ];
+        &["--seed", "1"],
+    );
     let (code, err) = apply(&base);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("\"x1\", \"x2\""), "{err}");
@@ -167,8 +130,7 @@ fn mechanism_as_csv_and_replace() {
         "--output-column",
         "answer",
     ]);
-    let (code, err) = apply(&named);
-    assert_eq!(code, Some(0), "{err}");
+    apply_ok(&named);
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("id,secret,note,answer\n"), "{text}");
     assert!(
@@ -184,18 +146,13 @@ fn unknown_value_names_the_line() {
     let mech = example1_design(dir.path(), "json");
     let input = write(dir.path(), "in.csv", "secret,k\na,1\nb,2\nzz,3\nc,4\n,5\n");
     let out = dir.path().join("out.csv");
-    let base = [
-        "--mechanism",
-        s(&mech),
-        "--data",
+    let base = argv(
+        ["--mechanism", s(&mech)],
         s(&input),
-        "--column",
         "secret",
-        "--output",
         s(&out),
-        "--seed",
-        "3",
-    ];
+        &["--seed", "3"],
+    );
     let (code, err) = apply(&base);
     assert_eq!(code, Some(2), "{err}");
     assert!(
@@ -209,8 +166,7 @@ fn unknown_value_names_the_line() {
 
     let mut skip = base.to_vec();
     skip.extend(["--on-unknown", "skip"]);
-    let (code, err) = apply(&skip);
-    assert_eq!(code, Some(0), "{err}");
+    let err = apply_ok(&skip);
     assert!(
         err.contains("read 5 rows")
             && err.contains("3 privatised")
@@ -229,8 +185,7 @@ fn unknown_value_names_the_line() {
 
     let mut keep = base.to_vec();
     keep.extend(["--on-unknown", "keep"]);
-    let (code, err) = apply(&keep);
-    assert_eq!(code, Some(0), "{err}");
+    let err = apply_ok(&keep);
     assert!(err.contains("2 rows") && err.contains("kept"), "{err}");
     let text = std::fs::read_to_string(&out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -246,19 +201,13 @@ fn laplace_and_gaussian_columns() {
     for (flag, value) in [("--laplace-scale", "2.5"), ("--gaussian-sigma", "0.9")] {
         let run = |out: &str| {
             let out = dir.path().join(out);
-            let (code, err) = apply(&[
-                flag,
-                value,
-                "--data",
+            apply_ok(&argv(
+                [flag, value],
                 s(&input),
-                "--column",
                 "secret",
-                "--output",
                 s(&out),
-                "--seed",
-                "8",
-            ]);
-            assert_eq!(code, Some(0), "{err}");
+                &["--seed", "8"],
+            ));
             std::fs::read_to_string(out).unwrap()
         };
         let a = run("a.csv");
@@ -270,16 +219,8 @@ fn laplace_and_gaussian_columns() {
     }
     // A value other than -1 or 1 is outside the alphabet.
     let bad = write(dir.path(), "bad.csv", "x\n1\n0.5\n");
-    let (code, err) = apply(&[
-        "--laplace-scale",
-        "1",
-        "--data",
-        s(&bad),
-        "--column",
-        "x",
-        "--output",
-        s(&dir.path().join("o.csv")),
-    ]);
+    let o = dir.path().join("o.csv");
+    let (code, err) = apply(&argv(["--laplace-scale", "1"], s(&bad), "x", s(&o), &[]));
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.contains("line 3") && err.contains("\"-1\", \"1\""),
@@ -294,18 +235,11 @@ fn usage_errors_exit_2() {
     let input = data(dir.path(), &["a", "b"], 4);
     let out = dir.path().join("out.csv");
     let (m, i, o) = (s(&mech), s(&input), s(&out));
-    let io = ["--data", i, "--column", "secret", "--output", o];
-    let with_mechanism = |extra: &[&'static str]| {
-        let mut v = vec!["--mechanism", m];
-        v.extend(io);
-        v.extend(extra);
-        v
-    };
+    let with_mechanism = |extra: &[&'static str]| argv(["--mechanism", m], i, "secret", o, extra);
     let with = |first: &[&'static str]| {
-        let mut v = first.to_vec();
-        v.extend(io);
-        v
+        [first, &["--data", i, "--column", "secret", "--output", o]].concat()
     };
+    let no_column = argv(["--mechanism", m], i, "nope", o, &[]);
     for args in [
         // No mechanism, or two.
         with(&[]),
@@ -320,40 +254,13 @@ fn usage_errors_exit_2() {
         with_mechanism(&["--output-column", "note"]),
         with_mechanism(&["--labels", "a,b"]),
         // Missing column, missing file.
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            i,
-            "--column",
-            "nope",
-            "--output",
-            o,
-        ],
-        vec![
-            "--mechanism",
-            m,
-            "--data",
-            "/nonexistent.csv",
-            "--column",
-            "x",
-            "--output",
-            o,
-        ],
+        no_column.clone(),
+        argv(["--mechanism", m], "/nonexistent.csv", "x", o, &[]),
     ] {
         let (code, err) = apply(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?}");
     }
-    let (_, err) = apply(&[
-        "--mechanism",
-        m,
-        "--data",
-        i,
-        "--column",
-        "nope",
-        "--output",
-        o,
-    ]);
+    let (_, err) = apply(&no_column);
     assert!(err.contains("\"id\", \"secret\", \"note\""), "{err}");
 }

@@ -1,59 +1,29 @@
 //! End-to-end tests of `pml assess`.
 
 mod common;
-use common::pml;
+use common::{EXAMPLE1, json, one_line_usage_error, output_file, s, stdout, write};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+/// Runs `pml assess --mechanism MECHANISM ARGS --format json` and returns the object.
+fn assess_json(mechanism: &Path, args: &[&str]) -> Value {
+    json(&[&["assess", "--mechanism", s(mechanism)][..], args].concat())
 }
 
-fn assess_json(args: &[&str]) -> Value {
-    let out = pml()
-        .args(["assess", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// Runs `pml assess` expecting a usage error; returns stderr.
-fn assess_usage_error(args: &[&str]) -> String {
-    let out = pml().arg("assess").args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(out.stdout.is_empty());
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    err
+/// Runs `pml assess --mechanism MECHANISM ARGS` expecting a one-line usage error;
+/// returns stderr.
+fn assess_usage_error(mechanism: &Path, args: &[&str]) -> String {
+    one_line_usage_error(&[&["assess", "--mechanism", s(mechanism)][..], args].concat())
 }
 
 /// [E] Example 1 designed by `pml design`, written as its JSON.
 fn example1_design(dir: &Path) -> PathBuf {
-    let f = dir.join("design.json");
-    pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--exp-epsilon",
-            "1.125",
-            "--format",
-            "json",
-            "--output",
-        ])
-        .arg(&f)
-        .assert()
-        .success();
-    f
+    output_file(
+        dir,
+        "design.json",
+        &[&EXAMPLE1[..], &["--format", "json"]].concat(),
+    )
 }
 
 fn f(v: &Value) -> f64 {
@@ -70,12 +40,7 @@ const EXAMPLE1_CSV: &str = "input,y1,y2,y3,y4\n\
 fn example_1_from_design_json() {
     let dir = tempfile::tempdir().unwrap();
     let design = example1_design(dir.path());
-    let v = assess_json(&[
-        "--mechanism",
-        design.to_str().unwrap(),
-        "--prior",
-        "0.4,0.2,0.2,0.2",
-    ]);
+    let v = assess_json(&design, &["--prior", "0.4,0.2,0.2,0.2"]);
     let eps = (9.0f64 / 8.0).ln();
     assert!((f(&v["eps_min"]) - eps).abs() < 1e-12, "{}", v["eps_min"]);
     assert_eq!(v["privacy_region"], 1);
@@ -119,12 +84,7 @@ fn csv_mechanism_in_every_layout() {
         ("rows.json", json_rows.to_string()),
     ] {
         let p = write(dir.path(), name, &text);
-        let v = assess_json(&[
-            "--mechanism",
-            p.to_str().unwrap(),
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-        ]);
+        let v = assess_json(&p, &["--prior", "0.4,0.2,0.2,0.2"]);
         assert!(
             (f(&v["eps_min"]) - (9.0f64 / 8.0).ln()).abs() < 1e-12,
             "{name}"
@@ -137,17 +97,10 @@ fn csv_mechanism_in_every_layout() {
         "named.csv",
         "input,y1,y2\nred,0.9,0.1\nblue,0.2,0.8\n",
     );
-    let v = assess_json(&["--mechanism", p.to_str().unwrap(), "--prior", "0.5,0.5"]);
+    let v = assess_json(&p, &["--prior", "0.5,0.5"]);
     assert_eq!(v["labels"], serde_json::json!(["red", "blue"]));
     // ... and must match the prior's labels when both are given.
-    let err = assess_usage_error(&[
-        "--mechanism",
-        p.to_str().unwrap(),
-        "--prior",
-        "0.5,0.5",
-        "--labels",
-        "blue,red",
-    ]);
+    let err = assess_usage_error(&p, &["--prior", "0.5,0.5", "--labels", "blue,red"]);
     assert!(err.contains("--labels red,blue"), "{err}");
 }
 
@@ -155,14 +108,8 @@ fn csv_mechanism_in_every_layout() {
 fn ball_capacity_below_theorem4_and_table() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(dir.path(), "m.csv", EXAMPLE1_CSV);
-    let v = assess_json(&[
-        "--mechanism",
-        p.to_str().unwrap(),
-        "--prior",
-        "0.4,0.2,0.2,0.2",
-        "--beta",
-        "0.1",
-    ]);
+    let ball = ["--prior", "0.4,0.2,0.2,0.2", "--beta", "0.1"];
+    let v = assess_json(&p, &ball);
     let u = &v["uncertainty"];
     assert_eq!(u["set"]["kind"], "l1_ball");
     let c = f(&u["leakage_capacity"]);
@@ -182,14 +129,7 @@ fn ball_capacity_below_theorem4_and_table() {
         "z.json",
         "[[0.5,0.5,0.0],[0.0,0.5,0.5],[0.5,0.0,0.5]]",
     );
-    let v = assess_json(&[
-        "--mechanism",
-        z.to_str().unwrap(),
-        "--counts",
-        "5000,3000,2000",
-        "--delta",
-        "0.01",
-    ]);
+    let v = assess_json(&z, &["--counts", "5000,3000,2000", "--delta", "0.01"]);
     let u = &v["uncertainty"];
     let c = f(&u["leakage_capacity"]);
     let t4 = &u["theorem4"];
@@ -205,14 +145,13 @@ fn ball_capacity_below_theorem4_and_table() {
     assert!((f(&r["beta"]) - f(&u["set"]["beta"])).abs() == 0.0);
 
     // The table names the figures.
-    let out = pml()
-        .args(["assess", "--format", "table", "--mechanism"])
-        .arg(&p)
-        .args(["--prior", "0.4,0.2,0.2,0.2", "--beta", "0.1"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let t = String::from_utf8(out.stdout).unwrap();
+    let t = stdout(
+        &[
+            &["assess", "--format", "table", "--mechanism", s(&p)][..],
+            &ball,
+        ]
+        .concat(),
+    );
     for needle in [
         "eps_min",
         "privacy region",
@@ -244,14 +183,7 @@ fn polytope_of_priors() {
         ),
     ] {
         let pr = write(dir.path(), name, text);
-        let v = assess_json(&[
-            "--mechanism",
-            m.to_str().unwrap(),
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--priors",
-            pr.to_str().unwrap(),
-        ]);
+        let v = assess_json(&m, &["--prior", "0.4,0.2,0.2,0.2", "--priors", s(&pr)]);
         let u = &v["uncertainty"];
         assert_eq!(u["set"]["kind"], "polytope");
         assert!(u["theorem4"].is_null());
@@ -266,12 +198,7 @@ fn bad_files_exit_2_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let prior = ["--prior", "0.4,0.2,0.2,0.2"];
-    let run = |file: &Path, extra: &[&str]| {
-        let mut a = vec!["--mechanism", file.to_str().unwrap()];
-        a.extend_from_slice(&prior);
-        a.extend_from_slice(extra);
-        assess_usage_error(&a)
-    };
+    let run = |file: &Path, extra: &[&str]| assess_usage_error(file, &[&prior[..], extra].concat());
     let missing = d.join("missing.json");
     assert!(run(&missing, &[]).contains("cannot read --mechanism"));
     let e = run(&write(d, "bad.json", "{\"mechanism\": [[0.5, 0.5],"), &[]);
@@ -313,20 +240,11 @@ fn bad_files_exit_2_with_one_line() {
     assert!(e.contains("beta"), "{e}");
     let e = run(&m, &["--delta", "0.01"]);
     assert!(e.contains("--delta") && e.contains("--counts"), "{e}");
-    let e = run(
-        &m,
-        &[
-            "--priors",
-            write(d, "p.json", "[[0.5,0.5]]").to_str().unwrap(),
-        ],
-    );
+    let e = run(&m, &["--priors", s(&write(d, "p.json", "[[0.5,0.5]]"))]);
     assert!(e.contains("--priors") && e.contains("2 entries"), "{e}");
     let e = run(
         &m,
-        &[
-            "--priors",
-            write(d, "q.csv", "0.5,0.5,0.5,0.5\n").to_str().unwrap(),
-        ],
+        &["--priors", s(&write(d, "q.csv", "0.5,0.5,0.5,0.5\n"))],
     );
     assert!(e.contains("vertices[0]"), "{e}");
 }

@@ -1,22 +1,15 @@
 //! End-to-end tests of the `pml` binary.
 
 mod common;
-use common::pml;
+use common::{
+    EXAMPLE1, json, one_line_usage_error, output_file, pml, s, stdout, usage_error, usage_stderr,
+};
 
 use serde_json::Value;
 
+/// Runs `pml design ARGS --format json` and returns the object.
 fn design_json(args: &[&str]) -> Value {
-    let out = pml()
-        .args(["design", "--format", "json"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json(&[&["design"][..], args].concat())
 }
 
 #[test]
@@ -77,31 +70,10 @@ fn ball_and_labels_and_utilities() {
 
 #[test]
 fn table_and_csv() {
-    let out = pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--exp-epsilon",
-            "1.125",
-        ])
-        .args(["--format", "table", "--labels", "a,b,c,d"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let example1 = |more: &[&str]| stdout(&[&EXAMPLE1[..], more].concat());
+    let text = example1(&["--format", "table", "--labels", "a,b,c,d"]);
     assert!(text.contains("Certificate") && text.contains("randomized response"));
-    let out = pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--exp-epsilon",
-            "1.125",
-        ])
-        .args(["--format", "csv", "--labels", "a,\"b\",c,d"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = example1(&["--format", "csv", "--labels", "a,\"b\",c,d"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "input,y1,y2,y3,y4");
     assert_eq!(lines.len(), 5);
@@ -114,19 +86,11 @@ fn table_and_csv() {
 #[test]
 fn output_file_is_written_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.json");
-    pml()
-        .args([
-            "design",
-            "--prior",
-            "0.5,0.3,0.2",
-            "--epsilon",
-            "0.3",
-            "--output",
-        ])
-        .arg(&path)
-        .assert()
-        .success();
+    let path = output_file(
+        dir.path(),
+        "w.json",
+        &["design", "--prior", "0.5,0.3,0.2", "--epsilon", "0.3"],
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(v["mechanism"].as_array().unwrap().len(), 3);
     // A failing run leaves nothing behind.
@@ -168,12 +132,7 @@ fn output_keeps_special_files_and_links() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    pml()
-        .args(design)
-        .arg("--output")
-        .arg(&fifo)
-        .assert()
-        .success();
+    output_file(dir.path(), "pipe", &design);
     let text = reader.join().unwrap();
     assert!(text.contains("\"mechanism\""), "{text}");
     assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
@@ -182,12 +141,7 @@ fn output_keeps_special_files_and_links() {
     std::fs::write(&real, "old").unwrap();
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    pml()
-        .args(design)
-        .arg("--output")
-        .arg(&link)
-        .assert()
-        .success();
+    output_file(dir.path(), "link.json", &design);
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -200,9 +154,8 @@ fn output_keeps_special_files_and_links() {
             .contains("\"mechanism\"")
     );
 
-    let out = pml().args(design).args(["--output", "-"]).output().unwrap();
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("\"mechanism\""));
+    let out = stdout(&[&design[..], &["--output", "-"]].concat());
+    assert!(out.contains("\"mechanism\""));
 }
 
 #[test]
@@ -246,12 +199,8 @@ fn bad_input_exits_2_with_the_field_named() {
         ),
     ];
     for (args, needle) in cases {
-        let out = pml().arg("design").args(*args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
+        let err = one_line_usage_error(&[&["design"][..], args].concat());
         assert!(err.contains(needle), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-        assert!(out.stdout.is_empty());
     }
 }
 
@@ -281,26 +230,16 @@ fn design_from_data_states_the_guarantee() {
         text.push_str(&format!("{i},{}\r\n", jobs[k]));
     }
     std::fs::write(&csv, text).unwrap();
-    let out = pml()
-        .args([
-            "design",
-            "--format",
-            "json",
-            "--epsilon",
-            "1",
-            "--delta",
-            "0.01",
-        ])
-        .args(["--column", "job, title", "--data"])
-        .arg(&csv)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = design_json(&[
+        "--epsilon",
+        "1",
+        "--delta",
+        "0.01",
+        "--column",
+        "job, title",
+        "--data",
+        s(&csv),
+    ]);
     let g = &v["guarantee"];
     assert_eq!(g["samples"], 600);
     assert!(
@@ -326,23 +265,12 @@ fn data_errors_name_the_problem() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("d.csv");
     std::fs::write(&csv, "a,b\n1,x\n2,\n3,y\n").unwrap();
-    let run = |extra: &[&str]| {
-        pml()
-            .args(["design", "--epsilon", "1", "--data"])
-            .arg(&csv)
-            .args(extra)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["--column", "b"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("line 3"));
-    let out = run(&["--column", "zzz"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let data = ["design", "--epsilon", "1", "--data", s(&csv), "--column"];
+    usage_error(&[&data[..], &["b"]].concat(), "line 3");
+    let err = usage_stderr(&[&data[..], &["zzz"]].concat());
     assert!(err.contains("\"a\"") && err.contains("\"b\""), "{err}");
-    let out = pml()
-        .args([
+    usage_error(
+        &[
             "design",
             "--prior",
             "0.5,0.5",
@@ -350,9 +278,7 @@ fn data_errors_name_the_problem() {
             "1",
             "--delta",
             "0.1",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--delta"));
+        ],
+        "--delta",
+    );
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, pml, usage_error};
+use common::{json, s, stdout, usage_error, words, write};
 use serde_json::Value;
 
 fn f(v: &Value) -> f64 {
@@ -66,40 +66,19 @@ fn compare_uniform_four_small_eps_ldp_beats_randomized_response() {
 
 #[test]
 fn compare_table_and_alip_levels() {
-    let out = pml()
-        .args([
-            "compare",
-            "--prior",
-            "0.4,0.3,0.2,0.1",
-            "--epsilon",
-            "0.5",
-            "--epsilon-lower",
-            "2",
-            "--format",
-            "table",
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let s = String::from_utf8_lossy(&out.stdout);
+    let t = stdout(&words(
+        "compare --prior 0.4,0.3,0.2,0.1 --epsilon 0.5 --epsilon-lower 2 --format table",
+    ));
     for needle in [
         "PML(0.5)",
         "ALIP(2, 0.5)",
         "LDP(0.5)",
         "randomized response",
     ] {
-        assert!(s.contains(needle), "missing {needle} in\n{s}");
+        assert!(t.contains(needle), "missing {needle} in\n{t}");
     }
     usage_error(
-        &[
-            "compare",
-            "--prior",
-            "0.5,0.5",
-            "--epsilon",
-            "0.5",
-            "--format",
-            "csv",
-        ],
+        &words("compare --prior 0.5,0.5 --epsilon 0.5 --format csv"),
         "--format csv",
     );
 }
@@ -157,75 +136,37 @@ fn design_alip_in_high_privacy_is_the_pml_design() {
 
 #[test]
 fn notion_usage_errors() {
-    usage_error(
-        &[
-            "design",
-            "--prior",
-            "0.5,0.5",
-            "--notion",
-            "alip",
-            "--epsilon",
-            "0.3",
-        ],
-        "--epsilon-lower",
-    );
-    usage_error(
-        &[
-            "design",
-            "--prior",
-            "0.5,0.5",
-            "--epsilon",
-            "0.3",
+    for (args, needle) in [
+        (
+            "design --prior 0.5,0.5 --notion alip --epsilon 0.3",
             "--epsilon-lower",
-            "1",
-        ],
-        "--notion alip",
-    );
-    usage_error(
-        &[
-            "design",
-            "--counts",
-            "50,50",
-            "--epsilon",
-            "0.3",
+        ),
+        (
+            "design --prior 0.5,0.5 --epsilon 0.3 --epsilon-lower 1",
+            "--notion alip",
+        ),
+        (
+            "design --counts 50,50 --epsilon 0.3 --delta 0.01 --notion pmc",
             "--delta",
-            "0.01",
-            "--notion",
-            "pmc",
-        ],
-        "--delta",
-    );
-    usage_error(
-        &[
-            "design",
-            "--prior",
-            "0.5,0.5",
-            "--notion",
-            "alip",
+        ),
+        (
+            "design --prior 0.5,0.5 --notion alip --epsilon-lower -1 --epsilon-upper 0.2",
             "--epsilon-lower",
-            "-1",
-            "--epsilon-upper",
-            "0.2",
-        ],
-        "--epsilon-lower",
-    );
+        ),
+    ] {
+        usage_error(&words(args), needle);
+    }
 }
 
 #[test]
 fn assess_reports_pmc_of_randomized_response() {
     // [D] Example 3: PMC = ln(1 + max p (e^e_r - 1)); ALIP gives LDP at the sum.
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rr.csv");
     let e = 1.0f64.exp();
     let (d, o) = (e / (e + 2.0), 1.0 / (e + 2.0));
-    std::fs::write(&path, format!("{d},{o},{o}\n{o},{d},{o}\n{o},{o},{d}\n")).unwrap();
-    let v = json(&[
-        "assess",
-        "--mechanism",
-        path.to_str().unwrap(),
-        "--prior",
-        "0.5,0.3,0.2",
-    ]);
+    let rows = format!("{d},{o},{o}\n{o},{d},{o}\n{o},{o},{d}\n");
+    let path = write(dir.path(), "rr.csv", &rows);
+    let v = json(&["assess", "--mechanism", s(&path), "--prior", "0.5,0.3,0.2"]);
     assert!((f(&v["pmc"]) - (1.0 + 0.5 * (e - 1.0)).ln()).abs() < 1e-9);
     assert_eq!(v["pmc_per_outcome"].as_array().unwrap().len(), 3);
     assert!(f(&v["ldp_parameter"]) <= f(&v["pmc"]) + f(&v["eps_min"]) + 1e-12);

@@ -2,7 +2,7 @@
 //! `pml assess` ([V] "Information leakage envelopes").
 
 mod common;
-use common::pml;
+use common::{EXAMPLE1, json, output_file, run_json, s, stdout, usage_error, write};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -11,23 +11,27 @@ const LN4: f64 = std::f64::consts::LN_2 * 2.0;
 
 /// [V] Example 2, eq. (7), as CSV rows.
 fn example2(dir: &Path) -> PathBuf {
-    let p = dir.join("example2.csv");
-    std::fs::write(
-        &p,
+    write(
+        dir,
+        "example2.csv",
         "0,0,0.5,0.5\n0,0,0.5,0.5\n0,0.2,0.4,0.4\n0.2,0,0.4,0.4\n",
     )
-    .unwrap();
-    p
 }
 
-fn run_json(args: &[&str]) -> Value {
-    let out = pml().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+/// `pml envelope --mechanism MECHANISM` under the uniform prior on four inputs, then
+/// `more`.
+fn uniform<'a>(mechanism: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    [
+        &[
+            "envelope",
+            "--mechanism",
+            mechanism,
+            "--prior",
+            "0.25,0.25,0.25,0.25",
+        ][..],
+        more,
+    ]
+    .concat()
 }
 
 fn close(v: &Value, want: f64) -> bool {
@@ -38,23 +42,21 @@ fn close(v: &Value, want: f64) -> bool {
 fn example2_curve_json_csv_table_and_plot() {
     let dir = tempfile::tempdir().unwrap();
     let m = example2(dir.path());
-    let m = m.to_str().unwrap();
+    let m = s(&m);
     let svg = dir.path().join("env.svg");
-    let v = run_json(&[
-        "envelope",
-        "--mechanism",
+    let v = run_json(&uniform(
         m,
-        "--prior",
-        "0.25,0.25,0.25,0.25",
-        "--deltas",
-        "0.01,0.1,0.2",
-        "--delta",
-        "0.1",
-        "--format",
-        "json",
-        "--plot",
-        svg.to_str().unwrap(),
-    ]);
+        &[
+            "--deltas",
+            "0.01,0.1,0.2",
+            "--delta",
+            "0.1",
+            "--format",
+            "json",
+            "--plot",
+            s(&svg),
+        ],
+    ));
     let curve = v["curve"].as_array().unwrap();
     assert_eq!(curve.len(), 3);
     // Example 3: at delta = 0.1 raw ln(10/9), envelope ln 4 (exact).
@@ -78,19 +80,7 @@ fn example2_curve_json_csv_table_and_plot() {
     assert!(svg.starts_with("<svg") && svg.contains("upper bound"));
 
     // CSV: one row per delta of a log grid, both ends included.
-    let out = pml()
-        .args([
-            "envelope",
-            "--mechanism",
-            m,
-            "--prior",
-            "0.25,0.25,0.25,0.25",
-        ])
-        .args(["--deltas", "0.001:0.1:5", "--format", "csv"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let csv = String::from_utf8(out.stdout).unwrap();
+    let csv = stdout(&uniform(m, &["--deltas", "0.001:0.1:5", "--format", "csv"]));
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 6);
     assert!(lines[0].starts_with("delta,left_quantile,right_quantile,binary,lower,upper"));
@@ -102,19 +92,7 @@ fn example2_curve_json_csv_table_and_plot() {
     );
 
     // Table, to a file by extension.
-    let out_file = dir.path().join("env.txt");
-    pml()
-        .args([
-            "envelope",
-            "--mechanism",
-            m,
-            "--prior",
-            "0.25,0.25,0.25,0.25",
-        ])
-        .arg("--output")
-        .arg(&out_file)
-        .assert()
-        .success();
+    let out_file = output_file(dir.path(), "env.txt", &uniform(m, &[]));
     let table = std::fs::read_to_string(&out_file).unwrap();
     assert!(table.contains("Publishable at delta = 0.05"), "{table}");
     assert!(table.contains("3 outcomes after merging similar outputs"));
@@ -126,20 +104,12 @@ fn example2_curve_json_csv_table_and_plot() {
 fn lp_envelope_of_example2() {
     let dir = tempfile::tempdir().unwrap();
     let m = example2(dir.path());
-    let v = run_json(&[
-        "envelope",
-        "--mechanism",
-        m.to_str().unwrap(),
-        "--prior",
-        "0.25,0.25,0.25,0.25",
-        "--deltas",
-        "0.05,0.2",
-        "--delta",
-        "0.2",
-        "--lp",
-        "--format",
-        "json",
-    ]);
+    let v = run_json(&uniform(
+        s(&m),
+        &[
+            "--deltas", "0.05,0.2", "--delta", "0.2", "--lp", "--format", "json",
+        ],
+    ));
     let want = (22.0f64 / 9.0).ln();
     let lp = &v["curve"][1]["lp"];
     assert!((lp["lower"].as_f64().unwrap() - want).abs() < 1e-7, "{lp}");
@@ -158,7 +128,7 @@ fn lp_envelope_of_example2() {
 fn usage_errors_name_the_flag() {
     let dir = tempfile::tempdir().unwrap();
     let m = example2(dir.path());
-    let m = m.to_str().unwrap();
+    let m = s(&m);
     for (flag, value) in [
         ("--deltas", "0.5:0.1:3"),
         ("--deltas", "0:0.5:3"),
@@ -166,28 +136,13 @@ fn usage_errors_name_the_flag() {
         ("--deltas", "0.1,2"),
         ("--delta", "1.5"),
     ] {
-        let out = pml()
-            .args([
-                "envelope",
-                "--mechanism",
-                m,
-                "--prior",
-                "0.25,0.25,0.25,0.25",
-            ])
-            .args([flag, value])
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains(flag), "{err}");
+        usage_error(&uniform(m, &[flag, value]), flag);
     }
     // The mechanism loader of `pml assess`: wrong number of rows.
-    let out = pml()
-        .args(["envelope", "--mechanism", m, "--prior", "0.5,0.5"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("4 rows"));
+    usage_error(
+        &["envelope", "--mechanism", m, "--prior", "0.5,0.5"],
+        "4 rows",
+    );
 }
 
 /// `pml design` and `pml assess` report the envelope at --envelope-delta beside eps:
@@ -195,77 +150,36 @@ fn usage_errors_name_the_flag() {
 #[test]
 fn design_and_assess_report_the_envelope() {
     let dir = tempfile::tempdir().unwrap();
-    let design = dir.path().join("design.json");
-    let args = [
-        "design",
-        "--prior",
-        "0.4,0.2,0.2,0.2",
-        "--exp-epsilon",
-        "1.125",
-        "--format",
-        "json",
-        "--envelope-delta",
-        "0.2",
-    ];
-    pml()
-        .args(args)
-        .arg("--output")
-        .arg(&design)
-        .assert()
-        .success();
+    let example1 = |more: &[&'static str]| [&EXAMPLE1[..], more].concat();
+    let design = output_file(
+        dir.path(),
+        "design.json",
+        &example1(&["--format", "json", "--envelope-delta", "0.2"]),
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&design).unwrap()).unwrap();
     let eps = (1.125f64).ln();
     assert!(close(&v["envelope"]["delta"], 0.2));
     assert!(close(&v["envelope"]["envelope"], eps), "{}", v["envelope"]);
 
-    let a = run_json(&[
+    let assess = [
         "assess",
         "--mechanism",
-        design.to_str().unwrap(),
+        s(&design),
         "--prior",
         "0.4,0.2,0.2,0.2",
-        "--format",
-        "json",
-    ]);
+    ];
+    let a = json(&assess);
     assert!(close(&a["envelope"]["delta"], 0.05));
     assert!(close(&a["envelope"]["upper"], eps) && a["envelope"]["exact"] == true);
 
-    let out = pml()
-        .args(["assess", "--mechanism", design.to_str().unwrap()])
-        .args(["--prior", "0.4,0.2,0.2,0.2", "--format", "table"])
-        .output()
-        .unwrap();
-    let table = String::from_utf8(out.stdout).unwrap();
+    let table = stdout(&[&assess[..], &["--format", "table"]].concat());
     assert!(table.contains("PML envelope at delta = 0.05"), "{table}");
 
-    let out = pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--exp-epsilon",
-            "1.125",
-        ])
-        .args(["--format", "table", "--envelope-delta", "0.1"])
-        .output()
-        .unwrap();
-    let table = String::from_utf8(out.stdout).unwrap();
+    let table = stdout(&example1(&["--format", "table", "--envelope-delta", "0.1"]));
     assert!(
         table.contains("Post-processing-safe guarantee at delta = 0.1"),
         "{table}"
     );
 
-    let out = pml()
-        .args([
-            "design",
-            "--prior",
-            "0.4,0.2,0.2,0.2",
-            "--exp-epsilon",
-            "1.125",
-        ])
-        .args(["--envelope-delta", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--envelope-delta"));
+    usage_error(&example1(&["--envelope-delta", "0"]), "--envelope-delta");
 }

@@ -2,22 +2,8 @@
 
 mod common;
 
-use common::{json, pml, usage_error};
+use common::{json, s, stdout, usage_error, write};
 use serde_json::Value;
-
-fn run(args: &[&str], format: &str) -> String {
-    let out = pml()
-        .args(args)
-        .args(["--format", format])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 const PRIORS: [&str; 3] = [
     "0.4,0.3,0.2,0.1",
@@ -68,8 +54,7 @@ fn methods_and_matrix_file_agree() {
                 .join(",")
         })
         .collect();
-    let path = dir.path().join("squared.csv");
-    std::fs::write(&path, rows.join("\n")).unwrap();
+    let path = write(dir.path(), "squared.csv", &rows.join("\n"));
     let base = ["design", "--prior", PRIORS[2], "--epsilon", "0.7"];
     let value = |extra: &[&str]| {
         json(&[&base[..], &["--utility", "loss"], extra].concat())["expected_loss"]
@@ -77,7 +62,7 @@ fn methods_and_matrix_file_agree() {
             .unwrap()
     };
     let builtin = value(&["--loss", "squared"]);
-    let file = value(&["--loss-matrix", path.to_str().unwrap()]);
+    let file = value(&["--loss-matrix", s(&path)]);
     let direct = value(&["--loss", "squared", "--loss-method", "direct"]);
     assert!((builtin - file).abs() < 1e-12, "{builtin} vs {file}");
     assert!((builtin - direct).abs() < 1e-8, "{builtin} vs {direct}");
@@ -86,20 +71,19 @@ fn methods_and_matrix_file_agree() {
 /// CSV: one row per input, each summing to 1; the header names the guesses.
 #[test]
 fn csv_rows_sum_to_one() {
-    let csv = run(
-        &[
-            "design",
-            "--prior",
-            PRIORS[0],
-            "--epsilon",
-            "0.5",
-            "--utility",
-            "loss",
-            "--loss",
-            "absolute",
-        ],
+    let csv = stdout(&[
+        "design",
+        "--prior",
+        PRIORS[0],
+        "--epsilon",
+        "0.5",
+        "--utility",
+        "loss",
+        "--loss",
+        "absolute",
+        "--format",
         "csv",
-    );
+    ]);
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
@@ -143,10 +127,11 @@ fn usage_errors_exit_2() {
             "loss[2][3]",
         ),
     ] {
-        let path = dir.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        let file = path.to_str().unwrap();
-        usage_error(&with(&["--utility", "loss", "--loss-matrix", file]), needle);
+        let path = write(dir.path(), name, text);
+        usage_error(
+            &with(&["--utility", "loss", "--loss-matrix", s(&path)]),
+            needle,
+        );
     }
 }
 

@@ -2,7 +2,7 @@
 //! priors. Parsing and formatting only: every number comes from
 //! `pml_model::assessment`.
 
-use crate::args::{Estimate, Input, write_atomic};
+use crate::args::{Estimate, Input, emit};
 use crate::commands::design::Radius;
 use crate::error::CliError;
 use crate::output::envelope_json;
@@ -12,7 +12,7 @@ use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Mechanism, UncertaintySet, sample};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `pml assess`.
@@ -146,15 +146,7 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
         }
         AssessFormat::Table => to_table(&assessment, &env, &labels, &source, radius.as_ref()),
     };
-    match &a.output {
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-            Ok(())
-        }
-        Some(path) => write_atomic(path, &text),
-    }
+    emit(a.output.as_deref(), &text)
 }
 
 // ---------------------------------------------------------------- reading files

@@ -162,6 +162,20 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     a.output.emit(&text)
 }
 
+/// The numbers of a curve row, in the column order of both the CSV and the table:
+/// delta, left and right quantile, binary, lower, upper, markov.
+fn numbers(b: &EnvelopeBounds) -> [f64; 7] {
+    [
+        b.delta,
+        b.left_quantile,
+        b.right_quantile,
+        b.binary,
+        b.lower,
+        b.upper,
+        b.markov,
+    ]
+}
+
 fn csv(curve: &[EnvelopeBounds], lp: Option<&[EnvelopeValue]>) -> String {
     let mut s =
         String::from("delta,left_quantile,right_quantile,binary,lower,upper,markov,exact,envelope");
@@ -171,16 +185,12 @@ fn csv(curve: &[EnvelopeBounds], lp: Option<&[EnvelopeValue]>) -> String {
         "\n"
     });
     for (i, b) in curve.iter().enumerate() {
+        for x in numbers(b) {
+            let _ = write!(s, "{x},");
+        }
         let _ = write!(
             s,
-            "{},{},{},{},{},{},{},{},{}",
-            b.delta,
-            b.left_quantile,
-            b.right_quantile,
-            b.binary,
-            b.lower,
-            b.upper,
-            b.markov,
+            "{},{}",
             b.exact,
             b.envelope().map_or_else(String::new, |e| e.to_string())
         );
@@ -253,18 +263,11 @@ fn table(
         "\n"
     });
     for (i, b) in curve.iter().enumerate() {
-        let _ = write!(
-            s,
-            "  {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6} {:>10.6}  {:<5}",
-            b.delta,
-            b.left_quantile,
-            b.right_quantile,
-            b.binary,
-            b.lower,
-            b.upper,
-            b.markov,
-            if b.exact { "yes" } else { "" }
-        );
+        s.push(' ');
+        for x in numbers(b) {
+            let _ = write!(s, " {x:>10.6}");
+        }
+        let _ = write!(s, "  {:<5}", if b.exact { "yes" } else { "" });
         if let Some(lp) = lp {
             let _ = write!(s, "  {:.6}", lp[i].upper);
             if !lp[i].converged {
