@@ -2,7 +2,10 @@
 //! paper's examples, the closed forms of Theorems 4 and 5, and the post-processing
 //! property the upper bound exists for.
 
+mod common;
+
 use approx::assert_abs_diff_eq;
+use common::Rng;
 use ndarray::Array2;
 use pml_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,
@@ -60,27 +63,6 @@ fn k_rr(k: usize, er: f64) -> Mechanism {
 fn four_level(k: usize, rho: f64) -> Prior {
     let m = [1.0 - 3.0 * rho, 1.0 - rho, 1.0 + rho, 1.0 + 3.0 * rho];
     Prior::new((0..k).map(|i| m[4 * i / k] / k as f64).collect::<Vec<_>>()).unwrap()
-}
-
-/// A tiny deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn prior(&mut self, n: usize) -> Prior {
-        Prior::normalised((0..n).map(|_| 0.05 + self.unit()).collect::<Vec<_>>()).unwrap()
-    }
 }
 
 const LN4: f64 = std::f64::consts::LN_2 * 2.0;
@@ -373,23 +355,7 @@ fn quantiles_and_bounds_on_random_mechanisms() {
     for _ in 0..500 {
         let n = 2 + rng.below(5);
         let m = 1 + rng.below(7);
-        let rows: Vec<Vec<f64>> = (0..n)
-            .map(|_| {
-                let mut r: Vec<f64> = (0..m)
-                    .map(|_| {
-                        if rng.below(3) == 0 {
-                            0.0
-                        } else {
-                            rng.unit() + 1e-3
-                        }
-                    })
-                    .collect();
-                r[0] += 1e-3;
-                let s: f64 = r.iter().sum();
-                r.iter().map(|v| v / s).collect()
-            })
-            .collect();
-        let w = Mechanism::from_rows(rows).unwrap();
+        let w = rng.mechanism(n, m);
         let p = rng.prior(n);
         let env = Envelope::new(&w, &p).unwrap();
         let mass: f64 = env.distribution().atoms.iter().map(|a| a.probability).sum();

@@ -720,20 +720,16 @@ mod tests {
         out
     }
 
-    /// Small deterministic generator (xorshift64*), to keep the tests std-only.
-    struct Rng(u64);
+    /// The tests' xorshift64* generator (std-only), shared with `pml-model`'s tests.
+    mod rng {
+        include!("../../pml-model/tests/common/rng.rs");
+    }
+    use rng::Rng;
+
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn uniform(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
+        /// A uniform integer in lo..=hi, as f64.
         fn int(&mut self, lo: i64, hi: i64) -> f64 {
-            (lo + (self.next() % (hi - lo + 1) as u64) as i64) as f64
+            (lo + self.below((hi - lo + 1) as usize) as i64) as f64
         }
     }
 
@@ -910,7 +906,7 @@ mod tests {
                 }
             }
             let a = matrix(&rows);
-            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.uniform()));
+            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.unit()));
             let rays = enumerate_extreme_rays(&a, &w);
             let want = brute_force(&a, &w);
             let ok = rays.len() == want.len()
@@ -945,14 +941,14 @@ mod tests {
                             if integer {
                                 rng.int(-2, 3)
                             } else {
-                                rng.uniform() * 2.0 - 0.7
+                                rng.unit() * 2.0 - 0.7
                             }
                         })
                         .collect()
                 })
                 .collect();
             let a = matrix(&rows);
-            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.uniform()));
+            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.unit()));
             let rays = enumerate_extreme_rays(&a, &w);
             assert_same_set(&rays, &brute_force(&a, &w), 1e-9);
             check_extreme(&a, &w, &rays);
@@ -1030,12 +1026,12 @@ mod tests {
         check_extreme(&a, &w, &rays);
 
         let mut rng = Rng(42);
-        let center: Vec<f64> = (0..8).map(|_| 0.5 + rng.uniform()).collect();
+        let center: Vec<f64> = (0..8).map(|_| 0.5 + rng.unit()).collect();
         let rows: Vec<Vec<f64>> = (0..80)
             .map(|_| {
                 // Half-spaces through the origin containing `center`: a cone with
                 // many facets.
-                let mut a: Vec<f64> = (0..8).map(|_| rng.uniform() * 2.0 - 1.0).collect();
+                let mut a: Vec<f64> = (0..8).map(|_| rng.unit() * 2.0 - 1.0).collect();
                 let d: f64 = a.iter().zip(&center).map(|(x, y)| x * y).sum();
                 if d < 0.0 {
                     a.iter_mut().for_each(|x| *x = -*x);

@@ -4,7 +4,15 @@
 use ndarray::ArrayView2;
 use pml_model::Prior;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{Rng as _, SeedableRng};
+
+/// The seeded xorshift64* generator shared with `pml-model`'s tests (`Rng(seed)`, with
+/// `unit`, `below`, `prior` and `mechanism`).
+#[path = "../../pml-model/tests/common/mod.rs"]
+mod model;
+
+#[allow(unused_imports)] // not every test file draws from it
+pub use model::Rng;
 
 /// A seeded generator.
 pub fn rng(seed: u64) -> StdRng {

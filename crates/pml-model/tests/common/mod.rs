@@ -1,0 +1,39 @@
+//! Shared helpers for the integration tests of `pml-model` (and, through `#[path]`,
+//! of `pml-solver`): the seeded generator and the random priors and mechanisms it draws.
+#![allow(dead_code)]
+
+use pml_model::{Mechanism, Prior};
+
+#[path = "rng.rs"]
+mod rng;
+
+pub use rng::Rng;
+
+impl Rng {
+    /// A random prior on n symbols, every weight in [0.05, 1.05) before normalising.
+    pub fn prior(&mut self, n: usize) -> Prior {
+        Prior::normalised(self.prior_weights(n)).unwrap()
+    }
+
+    /// A random N x M mechanism with about a third of its entries exactly 0 (the first
+    /// column of every row is kept positive).
+    pub fn mechanism(&mut self, n: usize, m: usize) -> Mechanism {
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|_| {
+                let mut r: Vec<f64> = (0..m)
+                    .map(|_| {
+                        if self.below(3) == 0 {
+                            0.0
+                        } else {
+                            self.unit() + 1e-3
+                        }
+                    })
+                    .collect();
+                r[0] += 1e-3;
+                let s: f64 = r.iter().sum();
+                r.iter().map(|v| v / s).collect()
+            })
+            .collect();
+        Mechanism::from_rows(rows).unwrap()
+    }
+}
