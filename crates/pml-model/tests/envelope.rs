@@ -5,25 +5,13 @@
 mod common;
 
 use approx::assert_abs_diff_eq;
-use common::Rng;
+use common::{Rng, example2};
 use ndarray::Array2;
 use pml_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,
 };
 use pml_model::{Mechanism, Prior, assessment, measures};
 use proptest::prelude::*;
-
-/// [V] eq. (7), the mechanism of Example 2.
-fn example2() -> (Mechanism, Prior) {
-    let w = Mechanism::from_rows(vec![
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.2, 0.4, 0.4],
-        vec![0.2, 0.0, 0.4, 0.4],
-    ])
-    .unwrap();
-    (w, Prior::uniform(4).unwrap())
-}
 
 /// The post-processing `Z = W P` for a row-stochastic `P` (`M x K`).
 fn post_process(w: &Mechanism, p: &Array2<f64>) -> Mechanism {

@@ -9,13 +9,13 @@ use pml_solver::Design;
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng};
 
-/// The seeded xorshift64* generator shared with `pml-model`'s tests (`Rng(seed)`, with
-/// `unit`, `below`, `prior` and `mechanism`).
+/// Shared with `pml-model`'s tests: the seeded xorshift64* generator (`Rng(seed)`, with
+/// `unit`, `below`, `prior` and `mechanism`) and [V] Example 2.
 #[path = "../../pml-model/tests/common/mod.rs"]
 mod model;
 
-#[allow(unused_imports)] // not every test file draws from it
-pub use model::Rng;
+#[allow(unused_imports)] // not every test file uses them
+pub use model::{Rng, example2};
 
 /// A seeded generator.
 pub fn rng(seed: u64) -> StdRng {

@@ -4,23 +4,12 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, example2};
 use ndarray::Array2;
 use pml_model::envelope::{Envelope, LeakageDistribution, RandomizedResponseEnvelope};
 use pml_model::{Mechanism, Prior};
 use pml_solver::closed_form;
 use pml_solver::envelope::envelope_value;
-
-fn example2() -> (Mechanism, Prior) {
-    let w = Mechanism::from_rows(vec![
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.2, 0.4, 0.4],
-        vec![0.2, 0.0, 0.4, 0.4],
-    ])
-    .unwrap();
-    (w, Prior::uniform(4).unwrap())
-}
 
 /// The witness re-measured: its right quantile at delta is the certified lower end.
 fn check_witness(w: &Mechanism, p: &Prior, v: &pml_solver::envelope::EnvelopeValue) {

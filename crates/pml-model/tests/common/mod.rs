@@ -1,5 +1,6 @@
 //! Shared helpers for the integration tests of `pml-model` (and, through `#[path]`,
-//! of `pml-solver`): the seeded generator and the random priors and mechanisms it draws.
+//! of `pml-solver`): the seeded generator, the random priors and mechanisms it draws,
+//! and the envelope paper's Example 2.
 #![allow(dead_code)]
 
 use pml_model::{Mechanism, Prior};
@@ -36,4 +37,16 @@ impl Rng {
             .collect();
         Mechanism::from_rows(rows).unwrap()
     }
+}
+
+/// [V] eq. (7), the mechanism of Example 2, under the uniform prior.
+pub fn example2() -> (Mechanism, Prior) {
+    let w = Mechanism::from_rows(vec![
+        vec![0.0, 0.0, 0.5, 0.5],
+        vec![0.0, 0.0, 0.5, 0.5],
+        vec![0.0, 0.2, 0.4, 0.4],
+        vec![0.2, 0.0, 0.4, 0.4],
+    ])
+    .unwrap();
+    (w, Prior::uniform(4).unwrap())
 }
