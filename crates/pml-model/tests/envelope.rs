@@ -5,7 +5,7 @@
 mod common;
 
 use approx::assert_abs_diff_eq;
-use common::{Rng, example2};
+use common::{Rng, example2, extremal, randomized_response};
 use ndarray::Array2;
 use pml_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,
@@ -21,30 +21,6 @@ fn post_process(w: &Mechanism, p: &Array2<f64>) -> Mechanism {
 /// The deterministic merge `y -> h[y]` as a 0/1 matrix.
 fn merge(h: &[usize], k: usize) -> Array2<f64> {
     Array2::from_shape_fn((h.len(), k), |(y, z)| f64::from(h[y] == z))
-}
-
-/// [V] Sec. V-A: the high-privacy extremal mechanism, written from the paper.
-fn extremal(p: &Prior, eps: f64) -> Mechanism {
-    let p = p.masses();
-    let n = p.len();
-    let e = eps.exp();
-    Mechanism::new(Array2::from_shape_fn((n, n), |(i, j)| {
-        if i == j {
-            1.0 - e * (1.0 - p[i])
-        } else {
-            e * p[j]
-        }
-    }))
-    .unwrap()
-}
-
-/// [V] eq. (14): k-ary randomized response, written from the paper.
-fn k_rr(k: usize, er: f64) -> Mechanism {
-    let d = er.exp() + k as f64 - 1.0;
-    Mechanism::new(Array2::from_shape_fn((k, k), |(i, j)| {
-        if i == j { er.exp() / d } else { 1.0 / d }
-    }))
-    .unwrap()
 }
 
 /// The four-level prior of [V] Sec. V-B (k divisible by 4).
@@ -199,7 +175,7 @@ fn theorem5_randomized_response() {
     let (mut lower_checked, mut exact_checked) = (0, 0);
     for (p, er) in &cases {
         let k = p.len();
-        let w = k_rr(k, *er);
+        let w = randomized_response(k, *er);
         let rr = RandomizedResponseEnvelope::new(p, *er).unwrap();
         let env = Envelope::new(&w, p).unwrap();
         assert_abs_diff_eq!(rr.max_pml(), env.max_pml(), epsilon = 1e-12);
@@ -265,7 +241,7 @@ fn theorem5_lower_bound_is_attained_by_the_proof_post_processings() {
         masses.sort_by(f64::total_cmp);
         let p = Prior::new(masses).unwrap();
         let er = 0.05 + 3.0 * rng.unit();
-        let w = k_rr(k, er);
+        let w = randomized_response(k, er);
         let rr = RandomizedResponseEnvelope::new(&p, er).unwrap();
         let (a, b) = (rr.alpha, rr.beta);
         let q = &rr.sorted_outputs;

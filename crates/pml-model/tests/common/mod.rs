@@ -1,8 +1,9 @@
 //! Shared helpers for the integration tests of `pml-model` (and, through `#[path]`,
 //! of `pml-solver`): the seeded generator, the random priors and mechanisms it draws,
-//! and the envelope paper's Example 2.
+//! the envelope paper's Example 2, and two mechanisms written from the papers.
 #![allow(dead_code)]
 
+use ndarray::Array2;
 use pml_model::{Mechanism, Prior};
 
 #[path = "rng.rs"]
@@ -49,4 +50,29 @@ pub fn example2() -> (Mechanism, Prior) {
     ])
     .unwrap();
     (w, Prior::uniform(4).unwrap())
+}
+
+/// The high-privacy extremal mechanism, written from the papers ([V] Sec. V-A, [D]
+/// Example 4, THEORY 5): `W[i][i] = 1 - e^eps (1 - p_i)`, `W[i][j] = e^eps p_j`.
+pub fn extremal(p: &Prior, eps: f64) -> Mechanism {
+    let e = eps.exp();
+    let m = p.masses();
+    Mechanism::new(Array2::from_shape_fn((p.len(), p.len()), |(i, j)| {
+        if i == j {
+            1.0 - e * (1.0 - m[i])
+        } else {
+            e * m[j]
+        }
+    }))
+    .unwrap()
+}
+
+/// k-ary randomized response with LDP level `e_r`, written from the paper ([V] eq. (14)).
+pub fn randomized_response(k: usize, e_r: f64) -> Mechanism {
+    let e = e_r.exp();
+    let z = e + k as f64 - 1.0;
+    Mechanism::new(Array2::from_shape_fn((k, k), |(x, y)| {
+        if x == y { e / z } else { 1.0 / z }
+    }))
+    .unwrap()
 }
