@@ -863,17 +863,17 @@ mod tests {
         let mut rng = Rng(0xdead_beef_1234_5678);
         let mut bad = 0;
         for trial in 0..trials {
-            let n = 2 + (rng.next() % 5) as usize;
+            let n = 2 + (rng.next_u64() % 5) as usize;
             let kind = trial % 3;
             let mut rows: Vec<Vec<f64>> = Vec::new();
             if kind == 0 {
-                let m = 1 + (rng.next() % 10) as usize;
+                let m = 1 + (rng.next_u64() % 10) as usize;
                 for _ in 0..m {
                     rows.push((0..n).map(|_| rng.int(-3, 3)).collect());
                 }
             } else {
                 // e v - e_x rows with v random rational distributions and e at a threshold.
-                let nv = 1 + (rng.next() % 4) as usize;
+                let nv = 1 + (rng.next_u64() % 4) as usize;
                 let vs: Vec<Vec<f64>> = (0..nv)
                     .map(|_| {
                         let w: Vec<f64> = (0..n).map(|_| rng.int(0, 4)).collect();
@@ -882,7 +882,7 @@ mod tests {
                     })
                     .collect();
                 let v0 = &vs[0];
-                let mask = 1 + rng.next() % ((1u64 << n) - 1);
+                let mask = 1 + rng.next_u64() % ((1u64 << n) - 1);
                 let sub: f64 = (0..n).filter(|x| mask >> x & 1 == 1).map(|x| v0[x]).sum();
                 let e = if sub > 0.0 && sub < 1.0 {
                     1.0 / sub
@@ -899,7 +899,7 @@ mod tests {
                         let mut a: Vec<f64> = v.iter().map(|q| e * q).collect();
                         a[x] -= 1.0;
                         rows.push(a.clone());
-                        if rng.next().is_multiple_of(4) {
+                        if rng.next_u64().is_multiple_of(4) {
                             rows.push(a.iter().map(|y| y * 0.1).collect());
                         }
                     }
@@ -932,7 +932,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for trial in 0..300 {
             let n = 2 + trial % 4;
-            let m = 1 + (rng.next() % 7) as usize;
+            let m = 1 + (rng.next_u64() % 7) as usize;
             let integer = trial % 2 == 0;
             let rows: Vec<Vec<f64>> = (0..m)
                 .map(|_| {

@@ -45,7 +45,7 @@ pub fn known_or_small_ball(
     case: usize,
     fraction: Range<f64>,
 ) -> UncertaintySet {
-    if case % 2 == 0 {
+    if case.is_multiple_of(2) {
         UncertaintySet::known(p.clone())
     } else {
         small_ball(rng, p, fraction)

@@ -189,7 +189,7 @@ fn full_lp(rays: &RaySet, mu: &[f64]) -> (f64, Vec<f64>) {
 /// The random prior of case `case`: every third one with small masses (floor 0.05),
 /// the others with floor 0.3.
 fn case_prior(r: &mut StdRng, n: usize, case: usize) -> Prior {
-    random_prior(r, n, if case % 3 == 0 { 0.05 } else { 0.3 })
+    random_prior(r, n, if case.is_multiple_of(3) { 0.05 } else { 0.3 })
 }
 
 /// A random set of kind 0 (known prior), 1 (l1 ball with `beta < 2 min p`,
