@@ -336,27 +336,14 @@ mod tests {
     use approx::assert_abs_diff_eq;
     use proptest::prelude::*;
 
-    /// A tiny deterministic generator (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-        /// Uniform in [0, 1).
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
+    /// The tests' xorshift64* generator, shared with the integration tests.
+    mod rng {
+        include!("../tests/common/rng.rs");
     }
+    use rng::Rng;
 
     fn random_prior(rng: &mut Rng, n: usize) -> Prior {
-        Prior::normalised((0..n).map(|_| 0.05 + rng.unit()).collect::<Vec<_>>()).unwrap()
+        Prior::normalised(rng.prior_weights(n)).unwrap()
     }
 
     /// A random N x M mechanism; with `zeros`, every column gets at least one zero.

@@ -1,7 +1,10 @@
 //! Measures under every information-density notion ([D] = the PMC paper) against
 //! the paper's examples, the conversions between notions, and the column cones.
 
+mod common;
+
 use approx::assert_abs_diff_eq;
+use common::{extremal, randomized_response};
 use ndarray::Array2;
 use pml_model::assessment::{ldp_parameter, maximal_leakage};
 use pml_model::density::{self, NotionLevels};
@@ -37,29 +40,6 @@ impl Rng {
         }
         Mechanism::new(w).unwrap()
     }
-}
-
-fn randomized_response(n: usize, e_r: f64) -> Mechanism {
-    let e = e_r.exp();
-    let z = e + n as f64 - 1.0;
-    Mechanism::new(Array2::from_shape_fn((n, n), |(x, y)| {
-        if x == y { e / z } else { 1.0 / z }
-    }))
-    .unwrap()
-}
-
-/// The high-privacy extremal mechanism ([D] Example 4, THEORY 5).
-fn extremal(p: &Prior, eps: f64) -> Mechanism {
-    let e = eps.exp();
-    let m = p.masses();
-    Mechanism::new(Array2::from_shape_fn((p.len(), p.len()), |(i, j)| {
-        if i == j {
-            1.0 - e * (1.0 - m[i])
-        } else {
-            e * m[j]
-        }
-    }))
-    .unwrap()
 }
 
 #[test]

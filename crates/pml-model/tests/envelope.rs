@@ -2,25 +2,16 @@
 //! paper's examples, the closed forms of Theorems 4 and 5, and the post-processing
 //! property the upper bound exists for.
 
+mod common;
+
 use approx::assert_abs_diff_eq;
+use common::{Rng, example2, extremal, randomized_response};
 use ndarray::Array2;
 use pml_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,
 };
 use pml_model::{Mechanism, Prior, assessment, measures};
 use proptest::prelude::*;
-
-/// [V] eq. (7), the mechanism of Example 2.
-fn example2() -> (Mechanism, Prior) {
-    let w = Mechanism::from_rows(vec![
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.2, 0.4, 0.4],
-        vec![0.2, 0.0, 0.4, 0.4],
-    ])
-    .unwrap();
-    (w, Prior::uniform(4).unwrap())
-}
 
 /// The post-processing `Z = W P` for a row-stochastic `P` (`M x K`).
 fn post_process(w: &Mechanism, p: &Array2<f64>) -> Mechanism {
@@ -32,55 +23,10 @@ fn merge(h: &[usize], k: usize) -> Array2<f64> {
     Array2::from_shape_fn((h.len(), k), |(y, z)| f64::from(h[y] == z))
 }
 
-/// [V] Sec. V-A: the high-privacy extremal mechanism, written from the paper.
-fn extremal(p: &Prior, eps: f64) -> Mechanism {
-    let p = p.masses();
-    let n = p.len();
-    let e = eps.exp();
-    Mechanism::new(Array2::from_shape_fn((n, n), |(i, j)| {
-        if i == j {
-            1.0 - e * (1.0 - p[i])
-        } else {
-            e * p[j]
-        }
-    }))
-    .unwrap()
-}
-
-/// [V] eq. (14): k-ary randomized response, written from the paper.
-fn k_rr(k: usize, er: f64) -> Mechanism {
-    let d = er.exp() + k as f64 - 1.0;
-    Mechanism::new(Array2::from_shape_fn((k, k), |(i, j)| {
-        if i == j { er.exp() / d } else { 1.0 / d }
-    }))
-    .unwrap()
-}
-
 /// The four-level prior of [V] Sec. V-B (k divisible by 4).
 fn four_level(k: usize, rho: f64) -> Prior {
     let m = [1.0 - 3.0 * rho, 1.0 - rho, 1.0 + rho, 1.0 + 3.0 * rho];
     Prior::new((0..k).map(|i| m[4 * i / k] / k as f64).collect::<Vec<_>>()).unwrap()
-}
-
-/// A tiny deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn prior(&mut self, n: usize) -> Prior {
-        Prior::normalised((0..n).map(|_| 0.05 + self.unit()).collect::<Vec<_>>()).unwrap()
-    }
 }
 
 const LN4: f64 = std::f64::consts::LN_2 * 2.0;
@@ -229,7 +175,7 @@ fn theorem5_randomized_response() {
     let (mut lower_checked, mut exact_checked) = (0, 0);
     for (p, er) in &cases {
         let k = p.len();
-        let w = k_rr(k, *er);
+        let w = randomized_response(k, *er);
         let rr = RandomizedResponseEnvelope::new(p, *er).unwrap();
         let env = Envelope::new(&w, p).unwrap();
         assert_abs_diff_eq!(rr.max_pml(), env.max_pml(), epsilon = 1e-12);
@@ -295,7 +241,7 @@ fn theorem5_lower_bound_is_attained_by_the_proof_post_processings() {
         masses.sort_by(f64::total_cmp);
         let p = Prior::new(masses).unwrap();
         let er = 0.05 + 3.0 * rng.unit();
-        let w = k_rr(k, er);
+        let w = randomized_response(k, er);
         let rr = RandomizedResponseEnvelope::new(&p, er).unwrap();
         let (a, b) = (rr.alpha, rr.beta);
         let q = &rr.sorted_outputs;
@@ -373,23 +319,7 @@ fn quantiles_and_bounds_on_random_mechanisms() {
     for _ in 0..500 {
         let n = 2 + rng.below(5);
         let m = 1 + rng.below(7);
-        let rows: Vec<Vec<f64>> = (0..n)
-            .map(|_| {
-                let mut r: Vec<f64> = (0..m)
-                    .map(|_| {
-                        if rng.below(3) == 0 {
-                            0.0
-                        } else {
-                            rng.unit() + 1e-3
-                        }
-                    })
-                    .collect();
-                r[0] += 1e-3;
-                let s: f64 = r.iter().sum();
-                r.iter().map(|v| v / s).collect()
-            })
-            .collect();
-        let w = Mechanism::from_rows(rows).unwrap();
+        let w = rng.mechanism(n, m);
         let p = rng.prior(n);
         let env = Envelope::new(&w, &p).unwrap();
         let mass: f64 = env.distribution().atoms.iter().map(|a| a.probability).sum();

@@ -720,20 +720,16 @@ mod tests {
         out
     }
 
-    /// Small deterministic generator (xorshift64*), to keep the tests std-only.
-    struct Rng(u64);
+    /// The tests' xorshift64* generator (std-only), shared with `pml-model`'s tests.
+    mod rng {
+        include!("../../pml-model/tests/common/rng.rs");
+    }
+    use rng::Rng;
+
     impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn uniform(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
+        /// A uniform integer in lo..=hi, as f64.
         fn int(&mut self, lo: i64, hi: i64) -> f64 {
-            (lo + (self.next() % (hi - lo + 1) as u64) as i64) as f64
+            (lo + self.below((hi - lo + 1) as usize) as i64) as f64
         }
     }
 
@@ -867,17 +863,17 @@ mod tests {
         let mut rng = Rng(0xdead_beef_1234_5678);
         let mut bad = 0;
         for trial in 0..trials {
-            let n = 2 + (rng.next() % 5) as usize;
+            let n = 2 + (rng.next_u64() % 5) as usize;
             let kind = trial % 3;
             let mut rows: Vec<Vec<f64>> = Vec::new();
             if kind == 0 {
-                let m = 1 + (rng.next() % 10) as usize;
+                let m = 1 + (rng.next_u64() % 10) as usize;
                 for _ in 0..m {
                     rows.push((0..n).map(|_| rng.int(-3, 3)).collect());
                 }
             } else {
                 // e v - e_x rows with v random rational distributions and e at a threshold.
-                let nv = 1 + (rng.next() % 4) as usize;
+                let nv = 1 + (rng.next_u64() % 4) as usize;
                 let vs: Vec<Vec<f64>> = (0..nv)
                     .map(|_| {
                         let w: Vec<f64> = (0..n).map(|_| rng.int(0, 4)).collect();
@@ -886,7 +882,7 @@ mod tests {
                     })
                     .collect();
                 let v0 = &vs[0];
-                let mask = 1 + rng.next() % ((1u64 << n) - 1);
+                let mask = 1 + rng.next_u64() % ((1u64 << n) - 1);
                 let sub: f64 = (0..n).filter(|x| mask >> x & 1 == 1).map(|x| v0[x]).sum();
                 let e = if sub > 0.0 && sub < 1.0 {
                     1.0 / sub
@@ -903,14 +899,14 @@ mod tests {
                         let mut a: Vec<f64> = v.iter().map(|q| e * q).collect();
                         a[x] -= 1.0;
                         rows.push(a.clone());
-                        if rng.next().is_multiple_of(4) {
+                        if rng.next_u64().is_multiple_of(4) {
                             rows.push(a.iter().map(|y| y * 0.1).collect());
                         }
                     }
                 }
             }
             let a = matrix(&rows);
-            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.uniform()));
+            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.unit()));
             let rays = enumerate_extreme_rays(&a, &w);
             let want = brute_force(&a, &w);
             let ok = rays.len() == want.len()
@@ -936,7 +932,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         for trial in 0..300 {
             let n = 2 + trial % 4;
-            let m = 1 + (rng.next() % 7) as usize;
+            let m = 1 + (rng.next_u64() % 7) as usize;
             let integer = trial % 2 == 0;
             let rows: Vec<Vec<f64>> = (0..m)
                 .map(|_| {
@@ -945,14 +941,14 @@ mod tests {
                             if integer {
                                 rng.int(-2, 3)
                             } else {
-                                rng.uniform() * 2.0 - 0.7
+                                rng.unit() * 2.0 - 0.7
                             }
                         })
                         .collect()
                 })
                 .collect();
             let a = matrix(&rows);
-            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.uniform()));
+            let w = Array1::from_iter((0..n).map(|_| 0.5 + rng.unit()));
             let rays = enumerate_extreme_rays(&a, &w);
             assert_same_set(&rays, &brute_force(&a, &w), 1e-9);
             check_extreme(&a, &w, &rays);
@@ -1030,12 +1026,12 @@ mod tests {
         check_extreme(&a, &w, &rays);
 
         let mut rng = Rng(42);
-        let center: Vec<f64> = (0..8).map(|_| 0.5 + rng.uniform()).collect();
+        let center: Vec<f64> = (0..8).map(|_| 0.5 + rng.unit()).collect();
         let rows: Vec<Vec<f64>> = (0..80)
             .map(|_| {
                 // Half-spaces through the origin containing `center`: a cone with
                 // many facets.
-                let mut a: Vec<f64> = (0..8).map(|_| rng.uniform() * 2.0 - 1.0).collect();
+                let mut a: Vec<f64> = (0..8).map(|_| rng.unit() * 2.0 - 1.0).collect();
                 let d: f64 = a.iter().zip(&center).map(|(x, y)| x * y).sum();
                 if d < 0.0 {
                     a.iter_mut().for_each(|x| *x = -*x);

@@ -1,26 +1,17 @@
 //! Degenerate instances: near-uniform and exactly uniform priors make the LP over
 //! rays massively degenerate (many tied rays); every design must still certify.
 
+mod common;
+
+use common::Rng;
 use pml_model::{Prior, UncertaintySet};
 use pml_solver::utility::builtin;
 use pml_solver::{DesignSettings, design};
 
-/// xorshift64*, as in the benches.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next_f64(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        let x = self.0.wrapping_mul(0x2545_F491_4F6C_DD1D);
-        (x >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
+/// Weights 1 + U[0, 1), as the benches draw them (same generator and seed).
 fn near_uniform(n: usize) -> Prior {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ n as u64);
-    let w: Vec<f64> = (0..n).map(|_| 1.0 + rng.next_f64()).collect();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let w: Vec<f64> = (0..n).map(|_| 1.0 + rng.unit()).collect();
     Prior::normalised(w).unwrap()
 }
 

@@ -3,7 +3,9 @@
 mod common;
 
 use approx::assert_abs_diff_eq;
-use common::{random_prior, rng, same_up_to_column_order};
+use common::{
+    assert_beats_baselines, known_or_small_ball, random_prior, rng, same_up_to_column_order,
+};
 use ndarray::array;
 use pml_model::{Mechanism, Prior, UncertaintySet, measures};
 use pml_solver::closed_form::{binary_l1, high_privacy, k_singular};
@@ -116,27 +118,11 @@ fn designs_beat_randomized_response_and_respect_mi_bound() {
         let n = r.random_range(2..=7);
         let p = random_prior(&mut r, n, 0.2);
         let eps = r.random_range(0.05..2.0);
-        let set = if case % 2 == 0 {
-            UncertaintySet::known(p.clone())
-        } else {
-            let beta = 2.0 * p.min_mass() * r.random_range(0.05..0.9);
-            UncertaintySet::l1_ball(p.clone(), beta).unwrap()
-        };
+        let set = known_or_small_ball(&mut r, &p, case, 0.05..0.9);
         for name in BUILTIN_NAMES {
             let u = builtin(name).unwrap();
             let d = design(&set, eps, u.as_ref(), &settings()).unwrap();
-            let tol = 1e-9 * (1.0 + d.utility_value.abs());
-            let b = &d.baselines;
-            assert!(b.pml_calibrated.worst_case_pml <= eps + 1e-9);
-            assert!(b.same_ldp.worst_case_pml <= eps + 1e-9);
-            assert!(
-                d.utility_value + tol >= b.pml_calibrated.utility,
-                "{name} case {case}"
-            );
-            assert!(
-                d.utility_value + tol >= b.same_ldp.utility,
-                "{name} case {case}"
-            );
+            assert_beats_baselines(&d, eps, &format!("{name} case {case}"));
             assert!(d.mechanism.outputs() <= n);
             assert!(d.certificate.max_row_sum_error <= 1e-12);
             if name == "mi" {

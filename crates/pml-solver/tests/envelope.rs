@@ -2,61 +2,14 @@
 //! [V] Example 2, agreement with the closed forms of Theorems 4 and 5, and, on small
 //! mechanisms, every deterministic merge of outputs stays below the computed value.
 
+mod common;
+
+use common::{Rng, example2};
 use ndarray::Array2;
 use pml_model::envelope::{Envelope, LeakageDistribution, RandomizedResponseEnvelope};
 use pml_model::{Mechanism, Prior};
 use pml_solver::closed_form;
 use pml_solver::envelope::envelope_value;
-
-fn example2() -> (Mechanism, Prior) {
-    let w = Mechanism::from_rows(vec![
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.0, 0.5, 0.5],
-        vec![0.0, 0.2, 0.4, 0.4],
-        vec![0.2, 0.0, 0.4, 0.4],
-    ])
-    .unwrap();
-    (w, Prior::uniform(4).unwrap())
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn prior(&mut self, n: usize) -> Prior {
-        Prior::normalised((0..n).map(|_| 0.05 + self.unit()).collect::<Vec<_>>()).unwrap()
-    }
-    fn mechanism(&mut self, n: usize, m: usize) -> Mechanism {
-        let rows: Vec<Vec<f64>> = (0..n)
-            .map(|_| {
-                let mut r: Vec<f64> = (0..m)
-                    .map(|_| {
-                        if self.below(3) == 0 {
-                            0.0
-                        } else {
-                            self.unit() + 1e-3
-                        }
-                    })
-                    .collect();
-                r[0] += 1e-3;
-                let s: f64 = r.iter().sum();
-                r.iter().map(|v| v / s).collect()
-            })
-            .collect();
-        Mechanism::from_rows(rows).unwrap()
-    }
-}
 
 /// The witness re-measured: its right quantile at delta is the certified lower end.
 fn check_witness(w: &Mechanism, p: &Prior, v: &pml_solver::envelope::EnvelopeValue) {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{random_prior, rng};
+use common::{known_or_small_ball, random_prior, rng};
 use pml_model::UncertaintySet;
 use pml_solver::loss::{Loss, minimise_loss};
 use pml_solver::{DesignSettings, MapAccuracy, design};
@@ -16,12 +16,7 @@ fn map_accuracy_is_one_minus_least_hamming_loss() {
         let n = r.random_range(2..=6);
         let p = random_prior(&mut r, n, 0.3);
         let eps = r.random_range(0.05..2.0);
-        let set = if case % 2 == 0 {
-            UncertaintySet::known(p.clone())
-        } else {
-            UncertaintySet::l1_ball(p.clone(), 2.0 * p.min_mass() * r.random_range(0.1..0.9))
-                .unwrap()
-        };
+        let set = known_or_small_ball(&mut r, &p, case, 0.1..0.9);
         let map = design(&set, eps, &MapAccuracy, &DesignSettings::default()).unwrap();
         let loss = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
         assert!(

@@ -18,6 +18,7 @@ use pml_solver::{
     design_notion,
 };
 use rand::Rng;
+use rand::rngs::StdRng;
 
 fn settings() -> DesignSettings {
     DesignSettings::default()
@@ -45,14 +46,26 @@ fn random_notion(r: &mut impl Rng, k: usize) -> Notion {
     }
 }
 
+/// A random known prior on `n` symbols (mass floor `floor`), the random notion of
+/// case `case` and its cone.
+fn known_prior_cone(
+    r: &mut StdRng,
+    n: usize,
+    floor: f64,
+    case: usize,
+) -> (Prior, Notion, ColumnCone) {
+    let p = random_prior(r, n, floor);
+    let notion = random_notion(r, case);
+    let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
+    (p, notion, cone)
+}
+
 #[test]
 fn structured_families_match_generic_enumeration() {
     let mut r = rng(501);
     for case in 0..200 {
         let n = 2 + case % 5;
-        let p = random_prior(&mut r, n, 0.05);
-        let notion = random_notion(&mut r, case);
-        let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
+        let (p, notion, cone) = known_prior_cone(&mut r, n, 0.05, case);
         let fast = enumerate(&cone).unwrap();
         let slow = generic_rays(&cone).unwrap();
         assert!(
@@ -175,9 +188,7 @@ fn staircase_lp_agrees_with_generic_enumeration() {
     let mut r = rng(505);
     for case in 0..30 {
         let n = 2 + case % 4;
-        let p = random_prior(&mut r, n, 0.1);
-        let notion = random_notion(&mut r, case);
-        let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
+        let (p, _, cone) = known_prior_cone(&mut r, n, 0.1, case);
         let name = BUILTIN_NAMES[case % 5];
         let u = builtin(name).unwrap();
         let fast =
