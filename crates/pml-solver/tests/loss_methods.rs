@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{random_prior, rng};
+use common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
-use pml_model::UncertaintySet;
 use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
 use rand::Rng;
 
@@ -21,12 +20,7 @@ fn column_generation_equals_direct_lp() {
         };
         let p = random_prior(&mut r, n, 0.2);
         let eps = r.random_range(0.1..1.5);
-        let set = if case % 2 == 0 {
-            UncertaintySet::known(p.clone())
-        } else {
-            UncertaintySet::l1_ball(p.clone(), 2.0 * p.min_mass() * r.random_range(0.1..0.9))
-                .unwrap()
-        };
+        let set = known_or_small_ball(&mut r, &p, case, 0.1..0.9);
         let loss = match case % 4 {
             0 => Loss::Hamming,
             1 => Loss::Absolute,
