@@ -170,8 +170,7 @@ impl Master {
             if self.pivots >= REFACTOR_EVERY {
                 self.refactor()?;
             }
-            let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
-            let lambda = self.binv.t().dot(&cb);
+            let lambda = self.basis_dual();
             let row = self.binv.row(r).to_owned();
             let (lam, row) = (lambda.as_slice()?, row.as_slice()?);
             // Dual ratio test: among columns that raise x_r (alpha < 0), the one
@@ -227,6 +226,12 @@ impl Master {
         &self.v[j * self.n..(j + 1) * self.n]
     }
 
+    /// The basis dual `lambda = B^-T c_B`.
+    fn basis_dual(&self) -> Array1<f64> {
+        let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
+        self.binv.t().dot(&cb)
+    }
+
     fn cost(&self, var: Var) -> f64 {
         match var {
             Var::Column(j) => self.c[j],
@@ -264,14 +269,19 @@ impl Master {
         let mut degenerate_run = 0;
         let mut tolerance = OPTIMALITY_TOLERANCE;
         let mut shortlist: Vec<usize> = Vec::new();
+        let mut dual: Option<Array1<f64>> = None;
         for _ in 0..200_000 {
             if self.pivots >= REFACTOR_EVERY && self.refactor().is_none() {
                 // A numerically singular basis: give up (the caller rebuilds the
                 // master on fewer columns or falls back to another solver).
                 return None;
             }
-            let cb: Array1<f64> = self.basis.iter().map(|&b| self.cost(b)).collect();
-            let lambda = self.binv.t().dot(&cb);
+            // The dual, fresh after each refactorisation and updated by every
+            // pivot in between (`lambda += rc_j * row r of the new inverse`).
+            let lambda = match dual.take() {
+                Some(l) if self.pivots > 0 => l,
+                _ => self.basis_dual(),
+            };
             // Entering column: most positive reduced cost (Bland: lowest index).
             let bland = degenerate_run > BLAND_AFTER;
             // Multiple pricing: the best of a short candidate list from the last
@@ -311,12 +321,15 @@ impl Master {
                     shortlist = all.into_iter().map(|(j, _)| j).collect();
                 }
             }
-            let Some((j, _)) = entering else {
-                // Optimal; the basic values from a fresh inverse decide whether
-                // the primal is feasible to FEASIBILITY_TOLERANCE.
-                if self.pivots > 0 {
+            let Some((j, rc_j)) = entering else {
+                // Optimal; the basic values and the dual from a fresh inverse
+                // decide whether the primal is feasible to FEASIBILITY_TOLERANCE.
+                let lambda = if self.pivots > 0 {
                     self.refactor()?;
-                }
+                    self.basis_dual()
+                } else {
+                    lambda
+                };
                 let mut theta = vec![0.0; self.c.len()];
                 let mut feasible = true;
                 // The values for the true right-hand side (all ones).
@@ -375,6 +388,9 @@ impl Master {
                 tolerance = (tolerance * 10.0).min(1e-8);
             }
             self.pivot(r, j, step, &d);
+            let mut updated = lambda;
+            updated.scaled_add(rc_j, &self.binv.row(r));
+            dual = Some(updated);
         }
         None
     }

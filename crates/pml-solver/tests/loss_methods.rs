@@ -44,7 +44,8 @@ fn column_generation_equals_direct_lp() {
             solve(LossMethod::ColumnGeneration),
             solve(LossMethod::Direct),
         );
-        assert_eq!(cg.method, LossMethod::ColumnGeneration, "case {case}");
+        // (Both are the closed form when eps needs no privacy at all.)
+        assert_ne!(cg.method, LossMethod::Direct, "case {case}");
         let scale = 1.0 + direct.expected_loss.abs();
         assert!(
             (cg.expected_loss - direct.expected_loss).abs() <= 1e-7 * scale,
