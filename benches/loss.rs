@@ -9,7 +9,7 @@ use pml::prelude::*;
 use pml::solver::loss::{Loss, minimise_loss};
 use std::hint::black_box;
 
-/// Alphabet sizes benchmarked (about 8 s a run at N = 128 with microlp, README
+/// Alphabet sizes benchmarked (about 7 s a run at N = 128 with microlp, README
 /// "Benchmarks").
 const SIZES: [usize; 3] = [32, 64, 128];
 
