@@ -39,8 +39,8 @@ pub struct ApplyArgs {
     /// The column holding the secret.
     #[arg(long, value_name = "NAME")]
     pub column: String,
-    /// Where to write the CSV with the privatised column (atomically: a temporary
-    /// file renamed into place).
+    /// Where to write the CSV with the privatised column (a regular file is
+    /// replaced atomically: a temporary file renamed into place; `-` is stdout).
     #[arg(long, value_name = "OUT.csv")]
     pub output: PathBuf,
     /// Name of the added column [default: <column>_private].
