@@ -11,16 +11,24 @@
 //! unit "artificial" columns for rows 2..N, all fixed at zero: the basis
 //! `[1, e_2, .., e_N]` is nonsingular and feasible. Artificials never enter and
 //! leave as soon as a pivot touches them, so every basic solution is feasible for
-//! the real problem. Dantzig pricing; a Harris ratio test (the largest pivot
-//! among the rows that block within a tiny tolerance) keeps the basis well
-//! conditioned; Bland's rule after a long run of degenerate pivots, and a
-//! growing optimality tolerance if the run goes on (reduced costs that are
-//! rounding noise). The explicit basis inverse is refactorised periodically; on
-//! a numerically singular basis it gives up (`None`): column generation then
-//! rebuilds the master on the last optimum's support and the newest columns
-//! ([`crate::ray_lp`]), and falls back to microlp if that fails as well.
+//! the real problem. That start is a vertex with N - 1 basic zeros; when the
+//! caller knows N columns with positive weights ([`Master::start_from`]) the
+//! master starts there instead and solves with a slightly perturbed right-hand
+//! side, so that degenerate vertices do not stall it; [`Master::finish`] removes
+//! the perturbation by dual simplex pivots.
+//!
+//! Pricing is multiple (the best of a shortlist from the last full scan, which
+//! alone declares optimality); a Harris ratio test (the largest pivot among the
+//! rows that block within a tiny tolerance) keeps the basis well conditioned;
+//! Bland's rule after a long run of degenerate pivots, and a growing optimality
+//! tolerance if the run goes on (reduced costs that are rounding noise). The
+//! explicit basis inverse is refactorised periodically and the dual updated by
+//! each pivot in between; on a numerically singular basis it gives up (`None`):
+//! column generation then rebuilds the master on the last optimum's support and
+//! the newest columns ([`crate::ray_lp`]), and falls back to microlp if that
+//! fails as well.
 
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayView1};
 use rayon::prelude::*;
 
 /// Solution of the master: weights of the columns and the basis dual.
@@ -32,9 +40,10 @@ pub struct MasterSolution {
     pub dual: Array1<f64>,
     /// `c^T theta`.
     pub value: f64,
-    /// Whether `V theta = 1` holds to rounding with theta >= 0 (the Harris ratio
-    /// test can leave basic values slightly negative; theta is clamped and this
-    /// is false then: the dual is still valid).
+    /// Whether `V theta = 1` (the true right-hand side) holds to rounding with
+    /// theta >= 0 (the Harris ratio test or a perturbed right-hand side can leave
+    /// basic values slightly negative; theta is clamped and this is false then:
+    /// the dual is still valid, and [`Master::finish`] restores feasibility).
     pub feasible: bool,
 }
 
@@ -113,7 +122,7 @@ impl Master {
     }
 
     /// Adds a column `v` with objective coefficient `c`; returns its index.
-    pub fn push(&mut self, v: Array1<f64>, c: f64) -> usize {
+    pub fn push(&mut self, v: ArrayView1<f64>, c: f64) -> usize {
         self.v.extend(v.iter());
         self.c.push(c);
         self.in_basis.push(false);
@@ -186,7 +195,7 @@ impl Master {
                     })
                 })
                 .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
-            let d = self.binv.dot(&ndarray::ArrayView1::from(self.col(j)));
+            let d = self.binv.dot(&ArrayView1::from(self.col(j)));
             let step = xr / d[r];
             self.pivot(r, j, step, &d);
         }
@@ -269,25 +278,22 @@ impl Master {
         let mut degenerate_run = 0;
         let mut tolerance = OPTIMALITY_TOLERANCE;
         let mut shortlist: Vec<usize> = Vec::new();
-        let mut dual: Option<Array1<f64>> = None;
+        // The dual, fresh after each refactorisation and updated by every pivot in
+        // between (`lambda += rc_j * row r of the new inverse`).
+        let mut lambda = self.basis_dual();
         for _ in 0..200_000 {
-            if self.pivots >= REFACTOR_EVERY && self.refactor().is_none() {
+            if self.pivots >= REFACTOR_EVERY {
                 // A numerically singular basis: give up (the caller rebuilds the
                 // master on fewer columns or falls back to another solver).
-                return None;
+                self.refactor()?;
+                lambda = self.basis_dual();
             }
-            // The dual, fresh after each refactorisation and updated by every
-            // pivot in between (`lambda += rc_j * row r of the new inverse`).
-            let lambda = match dual.take() {
-                Some(l) if self.pivots > 0 => l,
-                _ => self.basis_dual(),
-            };
-            // Entering column: most positive reduced cost (Bland: lowest index).
             let bland = degenerate_run > BLAND_AFTER;
-            // Multiple pricing: the best of a short candidate list from the last
-            // full scan, re-priced; a full scan (split over cores, the master's
-            // main cost: N x columns) only when the list has nothing left, so
-            // optimality is always declared by a full scan.
+            // Entering column, by multiple pricing: the most positive reduced cost
+            // on a short candidate list from the last full scan, re-priced; a full
+            // scan (split over cores, the master's main cost: N x columns) only
+            // when the list has nothing left, so optimality is always declared by
+            // a full scan. Bland: the lowest index with a positive reduced cost.
             let threshold = tolerance * scale;
             let lam = lambda.as_slice().expect("contiguous");
             let rc = |j: usize| self.c[j] - dot(lam, self.col(j));
@@ -348,7 +354,7 @@ impl Master {
                     feasible,
                 });
             };
-            let d = self.binv.dot(&ndarray::ArrayView1::from(self.col(j)));
+            let d = self.binv.dot(&ArrayView1::from(self.col(j)));
             // Pivots are judged relative to the direction's scale: entries of d
             // below it are rounding noise of an ill-conditioned basis.
             let pivot_tol = PIVOT_TOLERANCE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
@@ -388,9 +394,7 @@ impl Master {
                 tolerance = (tolerance * 10.0).min(1e-8);
             }
             self.pivot(r, j, step, &d);
-            let mut updated = lambda;
-            updated.scaled_add(rc_j, &self.binv.row(r));
-            dual = Some(updated);
+            lambda.scaled_add(rc_j, &self.binv.row(r));
         }
         None
     }
@@ -492,7 +496,7 @@ mod tests {
         let c = [0.0, 1.0, 1.0, 0.6];
         let mut m = Master::new(2, c[0]);
         for (vk, ck) in v.iter().zip(&c).skip(1) {
-            m.push(vk.clone(), *ck);
+            m.push(vk.view(), *ck);
         }
         let s = m.optimise().unwrap();
         assert!((s.value - 1.0).abs() < 1e-12);
@@ -536,7 +540,7 @@ mod tests {
         let solve = |start: bool| {
             let mut m = Master::new(n, 1.0 / n as f64);
             for (v, c) in &columns {
-                m.push(v.clone(), *c);
+                m.push(v.view(), *c);
             }
             if start {
                 assert!(m.start_from(&(1..=n).collect::<Vec<_>>()));

@@ -284,13 +284,14 @@ pub fn solve_with_oracle(
     let mut seen: HashSet<Vec<i64>> = HashSet::new();
     let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
-    let start_columns = oracle.start();
-    for c in start_columns.iter().cloned() {
+    let start = oracle.start();
+    let k = start.len();
+    for c in start {
         admit(c, &mut working, &mut seen, &mut master);
     }
-    // Indices 1..=N hold the start columns if all of them were new.
-    let start_basis: Vec<usize> = if working.len() == start_columns.len() + 1 {
-        (1..working.len()).collect()
+    // Indices 1..=k hold the oracle's start columns if all of them were new.
+    let start_basis: Vec<usize> = if working.len() == k + 1 {
+        (1..=k).collect()
     } else {
         Vec::new()
     };
@@ -332,7 +333,7 @@ pub fn solve_with_oracle(
             seen = working.iter().map(|c| key(&c.vector)).collect();
             master = Master::new(n, ones_value);
             for c in &working[1..] {
-                master.push(c.vector.clone(), c.value);
+                master.push(c.vector.view(), c.value);
             }
             master.start_from(&start_basis);
             warm = master.optimise();
@@ -417,7 +418,7 @@ fn admit(
     if !seen.insert(key(&c.vector)) {
         return false;
     }
-    master.push(c.vector.clone(), c.value);
+    master.push(c.vector.view(), c.value);
     working.push(c);
     true
 }
