@@ -296,23 +296,25 @@ pub fn write_atomic_with<T>(
     let fail = |e: std::io::Error| {
         CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
     };
-    if path.as_os_str() == "-" {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Stdout and existing non-regular files are written in place.
+    let meta = std::fs::metadata(path);
+    let in_place: Option<Box<dyn Write>> = match &meta {
+        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout().lock())),
+        Ok(m) if !m.is_file() => Some(Box::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?,
+        )),
+        _ => None,
+    };
+    if let Some(w) = in_place {
+        let mut out = std::io::BufWriter::new(w);
         let value = fill(&mut out)?;
         out.flush().map_err(fail)?;
         return Ok(value);
     }
-    let target = match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(fail)?;
-            let mut out = std::io::BufWriter::new(file);
-            let value = fill(&mut out)?;
-            out.flush().map_err(fail)?;
-            return Ok(value);
-        }
+    let target = match meta {
         Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
         Err(_) => path.to_path_buf(),
     };
