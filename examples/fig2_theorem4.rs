@@ -178,14 +178,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         ];
         panels.push(panel);
     }
-    let csv = dir.join("fig2_theorem4.csv");
-    files::write_csv(
-        &csv,
+    plot_figs::write_figure(
+        &dir,
+        "fig2_theorem4",
         "panel,kind,beta,value",
-        rows.iter().map(|r| r.join(",")),
-    )?;
-    let svg = dir.join("fig2_theorem4.svg");
-    plot_figs::draw_svg(&svg, &panels, (620, 460))?;
-    println!("wrote {} and {}", svg.display(), csv.display());
-    Ok(())
+        &rows,
+        &panels,
+        (620, 460),
+    )
 }

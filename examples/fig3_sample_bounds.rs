@@ -109,14 +109,12 @@ fn main() -> Result<(), Box<dyn Error>> {
         ));
     }
 
-    let csv = dir.join("fig3_sample_bounds.csv");
-    files::write_csv(
-        &csv,
+    plot_figs::write_figure(
+        &dir,
+        "fig3_sample_bounds",
         "panel,eps,m,eps_prime,delta",
-        rows.iter().map(|r| r.join(",")),
-    )?;
-    let svg = dir.join("fig3_sample_bounds.svg");
-    plot_figs::draw_svg(&svg, &[a, b], (620, 460))?;
-    println!("wrote {} and {}", svg.display(), csv.display());
-    Ok(())
+        &rows,
+        &[a, b],
+        (620, 460),
+    )
 }

@@ -81,15 +81,13 @@ fn main() -> Result<(), Box<dyn Error>> {
             6,
         ),
     ];
-    let csv = dir.join("utility_vs_eps.csv");
-    files::write_csv(
-        &csv,
-        "eps,design_mi,rr_same_pml_mi,rr_same_ldp_mi,entropy",
-        rows.iter().map(|r| r.join(",")),
-    )?;
-    let svg = dir.join("utility_vs_eps.svg");
-    plot_figs::draw_svg(&svg, &[panel], (720, 480))?;
     println!("eps_max = {eps_max:.6}, H(X) = {entropy:.6}");
-    println!("wrote {} and {}", svg.display(), csv.display());
-    Ok(())
+    plot_figs::write_figure(
+        &dir,
+        "utility_vs_eps",
+        "eps,design_mi,rr_same_pml_mi,rr_same_ldp_mi,entropy",
+        &rows,
+        &[panel],
+        (720, 480),
+    )
 }

@@ -118,6 +118,25 @@ const PALETTE: [RGBColor; 7] = [
     RGBColor(0, 0, 0),
 ];
 
+/// Writes a figure: its data to `dir/stem.csv` (`header`, then each row
+/// comma-joined, through `files::write_csv`) and its panels to `dir/stem.svg`;
+/// says where. The example must also include `support/files.rs` as `files`.
+pub fn write_figure(
+    dir: &Path,
+    stem: &str,
+    header: &str,
+    rows: &[Vec<String>],
+    panels: &[Panel],
+    panel_size: (u32, u32),
+) -> Result<(), Box<dyn Error>> {
+    let csv = dir.join(format!("{stem}.csv"));
+    crate::files::write_csv(&csv, header, rows.iter().map(|r| r.join(",")))?;
+    let svg = dir.join(format!("{stem}.svg"));
+    draw_svg(&svg, panels, panel_size)?;
+    println!("wrote {} and {}", svg.display(), csv.display());
+    Ok(())
+}
+
 /// Draws the panels side by side into one SVG file, each `panel_size` pixels.
 pub fn draw_svg(
     path: &Path,
