@@ -189,6 +189,7 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
             "extreme_rays": d.rays,
             "pricing_passes": d.iterations,
             "rays_priced": d.rays_priced,
+            "pricing": d.pricing,
         },
     })
 }

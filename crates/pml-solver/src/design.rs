@@ -3,6 +3,7 @@
 //! rays, polish, certify and compare with randomized response.
 
 use crate::baseline::{Baselines, randomized_response_baselines};
+use crate::branch_bound::{BoxCut, Levels, TwoLevel, Union};
 use crate::certificate::Certificate;
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{self, ColumnGenerationSettings};
@@ -20,8 +21,12 @@ use serde::Serialize;
 /// Settings of [`design`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct DesignSettings {
-    /// Largest alphabet accepted (exact enumeration grows like `N 2^(N-1)`).
+    /// Largest alphabet for exhaustive ray enumeration (it grows like
+    /// `N 2^(N-1)`); branch-and-bound pricing has no limit. Default 24.
     pub max_alphabet: usize,
+    /// How pricing finds the ray of largest reduced cost. Default
+    /// [`PricingMethod::Auto`].
+    pub pricing: PricingMethod,
     /// The column-generation loop.
     pub column_generation: ColumnGenerationSettings,
 }
@@ -30,9 +35,23 @@ impl Default for DesignSettings {
     fn default() -> Self {
         DesignSettings {
             max_alphabet: rays::MAX_STRUCTURED_N,
+            pricing: PricingMethod::Auto,
             column_generation: ColumnGenerationSettings::default(),
         }
     }
+}
+
+/// How pricing searches the extreme rays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PricingMethod {
+    /// Branch and bound where the cone and the utility allow it (the known
+    /// prior, [E] Prop 2's ball, PMC/ALIP/LIP for a known prior and LDP, with a
+    /// utility that has a [`Utility::separable`] form), enumeration otherwise.
+    #[default]
+    Auto,
+    /// Every extreme ray, enumerated (the reference; alphabet limits apply).
+    Enumerate,
 }
 
 /// How the design was obtained.
@@ -78,12 +97,16 @@ pub struct Design {
     pub certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
     pub baselines: Baselines,
-    /// Extreme rays of the cone (0 when no LP was needed).
-    pub rays: u64,
+    /// Extreme rays of the cone when they were counted (enumeration, or branch
+    /// and bound up to N = 20); 0 when no LP was needed.
+    pub rays: Option<u64>,
     /// Pricing passes of the column generation.
     pub iterations: usize,
-    /// Rays priced over all passes (each pass scans every ray).
+    /// Rays priced over all passes (enumeration), or search nodes visited
+    /// (branch and bound).
     pub rays_priced: u64,
+    /// `"branch_and_bound"` or `"enumeration"` (`"none"` when no LP was needed).
+    pub pricing: &'static str,
 }
 
 /// What the LP over rays returns: the polished mechanism and its bound.
@@ -93,8 +116,10 @@ pub struct Optimum {
     pub mechanism: Mechanism,
     /// The best certified upper bound on the utility.
     pub upper_bound: f64,
-    /// Number of extreme rays of the cone.
-    pub rays: u64,
+    /// Number of extreme rays of the cone, when counted.
+    pub rays: Option<u64>,
+    /// `"branch_and_bound"`, `"enumeration"` or `"none"`.
+    pub pricing: &'static str,
     /// Pricing passes.
     pub iterations: usize,
     /// Rays priced over all passes.
@@ -149,13 +174,6 @@ pub fn design_notion_with_progress(
     notion.check()?;
     let epsilon = notion.epsilon();
     let n = set.len();
-    if n > settings.max_alphabet {
-        return Err(SolverError::AlphabetTooLarge {
-            n,
-            limit: settings.max_alphabet,
-            method: "DesignSettings::max_alphabet",
-        });
-    }
     let reference = set.reference();
     let identity = Mechanism::identity(n);
     let (status, opt) = if NotionLevels::measure(&identity, set).excess(notion) <= 0.0 {
@@ -164,7 +182,8 @@ pub fn design_notion_with_progress(
         let opt = Optimum {
             mechanism: identity,
             upper_bound: u,
-            rays: 0,
+            rays: Some(0),
+            pricing: "none",
             iterations: 0,
             rays_priced: 0,
             converged: true,
@@ -211,13 +230,15 @@ pub fn design_notion_with_progress(
         baselines: randomized_response_baselines(set, epsilon, utility)?,
         mechanism,
         rays: opt.rays,
+        pricing: opt.pricing,
         iterations: opt.iterations,
         rays_priced: opt.rays_priced,
     })
 }
 
-/// Optimises over the extreme rays of `cone`: streamed structured rays for the
-/// known prior and the ball, materialised generic rays otherwise.
+/// Optimises over the extreme rays of `cone`: branch-and-bound pricing where
+/// [`pricing_oracle`] has one, else streamed structured rays for the known prior
+/// and the ball, materialised rays otherwise (both within `max_alphabet`).
 pub fn optimise_in_cone(
     cone: &ColumnCone,
     reference: ArrayView1<f64>,
@@ -225,12 +246,37 @@ pub fn optimise_in_cone(
     settings: &DesignSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
+    let n = cone.dimension();
+    if settings.pricing == PricingMethod::Auto {
+        let deadline = settings
+            .column_generation
+            .time_limit
+            .map(|t| std::time::Instant::now() + t);
+        if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
+            let mut opt = optimise(&*oracle, reference, utility, settings, progress)?;
+            opt.pricing = "branch_and_bound";
+            if matches!(cone, ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. })
+                && n <= COUNT_RAYS_UP_TO
+            {
+                let family = StructuredFamily::new(cone)?;
+                opt.rays = Some(StructuredRays::new(&family, utility, reference.to_owned()).count());
+            }
+            return Ok(opt);
+        }
+    }
+    if n > settings.max_alphabet {
+        return Err(SolverError::AlphabetTooLarge {
+            n,
+            limit: settings.max_alphabet,
+            method: "DesignSettings::max_alphabet",
+        });
+    }
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
             let family = StructuredFamily::new(cone)?;
             let oracle = StructuredRays::new(&family, utility, reference.to_owned());
             let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
-            opt.rays = oracle.count();
+            opt.rays = Some(oracle.count());
             Ok(opt)
         }
         _ => {
@@ -238,6 +284,56 @@ pub fn optimise_in_cone(
             optimise_materialised(&rays, reference, utility, settings, progress)
         }
     }
+}
+
+/// Branch-and-bound counts the rays of the PML families up to this N.
+const COUNT_RAYS_UP_TO: usize = 20;
+
+/// The branch-and-bound pricing oracle of `cone` for `utility`, when the cone's
+/// rays have a searchable family ([`crate::branch_bound`]) normalised by the
+/// reference prior and the utility has a [`Utility::separable`] form.
+pub fn pricing_oracle(
+    cone: &ColumnCone,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    deadline: Option<std::time::Instant>,
+) -> Option<Box<dyn RayOracle>> {
+    utility.separable()?;
+    let p = reference.to_vec();
+    if cone.normaliser().iter().zip(&p).any(|(a, b)| a != b) {
+        return None;
+    }
+    let e = cone.epsilon().exp();
+    let boxed = |o: BoxCut| -> Box<dyn RayOracle + Send> { Box::new(o.with_deadline(deadline)) };
+    let oracle: Box<dyn RayOracle + Send> = match cone {
+        ColumnCone::PmlKnownPrior { .. } => boxed(BoxCut::new(&p, 0.0, e, false, utility)?),
+        ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => {
+            let e_prime = cone.effective_exp_epsilon();
+            let levels = Levels::BallLevel { e, b: beta / 2.0 };
+            let family_l = TwoLevel::new(&p, levels, utility)?.with_deadline(deadline);
+            let family_z = boxed(BoxCut::new(&p, 0.0, e_prime, true, utility)?);
+            Box::new(Union(vec![family_z, Box::new(family_l)]))
+        }
+        ColumnCone::Notion { notion, .. } => match *notion {
+            Notion::Ldp { epsilon } if epsilon > 0.0 => {
+                let levels = Levels::Staircase { e: epsilon.exp() };
+                Box::new(TwoLevel::new(&p, levels, utility)?.with_deadline(deadline))
+            }
+            Notion::Pmc { .. } | Notion::Alip { .. } | Notion::Lip { .. } => {
+                cone.known_prior()?;
+                let lo = notion.lower().map_or(0.0, |l| (-l).exp());
+                let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
+                if !hi.is_finite() {
+                    // PMC: N rays (all at lo but one), enumerated.
+                    return None;
+                }
+                boxed(BoxCut::new(&p, lo, hi, false, utility)?)
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(oracle)
 }
 
 /// [`optimise`] over rays held in memory: the mechanism, the dual upper bound and
@@ -266,7 +362,7 @@ fn optimise_materialised(
         .collect();
     let oracle = MaterialisedRays::new(rays, mu);
     let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
-    opt.rays = rays.len() as u64;
+    opt.rays = Some(rays.len() as u64);
     Ok(opt)
 }
 
@@ -329,7 +425,8 @@ pub fn optimise(
     Ok(Optimum {
         mechanism: Mechanism::new(w)?,
         upper_bound,
-        rays: 0,
+        rays: None,
+        pricing: "enumeration",
         iterations: sol.iterations,
         rays_priced: sol.rays_priced,
         converged: sol.converged,

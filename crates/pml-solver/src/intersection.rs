@@ -40,8 +40,8 @@ pub struct IntersectionDesign {
     /// One certificate per constraint (same order), each re-measuring its notion
     /// over its set; all share the utility and its dual bound.
     pub certificates: Vec<Certificate>,
-    /// Extreme rays of the intersection (0 when no LP was needed).
-    pub rays: u64,
+    /// Extreme rays of the intersection (`Some(0)` when no LP was needed; `None` when not counted).
+    pub rays: Option<u64>,
 }
 
 /// Designs the mechanism maximising `utility` (under the reference prior of the
@@ -67,7 +67,7 @@ pub fn design_intersection(
     });
     let (status, mechanism, upper_bound, rays) = if identity_ok {
         let u = utility.value(&identity, reference.view());
-        (DesignStatus::NoPrivacyNeeded, identity, u, 0)
+        (DesignStatus::NoPrivacyNeeded, identity, u, Some(0))
     } else {
         let cones = constraints
             .iter()

@@ -22,6 +22,7 @@
 
 pub mod backend;
 pub mod baseline;
+pub mod branch_bound;
 pub mod certificate;
 pub mod closed_form;
 pub mod compare;

@@ -573,6 +573,7 @@ fn column_generation(
     let design_settings = DesignSettings {
         max_alphabet: usize::MAX,
         column_generation: settings.column_generation.clone(),
+        ..DesignSettings::default()
     };
     let opt = design::optimise(&oracle, r.view(), &oracle.loss, &design_settings, progress)?;
     // Label every output and merge those with the same label.

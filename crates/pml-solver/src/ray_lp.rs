@@ -57,7 +57,9 @@ pub struct Column {
 /// The result of one pricing pass.
 #[derive(Debug, Clone, Default)]
 pub struct Pricing {
-    /// `max_k (mu(v_k) - lambda . v_k)` over every ray (`-inf` if there are none).
+    /// `max_k (mu(v_k) - lambda . v_k)` over every ray (`-inf` if there are none),
+    /// or an upper bound on it: a search may stop proving at the tolerance, or at
+    /// its deadline with the bound of the nodes left open.
     pub max_reduced_cost: f64,
     /// Up to `keep` rays of largest reduced cost above the tolerance, best first.
     pub entering: Vec<(f64, Column)>,
@@ -350,6 +352,15 @@ pub fn solve_with_oracle(
         let tol = settings.pricing_tolerance * (1.0 + bound.abs());
         let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
         rays_priced += pricing.priced;
+        if std::env::var_os("PML_DEBUG").is_some() {
+            eprintln!(
+                "pass {iterations}: bound {bound:.12} max_rc {:.3e} nodes {} entering {} t {:.2}",
+                pricing.max_reduced_cost,
+                pricing.priced,
+                pricing.entering.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
         let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
         // Every pass certifies a bound (module docs): keep the best.
         if bound + max_rc.max(0.0) < best_bound {
@@ -432,9 +443,11 @@ fn key(v: &Array1<f64>) -> Vec<i64> {
 
 /// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
 /// cost)` over every ray and the all-ones column (see the module docs). One full,
-/// parallel pricing pass.
+/// parallel pricing pass; a search may stop proving at a reduced cost of 1e-13
+/// relative, which the bound then includes.
 pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>) -> f64 {
-    let pricing = oracle.price(lambda, f64::INFINITY, 0);
+    let tol = 1e-13 * (1.0 + lambda.sum().abs());
+    let pricing = oracle.price(lambda, tol, 0);
     let ones_rc = ones_value - lambda.sum();
     lambda.sum() + pricing.max_reduced_cost.max(ones_rc).max(0.0)
 }

@@ -27,6 +27,13 @@ pub trait Utility: Send + Sync {
         None
     }
 
+    /// The separable form of mu on the slice `p . c = 1`, which branch-and-bound
+    /// pricing needs ([`Separable`]). `None` (the default) keeps exhaustive
+    /// enumeration of the extreme rays, with its alphabet limits.
+    fn separable(&self) -> Option<Separable> {
+        None
+    }
+
     /// `U(W, p) = sum_y mu(W[:, y])`.
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
         mechanism
@@ -35,6 +42,18 @@ pub trait Utility: Send + Sync {
             .sum()
     }
 }
+
+/// The form of a utility's column function on the slice `p . c = 1` (p the
+/// reference prior), which lets pricing bound mu over sets of rays without
+/// enumerating them (docs/theory.md, "Pricing by branch and bound").
+#[derive(Debug, Clone, Copy)]
+pub enum Separable {
+    /// `mu(c) = sum_x p_x f(c_x)` on the slice, with f convex: every f-information.
+    FInformation(fn(f64) -> f64),
+    /// `mu(c) = max_x p_x c_x`: MAP accuracy.
+    MaxWeighted,
+}
+
 
 /// A block of a column constant on a set S of inputs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +106,10 @@ impl Utility for FInformation {
         self.name.to_string()
     }
 
+    fn separable(&self) -> Option<Separable> {
+        Some(Separable::FInformation(self.f))
+    }
+
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
         let s: f64 = blocks.iter().map(|b| b.mass * b.value).sum();
         if s <= 0.0 {
@@ -121,6 +144,10 @@ pub struct MapAccuracy;
 impl Utility for MapAccuracy {
     fn name(&self) -> String {
         "map".to_string()
+    }
+
+    fn separable(&self) -> Option<Separable> {
+        Some(Separable::MaxWeighted)
     }
 
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {

@@ -64,6 +64,11 @@ pub struct DesignArgs {
     /// far; the output says how far from optimal it may be.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// How pricing searches the extreme rays: auto (branch and bound for the
+    /// built-in utilities, no alphabet limit) or enumerate (every ray, the
+    /// reference; N <= 24 under PML, 16 under the other notions).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub pricing: PricingName,
     /// The failure probability of the post-processing-safe guarantee reported beside
     /// eps: bounds on the PML envelope of the design at this delta, under the prior
     /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
@@ -72,6 +77,15 @@ pub struct DesignArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Pricing methods (`--pricing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PricingName {
+    /// Branch and bound where available, enumeration otherwise.
+    Auto,
+    /// Every extreme ray (the reference method).
+    Enumerate,
 }
 
 /// Privacy notions on the information density.
@@ -221,6 +235,9 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     pml_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let mut settings = DesignSettings::default();
+    if a.pricing == PricingName::Enumerate {
+        settings.pricing = pml_solver::design::PricingMethod::Enumerate;
+    }
     if let Some(t) = a.time_limit {
         if !t.is_finite() || t <= 0.0 {
             return Err(CliError::Usage(format!(
