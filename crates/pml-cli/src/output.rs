@@ -133,6 +133,12 @@ fn note(d: &Design) -> Option<String> {
             d.certificate.gap,
             100.0 * d.certificate.gap / d.certificate.upper_bound.abs().max(f64::MIN_POSITIVE)
         )),
+        DesignStatus::GapLimit => Some(format!(
+            "stopped at a certified gap of {:.3e} ({:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
+            d.certificate.gap,
+            d.certificate.gap / d.certificate.upper_bound.abs().max(f64::MIN_POSITIVE),
+            d.iterations,
+        )),
         DesignStatus::Optimal => None,
     }
 }
@@ -331,10 +337,10 @@ fn design_table(d: &Design, labels: &[String]) -> String {
             c.utility_value,
             c.upper_bound,
             c.gap,
-            if d.status == DesignStatus::TimeLimit {
-                "stopped by the time limit"
-            } else {
-                "optimal"
+            match d.status {
+                DesignStatus::TimeLimit => "stopped by the time limit",
+                DesignStatus::GapLimit => "stopped at the gap tolerance",
+                _ => "optimal",
             }
         ),
     );
@@ -452,6 +458,7 @@ pub fn render_comparison(
                     Some(DesignStatus::Optimal) => "optimal",
                     Some(DesignStatus::NoPrivacyNeeded) => "identity",
                     Some(DesignStatus::TimeLimit) => "time",
+                    Some(DesignStatus::GapLimit) => "gap",
                     None => "-",
                 };
                 s.push_str(&format!(

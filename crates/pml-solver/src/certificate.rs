@@ -13,6 +13,17 @@ use serde::Serialize;
 pub const PML_TOLERANCE: f64 = 1e-10;
 /// Allowed relative gap between the utility and its LP dual bound.
 pub const GAP_TOLERANCE: f64 = 1e-7;
+/// A design is reported optimal when its certified gap is at most this relative
+/// to the utility, or at most [`OPTIMALITY_ABSOLUTE_GAP`] (docs/theory.md).
+pub const OPTIMALITY_GAP: f64 = 1e-9;
+/// The absolute gap that counts as optimal for utilities near 0.
+pub const OPTIMALITY_ABSOLUTE_GAP: f64 = 1e-15;
+
+/// The gap allowed at relative tolerance `relative` for a utility of `value`:
+/// `max(relative |value|, 1e-15)`.
+pub fn gap_allowance(relative: f64, value: f64) -> f64 {
+    (relative * value.abs()).max(OPTIMALITY_ABSOLUTE_GAP)
+}
 
 /// Evidence that a mechanism is valid, private and optimal.
 #[derive(Debug, Clone, Serialize)]

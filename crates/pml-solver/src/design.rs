@@ -67,6 +67,27 @@ pub enum DesignStatus {
     /// The time limit stopped column generation: the mechanism is valid and
     /// certified private; the certificate's gap bounds its distance to the optimum.
     TimeLimit,
+    /// Column generation stopped at the requested gap tolerance (larger than the
+    /// optimality gap), or numerical precision left a larger gap: valid and
+    /// certified private, at most the certificate's gap below the optimum.
+    GapLimit,
+}
+
+impl DesignStatus {
+    /// The status of a mechanism of utility `value` certified within `gap` of the
+    /// optimum: [`DesignStatus::Optimal`] only within
+    /// `max(1e-9 |value|, 1e-15)` ([`crate::certificate::OPTIMALITY_GAP`]), else
+    /// the time limit (when the search did not converge) or the gap limit.
+    pub fn from_gap(gap: f64, value: f64, converged: bool) -> Self {
+        let allowed = crate::certificate::gap_allowance(crate::certificate::OPTIMALITY_GAP, value);
+        if gap <= allowed {
+            DesignStatus::Optimal
+        } else if converged {
+            DesignStatus::GapLimit
+        } else {
+            DesignStatus::TimeLimit
+        }
+    }
 }
 
 /// A certified optimal mechanism.
@@ -192,19 +213,15 @@ pub fn design_notion_with_progress(
     } else {
         let cone = ColumnCone::for_notion(set, notion)?;
         let opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
-        let status = if opt.converged {
-            DesignStatus::Optimal
-        } else {
-            DesignStatus::TimeLimit
-        };
-        (status, opt)
+        (DesignStatus::Optimal, opt)
     };
     let mechanism = opt.mechanism;
     let utility_value = utility.value(&mechanism, reference.view());
-    let certificate = if status == DesignStatus::TimeLimit {
-        Certificate::check_notion_feasible(&mechanism, set, notion, utility_value, opt.upper_bound)?
-    } else {
-        Certificate::check_notion(&mechanism, set, notion, utility_value, opt.upper_bound)?
+    let certificate =
+        Certificate::check_notion_feasible(&mechanism, set, notion, utility_value, opt.upper_bound)?;
+    let status = match status {
+        DesignStatus::NoPrivacyNeeded => status,
+        _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
     };
     let q = reference.dot(&mechanism.matrix());
     let pml_per_output = mechanism
@@ -247,13 +264,16 @@ pub fn optimise_in_cone(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = cone.dimension();
+    let a_priori = density_level(cone)
+        .and_then(|eps| utility.bound_at_level(eps))
+        .unwrap_or(f64::INFINITY);
     if settings.pricing == PricingMethod::Auto {
         let deadline = settings
             .column_generation
             .time_limit
             .map(|t| std::time::Instant::now() + t);
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
-            let mut opt = optimise(&*oracle, reference, utility, settings, progress)?;
+            let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
             opt.pricing = "branch_and_bound";
             if matches!(cone, ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. })
                 && n <= COUNT_RAYS_UP_TO
@@ -275,14 +295,33 @@ pub fn optimise_in_cone(
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
             let family = StructuredFamily::new(cone)?;
             let oracle = StructuredRays::new(&family, utility, reference.to_owned());
-            let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
+            let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
             opt.rays = Some(oracle.count());
             Ok(opt)
         }
         _ => {
             let rays = rays::enumerate(cone)?;
-            optimise_materialised(&rays, reference, utility, settings, progress)
+            optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
+    }
+}
+
+/// The level eps that bounds the information density `i(x; y)` from above under
+/// the reference prior for every mechanism of `cone`, if there is one: eps for
+/// PML (the reference lies in the set), LIP and LDP, eps_u for ALIP; none for PMC.
+fn density_level(cone: &ColumnCone) -> Option<f64> {
+    match cone {
+        ColumnCone::PmlKnownPrior { epsilon, .. }
+        | ColumnCone::PmlL1Ball { epsilon, .. }
+        | ColumnCone::PmlPolytope { epsilon, .. } => Some(*epsilon),
+        ColumnCone::Notion { notion, .. } => match *notion {
+            Notion::Ldp { epsilon } => Some(epsilon),
+            _ => notion.upper(),
+        },
+        ColumnCone::Intersection { cones } => cones
+            .iter()
+            .filter_map(density_level)
+            .min_by(f64::total_cmp),
     }
 }
 
@@ -344,7 +383,7 @@ pub fn optimise_over_rays(
     utility: &dyn Utility,
     settings: &DesignSettings,
 ) -> Result<(Mechanism, f64, usize)> {
-    let opt = optimise_materialised(rays, reference, utility, settings, &mut |_| {})?;
+    let opt = optimise_materialised(rays, reference, utility, f64::INFINITY, settings, &mut |_| {})?;
     Ok((opt.mechanism, opt.upper_bound, opt.iterations))
 }
 
@@ -352,6 +391,7 @@ fn optimise_materialised(
     rays: &RaySet,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
+    a_priori: f64,
     settings: &DesignSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
@@ -361,7 +401,7 @@ fn optimise_materialised(
         .map(|k| utility.column_value(rays.ray(k), reference))
         .collect();
     let oracle = MaterialisedRays::new(rays, mu);
-    let mut opt = optimise(&oracle, reference, utility, settings, progress)?;
+    let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
     opt.rays = Some(rays.len() as u64);
     Ok(opt)
 }
@@ -373,13 +413,20 @@ pub fn optimise(
     oracle: &dyn RayOracle,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
+    a_priori: f64,
     settings: &DesignSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = oracle.dimension();
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
-    let sol = ray_lp::solve_with_oracle(oracle, ones_value, &settings.column_generation, progress)?;
+    let sol = ray_lp::solve_with_oracle(
+        oracle,
+        ones_value,
+        a_priori,
+        &settings.column_generation,
+        progress,
+    )?;
     // Candidate columns by decreasing LP weight.
     let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights

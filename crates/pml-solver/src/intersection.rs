@@ -65,9 +65,9 @@ pub fn design_intersection(
     let identity_ok = constraints.iter().all(|c| {
         c.set.len() == n && NotionLevels::measure(&identity, &c.set).excess(&c.notion) <= 0.0
     });
-    let (status, mechanism, upper_bound, rays) = if identity_ok {
+    let (status, mechanism, upper_bound, rays, converged) = if identity_ok {
         let u = utility.value(&identity, reference.view());
-        (DesignStatus::NoPrivacyNeeded, identity, u, Some(0))
+        (DesignStatus::NoPrivacyNeeded, identity, u, Some(0), true)
     } else {
         let cones = constraints
             .iter()
@@ -75,30 +75,26 @@ pub fn design_intersection(
             .collect::<pml_model::Result<Vec<_>>>()?;
         let cone = ColumnCone::intersection(cones)?;
         let opt = optimise_in_cone(&cone, reference.view(), utility, settings, &mut |_| {})?;
-        let status = if opt.converged {
-            DesignStatus::Optimal
-        } else {
-            DesignStatus::TimeLimit
-        };
-        (status, opt.mechanism, opt.upper_bound, opt.rays)
+        let (m, u, r, c) = (opt.mechanism, opt.upper_bound, opt.rays, opt.converged);
+        (DesignStatus::Optimal, m, u, r, c)
     };
     let utility_value = utility.value(&mechanism, reference.view());
     let certificates = constraints
         .iter()
         .map(|c| {
-            if status == DesignStatus::TimeLimit {
-                Certificate::check_notion_feasible(
-                    &mechanism,
-                    &c.set,
-                    &c.notion,
-                    utility_value,
-                    upper_bound,
-                )
-            } else {
-                Certificate::check_notion(&mechanism, &c.set, &c.notion, utility_value, upper_bound)
-            }
+            Certificate::check_notion_feasible(
+                &mechanism,
+                &c.set,
+                &c.notion,
+                utility_value,
+                upper_bound,
+            )
         })
         .collect::<Result<Vec<_>>>()?;
+    let status = match status {
+        DesignStatus::NoPrivacyNeeded => status,
+        _ => DesignStatus::from_gap(upper_bound - utility_value, utility_value, converged),
+    };
     Ok(IntersectionDesign {
         constraints: constraints.to_vec(),
         status,

@@ -575,7 +575,14 @@ fn column_generation(
         column_generation: settings.column_generation.clone(),
         ..DesignSettings::default()
     };
-    let opt = design::optimise(&oracle, r.view(), &oracle.loss, &design_settings, progress)?;
+    let opt = design::optimise(
+        &oracle,
+        r.view(),
+        &oracle.loss,
+        f64::INFINITY,
+        &design_settings,
+        progress,
+    )?;
     // Label every output and merge those with the same label.
     let mut w = Array2::zeros((n, n));
     for col in opt.mechanism.columns() {

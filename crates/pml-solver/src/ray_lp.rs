@@ -26,8 +26,13 @@ pub struct ColumnGenerationSettings {
     pub batch: usize,
     /// Pricing passes before giving up.
     pub max_iterations: usize,
-    /// A ray enters only if its reduced cost exceeds this (relative to `1 + |bound|`).
+    /// A ray enters only if its reduced cost exceeds this (relative to `1 + |bound|`),
+    /// or half the gap tolerance if that is larger.
     pub pricing_tolerance: f64,
+    /// Stop once the certified gap is at most this, relative to the utility
+    /// (`max(gap_tolerance |U|, 1e-15)`). Default 1e-9, the gap at which a design
+    /// is reported optimal ([`crate::certificate::OPTIMALITY_GAP`]).
+    pub gap_tolerance: f64,
     /// Stop after this long with the best mechanism and bound so far (then the
     /// solution is feasible and certified private, and its gap says how far from
     /// optimal it may be).
@@ -40,6 +45,7 @@ impl Default for ColumnGenerationSettings {
             batch: 256,
             max_iterations: 10_000,
             pricing_tolerance: 1e-11,
+            gap_tolerance: crate::certificate::OPTIMALITY_GAP,
             time_limit: None,
         }
     }
@@ -233,8 +239,11 @@ pub struct RayLpSolution {
     pub iterations: usize,
     /// Rays priced in total.
     pub rays_priced: u64,
-    /// False when the time limit stopped the loop before optimality was proven.
+    /// False when the time limit stopped the loop before the gap tolerance was
+    /// reached.
     pub converged: bool,
+    /// True when the time limit stopped the loop.
+    pub timed_out: bool,
 }
 
 /// Solves the LP over materialised `rays` with `mu[k] = mu(v_k)`; see
@@ -248,6 +257,7 @@ pub fn solve(
     solve_with_oracle(
         &MaterialisedRays::new(rays, mu.to_vec()),
         ones_value,
+        f64::INFINITY,
         settings,
         &mut |_| {},
     )
@@ -268,10 +278,14 @@ pub struct Progress {
 
 /// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
-/// feasible and bounded from the first step. `progress` is called after every pass.
+/// feasible and bounded from the first step. `a_priori` is an upper bound on the
+/// utility known in advance (`INFINITY` if none): the loop stops when the master
+/// is within the gap tolerance of the best bound. `progress` is called after every
+/// pass.
 pub fn solve_with_oracle(
     oracle: &dyn RayOracle,
     ones_value: f64,
+    a_priori: f64,
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
@@ -306,7 +320,7 @@ pub fn solve_with_oracle(
     // Columns in the last optimum of the master, and the working-set size then.
     let (mut last_support, mut last_len): (Vec<usize>, usize) = (Vec::new(), working.len());
     let start = std::time::Instant::now();
-    let mut best_bound = f64::INFINITY;
+    let mut best_bound = a_priori;
     let mut best: Option<(Array1<f64>, f64)> = None;
     let mut iterations = 0;
     loop {
@@ -349,7 +363,8 @@ pub fn solve_with_oracle(
             None => restricted_dual(&working)?,
         };
         let bound = lambda.sum();
-        let tol = settings.pricing_tolerance * (1.0 + bound.abs());
+        let allowance = crate::certificate::gap_allowance(settings.gap_tolerance, bound);
+        let tol = (settings.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
         let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
         rays_priced += pricing.priced;
         if std::env::var_os("PML_DEBUG").is_some() {
@@ -385,7 +400,8 @@ pub fn solve_with_oracle(
         let out_of_time = settings
             .time_limit
             .is_some_and(|limit| start.elapsed() >= limit);
-        if added == 0 || out_of_time {
+        let within_gap = best_bound - bound <= allowance;
+        if added == 0 || out_of_time || within_gap {
             let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
             // After a time-limit stop the new columns are not in the master yet.
             if added > 0 {
@@ -412,7 +428,9 @@ pub fn solve_with_oracle(
                 max_reduced_cost: best_rc,
                 iterations,
                 rays_priced,
-                converged: added == 0,
+                converged: added == 0 || within_gap,
+                timed_out: out_of_time && !within_gap && added > 0,
+
             });
         }
     }

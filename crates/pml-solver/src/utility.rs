@@ -34,6 +34,17 @@ pub trait Utility: Send + Sync {
         None
     }
 
+    /// An upper bound on U for every mechanism whose information density
+    /// `i(x; y) = ln(W[x][y] / q_y)` is at most eps under the reference prior, if
+    /// one is known. Mutual information: eps, since
+    /// `I(X; Y) = E_y D(P_X|y || P_X) <= E_y D_inf(P_X|y || P_X) <= eps`
+    /// (docs/theory.md). Column generation stops once its mechanism is within the
+    /// gap tolerance of this bound.
+    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
+        let _ = epsilon;
+        None
+    }
+
     /// `U(W, p) = sum_y mu(W[:, y])`.
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
         mechanism
@@ -72,17 +83,26 @@ pub struct Block {
 pub struct FInformation {
     name: &'static str,
     f: fn(f64) -> f64,
+    /// Mutual information: bounded by the density level.
+    bounded_by_level: bool,
 }
 
 impl FInformation {
     /// An f-information from a convex `f` with `f(1) = 0`.
     pub fn new(name: &'static str, f: fn(f64) -> f64) -> Self {
-        FInformation { name, f }
+        FInformation {
+            name,
+            f,
+            bounded_by_level: false,
+        }
     }
 
     /// Mutual information, `f(t) = t ln t` (nats).
     pub fn mutual_information() -> Self {
-        FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
+        FInformation {
+            bounded_by_level: true,
+            ..FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
+        }
     }
 
     /// Total-variation information, `f(t) = |t - 1| / 2`.
@@ -108,6 +128,10 @@ impl Utility for FInformation {
 
     fn separable(&self) -> Option<Separable> {
         Some(Separable::FInformation(self.f))
+    }
+
+    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
+        self.bounded_by_level.then_some(epsilon)
     }
 
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {

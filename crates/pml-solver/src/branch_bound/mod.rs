@@ -27,16 +27,46 @@ use crate::ray_lp::{Column, Pricing, RayOracle, TopK};
 use crate::utility::{Separable, Utility};
 use ndarray::Array1;
 use rayon::prelude::*;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
+
+mod halves;
+use halves::Suffix;
 
 /// Tolerance deciding whether a free coordinate sits at an end of its range.
 const BOUND_TOL: f64 = 1e-12;
 /// Deepest split of a chain segment in the two-level interval bound.
-const MAX_SPLIT_DEPTH: u32 = 12;
+const MAX_SPLIT_DEPTH: u32 = 6;
 /// Most candidates a search keeps: the master takes a few hundred columns a
 /// pass, and a short list prunes far more nodes than a long one.
 fn keep_cap() -> usize {
     std::env::var("PML_KEEP").ok().and_then(|s| s.parse().ok()).unwrap_or(32)
+}
+/// Nodes a pricing pass visits before it stops with the entering rays found.
+const PASS_BUDGET: u64 = 2_000_000;
+
+/// What the searches of one pricing pass share: the deadline, the nodes visited
+/// and whether an entering ray has been found.
+struct Pass {
+    deadline: Option<Instant>,
+    budget: u64,
+    nodes: AtomicU64,
+    entering: AtomicBool,
+}
+
+impl Pass {
+    fn new(deadline: Option<Instant>) -> Self {
+        Pass {
+            deadline,
+            budget: std::env::var("PML_BUDGET")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(PASS_BUDGET),
+            nodes: AtomicU64::new(0),
+            entering: AtomicBool::new(false),
+        }
+    }
 }
 /// Nodes between two looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
@@ -94,41 +124,59 @@ struct Node {
     max_out: f64,
 }
 
-/// What one search found: the best candidates, the largest reduced cost seen and
-/// the largest bound of the nodes left open at the deadline.
-struct Found {
-    top: TopK<Vec<usize>>,
+/// What one search found: the best candidates (sets of inputs, or masks), the
+/// largest reduced cost seen and the largest bound of the nodes left open.
+struct Found<T = Vec<usize>> {
+    top: TopK<T>,
     best: f64,
     open: f64,
     nodes: u64,
 }
 
+impl<T> Found<T> {
+    fn new(keep: usize) -> Self {
+        Found {
+            top: TopK::new(keep),
+            best: f64::NEG_INFINITY,
+            open: f64::NEG_INFINITY,
+            nodes: 0,
+        }
+    }
+}
+
 /// The state shared by the depth-first search of one family member.
 struct Search<'a> {
     items: &'a Items,
+    /// The last items, met in the middle.
+    suffix: &'a Suffix,
     tol: f64,
     keep: usize,
-    deadline: Option<Instant>,
+    pass: &'a Pass,
+    /// Nodes counted into `pass` so far.
+    reported: u64,
     stack: Vec<usize>,
     found: Found,
     stopped: bool,
 }
 
 impl<'a> Search<'a> {
-    fn new(items: &'a Items, tol: f64, keep: usize, deadline: Option<Instant>) -> Self {
+    fn new(
+        items: &'a Items,
+        suffix: &'a Suffix,
+        tol: f64,
+        keep: usize,
+        pass: &'a Pass,
+    ) -> Self {
         let keep = keep.min(keep_cap());
         Search {
             items,
+            suffix,
             tol,
             keep,
-            deadline,
+            pass,
+            reported: 0,
             stack: Vec::new(),
-            found: Found {
-                top: TopK::new(keep),
-                best: f64::NEG_INFINITY,
-                open: f64::NEG_INFINITY,
-                nodes: 0,
-            },
+            found: Found::new(keep),
             stopped: false,
         }
     }
@@ -151,18 +199,34 @@ impl<'a> Search<'a> {
 
     /// Records a set (the items on the stack) of reduced cost `rc`.
     fn offer(&mut self, rc: f64) {
+        self.offer_with(rc, |_| {});
+    }
+
+    /// Records the set on the stack plus the positions `more` adds.
+    fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
         self.found.best = self.found.best.max(rc);
         if rc > self.tol && rc > self.found.top.threshold() {
-            let set: Vec<usize> = self.stack.iter().map(|&i| self.items.index[i]).collect();
+            let mut positions = self.stack.clone();
+            more(&mut positions);
+            let set: Vec<usize> = positions.iter().map(|&i| self.items.index[i]).collect();
             self.found.top.push(rc, set);
         }
     }
 
-    /// Counts a node; true when the deadline has passed (checked now and then).
-    fn out_of_time(&mut self) -> bool {
+    /// Counts a node; true when the search must stop (checked now and then):
+    /// the deadline has passed, or the pass has spent its node budget and some
+    /// search of it has found an entering ray (a pass that finds none completes).
+    fn must_stop(&mut self) -> bool {
         self.found.nodes += 1;
         if !self.stopped && self.found.nodes.is_multiple_of(CLOCK_EVERY) {
-            self.stopped = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let pass = self.pass;
+            let total = pass.nodes.fetch_add(self.found.nodes - self.reported, Relaxed);
+            self.reported = self.found.nodes;
+            if self.found.best > self.tol {
+                pass.entering.store(true, Relaxed);
+            }
+            self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
+                || (total >= pass.budget && pass.entering.load(Relaxed));
         }
         self.stopped
     }
@@ -190,7 +254,7 @@ impl<'a> Search<'a> {
 
 /// A family searched by [`explore`]: its window of weights, the reduced cost of a
 /// set and the bound of a node.
-trait Family {
+trait Family: Sync {
     /// The weights `p(S)` a member can have (closed).
     fn window(&self) -> (f64, f64);
     /// The reduced cost of the set on the stack (weight, dual mass, largest mass
@@ -199,6 +263,11 @@ trait Family {
     /// An upper bound on the reduced cost of every completion of `node`, exact
     /// enough to stop above `threshold`.
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64;
+    /// An upper bound on the reduced cost of every set of weight in `[w1, w2]`,
+    /// dual mass at least `l_min` and largest masses in and out at most
+    /// `max_in`, `max_out`.
+    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, threshold: f64)
+    -> f64;
 }
 
 /// Depth-first branch and bound over the items of `search`.
@@ -207,6 +276,10 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
     let n = items.len();
     let (w_lo, w_hi) = family.window();
     if node.w > w_hi + BOUND_TOL {
+        return;
+    }
+    if node.depth == search.suffix.start {
+        search.suffix.complete(family, search, &node);
         return;
     }
     if fresh {
@@ -218,7 +291,7 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
     if node.depth == n {
         return;
     }
-    if search.out_of_time() {
+    if search.must_stop() {
         // A node left open keeps its full bound (no early stop at a threshold).
         let bound = family.bound(&node, items, f64::INFINITY);
         search.found.open = search.found.open.max(bound);
@@ -237,6 +310,21 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
     if leave.w + items.suffix_mass[leave.depth] >= w_lo - BOUND_TOL {
         explore(family, search, leave, false);
     }
+}
+
+/// One search of a family over `items`: depth first, the last items met in the
+/// middle.
+fn search_items(
+    family: &impl Family,
+    items: &Items,
+    tol: f64,
+    keep: usize,
+    pass: &Pass,
+) -> Found {
+    let suffix = Suffix::new(items);
+    let mut search = Search::new(items, &suffix, tol, keep, pass);
+    explore(family, &mut search, Node::root(), true);
+    search.found
 }
 
 /// The box-cut family for one free coordinate f.
@@ -290,6 +378,17 @@ impl Family for BoxCutMember<'_> {
             return None;
         }
         Some(self.cost(node.w, node.l, node.max_in, max_out))
+    }
+
+    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, _: f64) -> f64 {
+        // Convex in W, decreasing in L: the ends of the range at the least L.
+        let (w_lo, w_hi) = self.window();
+        let (a, b) = (w.0.max(w_lo), w.1.min(w_hi));
+        if a > b {
+            return f64::NEG_INFINITY;
+        }
+        let g = |x: f64| self.cost(x, l_min, max_in, max_out);
+        g(a).max(g(b))
     }
 
     fn bound(&self, node: &Node, items: &Items, _threshold: f64) -> f64 {
@@ -392,6 +491,7 @@ impl RayOracle for BoxCut {
         let lambda = lambda.to_vec();
         let lambda_sum: f64 = lambda.iter().sum();
         let n = self.p.len();
+        let pass = Pass::new(self.deadline);
         let results: Vec<(usize, Found)> = (0..n)
             .into_par_iter()
             .map(|f| {
@@ -403,9 +503,7 @@ impl RayOracle for BoxCut {
                     lambda_f: lambda[f],
                     lambda_sum,
                 };
-                let mut search = Search::new(&items, tol, keep, self.deadline);
-                explore(&member, &mut search, Node::root(), true);
-                (member.f, search.found)
+                (member.f, search_items(&member, &items, tol, keep, &pass))
             })
             .collect();
         let lambda = Array1::from(lambda);
@@ -581,6 +679,16 @@ impl Family for TwoLevelMember<'_> {
         Some(self.cost(node.w, node.l, node.max_in, max_out))
     }
 
+    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, threshold: f64) -> f64 {
+        let (a, b) = (w.0.max(0.0), w.1.min(self.family.levels.max_weight()));
+        if a > b {
+            return f64::NEG_INFINITY;
+        }
+        // The tree narrows the range as it descends: split little here.
+        let depth = MAX_SPLIT_DEPTH - 2;
+        self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
+    }
+
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
         let w_max = self.family.levels.max_weight();
         let rest = items.suffix_max[node.depth];
@@ -655,12 +763,22 @@ impl RayOracle for TwoLevel {
             family: self,
             lambda_sum: lam.iter().sum(),
         };
+        if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
+            let found = search_items(&member, &items, tol, keep, &Pass::new(self.deadline));
+            return collect(vec![(0, found)], tol, keep, |_, set| {
+                let v = self.ray(set);
+                let mu = (self.utility)(&v);
+                Some((mu - lambda.dot(&v), Column { vector: v, value: mu }))
+            });
+        }
         // Split the search at the first few items so the cores share it.
-        let splits = 6.min(items.len());
+        let splits = 6;
+        let suffix = Suffix::new(&items);
+        let pass = Pass::new(self.deadline);
         let results: Vec<(usize, Found)> = (0..1usize << splits)
             .into_par_iter()
             .map(|mask| {
-                let mut search = Search::new(&items, tol, keep, self.deadline);
+                let mut search = Search::new(&items, &suffix, tol, keep, &pass);
                 let mut node = Node::root();
                 for i in 0..splits {
                     let (take, leave) = search.children(&node);

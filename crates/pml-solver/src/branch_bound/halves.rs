@@ -1,0 +1,147 @@
+//! The last items of a search, met in the middle (docs/theory.md, "Pricing by
+//! branch and bound"): every subset of the last `k` items is listed with its
+//! weight, dual mass and largest masses in and out, sorted by weight and
+//! summarised in a binary tree (least dual mass and largest masses per subtree).
+//! A depth-first node that has decided every earlier item descends the tree only
+//! where [`Family::box_bound`] can exceed the pruning threshold, instead of
+//! branching on the last `k` items one by one: near-ties between many sets (dual
+//! values nearly proportional to the masses, as at the optimum of a
+//! mutual-information design) cost one tree walk instead of `2^k` leaves.
+
+use super::{BOUND_TOL, Family, Items, Node, Search};
+
+/// Most items in the tree (`2^k` subsets).
+pub(crate) const MAX_SUFFIX_ITEMS: usize = 14;
+
+/// Every subset of the last items of a search, in order of weight.
+pub(crate) struct Suffix {
+    /// Position of the first item in the tree.
+    pub(crate) start: usize,
+    w: Vec<f64>,
+    l: Vec<f64>,
+    max_in: Vec<f64>,
+    max_out: Vec<f64>,
+    /// The subset as a bit mask over the tree's items.
+    mask: Vec<u32>,
+    /// Per tree node (heap order, leaves at `size..2 size`): least dual mass
+    /// and largest masses in and out below it.
+    node_l: Vec<f64>,
+    node_in: Vec<f64>,
+    node_out: Vec<f64>,
+}
+
+impl Suffix {
+    /// The tree of the last `min(len, MAX_SUFFIX_ITEMS)` items.
+    pub(crate) fn new(items: &Items) -> Self {
+        let start = items.len() - items.len().min(MAX_SUFFIX_ITEMS);
+        let (mut w, mut l, mut max_in, mut max_out, mut mask) =
+            (vec![0.0], vec![0.0], vec![0.0f64], vec![0.0f64], vec![0u32]);
+        for i in start..items.len() {
+            let (p, lam) = (items.p[i], items.lambda[i]);
+            for j in 0..w.len() {
+                w.push(w[j] + p);
+                l.push(l[j] + lam);
+                max_in.push(max_in[j].max(p));
+                max_out.push(max_out[j]);
+                mask.push(mask[j] | 1 << (i - start));
+                // Without item i, it is out.
+                max_out[j] = max_out[j].max(p);
+            }
+        }
+        let mut order: Vec<usize> = (0..w.len()).collect();
+        order.sort_by(|&a, &b| w[a].total_cmp(&w[b]));
+        let pick = |v: &[f64]| order.iter().map(|&k| v[k]).collect::<Vec<f64>>();
+        let (w, l, max_in, max_out) = (pick(&w), pick(&l), pick(&max_in), pick(&max_out));
+        let mask = order.iter().map(|&k| mask[k]).collect();
+        let size = w.len();
+        let mut node_l = vec![f64::INFINITY; 2 * size];
+        let mut node_in = vec![0.0f64; 2 * size];
+        let mut node_out = vec![0.0f64; 2 * size];
+        node_l[size..].copy_from_slice(&l);
+        node_in[size..].copy_from_slice(&max_in);
+        node_out[size..].copy_from_slice(&max_out);
+        for k in (1..size).rev() {
+            node_l[k] = node_l[2 * k].min(node_l[2 * k + 1]);
+            node_in[k] = node_in[2 * k].max(node_in[2 * k + 1]);
+            node_out[k] = node_out[2 * k].max(node_out[2 * k + 1]);
+        }
+        Suffix {
+            start,
+            w,
+            l,
+            max_in,
+            max_out,
+            mask,
+            node_l,
+            node_in,
+            node_out,
+        }
+    }
+
+    /// Every completion of `node` (which has decided the items before `start`)
+    /// by a subset of the tree, offered to `search` where it can beat the
+    /// threshold.
+    pub(crate) fn complete(&self, family: &impl Family, search: &mut Search, node: &Node) {
+        let (w_lo, w_hi) = family.window();
+        let from = self.w.partition_point(|&w| node.w + w < w_lo - BOUND_TOL);
+        let to = self.w.partition_point(|&w| node.w + w <= w_hi + BOUND_TOL);
+        if from < to {
+            self.descend(family, search, node, (1, 0, self.w.len()), (from, to));
+        }
+    }
+
+    /// Visits tree node `k` covering positions `[lo, hi)`, restricted to
+    /// `[from, to)`.
+    fn descend(
+        &self,
+        family: &impl Family,
+        search: &mut Search,
+        node: &Node,
+        (k, lo, hi): (usize, usize, usize),
+        (from, to): (usize, usize),
+    ) {
+        if hi <= from || to <= lo {
+            return;
+        }
+        search.found.nodes += 1;
+        if hi - lo == 1 {
+            self.leaf(family, search, node, lo);
+            return;
+        }
+        let w = (node.w + self.w[lo.max(from)], node.w + self.w[hi.min(to) - 1]);
+        let threshold = search.threshold();
+        let bound = family.box_bound(
+            w,
+            node.l + self.node_l[k],
+            node.max_in.max(self.node_in[k]),
+            node.max_out.max(self.node_out[k]),
+            threshold,
+        );
+        if bound <= threshold {
+            return;
+        }
+        let mid = (lo + hi) / 2;
+        self.descend(family, search, node, (2 * k, lo, mid), (from, to));
+        self.descend(family, search, node, (2 * k + 1, mid, hi), (from, to));
+    }
+
+    /// The set of `node` completed by the tree's subset at position `j`.
+    fn leaf(&self, family: &impl Family, search: &mut Search, node: &Node, j: usize) {
+        let full = Node {
+            depth: search.items.len(),
+            w: node.w + self.w[j],
+            l: node.l + self.l[j],
+            max_in: node.max_in.max(self.max_in[j]),
+            max_out: node.max_out.max(self.max_out[j]),
+        };
+        let taken = search.stack.len() + self.mask[j].count_ones() as usize;
+        let n = search.items.len();
+        if let Some(rc) = family.reduced_cost(&full, taken, n, full.max_out) {
+            let mask = self.mask[j];
+            let start = self.start;
+            search.offer_with(rc, |set| {
+                set.extend((0..32).filter(|b| mask >> b & 1 == 1).map(|b| start + b as usize))
+            });
+        }
+    }
+}
