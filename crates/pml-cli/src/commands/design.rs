@@ -69,6 +69,11 @@ pub struct DesignArgs {
     /// reference; N <= 24 under PML, 16 under the other notions).
     #[arg(long, value_enum, default_value = "auto")]
     pub pricing: PricingName,
+    /// Stop once the certified relative gap between the utility and its upper
+    /// bound is at most this; the status is "optimal" only at gaps up to 1e-9
+    /// (or 1e-15 absolute), "gap_limit" above.
+    #[arg(long, value_name = "RELATIVE", default_value_t = 1e-9, allow_hyphen_values = true)]
+    pub gap: f64,
     /// The failure probability of the post-processing-safe guarantee reported beside
     /// eps: bounds on the PML envelope of the design at this delta, under the prior
     /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
@@ -235,6 +240,13 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     pml_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let mut settings = DesignSettings::default();
+    if !(a.gap.is_finite() && a.gap > 0.0 && a.gap < 1.0) {
+        return Err(CliError::Usage(format!(
+            "invalid --gap = {}: give a relative gap in (0, 1), e.g. 1e-6",
+            a.gap
+        )));
+    }
+    settings.column_generation.gap_tolerance = a.gap;
     if a.pricing == PricingName::Enumerate {
         settings.pricing = pml_solver::design::PricingMethod::Enumerate;
     }
