@@ -350,8 +350,8 @@ pub fn pricing_oracle(
             let e_prime = cone.effective_exp_epsilon();
             let levels = Levels::BallLevel { e, b: beta / 2.0 };
             let family_l = TwoLevel::new(&p, levels, utility)?.with_deadline(deadline);
-            let family_z = boxed(BoxCut::new(&p, 0.0, e_prime, true, utility)?);
-            Box::new(Union(vec![family_z, Box::new(family_l)]))
+            let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?.with_deadline(deadline);
+            Box::new(Union::ball(family_z, family_l, deadline))
         }
         ColumnCone::Notion { notion, .. } => match *notion {
             Notion::Ldp { epsilon } if epsilon > 0.0 => {

@@ -46,6 +46,10 @@ fn keep_cap() -> usize {
 /// Nodes a pricing pass visits before it stops with the entering rays found.
 const PASS_BUDGET: u64 = 2_000_000;
 
+/// Nodes after which even a pass that has found no entering ray stops; its
+/// bound then covers the open nodes, and the design reports that gap honestly.
+const LAST_PASS_BUDGET: u64 = 400_000_000;
+
 /// What the searches of one pricing pass share: the deadline, the nodes visited
 /// and whether an entering ray has been found.
 struct Pass {
@@ -226,7 +230,8 @@ impl<'a> Search<'a> {
                 pass.entering.store(true, Relaxed);
             }
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || (total >= pass.budget && pass.entering.load(Relaxed));
+                || (total >= pass.budget && pass.entering.load(Relaxed))
+                || total >= LAST_PASS_BUDGET;
         }
         self.stopped
     }
@@ -488,10 +493,15 @@ impl RayOracle for BoxCut {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_in(lambda, tol, keep, &Pass::new(self.deadline))
+    }
+}
+
+impl Searched for BoxCut {
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lambda = lambda.to_vec();
         let lambda_sum: f64 = lambda.iter().sum();
         let n = self.p.len();
-        let pass = Pass::new(self.deadline);
         let results: Vec<(usize, Found)> = (0..n)
             .into_par_iter()
             .map(|f| {
@@ -503,7 +513,7 @@ impl RayOracle for BoxCut {
                     lambda_f: lambda[f],
                     lambda_sum,
                 };
-                (member.f, search_items(&member, &items, tol, keep, &pass))
+                (member.f, search_items(&member, &items, tol, keep, pass))
             })
             .collect();
         let lambda = Array1::from(lambda);
@@ -757,6 +767,12 @@ impl RayOracle for TwoLevel {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_in(lambda, tol, keep, &Pass::new(self.deadline))
+    }
+}
+
+impl Searched for TwoLevel {
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lam = lambda.to_vec();
         let items = Items::new(&self.p, &lam, None);
         let member = TwoLevelMember {
@@ -764,7 +780,7 @@ impl RayOracle for TwoLevel {
             lambda_sum: lam.iter().sum(),
         };
         if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
-            let found = search_items(&member, &items, tol, keep, &Pass::new(self.deadline));
+            let found = search_items(&member, &items, tol, keep, pass);
             return collect(vec![(0, found)], tol, keep, |_, set| {
                 let v = self.ray(set);
                 let mu = (self.utility)(&v);
@@ -774,11 +790,10 @@ impl RayOracle for TwoLevel {
         // Split the search at the first few items so the cores share it.
         let splits = 6;
         let suffix = Suffix::new(&items);
-        let pass = Pass::new(self.deadline);
         let results: Vec<(usize, Found)> = (0..1usize << splits)
             .into_par_iter()
             .map(|mask| {
-                let mut search = Search::new(&items, &suffix, tol, keep, &pass);
+                let mut search = Search::new(&items, &suffix, tol, keep, pass);
                 let mut node = Node::root();
                 for i in 0..splits {
                     let (take, leave) = search.children(&node);
@@ -801,23 +816,47 @@ impl RayOracle for TwoLevel {
     }
 }
 
-/// Several oracles priced as one (a cone whose rays come in several families).
-pub struct Union(pub Vec<Box<dyn RayOracle + Send>>);
+/// A family priced within a shared [`Pass`] (its deadline and node budget).
+trait Searched: Send + Sync {
+    /// One pricing pass, counting its nodes into `pass`.
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing;
+}
+
+/// Several families priced as one pass (a cone whose rays come in several
+/// families, as [E] Prop 2's Z and L): they share the node budget, so a family
+/// with no entering ray stops once another has found some.
+pub struct Union {
+    parts: Vec<Box<dyn Searched>>,
+    n: usize,
+    deadline: Option<Instant>,
+}
+
+impl Union {
+    /// [E] Prop 2's families Z and L.
+    pub fn ball(family_z: BoxCut, family_l: TwoLevel, deadline: Option<Instant>) -> Self {
+        Union {
+            n: family_z.p.len(),
+            parts: vec![Box::new(family_z), Box::new(family_l)],
+            deadline,
+        }
+    }
+}
 
 impl RayOracle for Union {
     fn dimension(&self) -> usize {
-        self.0[0].dimension()
+        self.n
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        let pass = Pass::new(self.deadline);
         let mut out = Pricing {
             max_reduced_cost: f64::NEG_INFINITY,
             entering: Vec::new(),
             priced: 0,
         };
         let mut top = TopK::new(keep);
-        for o in &self.0 {
-            let p = o.price(lambda, tol, keep);
+        for o in &self.parts {
+            let p = o.price_in(lambda, tol, keep, &pass);
             out.max_reduced_cost = out.max_reduced_cost.max(p.max_reduced_cost);
             out.priced += p.priced;
             for (rc, c) in p.entering {
