@@ -257,7 +257,8 @@ impl OutputArgs {
     }
 }
 
-/// Writes `text` to stdout (no `output`) or, atomically, to the file `output`.
+/// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the
+/// `--output` flag).
 pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
     match output {
         None => {
@@ -266,36 +267,49 @@ pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError
             out.flush()?;
             Ok(())
         }
-        Some(path) => write_atomic(path, text),
+        Some(path) => write_atomic("--output", path, text),
     }
 }
 
 /// Writes a file through a temporary file in the same directory, renamed into
-/// place, so that nothing partial is ever left at `path`.
-pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    write_atomic_with(path, |w| {
-        w.write_all(text.as_bytes()).map_err(|e| {
-            CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
-        })
+/// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
+/// names the file in errors.
+pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic_with(flag, path, |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|e| write_error(flag, path, &e))
     })
+}
+
+/// The error for a failed write of the file `path` given with `flag`: one line
+/// naming the flag and the file, never the temporary file.
+pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
+    // tempfile appends ` at path "<the temporary file>"` to its own errors.
+    let message = e.to_string();
+    let cause = message.split(" at path ").next().unwrap_or(&message);
+    CliError::Failure(format!(
+        "cannot write {flag} {}: {cause}; check that the directory exists, is writable and has space",
+        path.display()
+    ))
 }
 
 /// Streams a file through a temporary file in the same directory: `fill` writes to
 /// a buffered writer (its errors are returned as they are); only when it succeeds
-/// is the file synced and renamed to `path`. On error the temporary file is removed
-/// and `path` is untouched.
+/// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
+/// [`crate::signals`]), the temporary file is removed and `path` is untouched.
+/// `flag` (e.g. `--output`) names the file in errors.
 ///
+/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
 /// Only regular files are replaced. `-` is standard output; a symbolic link is
 /// followed and its target replaced; an existing path that is not a regular file
 /// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
 /// would swap the device for a plain file.
 pub fn write_atomic_with<T>(
+    flag: &str,
     path: &std::path::Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    let fail = |e: std::io::Error| {
-        CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
-    };
+    let fail = |e: std::io::Error| write_error(flag, path, &e);
     // Stdout and existing non-regular files are written in place.
     let meta = std::fs::metadata(path);
     let in_place: Option<Box<dyn Write>> = match &meta {
@@ -322,11 +336,21 @@ pub fn write_atomic_with<T>(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    // A new file: created with 0666, which the kernel narrows by the umask.
+    let kept = meta.as_ref().ok().map(|m| m.permissions());
+    let mode = kept
+        .clone()
+        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
+    if let Some(kept) = kept {
+        // The umask may have narrowed it: the replaced file's mode exactly.
+        tmp.as_file().set_permissions(kept).map_err(fail)?;
+    }
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
     let value = fill(&mut buffered)?;
-    let tmp = buffered.into_inner().map_err(|e| fail(e.into_error()))?;
+    buffered.flush().map_err(fail)?;
+    drop(buffered);
     tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    tmp.persist(&target).map_err(fail)?;
     Ok(value)
 }

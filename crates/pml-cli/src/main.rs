@@ -9,12 +9,14 @@ mod commands;
 mod error;
 mod output;
 mod progress;
+mod signals;
 
 use clap::Parser;
 use error::CliError;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    signals::install();
     let cli = args::Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

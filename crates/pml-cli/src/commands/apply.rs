@@ -2,7 +2,7 @@
 //! reporting only: the sampling is `pml_model::sampler`, the streaming
 //! `pml_model::data::privatise_column`.
 
-use crate::args::{check_labels, write_atomic_with};
+use crate::args::{check_labels, write_atomic_with, write_error};
 use crate::commands::assess::read_mechanism;
 use crate::error::CliError;
 use clap::{ArgGroup, Args, ValueEnum};
@@ -97,7 +97,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
     let data = a.data.display();
     let file = std::fs::File::open(&a.data)
         .map_err(|e| CliError::Usage(format!("cannot read --data {data}: {e}")))?;
-    let summary = write_atomic_with(&a.output, |w| {
+    let summary = write_atomic_with("--output", &a.output, |w| {
         privatise_column(
             file,
             w,
@@ -109,9 +109,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         .map_err(|e| match e {
             PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
             PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
-            PrivatiseError::Write(e) => {
-                CliError::Failure(format!("cannot write --output {}: {e}", a.output.display()))
-            }
+            PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
         })
     })?;
     eprintln!("{}", describe(&summary, &a));

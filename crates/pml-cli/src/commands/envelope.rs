@@ -102,7 +102,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     };
     let source = a.mechanism.display().to_string();
     if let Some(path) = &a.plot {
-        write_atomic(path, &plot(&curve, lp, &env, &source)?)?;
+        write_atomic("--plot", path, &plot(&curve, lp, &env, &source)?)?;
     }
     let text = match a.output.format() {
         Format::Json => {
