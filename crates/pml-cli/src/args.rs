@@ -6,9 +6,17 @@ use pml_model::Prior;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+/// The exit statuses, shown after `pml --help`.
+const EXIT_STATUS: &str = "Exit status:
+  0    success
+  1    failure while working, including I/O errors (a file that cannot be read or written)
+  2    usage error: bad input, named in a one-line message with the fix
+  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM
+       (temporary files are removed; no partial output is left)";
+
 /// Optimal privacy mechanisms under pointwise maximal leakage (PML).
 #[derive(Debug, Parser)]
-#[command(name = "pml", version, about, long_about = None)]
+#[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

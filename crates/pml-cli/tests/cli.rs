@@ -282,3 +282,24 @@ fn data_errors_name_the_problem() {
         "--delta",
     );
 }
+
+#[test]
+fn help_and_readme_list_the_exit_statuses() {
+    let help = stdout(&["--help"]);
+    let readme = include_str!("../../../README.md");
+    for text in [&help[..], readme] {
+        for needle in [
+            "Exit status",
+            "0",
+            "1",
+            "2",
+            "130",
+            "143",
+            "SIGINT",
+            "SIGTERM",
+        ] {
+            assert!(text.contains(needle), "{needle} missing");
+        }
+    }
+    assert!(help.contains("2    usage error"), "{help}");
+}
