@@ -178,6 +178,27 @@ pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError>
         .collect()
 }
 
+/// Parses a whole number >= 0 (`--samples`, `--seed`): the flags take hyphen values
+/// so that a negative one is refused with this reason (clap names the flag), not
+/// taken for an unknown flag.
+pub fn whole_number(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    t.parse::<u64>().map_err(|_| {
+        let what = if t.starts_with('-') {
+            "a negative number"
+        } else {
+            "not a whole number"
+        };
+        format!("{what}; give a whole number >= 0 such as 1000")
+    })
+}
+
+/// [`whole_number`] as a `usize` (`--alphabet`).
+pub fn whole_count(s: &str) -> Result<usize, String> {
+    let n = whole_number(s)?;
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}
+
 /// The privacy level, as eps or as e^eps.
 #[derive(Debug, Args)]
 #[group(required = true, multiple = false)]

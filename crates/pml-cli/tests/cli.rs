@@ -303,3 +303,38 @@ fn help_and_readme_list_the_exit_statuses() {
     }
     assert!(help.contains("2    usage error"), "{help}");
 }
+
+#[test]
+fn negative_numbers_are_refused_naming_their_flag() {
+    let cases: [(&str, &str); 6] = [
+        (
+            "design --prior 0.5,0.5 --epsilon 1 --time-limit -1",
+            "--time-limit",
+        ),
+        (
+            "design --prior 0.5,0.5 --epsilon 1 --time-limit 1e300",
+            "--time-limit",
+        ),
+        (
+            "bounds radius --samples -5 --delta 0.1 --alphabet 3",
+            "--samples",
+        ),
+        (
+            "bounds radius --samples 5 --delta 0.1 --alphabet -3",
+            "--alphabet",
+        ),
+        (
+            "bounds delta-min --epsilon 1 --epsilon-prime 2 --samples -5 --alphabet 3",
+            "--samples",
+        ),
+        (
+            "apply --laplace-scale 1 --data x.csv --column x --output y.csv --seed -1",
+            "--seed",
+        ),
+    ];
+    for (args, flag) in cases {
+        let err = one_line_usage_error(&common::words(args));
+        assert!(err.contains(flag), "{args}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args}: {err}");
+    }
+}

@@ -53,7 +53,7 @@ pub struct ApplyArgs {
     /// Seed of the random draws: the same seed, mechanism and input give the same
     /// output. Anyone who knows the seed can replay the draws, so keep it secret;
     /// without --seed, fresh randomness from the operating system is used.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = crate::args::whole_number)]
     pub seed: Option<u64>,
     /// What to do with a row whose value is not one of the mechanism's labels.
     #[arg(long, value_enum, default_value = "error")]

@@ -5,7 +5,7 @@
 //! [`pml_model::sample`]; this module only parses, names the flags in errors and
 //! formats. Every number it prints comes from the library.
 
-use crate::args::{Estimate, Format, Input, Level, OutputArgs};
+use crate::args::{Estimate, Format, Input, Level, OutputArgs, whole_count, whole_number};
 use crate::error::CliError;
 use clap::{Args, Subcommand, ValueEnum};
 use pml_model::{ModelError, sample};
@@ -109,14 +109,14 @@ fn level_flag(level: &Level) -> &'static str {
 pub struct RadiusArgs {
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: Option<u64>,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N (number of categories); taken from the estimate when one
     /// is given.
-    #[arg(long, required_unless_present_any = ["prior", "counts", "data"])]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
     pub alphabet: Option<usize>,
     /// `free` is eq. (7), distribution-free; `kappa` is Theorem 2 with phi(kappa)
     /// of the estimate.
@@ -138,10 +138,10 @@ pub struct FailureArgs {
     pub beta: f64,
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: Option<u64>,
     /// Alphabet size N; taken from the estimate when one is given.
-    #[arg(long, required_unless_present_any = ["prior", "counts", "data"])]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
     pub alphabet: Option<usize>,
     /// `free` uses phi = phi(1/2) = 2 (distribution-free); `kappa` uses
     /// phi(kappa) of the estimate.
@@ -165,13 +165,13 @@ pub struct EpsilonPrimeArgs {
     #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["samples", "delta", "alphabet"])]
     pub beta: Option<f64>,
     /// Number of samples m behind the estimate.
-    #[arg(long, required_unless_present = "beta")]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number, required_unless_present = "beta")]
     pub samples: Option<u64>,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true, required_unless_present = "beta")]
     pub delta: Option<f64>,
     /// Alphabet size N.
-    #[arg(long, required_unless_present = "beta")]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present = "beta")]
     pub alphabet: Option<usize>,
     /// Output options.
     #[command(flatten)]
@@ -188,10 +188,10 @@ pub struct DeltaMinArgs {
     #[command(flatten)]
     pub target: Target,
     /// Number of samples m behind the estimate.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: u64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// Output options.
     #[command(flatten)]
@@ -211,7 +211,7 @@ pub struct SamplesArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// Output options.
     #[command(flatten)]
@@ -222,13 +222,13 @@ pub struct SamplesArgs {
 #[derive(Debug, Args)]
 pub struct MaxEpsilonArgs {
     /// Number of samples m behind the estimate.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: u64,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// The leakage eps' to guarantee for the true prior.
     #[command(flatten)]
