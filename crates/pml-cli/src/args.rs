@@ -129,16 +129,14 @@ impl Input {
             });
         }
         if let Some(v) = &self.counts {
-            let counts = parse_numbers("--counts", v)?;
-            let prior = Prior::normalised(counts.clone())
+            let (counts, total) = parse_counts(v)?;
+            let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
                 .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
             let labels = check_labels(self.labels.as_deref(), prior.len())?;
-            let integral = counts.iter().all(|c| c.fract() == 0.0);
-            let samples = integral.then(|| counts.iter().sum::<f64>() as u64);
             return Ok(Estimate {
                 prior,
                 labels,
-                samples,
+                samples: Some(total),
             });
         }
         if let (Some(path), Some(column)) = (&self.data, &self.column) {
@@ -161,6 +159,40 @@ impl Input {
             "give the prior with --prior, --counts or --data FILE --column NAME".into(),
         ))
     }
+}
+
+/// The largest sample size m taken from `--counts`: up to 2^53 every count and the
+/// total are exact in the f64 arithmetic of the bounds.
+pub const MAX_SAMPLES: u64 = 1 << 53;
+
+/// Parses `--counts`: whole numbers (`40` or `4e1`), each and their total at most
+/// [`MAX_SAMPLES`]; returns them and the total m.
+pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
+    let numbers = parse_numbers("--counts", items)?;
+    let mut total: u64 = 0;
+    let mut counts = Vec::with_capacity(numbers.len());
+    for (i, &c) in numbers.iter().enumerate() {
+        let s = items[i].trim();
+        if !(c >= 0.0 && c.fract() == 0.0) {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: counts are whole numbers of samples (>= 0); give e.g. --counts 40,20,20,20"
+            )));
+        }
+        if c > MAX_SAMPLES as f64 {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: above 2^53 = {MAX_SAMPLES}, counts are not exact; give counts (and a total) of at most 2^53"
+            )));
+        }
+        let c = c as u64;
+        total += c;
+        if total > MAX_SAMPLES {
+            return Err(CliError::Usage(format!(
+                "invalid --counts: the total m exceeds 2^53 = {MAX_SAMPLES} at --counts[{i}], beyond which it is not exact; give counts totalling at most 2^53"
+            )));
+        }
+        counts.push(c);
+    }
+    Ok((counts, total))
 }
 
 /// Parses comma-separated numbers, naming the flag and position on error.

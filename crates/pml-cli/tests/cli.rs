@@ -338,3 +338,39 @@ fn negative_numbers_are_refused_naming_their_flag() {
         assert!(!err.contains("unexpected argument"), "{args}: {err}");
     }
 }
+
+#[test]
+fn counts_are_whole_exact_and_agree_with_samples() {
+    for (counts, needle) in [
+        ("1.5,5", "whole numbers"),
+        ("-1,5", "whole numbers"),
+        ("inf,5", "whole numbers"),
+        ("1e300,1e300", "2^53"),
+        ("5000000000000000,5000000000000000", "2^53"),
+    ] {
+        for cmd in ["bounds radius --delta 0.1", "design --epsilon 1"] {
+            let args = format!("{cmd} --counts {counts}");
+            let err = one_line_usage_error(&common::words(&args));
+            assert!(
+                err.contains("--counts") && err.contains(needle),
+                "{args}: {err}"
+            );
+        }
+    }
+    // 4e1 is a whole number; the sample size is the total.
+    let v = json(&common::words("bounds radius --delta 0.1 --counts 4e1,60"));
+    assert_eq!(v["inputs"]["samples"], 100);
+    // --samples must agree with the counts.
+    let err = one_line_usage_error(&common::words(
+        "bounds radius --samples 5 --counts 50,50 --delta 0.1",
+    ));
+    assert!(err.contains("--samples") && err.contains("100"), "{err}");
+    let err = one_line_usage_error(&common::words(
+        "bounds failure-probability --beta 0.5 --samples 5 --counts 50,50",
+    ));
+    assert!(err.contains("--samples"), "{err}");
+    let v = json(&common::words(
+        "bounds radius --samples 100 --counts 50,50 --delta 0.1",
+    ));
+    assert_eq!(v["inputs"]["samples"], 100);
+}

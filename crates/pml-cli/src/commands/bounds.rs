@@ -325,12 +325,28 @@ fn alphabet(flag: Option<usize>, est: Option<&Estimate>) -> Result<usize, CliErr
 }
 
 /// The sample size from --samples, else from the counts or data behind the estimate.
-fn sample_size(flag: Option<u64>, est: Option<&Estimate>) -> Result<(u64, &'static str), CliError> {
+/// They must agree when both are given.
+fn sample_size(
+    flag: Option<u64>,
+    input: &Input,
+    est: Option<&Estimate>,
+) -> Result<(u64, &'static str), CliError> {
     match (flag, est.and_then(|e| e.samples)) {
+        (Some(m), Some(behind)) if m != behind => {
+            let source = if input.counts.is_some() {
+                "the total of --counts"
+            } else {
+                "the rows of --data"
+            };
+            Err(CliError::Usage(format!(
+                "invalid --samples = {m}: the estimate comes from {behind} samples ({source}); drop --samples or make it match"
+            )))
+        }
         (Some(m), _) => Ok((m, "--samples")),
         (None, Some(m)) => Ok((m, "estimate")),
         (None, None) => Err(CliError::Usage(
-            "give the sample size with --samples M (or whole-number --counts, or --data FILE --column NAME)".into(),
+            "give the sample size with --samples M (or --counts, or --data FILE --column NAME)"
+                .into(),
         )),
     }
 }
@@ -371,7 +387,7 @@ fn kappa_notes(n: usize, notes: &mut Vec<String>) {
 fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
     let est = estimate(&a.input, a.radius)?;
     let n = alphabet(a.alphabet, est.as_ref())?;
-    let (m, m_source) = sample_size(a.samples, est.as_ref())?;
+    let (m, m_source) = sample_size(a.samples, &a.input, est.as_ref())?;
     let names = Names::default();
     let free = sample::radius_free(m, a.delta, n).map_err(|e| names.err(e))?;
     let mut inputs = vec![
@@ -435,7 +451,7 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
 fn failure(a: &FailureArgs) -> Result<Report, CliError> {
     let est = estimate(&a.input, a.radius)?;
     let n = alphabet(a.alphabet, est.as_ref())?;
-    let (m, _) = sample_size(a.samples, est.as_ref())?;
+    let (m, _) = sample_size(a.samples, &a.input, est.as_ref())?;
     let names = Names::default();
     let mut inputs = vec![
         item("beta", "l1 radius beta", json!(a.beta)),
