@@ -302,7 +302,7 @@ impl OutputArgs {
             return f;
         }
         match &self.output {
-            Some(p) => match p.extension().and_then(|e| e.to_str()) {
+            Some(p) => match extension(p).as_deref() {
                 Some("csv") => Format::Csv,
                 Some("txt") => Format::Table,
                 _ => Format::Json,
@@ -316,6 +316,13 @@ impl OutputArgs {
     pub fn emit(&self, text: &str) -> Result<(), CliError> {
         emit(self.output.as_deref(), text)
     }
+}
+
+/// The extension of `path` in lower case (`a.CSV` is CSV).
+pub fn extension(path: &std::path::Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
 }
 
 /// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the

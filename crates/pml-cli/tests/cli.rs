@@ -374,3 +374,28 @@ fn counts_are_whole_exact_and_agree_with_samples() {
     ));
     assert_eq!(v["inputs"]["samples"], 100);
 }
+
+#[test]
+fn output_extensions_pick_the_format_whatever_their_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.CSV", "b.Csv", "c.csv"] {
+        let f = output_file(dir.path(), name, &EXAMPLE1);
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.starts_with("input,y1"), "{name}: {text}");
+    }
+    for name in ["d.TXT", "e.txt"] {
+        let f = output_file(dir.path(), name, &EXAMPLE1);
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.contains("Certificate"), "{name}: {text}");
+    }
+    let mech = output_file(dir.path(), "m.json", &EXAMPLE1);
+    let args = [
+        "assess",
+        "--mechanism",
+        s(&mech),
+        "--prior",
+        "0.4,0.2,0.2,0.2",
+    ];
+    let f = output_file(dir.path(), "report.TXT", &args);
+    assert!(!std::fs::read_to_string(f).unwrap().starts_with('{'));
+}
