@@ -92,8 +92,8 @@ pub struct Input {
         conflicts_with = "data"
     )]
     pub counts: Option<Vec<String>>,
-    /// A CSV file with a header; the estimate counts the values of --column
-    /// (streamed, never held in memory).
+    /// A CSV file with a header (`-`: standard input); the estimate counts the
+    /// values of --column (streamed, never held in memory).
     #[arg(long, requires = "column")]
     pub data: Option<PathBuf>,
     /// The CSV column holding the category.
@@ -140,10 +140,7 @@ impl Input {
             });
         }
         if let (Some(path), Some(column)) = (&self.data, &self.column) {
-            let file = std::fs::File::open(path).map_err(|e| {
-                CliError::Usage(format!("cannot read --data {}: {e}", path.display()))
-            })?;
-            let reader = std::io::BufReader::with_capacity(1 << 20, file);
+            let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
             let counts = pml_model::data::count_column(reader, column, self.labels.as_deref())
                 .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
             let prior = counts
@@ -159,6 +156,16 @@ impl Input {
             "give the prior with --prior, --counts or --data FILE --column NAME".into(),
         ))
     }
+}
+
+/// Opens `--data`: the file, or standard input for `-`.
+pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
+    Ok(Box::new(file))
 }
 
 /// The largest sample size m taken from `--counts`: up to 2^53 every count and the

@@ -399,3 +399,36 @@ fn output_extensions_pick_the_format_whatever_their_case() {
     let f = output_file(dir.path(), "report.TXT", &args);
     assert!(!std::fs::read_to_string(f).unwrap().starts_with('{'));
 }
+
+#[test]
+fn data_dash_reads_standard_input() {
+    let csv = "id,c,s\n1,a,1\n2,b,-1\n3,a,1\n4,b,1\n5,a,-1\n";
+    let run = |args: &str| {
+        let out = pml()
+            .args(common::words(args))
+            .write_stdin(csv)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args}: {err}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value =
+        serde_json::from_str(&run("design --data - --column c --epsilon 1 --format json")).unwrap();
+    assert_eq!(v["prior"][0], 0.6);
+    let dir = tempfile::tempdir().unwrap();
+    let mech = output_file(
+        dir.path(),
+        "m.json",
+        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+    );
+    let v: Value = serde_json::from_str(&run(&format!(
+        "assess --mechanism {} --data - --column c --format json",
+        s(&mech)
+    )))
+    .unwrap();
+    assert_eq!(v["prior"][0], 0.6, "{v}");
+    let out = run("apply --laplace-scale 1 --seed 3 --data - --column s --output -");
+    assert_eq!(out.lines().count(), 6, "{out}");
+    assert!(out.starts_with("id,c,s,s_private\n"), "{out}");
+}

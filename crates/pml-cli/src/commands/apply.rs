@@ -33,7 +33,8 @@ pub struct ApplyArgs {
     /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
     #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
     pub gaussian_sigma: Option<f64>,
-    /// The CSV file (with a header row) to privatise; streamed, never held in memory.
+    /// The CSV file (with a header row) to privatise, `-` for standard input;
+    /// streamed, never held in memory.
     #[arg(long, value_name = "IN.csv")]
     pub data: PathBuf,
     /// The column holding the secret.
@@ -95,8 +96,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
     let data = a.data.display();
-    let file = std::fs::File::open(&a.data)
-        .map_err(|e| CliError::Usage(format!("cannot read --data {data}: {e}")))?;
+    let file = crate::args::open_data(&a.data)?;
     let summary = write_atomic_with("--output", &a.output, |w| {
         privatise_column(
             file,
