@@ -432,3 +432,47 @@ fn data_dash_reads_standard_input() {
     assert_eq!(out.lines().count(), 6, "{out}");
     assert!(out.starts_with("id,c,s,s_private\n"), "{out}");
 }
+
+#[test]
+fn csv_output_defuses_formula_cells() {
+    let text = stdout(
+        &[
+            &EXAMPLE1[..],
+            &["--format", "csv", "--labels", "=1+2,@SUM(A1),-1,-x"],
+        ]
+        .concat(),
+    );
+    let firsts: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(firsts, ["'=1+2", "'@SUM(A1)", "-1", "'-x"], "{text}");
+    // The names apply writes into the privatised column.
+    let dir = tempfile::tempdir().unwrap();
+    let mech = output_file(
+        dir.path(),
+        "m.json",
+        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+    );
+    let data = common::write(dir.path(), "in.csv", "v\na\nb\na\n");
+    let out = stdout(&[
+        "apply",
+        "--mechanism",
+        s(&mech),
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--output",
+        "-",
+        "--seed",
+        "1",
+        "--output-labels",
+        "=HYPERLINK(1),+A2",
+    ]);
+    for line in out.lines().skip(1) {
+        let cell = line.split(',').nth(1).unwrap();
+        assert!(cell == "'=HYPERLINK(1)" || cell == "'+A2", "{out}");
+    }
+}

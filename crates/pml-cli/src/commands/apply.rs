@@ -145,6 +145,11 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         Some(o) => o.clone(),
         None => (1..=mechanism.outputs()).map(|j| format!("y{j}")).collect(),
     };
+    // Written as cells of the output CSV: guarded against formula injection.
+    let outputs: Vec<String> = outputs
+        .iter()
+        .map(|o| crate::output::defuse(o).into_owned())
+        .collect();
     let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, rng).map_err(|e| {
         CliError::Usage(format!(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"

@@ -7,6 +7,7 @@
 
 use crate::args::{Estimate, Format, Input, Level, OutputArgs, whole_count, whole_number};
 use crate::error::CliError;
+use crate::output::csv_field;
 use clap::{Args, Subcommand, ValueEnum};
 use pml_model::{ModelError, sample};
 use serde_json::{Map, Value, json};
@@ -806,14 +807,6 @@ fn short(x: f64) -> String {
 fn trim_zeros(s: &str) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
     }
