@@ -116,14 +116,42 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The smallest noise scale: below f64::EPSILON (2.2e-16) the noise is mostly lost
+/// when added to -1 or 1, and the secret would be written out unchanged.
+pub const MIN_SCALE: f64 = f64::EPSILON;
+/// The largest noise scale: beyond it a draw can overflow to infinity.
+pub const MAX_SCALE: f64 = 1e300;
+
+/// Checks a noise scale (`--laplace-scale`, `--gaussian-sigma`): a finite number in
+/// [`MIN_SCALE`, `MAX_SCALE`].
+fn check_scale(flag: &str, v: f64) -> Result<(), CliError> {
+    if (MIN_SCALE..=MAX_SCALE).contains(&v) {
+        return Ok(());
+    }
+    let why = if !v.is_finite() {
+        "not a finite number"
+    } else if v <= 0.0 {
+        "the scale must be > 0"
+    } else if v < MIN_SCALE {
+        "below 2.2e-16 (f64 epsilon) the noise is lost when added to -1 or 1, so values would come out unchanged"
+    } else {
+        "above 1e300 a draw can overflow to infinity"
+    };
+    Err(CliError::Usage(format!(
+        "invalid {flag} = {v:?}: {why}; give a scale between 2.2e-16 and 1e300, such as {flag} 1"
+    )))
+}
+
 /// The sampler asked for: a mechanism with its labels, or additive noise.
 fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
     if let Some(b) = a.laplace_scale {
+        check_scale("--laplace-scale", b)?;
         let noise = AdditiveNoise::laplace(b)
             .map_err(|e| CliError::Usage(format!("--laplace-scale: {e}")))?;
         return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
     }
     if let Some(s) = a.gaussian_sigma {
+        check_scale("--gaussian-sigma", s)?;
         let noise = AdditiveNoise::gaussian(s)
             .map_err(|e| CliError::Usage(format!("--gaussian-sigma: {e}")))?;
         return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
