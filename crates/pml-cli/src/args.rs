@@ -6,9 +6,17 @@ use pml_model::Prior;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+/// The exit statuses, shown after `pml --help`.
+const EXIT_STATUS: &str = "Exit status:
+  0    success
+  1    failure while working, including I/O errors (a file that cannot be read or written)
+  2    usage error: bad input, named in a one-line message with the fix
+  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM
+       (temporary files are removed; no partial output is left)";
+
 /// Optimal privacy mechanisms under pointwise maximal leakage (PML).
 #[derive(Debug, Parser)]
-#[command(name = "pml", version, about, long_about = None)]
+#[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -84,8 +92,8 @@ pub struct Input {
         conflicts_with = "data"
     )]
     pub counts: Option<Vec<String>>,
-    /// A CSV file with a header; the estimate counts the values of --column
-    /// (streamed, never held in memory).
+    /// A CSV file with a header (`-`: standard input); the estimate counts the
+    /// values of --column (streamed, never held in memory).
     #[arg(long, requires = "column")]
     pub data: Option<PathBuf>,
     /// The CSV column holding the category.
@@ -121,23 +129,18 @@ impl Input {
             });
         }
         if let Some(v) = &self.counts {
-            let counts = parse_numbers("--counts", v)?;
-            let prior = Prior::normalised(counts.clone())
+            let (counts, total) = parse_counts(v)?;
+            let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
                 .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
             let labels = check_labels(self.labels.as_deref(), prior.len())?;
-            let integral = counts.iter().all(|c| c.fract() == 0.0);
-            let samples = integral.then(|| counts.iter().sum::<f64>() as u64);
             return Ok(Estimate {
                 prior,
                 labels,
-                samples,
+                samples: Some(total),
             });
         }
         if let (Some(path), Some(column)) = (&self.data, &self.column) {
-            let file = std::fs::File::open(path).map_err(|e| {
-                CliError::Usage(format!("cannot read --data {}: {e}", path.display()))
-            })?;
-            let reader = std::io::BufReader::with_capacity(1 << 20, file);
+            let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
             let counts = pml_model::data::count_column(reader, column, self.labels.as_deref())
                 .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
             let prior = counts
@@ -155,6 +158,50 @@ impl Input {
     }
 }
 
+/// Opens `--data`: the file, or standard input for `-`.
+pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}
+
+/// The largest sample size m taken from `--counts`: up to 2^53 every count and the
+/// total are exact in the f64 arithmetic of the bounds.
+pub const MAX_SAMPLES: u64 = 1 << 53;
+
+/// Parses `--counts`: whole numbers (`40` or `4e1`), each and their total at most
+/// [`MAX_SAMPLES`]; returns them and the total m.
+pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
+    let numbers = parse_numbers("--counts", items)?;
+    let mut total: u64 = 0;
+    let mut counts = Vec::with_capacity(numbers.len());
+    for (i, &c) in numbers.iter().enumerate() {
+        let s = items[i].trim();
+        if !(c >= 0.0 && c.fract() == 0.0) {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: counts are whole numbers of samples (>= 0); give e.g. --counts 40,20,20,20"
+            )));
+        }
+        if c > MAX_SAMPLES as f64 {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: above 2^53 = {MAX_SAMPLES}, counts are not exact; give counts (and a total) of at most 2^53"
+            )));
+        }
+        let c = c as u64;
+        total += c;
+        if total > MAX_SAMPLES {
+            return Err(CliError::Usage(format!(
+                "invalid --counts: the total m exceeds 2^53 = {MAX_SAMPLES} at --counts[{i}], beyond which it is not exact; give counts totalling at most 2^53"
+            )));
+        }
+        counts.push(c);
+    }
+    Ok((counts, total))
+}
+
 /// Parses comma-separated numbers, naming the flag and position on error.
 pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError> {
     items
@@ -168,6 +215,27 @@ pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError>
             })
         })
         .collect()
+}
+
+/// Parses a whole number >= 0 (`--samples`, `--seed`): the flags take hyphen values
+/// so that a negative one is refused with this reason (clap names the flag), not
+/// taken for an unknown flag.
+pub fn whole_number(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    t.parse::<u64>().map_err(|_| {
+        let what = if t.starts_with('-') {
+            "a negative number"
+        } else {
+            "not a whole number"
+        };
+        format!("{what}; give a whole number >= 0 such as 1000")
+    })
+}
+
+/// [`whole_number`] as a `usize` (`--alphabet`).
+pub fn whole_count(s: &str) -> Result<usize, String> {
+    let n = whole_number(s)?;
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
 }
 
 /// The privacy level, as eps or as e^eps.
@@ -241,7 +309,7 @@ impl OutputArgs {
             return f;
         }
         match &self.output {
-            Some(p) => match p.extension().and_then(|e| e.to_str()) {
+            Some(p) => match extension(p).as_deref() {
                 Some("csv") => Format::Csv,
                 Some("txt") => Format::Table,
                 _ => Format::Json,
@@ -257,7 +325,15 @@ impl OutputArgs {
     }
 }
 
-/// Writes `text` to stdout (no `output`) or, atomically, to the file `output`.
+/// The extension of `path` in lower case (`a.CSV` is CSV).
+pub fn extension(path: &std::path::Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the
+/// `--output` flag).
 pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
     match output {
         None => {
@@ -266,36 +342,49 @@ pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError
             out.flush()?;
             Ok(())
         }
-        Some(path) => write_atomic(path, text),
+        Some(path) => write_atomic("--output", path, text),
     }
 }
 
 /// Writes a file through a temporary file in the same directory, renamed into
-/// place, so that nothing partial is ever left at `path`.
-pub fn write_atomic(path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    write_atomic_with(path, |w| {
-        w.write_all(text.as_bytes()).map_err(|e| {
-            CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
-        })
+/// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
+/// names the file in errors.
+pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic_with(flag, path, |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|e| write_error(flag, path, &e))
     })
+}
+
+/// The error for a failed write of the file `path` given with `flag`: one line
+/// naming the flag and the file, never the temporary file.
+pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
+    // tempfile appends ` at path "<the temporary file>"` to its own errors.
+    let message = e.to_string();
+    let cause = message.split(" at path ").next().unwrap_or(&message);
+    CliError::Failure(format!(
+        "cannot write {flag} {}: {cause}; check that the directory exists, is writable and has space",
+        path.display()
+    ))
 }
 
 /// Streams a file through a temporary file in the same directory: `fill` writes to
 /// a buffered writer (its errors are returned as they are); only when it succeeds
-/// is the file synced and renamed to `path`. On error the temporary file is removed
-/// and `path` is untouched.
+/// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
+/// [`crate::signals`]), the temporary file is removed and `path` is untouched.
+/// `flag` (e.g. `--output`) names the file in errors.
 ///
+/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
 /// Only regular files are replaced. `-` is standard output; a symbolic link is
 /// followed and its target replaced; an existing path that is not a regular file
 /// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
 /// would swap the device for a plain file.
 pub fn write_atomic_with<T>(
+    flag: &str,
     path: &std::path::Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    let fail = |e: std::io::Error| {
-        CliError::Failure(format!("cannot write --output {}: {e}", path.display()))
-    };
+    let fail = |e: std::io::Error| write_error(flag, path, &e);
     // Stdout and existing non-regular files are written in place.
     let meta = std::fs::metadata(path);
     let in_place: Option<Box<dyn Write>> = match &meta {
@@ -322,11 +411,21 @@ pub fn write_atomic_with<T>(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    let tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp);
+    // A new file: created with 0666, which the kernel narrows by the umask.
+    let kept = meta.as_ref().ok().map(|m| m.permissions());
+    let mode = kept
+        .clone()
+        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
+    if let Some(kept) = kept {
+        // The umask may have narrowed it: the replaced file's mode exactly.
+        tmp.as_file().set_permissions(kept).map_err(fail)?;
+    }
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
     let value = fill(&mut buffered)?;
-    let tmp = buffered.into_inner().map_err(|e| fail(e.into_error()))?;
+    buffered.flush().map_err(fail)?;
+    drop(buffered);
     tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(|e| fail(e.error))?;
+    tmp.persist(&target).map_err(fail)?;
     Ok(value)
 }

@@ -9,13 +9,24 @@ mod commands;
 mod error;
 mod output;
 mod progress;
+mod signals;
 
 use clap::Parser;
 use error::CliError;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    signals::install();
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        // A value a parser refused: one line naming the flag, the value and the fix.
+        Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or_default());
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -264,3 +264,27 @@ fn usage_errors_exit_2() {
     let (_, err) = apply(&no_column);
     assert!(err.contains("\"id\", \"secret\", \"note\""), "{err}");
 }
+
+#[test]
+fn noise_scales_are_checked_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["-1", "1"], 4);
+    let out = dir.path().join("out.csv");
+    for flag in ["--laplace-scale", "--gaussian-sigma"] {
+        for bad in [
+            "5e-324", "1e-310", "1e-20", "-1", "0", "inf", "NaN", "1e305",
+        ] {
+            let args = argv([flag, bad], s(&input), "secret", s(&out), &[]);
+            let (code, err) = apply(&args);
+            assert_eq!(code, Some(2), "{flag} {bad}: {err}");
+            assert!(err.contains(flag), "{flag} {bad}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(!out.exists());
+        }
+        for good in ["1e-15", "0.5", "1e300"] {
+            let args = argv([flag, good], s(&input), "secret", s(&out), &[]);
+            apply_ok(&args);
+            std::fs::remove_file(&out).unwrap();
+        }
+    }
+}

@@ -282,3 +282,197 @@ fn data_errors_name_the_problem() {
         "--delta",
     );
 }
+
+#[test]
+fn help_and_readme_list_the_exit_statuses() {
+    let help = stdout(&["--help"]);
+    let readme = include_str!("../../../README.md");
+    for text in [&help[..], readme] {
+        for needle in [
+            "Exit status",
+            "0",
+            "1",
+            "2",
+            "130",
+            "143",
+            "SIGINT",
+            "SIGTERM",
+        ] {
+            assert!(text.contains(needle), "{needle} missing");
+        }
+    }
+    assert!(help.contains("2    usage error"), "{help}");
+}
+
+#[test]
+fn negative_numbers_are_refused_naming_their_flag() {
+    let cases: [(&str, &str); 6] = [
+        (
+            "design --prior 0.5,0.5 --epsilon 1 --time-limit -1",
+            "--time-limit",
+        ),
+        (
+            "design --prior 0.5,0.5 --epsilon 1 --time-limit 1e300",
+            "--time-limit",
+        ),
+        (
+            "bounds radius --samples -5 --delta 0.1 --alphabet 3",
+            "--samples",
+        ),
+        (
+            "bounds radius --samples 5 --delta 0.1 --alphabet -3",
+            "--alphabet",
+        ),
+        (
+            "bounds delta-min --epsilon 1 --epsilon-prime 2 --samples -5 --alphabet 3",
+            "--samples",
+        ),
+        (
+            "apply --laplace-scale 1 --data x.csv --column x --output y.csv --seed -1",
+            "--seed",
+        ),
+    ];
+    for (args, flag) in cases {
+        let err = one_line_usage_error(&common::words(args));
+        assert!(err.contains(flag), "{args}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args}: {err}");
+    }
+}
+
+#[test]
+fn counts_are_whole_exact_and_agree_with_samples() {
+    for (counts, needle) in [
+        ("1.5,5", "whole numbers"),
+        ("-1,5", "whole numbers"),
+        ("inf,5", "whole numbers"),
+        ("1e300,1e300", "2^53"),
+        ("5000000000000000,5000000000000000", "2^53"),
+    ] {
+        for cmd in ["bounds radius --delta 0.1", "design --epsilon 1"] {
+            let args = format!("{cmd} --counts {counts}");
+            let err = one_line_usage_error(&common::words(&args));
+            assert!(
+                err.contains("--counts") && err.contains(needle),
+                "{args}: {err}"
+            );
+        }
+    }
+    // 4e1 is a whole number; the sample size is the total.
+    let v = json(&common::words("bounds radius --delta 0.1 --counts 4e1,60"));
+    assert_eq!(v["inputs"]["samples"], 100);
+    // --samples must agree with the counts.
+    let err = one_line_usage_error(&common::words(
+        "bounds radius --samples 5 --counts 50,50 --delta 0.1",
+    ));
+    assert!(err.contains("--samples") && err.contains("100"), "{err}");
+    let err = one_line_usage_error(&common::words(
+        "bounds failure-probability --beta 0.5 --samples 5 --counts 50,50",
+    ));
+    assert!(err.contains("--samples"), "{err}");
+    let v = json(&common::words(
+        "bounds radius --samples 100 --counts 50,50 --delta 0.1",
+    ));
+    assert_eq!(v["inputs"]["samples"], 100);
+}
+
+#[test]
+fn output_extensions_pick_the_format_whatever_their_case() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.CSV", "b.Csv", "c.csv"] {
+        let f = output_file(dir.path(), name, &EXAMPLE1);
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.starts_with("input,y1"), "{name}: {text}");
+    }
+    for name in ["d.TXT", "e.txt"] {
+        let f = output_file(dir.path(), name, &EXAMPLE1);
+        let text = std::fs::read_to_string(f).unwrap();
+        assert!(text.contains("Certificate"), "{name}: {text}");
+    }
+    let mech = output_file(dir.path(), "m.json", &EXAMPLE1);
+    let args = [
+        "assess",
+        "--mechanism",
+        s(&mech),
+        "--prior",
+        "0.4,0.2,0.2,0.2",
+    ];
+    let f = output_file(dir.path(), "report.TXT", &args);
+    assert!(!std::fs::read_to_string(f).unwrap().starts_with('{'));
+}
+
+#[test]
+fn data_dash_reads_standard_input() {
+    let csv = "id,c,s\n1,a,1\n2,b,-1\n3,a,1\n4,b,1\n5,a,-1\n";
+    let run = |args: &str| {
+        let out = pml()
+            .args(common::words(args))
+            .write_stdin(csv)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args}: {err}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let v: Value =
+        serde_json::from_str(&run("design --data - --column c --epsilon 1 --format json")).unwrap();
+    assert_eq!(v["prior"][0], 0.6);
+    let dir = tempfile::tempdir().unwrap();
+    let mech = output_file(
+        dir.path(),
+        "m.json",
+        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+    );
+    let v: Value = serde_json::from_str(&run(&format!(
+        "assess --mechanism {} --data - --column c --format json",
+        s(&mech)
+    )))
+    .unwrap();
+    assert_eq!(v["prior"][0], 0.6, "{v}");
+    let out = run("apply --laplace-scale 1 --seed 3 --data - --column s --output -");
+    assert_eq!(out.lines().count(), 6, "{out}");
+    assert!(out.starts_with("id,c,s,s_private\n"), "{out}");
+}
+
+#[test]
+fn csv_output_defuses_formula_cells() {
+    let text = stdout(
+        &[
+            &EXAMPLE1[..],
+            &["--format", "csv", "--labels", "=1+2,@SUM(A1),-1,-x"],
+        ]
+        .concat(),
+    );
+    let firsts: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(firsts, ["'=1+2", "'@SUM(A1)", "-1", "'-x"], "{text}");
+    // The names apply writes into the privatised column.
+    let dir = tempfile::tempdir().unwrap();
+    let mech = output_file(
+        dir.path(),
+        "m.json",
+        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+    );
+    let data = common::write(dir.path(), "in.csv", "v\na\nb\na\n");
+    let out = stdout(&[
+        "apply",
+        "--mechanism",
+        s(&mech),
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--output",
+        "-",
+        "--seed",
+        "1",
+        "--output-labels",
+        "=HYPERLINK(1),+A2",
+    ]);
+    for line in out.lines().skip(1) {
+        let cell = line.split(',').nth(1).unwrap();
+        assert!(cell == "'=HYPERLINK(1)" || cell == "'+A2", "{out}");
+    }
+}

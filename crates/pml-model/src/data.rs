@@ -182,10 +182,18 @@ where
     counter.finish("the values")
 }
 
+/// The most distinct categories [`count_column`] and [`count_values`] collect without
+/// given labels: counting stops at the next new value, so a column of identifiers
+/// (a million distinct values) is refused early instead of counted in full. Far
+/// beyond any alphabet a mechanism can be designed for.
+pub const MAX_CATEGORIES: usize = 100_000;
+
 /// Why a value was not counted.
 enum Reject {
     Empty,
     Unknown,
+    /// A new category beyond [`MAX_CATEGORIES`].
+    TooMany,
 }
 
 /// The counting core shared by [`count_column`] and [`count_values`].
@@ -249,6 +257,8 @@ impl Counter {
             return Err(Reject::Empty);
         } else if self.fixed {
             return Err(Reject::Unknown);
+        } else if self.labels.len() >= MAX_CATEGORIES {
+            return Err(Reject::TooMany);
         } else {
             self.index.insert(value.to_owned(), self.labels.len());
             self.labels.push(value.to_owned());
@@ -276,6 +286,18 @@ impl Counter {
                     list_labels(&self.labels)
                 ),
                 "add it to the labels (or map it to one of them in the data)",
+            ),
+            Reject::TooMany => ModelError::invalid(
+                place,
+                format!("{value:?}"),
+                format!(
+                    "a new category after {MAX_CATEGORIES} distinct categories in the first {} \
+                     rows; counting stopped, as no mechanism is designed for an alphabet \
+                     that large (at most {MAX_CATEGORIES} categories are counted)",
+                    self.rows
+                ),
+                "count a column of categories rather than identifiers, or group the values \
+                 into fewer categories first",
             ),
         }
     }
@@ -592,6 +614,23 @@ mod tests {
 
     fn err(r: Result<CategoryCounts>) -> String {
         r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn too_many_categories_stop_the_count() {
+        let mut csv = String::from("id\n");
+        for i in 0..MAX_CATEGORIES + 10 {
+            csv.push_str(&format!("v{i}\n"));
+        }
+        let e = count_column(csv.as_bytes(), "id", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("100000 distinct categories"), "{e}");
+        assert!(e.contains(&format!("line {}", MAX_CATEGORIES + 2)), "{e}");
+        assert!(e.contains("\"v100000\""), "{e}");
+        let values: Vec<String> = (0..MAX_CATEGORIES + 1).map(|i| i.to_string()).collect();
+        assert!(count_values(&values, None).is_err());
+        assert!(count_values(&values[..MAX_CATEGORIES], None).is_ok());
     }
 
     #[test]

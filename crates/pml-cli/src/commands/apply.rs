@@ -2,7 +2,7 @@
 //! reporting only: the sampling is `pml_model::sampler`, the streaming
 //! `pml_model::data::privatise_column`.
 
-use crate::args::{check_labels, write_atomic_with};
+use crate::args::{check_labels, write_atomic_with, write_error};
 use crate::commands::assess::read_mechanism;
 use crate::error::CliError;
 use clap::{ArgGroup, Args, ValueEnum};
@@ -33,7 +33,8 @@ pub struct ApplyArgs {
     /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
     #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
     pub gaussian_sigma: Option<f64>,
-    /// The CSV file (with a header row) to privatise; streamed, never held in memory.
+    /// The CSV file (with a header row) to privatise, `-` for standard input;
+    /// streamed, never held in memory.
     #[arg(long, value_name = "IN.csv")]
     pub data: PathBuf,
     /// The column holding the secret.
@@ -53,7 +54,7 @@ pub struct ApplyArgs {
     /// Seed of the random draws: the same seed, mechanism and input give the same
     /// output. Anyone who knows the seed can replay the draws, so keep it secret;
     /// without --seed, fresh randomness from the operating system is used.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = crate::args::whole_number)]
     pub seed: Option<u64>,
     /// What to do with a row whose value is not one of the mechanism's labels.
     #[arg(long, value_enum, default_value = "error")]
@@ -95,9 +96,8 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
     let data = a.data.display();
-    let file = std::fs::File::open(&a.data)
-        .map_err(|e| CliError::Usage(format!("cannot read --data {data}: {e}")))?;
-    let summary = write_atomic_with(&a.output, |w| {
+    let file = crate::args::open_data(&a.data)?;
+    let summary = write_atomic_with("--output", &a.output, |w| {
         privatise_column(
             file,
             w,
@@ -109,23 +109,49 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         .map_err(|e| match e {
             PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
             PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
-            PrivatiseError::Write(e) => {
-                CliError::Failure(format!("cannot write --output {}: {e}", a.output.display()))
-            }
+            PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
         })
     })?;
     eprintln!("{}", describe(&summary, &a));
     Ok(())
 }
 
+/// The smallest noise scale: below f64::EPSILON (2.2e-16) the noise is mostly lost
+/// when added to -1 or 1, and the secret would be written out unchanged.
+pub const MIN_SCALE: f64 = f64::EPSILON;
+/// The largest noise scale: beyond it a draw can overflow to infinity.
+pub const MAX_SCALE: f64 = 1e300;
+
+/// Checks a noise scale (`--laplace-scale`, `--gaussian-sigma`): a finite number in
+/// [`MIN_SCALE`, `MAX_SCALE`].
+fn check_scale(flag: &str, v: f64) -> Result<(), CliError> {
+    if (MIN_SCALE..=MAX_SCALE).contains(&v) {
+        return Ok(());
+    }
+    let why = if !v.is_finite() {
+        "not a finite number"
+    } else if v <= 0.0 {
+        "the scale must be > 0"
+    } else if v < MIN_SCALE {
+        "below 2.2e-16 (f64 epsilon) the noise is lost when added to -1 or 1, so values would come out unchanged"
+    } else {
+        "above 1e300 a draw can overflow to infinity"
+    };
+    Err(CliError::Usage(format!(
+        "invalid {flag} = {v:?}: {why}; give a scale between 2.2e-16 and 1e300, such as {flag} 1"
+    )))
+}
+
 /// The sampler asked for: a mechanism with its labels, or additive noise.
 fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
     if let Some(b) = a.laplace_scale {
+        check_scale("--laplace-scale", b)?;
         let noise = AdditiveNoise::laplace(b)
             .map_err(|e| CliError::Usage(format!("--laplace-scale: {e}")))?;
         return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
     }
     if let Some(s) = a.gaussian_sigma {
+        check_scale("--gaussian-sigma", s)?;
         let noise = AdditiveNoise::gaussian(s)
             .map_err(|e| CliError::Usage(format!("--gaussian-sigma: {e}")))?;
         return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
@@ -147,6 +173,11 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         Some(o) => o.clone(),
         None => (1..=mechanism.outputs()).map(|j| format!("y{j}")).collect(),
     };
+    // Written as cells of the output CSV: guarded against formula injection.
+    let outputs: Vec<String> = outputs
+        .iter()
+        .map(|o| crate::output::defuse(o).into_owned())
+        .collect();
     let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, rng).map_err(|e| {
         CliError::Usage(format!(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"

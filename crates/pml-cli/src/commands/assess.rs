@@ -130,7 +130,7 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
         .bounds(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let format = a.format.unwrap_or_else(|| match &a.output {
-        Some(p) if p.extension().and_then(|e| e.to_str()) == Some("txt") => AssessFormat::Table,
+        Some(p) if crate::args::extension(p).as_deref() == Some("txt") => AssessFormat::Table,
         Some(_) => AssessFormat::Json,
         None if std::io::stdout().is_terminal() => AssessFormat::Table,
         None => AssessFormat::Json,

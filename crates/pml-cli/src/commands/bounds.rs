@@ -5,8 +5,9 @@
 //! [`pml_model::sample`]; this module only parses, names the flags in errors and
 //! formats. Every number it prints comes from the library.
 
-use crate::args::{Estimate, Format, Input, Level, OutputArgs};
+use crate::args::{Estimate, Format, Input, Level, OutputArgs, whole_count, whole_number};
 use crate::error::CliError;
+use crate::output::csv_field;
 use clap::{Args, Subcommand, ValueEnum};
 use pml_model::{ModelError, sample};
 use serde_json::{Map, Value, json};
@@ -109,14 +110,14 @@ fn level_flag(level: &Level) -> &'static str {
 pub struct RadiusArgs {
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: Option<u64>,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N (number of categories); taken from the estimate when one
     /// is given.
-    #[arg(long, required_unless_present_any = ["prior", "counts", "data"])]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
     pub alphabet: Option<usize>,
     /// `free` is eq. (7), distribution-free; `kappa` is Theorem 2 with phi(kappa)
     /// of the estimate.
@@ -138,10 +139,10 @@ pub struct FailureArgs {
     pub beta: f64,
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: Option<u64>,
     /// Alphabet size N; taken from the estimate when one is given.
-    #[arg(long, required_unless_present_any = ["prior", "counts", "data"])]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
     pub alphabet: Option<usize>,
     /// `free` uses phi = phi(1/2) = 2 (distribution-free); `kappa` uses
     /// phi(kappa) of the estimate.
@@ -165,13 +166,13 @@ pub struct EpsilonPrimeArgs {
     #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["samples", "delta", "alphabet"])]
     pub beta: Option<f64>,
     /// Number of samples m behind the estimate.
-    #[arg(long, required_unless_present = "beta")]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number, required_unless_present = "beta")]
     pub samples: Option<u64>,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true, required_unless_present = "beta")]
     pub delta: Option<f64>,
     /// Alphabet size N.
-    #[arg(long, required_unless_present = "beta")]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present = "beta")]
     pub alphabet: Option<usize>,
     /// Output options.
     #[command(flatten)]
@@ -188,10 +189,10 @@ pub struct DeltaMinArgs {
     #[command(flatten)]
     pub target: Target,
     /// Number of samples m behind the estimate.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: u64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// Output options.
     #[command(flatten)]
@@ -211,7 +212,7 @@ pub struct SamplesArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// Output options.
     #[command(flatten)]
@@ -222,13 +223,13 @@ pub struct SamplesArgs {
 #[derive(Debug, Args)]
 pub struct MaxEpsilonArgs {
     /// Number of samples m behind the estimate.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
     pub samples: u64,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true)]
     pub delta: f64,
     /// Alphabet size N.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
     pub alphabet: usize,
     /// The leakage eps' to guarantee for the true prior.
     #[command(flatten)]
@@ -325,12 +326,28 @@ fn alphabet(flag: Option<usize>, est: Option<&Estimate>) -> Result<usize, CliErr
 }
 
 /// The sample size from --samples, else from the counts or data behind the estimate.
-fn sample_size(flag: Option<u64>, est: Option<&Estimate>) -> Result<(u64, &'static str), CliError> {
+/// They must agree when both are given.
+fn sample_size(
+    flag: Option<u64>,
+    input: &Input,
+    est: Option<&Estimate>,
+) -> Result<(u64, &'static str), CliError> {
     match (flag, est.and_then(|e| e.samples)) {
+        (Some(m), Some(behind)) if m != behind => {
+            let source = if input.counts.is_some() {
+                "the total of --counts"
+            } else {
+                "the rows of --data"
+            };
+            Err(CliError::Usage(format!(
+                "invalid --samples = {m}: the estimate comes from {behind} samples ({source}); drop --samples or make it match"
+            )))
+        }
         (Some(m), _) => Ok((m, "--samples")),
         (None, Some(m)) => Ok((m, "estimate")),
         (None, None) => Err(CliError::Usage(
-            "give the sample size with --samples M (or whole-number --counts, or --data FILE --column NAME)".into(),
+            "give the sample size with --samples M (or --counts, or --data FILE --column NAME)"
+                .into(),
         )),
     }
 }
@@ -371,7 +388,7 @@ fn kappa_notes(n: usize, notes: &mut Vec<String>) {
 fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
     let est = estimate(&a.input, a.radius)?;
     let n = alphabet(a.alphabet, est.as_ref())?;
-    let (m, m_source) = sample_size(a.samples, est.as_ref())?;
+    let (m, m_source) = sample_size(a.samples, &a.input, est.as_ref())?;
     let names = Names::default();
     let free = sample::radius_free(m, a.delta, n).map_err(|e| names.err(e))?;
     let mut inputs = vec![
@@ -435,7 +452,7 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
 fn failure(a: &FailureArgs) -> Result<Report, CliError> {
     let est = estimate(&a.input, a.radius)?;
     let n = alphabet(a.alphabet, est.as_ref())?;
-    let (m, _) = sample_size(a.samples, est.as_ref())?;
+    let (m, _) = sample_size(a.samples, &a.input, est.as_ref())?;
     let names = Names::default();
     let mut inputs = vec![
         item("beta", "l1 radius beta", json!(a.beta)),
@@ -790,14 +807,6 @@ fn short(x: f64) -> String {
 fn trim_zeros(s: &str) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
     }

@@ -62,7 +62,7 @@ pub struct DesignArgs {
     pub loss_method: LossMethodName,
     /// Stop after this many seconds with the best certified mechanism and bound so
     /// far; the output says how far from optimal it may be.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub time_limit: Option<f64>,
     /// How pricing searches the extreme rays: auto (branch and bound for the
     /// built-in utilities, no alphabet limit) or enumerate (every ray, the
@@ -251,12 +251,15 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         settings.pricing = pml_solver::design::PricingMethod::Enumerate;
     }
     if let Some(t) = a.time_limit {
-        if !t.is_finite() || t <= 0.0 {
+        let limit = std::time::Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero());
+        let Some(limit) = limit else {
             return Err(CliError::Usage(format!(
-                "invalid --time-limit = {t}: give a positive number of seconds"
+                "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
             )));
-        }
-        settings.column_generation.time_limit = Some(std::time::Duration::from_secs_f64(t));
+        };
+        settings.column_generation.time_limit = Some(limit);
     }
     let loss = loss_from_flags(&a)?;
     let format = a.output.format();

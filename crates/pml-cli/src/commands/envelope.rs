@@ -26,7 +26,8 @@ pub struct EnvelopeArgs {
     #[command(flatten)]
     pub input: Input,
     /// The grid of failure probabilities: `A:B:N` gives N values log-spaced from A to B
-    /// (inclusive); or a comma-separated list. Every value in (0, 1).
+    /// (inclusive); or a comma-separated list. Every value in (0, 1); at most 100000
+    /// values.
     #[arg(long, default_value = "0.001:0.5:50", value_name = "A:B:N")]
     pub deltas: String,
     /// The delta of the headline statement a data holder publishes.
@@ -45,7 +46,11 @@ pub struct EnvelopeArgs {
     pub output: OutputArgs,
 }
 
-/// Parses `--deltas`: `A:B:N` or `D1,D2,..`.
+/// The most points of the `--deltas` grid: each costs a row of output (and, with
+/// `--lp`, linear programs), and a larger N only grows memory.
+pub const MAX_DELTAS: usize = 100_000;
+
+/// Parses `--deltas`: `A:B:N` or `D1,D2,..`, at most [`MAX_DELTAS`] values.
 fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
     let bad = |what: &str| {
         CliError::Usage(format!(
@@ -66,8 +71,19 @@ fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
             .trim()
             .parse()
             .map_err(|_| bad(&format!("N = {n:?} is not a whole number")))?;
+        if n > MAX_DELTAS {
+            return Err(bad(&format!(
+                "N = {n} is above the cap of {MAX_DELTAS} grid points"
+            )));
+        }
         envelope::log_grid(num(a)?, num(b)?, n).map_err(|e| bad(&e.to_string()))?
     } else {
+        let items = s.split(',').count();
+        if items > MAX_DELTAS {
+            return Err(bad(&format!(
+                "{items} values are above the cap of {MAX_DELTAS} grid points"
+            )));
+        }
         let v = s.split(',').map(num).collect::<Result<Vec<f64>, _>>()?;
         for &d in &v {
             envelope::check_delta(d).map_err(|e| bad(&e.to_string()))?;
@@ -102,7 +118,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     };
     let source = a.mechanism.display().to_string();
     if let Some(path) = &a.plot {
-        write_atomic(path, &plot(&curve, lp, &env, &source)?)?;
+        write_atomic("--plot", path, &plot(&curve, lp, &env, &source)?)?;
     }
     let text = match a.output.format() {
         Format::Json => {

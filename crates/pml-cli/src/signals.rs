@@ -1,0 +1,88 @@
+//! SIGINT and SIGTERM: the temporary files of atomic writes are removed, then the
+//! process exits with 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
+//!
+//! Every temporary file lives in a global registry from its creation to its rename
+//! (or removal); both happen with the registry locked, and so does the handler's
+//! cleanup, so a signal never leaves a temporary file behind, nor removes a file that
+//! has been renamed into place.
+
+use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use tempfile::NamedTempFile;
+
+/// The temporary files being written.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Installs the handler: a thread that waits for SIGINT or SIGTERM, removes the
+/// registered temporary files and exits with 128 + the signal. If the handler
+/// cannot be installed the default disposition stays (the process is killed).
+pub fn install() {
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let live = live();
+            for path in live.iter() {
+                let _ = std::fs::remove_file(path);
+            }
+            // The registry stays locked: no temporary file is created or renamed
+            // from here to the exit.
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+/// A temporary file in the registry; dropping it removes the file.
+pub struct LiveTemp {
+    file: Option<NamedTempFile>,
+}
+
+impl LiveTemp {
+    /// Creates a temporary file in `dir` with the mode `permissions` (less the
+    /// umask) and registers it.
+    pub fn create_in(dir: &Path, permissions: std::fs::Permissions) -> std::io::Result<Self> {
+        let mut live = live();
+        let file = tempfile::Builder::new()
+            .permissions(permissions)
+            .tempfile_in(dir)?;
+        live.push(file.path().to_path_buf());
+        Ok(LiveTemp { file: Some(file) })
+    }
+
+    /// The open file.
+    pub fn as_file(&self) -> &std::fs::File {
+        self.file
+            .as_ref()
+            .expect("present until persisted")
+            .as_file()
+    }
+
+    /// Renames the file to `target` and unregisters it.
+    pub fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        let mut live = live();
+        let file = self.file.take().expect("present until persisted");
+        let path = file.path().to_path_buf();
+        let result = file.persist(target).map(|_| ()).map_err(|e| e.error);
+        // On error the file was dropped with the error, and so removed.
+        live.retain(|p| *p != path);
+        result
+    }
+}
+
+impl Drop for LiveTemp {
+    fn drop(&mut self) {
+        if let Some(file) = self.file.take() {
+            let mut live = live();
+            let path = file.path().to_path_buf();
+            drop(file);
+            live.retain(|p| *p != path);
+        }
+    }
+}
