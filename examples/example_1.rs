@@ -24,7 +24,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!("[E] Example 1: p = (0.4, 0.2, 0.2, 0.2), eps = ln(9/8) = {epsilon:.6}");
     println!(
         "status {:?}, {} extreme rays, {} pricing passes",
-        d.status, d.rays.unwrap_or(0), d.iterations
+        d.status,
+        d.rays.unwrap_or(0),
+        d.iterations
     );
     println!("optimal mechanism W (rows: inputs x, columns: outputs y):");
     print_matrix(&d.mechanism);

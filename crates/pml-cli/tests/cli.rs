@@ -194,7 +194,14 @@ fn bad_input_exits_2_with_the_field_named() {
             "beta",
         ),
         (
-            &["--counts", &["1"; 25].join(","), "--epsilon", "1"],
+            &[
+                "--counts",
+                &["1"; 25].join(","),
+                "--epsilon",
+                "1",
+                "--pricing",
+                "enumerate",
+            ],
             "limit of 24",
         ),
     ];

@@ -217,8 +217,13 @@ pub fn design_notion_with_progress(
     };
     let mechanism = opt.mechanism;
     let utility_value = utility.value(&mechanism, reference.view());
-    let certificate =
-        Certificate::check_notion_feasible(&mechanism, set, notion, utility_value, opt.upper_bound)?;
+    let certificate = Certificate::check_notion_feasible(
+        &mechanism,
+        set,
+        notion,
+        utility_value,
+        opt.upper_bound,
+    )?;
     let status = match status {
         DesignStatus::NoPrivacyNeeded => status,
         _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
@@ -275,11 +280,14 @@ pub fn optimise_in_cone(
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
             opt.pricing = "branch_and_bound";
-            if matches!(cone, ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. })
-                && n <= COUNT_RAYS_UP_TO
+            if matches!(
+                cone,
+                ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. }
+            ) && n <= COUNT_RAYS_UP_TO
             {
                 let family = StructuredFamily::new(cone)?;
-                opt.rays = Some(StructuredRays::new(&family, utility, reference.to_owned()).count());
+                opt.rays =
+                    Some(StructuredRays::new(&family, utility, reference.to_owned()).count());
             }
             return Ok(opt);
         }
@@ -383,7 +391,14 @@ pub fn optimise_over_rays(
     utility: &dyn Utility,
     settings: &DesignSettings,
 ) -> Result<(Mechanism, f64, usize)> {
-    let opt = optimise_materialised(rays, reference, utility, f64::INFINITY, settings, &mut |_| {})?;
+    let opt = optimise_materialised(
+        rays,
+        reference,
+        utility,
+        f64::INFINITY,
+        settings,
+        &mut |_| {},
+    )?;
     Ok((opt.mechanism, opt.upper_bound, opt.iterations))
 }
 

@@ -43,8 +43,8 @@ pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::Certificate;
 pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
 pub use design::{
-    Design, DesignSettings, DesignStatus, design, design_notion, design_notion_with_progress,
-    design_with_progress,
+    Design, DesignSettings, DesignStatus, PricingMethod, design, design_notion,
+    design_notion_with_progress, design_with_progress,
 };
 pub use error::SolverError;
 pub use intersection::{Constraint, IntersectionDesign, design_intersection};
@@ -54,4 +54,4 @@ pub use rays::RaySet;
 pub use sample_design::{
     RadiusMethod, SampleDesign, SimplerRoute, design_from_sample, design_from_sample_with_progress,
 };
-pub use utility::{FInformation, MapAccuracy, Utility};
+pub use utility::{FInformation, MapAccuracy, Separable, Utility};

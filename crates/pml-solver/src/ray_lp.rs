@@ -297,6 +297,16 @@ pub fn solve_with_oracle(
     // Seed: the rays of largest mu (reduced cost at lambda = 0).
     let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
     let mut rays_priced = seed.priced;
+    if std::env::var_os("PML_DEBUG").is_some() {
+        eprintln!(
+            "seed: {} columns, max_rc {:e}",
+            seed.entering.len(),
+            seed.max_reduced_cost
+        );
+        for (rc, c) in seed.entering.iter().take(5) {
+            eprintln!("  rc {rc:e} v {}", c.vector);
+        }
+    }
     let mut seen: HashSet<Vec<i64>> = HashSet::new();
     let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
@@ -430,7 +440,6 @@ pub fn solve_with_oracle(
                 rays_priced,
                 converged: added == 0 || within_gap,
                 timed_out: out_of_time && !within_gap && added > 0,
-
             });
         }
     }

@@ -65,7 +65,6 @@ pub enum Separable {
     MaxWeighted,
 }
 
-
 /// A block of a column constant on a set S of inputs.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Block {

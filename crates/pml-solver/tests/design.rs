@@ -10,7 +10,7 @@ use ndarray::array;
 use pml_model::{Mechanism, Prior, UncertaintySet, measures};
 use pml_solver::closed_form::{binary_l1, high_privacy, k_singular};
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{DesignSettings, DesignStatus, FInformation, Utility, design};
+use pml_solver::{DesignSettings, DesignStatus, FInformation, PricingMethod, Utility, design};
 use rand::Rng;
 
 fn settings() -> DesignSettings {
@@ -204,9 +204,16 @@ fn bad_inputs_are_errors() {
     let set = UncertaintySet::l1_ball(p.clone(), 0.5).unwrap();
     let d = design(&set, 0.5, &u, &settings()).unwrap();
     assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
-    let big = Prior::uniform(30).unwrap();
-    let e = design(&UncertaintySet::known(big), 0.5, &u, &settings()).unwrap_err();
+    // Enumeration keeps its alphabet limit; branch and bound has none.
+    let big = UncertaintySet::known(Prior::uniform(30).unwrap());
+    let enumerate = DesignSettings {
+        pricing: PricingMethod::Enumerate,
+        ..settings()
+    };
+    let e = design(&big, 0.5, &u, &enumerate).unwrap_err();
     assert!(e.is_input_error() && e.to_string().contains("30"), "{e}");
+    let d = design(&big, 0.5, &u, &settings()).unwrap();
+    assert_eq!(d.status, DesignStatus::Optimal);
 }
 
 #[test]

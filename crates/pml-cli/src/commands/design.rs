@@ -72,7 +72,12 @@ pub struct DesignArgs {
     /// Stop once the certified relative gap between the utility and its upper
     /// bound is at most this; the status is "optimal" only at gaps up to 1e-9
     /// (or 1e-15 absolute), "gap_limit" above.
-    #[arg(long, value_name = "RELATIVE", default_value_t = 1e-9, allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "RELATIVE",
+        default_value_t = 1e-9,
+        allow_hyphen_values = true
+    )]
     pub gap: f64,
     /// The failure probability of the post-processing-safe guarantee reported beside
     /// eps: bounds on the PML envelope of the design at this delta, under the prior

@@ -108,7 +108,10 @@ impl Suffix {
             self.leaf(family, search, node, lo);
             return;
         }
-        let w = (node.w + self.w[lo.max(from)], node.w + self.w[hi.min(to) - 1]);
+        let w = (
+            node.w + self.w[lo.max(from)],
+            node.w + self.w[hi.min(to) - 1],
+        );
         let threshold = search.threshold();
         let bound = family.box_bound(
             w,
@@ -140,7 +143,11 @@ impl Suffix {
             let mask = self.mask[j];
             let start = self.start;
             search.offer_with(rc, |set| {
-                set.extend((0..32).filter(|b| mask >> b & 1 == 1).map(|b| start + b as usize))
+                set.extend(
+                    (0..32)
+                        .filter(|b| mask >> b & 1 == 1)
+                        .map(|b| start + b as usize),
+                )
             });
         }
     }

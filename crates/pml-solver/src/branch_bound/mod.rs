@@ -41,7 +41,10 @@ const MAX_SPLIT_DEPTH: u32 = 6;
 /// Most candidates a search keeps: the master takes a few hundred columns a
 /// pass, and a short list prunes far more nodes than a long one.
 fn keep_cap() -> usize {
-    std::env::var("PML_KEEP").ok().and_then(|s| s.parse().ok()).unwrap_or(32)
+    std::env::var("PML_KEEP")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(32)
 }
 /// Nodes a pricing pass visits before it stops with the entering rays found.
 const PASS_BUDGET: u64 = 2_000_000;
@@ -164,13 +167,7 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(
-        items: &'a Items,
-        suffix: &'a Suffix,
-        tol: f64,
-        keep: usize,
-        pass: &'a Pass,
-    ) -> Self {
+    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
         let keep = keep.min(keep_cap());
         Search {
             items,
@@ -186,7 +183,7 @@ impl<'a> Search<'a> {
     }
 
     /// Nodes whose bound is at most this are dropped: the entry tolerance, or the
-    /// worst kept candidate once enough are kept. An infinite tolerance asks for
+    /// worst kept candidate once enough are kept. A tolerance of `+inf` asks for
     /// the largest reduced cost itself: then nodes that cannot beat it are dropped.
     fn threshold(&self) -> f64 {
         let kept = if self.keep == 0 {
@@ -194,10 +191,10 @@ impl<'a> Search<'a> {
         } else {
             self.found.top.threshold()
         };
-        if self.tol.is_finite() {
-            self.tol.max(kept)
-        } else {
+        if self.tol == f64::INFINITY {
             self.found.best.max(kept)
+        } else {
+            self.tol.max(kept)
         }
     }
 
@@ -224,7 +221,9 @@ impl<'a> Search<'a> {
         self.found.nodes += 1;
         if !self.stopped && self.found.nodes.is_multiple_of(CLOCK_EVERY) {
             let pass = self.pass;
-            let total = pass.nodes.fetch_add(self.found.nodes - self.reported, Relaxed);
+            let total = pass
+                .nodes
+                .fetch_add(self.found.nodes - self.reported, Relaxed);
             self.reported = self.found.nodes;
             if self.found.best > self.tol {
                 pass.entering.store(true, Relaxed);
@@ -271,8 +270,14 @@ trait Family: Sync {
     /// An upper bound on the reduced cost of every set of weight in `[w1, w2]`,
     /// dual mass at least `l_min` and largest masses in and out at most
     /// `max_in`, `max_out`.
-    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, threshold: f64)
-    -> f64;
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        l_min: f64,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64;
 }
 
 /// Depth-first branch and bound over the items of `search`.
@@ -319,13 +324,7 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
 
 /// One search of a family over `items`: depth first, the last items met in the
 /// middle.
-fn search_items(
-    family: &impl Family,
-    items: &Items,
-    tol: f64,
-    keep: usize,
-    pass: &Pass,
-) -> Found {
+fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass: &Pass) -> Found {
     let suffix = Suffix::new(items);
     let mut search = Search::new(items, &suffix, tol, keep, pass);
     explore(family, &mut search, Node::root(), true);
@@ -402,7 +401,11 @@ impl Family for BoxCutMember<'_> {
         let (max_hi, max_lo) = (node.max_in.max(rest), node.max_out.max(rest));
         let g = |w: f64, l: f64| self.cost(w, l, max_hi, max_lo);
         let (mut w0, mut l0) = (node.w, node.l);
-        let mut best = if w0 >= w_lo { g(w0, l0) } else { f64::NEG_INFINITY };
+        let mut best = if w0 >= w_lo {
+            g(w0, l0)
+        } else {
+            f64::NEG_INFINITY
+        };
         for i in node.depth..items.len() {
             let (p, lam) = (items.p[i], items.lambda[i]);
             let (w1, l1) = (w0 + p, l0 + lam);
@@ -441,7 +444,13 @@ pub struct BoxCut {
 impl BoxCut {
     /// The box cut of `p` between `lo < hi` (finite), priced for `utility`, whose
     /// separable form is `kind`.
-    pub fn new(p: &[f64], lo: f64, hi: f64, needs_zero: bool, utility: &dyn Utility) -> Option<Self> {
+    pub fn new(
+        p: &[f64],
+        lo: f64,
+        hi: f64,
+        needs_zero: bool,
+        utility: &dyn Utility,
+    ) -> Option<Self> {
         let kind = utility.separable()?;
         if !(hi.is_finite() && hi > lo && lo >= 0.0) {
             return None;
@@ -475,10 +484,17 @@ impl BoxCut {
             v[f] = t;
             return Some(v);
         }
-        // The free coordinate at `lo`: U alone, exactly normalised.
-        if (t - self.lo).abs() <= BOUND_TOL * self.hi && !u.is_empty() {
+        // The free coordinate at an end: U alone (at `lo`) or U and f (at `hi`),
+        // exactly normalised.
+        let at_hi = (t - self.hi).abs() <= BOUND_TOL * self.hi;
+        if (t - self.lo).abs() <= BOUND_TOL * self.hi && !u.is_empty() || at_hi {
+            let (w, f) = if at_hi {
+                (w + self.p[f], Some(f))
+            } else {
+                (w, None)
+            };
             let top = (1.0 - self.lo * (1.0 - w)) / w;
-            for &x in u {
+            for &x in u.iter().chain(f.iter()) {
                 v[x] = top;
             }
             return Some(v);
@@ -520,7 +536,13 @@ impl Searched for BoxCut {
         collect(results, tol, keep, |f, set| {
             let v = self.ray(set, f)?;
             let mu = (self.utility)(&v);
-            Some((mu - lambda.dot(&v), Column { vector: v, value: mu }))
+            Some((
+                mu - lambda.dot(&v),
+                Column {
+                    vector: v,
+                    value: mu,
+                },
+            ))
         })
     }
 }
@@ -573,7 +595,11 @@ fn collect(
     }
     Pricing {
         max_reduced_cost: best,
-        entering: top.into_sorted().into_iter().filter(|(rc, _)| *rc > tol).collect(),
+        entering: top
+            .into_sorted()
+            .into_iter()
+            .filter(|(rc, _)| *rc > tol)
+            .collect(),
         priced: nodes,
     }
 }
@@ -660,7 +686,15 @@ impl TwoLevelMember<'_> {
     /// The bound on one chain segment from (a, la) to (b, lb), split in halves
     /// while it is above `threshold`.
     #[allow(clippy::too_many_arguments)]
-    fn segment_bound(&self, (a, la): (f64, f64), (b, lb): (f64, f64), max_in: f64, max_out: f64, threshold: f64, depth: u32) -> f64 {
+    fn segment_bound(
+        &self,
+        (a, la): (f64, f64),
+        (b, lb): (f64, f64),
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+        depth: u32,
+    ) -> f64 {
         let bound = self.interval_bound(a, b, la.min(lb), max_in, max_out);
         if bound <= threshold || depth >= MAX_SPLIT_DEPTH || b - a <= 1e-13 {
             return bound;
@@ -689,7 +723,14 @@ impl Family for TwoLevelMember<'_> {
         Some(self.cost(node.w, node.l, node.max_in, max_out))
     }
 
-    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, threshold: f64) -> f64 {
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        l_min: f64,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64 {
         let (a, b) = (w.0.max(0.0), w.1.min(self.family.levels.max_weight()));
         if a > b {
             return f64::NEG_INFINITY;
@@ -784,7 +825,13 @@ impl Searched for TwoLevel {
             return collect(vec![(0, found)], tol, keep, |_, set| {
                 let v = self.ray(set);
                 let mu = (self.utility)(&v);
-                Some((mu - lambda.dot(&v), Column { vector: v, value: mu }))
+                Some((
+                    mu - lambda.dot(&v),
+                    Column {
+                        vector: v,
+                        value: mu,
+                    },
+                ))
             });
         }
         // Split the search at the first few items so the cores share it.
@@ -811,7 +858,13 @@ impl Searched for TwoLevel {
         collect(results, tol, keep, |_, set| {
             let v = self.ray(set);
             let mu = (self.utility)(&v);
-            Some((mu - lambda.dot(&v), Column { vector: v, value: mu }))
+            Some((
+                mu - lambda.dot(&v),
+                Column {
+                    vector: v,
+                    value: mu,
+                },
+            ))
         })
     }
 }
