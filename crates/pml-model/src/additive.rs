@@ -1,4 +1,4 @@
-//! Additive noise on a binary secret ([E] Sec. VI; `THEORY.md` section 7).
+//! Additive noise on a binary secret ([E] Sec. VI; `docs/theory.md` §7).
 //!
 //! X takes values in `{-1, +1}`; a binary [`Prior`] lists `[P(X = -1), P(X = +1)]` in
 //! that order. The mechanism releases `Y = X + N` with N independent of X, and the PML

@@ -1,5 +1,5 @@
 //! Assessment of a given mechanism: every leakage figure of [E] for one matrix `W`,
-//! a prior `p` and, optionally, a set of priors (`THEORY.md` sections 2 and 6).
+//! a prior `p` and, optionally, a set of priors (`docs/theory.md` §2 and §6).
 //!
 //! - PML per outcome, `eps_min`, `eps_max`, the privacy region ([E] Thm 1, Defs 3-4)
 //!   and the `(eps, delta)` tail curve ([E] Def 3).
@@ -151,7 +151,7 @@ pub fn theorem4_bound(eps_min_at_p: f64, beta: f64) -> Option<f64> {
 /// `eps + bound` (Remark 2).
 ///
 /// Equality holds (Theorem 4, App. B) for k = 1 when W is extremal (the closed form of
-/// the first region, `THEORY.md` section 5), and for k > 1 when every column has a zero
+/// the first region, `docs/theory.md` §5), and for k > 1 when every column has a zero
 /// entry (with `eps = eps_min(W, p)` it suffices that a column of PML `eps_min` has one).
 pub fn theorem4_sensitivity_bound(eps: f64, beta: f64, prior: &Prior) -> Option<f64> {
     let p_min = prior.min_mass();
@@ -384,7 +384,7 @@ mod tests {
         }
     }
 
-    /// The extremal first-region mechanism (`THEORY.md` section 5, [15] Example 1):
+    /// The extremal first-region mechanism (`docs/theory.md` §5, [15] Example 1):
     /// `W[i][i] = 1 - e^eps (1 - p_i)`, `W[i][j] = e^eps p_j`.
     fn extremal_region1(p: &Prior, eps: f64) -> Mechanism {
         let e = eps.exp();
@@ -598,7 +598,7 @@ mod tests {
     }
 
     /// [E] Theorem 4, k = 1: equality for the extremal mechanism of the first region
-    /// ([E] Example 1 and Fig. 2a; the closed form of `THEORY.md` section 5).
+    /// ([E] Example 1 and Fig. 2a; the closed form of `docs/theory.md` §5).
     #[test]
     fn theorem4_tight_for_extremal_region1() {
         let (w, p) = example1();

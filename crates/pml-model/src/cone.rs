@@ -1,4 +1,4 @@
-//! Privacy constraints as polyhedral cones of admissible columns (THEORY 3).
+//! Privacy constraints as polyhedral cones of admissible columns (docs/theory.md §3).
 //!
 //! A mechanism satisfies the constraint iff every column `c = W[:, y]` lies in the
 //! cone and the rows sum to 1. All cones here lie in the non-negative orthant.
@@ -25,7 +25,7 @@ pub enum ColumnCone {
     /// For `beta < 2 min p^` this is [E] Prop 2,
     /// `c_x <= e^eps' (p^ . c + beta/2 c_x')` for all x, x', with
     /// `e^eps' = e^eps / (1 + beta/2 e^eps)` ([E] eq. 13); for larger radii the
-    /// inequalities come from the vertices of the set ([E] Cor 1, THEORY 2).
+    /// inequalities come from the vertices of the set ([E] Cor 1, docs/theory.md §2).
     PmlL1Ball {
         /// The estimate p^.
         center: Prior,
@@ -43,7 +43,7 @@ pub enum ColumnCone {
         epsilon: f64,
     },
     /// A [`Notion`] for every prior in the convex hull of `priors`: the notion's
-    /// inequalities for each of them (THEORY 3). They are linear in the prior, so
+    /// inequalities for each of them (docs/theory.md §3). They are linear in the prior, so
     /// the hull is covered iff every vertex is ([E] Cor 1; for PMC, [D] Thm 1 bounds
     /// `p . c`, also linear in p). LDP lists no priors.
     Notion {

@@ -1,5 +1,5 @@
 //! Category counts from data: the empirical prior `p^_x = count_x / m` of [E] eq. (3)
-//! (`THEORY.md` section 6), streamed from CSV one record at a time.
+//! (`docs/theory.md` §6), streamed from CSV one record at a time.
 //!
 //! ```
 //! use pml_model::data::count_column;

@@ -1,4 +1,4 @@
-//! PML envelopes: post-processing-safe `(eps, delta)` guarantees (`THEORY.md` section 8,
+//! PML envelopes: post-processing-safe `(eps, delta)` guarantees (`docs/theory.md` §8,
 //! "Information leakage envelopes", cited as [V]).
 //!
 //! `(eps, delta)`-PML ([E] Def 3, [V] Def 5) is not closed under post-processing: merging

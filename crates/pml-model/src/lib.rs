@@ -2,7 +2,7 @@
 //!
 //! The objects of optimal mechanism design under pointwise maximal leakage (PML):
 //! priors, mechanisms, leakage measures, uncertainty sets of priors and the privacy
-//! constraints as column cones. Numbering follows `THEORY.md` and the core paper
+//! constraints as column cones. Numbering follows `docs/theory.md` and the core paper
 //! "Mechanism design from empirical distributions" (cited as [E]).
 //!
 //! ```

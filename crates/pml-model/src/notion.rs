@@ -1,6 +1,6 @@
 //! Privacy notions that bound the information density `i(x; y) = ln(W[x][y] / q_y)`,
 //! each a set of linear inequalities on a column `c = W[:, y]` for a fixed prior p
-//! (THEORY 3; [D] Sec. II):
+//! (docs/theory.md §3; [D] Sec. II):
 //!
 //! - eps-PML ([E] Thm 1, [15] Lemma 1): `i <= eps`, i.e. `c_x <= e^eps (p . c)`;
 //! - eps-PMC ([D] Thm 1): `i >= -eps`, i.e. `p . c <= e^eps c_x`;
@@ -8,7 +8,7 @@
 //! - eps-LIP ([D] Def 4): ALIP with `eps_l = eps_u = eps`;
 //! - eps-LDP ([D] Def 6): `c_x <= e^eps c_x'`, free of the prior.
 //!
-//! The lower bounds follow [D] Thm 1 and THEORY 3: `i(x; y) >= -eps_l` for every x
+//! The lower bounds follow [D] Thm 1 and docs/theory.md §3: `i(x; y) >= -eps_l` for every x
 //! of the (full-support) prior, so a column with a zero entry and positive mass is
 //! never PMC, ALIP or LIP (as in [D] Remark 5).
 

@@ -1,4 +1,4 @@
-//! Guarantees from samples ([E] Sec. II-B, IV-D; `THEORY.md` section 6).
+//! Guarantees from samples ([E] Sec. II-B, IV-D; `docs/theory.md` §6).
 //!
 //! A prior estimated from `m` i.i.d. samples, `p^_x = count_x / m`, is within l1
 //! distance `beta` of the true prior with probability at least `1 - delta`

@@ -5,7 +5,7 @@
 //! Walker's alias method (Vose's construction, done here in exact integer
 //! arithmetic); [`MechanismSampler`] holds one table per input. [`AdditiveNoise`]
 //! draws the noise of the binary Laplace and Gaussian mechanisms `Y = X + N` on
-//! `X in {-1, 1}` ([E] Sec. VI-A, VI-B; `THEORY.md` section 7); their scales are
+//! `X in {-1, 1}` ([E] Sec. VI-A, VI-B; `docs/theory.md` §7); their scales are
 //! chosen elsewhere.
 //!
 //! Every draw consumes a fixed number of 64-bit words of a caller-supplied generator,

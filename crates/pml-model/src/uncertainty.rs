@@ -189,7 +189,7 @@ impl UncertaintySet {
 
 /// `min Q . c` over `Q` in the simplex with `||Q - p||_1 <= beta`: move up to beta/2
 /// of mass from the coordinates with the largest c (each limited by its own mass)
-/// onto the coordinate with the smallest c ([E] App. D, THEORY 2). For
+/// onto the coordinate with the smallest c ([E] App. D, docs/theory.md §2). For
 /// `beta < 2 min p` this is `p . c - beta/2 (max c - min c)`.
 pub fn ball_min_dot(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
     ball_min_dot_signed(p, beta, c).max(0.0)
@@ -217,7 +217,7 @@ fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64
     value
 }
 
-/// The vertices of `B_beta(p^) ∩ simplex` (THEORY 2): for each recipient k, mass
+/// The vertices of `B_beta(p^) ∩ simplex` (docs/theory.md §2): for each recipient k, mass
 /// beta/2 arrives from a set D of donors emptied completely (`p^(D) <= beta/2`)
 /// and, when D holds less than beta/2, one more donor j that gives the rest. When
 /// `1 - p^_k <= beta/2` the vertex is the point mass on k. Duplicates are removed.

@@ -72,7 +72,7 @@ fn example_3_randomized_response_pmc() {
         assert_abs_diff_eq!(ldp_parameter(&w), e_r, epsilon = 1e-12);
         assert!(density::pmc(&w, &p) <= e_r + 1e-12);
     }
-    // THEORY 5 check values of the PML side.
+    // docs/theory.md §5 check values of the PML side.
     let p = Prior::new(vec![0.5, 0.25, 0.25]).unwrap();
     assert_abs_diff_eq!(density::ldp_to_pml(1.0, 0.25), 0.642626, epsilon = 1e-6);
     assert_abs_diff_eq!(

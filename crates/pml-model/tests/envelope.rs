@@ -1,4 +1,4 @@
-//! PML envelopes ([V] "Information leakage envelopes", `THEORY.md` section 8): the
+//! PML envelopes ([V] "Information leakage envelopes", `docs/theory.md` §8): the
 //! paper's examples, the closed forms of Theorems 4 and 5, and the post-processing
 //! property the upper bound exists for.
 

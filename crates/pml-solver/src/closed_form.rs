@@ -1,4 +1,4 @@
-//! Closed-form mechanisms of the papers (THEORY 5): test vectors for the LP and the
+//! Closed-form mechanisms of the papers (docs/theory.md §5): test vectors for the LP and the
 //! randomized-response baselines.
 
 use ndarray::Array2;
@@ -86,7 +86,7 @@ pub fn binary_l1(prior: &Prior, beta: f64, epsilon: f64) -> Result<Mechanism> {
 
 /// A k-singular mechanism on n symbols (doubly stochastic, entries 0 or 1/k): the
 /// circulant `W[x][y] = 1/k` iff `(y - x) mod n < k`. Optimal for a uniform prior at
-/// `eps = ln(n/k)` with mutual information `ln(n/k)` (THEORY 5).
+/// `eps = ln(n/k)` with mutual information `ln(n/k)` (docs/theory.md §5).
 pub fn k_singular(n: usize, k: usize) -> Result<Mechanism> {
     if k == 0 || k > n {
         return Err(ModelError::invalid(
@@ -105,7 +105,7 @@ pub fn k_singular(n: usize, k: usize) -> Result<Mechanism> {
     }))
 }
 
-/// k-ary randomized response with LDP parameter `e_r` (THEORY 5): diagonal
+/// k-ary randomized response with LDP parameter `e_r` (docs/theory.md §5): diagonal
 /// `e^e_r / (e^e_r + n - 1)`, elsewhere `1 / (e^e_r + n - 1)`. `e_r = inf` is the
 /// identity.
 pub fn randomized_response(n: usize, ldp_epsilon: f64) -> Result<Mechanism> {

@@ -1,5 +1,5 @@
 //! The PML envelope computed, not only bounded, by a linear program
-//! ([V] "Information leakage envelopes", `THEORY.md` section 8).
+//! ([V] "Information leakage envelopes", `docs/theory.md` §8).
 //!
 //! By [V] Theorem 2, `eps_c(delta) = sup_Z max_{P_Z(A) >= delta} min_{z in A} l(z)`. A
 //! post-processing is a channel `G = P(Z|Y)`; an outcome z of Z leaks at least t through

@@ -2,7 +2,7 @@
 //! orthant, by the double description method (Motzkin et al.; Fukuda & Prodon,
 //! "Double description method revisited", 1996) with the combinatorial adjacency test.
 //!
-//! This is the reference against which the closed-form ray families of THEORY 4 are
+//! This is the reference against which the closed-form ray families of docs/theory.md §4 are
 //! checked: it knows nothing about PML and works for any cone `{c : A c >= 0}` that
 //! lies in the orthant.
 //!
@@ -656,7 +656,7 @@ mod tests {
         }
     }
 
-    /// THEORY 4 family Z: a set at E, one free coordinate at t in [0, E], the rest 0.
+    /// docs/theory.md §4 family Z: a set at E, one free coordinate at t in [0, E], the rest 0.
     fn box_vertices(p: &[f64], e: f64) -> Vec<Vec<f64>> {
         let n = p.len();
         let mut out = Vec::new();
@@ -957,7 +957,7 @@ mod tests {
 
     #[test]
     fn ball_cone_matches_theory_families() {
-        // THEORY 4: family Z without the members with no zero coordinate, plus family L.
+        // docs/theory.md §4: family Z without the members with no zero coordinate, plus family L.
         let cases: [(&[f64], f64, f64); 3] = [
             (&[0.4, 0.3, 0.2, 0.1], 2.0f64.ln(), 0.05),
             (&[0.25, 0.25, 0.25, 0.25], 1.0, 0.1),

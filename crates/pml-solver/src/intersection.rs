@@ -1,4 +1,4 @@
-//! Designs under several constraints at once (THEORY 3): each constraint is a
+//! Designs under several constraints at once (docs/theory.md §3): each constraint is a
 //! notion over a set of priors, their cones are intersected
 //! ([`ColumnCone::intersection`]), and the optimum over the intersection's extreme
 //! rays (generic enumeration) is certified once per constraint by re-measuring

@@ -2,8 +2,8 @@
 //!
 //! Optimal privacy mechanisms under pointwise maximal leakage (PML): extreme-ray
 //! enumeration of the column cones of `pml-model`, the linear program over rays for
-//! any sub-convex [`Utility`] (THEORY 4), closed forms (THEORY 5), randomized-response
-//! baselines and the [`Certificate`] every [`Design`] carries.
+//! any sub-convex [`Utility`] (docs/theory.md §4), closed forms (docs/theory.md §5),
+//! randomized-response baselines and the [`Certificate`] every [`Design`] carries.
 //!
 //! ```
 //! use pml_model::{Prior, UncertaintySet};

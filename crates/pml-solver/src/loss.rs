@@ -1,4 +1,4 @@
-//! Label-dependent losses (THEORY 4, last paragraph): minimise an expected loss over
+//! Label-dependent losses (docs/theory.md §4, last paragraph): minimise an expected loss over
 //! N x N mechanisms whose outputs are labelled by the inputs.
 //!
 //! The expected loss `L(W) = sum_x p_x sum_y W[x][y] d(x, y)` under the reference
@@ -18,7 +18,7 @@
 //!
 //! The LP over the N^2 entries, with the cone in sparse form: one auxiliary variable
 //! `m_y` per output standing for the column's smallest output probability over the
-//! set (THEORY 3), `W[x][y] <= E m_y` (two non-zeros) and `m_y <= l_k . W[:, y] + h t_y`
+//! set (docs/theory.md §3), `W[x][y] <= E m_y` (two non-zeros) and `m_y <= l_k . W[:, y] + h t_y`
 //! for each linear functional `l_k`:
 //!
 //! - known prior: one functional, `l = p`, `E = e^eps` ([15] Lemma 1);
@@ -51,7 +51,7 @@
 //! Dantzig-Wolfe decomposition of the same LP. Write each column as
 //! `W[:, y] = sum_k theta_k v_k` with `v_k` in the cone, normalised by `r . v = 1`
 //! (r = p, or p^ for the ball). A column `v` is best given the label
-//! `argmin_y c[:, y] . v`, so the LP is the LP over rays of THEORY 4 with the
+//! `argmin_y c[:, y] . v`, so the LP is the LP over rays of docs/theory.md §4 with the
 //! sub-linear (maximum of linear) column function `mu(v) = max_y -c[:, y] . v`, and
 //! outputs that get the same label merge into one column (the cone is convex). The
 //! pricing problem `max_v mu(v) - lambda . v` is, for each label y, the minimum of a
@@ -239,7 +239,7 @@ pub struct LossDesign {
 }
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
-/// mechanisms that are eps-PML for every prior of `set` (THEORY 4), with the
+/// mechanisms that are eps-PML for every prior of `set` (docs/theory.md §4), with the
 /// default [`LossSettings`], and certifies the result (module docs).
 ///
 /// ```

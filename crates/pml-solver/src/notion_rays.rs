@@ -1,4 +1,4 @@
-//! Structured extreme rays of the notion cones (THEORY 3-4), normalised by
+//! Structured extreme rays of the notion cones (docs/theory.md §3-4), normalised by
 //! `r . v = 1` with r the cone's normaliser.
 //!
 //! - eps-LDP, `c_x <= E c_x'` with `E = e^eps`: the staircase patterns, vectors with
@@ -8,7 +8,7 @@
 //!   section is the box `e^-eps_l <= c_x <= e^eps_u` (upper end infinite for PMC)
 //!   cut by the hyperplane `p . c = 1`. Its vertices have every coordinate at an
 //!   end of the box except at most one, fixed by `p . c = 1` (N - 1 active bounds
-//!   and the hyperplane). For PML alone (lower end 0) this is family Z of THEORY 4.
+//!   and the hyperplane). For PML alone (lower end 0) this is family Z of docs/theory.md §4.
 //!
 //! Every other notion cone (sets of priors, intersections) goes to the generic
 //! double-description enumerator.

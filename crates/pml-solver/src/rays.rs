@@ -1,4 +1,4 @@
-//! Extreme rays of the column cones (THEORY 4), normalised by `r . v = 1` with r the
+//! Extreme rays of the column cones (docs/theory.md §4), normalised by `r . v = 1` with r the
 //! cone's normaliser (the prior or the estimate).
 //!
 //! Structured families for the known prior and the l1 ball; the generic double
@@ -107,7 +107,7 @@ pub fn generic_rays(cone: &ColumnCone) -> Result<RaySet> {
 }
 
 /// A structured extreme ray: `top` on the inputs of mask `a`, `level` on mask `l`,
-/// 0 elsewhere (THEORY 4).
+/// 0 elsewhere (docs/theory.md §4).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LevelRay {
     /// Inputs at the maximum.
@@ -120,7 +120,7 @@ pub struct LevelRay {
     pub level: f64,
 }
 
-/// The structured families of THEORY 4, for the known prior and for the l1 ball of
+/// The structured families of docs/theory.md §4, for the known prior and for the l1 ball of
 /// any radius. An extreme ray takes at most three values: 0 on a set Z, a level
 /// `l` on a set L and the maximum `M` on a nonempty set A, with `M = e^eps g(c)`
 /// where `g(c) = min_Q Q . c` over the uncertainty set (the greedy transfer of

@@ -1,4 +1,4 @@
-//! From samples to guarantees ([E] Sec. III-IV, THEORY 6): an estimate from m samples
+//! From samples to guarantees ([E] Sec. III-IV, docs/theory.md §6): an estimate from m samples
 //! and a failure probability delta give an l1 radius beta; the design that is eps-PML
 //! for every prior in `B_beta(p^)` is eps-PML for the true prior with probability at
 //! least `1 - delta` over the sample.

@@ -1,4 +1,4 @@
-//! Cross-checks between independent methods (THEORY 3-5):
+//! Cross-checks between independent methods (docs/theory.md §3-5):
 //!
 //! 1. structured ray families vs the generic double-description enumerator;
 //! 2. Proposition 2 (l1 ball) vs Corollary 1 (polytope of the ball's vertices),
@@ -143,7 +143,7 @@ fn is_extreme_ray(cone: &ColumnCone, v: ArrayView1<f64>) -> bool {
     rank(tight, 1e-9) == n - 1
 }
 
-/// A random eps in privacy region `k` of `p` (THEORY 2, [E] Def 4), away from the
+/// A random eps in privacy region `k` of `p` (docs/theory.md §2, [E] Def 4), away from the
 /// thresholds. Region N (unbounded) is sampled up to `1.5 eps_{N-1} + 0.5`.
 fn eps_in_region(r: &mut StdRng, p: &Prior, k: usize) -> f64 {
     let t = measures::privacy_thresholds(p);

@@ -1,4 +1,4 @@
-//! The PML envelope computed by LP ([V], `THEORY.md` section 8): a known value on
+//! The PML envelope computed by LP ([V], `docs/theory.md` §8): a known value on
 //! [V] Example 2, agreement with the closed forms of Theorems 4 and 5, and, on small
 //! mechanisms, every deterministic merge of outputs stays below the computed value.
 

@@ -24,7 +24,7 @@ pub struct DesignArgs {
     pub level: Level,
     /// The privacy notion: pml (i <= eps), pmc (i >= -eps), alip
     /// (-eps_l <= i <= eps_u), lip (|i| <= eps) or ldp, where i is the information
-    /// density (THEORY 3).
+    /// density (docs/theory.md §3).
     #[arg(long, value_enum, default_value = "pml")]
     pub notion: NotionName,
     /// ALIP: the lower level eps_l (the PMC side, i >= -eps_l).

@@ -1,5 +1,5 @@
 //! `pml envelope`: post-processing-safe `(eps, delta)` guarantees of a given mechanism
-//! ([V] "Information leakage envelopes", `THEORY.md` section 8). Parsing, formatting
+//! ([V] "Information leakage envelopes", `docs/theory.md` §8). Parsing, formatting
 //! and plotting only: every number comes from `pml_model::envelope`.
 
 use crate::args::{Format, Input, OutputArgs, write_atomic};

@@ -53,7 +53,7 @@ pub fn example2() -> (Mechanism, Prior) {
 }
 
 /// The high-privacy extremal mechanism, written from the papers ([V] Sec. V-A, [D]
-/// Example 4, THEORY 5): `W[i][i] = 1 - e^eps (1 - p_i)`, `W[i][j] = e^eps p_j`.
+/// Example 4, docs/theory.md §5): `W[i][i] = 1 - e^eps (1 - p_i)`, `W[i][j] = e^eps p_j`.
 pub fn extremal(p: &Prior, eps: f64) -> Mechanism {
     let e = eps.exp();
     let m = p.masses();
