@@ -1,5 +1,5 @@
-//! Optimal mechanism design (THEORY 4): enumerate the extreme rays of the cone of
-//! the privacy notion (PML, PMC, ALIP, LIP or LDP; THEORY 3), solve the LP over
+//! Optimal mechanism design (docs/theory.md §4): enumerate the extreme rays of the cone of
+//! the privacy notion (PML, PMC, ALIP, LIP or LDP; docs/theory.md §3), solve the LP over
 //! rays, polish, certify and compare with randomized response.
 
 use crate::baseline::{Baselines, randomized_response_baselines};
@@ -150,7 +150,7 @@ pub struct Optimum {
 }
 
 /// Designs the mechanism maximising `utility` subject to eps-PML for every prior in
-/// `set` (THEORY 4), and certifies it.
+/// `set` (docs/theory.md §4), and certifies it.
 pub fn design(
     set: &UncertaintySet,
     epsilon: f64,
@@ -173,7 +173,7 @@ pub fn design_with_progress(
 }
 
 /// Designs the mechanism maximising `utility` subject to `notion` for every prior
-/// in `set` (THEORY 3-4): the same engine as [`design`] over the notion's cone
+/// in `set` (docs/theory.md §3-4): the same engine as [`design`] over the notion's cone
 /// ([`ColumnCone::for_notion`]), certified by re-measuring the notion's levels.
 pub fn design_notion(
     set: &UncertaintySet,
@@ -292,7 +292,10 @@ pub fn optimise_in_cone(
             return Ok(opt);
         }
     }
-    if n > settings.max_alphabet {
+    // PMC for a known prior has N rays (all at the lower end but one): no limit.
+    let pmc_known = matches!(cone, ColumnCone::Notion { notion: Notion::Pmc { .. }, .. })
+        && cone.known_prior().is_some();
+    if n > settings.max_alphabet && !pmc_known {
         return Err(SolverError::AlphabetTooLarge {
             n,
             limit: settings.max_alphabet,

@@ -86,7 +86,10 @@ pub fn ldp_staircase(r: ArrayView1<f64>, epsilon: f64) -> Result<RaySet> {
 /// `hi` but at most one free coordinate strictly between. Each vertex once.
 pub fn box_cut(p: ArrayView1<f64>, lo: f64, hi: f64) -> Result<RaySet> {
     let n = p.len();
-    check_size(n, "box-cut vertices")?;
+    // With no upper end (PMC) there are N vertices: no limit.
+    if hi.is_finite() {
+        check_size(n, "box-cut vertices")?;
+    }
     let mut out = RaySet::new(n);
     if hi.is_finite() && hi - lo <= 1e-15 * hi.max(1.0) {
         // A single point: the constant column.

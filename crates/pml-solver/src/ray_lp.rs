@@ -1,4 +1,4 @@
-//! The LP over extreme rays (THEORY 4), solved by column generation.
+//! The LP over extreme rays (docs/theory.md §4), solved by column generation.
 //!
 //! Primal: `max sum_k theta_k mu(v_k)  s.t.  sum_k theta_k v_k = 1, theta >= 0`.
 //! Dual:   `min sum_x lambda_x          s.t.  lambda . v_k >= mu(v_k) for every k`.

@@ -19,7 +19,7 @@ pub trait Utility: Send + Sync {
     /// `mu(c)` for a column that is constant on the blocks of a partition of [N]:
     /// each block gives its prior mass `p(S)`, its largest single mass
     /// `max_{x in S} p_x` and the column's value on it. Extreme rays have at most
-    /// three blocks (THEORY 4), so utilities that implement this are priced in
+    /// three blocks (docs/theory.md §4), so utilities that implement this are priced in
     /// O(1) per ray. `None` (the default) makes the solver build the column and
     /// call [`Utility::column_value`].
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
@@ -77,7 +77,7 @@ pub struct Block {
 }
 
 /// An f-information `I_f(X; Y) = sum_y q_y sum_x p_x f(W[x][y] / q_y)` with f convex
-/// and `f(1) = 0` (THEORY 4): `mu(c) = s sum_x p_x f(c_x / s)`, `s = p . c`.
+/// and `f(1) = 0` (docs/theory.md §4): `mu(c) = s sum_x p_x f(c_x / s)`, `s = p . c`.
 #[derive(Debug, Clone, Copy)]
 pub struct FInformation {
     name: &'static str,
@@ -160,7 +160,7 @@ impl Utility for FInformation {
 }
 
 /// MAP accuracy: the probability that the best guess of X from Y is right,
-/// `mu(c) = max_x p_x c_x` (THEORY 4).
+/// `mu(c) = max_x p_x c_x` (docs/theory.md §4).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MapAccuracy;
 

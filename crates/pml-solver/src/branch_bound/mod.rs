@@ -51,7 +51,7 @@ const PASS_BUDGET: u64 = 2_000_000;
 
 /// Nodes after which even a pass that has found no entering ray stops; its
 /// bound then covers the open nodes, and the design reports that gap honestly.
-const LAST_PASS_BUDGET: u64 = 400_000_000;
+const LAST_PASS_BUDGET: u64 = 50_000_000;
 
 /// What the searches of one pricing pass share: the deadline, the nodes visited
 /// and whether an entering ray has been found.
@@ -342,10 +342,19 @@ struct BoxCutMember<'a> {
 }
 
 impl BoxCutMember<'_> {
-    /// The free coordinate's value when the set at `hi` weighs w.
+    /// The free coordinate's value when the set at `hi` weighs w, snapped to an
+    /// end of `[lo, hi]` within rounding (as [`BoxCut::ray`] builds the column):
+    /// f can be infinitely steep there (Hellinger at 0).
     fn free_value(&self, w: f64) -> f64 {
         let c = self.cut;
-        c.lo + (1.0 - c.lo - (c.hi - c.lo) * w) / self.p_f
+        let t = c.lo + (1.0 - c.lo - (c.hi - c.lo) * w) / self.p_f;
+        if t <= c.lo + BOUND_TOL * c.hi {
+            c.lo
+        } else if t >= c.hi * (1.0 - BOUND_TOL) {
+            c.hi
+        } else {
+            t
+        }
     }
 
     /// The reduced cost as a function of (W, L), given the largest masses at `hi`
