@@ -293,8 +293,13 @@ pub fn optimise_in_cone(
         }
     }
     // PMC for a known prior has N rays (all at the lower end but one): no limit.
-    let pmc_known = matches!(cone, ColumnCone::Notion { notion: Notion::Pmc { .. }, .. })
-        && cone.known_prior().is_some();
+    let pmc_known = matches!(
+        cone,
+        ColumnCone::Notion {
+            notion: Notion::Pmc { .. },
+            ..
+        }
+    ) && cone.known_prior().is_some();
     if n > settings.max_alphabet && !pmc_known {
         return Err(SolverError::AlphabetTooLarge {
             n,
