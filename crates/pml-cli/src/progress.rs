@@ -36,9 +36,11 @@ impl DesignProgress {
             );
             b
         });
+        let gap = p.upper_bound - p.lower_bound;
+        let relative = gap / p.upper_bound.abs().max(f64::MIN_POSITIVE);
         bar.set_message(format!(
-            "pass {}: utility in [{:.9}, {:.9}], {} rays priced",
-            p.iterations, p.lower_bound, p.upper_bound, p.rays_priced
+            "pass {}: incumbent {:.9}, bound {:.9}, gap {:.2e} ({:.2e} relative), {} rays or nodes priced",
+            p.iterations, p.lower_bound, p.upper_bound, gap, relative, p.rays_priced
         ));
         bar.tick();
     }

@@ -276,7 +276,7 @@ pub fn optimise_in_cone(
         let deadline = settings
             .column_generation
             .time_limit
-            .map(|t| std::time::Instant::now() + t);
+            .map(|t| std::time::Instant::now() + settings.column_generation.loop_time(t));
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
             opt.pricing = "branch_and_bound";
@@ -473,7 +473,8 @@ pub fn optimise(
     // usually tighter than the LP solver's dual. Both bounds are valid; keep the
     // smaller.
     let mut upper_bound = sol.upper_bound;
-    if s == n {
+    // After a time-limit stop there is no time for another pricing pass.
+    if s == n && !sol.timed_out {
         let mu_s: Array1<f64> = support
             .iter()
             .map(|c| utility.column_value(c.view(), reference))

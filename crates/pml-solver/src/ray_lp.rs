@@ -39,6 +39,15 @@ pub struct ColumnGenerationSettings {
     pub time_limit: Option<std::time::Duration>,
 }
 
+impl ColumnGenerationSettings {
+    /// The share of a time limit given to column generation: 90%, the rest is
+    /// for polishing, certifying and the baselines, so that a design returns
+    /// within about the limit.
+    pub fn loop_time(&self, limit: std::time::Duration) -> std::time::Duration {
+        limit.mul_f64(0.9)
+    }
+}
+
 impl Default for ColumnGenerationSettings {
     fn default() -> Self {
         ColumnGenerationSettings {
@@ -295,6 +304,7 @@ pub fn solve_with_oracle(
         value: ones_value,
     };
     // Seed: the rays of largest mu (reduced cost at lambda = 0).
+    let began = std::time::Instant::now();
     let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
     let mut rays_priced = seed.priced;
     if std::env::var_os("PML_DEBUG").is_some() {
@@ -329,7 +339,6 @@ pub fn solve_with_oracle(
     let mut warm: Option<MasterSolution>;
     // Columns in the last optimum of the master, and the working-set size then.
     let (mut last_support, mut last_len): (Vec<usize>, usize) = (Vec::new(), working.len());
-    let start = std::time::Instant::now();
     let mut best_bound = a_priori;
     let mut best: Option<(Array1<f64>, f64)> = None;
     let mut iterations = 0;
@@ -383,7 +392,7 @@ pub fn solve_with_oracle(
                 pricing.max_reduced_cost,
                 pricing.priced,
                 pricing.entering.len(),
-                start.elapsed().as_secs_f64()
+                began.elapsed().as_secs_f64()
             );
         }
         let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
@@ -409,12 +418,13 @@ pub fn solve_with_oracle(
         }
         let out_of_time = settings
             .time_limit
-            .is_some_and(|limit| start.elapsed() >= limit);
+            .is_some_and(|limit| began.elapsed() >= settings.loop_time(limit));
         let within_gap = best_bound - bound <= allowance;
         if added == 0 || out_of_time || within_gap {
             let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
-            // After a time-limit stop the new columns are not in the master yet.
-            if added > 0 {
+            // The new columns are not in the master yet (no time for that after
+            // a time-limit stop: the last optimum stays valid without them).
+            if added > 0 && !out_of_time {
                 warm = master.optimise();
             }
             // A master solved with a perturbed right-hand side is finished on the
