@@ -1,8 +1,13 @@
-//! Regenerates the README's benchmark table: runs the release `pml` binary on
+//! Regenerates the README's benchmark tables: runs the release `pml` binary on
 //! Dirichlet(2) priors with fixed seeds, eps = ln 2, for the known prior and the l1
-//! ball with beta = 0.5 min p, and prints N, rays, rays scanned, time and peak memory.
+//! ball with beta = 0.5 min p, and prints N, status, certified relative gap, time
+//! and peak memory.
 //!
-//! Run through `scripts/bench-report.sh [N ...]` (it builds the binary first).
+//! Run through `scripts/bench-report.sh [options] [N ...]` (it builds the binary
+//! first). Options: `--notion NAME` (pml, pmc, alip, lip, ldp; ALIP uses
+//! eps_l = eps_u = ln 2), `--gap G` (the relative gap to stop at), `--known-only`,
+//! `--compare-enumeration` (also times `--pricing enumerate`, the reference),
+//! `--utility NAME`.
 
 use std::process::Command;
 use std::time::Instant;
@@ -11,76 +16,132 @@ use std::time::Instant;
 mod dirichlet;
 use dirichlet::dirichlet2;
 
-fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![8, 12, 16, 18, 20, 22]
-    } else {
-        sizes
+/// The options of one report.
+struct Options {
+    sizes: Vec<usize>,
+    notion: String,
+    utility: String,
+    gap: Option<String>,
+    known_only: bool,
+    compare_enumeration: bool,
+}
+
+fn options() -> Options {
+    let mut o = Options {
+        sizes: Vec::new(),
+        notion: "pml".into(),
+        utility: "mi".into(),
+        gap: None,
+        known_only: false,
+        compare_enumeration: false,
     };
-    let bin = std::env::var("PML_BIN").unwrap_or_else(|_| "target/release/pml".into());
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--notion" => o.notion = args.next().expect("--notion NAME"),
+            "--utility" => o.utility = args.next().expect("--utility NAME"),
+            "--gap" => o.gap = args.next(),
+            "--known-only" => o.known_only = true,
+            "--compare-enumeration" => o.compare_enumeration = true,
+            n => o.sizes.push(n.parse().expect("an alphabet size")),
+        }
+    }
+    if o.sizes.is_empty() {
+        o.sizes = vec![8, 12, 16, 20, 22, 32];
+    }
+    o
+}
+
+/// The prior of size n, printed with full precision and the last mass closing
+/// the sum exactly.
+fn prior(n: usize) -> (String, f64) {
+    let prior = dirichlet2(n, 1000 + n as u64);
+    let mut masses: Vec<String> = prior[..n - 1].iter().map(|x| format!("{x:.15}")).collect();
+    let head: f64 = masses.iter().map(|s| s.parse::<f64>().unwrap()).sum();
+    masses.push(format!("{}", 1.0 - head));
+    let p_min = prior.iter().copied().fold(f64::INFINITY, f64::min);
+    (masses.join(","), p_min)
+}
+
+/// One run of `pml design`: a table row.
+fn run(bin: &str, args: &[String]) -> String {
     let time = std::path::Path::new("/usr/bin/time").exists();
-    println!(
-        "| N | set | eps | extreme rays | rays scanned | passes | time (s) | peak memory (MB) |"
-    );
-    println!(
-        "|---|-----|-----|--------------|--------------|--------|----------|------------------|"
-    );
-    for &n in &sizes {
-        let prior = dirichlet2(n, 1000 + n as u64);
-        // Print with full precision, then make the last mass close the sum exactly.
-        let mut masses: Vec<String> = prior[..n - 1].iter().map(|x| format!("{x:.15}")).collect();
-        let head: f64 = masses.iter().map(|s| s.parse::<f64>().unwrap()).sum();
-        masses.push(format!("{}", 1.0 - head));
-        let p_min = prior.iter().copied().fold(f64::INFINITY, f64::min);
-        for (set, beta) in [("known", None), ("ball", Some(0.5 * p_min))] {
-            let mut args: Vec<String> = vec![
-                "design".into(),
-                "--prior".into(),
-                masses.join(","),
-                "--epsilon".into(),
-                format!("{}", std::f64::consts::LN_2),
-                "--format".into(),
-                "json".into(),
-            ];
+    let mut cmd = if time {
+        let mut c = Command::new("/usr/bin/time");
+        c.args(["-f", "PEAK_KB %M"]).arg(bin);
+        c
+    } else {
+        Command::new(bin)
+    };
+    let start = Instant::now();
+    let out = cmd.args(args).output().expect("run pml");
+    let secs = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err.lines().find(|l| !l.starts_with("PEAK_KB")).unwrap_or("");
+        return format!("failed: {} | | {secs:.2} | |", line.trim());
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let peak = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("PEAK_KB ")
+                .map(|k| k.trim().parse::<f64>().unwrap_or(0.0) / 1024.0)
+        })
+        .map_or("-".to_string(), |mb| format!("{mb:.0}"));
+    let gap = v["certificate"]["gap"].as_f64().unwrap_or(f64::NAN);
+    let value = v["utility"]["value"].as_f64().unwrap_or(f64::NAN);
+    format!(
+        "{} | {value:.9} | {:.1e} | {secs:.2} | {peak}",
+        v["status"].as_str().unwrap_or("?"),
+        gap / value.abs().max(f64::MIN_POSITIVE),
+    )
+}
+
+fn main() {
+    let o = options();
+    let bin = std::env::var("PML_BIN").unwrap_or_else(|_| "target/release/pml".into());
+    println!("| N | set | notion | utility | pricing | status | utility | relative gap | time (s) | peak memory (MB) |");
+    println!("|---|-----|--------|---------|---------|--------|---------|--------------|----------|------------------|");
+    for &n in &o.sizes {
+        let (masses, p_min) = prior(n);
+        let sets: &[(&str, Option<f64>)] = if o.known_only || o.notion != "pml" {
+            &[("known", None)]
+        } else {
+            &[("known", None), ("ball", Some(0.5 * p_min))]
+        };
+        for &(set, beta) in sets {
+            let mut args: Vec<String> = ["design", "--prior", &masses, "--epsilon"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            args.push(format!("{}", std::f64::consts::LN_2));
+            args.extend(["--format", "json", "--notion", &o.notion, "--utility", &o.utility].map(String::from));
+            if o.notion == "alip" {
+                args.push("--epsilon-lower".into());
+                args.push(format!("{}", std::f64::consts::LN_2));
+            }
             if let Some(b) = beta {
-                args.push("--beta".into());
-                args.push(format!("{b}"));
+                args.extend(["--beta".into(), format!("{b}")]);
             }
-            let mut cmd = if time {
-                let mut c = Command::new("/usr/bin/time");
-                c.args(["-f", "PEAK_KB %M"]).arg(&bin);
-                c
-            } else {
-                Command::new(&bin)
-            };
-            let start = Instant::now();
-            let out = cmd.args(&args).output().expect("run pml");
-            let secs = start.elapsed().as_secs_f64();
-            if !out.status.success() {
+            if let Some(g) = &o.gap {
+                args.extend(["--gap".into(), g.clone()]);
+            }
+            let mut methods = vec!["auto"];
+            if o.compare_enumeration {
+                methods.push("enumerate");
+            }
+            for m in methods {
+                let mut a = args.clone();
+                a.extend(["--pricing".into(), m.to_string()]);
+                let label = if m == "auto" { "branch and bound" } else { "enumeration" };
                 println!(
-                    "| {n} | {set} | ln 2 | failed: {} |",
-                    String::from_utf8_lossy(&out.stderr).trim()
+                    "| {n} | {set} | {} | {} | {label} | {} |",
+                    o.notion,
+                    o.utility,
+                    run(&bin, &a)
                 );
-                continue;
             }
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-            let peak = String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .find_map(|l| {
-                    l.strip_prefix("PEAK_KB ")
-                        .map(|k| k.trim().parse::<f64>().unwrap_or(0.0) / 1024.0)
-                })
-                .map_or("-".to_string(), |mb| format!("{mb:.0}"));
-            println!(
-                "| {n} | {set} | ln 2 | {} | {} | {} | {secs:.2} | {peak} |",
-                v["solver"]["extreme_rays"],
-                v["solver"]["rays_priced"],
-                v["solver"]["pricing_passes"]
-            );
         }
     }
 }

@@ -8,10 +8,10 @@
 //! values nearly proportional to the masses, as at the optimum of a
 //! mutual-information design) cost one tree walk instead of `2^k` leaves.
 
-use super::{BOUND_TOL, Family, Items, Node, Search};
+use super::{BOUND_TOL, DualFloor, Family, Items, Node, Search};
 
-/// Most items in the tree (`2^k` subsets).
-pub(crate) const MAX_SUFFIX_ITEMS: usize = 14;
+/// Most items in the tree (`2^k` subsets; 12 was fastest at N = 22 and 32).
+pub(crate) const MAX_SUFFIX_ITEMS: usize = 12;
 
 /// Every subset of the last items of a search, in order of weight.
 pub(crate) struct Suffix {
@@ -23,6 +23,10 @@ pub(crate) struct Suffix {
     max_out: Vec<f64>,
     /// The subset as a bit mask over the tree's items.
     mask: Vec<u32>,
+    /// `L >= slope W + e` for the subsets below a tree node: the slope is the
+    /// items' mean ratio `lambda(S) / p(S)`, `node_e` the least `L - slope W`.
+    slope: f64,
+    node_e: Vec<f64>,
     /// Per tree node (heap order, leaves at `size..2 size`): least dual mass
     /// and largest masses in and out below it.
     node_l: Vec<f64>,
@@ -33,7 +37,8 @@ pub(crate) struct Suffix {
 impl Suffix {
     /// The tree of the last `min(len, MAX_SUFFIX_ITEMS)` items.
     pub(crate) fn new(items: &Items) -> Self {
-        let start = items.len() - items.len().min(MAX_SUFFIX_ITEMS);
+        let k: usize = std::env::var("PML_SUFFIX").ok().and_then(|s| s.parse().ok()).unwrap_or(MAX_SUFFIX_ITEMS);
+        let start = items.len() - items.len().min(k);
         let (mut w, mut l, mut max_in, mut max_out, mut mask) =
             (vec![0.0], vec![0.0], vec![0.0f64], vec![0.0f64], vec![0u32]);
         for i in start..items.len() {
@@ -54,6 +59,16 @@ impl Suffix {
         let (w, l, max_in, max_out) = (pick(&w), pick(&l), pick(&max_in), pick(&max_out));
         let mask = order.iter().map(|&k| mask[k]).collect();
         let size = w.len();
+        let slope = {
+            let (sw, sl): (f64, f64) = (start..items.len())
+                .map(|i| (items.p[i], items.lambda[i]))
+                .fold((0.0, 0.0), |(a, b), (p, l)| (a + p, b + l));
+            if sw > 0.0 { sl / sw } else { 0.0 }
+        };
+        let mut node_e = vec![f64::INFINITY; 2 * size];
+        for k in 0..size {
+            node_e[size + k] = l[k] - slope * w[k];
+        }
         let mut node_l = vec![f64::INFINITY; 2 * size];
         let mut node_in = vec![0.0f64; 2 * size];
         let mut node_out = vec![0.0f64; 2 * size];
@@ -62,6 +77,7 @@ impl Suffix {
         node_out[size..].copy_from_slice(&max_out);
         for k in (1..size).rev() {
             node_l[k] = node_l[2 * k].min(node_l[2 * k + 1]);
+            node_e[k] = node_e[2 * k].min(node_e[2 * k + 1]);
             node_in[k] = node_in[2 * k].max(node_in[2 * k + 1]);
             node_out[k] = node_out[2 * k].max(node_out[2 * k + 1]);
         }
@@ -72,6 +88,8 @@ impl Suffix {
             max_in,
             max_out,
             mask,
+            slope,
+            node_e,
             node_l,
             node_in,
             node_out,
@@ -113,9 +131,15 @@ impl Suffix {
             node.w + self.w[hi.min(to) - 1],
         );
         let threshold = search.threshold();
+        // Totals: L = node.l + L_j >= node.l + slope (W - node.w) + e.
+        let floor = DualFloor {
+            l_min: node.l + self.node_l[k],
+            slope: self.slope,
+            offset: node.l - self.slope * node.w + self.node_e[k],
+        };
         let bound = family.box_bound(
             w,
-            node.l + self.node_l[k],
+            floor,
             node.max_in.max(self.node_in[k]),
             node.max_out.max(self.node_out[k]),
             threshold,

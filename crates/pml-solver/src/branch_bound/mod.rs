@@ -273,11 +273,28 @@ trait Family: Sync {
     fn box_bound(
         &self,
         w: (f64, f64),
-        l_min: f64,
+        floor: DualFloor,
         max_in: f64,
         max_out: f64,
         threshold: f64,
     ) -> f64;
+}
+
+/// What is known of the dual mass L of the sets in a box: `L >= l_min` and
+/// `L >= slope W + offset`. Dual values nearly proportional to the masses make
+/// the second far tighter than the first over a range of weights.
+#[derive(Debug, Clone, Copy)]
+struct DualFloor {
+    l_min: f64,
+    slope: f64,
+    offset: f64,
+}
+
+impl DualFloor {
+    /// The least dual mass at weight w.
+    fn at(&self, w: f64) -> f64 {
+        self.l_min.max(self.slope * w + self.offset)
+    }
 }
 
 /// Depth-first branch and bound over the items of `search`.
@@ -393,15 +410,17 @@ impl Family for BoxCutMember<'_> {
         Some(self.cost(node.w, node.l, node.max_in, max_out))
     }
 
-    fn box_bound(&self, w: (f64, f64), l_min: f64, max_in: f64, max_out: f64, _: f64) -> f64 {
-        // Convex in W, decreasing in L: the ends of the range at the least L.
+    fn box_bound(&self, w: (f64, f64), floor: DualFloor, max_in: f64, max_out: f64, _: f64) -> f64 {
+        // Decreasing in L and convex in W along each of the two floors: the
+        // smaller of their largest values at the ends of the range.
         let (w_lo, w_hi) = self.window();
         let (a, b) = (w.0.max(w_lo), w.1.min(w_hi));
         if a > b {
             return f64::NEG_INFINITY;
         }
-        let g = |x: f64| self.cost(x, l_min, max_in, max_out);
-        g(a).max(g(b))
+        let flat = |x: f64| self.cost(x, floor.l_min, max_in, max_out);
+        let sloped = |x: f64| self.cost(x, floor.slope * x + floor.offset, max_in, max_out);
+        flat(a).max(flat(b)).min(sloped(a).max(sloped(b)))
     }
 
     fn bound(&self, node: &Node, items: &Items, _threshold: f64) -> f64 {
@@ -735,7 +754,7 @@ impl Family for TwoLevelMember<'_> {
     fn box_bound(
         &self,
         w: (f64, f64),
-        l_min: f64,
+        floor: DualFloor,
         max_in: f64,
         max_out: f64,
         threshold: f64,
@@ -744,6 +763,7 @@ impl Family for TwoLevelMember<'_> {
         if a > b {
             return f64::NEG_INFINITY;
         }
+        let l_min = floor.at(a).min(floor.at(b));
         // The tree narrows the range as it descends: split little here.
         let depth = MAX_SPLIT_DEPTH - 2;
         self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
