@@ -37,8 +37,7 @@ pub(crate) struct Suffix {
 impl Suffix {
     /// The tree of the last `min(len, MAX_SUFFIX_ITEMS)` items.
     pub(crate) fn new(items: &Items) -> Self {
-        let k: usize = std::env::var("PML_SUFFIX").ok().and_then(|s| s.parse().ok()).unwrap_or(MAX_SUFFIX_ITEMS);
-        let start = items.len() - items.len().min(k);
+        let start = items.start;
         let (mut w, mut l, mut max_in, mut max_out, mut mask) =
             (vec![0.0], vec![0.0], vec![0.0f64], vec![0.0f64], vec![0u32]);
         for i in start..items.len() {

@@ -88,12 +88,22 @@ struct Items {
     suffix_mass: Vec<f64>,
     /// `max_{k >= i} p_k` (0 past the end).
     suffix_max: Vec<f64>,
+    /// Position of the first item met in the middle ([`Suffix`]).
+    start: usize,
 }
 
 impl Items {
+    /// The inputs but `skip`: the lightest [`halves::MAX_SUFFIX_ITEMS`] last (met
+    /// in the middle, where their fine weights matter), the others first
+    /// (branched on, where their weights hit the window); each part in order of
+    /// `lambda_x / p_x`.
     fn new(p: &[f64], lambda: &[f64], skip: Option<usize>) -> Self {
         let mut index: Vec<usize> = (0..p.len()).filter(|&x| Some(x) != skip).collect();
-        index.sort_by(|&a, &b| (lambda[a] / p[a]).total_cmp(&(lambda[b] / p[b])));
+        index.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
+        let start = index.len() - index.len().min(halves::MAX_SUFFIX_ITEMS);
+        let by_ratio = |a: &usize, b: &usize| (lambda[*a] / p[*a]).total_cmp(&(lambda[*b] / p[*b]));
+        index[..start].sort_by(by_ratio);
+        index[start..].sort_by(by_ratio);
         let pv: Vec<f64> = index.iter().map(|&x| p[x]).collect();
         let lv: Vec<f64> = index.iter().map(|&x| lambda[x]).collect();
         let k = pv.len();
@@ -109,11 +119,48 @@ impl Items {
             lambda: lv,
             suffix_mass,
             suffix_max,
+            start,
         }
     }
 
     fn len(&self) -> usize {
         self.p.len()
+    }
+
+    /// The positions from `depth` on in order of `lambda_x / p_x`: the
+    /// fractional-knapsack chain (both parts are sorted; merged here).
+    fn chain(&self, depth: usize) -> Chain<'_> {
+        Chain {
+            items: self,
+            a: depth.min(self.start),
+            b: depth.max(self.start),
+        }
+    }
+}
+
+/// The merge of the two sorted parts of [`Items`] (see [`Items::chain`]).
+struct Chain<'a> {
+    items: &'a Items,
+    a: usize,
+    b: usize,
+}
+
+impl Iterator for Chain<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let it = self.items;
+        let ratio = |i: usize| it.lambda[i] / it.p[i];
+        let take_a = self.a < it.start && (self.b >= it.len() || ratio(self.a) <= ratio(self.b));
+        if take_a {
+            self.a += 1;
+            Some(self.a - 1)
+        } else if self.b < it.len() {
+            self.b += 1;
+            Some(self.b - 1)
+        } else {
+            None
+        }
     }
 }
 
@@ -434,7 +481,7 @@ impl Family for BoxCutMember<'_> {
         } else {
             f64::NEG_INFINITY
         };
-        for i in node.depth..items.len() {
+        for i in items.chain(node.depth) {
             let (p, lam) = (items.p[i], items.lambda[i]);
             let (w1, l1) = (w0 + p, l0 + lam);
             let at = |w: f64| l0 + lam * (w - w0) / p;
@@ -775,7 +822,7 @@ impl Family for TwoLevelMember<'_> {
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
         let (mut w0, mut l0) = (node.w, node.l);
         let mut best = self.cost(w0, l0, max_in, max_out);
-        for i in node.depth..items.len() {
+        for i in items.chain(node.depth) {
             if w0 >= w_max || best > threshold {
                 break;
             }
