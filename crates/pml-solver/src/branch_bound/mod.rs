@@ -28,7 +28,7 @@ use crate::utility::{Separable, Utility};
 use ndarray::Array1;
 use rayon::prelude::*;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::time::Instant;
 
 mod halves;
@@ -59,7 +59,8 @@ struct Pass {
     deadline: Option<Instant>,
     budget: u64,
     nodes: AtomicU64,
-    entering: AtomicBool,
+    /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
+    found_at: AtomicU64,
 }
 
 impl Pass {
@@ -71,7 +72,7 @@ impl Pass {
                 .and_then(|s| s.parse().ok())
                 .unwrap_or(PASS_BUDGET),
             nodes: AtomicU64::new(0),
-            entering: AtomicBool::new(false),
+            found_at: AtomicU64::new(u64::MAX),
         }
     }
 }
@@ -273,10 +274,14 @@ impl<'a> Search<'a> {
                 .fetch_add(self.found.nodes - self.reported, Relaxed);
             self.reported = self.found.nodes;
             if self.found.best > self.tol {
-                pass.entering.store(true, Relaxed);
+                // The pass's node count when its first entering ray was found.
+                let _ = pass.found_at.compare_exchange(u64::MAX, total, Relaxed, Relaxed);
             }
+            // A pass that found its first entering ray late is nearly a full
+            // proof: finish it (twice that count) rather than start another.
+            let found_at = pass.found_at.load(Relaxed);
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || (total >= pass.budget && pass.entering.load(Relaxed))
+                || (found_at != u64::MAX && total >= pass.budget.max(found_at.saturating_mul(2)))
                 || total >= LAST_PASS_BUDGET;
         }
         self.stopped
