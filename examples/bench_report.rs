@@ -78,7 +78,10 @@ fn run(bin: &str, args: &[String]) -> String {
     let secs = start.elapsed().as_secs_f64();
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let line = err.lines().find(|l| !l.starts_with("PEAK_KB")).unwrap_or("");
+        let line = err
+            .lines()
+            .find(|l| !l.starts_with("PEAK_KB"))
+            .unwrap_or("");
         return format!("failed: {} | | {secs:.2} | |", line.trim());
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -101,8 +104,12 @@ fn run(bin: &str, args: &[String]) -> String {
 fn main() {
     let o = options();
     let bin = std::env::var("PML_BIN").unwrap_or_else(|_| "target/release/pml".into());
-    println!("| N | set | notion | utility | pricing | status | utility | relative gap | time (s) | peak memory (MB) |");
-    println!("|---|-----|--------|---------|---------|--------|---------|--------------|----------|------------------|");
+    println!(
+        "| N | set | notion | utility | pricing | status | utility | relative gap | time (s) | peak memory (MB) |"
+    );
+    println!(
+        "|---|-----|--------|---------|---------|--------|---------|--------------|----------|------------------|"
+    );
     for &n in &o.sizes {
         let (masses, p_min) = prior(n);
         let sets: &[(&str, Option<f64>)] = if o.known_only || o.notion != "pml" {
@@ -116,7 +123,17 @@ fn main() {
                 .map(|s| s.to_string())
                 .collect();
             args.push(format!("{}", std::f64::consts::LN_2));
-            args.extend(["--format", "json", "--notion", &o.notion, "--utility", &o.utility].map(String::from));
+            args.extend(
+                [
+                    "--format",
+                    "json",
+                    "--notion",
+                    &o.notion,
+                    "--utility",
+                    &o.utility,
+                ]
+                .map(String::from),
+            );
             if o.notion == "alip" {
                 args.push("--epsilon-lower".into());
                 args.push(format!("{}", std::f64::consts::LN_2));
@@ -134,7 +151,11 @@ fn main() {
             for m in methods {
                 let mut a = args.clone();
                 a.extend(["--pricing".into(), m.to_string()]);
-                let label = if m == "auto" { "branch and bound" } else { "enumeration" };
+                let label = if m == "auto" {
+                    "branch and bound"
+                } else {
+                    "enumeration"
+                };
                 println!(
                     "| {n} | {set} | {} | {} | {label} | {} |",
                     o.notion,

@@ -34,6 +34,14 @@ pub trait Utility: Send + Sync {
         None
     }
 
+    /// Whether `m(W) = s (W f(E / s) + (1 - W) f(1 / s))`, `s = 1 + (E - 1) W`, is
+    /// concave in W on [0, 1] for every `E > 1` (true for mutual information,
+    /// total variation and chi-square): LDP pricing then prunes by an exact
+    /// concave bound instead of interval arithmetic (docs/theory.md §4b).
+    fn staircase_concave(&self) -> bool {
+        false
+    }
+
     /// An upper bound on U for every mechanism whose information density
     /// `i(x; y) = ln(W[x][y] / q_y)` is at most eps under the reference prior, if
     /// one is known. Mutual information: eps, since
@@ -84,6 +92,8 @@ pub struct FInformation {
     f: fn(f64) -> f64,
     /// Mutual information: bounded by the density level.
     bounded_by_level: bool,
+    /// See [`Utility::staircase_concave`].
+    staircase_concave: bool,
 }
 
 impl FInformation {
@@ -93,6 +103,7 @@ impl FInformation {
             name,
             f,
             bounded_by_level: false,
+            staircase_concave: false,
         }
     }
 
@@ -100,18 +111,28 @@ impl FInformation {
     pub fn mutual_information() -> Self {
         FInformation {
             bounded_by_level: true,
+            // m(W) = W E ln E - s ln s.
+            staircase_concave: true,
             ..FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
         }
     }
 
     /// Total-variation information, `f(t) = |t - 1| / 2`.
     pub fn total_variation() -> Self {
-        FInformation::new("tv", |t| (t - 1.0).abs() / 2.0)
+        FInformation {
+            // m(W) = (E - 1) W (1 - W) / 2.
+            staircase_concave: true,
+            ..FInformation::new("tv", |t| (t - 1.0).abs() / 2.0)
+        }
     }
 
     /// Chi-square information, `f(t) = (t - 1)^2`.
     pub fn chi_square() -> Self {
-        FInformation::new("chi2", |t| (t - 1.0) * (t - 1.0))
+        FInformation {
+            // m(W) = (E - 1)^2 W (1 - W) / (1 + (E - 1) W).
+            staircase_concave: true,
+            ..FInformation::new("chi2", |t| (t - 1.0) * (t - 1.0))
+        }
     }
 
     /// Squared-Hellinger information, `f(t) = (sqrt t - 1)^2`.
@@ -131,6 +152,10 @@ impl Utility for FInformation {
 
     fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
         self.bounded_by_level.then_some(epsilon)
+    }
+
+    fn staircase_concave(&self) -> bool {
+        self.staircase_concave
     }
 
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {

@@ -27,17 +27,24 @@ use crate::ray_lp::{Column, Pricing, RayOracle, TopK};
 use crate::utility::{Separable, Utility};
 use ndarray::Array1;
 use rayon::prelude::*;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 mod halves;
+mod staircase;
 use halves::Suffix;
 
 /// Tolerance deciding whether a free coordinate sits at an end of its range.
 const BOUND_TOL: f64 = 1e-12;
 /// Deepest split of a chain segment in the two-level interval bound.
 const MAX_SPLIT_DEPTH: u32 = 6;
+fn split_depth() -> u32 {
+    std::env::var("PML_SPLIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(MAX_SPLIT_DEPTH)
+}
 /// Most candidates a search keeps: the master takes a few hundred columns a
 /// pass, and a short list prunes far more nodes than a long one.
 fn keep_cap() -> usize {
@@ -275,7 +282,9 @@ impl<'a> Search<'a> {
             self.reported = self.found.nodes;
             if self.found.best > self.tol {
                 // The pass's node count when its first entering ray was found.
-                let _ = pass.found_at.compare_exchange(u64::MAX, total, Relaxed, Relaxed);
+                let _ = pass
+                    .found_at
+                    .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
             }
             // A pass that found its first entering ray late is nearly a full
             // proof: finish it (twice that count) rather than start another.
@@ -776,7 +785,7 @@ impl TwoLevelMember<'_> {
         depth: u32,
     ) -> f64 {
         let bound = self.interval_bound(a, b, la.min(lb), max_in, max_out);
-        if bound <= threshold || depth >= MAX_SPLIT_DEPTH || b - a <= 1e-13 {
+        if bound <= threshold || depth >= split_depth() || b - a <= 1e-13 {
             return bound;
         }
         let m = 0.5 * (a + b);
@@ -784,6 +793,45 @@ impl TwoLevelMember<'_> {
         let left = self.segment_bound((a, la), (m, lm), max_in, max_out, threshold, depth + 1);
         let right = self.segment_bound((m, lm), (b, lb), max_in, max_out, threshold, depth + 1);
         left.max(right)
+    }
+}
+
+impl TwoLevelMember<'_> {
+    /// `Some(E)` when a node can be judged against a finite `threshold` by the
+    /// concave test of [`staircase`].
+    fn concave_staircase(&self, threshold: f64) -> Option<f64> {
+        match self.family.levels {
+            Levels::Staircase { e } if self.family.concave && threshold.is_finite() => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The bound of a range whose least dual mass at W is `floor(W)` (convex),
+    /// sampled at `xs`: the threshold itself if no member beats it, else
+    /// infinity (the node must be searched).
+    fn concave_test(
+        &self,
+        e: f64,
+        threshold: f64,
+        max_in: f64,
+        max_out: f64,
+        xs: Vec<f64>,
+        floor: &dyn Fn(f64) -> f64,
+    ) -> f64 {
+        let lam = self.lambda_sum;
+        let h = |w: f64| {
+            let s = 1.0 + (e - 1.0) * w;
+            let m = match self.family.kind {
+                Separable::FInformation(f) => s * (w * f(e / s) + (1.0 - w) * f(1.0 / s)),
+                Separable::MaxWeighted => (e * max_in).max(max_out),
+            };
+            m - threshold * s - lam - (e - 1.0) * floor(w)
+        };
+        if staircase::concave_at_most_zero(&h, xs) {
+            threshold
+        } else {
+            f64::INFINITY
+        }
     }
 }
 
@@ -815,9 +863,17 @@ impl Family for TwoLevelMember<'_> {
         if a > b {
             return f64::NEG_INFINITY;
         }
+        if let Some(e) = self.concave_staircase(threshold) {
+            let mut xs = vec![a, b];
+            let kink = (floor.l_min - floor.offset) / floor.slope;
+            if kink > a && kink < b {
+                xs.insert(1, kink);
+            }
+            return self.concave_test(e, threshold, max_in, max_out, xs, &|w| floor.at(w));
+        }
         let l_min = floor.at(a).min(floor.at(b));
         // The tree narrows the range as it descends: split little here.
-        let depth = MAX_SPLIT_DEPTH - 2;
+        let depth = split_depth().saturating_sub(2);
         self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
     }
 
@@ -825,6 +881,32 @@ impl Family for TwoLevelMember<'_> {
         let w_max = self.family.levels.max_weight();
         let rest = items.suffix_max[node.depth];
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
+        if let Some(e) = self.concave_staircase(threshold) {
+            // The chain's vertices up to the largest weight.
+            let (mut ws, mut ls) = (vec![node.w], vec![node.l]);
+            for i in items.chain(node.depth) {
+                let (w0, l0) = (ws[ws.len() - 1], ls[ls.len() - 1]);
+                if w0 >= w_max {
+                    break;
+                }
+                let w1 = (w0 + items.p[i]).min(w_max);
+                ls.push(l0 + items.lambda[i] * (w1 - w0) / items.p[i]);
+                ws.push(w1);
+            }
+            if ws.len() < 2 {
+                return self.cost(node.w, node.l, max_in, max_out);
+            }
+            let chain = |w: f64| {
+                let k = ws.partition_point(|&x| x < w).clamp(1, ws.len() - 1);
+                let (w0, w1) = (ws[k - 1], ws[k]);
+                if w1 > w0 {
+                    ls[k - 1] + (ls[k] - ls[k - 1]) * (w - w0) / (w1 - w0)
+                } else {
+                    ls[k - 1].min(ls[k])
+                }
+            };
+            return self.concave_test(e, threshold, max_in, max_out, ws.clone(), &chain);
+        }
         let (mut w0, mut l0) = (node.w, node.l);
         let mut best = self.cost(w0, l0, max_in, max_out);
         for i in items.chain(node.depth) {
@@ -849,6 +931,8 @@ pub struct TwoLevel {
     p: Vec<f64>,
     levels: Levels,
     kind: Separable,
+    /// The staircase's `m(W)` is concave ([`staircase`]).
+    concave: bool,
     utility: Box<dyn Fn(&Array1<f64>) -> f64 + Send + Sync>,
     deadline: Option<Instant>,
 }
@@ -861,6 +945,7 @@ impl TwoLevel {
             p: p.to_vec(),
             levels,
             kind,
+            concave: matches!(kind, Separable::MaxWeighted) || utility.staircase_concave(),
             utility: column_value(p, kind),
             deadline: None,
         })
