@@ -7,7 +7,7 @@
 //! first). Options: `--notion NAME` (pml, pmc, alip, lip, ldp; ALIP uses
 //! eps_l = eps_u = ln 2), `--gap G` (the relative gap to stop at), `--known-only`,
 //! `--compare-enumeration` (also times `--pricing enumerate`, the reference),
-//! `--utility NAME`.
+//! `--utility NAME`, `--time-limit SECONDS`.
 
 use std::process::Command;
 use std::time::Instant;
@@ -22,6 +22,7 @@ struct Options {
     notion: String,
     utility: String,
     gap: Option<String>,
+    time_limit: Option<String>,
     known_only: bool,
     compare_enumeration: bool,
 }
@@ -32,6 +33,7 @@ fn options() -> Options {
         notion: "pml".into(),
         utility: "mi".into(),
         gap: None,
+        time_limit: None,
         known_only: false,
         compare_enumeration: false,
     };
@@ -41,6 +43,7 @@ fn options() -> Options {
             "--notion" => o.notion = args.next().expect("--notion NAME"),
             "--utility" => o.utility = args.next().expect("--utility NAME"),
             "--gap" => o.gap = args.next(),
+            "--time-limit" => o.time_limit = args.next(),
             "--known-only" => o.known_only = true,
             "--compare-enumeration" => o.compare_enumeration = true,
             n => o.sizes.push(n.parse().expect("an alphabet size")),
@@ -95,7 +98,11 @@ fn run(bin: &str, args: &[String]) -> String {
     let gap = v["certificate"]["gap"].as_f64().unwrap_or(f64::NAN);
     let value = v["utility"]["value"].as_f64().unwrap_or(f64::NAN);
     format!(
-        "{} | {value:.9} | {:.1e} | {secs:.2} | {peak}",
+        "{} | {} | {value:.9} | {:.1e} | {secs:.2} | {peak}",
+        v["solver"]["pricing"]
+            .as_str()
+            .unwrap_or("?")
+            .replace('_', " "),
         v["status"].as_str().unwrap_or("?"),
         gap / value.abs().max(f64::MIN_POSITIVE),
     )
@@ -144,6 +151,9 @@ fn main() {
             if let Some(g) = &o.gap {
                 args.extend(["--gap".into(), g.clone()]);
             }
+            if let Some(t) = &o.time_limit {
+                args.extend(["--time-limit".into(), t.clone()]);
+            }
             let mut methods = vec!["auto"];
             if o.compare_enumeration {
                 methods.push("enumerate");
@@ -151,13 +161,8 @@ fn main() {
             for m in methods {
                 let mut a = args.clone();
                 a.extend(["--pricing".into(), m.to_string()]);
-                let label = if m == "auto" {
-                    "branch and bound"
-                } else {
-                    "enumeration"
-                };
                 println!(
-                    "| {n} | {set} | {} | {} | {label} | {} |",
+                    "| {n} | {set} | {} | {} | {} |",
                     o.notion,
                     o.utility,
                     run(&bin, &a)

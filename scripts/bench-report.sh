@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the README's benchmark table (release build, fixed seeds).
 # Usage: scripts/bench-report.sh [--notion NAME] [--utility NAME] [--gap G] [--known-only]
-#        [--compare-enumeration] [N ...]     (default N: 8 12 16 20 22 32)
+#        [--compare-enumeration] [--time-limit S] [N ...]     (default N: 8 12 16 20 22 32)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p pml-cli >&2
