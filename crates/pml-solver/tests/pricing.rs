@@ -112,7 +112,9 @@ fn duals(r: &mut Rng, p: &Prior, cone: &ColumnCone) -> Vec<(&'static str, Array1
 /// Records a failure (with its context) instead of stopping at the first one.
 macro_rules! check {
     ($failures:expr, $cond:expr, $($fmt:tt)+) => {
-        if !$cond {
+        // A NaN comparison is false, so it is recorded too.
+        let holds: bool = $cond;
+        if !holds {
             $failures.push(format!($($fmt)+));
         }
     };

@@ -526,7 +526,7 @@ pub struct BoxCut {
     /// Members must keep a coordinate at `lo` ([E] Prop 2's family Z).
     needs_zero: bool,
     kind: Separable,
-    utility: Box<dyn Fn(&Array1<f64>) -> f64 + Send + Sync>,
+    utility: SliceUtility,
     deadline: Option<Instant>,
 }
 
@@ -624,7 +624,7 @@ impl Searched for BoxCut {
         let lambda = Array1::from(lambda);
         collect(results, tol, keep, |f, set| {
             let v = self.ray(set, f)?;
-            let mu = (self.utility)(&v);
+            let mu = self.utility.value(&v);
             Some((
                 mu - lambda.dot(&v),
                 Column {
@@ -649,12 +649,23 @@ impl Node {
 }
 
 /// `mu(c)` on the slice `p . c = 1` from the separable form.
-fn column_value(p: &[f64], kind: Separable) -> Box<dyn Fn(&Array1<f64>) -> f64 + Send + Sync> {
-    let p = p.to_vec();
-    Box::new(move |v: &Array1<f64>| match kind {
-        Separable::FInformation(f) => p.iter().zip(v).map(|(a, c)| a * f(*c)).sum(),
-        Separable::MaxWeighted => p.iter().zip(v).map(|(a, c)| a * c).fold(0.0, f64::max),
-    })
+struct SliceUtility {
+    p: Vec<f64>,
+    kind: Separable,
+}
+
+impl SliceUtility {
+    fn value(&self, v: &Array1<f64>) -> f64 {
+        let pairs = self.p.iter().zip(v);
+        match self.kind {
+            Separable::FInformation(f) => pairs.map(|(a, c)| a * f(*c)).sum(),
+            Separable::MaxWeighted => pairs.map(|(a, c)| a * c).fold(0.0, f64::max),
+        }
+    }
+}
+
+fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
+    SliceUtility { p: p.to_vec(), kind }
 }
 
 /// Merges the searches: the largest reduced cost (an upper bound when nodes were
@@ -933,7 +944,7 @@ pub struct TwoLevel {
     kind: Separable,
     /// The staircase's `m(W)` is concave ([`staircase`]).
     concave: bool,
-    utility: Box<dyn Fn(&Array1<f64>) -> f64 + Send + Sync>,
+    utility: SliceUtility,
     deadline: Option<Instant>,
 }
 
@@ -990,7 +1001,7 @@ impl Searched for TwoLevel {
             let found = search_items(&member, &items, tol, keep, pass);
             return collect(vec![(0, found)], tol, keep, |_, set| {
                 let v = self.ray(set);
-                let mu = (self.utility)(&v);
+                let mu = self.utility.value(&v);
                 Some((
                     mu - lambda.dot(&v),
                     Column {
@@ -1023,7 +1034,7 @@ impl Searched for TwoLevel {
             .collect();
         collect(results, tol, keep, |_, set| {
             let v = self.ray(set);
-            let mu = (self.utility)(&v);
+            let mu = self.utility.value(&v);
             Some((
                 mu - lambda.dot(&v),
                 Column {
