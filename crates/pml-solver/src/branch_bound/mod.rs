@@ -665,7 +665,10 @@ impl SliceUtility {
 }
 
 fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
-    SliceUtility { p: p.to_vec(), kind }
+    SliceUtility {
+        p: p.to_vec(),
+        kind,
+    }
 }
 
 /// Merges the searches: the largest reduced cost (an upper bound when nodes were
