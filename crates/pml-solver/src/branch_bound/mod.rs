@@ -592,17 +592,15 @@ impl BoxCut {
     }
 }
 
-impl RayOracle for BoxCut {
+impl Searched for BoxCut {
     fn dimension(&self) -> usize {
         self.p.len()
     }
 
-    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        self.price_in(lambda, tol, keep, &Pass::new(self.deadline))
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
-}
 
-impl Searched for BoxCut {
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lambda = lambda.to_vec();
         let lambda_sum: f64 = lambda.iter().sum();
@@ -623,15 +621,7 @@ impl Searched for BoxCut {
             .collect();
         let lambda = Array1::from(lambda);
         collect(results, tol, keep, |f, set| {
-            let v = self.ray(set, f)?;
-            let mu = self.utility.value(&v);
-            Some((
-                mu - lambda.dot(&v),
-                Column {
-                    vector: v,
-                    value: mu,
-                },
-            ))
+            Some(self.utility.priced(self.ray(set, f)?, &lambda))
         })
     }
 }
@@ -655,6 +645,12 @@ struct SliceUtility {
 }
 
 impl SliceUtility {
+    /// The column of ray v with its value, and its reduced cost under lambda.
+    fn priced(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+        let value = self.value(&v);
+        (value - lambda.dot(&v), Column { vector: v, value })
+    }
+
     fn value(&self, v: &Array1<f64>) -> f64 {
         let pairs = self.p.iter().zip(v);
         match self.kind {
@@ -982,17 +978,15 @@ impl TwoLevel {
     }
 }
 
-impl RayOracle for TwoLevel {
+impl Searched for TwoLevel {
     fn dimension(&self) -> usize {
         self.p.len()
     }
 
-    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        self.price_in(lambda, tol, keep, &Pass::new(self.deadline))
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
-}
 
-impl Searched for TwoLevel {
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lam = lambda.to_vec();
         let items = Items::new(&self.p, &lam, None);
@@ -1000,27 +994,33 @@ impl Searched for TwoLevel {
             family: self,
             lambda_sum: lam.iter().sum(),
         };
-        if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
-            let found = search_items(&member, &items, tol, keep, pass);
-            return collect(vec![(0, found)], tol, keep, |_, set| {
-                let v = self.ray(set);
-                let mu = self.utility.value(&v);
-                Some((
-                    mu - lambda.dot(&v),
-                    Column {
-                        vector: v,
-                        value: mu,
-                    },
-                ))
-            });
-        }
-        // Split the search at the first few items so the cores share it.
+        let results = if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
+            vec![(0, search_items(&member, &items, tol, keep, pass))]
+        } else {
+            self.split_search(&member, &items, tol, keep, pass)
+        };
+        collect(results, tol, keep, |_, set| {
+            Some(self.utility.priced(self.ray(set), lambda))
+        })
+    }
+}
+
+impl TwoLevel {
+    /// The search split at the first six items, so that the cores share it.
+    fn split_search(
+        &self,
+        member: &TwoLevelMember,
+        items: &Items,
+        tol: f64,
+        keep: usize,
+        pass: &Pass,
+    ) -> Vec<(usize, Found)> {
         let splits = 6;
-        let suffix = Suffix::new(&items);
-        let results: Vec<(usize, Found)> = (0..1usize << splits)
+        let suffix = Suffix::new(items);
+        (0..1usize << splits)
             .into_par_iter()
             .map(|mask| {
-                let mut search = Search::new(&items, &suffix, tol, keep, pass);
+                let mut search = Search::new(items, &suffix, tol, keep, pass);
                 let mut node = Node::root();
                 for i in 0..splits {
                     let (take, leave) = search.children(&node);
@@ -1031,28 +1031,32 @@ impl Searched for TwoLevel {
                         leave
                     };
                 }
-                explore(&member, &mut search, node, mask != 0);
+                explore(member, &mut search, node, mask != 0);
                 (0, search.found)
             })
-            .collect();
-        collect(results, tol, keep, |_, set| {
-            let v = self.ray(set);
-            let mu = self.utility.value(&v);
-            Some((
-                mu - lambda.dot(&v),
-                Column {
-                    vector: v,
-                    value: mu,
-                },
-            ))
-        })
+            .collect()
     }
 }
 
 /// A family priced within a shared [`Pass`] (its deadline and node budget).
 trait Searched: Send + Sync {
+    /// Dimension N.
+    fn dimension(&self) -> usize;
+    /// When every pass must stop.
+    fn deadline(&self) -> Option<Instant>;
     /// One pricing pass, counting its nodes into `pass`.
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing;
+}
+
+/// A family alone prices in a pass of its own.
+impl<T: Searched> RayOracle for T {
+    fn dimension(&self) -> usize {
+        Searched::dimension(self)
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_in(lambda, tol, keep, &Pass::new(self.deadline()))
+    }
 }
 
 /// Several families priced as one pass (a cone whose rays come in several
