@@ -428,10 +428,16 @@ pub fn solve_with_oracle(
                 warm = master.optimise();
             }
             // A master solved with a perturbed right-hand side is finished on the
-            // true one; microlp is the last resort.
+            // true one; microlp is next; the perturbed weights (rows off by about
+            // the perturbation, which the design repairs) are the last resort.
+            let perturbed = warm.as_ref().map(|m| m.theta.clone());
             let theta = match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
                 Some(m) if m.feasible => m.theta,
-                _ => solve_restricted_primal(&working)?,
+                _ => match (solve_restricted_primal(&working), perturbed) {
+                    (Ok(theta), _) => theta,
+                    (Err(_), Some(theta)) => theta,
+                    (Err(e), None) => return Err(e),
+                },
             };
             let weights: Vec<(Column, f64)> = working
                 .iter()
