@@ -211,8 +211,16 @@ pub fn design_notion_with_progress(
         };
         (DesignStatus::NoPrivacyNeeded, opt)
     } else {
-        let cone = ColumnCone::for_notion(set, notion)?;
-        let opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+        // Levels past what doubles represent are designed at the largest one that
+        // is (stricter, so still private at the asked level); the dual bound of
+        // that smaller cone does not cover the asked one, the identity's utility
+        // does (sub-additivity).
+        let capped = capped_levels(notion);
+        let cone = ColumnCone::for_notion(set, &capped)?;
+        let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+        if capped != *notion {
+            opt.upper_bound = utility.value(&identity, reference.view());
+        }
         (DesignStatus::Optimal, opt)
     };
     let mechanism = opt.mechanism;
@@ -338,6 +346,36 @@ fn density_level(cone: &ColumnCone) -> Option<f64> {
             .iter()
             .filter_map(density_level)
             .min_by(f64::total_cmp),
+    }
+}
+
+/// The largest information-density level a cone is built for: `e^690` and
+/// `e^-690` are normal doubles with room to spare (`e^710` overflows).
+pub const MAX_DESIGN_LEVEL: f64 = 690.0;
+
+/// `notion` with every level at most [`MAX_DESIGN_LEVEL`].
+fn capped_levels(notion: &Notion) -> Notion {
+    let c = |e: f64| e.min(MAX_DESIGN_LEVEL);
+    match *notion {
+        Notion::Pml { epsilon } => Notion::Pml {
+            epsilon: c(epsilon),
+        },
+        Notion::Pmc { epsilon } => Notion::Pmc {
+            epsilon: c(epsilon),
+        },
+        Notion::Alip {
+            epsilon_lower,
+            epsilon_upper,
+        } => Notion::Alip {
+            epsilon_lower: c(epsilon_lower),
+            epsilon_upper: c(epsilon_upper),
+        },
+        Notion::Lip { epsilon } => Notion::Lip {
+            epsilon: c(epsilon),
+        },
+        Notion::Ldp { epsilon } => Notion::Ldp {
+            epsilon: c(epsilon),
+        },
     }
 }
 

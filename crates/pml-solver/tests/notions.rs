@@ -343,3 +343,45 @@ fn intersection_pml_ball_and_pmc_estimate() {
         epsilon = 1e-10
     );
 }
+
+/// A level no mechanism of interest can reach is not an error under any notion
+/// (docs/theory.md §4): levels past e^690 are designed at 690 (stricter), and
+/// large finite levels keep the box cut's and the staircase's free coordinates
+/// inside their tolerance (at eps = 35 branch and bound used to return the
+/// constant mechanism). The optimum then approaches the identity's utility.
+#[test]
+fn large_eps_is_not_an_error_under_any_notion() {
+    let p = Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap();
+    let set = UncertaintySet::known(p.clone());
+    let u = FInformation::mutual_information();
+    let identity = u.value(&pml_model::Mechanism::identity(4), p.masses());
+    for eps in [35.0, 100.0, 690.0, 710.0, 1e300] {
+        let notions = [
+            Notion::Pml { epsilon: eps },
+            Notion::Pmc { epsilon: eps },
+            Notion::Alip {
+                epsilon_lower: eps,
+                epsilon_upper: eps,
+            },
+            Notion::Lip { epsilon: eps },
+            Notion::Ldp { epsilon: eps },
+        ];
+        for notion in notions {
+            let d = design_notion(&set, &notion, &u, &settings())
+                .unwrap_or_else(|e| panic!("{notion:?}: {e}"));
+            assert!(
+                matches!(
+                    d.status,
+                    DesignStatus::Optimal | DesignStatus::NoPrivacyNeeded
+                ),
+                "{notion:?}: {:?}",
+                d.status
+            );
+            assert!(
+                (d.utility_value - identity).abs() <= 1e-9,
+                "{notion:?}: {} vs the identity's {identity}",
+                d.utility_value
+            );
+        }
+    }
+}

@@ -424,14 +424,11 @@ impl BoxCutMember<'_> {
     /// end of `[lo, hi]` within rounding (as [`BoxCut::ray`] builds the column):
     /// f can be infinitely steep there (Hellinger at 0).
     fn free_value(&self, w: f64) -> f64 {
-        let c = self.cut;
-        let t = c.lo + (1.0 - c.lo - (c.hi - c.lo) * w) / self.p_f;
-        if t <= c.lo + BOUND_TOL * c.hi {
-            c.lo
-        } else if t >= c.hi * (1.0 - BOUND_TOL) {
-            c.hi
-        } else {
-            t
+        let (t, at) = self.cut.free_value(w, self.p_f);
+        match at {
+            End::Lo => self.cut.lo,
+            End::Hi => self.cut.hi,
+            End::Inside => t,
         }
     }
 
@@ -517,6 +514,14 @@ impl Family for BoxCutMember<'_> {
     }
 }
 
+/// Where a box cut's free coordinate sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Lo,
+    Inside,
+    Hi,
+}
+
 /// The vertices of `{c : lo <= c_x <= hi, p . c = 1}` as a pricing oracle: a set U
 /// at `hi`, one free coordinate, the rest at `lo` (docs/theory.md).
 pub struct BoxCut {
@@ -561,12 +566,28 @@ impl BoxCut {
         self
     }
 
+    /// The free coordinate's value when the set at `hi` weighs w, and whether
+    /// it is at an end of `[lo, hi]` within the rounding of its terms (relative
+    /// to their size, not to `hi`, which can be huge at large eps).
+    fn free_value(&self, w: f64, p_f: f64) -> (f64, End) {
+        let t = self.lo + (1.0 - self.lo - (self.hi - self.lo) * w) / p_f;
+        let tol = BOUND_TOL * (self.lo + (1.0 + self.lo + (self.hi - self.lo) * w) / p_f);
+        let at = if t <= self.lo + tol {
+            End::Lo
+        } else if t >= self.hi - tol {
+            End::Hi
+        } else {
+            End::Inside
+        };
+        (t, at)
+    }
+
     /// The ray of set `u` with free coordinate f, or `None` if it is no vertex.
     fn ray(&self, u: &[usize], f: usize) -> Option<Array1<f64>> {
         let mut v = Array1::from_elem(self.p.len(), self.lo);
         let w: f64 = u.iter().map(|&x| self.p[x]).sum();
-        let t = self.lo + (1.0 - self.lo - (self.hi - self.lo) * w) / self.p[f];
-        if t > self.lo + BOUND_TOL * self.hi && t < self.hi * (1.0 - BOUND_TOL) {
+        let (t, at) = self.free_value(w, self.p[f]);
+        if at == End::Inside {
             for &x in u {
                 v[x] = self.hi;
             }
@@ -575,8 +596,8 @@ impl BoxCut {
         }
         // The free coordinate at an end: U alone (at `lo`) or U and f (at `hi`),
         // exactly normalised.
-        let at_hi = (t - self.hi).abs() <= BOUND_TOL * self.hi;
-        if (t - self.lo).abs() <= BOUND_TOL * self.hi && !u.is_empty() || at_hi {
+        let at_hi = at == End::Hi;
+        if (at == End::Lo && !u.is_empty()) || at_hi {
             let (w, f) = if at_hi {
                 (w + self.p[f], Some(f))
             } else {
@@ -855,7 +876,10 @@ impl Family for TwoLevelMember<'_> {
             return None;
         }
         let (top, level) = self.family.levels.at(node.w);
-        if level <= BOUND_TOL * top || level >= top * (1.0 - BOUND_TOL) {
+        // Family L's level must stay positive (the staircase's always is, and
+        // its ratio top / level = e^eps can exceed any tolerance).
+        let ball = matches!(self.family.levels, Levels::BallLevel { .. });
+        if ball && level <= BOUND_TOL * top || level >= top * (1.0 - BOUND_TOL) {
             return None;
         }
         Some(self.cost(node.w, node.l, node.max_in, max_out))
