@@ -327,10 +327,7 @@ fn design_table(d: &Design, labels: &[String]) -> String {
         s.push('\n');
     }
     let meets = match d.notion {
-        Notion::Pml { .. } => format!(
-            "worst-case PML {:.9} <= eps {:.9}",
-            c.worst_case_pml, c.target_epsilon
-        ),
+        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
         n => format!(
             "measured PML {}, PMC {}, LDP {} meet {}",
             num(c.levels.pml),
@@ -589,8 +586,10 @@ pub fn render_loss_design(
                 d.expected_loss, d.lower_bound, c.gap, d.method, d.iterations, d.status
             ));
             s.push_str(&format!(
-                "Certificate: worst-case PML {:.9} <= eps {:.9}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-                c.worst_case_pml, c.target_epsilon, c.max_row_sum_error, c.min_entry
+                "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+                pml_meets(c.worst_case_pml, c.target_epsilon),
+                c.max_row_sum_error,
+                c.min_entry
             ));
             if let Some(g) = &guarantee {
                 s.push_str(&format!("Guarantee: {g}\n"));
@@ -598,4 +597,36 @@ pub fn render_loss_design(
             s
         }
     })
+}
+
+/// The certificate's PML clause: `<=` only when the measured worst case is at
+/// most the target; a value above it (by rounding, within the certified
+/// tolerance) is printed as such, with enough digits to see it.
+fn pml_meets(worst: f64, target: f64) -> String {
+    if worst <= target {
+        format!("worst-case PML {worst:.9} <= eps {target:.9}")
+    } else {
+        format!(
+            "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {:.0e})",
+            worst - target,
+            pml_solver::certificate::PML_TOLERANCE
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pml_meets;
+
+    #[test]
+    fn the_table_never_prints_at_most_for_a_value_above_the_target() {
+        let eps = 0.693_147_180_559_945_3;
+        assert!(pml_meets(eps, eps).contains("<= eps"));
+        let above = pml_meets(0.693_147_180_559_945_5, eps);
+        assert!(!above.contains("<="), "{above}");
+        assert!(
+            above.contains("exceeds eps") && above.contains("by 2.2e-16"),
+            "{above}"
+        );
+    }
 }
