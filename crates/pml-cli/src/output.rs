@@ -184,6 +184,7 @@ pub fn design_json(d: &Design, labels: &[String]) -> Value {
             "utility_value": c.utility_value,
             "upper_bound": c.upper_bound,
             "gap": c.gap,
+            "dual": c.dual,
         },
         "baselines": {
             "randomized_response": {

@@ -25,6 +25,21 @@ pub fn gap_allowance(relative: f64, value: f64) -> f64 {
     (relative * value.abs()).max(OPTIMALITY_ABSOLUTE_GAP)
 }
 
+/// The LP dual behind a design's upper bound: `lambda . v >= mu(v) -
+/// max_reduced_cost` for every extreme ray v (normalised by `p . v = 1`), so
+/// `sum(lambda) + max(0, max_reduced_cost)` bounds the utility of every
+/// mechanism in the cone. The certificate's `upper_bound` is this, or a smaller
+/// a-priori bound (`I(X;Y) <= eps` for mutual information).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct DualCertificate {
+    /// The dual vector lambda, one entry per input.
+    pub lambda: Vec<f64>,
+    /// A certified upper bound on `max_v mu(v) - lambda . v` over every ray.
+    pub max_reduced_cost: f64,
+    /// `sum(lambda) + max(0, max_reduced_cost)`.
+    pub bound: f64,
+}
+
 /// Evidence that a mechanism is valid, private and optimal.
 #[derive(Debug, Clone, Serialize)]
 pub struct Certificate {
@@ -49,6 +64,9 @@ pub struct Certificate {
     pub upper_bound: f64,
     /// `upper_bound - utility_value`.
     pub gap: f64,
+    /// The dual evidence behind the bound, when an LP over rays was solved:
+    /// anyone can check it without trusting the solver (docs/theory.md §4b).
+    pub dual: Option<DualCertificate>,
 }
 
 impl Certificate {
@@ -132,6 +150,7 @@ impl Certificate {
             utility_value,
             upper_bound,
             gap: upper_bound - utility_value,
+            dual: None,
         };
         let fail = |what: String| Err(SolverError::Certificate(what));
         if cert.min_entry < 0.0 {

@@ -4,7 +4,7 @@
 
 use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::branch_bound::{BoxCut, Levels, TwoLevel, Union};
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, DualCertificate};
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{self, ColumnGenerationSettings};
 use crate::ray_lp::{MaterialisedRays, Progress, RayOracle};
@@ -137,6 +137,8 @@ pub struct Optimum {
     pub mechanism: Mechanism,
     /// The best certified upper bound on the utility.
     pub upper_bound: f64,
+    /// The dual behind the bound (`None` when no LP was solved).
+    pub dual: Option<DualCertificate>,
     /// Number of extreme rays of the cone, when counted.
     pub rays: Option<u64>,
     /// `"branch_and_bound"`, `"enumeration"` or `"none"`.
@@ -203,6 +205,7 @@ pub fn design_notion_with_progress(
         let opt = Optimum {
             mechanism: identity,
             upper_bound: u,
+            dual: None,
             rays: Some(0),
             pricing: "none",
             iterations: 0,
@@ -225,13 +228,14 @@ pub fn design_notion_with_progress(
     };
     let mechanism = opt.mechanism;
     let utility_value = utility.value(&mechanism, reference.view());
-    let certificate = Certificate::check_notion_feasible(
+    let mut certificate = Certificate::check_notion_feasible(
         &mechanism,
         set,
         notion,
         utility_value,
         opt.upper_bound,
     )?;
+    certificate.dual = opt.dual;
     let status = match status {
         DesignStatus::NoPrivacyNeeded => status,
         _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
@@ -513,6 +517,11 @@ pub fn optimise(
     // usually tighter than the LP solver's dual. Both bounds are valid; keep the
     // smaller.
     let mut upper_bound = sol.upper_bound;
+    let mut dual = DualCertificate {
+        bound: sol.dual.sum() + sol.max_reduced_cost.max(0.0),
+        lambda: sol.dual.to_vec(),
+        max_reduced_cost: sol.max_reduced_cost,
+    };
     // After a time-limit stop there is no time for another pricing pass.
     if s == n && !sol.timed_out {
         let mu_s: Array1<f64> = support
@@ -520,7 +529,15 @@ pub fn optimise(
             .map(|c| utility.column_value(c.view(), reference))
             .collect();
         if let Some(lambda) = least_squares(&v.t().to_owned(), &mu_s) {
-            upper_bound = upper_bound.min(ray_lp::dual_bound(oracle, ones_value, &lambda));
+            let bound = ray_lp::dual_bound(oracle, ones_value, &lambda);
+            upper_bound = upper_bound.min(bound);
+            if bound < dual.bound {
+                dual = DualCertificate {
+                    max_reduced_cost: bound - lambda.sum(),
+                    lambda: lambda.to_vec(),
+                    bound,
+                };
+            }
         }
     }
     let mut w = v * &theta.insert_axis(ndarray::Axis(0));
@@ -539,6 +556,7 @@ pub fn optimise(
     Ok(Optimum {
         mechanism: Mechanism::new(w)?,
         upper_bound,
+        dual: Some(dual),
         rays: None,
         pricing: "enumeration",
         iterations: sol.iterations,

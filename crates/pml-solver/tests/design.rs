@@ -234,3 +234,31 @@ fn time_limit_returns_a_certified_private_mechanism_with_its_gap() {
     assert!(d.utility_value <= full.utility_value + 1e-9);
     assert!(d.certificate.upper_bound >= full.utility_value - 1e-9);
 }
+
+/// The certificate carries the LP dual, and it can be checked without the
+/// solver: `lambda . v >= mu(v) - r` for every extreme ray (enumerated here),
+/// and `sum(lambda) + max(0, r)` is at least the reported upper bound.
+#[test]
+fn certificate_dual_checks_against_every_ray() {
+    let p = Prior::new(vec![0.35, 0.25, 0.2, 0.12, 0.08]).unwrap();
+    let u = FInformation::mutual_information();
+    for set in [
+        UncertaintySet::known(p.clone()),
+        UncertaintySet::l1_ball(p.clone(), 0.05).unwrap(),
+    ] {
+        let d = design(&set, 0.4, &u, &settings()).unwrap();
+        let dual = d.certificate.dual.as_ref().expect("an LP was solved");
+        assert_eq!(dual.lambda.len(), 5);
+        let lambda = ndarray::Array1::from(dual.lambda.clone());
+        let cone = pml_model::ColumnCone::pml(&set, 0.4).unwrap();
+        let rays = pml_solver::rays::enumerate(&cone).unwrap();
+        for v in rays.iter() {
+            let rc = u.column_value(v, set.reference().view()) - lambda.dot(&v);
+            assert!(rc <= dual.max_reduced_cost + 1e-12, "ray {v}: {rc}");
+        }
+        let bound = lambda.sum() + dual.max_reduced_cost.max(0.0);
+        assert!((bound - dual.bound).abs() <= 1e-12);
+        assert!(d.certificate.upper_bound <= dual.bound + 1e-15);
+        assert!(d.utility_value <= dual.bound + 1e-12);
+    }
+}
