@@ -40,6 +40,19 @@ pub struct DualCertificate {
     pub bound: f64,
 }
 
+impl DualCertificate {
+    /// The certificate of `lambda` with the bound `max_reduced_cost` on its
+    /// largest reduced cost.
+    pub fn new(lambda: Vec<f64>, max_reduced_cost: f64) -> Self {
+        let bound = lambda.iter().sum::<f64>() + max_reduced_cost.max(0.0);
+        DualCertificate {
+            lambda,
+            max_reduced_cost,
+            bound,
+        }
+    }
+}
+
 /// Evidence that a mechanism is valid, private and optimal.
 #[derive(Debug, Clone, Serialize)]
 pub struct Certificate {

@@ -407,8 +407,9 @@ pub fn pricing_oracle(
         ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => {
             let e_prime = cone.effective_exp_epsilon();
             let levels = Levels::BallLevel { e, b: beta / 2.0 };
-            let family_l = TwoLevel::new(&p, levels, utility)?.with_deadline(deadline);
-            let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?.with_deadline(deadline);
+            // The union's pass carries the deadline for both families.
+            let family_l = TwoLevel::new(&p, levels, utility)?;
+            let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?;
             Box::new(Union::ball(family_z, family_l, deadline))
         }
         ColumnCone::Notion { notion, .. } => match *notion {
@@ -419,11 +420,8 @@ pub fn pricing_oracle(
             Notion::Pmc { .. } | Notion::Alip { .. } | Notion::Lip { .. } => {
                 cone.known_prior()?;
                 let lo = notion.lower().map_or(0.0, |l| (-l).exp());
+                // PMC has no upper end (N rays, enumerated): BoxCut::new refuses it.
                 let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
-                if !hi.is_finite() {
-                    // PMC: N rays (all at lo but one), enumerated.
-                    return None;
-                }
                 boxed(BoxCut::new(&p, lo, hi, false, utility)?)
             }
             _ => return None,
@@ -517,13 +515,9 @@ pub fn optimise(
     // usually tighter than the LP solver's dual. Both bounds are valid; keep the
     // smaller.
     let mut upper_bound = sol.upper_bound;
-    let mut dual = DualCertificate {
-        bound: sol.dual.sum() + sol.max_reduced_cost.max(0.0),
-        lambda: sol.dual.to_vec(),
-        max_reduced_cost: sol.max_reduced_cost,
-    };
+    let mut dual = DualCertificate::new(sol.dual.to_vec(), sol.max_reduced_cost);
     // After a time-limit stop there is no time for another pricing pass.
-    if s == n && !sol.timed_out {
+    if s == n && sol.converged {
         let mu_s: Array1<f64> = support
             .iter()
             .map(|c| utility.column_value(c.view(), reference))
@@ -532,11 +526,7 @@ pub fn optimise(
             let bound = ray_lp::dual_bound(oracle, ones_value, &lambda);
             upper_bound = upper_bound.min(bound);
             if bound < dual.bound {
-                dual = DualCertificate {
-                    max_reduced_cost: bound - lambda.sum(),
-                    lambda: lambda.to_vec(),
-                    bound,
-                };
+                dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());
             }
         }
     }

@@ -249,10 +249,8 @@ pub struct RayLpSolution {
     /// Rays priced in total.
     pub rays_priced: u64,
     /// False when the time limit stopped the loop before the gap tolerance was
-    /// reached.
+    /// reached (or no entering ray was left).
     pub converged: bool,
-    /// True when the time limit stopped the loop.
-    pub timed_out: bool,
 }
 
 /// Solves the LP over materialised `rays` with `mu[k] = mu(v_k)`; see
@@ -307,16 +305,6 @@ pub fn solve_with_oracle(
     let began = std::time::Instant::now();
     let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
     let mut rays_priced = seed.priced;
-    if std::env::var_os("PML_DEBUG").is_some() {
-        eprintln!(
-            "seed: {} columns, max_rc {:e}",
-            seed.entering.len(),
-            seed.max_reduced_cost
-        );
-        for (rc, c) in seed.entering.iter().take(5) {
-            eprintln!("  rc {rc:e} v {}", c.vector);
-        }
-    }
     let mut seen: HashSet<Vec<i64>> = HashSet::new();
     let mut master = Master::new(n, ones_value);
     let mut working: Vec<Column> = vec![ones];
@@ -386,15 +374,6 @@ pub fn solve_with_oracle(
         let tol = (settings.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
         let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
         rays_priced += pricing.priced;
-        if std::env::var_os("PML_DEBUG").is_some() {
-            eprintln!(
-                "pass {iterations}: bound {bound:.12} max_rc {:.3e} nodes {} entering {} t {:.2}",
-                pricing.max_reduced_cost,
-                pricing.priced,
-                pricing.entering.len(),
-                began.elapsed().as_secs_f64()
-            );
-        }
         let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
         // Every pass certifies a bound (module docs): keep the best.
         if bound + max_rc.max(0.0) < best_bound {
@@ -455,7 +434,6 @@ pub fn solve_with_oracle(
                 iterations,
                 rays_priced,
                 converged: added == 0 || within_gap,
-                timed_out: out_of_time && !within_gap && added > 0,
             });
         }
     }

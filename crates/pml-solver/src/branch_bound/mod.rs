@@ -39,20 +39,9 @@ use halves::Suffix;
 const BOUND_TOL: f64 = 1e-12;
 /// Deepest split of a chain segment in the two-level interval bound.
 const MAX_SPLIT_DEPTH: u32 = 6;
-fn split_depth() -> u32 {
-    std::env::var("PML_SPLIT")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(MAX_SPLIT_DEPTH)
-}
 /// Most candidates a search keeps: the master takes a few hundred columns a
 /// pass, and a short list prunes far more nodes than a long one.
-fn keep_cap() -> usize {
-    std::env::var("PML_KEEP")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(32)
-}
+const KEEP_CAP: usize = 32;
 /// Nodes a pricing pass visits before it stops with the entering rays found.
 const PASS_BUDGET: u64 = 2_000_000;
 
@@ -64,7 +53,6 @@ const LAST_PASS_BUDGET: u64 = 50_000_000;
 /// and whether an entering ray has been found.
 struct Pass {
     deadline: Option<Instant>,
-    budget: u64,
     nodes: AtomicU64,
     /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
     found_at: AtomicU64,
@@ -74,10 +62,6 @@ impl Pass {
     fn new(deadline: Option<Instant>) -> Self {
         Pass {
             deadline,
-            budget: std::env::var("PML_BUDGET")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(PASS_BUDGET),
             nodes: AtomicU64::new(0),
             found_at: AtomicU64::new(u64::MAX),
         }
@@ -223,7 +207,7 @@ struct Search<'a> {
 
 impl<'a> Search<'a> {
     fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
-        let keep = keep.min(keep_cap());
+        let keep = keep.min(KEEP_CAP);
         Search {
             items,
             suffix,
@@ -290,7 +274,7 @@ impl<'a> Search<'a> {
             // proof: finish it (twice that count) rather than start another.
             let found_at = pass.found_at.load(Relaxed);
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || (found_at != u64::MAX && total >= pass.budget.max(found_at.saturating_mul(2)))
+                || (found_at != u64::MAX && total >= PASS_BUDGET.max(found_at.saturating_mul(2)))
                 || total >= LAST_PASS_BUDGET;
         }
         self.stopped
@@ -816,7 +800,7 @@ impl TwoLevelMember<'_> {
         depth: u32,
     ) -> f64 {
         let bound = self.interval_bound(a, b, la.min(lb), max_in, max_out);
-        if bound <= threshold || depth >= split_depth() || b - a <= 1e-13 {
+        if bound <= threshold || depth >= MAX_SPLIT_DEPTH || b - a <= 1e-13 {
             return bound;
         }
         let m = 0.5 * (a + b);
@@ -907,7 +891,7 @@ impl Family for TwoLevelMember<'_> {
         }
         let l_min = floor.at(a).min(floor.at(b));
         // The tree narrows the range as it descends: split little here.
-        let depth = split_depth().saturating_sub(2);
+        let depth = MAX_SPLIT_DEPTH - 2;
         self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
     }
 
