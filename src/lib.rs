@@ -1,8 +1,9 @@
 //! # pml
 //!
 //! Optimal privacy mechanisms under pointwise maximal leakage (PML), exact and
-//! certified. This facade re-exports the model ([`model`]) and the solver
-//! ([`solver`]); the `pml` command-line tool lives in `crates/pml-cli`.
+//! certified. This facade re-exports the model ([`model`]), the solver
+//! ([`solver`]) and the data side ([`data`]: CSV columns counted and privatised);
+//! the `pml` command-line tool lives in `crates/pml-cli`.
 //!
 //! ```
 //! use pml::prelude::*;
@@ -19,11 +20,16 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub use pml_data as data;
 pub use pml_model as model;
 pub use pml_solver as solver;
 
-/// The types most programs need.
+/// The types most programs need, from a CSV column to its privatised copy.
 pub mod prelude {
+    pub use pml_data::{
+        CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column,
+        privatise_column, seeded_rng,
+    };
     pub use pml_model::{ColumnCone, Mechanism, ModelError, Prior, UncertaintySet, measures};
     pub use pml_solver::{
         Certificate, Design, DesignSettings, DesignStatus, FInformation, MapAccuracy, SolverError,

@@ -141,7 +141,7 @@ impl Input {
         }
         if let (Some(path), Some(column)) = (&self.data, &self.column) {
             let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
-            let counts = pml_model::data::count_column(reader, column, self.labels.as_deref())
+            let counts = pml_data::count_column(reader, column, self.labels.as_deref())
                 .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
             let prior = counts
                 .prior()

@@ -19,7 +19,6 @@
 pub mod additive;
 pub mod assessment;
 pub mod cone;
-pub mod data;
 pub mod density;
 pub mod envelope;
 pub mod error;
@@ -29,7 +28,6 @@ pub mod mechanism;
 pub mod notion;
 pub mod prior;
 pub mod sample;
-pub mod sampler;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;

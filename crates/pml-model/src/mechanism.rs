@@ -15,6 +15,9 @@ pub const CERTIFIED_ROW_SUM_TOLERANCE: f64 = 1e-12;
 
 /// A row-stochastic matrix: rows are inputs x, columns are outputs y,
 /// `W[x][y] = P(Y = y | X = x)`. Any number of outputs `M >= 1`.
+///
+/// The matrix is always stored row-major (standard layout), whatever the layout it
+/// was built from, so that every row is one contiguous slice for its consumers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "Vec<Vec<f64>>", into = "Vec<Vec<f64>>")]
 pub struct Mechanism {
@@ -23,7 +26,8 @@ pub struct Mechanism {
 
 impl Mechanism {
     /// Validates a matrix: finite, non-negative, every row summing to 1 within
-    /// [`INPUT_ROW_SUM_TOLERANCE`].
+    /// [`INPUT_ROW_SUM_TOLERANCE`]. A matrix in any memory layout (for example
+    /// columns selected with `select(Axis(1), ..)`) is stored row-major.
     pub fn new(matrix: Array2<f64>) -> Result<Self> {
         if matrix.nrows() == 0 || matrix.ncols() == 0 {
             return Err(ModelError::invalid(
@@ -54,6 +58,11 @@ impl Mechanism {
                 ));
             }
         }
+        let matrix = if matrix.is_standard_layout() {
+            matrix
+        } else {
+            matrix.as_standard_layout().into_owned()
+        };
         Ok(Mechanism { matrix })
     }
 
@@ -105,7 +114,7 @@ impl Mechanism {
         self.matrix.ncols()
     }
 
-    /// The matrix `W`.
+    /// The matrix `W`, in standard (row-major) layout.
     pub fn matrix(&self) -> ArrayView2<'_, f64> {
         self.matrix.view()
     }
@@ -171,5 +180,17 @@ mod tests {
         let m = Mechanism::identity(3);
         assert_eq!(m.max_row_sum_error(), 0.0);
         assert_eq!(m.min_entry(), 0.0);
+    }
+
+    #[test]
+    fn any_layout_is_stored_row_major() {
+        let a = Array2::from_shape_vec((2, 3), vec![0.5, 0.2, 0.3, 0.1, 0.6, 0.3]).unwrap();
+        let selected = a.select(Axis(1), &[2, 0, 1]);
+        let transposed = a.t().to_owned().reversed_axes();
+        for m in [selected, transposed] {
+            let w = Mechanism::new(m.clone()).unwrap();
+            assert!(w.matrix().is_standard_layout());
+            assert_eq!(w.matrix(), m.view());
+        }
     }
 }

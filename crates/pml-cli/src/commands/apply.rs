@@ -1,19 +1,17 @@
 //! `pml apply`: run a mechanism on a CSV column, one record at a time. Parsing and
-//! reporting only: the sampling is `pml_model::sampler`, the streaming
-//! `pml_model::data::privatise_column`.
+//! reporting only: the sampling is `pml_data::sampler`, the streaming
+//! `pml_data::privatise_column`.
 
 use crate::args::{check_labels, write_atomic_with, write_error};
 use crate::commands::assess::read_mechanism;
 use crate::error::CliError;
 use clap::{ArgGroup, Args, ValueEnum};
-use pml_model::Mechanism;
-use pml_model::data::{
-    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, privatise_column,
-};
-use pml_model::sampler::{
-    AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, SamplerRng, entropy_rng,
+use pml_data::{
+    AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
+    Placement, PrivatiseError, PrivatiseSummary, SamplerRng, entropy_rng, privatise_column,
     seeded_rng,
 };
+use pml_model::Mechanism;
 use std::path::PathBuf;
 
 /// Arguments of `pml apply`.
@@ -108,6 +106,9 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         )
         .map_err(|e| match e {
             PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
+            PrivatiseError::Unknown(e) => CliError::Usage(format!(
+                "--data {data}: {e} (`--on-unknown skip|keep` in the CLI)"
+            )),
             PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
             PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
         })

@@ -7,6 +7,7 @@ use crate::commands::design::Radius;
 use crate::error::CliError;
 use crate::output::envelope_json;
 use clap::{Args, ValueEnum};
+use pml_data::matrix::{CsvMatrix, read_csv_matrix};
 use pml_model::assessment::{Assessment, SetAssessment};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Mechanism, UncertaintySet, sample};
@@ -262,7 +263,11 @@ pub(crate) fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile,
             outputs,
         });
     }
-    let (rows, labels, header) = csv_rows(flag, &shown.to_string(), trimmed)?;
+    let CsvMatrix {
+        rows,
+        labels,
+        header,
+    } = csv_rows(flag, &shown.to_string(), trimmed)?;
     let outputs = header.map(|h| h[usize::from(labels.is_some())..].to_vec());
     Ok(MechanismFile {
         rows,
@@ -315,91 +320,9 @@ fn json_rows(flag: &str, shown: &str, v: &Value) -> Result<Vec<Vec<f64>>, CliErr
         .collect()
 }
 
-/// Splits one CSV line into fields: commas separate, double quotes quote (`""` is a
-/// quote inside a quoted field), surrounding spaces are trimmed.
-fn split_csv_line(line: &str) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(ch) = chars.next() {
-        match ch {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(std::mem::take(&mut cur).trim().to_string()),
-            _ => cur.push(ch),
-        }
-    }
-    fields.push(cur.trim().to_string());
-    fields
-}
-
-fn is_number(s: &str) -> bool {
-    s.parse::<f64>().is_ok()
-}
-
-/// CSV rows of numbers: an optional header (recognised by a non-numeric field after
-/// the first) and an optional leading label column (a non-numeric first field).
-/// Returns the rows, the labels and the header.
-#[allow(clippy::type_complexity)]
-fn csv_rows(
-    flag: &str,
-    shown: &str,
-    text: &str,
-) -> Result<(Vec<Vec<f64>>, Option<Vec<String>>, Option<Vec<String>>), CliError> {
-    let lines: Vec<(usize, Vec<String>)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| (i + 1, split_csv_line(l)))
-        .collect();
-    let header = lines.first().is_some_and(|(_, f)| {
-        f.iter().skip(1).any(|x| !is_number(x)) || (f.len() == 1 && !is_number(&f[0]))
-    });
-    let data = &lines[usize::from(header)..];
-    let Some((_, first)) = data.first() else {
-        return Err(CliError::Usage(format!(
-            "invalid {flag} {shown}: the CSV has a header but no rows; give one row per input symbol"
-        )));
-    };
-    let labelled = !is_number(&first[0]);
-    if header && lines[0].1.len() != first.len() {
-        return Err(CliError::Usage(format!(
-            "invalid {flag} {shown}: the header has {} fields but line {} has {}; give every row the same columns as the header",
-            lines[0].1.len(),
-            data[0].0,
-            first.len()
-        )));
-    }
-    let mut rows = Vec::with_capacity(data.len());
-    let mut labels = Vec::new();
-    for (line, fields) in data {
-        let values = if labelled {
-            labels.push(fields[0].clone());
-            &fields[1..]
-        } else {
-            &fields[..]
-        };
-        let row = values
-            .iter()
-            .enumerate()
-            .map(|(c, s)| {
-                s.parse::<f64>().map_err(|_| {
-                    CliError::Usage(format!(
-                        "invalid {flag} {shown}: line {line} field {} = {s:?} is not a number; give probabilities as numbers{}",
-                        c + 1 + usize::from(labelled),
-                        if labelled { "" } else { " (a label column must come first in every row)" }
-                    ))
-                })
-            })
-            .collect::<Result<Vec<f64>, _>>()?;
-        rows.push(row);
-    }
-    let header = header.then(|| lines[0].1.clone());
-    Ok((rows, labelled.then_some(labels), header))
+/// CSV rows of numbers via [`read_csv_matrix`], the error naming `flag` and the file.
+fn csv_rows(flag: &str, shown: &str, text: &str) -> Result<CsvMatrix, CliError> {
+    read_csv_matrix(text).map_err(|e| CliError::Usage(format!("invalid {flag} {shown}: {e}")))
 }
 
 /// Reads the vertices of a polytope of priors: a JSON array of arrays or CSV rows.
@@ -416,8 +339,7 @@ fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
         })?;
         json_rows(flag, &shown, &v)?
     } else {
-        let (rows, _, _) = csv_rows(flag, &shown, trimmed)?;
-        rows
+        csv_rows(flag, &shown, trimmed)?.rows
     };
     if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| v.len() != n) {
         return Err(CliError::Usage(format!(

@@ -14,9 +14,9 @@
 //!
 //! ```
 //! use pml_model::Mechanism;
-//! use pml_model::sampler::{MechanismSampler, seeded_rng};
+//! use pml_data::sampler::{MechanismSampler, seeded_rng};
 //! let w = Mechanism::from_rows(vec![vec![0.75, 0.25], vec![0.25, 0.75]])?;
-//! let sampler = MechanismSampler::new(&w);
+//! let sampler = MechanismSampler::new(&w)?;
 //! let mut rng = seeded_rng(7);
 //! let ys: Vec<usize> = (0..5).map(|_| sampler.sample(1, &mut rng)).collect();
 //! let mut again = seeded_rng(7);
@@ -24,9 +24,8 @@
 //! # Ok::<(), pml_model::ModelError>(())
 //! ```
 
-use crate::data::ColumnPrivatiser;
-use crate::error::{ModelError, Result};
-use crate::mechanism::Mechanism;
+use crate::privatise::ColumnPrivatiser;
+use pml_model::{Mechanism, ModelError, Result};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -192,20 +191,19 @@ pub struct MechanismSampler {
 }
 
 impl MechanismSampler {
-    /// One alias table per input symbol of `mechanism`.
-    pub fn new(mechanism: &Mechanism) -> Self {
+    /// One alias table per input symbol of `mechanism`, whatever the memory layout
+    /// of its matrix. Errors only for a row an alias table cannot hold (more than
+    /// 2^32 - 1 outputs).
+    pub fn new(mechanism: &Mechanism) -> Result<Self> {
         let rows = mechanism
             .matrix()
             .outer_iter()
-            .map(|row| {
-                AliasTable::new(row.as_slice().expect("standard layout"))
-                    .expect("a validated mechanism row is a distribution")
-            })
-            .collect();
-        MechanismSampler {
+            .map(|row| AliasTable::new(&row.to_vec()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(MechanismSampler {
             rows,
             outputs: mechanism.outputs(),
-        }
+        })
     }
 
     /// Number of inputs N.
@@ -396,7 +394,7 @@ impl CategoricalPrivatiser {
             "outputs (columns)",
         )?;
         Ok(CategoricalPrivatiser {
-            sampler: MechanismSampler::new(mechanism),
+            sampler: MechanismSampler::new(mechanism)?,
             index: LabelIndex::new(&labels),
             labels,
             outputs,

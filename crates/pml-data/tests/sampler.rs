@@ -1,12 +1,12 @@
 //! Sampling a mechanism: empirical transition frequencies against `W`, additive noise
 //! against its distribution, reproducibility, and the CSV stream.
 
-use pml_model::Mechanism;
-use pml_model::data::{OnUnknown, Placement, PrivatiseError, privatise_column};
-use pml_model::sampler::{
+use pml_data::sampler::{
     AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
     seeded_rng,
 };
+use pml_data::{OnUnknown, Placement, PrivatiseError, privatise_column};
+use pml_model::Mechanism;
 use proptest::prelude::*;
 
 /// [E] Example 1: the first-region extremal mechanism for p = (2/5, 1/5, 1/5, 1/5) at
@@ -66,7 +66,7 @@ fn assert_frequencies(counts: &[u64], row: &[f64], what: &str) {
 fn transition_frequencies_match_the_mechanism() {
     const DRAWS: u64 = 1_000_000;
     for (name, w) in [("example 1", example1()), ("10x10", ten_by_ten())] {
-        let sampler = MechanismSampler::new(&w);
+        let sampler = MechanismSampler::new(&w).unwrap();
         let mut rng = seeded_rng(2024);
         for x in 0..w.inputs() {
             let mut counts = vec![0u64; w.outputs()];
@@ -82,7 +82,7 @@ fn transition_frequencies_match_the_mechanism() {
 #[test]
 fn same_seed_same_sequence() {
     let w = ten_by_ten();
-    let sampler = MechanismSampler::new(&w);
+    let sampler = MechanismSampler::new(&w).unwrap();
     let draw = |seed: u64| -> Vec<usize> {
         let mut rng = seeded_rng(seed);
         (0..10_000)
@@ -256,7 +256,7 @@ fn unknown_values_error_skip_keep() {
     };
     let (r, _) = run(OnUnknown::Error);
     let msg = match r {
-        Err(PrivatiseError::Input(e)) => e.to_string(),
+        Err(PrivatiseError::Unknown(e)) => e.to_string(),
         other => panic!("expected an input error, got {other:?}"),
     };
     assert!(
