@@ -11,7 +11,7 @@
 //! point of the simplex; each gives the point `(||P - Q||_1, D_inf(P_Y || Q_Y))`
 //! ("true" in the paper). The curves are the bound (6), Corollary 2's general bound,
 //! and the exact sensitivity `S_P(W, B_beta(P)) = max_{Q in B_beta} D_inf(P_Y || Q_Y)`
-//! computed by `assessment::sensitivity`.
+//! computed by `measures::sensitivity`.
 //!
 //! Run with `cargo run --release --example fig2_theorem4 [-- --out DIR]`; writes
 //! `fig2_theorem4.svg` and `fig2_theorem4.csv` into `docs/figures/` (or DIR).
@@ -22,7 +22,7 @@ mod files;
 mod plot_figs;
 
 use plot_figs::{Legend, Panel, Series, Style};
-use pml::model::assessment::{sensitivity, theorem4_bound, theorem4_sensitivity_bound};
+use pml::model::measures::{sensitivity, theorem4_bound, theorem4_sensitivity_bound};
 use pml::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;

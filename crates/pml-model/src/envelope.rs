@@ -33,7 +33,6 @@
 //! # Ok::<(), pml_model::ModelError>(())
 //! ```
 
-use crate::assessment;
 use crate::error::{ModelError, Result};
 use crate::measures;
 use crate::mechanism::Mechanism;
@@ -361,7 +360,7 @@ impl Envelope {
             mechanism: mechanism.clone(),
             prior: prior.clone(),
             distribution,
-            maximal_leakage: assessment::maximal_leakage(mechanism),
+            maximal_leakage: measures::maximal_leakage(mechanism),
         })
     }
 

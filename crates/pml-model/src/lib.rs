@@ -17,9 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod additive;
-pub mod assessment;
 pub mod cone;
-pub mod density;
 pub mod envelope;
 pub mod error;
 pub mod linalg;

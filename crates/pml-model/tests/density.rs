@@ -6,9 +6,8 @@ mod common;
 use approx::assert_abs_diff_eq;
 use common::{extremal, randomized_response};
 use ndarray::Array2;
-use pml_model::assessment::{ldp_parameter, maximal_leakage};
-use pml_model::density::{self, NotionLevels};
 use pml_model::measures::eps_min;
+use pml_model::measures::{self, NotionLevels, ldp_parameter, maximal_leakage};
 use pml_model::{ColumnCone, Mechanism, Notion, Prior, UncertaintySet};
 
 /// Deterministic xorshift in [0, 1).
@@ -51,14 +50,14 @@ fn example_3_randomized_response_pmc() {
         let e_r = 3.0 * rng.next();
         let w = randomized_response(n, e_r);
         let expected = (1.0 + p.max_mass() * (e_r.exp() - 1.0)).ln();
-        assert_abs_diff_eq!(density::pmc(&w, &p), expected, epsilon = 1e-12);
+        assert_abs_diff_eq!(measures::pmc(&w, &p), expected, epsilon = 1e-12);
         assert_abs_diff_eq!(
-            density::randomized_response_pmc(e_r, p.max_mass()),
+            measures::randomized_response_pmc(e_r, p.max_mass()),
             expected,
             epsilon = 1e-12
         );
         // Per outcome j: ln(1 + p_j (e^e_r - 1)).
-        for (j, l) in density::pmc_per_outcome(&w, &p).into_iter().enumerate() {
+        for (j, l) in measures::pmc_per_outcome(&w, &p).into_iter().enumerate() {
             let pj = p.masses()[j];
             assert_abs_diff_eq!(l.unwrap(), (1.0 + pj * e_r.exp_m1()).ln(), epsilon = 1e-12);
         }
@@ -66,15 +65,15 @@ fn example_3_randomized_response_pmc() {
         // notes PMC <= e_r.
         assert_abs_diff_eq!(
             eps_min(&w, &p),
-            density::ldp_to_pml(e_r, p.min_mass()),
+            measures::ldp_to_pml(e_r, p.min_mass()),
             epsilon = 1e-12
         );
         assert_abs_diff_eq!(ldp_parameter(&w), e_r, epsilon = 1e-12);
-        assert!(density::pmc(&w, &p) <= e_r + 1e-12);
+        assert!(measures::pmc(&w, &p) <= e_r + 1e-12);
     }
     // docs/theory.md §5 check values of the PML side.
     let p = Prior::new(vec![0.5, 0.25, 0.25]).unwrap();
-    assert_abs_diff_eq!(density::ldp_to_pml(1.0, 0.25), 0.642626, epsilon = 1e-6);
+    assert_abs_diff_eq!(measures::ldp_to_pml(1.0, 0.25), 0.642626, epsilon = 1e-6);
     assert_abs_diff_eq!(
         eps_min(&randomized_response(3, 1.0), &p),
         0.642626,
@@ -95,18 +94,18 @@ fn example_4_extremal_mechanism_pmc() {
             .iter()
             .map(|&pj| (pj / (1.0 - eps.exp() * (1.0 - pj))).ln())
             .fold(f64::NEG_INFINITY, f64::max);
-        assert_abs_diff_eq!(density::pmc(&w, &p), expected, epsilon = 1e-10);
+        assert_abs_diff_eq!(measures::pmc(&w, &p), expected, epsilon = 1e-10);
         // Tight for Theorem 4 (1) ([D] Remark 6), and every output has PML eps.
         assert_abs_diff_eq!(
             expected,
-            density::pml_to_pmc(eps, p.min_mass()),
+            measures::pml_to_pmc(eps, p.min_mass()),
             epsilon = 1e-10
         );
         assert_abs_diff_eq!(eps_min(&w, &p), eps, epsilon = 1e-12);
-        let (l, u) = density::alip_parameters(&w, &p);
+        let (l, u) = measures::alip_parameters(&w, &p);
         assert_abs_diff_eq!(l, expected, epsilon = 1e-10);
         assert_abs_diff_eq!(u, eps, epsilon = 1e-12);
-        assert_abs_diff_eq!(density::lip_parameter(&w, &p), l.max(u), epsilon = 0.0);
+        assert_abs_diff_eq!(measures::lip_parameter(&w, &p), l.max(u), epsilon = 0.0);
     }
 }
 
@@ -122,30 +121,30 @@ fn conversions_bound_the_measures() {
         let w = rng.mechanism(n, m, spread, false);
         let ldp = ldp_parameter(&w);
         let pml = eps_min(&w, &p);
-        let pmc = density::pmc(&w, &p);
+        let pmc = measures::pmc(&w, &p);
         let tol = 1e-10;
         // [D] Prop 1 and Prop 3, [T] Prop 5.30.
-        assert!(pml <= density::ldp_to_pml(ldp, pmin) + tol, "case {case}");
-        assert!(pmc <= density::ldp_to_pmc(ldp, pmin) + tol, "case {case}");
+        assert!(pml <= measures::ldp_to_pml(ldp, pmin) + tol, "case {case}");
+        assert!(pmc <= measures::ldp_to_pmc(ldp, pmin) + tol, "case {case}");
         assert!(
-            density::lip_parameter(&w, &p) <= density::ldp_to_lip(ldp, pmin) + tol,
+            measures::lip_parameter(&w, &p) <= measures::ldp_to_lip(ldp, pmin) + tol,
             "case {case}"
         );
         assert_abs_diff_eq!(
-            density::ldp_to_pmc(ldp, pmin),
+            measures::ldp_to_pmc(ldp, pmin),
             (ldp.exp() - pmin * ldp.exp_m1()).ln(),
             epsilon = 1e-12
         );
         // [D] Thm 4 (2) always, (1) in the high-privacy regime.
-        assert!(pml <= density::pmc_to_pml(pmc, pmin) + tol, "case {case}");
+        assert!(pml <= measures::pmc_to_pml(pmc, pmin) + tol, "case {case}");
         if pml < -(1.0 - pmin).ln() {
-            assert!(pmc <= density::pml_to_pmc(pml, pmin) + tol, "case {case}");
-            let (l, u) = density::pml_to_alip(pml, pmin);
-            assert!(ldp <= density::alip_to_ldp(l, u) + tol, "case {case}");
+            assert!(pmc <= measures::pml_to_pmc(pml, pmin) + tol, "case {case}");
+            let (l, u) = measures::pml_to_alip(pml, pmin);
+            assert!(ldp <= measures::alip_to_ldp(l, u) + tol, "case {case}");
         }
         // ALIP gives LDP at the sum ([D] Sec. II-D); LIP at twice the level.
-        assert!(ldp <= density::alip_to_ldp(pmc, pml) + tol, "case {case}");
-        let (l, u) = density::pmc_to_alip(pmc, pmin);
+        assert!(ldp <= measures::alip_to_ldp(pmc, pml) + tol, "case {case}");
+        let (l, u) = measures::pmc_to_alip(pmc, pmin);
         assert_abs_diff_eq!(l, pmc, epsilon = 0.0);
         assert!(u >= pml - tol);
         // Maximal leakage never exceeds the largest PML (it averages q_y e^l(y)).
@@ -214,14 +213,14 @@ fn worst_case_pmc_over_a_polytope_is_at_a_vertex() {
         let b = rng.prior(3);
         let set = UncertaintySet::polytope(vec![a.masses().to_vec(), b.masses().to_vec()]).unwrap();
         let w = rng.mechanism(3, 3, 2.0, false);
-        let worst = density::worst_case_pmc(&w, &set);
-        let vertex_max = density::pmc(&w, &a).max(density::pmc(&w, &b));
+        let worst = measures::worst_case_pmc(&w, &set);
+        let vertex_max = measures::pmc(&w, &a).max(measures::pmc(&w, &b));
         assert_abs_diff_eq!(worst, vertex_max, epsilon = 1e-14);
         // Any mixture leaks no more.
         for k in 0..=10 {
             let t = k as f64 / 10.0;
             let q = Prior::new((&a.masses() * t + &b.masses() * (1.0 - t)).to_vec()).unwrap();
-            assert!(density::pmc(&w, &q) <= worst + 1e-12);
+            assert!(measures::pmc(&w, &q) <= worst + 1e-12);
         }
     }
 }
@@ -239,7 +238,7 @@ fn worst_case_pmc_over_a_ball_matches_its_vertices() {
         for c in w.columns() {
             let best = vertices.iter().map(|v| v.dot(&c)).fold(0.0, f64::max);
             assert_abs_diff_eq!(
-                density::max_output_probability(&set, c),
+                measures::max_output_probability(&set, c),
                 best,
                 epsilon = 1e-13
             );
@@ -251,7 +250,7 @@ fn worst_case_pmc_over_a_ball_matches_its_vertices() {
 fn zero_entries_break_pmc_not_pml() {
     let p = Prior::new(vec![0.5, 0.5]).unwrap();
     let w = Mechanism::identity(2);
-    assert!(density::pmc(&w, &p).is_infinite());
+    assert!(measures::pmc(&w, &p).is_infinite());
     assert_abs_diff_eq!(eps_min(&w, &p), 2.0f64.ln(), epsilon = 1e-15);
     let levels = NotionLevels::measure(&w, &UncertaintySet::known(p));
     assert!(levels.excess(&Notion::Pmc { epsilon: 10.0 }) > 0.0);

@@ -10,7 +10,7 @@ use ndarray::Array2;
 use pml_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,
 };
-use pml_model::{Mechanism, Prior, assessment, measures};
+use pml_model::{Mechanism, Prior, measures};
 use proptest::prelude::*;
 
 /// The post-processing `Z = W P` for a row-stochastic `P` (`M x K`).
@@ -325,7 +325,7 @@ fn quantiles_and_bounds_on_random_mechanisms() {
         let mass: f64 = env.distribution().atoms.iter().map(|a| a.probability).sum();
         assert_abs_diff_eq!(mass, 1.0, epsilon = 1e-12);
         assert_abs_diff_eq!(env.max_pml(), measures::eps_min(&w, &p), epsilon = 1e-12);
-        let tail = assessment::tail_curve(&w, &p);
+        let tail = measures::tail_curve(&w, &p);
         let mut previous: Option<envelope::EnvelopeBounds> = None;
         for i in 1..40 {
             let delta = i as f64 / 40.0;

@@ -3,7 +3,7 @@
 //! failed check is an error, never a warning.
 
 use crate::error::{Result, SolverError};
-use pml_model::density::NotionLevels;
+use pml_model::measures::NotionLevels;
 use pml_model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 use pml_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;

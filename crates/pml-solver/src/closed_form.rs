@@ -132,7 +132,7 @@ pub fn randomized_response(n: usize, ldp_epsilon: f64) -> Result<Mechanism> {
 /// of the set can give one symbol is `m` ([T] Prop 5.30, Ex. 5.31):
 /// `-ln(m + e^-e_r (1 - m))`. For a known prior `m = p_min`.
 pub fn randomized_response_pml(min_symbol_mass: f64, ldp_epsilon: f64) -> f64 {
-    pml_model::density::ldp_to_pml(ldp_epsilon, min_symbol_mass)
+    measures::ldp_to_pml(ldp_epsilon, min_symbol_mass)
 }
 
 /// The LDP parameter of randomized response whose worst-case PML is exactly eps

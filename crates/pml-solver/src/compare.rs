@@ -9,7 +9,7 @@ use crate::baseline::randomized_response_baselines;
 use crate::design::{DesignSettings, DesignStatus, design_notion};
 use crate::error::Result;
 use crate::utility::Utility;
-use pml_model::density::NotionLevels;
+use pml_model::measures::NotionLevels;
 use pml_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
 

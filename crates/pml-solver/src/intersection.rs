@@ -11,7 +11,7 @@ use crate::certificate::Certificate;
 use crate::design::{DesignSettings, DesignStatus, optimise_in_cone};
 use crate::error::{Result, SolverError};
 use crate::utility::Utility;
-use pml_model::density::NotionLevels;
+use pml_model::measures::NotionLevels;
 use pml_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
 

@@ -7,7 +7,7 @@ mod common;
 
 use approx::assert_abs_diff_eq;
 use common::{random_prior, rng, same_up_to_column_order};
-use pml_model::density::{self, NotionLevels};
+use pml_model::measures::{self, NotionLevels};
 use pml_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pml_solver::closed_form::{high_privacy, randomized_response};
 use pml_solver::design::{optimise_in_cone, optimise_over_rays};
@@ -208,7 +208,7 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
         let p = random_prior(&mut r, n, 0.2);
         let pmin = p.min_mass();
         let eps_u = -(1.0 - pmin).ln() * (0.05 + 0.9 * r.random::<f64>());
-        let star = density::pml_to_pmc(eps_u, pmin);
+        let star = measures::pml_to_pmc(eps_u, pmin);
         let eps_l = star + [0.0, 1e-9, 0.5 * r.random::<f64>()][case % 3];
         let set = UncertaintySet::known(p.clone());
         let alip = Notion::Alip {
@@ -246,7 +246,7 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
     let p = Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap();
     let set = UncertaintySet::known(p.clone());
     let eps_u = 0.08;
-    let star = density::pml_to_pmc(eps_u, 0.1);
+    let star = measures::pml_to_pmc(eps_u, 0.1);
     let mi = FInformation::mutual_information();
     let tight = design_notion(
         &set,
@@ -294,7 +294,7 @@ fn every_notion_certifies_by_measurement() {
             assert!(d.certificate.is_optimal());
         }
         if let UncertaintySet::Known { prior } = &set {
-            let (l, up) = density::alip_parameters(&d.mechanism, prior);
+            let (l, up) = measures::alip_parameters(&d.mechanism, prior);
             assert!(l == levels.pmc || (l - levels.pmc).abs() <= 1e-12);
             assert_abs_diff_eq!(up, levels.pml, epsilon = 1e-12);
         }
@@ -322,7 +322,7 @@ fn intersection_pml_ball_and_pmc_estimate() {
     assert_eq!(both.certificates.len(), 2);
     let w = &both.mechanism;
     assert!(ball.worst_case_pml(w) <= 0.6 + 1e-10);
-    assert!(density::pmc(w, &p) <= 0.3 + 1e-10);
+    assert!(measures::pmc(w, &p) <= 0.3 + 1e-10);
     assert!(w.max_row_sum_error() <= 1e-12);
     let alone = |c: &Constraint| design_notion(&c.set, &c.notion, &mi, &settings()).unwrap();
     let (a, b) = (alone(&pml), alone(&pmc));

@@ -8,7 +8,6 @@ use crate::error::CliError;
 use crate::output::{envelope_json, pretty};
 use clap::Args;
 use plotters::prelude::*;
-use pml_model::assessment;
 use pml_model::envelope::{self, Envelope, EnvelopeBounds};
 use pml_solver::envelope::{EnvelopeValue, envelope_curve, envelope_value};
 use serde_json::json;
@@ -102,7 +101,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     let env = Envelope::new(&mechanism, &est.prior)?;
     let curve = env.curve(&deltas)?;
     let headline = env.bounds(a.delta)?;
-    let tail = assessment::tail_curve(&mechanism, &est.prior);
+    let tail = pml_model::measures::tail_curve(&mechanism, &est.prior);
     let (lp, headline_lp) = if a.lp {
         (
             Some(envelope_curve(&mechanism, &est.prior, &deltas)?),

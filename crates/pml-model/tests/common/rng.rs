@@ -2,7 +2,7 @@
 //
 // One definition for the test code of both crates: the integration tests reach it
 // through `tests/common/mod.rs` (which adds `prior` and `mechanism`), the unit tests
-// in `pml-model/src/assessment.rs` and `pml-solver/src/generic.rs` `include!` this
+// in `pml-model/src/measures/assessment.rs` and `pml-solver/src/generic.rs` `include!` this
 // file (so it holds outer attributes and comments only). A given seed draws the same
 // numbers everywhere.
 

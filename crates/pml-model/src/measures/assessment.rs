@@ -1,4 +1,4 @@
-//! Assessment of a given mechanism: every leakage figure of [E] for one matrix `W`,
+//! Assessment of a given mechanism over a set of priors: every leakage figure of [E] for one matrix `W`,
 //! a prior `p` and, optionally, a set of priors (`docs/theory.md` §2 and §6).
 //!
 //! - PML per outcome, `eps_min`, `eps_max`, the privacy region ([E] Thm 1, Defs 3-4)
@@ -8,11 +8,11 @@
 //!   and, for an l1 ball, the bounds of [E] Theorem 4 (eq. (6)) and Corollary 2 beside
 //!   the exact values.
 //! - The information-density lower bound: PMC per outcome and the ALIP/LIP levels
-//!   ([D] Thm 1, Defs 4-5; see [`crate::density`]).
+//!   ([D] Thm 1, Defs 4-5; see [`super::pmc`] and [`super::lip`]).
 //! - Prior-free figures: the LDP parameter and maximal leakage.
 //!
 //! ```
-//! use pml_model::{Mechanism, Prior, UncertaintySet, assessment::Assessment};
+//! use pml_model::{Mechanism, Prior, UncertaintySet, measures::Assessment};
 //! // [E] Example 1: eps = ln(9/8), privacy region 1.
 //! let w = Mechanism::from_rows(vec![
 //!     vec![0.325, 0.225, 0.225, 0.225],
@@ -32,148 +32,20 @@
 //! # Ok::<(), pml_model::ModelError>(())
 //! ```
 
+use super::ldp::ldp_parameter;
+use super::lip::lip_parameter;
+use super::maximal_leakage::maximal_leakage;
+use super::pmc::{pmc, pmc_per_outcome, worst_case_pmc};
+use super::pml::{
+    self, TailPoint, eps_max, pml_per_outcome, privacy_region, privacy_thresholds, tail_curve,
+};
+use super::sensitivity::{theorem4_bound, theorem4_sensitivity_bound};
 use crate::error::{ModelError, Result};
-use crate::measures;
 use crate::mechanism::Mechanism;
+use crate::notion::Notion;
 use crate::prior::Prior;
-use crate::sample;
 use crate::uncertainty::UncertaintySet;
 use serde::Serialize;
-
-/// PML values closer than this are one step of the tail curve (see [`tail_curve`]).
-pub const TAIL_MERGE_TOLERANCE: f64 = 1e-12;
-
-/// The local-DP parameter of W: `max_y ln(max_x W[x][y] / min_x W[x][y])`, the
-/// smallest `e_r` with `W[x][y] <= e^e_r W[x'][y]` for all x, x', y.
-///
-/// Columns of all zeros are ignored; a column with a zero and a nonzero entry makes
-/// it infinite. eps-LDP implies eps-PML for every prior ([T] Thm 5.29).
-pub fn ldp_parameter(mechanism: &Mechanism) -> f64 {
-    mechanism
-        .columns()
-        .filter_map(|c| {
-            let max = c.iter().copied().fold(0.0, f64::max);
-            let min = c.iter().copied().fold(f64::INFINITY, f64::min);
-            if max <= 0.0 {
-                None
-            } else if min <= 0.0 {
-                Some(f64::INFINITY)
-            } else {
-                Some((max / min).ln())
-            }
-        })
-        .fold(0.0, f64::max)
-}
-
-/// Maximal leakage `ln sum_y max_x W[x][y]` (Issa et al.; the PML of the whole
-/// mechanism averaged in the worst way, independent of a full-support prior).
-pub fn maximal_leakage(mechanism: &Mechanism) -> f64 {
-    mechanism
-        .columns()
-        .map(|c| c.iter().copied().fold(0.0, f64::max))
-        .sum::<f64>()
-        .ln()
-        .max(0.0)
-}
-
-/// The `(eps, delta)` curve of W under p ([E] Def 3): one point `(l, P(l(Y) > l))` for
-/// each distinct PML value `l` of an outcome of positive probability, ascending.
-///
-/// Read it as a right-continuous step function: for `eps` in `[eps_i, eps_(i+1))` the
-/// smallest delta with W `(eps, delta)`-PML is `delta_i`; below the first point it is 1,
-/// and the last point is `(eps_min, 0)`. PML values within [`TAIL_MERGE_TOLERANCE`] of
-/// each other form one step placed at the largest of them (conservative: delta is
-/// never understated).
-pub fn tail_curve(mechanism: &Mechanism, prior: &Prior) -> Vec<(f64, f64)> {
-    let q = mechanism.output_marginal(prior);
-    let mut outcomes: Vec<(f64, f64)> = measures::pml_per_outcome(mechanism, prior)
-        .into_iter()
-        .zip(q.iter())
-        .filter_map(|(l, &q)| l.map(|l| (l, q)))
-        .collect();
-    outcomes.sort_by(|a, b| a.0.total_cmp(&b.0));
-    // Distinct values, merging near-equal ones into the largest of their run.
-    let mut steps: Vec<f64> = Vec::new();
-    for &(l, _) in &outcomes {
-        match steps.last_mut() {
-            Some(last) if l - *last <= TAIL_MERGE_TOLERANCE => *last = l,
-            _ => steps.push(l),
-        }
-    }
-    steps
-        .into_iter()
-        .map(|eps| {
-            // (A fold from +0.0: an empty f64 sum is -0.0.)
-            let delta = outcomes
-                .iter()
-                .filter(|(l, _)| *l > eps)
-                .fold(0.0, |acc, (_, q)| acc + q);
-            (eps, delta)
-        })
-        .collect()
-}
-
-/// The local leakage sensitivity `S_p(W, S) = sup_{Q in S} eps_min(W, Q) - eps_min(W, p)`
-/// ([E] Def 6), computed exactly: the supremum is the leakage capacity
-/// [`UncertaintySet::worst_case_pml`] ([E] Def 5; exact for the ball by the greedy mass
-/// transfer, over the vertices for a polytope).
-///
-/// [E] Def 6 takes p in S (then `S >= 0` and `C = eps_min(W, p) + S`, Remark 2); for a
-/// p outside S the value may be negative. Infinite when some prior of the closed set
-/// gives an output of W probability 0.
-pub fn sensitivity(mechanism: &Mechanism, prior: &Prior, set: &UncertaintySet) -> f64 {
-    set.worst_case_pml(mechanism) - measures::eps_min(mechanism, prior)
-}
-
-/// [E] Corollary 2: a mechanism that is eps-PML for p satisfies, for every Q with
-/// `||p - Q||_1 <= beta`, `eps_min(W, Q) <= eps - ln(1 - e^eps beta / 2)`; `None`
-/// unless `beta e^eps < 2` (and `eps >= 0`, `beta >= 0` finite).
-///
-/// This is eps plus the `k > 1` case of Theorem 4 (eq. (6)), valid in every privacy
-/// region, and the same relation as [E] eq. (8) ([`sample::epsilon_prime`]). The paper
-/// states it for `beta < 2 e^-eps`; it holds for every prior of the simplex within that
-/// distance (the first step of the proof, App. B, relaxes the ball to all signed
-/// perturbations of l1 norm `beta`), so it is also a bound for `beta >= 2 min p`.
-/// Pass `eps = eps_min(W, p)` for the sharpest bound.
-pub fn theorem4_bound(eps_min_at_p: f64, beta: f64) -> Option<f64> {
-    sample::epsilon_prime(eps_min_at_p, beta).ok()
-}
-
-/// [E] Theorem 4, eq. (6): for `beta < 2 p_min` and W eps-PML for p with eps in
-/// privacy region k ([E] Def 4), the sensitivity over `B_beta(p)` is at most
-///
-/// - `-ln(1 - beta/2 (e^eps - 1) / p_min)` if k = 1,
-/// - `-ln(1 - beta e^eps / 2)` if k > 1.
-///
-/// `None` when `beta >= 2 p_min` (outside the theorem), when eps or beta is not a
-/// finite non-negative number, or when the argument of the logarithm is not positive
-/// (only possible for eps > eps_max, footnote 4). The leakage capacity is then at most
-/// `eps + bound` (Remark 2).
-///
-/// Equality holds (Theorem 4, App. B) for k = 1 when W is extremal (the closed form of
-/// the first region, `docs/theory.md` §5), and for k > 1 when every column has a zero
-/// entry (with `eps = eps_min(W, p)` it suffices that a column of PML `eps_min` has one).
-pub fn theorem4_sensitivity_bound(eps: f64, beta: f64, prior: &Prior) -> Option<f64> {
-    let p_min = prior.min_mass();
-    if !eps.is_finite() || eps < 0.0 || !beta.is_finite() || beta < 0.0 || beta >= 2.0 * p_min {
-        return None;
-    }
-    let x = if measures::privacy_region(prior, eps) == 1 {
-        beta / 2.0 * eps.exp_m1() / p_min
-    } else {
-        beta / 2.0 * eps.exp()
-    };
-    (x < 1.0).then(|| -(-x).ln_1p())
-}
-
-/// One step of the `(eps, delta)` tail curve ([E] Def 3).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct TailPoint {
-    /// The leakage level eps (a PML value of an outcome).
-    pub epsilon: f64,
-    /// `P(l(Y) > eps)`: the smallest delta for which W is (eps, delta)-PML.
-    pub delta: f64,
-}
 
 /// Theorem 4 and Corollary 2 beside the exact figures, for an l1 ball.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -273,20 +145,20 @@ impl Assessment {
                 "give priors of the set on the same alphabet as the prior",
             ));
         }
-        let eps_min = measures::eps_min(mechanism, prior);
+        let eps_min = pml::eps_min(mechanism, prior);
         let uncertainty = set.map(|s| {
             let worst = s.worst_case_pml_per_output(mechanism);
             let capacity = s.worst_case_pml(mechanism);
             let theorem4 = match s {
                 UncertaintySet::L1Ball { center, beta } => {
-                    let e = measures::eps_min(mechanism, center);
+                    let e = pml::eps_min(mechanism, center);
                     let sensitivity_bound = theorem4_sensitivity_bound(e, *beta, center);
                     let capacity_bound = sensitivity_bound.map(|b| e + b);
                     let corollary2_bound = theorem4_bound(e, *beta);
                     Some(Theorem4Check {
                         beta: *beta,
                         eps_min_at_center: e,
-                        region: measures::privacy_region(center, e),
+                        region: privacy_region(center, e),
                         hypothesis_holds: *beta < 2.0 * center.min_mass(),
                         sensitivity_bound,
                         capacity_bound,
@@ -310,19 +182,19 @@ impl Assessment {
             prior: prior.clone(),
             mechanism: mechanism.clone(),
             output_probabilities: mechanism.output_marginal(prior).to_vec(),
-            pml_per_outcome: measures::pml_per_outcome(mechanism, prior),
+            pml_per_outcome: pml_per_outcome(mechanism, prior),
             eps_min,
             exp_eps_min: eps_min.exp(),
-            eps_max: measures::eps_max(prior),
-            privacy_region: measures::privacy_region(prior, eps_min),
-            region_thresholds: measures::privacy_thresholds(prior),
+            eps_max: eps_max(prior),
+            privacy_region: privacy_region(prior, eps_min),
+            region_thresholds: privacy_thresholds(prior),
             tail_curve: tail_curve(mechanism, prior)
                 .into_iter()
                 .map(|(epsilon, delta)| TailPoint { epsilon, delta })
                 .collect(),
-            pmc_per_outcome: crate::density::pmc_per_outcome(mechanism, prior),
-            pmc: crate::density::pmc(mechanism, prior),
-            lip_parameter: crate::density::lip_parameter(mechanism, prior),
+            pmc_per_outcome: pmc_per_outcome(mechanism, prior),
+            pmc: pmc(mechanism, prior),
+            lip_parameter: lip_parameter(mechanism, prior),
             ldp_parameter: ldp_parameter(mechanism),
             maximal_leakage: maximal_leakage(mechanism),
             uncertainty,
@@ -330,15 +202,76 @@ impl Assessment {
     }
 }
 
+/// Everything the notions need to know about a mechanism over a set of priors:
+/// the worst-case PML and PMC and the prior-free LDP parameter and maximal leakage.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NotionLevels {
+    /// Worst-case PML over the set ([E] Def 5).
+    pub pml: f64,
+    /// Worst-case PMC over the set ([D] Thm 1).
+    pub pmc: f64,
+    /// LDP parameter `max_y ln(max_x W / min_x W)`.
+    pub ldp: f64,
+    /// Maximal leakage `ln sum_y max_x W[x][y]`.
+    pub maximal_leakage: f64,
+}
+
+impl NotionLevels {
+    /// Measures W over the set (exact worst cases of PML and PMC).
+    pub fn measure(mechanism: &Mechanism, set: &UncertaintySet) -> Self {
+        NotionLevels {
+            pml: set.worst_case_pml(mechanism),
+            pmc: worst_case_pmc(mechanism, set),
+            ldp: ldp_parameter(mechanism),
+            maximal_leakage: maximal_leakage(mechanism),
+        }
+    }
+
+    /// The smallest ALIP pair (PMC, PML).
+    pub fn alip(&self) -> (f64, f64) {
+        (self.pmc, self.pml)
+    }
+
+    /// The smallest LIP level, `max(PMC, PML)`.
+    pub fn lip(&self) -> f64 {
+        self.pmc.max(self.pml)
+    }
+
+    /// The largest excess of a measured level over the notion's target (0 or less
+    /// when W satisfies the notion; NaN measurements count as infinite).
+    pub fn excess(&self, notion: &Notion) -> f64 {
+        let over = |measured: f64, target: f64| {
+            if measured.is_nan() {
+                f64::INFINITY
+            } else {
+                measured - target
+            }
+        };
+        match *notion {
+            Notion::Ldp { epsilon } => over(self.ldp, epsilon),
+            _ => {
+                let u = notion
+                    .upper()
+                    .map_or(f64::NEG_INFINITY, |t| over(self.pml, t));
+                let l = notion
+                    .lower()
+                    .map_or(f64::NEG_INFINITY, |t| over(self.pmc, t));
+                u.max(l)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measures::{self, *};
     use approx::assert_abs_diff_eq;
     use proptest::prelude::*;
 
     /// The tests' xorshift64* generator, shared with the integration tests.
     mod rng {
-        include!("../tests/common/rng.rs");
+        include!("../../tests/common/rng.rs");
     }
     use rng::Rng;
 

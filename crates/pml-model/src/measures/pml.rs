@@ -1,8 +1,14 @@
-//! Leakage measures of a given mechanism under a known prior ([E] Sec. II, Defs 3-4).
+//! Pointwise maximal leakage of a mechanism under a known prior ([E] Sec. II,
+//! Thm 1, Defs 3-4; `docs/theory.md` §2): the PML of each output, `eps_min` and
+//! `eps_max`, the privacy regions and the `(eps, delta)` tail.
 
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
 use ndarray::ArrayView1;
+use serde::Serialize;
+
+/// PML values closer than this are one step of the tail curve (see [`tail_curve`]).
+pub const TAIL_MERGE_TOLERANCE: f64 = 1e-12;
 
 /// PML of one output with likelihood column `c` ([E] Thm 1):
 /// `l(y) = ln(max_x c_x / p . c)`. `None` when the output has probability 0
@@ -67,6 +73,52 @@ pub fn tail_probability(mechanism: &Mechanism, prior: &Prior, epsilon: f64) -> f
         .filter(|(l, _)| l.is_some_and(|l| l > epsilon))
         .map(|(_, q)| q)
         .sum()
+}
+
+/// The `(eps, delta)` curve of W under p ([E] Def 3): one point `(l, P(l(Y) > l))` for
+/// each distinct PML value `l` of an outcome of positive probability, ascending.
+///
+/// Read it as a right-continuous step function: for `eps` in `[eps_i, eps_(i+1))` the
+/// smallest delta with W `(eps, delta)`-PML is `delta_i`; below the first point it is 1,
+/// and the last point is `(eps_min, 0)`. PML values within [`TAIL_MERGE_TOLERANCE`] of
+/// each other form one step placed at the largest of them (conservative: delta is
+/// never understated).
+pub fn tail_curve(mechanism: &Mechanism, prior: &Prior) -> Vec<(f64, f64)> {
+    let q = mechanism.output_marginal(prior);
+    let mut outcomes: Vec<(f64, f64)> = pml_per_outcome(mechanism, prior)
+        .into_iter()
+        .zip(q.iter())
+        .filter_map(|(l, &q)| l.map(|l| (l, q)))
+        .collect();
+    outcomes.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Distinct values, merging near-equal ones into the largest of their run.
+    let mut steps: Vec<f64> = Vec::new();
+    for &(l, _) in &outcomes {
+        match steps.last_mut() {
+            Some(last) if l - *last <= TAIL_MERGE_TOLERANCE => *last = l,
+            _ => steps.push(l),
+        }
+    }
+    steps
+        .into_iter()
+        .map(|eps| {
+            // (A fold from +0.0: an empty f64 sum is -0.0.)
+            let delta = outcomes
+                .iter()
+                .filter(|(l, _)| *l > eps)
+                .fold(0.0, |acc, (_, q)| acc + q);
+            (eps, delta)
+        })
+        .collect()
+}
+
+/// One step of the `(eps, delta)` tail curve ([E] Def 3).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TailPoint {
+    /// The leakage level eps (a PML value of an outcome).
+    pub epsilon: f64,
+    /// `P(l(Y) > eps)`: the smallest delta for which W is (eps, delta)-PML.
+    pub delta: f64,
 }
 
 #[cfg(test)]
