@@ -3,6 +3,7 @@
 use crate::error::CliError;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pml_model::Prior;
+use pml_model::sample::{self, MAX_SAMPLES, RadiusMethod};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -75,6 +76,22 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, 
         }
     }
     Ok(labels.to_vec())
+}
+
+/// Parses `--radius`: `free` ([`RadiusMethod::DistributionFree`]) or `kappa`, each
+/// value documented in `--help`; `kappa_help` says what the kappa method takes.
+pub fn radius_method(
+    kappa_help: &'static str,
+) -> impl clap::builder::TypedValueParser<Value = RadiusMethod> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("free").help("Distribution-free beta*(delta), [E] eq. (7)"),
+        PossibleValue::new("kappa").help(kappa_help),
+    ])
+    .map(|s| match s.as_str() {
+        "kappa" => RadiusMethod::Kappa,
+        _ => RadiusMethod::DistributionFree,
+    })
 }
 
 /// Where the prior (or its estimate) comes from: masses, counts, or a CSV column.
@@ -168,15 +185,10 @@ pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliEr
     Ok(Box::new(file))
 }
 
-/// The largest sample size m taken from `--counts`: up to 2^53 every count and the
-/// total are exact in the f64 arithmetic of the bounds.
-pub const MAX_SAMPLES: u64 = 1 << 53;
-
-/// Parses `--counts`: whole numbers (`40` or `4e1`), each and their total at most
-/// [`MAX_SAMPLES`]; returns them and the total m.
+/// Parses `--counts`: whole numbers (`40` or `4e1`), each at most
+/// [`MAX_SAMPLES`]; returns them and the total m ([`sample::sample_size`]).
 pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
     let numbers = parse_numbers("--counts", items)?;
-    let mut total: u64 = 0;
     let mut counts = Vec::with_capacity(numbers.len());
     for (i, &c) in numbers.iter().enumerate() {
         let s = items[i].trim();
@@ -190,16 +202,24 @@ pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
                 "invalid --counts[{i}] = {s:?}: above 2^53 = {MAX_SAMPLES}, counts are not exact; give counts (and a total) of at most 2^53"
             )));
         }
-        let c = c as u64;
-        total += c;
-        if total > MAX_SAMPLES {
-            return Err(CliError::Usage(format!(
-                "invalid --counts: the total m exceeds 2^53 = {MAX_SAMPLES} at --counts[{i}], beyond which it is not exact; give counts totalling at most 2^53"
-            )));
-        }
-        counts.push(c);
+        counts.push(c as u64);
     }
+    let total = sample::sample_size(&counts).map_err(|e| flag_error("--", e))?;
     Ok((counts, total))
+}
+
+/// A model error as a usage error whose field is named as a flag: `prefix` (such
+/// as `--`) before the library's field name (`counts[1]` becomes `--counts[1]`).
+pub fn flag_error(prefix: &str, e: pml_model::ModelError) -> CliError {
+    let pml_model::ModelError::Invalid {
+        field,
+        value,
+        problem,
+        fix,
+    } = e;
+    CliError::Usage(format!(
+        "invalid {prefix}{field} = {value}: {problem}; {fix}"
+    ))
 }
 
 /// Parses comma-separated numbers, naming the flag and position on error.

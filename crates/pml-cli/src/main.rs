@@ -7,6 +7,7 @@
 mod args;
 mod commands;
 mod error;
+mod format;
 mod output;
 mod progress;
 mod signals;

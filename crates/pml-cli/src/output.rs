@@ -3,6 +3,8 @@
 
 use crate::args::Format;
 use crate::error::CliError;
+pub use crate::format::num;
+use crate::format::{csv_field, describe_set, envelope_statement, finite_or_null};
 use pml_model::envelope::EnvelopeBounds;
 use pml_model::{Mechanism, Notion, UncertaintySet};
 use pml_solver::loss::LossDesign;
@@ -152,10 +154,6 @@ fn rr_json(r: &RandomizedResponse) -> Value {
     })
 }
 
-fn finite_or_null(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
-}
-
 /// The JSON object of `pml design --format json`.
 pub fn design_json(d: &Design, labels: &[String]) -> Value {
     let c = &d.certificate;
@@ -225,42 +223,6 @@ fn mechanism_csv(
         s.push('\n');
     }
     Ok(s)
-}
-
-/// A text cell of CSV output: [`defuse`]d, then quoted if it holds a comma, a quote
-/// or a line break.
-pub(crate) fn csv_field(s: &str) -> String {
-    let s = defuse(s);
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.into_owned()
-    }
-}
-
-/// The one guard against CSV injection (OWASP): a text cell that a spreadsheet would
-/// run as a formula, one starting with `=`, `+`, `-`, `@`, a tab or a carriage
-/// return, gets a leading single quote. Numbers (`-0.5`, `+1`) are left as they are.
-/// Every label or name `pml` writes into CSV passes through here.
-pub(crate) fn defuse(s: &str) -> std::borrow::Cow<'_, str> {
-    let risky = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    if risky && s.trim().parse::<f64>().is_err() {
-        std::borrow::Cow::Owned(format!("'{s}"))
-    } else {
-        std::borrow::Cow::Borrowed(s)
-    }
-}
-
-fn describe_set(set: &UncertaintySet) -> String {
-    match set {
-        UncertaintySet::Known { .. } => "known prior".into(),
-        UncertaintySet::L1Ball { beta, .. } => {
-            format!("every prior within l1 distance {beta} of the estimate")
-        }
-        UncertaintySet::Polytope { vertices } => {
-            format!("every prior in the hull of {} vertices", vertices.len())
-        }
-    }
 }
 
 /// The table of `pml design` for people.
@@ -408,15 +370,6 @@ fn design_table(d: &Design, labels: &[String]) -> String {
     s
 }
 
-/// A number with 6 decimals, or `inf`.
-pub fn num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        "inf".into()
-    }
-}
-
 /// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
 pub fn render_comparison(
     c: &Comparison,
@@ -497,7 +450,7 @@ pub fn render_comparison(
 pub fn envelope_json(b: &EnvelopeBounds) -> Value {
     let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
     v["envelope"] = json!(b.envelope());
-    v["statement"] = json!(b.statement());
+    v["statement"] = json!(envelope_statement(b));
     v
 }
 
@@ -510,7 +463,7 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
         b.lower,
         b.upper,
         if b.exact { ": exact" } else { "" },
-        b.statement()
+        envelope_statement(b)
     )
 }
 

@@ -290,7 +290,7 @@ pub fn check_epsilon(epsilon: f64) -> Result<()> {
             "epsilon",
             epsilon,
             "the privacy level must be a finite number >= 0",
-            "pass eps >= 0 (or e^eps >= 1 with --exp-epsilon)",
+            "pass eps >= 0 (or e^eps >= 1)",
         ));
     }
     Ok(())

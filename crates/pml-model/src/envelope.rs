@@ -320,27 +320,6 @@ impl EnvelopeBounds {
     pub fn envelope(&self) -> Option<f64> {
         self.exact.then_some(self.upper)
     }
-
-    /// The statement a data holder can publish at this delta ([`statement`]).
-    pub fn statement(&self) -> String {
-        statement(self.upper, self.delta, self.exact)
-    }
-}
-
-/// The statement a data holder can publish when `eps_c(delta) <= epsilon`: "for every
-/// post-processing Z, `P(l(X -> Z) > eps) <= delta`", with eps rounded *up* to 6
-/// decimals so that the printed level is never below the bound; `tight` adds that no
-/// smaller eps holds.
-pub fn statement(epsilon: f64, delta: f64, tight: bool) -> String {
-    format!(
-        "for every post-processing Z of the output, P(l(X -> Z) > {:.6}) <= {delta}{}",
-        (epsilon * 1e6).ceil() / 1e6,
-        if tight {
-            " (the envelope: no smaller eps holds)"
-        } else {
-            ""
-        }
-    )
 }
 
 /// A mechanism and prior prepared for envelope bounds at many deltas.

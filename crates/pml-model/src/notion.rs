@@ -68,7 +68,7 @@ impl Notion {
                             field,
                             v,
                             "an ALIP level must be a finite number >= 0",
-                            "pass e.g. --epsilon-lower 1.0 --epsilon-upper 0.5",
+                            "pass levels such as epsilon_lower = 1.0, epsilon_upper = 0.5",
                         ));
                     }
                 }
@@ -76,6 +76,29 @@ impl Notion {
             }
             _ => check_epsilon(self.epsilon()),
         }
+    }
+
+    /// The ALIP levels `(eps_l, eps_u)` when either is given, each defaulting to the
+    /// common level `epsilon` ([D] Def 5; `docs/theory.md` §3); `None` when neither
+    /// is. A given level that is not finite and `>= 0` is an error naming it.
+    pub fn alip_levels(
+        epsilon_lower: Option<f64>,
+        epsilon_upper: Option<f64>,
+        epsilon: f64,
+    ) -> Result<Option<(f64, f64)>> {
+        if epsilon_lower.is_none() && epsilon_upper.is_none() {
+            return Ok(None);
+        }
+        let levels = (
+            epsilon_lower.unwrap_or(epsilon),
+            epsilon_upper.unwrap_or(epsilon),
+        );
+        Notion::Alip {
+            epsilon_lower: levels.0,
+            epsilon_upper: levels.1,
+        }
+        .check()?;
+        Ok(Some(levels))
     }
 
     /// Short name: `pml`, `pmc`, `alip`, `lip` or `ldp`.

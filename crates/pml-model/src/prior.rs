@@ -28,7 +28,7 @@ impl Prior {
                 "prior",
                 format_list(&masses),
                 format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
-                "pass masses that sum to 1, or counts/weights with Prior::normalised (CLI: --counts)",
+                "pass masses that sum to 1, or counts/weights with Prior::normalised",
             ));
         }
         Ok(Prior {

@@ -36,8 +36,76 @@ use serde::{Deserialize, Serialize};
 use std::f64::consts::LN_2;
 
 /// Largest alphabet for which [`kappa`] is computed exactly; above it [`kappa`]
-/// returns the distribution-free value `1/2`.
+/// returns the distribution-free value [`KAPPA_DISTRIBUTION_FREE`].
 pub const KAPPA_EXACT_MAX_N: usize = 40;
+
+/// The distribution-free kappa, `1/2`: `phi` is decreasing, so `phi(1/2) = 2` is
+/// its minimum and the Theorem 2 radius with it holds for every prior (it equals
+/// the radius of [E] eq. (7)).
+pub const KAPPA_DISTRIBUTION_FREE: f64 = 0.5;
+
+/// The largest sample size m: up to 2^53 every count and the total are exact in
+/// the f64 arithmetic of the bounds.
+pub const MAX_SAMPLES: u64 = 1 << 53;
+
+/// How the l1 radius is derived from the sample size m and the failure
+/// probability delta ([E] eq. (7) or Theorem 2; `docs/theory.md` §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RadiusMethod {
+    /// The distribution-free `beta*(delta)` of [E] eq. (7).
+    DistributionFree,
+    /// Theorem 2 with `phi(kappa)` evaluated at the estimate in place of the unknown
+    /// prior: sharper, but a plug-in.
+    Kappa,
+}
+
+impl RadiusMethod {
+    /// The l1 radius from `m` samples of `estimate` with failure probability delta:
+    /// [`radius_free`] or [`radius_kappa`].
+    pub fn radius(self, m: u64, delta: f64, estimate: &Prior) -> Result<f64> {
+        match self {
+            RadiusMethod::DistributionFree => radius_free(m, delta, estimate.len()),
+            RadiusMethod::Kappa => radius_kappa(m, delta, estimate),
+        }
+    }
+
+    /// The `phi` of Theorem 2 this method uses: `phi(1/2) = 2` without an estimate
+    /// ([`KAPPA_DISTRIBUTION_FREE`]), `phi(kappa)` of the estimate with one. The
+    /// kappa method without an estimate is an error.
+    pub fn phi(self, estimate: Option<&Prior>) -> Result<f64> {
+        match (self, estimate) {
+            (RadiusMethod::DistributionFree, _) => phi(KAPPA_DISTRIBUTION_FREE),
+            (RadiusMethod::Kappa, Some(p)) => phi(kappa(p)),
+            (RadiusMethod::Kappa, None) => Err(ModelError::invalid(
+                "radius method",
+                "kappa",
+                "Theorem 2 needs kappa of a prior and no estimate was given",
+                "give the estimate, or use the distribution-free radius",
+            )),
+        }
+    }
+}
+
+/// The sample size `m = sum_x count_x` behind counts ([E] eq. (3)); an error naming
+/// the first count at which the total passes [`MAX_SAMPLES`].
+pub fn sample_size(counts: &[u64]) -> Result<u64> {
+    let mut total: u64 = 0;
+    for (i, &c) in counts.iter().enumerate() {
+        total = total.saturating_add(c);
+        if total > MAX_SAMPLES {
+            return Err(ModelError::invalid(
+                format!("counts[{i}]"),
+                c,
+                format!(
+                    "the total m exceeds 2^53 = {MAX_SAMPLES} here, beyond which it is not exact"
+                ),
+                "give counts totalling at most 2^53",
+            ));
+        }
+    }
+    Ok(total)
+}
 
 /// `phi(t) = ln((1 - t) / t) / (1 - 2t)` on `(0, 1/2]`, with `phi(1/2) = 2` by
 /// continuity ([E] Sec. II-B, before Theorem 2).
@@ -83,7 +151,7 @@ pub fn kappa(p: &Prior) -> f64 {
     let masses = p.masses().to_vec();
     let n = masses.len();
     if n > KAPPA_EXACT_MAX_N {
-        return 0.5;
+        return KAPPA_DISTRIBUTION_FREE;
     }
     // Subsets of symbols 1..n, split into two halves.
     let rest = &masses[1..];
@@ -337,6 +405,30 @@ impl SampleGuarantee {
             beta,
             epsilon,
             epsilon_prime,
+        })
+    }
+}
+
+/// The smallest sample size for an (eps', delta) guarantee of a design at eps, with
+/// the figures at that size ([E] Corollary 3 solved for m, then eqs. (7), (8)).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SamplePlan {
+    /// The guarantee at `m` = [`min_samples`]: `beta*(delta)` and `eps'(delta)`.
+    pub guarantee: SampleGuarantee,
+    /// `delta_min(eps')` at that m (at most delta).
+    pub delta_min: f64,
+}
+
+impl SamplePlan {
+    /// Plans for a design at `eps` to be `eps_prime`-PML for the true prior with
+    /// probability `1 - delta` over `n` categories.
+    pub fn new(eps: f64, eps_prime: f64, delta: f64, n: usize) -> Result<Self> {
+        let m = min_samples(eps, eps_prime, delta, n)?;
+        let delta_min = delta_min(eps, eps_prime, m, n)?;
+        let guarantee = SampleGuarantee::from_design(eps, m, delta, n)?;
+        Ok(SamplePlan {
+            guarantee,
+            delta_min,
         })
     }
 }

@@ -78,7 +78,6 @@ fn example2_and_example3() {
         let b = env.bounds(delta).unwrap();
         assert!(b.exact, "{b:?}");
         assert_abs_diff_eq!(b.envelope().unwrap(), LN4, epsilon = 1e-12);
-        assert!(b.statement().contains("1.386295"));
     }
     // Beyond 0.1 the raw quantiles drop to ln 10/9, the envelope bounds do not meet.
     let b = env.bounds(0.2).unwrap();

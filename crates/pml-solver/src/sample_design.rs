@@ -7,19 +7,9 @@ use crate::design::{Design, DesignSettings, design, design_with_progress};
 use crate::error::Result;
 use crate::ray_lp::Progress;
 use crate::utility::Utility;
+pub use pml_model::sample::RadiusMethod;
 use pml_model::{Mechanism, Prior, UncertaintySet, sample};
 use serde::Serialize;
-
-/// How the radius is derived from (m, delta).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RadiusMethod {
-    /// The distribution-free `beta*(delta)` of [E] eq. (7).
-    DistributionFree,
-    /// Theorem 2 with `phi(kappa)` evaluated at the estimate in place of the unknown
-    /// prior: sharper, but a plug-in.
-    Kappa,
-}
 
 /// The simpler route ([E] eqs. (8), (13)): design eps0-PML for the estimate alone,
 /// with eps0 chosen so that (8) gives eps over the ball.

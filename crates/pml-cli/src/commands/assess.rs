@@ -2,15 +2,16 @@
 //! priors. Parsing and formatting only: every number comes from
 //! `pml_model::assessment`.
 
-use crate::args::{Estimate, Input, emit};
-use crate::commands::design::Radius;
+use crate::args::{Estimate, Input, emit, radius_method};
 use crate::error::CliError;
+use crate::format::{describe_assessed_set, finite_or_null, num, opt, short};
 use crate::output::envelope_json;
 use clap::{Args, ValueEnum};
 use pml_data::matrix::{CsvMatrix, read_csv_matrix};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::measures::{Assessment, SetAssessment};
-use pml_model::{Mechanism, UncertaintySet, sample};
+use pml_model::sample::RadiusMethod;
+use pml_model::{Mechanism, UncertaintySet};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -37,8 +38,13 @@ pub struct AssessArgs {
     pub delta: Option<f64>,
     /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
     /// Theorem 2 with phi(kappa) of the estimate.
-    #[arg(long, value_enum, default_value = "free", requires = "delta")]
-    pub radius: Radius,
+    #[arg(
+        long,
+        value_parser = radius_method("Theorem 2 with phi(kappa) at the estimate"),
+        default_value = "free",
+        requires = "delta"
+    )]
+    pub radius: RadiusMethod,
     /// Also assess over the convex hull of these priors: a JSON array of arrays, or
     /// CSV rows, one prior per row.
     #[arg(long, value_name = "FILE")]
@@ -103,15 +109,10 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
                 "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
             )
         })?;
-        let (beta, method) = match a.radius {
-            Radius::Free => (
-                sample::radius_free(samples, delta, n)?,
-                "distribution-free, eq. (7)",
-            ),
-            Radius::Kappa => (
-                sample::radius_kappa(samples, delta, &est.prior)?,
-                "Theorem 2 with phi(kappa) of the estimate",
-            ),
+        let beta = a.radius.radius(samples, delta, &est.prior)?;
+        let method = match a.radius {
+            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+            RadiusMethod::Kappa => "Theorem 2 with phi(kappa) of the estimate",
         };
         radius = Some(RadiusSource {
             delta,
@@ -352,10 +353,6 @@ fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
 
 // ---------------------------------------------------------------- formatting
 
-fn finite_or_null(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
-}
-
 fn output_names(m: usize) -> Vec<String> {
     (1..=m).map(|i| format!("y{i}")).collect()
 }
@@ -391,39 +388,12 @@ fn to_json(
     Ok(v)
 }
 
-use crate::output::num;
-
-/// A number as given when short (0.1), else to 6 decimals.
-fn short(x: f64) -> String {
-    let s = x.to_string();
-    if s.len() > 10 { format!("{x:.6}") } else { s }
-}
-
-fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), num)
-}
-
 /// "tight" when a bound's slack over the exact value is rounding, else the slack.
 fn verdict(slack: f64, bound: f64) -> String {
     if slack.abs() <= 1e-9 * (1.0 + bound.abs()) {
         "tight".into()
     } else {
         format!("exact C is {} below", num(slack))
-    }
-}
-
-fn describe_set(s: &UncertaintySet) -> String {
-    match s {
-        UncertaintySet::Known { .. } => "the known prior".into(),
-        UncertaintySet::L1Ball { beta, .. } => {
-            format!(
-                "every prior within l1 distance {} of the prior",
-                short(*beta)
-            )
-        }
-        UncertaintySet::Polytope { vertices } => {
-            format!("every prior in the hull of {} given priors", vertices.len())
-        }
     }
 }
 
@@ -566,7 +536,7 @@ fn set_table(s: &mut String, u: &SetAssessment, eps_min: f64, radius: Option<&Ra
     let row = |s: &mut String, name: &str, value: String, note: String| {
         let _ = writeln!(s, "  {name:<40} {value:>12}  {note}");
     };
-    let _ = writeln!(s, "\nOver {}:", describe_set(&u.set));
+    let _ = writeln!(s, "\nOver {}:", describe_assessed_set(&u.set));
     if let Some(r) = radius {
         let _ = writeln!(
             s,

@@ -5,11 +5,14 @@
 //! [`pml_model::sample`]; this module only parses, names the flags in errors and
 //! formats. Every number it prints comes from the library.
 
-use crate::args::{Estimate, Format, Input, Level, OutputArgs, whole_count, whole_number};
+use crate::args::{
+    Estimate, Format, Input, Level, OutputArgs, radius_method, whole_count, whole_number,
+};
 use crate::error::CliError;
-use crate::output::csv_field;
-use clap::{Args, Subcommand, ValueEnum};
-use pml_model::{ModelError, sample};
+use crate::format::{csv_field, significant};
+use clap::{Args, Subcommand};
+use pml_model::ModelError;
+use pml_model::sample::{self, RadiusMethod, SamplePlan};
 use serde_json::{Map, Value, json};
 use std::fmt::Write;
 
@@ -43,16 +46,6 @@ pub enum BoundsQuestion {
     /// The largest design eps whose eps'(delta) is at most the target eps'
     /// ([E] eqs. (7), (8) inverted).
     MaxEpsilon(MaxEpsilonArgs),
-}
-
-/// How a failure probability becomes a radius.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RadiusKind {
-    /// Distribution-free beta*(delta), [E] eq. (7).
-    Free,
-    /// [E] Theorem 2 with phi(kappa) of the estimate in place of the unknown
-    /// prior's (needs --prior, --counts or --data).
-    Kappa,
 }
 
 /// The target leakage eps' for the true prior, as eps' or as e^eps'.
@@ -105,6 +98,9 @@ fn level_flag(level: &Level) -> &'static str {
     }
 }
 
+/// What `--radius kappa` does, in `--help`.
+const KAPPA_HELP: &str = "[E] Theorem 2 with phi(kappa) of the estimate in place of the unknown prior's (needs --prior, --counts or --data)";
+
 /// Arguments of `pml bounds radius`.
 #[derive(Debug, Args)]
 pub struct RadiusArgs {
@@ -121,8 +117,8 @@ pub struct RadiusArgs {
     pub alphabet: Option<usize>,
     /// `free` is eq. (7), distribution-free; `kappa` is Theorem 2 with phi(kappa)
     /// of the estimate.
-    #[arg(long, value_enum, default_value = "free")]
-    pub radius: RadiusKind,
+    #[arg(long, value_parser = radius_method(KAPPA_HELP), default_value = "free")]
+    pub radius: RadiusMethod,
     /// The estimate (needed for --radius kappa; otherwise it only supplies N and m).
     #[command(flatten)]
     pub input: Input,
@@ -146,8 +142,8 @@ pub struct FailureArgs {
     pub alphabet: Option<usize>,
     /// `free` uses phi = phi(1/2) = 2 (distribution-free); `kappa` uses
     /// phi(kappa) of the estimate.
-    #[arg(long, value_enum, default_value = "free")]
-    pub radius: RadiusKind,
+    #[arg(long, value_parser = radius_method(KAPPA_HELP), default_value = "free")]
+    pub radius: RadiusMethod,
     /// The estimate (needed for --radius kappa; otherwise it only supplies N and m).
     #[command(flatten)]
     pub input: Input,
@@ -357,11 +353,11 @@ fn input_given(input: &Input) -> bool {
 }
 
 /// The estimate, if one was given; required for the kappa variants.
-fn estimate(input: &Input, kind: RadiusKind) -> Result<Option<Estimate>, CliError> {
+fn estimate(input: &Input, kind: RadiusMethod) -> Result<Option<Estimate>, CliError> {
     if input_given(input) {
         return input.load().map(Some);
     }
-    if kind == RadiusKind::Kappa {
+    if kind == RadiusMethod::Kappa {
         return Err(CliError::Usage(
             "invalid --radius = kappa: Theorem 2 needs kappa of a prior; give the estimate with --prior, --counts or --data, or use --radius free".into(),
         ));
@@ -405,7 +401,7 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
     }
     let statement = "with probability at least 1 - delta over the m samples, the true prior lies within this l1 distance of the empirical estimate";
     match (a.radius, est) {
-        (RadiusKind::Free, _) => Ok(Report {
+        (RadiusMethod::DistributionFree, _) => Ok(Report {
             question: "radius",
             title: "distribution-free l1 radius beta*(delta)",
             formula: "[E] eq. (7)",
@@ -415,8 +411,11 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
             statement: statement.into(),
             notes: vec![],
         }),
-        (RadiusKind::Kappa, Some(est)) => {
-            let beta = sample::radius_kappa(m, a.delta, &est.prior).map_err(|e| names.err(e))?;
+        (RadiusMethod::Kappa, Some(est)) => {
+            let beta = a
+                .radius
+                .radius(m, a.delta, &est.prior)
+                .map_err(|e| names.err(e))?;
             let kappa = sample::kappa(&est.prior);
             let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
             inputs.push(item(
@@ -445,7 +444,9 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
                 notes,
             })
         }
-        (RadiusKind::Kappa, None) => unreachable!("estimate() requires an estimate for kappa"),
+        (RadiusMethod::Kappa, None) => Err(CliError::Usage(
+            "invalid --radius = kappa: Theorem 2 needs kappa of a prior; give the estimate with --prior, --counts or --data, or use --radius free".into(),
+        )),
     }
 }
 
@@ -461,22 +462,21 @@ fn failure(a: &FailureArgs) -> Result<Report, CliError> {
     ];
     let mut related = vec![];
     let mut notes = vec![];
-    let phi = match (a.radius, &est) {
-        (RadiusKind::Kappa, Some(est)) => {
-            let kappa = sample::kappa(&est.prior);
-            let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
-            inputs.push(item(
-                "estimate",
-                "estimate p^",
-                json!(est.prior.masses().to_vec()),
-            ));
-            related.push(item("kappa", "kappa of the estimate", json!(kappa)));
-            kappa_notes(n, &mut notes);
-            phi
-        }
-        // kappa = 1/2 is the distribution-free choice: phi(1/2) = 2 is phi's minimum.
-        _ => sample::phi(0.5).map_err(|e| names.err(e))?,
-    };
+    let kappa_of = est.as_ref().filter(|_| a.radius == RadiusMethod::Kappa);
+    if let Some(est) = kappa_of {
+        inputs.push(item(
+            "estimate",
+            "estimate p^",
+            json!(est.prior.masses().to_vec()),
+        ));
+        let kappa = sample::kappa(&est.prior);
+        related.push(item("kappa", "kappa of the estimate", json!(kappa)));
+        kappa_notes(n, &mut notes);
+    }
+    let phi = a
+        .radius
+        .phi(kappa_of.map(|e| &e.prior))
+        .map_err(|e| names.err(e))?;
     related.push(item("phi", "phi(kappa)", json!(phi)));
     let delta = sample::failure_probability(m, a.beta, n, phi).map_err(|e| names.err(e))?;
     if delta >= 1.0 {
@@ -582,10 +582,9 @@ fn samples(a: &SamplesArgs) -> Result<Report, CliError> {
         eps_prime: a.target.flag(),
         ..Names::default()
     };
-    let m = sample::min_samples(eps, eps_prime, a.delta, a.alphabet).map_err(|e| names.err(e))?;
-    let at_m = sample::delta_min(eps, eps_prime, m, a.alphabet).map_err(|e| names.err(e))?;
-    let beta = sample::radius_free(m, a.delta, a.alphabet).map_err(|e| names.err(e))?;
-    let achieved = sample::epsilon_prime(eps, beta).map_err(|e| names.err(e))?;
+    let plan = SamplePlan::new(eps, eps_prime, a.delta, a.alphabet).map_err(|e| names.err(e))?;
+    let g = plan.guarantee;
+    let (m, at_m, beta, achieved) = (g.m, plan.delta_min, g.beta, g.epsilon_prime);
     Ok(Report {
         question: "samples",
         title: "smallest sample size for an (eps', delta) guarantee",
@@ -781,33 +780,9 @@ fn plain(v: &Value) -> String {
 /// A value for people: floats to about nine significant digits.
 fn human(v: &Value) -> String {
     match v {
-        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), short),
+        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), significant),
         Value::String(s) => s.clone(),
         Value::Array(a) => a.iter().map(human).collect::<Vec<_>>().join(", "),
         other => other.to_string(),
-    }
-}
-
-/// Fixed notation in [1e-3, 1e7), scientific outside; trailing zeros dropped.
-fn short(x: f64) -> String {
-    if x == 0.0 {
-        return "0".into();
-    }
-    if (1e-3..1e7).contains(&x.abs()) {
-        trim_zeros(&format!("{x:.9}"))
-    } else {
-        let s = format!("{x:.8e}");
-        match s.split_once('e') {
-            Some((mantissa, exp)) => format!("{}e{exp}", trim_zeros(mantissa)),
-            None => s,
-        }
-    }
-}
-
-fn trim_zeros(s: &str) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
     }
 }

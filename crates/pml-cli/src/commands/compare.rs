@@ -5,7 +5,7 @@ use crate::args::{Input, Level, OutputArgs};
 use crate::error::CliError;
 use crate::output;
 use clap::Args;
-use pml_model::UncertaintySet;
+use pml_model::{ModelError, Notion, UncertaintySet};
 use pml_solver::utility::builtin;
 use pml_solver::{DesignSettings, common_level_notions, compare};
 
@@ -40,24 +40,18 @@ pub struct CompareArgs {
 pub fn run(a: CompareArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
     let epsilon = a.level.epsilon()?;
-    for (flag, v) in [
-        ("--epsilon-lower", a.epsilon_lower),
-        ("--epsilon-upper", a.epsilon_upper),
-    ] {
-        if let Some(v) = v
-            && (!v.is_finite() || v < 0.0)
-        {
-            return Err(CliError::Usage(format!(
-                "invalid {flag} = {v}: an ALIP level must be a finite number >= 0; pass e.g. {flag} 0.5"
-            )));
-        }
-    }
-    let alip = (a.epsilon_lower.is_some() || a.epsilon_upper.is_some()).then(|| {
-        (
-            a.epsilon_lower.unwrap_or(epsilon),
-            a.epsilon_upper.unwrap_or(epsilon),
-        )
-    });
+    let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {
+        let ModelError::Invalid {
+            field,
+            value,
+            problem,
+            ..
+        } = e;
+        let flag = format!("--{}", field.replace('_', "-"));
+        CliError::Usage(format!(
+            "invalid {flag} = {value}: {problem}; pass e.g. {flag} 0.5"
+        ))
+    })?;
     let utility = builtin(a.utility.name()).expect("clap restricts utility names");
     let set = match a.beta {
         None => UncertaintySet::known(est.prior),

@@ -5,6 +5,7 @@
 use crate::args::{Format, Input, OutputArgs, write_atomic};
 use crate::commands::assess::load_mechanism;
 use crate::error::CliError;
+use crate::format::{envelope_statement, statement};
 use crate::output::{envelope_json, pretty};
 use clap::Args;
 use plotters::prelude::*;
@@ -112,8 +113,8 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     };
     let lp = lp.as_deref();
     let statement = match &headline_lp {
-        Some(v) => envelope::statement(v.upper, v.delta, v.converged),
-        None => headline.statement(),
+        Some(v) => statement(v.upper, v.delta, v.converged),
+        None => envelope_statement(&headline),
     };
     let source = a.mechanism.display().to_string();
     if let Some(path) = &a.plot {
