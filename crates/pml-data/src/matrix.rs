@@ -73,12 +73,24 @@ fn records(text: &str) -> Result<Vec<(u64, Vec<String>)>, MatrixError> {
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
     let mut out = Vec::new();
+    // The physical line of a record, from its byte offset (the reader's own line
+    // count skips blank lines): counted incrementally.
+    let (mut seen, mut line) = (0usize, 1u64);
     for record in rdr.records() {
         let record = record.map_err(|e| MatrixError::Csv(e.to_string()))?;
-        if record.iter().all(str::is_empty) {
+        let mut start = record.position().map_or(seen, |p| p.byte() as usize);
+        // The position is where the reader was: before any blank lines it skipped.
+        while matches!(text.as_bytes().get(start), Some(b'\n' | b'\r')) {
+            start += 1;
+        }
+        line += text.as_bytes()[seen..start.max(seen)]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        seen = start.max(seen);
+        if record.len() == 1 && record[0].is_empty() {
             continue;
         }
-        let line = record.position().map_or(0, |p| p.line());
         out.push((line, record.iter().map(str::to_owned).collect()));
     }
     Ok(out)
