@@ -26,6 +26,7 @@ pub mod mechanism;
 pub mod notion;
 pub mod prior;
 pub mod sample;
+pub mod serde_float;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;
