@@ -1,4 +1,4 @@
-//! Category counts from data: the empirical prior `p^_x = count_x / m` of [E] eq. (3)
+//! Category counts from data: the empirical prior `p^_x = count_x / m` of \[E\] eq. (3)
 //! (`docs/theory.md` §6), streamed from CSV one record at a time.
 //!
 //! ```
@@ -29,10 +29,10 @@ pub struct CategoryCounts {
 }
 
 impl CategoryCounts {
-    /// The empirical prior `p^_x = count_x / m` ([E] eq. (3)), via [`Prior::normalised`].
+    /// The empirical prior `p^_x = count_x / m` (\[E\] eq. (3)), via [`Prior::normalised`].
     ///
     /// A zero count is an error naming its label: PML and the l1-ball design
-    /// ([E] Sec. III) need a full-support estimate, every `p^_x > 0`.
+    /// (\[E\] Sec. III) need a full-support estimate, every `p^_x > 0`.
     pub fn prior(&self) -> Result<Prior> {
         if self.labels.len() != self.counts.len() {
             return Err(ModelError::invalid(

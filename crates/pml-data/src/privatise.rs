@@ -1,5 +1,5 @@
 //! Privatising a CSV column as a stream: each value `x` of the column is replaced by
-//! (or joined by) an output drawn from the mechanism's row `W[x][.]` ([E] Sec. II;
+//! (or joined by) an output drawn from the mechanism's row `W[x][.]` (\[E\] Sec. II;
 //! `docs/theory.md` §1), one record at a time.
 //!
 //! ```
@@ -92,7 +92,7 @@ pub enum PrivatiseError {
 /// `column` one record at a time (nothing is held in memory beyond one record):
 /// each value `v` becomes `privatiser.privatise(v)`, placed as `placement` says.
 ///
-/// Values are matched exactly, as by [`count_column`]; a value outside the alphabet
+/// Values are matched exactly, as by [`count_column`](crate::count_column); a value outside the alphabet
 /// (including an empty one) is handled as `on_unknown` says, by default an error
 /// naming its line and value. Fields are re-quoted where needed and records end in
 /// `\n`. The writer is flushed; on error, part of the output may have been written

@@ -1,11 +1,11 @@
 //! Running a mechanism on data: drawing `Y ~ P(.|X = x)` for each record.
 //!
-//! A mechanism `W = P(Y|X)` ([E] Sec. II) is applied to a secret `x` by drawing one
+//! A mechanism `W = P(Y|X)` (\[E\] Sec. II) is applied to a secret `x` by drawing one
 //! output from row `W[x][.]`. [`AliasTable`] does this in constant time per draw by
 //! Walker's alias method (Vose's construction, done here in exact integer
 //! arithmetic); [`MechanismSampler`] holds one table per input. [`AdditiveNoise`]
 //! draws the noise of the binary Laplace and Gaussian mechanisms `Y = X + N` on
-//! `X in {-1, 1}` ([E] Sec. VI-A, VI-B; `docs/theory.md` §7); their scales are
+//! `X in {-1, 1}` (\[E\] Sec. VI-A, VI-B; `docs/theory.md` §7); their scales are
 //! chosen elsewhere.
 //!
 //! Every draw consumes a fixed number of 64-bit words of a caller-supplied generator,
@@ -237,12 +237,12 @@ fn open_unit<R: Rng + ?Sized>(rng: &mut R) -> f64 {
 /// The noise of an additive mechanism `Y = X + N` on a numeric secret.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AdditiveNoise {
-    /// Laplace noise of scale b: density `exp(-|n|/b) / (2b)` ([E] Sec. VI-A).
+    /// Laplace noise of scale b: density `exp(-|n|/b) / (2b)` (\[E\] Sec. VI-A).
     Laplace {
         /// The scale b > 0.
         scale: f64,
     },
-    /// Gaussian noise `N(0, sigma^2)` ([E] Sec. VI-B).
+    /// Gaussian noise `N(0, sigma^2)` (\[E\] Sec. VI-B).
     Gaussian {
         /// The standard deviation sigma > 0.
         sigma: f64,
