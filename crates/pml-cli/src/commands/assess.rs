@@ -9,7 +9,7 @@ use crate::output::envelope_json;
 use clap::{Args, ValueEnum};
 use pml_data::matrix::{CsvMatrix, read_csv_matrix};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
-use pml_model::measures::{Assessment, SetAssessment};
+use pml_model::measures::{Assessment, SetAssessment, Theorem4Check};
 use pml_model::sample::RadiusMethod;
 use pml_model::{Mechanism, UncertaintySet};
 use serde_json::{Value, json};
@@ -397,6 +397,11 @@ fn verdict(slack: f64, bound: f64) -> String {
     }
 }
 
+/// One labelled line of a report section: name, value, note.
+fn row(s: &mut String, name: &str, value: String, note: String) {
+    let _ = writeln!(s, "  {name:<40} {value:>12}  {note}");
+}
+
 fn to_table(
     a: &Assessment,
     env: &EnvelopeBounds,
@@ -405,13 +410,25 @@ fn to_table(
     radius: Option<&RadiusSource>,
 ) -> String {
     let mut s = String::new();
-    let m = a.mechanism.outputs();
-    let names = output_names(m);
     let _ = writeln!(
         s,
-        "Assessment of {source}  ({} inputs x {m} outputs)\n",
-        a.mechanism.inputs()
+        "Assessment of {source}  ({} inputs x {} outputs)\n",
+        a.mechanism.inputs(),
+        a.mechanism.outputs()
     );
+    matrix_table(&mut s, a, labels);
+    prior_table(&mut s, a, env);
+    tail_table(&mut s, a);
+    if let Some(u) = &a.uncertainty {
+        set_table(&mut s, u, a.eps_min, radius);
+    }
+    s
+}
+
+/// The mechanism with the prior beside it and, under it, P(y), PML(y), PMC(y) and
+/// the worst-case PML(y) over the set.
+fn matrix_table(s: &mut String, a: &Assessment, labels: &[String]) {
+    let names = output_names(a.mechanism.outputs());
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(13);
     let _ = write!(s, "{:<width$} {:>8}", "input", "prior");
     for y in &names {
@@ -431,69 +448,64 @@ fn to_table(
         let _ = write!(s, " {q:>9.6}");
     }
     s.push('\n');
-    let _ = write!(s, "{:<width$} {:>8}", "PML(y)", "");
-    for l in &a.pml_per_outcome {
-        let _ = write!(s, " {:>9}", opt(*l));
-    }
-    s.push('\n');
-    let _ = write!(s, "{:<width$} {:>8}", "PMC(y)", "");
-    for l in &a.pmc_per_outcome {
-        let _ = write!(s, " {:>9}", opt(*l));
-    }
-    s.push('\n');
-    if let Some(u) = &a.uncertainty {
-        let _ = write!(s, "{:<width$} {:>8}", "worst PML(y)", "");
-        for l in &u.worst_case_pml_per_outcome {
+    let mut per_output = |name: &str, values: &[Option<f64>]| {
+        let _ = write!(s, "{name:<width$} {:>8}", "");
+        for l in values {
             let _ = write!(s, " {:>9}", opt(*l));
         }
         s.push('\n');
-    }
-
-    let row = |s: &mut String, name: &str, value: String, note: String| {
-        let _ = writeln!(s, "  {name:<40} {value:>12}  {note}");
     };
+    per_output("PML(y)", &a.pml_per_outcome);
+    per_output("PMC(y)", &a.pmc_per_outcome);
+    if let Some(u) = &a.uncertainty {
+        per_output("worst PML(y)", &u.worst_case_pml_per_outcome);
+    }
+}
+
+/// The figures under the prior (eps_min, envelope, region, eps_max, PMC) and the
+/// prior-free ones (LDP parameter, maximal leakage).
+fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
     s.push_str("\nUnder the prior:\n");
     row(
-        &mut s,
+        s,
         "eps_min (PML of the mechanism)",
         num(a.eps_min),
         format!("e^eps = {}", num(a.exp_eps_min)),
     );
+    let bound = if env.exact {
+        "exact".to_string()
+    } else {
+        format!("lower bound {}", num(env.lower))
+    };
     row(
-        &mut s,
+        s,
         &format!("PML envelope at delta = {} ([V])", env.delta),
         num(env.upper),
         format!(
-            "{}: for every post-processing, P(leakage > it) <= delta; raw eps_Y {}",
-            if env.exact {
-                "exact".to_string()
-            } else {
-                format!("lower bound {}", num(env.lower))
-            },
+            "{bound}: for every post-processing, P(leakage > it) <= delta; raw eps_Y {}",
             num(env.left_quantile)
         ),
     );
     let k = a.privacy_region;
-    let hi = a.region_thresholds[k];
     row(
-        &mut s,
+        s,
         "privacy region ([E] Def 4)",
         format!("{k} of {}", a.region_thresholds.len() - 1),
         format!(
             "[{}, {}); a column has at most {} zero(s)",
             num(a.region_thresholds[k - 1]),
-            num(hi),
+            num(a.region_thresholds[k]),
             k - 1
         ),
     );
     row(
-        &mut s,
+        s,
         "eps_max = -ln min p",
         num(a.eps_max),
         "every mechanism is eps_max-PML".into(),
     );
     row(
-        &mut s,
+        s,
         "PMC ([D] Thm 1)",
         num(a.pmc),
         format!(
@@ -505,18 +517,21 @@ fn to_table(
     );
     s.push_str("\nPrior-free:\n");
     row(
-        &mut s,
+        s,
         "LDP parameter",
         num(a.ldp_parameter),
         "max_y ln(max_x W / min_x W)".into(),
     );
     row(
-        &mut s,
+        s,
         "maximal leakage",
         num(a.maximal_leakage),
         "ln sum_y max_x W[x][y]".into(),
     );
+}
 
+/// The (eps, delta) tail curve, from eps = 0.
+fn tail_table(s: &mut String, a: &Assessment) {
     s.push_str("\n(eps, delta) tail curve ([E] Def 3): delta(eps) = P(l(Y) > eps)\n");
     let _ = writeln!(s, "  {:>12} {:>12}", "eps from", "delta");
     if a.tail_curve.first().is_some_and(|t| t.epsilon > 0.0) {
@@ -525,17 +540,9 @@ fn to_table(
     for t in &a.tail_curve {
         let _ = writeln!(s, "  {:>12} {:>12}", num(t.epsilon), num(t.delta));
     }
-
-    if let Some(u) = &a.uncertainty {
-        set_table(&mut s, u, a.eps_min, radius);
-    }
-    s
 }
 
 fn set_table(s: &mut String, u: &SetAssessment, eps_min: f64, radius: Option<&RadiusSource>) {
-    let row = |s: &mut String, name: &str, value: String, note: String| {
-        let _ = writeln!(s, "  {name:<40} {value:>12}  {note}");
-    };
     let _ = writeln!(s, "\nOver {}:", describe_assessed_set(&u.set));
     if let Some(r) = radius {
         let _ = writeln!(
@@ -563,47 +570,52 @@ fn set_table(s: &mut String, u: &SetAssessment, eps_min: f64, radius: Option<&Ra
         "|eps_min(P) - eps_min(Q)| <= e^C |P - Q|_1".into(),
     );
     if let Some(t) = &u.theorem4 {
-        match (t.sensitivity_bound, t.capacity_bound, t.capacity_slack) {
-            (Some(sb), Some(cb), Some(slack)) => {
-                let verdict = verdict(slack, cb);
-                row(
-                    s,
-                    &format!("Theorem 4 bound on S (region {})", t.region),
-                    num(sb),
-                    format!("C <= eps_min + bound = {}: {verdict}", num(cb)),
-                );
-            }
-            _ => row(
-                s,
-                "Theorem 4 bound on S",
-                "-".into(),
-                format!("needs beta < 2 min p (beta = {})", short(t.beta)),
-            ),
-        }
-        match (t.corollary2_bound, t.corollary2_slack) {
-            (Some(b), Some(slack)) => row(
-                s,
-                "Corollary 2 bound on C",
-                num(b),
-                format!(
-                    "eps - ln(1 - e^eps beta/2), any region: {}",
-                    verdict(slack, b)
-                ),
-            ),
-            _ => row(
-                s,
-                "Corollary 2 bound on C",
-                "-".into(),
-                "vacuous: needs beta e^eps < 2".into(),
-            ),
-        }
-        if t.eps_min_at_center != eps_min {
+        theorem4_rows(s, t, eps_min);
+    }
+}
+
+/// [E] Theorem 4 and Corollary 2 beside the exact capacity of an l1 ball.
+fn theorem4_rows(s: &mut String, t: &Theorem4Check, eps_min: f64) {
+    match (t.sensitivity_bound, t.capacity_bound, t.capacity_slack) {
+        (Some(sb), Some(cb), Some(slack)) => {
+            let verdict = verdict(slack, cb);
             row(
                 s,
-                "eps_min at the centre of the ball",
-                num(t.eps_min_at_center),
-                "the bounds are taken there".into(),
+                &format!("Theorem 4 bound on S (region {})", t.region),
+                num(sb),
+                format!("C <= eps_min + bound = {}: {verdict}", num(cb)),
             );
         }
+        _ => row(
+            s,
+            "Theorem 4 bound on S",
+            "-".into(),
+            format!("needs beta < 2 min p (beta = {})", short(t.beta)),
+        ),
+    }
+    match (t.corollary2_bound, t.corollary2_slack) {
+        (Some(b), Some(slack)) => row(
+            s,
+            "Corollary 2 bound on C",
+            num(b),
+            format!(
+                "eps - ln(1 - e^eps beta/2), any region: {}",
+                verdict(slack, b)
+            ),
+        ),
+        _ => row(
+            s,
+            "Corollary 2 bound on C",
+            "-".into(),
+            "vacuous: needs beta e^eps < 2".into(),
+        ),
+    }
+    if t.eps_min_at_center != eps_min {
+        row(
+            s,
+            "eps_min at the centre of the ball",
+            num(t.eps_min_at_center),
+            "the bounds are taken there".into(),
+        );
     }
 }
