@@ -110,16 +110,6 @@ where
     W: std::io::Write,
     P: ColumnPrivatiser + ?Sized,
 {
-    let read_error = |e: csv::Error| {
-        if e.is_io_error() {
-            match e.into_kind() {
-                csv::ErrorKind::Io(io) => PrivatiseError::Read(io),
-                _ => unreachable!("checked to be an I/O error"),
-            }
-        } else {
-            PrivatiseError::Input(csv_error(e))
-        }
-    };
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .buffer_capacity(1 << 16)
@@ -127,21 +117,7 @@ where
     let mut wtr = RecordWriter::new(writer);
     let header = rdr.byte_headers().map_err(read_error)?.clone();
     let idx = column_index(&header, column)?;
-    match placement {
-        Placement::Append(name) => {
-            if header.iter().any(|h| h == name.as_bytes()) {
-                return Err(ModelError::invalid(
-                    "output column",
-                    format!("{name:?}"),
-                    "the input already has a column of that name",
-                    "choose another name for the privatised column",
-                )
-                .into());
-            }
-            wtr.record(header.iter().chain(std::iter::once(name.as_bytes())))
-        }
-        Placement::Replace => wtr.record(header.iter()),
-    }?;
+    write_header(&mut wtr, &header, placement)?;
 
     let mut summary = PrivatiseSummary::default();
     let mut record = csv::ByteRecord::new();
@@ -157,16 +133,7 @@ where
             let line = record.position().map_or(0, |p| p.line());
             let shown = String::from_utf8_lossy(value).into_owned();
             if on_unknown == OnUnknown::Error {
-                return Err(PrivatiseError::Unknown(ModelError::invalid(
-                    format!("column {column:?} at line {line}"),
-                    format!("{shown:?}"),
-                    format!(
-                        "the value is not one of the {} labels of the mechanism [{}]",
-                        privatiser.alphabet().len(),
-                        list_labels(privatiser.alphabet())
-                    ),
-                    "map the value to one of the labels in the data, or skip or keep such rows",
-                )));
+                return Err(unknown_error(column, line, &shown, privatiser.alphabet()));
             }
             summary.first_unknown.get_or_insert((line, shown));
             if on_unknown == OnUnknown::Skip {
@@ -187,6 +154,56 @@ where
     }
     wtr.flush()?;
     Ok(summary)
+}
+
+/// A `csv` reading error: an I/O failure, or malformed input naming its line.
+fn read_error(e: csv::Error) -> PrivatiseError {
+    if !e.is_io_error() {
+        return PrivatiseError::Input(csv_error(e));
+    }
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => PrivatiseError::Read(io),
+        kind => PrivatiseError::Read(std::io::Error::other(format!("{kind:?}"))),
+    }
+}
+
+/// Writes the header of the output: the input's, with the new column appended
+/// unless the values are replaced in place (a name already taken is an error).
+fn write_header<W: std::io::Write>(
+    wtr: &mut RecordWriter<W>,
+    header: &csv::ByteRecord,
+    placement: Placement<'_>,
+) -> std::result::Result<(), PrivatiseError> {
+    match placement {
+        Placement::Append(name) => {
+            if header.iter().any(|h| h == name.as_bytes()) {
+                return Err(ModelError::invalid(
+                    "output column",
+                    format!("{name:?}"),
+                    "the input already has a column of that name",
+                    "choose another name for the privatised column",
+                )
+                .into());
+            }
+            wtr.record(header.iter().chain(std::iter::once(name.as_bytes())))
+        }
+        Placement::Replace => wtr.record(header.iter()),
+    }
+}
+
+/// The error for a value outside the alphabet, naming its line and the labels.
+#[cold]
+fn unknown_error(column: &str, line: u64, shown: &str, alphabet: &[String]) -> PrivatiseError {
+    PrivatiseError::Unknown(ModelError::invalid(
+        format!("column {column:?} at line {line}"),
+        format!("{shown:?}"),
+        format!(
+            "the value is not one of the {} labels of the mechanism [{}]",
+            alphabet.len(),
+            list_labels(alphabet)
+        ),
+        "map the value to one of the labels in the data, or skip or keep such rows",
+    ))
 }
 
 /// Writes CSV records as the `csv` crate's writer does with its defaults (fields
