@@ -129,6 +129,43 @@ pub struct Assessment {
     pub uncertainty: Option<SetAssessment>,
 }
 
+impl SetAssessment {
+    /// Assesses W over the set `s`, with `eps_min = eps_min(W, p)` under the prior
+    /// ([E] Defs 5-6, Thms 3-4, Cor 2).
+    fn new(mechanism: &Mechanism, s: &UncertaintySet, eps_min: f64) -> Self {
+        let worst = s.worst_case_pml_per_output(mechanism);
+        let capacity = s.worst_case_pml(mechanism);
+        let theorem4 = match s {
+            UncertaintySet::L1Ball { center, beta } => {
+                let e = pml::eps_min(mechanism, center);
+                let sensitivity_bound = theorem4_sensitivity_bound(e, *beta, center);
+                let capacity_bound = sensitivity_bound.map(|b| e + b);
+                let corollary2_bound = theorem4_bound(e, *beta);
+                Some(Theorem4Check {
+                    beta: *beta,
+                    eps_min_at_center: e,
+                    region: privacy_region(center, e),
+                    hypothesis_holds: *beta < 2.0 * center.min_mass(),
+                    sensitivity_bound,
+                    capacity_bound,
+                    capacity_slack: capacity_bound.map(|b| b - capacity),
+                    corollary2_bound,
+                    corollary2_slack: corollary2_bound.map(|b| b - capacity),
+                })
+            }
+            _ => None,
+        };
+        SetAssessment {
+            set: s.clone(),
+            worst_case_pml_per_outcome: worst,
+            leakage_capacity: capacity,
+            sensitivity: capacity - eps_min,
+            lipschitz_constant: capacity.exp(),
+            theorem4,
+        }
+    }
+}
+
 impl Assessment {
     /// Assesses W under p and, if given, over the set. Errors when W does not have one
     /// row per symbol of p, or the set is on a different alphabet.
@@ -146,38 +183,7 @@ impl Assessment {
             ));
         }
         let eps_min = pml::eps_min(mechanism, prior);
-        let uncertainty = set.map(|s| {
-            let worst = s.worst_case_pml_per_output(mechanism);
-            let capacity = s.worst_case_pml(mechanism);
-            let theorem4 = match s {
-                UncertaintySet::L1Ball { center, beta } => {
-                    let e = pml::eps_min(mechanism, center);
-                    let sensitivity_bound = theorem4_sensitivity_bound(e, *beta, center);
-                    let capacity_bound = sensitivity_bound.map(|b| e + b);
-                    let corollary2_bound = theorem4_bound(e, *beta);
-                    Some(Theorem4Check {
-                        beta: *beta,
-                        eps_min_at_center: e,
-                        region: privacy_region(center, e),
-                        hypothesis_holds: *beta < 2.0 * center.min_mass(),
-                        sensitivity_bound,
-                        capacity_bound,
-                        capacity_slack: capacity_bound.map(|b| b - capacity),
-                        corollary2_bound,
-                        corollary2_slack: corollary2_bound.map(|b| b - capacity),
-                    })
-                }
-                _ => None,
-            };
-            SetAssessment {
-                set: s.clone(),
-                worst_case_pml_per_outcome: worst,
-                leakage_capacity: capacity,
-                sensitivity: capacity - eps_min,
-                lipschitz_constant: capacity.exp(),
-                theorem4,
-            }
-        });
+        let uncertainty = set.map(|s| SetAssessment::new(mechanism, s, eps_min));
         Ok(Assessment {
             prior: prior.clone(),
             mechanism: mechanism.clone(),
