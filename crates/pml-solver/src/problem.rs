@@ -46,18 +46,7 @@ impl Sample {
     /// The sample of category counts (the estimate is `counts / m`), with the
     /// distribution-free radius.
     pub fn from_counts(counts: &[u64], delta: f64) -> Result<Self> {
-        let samples = counts
-            .iter()
-            .try_fold(0u64, |m, &c| m.checked_add(c))
-            .filter(|&m| m <= 1 << 53)
-            .ok_or_else(|| {
-                ModelError::invalid(
-                    "counts",
-                    "total above 2^53",
-                    "the sample size must be exact in a double",
-                    "give counts whose total is at most 2^53",
-                )
-            })?;
+        let samples = pml_model::sample::sample_size(counts)?;
         let masses: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
         Ok(Sample {
             estimate: Prior::normalised(masses)?,
