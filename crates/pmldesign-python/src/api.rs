@@ -274,7 +274,9 @@ fn envelope<'py>(
     lp: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (rows, prior) = (rows(&mechanism), prior.as_array().to_vec());
-    run_design(py, None, move |_| engine::envelope(rows, prior, &deltas, lp))
+    run_design(py, None, move |_| {
+        engine::envelope(rows, prior, &deltas, lp)
+    })
 }
 
 /// See `pmldesign.bounds`: one planning question by name, with its arguments.
@@ -295,14 +297,37 @@ fn bound<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let estimate = estimate.as_deref();
     let q = match question {
-        "radius" => Question::Radius { samples, delta, alphabet, estimate },
-        "failure_probability" => {
-            Question::FailureProbability { samples, beta, alphabet, estimate }
-        }
+        "radius" => Question::Radius {
+            samples,
+            delta,
+            alphabet,
+            estimate,
+        },
+        "failure_probability" => Question::FailureProbability {
+            samples,
+            beta,
+            alphabet,
+            estimate,
+        },
         "epsilon_prime" => Question::EpsilonPrime { epsilon, beta },
-        "delta_min" => Question::DeltaMin { epsilon, epsilon_prime, samples, alphabet },
-        "samples" => Question::Samples { epsilon, epsilon_prime, delta, alphabet },
-        "max_epsilon" => Question::MaxEpsilon { epsilon_prime, samples, delta, alphabet },
+        "delta_min" => Question::DeltaMin {
+            epsilon,
+            epsilon_prime,
+            samples,
+            alphabet,
+        },
+        "samples" => Question::Samples {
+            epsilon,
+            epsilon_prime,
+            delta,
+            alphabet,
+        },
+        "max_epsilon" => Question::MaxEpsilon {
+            epsilon_prime,
+            samples,
+            delta,
+            alphabet,
+        },
         other => {
             return Err(PmlError::new_err(format!(
                 "invalid question = {other:?}: unknown planning question; use radius, failure_probability, epsilon_prime, delta_min, samples or max_epsilon"

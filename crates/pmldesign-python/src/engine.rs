@@ -434,7 +434,9 @@ fn design_json(d: &Design, labels: &[String]) -> Value {
     if let Some(c) = certificate.as_object_mut() {
         c.shift_remove("notion");
     }
-    let outputs: Vec<String> = (1..=d.mechanism.outputs()).map(|i| format!("y{i}")).collect();
+    let outputs: Vec<String> = (1..=d.mechanism.outputs())
+        .map(|i| format!("y{i}"))
+        .collect();
     json!({
         "prior": d.uncertainty.reference().to_vec(),
         "labels": labels,
@@ -469,7 +471,8 @@ fn note(d: &Design) -> Option<String> {
         DesignStatus::NoPrivacyNeeded => Some(format!(
             "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
             d.epsilon,
-            d.uncertainty.worst_case_pml(&Mechanism::identity(d.uncertainty.len()))
+            d.uncertainty
+                .worst_case_pml(&Mechanism::identity(d.uncertainty.len()))
         )),
         DesignStatus::TimeLimit => Some(format!(
             "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
@@ -511,7 +514,9 @@ fn guarantee_json(sd: &SampleDesign) -> Value {
 fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
     pml::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;
     let prior = Prior::new(d.uncertainty.reference().to_vec())?;
-    Ok(bounds_json(&Envelope::new(&d.mechanism, &prior)?.bounds(delta)?))
+    Ok(bounds_json(
+        &Envelope::new(&d.mechanism, &prior)?.bounds(delta)?,
+    ))
 }
 
 /// Envelope bounds at one delta, with the envelope (when exact) and the statement.
@@ -523,7 +528,12 @@ fn bounds_json(b: &EnvelopeBounds) -> Value {
 }
 
 /// The JSON of `pml design --utility loss --format json`.
-fn loss_json(d: &LossDesign, set: &UncertaintySet, sample: Option<(f64, u64)>, labels: &[String]) -> Value {
+fn loss_json(
+    d: &LossDesign,
+    set: &UncertaintySet,
+    sample: Option<(f64, u64)>,
+    labels: &[String],
+) -> Value {
     let mut certificate = json!(d.certificate);
     if let Some(c) = certificate.as_object_mut() {
         for key in ["notion", "levels", "dual"] {
@@ -590,7 +600,11 @@ pub fn apply(
                         &format!("values[{i}]"),
                         v,
                         "not one of the mechanism's labels",
-                        &format!("use one of {:?} or an index below {}", p.alphabet(), w.inputs()),
+                        &format!(
+                            "use one of {:?} or an index below {}",
+                            p.alphabet(),
+                            w.inputs()
+                        ),
                     ));
                 }
                 Ok(String::from_utf8_lossy(&out).into_owned())
@@ -632,7 +646,13 @@ pub fn compare(
         pml::model::cone::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
         let notions = pml::solver::common_level_notions(epsilon, alip);
-        let c = pml::solver::compare(&set, epsilon, &notions, u.as_ref(), &DesignSettings::default())?;
+        let c = pml::solver::compare(
+            &set,
+            epsilon,
+            &notions,
+            u.as_ref(),
+            &DesignSettings::default(),
+        )?;
         let rows: Vec<Value> = c
             .rows
             .iter()
@@ -682,70 +702,130 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
 #[derive(Debug, Clone, Copy)]
 pub enum Bound<'a> {
     /// `beta*(delta)` of eq. (7), or Theorem 2 at the estimate when given.
-    Radius { samples: u64, delta: f64, alphabet: usize, estimate: Option<&'a [f64]> },
+    Radius {
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
     /// Theorem 2: `P(||p - p^||_1 >= beta)`.
-    FailureProbability { samples: u64, beta: f64, alphabet: usize, estimate: Option<&'a [f64]> },
+    FailureProbability {
+        samples: u64,
+        beta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
     /// eq. (8): the leakage for every prior within `beta` of the estimate.
     EpsilonPrime { epsilon: f64, beta: f64 },
     /// Corollary 3: the failure probability of an eps'-PML guarantee.
-    DeltaMin { epsilon: f64, epsilon_prime: f64, samples: u64, alphabet: usize },
+    DeltaMin {
+        epsilon: f64,
+        epsilon_prime: f64,
+        samples: u64,
+        alphabet: usize,
+    },
     /// Corollary 3 solved for m.
-    Samples { epsilon: f64, epsilon_prime: f64, delta: f64, alphabet: usize },
+    Samples {
+        epsilon: f64,
+        epsilon_prime: f64,
+        delta: f64,
+        alphabet: usize,
+    },
     /// eqs. (7), (8) inverted: the largest design eps.
-    MaxEpsilon { epsilon_prime: f64, samples: u64, delta: f64, alphabet: usize },
+    MaxEpsilon {
+        epsilon_prime: f64,
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+    },
 }
 
 /// Answers one planning question: the answer and the figures beside it.
 pub fn bound(b: Bound<'_>) -> Result<Value> {
-    guarded(|| {
-        Ok(match b {
-            Bound::Radius { samples, delta, alphabet, estimate } => {
-                let free = sample::radius_free(samples, delta, alphabet)?;
-                match estimate {
-                    None => json!({ "beta": free, "formula": "[E] eq. (7)" }),
-                    Some(e) => {
-                        let p = Prior::new(e.to_vec())?;
-                        let kappa = sample::kappa(&p);
-                        json!({
-                            "beta": sample::radius_kappa(samples, delta, &p)?,
-                            "kappa": kappa, "phi": sample::phi(kappa)?,
-                            "beta_distribution_free": free, "formula": "[E] Theorem 2",
-                        })
-                    }
-                }
-            }
-            Bound::FailureProbability { samples, beta, alphabet, estimate } => {
-                let kappa = estimate.map(|e| Prior::new(e.to_vec())).transpose()?.map(|p| sample::kappa(&p));
-                let phi = sample::phi(kappa.unwrap_or(0.5))?;
-                let delta = sample::failure_probability(samples, beta, alphabet, phi)?;
-                json!({ "delta": delta, "kappa": kappa, "phi": phi, "formula": "[E] Theorem 2" })
-            }
-            Bound::EpsilonPrime { epsilon, beta } => {
-                json!({ "epsilon_prime": sample::epsilon_prime(epsilon, beta)?, "formula": "[E] eq. (8)" })
-            }
-            Bound::DeltaMin { epsilon, epsilon_prime, samples, alphabet } => json!({
-                "delta_min": sample::delta_min(epsilon, epsilon_prime, samples, alphabet)?,
-                "formula": "[E] Corollary 3",
-            }),
-            Bound::Samples { epsilon, epsilon_prime, delta, alphabet } => {
-                let m = sample::min_samples(epsilon, epsilon_prime, delta, alphabet)?;
-                let beta = sample::radius_free(m, delta, alphabet)?;
-                json!({
-                    "samples": m,
-                    "delta_min_at_m": sample::delta_min(epsilon, epsilon_prime, m, alphabet)?,
-                    "beta_at_m": beta,
-                    "epsilon_prime_at_m": sample::epsilon_prime(epsilon, beta)?,
-                    "formula": "[E] Corollary 3 (eqs. (7), (8)) solved for m",
-                })
-            }
-            Bound::MaxEpsilon { epsilon_prime, samples, delta, alphabet } => {
-                let g = sample::SampleGuarantee::for_target(epsilon_prime, samples, delta, alphabet)?;
-                json!({
-                    "epsilon": g.epsilon, "beta": g.beta,
-                    "epsilon_prime_at_answer": sample::epsilon_prime(g.epsilon, g.beta)?,
-                    "formula": "[E] eqs. (7), (8) inverted",
-                })
-            }
-        })
+    guarded(|| match b {
+        Bound::Radius {
+            samples,
+            delta,
+            alphabet,
+            estimate,
+        } => radius(samples, delta, alphabet, estimate),
+        Bound::FailureProbability {
+            samples,
+            beta,
+            alphabet,
+            estimate,
+        } => {
+            let kappa = estimate
+                .map(|e| Prior::new(e.to_vec()))
+                .transpose()?
+                .map(|p| sample::kappa(&p));
+            // kappa = 1/2 is the distribution-free choice: phi(1/2) = 2 is phi's minimum.
+            let phi = sample::phi(kappa.unwrap_or(0.5))?;
+            let delta = sample::failure_probability(samples, beta, alphabet, phi)?;
+            Ok(json!({ "delta": delta, "kappa": kappa, "phi": phi, "formula": "[E] Theorem 2" }))
+        }
+        Bound::EpsilonPrime { epsilon, beta } => Ok(json!({
+            "epsilon_prime": sample::epsilon_prime(epsilon, beta)?,
+            "formula": "[E] eq. (8)",
+        })),
+        Bound::DeltaMin {
+            epsilon,
+            epsilon_prime,
+            samples,
+            alphabet,
+        } => Ok(json!({
+            "delta_min": sample::delta_min(epsilon, epsilon_prime, samples, alphabet)?,
+            "formula": "[E] Corollary 3",
+        })),
+        Bound::Samples {
+            epsilon,
+            epsilon_prime,
+            delta,
+            alphabet,
+        } => min_samples(epsilon, epsilon_prime, delta, alphabet),
+        Bound::MaxEpsilon {
+            epsilon_prime,
+            samples,
+            delta,
+            alphabet,
+        } => {
+            let g = sample::SampleGuarantee::for_target(epsilon_prime, samples, delta, alphabet)?;
+            Ok(json!({
+                "epsilon": g.epsilon,
+                "beta": g.beta,
+                "epsilon_prime_at_answer": sample::epsilon_prime(g.epsilon, g.beta)?,
+                "formula": "[E] eqs. (7), (8) inverted",
+            }))
+        }
     })
+}
+
+/// The radius of eq. (7), or Theorem 2's at the estimate beside it.
+fn radius(samples: u64, delta: f64, alphabet: usize, estimate: Option<&[f64]>) -> Result<Value> {
+    let free = sample::radius_free(samples, delta, alphabet)?;
+    let Some(e) = estimate else {
+        return Ok(json!({ "beta": free, "formula": "[E] eq. (7)" }));
+    };
+    let p = Prior::new(e.to_vec())?;
+    let kappa = sample::kappa(&p);
+    Ok(json!({
+        "beta": sample::radius_kappa(samples, delta, &p)?,
+        "kappa": kappa,
+        "phi": sample::phi(kappa)?,
+        "beta_distribution_free": free,
+        "formula": "[E] Theorem 2",
+    }))
+}
+
+/// The smallest sample size for (eps', delta), with the figures it reaches.
+fn min_samples(epsilon: f64, epsilon_prime: f64, delta: f64, alphabet: usize) -> Result<Value> {
+    let m = sample::min_samples(epsilon, epsilon_prime, delta, alphabet)?;
+    let beta = sample::radius_free(m, delta, alphabet)?;
+    Ok(json!({
+        "samples": m,
+        "delta_min_at_m": sample::delta_min(epsilon, epsilon_prime, m, alphabet)?,
+        "beta_at_m": beta,
+        "epsilon_prime_at_m": sample::epsilon_prime(epsilon, beta)?,
+        "formula": "[E] Corollary 3 (eqs. (7), (8)) solved for m",
+    }))
 }
