@@ -12,9 +12,11 @@ venv=${PML_VENV:-.venv}
 if [ ! -x "$venv/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$venv"
 fi
-py="$venv/bin/python"
-"$py" -m pip install --quiet --disable-pip-version-check maturin numpy pytest
+# The build backend runs `maturin` from PATH: use the venv's.
+# shellcheck disable=SC1091
+source "$venv/bin/activate"
+python -m pip install --quiet --disable-pip-version-check maturin numpy pytest
 # A local directory is rebuilt on every install; maturin builds in release.
-"$py" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
     --force-reinstall --no-deps ./crates/pmldesign-python
-PML_BIN="${CARGO_TARGET_DIR:-target}/release/pml" "$py" -m pytest -q crates/pmldesign-python/tests
+PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests

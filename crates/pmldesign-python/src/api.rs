@@ -121,12 +121,37 @@ fn run_design<'py>(
     }
 }
 
-/// The objective from `utility` and `loss`/`loss_matrix`.
-fn objective(utility: String, loss: Option<String>, loss_matrix: Option<Matrix<'_>>) -> Objective {
-    match (loss, loss_matrix) {
-        (_, Some(m)) => Objective::LossMatrix(rows(&m)),
-        (Some(name), None) => Objective::NamedLoss(name),
-        (None, None) => Objective::Utility(utility),
+/// The options every design takes, from the dict the Python layer builds (its
+/// keys are the keyword arguments of `pmldesign.design`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DesignOptions {
+    utility: String,
+    loss: Option<String>,
+    loss_matrix: Option<Vec<Vec<f64>>>,
+    labels: Option<Vec<String>>,
+    time_limit: Option<f64>,
+    gap: f64,
+    pricing: String,
+    envelope_delta: f64,
+}
+
+impl DesignOptions {
+    /// The engine's options: a loss matrix, else a named loss, else the utility.
+    fn into_engine(self) -> Options {
+        let objective = match (self.loss, self.loss_matrix) {
+            (_, Some(m)) => Objective::LossMatrix(m),
+            (Some(name), None) => Objective::NamedLoss(name),
+            (None, None) => Objective::Utility(self.utility),
+        };
+        Options {
+            objective,
+            labels: self.labels,
+            time_limit: self.time_limit,
+            gap: self.gap,
+            pricing: self.pricing,
+            envelope_delta: self.envelope_delta,
+        }
     }
 }
 
@@ -137,25 +162,17 @@ fn rows(m: &Matrix<'_>) -> Vec<Vec<f64>> {
 
 /// See `pmldesign.design`.
 #[pyfunction]
-#[pyo3(signature = (prior, epsilon, *, beta=None, notion="pml".to_string(), epsilon_lower=None,
-    utility="mi".to_string(), loss=None, loss_matrix=None, labels=None, time_limit=None,
-    gap=1e-9, pricing="auto".to_string(), envelope_delta=0.05, progress=None))]
+#[pyo3(signature = (prior, epsilon, options, *, beta=None, notion="pml".to_string(),
+    epsilon_lower=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn design<'py>(
     py: Python<'py>,
     prior: Vector<'py>,
     epsilon: f64,
+    options: DesignOptions,
     beta: Option<f64>,
     notion: String,
     epsilon_lower: Option<f64>,
-    utility: String,
-    loss: Option<String>,
-    loss_matrix: Option<Matrix<'py>>,
-    labels: Option<Vec<String>>,
-    time_limit: Option<f64>,
-    gap: f64,
-    pricing: String,
-    envelope_delta: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = engine::DesignRequest {
@@ -164,38 +181,21 @@ fn design<'py>(
         epsilon_lower,
         beta,
         notion,
-        options: Options {
-            objective: objective(utility, loss, loss_matrix),
-            labels,
-            time_limit,
-            gap,
-            pricing,
-            envelope_delta,
-        },
+        options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design(&req, o))
 }
 
 /// See `pmldesign.design_from_counts`.
 #[pyfunction]
-#[pyo3(signature = (counts, epsilon, *, delta, radius="free".to_string(), utility="mi".to_string(),
-    loss=None, loss_matrix=None, labels=None, time_limit=None, gap=1e-9, pricing="auto".to_string(),
-    envelope_delta=0.05, progress=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), progress=None))]
 fn design_from_counts<'py>(
     py: Python<'py>,
     counts: Vector<'py>,
     epsilon: f64,
+    options: DesignOptions,
     delta: f64,
     radius: String,
-    utility: String,
-    loss: Option<String>,
-    loss_matrix: Option<Matrix<'py>>,
-    labels: Option<Vec<String>>,
-    time_limit: Option<f64>,
-    gap: f64,
-    pricing: String,
-    envelope_delta: f64,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = engine::CountsRequest {
@@ -203,14 +203,7 @@ fn design_from_counts<'py>(
         epsilon,
         delta,
         radius,
-        options: Options {
-            objective: objective(utility, loss, loss_matrix),
-            labels,
-            time_limit,
-            gap,
-            pricing,
-            envelope_delta,
-        },
+        options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))
 }

@@ -66,17 +66,23 @@ def _labels(labels: Optional[Sequence[Any]]) -> Optional[list]:
     return [str(label) for label in labels]
 
 
-def _objective(utility: str, loss: Any) -> Dict[str, Any]:
-    """The native keyword arguments for ``utility`` and ``loss``."""
-    if loss is None:
-        return {"utility": utility}
-    if utility not in ("mi", "loss"):
+def _options(utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pricing: str, envelope_delta: Any) -> Dict[str, Any]:
+    """The options dict of the native design functions (checked and converted)."""
+    if loss is not None and utility not in ("mi", "loss"):
         raise PmlError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
-    if isinstance(loss, str):
-        if loss not in _LOSSES:
-            raise PmlError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
-        return {"loss": loss}
-    return {"loss_matrix": _matrix("loss", loss)}
+    if isinstance(loss, str) and loss not in _LOSSES:
+        raise PmlError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
+    named = loss if isinstance(loss, str) else None
+    return {
+        "utility": utility,
+        "loss": named,
+        "loss_matrix": None if loss is None or named else _matrix("loss", loss).tolist(),
+        "labels": _labels(labels),
+        "time_limit": None if time_limit is None else _number("time_limit", time_limit),
+        "gap": _number("gap", gap),
+        "pricing": pricing,
+        "envelope_delta": _number("envelope_delta", envelope_delta),
+    }
 
 
 class Design(Record):
@@ -193,16 +199,11 @@ def design(
     data = _native.design(
         _vector("prior", prior),
         _number("epsilon", epsilon),
+        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         beta=None if beta is None else _number("beta", beta),
         notion=notion,
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
-        labels=_labels(labels),
-        time_limit=None if time_limit is None else _number("time_limit", time_limit),
-        gap=_number("gap", gap),
-        pricing=pricing,
-        envelope_delta=_number("envelope_delta", envelope_delta),
         progress=progress,
-        **_objective(utility, loss),
     )
     return Design(data)
 
@@ -235,15 +236,10 @@ def design_from_counts(
     data = _native.design_from_counts(
         _vector("counts", counts),
         _number("epsilon", epsilon),
+        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         delta=_number("delta", delta),
         radius=radius,
-        labels=_labels(labels),
-        time_limit=None if time_limit is None else _number("time_limit", time_limit),
-        gap=_number("gap", gap),
-        pricing=pricing,
-        envelope_delta=_number("envelope_delta", envelope_delta),
         progress=progress,
-        **_objective(utility, loss),
     )
     return Design(data)
 

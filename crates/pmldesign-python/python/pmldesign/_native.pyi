@@ -1,8 +1,7 @@
 """Type stubs of the native module ``pmldesign._native`` (use ``pmldesign`` instead)."""
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
-import numpy as np
 import numpy.typing as npt
 
 PML_TOLERANCE: float
@@ -11,37 +10,35 @@ ROW_SUM_TOLERANCE: float
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""
 
+class DesignOptions(TypedDict):
+    """The options of both design functions (every key is required)."""
+
+    utility: str
+    loss: Optional[str]
+    loss_matrix: Optional[List[List[float]]]
+    labels: Optional[List[str]]
+    time_limit: Optional[float]
+    gap: float
+    pricing: str
+    envelope_delta: float
+
 def design(
     prior: npt.ArrayLike,
     epsilon: float,
+    options: DesignOptions,
     *,
     beta: Optional[float] = ...,
     notion: str = ...,
     epsilon_lower: Optional[float] = ...,
-    utility: str = ...,
-    loss: Optional[str] = ...,
-    loss_matrix: Optional[npt.ArrayLike] = ...,
-    labels: Optional[List[str]] = ...,
-    time_limit: Optional[float] = ...,
-    gap: float = ...,
-    pricing: str = ...,
-    envelope_delta: float = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def design_from_counts(
     counts: npt.ArrayLike,
     epsilon: float,
+    options: DesignOptions,
     *,
     delta: float,
     radius: str = ...,
-    utility: str = ...,
-    loss: Optional[str] = ...,
-    loss_matrix: Optional[npt.ArrayLike] = ...,
-    labels: Optional[List[str]] = ...,
-    time_limit: Optional[float] = ...,
-    gap: float = ...,
-    pricing: str = ...,
-    envelope_delta: float = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def apply(

@@ -29,7 +29,17 @@ def _whole(name: str, value: Any, least: int) -> int:
 
 
 def _ask(question: str, **kwargs: Any) -> Record:
+    """Asks the library one planning question."""
     return Record(_native.bound(question, **kwargs))
+
+
+def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> dict:
+    """``samples``, ``alphabet`` (an estimate's length by default) and ``estimate``."""
+    est = None if estimate is None else _vector("estimate", estimate).tolist()
+    n = len(est) if est is not None and alphabet is None else alphabet
+    if n is None:
+        raise PmlError("invalid alphabet = None: give the alphabet size N or an estimate")
+    return {"samples": _whole("samples", samples, 1), "alphabet": _whole("alphabet", n, 2), "estimate": est}
 
 
 def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
@@ -38,22 +48,12 @@ def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estima
     With ``estimate``, the sharper Theorem 2 radius with phi(kappa) of the estimate
     (a plug-in for the unknown prior's kappa); the alphabet is then its length.
     """
-    est = None if estimate is None else _vector("estimate", estimate).tolist()
-    n = len(est) if est is not None and alphabet is None else alphabet
-    if n is None:
-        raise PmlError("invalid alphabet = None: give the alphabet size N or an estimate")
-    return _ask("radius", samples=_whole("samples", samples, 1), delta=_number("delta", delta),
-                alphabet=_whole("alphabet", n, 2), estimate=est)
+    return _ask("radius", delta=_number("delta", delta), **_sample_args(samples, alphabet, estimate))
 
 
 def failure_probability(samples: int, beta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
     """``P(||p - p^||_1 >= beta)`` for an estimate from m samples ([E] Theorem 2)."""
-    est = None if estimate is None else _vector("estimate", estimate).tolist()
-    n = len(est) if est is not None and alphabet is None else alphabet
-    if n is None:
-        raise PmlError("invalid alphabet = None: give the alphabet size N or an estimate")
-    return _ask("failure_probability", samples=_whole("samples", samples, 1), beta=_number("beta", beta),
-                alphabet=_whole("alphabet", n, 2), estimate=est)
+    return _ask("failure_probability", beta=_number("beta", beta), **_sample_args(samples, alphabet, estimate))
 
 
 def epsilon_prime(epsilon: float, beta: float) -> Record:
