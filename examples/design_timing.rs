@@ -24,7 +24,12 @@ fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n20: Vec<f64> = (1..=20).map(|i| i as f64 / 210.0).collect();
     let cases = [
-        ("Example 1 (N = 4)", vec![0.4, 0.2, 0.2, 0.2], (9.0f64 / 8.0).ln(), 200),
+        (
+            "Example 1 (N = 4)",
+            vec![0.4, 0.2, 0.2, 0.2],
+            (9.0f64 / 8.0).ln(),
+            200,
+        ),
         ("N = 20", n20, 2f64.ln(), 20),
     ];
     let utility = FInformation::mutual_information();
@@ -36,7 +41,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             pml::solver::design_notion(&set, &notion, &utility, &settings).expect("design");
         };
         run();
-        println!("{name}: median {:.1} us over {runs} runs", median_us(runs, run));
+        println!(
+            "{name}: median {:.1} us over {runs} runs",
+            median_us(runs, run)
+        );
     }
     Ok(())
 }
