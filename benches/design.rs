@@ -6,7 +6,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use pml::prelude::*;
-use pml::solver::rays;
+use pml::solver::internals::rays;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -54,7 +54,12 @@ fn bench_rays(c: &mut Criterion) {
 
 fn bench_design(c: &mut Criterion) {
     let utility = FInformation::mutual_information();
-    let settings = DesignSettings::default();
+    let design = |set: &UncertaintySet| {
+        Problem::new(set.clone())
+            .epsilon(epsilon())
+            .utility(utility)
+            .solve()
+    };
     for (label, index) in [("design/mi_known", 0), ("design/mi_ball", 1)] {
         let mut group = c.benchmark_group(label);
         for n in DESIGN_SIZES {
@@ -66,11 +71,11 @@ fn bench_design(c: &mut Criterion) {
             let set = if index == 0 { known.1 } else { ball.1 };
             // Time the full call even when it fails (e.g. at certification, after all
             // the work), but say so: a failing design is a solver bug to report.
-            if let Err(e) = design(&set, epsilon(), &utility, &settings) {
+            if let Err(e) = design(&set) {
                 eprintln!("warning: {label}/{n}: design failed: {e}");
             }
             group.bench_with_input(BenchmarkId::from_parameter(n), &set, |b, set| {
-                b.iter(|| design(black_box(set), epsilon(), &utility, &settings).is_ok())
+                b.iter(|| design(black_box(set)).is_ok())
             });
         }
         group.finish();

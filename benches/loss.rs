@@ -6,7 +6,6 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use pml::prelude::*;
-use pml::solver::loss::{Loss, minimise_loss};
 use std::hint::black_box;
 
 /// Alphabet sizes benchmarked (about 7 s a run at N = 128 with microlp, README
@@ -24,11 +23,17 @@ fn bench_loss(c: &mut Criterion) {
         let set = UncertaintySet::known(prior(n));
         // Time the full call even when it fails, but say so: a failing design is a
         // solver bug to report.
-        if let Err(e) = minimise_loss(&set, eps, &Loss::Hamming) {
+        let solve = |set: &UncertaintySet| {
+            Problem::new(set.clone())
+                .epsilon(eps)
+                .loss(Loss::Hamming)
+                .solve()
+        };
+        if let Err(e) = solve(&set) {
             eprintln!("warning: loss/hamming_known/{n}: minimise_loss failed: {e}");
         }
         group.bench_with_input(BenchmarkId::from_parameter(n), &set, |b, set| {
-            b.iter(|| minimise_loss(black_box(set), eps, &Loss::Hamming).is_ok())
+            b.iter(|| solve(black_box(set)).is_ok())
         });
     }
     group.finish();

@@ -19,7 +19,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     let epsilon = (9.0f64 / 8.0).ln();
     let set = UncertaintySet::known(prior.clone());
     let utility = FInformation::mutual_information();
-    let d = design(&set, epsilon, &utility, &DesignSettings::default())?;
+    let d = Problem::new(set)
+        .epsilon(epsilon)
+        .utility(utility)
+        .solve()?;
 
     println!("[E] Example 1: p = (0.4, 0.2, 0.2, 0.2), eps = ln(9/8) = {epsilon:.6}");
     println!(

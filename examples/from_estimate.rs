@@ -14,7 +14,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     let beta = 0.05;
     let epsilon = 2f64.ln();
     let set = UncertaintySet::l1_ball(estimate, beta)?;
-    let settings = DesignSettings::default();
 
     println!("p^ = (0.35, 0.3, 0.2, 0.15), beta = {beta}, eps = ln 2 = {epsilon:.6}");
     println!(
@@ -27,7 +26,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     for name in BUILTIN_NAMES {
         let utility = builtin(name).ok_or_else(|| format!("unknown utility {name}"))?;
-        let d = design(&set, epsilon, utility.as_ref(), &settings)?;
+        let d = Problem::new(set.clone())
+            .epsilon(epsilon)
+            .boxed_utility(utility)
+            .solve()?;
         let calibrated = d.baselines.pml_calibrated.utility;
         let same_ldp = d.baselines.same_ldp.utility;
         println!(

@@ -11,8 +11,8 @@
 //! (microlp needs minutes there), `--cg-max N` the same for column generation.
 
 use pml::model::{Prior, UncertaintySet};
-use pml::solver::backend::LP_BACKEND;
-use pml::solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
+use pml::solver::LP_BACKEND;
+use pml::solver::{Loss, LossMethod, Problem, Settings};
 use std::time::Instant;
 
 #[path = "support/dirichlet.rs"]
@@ -49,17 +49,21 @@ fn main() {
             if n > max {
                 continue;
             }
-            let settings = LossSettings {
-                method,
-                ..LossSettings::default()
+            let settings = Settings {
+                loss_method: method,
+                ..Settings::default()
             };
             let start = Instant::now();
-            let result = minimise_loss_with(&set, eps, &Loss::Hamming, &settings);
+            let result = Problem::new(set.clone())
+                .epsilon(eps)
+                .loss(Loss::Hamming)
+                .settings(settings)
+                .solve();
             let secs = start.elapsed().as_secs_f64();
             match result {
                 Ok(d) => println!(
                     "| {n} | {name} | {LP_BACKEND} | {secs:.3} | {:.9} | {:.1e} | {:?} |",
-                    d.expected_loss, d.certificate.gap, d.status
+                    -d.utility_value, d.certificate.gap, d.status
                 ),
                 Err(e) => println!("| {n} | {name} | {LP_BACKEND} | {secs:.3} | failed: {e} | | |"),
             }

@@ -34,7 +34,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     let eps_max = measures::eps_max(&prior);
     let mi = FInformation::mutual_information();
     let entropy = mi.value(&Mechanism::identity(prior.len()), prior.masses());
-    let settings = DesignSettings::default();
 
     let mut rows: Vec<Vec<String>> = Vec::new();
     let (mut opt, mut cal, mut ldp) = (Vec::new(), Vec::new(), Vec::new());
@@ -45,7 +44,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     for k in 1..=GRID {
         let eps = top * k as f64 / GRID as f64;
-        let d = design(&UncertaintySet::known(prior.clone()), eps, &mi, &settings)?;
+        let d = Problem::new(UncertaintySet::known(prior.clone()))
+            .epsilon(eps)
+            .utility(mi)
+            .solve()?;
         let (u, c, l) = (
             d.utility_value,
             d.baselines.pml_calibrated.utility,

@@ -11,7 +11,10 @@
 //! // within l1 distance 0.05 of an estimate ([E] Prop 2).
 //! let estimate = Prior::new(vec![0.4, 0.3, 0.2, 0.1])?;
 //! let set = UncertaintySet::l1_ball(estimate, 0.05)?;
-//! let d = design(&set, 2f64.ln(), &FInformation::mutual_information(), &DesignSettings::default())?;
+//! let d = Problem::new(set)
+//!     .epsilon(2f64.ln())
+//!     .utility(FInformation::mutual_information())
+//!     .solve()?;
 //! assert!(d.certificate.worst_case_pml <= 2f64.ln() + 1e-10);
 //! assert!(d.utility_value >= d.baselines.pml_calibrated.utility);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -24,10 +27,12 @@ pub use pml_solver as solver;
 
 /// The types most programs need.
 pub mod prelude {
-    pub use pml_model::{ColumnCone, Mechanism, ModelError, Prior, UncertaintySet, measures};
+    pub use pml_model::{
+        ColumnCone, Mechanism, ModelError, Notion, Prior, UncertaintySet, measures,
+    };
     pub use pml_solver::{
-        Certificate, Design, DesignSettings, DesignStatus, FInformation, MapAccuracy, SolverError,
-        Utility, closed_form, design,
+        Certificate, Design, DesignStatus, FInformation, Loss, MapAccuracy, Problem, Progress,
+        RadiusMethod, Sample, Settings, SolverError, Utility, closed_form,
     };
 }
 

@@ -5,54 +5,29 @@ use crate::args::Format;
 use crate::error::CliError;
 use pml_model::envelope::EnvelopeBounds;
 use pml_model::{Mechanism, Notion, UncertaintySet};
-use pml_solver::loss::LossDesign;
-use pml_solver::{Comparison, Design, DesignStatus, RandomizedResponse, SampleDesign};
+use pml_solver::{Comparison, Design, DesignStatus, Guarantee, RadiusMethod};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
-/// Renders a design in the chosen format.
+/// Renders a design in the chosen format (with the guarantee of the sample it
+/// came from, if there is one).
 pub fn render_design(
     d: &Design,
     envelope: &EnvelopeBounds,
-    labels: &[String],
-    format: Format,
-) -> Result<String, CliError> {
-    render(d, None, envelope, labels, format)
-}
-
-/// Renders a design from samples: the design, then its (eps, delta) guarantee.
-pub fn render_sample_design(
-    sd: &SampleDesign,
-    envelope: &EnvelopeBounds,
-    labels: &[String],
-    format: Format,
-) -> Result<String, CliError> {
-    render(&sd.design, Some(sd), envelope, labels, format)
-}
-
-/// A design, with the guarantee of the sample it came from if there is one.
-fn render(
-    d: &Design,
-    sample: Option<&SampleDesign>,
-    envelope: &EnvelopeBounds,
-    labels: &[String],
     format: Format,
 ) -> Result<String, CliError> {
     Ok(match format {
         Format::Json => {
-            let mut v = design_json(d, labels);
-            if let Some(sd) = sample {
-                v["guarantee"] = guarantee_json(sd);
-            }
+            let mut v = design_json(d)?;
             v["envelope"] = envelope_json(envelope);
             pretty(&v)?
         }
-        Format::Csv => matrix_csv(d, labels)?,
+        Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
         Format::Table => {
-            let mut s = design_table(d, labels);
+            let mut s = design_table(d);
             s.push_str(&envelope_table(envelope));
-            if let Some(sd) = sample {
-                s.push_str(&guarantee_table(sd));
+            if let Some(g) = &d.guarantee {
+                s.push_str(&guarantee_table(d, g));
             }
             s
         }
@@ -66,45 +41,25 @@ pub fn pretty(v: &Value) -> Result<String, CliError> {
     Ok(s)
 }
 
-fn guarantee_json(sd: &SampleDesign) -> Value {
-    json!({
-        "statement": sd.statement,
-        "samples": sd.samples,
-        "delta": sd.delta,
-        "beta": sd.beta,
-        "radius_method": sd.radius_method,
-        "radius_note": sd.radius_note,
-        "empirical_prior": sd.design.uncertainty.reference().to_vec(),
-        "simpler_route": sd.simpler_route.as_ref().map(|r| json!({
-            "description": "design for the estimate alone at eps0 with e^-eps0 = e^-eps + beta/2 ([E] eqs. 8, 13)",
-            "epsilon_for_estimate": r.epsilon_for_estimate,
-            "mechanism": r.mechanism.to_rows(),
-            "utility": r.utility,
-            "worst_case_pml": r.worst_case_pml,
-        })),
-        "designed_utility": sd.design.utility_value,
-    })
-}
-
-fn guarantee_table(sd: &SampleDesign) -> String {
+fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     let mut s = format!(
         "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
-        sd.statement,
-        sd.samples,
-        sd.delta,
-        sd.beta,
-        match sd.radius_method {
-            pml_solver::RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
-            pml_solver::RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
+        g.statement(d.epsilon),
+        g.samples,
+        g.delta,
+        g.beta,
+        match g.radius_method {
+            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+            RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
         }
     );
-    if let Some(n) = &sd.radius_note {
+    if let Some(n) = &g.radius_note {
         s.push_str(&format!("  note: {n}\n"));
     }
-    match &sd.simpler_route {
+    match &g.simpler_route {
         Some(r) => s.push_str(&format!(
             "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
-            r.epsilon_for_estimate, sd.design.utility_name, r.utility, sd.design.utility_value
+            r.epsilon_for_estimate, d.utility_name, r.utility, d.utility_value
         )),
         None => s.push_str(
             "  simpler route: none (e^-eps + beta/2 > 1: no level for the estimate alone reaches eps)\n",
@@ -113,97 +68,18 @@ fn guarantee_table(sd: &SampleDesign) -> String {
     s
 }
 
-fn output_names(d: &Design) -> Vec<String> {
-    (1..=d.mechanism.outputs())
-        .map(|i| format!("y{i}"))
-        .collect()
-}
-
-fn note(d: &Design) -> Option<String> {
-    match d.status {
-        DesignStatus::NoPrivacyNeeded => Some(format!(
-            "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
-            d.epsilon,
-            d.uncertainty
-                .worst_case_pml(&pml_model::Mechanism::identity(d.uncertainty.len()))
-        )),
-        DesignStatus::TimeLimit => Some(format!(
-            "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
-            d.iterations,
-            d.certificate.gap,
-            100.0 * d.certificate.gap / d.certificate.upper_bound.abs().max(f64::MIN_POSITIVE)
-        )),
-        DesignStatus::GapLimit => Some(format!(
-            "stopped at a certified gap of {:.3e} ({:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
-            d.certificate.gap,
-            d.certificate.gap / d.certificate.upper_bound.abs().max(f64::MIN_POSITIVE),
-            d.iterations,
-        )),
-        DesignStatus::Optimal => None,
-    }
-}
-
-fn rr_json(r: &RandomizedResponse) -> Value {
-    json!({
-        "ldp_epsilon": finite_or_null(r.ldp_epsilon),
-        "mechanism": r.mechanism.to_rows(),
-        "worst_case_pml": r.worst_case_pml,
-        "utility": r.utility,
-    })
-}
-
 fn finite_or_null(x: f64) -> Value {
     if x.is_finite() { json!(x) } else { Value::Null }
 }
 
-/// The JSON object of `pml design --format json`.
-pub fn design_json(d: &Design, labels: &[String]) -> Value {
-    let c = &d.certificate;
-    json!({
-        "prior": d.uncertainty.reference().to_vec(),
-        "labels": labels,
-        "notion": d.notion,
-        "epsilon": d.epsilon,
-        "exp_epsilon": d.epsilon.exp(),
-        "uncertainty": d.uncertainty,
-        "status": d.status,
-        "note": note(d),
-        "utility": { "name": d.utility_name, "value": d.utility_value },
-        "outputs": output_names(d),
-        "mechanism": d.mechanism.to_rows(),
-        "output_probabilities": d.output_probabilities,
-        "pml_per_output": d.pml_per_output,
-        "pmc_per_output": d.pmc_per_output.iter().map(|x| finite_or_null(*x)).collect::<Vec<_>>(),
-        "certificate": {
-            "worst_case_pml": c.worst_case_pml,
-            "worst_case_pml_per_output": c.worst_case_pml_per_output,
-            "target_epsilon": c.target_epsilon,
-            "levels": c.levels,
-            "max_row_sum_error": c.max_row_sum_error,
-            "min_entry": c.min_entry,
-            "utility_value": c.utility_value,
-            "upper_bound": c.upper_bound,
-            "gap": c.gap,
-            "dual": c.dual,
-        },
-        "baselines": {
-            "randomized_response": {
-                "same_ldp": rr_json(&d.baselines.same_ldp),
-                "pml_calibrated": rr_json(&d.baselines.pml_calibrated),
-            }
-        },
-        "solver": {
-            "extreme_rays": d.rays,
-            "pricing_passes": d.iterations,
-            "rays_priced": d.rays_priced,
-            "pricing": d.pricing,
-        },
-    })
-}
-
-/// The mechanism as CSV: a header `input,y1,..,yM`, then one row per input.
-fn matrix_csv(d: &Design, labels: &[String]) -> Result<String, CliError> {
-    mechanism_csv(&d.mechanism, &output_names(d), labels)
+/// The JSON object of `pml design --format json` (without the envelope): the
+/// design's own serialisation, with the guarantee stated in words.
+pub fn design_json(d: &Design) -> Result<Value, CliError> {
+    let mut v = serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))?;
+    if let Some(g) = &d.guarantee {
+        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    }
+    Ok(v)
 }
 
 /// A mechanism as CSV: a header `input,<outputs>`, then one row per input.
@@ -264,7 +140,8 @@ fn describe_set(set: &UncertaintySet) -> String {
 }
 
 /// The table of `pml design` for people.
-fn design_table(d: &Design, labels: &[String]) -> String {
+fn design_table(d: &Design) -> String {
+    let labels = &d.labels;
     let mut s = String::new();
     let c = &d.certificate;
     let w = |s: &mut String, t: String| s.push_str(&t);
@@ -285,13 +162,12 @@ fn design_table(d: &Design, labels: &[String]) -> String {
             ),
         },
     );
-    if let Some(n) = note(d) {
+    if let Some(n) = d.note() {
         w(&mut s, format!("note: {n}\n"));
     }
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-    let names = output_names(d);
     w(&mut s, format!("\n{:<width$} {:>8}", "input", "prior"));
-    for y in &names {
+    for y in &d.outputs {
         w(&mut s, format!(" {y:>9}"));
     }
     s.push('\n');
@@ -515,22 +391,15 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
 }
 
 /// Renders `pml design --utility loss`: outputs are guesses, named by the labels.
-pub fn render_loss_design(
-    d: &LossDesign,
-    set: &UncertaintySet,
-    sample: Option<(f64, u64)>,
-    labels: &[String],
-    format: Format,
-) -> Result<String, CliError> {
+pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError> {
+    let (labels, set) = (&d.labels, &d.uncertainty);
+    let Some(l) = &d.loss else {
+        return Err(CliError::Failure("not a loss design".into()));
+    };
     let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
     let c = &d.certificate;
     // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
-    let guarantee = sample.map(|(delta, m)| {
-        format!(
-            "with probability at least 1 - {delta} over the sample of {m}, the mechanism is {:.6}-PML for the true distribution",
-            d.epsilon
-        )
-    });
+    let guarantee = d.guarantee.as_ref().map(|g| g.statement(d.epsilon));
     Ok(match format {
         Format::Json => pretty(&json!({
             "prior": set.reference().to_vec(),
@@ -540,10 +409,10 @@ pub fn render_loss_design(
             "exp_epsilon": d.epsilon.exp(),
             "uncertainty": set,
             "status": d.status,
-            "loss": d.loss_name,
-            "method": d.method,
-            "expected_loss": d.expected_loss,
-            "lower_bound": d.lower_bound,
+            "loss": l.name,
+            "method": l.method,
+            "expected_loss": l.expected_loss,
+            "lower_bound": l.lower_bound,
             "outputs": outputs,
             "mechanism": d.mechanism.to_rows(),
             "certificate": {
@@ -556,14 +425,14 @@ pub fn render_loss_design(
                 "upper_bound": c.upper_bound,
                 "gap": c.gap,
             },
-            "solver": { "method": d.method, "pricing_passes": d.iterations },
+            "solver": { "method": l.method, "pricing_passes": d.iterations },
             "guarantee": guarantee,
         }))?,
         Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
         Format::Table => {
             let mut s = format!(
                 "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
-                d.loss_name,
+                l.name,
                 d.epsilon,
                 d.epsilon.exp(),
                 describe_set(set)
@@ -584,7 +453,7 @@ pub fn render_loss_design(
             }
             s.push_str(&format!(
                 "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
-                d.expected_loss, d.lower_bound, c.gap, d.method, d.iterations, d.status
+                l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
             ));
             s.push_str(&format!(
                 "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",

@@ -111,13 +111,15 @@ pub fn lip_parameter(mechanism: &Mechanism, prior: &Prior) -> f64 {
 
 /// Everything the notions need to know about a mechanism over a set of priors:
 /// the worst-case PML and PMC and the prior-free LDP parameter and maximal leakage.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct NotionLevels {
     /// Worst-case PML over the set ([E] Def 5).
     pub pml: f64,
     /// Worst-case PMC over the set ([D] Thm 1).
+    #[serde(deserialize_with = "crate::serde_float::null_is_infinite")]
     pub pmc: f64,
     /// LDP parameter `max_y ln(max_x W / min_x W)`.
+    #[serde(deserialize_with = "crate::serde_float::null_is_infinite")]
     pub ldp: f64,
     /// Maximal leakage `ln sum_y max_x W[x][y]`.
     pub maximal_leakage: f64,

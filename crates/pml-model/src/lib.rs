@@ -30,6 +30,7 @@ pub mod notion;
 pub mod prior;
 pub mod sample;
 pub mod sampler;
+pub mod serde_float;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;

@@ -18,7 +18,7 @@ use ndarray::{Array1, ArrayView1};
 use serde::Serialize;
 
 /// A privacy notion and its level(s).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "notion", rename_all = "snake_case")]
 pub enum Notion {
     /// eps-PML: the information density is at most eps ([E] Thm 1).

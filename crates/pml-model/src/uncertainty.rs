@@ -11,7 +11,7 @@ use serde::Serialize;
 pub const DEFAULT_VERTEX_LIMIT: usize = 200_000;
 
 /// The set of priors over which leakage is guaranteed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum UncertaintySet {
     /// A single, known prior.

@@ -4,15 +4,15 @@
 use crate::closed_form::{
     calibrated_randomized_response, randomized_response, randomized_response_pml,
 };
-use crate::utility::Utility;
 use ndarray::Array1;
 use pml_model::{Mechanism, Result, UncertaintySet};
 use serde::Serialize;
 
 /// One randomized-response mechanism with its leakage and utility.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct RandomizedResponse {
     /// Its LDP parameter `e_r` (infinite, serialised as `null`, for the identity).
+    #[serde(deserialize_with = "pml_model::serde_float::null_is_infinite")]
     pub ldp_epsilon: f64,
     /// The matrix.
     pub mechanism: Mechanism,
@@ -23,7 +23,7 @@ pub struct RandomizedResponse {
 }
 
 /// The two randomized-response comparators of a design at level eps.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Baselines {
     /// eps-LDP randomized response (`e_r = eps`): what LDP would release.
     pub same_ldp: RandomizedResponse,
@@ -44,19 +44,19 @@ pub fn min_symbol_mass(set: &UncertaintySet) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
-/// Builds both baselines for a design at level eps over `set`.
+/// Builds both baselines for a design at level eps over `set`; `value` is the
+/// design's objective (a utility, or minus an expected loss).
 pub fn randomized_response_baselines(
     set: &UncertaintySet,
     epsilon: f64,
-    utility: &dyn Utility,
+    value: &dyn Fn(&Mechanism) -> f64,
 ) -> Result<Baselines> {
-    let reference = set.reference();
     let make = |ldp_epsilon: f64| -> Result<RandomizedResponse> {
         let mechanism = randomized_response(set.len(), ldp_epsilon)?;
         Ok(RandomizedResponse {
             ldp_epsilon,
             worst_case_pml: set.worst_case_pml(&mechanism),
-            utility: utility.value(&mechanism, reference.view()),
+            utility: value(&mechanism),
             mechanism,
         })
     };

@@ -54,7 +54,7 @@ impl DualCertificate {
 }
 
 /// Evidence that a mechanism is valid, private and optimal.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Certificate {
     /// The notion certified, with its levels.
     pub notion: Notion,

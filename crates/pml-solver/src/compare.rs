@@ -6,7 +6,7 @@
 //! levels eps unless given, LIP(eps) and LDP(eps).
 
 use crate::baseline::randomized_response_baselines;
-use crate::design::{DesignSettings, DesignStatus, design_notion};
+use crate::design::{DesignStatus, design_notion};
 use crate::error::Result;
 use crate::utility::Utility;
 use pml_model::density::NotionLevels;
@@ -69,7 +69,7 @@ pub fn compare(
     epsilon: f64,
     notions: &[Notion],
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &crate::Settings,
 ) -> Result<Comparison> {
     let mut rows = Vec::with_capacity(notions.len() + 2);
     for notion in notions {
@@ -84,7 +84,8 @@ pub fn compare(
             mechanism: d.mechanism,
         });
     }
-    let b = randomized_response_baselines(set, epsilon, utility)?;
+    let b =
+        randomized_response_baselines(set, epsilon, &|m| utility.value(m, set.reference().view()))?;
     for (label, rr) in [
         ("randomized response, LDP eps", b.same_ldp),
         ("randomized response, PML eps", b.pml_calibrated),

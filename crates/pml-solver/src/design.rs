@@ -6,9 +6,10 @@ use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::branch_bound::{BoxCut, Levels, TwoLevel, Union};
 use crate::certificate::{Certificate, DualCertificate};
 use crate::error::{Result, SolverError};
-use crate::ray_lp::{self, ColumnGenerationSettings};
+use crate::ray_lp;
 use crate::ray_lp::{MaterialisedRays, Progress, RayOracle};
 use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
+use crate::settings::{PricingMethod, Settings};
 use crate::utility::Utility;
 use ndarray::{Array1, Array2, ArrayView1};
 use pml_model::cone::check_epsilon;
@@ -18,44 +19,8 @@ use pml_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use rayon::prelude::*;
 use serde::Serialize;
 
-/// Settings of [`design`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct DesignSettings {
-    /// Largest alphabet for exhaustive ray enumeration (it grows like
-    /// `N 2^(N-1)`); branch-and-bound pricing has no limit. Default 24.
-    pub max_alphabet: usize,
-    /// How pricing finds the ray of largest reduced cost. Default
-    /// [`PricingMethod::Auto`].
-    pub pricing: PricingMethod,
-    /// The column-generation loop.
-    pub column_generation: ColumnGenerationSettings,
-}
-
-impl Default for DesignSettings {
-    fn default() -> Self {
-        DesignSettings {
-            max_alphabet: rays::MAX_STRUCTURED_N,
-            pricing: PricingMethod::Auto,
-            column_generation: ColumnGenerationSettings::default(),
-        }
-    }
-}
-
-/// How pricing searches the extreme rays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PricingMethod {
-    /// Branch and bound where the cone and the utility allow it (the known
-    /// prior, [E] Prop 2's ball, PMC/ALIP/LIP for a known prior and LDP, with a
-    /// utility that has a [`Utility::separable`] form), enumeration otherwise.
-    #[default]
-    Auto,
-    /// Every extreme ray, enumerated (the reference; alphabet limits apply).
-    Enumerate,
-}
-
 /// How the design was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DesignStatus {
     /// The LP optimum over the extreme rays, certified by its dual bound.
@@ -90,8 +55,10 @@ impl DesignStatus {
     }
 }
 
-/// A certified optimal mechanism.
-#[derive(Debug, Clone, Serialize)]
+/// A certified mechanism: the result of [`crate::Problem::solve`]. It serialises
+/// to the JSON of `pml design --format json` and deserialises back, re-checked
+/// ([`crate::record`]).
+#[derive(Debug, Clone)]
 pub struct Design {
     /// How it was obtained.
     pub status: DesignStatus,
@@ -101,15 +68,25 @@ pub struct Design {
     pub epsilon: f64,
     /// The priors it protects.
     pub uncertainty: UncertaintySet,
-    /// Name of the utility maximised.
+    /// The names of the inputs, one per row (`x1..xN` unless given).
+    pub labels: Vec<String>,
+    /// The names of the outputs, one per column (`y1..yM`; a loss design's
+    /// output y is the guess "X = labels[y]", so it carries that label).
+    pub outputs: Vec<String>,
+    /// Name of the utility maximised (`-loss` for a loss design).
     pub utility_name: String,
-    /// Utility under the reference prior.
+    /// Utility under the reference prior (minus the expected loss for a loss
+    /// design).
     pub utility_value: f64,
-    /// The mechanism: only the outputs used (at most N).
+    /// What a loss design minimised, when it is one.
+    pub loss: Option<LossOutcome>,
+    /// The mechanism: one row per input; for a utility only the outputs used (at
+    /// most N).
     pub mechanism: Mechanism,
     /// Output probabilities `q_y` under the reference prior.
     pub output_probabilities: Vec<f64>,
-    /// PML of each output under the reference prior ([E] Thm 1).
+    /// PML of each output under the reference prior ([E] Thm 1); 0 for an
+    /// output of probability 0.
     pub pml_per_output: Vec<f64>,
     /// PMC of each output under the reference prior ([D] Thm 1); infinite for a
     /// column with a zero.
@@ -118,6 +95,8 @@ pub struct Design {
     pub certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
     pub baselines: Baselines,
+    /// The (eps, delta) guarantee of a design from a sample ([E] Sec. III).
+    pub guarantee: Option<crate::sample_design::Guarantee>,
     /// Extreme rays of the cone when they were counted (enumeration, or branch
     /// and bound up to N = 20); 0 when no LP was needed.
     pub rays: Option<u64>,
@@ -126,8 +105,80 @@ pub struct Design {
     /// Rays priced over all passes (enumeration), or search nodes visited
     /// (branch and bound).
     pub rays_priced: u64,
-    /// `"branch_and_bound"` or `"enumeration"` (`"none"` when no LP was needed).
-    pub pricing: &'static str,
+    /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss) or
+    /// `"none"` when no LP was needed.
+    pub pricing: String,
+}
+
+impl Design {
+    /// What the status means for this design, in a sentence (`None` when it is
+    /// optimal).
+    pub fn note(&self) -> Option<String> {
+        let relative =
+            self.certificate.gap / self.certificate.upper_bound.abs().max(f64::MIN_POSITIVE);
+        match self.status {
+            DesignStatus::NoPrivacyNeeded => Some(format!(
+                "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
+                self.epsilon,
+                self.uncertainty
+                    .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
+            )),
+            DesignStatus::TimeLimit => Some(format!(
+                "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
+                self.iterations,
+                self.certificate.gap,
+                100.0 * relative
+            )),
+            DesignStatus::GapLimit => Some(format!(
+                "stopped at a certified gap of {:.3e} ({:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
+                self.certificate.gap, relative, self.iterations,
+            )),
+            DesignStatus::Optimal => None,
+        }
+    }
+}
+
+/// What a loss design minimised ([`crate::Problem::loss`]; docs/theory.md §4).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct LossOutcome {
+    /// The loss ([`crate::Loss::name`]).
+    pub name: String,
+    /// Expected loss under the reference prior, measured on the matrix.
+    pub expected_loss: f64,
+    /// A lower bound on the expected loss of every feasible mechanism (LP duality).
+    pub lower_bound: f64,
+    /// Which LP solved it.
+    pub method: crate::loss::LossMethod,
+}
+
+/// The names `prefix1..prefixN`.
+pub fn numbered(prefix: &str, n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// Output probabilities, PML and PMC of each column under the reference prior.
+pub(crate) fn per_output(
+    mechanism: &Mechanism,
+    reference: ArrayView1<f64>,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let q = reference.dot(&mechanism.matrix());
+    let pml = mechanism
+        .columns()
+        .zip(q.iter())
+        .map(|(c, &qy)| {
+            let max = c.iter().copied().fold(0.0, f64::max);
+            if qy > 0.0 {
+                (max / qy).ln().max(0.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let pmc = mechanism
+        .columns()
+        .map(|c| density::column_pmc(c, reference).unwrap_or(0.0))
+        .collect();
+    (q.to_vec(), pml, pmc)
 }
 
 /// What the LP over rays returns: the polished mechanism and its bound.
@@ -157,7 +208,7 @@ pub fn design(
     set: &UncertaintySet,
     epsilon: f64,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
 ) -> Result<Design> {
     design_with_progress(set, epsilon, utility, settings, &mut |_| {})
 }
@@ -167,7 +218,7 @@ pub fn design_with_progress(
     set: &UncertaintySet,
     epsilon: f64,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     check_epsilon(epsilon)?;
@@ -181,7 +232,7 @@ pub fn design_notion(
     set: &UncertaintySet,
     notion: &Notion,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
 ) -> Result<Design> {
     design_notion_with_progress(set, notion, utility, settings, &mut |_| {})
 }
@@ -191,7 +242,7 @@ pub fn design_notion_with_progress(
     set: &UncertaintySet,
     notion: &Notion,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     notion.check()?;
@@ -240,31 +291,27 @@ pub fn design_notion_with_progress(
         DesignStatus::NoPrivacyNeeded => status,
         _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
     };
-    let q = reference.dot(&mechanism.matrix());
-    let pml_per_output = mechanism
-        .columns()
-        .zip(q.iter())
-        .map(|(c, &qy)| (c.iter().copied().fold(0.0, f64::max) / qy).ln().max(0.0))
-        .collect();
-    let pmc_per_output = mechanism
-        .columns()
-        .map(|c| density::column_pmc(c, reference.view()).unwrap_or(0.0))
-        .collect();
+    let (q, pml_per_output, pmc_per_output) = per_output(&mechanism, reference.view());
+    let value = |m: &Mechanism| utility.value(m, reference.view());
     Ok(Design {
         status,
         notion: *notion,
         epsilon,
         uncertainty: set.clone(),
+        labels: numbered("x", n),
+        outputs: numbered("y", mechanism.outputs()),
         utility_name: utility.name(),
         utility_value,
-        output_probabilities: q.to_vec(),
+        loss: None,
+        output_probabilities: q,
         pml_per_output,
         pmc_per_output,
         certificate,
-        baselines: randomized_response_baselines(set, epsilon, utility)?,
+        baselines: randomized_response_baselines(set, epsilon, &value)?,
         mechanism,
+        guarantee: None,
         rays: opt.rays,
-        pricing: opt.pricing,
+        pricing: opt.pricing.to_string(),
         iterations: opt.iterations,
         rays_priced: opt.rays_priced,
     })
@@ -277,7 +324,7 @@ pub fn optimise_in_cone(
     cone: &ColumnCone,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = cone.dimension();
@@ -316,7 +363,7 @@ pub fn optimise_in_cone(
         return Err(SolverError::AlphabetTooLarge {
             n,
             limit: settings.max_alphabet,
-            method: "DesignSettings::max_alphabet",
+            method: "Settings::max_alphabet",
         });
     }
     match cone {
@@ -437,7 +484,7 @@ pub fn optimise_over_rays(
     rays: &RaySet,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &Settings,
 ) -> Result<(Mechanism, f64, usize)> {
     let opt = optimise_materialised(
         rays,
@@ -455,7 +502,7 @@ fn optimise_materialised(
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
     a_priori: f64,
-    settings: &DesignSettings,
+    settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let mu: Vec<f64> = (0..rays.len())
@@ -477,7 +524,7 @@ pub fn optimise(
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
     a_priori: f64,
-    settings: &DesignSettings,
+    settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = oracle.dimension();
@@ -542,7 +589,11 @@ pub fn optimise(
     };
     let mut order: Vec<usize> = (0..s).collect();
     order.sort_by_key(|&j| key(w.column(j)));
-    w = w.select(ndarray::Axis(1), &order);
+    // Row-major, as every consumer expects.
+    w = w
+        .select(ndarray::Axis(1), &order)
+        .as_standard_layout()
+        .into_owned();
     Ok(Optimum {
         mechanism: Mechanism::new(w)?,
         upper_bound,

@@ -8,7 +8,7 @@
 //! estimate itself.
 
 use crate::certificate::Certificate;
-use crate::design::{DesignSettings, DesignStatus, optimise_in_cone};
+use crate::design::{DesignStatus, optimise_in_cone};
 use crate::error::{Result, SolverError};
 use crate::utility::Utility;
 use pml_model::density::NotionLevels;
@@ -49,7 +49,7 @@ pub struct IntersectionDesign {
 pub fn design_intersection(
     constraints: &[Constraint],
     utility: &dyn Utility,
-    settings: &DesignSettings,
+    settings: &crate::Settings,
 ) -> Result<IntersectionDesign> {
     let Some(first) = constraints.first() else {
         return Err(SolverError::Model(pml_model::ModelError::invalid(

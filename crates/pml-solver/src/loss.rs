@@ -85,9 +85,9 @@
 //! Optimality is proven by the certificate's bound, not assumed from the LP solver.
 
 use crate::certificate::Certificate;
-use crate::design::{self, DesignSettings, DesignStatus};
+use crate::design::{self, DesignStatus};
 use crate::error::{Result, SolverError};
-use crate::ray_lp::{Column, ColumnGenerationSettings, Pricing, Progress, RayOracle};
+use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
@@ -176,7 +176,7 @@ pub fn expected_loss(mechanism: &Mechanism, prior: ArrayView1<f64>, d: ArrayView
 }
 
 /// How [`minimise_loss_with`] solves the LP (module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossMethod {
     /// Column generation for a known prior and the ball under Proposition 2, the
@@ -190,24 +190,6 @@ pub enum LossMethod {
     ColumnGeneration,
     /// No LP: eps = 0 or no privacy needed (closed forms).
     ClosedForm,
-}
-
-/// Settings of [`minimise_loss_with`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct LossSettings {
-    /// Which LP to solve ([`LossMethod::ClosedForm`] behaves like `Auto`).
-    pub method: LossMethod,
-    /// The column-generation loop (batch, iterations, tolerance, time limit).
-    pub column_generation: ColumnGenerationSettings,
-}
-
-impl Default for LossSettings {
-    fn default() -> Self {
-        LossSettings {
-            method: LossMethod::Auto,
-            column_generation: ColumnGenerationSettings::default(),
-        }
-    }
 }
 
 /// A certified loss-minimising mechanism.
@@ -240,7 +222,7 @@ pub struct LossDesign {
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
 /// mechanisms that are eps-PML for every prior of `set` (docs/theory.md §4), with the
-/// default [`LossSettings`], and certifies the result (module docs).
+/// default [`crate::Settings`], and certifies the result (module docs).
 ///
 /// ```
 /// use pml_model::{Prior, UncertaintySet};
@@ -253,7 +235,7 @@ pub struct LossDesign {
 /// # Ok::<(), pml_solver::SolverError>(())
 /// ```
 pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossDesign> {
-    minimise_loss_with(set, epsilon, loss, &LossSettings::default())
+    minimise_loss_with(set, epsilon, loss, &crate::Settings::default())
 }
 
 /// [`minimise_loss`] with explicit settings.
@@ -261,7 +243,7 @@ pub fn minimise_loss_with(
     set: &UncertaintySet,
     epsilon: f64,
     loss: &Loss,
-    settings: &LossSettings,
+    settings: &crate::Settings,
 ) -> Result<LossDesign> {
     minimise_loss_with_progress(set, epsilon, loss, settings, &mut |_| {})
 }
@@ -272,7 +254,7 @@ pub fn minimise_loss_with_progress(
     set: &UncertaintySet,
     epsilon: f64,
     loss: &Loss,
-    settings: &LossSettings,
+    settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<LossDesign> {
     check_epsilon(epsilon)?;
@@ -309,7 +291,7 @@ pub fn minimise_loss_with_progress(
     } else {
         let cons = Constraints::new(set, epsilon)?;
         let slice = Slice::new(&cons);
-        let method = match (settings.method, &slice) {
+        let method = match (settings.loss_method, &slice) {
             (LossMethod::Direct, _) => LossMethod::Direct,
             (LossMethod::ColumnGeneration, None) => {
                 return Err(ModelError::invalid(
@@ -331,7 +313,9 @@ pub fn minimise_loss_with_progress(
         let cg = match (method, slice) {
             (LossMethod::ColumnGeneration, Some(slice)) => {
                 match column_generation(slice, &c, settings, progress) {
-                    Err(e) if settings.method == LossMethod::ColumnGeneration => return Err(e),
+                    Err(e) if settings.loss_method == LossMethod::ColumnGeneration => {
+                        return Err(e);
+                    }
                     other => other.ok(),
                 }
             }
@@ -561,7 +545,7 @@ struct ColumnGenerationResult {
 fn column_generation(
     slice: Slice,
     c: &Array2<f64>,
-    settings: &LossSettings,
+    settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<ColumnGenerationResult> {
     let n = c.nrows();
@@ -570,10 +554,9 @@ fn column_generation(
         slice,
         loss: LabelledLoss { c },
     };
-    let design_settings = DesignSettings {
+    let design_settings = crate::Settings {
         max_alphabet: usize::MAX,
-        column_generation: settings.column_generation.clone(),
-        ..DesignSettings::default()
+        ..settings.clone()
     };
     let opt = design::optimise(
         &oracle,

@@ -39,6 +39,7 @@ pub struct MasterSolution {
     /// The dual lambda (`lambda . v_k >= c_k` for every column at optimality).
     pub dual: Array1<f64>,
     /// `c^T theta`.
+    #[allow(dead_code)] // read by the unit tests
     pub value: f64,
     /// Whether `V theta = 1` (the true right-hand side) holds to rounding with
     /// theta >= 0 (the Harris ratio test or a perturbed right-hand side can leave

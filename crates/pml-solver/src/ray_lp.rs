@@ -37,6 +37,9 @@ pub struct ColumnGenerationSettings {
     /// solution is feasible and certified private, and its gap says how far from
     /// optimal it may be).
     pub time_limit: Option<std::time::Duration>,
+    /// Stops the loop at its next pass when set from another thread (then as at
+    /// a time limit). Default: never set.
+    pub interrupt: crate::settings::Interrupt,
 }
 
 impl ColumnGenerationSettings {
@@ -56,6 +59,7 @@ impl Default for ColumnGenerationSettings {
             pricing_tolerance: 1e-11,
             gap_tolerance: crate::certificate::OPTIMALITY_GAP,
             time_limit: None,
+            interrupt: crate::settings::Interrupt::default(),
         }
     }
 }
@@ -395,9 +399,10 @@ pub fn solve_with_oracle(
                 added += 1;
             }
         }
-        let out_of_time = settings
-            .time_limit
-            .is_some_and(|limit| began.elapsed() >= settings.loop_time(limit));
+        let out_of_time = settings.interrupt.is_set()
+            || settings
+                .time_limit
+                .is_some_and(|limit| began.elapsed() >= settings.loop_time(limit));
         let within_gap = best_bound - bound <= allowance;
         if added == 0 || out_of_time || within_gap {
             let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));

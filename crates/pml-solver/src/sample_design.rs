@@ -3,15 +3,13 @@
 //! for every prior in `B_beta(p^)` is eps-PML for the true prior with probability at
 //! least `1 - delta` over the sample.
 
-use crate::design::{Design, DesignSettings, design, design_with_progress};
 use crate::error::Result;
-use crate::ray_lp::Progress;
 use crate::utility::Utility;
 use pml_model::{Mechanism, Prior, UncertaintySet, sample};
 use serde::Serialize;
 
 /// How the radius is derived from (m, delta).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RadiusMethod {
     /// The distribution-free `beta*(delta)` of [E] eq. (7).
@@ -23,7 +21,7 @@ pub enum RadiusMethod {
 
 /// The simpler route ([E] eqs. (8), (13)): design eps0-PML for the estimate alone,
 /// with eps0 chosen so that (8) gives eps over the ball.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SimplerRoute {
     /// The level eps0 used for the estimate: `e^-eps0 = e^-eps + beta/2`.
     pub epsilon_for_estimate: f64,
@@ -35,11 +33,12 @@ pub struct SimplerRoute {
     pub worst_case_pml: f64,
 }
 
-/// A design from samples with its (eps, delta) guarantee.
-#[derive(Debug, Clone, Serialize)]
-pub struct SampleDesign {
-    /// The certified design over the ball `B_beta(p^)`.
-    pub design: Design,
+/// The (eps, delta) guarantee of a design from a sample ([E] Sec. III-IV,
+/// docs/theory.md §6): with probability at least `1 - delta` over m samples, the
+/// true prior lies in `B_beta(p^)`, so a mechanism eps-PML over the ball is eps-PML
+/// for the true prior.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Guarantee {
     /// Sample size m.
     pub samples: u64,
     /// Failure probability delta over the sample.
@@ -48,12 +47,38 @@ pub struct SampleDesign {
     pub beta: f64,
     /// How beta was derived.
     pub radius_method: RadiusMethod,
-    /// The guarantee in words.
-    pub statement: String,
     /// Caveats on the radius, if any.
     pub radius_note: Option<String>,
-    /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`).
+    /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
+    /// design maximises a utility.
     pub simpler_route: Option<SimplerRoute>,
+}
+
+impl Guarantee {
+    /// The radius for (m, delta) over the estimate's alphabet, without the
+    /// simpler route.
+    pub fn new(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) -> Result<Self> {
+        let beta = radius(estimate, samples, delta, method)?;
+        let radius_note = (method == RadiusMethod::Kappa).then(|| {
+            "the kappa radius evaluates phi(kappa) at the estimate in place of the unknown prior (Theorem 2 needs the true kappa); use the distribution-free radius for a strict guarantee".to_string()
+        });
+        Ok(Guarantee {
+            samples,
+            delta,
+            beta,
+            radius_method: method,
+            radius_note,
+            simpler_route: None,
+        })
+    }
+
+    /// The guarantee in words, for a design at level `epsilon`.
+    pub fn statement(&self, epsilon: f64) -> String {
+        format!(
+            "with probability at least 1 - {} over the sample of {}, the mechanism is {epsilon}-PML for the true distribution",
+            self.delta, self.samples
+        )
+    }
 }
 
 /// The l1 radius from m samples over the estimate's alphabet with failure
@@ -65,72 +90,24 @@ pub fn radius(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) 
     })
 }
 
-/// Designs from an estimate of m samples: the optimal mechanism that is eps-PML for
-/// every prior in `B_beta(p^)` (Proposition 2, or the exact ball past it), with the
-/// guarantee and the simpler route beside it.
-pub fn design_from_sample(
-    estimate: &Prior,
-    samples: u64,
-    delta: f64,
-    method: RadiusMethod,
+/// The simpler route for `design` over the ball `set` ([E] eqs. (8), (13)):
+/// the optimal eps0-PML mechanism for the estimate alone, if eps0 exists.
+pub(crate) fn simpler_route(
+    set: &UncertaintySet,
+    beta: f64,
     epsilon: f64,
     utility: &dyn Utility,
-    settings: &DesignSettings,
-) -> Result<SampleDesign> {
-    design_from_sample_with_progress(
-        estimate,
-        samples,
-        delta,
-        method,
-        epsilon,
-        utility,
-        settings,
-        &mut |_| {},
-    )
-}
-
-/// [`design_from_sample`], reporting progress of the main design.
-#[allow(clippy::too_many_arguments)]
-pub fn design_from_sample_with_progress(
-    estimate: &Prior,
-    samples: u64,
-    delta: f64,
-    method: RadiusMethod,
-    epsilon: f64,
-    utility: &dyn Utility,
-    settings: &DesignSettings,
-    progress: &mut dyn FnMut(Progress),
-) -> Result<SampleDesign> {
-    let beta = radius(estimate, samples, delta, method)?;
-    let set = UncertaintySet::l1_ball(estimate.clone(), beta)?;
-    let d = design_with_progress(&set, epsilon, utility, settings, progress)?;
-    let simpler_route = match sample::estimate_level(epsilon, beta) {
-        Some(eps0) => {
-            let known = UncertaintySet::known(estimate.clone());
-            let s = design(&known, eps0, utility, settings)?;
-            Some(SimplerRoute {
-                epsilon_for_estimate: eps0,
-                utility: s.utility_value,
-                worst_case_pml: set.worst_case_pml(&s.mechanism),
-                mechanism: s.mechanism,
-            })
-        }
-        None => None,
+    settings: &crate::Settings,
+) -> Result<Option<SimplerRoute>> {
+    let Some(eps0) = sample::estimate_level(epsilon, beta) else {
+        return Ok(None);
     };
-    let statement = format!(
-        "with probability at least 1 - {delta} over the sample of {samples}, the mechanism is {epsilon}-PML for the true distribution"
-    );
-    let radius_note = (method == RadiusMethod::Kappa).then(|| {
-        "the kappa radius evaluates phi(kappa) at the estimate in place of the unknown prior (Theorem 2 needs the true kappa); use the distribution-free radius for a strict guarantee".to_string()
-    });
-    Ok(SampleDesign {
-        design: d,
-        samples,
-        delta,
-        beta,
-        radius_method: method,
-        statement,
-        radius_note,
-        simpler_route,
-    })
+    let known = UncertaintySet::known(Prior::new(set.reference().to_vec())?);
+    let s = crate::design::design(&known, eps0, utility, settings)?;
+    Ok(Some(SimplerRoute {
+        epsilon_for_estimate: eps0,
+        utility: s.utility_value,
+        worst_case_pml: set.worst_case_pml(&s.mechanism),
+        mechanism: s.mechanism,
+    }))
 }

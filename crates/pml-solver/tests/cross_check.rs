@@ -17,11 +17,12 @@ use pml_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pml_model::{ColumnCone, Mechanism, Prior, UncertaintySet, measures};
 use pml_solver::baseline::{randomized_response_baselines, randomized_response_worst_case_pml};
 use pml_solver::closed_form::randomized_response;
-use pml_solver::design::optimise_over_rays;
-use pml_solver::ray_lp::{self, ColumnGenerationSettings};
-use pml_solver::rays::{self, RaySet};
+use pml_solver::internals::design;
+use pml_solver::internals::optimise_over_rays;
+use pml_solver::internals::ray_lp::{self, ColumnGenerationSettings};
+use pml_solver::internals::rays::{self, RaySet};
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{DesignSettings, DesignStatus, FInformation, MapAccuracy, Utility, design};
+use pml_solver::{DesignStatus, FInformation, MapAccuracy, Settings, Utility};
 use proptest::prelude::*;
 use rand::Rng;
 use rand::rngs::StdRng;
@@ -370,7 +371,7 @@ fn structured_rays_equal_generic_rays_at_region_thresholds() {
 #[test]
 fn proposition_2_equals_corollary_1_over_ball_vertices() {
     let mut r = rng(seed(0xBA11));
-    let settings = DesignSettings::default();
+    let settings = Settings::default();
     let mut designs = 0;
     for case in 0..40 {
         let n = 2 + case % 4;
@@ -435,7 +436,7 @@ fn proposition_2_equals_corollary_1_over_ball_vertices() {
 #[test]
 fn large_ball_equals_polytope_of_its_vertices() {
     let mut r = rng(seed(0x1A26E));
-    let settings = DesignSettings::default();
+    let settings = Settings::default();
     let mut designs = 0;
     for case in 0..30 {
         let n = 2 + case % 4;
@@ -508,7 +509,7 @@ fn cone_of(set: &UncertaintySet, eps: f64) -> ColumnCone {
 #[test]
 fn design_equals_full_lp_over_all_rays() {
     let mut r = rng(seed(0xD0A1));
-    let settings = DesignSettings::default();
+    let settings = Settings::default();
     let mut instances = 0;
     let mut total_rays = 0;
     let mut max_rc_seen = f64::NEG_INFINITY;
@@ -662,7 +663,7 @@ proptest! {
         };
         let name = BUILTIN_NAMES[u_index];
         let u = builtin(name).unwrap();
-        let d = design(&set, eps, u.as_ref(), &DesignSettings::default());
+        let d = design(&set, eps, u.as_ref(), &Settings::default());
         prop_assert!(d.is_ok(), "{name} {set:?} eps={eps}: {:?}", d.err());
         let d = d.unwrap();
         let m = &d.mechanism;
@@ -769,11 +770,13 @@ fn calibrated_randomized_response_is_tight() {
         let eps = r.random_range(0.01..1.2) * cap;
         let name = BUILTIN_NAMES[case % BUILTIN_NAMES.len()];
         let u = builtin(name).unwrap();
-        let baselines = design(&set, eps, u.as_ref(), &DesignSettings::default())
+        let baselines = design(&set, eps, u.as_ref(), &Settings::default())
             .unwrap_or_else(|e| panic!("{set:?} eps={eps}: {e}"))
             .baselines;
         // The baselines do not depend on how they are reached.
-        let direct = randomized_response_baselines(&set, eps, u.as_ref()).unwrap();
+        let direct =
+            randomized_response_baselines(&set, eps, &|m| u.value(m, set.reference().view()))
+                .unwrap();
         assert_eq!(
             direct.pml_calibrated.ldp_epsilon.to_bits(),
             baselines.pml_calibrated.ldp_epsilon.to_bits()
@@ -823,12 +826,12 @@ fn degenerate_total_variation_design_is_certified() {
         &set,
         0.7900993474772299,
         &FInformation::total_variation(),
-        &DesignSettings::default(),
+        &Settings::default(),
     );
     assert!(d.is_ok(), "{:?}", d.err());
 }
 
-/// Library bug (generic double description, `pml_solver::generic`): on the
+/// Library bug (generic double description, `pml_solver::internals::generic`): on the
 /// degenerate Corollary 1 cone of `B_0.5(uniform 5) ∩ simplex` at eps = ln 5 it
 /// returns 75 rays while the cone has 95; the 20 missing ones, such as
 /// (5, 1, 1, 1, 1) / 1.8, are extreme (in the cone, 12 tight inequalities of rank 4:
@@ -849,7 +852,7 @@ fn generic_enumerator_misses_rays_on_degenerate_large_ball() {
     assert!(s.iter().any(|w| rays_close(v.view(), w, 1e-12)));
     let vertices = ball_vertices(&p, beta);
     let poly = UncertaintySet::polytope(vertices).unwrap();
-    let settings = DesignSettings::default();
+    let settings = Settings::default();
     let a = design(&ball, eps, &MapAccuracy, &settings).unwrap();
     let b = design(&poly, eps, &MapAccuracy, &settings).unwrap();
     assert!(poly.worst_case_pml(&a.mechanism) <= eps + 1e-10);

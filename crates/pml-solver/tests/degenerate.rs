@@ -5,8 +5,9 @@ mod common;
 
 use common::Rng;
 use pml_model::{Prior, UncertaintySet};
+use pml_solver::Settings;
+use pml_solver::internals::design;
 use pml_solver::utility::builtin;
-use pml_solver::{DesignSettings, design};
 
 /// Weights 1 + U[0, 1), as the benches draw them (same generator and seed).
 fn near_uniform(n: usize) -> Prior {
@@ -26,7 +27,7 @@ fn near_uniform_priors_certify() {
         ] {
             for name in ["mi", "map"] {
                 let u = builtin(name).unwrap();
-                if let Err(e) = design(&set, eps, u.as_ref(), &DesignSettings::default()) {
+                if let Err(e) = design(&set, eps, u.as_ref(), &Settings::default()) {
                     panic!("n = {n}, {name}, {:?}: {e}", set);
                 }
             }
@@ -43,7 +44,7 @@ fn uniform_priors_certify() {
             for name in ["mi", "tv", "map"] {
                 let u = builtin(name).unwrap();
                 let set = UncertaintySet::known(p.clone());
-                if let Err(e) = design(&set, eps, u.as_ref(), &DesignSettings::default()) {
+                if let Err(e) = design(&set, eps, u.as_ref(), &Settings::default()) {
                     panic!("n = {n}, k = {k}, {name}: {e}");
                 }
             }

@@ -9,12 +9,13 @@ use common::{
 use ndarray::array;
 use pml_model::{Mechanism, Prior, UncertaintySet, measures};
 use pml_solver::closed_form::{binary_l1, high_privacy, k_singular};
+use pml_solver::internals::design;
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{DesignSettings, DesignStatus, FInformation, PricingMethod, Utility, design};
+use pml_solver::{DesignStatus, FInformation, PricingMethod, Settings, Utility};
 use rand::Rng;
 
-fn settings() -> DesignSettings {
-    DesignSettings::default()
+fn settings() -> Settings {
+    Settings::default()
 }
 
 #[test]
@@ -206,7 +207,7 @@ fn bad_inputs_are_errors() {
     assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
     // Enumeration keeps its alphabet limit; branch and bound has none.
     let big = UncertaintySet::known(Prior::uniform(30).unwrap());
-    let enumerate = DesignSettings {
+    let enumerate = Settings {
         pricing: PricingMethod::Enumerate,
         ..settings()
     };
@@ -251,7 +252,7 @@ fn certificate_dual_checks_against_every_ray() {
         assert_eq!(dual.lambda.len(), 5);
         let lambda = ndarray::Array1::from(dual.lambda.clone());
         let cone = pml_model::ColumnCone::pml(&set, 0.4).unwrap();
-        let rays = pml_solver::rays::enumerate(&cone).unwrap();
+        let rays = pml_solver::internals::rays::enumerate(&cone).unwrap();
         for v in rays.iter() {
             let rc = u.column_value(v, set.reference().view()) - lambda.dot(&v);
             assert!(rc <= dual.max_reduced_cost + 1e-12, "ray {v}: {rc}");

@@ -5,8 +5,10 @@ mod common;
 
 use common::{known_or_small_ball, random_prior, rng};
 use pml_model::UncertaintySet;
-use pml_solver::loss::{Loss, minimise_loss};
-use pml_solver::{DesignSettings, MapAccuracy, design};
+use pml_solver::Loss;
+use pml_solver::internals::design;
+use pml_solver::internals::minimise_loss;
+use pml_solver::{MapAccuracy, Settings};
 use rand::Rng;
 
 #[test]
@@ -17,7 +19,7 @@ fn map_accuracy_is_one_minus_least_hamming_loss() {
         let p = random_prior(&mut r, n, 0.3);
         let eps = r.random_range(0.05..2.0);
         let set = known_or_small_ball(&mut r, &p, case, 0.1..0.9);
-        let map = design(&set, eps, &MapAccuracy, &DesignSettings::default()).unwrap();
+        let map = design(&set, eps, &MapAccuracy, &Settings::default()).unwrap();
         let loss = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
         assert!(
             (map.utility_value - (1.0 - loss.expected_loss)).abs() < 1e-8,

@@ -6,7 +6,8 @@ mod common;
 
 use common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
-use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with};
+use pml_solver::internals::minimise_loss_with;
+use pml_solver::{Loss, LossMethod, Settings};
 use rand::Rng;
 
 #[test]
@@ -34,9 +35,9 @@ fn column_generation_equals_direct_lp() {
             })),
         };
         let solve = |method| {
-            let settings = LossSettings {
-                method,
-                ..LossSettings::default()
+            let settings = Settings {
+                loss_method: method,
+                ..Settings::default()
             };
             minimise_loss_with(&set, eps, &loss, &settings).unwrap()
         };

@@ -10,18 +10,17 @@ use common::{random_prior, rng, same_up_to_column_order};
 use pml_model::density::{self, NotionLevels};
 use pml_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pml_solver::closed_form::{high_privacy, randomized_response};
-use pml_solver::design::{optimise_in_cone, optimise_over_rays};
-use pml_solver::rays::{enumerate, generic_rays, structured};
+use pml_solver::internals::design_notion;
+use pml_solver::internals::rays::RaySet;
+use pml_solver::internals::rays::{enumerate, generic_rays, structured};
+use pml_solver::internals::{optimise_in_cone, optimise_over_rays};
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{
-    Constraint, DesignSettings, DesignStatus, FInformation, RaySet, Utility, design_intersection,
-    design_notion,
-};
+use pml_solver::{Constraint, DesignStatus, FInformation, Settings, Utility, design_intersection};
 use rand::Rng;
 use rand::rngs::StdRng;
 
-fn settings() -> DesignSettings {
-    DesignSettings::default()
+fn settings() -> Settings {
+    Settings::default()
 }
 
 fn same_sets(a: &RaySet, b: &RaySet) -> bool {
@@ -102,7 +101,8 @@ fn box_cut_without_lower_end_is_the_pml_family() {
         let p = random_prior(&mut r, n, 0.05);
         let eps = 3.0 * r.random::<f64>();
         let cone = ColumnCone::pml(&UncertaintySet::known(p.clone()), eps).unwrap();
-        let boxed = pml_solver::notion_rays::box_cut(p.masses(), 0.0, eps.exp()).unwrap();
+        let boxed =
+            pml_solver::internals::notion_rays::box_cut(p.masses(), 0.0, eps.exp()).unwrap();
         assert!(
             same_sets(&boxed, &structured(&cone).unwrap()),
             "case {case}"

@@ -1,4 +1,4 @@
-//! Branch-and-bound pricing (`pml_solver::design::pricing_oracle`) against the
+//! Branch-and-bound pricing (`pml_solver::internals::pricing_oracle`) against the
 //! exhaustive reference (every extreme ray enumerated, `MaterialisedRays`): the
 //! same largest reduced cost on random and degenerate instances of every family
 //! it covers (known-prior PML, [E] Prop 2's ball, ALIP/LIP/LDP for a known
@@ -10,11 +10,12 @@ mod common;
 use common::Rng;
 use ndarray::Array1;
 use pml_model::{ColumnCone, Notion, Prior, UncertaintySet};
-use pml_solver::design::pricing_oracle;
-use pml_solver::ray_lp::{MaterialisedRays, RayOracle};
-use pml_solver::rays::enumerate;
+use pml_solver::internals::pricing_oracle;
+use pml_solver::internals::ray_lp::{MaterialisedRays, RayOracle};
+use pml_solver::internals::rays::enumerate;
+use pml_solver::internals::{design, design_notion};
 use pml_solver::utility::{BUILTIN_NAMES, builtin};
-use pml_solver::{Design, DesignSettings, DesignStatus, PricingMethod, design, design_notion};
+use pml_solver::{Design, DesignStatus, PricingMethod, Settings};
 
 /// A Dirichlet(1)-like prior on `n` symbols (exponential weights).
 fn dirichlet_prior(r: &mut Rng, n: usize) -> Prior {
@@ -359,10 +360,10 @@ fn hellinger_uniform_n12_known_pml_eps_ln_2_prices_like_enumeration() {
     }
 }
 
-fn enumerate_settings() -> DesignSettings {
-    DesignSettings {
+fn enumerate_settings() -> Settings {
+    Settings {
         pricing: PricingMethod::Enumerate,
-        ..DesignSettings::default()
+        ..Settings::default()
     }
 }
 
@@ -391,7 +392,7 @@ fn assert_same_design(auto: &Design, reference: &Design, ctx: &str) {
 #[test]
 fn designs_match_enumeration_up_to_n20() {
     let mut r = Rng(0xd35_1600_0020);
-    let auto = DesignSettings::default();
+    let auto = Settings::default();
     let reference = enumerate_settings();
     let mi = builtin("mi").unwrap();
     // Known prior, MI.
@@ -461,7 +462,7 @@ fn branch_and_bound_has_no_alphabet_limit() {
         &set,
         eps,
         &pml_solver::FInformation::mutual_information(),
-        &DesignSettings::default(),
+        &Settings::default(),
     )
     .unwrap();
     let ctx = format!("N = 40, prior {:?}, eps = ln 2", p.masses().to_vec());

@@ -4,9 +4,7 @@
 
 use pml_model::uncertainty::l1_ball_vertices;
 use pml_model::{Prior, UncertaintySet, measures, sample};
-use pml_solver::{
-    DesignSettings, FInformation, RadiusMethod, design_from_sample, sample_design::radius,
-};
+use pml_solver::{FInformation, Problem, RadiusMethod, Sample, radius};
 use proptest::prelude::*;
 
 proptest! {
@@ -22,21 +20,21 @@ proptest! {
         let m: u64 = counts.iter().sum();
         let estimate = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<_>>()).unwrap();
         let delta = log_delta.exp();
-        let sd = design_from_sample(
-            &estimate, m, delta, RadiusMethod::DistributionFree, eps,
-            &FInformation::mutual_information(), &DesignSettings::default(),
-        ).unwrap();
+        let sample = Sample::from_counts(&counts, delta).unwrap();
+        prop_assert_eq!(&sample.estimate, &estimate);
+        let d = Problem::from_sample(sample).epsilon(eps).solve().unwrap();
+        let g = d.guarantee.as_ref().unwrap();
         let beta = sample::radius_free(m, delta, estimate.len()).unwrap();
-        prop_assert!((sd.beta - beta).abs() < 1e-15);
-        let w = &sd.design.mechanism;
+        prop_assert!((g.beta - beta).abs() < 1e-15);
+        let w = &d.mechanism;
         // Exact greedy worst case (the certificate) ...
-        prop_assert!(sd.design.certificate.worst_case_pml <= eps + 1e-10);
+        prop_assert!(d.certificate.worst_case_pml <= eps + 1e-10);
         // ... agrees with the worst case over the ball's vertices.
         let vertices = l1_ball_vertices(&estimate, beta, 1_000_000).unwrap();
         let poly = UncertaintySet::polytope(vertices.iter().map(|v| v.to_vec()).collect()).unwrap();
         let by_vertices = poly.worst_case_pml(w);
-        prop_assert!((by_vertices - sd.design.certificate.worst_case_pml).abs() < 1e-9,
-            "vertices {} vs greedy {}", by_vertices, sd.design.certificate.worst_case_pml);
+        prop_assert!((by_vertices - d.certificate.worst_case_pml).abs() < 1e-9,
+            "vertices {} vs greedy {}", by_vertices, d.certificate.worst_case_pml);
         // ... and no sampled prior of the ball leaks more.
         let n = estimate.len();
         let mut s = seed | 1;
@@ -53,9 +51,9 @@ proptest! {
             }
         }
         // The simpler route never beats the design over the ball.
-        if let Some(r) = &sd.simpler_route {
+        if let Some(r) = &g.simpler_route {
             prop_assert!(r.worst_case_pml <= eps + 1e-9);
-            prop_assert!(r.utility <= sd.design.utility_value + 1e-9);
+            prop_assert!(r.utility <= d.utility_value + 1e-9);
         }
     }
 }
@@ -66,18 +64,21 @@ fn kappa_radius_is_sharper_and_noted() {
     let free = radius(&estimate, 1000, 1e-3, RadiusMethod::DistributionFree).unwrap();
     let kappa = radius(&estimate, 1000, 1e-3, RadiusMethod::Kappa).unwrap();
     assert!(kappa < free);
-    let sd = design_from_sample(
-        &estimate,
-        1000,
-        1e-3,
-        RadiusMethod::Kappa,
-        0.5,
-        &FInformation::mutual_information(),
-        &DesignSettings::default(),
-    )
-    .unwrap();
-    assert!(sd.radius_note.unwrap().contains("estimate"));
-    assert!(sd.statement.contains("1 - 0.001"));
+    let sample = Sample {
+        estimate,
+        samples: 1000,
+        delta: 1e-3,
+        radius: RadiusMethod::Kappa,
+    };
+    let d = Problem::from_sample(sample)
+        .epsilon(0.5)
+        .utility(FInformation::mutual_information())
+        .solve()
+        .unwrap();
+    let g = d.guarantee.unwrap();
+    assert!((g.beta - kappa).abs() < 1e-15);
+    assert!(g.radius_note.as_ref().unwrap().contains("estimate"));
+    assert!(g.statement(0.5).contains("1 - 0.001"));
 }
 
 #[test]
@@ -87,15 +88,12 @@ fn rare_categories_use_the_exact_ball() {
     let estimate = Prior::normalised(counts.to_vec()).unwrap();
     let beta = sample::radius_free(10_000, 1e-6, 5).unwrap();
     assert!(beta >= 2.0 * estimate.min_mass());
-    let sd = design_from_sample(
-        &estimate,
-        10_000,
-        1e-6,
-        RadiusMethod::DistributionFree,
-        1.0,
-        &FInformation::mutual_information(),
-        &DesignSettings::default(),
-    )
-    .unwrap();
-    assert!(sd.design.certificate.worst_case_pml <= 1.0 + 1e-10);
+    let sample = Sample {
+        estimate,
+        samples: 10_000,
+        delta: 1e-6,
+        radius: RadiusMethod::DistributionFree,
+    };
+    let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
+    assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);
 }

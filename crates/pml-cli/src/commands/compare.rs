@@ -7,7 +7,7 @@ use crate::output;
 use clap::Args;
 use pml_model::UncertaintySet;
 use pml_solver::utility::builtin;
-use pml_solver::{DesignSettings, common_level_notions, compare};
+use pml_solver::{Settings, common_level_notions, compare};
 
 /// Arguments of `pml compare`.
 #[derive(Debug, Args)]
@@ -69,7 +69,7 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         epsilon,
         &notions,
         utility.as_ref(),
-        &DesignSettings::default(),
+        &Settings::default(),
     )?;
     let text = output::render_comparison(&c, &est.labels, a.output.format())?;
     a.output.emit(&text)

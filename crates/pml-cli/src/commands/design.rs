@@ -7,11 +7,8 @@ use crate::output;
 use clap::{Args, ValueEnum};
 use pml_model::envelope::{Envelope, EnvelopeBounds};
 use pml_model::{Notion, UncertaintySet};
-use pml_solver::loss::{Loss, LossMethod, LossSettings, minimise_loss_with_progress};
 use pml_solver::utility::builtin;
-use pml_solver::{
-    DesignSettings, RadiusMethod, design_from_sample_with_progress, design_notion_with_progress,
-};
+use pml_solver::{Loss, LossMethod, PricingMethod, Problem, RadiusMethod, Sample, Settings};
 
 /// Arguments of `pml design`.
 #[derive(Debug, Args)]
@@ -241,10 +238,58 @@ impl UtilityName {
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper)?;
-    let epsilon = notion.epsilon();
     pml_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let mut settings = DesignSettings::default();
+    let settings = settings_from_flags(&a)?;
+    let loss = loss_from_flags(&a)?;
+    if loss.is_some() && !matches!(notion, Notion::Pml { .. }) {
+        return Err(CliError::Usage(format!(
+            "invalid --utility loss with --notion {}: the loss LP is for PML; use --notion pml",
+            notion.name()
+        )));
+    }
+    if a.delta.is_some() && a.notion != NotionName::Pml {
+        return Err(CliError::Usage(format!(
+            "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
+            notion.name()
+        )));
+    }
+    let problem = match a.delta {
+        Some(delta) => Problem::from_sample(sample_source(&a, &est, delta)?),
+        None => Problem::new(match a.beta {
+            None => UncertaintySet::known(est.prior.clone()),
+            Some(beta) => UncertaintySet::l1_ball(est.prior.clone(), beta)?,
+        }),
+    };
+    let problem = match loss {
+        Some(loss) => problem.loss(loss),
+        None => {
+            problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
+        }
+    };
+    let mut bar = crate::progress::DesignProgress::new();
+    let d = problem
+        .notion(notion)
+        .labels(est.labels.clone())
+        .settings(settings)
+        .on_progress(|p| bar.update(p))
+        .solve();
+    bar.finish();
+    let d = d?;
+    let format = a.output.format();
+    let text = if d.loss.is_some() {
+        output::render_loss_design(&d, format)?
+    } else {
+        let env = envelope_at(&d, a.envelope_delta)?;
+        output::render_design(&d, &env, format)?
+    };
+    a.output.emit(&text)
+}
+
+/// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
+/// `--loss-method` (usage errors name the flag).
+fn settings_from_flags(a: &DesignArgs) -> Result<Settings, CliError> {
+    let mut settings = Settings::default();
     if !(a.gap.is_finite() && a.gap > 0.0 && a.gap < 1.0) {
         return Err(CliError::Usage(format!(
             "invalid --gap = {}: give a relative gap in (0, 1), e.g. 1e-6",
@@ -253,7 +298,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     }
     settings.column_generation.gap_tolerance = a.gap;
     if a.pricing == PricingName::Enumerate {
-        settings.pricing = pml_solver::design::PricingMethod::Enumerate;
+        settings.pricing = PricingMethod::Enumerate;
     }
     if let Some(t) = a.time_limit {
         let limit = std::time::Duration::try_from_secs_f64(t)
@@ -266,49 +311,12 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         };
         settings.column_generation.time_limit = Some(limit);
     }
-    let loss = loss_from_flags(&a)?;
-    let format = a.output.format();
-    if let Some(loss) = loss {
-        return run_loss(&a, est, &notion, loss, settings);
-    }
-    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
-    let mut bar = crate::progress::DesignProgress::new();
-    if a.delta.is_some() && a.notion != NotionName::Pml {
-        return Err(CliError::Usage(format!(
-            "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
-            notion.name()
-        )));
-    }
-    let text = if let Some(delta) = a.delta {
-        let (samples, method) = sample_source(&a, &est)?;
-        let sd = design_from_sample_with_progress(
-            &est.prior,
-            samples,
-            delta,
-            method,
-            epsilon,
-            utility.as_ref(),
-            &settings,
-            &mut |p| bar.update(p),
-        );
-        bar.finish();
-        let sd = sd?;
-        let env = envelope_at(&sd.design, a.envelope_delta)?;
-        output::render_sample_design(&sd, &env, &est.labels, format)?
-    } else {
-        let set = match a.beta {
-            None => UncertaintySet::known(est.prior),
-            Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
-        };
-        let d = design_notion_with_progress(&set, &notion, utility.as_ref(), &settings, &mut |p| {
-            bar.update(p)
-        });
-        bar.finish();
-        let d = d?;
-        let env = envelope_at(&d, a.envelope_delta)?;
-        output::render_design(&d, &env, &est.labels, format)?
+    settings.loss_method = match a.loss_method {
+        LossMethodName::Auto => LossMethod::Auto,
+        LossMethodName::Direct => LossMethod::Direct,
+        LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
     };
-    a.output.emit(&text)
+    Ok(settings)
 }
 
 /// The envelope bounds of a design at delta, under its reference prior.
@@ -350,66 +358,25 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
     }
 }
 
-/// `pml design --utility loss`: the loss LP under eps-PML for the prior or ball.
-fn run_loss(
-    a: &DesignArgs,
-    est: crate::args::Estimate,
-    notion: &Notion,
-    loss: Loss,
-    settings: DesignSettings,
-) -> Result<(), CliError> {
-    if !matches!(notion, Notion::Pml { .. }) {
-        return Err(CliError::Usage(format!(
-            "invalid --utility loss with --notion {}: the loss LP is for PML; use --notion pml",
-            notion.name()
-        )));
-    }
-    // From a sample with --delta: the ball of the radius for (m, delta), as for
-    // the utility designs ([E] eq. (7) or Theorem 2).
-    let guarantee = match a.delta {
-        Some(delta) => {
-            let (samples, method) = sample_source(a, &est)?;
-            let beta = pml_solver::sample_design::radius(&est.prior, samples, delta, method)?;
-            Some((delta, samples, beta))
-        }
-        None => None,
-    };
-    let set = match (a.beta, guarantee) {
-        (_, Some((_, _, beta))) | (Some(beta), None) => UncertaintySet::l1_ball(est.prior, beta)?,
-        (None, None) => UncertaintySet::known(est.prior),
-    };
-    let loss_settings = LossSettings {
-        method: match a.loss_method {
-            LossMethodName::Auto => LossMethod::Auto,
-            LossMethodName::Direct => LossMethod::Direct,
-            LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
-        },
-        column_generation: settings.column_generation,
-    };
-    let mut bar = crate::progress::DesignProgress::new();
-    let d = minimise_loss_with_progress(&set, notion.epsilon(), &loss, &loss_settings, &mut |p| {
-        bar.update(p)
-    });
-    bar.finish();
-    let d = d?;
-    let guarantee = guarantee.map(|(delta, samples, _)| (delta, samples));
-    let text = output::render_loss_design(&d, &set, guarantee, &est.labels, a.output.format())?;
-    a.output.emit(&text)
-}
-
 /// The sample size and radius method behind `--delta` (usage errors name the flag).
 fn sample_source(
     a: &DesignArgs,
     est: &crate::args::Estimate,
-) -> Result<(u64, RadiusMethod), CliError> {
+    delta: f64,
+) -> Result<Sample, CliError> {
     let samples = est.samples.ok_or_else(|| {
         CliError::Usage(
             "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
         )
     })?;
-    let method = match a.radius {
+    let radius = match a.radius {
         Radius::Free => RadiusMethod::DistributionFree,
         Radius::Kappa => RadiusMethod::Kappa,
     };
-    Ok((samples, method))
+    Ok(Sample {
+        estimate: est.prior.clone(),
+        samples,
+        delta,
+        radius,
+    })
 }
