@@ -1,10 +1,9 @@
-//! Times the library's `design_notion` call on [E] Example 1 and on N = 20 (prior
+//! Times the library's design call (`Problem::solve`) on [E] Example 1 and on N = 20 (prior
 //! proportional to 1..20, eps = ln 2, mutual information), the same inputs as the
 //! Python timing in the README's Python section, to measure the bindings' overhead.
 //!
 //! Run with `cargo run --release --example design_timing`.
 
-use pml::model::Notion;
 use pml::prelude::*;
 use std::time::Instant;
 
@@ -32,13 +31,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ),
         ("N = 20", n20, 2f64.ln(), 20),
     ];
-    let utility = FInformation::mutual_information();
-    let settings = DesignSettings::default();
     for (name, prior, epsilon, runs) in cases {
         let set = UncertaintySet::known(Prior::new(prior)?);
-        let notion = Notion::Pml { epsilon };
         let run = || {
-            pml::solver::design_notion(&set, &notion, &utility, &settings).expect("design");
+            Problem::new(set.clone())
+                .epsilon(epsilon)
+                .utility(FInformation::mutual_information())
+                .solve()
+                .expect("design");
         };
         run();
         println!(

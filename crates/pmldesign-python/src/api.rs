@@ -30,6 +30,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(check_design, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
@@ -206,6 +207,13 @@ fn design_from_counts<'py>(
         options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))
+}
+
+/// See `pmldesign.Design.from_json`: re-certifies a design's JSON.
+#[pyfunction]
+fn check_design(py: Python<'_>, text: String) -> PyResult<()> {
+    py.detach(move || engine::check_design(&text))
+        .map_err(|e| to_py_err(e, None))
 }
 
 /// See `pmldesign.apply`: one output name per value, as `pml apply` draws them.

@@ -1,17 +1,18 @@
 //! Every call into the Rust library, in one place: the Python bindings
 //! ([`crate::api`]) reach `pml` only through this module, so that a change of the
-//! library's entry points (the `Problem` builder, `pml-data`, `Design` serde) is an
-//! edit here alone. Nothing here knows about Python: inputs are plain Rust values,
-//! results are `serde_json` values (the JSON of the `pml` CLI) or vectors.
+//! library's entry points is an edit here alone. Nothing here knows about Python:
+//! inputs are plain Rust values, results are `serde_json` values (the JSON of the
+//! `pml` CLI) or vectors.
 
 use pml::model::envelope::{Envelope, EnvelopeBounds};
 use pml::model::sampler::{CategoricalPrivatiser, entropy_rng, seeded_rng};
-use pml::model::{Notion, assessment::Assessment, data::ColumnPrivatiser, sample};
+use pml::model::{assessment::Assessment, data::ColumnPrivatiser, sample};
 use pml::prelude::*;
-use pml::solver::loss::{Loss, LossDesign, LossSettings, minimise_loss_with_progress};
-use pml::solver::{RadiusMethod, SampleDesign, design::PricingMethod, utility::builtin};
+use pml::solver::utility::builtin;
+use pml::solver::{Interrupt, PricingMethod};
 use serde_json::{Value, json};
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Progress of a design, reported after every pricing pass (the library's type).
 pub use pml::solver::Progress;
@@ -37,16 +38,11 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// Called after every pricing pass; returns false to stop the run.
 pub type Observer<'a> = &'a mut dyn FnMut(&Progress) -> bool;
 
-/// The unwinding payload that stops a run from inside the progress callback (the
-/// library's callback cannot return a stop request yet; this goes once it can).
-struct Stop;
-
-/// Runs `f`, turning a stop request into [`Error::Stopped`] and any panic into
-/// [`Error::Invalid`]: no panic ever leaves this module.
+/// Runs `f`, turning any panic into [`Error::Invalid`]: no panic ever leaves this
+/// module (a last line of defence; the library reports errors as values).
 fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
-        Err(payload) if payload.is::<Stop>() => Err(Error::Stopped),
         Err(payload) => {
             let what = payload
                 .downcast_ref::<String>()
@@ -56,16 +52,6 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
             Err(Error::Invalid(format!(
                 "internal error in the pml library: {what}; please report it with the input"
             )))
-        }
-    }
-}
-
-/// The library's progress callback, stopping the run (by unwinding with [`Stop`],
-/// without the panic hook) when `observer` returns false.
-fn progress_fn(observer: Observer<'_>) -> impl FnMut(Progress) + '_ {
-    move |p| {
-        if !observer(&p) {
-            resume_unwind(Box::new(Stop));
         }
     }
 }
@@ -218,9 +204,11 @@ fn loss(objective: &Objective) -> Result<Option<Loss>> {
     })
 }
 
-/// The library's settings from the options (time limit, gap, pricing).
-fn settings(o: &Options) -> Result<DesignSettings> {
-    let mut s = DesignSettings::default();
+/// The library's settings from the options (time limit, gap, pricing), with
+/// `interrupt` to stop the run from the progress callback.
+fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
+    let mut s = Settings::default();
+    s.column_generation.interrupt = interrupt;
     if !(o.gap.is_finite() && o.gap > 0.0 && o.gap < 1.0) {
         return Err(invalid(
             "gap",
@@ -298,64 +286,21 @@ pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
 pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
         let prior = Prior::new(req.prior.clone())?;
-        let names = labels(req.options.labels.as_deref(), prior.len())?;
         let notion = notion(&req.notion, req.epsilon, req.epsilon_lower)?;
         let set = match req.beta {
             None => UncertaintySet::known(prior),
             Some(beta) => UncertaintySet::l1_ball(prior, beta)?,
         };
-        let settings = settings(&req.options)?;
-        let mut progress = progress_fn(observer);
-        if let Some(loss) = loss(&req.options.objective)? {
-            if !matches!(notion, Notion::Pml { .. }) {
-                return Err(invalid(
-                    "notion",
-                    notion.name(),
-                    "the loss LP is for PML",
-                    "pass notion=\"pml\" with a loss",
-                ));
-            }
-            let d = minimise_loss_with_progress(
-                &set,
-                req.epsilon,
-                &loss,
-                &loss_settings(settings),
-                &mut progress,
-            )?;
-            return Ok(loss_json(&d, &set, None, &names));
-        }
-        let Objective::Utility(u) = &req.options.objective else {
-            unreachable!("loss objectives return above")
-        };
-        let u = utility(u)?;
-        let d = pml::solver::design_notion_with_progress(
-            &set,
-            &notion,
-            u.as_ref(),
-            &settings,
-            &mut progress,
-        )?;
-        let mut v = design_json(&d, &names);
-        v["envelope"] = envelope_at(&d, req.options.envelope_delta)?;
-        Ok(v)
+        solve(Problem::new(set), notion, &req.options, observer)
     })
-}
-
-/// The loss settings with the column-generation loop of `s`.
-fn loss_settings(s: DesignSettings) -> LossSettings {
-    LossSettings {
-        column_generation: s.column_generation,
-        ..LossSettings::default()
-    }
 }
 
 /// Designs from counts over the ball of the sample guarantee ([E] eq. (7) or
 /// Theorem 2, docs/theory.md §6) and returns the CLI's JSON with `guarantee`.
 pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
-        let (prior, samples) = counts_prior(&req.counts)?;
-        let names = labels(req.options.labels.as_deref(), prior.len())?;
-        let method = match req.radius.as_str() {
+        let (estimate, samples) = counts_prior(&req.counts)?;
+        let radius = match req.radius.as_str() {
             "free" => RadiusMethod::DistributionFree,
             "kappa" => RadiusMethod::Kappa,
             other => {
@@ -367,34 +312,65 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
                 ));
             }
         };
-        let settings = settings(&req.options)?;
-        let mut progress = progress_fn(observer);
-        if let Some(loss) = loss(&req.options.objective)? {
-            let beta = pml::solver::sample_design::radius(&prior, samples, req.delta, method)?;
-            let set = UncertaintySet::l1_ball(prior, beta)?;
-            let ls = loss_settings(settings);
-            let d = minimise_loss_with_progress(&set, req.epsilon, &loss, &ls, &mut progress)?;
-            return Ok(loss_json(&d, &set, Some((req.delta, samples)), &names));
-        }
-        let Objective::Utility(u) = &req.options.objective else {
-            unreachable!("loss objectives return above")
-        };
-        let u = utility(u)?;
-        let sd = pml::solver::design_from_sample_with_progress(
-            &prior,
+        let sample = Sample {
+            estimate,
             samples,
-            req.delta,
-            method,
-            req.epsilon,
-            u.as_ref(),
-            &settings,
-            &mut progress,
-        )?;
-        let mut v = design_json(&sd.design, &names);
-        v["guarantee"] = guarantee_json(&sd);
-        v["envelope"] = envelope_at(&sd.design, req.options.envelope_delta)?;
-        Ok(v)
+            delta: req.delta,
+            radius,
+        };
+        let notion = Notion::Pml {
+            epsilon: req.epsilon,
+        };
+        solve(Problem::from_sample(sample), notion, &req.options, observer)
     })
+}
+
+/// Solves `problem` under `notion` with the options; a false from `observer` sets
+/// the run's interrupt (the library then stops after the pass) and the result is
+/// [`Error::Stopped`].
+fn solve(
+    problem: Problem<'_>,
+    notion: Notion,
+    o: &Options,
+    observer: Observer<'_>,
+) -> Result<Value> {
+    let interrupt = Interrupt::new();
+    let settings = settings(o, interrupt.clone())?;
+    let problem = match loss(&o.objective)? {
+        Some(l) => problem.loss(l),
+        None => match &o.objective {
+            Objective::Utility(name) => problem.boxed_utility(utility(name)?),
+            _ => unreachable!("loss objectives are handled above"),
+        },
+    };
+    let problem = match &o.labels {
+        Some(l) => problem.labels(l.clone()),
+        None => problem,
+    };
+    let stopped = Cell::new(false);
+    let d = problem
+        .notion(notion)
+        .settings(settings)
+        .on_progress(|p| {
+            if !stopped.get() && !observer(&p) {
+                stopped.set(true);
+                interrupt.set();
+            }
+        })
+        .solve();
+    if stopped.get() {
+        return Err(Error::Stopped);
+    }
+    let d = d?;
+    if d.loss.is_some() {
+        return Ok(loss_json(&d));
+    }
+    let mut v = serde_json::to_value(&d)?;
+    if let Some(g) = &d.guarantee {
+        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    }
+    v["envelope"] = envelope_at(&d, o.envelope_delta)?;
+    Ok(v)
 }
 
 /// The empirical prior of whole-number counts and their total m.
@@ -423,90 +399,14 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
     Ok((prior, total))
 }
 
-// ---------------------------------------------------------------------------
-// The JSON of `pml design --format json` (crates/pml-cli/src/output.rs), built from
-// the library's serde forms; replaced by the library's serializer once `Design`
-// has one.
-
-/// The JSON object of `pml design --format json`, without `envelope`/`guarantee`.
-fn design_json(d: &Design, labels: &[String]) -> Value {
-    let mut certificate = json!(d.certificate);
-    if let Some(c) = certificate.as_object_mut() {
-        c.shift_remove("notion");
-    }
-    let outputs: Vec<String> = (1..=d.mechanism.outputs())
-        .map(|i| format!("y{i}"))
-        .collect();
-    json!({
-        "prior": d.uncertainty.reference().to_vec(),
-        "labels": labels,
-        "notion": d.notion,
-        "epsilon": d.epsilon,
-        "exp_epsilon": d.epsilon.exp(),
-        "uncertainty": d.uncertainty,
-        "status": d.status,
-        "note": note(d),
-        "utility": { "name": d.utility_name, "value": d.utility_value },
-        "outputs": outputs,
-        "mechanism": d.mechanism,
-        "output_probabilities": d.output_probabilities,
-        "pml_per_output": d.pml_per_output,
-        "pmc_per_output": d.pmc_per_output,
-        "certificate": certificate,
-        "baselines": { "randomized_response": d.baselines },
-        "solver": {
-            "extreme_rays": d.rays,
-            "pricing_passes": d.iterations,
-            "rays_priced": d.rays_priced,
-            "pricing": d.pricing,
-        },
-    })
-}
-
-/// The CLI's note on a design that is not plainly optimal.
-fn note(d: &Design) -> Option<String> {
-    let c = &d.certificate;
-    let relative = c.gap / c.upper_bound.abs().max(f64::MIN_POSITIVE);
-    match d.status {
-        DesignStatus::NoPrivacyNeeded => Some(format!(
-            "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
-            d.epsilon,
-            d.uncertainty
-                .worst_case_pml(&Mechanism::identity(d.uncertainty.len()))
-        )),
-        DesignStatus::TimeLimit => Some(format!(
-            "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
-            d.iterations,
-            c.gap,
-            100.0 * relative
-        )),
-        DesignStatus::GapLimit => Some(format!(
-            "stopped at a certified gap of {:.3e} ({relative:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
-            c.gap, d.iterations,
-        )),
-        DesignStatus::Optimal => None,
-    }
-}
-
-/// The `guarantee` object of a design from samples.
-fn guarantee_json(sd: &SampleDesign) -> Value {
-    let route = sd.simpler_route.as_ref().map(|r| {
-        let mut v = json!(r);
-        v["description"] = json!(
-            "design for the estimate alone at eps0 with e^-eps0 = e^-eps + beta/2 ([E] eqs. 8, 13)"
-        );
-        v
-    });
-    json!({
-        "statement": sd.statement,
-        "samples": sd.samples,
-        "delta": sd.delta,
-        "beta": sd.beta,
-        "radius_method": sd.radius_method,
-        "radius_note": sd.radius_note,
-        "empirical_prior": sd.design.uncertainty.reference().to_vec(),
-        "simpler_route": route,
-        "designed_utility": sd.design.utility_value,
+/// Checks the JSON of a design as the library reads it back: the set rebuilt
+/// through its checked constructors and the mechanism re-measured under the stated
+/// notion over the whole set, so an edited, leaky design is refused. (Loss designs
+/// have the CLI's own JSON, which the library does not read.)
+pub fn check_design(text: &str) -> Result<()> {
+    guarded(|| {
+        serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
+        Ok(())
     })
 }
 
@@ -527,43 +427,34 @@ fn bounds_json(b: &EnvelopeBounds) -> Value {
     v
 }
 
-/// The JSON of `pml design --utility loss --format json`.
-fn loss_json(
-    d: &LossDesign,
-    set: &UncertaintySet,
-    sample: Option<(f64, u64)>,
-    labels: &[String],
-) -> Value {
+/// The JSON of `pml design --utility loss --format json` (built by the CLI, not
+/// yet by the library's serializer).
+fn loss_json(d: &Design) -> Value {
+    let l = d.loss.as_ref().expect("a loss design");
     let mut certificate = json!(d.certificate);
     if let Some(c) = certificate.as_object_mut() {
         for key in ["notion", "levels", "dual"] {
             c.shift_remove(key);
         }
     }
-    let guarantee = sample.map(|(delta, m)| {
-        format!(
-            "with probability at least 1 - {delta} over the sample of {m}, the mechanism is {:.6}-PML for the true distribution",
-            d.epsilon
-        )
-    });
-    let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
+    let outputs: Vec<String> = d.labels.iter().map(|l| format!("guess {l}")).collect();
     json!({
-        "prior": set.reference().to_vec(),
-        "labels": labels,
+        "prior": d.uncertainty.reference().to_vec(),
+        "labels": d.labels,
         "notion": "pml",
         "epsilon": d.epsilon,
         "exp_epsilon": d.epsilon.exp(),
-        "uncertainty": set,
+        "uncertainty": d.uncertainty,
         "status": d.status,
-        "loss": d.loss_name,
-        "method": d.method,
-        "expected_loss": d.expected_loss,
-        "lower_bound": d.lower_bound,
+        "loss": l.name,
+        "method": l.method,
+        "expected_loss": l.expected_loss,
+        "lower_bound": l.lower_bound,
         "outputs": outputs,
         "mechanism": d.mechanism,
         "certificate": certificate,
-        "solver": { "method": d.method, "pricing_passes": d.iterations },
-        "guarantee": guarantee,
+        "solver": { "method": l.method, "pricing_passes": d.iterations },
+        "guarantee": d.guarantee.as_ref().map(|g| g.statement(d.epsilon)),
     })
 }
 
@@ -646,13 +537,7 @@ pub fn compare(
         pml::model::cone::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
         let notions = pml::solver::common_level_notions(epsilon, alip);
-        let c = pml::solver::compare(
-            &set,
-            epsilon,
-            &notions,
-            u.as_ref(),
-            &DesignSettings::default(),
-        )?;
+        let c = pml::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
         let rows: Vec<Value> = c
             .rows
             .iter()

@@ -126,7 +126,7 @@ def test_design_from_counts_carries_its_guarantee():
     assert g.samples == 1000 and g.delta == 0.05
     assert "1 - 0.05" in g.statement
     assert d.to_dict()["uncertainty"]["beta"] == pytest.approx(g.beta)
-    np.testing.assert_allclose(g.empirical_prior, [0.4, 0.3, 0.2, 0.1])
+    np.testing.assert_allclose(d.to_dict()["prior"], [0.4, 0.3, 0.2, 0.1])
     assert d.certificate.worst_case_pml <= 0.8 + d.certificate.tolerance
     assert pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.8).guarantee is None
 
@@ -139,6 +139,17 @@ def test_json_round_trip():
     copy = d.to_dict()
     copy["mechanism"][0][0] = 9.0
     assert d.mechanism[0, 0] != 9.0
+
+
+def test_reading_back_re_certifies():
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.3, beta=0.05)
+    leaky = d.to_dict()
+    n = len(leaky["mechanism"])
+    leaky["mechanism"] = np.eye(n).tolist()
+    with pytest.raises(pmldesign.PmlError):
+        pmldesign.Design.from_dict(leaky)
+    loss = pmldesign.design([0.5, 0.3, 0.2], 0.5, loss="squared")
+    assert pmldesign.Design.from_json(loss.to_json()).to_dict() == loss.to_dict()
 
 
 def test_progress_callback_sees_the_bounds_and_can_stop_the_run():

@@ -144,7 +144,13 @@ class Design(Record):
 
     @classmethod
     def from_json(cls, text: str) -> "Design":
-        """A design from the JSON of ``to_json()`` or ``pml design --format json``."""
+        """A design from the JSON of ``to_json()`` or ``pml design --format json``.
+
+        The library reads it back as it would a stored design: the set is rebuilt
+        through its checked constructors and the mechanism re-measured over the whole
+        set under the stated notion, so an edited, leaky design raises PmlError.
+        (Loss designs, whose JSON is the CLI's own, are checked for their keys only.)
+        """
         try:
             data = json.loads(text)
         except ValueError as e:
@@ -153,10 +159,14 @@ class Design(Record):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Design":
-        """A design from the dict of ``to_dict()``."""
+        """A design from the dict of ``to_dict()``, re-certified as in ``from_json``."""
+        if not isinstance(data, Mapping):
+            raise PmlError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
-        if not isinstance(data, Mapping) or missing:
+        if missing:
             raise PmlError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
+        if not isinstance(data.get("loss"), str):
+            _native.check_design(json.dumps(data))
         return cls(data)
 
     def __repr__(self) -> str:

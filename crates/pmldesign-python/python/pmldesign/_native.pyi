@@ -41,6 +41,7 @@ def design_from_counts(
     radius: str = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
+def check_design(text: str) -> None: ...
 def apply(
     mechanism: npt.ArrayLike,
     labels: List[str],
