@@ -7,7 +7,9 @@
 //! first). Options: `--notion NAME` (pml, pmc, alip, lip, ldp; ALIP uses
 //! eps_l = eps_u = ln 2), `--gap G` (the relative gap to stop at), `--known-only`,
 //! `--compare-enumeration` (also times `--pricing enumerate`, the reference),
-//! `--utility NAME`, `--time-limit SECONDS`.
+//! `--utility NAME`, `--time-limit SECONDS`, `--zipf ROWS` (instead: a CSV column of
+//! ROWS rows over N categories with Zipf(1.1) frequencies, designed from the sample
+//! with delta = 1e-6 at eps = 1, for the chosen utility and for the Hamming loss).
 
 use std::process::Command;
 use std::time::Instant;
@@ -25,6 +27,7 @@ struct Options {
     time_limit: Option<String>,
     known_only: bool,
     compare_enumeration: bool,
+    zipf_rows: Option<u64>,
 }
 
 fn options() -> Options {
@@ -36,6 +39,7 @@ fn options() -> Options {
         time_limit: None,
         known_only: false,
         compare_enumeration: false,
+        zipf_rows: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -46,6 +50,7 @@ fn options() -> Options {
             "--time-limit" => o.time_limit = args.next(),
             "--known-only" => o.known_only = true,
             "--compare-enumeration" => o.compare_enumeration = true,
+            "--zipf" => o.zipf_rows = args.next().and_then(|r| r.parse().ok()),
             n => o.sizes.push(n.parse().expect("an alphabet size")),
         }
     }
@@ -96,16 +101,78 @@ fn run(bin: &str, args: &[String]) -> String {
         })
         .map_or("-".to_string(), |mb| format!("{mb:.0}"));
     let gap = v["certificate"]["gap"].as_f64().unwrap_or(f64::NAN);
-    let value = v["utility"]["value"].as_f64().unwrap_or(f64::NAN);
+    // A loss design reports its expected loss and its LP method.
+    let value = v["utility"]["value"]
+        .as_f64()
+        .or(v["expected_loss"].as_f64())
+        .unwrap_or(f64::NAN);
+    let method = &v["solver"]["pricing"];
+    let method = method.as_str().or(v["solver"]["method"].as_str());
     format!(
         "{} | {} | {value:.9} | {:.1e} | {secs:.2} | {peak}",
-        v["solver"]["pricing"]
-            .as_str()
-            .unwrap_or("?")
-            .replace('_', " "),
+        method.unwrap_or("?").replace('_', " "),
         v["status"].as_str().unwrap_or("?"),
         gap / value.abs().max(f64::MIN_POSITIVE),
     )
+}
+
+/// A CSV column `city` of `rows` rows over `n` categories with Zipf(1.1)
+/// frequencies (every category at least once), written to a temporary file.
+fn zipf_csv(n: usize, rows: u64) -> std::path::PathBuf {
+    let w: Vec<f64> = (1..=n).map(|k| (k as f64).powf(-1.1)).collect();
+    let total: f64 = w.iter().sum();
+    let mut text = String::from("city\n");
+    for (k, wk) in w.iter().enumerate() {
+        let count = ((rows as f64 * wk / total).round() as u64).max(1);
+        for _ in 0..count {
+            text.push_str(&format!("c{:03}\n", k + 1));
+        }
+    }
+    let path = std::env::temp_dir().join(format!("pml-zipf-{n}-{rows}.csv"));
+    std::fs::write(&path, text).expect("write the Zipf column");
+    path
+}
+
+/// The Zipf rows: the utility and the Hamming loss from the sample.
+fn zipf_report(o: &Options, bin: &str, rows: u64) {
+    for &n in &o.sizes {
+        let path = zipf_csv(n, rows);
+        let mut args: Vec<String> = ["design", "--data"].map(String::from).to_vec();
+        args.push(path.display().to_string());
+        args.extend(
+            [
+                "--column",
+                "city",
+                "--delta",
+                "1e-6",
+                "--epsilon",
+                "1",
+                "--format",
+                "json",
+            ]
+            .map(String::from),
+        );
+        if let Some(t) = &o.time_limit {
+            args.extend(["--time-limit".into(), t.clone()]);
+        }
+        if let Some(g) = &o.gap {
+            args.extend(["--gap".into(), g.clone()]);
+        }
+        for (utility, extra) in [
+            (o.utility.as_str(), &[][..]),
+            ("hamming", &["--loss", "hamming"][..]),
+        ] {
+            let mut a = args.clone();
+            let name = if extra.is_empty() { utility } else { "loss" };
+            a.extend(["--utility".to_string(), name.to_string()]);
+            a.extend(extra.iter().map(|s| s.to_string()));
+            println!(
+                "| {n} | zipf, {rows} rows, delta 1e-6 | pml | {utility} | {} |",
+                run(bin, &a)
+            );
+        }
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 fn main() {
@@ -117,6 +184,9 @@ fn main() {
     println!(
         "|---|-----|--------|---------|---------|--------|---------|--------------|----------|------------------|"
     );
+    if let Some(rows) = o.zipf_rows {
+        return zipf_report(&o, &bin, rows);
+    }
     for &n in &o.sizes {
         let (masses, p_min) = prior(n);
         let sets: &[(&str, Option<f64>)] = if o.known_only || o.notion != "pml" {

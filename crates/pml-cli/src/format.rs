@@ -3,7 +3,6 @@
 //! mathematics here.
 
 use pml_model::UncertaintySet;
-use pml_model::envelope::EnvelopeBounds;
 use serde_json::{Value, json};
 
 /// A number for JSON: null when it is not finite (serde_json would write null
@@ -110,26 +109,7 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
-/// The statement a data holder can publish when `eps_c(delta) <= epsilon`
-/// (`docs/theory.md` §8): "for every post-processing Z, `P(l(X -> Z) > eps) <=
-/// delta`", with eps rounded *up* to 6 decimals so that the printed level is never
-/// below the bound; `tight` adds that no smaller eps holds.
-pub fn statement(epsilon: f64, delta: f64, tight: bool) -> String {
-    format!(
-        "for every post-processing Z of the output, P(l(X -> Z) > {:.6}) <= {delta}{}",
-        (epsilon * 1e6).ceil() / 1e6,
-        if tight {
-            " (the envelope: no smaller eps holds)"
-        } else {
-            ""
-        }
-    )
-}
-
-/// The [`statement`] of envelope bounds: their upper end at their delta.
-pub fn envelope_statement(b: &EnvelopeBounds) -> String {
-    statement(b.upper, b.delta, b.exact)
-}
+pub use pml_data::statement::{envelope as envelope_statement, publishable as statement};
 
 #[cfg(test)]
 mod tests {

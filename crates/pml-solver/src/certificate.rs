@@ -9,8 +9,8 @@ use pml_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
 
 /// Allowed excess of the worst-case PML (or of any measured notion level) over the
-/// target (floating-point rounding).
-pub const PML_TOLERANCE: f64 = 1e-10;
+/// target (floating-point rounding of the LP's weights: about 1e-15 in practice).
+pub const PML_TOLERANCE: f64 = 1e-12;
 /// Allowed relative gap between the utility and its LP dual bound.
 pub const GAP_TOLERANCE: f64 = 1e-7;
 /// A design is reported optimal when its certified gap is at most this relative
@@ -18,6 +18,10 @@ pub const GAP_TOLERANCE: f64 = 1e-7;
 pub const OPTIMALITY_GAP: f64 = 1e-9;
 /// The absolute gap that counts as optimal for utilities near 0.
 pub const OPTIMALITY_ABSOLUTE_GAP: f64 = 1e-15;
+
+fn pml_tolerance() -> f64 {
+    PML_TOLERANCE
+}
 
 /// The gap allowed at relative tolerance `relative` for a utility of `value`:
 /// `max(relative |value|, 1e-15)`.
@@ -69,6 +73,10 @@ pub struct Certificate {
     pub worst_case_pml_per_output: Vec<f64>,
     /// `max_x |sum_y W[x][y] - 1|`, at most 1e-12.
     pub max_row_sum_error: f64,
+    /// The largest excess of a measured level over its target that the check
+    /// accepts ([`PML_TOLERANCE`]).
+    #[serde(default = "pml_tolerance")]
+    pub tolerance: f64,
     /// Smallest entry, at least 0.
     pub min_entry: f64,
     /// Utility of the mechanism, measured on the matrix.
@@ -159,6 +167,7 @@ impl Certificate {
             worst_case_pml: per_output.iter().copied().fold(0.0, f64::max),
             worst_case_pml_per_output: per_output,
             max_row_sum_error: mechanism.max_row_sum_error(),
+            tolerance: PML_TOLERANCE,
             min_entry: mechanism.min_entry(),
             utility_value,
             upper_bound,

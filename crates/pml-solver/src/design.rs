@@ -7,7 +7,7 @@ use crate::branch_bound::{BoxCut, Levels, TwoLevel, Union};
 use crate::certificate::{Certificate, DualCertificate};
 use crate::error::{Result, SolverError};
 use crate::ray_lp;
-use crate::ray_lp::{MaterialisedRays, Progress, RayOracle};
+use crate::ray_lp::{MaterialisedRays, Progress, RayOracle, Started};
 use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::settings::{PricingMethod, Settings};
 use crate::utility::Utility;
@@ -331,6 +331,18 @@ pub fn optimise_in_cone(
     let a_priori = density_level(cone)
         .and_then(|eps| utility.bound_at_level(eps))
         .unwrap_or(f64::INFINITY);
+    if settings.pricing == PricingMethod::Auto
+        && n > rays::MAX_GENERIC_N
+        && let ColumnCone::PmlL1Ball { beta, epsilon, .. } = cone
+        && !cone.is_proposition_2()
+        && utility.separable().is_some()
+    {
+        let ball = PastProposition2 {
+            beta: *beta,
+            epsilon: *epsilon,
+        };
+        return ball.optimise(reference, utility, a_priori, settings, progress);
+    }
     if settings.pricing == PricingMethod::Auto {
         let deadline = settings
             .column_generation
@@ -378,6 +390,102 @@ pub fn optimise_in_cone(
             let rays = rays::enumerate(cone)?;
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
+    }
+}
+
+/// The l1 ball past [E] Prop 2 (`beta >= 2 min p^`) at alphabets the generic
+/// enumerator cannot take (docs/theory.md §4b, "The ball past Proposition 2"):
+/// the mechanism is optimal over an inner cone, [E] Prop 2's formula with
+/// `e^eps' = e^eps / (1 + beta/2 e^eps)`, which lies inside the exact cone for
+/// every radius; the bound is that of the estimate alone, whose cone contains the
+/// exact one (and `I(X;Y) <= eps` for mutual information). Both are priced by
+/// branch and bound; the certificate states the gap between them.
+pub struct PastProposition2 {
+    /// The radius beta.
+    pub beta: f64,
+    /// The level eps.
+    pub epsilon: f64,
+}
+
+/// The relative gap at which the inner design and the outer bound stop (or
+/// the requested gap if larger).
+const INNER_OUTER_GAP: f64 = 1e-6;
+
+/// Shares of a time limit for the inner design and the outer bound.
+const INNER_SHARE: f64 = 0.6;
+const OUTER_SHARE: f64 = 0.3;
+
+impl PastProposition2 {
+    /// The inner optimum with the outer bound (reachable from the tests at any
+    /// N through `internals`).
+    pub fn optimise(
+        &self,
+        reference: ArrayView1<f64>,
+        utility: &dyn Utility,
+        a_priori: f64,
+        settings: &Settings,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Optimum> {
+        let p = reference.to_vec();
+        let (e, b) = (self.epsilon.exp(), self.beta / 2.0);
+        let share = |f: f64| {
+            let mut s = settings.clone();
+            let cg = &mut s.column_generation;
+            cg.time_limit = cg.time_limit.map(|t| t.mul_f64(f));
+            // Precision past the gap between the two cones buys nothing.
+            cg.gap_tolerance = cg.gap_tolerance.max(INNER_OUTER_GAP);
+            let deadline = s
+                .column_generation
+                .time_limit
+                .map(|t| std::time::Instant::now() + s.column_generation.loop_time(t));
+            (s, deadline)
+        };
+        let missing = || SolverError::Lp("no separable form for branch and bound".into());
+        let (inner_settings, deadline) = share(INNER_SHARE);
+        let family_z =
+            BoxCut::new(&p, 0.0, e / (1.0 + b * e), true, utility).ok_or_else(missing)?;
+        let family_l =
+            TwoLevel::new(&p, Levels::BallLevel { e, b }, utility).ok_or_else(missing)?;
+        let inner = Started {
+            oracle: Box::new(Union::ball(family_z, family_l, deadline)),
+            start: ray_lp::spikes(reference, e / (1.0 + b * e), b, &|v| {
+                utility.column_value(v, reference)
+            }),
+        };
+        let mut opt = optimise(
+            &inner,
+            reference,
+            utility,
+            a_priori,
+            &inner_settings,
+            progress,
+        )?;
+        let (outer_settings, deadline) = share(OUTER_SHARE);
+        let outer = Started {
+            oracle: Box::new(
+                BoxCut::new(&p, 0.0, e, false, utility)
+                    .ok_or_else(missing)?
+                    .with_deadline(deadline),
+            ),
+            start: ray_lp::spikes(reference, e, 0.0, &|v| utility.column_value(v, reference)),
+        };
+        let bound = optimise(
+            &outer,
+            reference,
+            utility,
+            a_priori,
+            &outer_settings,
+            &mut |_| {},
+        )?;
+        // The outer dual certifies the exact cone too: its slice lies inside the
+        // outer one, and a convex function is largest at the outer vertices.
+        opt.upper_bound = bound.upper_bound.min(a_priori);
+        opt.dual = bound.dual;
+        opt.iterations += bound.iterations;
+        opt.converged &= bound.converged;
+        opt.rays_priced += bound.rays_priced;
+        opt.pricing = "branch_and_bound_inner_outer";
+        Ok(opt)
     }
 }
 
@@ -475,7 +583,17 @@ pub fn pricing_oracle(
         },
         _ => return None,
     };
-    Some(oracle)
+    // A randomized-response basis for the PML cones: without it the master
+    // starts degenerate and large designs stall at utility 0 for many passes.
+    let (e_start, h) = match cone {
+        ColumnCone::PmlKnownPrior { .. } => (e, 0.0),
+        ColumnCone::PmlL1Ball { beta, .. } => (cone.effective_exp_epsilon(), beta / 2.0),
+        _ => return Some(oracle),
+    };
+    let start = ray_lp::spikes(reference, e_start, h, &|v| {
+        utility.column_value(v, reference)
+    });
+    Some(Box::new(Started { oracle, start }))
 }
 
 /// [`optimise`] over rays held in memory: the mechanism, the dual upper bound and

@@ -79,8 +79,8 @@ pub mod internals {
         pub use crate::branch_bound::*;
     }
     pub use crate::design::{
-        design, design_notion, design_notion_with_progress, design_with_progress, optimise_in_cone,
-        optimise_over_rays, pricing_oracle,
+        PastProposition2, design, design_notion, design_notion_with_progress, design_with_progress,
+        optimise_in_cone, optimise_over_rays, pricing_oracle,
     };
     pub use crate::loss::{
         LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,

@@ -188,6 +188,10 @@ pub enum LossMethod {
     /// Column generation with exact knapsack pricing (known prior, or the ball
     /// under Proposition 2; other sets are an error).
     ColumnGeneration,
+    /// The l1 ball past [E] Prop 2 with too many vertices for the vertex form:
+    /// column generation over an inner and an outer slice, with the certified
+    /// gap between them (docs/theory.md §4b).
+    InnerOuter,
     /// No LP: eps = 0 or no privacy needed (closed forms).
     ClosedForm,
 }
@@ -288,6 +292,16 @@ pub fn minimise_loss_with_progress(
         let mut w = Array2::zeros((n, n));
         w.column_mut(y).fill(1.0);
         (LossMethod::ClosedForm, Mechanism::new(w)?, col_cost[y])
+    } else if let Some(ball) = past_proposition_2(set, epsilon, settings) {
+        let (mechanism, lower, passes, converged) = ball.solve(&c, settings, progress)?;
+        iterations = passes;
+        status = if converged {
+            DesignStatus::GapLimit
+        } else {
+            DesignStatus::TimeLimit
+        };
+        let mechanism = clean(mechanism, set, epsilon)?;
+        (LossMethod::InnerOuter, mechanism, lower.max(free_lower))
     } else {
         let cons = Constraints::new(set, epsilon)?;
         let slice = Slice::new(&cons);
@@ -345,11 +359,10 @@ pub fn minimise_loss_with_progress(
         }
     };
     let value = expected_loss(&mechanism, p.view(), d.view());
-    let certificate = if status == DesignStatus::TimeLimit {
-        Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?
-    } else {
-        Certificate::check(&mechanism, set, epsilon, -value, -lower_bound)?
-    };
+    let certificate = Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?;
+    if status != DesignStatus::NoPrivacyNeeded {
+        status = DesignStatus::from_gap(certificate.gap, -value, status != DesignStatus::TimeLimit);
+    }
     Ok(LossDesign {
         status,
         method,
@@ -361,6 +374,67 @@ pub fn minimise_loss_with_progress(
         iterations,
         certificate,
     })
+}
+
+/// The l1 ball past [E] Prop 2 whose vertex list is too long for the vertex
+/// form (docs/theory.md §4b): the mechanism is optimal over the inner slice of
+/// Prop 2's formula (`e^eps'`, `h = beta/2`, inside the exact cone for every
+/// radius), and the lower bound is that of the estimate alone (whose cone
+/// contains the exact one). Both by column generation with exact knapsack
+/// pricing.
+struct PastProposition2 {
+    inner: Slice,
+    outer: Slice,
+}
+
+/// The ball past Prop 2 when its vertex list exceeds the limit and the loss LP
+/// may choose its method (`LossMethod::Auto`).
+fn past_proposition_2(
+    set: &UncertaintySet,
+    epsilon: f64,
+    settings: &crate::Settings,
+) -> Option<PastProposition2> {
+    let UncertaintySet::L1Ball { center, beta } = set else {
+        return None;
+    };
+    let prop2 = *beta < 2.0 * center.min_mass();
+    let auto = settings.loss_method == LossMethod::Auto;
+    if prop2 || !auto || l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT).is_ok() {
+        return None;
+    }
+    let (e, h) = (epsilon.exp(), beta / 2.0);
+    let r = center.masses().to_owned();
+    Some(PastProposition2 {
+        inner: Slice {
+            r: r.clone(),
+            e: e / (1.0 + h * e),
+            h,
+        },
+        outer: Slice { r, e, h: 0.0 },
+    })
+}
+
+impl PastProposition2 {
+    /// The inner mechanism (labelled W), the outer lower bound, the passes, and
+    /// whether both converged.
+    fn solve(
+        self,
+        c: &Array2<f64>,
+        settings: &crate::Settings,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<(Array2<f64>, f64, usize, bool)> {
+        let share = |f: f64| {
+            let mut s = settings.clone();
+            let cg = &mut s.column_generation;
+            cg.time_limit = cg.time_limit.map(|t| t.mul_f64(f));
+            s
+        };
+        let inner = column_generation(self.inner, c, &share(0.6), progress)?;
+        let outer = column_generation(self.outer, c, &share(0.3), &mut |_| {})?;
+        let passes = inner.iterations + outer.iterations;
+        let converged = inner.converged && outer.converged;
+        Ok((inner.w, outer.lower_bound, passes, converged))
+    }
 }
 
 /// The slice `{v in cone, r . v = 1}` of the cone for exact pricing: a known prior
@@ -382,23 +456,6 @@ impl Slice {
             e: cons.e,
             h: cons.h,
         })
-    }
-
-    /// The column of the slice that is largest at `y` and flat elsewhere,
-    /// `b 1 + (a - b) e_y` with `a = E (1 + h b)` as large as the cone allows
-    /// (randomized-response shaped). The N spikes solve `V theta = 1` with every
-    /// theta positive: the master's first basis.
-    fn spike(&self, y: usize) -> Array1<f64> {
-        let (e, h, ry) = (self.e, self.h, self.r[y]);
-        let b = (1.0 - e * ry) / (1.0 - ry + e * ry * h);
-        let (a, b) = if b > 0.0 {
-            (e * (1.0 + h * b), b)
-        } else {
-            (1.0 / ry, 0.0)
-        };
-        let mut v = Array1::from_elem(self.r.len(), b);
-        v[y] = a;
-        v
     }
 
     /// A minimiser of `a . v` over the slice (module docs).
@@ -524,13 +581,8 @@ impl RayOracle for LossOracle<'_> {
     }
 
     fn start(&self) -> Vec<Column> {
-        (0..self.dimension())
-            .map(|y| {
-                let v = self.slice.spike(y);
-                let value = self.loss.column_value(v.view(), self.slice.r.view());
-                Column { vector: v, value }
-            })
-            .collect()
+        let (r, e, h) = (self.slice.r.view(), self.slice.e, self.slice.h);
+        crate::ray_lp::spikes(r, e, h, &|v| self.loss.column_value(v, r))
     }
 }
 

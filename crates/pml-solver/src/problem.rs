@@ -180,17 +180,22 @@ impl<'a> Problem<'a> {
         let settings = &self.settings;
         let mut d = match self.objective {
             Objective::Utility(u) => {
+                let main = match guarantee {
+                    Some(_) => shared(settings, 1.0 - SIMPLER_ROUTE_SHARE),
+                    None => settings.clone(),
+                };
                 let mut d = design::design_notion_with_progress(
                     &set,
                     &notion,
                     u.as_ref(),
-                    settings,
+                    &main,
                     &mut report,
                 )?;
                 d.guarantee = match guarantee {
                     Some(mut g) => {
+                        let s = &shared(settings, SIMPLER_ROUTE_SHARE);
                         g.simpler_route =
-                            simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), settings)?;
+                            simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), s)?;
                         Some(g)
                     }
                     None => None,
@@ -219,6 +224,17 @@ impl<'a> Problem<'a> {
         d.labels = labels;
         Ok(d)
     }
+}
+
+/// The share of a time limit that the simpler route of a sample design gets.
+const SIMPLER_ROUTE_SHARE: f64 = 0.2;
+
+/// `settings` with `share` of its time limit.
+fn shared(settings: &Settings, share: f64) -> Settings {
+    let mut s = settings.clone();
+    let cg = &mut s.column_generation;
+    cg.time_limit = cg.time_limit.map(|t| t.mul_f64(share));
+    s
 }
 
 /// The error for a problem without a privacy level.
@@ -299,6 +315,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
     let (q, pml, pmc) = per_output(&ld.mechanism, reference.view());
     let pricing = match ld.method {
         LossMethod::ColumnGeneration => "column_generation",
+        LossMethod::InnerOuter => "column_generation_inner_outer",
         LossMethod::Direct => "direct_lp",
         LossMethod::ClosedForm | LossMethod::Auto => "none",
     };

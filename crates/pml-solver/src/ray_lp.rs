@@ -73,6 +73,56 @@ pub struct Column {
     pub value: f64,
 }
 
+/// The N randomized-response shaped columns `b 1 + (a - b) e_y` of the cone
+/// `c_x <= e (r . c + h min c)` (a known prior with `h = 0`, the [E] Prop 2
+/// formula with `e = e^eps'` and `h = beta/2`), normalised by `r . c = 1`, each
+/// with the largest spike the cone allows. Their weights solving `V theta = 1`
+/// are all positive: a nondegenerate first basis ([`RayOracle::start`]).
+pub(crate) fn spikes(
+    r: ArrayView1<f64>,
+    e: f64,
+    h: f64,
+    value: &dyn Fn(ArrayView1<f64>) -> f64,
+) -> Vec<Column> {
+    (0..r.len())
+        .map(|y| {
+            let ry = r[y];
+            let b = (1.0 - e * ry) / (1.0 - ry + e * ry * h);
+            let (a, b) = if b > 0.0 {
+                (e * (1.0 + h * b), b)
+            } else {
+                (1.0 / ry, 0.0)
+            };
+            let mut v = Array1::from_elem(r.len(), b);
+            v[y] = a;
+            Column {
+                value: value(v.view()),
+                vector: v,
+            }
+        })
+        .collect()
+}
+
+/// An oracle with a first basis for the master ([`RayOracle::start`]).
+pub(crate) struct Started<'a> {
+    /// The pricing.
+    pub oracle: Box<dyn RayOracle + Send + 'a>,
+    /// The first basis.
+    pub start: Vec<Column>,
+}
+
+impl RayOracle for Started<'_> {
+    fn dimension(&self) -> usize {
+        self.oracle.dimension()
+    }
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.oracle.price(lambda, tol, keep)
+    }
+    fn start(&self) -> Vec<Column> {
+        self.start.clone()
+    }
+}
+
 /// The result of one pricing pass.
 #[derive(Debug, Clone, Default)]
 pub struct Pricing {

@@ -1,6 +1,6 @@
 //! `pml assess`: audit a given mechanism under a prior and, optionally, a set of
 //! priors. Parsing and formatting only: every number comes from
-//! `pml_model::assessment`.
+//! `pml_model::measures::assessment`.
 
 use crate::args::{Estimate, Input, emit, radius_method};
 use crate::error::CliError;

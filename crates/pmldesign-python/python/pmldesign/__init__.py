@@ -1,0 +1,35 @@
+"""pmldesign: optimal, certified privacy mechanisms under pointwise maximal leakage.
+
+Python bindings of the Rust library ``pml`` (the same engine as the ``pml`` command
+line tool). A mechanism is a row-stochastic matrix W = P(Y|X), rows are inputs.
+
+    >>> import pmldesign
+    >>> d = pmldesign.design([0.4, 0.2, 0.2, 0.2], pmldesign.exp_epsilon(9 / 8))
+    >>> round(d.utility, 6), d.status
+    (0.026822, 'optimal')
+
+References (docs/theory.md in the repository states every formula with the papers'
+numbering): [E] *Mechanism design from empirical distributions*; [D] *Information
+density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
+"""
+
+from . import bounds
+from ._design import Design, design, design_from_counts, exp_epsilon
+from ._native import PmlError
+from ._records import Certificate, Record
+from ._tools import apply, assess, compare, envelope
+
+__all__ = [
+    "Certificate",
+    "Design",
+    "PmlError",
+    "Record",
+    "apply",
+    "assess",
+    "bounds",
+    "compare",
+    "design",
+    "design_from_counts",
+    "envelope",
+    "exp_epsilon",
+]

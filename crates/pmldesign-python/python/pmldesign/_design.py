@@ -1,0 +1,262 @@
+"""Designs: ``design``, ``design_from_counts`` and the ``Design`` they return.
+
+References (docs/theory.md of the repository states every formula with the papers'
+numbering):
+
+- [E] *Mechanism design from empirical distributions*: PML over sets of priors,
+  Proposition 2's l1 ball, guarantees from samples (Sec. III, eqs. (7)-(8), Thm 2).
+- [D] *Information density bounds*: PMC, ALIP, LIP, and LDP on the same density.
+- [V] *Information leakage envelopes*: post-processing-safe (eps, delta) guarantees.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _native
+from ._native import PmlError
+from ._records import Certificate, Record
+
+ArrayLike = Union[Sequence[float], np.ndarray]
+Progress = Callable[[Dict[str, float]], Any]
+
+_LOSSES = ("hamming", "absolute", "squared")
+
+
+def _vector(name: str, value: Any) -> np.ndarray:
+    """A 1-D float64 array from a sequence, or a one-line PmlError naming ``name``."""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise PmlError(f"invalid {name} = {value!r}: not a sequence of numbers ({e}); pass e.g. [0.4, 0.2, 0.2, 0.2]") from None
+    if a.ndim != 1 or a.size == 0:
+        raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 1-D sequence of numbers")
+    return a
+
+
+def _matrix(name: str, value: Any) -> np.ndarray:
+    """A 2-D float64 array (rows are inputs), or a one-line PmlError naming ``name``."""
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise PmlError(f"invalid {name}: not a matrix of numbers ({e}); pass N rows of M numbers") from None
+    if a.ndim != 2 or a.size == 0:
+        raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 2-D array, one row per input")
+    return a
+
+
+def _number(name: str, value: Any) -> float:
+    """A float argument, or a one-line PmlError naming ``name``."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise PmlError(f"invalid {name} = {value!r}: not a number; pass e.g. {name}=0.5") from None
+
+
+def _labels(labels: Optional[Sequence[Any]]) -> Optional[list]:
+    """Labels as strings (``None`` stays ``None``: the library names them x1..xN)."""
+    if labels is None:
+        return None
+    if isinstance(labels, str):
+        raise PmlError(f"invalid labels = {labels!r}: a single string; pass a list such as ['a', 'b']")
+    return [str(label) for label in labels]
+
+
+def _options(utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pricing: str, envelope_delta: Any) -> Dict[str, Any]:
+    """The options dict of the native design functions (checked and converted)."""
+    if loss is not None and utility not in ("mi", "loss"):
+        raise PmlError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
+    if isinstance(loss, str) and loss not in _LOSSES:
+        raise PmlError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
+    named = loss if isinstance(loss, str) else None
+    return {
+        "utility": utility,
+        "loss": named,
+        "loss_matrix": None if loss is None or named else _matrix("loss", loss).tolist(),
+        "labels": _labels(labels),
+        "time_limit": None if time_limit is None else _number("time_limit", time_limit),
+        "gap": _number("gap", gap),
+        "pricing": pricing,
+        "envelope_delta": _number("envelope_delta", envelope_delta),
+    }
+
+
+class Design(Record):
+    """A certified optimal mechanism (docs/theory.md §4).
+
+    Attributes: ``mechanism`` (float64, shape (N, M), rows are inputs), ``utility``,
+    ``status`` (``"optimal"``, ``"time_limit"``, ``"gap_limit"`` or
+    ``"no_privacy_needed"``), ``labels``, ``outputs``, ``certificate``, ``baselines``
+    (randomized response at the same LDP level and calibrated to the same worst-case
+    PML), ``guarantee`` (designs from counts, [E] Sec. III) and every other key of
+    ``to_dict()``, which is the JSON of ``pml design --format json``.
+    """
+
+    @property
+    def mechanism(self) -> np.ndarray:
+        """P(Y|X) as a float64 array of shape (N, M): rows are inputs, columns outputs."""
+        return np.asarray(self._data["mechanism"], dtype=np.float64)
+
+    @property
+    def utility(self) -> float:
+        """The utility under the reference prior (minus the expected loss for a loss)."""
+        return float(self._data["certificate"]["utility_value"])
+
+    @property
+    def status(self) -> str:
+        """How it was obtained: optimal, time_limit, gap_limit or no_privacy_needed."""
+        return str(self._data["status"])
+
+    @property
+    def labels(self) -> list:
+        """The input names (rows)."""
+        return list(self._data["labels"])
+
+    @property
+    def outputs(self) -> list:
+        """The output names (columns): y1..yM, or "guess <label>" for a loss."""
+        return list(self._data["outputs"])
+
+    @property
+    def certificate(self) -> Certificate:
+        """The certificate: worst-case PML, row sums, the dual bound and the gap."""
+        return Certificate(self._data["certificate"])
+
+    @property
+    def baselines(self) -> Dict[str, Record]:
+        """``{"same_ldp": ..., "pml_calibrated": ...}`` randomized response, each with
+        ``utility``, ``mechanism``, ``worst_case_pml`` and ``ldp_epsilon`` (empty for a
+        loss design)."""
+        rr = self._data.get("baselines", {}).get("randomized_response", {})
+        return {name: Record(value) for name, value in rr.items()}
+
+    @property
+    def guarantee(self) -> Optional[Record]:
+        """The (eps, delta) guarantee of a design from counts ([E] Sec. III), else None."""
+        g = self._data.get("guarantee")
+        if g is None:
+            return None
+        return Record(g) if isinstance(g, dict) else Record({"statement": g})
+
+    @classmethod
+    def from_json(cls, text: str) -> "Design":
+        """A design from the JSON of ``to_json()`` or ``pml design --format json``.
+
+        The library reads it back as it would a stored design: the set is rebuilt
+        through its checked constructors and the mechanism re-measured over the whole
+        set under the stated notion, so an edited, leaky design raises PmlError.
+        (Loss designs, whose JSON is the CLI's own, are checked for their keys only.)
+        """
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise PmlError(f"invalid JSON for Design.from_json: {e}; pass the text of Design.to_json()") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Design":
+        """A design from the dict of ``to_dict()``, re-certified as in ``from_json``."""
+        if not isinstance(data, Mapping):
+            raise PmlError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
+        missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
+        if missing:
+            raise PmlError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
+        if not isinstance(data.get("loss"), str):
+            _native.check_design(json.dumps(data))
+        return cls(data)
+
+    def __repr__(self) -> str:
+        n, m = self.mechanism.shape
+        return f"Design({n}x{m}, utility={self.utility:.6g}, status={self.status!r})"
+
+
+def design(
+    prior: ArrayLike,
+    epsilon: float,
+    *,
+    beta: Optional[float] = None,
+    notion: str = "pml",
+    utility: str = "mi",
+    loss: Union[str, ArrayLike, None] = None,
+    labels: Optional[Sequence[Any]] = None,
+    time_limit: Optional[float] = None,
+    epsilon_lower: Optional[float] = None,
+    gap: float = 1e-9,
+    pricing: str = "auto",
+    envelope_delta: float = 0.05,
+    progress: Optional[Progress] = None,
+) -> Design:
+    """The mechanism maximising ``utility`` under eps-``notion`` for ``prior``.
+
+    With ``beta``, it is private for every prior within l1 distance ``beta`` of
+    ``prior`` ([E] Proposition 2 when ``beta < 2 min p``, the exact ball beyond).
+    Notions ([D], docs/theory.md §3): ``pml`` (i(x;y) <= eps), ``pmc`` (i >= -eps),
+    ``alip`` (``-epsilon_lower <= i <= epsilon``), ``lip`` (|i| <= eps), ``ldp``.
+    Utilities: ``mi``, ``tv``, ``chi2``, ``hellinger``, ``map``; or ``loss`` =
+    ``"hamming"``, ``"absolute"``, ``"squared"`` or an N x N matrix to minimise an
+    expected loss (PML only). The optimum is exact (an LP over the extreme rays of the
+    feasible cone, docs/theory.md §4) and certified. ``time_limit`` (seconds) returns
+    the best certified mechanism so far (status ``"time_limit"``). The GIL is released
+    while solving; Ctrl-C stops the run within about a pass (KeyboardInterrupt), and
+    ``progress(info)`` is called after each pricing pass with ``iterations``,
+    ``lower_bound``, ``upper_bound``, ``rays_priced`` and ``elapsed`` (an exception it
+    raises stops the run and propagates). Bad input raises :class:`PmlError`.
+    """
+    data = _native.design(
+        _vector("prior", prior),
+        _number("epsilon", epsilon),
+        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
+        beta=None if beta is None else _number("beta", beta),
+        notion=notion,
+        epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
+        progress=progress,
+    )
+    return Design(data)
+
+
+def design_from_counts(
+    counts: ArrayLike,
+    epsilon: float,
+    *,
+    delta: float,
+    labels: Optional[Sequence[Any]] = None,
+    utility: str = "mi",
+    radius: str = "free",
+    loss: Union[str, ArrayLike, None] = None,
+    time_limit: Optional[float] = None,
+    gap: float = 1e-9,
+    pricing: str = "auto",
+    envelope_delta: float = 0.05,
+    progress: Optional[Progress] = None,
+) -> Design:
+    """The design from category counts of m samples with failure probability ``delta``.
+
+    The estimate is ``counts / m``; ``delta`` gives the l1 radius ``beta*(delta)`` of
+    [E] eq. (7) (``radius="free"``) or of Theorem 2 at the estimate
+    (``radius="kappa"``, a plug-in), and the design is eps-PML over that ball: with
+    probability at least ``1 - delta`` over the sample it is eps-PML for the true
+    distribution (docs/theory.md §6). ``Design.guarantee`` states it, with the simpler
+    route of designing for the estimate alone ([E] eqs. (8), (13)). Other arguments
+    as in :func:`design`.
+    """
+    data = _native.design_from_counts(
+        _vector("counts", counts),
+        _number("epsilon", epsilon),
+        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
+        delta=_number("delta", delta),
+        radius=radius,
+        progress=progress,
+    )
+    return Design(data)
+
+
+def exp_epsilon(e: float) -> float:
+    """eps from e^eps (``exp_epsilon(9/8)`` is ln(9/8)), for levels given as in [E]."""
+    e = _number("e^eps", e)
+    if not (math.isfinite(e) and e >= 1.0):
+        raise PmlError(f"invalid e^eps = {e}: must be a finite number >= 1; pass e.g. 1.125")
+    return math.log(e)

@@ -1,0 +1,72 @@
+"""Type stubs of the native module ``pmldesign._native`` (use ``pmldesign`` instead)."""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
+
+import numpy.typing as npt
+
+PML_TOLERANCE: float
+ROW_SUM_TOLERANCE: float
+
+class PmlError(ValueError):
+    """Bad input or a failed computation; the library's one-line message."""
+
+class DesignOptions(TypedDict):
+    """The options of both design functions (every key is required)."""
+
+    utility: str
+    loss: Optional[str]
+    loss_matrix: Optional[List[List[float]]]
+    labels: Optional[List[str]]
+    time_limit: Optional[float]
+    gap: float
+    pricing: str
+    envelope_delta: float
+
+def design(
+    prior: npt.ArrayLike,
+    epsilon: float,
+    options: DesignOptions,
+    *,
+    beta: Optional[float] = ...,
+    notion: str = ...,
+    epsilon_lower: Optional[float] = ...,
+    progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
+) -> Dict[str, Any]: ...
+def design_from_counts(
+    counts: npt.ArrayLike,
+    epsilon: float,
+    options: DesignOptions,
+    *,
+    delta: float,
+    radius: str = ...,
+    progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
+) -> Dict[str, Any]: ...
+def check_design(text: str) -> None: ...
+def apply(
+    mechanism: npt.ArrayLike,
+    labels: List[str],
+    outputs: List[str],
+    values: Sequence[str],
+    seed: Optional[int] = ...,
+) -> List[str]: ...
+def assess(mechanism: npt.ArrayLike, prior: npt.ArrayLike, beta: Optional[float] = ...) -> Dict[str, Any]: ...
+def compare(
+    prior: npt.ArrayLike,
+    epsilon: float,
+    beta: Optional[float] = ...,
+    utility: str = ...,
+    alip: Optional[Tuple[float, float]] = ...,
+    labels: Optional[List[str]] = ...,
+) -> Dict[str, Any]: ...
+def envelope(mechanism: npt.ArrayLike, prior: npt.ArrayLike, deltas: List[float], lp: bool = ...) -> Dict[str, Any]: ...
+def bound(
+    question: str,
+    *,
+    samples: int = ...,
+    delta: float = ...,
+    alphabet: int = ...,
+    beta: float = ...,
+    epsilon: float = ...,
+    epsilon_prime: float = ...,
+    estimate: Optional[List[float]] = ...,
+) -> Dict[str, Any]: ...

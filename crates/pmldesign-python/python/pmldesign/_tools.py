@@ -1,0 +1,128 @@
+"""Using and auditing mechanisms: ``apply``, ``assess``, ``compare``, ``envelope``.
+
+References as in docs/theory.md: [E] (PML, sets of priors), [D] (PMC, LIP, ALIP,
+LDP), [V] (envelopes).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _native
+from ._design import ArrayLike, Design, _labels, _matrix, _number, _vector
+from ._native import PmlError
+from ._records import Record
+
+MechanismLike = Union[Design, ArrayLike]
+
+
+def _mechanism(value: MechanismLike) -> Tuple[np.ndarray, Optional[list], Optional[list], Optional[list]]:
+    """The matrix, labels, outputs and prior of a Design, or a bare matrix's."""
+    if isinstance(value, Design):
+        d = value.to_dict()
+        return value.mechanism, d["labels"], d["outputs"], d.get("prior")
+    return _matrix("mechanism", value), None, None, None
+
+
+def _values(values: Any, labels: list) -> list:
+    """Input labels as strings; integers are row indices into ``labels``."""
+    items = values.tolist() if isinstance(values, np.ndarray) else list(values)
+    out = []
+    for i, v in enumerate(items):
+        if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            if not 0 <= v < len(labels):
+                raise PmlError(f"invalid values[{i}] = {v}: an index must lie in [0, {len(labels)}); use a row index or a label")
+            out.append(labels[v])
+        else:
+            out.append(str(v))
+    return out
+
+
+def apply(
+    design_or_matrix: MechanismLike,
+    values: Union[Sequence[Any], np.ndarray],
+    *,
+    labels: Optional[Sequence[Any]] = None,
+    seed: Optional[int] = None,
+) -> np.ndarray:
+    """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
+
+    ``values`` are input labels (``labels``, else the design's, else x1..xN) or integer
+    row indices. Returns a numpy array of output names (the design's ``outputs``, or
+    y1..yM), one per value. Draws use Walker's alias method on the PCG-64 generator of
+    ``pml apply``: the same ``seed`` and values give the same outputs as
+    ``pml apply --seed``. Without a seed the draws use fresh OS randomness (keep seeds
+    secret: a seed replays the draws).
+    """
+    matrix, own_labels, outputs, _ = _mechanism(design_or_matrix)
+    n, m = matrix.shape
+    names = _labels(labels) or own_labels or [f"x{i}" for i in range(1, n + 1)]
+    outputs = outputs or [f"y{j}" for j in range(1, m + 1)]
+    if seed is not None and not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**64):
+        raise PmlError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^64); pass e.g. seed=7")
+    result = _native.apply(matrix, names, outputs, _values(values, names), None if seed is None else int(seed))
+    return np.array(result, dtype=str)
+
+
+def assess(mechanism: MechanismLike, prior: Optional[ArrayLike] = None, *, beta: Optional[float] = None) -> Record:
+    """Every leakage figure of a mechanism under ``prior`` (a Design's prior by default).
+
+    PML per outcome and eps_min ([E] Thm 1), eps_max, the privacy region ([E] Def 4),
+    the (eps, delta) tail curve ([E] Def 3), PMC, LIP and LDP levels ([D]), maximal
+    leakage and, with ``beta``, the leakage capacity, sensitivity and the Theorem 4
+    bound over the l1 ball ([E] Defs 5-6, Thms 3-4). As ``pml assess``.
+    """
+    matrix, _, _, own_prior = _mechanism(mechanism)
+    prior = _vector("prior", own_prior if prior is None else prior)
+    return Record(_native.assess(matrix, prior, None if beta is None else _number("beta", beta)))
+
+
+def compare(
+    prior: ArrayLike,
+    epsilon: float,
+    *,
+    beta: Optional[float] = None,
+    utility: str = "mi",
+    epsilon_lower: Optional[float] = None,
+    epsilon_upper: Optional[float] = None,
+    labels: Optional[Sequence[Any]] = None,
+) -> Record:
+    """Optimal mechanisms under PML, PMC, ALIP, LIP and LDP at a common level eps.
+
+    One row per notion ([D], docs/theory.md §3) and two randomized-response rows, each
+    with ``utility``, ``worst_case_pml``, ``pmc``, ``ldp_epsilon``, ``maximal_leakage``
+    and ``mechanism``; the ALIP row uses (``epsilon_lower``, ``epsilon_upper``), both
+    eps by default. The JSON of ``pml compare --format json``.
+    """
+    eps = _number("epsilon", epsilon)
+    alip = None
+    if epsilon_lower is not None or epsilon_upper is not None:
+        lo = eps if epsilon_lower is None else _number("epsilon_lower", epsilon_lower)
+        hi = eps if epsilon_upper is None else _number("epsilon_upper", epsilon_upper)
+        alip = (lo, hi)
+    b = None if beta is None else _number("beta", beta)
+    return Record(_native.compare(_vector("prior", prior), eps, b, utility, alip, _labels(labels)))
+
+
+def envelope(
+    mechanism: MechanismLike,
+    prior: Optional[ArrayLike] = None,
+    deltas: Union[float, Sequence[float]] = (0.01, 0.05, 0.1),
+    *,
+    lp: bool = False,
+) -> Record:
+    """Post-processing-safe (eps, delta) guarantees: bounds on the PML envelope.
+
+    For each delta, the raw quantiles, the binary lower bound ([V] Alg. 1), the
+    Theorem 3 upper bound ``min(L + ln(1/delta), max_y l(y))``, whether they meet and the
+    publishable statement (docs/theory.md §8); ``lp=True`` adds the envelope itself by
+    the [V] Thm 2 linear program. Returns ``maximal_leakage``, ``max_pml`` and ``curve``.
+    """
+    matrix, _, _, own_prior = _mechanism(mechanism)
+    prior = _vector("prior", own_prior if prior is None else prior)
+    if isinstance(deltas, (int, float)):
+        deltas = [deltas]
+    ds = [_number("deltas", d) for d in deltas]
+    return Record(_native.envelope(matrix, prior, ds, bool(lp)))

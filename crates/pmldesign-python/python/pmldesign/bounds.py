@@ -1,0 +1,80 @@
+"""Planning calculators for designs from samples ([E] Sec. II-B, III; docs/theory.md §6).
+
+Each function answers one question of ``pml bounds`` and returns a record whose
+first key is the answer (``.beta``, ``.delta``, ``.epsilon_prime``, ``.delta_min``,
+``.samples``, ``.epsilon``), with the related figures and ``formula``, the equation
+of [E] it comes from. Invalid regions (for example ``beta* e^eps >= 2``) raise
+:class:`pmldesign.PmlError` with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import _native
+from ._design import ArrayLike, _number, _vector
+from ._native import PmlError
+from ._records import Record
+
+__all__ = ["radius", "failure_probability", "epsilon_prime", "delta_min", "samples", "max_epsilon"]
+
+
+def _whole(name: str, value: Any, least: int) -> int:
+    """A whole-number argument of at least ``least``, or a PmlError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) and not (isinstance(value, float) and value.is_integer()):
+        raise PmlError(f"invalid {name} = {value!r}: not a whole number; pass e.g. {name}=1000")
+    if int(value) < least:
+        raise PmlError(f"invalid {name} = {value!r}: must be at least {least}")
+    return int(value)
+
+
+def _ask(question: str, **kwargs: Any) -> Record:
+    """Asks the library one planning question."""
+    return Record(_native.bound(question, **kwargs))
+
+
+def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> dict:
+    """``samples``, ``alphabet`` (an estimate's length by default) and ``estimate``."""
+    est = None if estimate is None else _vector("estimate", estimate).tolist()
+    n = len(est) if est is not None and alphabet is None else alphabet
+    if n is None:
+        raise PmlError("invalid alphabet = None: give the alphabet size N or an estimate")
+    return {"samples": _whole("samples", samples, 1), "alphabet": _whole("alphabet", n, 2), "estimate": est}
+
+
+def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
+    """The l1 radius ``beta*(delta)`` around an estimate from m samples ([E] eq. (7)).
+
+    With ``estimate``, the sharper Theorem 2 radius with phi(kappa) of the estimate
+    (a plug-in for the unknown prior's kappa); the alphabet is then its length.
+    """
+    return _ask("radius", delta=_number("delta", delta), **_sample_args(samples, alphabet, estimate))
+
+
+def failure_probability(samples: int, beta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
+    """``P(||p - p^||_1 >= beta)`` for an estimate from m samples ([E] Theorem 2)."""
+    return _ask("failure_probability", beta=_number("beta", beta), **_sample_args(samples, alphabet, estimate))
+
+
+def epsilon_prime(epsilon: float, beta: float) -> Record:
+    """eps' of [E] eq. (8): a design eps-PML for the estimate is eps'-PML within beta."""
+    return _ask("epsilon_prime", epsilon=_number("epsilon", epsilon), beta=_number("beta", beta))
+
+
+def delta_min(epsilon: float, epsilon_prime: float, samples: int, alphabet: int) -> Record:
+    """delta_min of [E] Corollary 3: the failure probability of an eps'-PML guarantee."""
+    return _ask("delta_min", epsilon=_number("epsilon", epsilon), epsilon_prime=_number("epsilon_prime", epsilon_prime),
+                samples=_whole("samples", samples, 1), alphabet=_whole("alphabet", alphabet, 2))
+
+
+def samples(epsilon: float, epsilon_prime: float, delta: float, alphabet: int) -> Record:
+    """The smallest m for an (eps', delta) guarantee of a design at eps ([E] Cor. 3)."""
+    return _ask("samples", epsilon=_number("epsilon", epsilon), epsilon_prime=_number("epsilon_prime", epsilon_prime),
+                delta=_number("delta", delta), alphabet=_whole("alphabet", alphabet, 2))
+
+
+def max_epsilon(epsilon_prime: float, samples: int, delta: float, alphabet: int) -> Record:
+    """The largest design eps whose eps'(delta) is at most the target ([E] (7)-(8))."""
+    return _ask("max_epsilon", epsilon_prime=_number("epsilon_prime", epsilon_prime),
+                samples=_whole("samples", samples, 1), delta=_number("delta", delta),
+                alphabet=_whole("alphabet", alphabet, 2))

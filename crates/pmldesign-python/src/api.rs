@@ -1,0 +1,340 @@
+//! The `#[pyfunction]`s of `pmldesign._native`: argument conversion, the GIL, Ctrl-C
+//! and progress callbacks. Every computation is a call into [`crate::engine`].
+
+use crate::engine::{self, Bound as Question, Objective, Options, Progress};
+use numpy::{AllowTypeChange, PyArrayLike1, PyArrayLike2};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::time::{Duration, Instant};
+
+pyo3::create_exception!(
+    pmldesign,
+    PmlError,
+    PyValueError,
+    "Bad input or a failed computation in pmldesign; the message is the library's one line naming the field, the value and the fix."
+);
+
+/// A 1-D float64 argument (a sequence or any array numpy can cast).
+type Vector<'py> = PyArrayLike1<'py, f64, AllowTypeChange>;
+/// A 2-D float64 argument; rows are inputs.
+type Matrix<'py> = PyArrayLike2<'py, f64, AllowTypeChange>;
+
+/// How often a run re-acquires the GIL to look for Ctrl-C (at most).
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// Registers the functions, the exception and the constants.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PmlError", m.py().get_type::<PmlError>())?;
+    m.add("PML_TOLERANCE", engine::PML_TOLERANCE)?;
+    m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
+    m.add_function(wrap_pyfunction!(design, m)?)?;
+    m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(check_design, m)?)?;
+    m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(assess, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(bound, m)?)?;
+    Ok(())
+}
+
+/// An engine error as a Python exception (`stopped` is the error that stopped it).
+fn to_py_err(e: engine::Error, stopped: Option<PyErr>) -> PyErr {
+    match e {
+        engine::Error::Invalid(message) => PmlError::new_err(message),
+        engine::Error::Stopped => {
+            stopped.unwrap_or_else(|| PyKeyboardInterrupt::new_err("design stopped"))
+        }
+    }
+}
+
+/// A JSON value as Python objects (through `json.loads`, so that the dict equals
+/// what `json.load` gives for the CLI's output).
+fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (v.to_string(),))
+}
+
+/// Watches a run from the progress callback: every [`SIGNAL_POLL`] (or every pass
+/// with a callback) it takes the GIL, checks for Ctrl-C and calls the callback;
+/// an exception from either stops the run and is kept to be raised.
+struct Watch {
+    callback: Option<Py<PyAny>>,
+    started: Instant,
+    last: Instant,
+    error: Option<PyErr>,
+}
+
+impl Watch {
+    fn new(callback: Option<Py<PyAny>>) -> Self {
+        let now = Instant::now();
+        Watch {
+            callback,
+            started: now,
+            last: now,
+            error: None,
+        }
+    }
+
+    /// True to continue the run.
+    fn tick(&mut self, p: &Progress) -> bool {
+        if self.callback.is_none() && self.last.elapsed() < SIGNAL_POLL {
+            return true;
+        }
+        self.last = Instant::now();
+        let outcome = Python::attach(|py| -> PyResult<()> {
+            py.check_signals()?;
+            if let Some(cb) = &self.callback {
+                let info = PyDict::new(py);
+                info.set_item("iterations", p.iterations)?;
+                info.set_item("lower_bound", p.lower_bound)?;
+                info.set_item("upper_bound", p.upper_bound)?;
+                info.set_item("rays_priced", p.rays_priced)?;
+                info.set_item("elapsed", self.started.elapsed().as_secs_f64())?;
+                cb.call1(py, (info,))?;
+            }
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+}
+
+/// Runs a design without the GIL, watched by a [`Watch`]; returns its JSON as Python.
+fn run_design<'py>(
+    py: Python<'py>,
+    callback: Option<Py<PyAny>>,
+    job: impl FnOnce(engine::Observer<'_>) -> engine::Result<serde_json::Value> + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (result, stopped) = py.detach(move || {
+        let mut watch = Watch::new(callback);
+        let r = job(&mut |p| watch.tick(p));
+        (r, watch.error)
+    });
+    match result {
+        Ok(v) => to_python(py, &v),
+        Err(e) => Err(to_py_err(e, stopped)),
+    }
+}
+
+/// The options every design takes, from the dict the Python layer builds (its
+/// keys are the keyword arguments of `pmldesign.design`).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct DesignOptions {
+    utility: String,
+    loss: Option<String>,
+    loss_matrix: Option<Vec<Vec<f64>>>,
+    labels: Option<Vec<String>>,
+    time_limit: Option<f64>,
+    gap: f64,
+    pricing: String,
+    envelope_delta: f64,
+}
+
+impl DesignOptions {
+    /// The engine's options: a loss matrix, else a named loss, else the utility.
+    fn into_engine(self) -> Options {
+        let objective = match (self.loss, self.loss_matrix) {
+            (_, Some(m)) => Objective::LossMatrix(m),
+            (Some(name), None) => Objective::NamedLoss(name),
+            (None, None) => Objective::Utility(self.utility),
+        };
+        Options {
+            objective,
+            labels: self.labels,
+            time_limit: self.time_limit,
+            gap: self.gap,
+            pricing: self.pricing,
+            envelope_delta: self.envelope_delta,
+        }
+    }
+}
+
+/// Rows of a 2-D array.
+fn rows(m: &Matrix<'_>) -> Vec<Vec<f64>> {
+    m.as_array().outer_iter().map(|r| r.to_vec()).collect()
+}
+
+/// See `pmldesign.design`.
+#[pyfunction]
+#[pyo3(signature = (prior, epsilon, options, *, beta=None, notion="pml".to_string(),
+    epsilon_lower=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn design<'py>(
+    py: Python<'py>,
+    prior: Vector<'py>,
+    epsilon: f64,
+    options: DesignOptions,
+    beta: Option<f64>,
+    notion: String,
+    epsilon_lower: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = engine::DesignRequest {
+        prior: prior.as_array().to_vec(),
+        epsilon,
+        epsilon_lower,
+        beta,
+        notion,
+        options: options.into_engine(),
+    };
+    run_design(py, progress, move |o| engine::design(&req, o))
+}
+
+/// See `pmldesign.design_from_counts`.
+#[pyfunction]
+#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), progress=None))]
+fn design_from_counts<'py>(
+    py: Python<'py>,
+    counts: Vector<'py>,
+    epsilon: f64,
+    options: DesignOptions,
+    delta: f64,
+    radius: String,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let req = engine::CountsRequest {
+        counts: counts.as_array().to_vec(),
+        epsilon,
+        delta,
+        radius,
+        options: options.into_engine(),
+    };
+    run_design(py, progress, move |o| engine::design_from_counts(&req, o))
+}
+
+/// See `pmldesign.Design.from_json`: re-certifies a design's JSON.
+#[pyfunction]
+fn check_design(py: Python<'_>, text: String) -> PyResult<()> {
+    py.detach(move || engine::check_design(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.apply`: one output name per value, as `pml apply` draws them.
+#[pyfunction]
+#[pyo3(signature = (mechanism, labels, outputs, values, seed=None))]
+fn apply(
+    py: Python<'_>,
+    mechanism: Matrix<'_>,
+    labels: Vec<String>,
+    outputs: Vec<String>,
+    values: Vec<String>,
+    seed: Option<u64>,
+) -> PyResult<Vec<String>> {
+    let rows = rows(&mechanism);
+    py.detach(move || engine::apply(rows, labels, outputs, &values, seed))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.assess`.
+#[pyfunction]
+#[pyo3(signature = (mechanism, prior, beta=None))]
+fn assess<'py>(
+    py: Python<'py>,
+    mechanism: Matrix<'py>,
+    prior: Vector<'py>,
+    beta: Option<f64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let v = engine::assess(rows(&mechanism), prior.as_array().to_vec(), beta)
+        .map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
+}
+
+/// See `pmldesign.compare`.
+#[pyfunction]
+#[pyo3(signature = (prior, epsilon, beta=None, utility="mi".to_string(), alip=None, labels=None))]
+fn compare<'py>(
+    py: Python<'py>,
+    prior: Vector<'py>,
+    epsilon: f64,
+    beta: Option<f64>,
+    utility: String,
+    alip: Option<(f64, f64)>,
+    labels: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let prior = prior.as_array().to_vec();
+    run_design(py, None, move |_| {
+        engine::compare(prior, epsilon, beta, &utility, alip, labels)
+    })
+}
+
+/// See `pmldesign.envelope`.
+#[pyfunction]
+#[pyo3(signature = (mechanism, prior, deltas, lp=false))]
+fn envelope<'py>(
+    py: Python<'py>,
+    mechanism: Matrix<'py>,
+    prior: Vector<'py>,
+    deltas: Vec<f64>,
+    lp: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (rows, prior) = (rows(&mechanism), prior.as_array().to_vec());
+    run_design(py, None, move |_| {
+        engine::envelope(rows, prior, &deltas, lp)
+    })
+}
+
+/// See `pmldesign.bounds`: one planning question by name, with its arguments.
+#[pyfunction]
+#[pyo3(signature = (question, *, samples=0, delta=0.0, alphabet=0, beta=0.0, epsilon=0.0,
+    epsilon_prime=0.0, estimate=None))]
+#[allow(clippy::too_many_arguments)]
+fn bound<'py>(
+    py: Python<'py>,
+    question: &str,
+    samples: u64,
+    delta: f64,
+    alphabet: usize,
+    beta: f64,
+    epsilon: f64,
+    epsilon_prime: f64,
+    estimate: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let estimate = estimate.as_deref();
+    let q = match question {
+        "radius" => Question::Radius {
+            samples,
+            delta,
+            alphabet,
+            estimate,
+        },
+        "failure_probability" => Question::FailureProbability {
+            samples,
+            beta,
+            alphabet,
+            estimate,
+        },
+        "epsilon_prime" => Question::EpsilonPrime { epsilon, beta },
+        "delta_min" => Question::DeltaMin {
+            epsilon,
+            epsilon_prime,
+            samples,
+            alphabet,
+        },
+        "samples" => Question::Samples {
+            epsilon,
+            epsilon_prime,
+            delta,
+            alphabet,
+        },
+        "max_epsilon" => Question::MaxEpsilon {
+            epsilon_prime,
+            samples,
+            delta,
+            alphabet,
+        },
+        other => {
+            return Err(PmlError::new_err(format!(
+                "invalid question = {other:?}: unknown planning question; use radius, failure_probability, epsilon_prime, delta_min, samples or max_epsilon"
+            )));
+        }
+    };
+    let v = engine::bound(q).map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
+}

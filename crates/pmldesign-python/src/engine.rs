@@ -1,0 +1,716 @@
+//! Every call into the Rust library, in one place: the Python bindings
+//! ([`crate::api`]) reach `pml` only through this module, so that a change of the
+//! library's entry points is an edit here alone. Nothing here knows about Python:
+//! inputs are plain Rust values, results are `serde_json` values (the JSON of the
+//! `pml` CLI) or vectors.
+
+use pml::data::{CategoricalPrivatiser, ColumnPrivatiser, entropy_rng, seeded_rng};
+use pml::model::envelope::{Envelope, EnvelopeBounds};
+use pml::model::{measures::Assessment, sample};
+use pml::prelude::*;
+use pml::solver::utility::builtin;
+use pml::solver::{Interrupt, PricingMethod};
+use serde_json::{Value, json};
+use std::cell::Cell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// Progress of a design, reported after every pricing pass (the library's type).
+pub use pml::solver::Progress;
+
+/// Why an engine call returned no result.
+#[derive(Debug)]
+pub enum Error {
+    /// Bad input or a failed computation: the library's one-line message.
+    Invalid(String),
+    /// The progress observer asked to stop (Ctrl-C, or an exception in a callback).
+    Stopped,
+}
+
+impl<E: std::fmt::Display> From<E> for Error {
+    fn from(e: E) -> Self {
+        Error::Invalid(e.to_string())
+    }
+}
+
+/// Result of an engine call.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Called after every pricing pass; returns false to stop the run.
+pub type Observer<'a> = &'a mut dyn FnMut(&Progress) -> bool;
+
+/// Runs `f`, turning any panic into [`Error::Invalid`]: no panic ever leaves this
+/// module (a last line of defence; the library reports errors as values).
+fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Err(Error::Invalid(format!(
+                "internal error in the pml library: {what}; please report it with the input"
+            )))
+        }
+    }
+}
+
+/// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
+pub const PML_TOLERANCE: f64 = pml::solver::certificate::PML_TOLERANCE;
+/// The certificate's tolerance on the row sums of a designed mechanism.
+pub const ROW_SUM_TOLERANCE: f64 = pml::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
+
+/// What to optimise: a built-in utility by name, or an expected loss.
+#[derive(Debug, Clone)]
+pub enum Objective {
+    /// `mi`, `tv`, `chi2`, `hellinger` or `map`.
+    Utility(String),
+    /// `hamming`, `absolute` or `squared`.
+    NamedLoss(String),
+    /// A user loss matrix d(x, y), N x N rows.
+    LossMatrix(Vec<Vec<f64>>),
+}
+
+/// Options shared by every design.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// What to optimise.
+    pub objective: Objective,
+    /// Names of the inputs (default `x1..xN`).
+    pub labels: Option<Vec<String>>,
+    /// Seconds before the best certified mechanism so far is returned.
+    pub time_limit: Option<f64>,
+    /// Relative gap at which column generation stops.
+    pub gap: f64,
+    /// `auto` or `enumerate`.
+    pub pricing: String,
+    /// The delta of the envelope bounds reported with the design ([V]).
+    pub envelope_delta: f64,
+}
+
+/// A design for a prior, or for every prior within `beta` of it.
+#[derive(Debug, Clone)]
+pub struct DesignRequest {
+    /// The prior (or estimate), summing to 1.
+    pub prior: Vec<f64>,
+    /// The level eps (eps_u for ALIP).
+    pub epsilon: f64,
+    /// ALIP's lower level eps_l.
+    pub epsilon_lower: Option<f64>,
+    /// The l1 radius of the ball of priors.
+    pub beta: Option<f64>,
+    /// `pml`, `pmc`, `alip`, `lip` or `ldp`.
+    pub notion: String,
+    /// Everything else.
+    pub options: Options,
+}
+
+/// A design from category counts with a failure probability ([E] Sec. III).
+#[derive(Debug, Clone)]
+pub struct CountsRequest {
+    /// Whole-number counts, one per category.
+    pub counts: Vec<f64>,
+    /// The level eps.
+    pub epsilon: f64,
+    /// The failure probability over the sample.
+    pub delta: f64,
+    /// `free` ([E] eq. (7)) or `kappa` (Theorem 2 at the estimate).
+    pub radius: String,
+    /// Everything else.
+    pub options: Options,
+}
+
+/// A one-line error naming the argument, the value and the fix.
+fn invalid(field: &str, value: impl std::fmt::Debug, problem: &str, fix: &str) -> Error {
+    Error::Invalid(format!("invalid {field} = {value:?}: {problem}; {fix}"))
+}
+
+/// The notion named `name` at its levels, checked.
+pub fn notion(name: &str, epsilon: f64, epsilon_lower: Option<f64>) -> Result<Notion> {
+    if epsilon_lower.is_some() && name != "alip" {
+        return Err(invalid(
+            "epsilon_lower",
+            epsilon_lower,
+            "it sets an ALIP level",
+            "pass notion=\"alip\", or leave epsilon_lower out",
+        ));
+    }
+    let n = match name {
+        "pml" => Notion::Pml { epsilon },
+        "pmc" => Notion::Pmc { epsilon },
+        "lip" => Notion::Lip { epsilon },
+        "ldp" => Notion::Ldp { epsilon },
+        "alip" => Notion::Alip {
+            epsilon_lower: epsilon_lower.ok_or_else(|| {
+                Error::Invalid("notion=\"alip\" needs epsilon_lower (the PMC side, i >= -eps_l); pass e.g. epsilon_lower=0.5".into())
+            })?,
+            epsilon_upper: epsilon,
+        },
+        other => {
+            return Err(invalid(
+                "notion",
+                other,
+                "unknown notion",
+                "use one of pml, pmc, alip, lip, ldp",
+            ));
+        }
+    };
+    n.check()?;
+    Ok(n)
+}
+
+/// The built-in utility named `name`.
+fn utility(name: &str) -> Result<Box<dyn Utility>> {
+    builtin(name).ok_or_else(|| {
+        invalid(
+            "utility",
+            name,
+            "unknown utility",
+            "use one of mi, tv, chi2, hellinger, map (or pass loss=...)",
+        )
+    })
+}
+
+/// The loss of a loss objective (`None` for a utility).
+fn loss(objective: &Objective) -> Result<Option<Loss>> {
+    Ok(match objective {
+        Objective::Utility(_) => None,
+        Objective::NamedLoss(name) => Some(match name.as_str() {
+            "hamming" => Loss::Hamming,
+            "absolute" => Loss::Absolute,
+            "squared" => Loss::Squared,
+            other => {
+                return Err(invalid(
+                    "loss",
+                    other,
+                    "unknown loss",
+                    "use hamming, absolute, squared or an N x N matrix",
+                ));
+            }
+        }),
+        Objective::LossMatrix(rows) => {
+            let n = rows.len();
+            if rows.iter().any(|r| r.len() != n) {
+                return Err(Error::Invalid(format!(
+                    "invalid loss: {n} rows but a row of another length; give a square N x N matrix, one row per secret x and one column per guess y"
+                )));
+            }
+            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+            let m = numpy::ndarray::Array2::from_shape_vec((n, n), flat)
+                .map_err(|e| Error::Invalid(format!("invalid loss: {e}")))?;
+            Some(Loss::Matrix(m))
+        }
+    })
+}
+
+/// The library's settings from the options (time limit, gap, pricing), with
+/// `interrupt` to stop the run from the progress callback.
+fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
+    let mut s = Settings::default();
+    s.column_generation.interrupt = interrupt;
+    if !(o.gap.is_finite() && o.gap > 0.0 && o.gap < 1.0) {
+        return Err(invalid(
+            "gap",
+            o.gap,
+            "the relative gap must lie in (0, 1)",
+            "pass e.g. gap=1e-6",
+        ));
+    }
+    s.column_generation.gap_tolerance = o.gap;
+    s.pricing = match o.pricing.as_str() {
+        "auto" => PricingMethod::Auto,
+        "enumerate" => PricingMethod::Enumerate,
+        other => {
+            return Err(invalid(
+                "pricing",
+                other,
+                "unknown pricing",
+                "use auto or enumerate",
+            ));
+        }
+    };
+    if let Some(t) = o.time_limit {
+        let limit = std::time::Duration::try_from_secs_f64(t)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .ok_or_else(|| {
+                invalid(
+                    "time_limit",
+                    t,
+                    "not a positive, finite number of seconds",
+                    "pass e.g. time_limit=60",
+                )
+            })?;
+        s.column_generation.time_limit = Some(limit);
+    }
+    Ok(s)
+}
+
+/// The input names: `labels` checked (count, non-empty, distinct), or `x1..xN`.
+pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
+    let Some(labels) = labels else {
+        return Ok((1..=n).map(|i| format!("x{i}")).collect());
+    };
+    if labels.len() != n {
+        return Err(invalid(
+            "labels",
+            labels,
+            &format!("{} labels for {n} symbols", labels.len()),
+            "give exactly one label per prior entry",
+        ));
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if l.trim().is_empty() {
+            return Err(invalid(
+                &format!("labels[{i}]"),
+                l,
+                "empty label",
+                "give every symbol a name",
+            ));
+        }
+        if labels[..i].contains(l) {
+            return Err(invalid(
+                &format!("labels[{i}]"),
+                l,
+                "repeated label",
+                "labels must be distinct",
+            ));
+        }
+    }
+    Ok(labels.to_vec())
+}
+
+/// Designs for a prior or a ball ([E] Prop 2, docs/theory.md §4) and returns the
+/// JSON of `pml design --format json` for the same input.
+pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
+    guarded(|| {
+        let prior = Prior::new(req.prior.clone())?;
+        let notion = notion(&req.notion, req.epsilon, req.epsilon_lower)?;
+        let set = match req.beta {
+            None => UncertaintySet::known(prior),
+            Some(beta) => UncertaintySet::l1_ball(prior, beta)?,
+        };
+        solve(Problem::new(set), notion, &req.options, observer)
+    })
+}
+
+/// Designs from counts over the ball of the sample guarantee ([E] eq. (7) or
+/// Theorem 2, docs/theory.md §6) and returns the CLI's JSON with `guarantee`.
+pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
+    guarded(|| {
+        let (estimate, samples) = counts_prior(&req.counts)?;
+        let radius = match req.radius.as_str() {
+            "free" => RadiusMethod::DistributionFree,
+            "kappa" => RadiusMethod::Kappa,
+            other => {
+                return Err(invalid(
+                    "radius",
+                    other,
+                    "unknown radius method",
+                    "use free ([E] eq. (7)) or kappa (Theorem 2)",
+                ));
+            }
+        };
+        let sample = Sample {
+            estimate,
+            samples,
+            delta: req.delta,
+            radius,
+        };
+        let notion = Notion::Pml {
+            epsilon: req.epsilon,
+        };
+        solve(Problem::from_sample(sample), notion, &req.options, observer)
+    })
+}
+
+/// Solves `problem` under `notion` with the options; a false from `observer` sets
+/// the run's interrupt (the library then stops after the pass) and the result is
+/// [`Error::Stopped`].
+fn solve(
+    problem: Problem<'_>,
+    notion: Notion,
+    o: &Options,
+    observer: Observer<'_>,
+) -> Result<Value> {
+    let interrupt = Interrupt::new();
+    let settings = settings(o, interrupt.clone())?;
+    let problem = match loss(&o.objective)? {
+        Some(l) => problem.loss(l),
+        None => match &o.objective {
+            Objective::Utility(name) => problem.boxed_utility(utility(name)?),
+            _ => unreachable!("loss objectives are handled above"),
+        },
+    };
+    let problem = match &o.labels {
+        Some(l) => problem.labels(l.clone()),
+        None => problem,
+    };
+    let stopped = Cell::new(false);
+    let d = problem
+        .notion(notion)
+        .settings(settings)
+        .on_progress(|p| {
+            if !stopped.get() && !observer(&p) {
+                stopped.set(true);
+                interrupt.set();
+            }
+        })
+        .solve();
+    if stopped.get() {
+        return Err(Error::Stopped);
+    }
+    let d = d?;
+    if d.loss.is_some() {
+        return Ok(loss_json(&d));
+    }
+    let mut v = serde_json::to_value(&d)?;
+    if let Some(g) = &d.guarantee {
+        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    }
+    v["envelope"] = envelope_at(&d, o.envelope_delta)?;
+    Ok(v)
+}
+
+/// The empirical prior of whole-number counts and their total m.
+fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
+    let mut total: u64 = 0;
+    for (i, &c) in counts.iter().enumerate() {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= 2f64.powi(53)) {
+            return Err(invalid(
+                &format!("counts[{i}]"),
+                c,
+                "counts are whole numbers of samples between 0 and 2^53",
+                "give e.g. counts=[40, 20, 20, 20]",
+            ));
+        }
+        total = total.saturating_add(c as u64);
+    }
+    if total > 1u64 << 53 {
+        return Err(invalid(
+            "counts",
+            total,
+            "the total m exceeds 2^53, beyond which it is not exact",
+            "give counts totalling at most 2^53",
+        ));
+    }
+    let prior = Prior::normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
+    Ok((prior, total))
+}
+
+/// Checks the JSON of a design as the library reads it back: the set rebuilt
+/// through its checked constructors and the mechanism re-measured under the stated
+/// notion over the whole set, so an edited, leaky design is refused. (Loss designs
+/// have the CLI's own JSON, which the library does not read.)
+pub fn check_design(text: &str) -> Result<()> {
+    guarded(|| {
+        serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
+        Ok(())
+    })
+}
+
+/// The envelope bounds of a design at `delta` under its reference prior ([V]).
+fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
+    pml::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;
+    let prior = Prior::new(d.uncertainty.reference().to_vec())?;
+    Ok(bounds_json(
+        &Envelope::new(&d.mechanism, &prior)?.bounds(delta)?,
+    ))
+}
+
+/// Envelope bounds at one delta, with the envelope (when exact) and the statement.
+fn bounds_json(b: &EnvelopeBounds) -> Value {
+    let mut v = json!(b);
+    v["envelope"] = json!(b.envelope());
+    v["statement"] = json!(pml::data::statement::envelope(b));
+    v
+}
+
+/// The JSON of `pml design --utility loss --format json` (built by the CLI, not
+/// yet by the library's serializer).
+fn loss_json(d: &Design) -> Value {
+    let l = d.loss.as_ref().expect("a loss design");
+    let mut certificate = json!(d.certificate);
+    if let Some(c) = certificate.as_object_mut() {
+        for key in ["notion", "levels", "dual"] {
+            c.shift_remove(key);
+        }
+    }
+    let outputs: Vec<String> = d.labels.iter().map(|l| format!("guess {l}")).collect();
+    json!({
+        "prior": d.uncertainty.reference().to_vec(),
+        "labels": d.labels,
+        "notion": "pml",
+        "epsilon": d.epsilon,
+        "exp_epsilon": d.epsilon.exp(),
+        "uncertainty": d.uncertainty,
+        "status": d.status,
+        "loss": l.name,
+        "method": l.method,
+        "expected_loss": l.expected_loss,
+        "lower_bound": l.lower_bound,
+        "outputs": outputs,
+        "mechanism": d.mechanism,
+        "certificate": certificate,
+        "solver": { "method": l.method, "pricing_passes": d.iterations },
+        "guarantee": d.guarantee.as_ref().map(|g| g.statement(d.epsilon)),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Applying, assessing, comparing, envelopes and planning bounds.
+
+/// A mechanism from rows (rows are inputs), validated by the library.
+fn mechanism(rows: Vec<Vec<f64>>) -> Result<Mechanism> {
+    Mechanism::from_rows(rows).map_err(|e| Error::Invalid(format!("mechanism: {e}")))
+}
+
+/// Runs the mechanism on `values` (input labels): one output name per value, drawn
+/// as `pml apply` draws them (Walker's alias method, one 64-bit word per value of
+/// `seeded_rng(seed)`), so the same seed gives the same stream.
+pub fn apply(
+    rows: Vec<Vec<f64>>,
+    labels: Vec<String>,
+    outputs: Vec<String>,
+    values: &[String],
+    seed: Option<u64>,
+) -> Result<Vec<String>> {
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let rng = seed.map_or_else(entropy_rng, seeded_rng);
+        let mut p = CategoricalPrivatiser::new(&w, labels, outputs, rng)?;
+        let mut out = Vec::with_capacity(16);
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                out.clear();
+                if !p.privatise(v.as_bytes(), &mut out) {
+                    return Err(invalid(
+                        &format!("values[{i}]"),
+                        v,
+                        "not one of the mechanism's labels",
+                        &format!(
+                            "use one of {:?} or an index below {}",
+                            p.alphabet(),
+                            w.inputs()
+                        ),
+                    ));
+                }
+                Ok(String::from_utf8_lossy(&out).into_owned())
+            })
+            .collect()
+    })
+}
+
+/// Every leakage figure of a mechanism under a prior and, with `beta`, over the
+/// ball ([E] Defs 3-6, Thms 3-4; [D]).
+pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result<Value> {
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let prior = Prior::new(prior)?;
+        let set = beta
+            .map(|b| UncertaintySet::l1_ball(prior.clone(), b))
+            .transpose()?;
+        Ok(json!(Assessment::new(&w, &prior, set.as_ref())?))
+    })
+}
+
+/// Designs under PML, PMC, ALIP, LIP and LDP at a common level beside randomized
+/// response ([D]); the JSON of `pml compare --format json`.
+pub fn compare(
+    prior: Vec<f64>,
+    epsilon: f64,
+    beta: Option<f64>,
+    utility_name: &str,
+    alip: Option<(f64, f64)>,
+    names: Option<Vec<String>>,
+) -> Result<Value> {
+    guarded(|| {
+        let prior = Prior::new(prior)?;
+        let names = labels(names.as_deref(), prior.len())?;
+        let set = match beta {
+            None => UncertaintySet::known(prior),
+            Some(b) => UncertaintySet::l1_ball(prior, b)?,
+        };
+        pml::model::cone::check_epsilon(epsilon)?;
+        let u = utility(utility_name)?;
+        let notions = pml::solver::common_level_notions(epsilon, alip);
+        let c = pml::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
+        let rows: Vec<Value> = c
+            .rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "label": r.label, "notion": r.notion, "status": r.status,
+                    "utility": r.utility, "upper_bound": r.upper_bound,
+                    "worst_case_pml": r.levels.pml, "pmc": r.levels.pmc,
+                    "ldp_epsilon": r.levels.ldp, "maximal_leakage": r.levels.maximal_leakage,
+                    "mechanism": r.mechanism,
+                })
+            })
+            .collect();
+        Ok(json!({
+            "prior": c.uncertainty.reference().to_vec(), "labels": names,
+            "epsilon": c.epsilon, "uncertainty": c.uncertainty,
+            "utility": c.utility_name, "rows": rows,
+        }))
+    })
+}
+
+/// Bounds on the post-processing envelope `eps_c(delta)` at each delta ([V] Thm 3,
+/// Alg. 1), with `lp` the exact envelope by the [V] Thm 2 linear program.
+pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) -> Result<Value> {
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let prior = Prior::new(prior)?;
+        let env = Envelope::new(&w, &prior)?;
+        let mut curve = Vec::with_capacity(deltas.len());
+        for (i, &delta) in deltas.iter().enumerate() {
+            pml::model::envelope::check_delta(delta).map_err(|e| format!("deltas[{i}]: {e}"))?;
+            let mut v = bounds_json(&env.bounds(delta)?);
+            if lp {
+                v["lp"] = json!(pml::solver::envelope::envelope_value(&w, &prior, delta)?);
+            }
+            curve.push(v);
+        }
+        Ok(json!({
+            "maximal_leakage": env.maximal_leakage(),
+            "max_pml": env.max_pml(),
+            "curve": curve,
+        }))
+    })
+}
+
+/// The planning calculators of `pml bounds` ([E] eqs. (7)-(8), Thm 2, Cor. 3).
+#[derive(Debug, Clone, Copy)]
+pub enum Bound<'a> {
+    /// `beta*(delta)` of eq. (7), or Theorem 2 at the estimate when given.
+    Radius {
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
+    /// Theorem 2: `P(||p - p^||_1 >= beta)`.
+    FailureProbability {
+        samples: u64,
+        beta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
+    /// eq. (8): the leakage for every prior within `beta` of the estimate.
+    EpsilonPrime { epsilon: f64, beta: f64 },
+    /// Corollary 3: the failure probability of an eps'-PML guarantee.
+    DeltaMin {
+        epsilon: f64,
+        epsilon_prime: f64,
+        samples: u64,
+        alphabet: usize,
+    },
+    /// Corollary 3 solved for m.
+    Samples {
+        epsilon: f64,
+        epsilon_prime: f64,
+        delta: f64,
+        alphabet: usize,
+    },
+    /// eqs. (7), (8) inverted: the largest design eps.
+    MaxEpsilon {
+        epsilon_prime: f64,
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+    },
+}
+
+/// Answers one planning question: the answer and the figures beside it.
+pub fn bound(b: Bound<'_>) -> Result<Value> {
+    guarded(|| match b {
+        Bound::Radius {
+            samples,
+            delta,
+            alphabet,
+            estimate,
+        } => radius(samples, delta, alphabet, estimate),
+        Bound::FailureProbability {
+            samples,
+            beta,
+            alphabet,
+            estimate,
+        } => {
+            let kappa = estimate
+                .map(|e| Prior::new(e.to_vec()))
+                .transpose()?
+                .map(|p| sample::kappa(&p));
+            // kappa = 1/2 is the distribution-free choice: phi(1/2) = 2 is phi's minimum.
+            let phi = sample::phi(kappa.unwrap_or(0.5))?;
+            let delta = sample::failure_probability(samples, beta, alphabet, phi)?;
+            Ok(json!({ "delta": delta, "kappa": kappa, "phi": phi, "formula": "[E] Theorem 2" }))
+        }
+        Bound::EpsilonPrime { epsilon, beta } => Ok(json!({
+            "epsilon_prime": sample::epsilon_prime(epsilon, beta)?,
+            "formula": "[E] eq. (8)",
+        })),
+        Bound::DeltaMin {
+            epsilon,
+            epsilon_prime,
+            samples,
+            alphabet,
+        } => Ok(json!({
+            "delta_min": sample::delta_min(epsilon, epsilon_prime, samples, alphabet)?,
+            "formula": "[E] Corollary 3",
+        })),
+        Bound::Samples {
+            epsilon,
+            epsilon_prime,
+            delta,
+            alphabet,
+        } => min_samples(epsilon, epsilon_prime, delta, alphabet),
+        Bound::MaxEpsilon {
+            epsilon_prime,
+            samples,
+            delta,
+            alphabet,
+        } => {
+            let g = sample::SampleGuarantee::for_target(epsilon_prime, samples, delta, alphabet)?;
+            Ok(json!({
+                "epsilon": g.epsilon,
+                "beta": g.beta,
+                "epsilon_prime_at_answer": sample::epsilon_prime(g.epsilon, g.beta)?,
+                "formula": "[E] eqs. (7), (8) inverted",
+            }))
+        }
+    })
+}
+
+/// The radius of eq. (7), or Theorem 2's at the estimate beside it.
+fn radius(samples: u64, delta: f64, alphabet: usize, estimate: Option<&[f64]>) -> Result<Value> {
+    let free = sample::radius_free(samples, delta, alphabet)?;
+    let Some(e) = estimate else {
+        return Ok(json!({ "beta": free, "formula": "[E] eq. (7)" }));
+    };
+    let p = Prior::new(e.to_vec())?;
+    let kappa = sample::kappa(&p);
+    Ok(json!({
+        "beta": sample::radius_kappa(samples, delta, &p)?,
+        "kappa": kappa,
+        "phi": sample::phi(kappa)?,
+        "beta_distribution_free": free,
+        "formula": "[E] Theorem 2",
+    }))
+}
+
+/// The smallest sample size for (eps', delta), with the figures it reaches.
+fn min_samples(epsilon: f64, epsilon_prime: f64, delta: f64, alphabet: usize) -> Result<Value> {
+    let m = sample::min_samples(epsilon, epsilon_prime, delta, alphabet)?;
+    let beta = sample::radius_free(m, delta, alphabet)?;
+    Ok(json!({
+        "samples": m,
+        "delta_min_at_m": sample::delta_min(epsilon, epsilon_prime, m, alphabet)?,
+        "beta_at_m": beta,
+        "epsilon_prime_at_m": sample::epsilon_prime(epsilon, beta)?,
+        "formula": "[E] Corollary 3 (eqs. (7), (8)) solved for m",
+    }))
+}

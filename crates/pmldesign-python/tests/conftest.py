@@ -1,0 +1,35 @@
+"""Shared fixtures: the repository root and the `pml` binary for cross-checks."""
+
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="session")
+def pml_bin() -> pathlib.Path:
+    """The `pml` CLI built by cargo in release (built here if `cargo test` has not)."""
+    if os.environ.get("PML_BIN"):
+        return pathlib.Path(os.environ["PML_BIN"])
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    binary = target / "release" / "pml"
+    if not binary.exists():
+        subprocess.run(
+            ["cargo", "build", "--release", "-p", "pml-cli", "--bin", "pml"], cwd=ROOT, check=True
+        )
+    return binary
+
+
+@pytest.fixture(scope="session")
+def run_pml(pml_bin):
+    """Runs `pml ARGS...` and returns its standard output (fails on a non-zero exit)."""
+
+    def run(*args: str) -> str:
+        r = subprocess.run([str(pml_bin), *args], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    return run

@@ -1,0 +1,56 @@
+"""The package against the `pml` binary: the same JSON and the same apply stream."""
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+
+import pmldesign
+
+CASES = [
+    ({"prior": [0.4, 0.2, 0.2, 0.2], "epsilon": math.log(9 / 8)}, []),
+    ({"prior": [0.4, 0.3, 0.2, 0.1], "epsilon": 0.7, "beta": 0.1, "utility": "tv"}, ["--beta", "0.1", "--utility", "tv"]),
+    ({"prior": [0.5, 0.3, 0.2], "epsilon": 0.4, "notion": "pmc", "labels": ["a", "b", "c"]},
+     ["--notion", "pmc", "--labels", "a,b,c"]),
+    ({"prior": [0.5, 0.3, 0.2], "epsilon": 0.4, "loss": "hamming"}, ["--utility", "loss", "--loss", "hamming"]),
+    ({"prior": [0.4, 0.3, 0.3], "epsilon": 3.0}, []),
+]
+
+
+@pytest.mark.parametrize("kwargs,flags", CASES)
+def test_to_dict_equals_the_cli_json(run_pml, kwargs, flags):
+    kwargs = dict(kwargs)
+    prior, eps = kwargs.pop("prior"), kwargs.pop("epsilon")
+    d = pmldesign.design(prior, eps, **kwargs)
+    out = run_pml("design", "--prior", ",".join(map(repr, prior)), "--epsilon", repr(eps), "--format", "json", *flags)
+    assert d.to_dict() == json.loads(out)
+
+
+def test_design_from_counts_equals_the_cli_json(run_pml):
+    d = pmldesign.design_from_counts([400, 300, 200, 100], 0.8, delta=0.05, radius="kappa")
+    out = run_pml("design", "--counts", "400,300,200,100", "--epsilon", "0.8", "--delta", "0.05",
+                  "--radius", "kappa", "--format", "json")
+    assert d.to_dict() == json.loads(out)
+
+
+def test_compare_equals_the_cli_json(run_pml):
+    c = pmldesign.compare([0.4, 0.3, 0.2, 0.1], 0.3)
+    out = run_pml("compare", "--prior", "0.4,0.3,0.2,0.1", "--epsilon", "0.3", "--format", "json")
+    assert c.to_dict() == json.loads(out)
+
+
+def test_apply_gives_the_cli_stream(run_pml, tmp_path):
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6, labels=["a", "b", "c", "d"])
+    (tmp_path / "design.json").write_text(d.to_json())
+    values = list(np.random.default_rng(3).choice(["a", "b", "c", "d"], size=2000))
+    with open(tmp_path / "in.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "x"])
+        w.writerows([i, v] for i, v in enumerate(values))
+    run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.csv"),
+            "--column", "x", "--output", str(tmp_path / "out.csv"), "--seed", "11")
+    with open(tmp_path / "out.csv", newline="") as f:
+        cli = [row["x_private"] for row in csv.DictReader(f)]
+    assert pmldesign.apply(d, values, seed=11).tolist() == cli
