@@ -373,6 +373,7 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
                 "worst_case_pml_per_output": c.worst_case_pml_per_output,
                 "target_epsilon": c.target_epsilon,
                 "max_row_sum_error": c.max_row_sum_error,
+                "tolerance": c.tolerance,
                 "min_entry": c.min_entry,
                 "utility_value": c.utility_value,
                 "upper_bound": c.upper_bound,
