@@ -5,8 +5,8 @@
 //! filter such as `-- design/mi_known`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use pml::prelude::*;
-use pml::solver::internals::rays;
+use pmldesign::prelude::*;
+use pmldesign::solver::internals::rays;
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! Run with `cargo bench --bench loss` (add `-- --quick` for rough numbers).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use pml::prelude::*;
+use pmldesign::prelude::*;
 use std::hint::black_box;
 
 /// Alphabet sizes benchmarked (about 7 s a run at N = 128 with microlp, README

@@ -1,10 +1,10 @@
-//! Times the library's design call (`Problem::solve`) on [E] Example 1 and on N = 20 (prior
+//! Times the library's design call (`Problem::solve`) on \[E\] Example 1 and on N = 20 (prior
 //! proportional to 1..20, eps = ln 2, mutual information), the same inputs as the
 //! Python timing in the README's Python section, to measure the bindings' overhead.
 //!
 //! Run with `cargo run --release --example design_timing`.
 
-use pml::prelude::*;
+use pmldesign::prelude::*;
 use std::time::Instant;
 
 /// The median wall time of `runs` calls of `f`, in microseconds.

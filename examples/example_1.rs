@@ -1,10 +1,10 @@
-//! [E] Example 1: the mutual-information-optimal mechanism for the known prior
+//! \[E\] Example 1: the mutual-information-optimal mechanism for the known prior
 //! p = (0.4, 0.2, 0.2, 0.2) at e^eps = 9/8, with its certificate and the two
 //! randomized-response baselines.
 //!
 //! Run with `cargo run --release --example example_1`.
 
-use pml::prelude::*;
+use pmldesign::prelude::*;
 use std::error::Error;
 
 fn print_matrix(mechanism: &Mechanism) {

@@ -1,9 +1,9 @@
-//! [E] Figure 2: the Theorem 4 bound (eq. (6)) on the leakage sensitivity against
+//! \[E\] Figure 2: the Theorem 4 bound (eq. (6)) on the leakage sensitivity against
 //! random priors Q in the l1 ball around the design prior P.
 //!
-//! (a) [E] Example 1: the first-region extremal mechanism for P = (2/5, 1/5, 1/5, 1/5)
+//! (a) \[E\] Example 1: the first-region extremal mechanism for P = (2/5, 1/5, 1/5, 1/5)
 //!     at eps = ln(9/8) (`closed_form::high_privacy`).
-//! (b) [E] Example 2: the 2-singular mechanism on N = 10 symbols, optimal for the
+//! (b) \[E\] Example 2: the 2-singular mechanism on N = 10 symbols, optimal for the
 //!     uniform prior at eps = ln 5 (`closed_form::k_singular`).
 //!
 //! For each panel, 10 000 priors Q are drawn with `||P - Q||_1` uniform in
@@ -22,8 +22,8 @@ mod files;
 mod plot_figs;
 
 use plot_figs::{Legend, Panel, Series, Style};
-use pml::model::measures::{sensitivity, theorem4_bound, theorem4_sensitivity_bound};
-use pml::prelude::*;
+use pmldesign::model::measures::{sensitivity, theorem4_bound, theorem4_sensitivity_bound};
+use pmldesign::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::error::Error;

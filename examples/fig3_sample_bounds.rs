@@ -1,4 +1,4 @@
-//! [E] Figure 3: what a sample of size m buys, for N = 20 categories.
+//! \[E\] Figure 3: what a sample of size m buys, for N = 20 categories.
 //!
 //! (a) Corollary 3: `delta_min(eps')`, the failure probability of an eps'-PML
 //!     guarantee for a mechanism designed eps-PML for the estimate, eps = ln 5,
@@ -18,7 +18,7 @@ mod files;
 mod plot_figs;
 
 use plot_figs::{Legend, Panel, Series, Style};
-use pml::model::sample::{delta_min, epsilon_prime, radius_free};
+use pmldesign::model::sample::{delta_min, epsilon_prime, radius_free};
 use std::error::Error;
 
 /// The alphabet size of both panels.

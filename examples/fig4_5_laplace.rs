@@ -1,6 +1,6 @@
-//! [E] Figures 4 and 5: utility of the binary Laplace mechanism calibrated for PML from
-//! an estimate ([E] eq. (16)) against the same mechanism calibrated for LDP (b = 2/eps,
-//! [E] Remark 4), as a function of the number m of samples behind the estimate.
+//! \[E\] Figures 4 and 5: utility of the binary Laplace mechanism calibrated for PML from
+//! an estimate (\[E\] eq. (16)) against the same mechanism calibrated for LDP (b = 2/eps,
+//! \[E\] Remark 4), as a function of the number m of samples behind the estimate.
 //!
 //! Run with `cargo run --release --example fig4_5_laplace [OUTPUT_DIR]` (default
 //! `docs/figures`). Writes `fig4_laplace.svg`, `fig5_laplace.svg` and the data behind
@@ -13,7 +13,7 @@
 //! mechanism acts on each record alone, and the experiment uses nothing but the column.
 //! The minority value is coded `x = +1`, the other `x = -1`.
 //!
-//! **Procedure** ([E] Sec. VI-C1). For each of 100 shuffles of the column and each m,
+//! **Procedure** (\[E\] Sec. VI-C1). For each of 100 shuffles of the column and each m,
 //! the first m records give the estimate `p^`; the PML scale b solves eq. (16) at the
 //! target eps with `beta = beta*(delta)` of eq. (14) (`additive::laplace_scale_ball`;
 //! for `beta >= 2 p^_min` this is the LDP scale). Those m records are perturbed,
@@ -38,7 +38,7 @@ mod plot_additive;
 use files::{output_dir, write_csv};
 use plot_additive::{Panel, Series, draw};
 use plotters::chart::SeriesLabelPosition;
-use pml_model::{Prior, additive, sample};
+use pmldesign_model::{Prior, additive, sample};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -46,7 +46,7 @@ use std::error::Error;
 
 /// Records in the Adult data set (training and test parts).
 const RECORDS: usize = 48_842;
-/// Shuffles averaged per point ([E] Sec. VI-C1).
+/// Shuffles averaged per point (\[E\] Sec. VI-C1).
 const SHUFFLES: usize = 100;
 /// Sample sizes m behind the estimate.
 const SIZES: [usize; 9] = [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, RECORDS];

@@ -1,6 +1,6 @@
-//! [E] Figures 6 and 7: `(eps*, delta*)` curves of the binary Gaussian mechanism
+//! \[E\] Figures 6 and 7: `(eps*, delta*)` curves of the binary Gaussian mechanism
 //! `Y = X + N(0, sigma^2)` on `X in {-1, +1}` designed from an estimate `p^` of m samples
-//! ([E] Sec. VI-B), against the Gaussian pLDP mechanism at the same sigma ([E] Sec.
+//! (\[E\] Sec. VI-B), against the Gaussian pLDP mechanism at the same sigma (\[E\] Sec.
 //! VI-C2, [34, Thm 8] with sensitivity 2).
 //!
 //! Run with `cargo run --release --example fig6_7_gaussian [OUTPUT_DIR]` (default
@@ -25,10 +25,10 @@ mod plot_additive;
 use files::{output_dir, write_csv};
 use plot_additive::{Panel, Series, draw};
 use plotters::chart::SeriesLabelPosition;
-use pml_model::{Prior, additive, sample};
+use pmldesign_model::{Prior, additive, sample};
 use std::error::Error;
 
-/// Estimation failure probability ([E] Fig. 6).
+/// Estimation failure probability (\[E\] Fig. 6).
 const DELTA2: f64 = 1e-6;
 /// Sample sizes behind the estimate.
 const SIZES: [u64; 5] = [100, 1_000, 10_000, 100_000, 1_000_000];

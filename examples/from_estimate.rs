@@ -1,12 +1,12 @@
 //! Mechanism design from an estimate: every prior within l1 distance beta of
-//! p^ = (0.35, 0.3, 0.2, 0.15) is protected at eps = ln 2 ([E] Prop 2). One line per
+//! p^ = (0.35, 0.3, 0.2, 0.15) is protected at eps = ln 2 (\[E\] Prop 2). One line per
 //! built-in utility compares the optimal design with randomized response calibrated
 //! to the same worst-case PML and with randomized response at the same LDP level.
 //!
 //! Run with `cargo run --release --example from_estimate`.
 
-use pml::prelude::*;
-use pml::solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign::prelude::*;
+use pmldesign::solver::utility::{BUILTIN_NAMES, builtin};
 use std::error::Error;
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -10,9 +10,9 @@
 //! Arguments are alphabet sizes; `--direct-max N` skips the direct LP above N
 //! (microlp needs minutes there), `--cg-max N` the same for column generation.
 
-use pml::model::{Prior, UncertaintySet};
-use pml::solver::LP_BACKEND;
-use pml::solver::{Loss, LossMethod, Problem, Settings};
+use pmldesign::model::{Prior, UncertaintySet};
+use pmldesign::solver::LP_BACKEND;
+use pmldesign::solver::{Loss, LossMethod, Problem, Settings};
 use std::time::Instant;
 
 #[path = "support/dirichlet.rs"]

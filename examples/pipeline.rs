@@ -1,5 +1,5 @@
 //! The whole pipeline through the public API: read a CSV column, design the
-//! mutual-information-optimal mechanism under the sample guarantee ([E] Sec. III;
+//! mutual-information-optimal mechanism under the sample guarantee (\[E\] Sec. III;
 //! `docs/theory.md` §6), print it with its certificate and the randomized-response
 //! comparison, privatise the column and keep the design as JSON.
 //!
@@ -11,7 +11,7 @@
 //! Writes `DIR/private.csv` (the input with the column `NAME_private` appended) and
 //! `DIR/design.json` (which reads back into a `Design`).
 
-use pml::prelude::*;
+use pmldesign::prelude::*;
 use std::error::Error;
 use std::fs::File;
 use std::io::{BufReader, BufWriter};

@@ -2,7 +2,7 @@
 //! for a known prior, against eps, beside the two randomized-response comparators the
 //! design reports (`Design::baselines`): randomized response calibrated to the same
 //! PML eps, and randomized response at the same LDP parameter eps (which is eps-PML
-//! for every prior, [T] Thm 5.29, but wastes part of the budget). The dashed line is
+//! for every prior, \[T\] Thm 5.29, but wastes part of the budget). The dashed line is
 //! H(X) = I(X;X), the utility of releasing X (reached at eps_max = -ln min p).
 //!
 //! Run with `cargo run --release --example utility_vs_eps [-- --prior 0.35,0.25,0.2,0.12,0.08] [--out DIR]`;
@@ -14,7 +14,7 @@ mod files;
 mod plot_figs;
 
 use plot_figs::{Legend, Panel, Series, Style};
-use pml::prelude::*;
+use pmldesign::prelude::*;
 use std::error::Error;
 
 /// Points on the eps axis.

@@ -4,5 +4,5 @@
 #        [--compare-enumeration] [--time-limit S] [N ...]     (default N: 8 12 16 20 22 32)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -p pml-cli >&2
+cargo build --release -p pmldesign-cli >&2
 cargo run --release --quiet --example bench_report -- "$@"

@@ -3,13 +3,13 @@
 //! Optimal privacy mechanisms under pointwise maximal leakage (PML), exact and
 //! certified. This facade re-exports the model ([`model`]), the solver
 //! ([`solver`]) and the data side ([`data`]: CSV columns counted and privatised);
-//! the `pml` command-line tool lives in `crates/pml-cli`.
+//! the `pml` command-line tool lives in `crates/pmldesign-cli`.
 //!
 //! ```
-//! use pml::prelude::*;
+//! use pmldesign::prelude::*;
 //!
 //! // Design the mutual-information-optimal mechanism that is eps-PML for every prior
-//! // within l1 distance 0.05 of an estimate ([E] Prop 2).
+//! // within l1 distance 0.05 of an estimate (\[E\] Prop 2).
 //! let estimate = Prior::new(vec![0.4, 0.3, 0.2, 0.1])?;
 //! let set = UncertaintySet::l1_ball(estimate, 0.05)?;
 //! let d = Problem::new(set)
@@ -23,20 +23,20 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub use pml_data as data;
-pub use pml_model as model;
-pub use pml_solver as solver;
+pub use pmldesign_data as data;
+pub use pmldesign_model as model;
+pub use pmldesign_solver as solver;
 
 /// The types most programs need, from a CSV column to its privatised copy.
 pub mod prelude {
-    pub use pml_data::{
+    pub use pmldesign_data::{
         CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column,
         privatise_column, seeded_rng,
     };
-    pub use pml_model::{
+    pub use pmldesign_model::{
         ColumnCone, Mechanism, ModelError, Notion, Prior, UncertaintySet, measures,
     };
-    pub use pml_solver::{
+    pub use pmldesign_solver::{
         Certificate, Design, DesignStatus, FInformation, Loss, MapAccuracy, Problem, Progress,
         RadiusMethod, Sample, Settings, SolverError, Utility, closed_form,
     };

@@ -3,7 +3,7 @@
 //! JSON, read it back and privatise the column with it (issue 12: this panicked
 //! with "standard layout" when the design's matrix was column-major).
 
-use pml::prelude::*;
+use pmldesign::prelude::*;
 
 /// A column of 200 rows over three colours.
 fn data() -> String {

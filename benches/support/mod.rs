@@ -1,6 +1,6 @@
 //! Fixed-seed priors shared by the criterion benches.
 
-use pml::prelude::Prior;
+use pmldesign::prelude::Prior;
 
 /// A tiny deterministic generator (xorshift64*), so every run sees the same priors.
 pub struct XorShift(u64);

@@ -4,18 +4,18 @@
 //! inputs are plain Rust values, results are `serde_json` values (the JSON of the
 //! `pml` CLI) or vectors.
 
-use pml::data::{CategoricalPrivatiser, ColumnPrivatiser, entropy_rng, seeded_rng};
-use pml::model::envelope::{Envelope, EnvelopeBounds};
-use pml::model::{measures::Assessment, sample};
-use pml::prelude::*;
-use pml::solver::utility::builtin;
-use pml::solver::{Interrupt, PricingMethod};
+use pmldesign::data::{CategoricalPrivatiser, ColumnPrivatiser, entropy_rng, seeded_rng};
+use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
+use pmldesign::model::{measures::Assessment, sample};
+use pmldesign::prelude::*;
+use pmldesign::solver::utility::builtin;
+use pmldesign::solver::{Interrupt, PricingMethod};
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Progress of a design, reported after every pricing pass (the library's type).
-pub use pml::solver::Progress;
+pub use pmldesign::solver::Progress;
 
 /// Why an engine call returned no result.
 #[derive(Debug)]
@@ -57,9 +57,9 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 }
 
 /// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
-pub const PML_TOLERANCE: f64 = pml::solver::certificate::PML_TOLERANCE;
+pub const PML_TOLERANCE: f64 = pmldesign::solver::certificate::PML_TOLERANCE;
 /// The certificate's tolerance on the row sums of a designed mechanism.
-pub const ROW_SUM_TOLERANCE: f64 = pml::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
+pub const ROW_SUM_TOLERANCE: f64 = pmldesign::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 
 /// What to optimise: a built-in utility by name, or an expected loss.
 #[derive(Debug, Clone)]
@@ -85,7 +85,7 @@ pub struct Options {
     pub gap: f64,
     /// `auto` or `enumerate`.
     pub pricing: String,
-    /// The delta of the envelope bounds reported with the design ([V]).
+    /// The delta of the envelope bounds reported with the design (\[V\]).
     pub envelope_delta: f64,
 }
 
@@ -106,7 +106,7 @@ pub struct DesignRequest {
     pub options: Options,
 }
 
-/// A design from category counts with a failure probability ([E] Sec. III).
+/// A design from category counts with a failure probability (\[E\] Sec. III).
 #[derive(Debug, Clone)]
 pub struct CountsRequest {
     /// Whole-number counts, one per category.
@@ -115,7 +115,7 @@ pub struct CountsRequest {
     pub epsilon: f64,
     /// The failure probability over the sample.
     pub delta: f64,
-    /// `free` ([E] eq. (7)) or `kappa` (Theorem 2 at the estimate).
+    /// `free` (\[E\] eq. (7)) or `kappa` (Theorem 2 at the estimate).
     pub radius: String,
     /// Everything else.
     pub options: Options,
@@ -281,7 +281,7 @@ pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
     Ok(labels.to_vec())
 }
 
-/// Designs for a prior or a ball ([E] Prop 2, docs/theory.md §4) and returns the
+/// Designs for a prior or a ball (\[E\] Prop 2, docs/theory.md §4) and returns the
 /// JSON of `pml design --format json` for the same input.
 pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
@@ -295,7 +295,7 @@ pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
     })
 }
 
-/// Designs from counts over the ball of the sample guarantee ([E] eq. (7) or
+/// Designs from counts over the ball of the sample guarantee (\[E\] eq. (7) or
 /// Theorem 2, docs/theory.md §6) and returns the CLI's JSON with `guarantee`.
 pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
@@ -410,9 +410,9 @@ pub fn check_design(text: &str) -> Result<()> {
     })
 }
 
-/// The envelope bounds of a design at `delta` under its reference prior ([V]).
+/// The envelope bounds of a design at `delta` under its reference prior (\[V\]).
 fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
-    pml::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;
+    pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;
     let prior = Prior::new(d.uncertainty.reference().to_vec())?;
     Ok(bounds_json(
         &Envelope::new(&d.mechanism, &prior)?.bounds(delta)?,
@@ -423,7 +423,7 @@ fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
 fn bounds_json(b: &EnvelopeBounds) -> Value {
     let mut v = json!(b);
     v["envelope"] = json!(b.envelope());
-    v["statement"] = json!(pml::data::statement::envelope(b));
+    v["statement"] = json!(pmldesign::data::statement::envelope(b));
     v
 }
 
@@ -505,7 +505,7 @@ pub fn apply(
 }
 
 /// Every leakage figure of a mechanism under a prior and, with `beta`, over the
-/// ball ([E] Defs 3-6, Thms 3-4; [D]).
+/// ball (\[E\] Defs 3-6, Thms 3-4; \[D\]).
 pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result<Value> {
     guarded(|| {
         let w = mechanism(rows)?;
@@ -518,7 +518,7 @@ pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result
 }
 
 /// Designs under PML, PMC, ALIP, LIP and LDP at a common level beside randomized
-/// response ([D]); the JSON of `pml compare --format json`.
+/// response (\[D\]); the JSON of `pml compare --format json`.
 pub fn compare(
     prior: Vec<f64>,
     epsilon: f64,
@@ -534,10 +534,10 @@ pub fn compare(
             None => UncertaintySet::known(prior),
             Some(b) => UncertaintySet::l1_ball(prior, b)?,
         };
-        pml::model::cone::check_epsilon(epsilon)?;
+        pmldesign::model::cone::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
-        let notions = pml::solver::common_level_notions(epsilon, alip);
-        let c = pml::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
+        let notions = pmldesign::solver::common_level_notions(epsilon, alip);
+        let c = pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
         let rows: Vec<Value> = c
             .rows
             .iter()
@@ -559,8 +559,8 @@ pub fn compare(
     })
 }
 
-/// Bounds on the post-processing envelope `eps_c(delta)` at each delta ([V] Thm 3,
-/// Alg. 1), with `lp` the exact envelope by the [V] Thm 2 linear program.
+/// Bounds on the post-processing envelope `eps_c(delta)` at each delta (\[V\] Thm 3,
+/// Alg. 1), with `lp` the exact envelope by the \[V\] Thm 2 linear program.
 pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) -> Result<Value> {
     guarded(|| {
         let w = mechanism(rows)?;
@@ -568,10 +568,10 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
         let env = Envelope::new(&w, &prior)?;
         let mut curve = Vec::with_capacity(deltas.len());
         for (i, &delta) in deltas.iter().enumerate() {
-            pml::model::envelope::check_delta(delta).map_err(|e| format!("deltas[{i}]: {e}"))?;
+            pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("deltas[{i}]: {e}"))?;
             let mut v = bounds_json(&env.bounds(delta)?);
             if lp {
-                v["lp"] = json!(pml::solver::envelope::envelope_value(&w, &prior, delta)?);
+                v["lp"] = json!(pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?);
             }
             curve.push(v);
         }
@@ -583,7 +583,7 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
     })
 }
 
-/// The planning calculators of `pml bounds` ([E] eqs. (7)-(8), Thm 2, Cor. 3).
+/// The planning calculators of `pml bounds` (\[E\] eqs. (7)-(8), Thm 2, Cor. 3).
 #[derive(Debug, Clone, Copy)]
 pub enum Bound<'a> {
     /// `beta*(delta)` of eq. (7), or Theorem 2 at the estimate when given.

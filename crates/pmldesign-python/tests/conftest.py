@@ -18,7 +18,7 @@ def pml_bin() -> pathlib.Path:
     binary = target / "release" / "pml"
     if not binary.exists():
         subprocess.run(
-            ["cargo", "build", "--release", "-p", "pml-cli", "--bin", "pml"], cwd=ROOT, check=True
+            ["cargo", "build", "--release", "-p", "pmldesign-cli", "--bin", "pml"], cwd=ROOT, check=True
         )
     return binary
 

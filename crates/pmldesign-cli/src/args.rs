@@ -1,0 +1,451 @@
+//! Command-line arguments (clap) and their conversion into model values.
+
+use crate::error::CliError;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use pmldesign_model::Prior;
+use pmldesign_model::sample::{self, MAX_SAMPLES, RadiusMethod};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// The exit statuses, shown after `pml --help`.
+const EXIT_STATUS: &str = "Exit status:
+  0    success
+  1    failure while working, including I/O errors (a file that cannot be read or written)
+  2    usage error: bad input, named in a one-line message with the fix
+  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM
+       (temporary files are removed; no partial output is left)";
+
+/// Optimal privacy mechanisms under pointwise maximal leakage (PML).
+#[derive(Debug, Parser)]
+#[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands. (Parsed once per run, so variant sizes do not matter.)
+#[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
+pub enum Command {
+    /// Design the utility-optimal eps-PML mechanism for a prior, for every prior in
+    /// an l1 ball around it, or from data with a failure probability delta;
+    /// certified, with randomized-response baselines.
+    Design(crate::commands::design::DesignArgs),
+    /// Planning calculators: radius from samples, eps'(delta), delta_min and their
+    /// inverses (\[E\] eqs. 7-8, Thm 2, Cor 3).
+    Bounds(crate::commands::bounds::BoundsArgs),
+    /// Audit a mechanism: PML per outcome, eps_min, tail curve, region, leakage
+    /// capacity over a set of priors, sensitivity and the LDP parameter.
+    Assess(crate::commands::assess::AssessArgs),
+    /// Design under every notion (PML, PMC, ALIP, LIP, LDP) at a common level and
+    /// print one table: utility, worst-case PML, PMC, LDP parameter, with the
+    /// randomized-response rows.
+    Compare(crate::commands::compare::CompareArgs),
+    /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
+    /// envelope over a grid of delta beside the raw tail (\[V\] Thms 3-5, Alg. 1).
+    Envelope(crate::commands::envelope::EnvelopeArgs),
+    /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
+    /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),
+    /// added as a new column; streamed, reproducible with --seed.
+    Apply(crate::commands::apply::ApplyArgs),
+}
+
+/// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
+pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, CliError> {
+    let Some(labels) = labels else {
+        return Ok((1..=n).map(|i| format!("x{i}")).collect());
+    };
+    if labels.len() != n {
+        return Err(CliError::Usage(format!(
+            "invalid --labels = {}: {} labels for {n} symbols; give exactly one label per prior entry",
+            labels.join(","),
+            labels.len()
+        )));
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if l.trim().is_empty() {
+            return Err(CliError::Usage(format!(
+                "invalid --labels[{i}]: empty label; give every symbol a name"
+            )));
+        }
+        if labels[..i].contains(l) {
+            return Err(CliError::Usage(format!(
+                "invalid --labels[{i}] = {l}: repeated label; labels must be distinct"
+            )));
+        }
+    }
+    Ok(labels.to_vec())
+}
+
+/// Parses `--radius`: `free` ([`RadiusMethod::DistributionFree`]) or `kappa`, each
+/// value documented in `--help`; `kappa_help` says what the kappa method takes.
+pub fn radius_method(
+    kappa_help: &'static str,
+) -> impl clap::builder::TypedValueParser<Value = RadiusMethod> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("free").help("Distribution-free beta*(delta), [E] eq. (7)"),
+        PossibleValue::new("kappa").help(kappa_help),
+    ])
+    .map(|s| match s.as_str() {
+        "kappa" => RadiusMethod::Kappa,
+        _ => RadiusMethod::DistributionFree,
+    })
+}
+
+/// Where the prior (or its estimate) comes from: masses, counts, or a CSV column.
+#[derive(Debug, Args)]
+pub struct Input {
+    /// Prior masses, comma-separated, summing to 1 (e.g. 0.4,0.2,0.2,0.2).
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true, conflicts_with_all = ["counts", "data"])]
+    pub prior: Option<Vec<String>>,
+    /// Category counts from m samples, comma-separated; the estimate is
+    /// count / m.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        conflicts_with = "data"
+    )]
+    pub counts: Option<Vec<String>>,
+    /// A CSV file with a header (`-`: standard input); the estimate counts the
+    /// values of --column (streamed, never held in memory).
+    #[arg(long, requires = "column")]
+    pub data: Option<PathBuf>,
+    /// The CSV column holding the category.
+    #[arg(long, requires = "data")]
+    pub column: Option<String>,
+    /// Names of the symbols, comma-separated, one per prior entry. With --data
+    /// they fix the alphabet and its order.
+    #[arg(long, value_delimiter = ',')]
+    pub labels: Option<Vec<String>>,
+}
+
+/// A prior or an empirical estimate, with its labels and sample size.
+#[derive(Debug, Clone)]
+pub struct Estimate {
+    /// The prior, or the empirical distribution `count / m`.
+    pub prior: Prior,
+    /// One name per symbol.
+    pub labels: Vec<String>,
+    /// The sample size m when the prior was estimated from counts or data.
+    pub samples: Option<u64>,
+}
+
+impl Input {
+    /// Builds the prior, naming the flag and the entry on error.
+    pub fn load(&self) -> Result<Estimate, CliError> {
+        if let Some(v) = &self.prior {
+            let prior = Prior::new(parse_numbers("--prior", v)?)?;
+            let labels = check_labels(self.labels.as_deref(), prior.len())?;
+            return Ok(Estimate {
+                prior,
+                labels,
+                samples: None,
+            });
+        }
+        if let Some(v) = &self.counts {
+            let (counts, total) = parse_counts(v)?;
+            let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
+                .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
+            let labels = check_labels(self.labels.as_deref(), prior.len())?;
+            return Ok(Estimate {
+                prior,
+                labels,
+                samples: Some(total),
+            });
+        }
+        if let (Some(path), Some(column)) = (&self.data, &self.column) {
+            let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
+            let counts = pmldesign_data::count_column(reader, column, self.labels.as_deref())
+                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+            let prior = counts
+                .prior()
+                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+            return Ok(Estimate {
+                prior,
+                labels: counts.labels,
+                samples: Some(counts.rows),
+            });
+        }
+        Err(CliError::Usage(
+            "give the prior with --prior, --counts or --data FILE --column NAME".into(),
+        ))
+    }
+}
+
+/// Opens `--data`: the file, or standard input for `-`.
+pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}
+
+/// Parses `--counts`: whole numbers (`40` or `4e1`), each at most
+/// [`MAX_SAMPLES`]; returns them and the total m ([`sample::sample_size`]).
+pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
+    let numbers = parse_numbers("--counts", items)?;
+    let mut counts = Vec::with_capacity(numbers.len());
+    for (i, &c) in numbers.iter().enumerate() {
+        let s = items[i].trim();
+        if !(c >= 0.0 && c.fract() == 0.0) {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: counts are whole numbers of samples (>= 0); give e.g. --counts 40,20,20,20"
+            )));
+        }
+        if c > MAX_SAMPLES as f64 {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: above 2^53 = {MAX_SAMPLES}, counts are not exact; give counts (and a total) of at most 2^53"
+            )));
+        }
+        counts.push(c as u64);
+    }
+    let total = sample::sample_size(&counts).map_err(|e| flag_error("--", e))?;
+    Ok((counts, total))
+}
+
+/// A model error as a usage error whose field is named as a flag: `prefix` (such
+/// as `--`) before the library's field name (`counts[1]` becomes `--counts[1]`).
+pub fn flag_error(prefix: &str, e: pmldesign_model::ModelError) -> CliError {
+    let pmldesign_model::ModelError::Invalid {
+        field,
+        value,
+        problem,
+        fix,
+    } = e;
+    CliError::Usage(format!(
+        "invalid {prefix}{field} = {value}: {problem}; {fix}"
+    ))
+}
+
+/// Parses comma-separated numbers, naming the flag and position on error.
+pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.trim().parse::<f64>().map_err(|_| {
+                CliError::Usage(format!(
+                    "invalid {flag}[{i}] = {s:?}: not a number; give comma-separated numbers like 0.4,0.2,0.2,0.2"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Parses a whole number >= 0 (`--samples`, `--seed`): the flags take hyphen values
+/// so that a negative one is refused with this reason (clap names the flag), not
+/// taken for an unknown flag.
+pub fn whole_number(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    t.parse::<u64>().map_err(|_| {
+        let what = if t.starts_with('-') {
+            "a negative number"
+        } else {
+            "not a whole number"
+        };
+        format!("{what}; give a whole number >= 0 such as 1000")
+    })
+}
+
+/// [`whole_number`] as a `usize` (`--alphabet`).
+pub fn whole_count(s: &str) -> Result<usize, String> {
+    let n = whole_number(s)?;
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}
+
+/// The privacy level, as eps or as e^eps.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct Level {
+    /// Privacy level eps >= 0 (natural log).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon: Option<f64>,
+    /// Privacy level given as e^eps >= 1 (papers write eps = ln(9/8) as 1.125).
+    #[arg(long, allow_hyphen_values = true)]
+    pub exp_epsilon: Option<f64>,
+}
+
+impl Level {
+    /// eps, from whichever flag was given.
+    pub fn epsilon(&self) -> Result<f64, CliError> {
+        match (self.epsilon, self.exp_epsilon) {
+            (Some(e), _) => {
+                if !e.is_finite() || e < 0.0 {
+                    return Err(CliError::Usage(format!(
+                        "invalid --epsilon = {e}: the privacy level must be a finite number >= 0; pass e.g. --epsilon 0.5"
+                    )));
+                }
+                Ok(e)
+            }
+            (_, Some(x)) => {
+                if !x.is_finite() || x < 1.0 {
+                    return Err(CliError::Usage(format!(
+                        "invalid --exp-epsilon = {x}: e^eps must be a finite number >= 1; pass e.g. --exp-epsilon 1.125"
+                    )));
+                }
+                Ok(x.ln())
+            }
+            _ => Err(CliError::Usage(
+                "give the level with --epsilon or --exp-epsilon".into(),
+            )),
+        }
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// A table for people (the default on a terminal).
+    Table,
+    /// One JSON object (the default otherwise).
+    Json,
+    /// CSV: the mechanism matrix, one row per input (`pml envelope`: the curve, one
+    /// row per delta).
+    Csv,
+}
+
+/// Where and how to write.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// Output format; defaults to table on a terminal, otherwise JSON (or by the
+    /// extension of --output).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write to this file (a regular file is replaced atomically: a temporary file
+    /// renamed into place; `-` is stdout; devices and pipes are written in place).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The format asked for, or the default.
+    pub fn format(&self) -> Format {
+        if let Some(f) = self.format {
+            return f;
+        }
+        match &self.output {
+            Some(p) => match extension(p).as_deref() {
+                Some("csv") => Format::Csv,
+                Some("txt") => Format::Table,
+                _ => Format::Json,
+            },
+            None if std::io::stdout().is_terminal() => Format::Table,
+            None => Format::Json,
+        }
+    }
+
+    /// Writes `text` to stdout or, atomically, to the output file.
+    pub fn emit(&self, text: &str) -> Result<(), CliError> {
+        emit(self.output.as_deref(), text)
+    }
+}
+
+/// The extension of `path` in lower case (`a.CSV` is CSV).
+pub fn extension(path: &std::path::Path) -> Option<String> {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+}
+
+/// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the
+/// `--output` flag).
+pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
+    match output {
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(())
+        }
+        Some(path) => write_atomic("--output", path, text),
+    }
+}
+
+/// Writes a file through a temporary file in the same directory, renamed into
+/// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
+/// names the file in errors.
+pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic_with(flag, path, |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|e| write_error(flag, path, &e))
+    })
+}
+
+/// The error for a failed write of the file `path` given with `flag`: one line
+/// naming the flag and the file, never the temporary file.
+pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
+    // tempfile appends ` at path "<the temporary file>"` to its own errors.
+    let message = e.to_string();
+    let cause = message.split(" at path ").next().unwrap_or(&message);
+    CliError::Failure(format!(
+        "cannot write {flag} {}: {cause}; check that the directory exists, is writable and has space",
+        path.display()
+    ))
+}
+
+/// Streams a file through a temporary file in the same directory: `fill` writes to
+/// a buffered writer (its errors are returned as they are); only when it succeeds
+/// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
+/// [`crate::signals`]), the temporary file is removed and `path` is untouched.
+/// `flag` (e.g. `--output`) names the file in errors.
+///
+/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
+/// Only regular files are replaced. `-` is standard output; a symbolic link is
+/// followed and its target replaced; an existing path that is not a regular file
+/// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
+/// would swap the device for a plain file.
+pub fn write_atomic_with<T>(
+    flag: &str,
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let fail = |e: std::io::Error| write_error(flag, path, &e);
+    // Stdout and existing non-regular files are written in place.
+    let meta = std::fs::metadata(path);
+    let in_place: Option<Box<dyn Write>> = match &meta {
+        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout().lock())),
+        Ok(m) if !m.is_file() => Some(Box::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?,
+        )),
+        _ => None,
+    };
+    if let Some(w) = in_place {
+        let mut out = std::io::BufWriter::new(w);
+        let value = fill(&mut out)?;
+        out.flush().map_err(fail)?;
+        return Ok(value);
+    }
+    let target = match meta {
+        Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    // A new file: created with 0666, which the kernel narrows by the umask.
+    let kept = meta.as_ref().ok().map(|m| m.permissions());
+    let mode = kept
+        .clone()
+        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
+    if let Some(kept) = kept {
+        // The umask may have narrowed it: the replaced file's mode exactly.
+        tmp.as_file().set_permissions(kept).map_err(fail)?;
+    }
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
+    let value = fill(&mut buffered)?;
+    buffered.flush().map_err(fail)?;
+    drop(buffered);
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(&target).map_err(fail)?;
+    Ok(value)
+}

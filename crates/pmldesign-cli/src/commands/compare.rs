@@ -1,0 +1,70 @@
+//! `pml compare`: the optimal mechanism under every information-density notion at a
+//! common level, side by side with randomized response.
+
+use crate::args::{Input, Level, OutputArgs};
+use crate::error::CliError;
+use crate::output;
+use clap::Args;
+use pmldesign_model::{ModelError, Notion, UncertaintySet};
+use pmldesign_solver::utility::builtin;
+use pmldesign_solver::{Settings, common_level_notions, compare};
+
+/// Arguments of `pml compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Where the prior or its estimate comes from.
+    #[command(flatten)]
+    pub input: Input,
+    /// The common level eps: PML(eps), PMC(eps), ALIP(eps, eps), LIP(eps), LDP(eps).
+    #[command(flatten)]
+    pub level: Level,
+    /// The ALIP row's lower level eps_l (default eps).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_lower: Option<f64>,
+    /// The ALIP row's upper level eps_u (default eps).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_upper: Option<f64>,
+    /// Protect every prior within this l1 distance of the given one (vertex form;
+    /// small alphabets).
+    #[arg(long, allow_hyphen_values = true)]
+    pub beta: Option<f64>,
+    /// The utility to maximise.
+    #[arg(long, value_enum, default_value = "mi")]
+    pub utility: crate::commands::design::UtilityName,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Runs `pml compare`.
+pub fn run(a: CompareArgs) -> Result<(), CliError> {
+    let est = a.input.load()?;
+    let epsilon = a.level.epsilon()?;
+    let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {
+        let ModelError::Invalid {
+            field,
+            value,
+            problem,
+            ..
+        } = e;
+        let flag = format!("--{}", field.replace('_', "-"));
+        CliError::Usage(format!(
+            "invalid {flag} = {value}: {problem}; pass e.g. {flag} 0.5"
+        ))
+    })?;
+    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
+    let set = match a.beta {
+        None => UncertaintySet::known(est.prior),
+        Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
+    };
+    let notions = common_level_notions(epsilon, alip);
+    let c = compare(
+        &set,
+        epsilon,
+        &notions,
+        utility.as_ref(),
+        &Settings::default(),
+    )?;
+    let text = output::render_comparison(&c, &est.labels, a.output.format())?;
+    a.output.emit(&text)
+}

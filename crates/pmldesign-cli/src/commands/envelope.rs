@@ -1,0 +1,398 @@
+//! `pml envelope`: post-processing-safe `(eps, delta)` guarantees of a given mechanism
+//! (\[V\] "Information leakage envelopes", `docs/theory.md` §8). Parsing, formatting
+//! and plotting only: every number comes from `pmldesign_model::envelope`.
+
+use crate::args::{Format, Input, OutputArgs, write_atomic};
+use crate::commands::assess::load_mechanism;
+use crate::error::CliError;
+use crate::format::{envelope_statement, statement};
+use crate::output::{envelope_json, pretty};
+use clap::Args;
+use plotters::prelude::*;
+use pmldesign_model::envelope::{self, Envelope, EnvelopeBounds};
+use pmldesign_solver::envelope::{EnvelopeValue, envelope_curve, envelope_value};
+use serde_json::json;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `pml envelope`.
+#[derive(Debug, Args)]
+pub struct EnvelopeArgs {
+    /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
+    /// rows, or CSV rows (as for `pml assess`).
+    #[arg(long, value_name = "FILE")]
+    pub mechanism: PathBuf,
+    /// The prior (or its estimate) the mechanism is released under.
+    #[command(flatten)]
+    pub input: Input,
+    /// The grid of failure probabilities: `A:B:N` gives N values log-spaced from A to B
+    /// (inclusive); or a comma-separated list. Every value in (0, 1); at most 100000
+    /// values.
+    #[arg(long, default_value = "0.001:0.5:50", value_name = "A:B:N")]
+    pub deltas: String,
+    /// The delta of the headline statement a data holder publishes.
+    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
+    pub delta: f64,
+    /// Also compute the envelope itself by linear program (\[V\] Thm 2; bisection to
+    /// 1e-9 between the bounds, the lower end certified by the post-processing that
+    /// attains it). The headline statement then uses its upper end.
+    #[arg(long)]
+    pub lp: bool,
+    /// Also draw the curves as an SVG file (written atomically).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Output options: table, JSON, or the curve as CSV.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The most points of the `--deltas` grid: each costs a row of output (and, with
+/// `--lp`, linear programs), and a larger N only grows memory.
+pub const MAX_DELTAS: usize = 100_000;
+
+/// Parses `--deltas`: `A:B:N` or `D1,D2,..`, at most [`MAX_DELTAS`] values.
+fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
+    let bad = |what: &str| {
+        CliError::Usage(format!(
+            "invalid --deltas = {s:?}: {what}; give A:B:N (N log-spaced values from A to B, e.g. 0.001:0.5:50) or a list such as 0.01,0.05,0.1"
+        ))
+    };
+    let num = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| bad(&format!("{t:?} is not a number")))
+    };
+    let grid = if s.contains(':') {
+        let parts: Vec<&str> = s.split(':').collect();
+        let [a, b, n] = parts[..] else {
+            return Err(bad("expected three fields A:B:N"));
+        };
+        let n: usize = n
+            .trim()
+            .parse()
+            .map_err(|_| bad(&format!("N = {n:?} is not a whole number")))?;
+        if n > MAX_DELTAS {
+            return Err(bad(&format!(
+                "N = {n} is above the cap of {MAX_DELTAS} grid points"
+            )));
+        }
+        envelope::log_grid(num(a)?, num(b)?, n).map_err(|e| bad(&e.to_string()))?
+    } else {
+        let items = s.split(',').count();
+        if items > MAX_DELTAS {
+            return Err(bad(&format!(
+                "{items} values are above the cap of {MAX_DELTAS} grid points"
+            )));
+        }
+        let v = s.split(',').map(num).collect::<Result<Vec<f64>, _>>()?;
+        for &d in &v {
+            envelope::check_delta(d).map_err(|e| bad(&e.to_string()))?;
+        }
+        v
+    };
+    Ok(grid)
+}
+
+/// Runs `pml envelope`.
+pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
+    let deltas = parse_deltas(&a.deltas)?;
+    envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
+    let est = a.input.load()?;
+    let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
+    let env = Envelope::new(&mechanism, &est.prior)?;
+    let curve = env.curve(&deltas)?;
+    let headline = env.bounds(a.delta)?;
+    let tail = pmldesign_model::measures::tail_curve(&mechanism, &est.prior);
+    let (lp, headline_lp) = if a.lp {
+        (
+            Some(envelope_curve(&mechanism, &est.prior, &deltas)?),
+            Some(envelope_value(&mechanism, &est.prior, a.delta)?),
+        )
+    } else {
+        (None, None)
+    };
+    let lp = lp.as_deref();
+    let statement = match &headline_lp {
+        Some(v) => statement(v.upper, v.delta, v.converged),
+        None => envelope_statement(&headline),
+    };
+    let source = a.mechanism.display().to_string();
+    if let Some(path) = &a.plot {
+        write_atomic("--plot", path, &plot(&curve, lp, &env, &source)?)?;
+    }
+    let text = match a.output.format() {
+        Format::Json => {
+            let v = json!({
+                "source": source,
+                "prior": est.prior.masses().to_vec(),
+                "labels": labels,
+                "mechanism": mechanism.to_rows(),
+                "maximal_leakage": env.maximal_leakage(),
+                "max_pml": env.max_pml(),
+                "leakage_distribution": env.distribution().atoms.iter().map(|t| json!({
+                    "pml": t.pml,
+                    "probability": t.probability,
+                    "outputs": t.outputs.iter().map(|y| format!("y{}", y + 1)).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "tail_curve": tail.iter().map(|(e, d)| json!({"epsilon": e, "delta": d})).collect::<Vec<_>>(),
+                "statement": {
+                    "text": statement,
+                    "bounds": envelope_json(&headline),
+                    "lp": headline_lp,
+                },
+                "curve": curve.iter().enumerate().map(|(i, b)| {
+                    let mut v = envelope_json(b);
+                    if let Some(lp) = lp {
+                        v["lp"] = json!({
+                            "lower": lp[i].lower,
+                            "upper": lp[i].upper,
+                            "converged": lp[i].converged,
+                            "linear_programs": lp[i].linear_programs,
+                        });
+                    }
+                    v
+                }).collect::<Vec<_>>(),
+                "notes": [
+                    "left_quantile is the raw eps_Y(delta): the smallest eps with P(l(Y) > eps) <= delta; post-processing can raise it",
+                    "upper ([V] Thm 3) is post-processing safe: for every post-processing Z, P(l(X -> Z) > upper) <= delta",
+                    "lower = max(right_quantile, binary) ([V] Alg. 1); where lower = upper the envelope is exact",
+                    "lp (with --lp): the envelope itself by linear program, [lower, upper] to 1e-9; lower is certified by statement.lp.witness, a post-processing P(Z|Y) (rows are outputs y)",
+                    "tail_curve: P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
+                ],
+            });
+            pretty(&v)?
+        }
+        Format::Csv => csv(&curve, lp),
+        Format::Table => table(
+            &curve,
+            lp,
+            &headline,
+            headline_lp.as_ref(),
+            &statement,
+            &env,
+            &source,
+            mechanism.inputs(),
+            mechanism.outputs(),
+        ),
+    };
+    a.output.emit(&text)
+}
+
+/// The numbers of a curve row, in the column order of both the CSV and the table:
+/// delta, left and right quantile, binary, lower, upper, markov.
+fn numbers(b: &EnvelopeBounds) -> [f64; 7] {
+    [
+        b.delta,
+        b.left_quantile,
+        b.right_quantile,
+        b.binary,
+        b.lower,
+        b.upper,
+        b.markov,
+    ]
+}
+
+fn csv(curve: &[EnvelopeBounds], lp: Option<&[EnvelopeValue]>) -> String {
+    let mut s =
+        String::from("delta,left_quantile,right_quantile,binary,lower,upper,markov,exact,envelope");
+    s.push_str(if lp.is_some() {
+        ",lp_lower,lp_upper\n"
+    } else {
+        "\n"
+    });
+    for (i, b) in curve.iter().enumerate() {
+        for x in numbers(b) {
+            let _ = write!(s, "{x},");
+        }
+        let _ = write!(
+            s,
+            "{},{}",
+            b.exact,
+            b.envelope().map_or_else(String::new, |e| e.to_string())
+        );
+        if let Some(lp) = lp {
+            let _ = write!(s, ",{},{}", lp[i].lower, lp[i].upper);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn table(
+    curve: &[EnvelopeBounds],
+    lp: Option<&[EnvelopeValue]>,
+    headline: &EnvelopeBounds,
+    headline_lp: Option<&EnvelopeValue>,
+    statement: &str,
+    env: &Envelope,
+    source: &str,
+    inputs: usize,
+    outputs: usize,
+) -> String {
+    let mut s = String::new();
+    let atoms = &env.distribution().atoms;
+    let _ = writeln!(
+        s,
+        "PML envelope of {source}  ({inputs} inputs x {outputs} outputs; {} outcomes after merging similar outputs)\n",
+        atoms.len()
+    );
+    let _ = writeln!(
+        s,
+        "  max PML {:.6}   maximal leakage L {:.6}\n",
+        env.max_pml(),
+        env.maximal_leakage()
+    );
+    s.push_str("Leakage distribution:\n");
+    let _ = writeln!(s, "  {:>12} {:>12}  outputs", "PML", "P");
+    for t in atoms {
+        let names: Vec<String> = t.outputs.iter().map(|y| format!("y{}", y + 1)).collect();
+        let _ = writeln!(
+            s,
+            "  {:>12.6} {:>12.6}  {}",
+            t.pml,
+            t.probability,
+            names.join(",")
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nPublishable at delta = {}: {statement}.",
+        headline.delta
+    );
+    let (lo, hi) = headline_lp.map_or((headline.lower, headline.upper), |v| (v.lower, v.upper));
+    let _ = writeln!(
+        s,
+        "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{lo:.6}, {hi:.6}]{})\n",
+        headline.left_quantile,
+        if headline_lp.is_some() { ", by LP" } else { "" }
+    );
+    s.push_str("Envelope bounds ([V] Thm 3 upper, max(right quantile, Alg. 1) lower; raw = eps_Y(delta)):\n");
+    let _ = write!(
+        s,
+        "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  exact",
+        "delta", "raw", "right q", "binary", "lower", "upper", "L+ln 1/d"
+    );
+    s.push_str(if lp.is_some() {
+        "  envelope (LP)\n"
+    } else {
+        "\n"
+    });
+    for (i, b) in curve.iter().enumerate() {
+        s.push(' ');
+        for x in numbers(b) {
+            let _ = write!(s, " {x:>10.6}");
+        }
+        let _ = write!(s, "  {:<5}", if b.exact { "yes" } else { "" });
+        if let Some(lp) = lp {
+            let _ = write!(s, "  {:.6}", lp[i].upper);
+            if !lp[i].converged {
+                let _ = write!(s, " (>= {:.6})", lp[i].lower);
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Which number of the bounds a plotted series shows.
+type Value = fn(&EnvelopeBounds) -> f64;
+
+fn plot_error(e: impl std::fmt::Display) -> CliError {
+    CliError::Failure(format!("cannot draw --plot: {e}"))
+}
+
+/// The curves over delta (log axis) as an SVG document.
+fn plot(
+    curve: &[EnvelopeBounds],
+    lp: Option<&[EnvelopeValue]>,
+    env: &Envelope,
+    source: &str,
+) -> Result<String, CliError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_error)?;
+        let lo = curve.iter().map(|b| b.delta).fold(f64::INFINITY, f64::min);
+        let hi = curve.iter().map(|b| b.delta).fold(0.0, f64::max);
+        let (lo, hi) = if lo < hi {
+            (lo, hi)
+        } else {
+            (lo * 0.9, (hi * 1.1).min(1.0))
+        };
+        let top = (env.max_pml() * 1.1).max(1e-3);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("PML envelope bounds: {source}"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((lo..hi).log_scale(), 0.0..top)
+            .map_err(plot_error)?;
+        chart
+            .configure_mesh()
+            .x_desc("delta")
+            .y_desc("eps (nats)")
+            .draw()
+            .map_err(plot_error)?;
+        let series: [(&str, RGBColor, Value); 5] = [
+            ("upper bound (Thm 3)", RED, |b| b.upper),
+            ("L + ln(1/delta)", MAGENTA, |b| b.markov),
+            ("lower bound", BLUE, |b| b.lower),
+            ("binary eps_b (Alg. 1)", CYAN, |b| b.binary),
+            ("raw eps_Y (left quantile)", BLACK, |b| b.left_quantile),
+        ];
+        for (name, color, value) in series {
+            let points: Vec<(f64, f64)> =
+                curve.iter().map(|b| (b.delta, value(b).min(top))).collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(plot_error)?
+                .label(name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
+                .map_err(plot_error)?;
+        }
+        if let Some(lp) = lp {
+            let points: Vec<(f64, f64)> = lp.iter().map(|v| (v.delta, v.upper.min(top))).collect();
+            chart
+                .draw_series(LineSeries::new(points, GREEN.stroke_width(3)))
+                .map_err(plot_error)?
+                .label("envelope (LP)")
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_error)?;
+        root.present().map_err(plot_error)?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_grids() {
+        let g = parse_deltas("0.001:0.1:3").unwrap();
+        assert_eq!(g.len(), 3);
+        assert!((g[1] - 0.01).abs() < 1e-15 && g[2] == 0.1 && g[0] == 0.001);
+        assert_eq!(parse_deltas("0.1, 0.2").unwrap(), vec![0.1, 0.2]);
+        for bad in [
+            "0.1:0.2",
+            "0:0.5:3",
+            "0.5:0.1:3",
+            "0.1:0.5:x",
+            "0.1,1.5",
+            "a",
+        ] {
+            let e = parse_deltas(bad).unwrap_err();
+            assert!(e.to_string().contains("--deltas"), "{e}");
+            assert_eq!(e.exit_code(), 2);
+        }
+    }
+}

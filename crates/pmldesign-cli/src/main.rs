@@ -1,0 +1,51 @@
+//! `pml`: design optimal privacy mechanisms under pointwise maximal leakage.
+//!
+//! The CLI parses, calls `pmldesign-model` / `pmldesign-solver`, and formats. It holds no
+//! mathematics.
+#![forbid(unsafe_code)]
+// Doc comments of the argument structs are clap's --help text, not rustdoc.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
+mod args;
+mod commands;
+mod error;
+mod format;
+mod output;
+mod progress;
+mod signals;
+
+use clap::Parser;
+use error::CliError;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    signals::install();
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        // A value a parser refused: one line naming the flag, the value and the fix.
+        Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or_default());
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+fn run(cli: args::Cli) -> Result<(), CliError> {
+    match cli.command {
+        args::Command::Design(a) => commands::design::run(a),
+        args::Command::Bounds(a) => commands::bounds::run(a),
+        args::Command::Assess(a) => commands::assess::run(a),
+        args::Command::Compare(a) => commands::compare::run(a),
+        args::Command::Envelope(a) => commands::envelope::run(a),
+        args::Command::Apply(a) => commands::apply::run(a),
+    }
+}

@@ -1,0 +1,456 @@
+//! Formatting of results as tables, JSON and CSV. No mathematics here: every
+//! number comes from the library.
+
+use crate::args::Format;
+use crate::error::CliError;
+pub use crate::format::num;
+use crate::format::{csv_field, describe_set, envelope_statement, finite_or_null};
+use pmldesign_model::envelope::EnvelopeBounds;
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
+use pmldesign_solver::{Comparison, Design, DesignStatus, Guarantee, RadiusMethod};
+use serde_json::{Value, json};
+use std::fmt::Write;
+
+/// Renders a design in the chosen format (with the guarantee of the sample it
+/// came from, if there is one).
+pub fn render_design(
+    d: &Design,
+    envelope: &EnvelopeBounds,
+    format: Format,
+) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Json => {
+            let mut v = design_json(d)?;
+            v["envelope"] = envelope_json(envelope);
+            pretty(&v)?
+        }
+        Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
+        Format::Table => {
+            let mut s = design_table(d);
+            s.push_str(&envelope_table(envelope));
+            if let Some(g) = &d.guarantee {
+                s.push_str(&guarantee_table(d, g));
+            }
+            s
+        }
+    })
+}
+
+/// Pretty JSON with a final newline.
+pub fn pretty(v: &Value) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn guarantee_table(d: &Design, g: &Guarantee) -> String {
+    let mut s = format!(
+        "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
+        g.statement(d.epsilon),
+        g.samples,
+        g.delta,
+        g.beta,
+        match g.radius_method {
+            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+            RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
+        }
+    );
+    if let Some(n) = &g.radius_note {
+        s.push_str(&format!("  note: {n}\n"));
+    }
+    match &g.simpler_route {
+        Some(r) => s.push_str(&format!(
+            "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
+            r.epsilon_for_estimate, d.utility_name, r.utility, d.utility_value
+        )),
+        None => s.push_str(
+            "  simpler route: none (e^-eps + beta/2 > 1: no level for the estimate alone reaches eps)\n",
+        ),
+    }
+    s
+}
+
+/// The JSON object of `pml design --format json` (without the envelope): the
+/// design's own serialisation, with the guarantee stated in words.
+pub fn design_json(d: &Design) -> Result<Value, CliError> {
+    let mut v = serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))?;
+    if let Some(g) = &d.guarantee {
+        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    }
+    Ok(v)
+}
+
+/// A mechanism as CSV: a header `input,<outputs>`, then one row per input.
+fn mechanism_csv(
+    mechanism: &Mechanism,
+    outputs: &[String],
+    labels: &[String],
+) -> Result<String, CliError> {
+    let mut s = String::from("input");
+    for y in outputs {
+        write!(s, ",{}", csv_field(y)).expect("string write");
+    }
+    s.push('\n');
+    for (label, row) in labels.iter().zip(mechanism.to_rows()) {
+        s.push_str(&csv_field(label));
+        for v in row {
+            write!(s, ",{v}").expect("string write");
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+/// The table of `pml design` for people.
+fn design_table(d: &Design) -> String {
+    let labels = &d.labels;
+    let mut s = String::new();
+    let c = &d.certificate;
+    let w = |s: &mut String, t: String| s.push_str(&t);
+    w(
+        &mut s,
+        match d.notion {
+            Notion::Pml { .. } => format!(
+                "Optimal {}-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
+                "eps",
+                d.epsilon,
+                d.epsilon.exp(),
+                describe_set(&d.uncertainty)
+            ),
+            n => format!(
+                "Optimal {} mechanism  ({})\n",
+                n.label(),
+                describe_set(&d.uncertainty)
+            ),
+        },
+    );
+    if let Some(n) = d.note() {
+        w(&mut s, format!("note: {n}\n"));
+    }
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    w(&mut s, format!("\n{:<width$} {:>8}", "input", "prior"));
+    for y in &d.outputs {
+        w(&mut s, format!(" {y:>9}"));
+    }
+    s.push('\n');
+    let prior = d.uncertainty.reference();
+    for (x, label) in labels.iter().enumerate() {
+        w(&mut s, format!("{label:<width$} {:>8.4}", prior[x]));
+        for v in d.mechanism.matrix().row(x) {
+            w(&mut s, format!(" {v:>9.6}"));
+        }
+        s.push('\n');
+    }
+    w(&mut s, format!("{:<width$} {:>8}", "P(y)", ""));
+    for q in &d.output_probabilities {
+        w(&mut s, format!(" {q:>9.6}"));
+    }
+    s.push('\n');
+    w(&mut s, format!("{:<width$} {:>8}", "PML(y)", ""));
+    for l in &d.pml_per_output {
+        w(&mut s, format!(" {l:>9.6}"));
+    }
+    s.push('\n');
+    if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
+        w(&mut s, format!("{:<width$} {:>8}", "PMC(y)", ""));
+        for l in &d.pmc_per_output {
+            w(&mut s, format!(" {:>9}", num(*l)));
+        }
+        s.push('\n');
+    }
+    if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
+        w(&mut s, format!("{:<width$} {:>8}", "worst", ""));
+        for l in &c.worst_case_pml_per_output {
+            w(&mut s, format!(" {l:>9.6}"));
+        }
+        s.push('\n');
+    }
+    let meets = match d.notion {
+        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
+        n => format!(
+            "measured PML {}, PMC {}, LDP {} meet {}",
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
+            n.label()
+        ),
+    };
+    w(
+        &mut s,
+        format!(
+            "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+            c.max_row_sum_error, c.min_entry
+        ),
+    );
+    w(
+        &mut s,
+        format!(
+            "             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {}\n",
+            c.utility_value,
+            c.upper_bound,
+            c.gap,
+            match d.status {
+                DesignStatus::TimeLimit => "stopped by the time limit",
+                DesignStatus::GapLimit => "stopped at the gap tolerance",
+                _ => "optimal",
+            }
+        ),
+    );
+    let u = &d.utility_name;
+    w(
+        &mut s,
+        format!(
+            "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
+            "mechanism", "LDP e_r", "worst PML", u, "vs design"
+        ),
+    );
+    let rel = |v: f64| {
+        if d.utility_value > 0.0 {
+            format!("{:>8.1}%", 100.0 * v / d.utility_value)
+        } else {
+            format!("{:>9}", "-")
+        }
+    };
+    w(
+        &mut s,
+        format!(
+            "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
+            &format!("optimal {} design", d.notion.name().to_uppercase()),
+            "-",
+            c.worst_case_pml,
+            d.utility_value,
+            rel(d.utility_value)
+        ),
+    );
+    for (name, r) in [
+        ("randomized response, same LDP eps", &d.baselines.same_ldp),
+        ("randomized response, same PML", &d.baselines.pml_calibrated),
+    ] {
+        let er = if r.ldp_epsilon.is_finite() {
+            format!("{:.6}", r.ldp_epsilon)
+        } else {
+            "inf".to_string()
+        };
+        w(
+            &mut s,
+            format!(
+                "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
+                name,
+                er,
+                r.worst_case_pml,
+                r.utility,
+                rel(r.utility)
+            ),
+        );
+    }
+    s
+}
+
+/// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
+pub fn render_comparison(
+    c: &Comparison,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => {
+            let rows: Vec<Value> = c
+                .rows
+                .iter()
+                .map(|r| {
+                    json!({
+                        "label": r.label,
+                        "notion": r.notion,
+                        "status": r.status,
+                        "utility": r.utility,
+                        "upper_bound": r.upper_bound,
+                        "worst_case_pml": finite_or_null(r.levels.pml),
+                        "pmc": finite_or_null(r.levels.pmc),
+                        "ldp_epsilon": finite_or_null(r.levels.ldp),
+                        "maximal_leakage": r.levels.maximal_leakage,
+                        "mechanism": r.mechanism.to_rows(),
+                    })
+                })
+                .collect();
+            pretty(&json!({
+                "prior": c.uncertainty.reference().to_vec(),
+                "labels": labels,
+                "epsilon": c.epsilon,
+                "uncertainty": c.uncertainty,
+                "utility": c.utility_name,
+                "rows": rows,
+            }))
+        }
+        Format::Csv => Err(CliError::Usage(
+            "invalid --format csv for pml compare: it prints several mechanisms; use --format table or json".into(),
+        )),
+        Format::Table => {
+            let mut s = format!(
+                "Optimal mechanisms at a common level eps = {:.6} ({}; utility {})\n\n",
+                c.epsilon,
+                describe_set(&c.uncertainty),
+                c.utility_name
+            );
+            let u = &c.utility_name;
+            s.push_str(&format!(
+                "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7}\n",
+                "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status"
+            ));
+            for r in &c.rows {
+                let status = match r.status {
+                    Some(DesignStatus::Optimal) => "optimal",
+                    Some(DesignStatus::NoPrivacyNeeded) => "identity",
+                    Some(DesignStatus::TimeLimit) => "time",
+                    Some(DesignStatus::GapLimit) => "gap",
+                    None => "-",
+                };
+                s.push_str(&format!(
+                    "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7}\n",
+                    r.label,
+                    r.mechanism.outputs(),
+                    r.utility,
+                    num(r.levels.pml),
+                    num(r.levels.pmc),
+                    num(r.levels.ldp),
+                    r.levels.maximal_leakage,
+                    status
+                ));
+            }
+            Ok(s)
+        }
+    }
+}
+
+/// The envelope bounds at one delta as JSON (\[V\] Thm 3, Alg. 1), with the statement a
+/// data holder can publish and `envelope` (null unless the bounds meet).
+pub fn envelope_json(b: &EnvelopeBounds) -> Value {
+    let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
+    v["envelope"] = json!(b.envelope());
+    v["statement"] = json!(envelope_statement(b));
+    v
+}
+
+/// The envelope bounds at one delta as lines of a report.
+pub fn envelope_table(b: &EnvelopeBounds) -> String {
+    format!(
+        "\nPost-processing-safe guarantee at delta = {} ([V] envelope):\n  raw (eps, delta)-PML level {:.6} (not closed under post-processing)\n  envelope in [{:.6}, {:.6}]{}\n  publishable: {}\n",
+        b.delta,
+        b.left_quantile,
+        b.lower,
+        b.upper,
+        if b.exact { ": exact" } else { "" },
+        envelope_statement(b)
+    )
+}
+
+/// Renders `pml design --utility loss`: outputs are guesses, named by the labels.
+pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError> {
+    let (labels, set) = (&d.labels, &d.uncertainty);
+    let Some(l) = &d.loss else {
+        return Err(CliError::Failure("not a loss design".into()));
+    };
+    let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
+    let c = &d.certificate;
+    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
+    let guarantee = d.guarantee.as_ref().map(|g| g.statement(d.epsilon));
+    Ok(match format {
+        Format::Json => pretty(&json!({
+            "prior": set.reference().to_vec(),
+            "labels": labels,
+            "notion": "pml",
+            "epsilon": d.epsilon,
+            "exp_epsilon": d.epsilon.exp(),
+            "uncertainty": set,
+            "status": d.status,
+            "loss": l.name,
+            "method": l.method,
+            "expected_loss": l.expected_loss,
+            "lower_bound": l.lower_bound,
+            "outputs": outputs,
+            "mechanism": d.mechanism.to_rows(),
+            "certificate": {
+                "worst_case_pml": c.worst_case_pml,
+                "worst_case_pml_per_output": c.worst_case_pml_per_output,
+                "target_epsilon": c.target_epsilon,
+                "max_row_sum_error": c.max_row_sum_error,
+                "tolerance": c.tolerance,
+                "min_entry": c.min_entry,
+                "utility_value": c.utility_value,
+                "upper_bound": c.upper_bound,
+                "gap": c.gap,
+            },
+            "solver": { "method": l.method, "pricing_passes": d.iterations },
+            "guarantee": guarantee,
+        }))?,
+        Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
+        Format::Table => {
+            let mut s = format!(
+                "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+                l.name,
+                d.epsilon,
+                d.epsilon.exp(),
+                describe_set(set)
+            );
+            let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+            let prior = set.reference();
+            s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
+            for y in labels {
+                s.push_str(&format!(" {:>9}", format!("->{y}")));
+            }
+            s.push('\n');
+            for (x, label) in labels.iter().enumerate() {
+                s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
+                for v in d.mechanism.matrix().row(x) {
+                    s.push_str(&format!(" {v:>9.6}"));
+                }
+                s.push('\n');
+            }
+            s.push_str(&format!(
+                "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
+                l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
+            ));
+            s.push_str(&format!(
+                "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+                pml_meets(c.worst_case_pml, c.target_epsilon),
+                c.max_row_sum_error,
+                c.min_entry
+            ));
+            if let Some(g) = &guarantee {
+                s.push_str(&format!("Guarantee: {g}\n"));
+            }
+            s
+        }
+    })
+}
+
+/// The certificate's PML clause: `<=` only when the measured worst case is at
+/// most the target; a value above it (by rounding, within the certified
+/// tolerance) is printed as such, with enough digits to see it.
+fn pml_meets(worst: f64, target: f64) -> String {
+    if worst <= target {
+        format!("worst-case PML {worst:.9} <= eps {target:.9}")
+    } else {
+        format!(
+            "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {:.0e})",
+            worst - target,
+            pmldesign_solver::certificate::PML_TOLERANCE
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pml_meets;
+
+    #[test]
+    fn the_table_never_prints_at_most_for_a_value_above_the_target() {
+        let eps = std::f64::consts::LN_2;
+        assert!(pml_meets(eps, eps).contains("<= eps"));
+        let above = pml_meets(f64::from_bits(eps.to_bits() + 2), eps);
+        assert!(!above.contains("<="), "{above}");
+        assert!(
+            above.contains("exceeds eps") && above.contains("by 2.2e-16"),
+            "{above}"
+        );
+    }
+}

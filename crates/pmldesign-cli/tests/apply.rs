@@ -1,0 +1,290 @@
+//! End-to-end tests of `pml apply`.
+
+mod common;
+use common::{EXAMPLE1, output_file, pml, s, write};
+
+use std::path::{Path, PathBuf};
+
+/// \[E\] Example 1 designed by `pml design` with labels a..d, in the given format.
+fn example1_design(dir: &Path, format: &str) -> PathBuf {
+    let args = [&EXAMPLE1[..], &["--labels", "a,b,c,d", "--format", format]].concat();
+    output_file(dir, &format!("design.{format}"), &args)
+}
+
+/// A CSV of `rows` records `id,secret,note` cycling through `values`.
+fn data(dir: &Path, values: &[&str], rows: usize) -> PathBuf {
+    let mut s = String::from("id,secret,note\n");
+    for i in 0..rows {
+        s.push_str(&format!("{i},{},\"n, {i}\"\n", values[i % values.len()]));
+    }
+    write(dir, "in.csv", &s)
+}
+
+/// Arguments of `pml apply`: the mechanism (a flag and its value), then
+/// `--data DATA --column COLUMN --output OUT` and `extra`.
+fn argv<'a>(
+    mechanism: [&'a str; 2],
+    data: &'a str,
+    column: &'a str,
+    out: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    [
+        &mechanism[..],
+        &["--data", data, "--column", column, "--output", out],
+        extra,
+    ]
+    .concat()
+}
+
+/// Runs `pml apply` with `args`; returns (exit code, stderr).
+fn apply(args: &[&str]) -> (Option<i32>, String) {
+    let out = pml().arg("apply").args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+/// Runs `pml apply` with `args`, asserts success; returns stderr.
+fn apply_ok(args: &[&str]) -> String {
+    let (code, err) = apply(args);
+    assert_eq!(code, Some(0), "{err}");
+    err
+}
+
+#[test]
+fn same_seed_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mech = example1_design(dir.path(), "json");
+    let input = data(dir.path(), &["a", "b", "c", "d"], 2000);
+    // Runs with `--seed SEED` (no seed: draws from the OS) to the file `out`.
+    let run = |seed: Option<&str>, out: &str| {
+        let out = dir.path().join(out);
+        let seed = seed.map_or(vec![], |seed| vec!["--seed", seed]);
+        let mechanism = ["--mechanism", s(&mech)];
+        let err = apply_ok(&argv(mechanism, s(&input), "secret", s(&out), &seed));
+        (err, std::fs::read_to_string(out).unwrap())
+    };
+    let seeded = |seed: &str, out: &str| {
+        let (err, text) = run(Some(seed), out);
+        assert!(err.contains("2000 privatised"), "{err}");
+        text
+    };
+    let a = seeded("17", "a.csv");
+    assert_eq!(a, seeded("17", "b.csv"));
+    assert_ne!(a, seeded("18", "c.csv"));
+    // Without --seed the draws come from the OS and differ between runs.
+    assert_ne!(run(None, "d.csv").1, run(None, "e.csv").1);
+    // The original columns are kept, quoted as needed, and a column of output names
+    // (the "outputs" of the design) is added.
+    let mut lines = a.lines();
+    assert_eq!(lines.next(), Some("id,secret,note,secret_private"));
+    for (i, line) in lines.enumerate() {
+        let prefix = format!("{i},{},\"n, {i}\",", ["a", "b", "c", "d"][i % 4]);
+        let y = line.strip_prefix(&prefix).expect(line);
+        assert!(["y1", "y2", "y3", "y4"].contains(&y), "{line}");
+    }
+}
+
+#[test]
+fn mechanism_as_csv_and_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    // `pml design --format csv` writes `input,y1,..` with the labels in the first column.
+    let mech = example1_design(dir.path(), "csv");
+    let input = data(dir.path(), &["d", "c", "b", "a"], 100);
+    let out = dir.path().join("out.csv");
+    apply_ok(&argv(
+        ["--mechanism", s(&mech)],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", "1", "--replace"],
+    ));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("id,secret,note"));
+    for line in lines {
+        let y = line.split(',').nth(1).unwrap();
+        assert!(y.starts_with('y'), "the raw secret must be gone: {line}");
+    }
+    // A JSON array of rows carries no labels: the rows are x1..xN unless --labels.
+    let rows = write(dir.path(), "rows.json", "[[0.9,0.1],[0.2,0.8]]");
+    let bin = data(dir.path(), &["no", "yes"], 10);
+    let base = argv(
+        ["--mechanism", s(&rows)],
+        s(&bin),
+        "secret",
+        s(&out),
+        &["--seed", "1"],
+    );
+    let (code, err) = apply(&base);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("\"x1\", \"x2\""), "{err}");
+    let mut named = base.to_vec();
+    named.extend([
+        "--labels",
+        "no,yes",
+        "--output-labels",
+        "NO,YES",
+        "--output-column",
+        "answer",
+    ]);
+    apply_ok(&named);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("id,secret,note,answer\n"), "{text}");
+    assert!(
+        text.lines()
+            .skip(1)
+            .all(|l| l.ends_with(",NO") || l.ends_with(",YES"))
+    );
+}
+
+#[test]
+fn unknown_value_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mech = example1_design(dir.path(), "json");
+    let input = write(dir.path(), "in.csv", "secret,k\na,1\nb,2\nzz,3\nc,4\n,5\n");
+    let out = dir.path().join("out.csv");
+    let base = argv(
+        ["--mechanism", s(&mech)],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", "3"],
+    );
+    let (code, err) = apply(&base);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("line 4")
+            && err.contains("\"zz\"")
+            && err.contains("\"a\", \"b\", \"c\", \"d\""),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(!out.exists(), "nothing is written on error");
+
+    let mut skip = base.to_vec();
+    skip.extend(["--on-unknown", "skip"]);
+    let err = apply_ok(&skip);
+    assert!(
+        err.contains("read 5 rows")
+            && err.contains("3 privatised")
+            && err.contains("2 rows")
+            && err.contains("skipped")
+            && err.contains("line 4"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let ks: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(ks, ["1", "2", "4"]);
+
+    let mut keep = base.to_vec();
+    keep.extend(["--on-unknown", "keep"]);
+    let err = apply_ok(&keep);
+    assert!(err.contains("2 rows") && err.contains("kept"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[3], "zz,3,");
+    assert_eq!(lines[5], ",5,");
+}
+
+#[test]
+fn laplace_and_gaussian_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["1", "-1"], 1000);
+    for (flag, value) in [("--laplace-scale", "2.5"), ("--gaussian-sigma", "0.9")] {
+        let run = |out: &str| {
+            let out = dir.path().join(out);
+            apply_ok(&argv(
+                [flag, value],
+                s(&input),
+                "secret",
+                s(&out),
+                &["--seed", "8"],
+            ));
+            std::fs::read_to_string(out).unwrap()
+        };
+        let a = run("a.csv");
+        assert_eq!(a, run("b.csv"));
+        for line in a.lines().skip(1) {
+            let y: f64 = line.rsplit(',').next().unwrap().parse().expect(line);
+            assert!(y.is_finite());
+        }
+    }
+    // A value other than -1 or 1 is outside the alphabet.
+    let bad = write(dir.path(), "bad.csv", "x\n1\n0.5\n");
+    let o = dir.path().join("o.csv");
+    let (code, err) = apply(&argv(["--laplace-scale", "1"], s(&bad), "x", s(&o), &[]));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("line 3") && err.contains("\"-1\", \"1\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let mech = example1_design(dir.path(), "json");
+    let input = data(dir.path(), &["a", "b"], 4);
+    let out = dir.path().join("out.csv");
+    let (m, i, o) = (s(&mech), s(&input), s(&out));
+    let with_mechanism = |extra: &[&'static str]| argv(["--mechanism", m], i, "secret", o, extra);
+    let with = |first: &[&'static str]| {
+        [first, &["--data", i, "--column", "secret", "--output", o]].concat()
+    };
+    let no_column = argv(["--mechanism", m], i, "nope", o, &[]);
+    for args in [
+        // No mechanism, or two.
+        with(&[]),
+        with_mechanism(&["--laplace-scale", "1"]),
+        // Bad values of flags.
+        with(&["--laplace-scale", "-1"]),
+        with(&["--gaussian-sigma", "0"]),
+        with_mechanism(&["--on-unknown", "ignore"]),
+        with_mechanism(&["--seed", "x"]),
+        with_mechanism(&["--replace", "--output-column", "z"]),
+        // Clashing output column, wrong label count.
+        with_mechanism(&["--output-column", "note"]),
+        with_mechanism(&["--labels", "a,b"]),
+        // Missing column, missing file.
+        no_column.clone(),
+        argv(["--mechanism", m], "/nonexistent.csv", "x", o, &[]),
+    ] {
+        let (code, err) = apply(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?}");
+    }
+    let (_, err) = apply(&no_column);
+    assert!(err.contains("\"id\", \"secret\", \"note\""), "{err}");
+}
+
+#[test]
+fn noise_scales_are_checked_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["-1", "1"], 4);
+    let out = dir.path().join("out.csv");
+    for flag in ["--laplace-scale", "--gaussian-sigma"] {
+        for bad in [
+            "5e-324", "1e-310", "1e-20", "-1", "0", "inf", "NaN", "1e305",
+        ] {
+            let args = argv([flag, bad], s(&input), "secret", s(&out), &[]);
+            let (code, err) = apply(&args);
+            assert_eq!(code, Some(2), "{flag} {bad}: {err}");
+            assert!(err.contains(flag), "{flag} {bad}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(!out.exists());
+        }
+        for good in ["1e-15", "0.5", "1e300"] {
+            let args = argv([flag, good], s(&input), "secret", s(&out), &[]);
+            apply_ok(&args);
+            std::fs::remove_file(&out).unwrap();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Helpers shared by the CLI test files: the binary, its text and JSON output, usage
+//! errors, input files.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// `pml design` of \[E\] Example 1: prior (0.4, 0.2, 0.2, 0.2) at e^eps = 1.125.
+pub const EXAMPLE1: [&str; 5] = [
+    "design",
+    "--prior",
+    "0.4,0.2,0.2,0.2",
+    "--exp-epsilon",
+    "1.125",
+];
+
+/// The `pml` binary.
+pub fn pml() -> Command {
+    Command::cargo_bin("pml").unwrap()
+}
+
+/// The words of `s`, split at white space: `words("radius --samples 10")`.
+pub fn words(s: &str) -> Vec<&str> {
+    s.split_whitespace().collect()
+}
+
+/// Runs `pml ARGS`, asserts success and returns stdout.
+pub fn stdout(args: &[&str]) -> String {
+    let out = pml().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `pml ARGS` (which ask for JSON), asserts success and parses stdout.
+pub fn run_json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+/// Runs `pml ARGS --format json`, asserts success and parses stdout.
+pub fn json(args: &[&str]) -> Value {
+    run_json(&[args, &["--format", "json"]].concat())
+}
+
+/// Runs `pml ARGS` expecting a usage error (exit status 2, nothing on stdout);
+/// returns stderr.
+pub fn usage_stderr(args: &[&str]) -> String {
+    let out = pml().args(args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.stdout.is_empty(), "{args:?}: output on error");
+    err
+}
+
+/// Asserts that `pml ARGS` is a usage error (exit status 2) whose message contains
+/// `needle`.
+pub fn usage_error(args: &[&str], needle: &str) {
+    let err = usage_stderr(args);
+    assert!(err.contains(needle), "{args:?}: {err}");
+}
+
+/// Like [`usage_stderr`], and the message is one line.
+pub fn one_line_usage_error(args: &[&str]) -> String {
+    let err = usage_stderr(args);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// Writes `text` to the file `name` in `dir`; returns its path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// Runs `pml ARGS --output dir/name`, asserts success; returns the file's path.
+pub fn output_file(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let f = dir.join(name);
+    pml().args(args).arg("--output").arg(&f).assert().success();
+    f
+}
+
+/// The path as a `&str`.
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}

@@ -1,0 +1,461 @@
+//! Category counts from data: the empirical prior `p^_x = count_x / m` of \[E\] eq. (3)
+//! (`docs/theory.md` §6), streamed from CSV one record at a time.
+//!
+//! ```
+//! use pmldesign_data::count_column;
+//! let csv = "id,colour\n1,red\n2,blue\n3,\"red\"\n4,red\n";
+//! let counts = count_column(csv.as_bytes(), "colour", None)?;
+//! assert_eq!(counts.labels, ["red", "blue"]);
+//! assert_eq!(counts.counts, [3, 1]);
+//! assert_eq!(counts.prior()?.masses().to_vec(), [0.75, 0.25]);
+//! # Ok::<(), pmldesign_model::ModelError>(())
+//! ```
+
+use crate::table::{column_index, csv_error, list_labels};
+use pmldesign_model::{ModelError, Prior, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Read;
+
+/// Counts of each category of a secret, in a fixed label order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CategoryCounts {
+    /// The categories, in first-seen order or the order of the given labels.
+    pub labels: Vec<String>,
+    /// `counts[i]` is the number of rows with value `labels[i]`.
+    pub counts: Vec<u64>,
+    /// Number of data rows counted: the sample size m (the sum of `counts`).
+    pub rows: u64,
+}
+
+impl CategoryCounts {
+    /// The empirical prior `p^_x = count_x / m` (\[E\] eq. (3)), via [`Prior::normalised`].
+    ///
+    /// A zero count is an error naming its label: PML and the l1-ball design
+    /// (\[E\] Sec. III) need a full-support estimate, every `p^_x > 0`.
+    pub fn prior(&self) -> Result<Prior> {
+        if self.labels.len() != self.counts.len() {
+            return Err(ModelError::invalid(
+                "counts",
+                self.counts.len(),
+                format!(
+                    "there are {} counts but {} labels",
+                    self.counts.len(),
+                    self.labels.len()
+                ),
+                "give one count per label",
+            ));
+        }
+        if self.counts.len() < 2 {
+            return Err(ModelError::invalid(
+                "labels",
+                list_labels(&self.labels),
+                format!(
+                    "{} categor{} found; a secret needs at least 2",
+                    self.counts.len(),
+                    if self.counts.len() == 1 { "y" } else { "ies" }
+                ),
+                "count a column with at least two distinct values, or give the full label set",
+            ));
+        }
+        if let Some(i) = self.counts.iter().position(|&c| c == 0) {
+            return Err(ModelError::invalid(
+                format!("counts[{i}]"),
+                format!("0 (label {:?})", self.labels[i]),
+                "the category never occurs, so the estimate p^ has a zero mass; the l1-ball \
+                 design needs a full-support estimate (every p^_x > 0)",
+                "drop the label or merge it with another, or use more data",
+            ));
+        }
+        Prior::normalised(self.counts.iter().map(|&c| c as f64).collect::<Vec<_>>())
+    }
+}
+
+/// Counts the values of `column` in CSV data with a header row, reading one record
+/// at a time (the input is never held in memory).
+///
+/// Categories are the distinct values in first-seen order, unless `labels` is given:
+/// it then fixes the order and the alphabet, a value outside it is an error naming the
+/// line (1-based, the header being line 1) and the value, and a label that never
+/// occurs is an error. Values are compared exactly (no trimming); an empty or blank
+/// value is an error naming its line. A missing column is an error listing the
+/// columns. Quoted fields (with commas, quotes or newlines inside) and CRLF line
+/// endings are handled by the `csv` crate; every record must have as many fields as
+/// the header.
+pub fn count_column<R: Read>(
+    reader: R,
+    column: &str,
+    labels: Option<&[String]>,
+) -> Result<CategoryCounts> {
+    let mut counter = Counter::new(labels)?;
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(reader);
+    let header = rdr.byte_headers().map_err(csv_error)?;
+    let idx = column_index(header, column)?;
+
+    let mut record = csv::ByteRecord::new();
+    while rdr.read_byte_record(&mut record).map_err(csv_error)? {
+        let line = || record.position().map_or(0, |p| p.line());
+        // The reader is not flexible: every record has as many fields as the header.
+        let field = record.get(idx).unwrap_or_default();
+        let value = std::str::from_utf8(field).map_err(|e| {
+            ModelError::invalid(
+                format!("column {column:?} at line {}", line()),
+                String::from_utf8_lossy(field),
+                format!("the value is not valid UTF-8 ({e})"),
+                "convert the file to UTF-8",
+            )
+        })?;
+        if let Err(reject) = counter.add(value) {
+            return Err(counter.reject(
+                reject,
+                value,
+                format!("column {column:?} at line {}", line()),
+            ));
+        }
+    }
+    counter.finish(&format!("column {column:?}"))
+}
+
+/// Counts in-memory values with the same rules as [`count_column`]; errors name the
+/// offending value by its 0-based index (`values[i]`).
+pub fn count_values<I, S>(values: I, labels: Option<&[String]>) -> Result<CategoryCounts>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let mut counter = Counter::new(labels)?;
+    for (i, v) in values.into_iter().enumerate() {
+        let value = v.as_ref();
+        if let Err(reject) = counter.add(value) {
+            return Err(counter.reject(reject, value, format!("values[{i}]")));
+        }
+    }
+    counter.finish("the values")
+}
+
+/// The most distinct categories [`count_column`] and [`count_values`] collect without
+/// given labels: counting stops at the next new value, so a column of identifiers
+/// (a million distinct values) is refused early instead of counted in full. Far
+/// beyond any alphabet a mechanism can be designed for.
+pub const MAX_CATEGORIES: usize = 100_000;
+
+/// Why a value was not counted.
+enum Reject {
+    Empty,
+    Unknown,
+    /// A new category beyond [`MAX_CATEGORIES`].
+    TooMany,
+}
+
+/// The counting core shared by [`count_column`] and [`count_values`].
+struct Counter {
+    index: HashMap<String, usize>,
+    labels: Vec<String>,
+    counts: Vec<u64>,
+    fixed: bool,
+    rows: u64,
+}
+
+impl Counter {
+    fn new(labels: Option<&[String]>) -> Result<Self> {
+        let mut counter = Counter {
+            index: HashMap::new(),
+            labels: Vec::new(),
+            counts: Vec::new(),
+            fixed: labels.is_some(),
+            rows: 0,
+        };
+        if let Some(labels) = labels {
+            if labels.is_empty() {
+                return Err(ModelError::invalid(
+                    "labels",
+                    "[]",
+                    "the label list is empty",
+                    "list every category, or omit the labels to take them from the data",
+                ));
+            }
+            for (i, label) in labels.iter().enumerate() {
+                if label.trim().is_empty() {
+                    return Err(ModelError::invalid(
+                        format!("labels[{i}]"),
+                        format!("{label:?}"),
+                        "a label must not be empty or blank",
+                        "remove the empty label",
+                    ));
+                }
+                if let Some(&j) = counter.index.get(label.as_str()) {
+                    return Err(ModelError::invalid(
+                        format!("labels[{i}]"),
+                        format!("{label:?}"),
+                        format!("the label repeats labels[{j}]"),
+                        "list each label once",
+                    ));
+                }
+                counter.index.insert(label.clone(), i);
+            }
+            counter.labels = labels.to_vec();
+            counter.counts = vec![0; labels.len()];
+        }
+        Ok(counter)
+    }
+
+    /// Counts one value; allocates only for a new category.
+    #[inline]
+    fn add(&mut self, value: &str) -> std::result::Result<(), Reject> {
+        if let Some(&i) = self.index.get(value) {
+            self.counts[i] += 1;
+        } else if value.trim().is_empty() {
+            return Err(Reject::Empty);
+        } else if self.fixed {
+            return Err(Reject::Unknown);
+        } else if self.labels.len() >= MAX_CATEGORIES {
+            return Err(Reject::TooMany);
+        } else {
+            self.index.insert(value.to_owned(), self.labels.len());
+            self.labels.push(value.to_owned());
+            self.counts.push(1);
+        }
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// The error for a rejected `value` at `place`.
+    fn reject(&self, reject: Reject, value: &str, place: String) -> ModelError {
+        match reject {
+            Reject::Empty => ModelError::invalid(
+                place,
+                format!("{value:?}"),
+                "the value is empty",
+                "fill in the missing value or drop the row before counting",
+            ),
+            Reject::Unknown => ModelError::invalid(
+                place,
+                format!("{value:?}"),
+                format!(
+                    "the value is not one of the {} labels [{}]",
+                    self.labels.len(),
+                    list_labels(&self.labels)
+                ),
+                "add it to the labels (or map it to one of them in the data)",
+            ),
+            Reject::TooMany => ModelError::invalid(
+                place,
+                format!("{value:?}"),
+                format!(
+                    "a new category after {MAX_CATEGORIES} distinct categories in the first {} \
+                     rows; counting stopped, as no mechanism is designed for an alphabet \
+                     that large (at most {MAX_CATEGORIES} categories are counted)",
+                    self.rows
+                ),
+                "count a column of categories rather than identifiers, or group the values \
+                 into fewer categories first",
+            ),
+        }
+    }
+
+    fn finish(self, source: &str) -> Result<CategoryCounts> {
+        if self.rows == 0 && !self.fixed {
+            return Err(ModelError::invalid(
+                "data",
+                source,
+                "there are no data rows to count",
+                "pass data with at least one row per category",
+            ));
+        }
+        let absent: Vec<String> = self
+            .labels
+            .iter()
+            .zip(&self.counts)
+            .filter(|&(_, &c)| c == 0)
+            .map(|(l, _)| l.clone())
+            .collect();
+        if !absent.is_empty() {
+            return Err(ModelError::invalid(
+                "labels",
+                list_labels(&absent),
+                format!(
+                    "{} of the labels never occur in {source} ({} rows); a zero count gives \
+                     an estimate without full support, which the l1-ball design cannot use",
+                    absent.len(),
+                    self.rows
+                ),
+                "drop these labels or merge them with others, or use more data",
+            ));
+        }
+        Ok(CategoryCounts {
+            labels: self.labels,
+            counts: self.counts,
+            rows: self.rows,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn err(r: Result<CategoryCounts>) -> String {
+        r.unwrap_err().to_string()
+    }
+
+    #[test]
+    fn too_many_categories_stop_the_count() {
+        let mut csv = String::from("id\n");
+        for i in 0..MAX_CATEGORIES + 10 {
+            csv.push_str(&format!("v{i}\n"));
+        }
+        let e = count_column(csv.as_bytes(), "id", None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("100000 distinct categories"), "{e}");
+        assert!(e.contains(&format!("line {}", MAX_CATEGORIES + 2)), "{e}");
+        assert!(e.contains("\"v100000\""), "{e}");
+        let values: Vec<String> = (0..MAX_CATEGORIES + 1).map(|i| i.to_string()).collect();
+        assert!(count_values(&values, None).is_err());
+        assert!(count_values(&values[..MAX_CATEGORIES], None).is_ok());
+    }
+
+    #[test]
+    fn quoted_fields_and_crlf() {
+        let csv = "name,city\r\n\"Smith, J\",\"Paris, FR\"\r\nDoe,Berlin\r\n\"a \"\"b\"\"\",\"Paris, FR\"\r\n";
+        let c = count_column(csv.as_bytes(), "city", None).unwrap();
+        assert_eq!(c.labels, strings(&["Paris, FR", "Berlin"]));
+        assert_eq!(c.counts, [2, 1]);
+        assert_eq!(c.rows, 3);
+        let c = count_column(csv.as_bytes(), "name", None).unwrap();
+        assert_eq!(c.labels, strings(&["Smith, J", "Doe", "a \"b\""]));
+        // A UTF-8 byte order mark does not stick to the first column name.
+        let bom = "\u{feff}x,y\n1,a\n2,b\n";
+        assert_eq!(
+            count_column(bom.as_bytes(), "x", None).unwrap().counts,
+            [1, 1]
+        );
+    }
+
+    #[test]
+    fn empty_value_names_line() {
+        let csv = "a,b\n1,x\n2,\n3,y\n";
+        let msg = err(count_column(csv.as_bytes(), "b", None));
+        assert!(msg.contains("line 3") && msg.contains("empty"), "{msg}");
+        // A quoted field with a newline shifts the physical line numbers.
+        let csv = "a,b\n\"multi\nline\",x\n2,\"\"\n";
+        let msg = err(count_column(csv.as_bytes(), "b", None));
+        assert!(msg.contains("line 4"), "{msg}");
+        let msg = err(count_values(["a", " ", "b"], None));
+        assert!(msg.contains("values[1]") && msg.contains("empty"), "{msg}");
+    }
+
+    #[test]
+    fn missing_column_lists_columns() {
+        let msg = err(count_column("id,colour\n1,red\n".as_bytes(), "color", None));
+        assert!(
+            msg.contains("\"color\"") && msg.contains("\"id\", \"colour\""),
+            "{msg}"
+        );
+        let msg = err(count_column("".as_bytes(), "x", None));
+        assert!(msg.contains("no header"), "{msg}");
+        let msg = err(count_column("x,x\n1,2\n".as_bytes(), "x", None));
+        assert!(msg.contains("2 columns of that name"), "{msg}");
+    }
+
+    #[test]
+    fn labels_fix_order() {
+        let csv = "v\nb\na\nb\nc\n";
+        let labels = strings(&["c", "b", "a"]);
+        let c = count_column(csv.as_bytes(), "v", Some(&labels)).unwrap();
+        assert_eq!(c.labels, labels);
+        assert_eq!(c.counts, [1, 2, 1]);
+        let c = count_column(csv.as_bytes(), "v", None).unwrap();
+        assert_eq!(c.labels, strings(&["b", "a", "c"]));
+        assert_eq!(c.counts, [2, 1, 1]);
+    }
+
+    #[test]
+    fn unknown_value_with_labels() {
+        let csv = "v\na\nb\nz\na\n";
+        let labels = strings(&["a", "b"]);
+        let msg = err(count_column(csv.as_bytes(), "v", Some(&labels)));
+        assert!(
+            msg.contains("line 4") && msg.contains("\"z\"") && msg.contains("not one of"),
+            "{msg}"
+        );
+        let msg = err(count_values(["a", "z"], Some(&labels)));
+        assert!(msg.contains("values[1]") && msg.contains("\"z\""), "{msg}");
+    }
+
+    #[test]
+    fn label_absent_from_data() {
+        let labels = strings(&["a", "b", "c"]);
+        let msg = err(count_column("v\na\nb\na\n".as_bytes(), "v", Some(&labels)));
+        assert!(
+            msg.contains("\"c\"") && msg.contains("never occur"),
+            "{msg}"
+        );
+        let msg = err(count_column("v\n".as_bytes(), "v", Some(&labels)));
+        assert!(msg.contains("3 of the labels"), "{msg}");
+        assert!(count_values(["a", "b"], Some(&strings(&["a", "a"]))).is_err());
+        assert!(count_values(["a"], Some(&[])).is_err());
+        assert!(count_values(Vec::<String>::new(), None).is_err());
+    }
+
+    #[test]
+    fn matches_counting_by_hand() {
+        let mut csv = String::from("k,v\n");
+        let mut values = Vec::new();
+        let mut hand: Vec<(String, u64)> = Vec::new();
+        let mut x: u64 = 12345;
+        for i in 0..5000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let v = format!("cat{}", (x >> 33) % 7);
+            csv.push_str(&format!("{i},{v}\n"));
+            match hand.iter_mut().find(|(l, _)| *l == v) {
+                Some((_, c)) => *c += 1,
+                None => hand.push((v.clone(), 1)),
+            }
+            values.push(v);
+        }
+        let c = count_column(csv.as_bytes(), "v", None).unwrap();
+        let (labels, counts): (Vec<String>, Vec<u64>) = hand.into_iter().unzip();
+        assert_eq!(c.labels, labels);
+        assert_eq!(c.counts, counts);
+        assert_eq!(c.rows, 5000);
+        assert_eq!(count_values(&values, None).unwrap(), c);
+        let p = c.prior().unwrap();
+        for (i, &n) in counts.iter().enumerate() {
+            assert!((p.masses()[i] - n as f64 / 5000.0).abs() < 1e-15);
+        }
+    }
+
+    #[test]
+    fn prior_refuses_zero_and_single() {
+        let c = CategoryCounts {
+            labels: strings(&["a", "b", "c"]),
+            counts: vec![3, 0, 1],
+            rows: 4,
+        };
+        let msg = c.prior().unwrap_err().to_string();
+        assert!(
+            msg.contains("\"b\"") && msg.contains("full-support"),
+            "{msg}"
+        );
+        let one = count_values(["a", "a"], None).unwrap();
+        assert!(one.prior().is_err());
+    }
+
+    #[test]
+    fn ragged_rows_are_errors() {
+        let msg = err(count_column("a,b\n1,x\n2\n".as_bytes(), "b", None));
+        assert!(
+            msg.contains("invalid csv") && msg.contains("line 3"),
+            "{msg}"
+        );
+    }
+}

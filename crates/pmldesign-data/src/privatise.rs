@@ -1,0 +1,279 @@
+//! Privatising a CSV column as a stream: each value `x` of the column is replaced by
+//! (or joined by) an output drawn from the mechanism's row `W[x][.]` (\[E\] Sec. II;
+//! `docs/theory.md` §1), one record at a time.
+//!
+//! ```
+//! use pmldesign_data::{CategoricalPrivatiser, OnUnknown, Placement, privatise_column, seeded_rng};
+//! use pmldesign_model::Mechanism;
+//! let w = Mechanism::identity(2);
+//! let names = vec!["a".to_string(), "b".to_string()];
+//! let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, seeded_rng(1))?;
+//! let mut out = Vec::new();
+//! let input = "id,v\n1,a\n2,b\n";
+//! let summary = privatise_column(input.as_bytes(), &mut out, "v", Placement::Append("v_private"),
+//!                                OnUnknown::Error, &mut p)?;
+//! assert_eq!(summary.privatised, 2);
+//! assert_eq!(String::from_utf8(out).unwrap(), "id,v,v_private\n1,a,a\n2,b,b\n");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::table::{column_index, csv_error, list_labels};
+use pmldesign_model::ModelError;
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+
+/// Turns one value of a column into its privatised value; implemented by the
+/// samplers of [`crate::sampler`].
+pub trait ColumnPrivatiser {
+    /// Appends the privatised value of `value` to `out` and returns true, or returns
+    /// false (leaving `out` alone) if `value` is not in the alphabet.
+    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool;
+    /// The values accepted, for error messages.
+    fn alphabet(&self) -> &[String];
+}
+
+/// What [`privatise_column`] does with a row whose value is outside the alphabet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnUnknown {
+    /// Stop with an error naming the line and the value.
+    #[default]
+    Error,
+    /// Leave the row out of the output.
+    Skip,
+    /// Write the row with an empty privatised value.
+    Keep,
+}
+
+/// Where the privatised values go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement<'a> {
+    /// A new last column of this name (the original column stays).
+    Append(&'a str),
+    /// In place of the original values (the header is unchanged).
+    Replace,
+}
+
+/// What [`privatise_column`] did.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PrivatiseSummary {
+    /// Data rows read.
+    pub rows: u64,
+    /// Rows written with a privatised value.
+    pub privatised: u64,
+    /// Rows with a value outside the alphabet left out ([`OnUnknown::Skip`]).
+    pub skipped: u64,
+    /// Rows with a value outside the alphabet written with an empty privatised value
+    /// ([`OnUnknown::Keep`]).
+    pub kept: u64,
+    /// The line (1-based, the header being line 1) and value of the first row outside
+    /// the alphabet, if any.
+    pub first_unknown: Option<(u64, String)>,
+}
+
+/// Why [`privatise_column`] stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PrivatiseError {
+    /// The input is wrong (missing column, malformed CSV).
+    #[error(transparent)]
+    Input(#[from] ModelError),
+    /// A value is outside the alphabet and [`OnUnknown::Error`] was asked for; the
+    /// message names the line and the value (a caller may add how to skip or keep).
+    #[error(transparent)]
+    Unknown(ModelError),
+    /// Reading the input failed.
+    #[error("{0}")]
+    Read(std::io::Error),
+    /// Writing the output failed.
+    #[error("{0}")]
+    Write(std::io::Error),
+}
+
+/// Streams CSV with a header from `reader` to `writer`, privatising the values of
+/// `column` one record at a time (nothing is held in memory beyond one record):
+/// each value `v` becomes `privatiser.privatise(v)`, placed as `placement` says.
+///
+/// Values are matched exactly, as by [`count_column`](crate::count_column); a value outside the alphabet
+/// (including an empty one) is handled as `on_unknown` says, by default an error
+/// naming its line and value. Fields are re-quoted where needed and records end in
+/// `\n`. The writer is flushed; on error, part of the output may have been written
+/// (write to a temporary file and rename it on success).
+pub fn privatise_column<R, W, P>(
+    reader: R,
+    writer: W,
+    column: &str,
+    placement: Placement<'_>,
+    on_unknown: OnUnknown,
+    privatiser: &mut P,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError>
+where
+    R: Read,
+    W: std::io::Write,
+    P: ColumnPrivatiser + ?Sized,
+{
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .buffer_capacity(1 << 16)
+        .from_reader(reader);
+    let mut wtr = RecordWriter::new(writer);
+    let header = rdr.byte_headers().map_err(read_error)?.clone();
+    let idx = column_index(&header, column)?;
+    write_header(&mut wtr, &header, placement)?;
+
+    let mut summary = PrivatiseSummary::default();
+    let mut record = csv::ByteRecord::new();
+    let mut out = Vec::with_capacity(64);
+    while rdr.read_byte_record(&mut record).map_err(read_error)? {
+        summary.rows += 1;
+        out.clear();
+        // The reader is not flexible: every record has as many fields as the header.
+        let value = record.get(idx).unwrap_or_default();
+        if privatiser.privatise(value, &mut out) {
+            summary.privatised += 1;
+        } else {
+            let line = record.position().map_or(0, |p| p.line());
+            let shown = String::from_utf8_lossy(value).into_owned();
+            if on_unknown == OnUnknown::Error {
+                return Err(unknown_error(column, line, &shown, privatiser.alphabet()));
+            }
+            summary.first_unknown.get_or_insert((line, shown));
+            if on_unknown == OnUnknown::Skip {
+                summary.skipped += 1;
+                continue;
+            }
+            summary.kept += 1;
+        }
+        match placement {
+            Placement::Append(_) => wtr.record(record.iter().chain(std::iter::once(&out[..]))),
+            Placement::Replace => wtr.record(
+                record
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| if i == idx { &out[..] } else { f }),
+            ),
+        }?;
+    }
+    wtr.flush()?;
+    Ok(summary)
+}
+
+/// A `csv` reading error: an I/O failure, or malformed input naming its line.
+fn read_error(e: csv::Error) -> PrivatiseError {
+    if !e.is_io_error() {
+        return PrivatiseError::Input(csv_error(e));
+    }
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => PrivatiseError::Read(io),
+        kind => PrivatiseError::Read(std::io::Error::other(format!("{kind:?}"))),
+    }
+}
+
+/// Writes the header of the output: the input's, with the new column appended
+/// unless the values are replaced in place (a name already taken is an error).
+fn write_header<W: std::io::Write>(
+    wtr: &mut RecordWriter<W>,
+    header: &csv::ByteRecord,
+    placement: Placement<'_>,
+) -> std::result::Result<(), PrivatiseError> {
+    match placement {
+        Placement::Append(name) => {
+            if header.iter().any(|h| h == name.as_bytes()) {
+                return Err(ModelError::invalid(
+                    "output column",
+                    format!("{name:?}"),
+                    "the input already has a column of that name",
+                    "choose another name for the privatised column",
+                )
+                .into());
+            }
+            wtr.record(header.iter().chain(std::iter::once(name.as_bytes())))
+        }
+        Placement::Replace => wtr.record(header.iter()),
+    }
+}
+
+/// The error for a value outside the alphabet, naming its line and the labels.
+#[cold]
+fn unknown_error(column: &str, line: u64, shown: &str, alphabet: &[String]) -> PrivatiseError {
+    PrivatiseError::Unknown(ModelError::invalid(
+        format!("column {column:?} at line {line}"),
+        format!("{shown:?}"),
+        format!(
+            "the value is not one of the {} labels of the mechanism [{}]",
+            alphabet.len(),
+            list_labels(alphabet)
+        ),
+        "map the value to one of the labels in the data, or skip or keep such rows",
+    ))
+}
+
+/// Writes CSV records as the `csv` crate's writer does with its defaults (fields
+/// quoted only when they contain a comma, a quote or a line break; a lone empty
+/// field quoted; records ending in `\n`), but faster for the one-record-at-a-time
+/// stream of [`privatise_column`].
+struct RecordWriter<W: std::io::Write> {
+    inner: W,
+    buf: Vec<u8>,
+}
+
+/// Bytes collected before a write to the inner writer.
+const RECORD_WRITER_CHUNK: usize = 1 << 16;
+
+impl<W: std::io::Write> RecordWriter<W> {
+    fn new(inner: W) -> Self {
+        RecordWriter {
+            inner,
+            buf: Vec::with_capacity(RECORD_WRITER_CHUNK + 1024),
+        }
+    }
+
+    #[inline]
+    fn record<'a>(
+        &mut self,
+        fields: impl Iterator<Item = &'a [u8]>,
+    ) -> std::result::Result<(), PrivatiseError> {
+        let start = self.buf.len();
+        let mut count = 0;
+        for field in fields {
+            if count > 0 {
+                self.buf.push(b',');
+            }
+            count += 1;
+            if field
+                .iter()
+                .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+            {
+                self.buf.push(b'"');
+                for &b in field {
+                    if b == b'"' {
+                        self.buf.push(b'"');
+                    }
+                    self.buf.push(b);
+                }
+                self.buf.push(b'"');
+            } else {
+                self.buf.extend_from_slice(field);
+            }
+        }
+        if count == 1 && self.buf.len() == start {
+            // A record of one empty field would read back as a blank line.
+            self.buf.extend_from_slice(b"\"\"");
+        }
+        self.buf.push(b'\n');
+        if self.buf.len() >= RECORD_WRITER_CHUNK {
+            self.inner
+                .write_all(&self.buf)
+                .map_err(PrivatiseError::Write)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::result::Result<(), PrivatiseError> {
+        self.inner
+            .write_all(&self.buf)
+            .and_then(|()| self.inner.flush())
+            .map_err(PrivatiseError::Write)?;
+        self.buf.clear();
+        Ok(())
+    }
+}

@@ -1,0 +1,565 @@
+//! Running a mechanism on data: drawing `Y ~ P(.|X = x)` for each record.
+//!
+//! A mechanism `W = P(Y|X)` (\[E\] Sec. II) is applied to a secret `x` by drawing one
+//! output from row `W[x][.]`. [`AliasTable`] does this in constant time per draw by
+//! Walker's alias method (Vose's construction, done here in exact integer
+//! arithmetic); [`MechanismSampler`] holds one table per input. [`AdditiveNoise`]
+//! draws the noise of the binary Laplace and Gaussian mechanisms `Y = X + N` on
+//! `X in {-1, 1}` (\[E\] Sec. VI-A, VI-B; `docs/theory.md` §7); their scales are
+//! chosen elsewhere.
+//!
+//! Every draw consumes a fixed number of 64-bit words of a caller-supplied generator,
+//! so a seeded generator ([`seeded_rng`]) reproduces the same outputs on every
+//! platform.
+//!
+//! ```
+//! use pmldesign_model::Mechanism;
+//! use pmldesign_data::sampler::{MechanismSampler, seeded_rng};
+//! let w = Mechanism::from_rows(vec![vec![0.75, 0.25], vec![0.25, 0.75]])?;
+//! let sampler = MechanismSampler::new(&w)?;
+//! let mut rng = seeded_rng(7);
+//! let ys: Vec<usize> = (0..5).map(|_| sampler.sample(1, &mut rng)).collect();
+//! let mut again = seeded_rng(7);
+//! assert!(ys.iter().all(|&y| y == sampler.sample(1, &mut again)));
+//! # Ok::<(), pmldesign_model::ModelError>(())
+//! ```
+
+use crate::privatise::ColumnPrivatiser;
+use pmldesign_model::{Mechanism, ModelError, Result};
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+use std::io::Write as _;
+
+/// The generator used for reproducible sampling (PCG-64 MCG, 128-bit state).
+pub type SamplerRng = rand_pcg::Pcg64Mcg;
+
+/// A [`SamplerRng`] seeded from `seed`: the same seed gives the same draws.
+pub fn seeded_rng(seed: u64) -> SamplerRng {
+    SamplerRng::seed_from_u64(seed)
+}
+
+/// A [`SamplerRng`] seeded from the operating system's entropy: draws nobody can
+/// reproduce (use it when the privatised data will be published, since anyone who
+/// knows a seed can replay the draws).
+pub fn entropy_rng() -> SamplerRng {
+    rand::make_rng()
+}
+
+/// Bits of precision of a bucket: each of the n buckets of an [`AliasTable`] has
+/// capacity `2^BUCKET_BITS`, so probabilities are represented to within
+/// `2^-BUCKET_BITS / n` (about `2e-16 / n`).
+const BUCKET_BITS: u32 = 52;
+
+/// Walker's alias table for a distribution on `{0, .., n-1}`: one 64-bit random
+/// word per draw, constant time.
+///
+/// The 64-bit word `r` is read as `u = r / 2^64`; `i = floor(n u)` picks a bucket and
+/// the fractional part `n u - i` (exactly the low 64 bits of `r n`) decides between
+/// `i` and its alias. The table is built by Vose's algorithm in integer arithmetic,
+/// so an outcome of probability 0 is never drawn, and the represented probabilities
+/// ([`AliasTable::probability`]) differ from the normalised weights by at most
+/// `2^-52` each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AliasTable {
+    /// `threshold[i] / 2^64` is the probability of keeping bucket i (not its alias).
+    threshold: Vec<u64>,
+    /// The outcome drawn when bucket i is not kept.
+    alias: Vec<u32>,
+}
+
+impl AliasTable {
+    /// Builds the table for the given weights (finite, non-negative, positive sum;
+    /// they are normalised). Errors name the offending weight.
+    pub fn new(weights: &[f64]) -> Result<Self> {
+        let n = weights.len();
+        if n == 0 || n > u32::MAX as usize {
+            return Err(ModelError::invalid(
+                "weights",
+                format!("{n} entries"),
+                "an alias table needs between 1 and 2^32 - 1 outcomes",
+                "give at least one weight",
+            ));
+        }
+        if let Some((i, &w)) = weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !w.is_finite() || **w < 0.0)
+        {
+            return Err(ModelError::invalid(
+                format!("weights[{i}]"),
+                w,
+                "weights must be finite and >= 0",
+                "fix the weight",
+            ));
+        }
+        let total: f64 = weights.iter().sum();
+        if !(total > 0.0 && total.is_finite()) {
+            return Err(ModelError::invalid(
+                "weights",
+                total,
+                "the weights must have a positive, finite sum",
+                "give at least one positive weight",
+            ));
+        }
+        // Quantise n * w_i / total to integers on the scale C = 2^BUCKET_BITS whose sum
+        // is exactly n C, so that the construction below is exact.
+        let cap: u128 = 1 << BUCKET_BITS;
+        let scale = n as f64 * cap as f64 / total;
+        let mut work: Vec<u128> = weights
+            .iter()
+            .map(|&w| (w * scale).round() as u128)
+            .collect();
+        let target = n as u128 * cap;
+        let sum: u128 = work.iter().sum();
+        let largest = (0..n).max_by_key(|&i| work[i]).expect("n >= 1");
+        // The rounding error is a few units per entry, far below work[largest] >= C.
+        work[largest] = work[largest] + target - sum;
+
+        let mut threshold = vec![u64::MAX; n];
+        let mut alias: Vec<u32> = (0..n as u32).collect();
+        let (mut small, mut large): (Vec<usize>, Vec<usize>) = (0..n).partition(|&i| work[i] < cap);
+        while let Some(s) = small.pop() {
+            // Every bucket holds exactly C units and the totals balance, so a small
+            // bucket always finds a large one to fill it.
+            let l = *large.last().expect("exact arithmetic keeps a large bucket");
+            threshold[s] = (work[s] << (64 - BUCKET_BITS)) as u64;
+            alias[s] = l as u32;
+            work[l] -= cap - work[s];
+            if work[l] < cap {
+                large.pop();
+                small.push(l);
+            }
+        }
+        // The remaining buckets hold exactly C: always kept (threshold unused).
+        for l in large {
+            debug_assert_eq!(work[l], cap);
+            alias[l] = l as u32;
+        }
+        Ok(AliasTable { threshold, alias })
+    }
+
+    /// Number of outcomes n.
+    pub fn len(&self) -> usize {
+        self.alias.len()
+    }
+
+    /// Always false: a table has at least one outcome.
+    pub fn is_empty(&self) -> bool {
+        self.alias.is_empty()
+    }
+
+    /// Draws an outcome, consuming one `u64` of `rng`.
+    #[inline]
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        let r = rng.next_u64();
+        let product = u128::from(r) * self.alias.len() as u128;
+        let bucket = (product >> 64) as usize;
+        let fraction = product as u64;
+        if fraction < self.threshold[bucket] {
+            bucket
+        } else {
+            self.alias[bucket] as usize
+        }
+    }
+
+    /// The probability with which [`AliasTable::sample`] returns `outcome` (exact up
+    /// to the rounding of this sum), for checking the table.
+    pub fn probability(&self, outcome: usize) -> f64 {
+        let n = self.len() as f64;
+        let keep = |i: usize| {
+            if self.alias[i] as usize == i {
+                1.0
+            } else {
+                self.threshold[i] as f64 / 2f64.powi(64)
+            }
+        };
+        let mut p = keep(outcome);
+        for i in 0..self.len() {
+            if self.alias[i] as usize == outcome && i != outcome {
+                p += 1.0 - keep(i);
+            }
+        }
+        p / n
+    }
+}
+
+/// Draws outputs of a mechanism: `sample(x)` is distributed as row `W[x][.]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MechanismSampler {
+    rows: Vec<AliasTable>,
+    outputs: usize,
+}
+
+impl MechanismSampler {
+    /// One alias table per input symbol of `mechanism`, whatever the memory layout
+    /// of its matrix. Errors only for a row an alias table cannot hold (more than
+    /// 2^32 - 1 outputs).
+    pub fn new(mechanism: &Mechanism) -> Result<Self> {
+        let rows = mechanism
+            .matrix()
+            .outer_iter()
+            .map(|row| AliasTable::new(&row.to_vec()))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(MechanismSampler {
+            rows,
+            outputs: mechanism.outputs(),
+        })
+    }
+
+    /// Number of inputs N.
+    pub fn inputs(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Number of outputs M.
+    pub fn outputs(&self) -> usize {
+        self.outputs
+    }
+
+    /// The alias table of row x.
+    pub fn row(&self, x: usize) -> &AliasTable {
+        &self.rows[x]
+    }
+
+    /// Draws an output for input `x` (panics if `x >= inputs()`); one `u64` of `rng`.
+    #[inline]
+    pub fn sample<R: Rng + ?Sized>(&self, x: usize, rng: &mut R) -> usize {
+        self.rows[x].sample(rng)
+    }
+}
+
+/// A uniform draw in the open interval (0, 1) from 53 random bits.
+#[inline]
+fn open_unit<R: Rng + ?Sized>(rng: &mut R) -> f64 {
+    ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The noise of an additive mechanism `Y = X + N` on a numeric secret.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AdditiveNoise {
+    /// Laplace noise of scale b: density `exp(-|n|/b) / (2b)` (\[E\] Sec. VI-A).
+    Laplace {
+        /// The scale b > 0.
+        scale: f64,
+    },
+    /// Gaussian noise `N(0, sigma^2)` (\[E\] Sec. VI-B).
+    Gaussian {
+        /// The standard deviation sigma > 0.
+        sigma: f64,
+    },
+}
+
+impl AdditiveNoise {
+    /// Laplace noise of scale `b`, a finite number > 0.
+    pub fn laplace(b: f64) -> Result<Self> {
+        positive("laplace scale b", b)?;
+        Ok(AdditiveNoise::Laplace { scale: b })
+    }
+
+    /// Gaussian noise of standard deviation `sigma`, a finite number > 0.
+    pub fn gaussian(sigma: f64) -> Result<Self> {
+        positive("gaussian sigma", sigma)?;
+        Ok(AdditiveNoise::Gaussian { sigma })
+    }
+
+    /// Draws one noise value, consuming one `u64` of `rng` (Laplace) or two
+    /// (Gaussian).
+    ///
+    /// Laplace by the inverse cdf: for `u` uniform in (0, 1), `b ln(2u)` if `u < 1/2`
+    /// and `-b ln(2(1 - u))` otherwise. Gaussian by the Box-Muller transform:
+    /// `sigma sqrt(-2 ln u1) cos(2 pi u2)`.
+    #[inline]
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        match *self {
+            AdditiveNoise::Laplace { scale } => {
+                let u = open_unit(rng);
+                if u < 0.5 {
+                    scale * (2.0 * u).ln()
+                } else {
+                    -scale * (2.0 * (1.0 - u)).ln()
+                }
+            }
+            AdditiveNoise::Gaussian { sigma } => {
+                let u1 = open_unit(rng);
+                let u2 = open_unit(rng);
+                sigma * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+            }
+        }
+    }
+
+    /// The mechanism's output `x + N` for the secret `x`.
+    #[inline]
+    pub fn privatise<R: Rng + ?Sized>(&self, x: f64, rng: &mut R) -> f64 {
+        x + self.sample(rng)
+    }
+}
+
+fn positive(field: &str, v: f64) -> Result<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(ModelError::invalid(
+            field,
+            v,
+            "the noise scale must be a finite number > 0",
+            "pass a positive scale",
+        ))
+    }
+}
+
+/// Labels at most this many are looked up by a linear scan, more by hashing.
+const LINEAR_LOOKUP_MAX: usize = 16;
+
+/// Finds the index of a label given as bytes.
+#[derive(Debug, Clone)]
+enum LabelIndex {
+    /// Few labels of at most 7 bytes, each packed into one integer ([`pack`]).
+    Packed(Vec<u64>),
+    /// Few labels.
+    Linear(Vec<Box<[u8]>>),
+    /// Many labels.
+    Hashed(HashMap<Box<[u8]>, usize>),
+}
+
+/// A value of at most 7 bytes as one integer: its bytes, then its length in the top
+/// byte (so that distinct values give distinct integers).
+#[inline]
+fn pack(value: &[u8]) -> Option<u64> {
+    if value.len() > 7 {
+        return None;
+    }
+    let mut bytes = [0u8; 8];
+    bytes[..value.len()].copy_from_slice(value);
+    bytes[7] = value.len() as u8;
+    Some(u64::from_le_bytes(bytes))
+}
+
+impl LabelIndex {
+    fn new(labels: &[String]) -> Self {
+        if labels.len() <= LINEAR_LOOKUP_MAX {
+            match labels.iter().map(|l| pack(l.as_bytes())).collect() {
+                Some(packed) => LabelIndex::Packed(packed),
+                None => LabelIndex::Linear(labels.iter().map(|l| l.as_bytes().into()).collect()),
+            }
+        } else {
+            LabelIndex::Hashed(
+                labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (l.as_bytes().into(), i))
+                    .collect(),
+            )
+        }
+    }
+
+    #[inline]
+    fn get(&self, value: &[u8]) -> Option<usize> {
+        match self {
+            LabelIndex::Packed(v) => {
+                let key = pack(value)?;
+                v.iter().position(|&l| l == key)
+            }
+            LabelIndex::Linear(v) => v.iter().position(|l| **l == *value),
+            LabelIndex::Hashed(m) => m.get(value).copied(),
+        }
+    }
+}
+
+/// Applies a mechanism to a categorical column: the value with label `labels[x]`
+/// becomes `outputs[y]` with `y` drawn from row `W[x][.]`. Values are matched
+/// exactly (no trimming).
+#[derive(Debug, Clone)]
+pub struct CategoricalPrivatiser {
+    sampler: MechanismSampler,
+    index: LabelIndex,
+    labels: Vec<String>,
+    outputs: Vec<String>,
+    rng: SamplerRng,
+}
+
+impl CategoricalPrivatiser {
+    /// Checks that there is one distinct, non-empty label per input and one distinct
+    /// output name per output of `mechanism`; draws from `rng`.
+    pub fn new(
+        mechanism: &Mechanism,
+        labels: Vec<String>,
+        outputs: Vec<String>,
+        rng: SamplerRng,
+    ) -> Result<Self> {
+        check_names("labels", &labels, mechanism.inputs(), "inputs (rows)")?;
+        check_names(
+            "outputs",
+            &outputs,
+            mechanism.outputs(),
+            "outputs (columns)",
+        )?;
+        Ok(CategoricalPrivatiser {
+            sampler: MechanismSampler::new(mechanism)?,
+            index: LabelIndex::new(&labels),
+            labels,
+            outputs,
+            rng,
+        })
+    }
+}
+
+fn check_names(field: &str, names: &[String], n: usize, what: &str) -> Result<()> {
+    if names.len() != n {
+        return Err(ModelError::invalid(
+            field,
+            names.len(),
+            format!(
+                "there are {} {field} but the mechanism has {n} {what}",
+                names.len()
+            ),
+            format!("give exactly {n} {field}"),
+        ));
+    }
+    for (i, l) in names.iter().enumerate() {
+        if l.is_empty() {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                "\"\"",
+                "a name must not be empty",
+                "name every symbol",
+            ));
+        }
+        if let Some(j) = names[..i].iter().position(|m| m == l) {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                format!("{l:?}"),
+                format!("the name repeats {field}[{j}]"),
+                "give distinct names",
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl ColumnPrivatiser for CategoricalPrivatiser {
+    #[inline]
+    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool {
+        match self.index.get(value) {
+            Some(x) => {
+                let y = self.sampler.sample(x, &mut self.rng);
+                out.extend_from_slice(self.outputs[y].as_bytes());
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn alphabet(&self) -> &[String] {
+        &self.labels
+    }
+}
+
+/// Applies an additive mechanism to a binary column with values `-1` and `1`: the
+/// output is `x + N` written in full precision (shortest round-trip decimal).
+/// A value is accepted if it parses as the number -1 or 1 (so `1.0` and `+1` are).
+#[derive(Debug, Clone)]
+pub struct BinaryAdditivePrivatiser {
+    noise: AdditiveNoise,
+    rng: SamplerRng,
+    alphabet: [String; 2],
+}
+
+impl BinaryAdditivePrivatiser {
+    /// Adds `noise` drawn from `rng`.
+    pub fn new(noise: AdditiveNoise, rng: SamplerRng) -> Self {
+        BinaryAdditivePrivatiser {
+            noise,
+            rng,
+            alphabet: ["-1".to_owned(), "1".to_owned()],
+        }
+    }
+}
+
+/// Reads `-1` or `1` quickly, or through a full number parse.
+#[inline]
+fn binary_value(value: &[u8]) -> Option<f64> {
+    match value {
+        b"1" => Some(1.0),
+        b"-1" => Some(-1.0),
+        _ => {
+            let x: f64 = std::str::from_utf8(value).ok()?.parse().ok()?;
+            (x == 1.0 || x == -1.0).then_some(x)
+        }
+    }
+}
+
+impl ColumnPrivatiser for BinaryAdditivePrivatiser {
+    #[inline]
+    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool {
+        match binary_value(value) {
+            Some(x) => {
+                let y = self.noise.privatise(x, &mut self.rng);
+                write!(out, "{y}").expect("writing to a Vec cannot fail");
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn alphabet(&self) -> &[String] {
+        &self.alphabet
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_represents_weights() {
+        for w in [
+            vec![1.0],
+            vec![0.5, 0.5],
+            vec![0.0, 1.0, 0.0],
+            vec![0.1, 0.2, 0.3, 0.4],
+            vec![1e-300, 1.0, 3.0],
+            vec![0.325, 0.225, 0.225, 0.225],
+            vec![7.0, 0.0, 1.0, 0.0, 2.0],
+        ] {
+            let t = AliasTable::new(&w).unwrap();
+            let s: f64 = w.iter().sum();
+            for (i, &wi) in w.iter().enumerate() {
+                assert!((t.probability(i) - wi / s).abs() < 1e-15, "{w:?} at {i}");
+                if wi == 0.0 {
+                    assert_eq!(t.probability(i), 0.0);
+                }
+            }
+        }
+        assert!(AliasTable::new(&[]).is_err());
+        assert!(AliasTable::new(&[0.0, 0.0]).is_err());
+        assert!(AliasTable::new(&[1.0, -0.1]).is_err());
+        assert!(AliasTable::new(&[1.0, f64::NAN]).is_err());
+    }
+
+    #[test]
+    fn zero_weight_never_drawn() {
+        let t = AliasTable::new(&[0.0, 0.3, 0.0, 0.7, 0.0]).unwrap();
+        let mut rng = seeded_rng(1);
+        for _ in 0..100_000 {
+            let i = t.sample(&mut rng);
+            assert!(i == 1 || i == 3);
+        }
+    }
+
+    #[test]
+    fn binary_values() {
+        assert_eq!(binary_value(b"1"), Some(1.0));
+        assert_eq!(binary_value(b"-1.0"), Some(-1.0));
+        assert_eq!(binary_value(b"+1"), Some(1.0));
+        assert_eq!(binary_value(b"0"), None);
+        assert_eq!(binary_value(b" 1"), None);
+        assert_eq!(binary_value(b""), None);
+    }
+
+    #[test]
+    fn noise_scales_are_checked() {
+        assert!(AdditiveNoise::laplace(0.0).is_err());
+        assert!(AdditiveNoise::gaussian(f64::INFINITY).is_err());
+        assert!(AdditiveNoise::laplace(2.0).is_ok());
+    }
+}

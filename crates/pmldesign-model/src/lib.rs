@@ -1,0 +1,37 @@
+//! # pmldesign-model
+//!
+//! The objects of optimal mechanism design under pointwise maximal leakage (PML):
+//! priors, mechanisms, leakage measures, uncertainty sets of priors and the privacy
+//! constraints as column cones. Numbering follows `docs/theory.md` and the core paper
+//! "Mechanism design from empirical distributions" (cited as \[E\]).
+//!
+//! ```
+//! use pmldesign_model::{Mechanism, Prior, measures};
+//! let p = Prior::new(vec![0.4, 0.2, 0.2, 0.2])?;
+//! let w = Mechanism::identity(4);
+//! // The identity leaks the most any outcome can: -ln(min p).
+//! assert!((measures::eps_min(&w, &p) - (5.0f64).ln()).abs() < 1e-12);
+//! # Ok::<(), pmldesign_model::ModelError>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod additive;
+pub mod cone;
+pub mod envelope;
+pub mod error;
+pub mod linalg;
+pub mod measures;
+pub mod mechanism;
+pub mod notion;
+pub mod prior;
+pub mod sample;
+pub mod serde_float;
+pub mod uncertainty;
+
+pub use cone::ColumnCone;
+pub use error::{ModelError, Result};
+pub use mechanism::Mechanism;
+pub use notion::Notion;
+pub use prior::Prior;
+pub use uncertainty::UncertaintySet;

@@ -1,0 +1,228 @@
+//! Privacy notions that bound the information density `i(x; y) = ln(W[x][y] / q_y)`,
+//! each a set of linear inequalities on a column `c = W[:, y]` for a fixed prior p
+//! (docs/theory.md §3; \[D\] Sec. II):
+//!
+//! - eps-PML (\[E\] Thm 1, \[15\] Lemma 1): `i <= eps`, i.e. `c_x <= e^eps (p . c)`;
+//! - eps-PMC (\[D\] Thm 1): `i >= -eps`, i.e. `p . c <= e^eps c_x`;
+//! - (eps_l, eps_u)-ALIP (\[D\] Def 5): `-eps_l <= i <= eps_u`, both of the above;
+//! - eps-LIP (\[D\] Def 4): ALIP with `eps_l = eps_u = eps`;
+//! - eps-LDP (\[D\] Def 6): `c_x <= e^eps c_x'`, free of the prior.
+//!
+//! The lower bounds follow \[D\] Thm 1 and docs/theory.md §3: `i(x; y) >= -eps_l` for every x
+//! of the (full-support) prior, so a column with a zero entry and positive mass is
+//! never PMC, ALIP or LIP (as in \[D\] Remark 5).
+
+use crate::cone::check_epsilon;
+use crate::error::{ModelError, Result};
+use ndarray::{Array1, ArrayView1};
+use serde::Serialize;
+
+/// A privacy notion and its level(s).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[serde(tag = "notion", rename_all = "snake_case")]
+pub enum Notion {
+    /// eps-PML: the information density is at most eps (\[E\] Thm 1).
+    Pml {
+        /// The level eps.
+        epsilon: f64,
+    },
+    /// eps-PMC: pointwise maximal cost at most eps, i.e. the information density is
+    /// at least -eps (\[D\] Thm 1).
+    Pmc {
+        /// The level eps.
+        epsilon: f64,
+    },
+    /// (eps_l, eps_u)-ALIP: `-eps_l <= i(x; y) <= eps_u` (\[D\] Def 5).
+    Alip {
+        /// The lower level eps_l (a PMC bound).
+        epsilon_lower: f64,
+        /// The upper level eps_u (a PML bound).
+        epsilon_upper: f64,
+    },
+    /// eps-LIP: `|i(x; y)| <= eps` (\[D\] Def 4).
+    Lip {
+        /// The level eps.
+        epsilon: f64,
+    },
+    /// eps-LDP: `W[x][y] <= e^eps W[x'][y]` (\[D\] Def 6), independent of the prior.
+    Ldp {
+        /// The level eps.
+        epsilon: f64,
+    },
+}
+
+impl Notion {
+    /// Checks the levels (finite, `>= 0`), naming the field on error.
+    pub fn check(&self) -> Result<()> {
+        match *self {
+            Notion::Alip {
+                epsilon_lower,
+                epsilon_upper,
+            } => {
+                for (field, v) in [
+                    ("epsilon_lower", epsilon_lower),
+                    ("epsilon_upper", epsilon_upper),
+                ] {
+                    if !v.is_finite() || v < 0.0 {
+                        return Err(ModelError::invalid(
+                            field,
+                            v,
+                            "an ALIP level must be a finite number >= 0",
+                            "pass levels such as epsilon_lower = 1.0, epsilon_upper = 0.5",
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            _ => check_epsilon(self.epsilon()),
+        }
+    }
+
+    /// The ALIP levels `(eps_l, eps_u)` when either is given, each defaulting to the
+    /// common level `epsilon` (\[D\] Def 5; `docs/theory.md` §3); `None` when neither
+    /// is. A given level that is not finite and `>= 0` is an error naming it.
+    pub fn alip_levels(
+        epsilon_lower: Option<f64>,
+        epsilon_upper: Option<f64>,
+        epsilon: f64,
+    ) -> Result<Option<(f64, f64)>> {
+        if epsilon_lower.is_none() && epsilon_upper.is_none() {
+            return Ok(None);
+        }
+        let levels = (
+            epsilon_lower.unwrap_or(epsilon),
+            epsilon_upper.unwrap_or(epsilon),
+        );
+        Notion::Alip {
+            epsilon_lower: levels.0,
+            epsilon_upper: levels.1,
+        }
+        .check()?;
+        Ok(Some(levels))
+    }
+
+    /// Short name: `pml`, `pmc`, `alip`, `lip` or `ldp`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Notion::Pml { .. } => "pml",
+            Notion::Pmc { .. } => "pmc",
+            Notion::Alip { .. } => "alip",
+            Notion::Lip { .. } => "lip",
+            Notion::Ldp { .. } => "ldp",
+        }
+    }
+
+    /// A label with the level(s), e.g. `PML(0.5)` or `ALIP(1, 0.5)`.
+    pub fn label(&self) -> String {
+        match *self {
+            Notion::Alip {
+                epsilon_lower,
+                epsilon_upper,
+            } => format!("ALIP({epsilon_lower}, {epsilon_upper})"),
+            _ => format!("{}({})", self.name().to_uppercase(), self.epsilon()),
+        }
+    }
+
+    /// The headline level: eps, or eps_u for ALIP.
+    pub fn epsilon(&self) -> f64 {
+        match *self {
+            Notion::Pml { epsilon }
+            | Notion::Pmc { epsilon }
+            | Notion::Lip { epsilon }
+            | Notion::Ldp { epsilon } => epsilon,
+            Notion::Alip { epsilon_upper, .. } => epsilon_upper,
+        }
+    }
+
+    /// The bound `i <= upper` on the information density, if the notion has one
+    /// (PML, ALIP, LIP).
+    pub fn upper(&self) -> Option<f64> {
+        match *self {
+            Notion::Pml { epsilon } | Notion::Lip { epsilon } => Some(epsilon),
+            Notion::Alip { epsilon_upper, .. } => Some(epsilon_upper),
+            Notion::Pmc { .. } | Notion::Ldp { .. } => None,
+        }
+    }
+
+    /// The bound `i >= -lower` on the information density (a PMC level), if the
+    /// notion has one (PMC, ALIP, LIP).
+    pub fn lower(&self) -> Option<f64> {
+        match *self {
+            Notion::Pmc { epsilon } | Notion::Lip { epsilon } => Some(epsilon),
+            Notion::Alip { epsilon_lower, .. } => Some(epsilon_lower),
+            Notion::Pml { .. } | Notion::Ldp { .. } => None,
+        }
+    }
+
+    /// True for LDP, whose constraint does not involve the prior.
+    pub fn is_prior_free(&self) -> bool {
+        matches!(self, Notion::Ldp { .. })
+    }
+
+    /// The notion's inequalities for one prior `r` (ignored by LDP): rows `a` with
+    /// `a . c >= 0`. Upper bound `e^eps_u r - e_x` (\[15\] Lemma 1), lower bound
+    /// `e^eps_l e_x - r` (\[D\] Thm 1), LDP `e^eps e_x' - e_x` for `x != x'`.
+    pub fn column_inequalities(&self, r: ArrayView1<f64>) -> Vec<Array1<f64>> {
+        let n = r.len();
+        let mut rows = Vec::new();
+        if let Notion::Ldp { epsilon } = *self {
+            let e = epsilon.exp();
+            for x in 0..n {
+                for x2 in (0..n).filter(|&x2| x2 != x) {
+                    let mut a = Array1::zeros(n);
+                    a[x2] = e;
+                    a[x] -= 1.0;
+                    rows.push(a);
+                }
+            }
+            return rows;
+        }
+        if let Some(u) = self.upper() {
+            let e = u.exp();
+            for x in 0..n {
+                let mut a = r.to_owned() * e;
+                a[x] -= 1.0;
+                rows.push(a);
+            }
+        }
+        if let Some(l) = self.lower() {
+            let e = l.exp();
+            for x in 0..n {
+                let mut a = -r.to_owned();
+                a[x] += e;
+                rows.push(a);
+            }
+        }
+        rows
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn lip_is_alip_with_equal_levels() {
+        let r = array![0.5, 0.3, 0.2];
+        let lip = Notion::Lip { epsilon: 0.4 }.column_inequalities(r.view());
+        let alip = Notion::Alip {
+            epsilon_lower: 0.4,
+            epsilon_upper: 0.4,
+        }
+        .column_inequalities(r.view());
+        assert_eq!(lip, alip);
+        assert_eq!(lip.len(), 6);
+    }
+
+    #[test]
+    fn bad_level_names_the_field() {
+        let e = Notion::Alip {
+            epsilon_lower: -1.0,
+            epsilon_upper: 0.5,
+        }
+        .check()
+        .unwrap_err();
+        assert!(e.to_string().contains("epsilon_lower"), "{e}");
+    }
+}

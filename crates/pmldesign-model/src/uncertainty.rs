@@ -1,0 +1,338 @@
+//! Sets of priors a mechanism must protect: a known prior, the l1 ball around an
+//! estimate (\[E\] Prop 2, App. D) and polytopes given by their vertices (\[E\] Cor 1).
+
+use crate::error::{ModelError, Result};
+use crate::mechanism::Mechanism;
+use crate::prior::Prior;
+use ndarray::{Array1, ArrayView1};
+use serde::Serialize;
+
+/// Default limit on the number of vertices materialised for `B_beta(p^) ∩ simplex`.
+pub const DEFAULT_VERTEX_LIMIT: usize = 200_000;
+
+/// The set of priors over which leakage is guaranteed.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum UncertaintySet {
+    /// A single, known prior.
+    Known {
+        /// The prior.
+        prior: Prior,
+    },
+    /// Every prior Q in the simplex with `||Q - center||_1 <= beta` (\[E\] Sec. III).
+    L1Ball {
+        /// The estimate `p^` at the centre.
+        center: Prior,
+        /// The l1 radius.
+        beta: f64,
+    },
+    /// The convex hull of the given distributions (\[E\] Cor 1). Vertices may lie on
+    /// the boundary of the simplex.
+    Polytope {
+        /// The vertices, each a probability vector.
+        vertices: Vec<Vec<f64>>,
+    },
+}
+
+impl UncertaintySet {
+    /// A known prior.
+    pub fn known(prior: Prior) -> Self {
+        UncertaintySet::Known { prior }
+    }
+
+    /// The l1 ball of radius `beta > 0` around `center`, intersected with the simplex.
+    pub fn l1_ball(center: Prior, beta: f64) -> Result<Self> {
+        if !beta.is_finite() || beta <= 0.0 {
+            return Err(ModelError::invalid(
+                "beta",
+                beta,
+                "the l1 radius must be a finite number > 0",
+                "omit beta for a known prior, or pass a radius such as 0.01",
+            ));
+        }
+        Ok(UncertaintySet::L1Ball { center, beta })
+    }
+
+    /// The convex hull of `vertices`, each a probability vector of the same length.
+    pub fn polytope(vertices: Vec<Vec<f64>>) -> Result<Self> {
+        let n = vertices.first().map_or(0, Vec::len);
+        if vertices.is_empty() || n < 2 {
+            return Err(ModelError::invalid(
+                "vertices",
+                vertices.len(),
+                "a polytope of priors needs at least one vertex on at least 2 symbols",
+                "list the extreme priors of the set",
+            ));
+        }
+        for (k, v) in vertices.iter().enumerate() {
+            let sum: f64 = v.iter().sum();
+            if v.len() != n
+                || v.iter().any(|x| !x.is_finite() || *x < 0.0)
+                || (sum - 1.0).abs() > crate::prior::PRIOR_SUM_TOLERANCE
+            {
+                return Err(ModelError::invalid(
+                    format!("vertices[{k}]"),
+                    crate::prior::format_list(v),
+                    format!("is not a probability vector on {n} symbols"),
+                    "give non-negative masses summing to 1, one per symbol",
+                ));
+            }
+        }
+        Ok(UncertaintySet::Polytope { vertices })
+    }
+
+    /// Alphabet size N.
+    pub fn len(&self) -> usize {
+        match self {
+            UncertaintySet::Known { prior } => prior.len(),
+            UncertaintySet::L1Ball { center, .. } => center.len(),
+            UncertaintySet::Polytope { vertices } => vertices[0].len(),
+        }
+    }
+
+    /// Always false.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The nominal prior: the known prior, the centre of the ball, or the centroid of
+    /// the vertices. It lies in the set.
+    pub fn reference(&self) -> Array1<f64> {
+        match self {
+            UncertaintySet::Known { prior } => prior.masses().to_owned(),
+            UncertaintySet::L1Ball { center, .. } => center.masses().to_owned(),
+            UncertaintySet::Polytope { vertices } => {
+                let mut c = Array1::zeros(self.len());
+                for v in vertices {
+                    c += &ArrayView1::from(v.as_slice());
+                }
+                c / vertices.len() as f64
+            }
+        }
+    }
+
+    /// `min_{Q in S} Q . c` for a non-negative column c: the smallest probability an
+    /// output with likelihoods c can have under any prior of the set. For the ball it
+    /// is the exact greedy mass transfer of \[E\] App. D, valid for every beta.
+    pub fn min_output_probability(&self, c: ArrayView1<f64>) -> f64 {
+        match self {
+            UncertaintySet::Known { prior } => prior.dot(c),
+            UncertaintySet::L1Ball { center, beta } => ball_min_dot(center.masses(), *beta, c),
+            UncertaintySet::Polytope { vertices } => vertices
+                .iter()
+                .map(|v| ArrayView1::from(v.as_slice()).dot(&c))
+                .fold(f64::INFINITY, f64::min),
+        }
+    }
+
+    /// `max_{Q in S} Q . c` for a non-negative column c: the largest probability an
+    /// output with likelihoods c can have under any prior of the set (exact for
+    /// the ball: the greedy transfer of [`ball_min_dot`] the other way).
+    pub fn max_output_probability(&self, c: ArrayView1<f64>) -> f64 {
+        match self {
+            UncertaintySet::Known { prior } => prior.dot(c),
+            UncertaintySet::L1Ball { center, beta } => {
+                -ball_min_dot_signed(center.masses(), *beta, (-&c).view())
+            }
+            UncertaintySet::Polytope { vertices } => vertices
+                .iter()
+                .map(|v| ArrayView1::from(v.as_slice()).dot(&c))
+                .fold(0.0, f64::max),
+        }
+    }
+
+    /// Worst-case PML of one output over the set:
+    /// `sup_Q ln(max_x c_x / Q . c)`; `None` for an all-zero column, infinite when
+    /// some prior of the (closed) set gives the output probability 0.
+    pub fn column_worst_case_pml(&self, c: ArrayView1<f64>) -> Option<f64> {
+        let m = c.iter().copied().fold(0.0, f64::max);
+        if m <= 0.0 {
+            return None;
+        }
+        let q = self.min_output_probability(c);
+        Some(if q <= 0.0 {
+            f64::INFINITY
+        } else {
+            (m / q).ln().max(0.0)
+        })
+    }
+
+    /// Worst-case PML of each output over the set.
+    pub fn worst_case_pml_per_output(&self, mechanism: &Mechanism) -> Vec<Option<f64>> {
+        mechanism
+            .columns()
+            .map(|c| self.column_worst_case_pml(c))
+            .collect()
+    }
+
+    /// Leakage capacity `C(W, S) = max_y sup_{Q in S} l_Q(y)` (\[E\] Def 5): the
+    /// smallest eps for which W is eps-PML for every prior of the set.
+    pub fn worst_case_pml(&self, mechanism: &Mechanism) -> f64 {
+        self.worst_case_pml_per_output(mechanism)
+            .into_iter()
+            .flatten()
+            .fold(0.0, f64::max)
+    }
+
+    /// The vertices of the set: the prior itself, the listed vertices, or those of
+    /// `B_beta(p^) ∩ simplex` (see [`l1_ball_vertices`]).
+    pub fn vertices(&self, limit: usize) -> Result<Vec<Array1<f64>>> {
+        match self {
+            UncertaintySet::Known { prior } => Ok(vec![prior.masses().to_owned()]),
+            UncertaintySet::L1Ball { center, beta } => l1_ball_vertices(center, *beta, limit),
+            UncertaintySet::Polytope { vertices } => {
+                Ok(vertices.iter().map(|v| Array1::from(v.clone())).collect())
+            }
+        }
+    }
+}
+
+/// `min Q . c` over `Q` in the simplex with `||Q - p||_1 <= beta`: move up to beta/2
+/// of mass from the coordinates with the largest c (each limited by its own mass)
+/// onto the coordinate with the smallest c (\[E\] App. D, docs/theory.md §2). For
+/// `beta < 2 min p` this is `p . c - beta/2 (max c - min c)`.
+pub fn ball_min_dot(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
+    ball_min_dot_signed(p, beta, c).max(0.0)
+}
+
+/// The greedy transfer of [`ball_min_dot`] for a column of any sign (no clamping
+/// at 0); `max Q . c` over the ball is `-ball_min_dot_signed(p, beta, -c)`.
+fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
+    let n = p.len();
+    let k = (0..n)
+        .min_by(|&a, &b| c[a].total_cmp(&c[b]))
+        .expect("non-empty");
+    let mut order: Vec<usize> = (0..n).filter(|&i| i != k).collect();
+    order.sort_by(|&a, &b| c[b].total_cmp(&c[a]));
+    let mut budget = beta / 2.0;
+    let mut value = p.dot(&c);
+    for i in order {
+        if budget <= 0.0 {
+            break;
+        }
+        let moved = budget.min(p[i]);
+        value -= moved * (c[i] - c[k]);
+        budget -= moved;
+    }
+    value
+}
+
+/// The vertices of `B_beta(p^) ∩ simplex` (docs/theory.md §2): for each recipient k, mass
+/// beta/2 arrives from a set D of donors emptied completely (`p^(D) <= beta/2`)
+/// and, when D holds less than beta/2, one more donor j that gives the rest. When
+/// `1 - p^_k <= beta/2` the vertex is the point mass on k. Duplicates are removed.
+/// Fails when more than `limit` candidates would be produced.
+pub fn l1_ball_vertices(center: &Prior, beta: f64, limit: usize) -> Result<Vec<Array1<f64>>> {
+    let p = center.masses();
+    let n = p.len();
+    let half = beta / 2.0;
+    let tol = 1e-15;
+    let mut out: Vec<Array1<f64>> = Vec::new();
+    let too_many = || {
+        ModelError::invalid(
+            "beta",
+            beta,
+            format!("the ball around the estimate has more than {limit} vertices on {n} symbols"),
+            "use a smaller radius (more samples or a larger delta) or merge rare categories",
+        )
+    };
+    if n > 30 && half >= center.min_mass() {
+        return Err(too_many());
+    }
+    for k in 0..n {
+        if 1.0 - p[k] <= half + tol {
+            let mut v = Array1::zeros(n);
+            v[k] = 1.0;
+            out.push(v);
+            continue;
+        }
+        let others: Vec<usize> = (0..n).filter(|&i| i != k).collect();
+        // Depth-first over donor sets D with p(D) <= beta/2, in index order.
+        let mut stack: Vec<(usize, u64, f64)> = vec![(0, 0, 0.0)];
+        while let Some((start, mask, mass)) = stack.pop() {
+            let emit = |v: Array1<f64>, out: &mut Vec<Array1<f64>>| -> Result<()> {
+                out.push(v);
+                if out.len() > limit {
+                    return Err(too_many());
+                }
+                Ok(())
+            };
+            let mut base = p.to_owned();
+            for (b, &i) in others.iter().enumerate() {
+                if mask >> b & 1 == 1 {
+                    base[i] = 0.0;
+                }
+            }
+            base[k] += half;
+            let rest = half - mass;
+            if rest <= tol {
+                emit(base, &mut out)?;
+            } else {
+                for (b, &j) in others.iter().enumerate() {
+                    if mask >> b & 1 == 0 && p[j] > rest {
+                        let mut v = base.clone();
+                        v[j] -= rest;
+                        emit(v, &mut out)?;
+                    }
+                }
+            }
+            for (b, &i) in others.iter().enumerate().skip(start) {
+                if mass + p[i] <= half + tol {
+                    stack.push((b + 1, mask | 1 << b, mass + p[i]));
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    out.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= 1e-14));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_abs_diff_eq;
+    use ndarray::array;
+
+    #[test]
+    fn ball_min_dot_small_beta_closed_form() {
+        let p = array![0.5, 0.3, 0.2];
+        let c = array![0.2, 0.9, 0.5];
+        let beta = 0.1;
+        assert_abs_diff_eq!(
+            ball_min_dot(p.view(), beta, c.view()),
+            p.dot(&c) - beta / 2.0 * (0.9 - 0.2),
+            epsilon = 1e-15
+        );
+    }
+
+    #[test]
+    fn ball_min_and_max_dot_equal_extremes_over_vertices() {
+        let center = Prior::new(vec![0.05, 0.15, 0.3, 0.5]).unwrap();
+        for &beta in &[0.05, 0.3, 0.7, 1.2, 1.9] {
+            let verts = l1_ball_vertices(&center, beta, 10_000).unwrap();
+            for v in &verts {
+                assert!(v.iter().all(|&x| x >= -1e-15));
+                assert_abs_diff_eq!(v.sum(), 1.0, epsilon = 1e-12);
+                assert!((v - &center.masses()).mapv(f64::abs).sum() <= beta + 1e-12);
+            }
+            for c in [array![0.1, 0.9, 0.4, 0.0], array![1.0, 0.2, 0.3, 0.7]] {
+                let greedy = ball_min_dot(center.masses(), beta, c.view());
+                let best = verts
+                    .iter()
+                    .map(|v| v.dot(&c))
+                    .fold(f64::INFINITY, f64::min);
+                assert_abs_diff_eq!(greedy, best, epsilon = 1e-12);
+                let ball = UncertaintySet::l1_ball(center.clone(), beta).unwrap();
+                let most = verts.iter().map(|v| v.dot(&c)).fold(0.0, f64::max);
+                assert_abs_diff_eq!(ball.max_output_probability(c.view()), most, epsilon = 1e-12);
+            }
+        }
+    }
+}

@@ -1,0 +1,1114 @@
+//! Pricing by branch and bound (docs/theory.md, "Pricing by branch and bound"):
+//! the largest reduced cost `mu(v) - lambda . v` over the extreme rays of a cone,
+//! found without enumerating the rays.
+//!
+//! Two shapes of ray family cover the structured cones:
+//!
+//! - **Box cut** ([`BoxCut`]): the vertices of `{c : lo <= c_x <= hi, p . c = 1}`,
+//!   a set U at `hi`, one free coordinate f, the rest at `lo`. Family Z of the
+//!   known prior (`lo = 0`, `hi = e^eps`), family Z of \[E\] Prop 2 (`hi = e^eps'`,
+//!   with a zero required), and the PMC/ALIP/LIP cones of a known prior.
+//! - **Two levels** ([`TwoLevel`]): a set A at `top(p(A))`, the rest at
+//!   `level(p(A))`. Family L of \[E\] Prop 2 and the LDP staircase patterns.
+//!
+//! For a fixed free coordinate (box cut) the reduced cost of a set depends on the
+//! set only through its weight `W = p(S)` and dual mass `L = lambda(S)`, and it
+//! decreases in L. A node of the search fixes some items in or out; the pairs
+//! (W, L) its completions can reach lie in a zonotope whose lower boundary is the
+//! fractional-knapsack chain of the free items in order of `lambda_x / p_x`. The
+//! node's bound is the largest reduced cost on that chain: exact at the chain's
+//! vertices and window ends for the box cut (the cost is convex along each
+//! segment), and by interval arithmetic on adaptively split segments for two
+//! levels. A node whose bound is at most the pruning threshold is dropped; a
+//! search stopped by its deadline keeps the largest open bound, so every pass
+//! returns a valid upper bound on the largest reduced cost.
+
+use crate::ray_lp::{Column, Pricing, RayOracle, TopK};
+use crate::utility::{Separable, Utility};
+use ndarray::Array1;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+mod halves;
+mod staircase;
+use halves::Suffix;
+
+/// Tolerance deciding whether a free coordinate sits at an end of its range.
+const BOUND_TOL: f64 = 1e-12;
+/// Deepest split of a chain segment in the two-level interval bound.
+const MAX_SPLIT_DEPTH: u32 = 6;
+/// Most candidates a search keeps: the master takes a few hundred columns a
+/// pass, and a short list prunes far more nodes than a long one.
+const KEEP_CAP: usize = 32;
+/// Nodes a pricing pass visits before it stops with the entering rays found.
+const PASS_BUDGET: u64 = 2_000_000;
+
+/// Nodes after which even a pass that has found no entering ray stops; its
+/// bound then covers the open nodes, and the design reports that gap honestly.
+const LAST_PASS_BUDGET: u64 = 50_000_000;
+
+/// What the searches of one pricing pass share: the deadline, the nodes visited
+/// and whether an entering ray has been found.
+struct Pass {
+    deadline: Option<Instant>,
+    nodes: AtomicU64,
+    /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
+    found_at: AtomicU64,
+}
+
+impl Pass {
+    fn new(deadline: Option<Instant>) -> Self {
+        Pass {
+            deadline,
+            nodes: AtomicU64::new(0),
+            found_at: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+/// Nodes between two looks at the clock.
+const CLOCK_EVERY: u64 = 1024;
+
+/// Items of a search in the order `lambda_x / p_x` ascending, with suffix sums.
+struct Items {
+    /// Input index of each position.
+    index: Vec<usize>,
+    p: Vec<f64>,
+    lambda: Vec<f64>,
+    /// `sum_{k >= i} p_k`.
+    suffix_mass: Vec<f64>,
+    /// `max_{k >= i} p_k` (0 past the end).
+    suffix_max: Vec<f64>,
+    /// Position of the first item met in the middle ([`Suffix`]).
+    start: usize,
+}
+
+impl Items {
+    /// The inputs but `skip`: the lightest [`halves::MAX_SUFFIX_ITEMS`] last (met
+    /// in the middle, where their fine weights matter), the others first
+    /// (branched on, where their weights hit the window); each part in order of
+    /// `lambda_x / p_x`.
+    fn new(p: &[f64], lambda: &[f64], skip: Option<usize>) -> Self {
+        let mut index: Vec<usize> = (0..p.len()).filter(|&x| Some(x) != skip).collect();
+        index.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
+        let start = index.len() - index.len().min(halves::MAX_SUFFIX_ITEMS);
+        let by_ratio = |a: &usize, b: &usize| (lambda[*a] / p[*a]).total_cmp(&(lambda[*b] / p[*b]));
+        index[..start].sort_by(by_ratio);
+        index[start..].sort_by(by_ratio);
+        let pv: Vec<f64> = index.iter().map(|&x| p[x]).collect();
+        let lv: Vec<f64> = index.iter().map(|&x| lambda[x]).collect();
+        let k = pv.len();
+        let mut suffix_mass = vec![0.0; k + 1];
+        let mut suffix_max = vec![0.0f64; k + 1];
+        for i in (0..k).rev() {
+            suffix_mass[i] = suffix_mass[i + 1] + pv[i];
+            suffix_max[i] = suffix_max[i + 1].max(pv[i]);
+        }
+        Items {
+            index,
+            p: pv,
+            lambda: lv,
+            suffix_mass,
+            suffix_max,
+            start,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.p.len()
+    }
+
+    /// The positions from `depth` on in order of `lambda_x / p_x`: the
+    /// fractional-knapsack chain (both parts are sorted; merged here).
+    fn chain(&self, depth: usize) -> Chain<'_> {
+        Chain {
+            items: self,
+            a: depth.min(self.start),
+            b: depth.max(self.start),
+        }
+    }
+}
+
+/// The merge of the two sorted parts of [`Items`] (see [`Items::chain`]).
+struct Chain<'a> {
+    items: &'a Items,
+    a: usize,
+    b: usize,
+}
+
+impl Iterator for Chain<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let it = self.items;
+        let ratio = |i: usize| it.lambda[i] / it.p[i];
+        let take_a = self.a < it.start && (self.b >= it.len() || ratio(self.a) <= ratio(self.b));
+        if take_a {
+            self.a += 1;
+            Some(self.a - 1)
+        } else if self.b < it.len() {
+            self.b += 1;
+            Some(self.b - 1)
+        } else {
+            None
+        }
+    }
+}
+
+/// A node of the search: the first `depth` items decided.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    depth: usize,
+    /// `p(S)` of the items taken.
+    w: f64,
+    /// `lambda(S)` of the items taken.
+    l: f64,
+    /// Largest mass taken.
+    max_in: f64,
+    /// Largest mass left out.
+    max_out: f64,
+}
+
+/// What one search found: the best candidates (sets of inputs, or masks), the
+/// largest reduced cost seen and the largest bound of the nodes left open.
+struct Found<T = Vec<usize>> {
+    top: TopK<T>,
+    best: f64,
+    open: f64,
+    nodes: u64,
+}
+
+impl<T> Found<T> {
+    fn new(keep: usize) -> Self {
+        Found {
+            top: TopK::new(keep),
+            best: f64::NEG_INFINITY,
+            open: f64::NEG_INFINITY,
+            nodes: 0,
+        }
+    }
+}
+
+/// The state shared by the depth-first search of one family member.
+struct Search<'a> {
+    items: &'a Items,
+    /// The last items, met in the middle.
+    suffix: &'a Suffix,
+    tol: f64,
+    keep: usize,
+    pass: &'a Pass,
+    /// Nodes counted into `pass` so far.
+    reported: u64,
+    stack: Vec<usize>,
+    found: Found,
+    stopped: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
+        let keep = keep.min(KEEP_CAP);
+        Search {
+            items,
+            suffix,
+            tol,
+            keep,
+            pass,
+            reported: 0,
+            stack: Vec::new(),
+            found: Found::new(keep),
+            stopped: false,
+        }
+    }
+
+    /// Nodes whose bound is at most this are dropped: the entry tolerance, or the
+    /// worst kept candidate once enough are kept. A tolerance of `+inf` asks for
+    /// the largest reduced cost itself: then nodes that cannot beat it are dropped.
+    fn threshold(&self) -> f64 {
+        let kept = if self.keep == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.found.top.threshold()
+        };
+        if self.tol == f64::INFINITY {
+            self.found.best.max(kept)
+        } else {
+            self.tol.max(kept)
+        }
+    }
+
+    /// Records a set (the items on the stack) of reduced cost `rc`.
+    fn offer(&mut self, rc: f64) {
+        self.offer_with(rc, |_| {});
+    }
+
+    /// Records the set on the stack plus the positions `more` adds.
+    fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
+        self.found.best = self.found.best.max(rc);
+        if rc > self.tol && rc > self.found.top.threshold() {
+            let mut positions = self.stack.clone();
+            more(&mut positions);
+            let set: Vec<usize> = positions.iter().map(|&i| self.items.index[i]).collect();
+            self.found.top.push(rc, set);
+        }
+    }
+
+    /// Counts a node; true when the search must stop (checked now and then):
+    /// the deadline has passed, or the pass has spent its node budget and some
+    /// search of it has found an entering ray (a pass that finds none completes).
+    fn must_stop(&mut self) -> bool {
+        self.found.nodes += 1;
+        if !self.stopped && self.found.nodes.is_multiple_of(CLOCK_EVERY) {
+            let pass = self.pass;
+            let total = pass
+                .nodes
+                .fetch_add(self.found.nodes - self.reported, Relaxed);
+            self.reported = self.found.nodes;
+            if self.found.best > self.tol {
+                // The pass's node count when its first entering ray was found.
+                let _ = pass
+                    .found_at
+                    .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
+            }
+            // A pass that found its first entering ray late is nearly a full
+            // proof: finish it (twice that count) rather than start another.
+            let found_at = pass.found_at.load(Relaxed);
+            self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
+                || (found_at != u64::MAX && total >= PASS_BUDGET.max(found_at.saturating_mul(2)))
+                || total >= LAST_PASS_BUDGET;
+        }
+        self.stopped
+    }
+
+    /// The two children of `node`: the next item taken (if `fits`), then left out
+    /// (if `reachable`).
+    fn children(&self, node: &Node) -> (Node, Node) {
+        let i = node.depth;
+        let (p, l) = (self.items.p[i], self.items.lambda[i]);
+        let take = Node {
+            depth: i + 1,
+            w: node.w + p,
+            l: node.l + l,
+            max_in: node.max_in.max(p),
+            max_out: node.max_out,
+        };
+        let leave = Node {
+            depth: i + 1,
+            max_out: node.max_out.max(p),
+            ..*node
+        };
+        (take, leave)
+    }
+}
+
+/// A family searched by [`explore`]: its window of weights, the reduced cost of a
+/// set and the bound of a node.
+trait Family: Sync {
+    /// The weights `p(S)` a member can have (closed).
+    fn window(&self) -> (f64, f64);
+    /// The reduced cost of the set on the stack (weight, dual mass, largest mass
+    /// in, largest mass out), or `None` when it is no member.
+    fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64>;
+    /// An upper bound on the reduced cost of every completion of `node`, exact
+    /// enough to stop above `threshold`.
+    fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64;
+    /// An upper bound on the reduced cost of every set of weight in `[w1, w2]`,
+    /// dual mass at least `l_min` and largest masses in and out at most
+    /// `max_in`, `max_out`.
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        floor: DualFloor,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64;
+}
+
+/// What is known of the dual mass L of the sets in a box: `L >= l_min` and
+/// `L >= slope W + offset`. Dual values nearly proportional to the masses make
+/// the second far tighter than the first over a range of weights.
+#[derive(Debug, Clone, Copy)]
+struct DualFloor {
+    l_min: f64,
+    slope: f64,
+    offset: f64,
+}
+
+impl DualFloor {
+    /// The least dual mass at weight w.
+    fn at(&self, w: f64) -> f64 {
+        self.l_min.max(self.slope * w + self.offset)
+    }
+}
+
+/// Depth-first branch and bound over the items of `search`.
+fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
+    let items = search.items;
+    let n = items.len();
+    let (w_lo, w_hi) = family.window();
+    if node.w > w_hi + BOUND_TOL {
+        return;
+    }
+    if node.depth == search.suffix.start {
+        search.suffix.complete(family, search, &node);
+        return;
+    }
+    if fresh {
+        let max_out = node.max_out.max(items.suffix_max[node.depth]);
+        if let Some(rc) = family.reduced_cost(&node, search.stack.len(), n, max_out) {
+            search.offer(rc);
+        }
+    }
+    if node.depth == n {
+        return;
+    }
+    if search.must_stop() {
+        // A node left open keeps its full bound (no early stop at a threshold).
+        let bound = family.bound(&node, items, f64::INFINITY);
+        search.found.open = search.found.open.max(bound);
+        return;
+    }
+    let threshold = search.threshold();
+    if family.bound(&node, items, threshold) <= threshold {
+        return;
+    }
+    let (take, leave) = search.children(&node);
+    if take.w <= w_hi + BOUND_TOL {
+        search.stack.push(node.depth);
+        explore(family, search, take, true);
+        search.stack.pop();
+    }
+    if leave.w + items.suffix_mass[leave.depth] >= w_lo - BOUND_TOL {
+        explore(family, search, leave, false);
+    }
+}
+
+/// One search of a family over `items`: depth first, the last items met in the
+/// middle.
+fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass: &Pass) -> Found {
+    let suffix = Suffix::new(items);
+    let mut search = Search::new(items, &suffix, tol, keep, pass);
+    explore(family, &mut search, Node::root(), true);
+    search.found
+}
+
+/// The box-cut family for one free coordinate f.
+#[derive(Clone, Copy)]
+struct BoxCutMember<'a> {
+    cut: &'a BoxCut,
+    f: usize,
+    p_f: f64,
+    lambda_f: f64,
+    lambda_sum: f64,
+}
+
+impl BoxCutMember<'_> {
+    /// The free coordinate's value when the set at `hi` weighs w, snapped to an
+    /// end of `[lo, hi]` within rounding (as [`BoxCut::ray`] builds the column):
+    /// f can be infinitely steep there (Hellinger at 0).
+    fn free_value(&self, w: f64) -> f64 {
+        let (t, at) = self.cut.free_value(w, self.p_f);
+        match at {
+            End::Lo => self.cut.lo,
+            End::Hi => self.cut.hi,
+            End::Inside => t,
+        }
+    }
+
+    /// The reduced cost as a function of (W, L), given the largest masses at `hi`
+    /// and at `lo` (docs/theory.md): convex in W along any line, decreasing in L.
+    fn cost(&self, w: f64, l: f64, max_hi: f64, max_lo: f64) -> f64 {
+        let c = self.cut;
+        let t = self.free_value(w);
+        let dual = c.lo * self.lambda_sum + (c.hi - c.lo) * l + (t - c.lo) * self.lambda_f;
+        let mu = match c.kind {
+            Separable::FInformation(f) => {
+                let f_lo = f(c.lo);
+                f_lo + (f(c.hi) - f_lo) * w + self.p_f * (f(t) - f_lo)
+            }
+            Separable::MaxWeighted => (c.hi * max_hi).max(c.lo * max_lo).max(t * self.p_f),
+        };
+        mu - dual
+    }
+}
+
+impl Family for BoxCutMember<'_> {
+    fn window(&self) -> (f64, f64) {
+        let c = self.cut;
+        let top = (1.0 - c.lo) / (c.hi - c.lo);
+        ((top - self.p_f).max(0.0), top)
+    }
+
+    fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
+        let (w_lo, w_hi) = self.window();
+        if node.w < w_lo - BOUND_TOL || node.w > w_hi + BOUND_TOL {
+            return None;
+        }
+        // [E] Prop 2's family Z needs a zero (n items besides f, all taken: none).
+        if self.cut.needs_zero && taken == n {
+            return None;
+        }
+        Some(self.cost(node.w, node.l, node.max_in, max_out))
+    }
+
+    fn box_bound(&self, w: (f64, f64), floor: DualFloor, max_in: f64, max_out: f64, _: f64) -> f64 {
+        // Decreasing in L and convex in W along each of the two floors: the
+        // smaller of their largest values at the ends of the range.
+        let (w_lo, w_hi) = self.window();
+        let (a, b) = (w.0.max(w_lo), w.1.min(w_hi));
+        if a > b {
+            return f64::NEG_INFINITY;
+        }
+        let flat = |x: f64| self.cost(x, floor.l_min, max_in, max_out);
+        let sloped = |x: f64| self.cost(x, floor.slope * x + floor.offset, max_in, max_out);
+        flat(a).max(flat(b)).min(sloped(a).max(sloped(b)))
+    }
+
+    fn bound(&self, node: &Node, items: &Items, _threshold: f64) -> f64 {
+        let (w_lo, w_hi) = self.window();
+        let rest = items.suffix_max[node.depth];
+        let (max_hi, max_lo) = (node.max_in.max(rest), node.max_out.max(rest));
+        let g = |w: f64, l: f64| self.cost(w, l, max_hi, max_lo);
+        let (mut w0, mut l0) = (node.w, node.l);
+        let mut best = if w0 >= w_lo {
+            g(w0, l0)
+        } else {
+            f64::NEG_INFINITY
+        };
+        for i in items.chain(node.depth) {
+            let (p, lam) = (items.p[i], items.lambda[i]);
+            let (w1, l1) = (w0 + p, l0 + lam);
+            let at = |w: f64| l0 + lam * (w - w0) / p;
+            if w0 < w_lo && w1 >= w_lo {
+                best = best.max(g(w_lo, at(w_lo)));
+            }
+            if w1 > w_hi {
+                if w0 < w_hi {
+                    best = best.max(g(w_hi, at(w_hi)));
+                }
+                break;
+            }
+            if w1 >= w_lo {
+                best = best.max(g(w1, l1));
+            }
+            (w0, l0) = (w1, l1);
+        }
+        best
+    }
+}
+
+/// Where a box cut's free coordinate sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Lo,
+    Inside,
+    Hi,
+}
+
+/// The vertices of `{c : lo <= c_x <= hi, p . c = 1}` as a pricing oracle: a set U
+/// at `hi`, one free coordinate, the rest at `lo` (docs/theory.md).
+pub struct BoxCut {
+    p: Vec<f64>,
+    lo: f64,
+    hi: f64,
+    /// Members must keep a coordinate at `lo` (\[E\] Prop 2's family Z).
+    needs_zero: bool,
+    kind: Separable,
+    utility: SliceUtility,
+    deadline: Option<Instant>,
+}
+
+impl BoxCut {
+    /// The box cut of `p` between `lo < hi` (finite), priced for `utility`, whose
+    /// separable form is `kind`.
+    pub fn new(
+        p: &[f64],
+        lo: f64,
+        hi: f64,
+        needs_zero: bool,
+        utility: &dyn Utility,
+    ) -> Option<Self> {
+        let kind = utility.separable()?;
+        if !(hi.is_finite() && hi > lo && lo >= 0.0) {
+            return None;
+        }
+        Some(BoxCut {
+            p: p.to_vec(),
+            lo,
+            hi,
+            needs_zero,
+            kind,
+            utility: column_value(p, kind),
+            deadline: None,
+        })
+    }
+
+    /// Stops every pricing pass at `deadline` (its bound then covers the open nodes).
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// The free coordinate's value when the set at `hi` weighs w, and whether
+    /// it is at an end of `[lo, hi]` within the rounding of its terms (relative
+    /// to their size, not to `hi`, which can be huge at large eps).
+    fn free_value(&self, w: f64, p_f: f64) -> (f64, End) {
+        let t = self.lo + (1.0 - self.lo - (self.hi - self.lo) * w) / p_f;
+        let tol = BOUND_TOL * (self.lo + (1.0 + self.lo + (self.hi - self.lo) * w) / p_f);
+        let at = if t <= self.lo + tol {
+            End::Lo
+        } else if t >= self.hi - tol {
+            End::Hi
+        } else {
+            End::Inside
+        };
+        (t, at)
+    }
+
+    /// The ray of set `u` with free coordinate f, or `None` if it is no vertex.
+    fn ray(&self, u: &[usize], f: usize) -> Option<Array1<f64>> {
+        let mut v = Array1::from_elem(self.p.len(), self.lo);
+        let w: f64 = u.iter().map(|&x| self.p[x]).sum();
+        let (t, at) = self.free_value(w, self.p[f]);
+        if at == End::Inside {
+            for &x in u {
+                v[x] = self.hi;
+            }
+            v[f] = t;
+            return Some(v);
+        }
+        // The free coordinate at an end: U alone (at `lo`) or U and f (at `hi`),
+        // exactly normalised.
+        let at_hi = at == End::Hi;
+        if (at == End::Lo && !u.is_empty()) || at_hi {
+            let (w, f) = if at_hi {
+                (w + self.p[f], Some(f))
+            } else {
+                (w, None)
+            };
+            let top = (1.0 - self.lo * (1.0 - w)) / w;
+            for &x in u.iter().chain(f.iter()) {
+                v[x] = top;
+            }
+            return Some(v);
+        }
+        None
+    }
+}
+
+impl Searched for BoxCut {
+    fn dimension(&self) -> usize {
+        self.p.len()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
+        let lambda = lambda.to_vec();
+        let lambda_sum: f64 = lambda.iter().sum();
+        let n = self.p.len();
+        let results: Vec<(usize, Found)> = (0..n)
+            .into_par_iter()
+            .map(|f| {
+                let items = Items::new(&self.p, &lambda, Some(f));
+                let member = BoxCutMember {
+                    cut: self,
+                    f,
+                    p_f: self.p[f],
+                    lambda_f: lambda[f],
+                    lambda_sum,
+                };
+                (member.f, search_items(&member, &items, tol, keep, pass))
+            })
+            .collect();
+        let lambda = Array1::from(lambda);
+        collect(results, tol, keep, |f, set| {
+            Some(self.utility.priced(self.ray(set, f)?, &lambda))
+        })
+    }
+}
+
+impl Node {
+    fn root() -> Self {
+        Node {
+            depth: 0,
+            w: 0.0,
+            l: 0.0,
+            max_in: 0.0,
+            max_out: 0.0,
+        }
+    }
+}
+
+/// `mu(c)` on the slice `p . c = 1` from the separable form.
+struct SliceUtility {
+    p: Vec<f64>,
+    kind: Separable,
+}
+
+impl SliceUtility {
+    /// The column of ray v with its value, and its reduced cost under lambda.
+    fn priced(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+        let value = self.value(&v);
+        (value - lambda.dot(&v), Column { vector: v, value })
+    }
+
+    fn value(&self, v: &Array1<f64>) -> f64 {
+        let pairs = self.p.iter().zip(v);
+        match self.kind {
+            Separable::FInformation(f) => pairs.map(|(a, c)| a * f(*c)).sum(),
+            Separable::MaxWeighted => pairs.map(|(a, c)| a * c).fold(0.0, f64::max),
+        }
+    }
+}
+
+fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
+    SliceUtility {
+        p: p.to_vec(),
+        kind,
+    }
+}
+
+/// Merges the searches: the largest reduced cost (an upper bound when nodes were
+/// left open or pruned at the tolerance) and the best `keep` columns, built and
+/// re-priced from their vectors by `column`.
+fn collect(
+    results: Vec<(usize, Found)>,
+    tol: f64,
+    keep: usize,
+    column: impl Fn(usize, &[usize]) -> Option<(f64, Column)>,
+) -> Pricing {
+    let mut best = f64::NEG_INFINITY;
+    let mut nodes = 0;
+    let mut top: TopK<Column> = TopK::new(keep);
+    for (member, found) in results {
+        best = best.max(found.best).max(found.open);
+        nodes += found.nodes;
+        for (_, set) in found.top.into_sorted() {
+            if let Some((rc, c)) = column(member, &set) {
+                top.push(rc, c);
+            }
+        }
+    }
+    // Nodes were dropped only at or below max(tol, a kept candidate's cost).
+    if tol.is_finite() {
+        best = best.max(tol);
+    }
+    Pricing {
+        max_reduced_cost: best,
+        entering: top
+            .into_sorted()
+            .into_iter()
+            .filter(|(rc, _)| *rc > tol)
+            .collect(),
+        priced: nodes,
+    }
+}
+
+/// How the two values of a [`TwoLevel`] ray depend on the weight W of the top set.
+#[derive(Debug, Clone, Copy)]
+pub enum Levels {
+    /// eps-LDP staircase: `E` on A, 1 elsewhere, normalised: `top = E / s`,
+    /// `level = 1 / s`, `s = 1 + (E - 1) W`.
+    Staircase {
+        /// `e^eps`.
+        e: f64,
+    },
+    /// \[E\] Prop 2, family L: `top = E (1 - W + b) / (1 - W + E b)` and
+    /// `level = (E (1 - W + b) - (E - 1)) / (1 - W + E b)`, both decreasing in W.
+    BallLevel {
+        /// `e^eps`.
+        e: f64,
+        /// `beta / 2`.
+        b: f64,
+    },
+}
+
+impl Levels {
+    /// `(top, level)` at weight w.
+    fn at(&self, w: f64) -> (f64, f64) {
+        match *self {
+            Levels::Staircase { e } => {
+                let s = 1.0 + (e - 1.0) * w;
+                (e / s, 1.0 / s)
+            }
+            Levels::BallLevel { e, b } => {
+                let d = 1.0 - w + e * b;
+                (e * (1.0 - w + b) / d, (e * (1.0 - w + b) - (e - 1.0)) / d)
+            }
+        }
+    }
+
+    /// The largest weight of a member (its level stays positive and below top).
+    fn max_weight(&self) -> f64 {
+        match *self {
+            Levels::Staircase { .. } => 1.0,
+            Levels::BallLevel { e, b } => (1.0 / e + b).min(1.0),
+        }
+    }
+}
+
+/// A member of a two-level family: the search over sets A.
+struct TwoLevelMember<'a> {
+    family: &'a TwoLevel,
+    lambda_sum: f64,
+}
+
+impl TwoLevelMember<'_> {
+    /// The reduced cost at weight w and dual mass l (largest masses in and out).
+    fn cost(&self, w: f64, l: f64, max_in: f64, max_out: f64) -> f64 {
+        let (top, level) = self.family.levels.at(w);
+        let mu = match self.family.kind {
+            Separable::FInformation(f) => w * f(top) + (1.0 - w) * f(level),
+            Separable::MaxWeighted => (top * max_in).max(level * max_out),
+        };
+        mu - level * self.lambda_sum - (top - level) * l
+    }
+
+    /// An upper bound of the reduced cost over `w in [a, b]` with `l >= l_min`,
+    /// by interval arithmetic (top and level decrease in w).
+    fn interval_bound(&self, a: f64, b: f64, l_min: f64, max_in: f64, max_out: f64) -> f64 {
+        let (top_hi, level_hi) = self.family.levels.at(a);
+        let (top_lo, level_lo) = self.family.levels.at(b);
+        let mu = match self.family.kind {
+            Separable::FInformation(f) => {
+                let ft = f(top_lo).max(f(top_hi));
+                let fl = f(level_lo).max(f(level_hi));
+                (a * ft).max(b * ft) + ((1.0 - a) * fl).max((1.0 - b) * fl)
+            }
+            Separable::MaxWeighted => (top_hi * max_in).max(level_hi * max_out),
+        };
+        let lam = self.lambda_sum;
+        let level_term = (-level_lo * lam).max(-level_hi * lam);
+        let (gap_lo, gap_hi) = ((top_lo - level_hi).max(0.0), top_hi - level_lo);
+        mu + level_term + (-gap_lo * l_min).max(-gap_hi * l_min)
+    }
+
+    /// The bound on one chain segment from (a, la) to (b, lb), split in halves
+    /// while it is above `threshold`.
+    #[allow(clippy::too_many_arguments)]
+    fn segment_bound(
+        &self,
+        (a, la): (f64, f64),
+        (b, lb): (f64, f64),
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+        depth: u32,
+    ) -> f64 {
+        let bound = self.interval_bound(a, b, la.min(lb), max_in, max_out);
+        if bound <= threshold || depth >= MAX_SPLIT_DEPTH || b - a <= 1e-13 {
+            return bound;
+        }
+        let m = 0.5 * (a + b);
+        let lm = 0.5 * (la + lb);
+        let left = self.segment_bound((a, la), (m, lm), max_in, max_out, threshold, depth + 1);
+        let right = self.segment_bound((m, lm), (b, lb), max_in, max_out, threshold, depth + 1);
+        left.max(right)
+    }
+}
+
+impl TwoLevelMember<'_> {
+    /// `Some(E)` when a node can be judged against a finite `threshold` by the
+    /// concave test of [`staircase`].
+    fn concave_staircase(&self, threshold: f64) -> Option<f64> {
+        match self.family.levels {
+            Levels::Staircase { e } if self.family.concave && threshold.is_finite() => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The bound of a range whose least dual mass at W is `floor(W)` (convex),
+    /// sampled at `xs`: the threshold itself if no member beats it, else
+    /// infinity (the node must be searched).
+    fn concave_test(
+        &self,
+        e: f64,
+        threshold: f64,
+        max_in: f64,
+        max_out: f64,
+        xs: Vec<f64>,
+        floor: &dyn Fn(f64) -> f64,
+    ) -> f64 {
+        let lam = self.lambda_sum;
+        let h = |w: f64| {
+            let s = 1.0 + (e - 1.0) * w;
+            let m = match self.family.kind {
+                Separable::FInformation(f) => s * (w * f(e / s) + (1.0 - w) * f(1.0 / s)),
+                Separable::MaxWeighted => (e * max_in).max(max_out),
+            };
+            m - threshold * s - lam - (e - 1.0) * floor(w)
+        };
+        if staircase::concave_at_most_zero(&h, xs) {
+            threshold
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+impl Family for TwoLevelMember<'_> {
+    fn window(&self) -> (f64, f64) {
+        (0.0, self.family.levels.max_weight())
+    }
+
+    fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
+        if taken == 0 || taken == n || node.w >= self.family.levels.max_weight() {
+            return None;
+        }
+        let (top, level) = self.family.levels.at(node.w);
+        // Family L's level must stay positive (the staircase's always is, and
+        // its ratio top / level = e^eps can exceed any tolerance).
+        let ball = matches!(self.family.levels, Levels::BallLevel { .. });
+        if ball && level <= BOUND_TOL * top || level >= top * (1.0 - BOUND_TOL) {
+            return None;
+        }
+        Some(self.cost(node.w, node.l, node.max_in, max_out))
+    }
+
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        floor: DualFloor,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64 {
+        let (a, b) = (w.0.max(0.0), w.1.min(self.family.levels.max_weight()));
+        if a > b {
+            return f64::NEG_INFINITY;
+        }
+        if let Some(e) = self.concave_staircase(threshold) {
+            let mut xs = vec![a, b];
+            let kink = (floor.l_min - floor.offset) / floor.slope;
+            if kink > a && kink < b {
+                xs.insert(1, kink);
+            }
+            return self.concave_test(e, threshold, max_in, max_out, xs, &|w| floor.at(w));
+        }
+        let l_min = floor.at(a).min(floor.at(b));
+        // The tree narrows the range as it descends: split little here.
+        let depth = MAX_SPLIT_DEPTH - 2;
+        self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
+    }
+
+    fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
+        let w_max = self.family.levels.max_weight();
+        let rest = items.suffix_max[node.depth];
+        let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
+        if let Some(e) = self.concave_staircase(threshold) {
+            // The chain's vertices up to the largest weight.
+            let (mut ws, mut ls) = (vec![node.w], vec![node.l]);
+            for i in items.chain(node.depth) {
+                let (w0, l0) = (ws[ws.len() - 1], ls[ls.len() - 1]);
+                if w0 >= w_max {
+                    break;
+                }
+                let w1 = (w0 + items.p[i]).min(w_max);
+                ls.push(l0 + items.lambda[i] * (w1 - w0) / items.p[i]);
+                ws.push(w1);
+            }
+            if ws.len() < 2 {
+                return self.cost(node.w, node.l, max_in, max_out);
+            }
+            let chain = |w: f64| {
+                let k = ws.partition_point(|&x| x < w).clamp(1, ws.len() - 1);
+                let (w0, w1) = (ws[k - 1], ws[k]);
+                if w1 > w0 {
+                    ls[k - 1] + (ls[k] - ls[k - 1]) * (w - w0) / (w1 - w0)
+                } else {
+                    ls[k - 1].min(ls[k])
+                }
+            };
+            return self.concave_test(e, threshold, max_in, max_out, ws.clone(), &chain);
+        }
+        let (mut w0, mut l0) = (node.w, node.l);
+        let mut best = self.cost(w0, l0, max_in, max_out);
+        for i in items.chain(node.depth) {
+            if w0 >= w_max || best > threshold {
+                break;
+            }
+            let (p, lam) = (items.p[i], items.lambda[i]);
+            let w1 = (w0 + p).min(w_max);
+            let l1 = l0 + lam * (w1 - w0) / p;
+            let seg = self.segment_bound((w0, l0), (w1, l1), max_in, max_out, threshold, 0);
+            best = best.max(seg);
+            (w0, l0) = (w1, l1);
+        }
+        best
+    }
+}
+
+/// A family of two-level rays (a set A at `top`, the rest at `level`, both
+/// functions of `W = p(A)`) as a pricing oracle: \[E\] Prop 2's family L or the
+/// LDP staircase patterns.
+pub struct TwoLevel {
+    p: Vec<f64>,
+    levels: Levels,
+    kind: Separable,
+    /// The staircase's `m(W)` is concave ([`staircase`]).
+    concave: bool,
+    utility: SliceUtility,
+    deadline: Option<Instant>,
+}
+
+impl TwoLevel {
+    /// The family over reference p for `utility` (`None` without a separable form).
+    pub fn new(p: &[f64], levels: Levels, utility: &dyn Utility) -> Option<Self> {
+        let kind = utility.separable()?;
+        Some(TwoLevel {
+            p: p.to_vec(),
+            levels,
+            kind,
+            concave: matches!(kind, Separable::MaxWeighted) || utility.staircase_concave(),
+            utility: column_value(p, kind),
+            deadline: None,
+        })
+    }
+
+    /// Stops every pricing pass at `deadline`.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    fn ray(&self, a: &[usize]) -> Array1<f64> {
+        let w: f64 = a.iter().map(|&x| self.p[x]).sum();
+        let (top, level) = self.levels.at(w);
+        let mut v = Array1::from_elem(self.p.len(), level);
+        for &x in a {
+            v[x] = top;
+        }
+        v
+    }
+}
+
+impl Searched for TwoLevel {
+    fn dimension(&self) -> usize {
+        self.p.len()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
+        let lam = lambda.to_vec();
+        let items = Items::new(&self.p, &lam, None);
+        let member = TwoLevelMember {
+            family: self,
+            lambda_sum: lam.iter().sum(),
+        };
+        let results = if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
+            vec![(0, search_items(&member, &items, tol, keep, pass))]
+        } else {
+            self.split_search(&member, &items, tol, keep, pass)
+        };
+        collect(results, tol, keep, |_, set| {
+            Some(self.utility.priced(self.ray(set), lambda))
+        })
+    }
+}
+
+impl TwoLevel {
+    /// The search split at the first six items, so that the cores share it.
+    fn split_search(
+        &self,
+        member: &TwoLevelMember,
+        items: &Items,
+        tol: f64,
+        keep: usize,
+        pass: &Pass,
+    ) -> Vec<(usize, Found)> {
+        let splits = 6;
+        let suffix = Suffix::new(items);
+        (0..1usize << splits)
+            .into_par_iter()
+            .map(|mask| {
+                let mut search = Search::new(items, &suffix, tol, keep, pass);
+                let mut node = Node::root();
+                for i in 0..splits {
+                    let (take, leave) = search.children(&node);
+                    node = if mask >> i & 1 == 1 {
+                        search.stack.push(i);
+                        take
+                    } else {
+                        leave
+                    };
+                }
+                explore(member, &mut search, node, mask != 0);
+                (0, search.found)
+            })
+            .collect()
+    }
+}
+
+/// A family priced within a shared [`Pass`] (its deadline and node budget).
+trait Searched: Send + Sync {
+    /// Dimension N.
+    fn dimension(&self) -> usize;
+    /// When every pass must stop.
+    fn deadline(&self) -> Option<Instant>;
+    /// One pricing pass, counting its nodes into `pass`.
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing;
+}
+
+/// A family alone prices in a pass of its own.
+impl<T: Searched> RayOracle for T {
+    fn dimension(&self) -> usize {
+        Searched::dimension(self)
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_in(lambda, tol, keep, &Pass::new(self.deadline()))
+    }
+}
+
+/// Several families priced as one pass (a cone whose rays come in several
+/// families, as \[E\] Prop 2's Z and L): they share the node budget, so a family
+/// with no entering ray stops once another has found some.
+pub struct Union {
+    parts: Vec<Box<dyn Searched>>,
+    n: usize,
+    deadline: Option<Instant>,
+}
+
+impl Union {
+    /// \[E\] Prop 2's families Z and L.
+    pub fn ball(family_z: BoxCut, family_l: TwoLevel, deadline: Option<Instant>) -> Self {
+        Union {
+            n: family_z.p.len(),
+            parts: vec![Box::new(family_z), Box::new(family_l)],
+            deadline,
+        }
+    }
+}
+
+impl RayOracle for Union {
+    fn dimension(&self) -> usize {
+        self.n
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        let pass = Pass::new(self.deadline);
+        let mut out = Pricing {
+            max_reduced_cost: f64::NEG_INFINITY,
+            entering: Vec::new(),
+            priced: 0,
+        };
+        let mut top = TopK::new(keep);
+        for o in &self.parts {
+            let p = o.price_in(lambda, tol, keep, &pass);
+            out.max_reduced_cost = out.max_reduced_cost.max(p.max_reduced_cost);
+            out.priced += p.priced;
+            for (rc, c) in p.entering {
+                top.push(rc, c);
+            }
+        }
+        out.entering = top.into_sorted();
+        out
+    }
+}

@@ -1,0 +1,44 @@
+//! Solver errors: bad input (from the model), problems too large for exact
+//! enumeration, LP failures and failed certificates.
+
+use pmldesign_model::ModelError;
+use thiserror::Error;
+
+/// Why a design could not be produced.
+#[derive(Debug, Error)]
+pub enum SolverError {
+    /// The input was invalid.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The alphabet is beyond exact ray enumeration.
+    #[error(
+        "invalid prior: N = {n} symbols exceeds the limit of {limit} for exact ray enumeration ({method}); merge categories or raise DesignSettings::max_alphabet"
+    )]
+    AlphabetTooLarge {
+        /// Alphabet size asked for.
+        n: usize,
+        /// The limit.
+        limit: usize,
+        /// Which enumeration hit it.
+        method: &'static str,
+    },
+    /// The LP solver failed.
+    #[error("linear program failed: {0}")]
+    Lp(String),
+    /// A computed mechanism failed its verification; it is not emitted.
+    #[error("certificate check failed: {0}")]
+    Certificate(String),
+}
+
+impl SolverError {
+    /// True when the error is the user's input (usage error, CLI exit status 2).
+    pub fn is_input_error(&self) -> bool {
+        matches!(
+            self,
+            SolverError::Model(_) | SolverError::AlphabetTooLarge { .. }
+        )
+    }
+}
+
+/// Result alias for the solver.
+pub type Result<T> = std::result::Result<T, SolverError>;

@@ -1,0 +1,352 @@
+//! The single entry point: a [`Problem`] is built in one chain (the set of
+//! priors or a sample, the privacy notion, the objective, settings, a progress
+//! callback) and [`Problem::solve`] returns a certified [`Design`].
+//!
+//! ```
+//! use pmldesign_model::{Prior, UncertaintySet};
+//! use pmldesign_solver::{FInformation, Problem};
+//!
+//! // \[E\] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8.
+//! let set = UncertaintySet::known(Prior::new(vec![0.4, 0.2, 0.2, 0.2])?);
+//! let d = Problem::new(set)
+//!     .epsilon((9.0f64 / 8.0).ln())
+//!     .utility(FInformation::mutual_information())
+//!     .solve()?;
+//! assert!(d.certificate.worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+//! # Ok::<(), pmldesign_solver::SolverError>(())
+//! ```
+
+use crate::baseline::randomized_response_baselines;
+use crate::design::{self, Design, LossOutcome, numbered, per_output};
+use crate::error::Result;
+use crate::loss::{self, Loss, LossDesign, LossMethod};
+use crate::ray_lp::Progress;
+use crate::sample_design::{Guarantee, RadiusMethod, simpler_route};
+use crate::settings::Settings;
+use crate::utility::{FInformation, Utility};
+use pmldesign_model::{ModelError, Notion, Prior, UncertaintySet};
+
+/// An estimate from m samples and the failure probability delta of its
+/// guarantee (\[E\] Sec. III): [`Problem::from_sample`] designs over the l1 ball
+/// whose radius they give. The numbers are named fields, so delta and epsilon
+/// cannot be swapped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sample {
+    /// The empirical prior p^.
+    pub estimate: Prior,
+    /// The number of samples m behind it.
+    pub samples: u64,
+    /// The failure probability delta of the guarantee, in (0, 1).
+    pub delta: f64,
+    /// How the radius follows from (m, delta). Default: distribution-free.
+    pub radius: RadiusMethod,
+}
+
+impl Sample {
+    /// The sample of category counts (the estimate is `counts / m`), with the
+    /// distribution-free radius.
+    pub fn from_counts(counts: &[u64], delta: f64) -> Result<Self> {
+        let samples = pmldesign_model::sample::sample_size(counts)?;
+        let masses: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+        Ok(Sample {
+            estimate: Prior::normalised(masses)?,
+            samples,
+            delta,
+            radius: RadiusMethod::DistributionFree,
+        })
+    }
+
+    /// The same sample with another radius method.
+    pub fn radius(mut self, method: RadiusMethod) -> Self {
+        self.radius = method;
+        self
+    }
+}
+
+/// What a design optimises.
+enum Objective<'a> {
+    Utility(Box<dyn Utility + 'a>),
+    Loss(Loss),
+}
+
+/// Where the priors come from.
+enum Priors {
+    Set(UncertaintySet),
+    Sample(Sample),
+}
+
+/// A design problem, built in one chain and solved once (module docs).
+pub struct Problem<'a> {
+    priors: Priors,
+    notion: Option<Notion>,
+    objective: Objective<'a>,
+    labels: Option<Vec<String>>,
+    settings: Settings,
+    progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+}
+
+impl<'a> Problem<'a> {
+    /// A problem over the priors of `set`: mutual information and default
+    /// settings until told otherwise; the level is required
+    /// ([`Problem::epsilon`] or [`Problem::notion`]).
+    pub fn new(set: UncertaintySet) -> Self {
+        Problem::with(Priors::Set(set))
+    }
+
+    /// A problem over the ball that a sample's guarantee gives (\[E\] eq. (7) or
+    /// Theorem 2); the design carries the guarantee ([`Design::guarantee`]).
+    pub fn from_sample(sample: Sample) -> Self {
+        Problem::with(Priors::Sample(sample))
+    }
+
+    fn with(priors: Priors) -> Self {
+        Problem {
+            priors,
+            notion: None,
+            objective: Objective::Utility(Box::new(FInformation::mutual_information())),
+            labels: None,
+            settings: Settings::default(),
+            progress: None,
+        }
+    }
+
+    /// eps-PML for every prior of the set (docs/theory.md §3).
+    pub fn epsilon(self, epsilon: f64) -> Self {
+        self.notion(Notion::Pml { epsilon })
+    }
+
+    /// Any notion: PML, PMC, ALIP, LIP or LDP (docs/theory.md §3).
+    pub fn notion(mut self, notion: Notion) -> Self {
+        self.notion = Some(notion);
+        self
+    }
+
+    /// Maximise a sub-convex utility (docs/theory.md §4). Default: mutual
+    /// information.
+    pub fn utility(mut self, utility: impl Utility + 'a) -> Self {
+        self.objective = Objective::Utility(Box::new(utility));
+        self
+    }
+
+    /// Maximise a utility chosen at run time (e.g. [`crate::utility::builtin`]).
+    pub fn boxed_utility(mut self, utility: Box<dyn Utility + 'a>) -> Self {
+        self.objective = Objective::Utility(utility);
+        self
+    }
+
+    /// Minimise an expected label-dependent loss instead (PML only; the
+    /// outputs are guesses of the input, docs/theory.md §4).
+    pub fn loss(mut self, loss: Loss) -> Self {
+        self.objective = Objective::Loss(loss);
+        self
+    }
+
+    /// Names of the inputs, one per prior entry (default `x1..xN`).
+    pub fn labels(mut self, labels: Vec<String>) -> Self {
+        self.labels = Some(labels);
+        self
+    }
+
+    /// Settings of the solve ([`Settings`], checked by [`Settings::validate`]).
+    pub fn settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// Called after every pricing pass with the incumbent and the bound.
+    pub fn on_progress(mut self, progress: impl FnMut(Progress) + 'a) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// Solves the problem and certifies the result: the mechanism is re-measured
+    /// over the whole set, and a failed check is an error.
+    pub fn solve(self) -> Result<Design> {
+        self.settings.validate()?;
+        let Some(notion) = self.notion else {
+            return Err(missing_level());
+        };
+        let (set, guarantee) = match self.priors {
+            Priors::Set(set) => (set, None),
+            Priors::Sample(sample) => sample_ball(&sample, &notion)?,
+        };
+        let labels = check_labels(self.labels, set.len())?;
+        let mut progress = self.progress;
+        let mut report = |p: Progress| {
+            if let Some(f) = progress.as_mut() {
+                f(p)
+            }
+        };
+        let settings = &self.settings;
+        let mut d = match self.objective {
+            Objective::Utility(u) => {
+                let main = match guarantee {
+                    Some(_) => shared(settings, 1.0 - SIMPLER_ROUTE_SHARE),
+                    None => settings.clone(),
+                };
+                let mut d = design::design_notion_with_progress(
+                    &set,
+                    &notion,
+                    u.as_ref(),
+                    &main,
+                    &mut report,
+                )?;
+                d.guarantee = match guarantee {
+                    Some(mut g) => {
+                        let s = &shared(settings, SIMPLER_ROUTE_SHARE);
+                        g.simpler_route =
+                            simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), s)?;
+                        Some(g)
+                    }
+                    None => None,
+                };
+                d.outputs = numbered("y", d.mechanism.outputs());
+                d
+            }
+            Objective::Loss(l) => {
+                let Notion::Pml { epsilon } = notion else {
+                    return Err(ModelError::invalid(
+                        "notion",
+                        notion.name(),
+                        "the loss LP is for PML",
+                        "use Notion::Pml (Problem::epsilon) with a loss",
+                    )
+                    .into());
+                };
+                let ld =
+                    loss::minimise_loss_with_progress(&set, epsilon, &l, settings, &mut report)?;
+                let mut d = loss_design(ld, &set, &l)?;
+                d.guarantee = guarantee;
+                d.outputs = labels.clone();
+                d
+            }
+        };
+        d.labels = labels;
+        Ok(d)
+    }
+}
+
+/// The share of a time limit that the simpler route of a sample design gets.
+const SIMPLER_ROUTE_SHARE: f64 = 0.2;
+
+/// `settings` with `share` of its time limit.
+fn shared(settings: &Settings, share: f64) -> Settings {
+    let mut s = settings.clone();
+    let cg = &mut s.column_generation;
+    cg.time_limit = cg.time_limit.map(|t| t.mul_f64(share));
+    s
+}
+
+/// The error for a problem without a privacy level.
+fn missing_level() -> crate::SolverError {
+    ModelError::invalid(
+        "notion",
+        "none",
+        "a design needs a privacy level",
+        "call .epsilon(eps) or .notion(..) before .solve()",
+    )
+    .into()
+}
+
+/// The ball of a sample's guarantee (PML only).
+fn sample_ball(sample: &Sample, notion: &Notion) -> Result<(UncertaintySet, Option<Guarantee>)> {
+    if !matches!(notion, Notion::Pml { .. }) {
+        return Err(ModelError::invalid(
+            "notion",
+            notion.name(),
+            "guarantees from samples are for PML",
+            "use Problem::new with an l1 ball for other notions, or Notion::Pml",
+        )
+        .into());
+    }
+    let g = Guarantee::new(
+        &sample.estimate,
+        sample.samples,
+        sample.delta,
+        sample.radius,
+    )?;
+    let set = UncertaintySet::l1_ball(sample.estimate.clone(), g.beta)?;
+    Ok((set, Some(g)))
+}
+
+/// The labels given, checked (one per input, non-empty, unique), or `x1..xN`.
+pub fn check_labels(labels: Option<Vec<String>>, n: usize) -> Result<Vec<String>> {
+    let Some(labels) = labels else {
+        return Ok(numbered("x", n));
+    };
+    let bad = |field: String, value: String, why: String, fix: &str| {
+        Err(ModelError::invalid(field, value, why, fix).into())
+    };
+    if labels.len() != n {
+        return bad(
+            "labels".into(),
+            labels.join(","),
+            format!("{} labels for {n} symbols", labels.len()),
+            "give exactly one label per prior entry",
+        );
+    }
+    for (i, l) in labels.iter().enumerate() {
+        if l.is_empty() {
+            return bad(
+                format!("labels[{i}]"),
+                "\"\"".into(),
+                "empty label".into(),
+                "give every symbol a name",
+            );
+        }
+        if labels[..i].contains(l) {
+            return bad(
+                format!("labels[{i}]"),
+                l.clone(),
+                "duplicate label".into(),
+                "give every symbol a distinct name",
+            );
+        }
+    }
+    Ok(labels)
+}
+
+/// A loss design as a [`Design`]: the utility is minus the expected loss, and
+/// the baselines are measured by the same loss.
+fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design> {
+    let reference = set.reference();
+    let d = l.matrix(set.len())?;
+    let value =
+        |m: &pmldesign_model::Mechanism| -loss::expected_loss(m, reference.view(), d.view());
+    let (q, pml, pmc) = per_output(&ld.mechanism, reference.view());
+    let pricing = match ld.method {
+        LossMethod::ColumnGeneration => "column_generation",
+        LossMethod::InnerOuter => "column_generation_inner_outer",
+        LossMethod::Direct => "direct_lp",
+        LossMethod::ClosedForm | LossMethod::Auto => "none",
+    };
+    Ok(Design {
+        status: ld.status,
+        notion: Notion::Pml {
+            epsilon: ld.epsilon,
+        },
+        epsilon: ld.epsilon,
+        uncertainty: set.clone(),
+        labels: Vec::new(),
+        outputs: Vec::new(),
+        utility_name: "loss".into(),
+        utility_value: -ld.expected_loss,
+        loss: Some(LossOutcome {
+            name: ld.loss_name,
+            expected_loss: ld.expected_loss,
+            lower_bound: ld.lower_bound,
+            method: ld.method,
+        }),
+        output_probabilities: q,
+        pml_per_output: pml,
+        pmc_per_output: pmc,
+        certificate: ld.certificate,
+        baselines: randomized_response_baselines(set, ld.epsilon, &value)?,
+        mechanism: ld.mechanism,
+        guarantee: None,
+        rays: None,
+        iterations: ld.iterations,
+        rays_priced: 0,
+        pricing: pricing.into(),
+    })
+}

@@ -1,0 +1,619 @@
+//! The LP over extreme rays (docs/theory.md §4), solved by column generation.
+//!
+//! Primal: `max sum_k theta_k mu(v_k)  s.t.  sum_k theta_k v_k = 1, theta >= 0`.
+//! Dual:   `min sum_x lambda_x          s.t.  lambda . v_k >= mu(v_k) for every k`.
+//!
+//! A restricted master over a working set of columns (N rows) gives lambda; pricing
+//! scans every ray for a positive reduced cost `mu(v_k) - lambda . v_k` through a
+//! [`RayOracle`], which may stream the rays without storing them. When none is left,
+//! `sum lambda` bounds the utility of every mechanism in the cone. Because the rays
+//! are normalised by a distribution r (`r . v_k = 1`), `sum theta_k = 1`, so for
+//! any lambda `sum lambda + max(0, max_k reduced cost)` is a valid upper bound: the
+//! certificate reported with every design.
+
+use crate::error::{Result, SolverError};
+use crate::master::{Master, MasterSolution};
+use crate::rays::RaySet;
+use good_lp::{Expression, ProblemVariables, Solution, SolverModel, variable};
+use ndarray::{Array1, ArrayView1};
+use rayon::prelude::*;
+use std::collections::{BinaryHeap, HashSet};
+
+/// Settings of the column-generation loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnGenerationSettings {
+    /// Rays added to the working set per pricing pass.
+    pub batch: usize,
+    /// Pricing passes before giving up.
+    pub max_iterations: usize,
+    /// A ray enters only if its reduced cost exceeds this (relative to `1 + |bound|`),
+    /// or half the gap tolerance if that is larger.
+    pub pricing_tolerance: f64,
+    /// Stop once the certified gap is at most this, relative to the utility
+    /// (`max(gap_tolerance |U|, 1e-15)`). Default 1e-9, the gap at which a design
+    /// is reported optimal ([`crate::certificate::OPTIMALITY_GAP`]).
+    pub gap_tolerance: f64,
+    /// Stop after this long with the best mechanism and bound so far (then the
+    /// solution is feasible and certified private, and its gap says how far from
+    /// optimal it may be).
+    pub time_limit: Option<std::time::Duration>,
+    /// Stops the loop at its next pass when set from another thread (then as at
+    /// a time limit). Default: never set.
+    pub interrupt: crate::settings::Interrupt,
+}
+
+impl ColumnGenerationSettings {
+    /// The share of a time limit given to column generation: 90%, the rest is
+    /// for polishing, certifying and the baselines, so that a design returns
+    /// within about the limit.
+    pub fn loop_time(&self, limit: std::time::Duration) -> std::time::Duration {
+        limit.mul_f64(0.9)
+    }
+}
+
+impl Default for ColumnGenerationSettings {
+    fn default() -> Self {
+        ColumnGenerationSettings {
+            batch: 256,
+            max_iterations: 10_000,
+            pricing_tolerance: 1e-11,
+            gap_tolerance: crate::certificate::OPTIMALITY_GAP,
+            time_limit: None,
+            interrupt: crate::settings::Interrupt::default(),
+        }
+    }
+}
+
+/// A column of the master problem: a ray and its utility `mu(v)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The ray v, normalised by `r . v = 1`.
+    pub vector: Array1<f64>,
+    /// `mu(v)`.
+    pub value: f64,
+}
+
+/// The N randomized-response shaped columns `b 1 + (a - b) e_y` of the cone
+/// `c_x <= e (r . c + h min c)` (a known prior with `h = 0`, the \[E\] Prop 2
+/// formula with `e = e^eps'` and `h = beta/2`), normalised by `r . c = 1`, each
+/// with the largest spike the cone allows. Their weights solving `V theta = 1`
+/// are all positive: a nondegenerate first basis ([`RayOracle::start`]).
+pub(crate) fn spikes(
+    r: ArrayView1<f64>,
+    e: f64,
+    h: f64,
+    value: &dyn Fn(ArrayView1<f64>) -> f64,
+) -> Vec<Column> {
+    (0..r.len())
+        .map(|y| {
+            let ry = r[y];
+            let b = (1.0 - e * ry) / (1.0 - ry + e * ry * h);
+            let (a, b) = if b > 0.0 {
+                (e * (1.0 + h * b), b)
+            } else {
+                (1.0 / ry, 0.0)
+            };
+            let mut v = Array1::from_elem(r.len(), b);
+            v[y] = a;
+            Column {
+                value: value(v.view()),
+                vector: v,
+            }
+        })
+        .collect()
+}
+
+/// An oracle with a first basis for the master ([`RayOracle::start`]).
+pub(crate) struct Started<'a> {
+    /// The pricing.
+    pub oracle: Box<dyn RayOracle + Send + 'a>,
+    /// The first basis.
+    pub start: Vec<Column>,
+}
+
+impl RayOracle for Started<'_> {
+    fn dimension(&self) -> usize {
+        self.oracle.dimension()
+    }
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.oracle.price(lambda, tol, keep)
+    }
+    fn start(&self) -> Vec<Column> {
+        self.start.clone()
+    }
+}
+
+/// The result of one pricing pass.
+#[derive(Debug, Clone, Default)]
+pub struct Pricing {
+    /// `max_k (mu(v_k) - lambda . v_k)` over every ray (`-inf` if there are none),
+    /// or an upper bound on it: a search may stop proving at the tolerance, or at
+    /// its deadline with the bound of the nodes left open.
+    pub max_reduced_cost: f64,
+    /// Up to `keep` rays of largest reduced cost above the tolerance, best first.
+    pub entering: Vec<(f64, Column)>,
+    /// Rays priced.
+    pub priced: u64,
+}
+
+/// Access to every extreme ray of a cone, for pricing.
+pub trait RayOracle: Sync {
+    /// Dimension N.
+    fn dimension(&self) -> usize;
+    /// One pass over every ray: the largest reduced cost under lambda and up to
+    /// `keep` rays whose reduced cost exceeds `tol`.
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing;
+    /// N columns of the cone (rays or not: any column of the cone is a feasible
+    /// master column) whose weights solving `V theta = 1` are all positive: a
+    /// nondegenerate first basis for the master. The default start is the
+    /// all-ones column alone, a vertex with N - 1 basic zeros, from which the
+    /// duals are arbitrary and column generation can stall for many passes.
+    fn start(&self) -> Vec<Column> {
+        Vec::new()
+    }
+}
+
+/// Keeps the `keep` best `(reduced cost, item)` pairs (a min-heap on the cost).
+pub(crate) struct TopK<T> {
+    keep: usize,
+    heap: BinaryHeap<Entry<T>>,
+}
+
+/// Heap entry ordered by reversed reduced cost, so the heap's top is the worst.
+struct Entry<T>(f64, T);
+
+impl<T> PartialEq for Entry<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.total_cmp(&other.0).is_eq()
+    }
+}
+impl<T> Eq for Entry<T> {}
+impl<T> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Entry<T> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.0.total_cmp(&self.0)
+    }
+}
+
+impl<T> TopK<T> {
+    pub(crate) fn new(keep: usize) -> Self {
+        TopK {
+            keep,
+            heap: BinaryHeap::new(),
+        }
+    }
+
+    /// The smallest reduced cost that would still enter.
+    pub(crate) fn threshold(&self) -> f64 {
+        if self.heap.len() < self.keep {
+            f64::NEG_INFINITY
+        } else {
+            self.heap.peek().map_or(f64::INFINITY, |e| e.0)
+        }
+    }
+
+    pub(crate) fn push(&mut self, rc: f64, item: T) {
+        if self.keep == 0 {
+            return;
+        }
+        if self.heap.len() < self.keep {
+            self.heap.push(Entry(rc, item));
+        } else if rc > self.threshold() {
+            self.heap.pop();
+            self.heap.push(Entry(rc, item));
+        }
+    }
+
+    pub(crate) fn merge(mut self, other: TopK<T>) -> Self {
+        for Entry(rc, item) in other.heap {
+            self.push(rc, item);
+        }
+        self
+    }
+
+    pub(crate) fn into_sorted(self) -> Vec<(f64, T)> {
+        // Ascending in the reversed order is descending in reduced cost.
+        self.heap
+            .into_sorted_vec()
+            .into_iter()
+            .map(|Entry(rc, item)| (rc, item))
+            .collect()
+    }
+}
+
+/// Rays held in memory with their cached utilities.
+pub struct MaterialisedRays<'a> {
+    rays: &'a RaySet,
+    mu: Vec<f64>,
+}
+
+impl<'a> MaterialisedRays<'a> {
+    /// Wraps rays with `mu[k] = mu(v_k)`.
+    pub fn new(rays: &'a RaySet, mu: Vec<f64>) -> Self {
+        assert_eq!(rays.len(), mu.len());
+        MaterialisedRays { rays, mu }
+    }
+}
+
+impl RayOracle for MaterialisedRays<'_> {
+    fn dimension(&self) -> usize {
+        self.rays.dimension()
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        let l = lambda.as_slice().expect("contiguous");
+        let (max_rc, top) = (0..self.rays.len())
+            .into_par_iter()
+            .with_min_len(4096)
+            .fold(
+                || (f64::NEG_INFINITY, TopK::new(keep)),
+                |(mx, mut top), k| {
+                    let r = self.rays.ray(k);
+                    let rc = self.mu[k] - r.iter().zip(l).map(|(a, b)| a * b).sum::<f64>();
+                    if rc > tol && rc > top.threshold() {
+                        top.push(rc, k);
+                    }
+                    (mx.max(rc), top)
+                },
+            )
+            .reduce(
+                || (f64::NEG_INFINITY, TopK::new(keep)),
+                |(m1, t1), (m2, t2)| (m1.max(m2), t1.merge(t2)),
+            );
+        Pricing {
+            max_reduced_cost: max_rc,
+            entering: top
+                .into_sorted()
+                .into_iter()
+                .map(|(rc, k)| {
+                    (
+                        rc,
+                        Column {
+                            vector: self.rays.ray(k).to_owned(),
+                            value: self.mu[k],
+                        },
+                    )
+                })
+                .collect(),
+            priced: self.rays.len() as u64,
+        }
+    }
+}
+
+/// The optimum of the LP over rays.
+#[derive(Debug, Clone)]
+pub struct RayLpSolution {
+    /// `(column, theta)` for the columns of positive weight in the optimum
+    /// (the all-ones column included when used).
+    pub weights: Vec<(Column, f64)>,
+    /// Primal objective `sum theta_k mu(v_k)`.
+    pub value: f64,
+    /// The dual vector lambda of the pass with the best bound.
+    pub dual: Array1<f64>,
+    /// `sum lambda + max(0, max_k reduced cost)`: an upper bound on the utility.
+    pub upper_bound: f64,
+    /// Largest reduced cost over every ray under that lambda.
+    pub max_reduced_cost: f64,
+    /// Pricing passes.
+    pub iterations: usize,
+    /// Rays priced in total.
+    pub rays_priced: u64,
+    /// False when the time limit stopped the loop before the gap tolerance was
+    /// reached (or no entering ray was left).
+    pub converged: bool,
+}
+
+/// Solves the LP over materialised `rays` with `mu[k] = mu(v_k)`; see
+/// [`solve_with_oracle`].
+pub fn solve(
+    rays: &RaySet,
+    mu: &[f64],
+    ones_value: f64,
+    settings: &ColumnGenerationSettings,
+) -> Result<RayLpSolution> {
+    solve_with_oracle(
+        &MaterialisedRays::new(rays, mu.to_vec()),
+        ones_value,
+        f64::INFINITY,
+        settings,
+        &mut |_| {},
+    )
+}
+
+/// Progress of column generation, reported after every pricing pass.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Pricing passes so far.
+    pub iterations: usize,
+    /// Objective of the restricted master (a lower bound on the optimum).
+    pub lower_bound: f64,
+    /// `sum lambda + max(0, max reduced cost)` (an upper bound).
+    pub upper_bound: f64,
+    /// Rays priced so far.
+    pub rays_priced: u64,
+}
+
+/// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
+/// all-ones column, which lies in every PML cone and makes the restricted problems
+/// feasible and bounded from the first step. `a_priori` is an upper bound on the
+/// utility known in advance (`INFINITY` if none): the loop stops when the master
+/// is within the gap tolerance of the best bound. `progress` is called after every
+/// pass.
+pub fn solve_with_oracle(
+    oracle: &dyn RayOracle,
+    ones_value: f64,
+    a_priori: f64,
+    settings: &ColumnGenerationSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RayLpSolution> {
+    let n = oracle.dimension();
+    let ones = Column {
+        vector: Array1::ones(n),
+        value: ones_value,
+    };
+    // Seed: the rays of largest mu (reduced cost at lambda = 0).
+    let began = std::time::Instant::now();
+    let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
+    let mut rays_priced = seed.priced;
+    let mut seen: HashSet<Vec<i64>> = HashSet::new();
+    let mut master = Master::new(n, ones_value);
+    let mut working: Vec<Column> = vec![ones];
+    let start = oracle.start();
+    let k = start.len();
+    for c in start {
+        admit(c, &mut working, &mut seen, &mut master);
+    }
+    // Indices 1..=k hold the oracle's start columns if all of them were new.
+    let start_basis: Vec<usize> = if working.len() == k + 1 {
+        (1..=k).collect()
+    } else {
+        Vec::new()
+    };
+    master.start_from(&start_basis);
+    for (_, c) in seed.entering {
+        admit(c, &mut working, &mut seen, &mut master);
+    }
+    // The warm master answers each pass; microlp's cold solve is the fallback.
+    let mut warm: Option<MasterSolution>;
+    // Columns in the last optimum of the master, and the working-set size then.
+    let (mut last_support, mut last_len): (Vec<usize>, usize) = (Vec::new(), working.len());
+    let mut best_bound = a_priori;
+    let mut best: Option<(Array1<f64>, f64)> = None;
+    let mut iterations = 0;
+    loop {
+        iterations += 1;
+        if iterations > settings.max_iterations {
+            return Err(SolverError::Lp(format!(
+                "column generation did not converge in {} pricing passes",
+                settings.max_iterations
+            )));
+        }
+        warm = master.optimise();
+        if warm.is_none() {
+            // The warm basis went numerically singular: rebuild the master from the
+            // support of the last optimum and the newest columns (dropped columns
+            // can come back through pricing), and solve it cold.
+            let keep: Vec<usize> = (0..=start_basis.len())
+                .chain(
+                    last_support
+                        .iter()
+                        .copied()
+                        .filter(|&k| k > start_basis.len()),
+                )
+                .chain(last_len..working.len())
+                .collect();
+            working = keep.iter().map(|&k| working[k].clone()).collect();
+            seen = working.iter().map(|c| key(&c.vector)).collect();
+            master = Master::new(n, ones_value);
+            for c in &working[1..] {
+                master.push(c.vector.view(), c.value);
+            }
+            master.start_from(&start_basis);
+            warm = master.optimise();
+        }
+        let lambda = match &warm {
+            Some(m) => {
+                last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
+                last_len = working.len();
+                m.dual.clone()
+            }
+            None => restricted_dual(&working)?,
+        };
+        let bound = lambda.sum();
+        let allowance = crate::certificate::gap_allowance(settings.gap_tolerance, bound);
+        let tol = (settings.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
+        let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
+        rays_priced += pricing.priced;
+        let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
+        // Every pass certifies a bound (module docs): keep the best.
+        if bound + max_rc.max(0.0) < best_bound {
+            best_bound = bound + max_rc.max(0.0);
+            best = Some((lambda.clone(), max_rc));
+        }
+        progress(Progress {
+            iterations,
+            lower_bound: bound,
+            upper_bound: best_bound,
+            rays_priced,
+        });
+        let mut added = 0;
+        for (_, c) in pricing.entering {
+            if added == settings.batch.max(1) {
+                break;
+            }
+            if admit(c, &mut working, &mut seen, &mut master) {
+                added += 1;
+            }
+        }
+        let out_of_time = settings.interrupt.is_set()
+            || settings
+                .time_limit
+                .is_some_and(|limit| began.elapsed() >= settings.loop_time(limit));
+        let within_gap = best_bound - bound <= allowance;
+        if added == 0 || out_of_time || within_gap {
+            let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
+            // The new columns are not in the master yet (no time for that after
+            // a time-limit stop: the last optimum stays valid without them).
+            if added > 0 && !out_of_time {
+                warm = master.optimise();
+            }
+            // A master solved with a perturbed right-hand side is finished on the
+            // true one; microlp is next; the perturbed weights (rows off by about
+            // the perturbation, which the design repairs) are the last resort.
+            let perturbed = warm.as_ref().map(|m| m.theta.clone());
+            let theta = match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
+                Some(m) if m.feasible => m.theta,
+                _ => match (solve_restricted_primal(&working), perturbed) {
+                    (Ok(theta), _) => theta,
+                    (Err(_), Some(theta)) => theta,
+                    (Err(e), None) => return Err(e),
+                },
+            };
+            let weights: Vec<(Column, f64)> = working
+                .iter()
+                .zip(theta)
+                .filter(|(_, t)| *t > 0.0)
+                .map(|(c, t)| (c.clone(), t))
+                .collect();
+            let value = weights.iter().map(|(c, t)| c.value * t).sum();
+            return Ok(RayLpSolution {
+                weights,
+                value,
+                upper_bound: best_bound,
+                dual: best_lambda,
+                max_reduced_cost: best_rc,
+                iterations,
+                rays_priced,
+                converged: added == 0 || within_gap,
+            });
+        }
+    }
+}
+
+/// Adds a column to the working set and the master unless an equal one
+/// ([`key`]) is already there; whether it was added.
+fn admit(
+    c: Column,
+    working: &mut Vec<Column>,
+    seen: &mut HashSet<Vec<i64>>,
+    master: &mut Master,
+) -> bool {
+    if !seen.insert(key(&c.vector)) {
+        return false;
+    }
+    master.push(c.vector.view(), c.value);
+    working.push(c);
+    true
+}
+
+/// Identity of a column for de-duplication: its entries rounded to 1e-9, so
+/// that columns equal up to rounding (which would make the master's basis
+/// singular) count as one.
+fn key(v: &Array1<f64>) -> Vec<i64> {
+    v.iter().map(|x| (x * 1e9).round() as i64).collect()
+}
+
+/// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
+/// cost)` over every ray and the all-ones column (see the module docs). One full,
+/// parallel pricing pass; a search may stop proving at a reduced cost of 1e-13
+/// relative, which the bound then includes.
+pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>) -> f64 {
+    let tol = 1e-13 * (1.0 + lambda.sum().abs());
+    let pricing = oracle.price(lambda, tol, 0);
+    let ones_rc = ones_value - lambda.sum();
+    lambda.sum() + pricing.max_reduced_cost.max(ones_rc).max(0.0)
+}
+
+fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
+    coefs
+        .iter()
+        .zip(vars)
+        .filter(|(c, _)| **c != 0.0)
+        .map(|(c, v)| *c * *v)
+        .sum()
+}
+
+/// The restricted dual, retried with the right-hand sides perturbed by growing
+/// relative amounts (1e-12 .. 1e-8) when microlp reports a numerical failure on a
+/// degenerate problem (ties between many rays). A perturbed lambda still yields a
+/// valid bound, and the certificate checks the final gap.
+fn restricted_dual(working: &[Column]) -> Result<Array1<f64>> {
+    let mut last = None;
+    for perturbation in [0.0, 1e-12, 1e-10, 1e-8] {
+        match solve_restricted_dual(working, perturbation) {
+            Ok(l) => return Ok(l),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.expect("at least one attempt"))
+}
+
+/// A deterministic pseudo-random number in [-1, 1] for index k (SplitMix64).
+fn jitter(k: usize) -> f64 {
+    let mut z = (k as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1<f64>> {
+    let n = working[0].vector.len();
+    // lambda = plus - minus with both parts non-negative: microlp is less fragile
+    // with non-negative variables than with free or boxed ones on these degenerate
+    // problems.
+    let mut vars = ProblemVariables::new();
+    let plus: Vec<_> = (0..n).map(|_| vars.add(variable().min(0.0))).collect();
+    let minus: Vec<_> = (0..n).map(|_| vars.add(variable().min(0.0))).collect();
+    let both =
+        |coefs: ArrayView1<f64>| -> Expression { dot_expr(coefs, &plus) - dot_expr(coefs, &minus) };
+    let ones = Array1::<f64>::ones(n);
+    let mut model = vars
+        .minimise(both(ones.view()))
+        .using(crate::backend::lp_backend);
+    for (k, c) in working.iter().enumerate() {
+        let rhs = c.value + perturbation * jitter(k) * (1.0 + c.value.abs());
+        model = model.with(both(c.vector.view()).geq(rhs));
+    }
+    let sol = model
+        .solve()
+        .map_err(|e| SolverError::Lp(format!("restricted dual: {e}")))?;
+    let out: Array1<f64> = plus
+        .iter()
+        .zip(&minus)
+        .map(|(a, b)| sol.value(*a) - sol.value(*b))
+        .collect();
+    if out.iter().any(|x| !x.is_finite()) {
+        return Err(SolverError::Lp(format!("restricted dual returned {out}")));
+    }
+    Ok(out)
+}
+
+/// The restricted primal by microlp: theta, one per working column.
+fn solve_restricted_primal(working: &[Column]) -> Result<Vec<f64>> {
+    let n = working[0].vector.len();
+    let mut vars = ProblemVariables::new();
+    let theta: Vec<_> = working
+        .iter()
+        .map(|_| vars.add(variable().min(0.0)))
+        .collect();
+    let objective: Expression = working.iter().zip(&theta).map(|(c, t)| c.value * *t).sum();
+    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
+    for x in 0..n {
+        let row: Expression = working
+            .iter()
+            .zip(&theta)
+            .filter(|(c, _)| c.vector[x] != 0.0)
+            .map(|(c, t)| c.vector[x] * *t)
+            .sum();
+        model = model.with(row.eq(1.0));
+    }
+    let sol = model
+        .solve()
+        .map_err(|e| SolverError::Lp(format!("restricted primal: {e}")))?;
+    Ok(theta.iter().map(|t| sol.value(*t).max(0.0)).collect())
+}

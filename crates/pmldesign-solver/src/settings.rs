@@ -1,0 +1,149 @@
+//! The one settings struct of a solve ([`crate::Problem::settings`]), in the style
+//! of Clarabel's settings: every field public, documented defaults, and
+//! [`Settings::validate`] to check a hand-built value before a run.
+
+use crate::error::Result;
+use crate::loss::LossMethod;
+use crate::ray_lp::ColumnGenerationSettings;
+use pmldesign_model::ModelError;
+use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How pricing searches the extreme rays (docs/theory.md §4b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PricingMethod {
+    /// Branch and bound where the cone and the utility allow it (the known
+    /// prior, \[E\] Prop 2's ball, PMC/ALIP/LIP for a known prior and LDP, with a
+    /// utility that has a [`crate::Utility::separable`] form), enumeration
+    /// otherwise.
+    #[default]
+    Auto,
+    /// Every extreme ray, enumerated (the reference; alphabet limits apply).
+    Enumerate,
+}
+
+/// Settings of a solve. `Settings::default()` is what the `pml` command line uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// Largest alphabet for exhaustive ray enumeration (it grows like
+    /// `N 2^(N-1)`); branch-and-bound pricing has no limit. Default 24.
+    pub max_alphabet: usize,
+    /// How pricing finds the ray of largest reduced cost. Default
+    /// [`PricingMethod::Auto`].
+    pub pricing: PricingMethod,
+    /// Which LP minimises a loss. Default [`LossMethod::Auto`].
+    pub loss_method: LossMethod,
+    /// The column-generation loop: batch, passes, tolerances, time limit and
+    /// interrupt (defaults in [`ColumnGenerationSettings`]).
+    pub column_generation: ColumnGenerationSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            max_alphabet: crate::rays::MAX_STRUCTURED_N,
+            pricing: PricingMethod::Auto,
+            loss_method: LossMethod::Auto,
+            column_generation: ColumnGenerationSettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Stops column generation once the certified relative gap is at most `gap`
+    /// (in (0, 1); default 1e-9, the gap at which a design counts as optimal).
+    pub fn gap(mut self, gap: f64) -> Self {
+        self.column_generation.gap_tolerance = gap;
+        self
+    }
+
+    /// Returns the best certified mechanism after about `limit`.
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.column_generation.time_limit = Some(limit);
+        self
+    }
+
+    /// Checks every field; the error names the field, its value and the fix.
+    pub fn validate(&self) -> Result<()> {
+        let cg = &self.column_generation;
+        let bad = |field: &str, value: String, why: &str, fix: &str| {
+            Err(ModelError::invalid(field, value, why, fix).into())
+        };
+        if !(cg.gap_tolerance.is_finite() && cg.gap_tolerance > 0.0 && cg.gap_tolerance < 1.0) {
+            return bad(
+                "gap_tolerance",
+                format!("{}", cg.gap_tolerance),
+                "the relative gap must lie in (0, 1)",
+                "give a relative gap such as 1e-6",
+            );
+        }
+        if cg.time_limit.is_some_and(|t| t.is_zero()) {
+            return bad(
+                "time_limit",
+                "0 s".into(),
+                "a design needs some time",
+                "give a positive duration, or None for no limit",
+            );
+        }
+        if cg.batch == 0 || cg.max_iterations == 0 {
+            return bad(
+                "batch/max_iterations",
+                format!("{}/{}", cg.batch, cg.max_iterations),
+                "column generation adds at least one ray per pass and makes at least one pass",
+                "use positive values (defaults 256 and 10000)",
+            );
+        }
+        if !(cg.pricing_tolerance.is_finite() && cg.pricing_tolerance >= 0.0) {
+            return bad(
+                "pricing_tolerance",
+                format!("{}", cg.pricing_tolerance),
+                "the pricing tolerance must be finite and >= 0",
+                "use the default 1e-11",
+            );
+        }
+        if self.max_alphabet < 2 {
+            return bad(
+                "max_alphabet",
+                self.max_alphabet.to_string(),
+                "enumeration needs at least 2 symbols",
+                "use the default 24",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// A flag that another thread sets to stop a running solve at its next pricing
+/// pass (Ctrl-C in the Python package). The run then returns its best certified
+/// mechanism, as at a time limit. Clones share the flag.
+#[derive(Debug, Clone, Default)]
+pub struct Interrupt(Option<Arc<AtomicBool>>);
+
+impl Interrupt {
+    /// A flag, not set.
+    pub fn new() -> Self {
+        Interrupt(Some(Arc::new(AtomicBool::new(false))))
+    }
+
+    /// Sets the flag: the solve stops at its next check.
+    pub fn set(&self) {
+        if let Some(f) = &self.0 {
+            f.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// True once the flag is set.
+    pub fn is_set(&self) -> bool {
+        self.0.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+}
+
+/// Flags compare equal: an interrupt is not part of what a run computes.
+impl PartialEq for Interrupt {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}

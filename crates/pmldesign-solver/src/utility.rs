@@ -1,0 +1,259 @@
+//! Sub-convex utilities (\[E\] eq. 2): `U(W, p) = sum_y mu(W[:, y])` with mu
+//! sub-linear (positively homogeneous and convex) in the column.
+
+use ndarray::ArrayView1;
+use pmldesign_model::Mechanism;
+
+/// A sub-convex utility, given by its column function mu.
+///
+/// Implementations must make `mu` positively homogeneous and convex in `column`
+/// (\[E\] eq. 2); the LP over extreme rays is exact only then.
+pub trait Utility: Send + Sync {
+    /// A short name (`mi`, `tv`, ...), used in reports.
+    fn name(&self) -> String;
+
+    /// `mu(c)`: the contribution of one output with likelihood column `c` under
+    /// prior `p`.
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64;
+
+    /// `mu(c)` for a column that is constant on the blocks of a partition of `[N]`:
+    /// each block gives its prior mass `p(S)`, its largest single mass
+    /// `max_{x in S} p_x` and the column's value on it. Extreme rays have at most
+    /// three blocks (docs/theory.md §4), so utilities that implement this are priced in
+    /// O(1) per ray. `None` (the default) makes the solver build the column and
+    /// call [`Utility::column_value`].
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        let _ = blocks;
+        None
+    }
+
+    /// The separable form of mu on the slice `p . c = 1`, which branch-and-bound
+    /// pricing needs ([`Separable`]). `None` (the default) keeps exhaustive
+    /// enumeration of the extreme rays, with its alphabet limits.
+    fn separable(&self) -> Option<Separable> {
+        None
+    }
+
+    /// Whether `m(W) = s (W f(E / s) + (1 - W) f(1 / s))`, `s = 1 + (E - 1) W`, is
+    /// concave in W on [0, 1] for every `E > 1` (true for mutual information,
+    /// total variation and chi-square): LDP pricing then prunes by an exact
+    /// concave bound instead of interval arithmetic (docs/theory.md §4b).
+    fn staircase_concave(&self) -> bool {
+        false
+    }
+
+    /// An upper bound on U for every mechanism whose information density
+    /// `i(x; y) = ln(W[x][y] / q_y)` is at most eps under the reference prior, if
+    /// one is known. Mutual information: eps, since
+    /// `I(X; Y) = E_y D(P_X|y || P_X) <= E_y D_inf(P_X|y || P_X) <= eps`
+    /// (docs/theory.md). Column generation stops once its mechanism is within the
+    /// gap tolerance of this bound.
+    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
+        let _ = epsilon;
+        None
+    }
+
+    /// `U(W, p) = sum_y mu(W[:, y])`.
+    fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
+        mechanism
+            .columns()
+            .map(|c| self.column_value(c, prior))
+            .sum()
+    }
+}
+
+/// The form of a utility's column function on the slice `p . c = 1` (p the
+/// reference prior), which lets pricing bound mu over sets of rays without
+/// enumerating them (docs/theory.md, "Pricing by branch and bound").
+#[derive(Debug, Clone, Copy)]
+pub enum Separable {
+    /// `mu(c) = sum_x p_x f(c_x)` on the slice, with f convex: every f-information.
+    FInformation(fn(f64) -> f64),
+    /// `mu(c) = max_x p_x c_x`: MAP accuracy.
+    MaxWeighted,
+}
+
+/// A block of a column constant on a set S of inputs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Block {
+    /// `p(S)`.
+    pub mass: f64,
+    /// `max_{x in S} p_x`.
+    pub max_mass: f64,
+    /// The column's value on S.
+    pub value: f64,
+}
+
+/// An f-information `I_f(X; Y) = sum_y q_y sum_x p_x f(W[x][y] / q_y)` with f convex
+/// and `f(1) = 0` (docs/theory.md §4): `mu(c) = s sum_x p_x f(c_x / s)`, `s = p . c`.
+#[derive(Debug, Clone, Copy)]
+pub struct FInformation {
+    name: &'static str,
+    f: fn(f64) -> f64,
+    /// Mutual information: bounded by the density level.
+    bounded_by_level: bool,
+    /// See [`Utility::staircase_concave`].
+    staircase_concave: bool,
+}
+
+impl FInformation {
+    /// An f-information from a convex `f` with `f(1) = 0`.
+    pub fn new(name: &'static str, f: fn(f64) -> f64) -> Self {
+        FInformation {
+            name,
+            f,
+            bounded_by_level: false,
+            staircase_concave: false,
+        }
+    }
+
+    /// Mutual information, `f(t) = t ln t` (nats).
+    pub fn mutual_information() -> Self {
+        FInformation {
+            bounded_by_level: true,
+            // m(W) = W E ln E - s ln s.
+            staircase_concave: true,
+            ..FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
+        }
+    }
+
+    /// Total-variation information, `f(t) = |t - 1| / 2`.
+    pub fn total_variation() -> Self {
+        FInformation {
+            // m(W) = (E - 1) W (1 - W) / 2.
+            staircase_concave: true,
+            ..FInformation::new("tv", |t| (t - 1.0).abs() / 2.0)
+        }
+    }
+
+    /// Chi-square information, `f(t) = (t - 1)^2`.
+    pub fn chi_square() -> Self {
+        FInformation {
+            // m(W) = (E - 1)^2 W (1 - W) / (1 + (E - 1) W).
+            staircase_concave: true,
+            ..FInformation::new("chi2", |t| (t - 1.0) * (t - 1.0))
+        }
+    }
+
+    /// Squared-Hellinger information, `f(t) = (sqrt t - 1)^2`.
+    pub fn hellinger() -> Self {
+        FInformation::new("hellinger", |t| (t.sqrt() - 1.0).powi(2))
+    }
+}
+
+impl Utility for FInformation {
+    fn name(&self) -> String {
+        self.name.to_string()
+    }
+
+    fn separable(&self) -> Option<Separable> {
+        Some(Separable::FInformation(self.f))
+    }
+
+    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
+        self.bounded_by_level.then_some(epsilon)
+    }
+
+    fn staircase_concave(&self) -> bool {
+        self.staircase_concave
+    }
+
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        let s: f64 = blocks.iter().map(|b| b.mass * b.value).sum();
+        if s <= 0.0 {
+            return Some(0.0);
+        }
+        Some(
+            s * blocks
+                .iter()
+                .map(|b| b.mass * (self.f)(b.value / s))
+                .sum::<f64>(),
+        )
+    }
+
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
+        let s = prior.dot(&column);
+        if s <= 0.0 {
+            return 0.0;
+        }
+        s * prior
+            .iter()
+            .zip(column.iter())
+            .map(|(p, c)| p * (self.f)(c / s))
+            .sum::<f64>()
+    }
+}
+
+/// MAP accuracy: the probability that the best guess of X from Y is right,
+/// `mu(c) = max_x p_x c_x` (docs/theory.md §4).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MapAccuracy;
+
+impl Utility for MapAccuracy {
+    fn name(&self) -> String {
+        "map".to_string()
+    }
+
+    fn separable(&self) -> Option<Separable> {
+        Some(Separable::MaxWeighted)
+    }
+
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        Some(
+            blocks
+                .iter()
+                .map(|b| b.max_mass * b.value)
+                .fold(0.0, f64::max),
+        )
+    }
+
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
+        prior
+            .iter()
+            .zip(column.iter())
+            .map(|(p, c)| p * c)
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The built-in utilities by their CLI names: `mi`, `tv`, `chi2`, `hellinger`, `map`.
+pub fn builtin(name: &str) -> Option<Box<dyn Utility>> {
+    Some(match name {
+        "mi" => Box::new(FInformation::mutual_information()),
+        "tv" => Box::new(FInformation::total_variation()),
+        "chi2" => Box::new(FInformation::chi_square()),
+        "hellinger" => Box::new(FInformation::hellinger()),
+        "map" => Box::new(MapAccuracy),
+        _ => return None,
+    })
+}
+
+/// Names accepted by [`builtin`].
+pub const BUILTIN_NAMES: [&str; 5] = ["mi", "tv", "chi2", "hellinger", "map"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn identity_mutual_information_is_entropy() {
+        let p = array![0.5, 0.25, 0.25];
+        let w = Mechanism::identity(3);
+        let h = -(p.iter().map(|x: &f64| x * x.ln()).sum::<f64>());
+        let mi = FInformation::mutual_information().value(&w, p.view());
+        assert!((mi - h).abs() < 1e-14);
+        assert!((MapAccuracy.value(&w, p.view()) - 1.0).abs() < 1e-15);
+        // A constant column carries no f-information.
+        let c = array![0.3, 0.3, 0.3];
+        for name in BUILTIN_NAMES.iter().filter(|n| **n != "map") {
+            assert!(
+                builtin(name)
+                    .unwrap()
+                    .column_value(c.view(), p.view())
+                    .abs()
+                    < 1e-15
+            );
+        }
+    }
+}

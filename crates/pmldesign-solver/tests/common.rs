@@ -1,0 +1,92 @@
+//! Shared helpers for the solver's integration tests.
+#![allow(dead_code)]
+
+use std::ops::Range;
+
+use ndarray::ArrayView2;
+use pmldesign_model::{Prior, UncertaintySet};
+use pmldesign_solver::Design;
+use rand::rngs::StdRng;
+use rand::{Rng as _, SeedableRng};
+
+/// Shared with `pmldesign-model`'s tests: the seeded xorshift64* generator (`Rng(seed)`, with
+/// `unit`, `below`, `prior` and `mechanism`) and \[V\] Example 2.
+#[path = "../../pmldesign-model/tests/common/mod.rs"]
+mod model;
+
+#[allow(unused_imports)] // not every test file uses them
+pub use model::{Rng, example2};
+
+/// A seeded generator.
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+/// A random prior on n symbols with every mass at least `floor / n`.
+pub fn random_prior(rng: &mut StdRng, n: usize, floor: f64) -> Prior {
+    let w: Vec<f64> = (0..n).map(|_| floor + rng.random::<f64>()).collect();
+    Prior::normalised(w).unwrap()
+}
+
+/// An l1 ball around `p` in Proposition 2's range: `beta = 2 min p * U(fraction)`.
+pub fn small_ball(rng: &mut StdRng, p: &Prior, fraction: Range<f64>) -> UncertaintySet {
+    UncertaintySet::l1_ball(p.clone(), 2.0 * p.min_mass() * rng.random_range(fraction)).unwrap()
+}
+
+/// An l1 ball around `p` past Proposition 2: `beta = U(2 min p .. max)`.
+pub fn large_ball(rng: &mut StdRng, p: &Prior, max: f64) -> UncertaintySet {
+    UncertaintySet::l1_ball(p.clone(), rng.random_range(2.0 * p.min_mass()..max)).unwrap()
+}
+
+/// The known prior `p` for even cases, a [`small_ball`] around it for odd ones.
+pub fn known_or_small_ball(
+    rng: &mut StdRng,
+    p: &Prior,
+    case: usize,
+    fraction: Range<f64>,
+) -> UncertaintySet {
+    if case.is_multiple_of(2) {
+        UncertaintySet::known(p.clone())
+    } else {
+        small_ball(rng, p, fraction)
+    }
+}
+
+/// Both randomized-response baselines are eps-PML (feasible), so the design is at
+/// least as good as either.
+pub fn assert_beats_baselines(d: &Design, eps: f64, ctx: &str) {
+    let tol = 1e-9 * (1.0 + d.utility_value.abs());
+    let b = &d.baselines;
+    assert!(b.same_ldp.worst_case_pml <= eps + 1e-9, "{ctx}");
+    assert!(b.pml_calibrated.worst_case_pml <= eps + 1e-9, "{ctx}");
+    assert!(
+        d.utility_value + tol >= b.same_ldp.utility,
+        "{ctx}: design {} < same-LDP RR {}",
+        d.utility_value,
+        b.same_ldp.utility
+    );
+    assert!(
+        d.utility_value + tol >= b.pml_calibrated.utility,
+        "{ctx}: design {} < calibrated RR {}",
+        d.utility_value,
+        b.pml_calibrated.utility
+    );
+}
+
+/// True when the matrices are equal up to a permutation of columns, within tol.
+pub fn same_up_to_column_order(a: ArrayView2<f64>, b: ArrayView2<f64>, tol: f64) -> bool {
+    if a.dim() != b.dim() {
+        return false;
+    }
+    let mut used = vec![false; b.ncols()];
+    a.columns().into_iter().all(|ca| {
+        let found = (0..b.ncols()).find(|&j| {
+            !used[j]
+                && ca
+                    .iter()
+                    .zip(b.column(j))
+                    .all(|(x, y)| (x - y).abs() <= tol)
+        });
+        found.map(|j| used[j] = true).is_some()
+    })
+}

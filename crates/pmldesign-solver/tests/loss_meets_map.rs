@@ -1,0 +1,43 @@
+//! The two LPs meet (issue 4): the best MAP accuracy from the LP over rays equals one
+//! minus the least expected Hamming loss from the direct LP.
+
+mod common;
+
+use common::{known_or_small_ball, random_prior, rng};
+use pmldesign_model::UncertaintySet;
+use pmldesign_solver::Loss;
+use pmldesign_solver::internals::design;
+use pmldesign_solver::internals::minimise_loss;
+use pmldesign_solver::{MapAccuracy, Settings};
+use rand::Rng;
+
+#[test]
+fn map_accuracy_is_one_minus_least_hamming_loss() {
+    let mut r = rng(11);
+    for case in 0..24 {
+        let n = r.random_range(2..=6);
+        let p = random_prior(&mut r, n, 0.3);
+        let eps = r.random_range(0.05..2.0);
+        let set = known_or_small_ball(&mut r, &p, case, 0.1..0.9);
+        let map = design(&set, eps, &MapAccuracy, &Settings::default()).unwrap();
+        let loss = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
+        assert!(
+            (map.utility_value - (1.0 - loss.expected_loss)).abs() < 1e-8,
+            "case {case}: MAP {} vs 1 - loss {}",
+            map.utility_value,
+            1.0 - loss.expected_loss
+        );
+        assert!(loss.certificate.worst_case_pml <= eps + 1e-10);
+        assert!(loss.certificate.max_row_sum_error <= 1e-12);
+    }
+}
+
+#[test]
+fn hamming_loss_extremes() {
+    let p = pmldesign_model::Prior::new(vec![0.5, 0.3, 0.2]).unwrap();
+    let set = UncertaintySet::known(p);
+    let free = minimise_loss(&set, 10.0, &Loss::Hamming).unwrap();
+    assert!(free.expected_loss.abs() < 1e-12);
+    let none = minimise_loss(&set, 0.0, &Loss::Hamming).unwrap();
+    assert!((none.expected_loss - 0.5).abs() < 1e-9);
+}
