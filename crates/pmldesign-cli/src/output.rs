@@ -103,68 +103,74 @@ fn mechanism_csv(
 
 /// The table of `pml design` for people.
 fn design_table(d: &Design) -> String {
-    let labels = &d.labels;
-    let mut s = String::new();
-    let c = &d.certificate;
-    let w = |s: &mut String, t: String| s.push_str(&t);
-    w(
-        &mut s,
-        match d.notion {
-            Notion::Pml { .. } => format!(
-                "Optimal {}-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
-                "eps",
-                d.epsilon,
-                d.epsilon.exp(),
-                describe_set(&d.uncertainty)
-            ),
-            n => format!(
-                "Optimal {} mechanism  ({})\n",
-                n.label(),
-                describe_set(&d.uncertainty)
-            ),
-        },
-    );
+    let mut s = design_heading(d);
+    s.push_str(&matrix_table(d));
+    s.push_str(&certificate_lines(d));
+    s.push_str(&comparison_table(d));
+    s
+}
+
+/// The title line (notion, level, set) and the status note.
+fn design_heading(d: &Design) -> String {
+    let mut s = match d.notion {
+        Notion::Pml { .. } => format!(
+            "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
+            d.epsilon,
+            d.epsilon.exp(),
+            describe_set(&d.uncertainty)
+        ),
+        n => format!(
+            "Optimal {} mechanism  ({})\n",
+            n.label(),
+            describe_set(&d.uncertainty)
+        ),
+    };
     if let Some(n) = d.note() {
-        w(&mut s, format!("note: {n}\n"));
+        s.push_str(&format!("note: {n}\n"));
     }
+    s
+}
+
+/// The matrix, one row per input, then P(y), PML(y), PMC(y) and the worst case.
+fn matrix_table(d: &Design) -> String {
+    let labels = &d.labels;
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-    w(&mut s, format!("\n{:<width$} {:>8}", "input", "prior"));
+    let mut s = format!("\n{:<width$} {:>8}", "input", "prior");
     for y in &d.outputs {
-        w(&mut s, format!(" {y:>9}"));
+        s.push_str(&format!(" {y:>9}"));
     }
     s.push('\n');
     let prior = d.uncertainty.reference();
     for (x, label) in labels.iter().enumerate() {
-        w(&mut s, format!("{label:<width$} {:>8.4}", prior[x]));
+        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
         for v in d.mechanism.matrix().row(x) {
-            w(&mut s, format!(" {v:>9.6}"));
+            s.push_str(&format!(" {v:>9.6}"));
         }
         s.push('\n');
     }
-    w(&mut s, format!("{:<width$} {:>8}", "P(y)", ""));
-    for q in &d.output_probabilities {
-        w(&mut s, format!(" {q:>9.6}"));
-    }
-    s.push('\n');
-    w(&mut s, format!("{:<width$} {:>8}", "PML(y)", ""));
-    for l in &d.pml_per_output {
-        w(&mut s, format!(" {l:>9.6}"));
-    }
-    s.push('\n');
+    let row = |s: &mut String, name: &str, values: &[f64], cell: &dyn Fn(f64) -> String| {
+        s.push_str(&format!("{name:<width$} {:>8}", ""));
+        for v in values {
+            s.push_str(&format!(" {:>9}", cell(*v)));
+        }
+        s.push('\n');
+    };
+    let fixed = |v: f64| format!("{v:.6}");
+    row(&mut s, "P(y)", &d.output_probabilities, &fixed);
+    row(&mut s, "PML(y)", &d.pml_per_output, &fixed);
     if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
-        w(&mut s, format!("{:<width$} {:>8}", "PMC(y)", ""));
-        for l in &d.pmc_per_output {
-            w(&mut s, format!(" {:>9}", num(*l)));
-        }
-        s.push('\n');
+        row(&mut s, "PMC(y)", &d.pmc_per_output, &num);
     }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
-        w(&mut s, format!("{:<width$} {:>8}", "worst", ""));
-        for l in &c.worst_case_pml_per_output {
-            w(&mut s, format!(" {l:>9.6}"));
-        }
-        s.push('\n');
+        let worst = &d.certificate.worst_case_pml_per_output;
+        row(&mut s, "worst", worst, &fixed);
     }
+    s
+}
+
+/// The certificate: measured levels, row sums, and the utility against its bound.
+fn certificate_lines(d: &Design) -> String {
+    let c = &d.certificate;
     let meets = match d.notion {
         Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
         n => format!(
@@ -175,34 +181,22 @@ fn design_table(d: &Design) -> String {
             n.label()
         ),
     };
-    w(
-        &mut s,
-        format!(
-            "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-            c.max_row_sum_error, c.min_entry
-        ),
-    );
-    w(
-        &mut s,
-        format!(
-            "             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {}\n",
-            c.utility_value,
-            c.upper_bound,
-            c.gap,
-            match d.status {
-                DesignStatus::TimeLimit => "stopped by the time limit",
-                DesignStatus::GapLimit => "stopped at the gap tolerance",
-                _ => "optimal",
-            }
-        ),
-    );
-    let u = &d.utility_name;
-    w(
-        &mut s,
-        format!(
-            "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
-            "mechanism", "LDP e_r", "worst PML", u, "vs design"
-        ),
+    let how = match d.status {
+        DesignStatus::TimeLimit => "stopped by the time limit",
+        DesignStatus::GapLimit => "stopped at the gap tolerance",
+        _ => "optimal",
+    };
+    format!(
+        "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
+        c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
+    )
+}
+
+/// The design beside randomized response at the same LDP level and at the same PML.
+fn comparison_table(d: &Design) -> String {
+    let mut s = format!(
+        "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
+        "mechanism", "LDP e_r", "worst PML", d.utility_name, "vs design"
     );
     let rel = |v: f64| {
         if d.utility_value > 0.0 {
@@ -211,16 +205,18 @@ fn design_table(d: &Design) -> String {
             format!("{:>9}", "-")
         }
     };
-    w(
-        &mut s,
-        format!(
-            "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
-            &format!("optimal {} design", d.notion.name().to_uppercase()),
-            "-",
-            c.worst_case_pml,
-            d.utility_value,
-            rel(d.utility_value)
-        ),
+    let mut line = |name: &str, er: String, worst: f64, u: f64| {
+        s.push_str(&format!(
+            "{name:<34} {er:>10} {worst:>14.6} {u:>12.6} {}\n",
+            rel(u)
+        ));
+    };
+    let design = format!("optimal {} design", d.notion.name().to_uppercase());
+    line(
+        &design,
+        "-".into(),
+        d.certificate.worst_case_pml,
+        d.utility_value,
     );
     for (name, r) in [
         ("randomized response, same LDP eps", &d.baselines.same_ldp),
@@ -231,17 +227,7 @@ fn design_table(d: &Design) -> String {
         } else {
             "inf".to_string()
         };
-        w(
-            &mut s,
-            format!(
-                "{:<34} {:>10} {:>14.6} {:>12.6} {}\n",
-                name,
-                er,
-                r.worst_case_pml,
-                r.utility,
-                rel(r.utility)
-            ),
-        );
+        line(name, er, r.worst_case_pml, r.utility);
     }
     s
 }

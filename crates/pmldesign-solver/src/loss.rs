@@ -267,112 +267,163 @@ pub fn minimise_loss_with_progress(
     let p = set.reference();
     // c[x][y] = p_x d(x, y).
     let c = &d * &p.view().insert_axis(Axis(1));
-    // Without privacy the best is to send each input to its cheapest label.
-    let free_lower: f64 = c
-        .outer_iter()
-        .map(|r| r.iter().copied().fold(f64::INFINITY, f64::min))
-        .sum();
-    let mut iterations = 0;
-    let mut status = DesignStatus::Optimal;
-    let (method, mechanism, lower_bound) = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon
-    {
-        // Every mechanism is at most as leaky as the identity.
-        let mut w = Array2::zeros((n, n));
-        for (x, row) in d.outer_iter().enumerate() {
-            w[[x, argmin(row)]] = 1.0;
-        }
-        status = DesignStatus::NoPrivacyNeeded;
-        (LossMethod::ClosedForm, Mechanism::new(w)?, free_lower)
+    let solved = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon {
+        cheapest_labels(&d, &c)?
     } else if epsilon == 0.0 {
-        // eps = 0 forces equal rows (a column is constant on the support of every
-        // prior of the set and cannot exceed that constant elsewhere, while rows sum
-        // to 1): the best is a constant guess, and its loss is optimal.
-        let col_cost = c.sum_axis(Axis(0));
-        let y = argmin(col_cost.view());
-        let mut w = Array2::zeros((n, n));
-        w.column_mut(y).fill(1.0);
-        (LossMethod::ClosedForm, Mechanism::new(w)?, col_cost[y])
+        constant_guess(&c)?
     } else if let Some(ball) = past_proposition_2(set, epsilon, settings) {
-        let (mechanism, lower, passes, converged) = ball.solve(&c, settings, progress)?;
-        iterations = passes;
-        status = if converged {
-            DesignStatus::GapLimit
-        } else {
-            DesignStatus::TimeLimit
-        };
-        let mechanism = clean(mechanism, set, epsilon)?;
-        (LossMethod::InnerOuter, mechanism, lower.max(free_lower))
-    } else {
-        let cons = Constraints::new(set, epsilon)?;
-        let slice = Slice::new(&cons);
-        let method = match (settings.loss_method, &slice) {
-            (LossMethod::Direct, _) => LossMethod::Direct,
-            (LossMethod::ColumnGeneration, None) => {
-                return Err(ModelError::invalid(
-                    "method",
-                    "column_generation",
-                    "column generation for losses needs a known prior or an l1 ball with beta < 2 min p",
-                    "use LossMethod::Auto or LossMethod::Direct for this uncertainty set",
-                )
-                .into());
-            }
-            (LossMethod::ColumnGeneration, Some(_)) => LossMethod::ColumnGeneration,
-            // With HiGHS the direct LP is the faster one at every size (README).
-            (_, Some(_)) if !cfg!(feature = "highs") => LossMethod::ColumnGeneration,
-            _ => LossMethod::Direct,
-        };
-        // In Auto mode a numerical failure of column generation (a master basis
-        // that stays singular) falls back to the direct LP, which is slower but
-        // has no master; an explicit ColumnGeneration request reports it.
-        let cg = match (method, slice) {
-            (LossMethod::ColumnGeneration, Some(slice)) => {
-                match column_generation(slice, &c, settings, progress) {
-                    Err(e) if settings.loss_method == LossMethod::ColumnGeneration => {
-                        return Err(e);
-                    }
-                    other => other.ok(),
-                }
-            }
-            _ => None,
-        };
-        match cg {
-            Some(cg) => {
-                iterations = cg.iterations;
-                if !cg.converged {
-                    status = DesignStatus::TimeLimit;
-                }
-                let mechanism = clean(cg.w, set, epsilon)?;
-                (method, mechanism, cg.lower_bound.max(free_lower))
-            }
-            None => {
-                let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
-                    cons.e * (1.0 - PRIMAL_MARGIN)
-                } else {
-                    cons.e.sqrt()
-                };
-                let w = solve_primal(&cons, &c, e_lp)?;
-                let mechanism = clean(w, set, epsilon)?;
-                let dual = solve_dual(&cons, &c)?;
-                let bound = dual_bound(&cons, &c, dual).max(free_lower);
-                (LossMethod::Direct, mechanism, bound)
-            }
+        let (w, lower, iterations, converged) = ball.solve(&c, settings, progress)?;
+        Solved {
+            method: LossMethod::InnerOuter,
+            mechanism: clean(w, set, epsilon)?,
+            lower_bound: lower.max(free_lower_bound(&c)),
+            iterations,
+            status: stopped_or(converged, DesignStatus::GapLimit),
         }
+    } else {
+        by_lp(set, epsilon, &c, settings, progress)?
     };
-    let value = expected_loss(&mechanism, p.view(), d.view());
+    let value = expected_loss(&solved.mechanism, p.view(), d.view());
+    let (mechanism, lower_bound) = (solved.mechanism, solved.lower_bound);
     let certificate = Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?;
-    if status != DesignStatus::NoPrivacyNeeded {
-        status = DesignStatus::from_gap(certificate.gap, -value, status != DesignStatus::TimeLimit);
-    }
+    let status = match solved.status {
+        DesignStatus::NoPrivacyNeeded => DesignStatus::NoPrivacyNeeded,
+        s => DesignStatus::from_gap(certificate.gap, -value, s != DesignStatus::TimeLimit),
+    };
     Ok(LossDesign {
         status,
-        method,
+        method: solved.method,
         epsilon,
         loss_name: loss.name().to_string(),
         mechanism,
         expected_loss: value,
         lower_bound,
-        iterations,
+        iterations: solved.iterations,
         certificate,
+    })
+}
+
+/// `status` when the search converged, else the time limit.
+fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus {
+    if converged {
+        status
+    } else {
+        DesignStatus::TimeLimit
+    }
+}
+
+/// A loss LP's answer before it is measured and certified.
+struct Solved {
+    method: LossMethod,
+    mechanism: Mechanism,
+    lower_bound: f64,
+    iterations: usize,
+    /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
+    /// `GapLimit` (settled by the measured gap).
+    status: DesignStatus,
+}
+
+/// Without privacy the best is to send each input to its cheapest label:
+/// `sum_x min_y c[x][y]` bounds every loss from below.
+fn free_lower_bound(c: &Array2<f64>) -> f64 {
+    c.outer_iter()
+        .map(|r| r.iter().copied().fold(f64::INFINITY, f64::min))
+        .sum()
+}
+
+/// No privacy needed (every mechanism is at most as leaky as the identity):
+/// each input goes to its cheapest label.
+fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
+    let n = d.nrows();
+    let mut w = Array2::zeros((n, n));
+    for (x, row) in d.outer_iter().enumerate() {
+        w[[x, argmin(row)]] = 1.0;
+    }
+    Ok(Solved {
+        method: LossMethod::ClosedForm,
+        mechanism: Mechanism::new(w)?,
+        lower_bound: free_lower_bound(c),
+        iterations: 0,
+        status: DesignStatus::NoPrivacyNeeded,
+    })
+}
+
+/// eps = 0 forces equal rows (a column is constant on the support of every prior
+/// of the set and cannot exceed that constant elsewhere, while rows sum to 1):
+/// the best is a constant guess, and its loss is optimal.
+fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
+    let n = c.nrows();
+    let col_cost = c.sum_axis(Axis(0));
+    let y = argmin(col_cost.view());
+    let mut w = Array2::zeros((n, n));
+    w.column_mut(y).fill(1.0);
+    Ok(Solved {
+        method: LossMethod::ClosedForm,
+        mechanism: Mechanism::new(w)?,
+        lower_bound: col_cost[y],
+        iterations: 0,
+        status: DesignStatus::Optimal,
+    })
+}
+
+/// The LP: column generation where the slice allows it (module docs), the
+/// direct sparse LP otherwise or as the fallback.
+fn by_lp(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Solved> {
+    let cons = Constraints::new(set, epsilon)?;
+    let slice = Slice::new(&cons);
+    let method = match (settings.loss_method, &slice) {
+        (LossMethod::Direct, _) => LossMethod::Direct,
+        (LossMethod::ColumnGeneration, None) => {
+            return Err(ModelError::invalid(
+                "method",
+                "column_generation",
+                "column generation for losses needs a known prior or an l1 ball with beta < 2 min p",
+                "use LossMethod::Auto or LossMethod::Direct for this uncertainty set",
+            )
+            .into());
+        }
+        (LossMethod::ColumnGeneration, Some(_)) => LossMethod::ColumnGeneration,
+        // With HiGHS the direct LP is the faster one at every size (README).
+        (_, Some(_)) if !cfg!(feature = "highs") => LossMethod::ColumnGeneration,
+        _ => LossMethod::Direct,
+    };
+    // In Auto mode a numerical failure of column generation (a master basis
+    // that stays singular) falls back to the direct LP, which is slower but
+    // has no master; an explicit ColumnGeneration request reports it.
+    if let (LossMethod::ColumnGeneration, Some(slice)) = (method, slice) {
+        match column_generation(slice, c, settings, progress) {
+            Ok(cg) => {
+                return Ok(Solved {
+                    method,
+                    mechanism: clean(cg.w, set, epsilon)?,
+                    lower_bound: cg.lower_bound.max(free_lower_bound(c)),
+                    iterations: cg.iterations,
+                    status: stopped_or(cg.converged, DesignStatus::Optimal),
+                });
+            }
+            Err(e) if settings.loss_method == LossMethod::ColumnGeneration => return Err(e),
+            Err(_) => {}
+        }
+    }
+    let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
+        cons.e * (1.0 - PRIMAL_MARGIN)
+    } else {
+        cons.e.sqrt()
+    };
+    let w = solve_primal(&cons, c, e_lp)?;
+    let dual = solve_dual(&cons, c)?;
+    Ok(Solved {
+        method: LossMethod::Direct,
+        mechanism: clean(w, set, epsilon)?,
+        lower_bound: dual_bound(&cons, c, dual).max(free_lower_bound(c)),
+        iterations: 0,
+        status: DesignStatus::Optimal,
     })
 }
 
