@@ -274,6 +274,11 @@ pub fn minimise_loss_with_progress(
         .sum();
     let mut iterations = 0;
     let mut status = DesignStatus::Optimal;
+    // Levels past what doubles represent are designed at the largest one that
+    // is, as for utilities (e^710 overflows, and microlp asserts on an infinite
+    // coefficient): stricter, so still private at eps; the LP's bound is then
+    // for the smaller set, and the loss without privacy bounds the asked one.
+    let level = epsilon.min(crate::design::MAX_DESIGN_LEVEL);
     let (method, mechanism, lower_bound) = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon
     {
         // Every mechanism is at most as leaky as the identity.
@@ -292,7 +297,7 @@ pub fn minimise_loss_with_progress(
         let mut w = Array2::zeros((n, n));
         w.column_mut(y).fill(1.0);
         (LossMethod::ClosedForm, Mechanism::new(w)?, col_cost[y])
-    } else if let Some(ball) = past_proposition_2(set, epsilon, settings) {
+    } else if let Some(ball) = past_proposition_2(set, level, settings) {
         let (mechanism, lower, passes, converged) = ball.solve(&c, settings, progress)?;
         iterations = passes;
         status = if converged {
@@ -300,10 +305,10 @@ pub fn minimise_loss_with_progress(
         } else {
             DesignStatus::TimeLimit
         };
-        let mechanism = clean(mechanism, set, epsilon)?;
+        let mechanism = clean(mechanism, set, level)?;
         (LossMethod::InnerOuter, mechanism, lower.max(free_lower))
     } else {
-        let cons = Constraints::new(set, epsilon)?;
+        let cons = Constraints::new(set, level)?;
         let slice = Slice::new(&cons);
         let method = match (settings.loss_method, &slice) {
             (LossMethod::Direct, _) => LossMethod::Direct,
@@ -341,7 +346,7 @@ pub fn minimise_loss_with_progress(
                 if !cg.converged {
                     status = DesignStatus::TimeLimit;
                 }
-                let mechanism = clean(cg.w, set, epsilon)?;
+                let mechanism = clean(cg.w, set, level)?;
                 (method, mechanism, cg.lower_bound.max(free_lower))
             }
             None => {
@@ -351,12 +356,17 @@ pub fn minimise_loss_with_progress(
                     cons.e.sqrt()
                 };
                 let w = solve_primal(&cons, &c, e_lp)?;
-                let mechanism = clean(w, set, epsilon)?;
+                let mechanism = clean(w, set, level)?;
                 let dual = solve_dual(&cons, &c)?;
                 let bound = dual_bound(&cons, &c, dual).max(free_lower);
                 (LossMethod::Direct, mechanism, bound)
             }
         }
+    };
+    let lower_bound = if level < epsilon {
+        free_lower
+    } else {
+        lower_bound
     };
     let value = expected_loss(&mechanism, p.view(), d.view());
     let certificate = Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?;
