@@ -191,8 +191,17 @@ impl UncertaintySet {
 /// of mass from the coordinates with the largest c (each limited by its own mass)
 /// onto the coordinate with the smallest c (\[E\] App. D, docs/theory.md §2). For
 /// `beta < 2 min p` this is `p . c - beta/2 (max c - min c)`.
+/// A result within the rounding of the transfers (`4 N u (p . c + beta max c)`)
+/// counts as 0: the exact minimum may be 0 (a vertex of the ball off the
+/// column's support), and no positive probability is certified.
 pub fn ball_min_dot(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
-    ball_min_dot_signed(p, beta, c).max(0.0)
+    let value = ball_min_dot_signed(p, beta, c);
+    let scale = p.dot(&c) + beta * c.iter().copied().fold(0.0, f64::max);
+    if value <= 4.0 * p.len() as f64 * f64::EPSILON * scale {
+        0.0
+    } else {
+        value
+    }
 }
 
 /// The greedy transfer of [`ball_min_dot`] for a column of any sign (no clamping

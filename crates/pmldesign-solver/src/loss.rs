@@ -267,22 +267,30 @@ pub fn minimise_loss_with_progress(
     let p = set.reference();
     // c[x][y] = p_x d(x, y).
     let c = &d * &p.view().insert_axis(Axis(1));
-    let solved = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon {
+    // Levels past what doubles represent are designed at the largest one that
+    // is, as for utilities (e^710 overflows, and microlp asserts on an infinite
+    // coefficient): stricter, so still private at eps; the LP's bound is then
+    // for the smaller set, and the loss without privacy bounds the asked one.
+    let level = epsilon.min(crate::design::MAX_DESIGN_LEVEL);
+    let mut solved = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon {
         cheapest_labels(&d, &c)?
     } else if epsilon == 0.0 {
         constant_guess(&c)?
-    } else if let Some(ball) = past_proposition_2(set, epsilon, settings) {
+    } else if let Some(ball) = past_proposition_2(set, level, settings) {
         let (w, lower, iterations, converged) = ball.solve(&c, settings, progress)?;
         Solved {
             method: LossMethod::InnerOuter,
-            mechanism: clean(w, set, epsilon)?,
+            mechanism: clean(w, set, level)?,
             lower_bound: lower.max(free_lower_bound(&c)),
             iterations,
             status: stopped_or(converged, DesignStatus::GapLimit),
         }
     } else {
-        by_lp(set, epsilon, &c, settings, progress)?
+        by_lp(set, level, &c, settings, progress)?
     };
+    if level < epsilon {
+        solved.lower_bound = free_lower_bound(&c);
+    }
     let value = expected_loss(&solved.mechanism, p.view(), d.view());
     let (mechanism, lower_bound) = (solved.mechanism, solved.lower_bound);
     let certificate = Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?;
