@@ -33,7 +33,7 @@ pub enum Command {
     /// certified, with randomized-response baselines.
     Design(crate::commands::design::DesignArgs),
     /// Planning calculators: radius from samples, eps'(delta), delta_min and their
-    /// inverses (\[E\] eqs. 7-8, Thm 2, Cor 3).
+    /// inverses ([E] eqs. 7-8, Thm 2, Cor 3).
     Bounds(crate::commands::bounds::BoundsArgs),
     /// Audit a mechanism: PML per outcome, eps_min, tail curve, region, leakage
     /// capacity over a set of priors, sensitivity and the LDP parameter.
@@ -43,7 +43,7 @@ pub enum Command {
     /// randomized-response rows.
     Compare(crate::commands::compare::CompareArgs),
     /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
-    /// envelope over a grid of delta beside the raw tail (\[V\] Thms 3-5, Alg. 1).
+    /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
     Envelope(crate::commands::envelope::EnvelopeArgs),
     /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
     /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),

@@ -307,7 +307,7 @@ pub fn render_comparison(
     }
 }
 
-/// The envelope bounds at one delta as JSON (\[V\] Thm 3, Alg. 1), with the statement a
+/// The envelope bounds at one delta as JSON ([V] Thm 3, Alg. 1), with the statement a
 /// data holder can publish and `envelope` (null unless the bounds meet).
 pub fn envelope_json(b: &EnvelopeBounds) -> Value {
     let mut v = serde_json::to_value(b).unwrap_or(Value::Null);

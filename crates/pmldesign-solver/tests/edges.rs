@@ -24,7 +24,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
-use pmldesign_model::density::NotionLevels;
+use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::l1_ball_vertices;
 use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};

@@ -24,11 +24,11 @@ pub struct ApplyArgs {
     #[arg(long, value_name = "FILE")]
     pub mechanism: Option<PathBuf>,
     /// Instead of --mechanism: add Laplace noise of this scale b to a column of -1
-    /// and 1 (the binary Laplace mechanism, \[E\] Sec. VI-A).
+    /// and 1 (the binary Laplace mechanism, [E] Sec. VI-A).
     #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub laplace_scale: Option<f64>,
     /// Instead of --mechanism: add Gaussian noise of this standard deviation to a
-    /// column of -1 and 1 (the binary Gaussian mechanism, \[E\] Sec. VI-B).
+    /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
     #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
     pub gaussian_sigma: Option<f64>,
     /// The CSV file (with a header row) to privatise, `-` for standard input;

@@ -50,7 +50,7 @@ pub struct AssessArgs {
     #[arg(long, value_name = "FILE")]
     pub priors: Option<PathBuf>,
     /// The failure probability of the post-processing-safe guarantee reported beside
-    /// eps: bounds on the PML envelope at this delta (\[V\] Thm 3, Alg. 1).
+    /// eps: bounds on the PML envelope at this delta ([V] Thm 3, Alg. 1).
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub envelope_delta: f64,
     /// Output format; defaults to table on a terminal, otherwise JSON (or by the
@@ -574,7 +574,7 @@ fn set_table(s: &mut String, u: &SetAssessment, eps_min: f64, radius: Option<&Ra
     }
 }
 
-/// \[E\] Theorem 4 and Corollary 2 beside the exact capacity of an l1 ball.
+/// [E] Theorem 4 and Corollary 2 beside the exact capacity of an l1 ball.
 fn theorem4_rows(s: &mut String, t: &Theorem4Check, eps_min: f64) {
     match (t.sensitivity_bound, t.capacity_bound, t.capacity_slack) {
         (Some(sb), Some(cb), Some(slack)) => {

@@ -1,4 +1,4 @@
-//! `pml bounds`: planning calculators from \[E\] eqs. (7)-(8), Theorem 2 and
+//! `pml bounds`: planning calculators from [E] eqs. (7)-(8), Theorem 2 and
 //! Corollary 3.
 //!
 //! Each question is one call (or a short chain of calls) into
@@ -28,23 +28,23 @@ pub struct BoundsArgs {
 #[derive(Debug, Subcommand)]
 pub enum BoundsQuestion {
     /// The l1 radius around an estimate from m samples that holds with probability
-    /// 1 - delta: beta*(delta) of \[E\] eq. (7), or the Theorem 2 radius with
+    /// 1 - delta: beta*(delta) of [E] eq. (7), or the Theorem 2 radius with
     /// --radius kappa.
     Radius(RadiusArgs),
     /// The probability that the true prior lies outside the l1 ball of radius
-    /// --beta around an estimate from m samples (\[E\] Theorem 2).
+    /// --beta around an estimate from m samples ([E] Theorem 2).
     FailureProbability(FailureArgs),
-    /// eps'(delta) of \[E\] eq. (8): the leakage bound for the true prior of a
+    /// eps'(delta) of [E] eq. (8): the leakage bound for the true prior of a
     /// mechanism designed eps-PML for the estimate.
     EpsilonPrime(EpsilonPrimeArgs),
-    /// delta_min of \[E\] Corollary 3: the failure probability of an eps'-PML
+    /// delta_min of [E] Corollary 3: the failure probability of an eps'-PML
     /// guarantee for a mechanism designed eps-PML for an estimate from m samples.
     DeltaMin(DeltaMinArgs),
     /// The smallest sample size m for an (eps', delta) guarantee from a design at
-    /// eps (\[E\] Corollary 3 solved for m).
+    /// eps ([E] Corollary 3 solved for m).
     Samples(SamplesArgs),
     /// The largest design eps whose eps'(delta) is at most the target eps'
-    /// (\[E\] eqs. (7), (8) inverted).
+    /// ([E] eqs. (7), (8) inverted).
     MaxEpsilon(MaxEpsilonArgs),
 }
 

@@ -1,7 +1,7 @@
 //! `pml design`: the optimal certified mechanism for a prior, a ball around it, or
 //! an estimate from data with a failure probability.
 
-use crate::args::{Input, Level, OutputArgs};
+use crate::args::{Input, Level, OutputArgs, radius_method};
 use crate::error::CliError;
 use crate::output;
 use clap::{Args, ValueEnum};
@@ -31,7 +31,7 @@ pub struct DesignArgs {
     #[arg(long, allow_hyphen_values = true, group = "Level")]
     pub epsilon_upper: Option<f64>,
     /// Protect every prior within this l1 distance of the given one
-    /// (\[E\] Prop 2 for beta < 2 min p, the exact ball beyond).
+    /// ([E] Prop 2 for beta < 2 min p, the exact ball beyond).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "delta")]
     pub beta: Option<f64>,
     /// With --counts or --data: the failure probability over the sample; the l1
@@ -40,8 +40,13 @@ pub struct DesignArgs {
     pub delta: Option<f64>,
     /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
     /// Theorem 2 with phi(kappa) of the estimate.
-    #[arg(long, value_enum, default_value = "free", requires = "delta")]
-    pub radius: Radius,
+    #[arg(
+        long,
+        value_parser = radius_method("Theorem 2 with phi(kappa) at the estimate"),
+        default_value = "free",
+        requires = "delta"
+    )]
+    pub radius: RadiusMethod,
     /// The utility to maximise (`loss`: minimise an expected loss instead, with
     /// --loss or --loss-matrix).
     #[arg(long, value_enum, default_value = "mi")]
@@ -54,7 +59,7 @@ pub struct DesignArgs {
     #[arg(long, value_name = "FILE")]
     pub loss_matrix: Option<std::path::PathBuf>,
     /// With --utility loss: which LP to solve (auto: column generation for a known
-    /// prior or a ball under \[E\] Prop 2, the direct LP otherwise).
+    /// prior or a ball under [E] Prop 2, the direct LP otherwise).
     #[arg(long, value_enum, default_value = "auto")]
     pub loss_method: LossMethodName,
     /// Stop after this many seconds with the best certified mechanism and bound so
@@ -78,7 +83,7 @@ pub struct DesignArgs {
     pub gap: f64,
     /// The failure probability of the post-processing-safe guarantee reported beside
     /// eps: bounds on the PML envelope of the design at this delta, under the prior
-    /// (the estimate for --beta/--delta) (\[V\] Thm 3, Alg. 1).
+    /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub envelope_delta: f64,
     /// Output options.
@@ -169,15 +174,6 @@ pub fn notion_from_flags(
             epsilon: level.epsilon()?,
         },
     })
-}
-
-/// Radius methods.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum Radius {
-    /// Distribution-free beta*(delta), \[E\] eq. (7).
-    Free,
-    /// Theorem 2 with phi(kappa) at the estimate.
-    Kappa,
 }
 
 /// Built-in utilities.
@@ -369,14 +365,10 @@ fn sample_source(
             "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
         )
     })?;
-    let radius = match a.radius {
-        Radius::Free => RadiusMethod::DistributionFree,
-        Radius::Kappa => RadiusMethod::Kappa,
-    };
     Ok(Sample {
         estimate: est.prior.clone(),
         samples,
         delta,
-        radius,
+        radius: a.radius,
     })
 }

@@ -1,5 +1,5 @@
 //! `pml envelope`: post-processing-safe `(eps, delta)` guarantees of a given mechanism
-//! (\[V\] "Information leakage envelopes", `docs/theory.md` §8). Parsing, formatting
+//! ([V] "Information leakage envelopes", `docs/theory.md` §8). Parsing, formatting
 //! and plotting only: every number comes from `pmldesign_model::envelope`.
 
 use crate::args::{Format, Input, OutputArgs, write_atomic};
@@ -33,7 +33,7 @@ pub struct EnvelopeArgs {
     /// The delta of the headline statement a data holder publishes.
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub delta: f64,
-    /// Also compute the envelope itself by linear program (\[V\] Thm 2; bisection to
+    /// Also compute the envelope itself by linear program ([V] Thm 2; bisection to
     /// 1e-9 between the bounds, the lower end certified by the post-processing that
     /// attains it). The headline statement then uses its upper end.
     #[arg(long)]
