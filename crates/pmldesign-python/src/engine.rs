@@ -537,7 +537,8 @@ pub fn compare(
         pmldesign::model::cone::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
         let notions = pmldesign::solver::common_level_notions(epsilon, alip);
-        let c = pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
+        let c =
+            pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
         let rows: Vec<Value> = c
             .rows
             .iter()
@@ -568,10 +569,13 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
         let env = Envelope::new(&w, &prior)?;
         let mut curve = Vec::with_capacity(deltas.len());
         for (i, &delta) in deltas.iter().enumerate() {
-            pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("deltas[{i}]: {e}"))?;
+            pmldesign::model::envelope::check_delta(delta)
+                .map_err(|e| format!("deltas[{i}]: {e}"))?;
             let mut v = bounds_json(&env.bounds(delta)?);
             if lp {
-                v["lp"] = json!(pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?);
+                v["lp"] = json!(pmldesign::solver::envelope::envelope_value(
+                    &w, &prior, delta
+                )?);
             }
             curve.push(v);
         }

@@ -429,9 +429,8 @@ impl PastProposition2 {
         let p = reference.to_vec();
         let (e, b) = (self.epsilon.exp(), self.beta / 2.0);
         let share = |f: f64| {
-            let mut s = settings.clone();
+            let mut s = settings.with_time_share(f);
             let cg = &mut s.column_generation;
-            cg.time_limit = cg.time_limit.map(|t| t.mul_f64(f));
             // Precision past the gap between the two cones buys nothing.
             cg.gap_tolerance = cg.gap_tolerance.max(INNER_OUTER_GAP);
             let deadline = s

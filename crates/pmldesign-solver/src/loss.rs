@@ -482,14 +482,8 @@ impl PastProposition2 {
         settings: &crate::Settings,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(Array2<f64>, f64, usize, bool)> {
-        let share = |f: f64| {
-            let mut s = settings.clone();
-            let cg = &mut s.column_generation;
-            cg.time_limit = cg.time_limit.map(|t| t.mul_f64(f));
-            s
-        };
-        let inner = column_generation(self.inner, c, &share(0.6), progress)?;
-        let outer = column_generation(self.outer, c, &share(0.3), &mut |_| {})?;
+        let inner = column_generation(self.inner, c, &settings.with_time_share(0.6), progress)?;
+        let outer = column_generation(self.outer, c, &settings.with_time_share(0.3), &mut |_| {})?;
         let passes = inner.iterations + outer.iterations;
         let converged = inner.converged && outer.converged;
         Ok((inner.w, outer.lower_bound, passes, converged))

@@ -181,7 +181,7 @@ impl<'a> Problem<'a> {
         let mut d = match self.objective {
             Objective::Utility(u) => {
                 let main = match guarantee {
-                    Some(_) => shared(settings, 1.0 - SIMPLER_ROUTE_SHARE),
+                    Some(_) => settings.with_time_share(1.0 - SIMPLER_ROUTE_SHARE),
                     None => settings.clone(),
                 };
                 let mut d = design::design_notion_with_progress(
@@ -193,7 +193,7 @@ impl<'a> Problem<'a> {
                 )?;
                 d.guarantee = match guarantee {
                     Some(mut g) => {
-                        let s = &shared(settings, SIMPLER_ROUTE_SHARE);
+                        let s = &settings.with_time_share(SIMPLER_ROUTE_SHARE);
                         g.simpler_route =
                             simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), s)?;
                         Some(g)
@@ -228,14 +228,6 @@ impl<'a> Problem<'a> {
 
 /// The share of a time limit that the simpler route of a sample design gets.
 const SIMPLER_ROUTE_SHARE: f64 = 0.2;
-
-/// `settings` with `share` of its time limit.
-fn shared(settings: &Settings, share: f64) -> Settings {
-    let mut s = settings.clone();
-    let cg = &mut s.column_generation;
-    cg.time_limit = cg.time_limit.map(|t| t.mul_f64(share));
-    s
-}
 
 /// The error for a problem without a privacy level.
 fn missing_level() -> crate::SolverError {

@@ -66,6 +66,15 @@ impl Settings {
         self
     }
 
+    /// These settings with `share` of the time limit (for a run split into
+    /// parts: the inner and outer designs past Prop 2, a sample's simpler route).
+    pub(crate) fn with_time_share(&self, share: f64) -> Settings {
+        let mut s = self.clone();
+        let cg = &mut s.column_generation;
+        cg.time_limit = cg.time_limit.map(|t| t.mul_f64(share));
+        s
+    }
+
     /// Checks every field; the error names the field, its value and the fix.
     pub fn validate(&self) -> Result<()> {
         let cg = &self.column_generation;
