@@ -337,6 +337,39 @@ pub struct Progress {
     pub rays_priced: u64,
 }
 
+/// A master over `working` (the all-ones column first), started from the
+/// basis of the oracle's start columns.
+fn rebuilt_master(working: &[Column], ones_value: f64, start_basis: &[usize]) -> Master {
+    let mut master = Master::new(working[0].vector.len(), ones_value);
+    for c in &working[1..] {
+        master.push(c.vector.view(), c.value);
+    }
+    master.start_from(start_basis);
+    master
+}
+
+/// The weights of the last master solved on the true right-hand side: a master
+/// solved with a perturbed one is finished on the true one; microlp is next; the
+/// perturbed weights (rows off by about the perturbation, which the design
+/// repairs) are the last resort.
+fn final_weights(
+    warm: Option<MasterSolution>,
+    master: &mut Master,
+    working: &[Column],
+) -> Result<Vec<f64>> {
+    let perturbed = warm.as_ref().map(|m| m.theta.clone());
+    Ok(
+        match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
+            Some(m) if m.feasible => m.theta,
+            _ => match (solve_restricted_primal(working), perturbed) {
+                (Ok(theta), _) => theta,
+                (Err(_), Some(theta)) => theta,
+                (Err(e), None) => return Err(e),
+            },
+        },
+    )
+}
+
 /// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
 /// feasible and bounded from the first step. `a_priori` is an upper bound on the
@@ -408,11 +441,7 @@ pub fn solve_with_oracle(
                 .collect();
             working = keep.iter().map(|&k| working[k].clone()).collect();
             seen = working.iter().map(|c| key(&c.vector)).collect();
-            master = Master::new(n, ones_value);
-            for c in &working[1..] {
-                master.push(c.vector.view(), c.value);
-            }
-            master.start_from(&start_basis);
+            master = rebuilt_master(&working, ones_value, &start_basis);
             warm = master.optimise();
         }
         let lambda = match &warm {
@@ -461,18 +490,7 @@ pub fn solve_with_oracle(
             if added > 0 && !out_of_time {
                 warm = master.optimise();
             }
-            // A master solved with a perturbed right-hand side is finished on the
-            // true one; microlp is next; the perturbed weights (rows off by about
-            // the perturbation, which the design repairs) are the last resort.
-            let perturbed = warm.as_ref().map(|m| m.theta.clone());
-            let theta = match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
-                Some(m) if m.feasible => m.theta,
-                _ => match (solve_restricted_primal(&working), perturbed) {
-                    (Ok(theta), _) => theta,
-                    (Err(_), Some(theta)) => theta,
-                    (Err(e), None) => return Err(e),
-                },
-            };
+            let theta = final_weights(warm, &mut master, &working)?;
             let weights: Vec<(Column, f64)> = working
                 .iter()
                 .zip(theta)
