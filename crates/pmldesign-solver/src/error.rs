@@ -12,7 +12,7 @@ pub enum SolverError {
     Model(#[from] ModelError),
     /// The alphabet is beyond exact ray enumeration.
     #[error(
-        "invalid prior: N = {n} symbols exceeds the limit of {limit} for exact ray enumeration ({method}); merge categories or raise DesignSettings::max_alphabet"
+        "invalid prior: N = {n} symbols exceeds the limit of {limit} for exact ray enumeration ({method}); merge categories or raise Settings::max_alphabet"
     )]
     AlphabetTooLarge {
         /// Alphabet size asked for.
