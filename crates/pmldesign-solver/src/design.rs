@@ -412,8 +412,8 @@ pub struct PastProposition2 {
 const INNER_OUTER_GAP: f64 = 1e-6;
 
 /// Shares of a time limit for the inner design and the outer bound.
-const INNER_SHARE: f64 = 0.6;
-const OUTER_SHARE: f64 = 0.3;
+pub(crate) const INNER_SHARE: f64 = 0.6;
+pub(crate) const OUTER_SHARE: f64 = 0.3;
 
 impl PastProposition2 {
     /// The inner optimum with the outer bound (reachable from the tests at any
@@ -742,12 +742,10 @@ fn meet_target(
     if excess(&mechanism) <= 0.5 * crate::certificate::PML_TOLERANCE {
         return Ok(mechanism);
     }
-    let w = mechanism.matrix();
-    let q = reference.dot(&w);
     for k in (6..=14).rev() {
-        let g = 10f64.powi(-k);
-        let mean = (&q * g).insert_axis(ndarray::Axis(0));
-        let mixed = Mechanism::new(&w * (1.0 - g) + &mean)?;
+        let mut w = mechanism.matrix().to_owned();
+        mix_with_means(&mut w, reference, 10f64.powi(-k));
+        let mixed = Mechanism::new(w)?;
         if excess(&mixed) <= 0.0 {
             return Ok(mixed);
         }
@@ -772,9 +770,17 @@ fn repair(w: &mut Array2<f64>, reference: ArrayView1<f64>) {
             row /= sum;
         }
     }
-    let q = reference.dot(w);
+    mix_with_means(w, reference, REPAIR_MIX);
+}
+
+/// Mixes every column with its mean under the reference prior,
+/// `c <- (1 - g) c + g q_y 1`: rows keep their sums, and every
+/// information-density level moves toward 0 over every prior (a mediant of the
+/// old ratio and 1).
+fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g: f64) {
+    let q = reference.dot(&*w);
     for (mut column, qy) in w.columns_mut().into_iter().zip(q.iter()) {
-        column.mapv_inplace(|c| (1.0 - REPAIR_MIX) * c + REPAIR_MIX * qy);
+        column.mapv_inplace(|c| (1.0 - g) * c + g * qy);
     }
 }
 

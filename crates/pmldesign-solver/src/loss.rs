@@ -482,8 +482,19 @@ impl PastProposition2 {
         settings: &crate::Settings,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<(Array2<f64>, f64, usize, bool)> {
-        let inner = column_generation(self.inner, c, &settings.with_time_share(0.6), progress)?;
-        let outer = column_generation(self.outer, c, &settings.with_time_share(0.3), &mut |_| {})?;
+        use crate::design::{INNER_SHARE, OUTER_SHARE};
+        let inner = column_generation(
+            self.inner,
+            c,
+            &settings.with_time_share(INNER_SHARE),
+            progress,
+        )?;
+        let outer = column_generation(
+            self.outer,
+            c,
+            &settings.with_time_share(OUTER_SHARE),
+            &mut |_| {},
+        )?;
         let passes = inner.iterations + outer.iterations;
         let converged = inner.converged && outer.converged;
         Ok((inner.w, outer.lower_bound, passes, converged))

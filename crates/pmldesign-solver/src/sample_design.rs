@@ -74,10 +74,7 @@ impl Guarantee {
 /// The l1 radius from m samples over the estimate's alphabet with failure
 /// probability delta (\[E\] eq. (7) or Theorem 2).
 pub fn radius(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) -> Result<f64> {
-    Ok(match method {
-        RadiusMethod::DistributionFree => sample::radius_free(samples, delta, estimate.len())?,
-        RadiusMethod::Kappa => sample::radius_kappa(samples, delta, estimate)?,
-    })
+    Ok(method.radius(samples, delta, estimate)?)
 }
 
 /// The simpler route for `design` over the ball `set` (\[E\] eqs. (8), (13)):
