@@ -31,7 +31,9 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
+mod chain_line;
 mod halves;
+mod segment;
 mod staircase;
 use halves::Suffix;
 
@@ -39,6 +41,11 @@ use halves::Suffix;
 const BOUND_TOL: f64 = 1e-12;
 /// Deepest split of a chain segment in the two-level interval bound.
 const MAX_SPLIT_DEPTH: u32 = 6;
+/// Most halvings of a chain segment in the two-level slope bound (whose
+/// overestimate shrinks fourfold per halving, [`segment`]).
+const CHAIN_SPLITS: u32 = 12;
+/// Most halvings of a range of the met-in-the-middle tree (the tree narrows it).
+const BOX_SPLITS: u32 = 6;
 /// Most candidates a search keeps: the master takes a few hundred columns a
 /// pass, and a short list prunes far more nodes than a long one.
 const KEEP_CAP: usize = 32;
@@ -742,6 +749,23 @@ impl Levels {
         }
     }
 
+    /// `(d top / dW, d level / dW)` at weight w; both are monotone in W.
+    fn slopes(&self, w: f64) -> (f64, f64) {
+        match *self {
+            Levels::Staircase { e } => {
+                let s = 1.0 + (e - 1.0) * w;
+                (-e * (e - 1.0) / (s * s), -(e - 1.0) / (s * s))
+            }
+            Levels::BallLevel { e, b } => {
+                let u = 1.0 - w + e * b;
+                (
+                    -e * (e - 1.0) * b / (u * u),
+                    -(e - 1.0) * (e * b + 1.0) / (u * u),
+                )
+            }
+        }
+    }
+
     /// The largest weight of a member (its level stays positive and below top).
     fn max_weight(&self) -> f64 {
         match *self {
@@ -889,10 +913,22 @@ impl Family for TwoLevelMember<'_> {
             }
             return self.concave_test(e, threshold, max_in, max_out, xs, &|w| floor.at(w));
         }
-        let l_min = floor.at(a).min(floor.at(b));
-        // The tree narrows the range as it descends: split little here.
-        let depth = MAX_SPLIT_DEPTH - 2;
-        self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
+        // The floor is linear on each side of its kink.
+        let mut xs = vec![a, b];
+        let kink = (floor.l_min - floor.offset) / floor.slope;
+        if kink > a && kink < b {
+            xs.insert(1, kink);
+        }
+        let points = xs.iter().map(|&w| (w, floor.at(w)));
+        let fallback = || {
+            // The tree narrows the range as it descends: split little here.
+            let l_min = floor.at(a).min(floor.at(b));
+            let depth = MAX_SPLIT_DEPTH - 2;
+            self.segment_bound((a, l_min), (b, l_min), max_in, max_out, threshold, depth)
+        };
+        let masses = (max_in, max_out);
+        self.polyline_bound(points, masses, threshold, BOX_SPLITS)
+            .unwrap_or_else(fallback)
     }
 
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
@@ -900,17 +936,7 @@ impl Family for TwoLevelMember<'_> {
         let rest = items.suffix_max[node.depth];
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
         if let Some(e) = self.concave_staircase(threshold) {
-            // The chain's vertices up to the largest weight.
-            let (mut ws, mut ls) = (vec![node.w], vec![node.l]);
-            for i in items.chain(node.depth) {
-                let (w0, l0) = (ws[ws.len() - 1], ls[ls.len() - 1]);
-                if w0 >= w_max {
-                    break;
-                }
-                let w1 = (w0 + items.p[i]).min(w_max);
-                ls.push(l0 + items.lambda[i] * (w1 - w0) / items.p[i]);
-                ws.push(w1);
-            }
+            let (ws, ls): (Vec<f64>, Vec<f64>) = chain_walk(node, items, w_max).unzip();
             if ws.len() < 2 {
                 return self.cost(node.w, node.l, max_in, max_out);
             }
@@ -924,6 +950,11 @@ impl Family for TwoLevelMember<'_> {
                 }
             };
             return self.concave_test(e, threshold, max_in, max_out, ws.clone(), &chain);
+        }
+        let masses = (max_in, max_out);
+        let chain = chain_walk(node, items, w_max);
+        if let Some(b) = self.polyline_bound(chain, masses, threshold, CHAIN_SPLITS) {
+            return b;
         }
         let (mut w0, mut l0) = (node.w, node.l);
         let mut best = self.cost(w0, l0, max_in, max_out);
@@ -939,6 +970,71 @@ impl Family for TwoLevelMember<'_> {
             (w0, l0) = (w1, l1);
         }
         best
+    }
+}
+
+/// The vertices of the fractional-knapsack chain from `node`, up to weight
+/// `w_max` (cut there).
+fn chain_walk<'a>(
+    node: &Node,
+    items: &'a Items,
+    w_max: f64,
+) -> impl Iterator<Item = (f64, f64)> + 'a {
+    let first = (node.w, node.l);
+    let mut at = first;
+    let rest = items.chain(node.depth).map_while(move |i| {
+        let (w0, l0) = at;
+        if w0 >= w_max {
+            return None;
+        }
+        let w1 = (w0 + items.p[i]).min(w_max);
+        at = (w1, l0 + items.lambda[i] * (w1 - w0) / items.p[i]);
+        Some(at)
+    });
+    std::iter::once(first).chain(rest)
+}
+
+impl TwoLevelMember<'_> {
+    /// An upper bound on the reduced cost along the polyline through `points`:
+    /// its vertices exactly, its segments by [`Self::line_bound`]. Above a
+    /// finite threshold it stops early (segments refined while above it);
+    /// with an infinite threshold it bounds the whole polyline, refining the
+    /// segments that could exceed its best vertex. `None` where a slope cannot
+    /// be enclosed.
+    fn polyline_bound(
+        &self,
+        points: impl Iterator<Item = (f64, f64)>,
+        masses: (f64, f64),
+        threshold: f64,
+        splits: u32,
+    ) -> Option<f64> {
+        let at = |(w, l): (f64, f64)| self.cost(w, l, masses.0, masses.1);
+        let points: Vec<(f64, f64)> = if threshold.is_finite() {
+            let mut best = f64::NEG_INFINITY;
+            let mut prev: Option<(f64, f64)> = None;
+            for q in points {
+                best = best.max(at(q));
+                if let Some(p) = prev.filter(|_| best <= threshold) {
+                    best = best.max(self.line_bound(p, q, masses, threshold, splits)?);
+                }
+                if best > threshold {
+                    break;
+                }
+                prev = Some(q);
+            }
+            return Some(best);
+        } else {
+            points.collect()
+        };
+        let mut best = points
+            .iter()
+            .map(|&q| at(q))
+            .fold(f64::NEG_INFINITY, f64::max);
+        for k in 1..points.len() {
+            let seg = self.line_bound(points[k - 1], points[k], masses, best, splits)?;
+            best = best.max(seg);
+        }
+        Some(best)
     }
 }
 

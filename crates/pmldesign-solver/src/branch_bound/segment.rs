@@ -1,0 +1,222 @@
+//! The largest value of a smooth function along one segment of the
+//! fractional-knapsack chain, bounded from its end values and an enclosure of
+//! its derivative (docs/theory.md §4b, "Two-level families").
+//!
+//! Interval arithmetic on the function itself overestimates by O(width) and
+//! needs many halvings near ties; here a segment whose derivative keeps one sign
+//! is bounded exactly by an end value, and a segment with a turning point by the
+//! meeting point of the two lines through its ends with the extreme slopes, an
+//! overestimate of O(width^2) that halving shrinks fourfold.
+
+/// A closed interval `[lo, hi]` of reals.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Interval {
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+}
+
+impl Interval {
+    /// The interval between `a` and `b`, in either order.
+    pub(super) fn between(a: f64, b: f64) -> Self {
+        Interval {
+            lo: a.min(b),
+            hi: a.max(b),
+        }
+    }
+
+    /// The single point x.
+    pub(super) fn point(x: f64) -> Self {
+        Interval { lo: x, hi: x }
+    }
+
+    pub(super) fn is_finite(&self) -> bool {
+        self.lo.is_finite() && self.hi.is_finite()
+    }
+
+    pub(super) fn add(self, o: Self) -> Self {
+        Interval {
+            lo: self.lo + o.lo,
+            hi: self.hi + o.hi,
+        }
+    }
+
+    pub(super) fn sub(self, o: Self) -> Self {
+        self.add(o.scale(-1.0))
+    }
+
+    pub(super) fn scale(self, k: f64) -> Self {
+        Interval::between(k * self.lo, k * self.hi)
+    }
+
+    /// The product; an unbounded end times zero is zero (the values are
+    /// real, only their bound is infinite).
+    pub(super) fn mul(self, o: Self) -> Self {
+        let times = |x: f64, y: f64| if x == 0.0 || y == 0.0 { 0.0 } else { x * y };
+        let c = [
+            times(self.lo, o.lo),
+            times(self.lo, o.hi),
+            times(self.hi, o.lo),
+            times(self.hi, o.hi),
+        ];
+        Interval {
+            lo: c.iter().copied().fold(f64::INFINITY, f64::min),
+            hi: c.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        }
+    }
+
+    /// Widened by `margin` on both sides (rounding of the terms).
+    pub(super) fn widen(self, margin: f64) -> Self {
+        Interval {
+            lo: self.lo - margin,
+            hi: self.hi + margin,
+        }
+    }
+}
+
+/// Relative step of the secants that bound a convex function's slope.
+const SECANT_STEP: f64 = 1e-7;
+
+/// An enclosure of the one-sided derivatives of a convex f over `[x1, x2]`
+/// (`0 <= x1 <= x2`): f' is non-decreasing, so it lies between the secant just
+/// left of x1 and the secant just right of x2, widened by their rounding. The
+/// lower end is `-inf` where the left secant would leave `[0, inf)` (f can be
+/// infinitely steep at 0); `None` if a value is not a number.
+pub(super) fn convex_slope(f: fn(f64) -> f64, x1: f64, x2: f64) -> Option<Interval> {
+    let secant = |a: f64, b: f64| {
+        let (fa, fb) = (f(a), f(b));
+        let noise = 4.0 * f64::EPSILON * (fa.abs() + fb.abs()) / (b - a);
+        ((fb - fa) / (b - a), noise)
+    };
+    let h1 = SECANT_STEP * x1;
+    let lo = if h1 > 0.0 && x1 - h1 > 0.0 {
+        let (left, noise) = secant(x1 - h1, x1);
+        left - noise
+    } else {
+        f64::NEG_INFINITY
+    };
+    let h2 = SECANT_STEP * x2.max(f64::MIN_POSITIVE.sqrt());
+    let (right, noise) = secant(x2, x2 + h2);
+    let s = Interval {
+        lo,
+        hi: right + noise,
+    };
+    (!s.lo.is_nan() && s.hi.is_finite()).then_some(s)
+}
+
+/// An enclosure of a convex f over `[x1, x2]`: at most the larger end value,
+/// at least the left value plus the least slope times the width.
+pub(super) fn convex_range(f: fn(f64) -> f64, x1: f64, x2: f64, slope: Interval) -> Interval {
+    let (f1, f2) = (f(x1), f(x2));
+    let noise = 4.0 * f64::EPSILON * (f1.abs() + f2.abs());
+    let drop = if x2 > x1 {
+        slope.lo.min(0.0) * (x2 - x1)
+    } else {
+        0.0
+    };
+    Interval {
+        lo: f1 + drop - noise,
+        hi: f1.max(f2) + noise,
+    }
+}
+
+/// A function on a segment: its value at a point and an enclosure of its
+/// derivative over a sub-segment (`None`: not available there).
+pub(super) trait Smooth {
+    fn value(&self, w: f64) -> f64;
+    fn slope(&self, a: f64, b: f64) -> Option<Interval>;
+}
+
+/// An upper bound on `g` over `[a, b]` given its end values, halved while the
+/// bound is above `threshold` and `depth` allows; `None` where the slope is
+/// unavailable.
+pub(super) fn segment_max(
+    g: &impl Smooth,
+    (a, ga): (f64, f64),
+    (b, gb): (f64, f64),
+    threshold: f64,
+    depth: u32,
+) -> Option<f64> {
+    let d = g.slope(a, b)?;
+    let width = b - a;
+    let bound = if d.lo >= 0.0 {
+        gb
+    } else if d.hi <= 0.0 {
+        ga
+    } else if d.is_finite() {
+        // The lines from (a, ga) with slope d.hi and into (b, gb) with slope d.lo
+        // meet at a + tau; g lies below both.
+        let tau = ((gb - ga - d.lo * width) / (d.hi - d.lo)).clamp(0.0, width);
+        (ga + d.hi * tau).max(ga).max(gb)
+    } else if d.hi.is_finite() {
+        ga + d.hi * width
+    } else if d.lo.is_finite() {
+        gb - d.lo * width
+    } else {
+        f64::INFINITY
+    };
+    if bound <= threshold || depth == 0 || b - a <= 1e-15 {
+        return Some(bound);
+    }
+    let m = 0.5 * (a + b);
+    let gm = g.value(m);
+    let left = segment_max(g, (a, ga), (m, gm), threshold, depth - 1)?;
+    let right = segment_max(g, (m, gm), (b, gb), threshold, depth - 1)?;
+    Some(left.max(right))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Poly;
+
+    impl Smooth for Poly {
+        /// `-(w - 0.3)^2 + 0.1 w`: a turning point inside `[0, 1]`.
+        fn value(&self, w: f64) -> f64 {
+            -(w - 0.3) * (w - 0.3) + 0.1 * w
+        }
+
+        fn slope(&self, a: f64, b: f64) -> Option<Interval> {
+            Some(Interval::between(
+                -2.0 * (a - 0.3) + 0.1,
+                -2.0 * (b - 0.3) + 0.1,
+            ))
+        }
+    }
+
+    #[test]
+    fn the_bound_covers_the_maximum_and_converges() {
+        let g = Poly;
+        let exact = g.value(0.35);
+        let coarse = segment_max(&g, (0.0, g.value(0.0)), (1.0, g.value(1.0)), 1e9, 0).unwrap();
+        let fine = segment_max(
+            &g,
+            (0.0, g.value(0.0)),
+            (1.0, g.value(1.0)),
+            0.03,
+            30,
+        )
+        .unwrap();
+        assert!(coarse >= exact && fine >= exact);
+        assert!(fine - exact < 1e-10, "{fine} vs {exact}");
+    }
+
+    #[test]
+    fn monotone_segments_are_bounded_by_an_end() {
+        let g = Poly;
+        let b = segment_max(&g, (0.5, g.value(0.5)), (0.9, g.value(0.9)), 1e9, 0).unwrap();
+        assert_eq!(b, g.value(0.5));
+    }
+
+    #[test]
+    fn secants_enclose_the_slope_of_t_ln_t() {
+        let f: fn(f64) -> f64 = |t| t * t.ln();
+        let s = convex_slope(f, 0.5, 2.0).unwrap();
+        assert!(s.lo <= 0.5f64.ln() + 1.0 && s.hi >= 2f64.ln() + 1.0);
+        assert!(s.lo > 0.5f64.ln() + 1.0 - 1e-6 && s.hi < 2f64.ln() + 1.0 + 1e-6);
+        let r = convex_range(f, 0.2, 0.5, convex_slope(f, 0.2, 0.5).unwrap());
+        let min = -(-1.0f64).exp();
+        assert!(r.lo <= min && r.hi >= (0.2 * 0.2f64.ln()).max(0.5 * 0.5f64.ln()));
+        assert_eq!(convex_slope(f, 0.0, 1.0).unwrap().lo, f64::NEG_INFINITY);
+    }
+}
