@@ -584,14 +584,19 @@ pub fn pricing_oracle(
     };
     // A randomized-response basis for the PML cones: without it the master
     // starts degenerate and large designs stall at utility 0 for many passes.
-    let (e_start, h) = match cone {
-        ColumnCone::PmlKnownPrior { .. } => (e, 0.0),
-        ColumnCone::PmlL1Ball { beta, .. } => (cone.effective_exp_epsilon(), beta / 2.0),
+    // The same for LDP: the columns of k-ary randomized response.
+    let value = |v: ArrayView1<f64>| utility.column_value(v, reference);
+    let start = match cone {
+        ColumnCone::PmlKnownPrior { .. } => ray_lp::spikes(reference, e, 0.0, &value),
+        ColumnCone::PmlL1Ball { beta, .. } => {
+            ray_lp::spikes(reference, cone.effective_exp_epsilon(), beta / 2.0, &value)
+        }
+        ColumnCone::Notion {
+            notion: Notion::Ldp { epsilon },
+            ..
+        } => ray_lp::staircase_spikes(reference, epsilon.exp(), &value),
         _ => return Some(oracle),
     };
-    let start = ray_lp::spikes(reference, e_start, h, &|v| {
-        utility.column_value(v, reference)
-    });
     Some(Box::new(Started { oracle, start }))
 }
 
@@ -686,8 +691,15 @@ pub fn optimise(
             .iter()
             .map(|c| utility.column_value(c.view(), reference))
             .collect();
-        if let Some(lambda) = least_squares(&v.t().to_owned(), &mu_s) {
-            let bound = ray_lp::dual_bound(oracle, ones_value, &lambda);
+        let exact_dual = least_squares(&v.t().to_owned(), &mu_s);
+        // Priced only if it can beat the loop's bound, and only as finely as the
+        // loop's last pass (a bound within the gap tolerance is all it adds).
+        if let Some(lambda) = exact_dual.filter(|l| l.sum() < upper_bound) {
+            let allowance = crate::certificate::gap_allowance(
+                settings.column_generation.gap_tolerance,
+                lambda.sum(),
+            );
+            let bound = ray_lp::dual_bound(oracle, ones_value, &lambda, 0.5 * allowance);
             upper_bound = upper_bound.min(bound);
             if bound < dual.bound {
                 dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());

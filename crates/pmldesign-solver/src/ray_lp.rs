@@ -103,6 +103,27 @@ pub(crate) fn spikes(
         .collect()
 }
 
+/// The N columns of k-ary randomized response at `e = e^eps`, `1 + (e - 1) e_y`,
+/// normalised by `r . c = 1`: extreme rays of the eps-LDP cone (staircases with
+/// one input on top) whose weights solving `V theta = 1` are all positive.
+pub(crate) fn staircase_spikes(
+    r: ArrayView1<f64>,
+    e: f64,
+    value: &dyn Fn(ArrayView1<f64>) -> f64,
+) -> Vec<Column> {
+    (0..r.len())
+        .map(|y| {
+            let b = 1.0 / (1.0 + (e - 1.0) * r[y]);
+            let mut v = Array1::from_elem(r.len(), b);
+            v[y] = e * b;
+            Column {
+                value: value(v.view()),
+                vector: v,
+            }
+        })
+        .collect()
+}
+
 /// An oracle with a first basis for the master ([`RayOracle::start`]).
 pub(crate) struct Started<'a> {
     /// The pricing.
@@ -537,10 +558,10 @@ fn key(v: &Array1<f64>) -> Vec<i64> {
 
 /// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
 /// cost)` over every ray and the all-ones column (see the module docs). One full,
-/// parallel pricing pass; a search may stop proving at a reduced cost of 1e-13
-/// relative, which the bound then includes.
-pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>) -> f64 {
-    let tol = 1e-13 * (1.0 + lambda.sum().abs());
+/// parallel pricing pass; a search may stop proving at a reduced cost of `tol`
+/// (at least 1e-13 relative), which the bound then includes.
+pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>, tol: f64) -> f64 {
+    let tol = tol.max(1e-13 * (1.0 + lambda.sum().abs()));
     let pricing = oracle.price(lambda, tol, 0);
     let ones_rc = ones_value - lambda.sum();
     lambda.sum() + pricing.max_reduced_cost.max(ones_rc).max(0.0)

@@ -52,6 +52,10 @@ const KEEP_CAP: usize = 32;
 /// Nodes a pricing pass visits before it stops with the entering rays found.
 const PASS_BUDGET: u64 = 2_000_000;
 
+/// Nodes a seeding pass of a two-level family visits (its nodes cost about
+/// ten times a box cut's, and the seed is only a start).
+const SEED_BUDGET_TWO_LEVEL: u64 = 100_000;
+
 /// Nodes after which even a pass that has found no entering ray stops; its
 /// bound then covers the open nodes, and the design reports that gap honestly.
 const LAST_PASS_BUDGET: u64 = 50_000_000;
@@ -60,15 +64,18 @@ const LAST_PASS_BUDGET: u64 = 50_000_000;
 /// and whether an entering ray has been found.
 struct Pass {
     deadline: Option<Instant>,
+    /// Nodes a seeding pass (tolerance `-inf`, [`Searched::seed_budget`]) visits.
+    seed_budget: u64,
     nodes: AtomicU64,
     /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
     found_at: AtomicU64,
 }
 
 impl Pass {
-    fn new(deadline: Option<Instant>) -> Self {
+    fn new(deadline: Option<Instant>, seed_budget: u64) -> Self {
         Pass {
             deadline,
+            seed_budget,
             nodes: AtomicU64::new(0),
             found_at: AtomicU64::new(u64::MAX),
         }
@@ -280,8 +287,15 @@ impl<'a> Search<'a> {
             // A pass that found its first entering ray late is nearly a full
             // proof: finish it (twice that count) rather than start another.
             let found_at = pass.found_at.load(Relaxed);
+            // A seeding pass (no tolerance: the rays of largest mu) is a
+            // heuristic start, not a proof: a small budget serves it.
+            let budget = if self.tol == f64::NEG_INFINITY {
+                pass.seed_budget
+            } else {
+                PASS_BUDGET.max(found_at.saturating_mul(2))
+            };
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || (found_at != u64::MAX && total >= PASS_BUDGET.max(found_at.saturating_mul(2)))
+                || (found_at != u64::MAX && total >= budget)
                 || total >= LAST_PASS_BUDGET;
         }
         self.stopped
@@ -1087,6 +1101,10 @@ impl Searched for TwoLevel {
         self.p.len()
     }
 
+    fn seed_budget(&self) -> u64 {
+        SEED_BUDGET_TWO_LEVEL
+    }
+
     fn deadline(&self) -> Option<Instant> {
         self.deadline
     }
@@ -1150,6 +1168,10 @@ trait Searched: Send + Sync {
     fn deadline(&self) -> Option<Instant>;
     /// One pricing pass, counting its nodes into `pass`.
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing;
+    /// Nodes a seeding pass visits (a heuristic start, not a proof).
+    fn seed_budget(&self) -> u64 {
+        PASS_BUDGET
+    }
 }
 
 /// A family alone prices in a pass of its own.
@@ -1159,7 +1181,8 @@ impl<T: Searched> RayOracle for T {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        self.price_in(lambda, tol, keep, &Pass::new(self.deadline()))
+        let pass = Pass::new(self.deadline(), self.seed_budget());
+        self.price_in(lambda, tol, keep, &pass)
     }
 }
 
@@ -1189,7 +1212,8 @@ impl RayOracle for Union {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        let pass = Pass::new(self.deadline);
+        let seed_budget = self.parts.iter().map(|o| o.seed_budget()).min();
+        let pass = Pass::new(self.deadline, seed_budget.unwrap_or(PASS_BUDGET));
         let mut out = Pricing {
             max_reduced_cost: f64::NEG_INFINITY,
             entering: Vec::new(),

@@ -189,14 +189,7 @@ mod tests {
         let g = Poly;
         let exact = g.value(0.35);
         let coarse = segment_max(&g, (0.0, g.value(0.0)), (1.0, g.value(1.0)), 1e9, 0).unwrap();
-        let fine = segment_max(
-            &g,
-            (0.0, g.value(0.0)),
-            (1.0, g.value(1.0)),
-            0.03,
-            30,
-        )
-        .unwrap();
+        let fine = segment_max(&g, (0.0, g.value(0.0)), (1.0, g.value(1.0)), 0.03, 30).unwrap();
         assert!(coarse >= exact && fine >= exact);
         assert!(fine - exact < 1e-10, "{fine} vs {exact}");
     }
