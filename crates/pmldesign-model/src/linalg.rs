@@ -1,4 +1,5 @@
-//! Small dense linear algebra: least squares by Householder QR.
+//! Small dense linear algebra: least squares by Householder QR, and
+//! non-negative least squares.
 //!
 //! Used to polish LP solutions so that designed mechanisms have exact row sums.
 
@@ -47,6 +48,71 @@ pub fn least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
     Some(x)
 }
 
+/// Solves `min ||A x - b||_2` over `x >= 0` by the active-set method of Lawson
+/// and Hanson (Solving Least Squares Problems, 1974, ch. 23): columns enter the
+/// passive set by largest gradient and leave when an unconstrained step would
+/// make them negative. `None` if a passive set is rank deficient or the
+/// iterations (`3 cols`) run out.
+pub fn nonnegative_least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
+    let n = a.ncols();
+    let mut x = Array1::<f64>::zeros(n);
+    let mut passive = vec![false; n];
+    let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    for _ in 0..3 * n {
+        let gradient = a.t().dot(&(b - &a.dot(&x)));
+        let entering = (0..n)
+            .filter(|&j| !passive[j])
+            .max_by(|&i, &j| gradient[i].total_cmp(&gradient[j]));
+        match entering {
+            Some(j) if gradient[j] > 1e-14 * scale => passive[j] = true,
+            _ => return Some(x),
+        }
+        x = feasible_step(a, b, x, &mut passive)?;
+    }
+    None
+}
+
+/// The inner loop of [`nonnegative_least_squares`]: least squares on the
+/// passive columns, stepping back to the boundary (and dropping the columns
+/// that reach 0) until the solution is positive.
+fn feasible_step(
+    a: &Array2<f64>,
+    b: &Array1<f64>,
+    mut x: Array1<f64>,
+    passive: &mut [bool],
+) -> Option<Array1<f64>> {
+    loop {
+        let cols: Vec<usize> = (0..passive.len()).filter(|&j| passive[j]).collect();
+        let z = least_squares(&a.select(ndarray::Axis(1), &cols), b)?;
+        if z.iter().all(|&v| v > 0.0) {
+            x.fill(0.0);
+            for (k, &j) in cols.iter().enumerate() {
+                x[j] = z[k];
+            }
+            return Some(x);
+        }
+        let alpha = cols
+            .iter()
+            .zip(z.iter())
+            .filter(|(_, zk)| **zk <= 0.0)
+            .map(|(&j, &zk)| x[j] / (x[j] - zk))
+            .fold(f64::INFINITY, f64::min);
+        for (k, &j) in cols.iter().enumerate() {
+            x[j] += alpha * (z[k] - x[j]);
+            if x[j] <= 0.0 || (z[k] <= 0.0 && x[j] <= 1e-300) {
+                x[j] = 0.0;
+                passive[j] = false;
+            }
+        }
+        if cols.iter().all(|&j| passive[j]) {
+            // No column reached 0 (rounding): drop the most negative.
+            let worst = (0..cols.len()).min_by(|&i, &k| z[i].total_cmp(&z[k]))?;
+            passive[cols[worst]] = false;
+            x[cols[worst]] = 0.0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,5 +127,19 @@ mod tests {
         let x = least_squares(&a, &array![1.0, 2.0, 3.0]).unwrap();
         assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 2.0).abs() < 1e-14);
         assert!(least_squares(&array![[1.0, 2.0], [2.0, 4.0]], &array![1.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn nonnegative_least_squares_finds_the_constrained_optimum() {
+        // Unconstrained x = (2, -1): the constrained optimum puts x2 = 0.
+        let a = array![[1.0, 1.0], [0.0, 1.0], [1.0, 0.0]];
+        let x = nonnegative_least_squares(&a, &array![1.0, -1.0, 2.0]).unwrap();
+        assert!(x.iter().all(|&v| v >= 0.0));
+        assert!((x[0] - 1.5).abs() < 1e-12 && x[1] == 0.0, "{x}");
+        // A nonnegative exact solution is found exactly.
+        let a = array![[1.0, 2.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0]];
+        let x = nonnegative_least_squares(&a, &array![3.0, 2.0, 2.0]).unwrap();
+        let r = &a.dot(&x) - &array![3.0, 2.0, 2.0];
+        assert!(r.iter().all(|v| v.abs() < 1e-12) && x.iter().all(|&v| v >= 0.0));
     }
 }

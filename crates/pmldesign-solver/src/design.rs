@@ -13,7 +13,7 @@ use crate::settings::{PricingMethod, Settings};
 use crate::utility::Utility;
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::cone::check_epsilon;
-use pmldesign_model::linalg::least_squares;
+use pmldesign_model::linalg::{least_squares, nonnegative_least_squares};
 use pmldesign_model::measures::{self as density, NotionLevels};
 use pmldesign_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use rayon::prelude::*;
@@ -818,7 +818,31 @@ fn polish(candidates: &[(Array1<f64>, f64)], n: usize) -> Option<(Vec<Array1<f64
         }
         k -= 1;
     }
-    None
+    polish_nonnegative(candidates, n)
+}
+
+/// The fallback of [`polish`] (weights from a perturbed master, whose support
+/// solves no square system exactly): non-negative least squares over every
+/// candidate, accepted if it meets `V theta = 1` to 1e-13.
+fn polish_nonnegative(
+    candidates: &[(Array1<f64>, f64)],
+    n: usize,
+) -> Option<(Vec<Array1<f64>>, Array1<f64>)> {
+    let mut v = Array2::zeros((n, candidates.len()));
+    for (j, c) in candidates.iter().enumerate() {
+        v.column_mut(j).assign(&c.0);
+    }
+    let ones = Array1::<f64>::ones(n);
+    let theta = nonnegative_least_squares(&v, &ones)?;
+    let residual = (v.dot(&theta) - &ones)
+        .iter()
+        .fold(0.0f64, |m, r| m.max(r.abs()));
+    if residual > 1e-13 {
+        return None;
+    }
+    let kept: Vec<usize> = (0..theta.len()).filter(|&j| theta[j] > 0.0).collect();
+    let support = kept.iter().map(|&j| candidates[j].0.clone()).collect();
+    Some((support, kept.iter().map(|&j| theta[j]).collect()))
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ const BOX_SPLITS: u32 = 6;
 /// pass, and a short list prunes far more nodes than a long one.
 const KEEP_CAP: usize = 32;
 /// Nodes a pricing pass visits before it stops with the entering rays found.
-const PASS_BUDGET: u64 = 2_000_000;
+const PASS_BUDGET: u64 = 500_000;
 
 /// Nodes a seeding pass of a two-level family visits (its nodes cost about
 /// ten times a box cut's, and the seed is only a start).
@@ -445,8 +445,8 @@ impl BoxCutMember<'_> {
         let dual = c.lo * self.lambda_sum + (c.hi - c.lo) * l + (t - c.lo) * self.lambda_f;
         let mu = match c.kind {
             Separable::FInformation(f) => {
-                let f_lo = f(c.lo);
-                f_lo + (f(c.hi) - f_lo) * w + self.p_f * (f(t) - f_lo)
+                let (f_lo, f_hi) = c.f_ends;
+                f_lo + (f_hi - f_lo) * w + self.p_f * (f(t) - f_lo)
             }
             Separable::MaxWeighted => (c.hi * max_hi).max(c.lo * max_lo).max(t * self.p_f),
         };
@@ -536,6 +536,8 @@ pub struct BoxCut {
     /// Members must keep a coordinate at `lo` (\[E\] Prop 2's family Z).
     needs_zero: bool,
     kind: Separable,
+    /// `(f(lo), f(hi))` for an f-information (evaluated once: pricing's hot path).
+    f_ends: (f64, f64),
     utility: SliceUtility,
     deadline: Option<Instant>,
 }
@@ -560,6 +562,10 @@ impl BoxCut {
             hi,
             needs_zero,
             kind,
+            f_ends: match kind {
+                Separable::FInformation(f) => (f(lo), f(hi)),
+                Separable::MaxWeighted => (0.0, 0.0),
+            },
             utility: column_value(p, kind),
             deadline: None,
         })
