@@ -685,8 +685,13 @@ pub fn optimise(
     // smaller.
     let mut upper_bound = sol.upper_bound;
     let mut dual = DualCertificate::new(sol.dual.to_vec(), sol.max_reduced_cost);
-    // After a time-limit stop there is no time for another pricing pass.
-    if s == n && sol.converged {
+    // After a time-limit stop there is no time for another pricing pass, and a
+    // bound already within the gap tolerance needs none.
+    let allowance = |bound: f64| {
+        crate::certificate::gap_allowance(settings.column_generation.gap_tolerance, bound)
+    };
+    let within_gap = sol.upper_bound - sol.value <= allowance(sol.upper_bound);
+    if s == n && sol.converged && !within_gap {
         let mu_s: Array1<f64> = support
             .iter()
             .map(|c| utility.column_value(c.view(), reference))
@@ -695,11 +700,8 @@ pub fn optimise(
         // Priced only if it can beat the loop's bound, and only as finely as the
         // loop's last pass (a bound within the gap tolerance is all it adds).
         if let Some(lambda) = exact_dual.filter(|l| l.sum() < upper_bound) {
-            let allowance = crate::certificate::gap_allowance(
-                settings.column_generation.gap_tolerance,
-                lambda.sum(),
-            );
-            let bound = ray_lp::dual_bound(oracle, ones_value, &lambda, 0.5 * allowance);
+            let tol = 0.5 * allowance(lambda.sum());
+            let bound = ray_lp::dual_bound(oracle, ones_value, &lambda, tol);
             upper_bound = upper_bound.min(bound);
             if bound < dual.bound {
                 dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());
