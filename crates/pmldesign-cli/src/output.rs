@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use std::fmt::Write;
 
 /// Renders a design in the chosen format (with the guarantee of the sample it
-/// came from, if there is one).
+/// came from, if there is one). JSON is the design's own serialisation for a
+/// utility and a loss alike.
 pub fn render_design(
     d: &Design,
     envelope: &EnvelopeBounds,
@@ -24,7 +25,9 @@ pub fn render_design(
             v["envelope"] = envelope_json(envelope);
             pretty(&v)?
         }
+        Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
         Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
+        Format::Table if d.loss.is_some() => loss_table(d)?,
         Format::Table => {
             let mut s = design_table(d);
             s.push_str(&envelope_table(envelope));
@@ -329,84 +332,55 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
     )
 }
 
-/// Renders `pml design --utility loss`: outputs are guesses, named by the labels.
-pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError> {
+/// A loss design's outputs as column headers: output y is the guess "X = y".
+fn guesses(d: &Design) -> Vec<String> {
+    d.outputs.iter().map(|y| format!("guess {y}")).collect()
+}
+
+/// The table of `pml design --utility loss`: outputs are guesses, named by the
+/// labels.
+fn loss_table(d: &Design) -> Result<String, CliError> {
     let (labels, set) = (&d.labels, &d.uncertainty);
     let Some(l) = &d.loss else {
         return Err(CliError::Failure("not a loss design".into()));
     };
-    let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
     let c = &d.certificate;
-    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
-    let guarantee = d.guarantee.as_ref().map(|g| g.statement(d.epsilon));
-    Ok(match format {
-        Format::Json => pretty(&json!({
-            "prior": set.reference().to_vec(),
-            "labels": labels,
-            "notion": "pml",
-            "epsilon": d.epsilon,
-            "exp_epsilon": d.epsilon.exp(),
-            "uncertainty": set,
-            "status": d.status,
-            "loss": l.name,
-            "method": l.method,
-            "expected_loss": l.expected_loss,
-            "lower_bound": l.lower_bound,
-            "outputs": outputs,
-            "mechanism": d.mechanism.to_rows(),
-            "certificate": {
-                "worst_case_pml": c.worst_case_pml,
-                "worst_case_pml_per_output": c.worst_case_pml_per_output,
-                "target_epsilon": c.target_epsilon,
-                "max_row_sum_error": c.max_row_sum_error,
-                "tolerance": c.tolerance,
-                "min_entry": c.min_entry,
-                "utility_value": c.utility_value,
-                "upper_bound": c.upper_bound,
-                "gap": c.gap,
-            },
-            "solver": { "method": l.method, "pricing_passes": d.iterations },
-            "guarantee": guarantee,
-        }))?,
-        Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
-        Format::Table => {
-            let mut s = format!(
-                "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
-                l.name,
-                d.epsilon,
-                d.epsilon.exp(),
-                describe_set(set)
-            );
-            let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-            let prior = set.reference();
-            s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
-            for y in labels {
-                s.push_str(&format!(" {:>9}", format!("->{y}")));
-            }
-            s.push('\n');
-            for (x, label) in labels.iter().enumerate() {
-                s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-                for v in d.mechanism.matrix().row(x) {
-                    s.push_str(&format!(" {v:>9.6}"));
-                }
-                s.push('\n');
-            }
-            s.push_str(&format!(
-                "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
-                l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
-            ));
-            s.push_str(&format!(
-                "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-                pml_meets(c.worst_case_pml, c.target_epsilon),
-                c.max_row_sum_error,
-                c.min_entry
-            ));
-            if let Some(g) = &guarantee {
-                s.push_str(&format!("Guarantee: {g}\n"));
-            }
-            s
+    let mut s = format!(
+        "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+        l.name,
+        d.epsilon,
+        d.epsilon.exp(),
+        describe_set(set)
+    );
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    let prior = set.reference();
+    s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
+    for y in &d.outputs {
+        s.push_str(&format!(" {:>9}", format!("->{y}")));
+    }
+    s.push('\n');
+    for (x, label) in labels.iter().enumerate() {
+        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
+        for v in d.mechanism.matrix().row(x) {
+            s.push_str(&format!(" {v:>9.6}"));
         }
-    })
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
+        l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
+    ));
+    s.push_str(&format!(
+        "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+        pml_meets(c.worst_case_pml, c.target_epsilon),
+        c.max_row_sum_error,
+        c.min_entry
+    ));
+    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
+    if let Some(g) = &d.guarantee {
+        s.push_str(&format!("Guarantee: {}\n", g.statement(d.epsilon)));
+    }
+    Ok(s)
 }
 
 /// The certificate's PML clause: `<=` only when the measured worst case is at

@@ -362,9 +362,6 @@ fn solve(
         return Err(Error::Stopped);
     }
     let d = d?;
-    if d.loss.is_some() {
-        return Ok(loss_json(&d));
-    }
     let mut v = serde_json::to_value(&d)?;
     if let Some(g) = &d.guarantee {
         v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
@@ -399,10 +396,10 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
     Ok((prior, total))
 }
 
-/// Checks the JSON of a design as the library reads it back: the set rebuilt
-/// through its checked constructors and the mechanism re-measured under the stated
-/// notion over the whole set, so an edited, leaky design is refused. (Loss designs
-/// have the CLI's own JSON, which the library does not read.)
+/// Checks the JSON of a design (a utility's or a loss's) as the library reads it
+/// back: the set rebuilt through its checked constructors and the mechanism
+/// re-measured under the stated notion over the whole set, so an edited, leaky
+/// design is refused.
 pub fn check_design(text: &str) -> Result<()> {
     guarded(|| {
         serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
@@ -425,37 +422,6 @@ fn bounds_json(b: &EnvelopeBounds) -> Value {
     v["envelope"] = json!(b.envelope());
     v["statement"] = json!(pmldesign::data::statement::envelope(b));
     v
-}
-
-/// The JSON of `pml design --utility loss --format json` (built by the CLI, not
-/// yet by the library's serializer).
-fn loss_json(d: &Design) -> Value {
-    let l = d.loss.as_ref().expect("a loss design");
-    let mut certificate = json!(d.certificate);
-    if let Some(c) = certificate.as_object_mut() {
-        for key in ["notion", "levels", "dual"] {
-            c.shift_remove(key);
-        }
-    }
-    let outputs: Vec<String> = d.labels.iter().map(|l| format!("guess {l}")).collect();
-    json!({
-        "prior": d.uncertainty.reference().to_vec(),
-        "labels": d.labels,
-        "notion": "pml",
-        "epsilon": d.epsilon,
-        "exp_epsilon": d.epsilon.exp(),
-        "uncertainty": d.uncertainty,
-        "status": d.status,
-        "loss": l.name,
-        "method": l.method,
-        "expected_loss": l.expected_loss,
-        "lower_bound": l.lower_bound,
-        "outputs": outputs,
-        "mechanism": d.mechanism,
-        "certificate": certificate,
-        "solver": { "method": l.method, "pricing_passes": d.iterations },
-        "guarantee": d.guarantee.as_ref().map(|g| g.statement(d.epsilon)),
-    })
 }
 
 // ---------------------------------------------------------------------------

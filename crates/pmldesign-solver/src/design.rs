@@ -149,6 +149,9 @@ pub struct LossOutcome {
     pub lower_bound: f64,
     /// Which LP solved it.
     pub method: crate::loss::LossMethod,
+    /// The LP's dual behind `lower_bound`, when an LP proved it.
+    #[serde(default)]
+    pub dual: Option<crate::loss::LossDual>,
 }
 
 /// The names `prefix1..prefixN`.

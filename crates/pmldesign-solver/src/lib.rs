@@ -51,7 +51,7 @@ pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
 pub use design::{Design, DesignStatus, LossOutcome};
 pub use error::{Result, SolverError};
 pub use intersection::{Constraint, IntersectionDesign, design_intersection};
-pub use loss::{Loss, LossMethod};
+pub use loss::{DirectDual, Loss, LossDual, LossMethod};
 pub use problem::{Problem, Sample};
 pub use ray_lp::{ColumnGenerationSettings, Progress};
 pub use sample_design::{Guarantee, RadiusMethod, SimplerRoute, radius};

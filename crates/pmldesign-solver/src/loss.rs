@@ -84,7 +84,7 @@
 //! weight that brings every column within eps; the certificate judges the result.
 //! Optimality is proven by the certificate's bound, not assumed from the LP solver.
 
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, DualCertificate};
 use crate::design::{self, DesignStatus};
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
@@ -95,7 +95,7 @@ use pmldesign_model::cone::check_epsilon;
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pmldesign_model::{ColumnCone, Mechanism, ModelError, UncertaintySet};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Relative tightening of `E` in the direct primal LP (see the module docs).
 pub const PRIMAL_MARGIN: f64 = 1e-9;
@@ -196,6 +196,39 @@ pub enum LossMethod {
     ClosedForm,
 }
 
+/// The dual behind a loss design's lower bound, by the LP that proved it: anyone
+/// can check the bound with it without trusting the solver (docs/theory.md §4b).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "lp", rename_all = "snake_case")]
+pub enum LossDual {
+    /// Column generation: the dual of the LP over columns of the slice with
+    /// `mu(v) = max_y -c[:, y] . v`, so `-bound` is at most the loss (for the
+    /// inner/outer method, the outer slice's).
+    ColumnGeneration(DualCertificate),
+    /// The direct LP (the module docs): multipliers that satisfy the dual's
+    /// coupling constraints exactly, and `alpha`, whose sum bounds the loss.
+    Direct(DirectDual),
+}
+
+/// A dual point of the direct LP, repaired to exact feasibility: `gamma[x][y]`
+/// on `W[x][y] <= E m_y`, `sigma[k][y]` on `m_y <= l_k . W[:, y] + h t_y` (one row
+/// per functional `l_k`), `rho[x][y]` on `t_y <= W[x][y]` (zero without
+/// Proposition 2), and
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DirectDual {
+    /// One per input; `sum(alpha)` is the lower bound.
+    pub alpha: Vec<f64>,
+    /// N x N, rows are inputs.
+    pub gamma: Vec<Vec<f64>>,
+    /// K x N, one row per functional.
+    pub sigma: Vec<Vec<f64>>,
+    /// N x N, rows are inputs.
+    pub rho: Vec<Vec<f64>>,
+    /// `sum(alpha)`.
+    pub bound: f64,
+}
+
 /// A certified loss-minimising mechanism.
 #[derive(Debug, Clone, Serialize)]
 pub struct LossDesign {
@@ -220,6 +253,9 @@ pub struct LossDesign {
     pub lower_bound: f64,
     /// Pricing passes of column generation (0 otherwise).
     pub iterations: usize,
+    /// The LP's dual behind `lower_bound` (`None` for a closed form, or when the
+    /// loss without privacy is the bound).
+    pub dual: Option<LossDual>,
     /// Verification: utility `-expected_loss`, upper bound `-lower_bound`.
     pub certificate: Certificate,
 }
@@ -277,19 +313,14 @@ pub fn minimise_loss_with_progress(
     } else if epsilon == 0.0 {
         constant_guess(&c)?
     } else if let Some(ball) = past_proposition_2(set, level, settings) {
-        let (w, lower, iterations, converged) = ball.solve(&c, settings, progress)?;
-        Solved {
-            method: LossMethod::InnerOuter,
-            mechanism: clean(w, set, level)?,
-            lower_bound: lower.max(free_lower_bound(&c)),
-            iterations,
-            status: stopped_or(converged, DesignStatus::GapLimit),
-        }
+        ball.solve(set, level, &c, settings, progress)?
     } else {
         by_lp(set, level, &c, settings, progress)?
     };
     if level < epsilon {
+        // The LP's dual is for the smaller cone of the capped level.
         solved.lower_bound = free_lower_bound(&c);
+        solved.dual = None;
     }
     let value = expected_loss(&solved.mechanism, p.view(), d.view());
     let (mechanism, lower_bound) = (solved.mechanism, solved.lower_bound);
@@ -307,6 +338,7 @@ pub fn minimise_loss_with_progress(
         expected_loss: value,
         lower_bound,
         iterations: solved.iterations,
+        dual: solved.dual,
         certificate,
     })
 }
@@ -325,6 +357,8 @@ struct Solved {
     method: LossMethod,
     mechanism: Mechanism,
     lower_bound: f64,
+    /// The dual behind `lower_bound`, if an LP proved it.
+    dual: Option<LossDual>,
     iterations: usize,
     /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
     /// `GapLimit` (settled by the measured gap).
@@ -351,6 +385,7 @@ fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
         method: LossMethod::ClosedForm,
         mechanism: Mechanism::new(w)?,
         lower_bound: free_lower_bound(c),
+        dual: None,
         iterations: 0,
         status: DesignStatus::NoPrivacyNeeded,
     })
@@ -369,6 +404,7 @@ fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
         method: LossMethod::ClosedForm,
         mechanism: Mechanism::new(w)?,
         lower_bound: col_cost[y],
+        dual: None,
         iterations: 0,
         status: DesignStatus::Optimal,
     })
@@ -406,15 +442,7 @@ fn by_lp(
     // has no master; an explicit ColumnGeneration request reports it.
     if let (LossMethod::ColumnGeneration, Some(slice)) = (method, slice) {
         match column_generation(slice, c, settings, progress) {
-            Ok(cg) => {
-                return Ok(Solved {
-                    method,
-                    mechanism: clean(cg.w, set, epsilon)?,
-                    lower_bound: cg.lower_bound.max(free_lower_bound(c)),
-                    iterations: cg.iterations,
-                    status: stopped_or(cg.converged, DesignStatus::Optimal),
-                });
-            }
+            Ok(cg) => return cg.solved(method, set, epsilon, c, DesignStatus::Optimal),
             Err(e) if settings.loss_method == LossMethod::ColumnGeneration => return Err(e),
             Err(_) => {}
         }
@@ -425,11 +453,12 @@ fn by_lp(
         cons.e.sqrt()
     };
     let w = solve_primal(&cons, c, e_lp)?;
-    let dual = solve_dual(&cons, c)?;
+    let dual = repaired(&cons, c, solve_dual(&cons, c)?);
     Ok(Solved {
         method: LossMethod::Direct,
         mechanism: clean(w, set, epsilon)?,
-        lower_bound: dual_bound(&cons, c, dual).max(free_lower_bound(c)),
+        lower_bound: dual.bound.max(free_lower_bound(c)),
+        dual: Some(LossDual::Direct(dual)),
         iterations: 0,
         status: DesignStatus::Optimal,
     })
@@ -474,14 +503,15 @@ fn past_proposition_2(
 }
 
 impl PastProposition2 {
-    /// The inner mechanism (labelled W), the outer lower bound, the passes, and
-    /// whether both converged.
+    /// The inner mechanism (labelled W) with the outer lower bound and its dual.
     fn solve(
         self,
+        set: &UncertaintySet,
+        epsilon: f64,
         c: &Array2<f64>,
         settings: &crate::Settings,
         progress: &mut dyn FnMut(Progress),
-    ) -> Result<(Array2<f64>, f64, usize, bool)> {
+    ) -> Result<Solved> {
         use crate::design::{INNER_SHARE, OUTER_SHARE};
         let inner = column_generation(
             self.inner,
@@ -495,9 +525,19 @@ impl PastProposition2 {
             &settings.with_time_share(OUTER_SHARE),
             &mut |_| {},
         )?;
-        let passes = inner.iterations + outer.iterations;
-        let converged = inner.converged && outer.converged;
-        Ok((inner.w, outer.lower_bound, passes, converged))
+        let both = ColumnGenerationResult {
+            w: inner.w,
+            iterations: inner.iterations + outer.iterations,
+            converged: inner.converged && outer.converged,
+            ..outer
+        };
+        both.solved(
+            LossMethod::InnerOuter,
+            set,
+            epsilon,
+            c,
+            DesignStatus::GapLimit,
+        )
     }
 }
 
@@ -654,8 +694,30 @@ impl RayOracle for LossOracle<'_> {
 struct ColumnGenerationResult {
     w: Array2<f64>,
     lower_bound: f64,
+    dual: Option<DualCertificate>,
     iterations: usize,
     converged: bool,
+}
+
+impl ColumnGenerationResult {
+    /// The answer, cleaned, with `status` if the search converged.
+    fn solved(
+        self,
+        method: LossMethod,
+        set: &UncertaintySet,
+        epsilon: f64,
+        c: &Array2<f64>,
+        status: DesignStatus,
+    ) -> Result<Solved> {
+        Ok(Solved {
+            method,
+            mechanism: clean(self.w, set, epsilon)?,
+            lower_bound: self.lower_bound.max(free_lower_bound(c)),
+            dual: self.dual.map(LossDual::ColumnGeneration),
+            iterations: self.iterations,
+            status: stopped_or(self.converged, status),
+        })
+    }
 }
 
 fn column_generation(
@@ -692,6 +754,7 @@ fn column_generation(
     Ok(ColumnGenerationResult {
         w,
         lower_bound: -opt.upper_bound,
+        dual: opt.dual,
         iterations: opt.iterations,
         converged: opt.converged,
     })
@@ -911,7 +974,7 @@ fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
     })
 }
 
-/// Repairs a dual point to exact feasibility and returns the lower bound it proves,
+/// Repairs a dual point to exact feasibility, with the lower bound it proves,
 /// `sum_x min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
 ///
 /// Weak duality: for feasible (W, m, t) and multipliers `>= 0` with
@@ -919,7 +982,7 @@ fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
 /// `c . W >= sum_x alpha_x` whenever `alpha_x` is at most every such term. The
 /// multipliers are clamped to `>= 0`; sigma, then gamma, are scaled down per output
 /// where a coupling constraint is violated (scaling down keeps the earlier ones).
-fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
+fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> DirectDual {
     let n = c.nrows();
     let relu = |v: f64| if v.is_finite() && v > 0.0 { v } else { 0.0 };
     dual.gamma.mapv_inplace(relu);
@@ -944,12 +1007,25 @@ fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
             dual.gamma.column_mut(y).mapv_inplace(|v| v * s);
         }
     }
+    let rows = |a: &Array2<f64>| a.outer_iter().map(|r| r.to_vec()).collect();
+    let alpha = direct_alpha(&cons.functionals, c, &dual);
+    DirectDual {
+        bound: alpha.iter().sum(),
+        alpha,
+        gamma: rows(&dual.gamma),
+        sigma: rows(&dual.sigma),
+        rho: rows(&dual.rho),
+    }
+}
+
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+fn direct_alpha(functionals: &[Array1<f64>], c: &Array2<f64>, dual: &DualPoint) -> Vec<f64> {
+    let n = c.nrows();
     (0..n)
         .map(|x| {
             (0..n)
                 .map(|y| {
-                    let s: f64 = cons
-                        .functionals
+                    let s: f64 = functionals
                         .iter()
                         .enumerate()
                         .map(|(k, l)| dual.sigma[[k, y]] * l[x])
@@ -958,7 +1034,7 @@ fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
                 })
                 .fold(f64::INFINITY, f64::min)
         })
-        .sum()
+        .collect()
 }
 
 #[cfg(test)]

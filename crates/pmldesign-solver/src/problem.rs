@@ -328,6 +328,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
             expected_loss: ld.expected_loss,
             lower_bound: ld.lower_bound,
             method: ld.method,
+            dual: ld.dual,
         }),
         output_probabilities: q,
         pml_per_output: pml,

@@ -84,6 +84,7 @@ fn loss_from_a_sample_is_a_design() {
     assert!(l.expected_loss >= l.lower_bound - 1e-9);
     assert_eq!(d.utility_value, -l.expected_loss);
     assert_eq!(d.outputs, d.labels);
+    assert!(l.dual.is_some(), "the LP's dual travels with the design");
     let g = d.guarantee.as_ref().unwrap();
     assert_eq!(g.samples, 1000);
     assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);
