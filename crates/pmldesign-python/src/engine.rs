@@ -247,38 +247,9 @@ fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
     Ok(s)
 }
 
-/// The input names: `labels` checked (count, non-empty, distinct), or `x1..xN`.
+/// The input names: `labels` checked by the library, or `x1..xN`.
 pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
-    let Some(labels) = labels else {
-        return Ok((1..=n).map(|i| format!("x{i}")).collect());
-    };
-    if labels.len() != n {
-        return Err(invalid(
-            "labels",
-            labels,
-            &format!("{} labels for {n} symbols", labels.len()),
-            "give exactly one label per prior entry",
-        ));
-    }
-    for (i, l) in labels.iter().enumerate() {
-        if l.trim().is_empty() {
-            return Err(invalid(
-                &format!("labels[{i}]"),
-                l,
-                "empty label",
-                "give every symbol a name",
-            ));
-        }
-        if labels[..i].contains(l) {
-            return Err(invalid(
-                &format!("labels[{i}]"),
-                l,
-                "repeated label",
-                "labels must be distinct",
-            ));
-        }
-    }
-    Ok(labels.to_vec())
+    Ok(pmldesign::solver::check_labels(labels, n)?)
 }
 
 /// Designs for a prior or a ball (\[E\] Prop 2, docs/theory.md §4) and returns the

@@ -48,11 +48,11 @@ pub use backend::LP_BACKEND;
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::{Certificate, DualCertificate};
 pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
-pub use design::{Design, DesignStatus, LossOutcome};
+pub use design::{Design, DesignStatus, LossOutcome, numbered};
 pub use error::{Result, SolverError};
 pub use intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use loss::{DirectDual, Loss, LossDual, LossMethod};
-pub use problem::{Problem, Sample};
+pub use problem::{Problem, Sample, check_labels};
 pub use ray_lp::{ColumnGenerationSettings, Progress};
 pub use sample_design::{Guarantee, RadiusMethod, SimplerRoute, radius};
 pub use settings::{Interrupt, PricingMethod, Settings};
@@ -85,5 +85,4 @@ pub mod internals {
     pub use crate::loss::{
         LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,
     };
-    pub use crate::problem::check_labels;
 }

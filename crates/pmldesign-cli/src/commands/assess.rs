@@ -12,6 +12,7 @@ use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
+use pmldesign_solver::numbered;
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -280,10 +281,7 @@ pub(crate) fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile,
 /// Labels `x1..xN` are what `pml design` writes when none were given: they carry no
 /// information about the row order.
 fn is_default_labels(labels: &[String]) -> bool {
-    labels
-        .iter()
-        .enumerate()
-        .all(|(i, l)| *l == format!("x{}", i + 1))
+    labels == numbered("x", labels.len())
 }
 
 /// A JSON array of arrays of numbers, naming the offending row and entry.
@@ -353,10 +351,6 @@ fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
 
 // ---------------------------------------------------------------- formatting
 
-fn output_names(m: usize) -> Vec<String> {
-    (1..=m).map(|i| format!("y{i}")).collect()
-}
-
 fn to_json(
     a: &Assessment,
     env: &EnvelopeBounds,
@@ -372,7 +366,7 @@ fn to_json(
     v["envelope"] = envelope_json(env);
     v["source"] = json!(source);
     v["labels"] = json!(labels);
-    v["outputs"] = json!(output_names(a.mechanism.outputs()));
+    v["outputs"] = json!(numbered("y", a.mechanism.outputs()));
     v["notes"] = json!([
         "null numbers are infinite (ldp_parameter, pmc, lip_parameter, worst-case PML, capacity, sensitivity) or undefined (PML or PMC of an output of probability 0)",
         "tail_curve: delta(eps) = P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
@@ -428,7 +422,7 @@ fn to_table(
 /// The mechanism with the prior beside it and, under it, P(y), PML(y), PMC(y) and
 /// the worst-case PML(y) over the set.
 fn matrix_table(s: &mut String, a: &Assessment, labels: &[String]) {
-    let names = output_names(a.mechanism.outputs());
+    let names = numbered("y", a.mechanism.outputs());
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(13);
     let _ = write!(s, "{:<width$} {:>8}", "input", "prior");
     for y in &names {
