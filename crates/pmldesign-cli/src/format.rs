@@ -111,6 +111,14 @@ fn trim_zeros(s: &str) -> String {
 
 pub use pmldesign_data::statement::{envelope as envelope_statement, publishable as statement};
 
+/// A design's sample guarantee in words ([`pmldesign_data::statement::sample_guarantee`]).
+pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
+    let g = d.guarantee.as_ref()?;
+    Some(pmldesign_data::statement::sample_guarantee(
+        d.epsilon, g.delta, g.samples,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

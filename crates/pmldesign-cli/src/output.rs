@@ -4,7 +4,9 @@
 use crate::args::Format;
 use crate::error::CliError;
 pub use crate::format::num;
-use crate::format::{csv_field, describe_set, envelope_statement, finite_or_null};
+use crate::format::{
+    csv_field, describe_set, envelope_statement, finite_or_null, guarantee_statement,
+};
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use pmldesign_solver::{Comparison, Design, DesignStatus, Guarantee, RadiusMethod};
@@ -49,7 +51,7 @@ pub fn pretty(v: &Value) -> Result<String, CliError> {
 fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     let mut s = format!(
         "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
-        g.statement(d.epsilon),
+        guarantee_statement(d).unwrap_or_default(),
         g.samples,
         g.delta,
         g.beta,
@@ -77,8 +79,8 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
 /// design's own serialisation, with the guarantee stated in words.
 pub fn design_json(d: &Design) -> Result<Value, CliError> {
     let mut v = serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))?;
-    if let Some(g) = &d.guarantee {
-        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    if let Some(s) = guarantee_statement(d) {
+        v["guarantee"]["statement"] = json!(s);
     }
     Ok(v)
 }
@@ -377,8 +379,8 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
         c.min_entry
     ));
     // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
-    if let Some(g) = &d.guarantee {
-        s.push_str(&format!("Guarantee: {}\n", g.statement(d.epsilon)));
+    if let Some(g) = guarantee_statement(d) {
+        s.push_str(&format!("Guarantee: {g}\n"));
     }
     Ok(s)
 }

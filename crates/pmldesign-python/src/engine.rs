@@ -335,7 +335,8 @@ fn solve(
     let d = d?;
     let mut v = serde_json::to_value(&d)?;
     if let Some(g) = &d.guarantee {
-        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+        let s = pmldesign::data::statement::sample_guarantee(d.epsilon, g.delta, g.samples);
+        v["guarantee"]["statement"] = json!(s);
     }
     v["envelope"] = envelope_at(&d, o.envelope_delta)?;
     Ok(v)
