@@ -176,16 +176,7 @@ fn matrix_table(d: &Design) -> String {
 /// The certificate: measured levels, row sums, and the utility against its bound.
 fn certificate_lines(d: &Design) -> String {
     let c = &d.certificate;
-    let meets = match d.notion {
-        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
-        n => format!(
-            "measured PML {}, PMC {}, LDP {} meet {}",
-            num(c.levels.pml),
-            num(c.levels.pmc),
-            num(c.levels.ldp),
-            n.label()
-        ),
-    };
+    let meets = meets(d);
     let how = match d.status {
         DesignStatus::TimeLimit => "stopped by the time limit",
         DesignStatus::GapLimit => "stopped at the gap tolerance",
@@ -195,6 +186,22 @@ fn certificate_lines(d: &Design) -> String {
         "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
         c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
     )
+}
+
+/// The certificate's privacy clause: the worst-case PML against eps, or the
+/// measured levels against the notion.
+pub fn meets(d: &Design) -> String {
+    let c = &d.certificate;
+    match d.notion {
+        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
+        n => format!(
+            "measured PML {}, PMC {}, LDP {} meet {}",
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
+            n.label()
+        ),
+    }
 }
 
 /// The design beside randomized response at the same LDP level and at the same PML.

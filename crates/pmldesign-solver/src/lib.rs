@@ -43,6 +43,7 @@ mod record;
 mod sample_design;
 mod settings;
 pub mod utility;
+mod verify;
 
 pub use backend::LP_BACKEND;
 pub use baseline::{Baselines, RandomizedResponse};
@@ -57,6 +58,7 @@ pub use ray_lp::{ColumnGenerationSettings, Progress};
 pub use sample_design::{Guarantee, RadiusMethod, SimplerRoute, radius};
 pub use settings::{Interrupt, PricingMethod, Settings};
 pub use utility::{FInformation, MapAccuracy, Separable, Utility};
+pub use verify::{Repricing, Verification};
 
 /// The solver's internals, for its own tests and benches only: not part of the
 /// public API, and free to change.

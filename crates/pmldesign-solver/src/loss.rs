@@ -85,10 +85,11 @@
 //! Optimality is proven by the certificate's bound, not assumed from the LP solver.
 
 use crate::certificate::{Certificate, DualCertificate};
-use crate::design::{self, DesignStatus};
+use crate::design::{self, DesignStatus, LossOutcome};
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
+use crate::verify::{Repricing, altered, check_dual_bound, stored_lambda};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use pmldesign_model::cone::check_epsilon;
@@ -197,7 +198,8 @@ pub enum LossMethod {
 }
 
 /// The dual behind a loss design's lower bound, by the LP that proved it: anyone
-/// can check the bound with it without trusting the solver (docs/theory.md §4b).
+/// can check the bound with it without trusting the solver (docs/theory.md §4,
+/// "Checking a stored design").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "lp", rename_all = "snake_case")]
 pub enum LossDual {
@@ -1035,6 +1037,165 @@ fn direct_alpha(functionals: &[Array1<f64>], c: &Array2<f64>, dual: &DualPoint) 
                 .fold(f64::INFINITY, f64::min)
         })
         .collect()
+}
+
+/// What [`verify_loss`] re-computed from a stored loss design.
+pub(crate) struct LossCheck {
+    /// The expected loss re-measured on the matrix.
+    pub expected_loss: f64,
+    /// The best lower bound proven here: the stored dual, re-checked, or the
+    /// closed forms (the loss without privacy; the constant guess at eps = 0).
+    pub lower_bound: f64,
+    /// The lower bound the stored dual proves, re-checked (`None` without one).
+    pub dual_bound: Option<f64>,
+    /// Where the dual was re-checked.
+    pub repricing: Repricing,
+}
+
+/// Re-checks a stored loss design ([`crate::Design::verify`]): the expected
+/// loss re-measured on the matrix, and the stored dual re-checked against the
+/// loss LP of `set` at `epsilon` (column generation's lambda re-priced by the
+/// exact knapsacks, the direct LP's multipliers checked for feasibility and
+/// their alpha recomputed).
+pub(crate) fn verify_loss(
+    set: &UncertaintySet,
+    epsilon: f64,
+    mechanism: &Mechanism,
+    outcome: &LossOutcome,
+) -> Result<LossCheck> {
+    let n = set.len();
+    let d = stored_loss(outcome)?.matrix(n)?;
+    let p = set.reference();
+    let c = &d * &p.view().insert_axis(Axis(1));
+    let level = epsilon.min(crate::design::MAX_DESIGN_LEVEL);
+    let mut lower_bound = free_lower_bound(&c);
+    if epsilon == 0.0 {
+        lower_bound = lower_bound.max(constant_guess(&c)?.lower_bound);
+    }
+    let (dual_bound, repricing) = match (&outcome.dual, level < epsilon) {
+        (None, _) => (None, Repricing::NoDual),
+        // Designed at the capped level: its dual is not for the asked cone.
+        (Some(_), true) => (None, Repricing::Skipped),
+        (Some(LossDual::ColumnGeneration(dc)), false) => {
+            let b = reprice_loss_columns(set, level, outcome.method, &c, dc)?;
+            (Some(b), Repricing::Exact)
+        }
+        (Some(LossDual::Direct(dd)), false) => {
+            (Some(check_direct(set, level, &c, dd)?), Repricing::Exact)
+        }
+    };
+    Ok(LossCheck {
+        expected_loss: expected_loss(mechanism, p.view(), d.view()),
+        lower_bound: dual_bound.map_or(lower_bound, |b| b.max(lower_bound)),
+        dual_bound,
+        repricing,
+    })
+}
+
+/// The loss a stored design minimised, by name (a user matrix travels with it).
+fn stored_loss(outcome: &LossOutcome) -> Result<Loss> {
+    Ok(match (outcome.name.as_str(), &outcome.matrix) {
+        ("hamming", _) => Loss::Hamming,
+        ("absolute", _) => Loss::Absolute,
+        ("squared", _) => Loss::Squared,
+        ("matrix", Some(rows)) => {
+            let n = rows.len();
+            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+            let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat)
+                .map_err(|_| altered("loss.matrix", n, "the rows differ in length"))?;
+            Loss::Matrix(m)
+        }
+        (name, _) => {
+            return Err(altered(
+                "loss.name",
+                name,
+                "not hamming, absolute or squared, nor a matrix stored with the design",
+            ));
+        }
+    })
+}
+
+/// The lower bound that column generation's `lambda` proves, re-priced over the
+/// slice it was priced on (the outer one for the inner/outer method).
+fn reprice_loss_columns(
+    set: &UncertaintySet,
+    level: f64,
+    method: LossMethod,
+    c: &Array2<f64>,
+    dc: &DualCertificate,
+) -> Result<f64> {
+    let no_slice = || {
+        altered(
+            "loss.method",
+            format!("{method:?}"),
+            "no column-generation slice for this set",
+        )
+    };
+    let slice = match (method, set) {
+        (LossMethod::InnerOuter, UncertaintySet::L1Ball { center, .. }) => Slice {
+            r: center.masses().to_owned(),
+            e: level.exp(),
+            h: 0.0,
+        },
+        (LossMethod::InnerOuter, _) => return Err(no_slice()),
+        _ => Slice::new(&Constraints::new(set, level)?).ok_or_else(no_slice)?,
+    };
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let oracle = LossOracle {
+        slice,
+        loss: LabelledLoss { c },
+    };
+    let ones = Array1::ones(c.nrows());
+    let ones_value = oracle.loss.column_value(ones.view(), oracle.slice.r.view());
+    let repriced = crate::ray_lp::dual_bound(&oracle, ones_value, &lambda, 0.0);
+    check_dual_bound("loss.dual", dc, repriced)?;
+    Ok(-repriced)
+}
+
+/// The lower bound that the direct LP's multipliers prove: non-negative, the
+/// coupling constraints met (to a relative 1e-12), alpha recomputed.
+fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDual) -> Result<f64> {
+    let cons = Constraints::new(set, level)?;
+    let n = c.nrows();
+    let grid = |field: &str, rows: &[Vec<f64>], r: usize| -> Result<Array2<f64>> {
+        let fine = rows.len() == r && rows.iter().all(|row| row.len() == n);
+        let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+        if !fine || flat.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+            return Err(altered(
+                field,
+                format!("{} rows", rows.len()),
+                &format!("expected {r} x {n} finite multipliers >= 0"),
+            ));
+        }
+        Ok(Array2::from_shape_vec((r, n), flat).expect("shape checked"))
+    };
+    let dual = DualPoint {
+        gamma: grid("loss.dual.gamma", &dd.gamma, n)?,
+        sigma: grid("loss.dual.sigma", &dd.sigma, cons.functionals.len())?,
+        rho: grid("loss.dual.rho", &dd.rho, n)?,
+    };
+    for y in 0..n {
+        let (gamma, sigma) = (dual.gamma.column(y).sum(), dual.sigma.column(y).sum());
+        let rho = dual.rho.column(y).sum();
+        if cons.e * gamma > sigma * (1.0 + 1e-12)
+            || (cons.uses_t() && cons.h * sigma > rho * (1.0 + 1e-12))
+        {
+            return Err(altered(
+                "loss.dual",
+                format!("output {y}"),
+                "the multipliers break a coupling constraint of the dual LP",
+            ));
+        }
+    }
+    let bound: f64 = direct_alpha(&cons.functionals, c, &dual).iter().sum();
+    if bound < dd.bound - crate::verify::tolerance(bound) {
+        return Err(altered(
+            "loss.dual.bound",
+            dd.bound,
+            &format!("the multipliers prove only {bound}"),
+        ));
+    }
+    Ok(bound)
 }
 
 #[cfg(test)]

@@ -328,6 +328,10 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
             lower_bound: ld.lower_bound,
             method: ld.method,
             dual: ld.dual,
+            matrix: match l {
+                Loss::Matrix(m) => Some(m.outer_iter().map(|r| r.to_vec()).collect()),
+                _ => None,
+            },
         }),
         output_probabilities: q,
         pml_per_output: pml,
