@@ -41,3 +41,10 @@ pub fn sample_guarantee(epsilon: f64, delta: f64, samples: u64) -> String {
 pub fn envelope(b: &EnvelopeBounds) -> String {
     publishable(b.upper, b.delta, b.exact)
 }
+
+/// The [`publishable`] statement at the delta of `b` with a level computed
+/// beside the bounds (the envelope by linear program, `(level, tight)` from the
+/// solver's `EnvelopeValue::published`).
+pub fn envelope_at(b: &EnvelopeBounds, (level, tight): (f64, bool)) -> String {
+    publishable(level, b.delta, tight)
+}

@@ -509,11 +509,16 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
         for (i, &delta) in deltas.iter().enumerate() {
             pmldesign::model::envelope::check_delta(delta)
                 .map_err(|e| format!("deltas[{i}]: {e}"))?;
-            let mut v = bounds_json(&env.bounds(delta)?);
+            let b = env.bounds(delta)?;
+            let mut v = bounds_json(&b);
             if lp {
-                v["lp"] = json!(pmldesign::solver::envelope::envelope_value(
-                    &w, &prior, delta
-                )?);
+                let value = pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?;
+                // The LP's envelope is published where it beats Theorem 3.
+                v["statement"] = json!(pmldesign::data::statement::envelope_at(
+                    &b,
+                    value.published(&b)
+                ));
+                v["lp"] = json!(value);
             }
             curve.push(v);
         }
