@@ -68,7 +68,8 @@ fn report(d: &Design) {
         c.worst_case_pml, d.epsilon, d.utility_name, d.utility_value, c.gap
     );
     if let Some(g) = &d.guarantee {
-        println!("guarantee: {}", g.statement(d.epsilon));
+        let s = pmldesign::data::statement::sample_guarantee(d.epsilon, g.delta, g.samples);
+        println!("guarantee: {s}");
     }
     for (name, rr) in [
         ("same LDP level", &d.baselines.same_ldp),

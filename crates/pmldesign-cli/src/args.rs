@@ -51,31 +51,10 @@ pub enum Command {
     Apply(crate::commands::apply::ApplyArgs),
 }
 
-/// Checks user labels (count, non-empty, unique) or makes `x1..xN`.
+/// `--labels` checked by the library ([`pmldesign_solver::check_labels`]), or
+/// `x1..xN`; errors name the flag.
 pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, CliError> {
-    let Some(labels) = labels else {
-        return Ok((1..=n).map(|i| format!("x{i}")).collect());
-    };
-    if labels.len() != n {
-        return Err(CliError::Usage(format!(
-            "invalid --labels = {}: {} labels for {n} symbols; give exactly one label per prior entry",
-            labels.join(","),
-            labels.len()
-        )));
-    }
-    for (i, l) in labels.iter().enumerate() {
-        if l.trim().is_empty() {
-            return Err(CliError::Usage(format!(
-                "invalid --labels[{i}]: empty label; give every symbol a name"
-            )));
-        }
-        if labels[..i].contains(l) {
-            return Err(CliError::Usage(format!(
-                "invalid --labels[{i}] = {l}: repeated label; labels must be distinct"
-            )));
-        }
-    }
-    Ok(labels.to_vec())
+    pmldesign_solver::check_labels(labels, n).map_err(|e| flag_error("--", e))
 }
 
 /// Parses `--radius`: `free` ([`RadiusMethod::DistributionFree`]) or `kappa`, each

@@ -109,7 +109,15 @@ fn trim_zeros(s: &str) -> String {
     }
 }
 
-pub use pmldesign_data::statement::{envelope as envelope_statement, publishable as statement};
+pub use pmldesign_data::statement::{envelope as envelope_statement, envelope_at as statement_at};
+
+/// A design's sample guarantee in words ([`pmldesign_data::statement::sample_guarantee`]).
+pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
+    let g = d.guarantee.as_ref()?;
+    Some(pmldesign_data::statement::sample_guarantee(
+        d.epsilon, g.delta, g.samples,
+    ))
+}
 
 #[cfg(test)]
 mod tests {
@@ -117,6 +125,7 @@ mod tests {
 
     #[test]
     fn statement_rounds_the_level_up() {
+        use pmldesign_data::statement::publishable as statement;
         let ln4 = 4f64.ln();
         let s = statement(ln4, 0.1, true);
         assert!(s.contains("> 1.386295) <= 0.1"), "{s}");

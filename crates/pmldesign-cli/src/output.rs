@@ -4,7 +4,9 @@
 use crate::args::Format;
 use crate::error::CliError;
 pub use crate::format::num;
-use crate::format::{csv_field, describe_set, envelope_statement, finite_or_null};
+use crate::format::{
+    csv_field, describe_set, envelope_statement, finite_or_null, guarantee_statement,
+};
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use pmldesign_solver::{Comparison, Design, DesignStatus, Guarantee, RadiusMethod};
@@ -12,7 +14,8 @@ use serde_json::{Value, json};
 use std::fmt::Write;
 
 /// Renders a design in the chosen format (with the guarantee of the sample it
-/// came from, if there is one).
+/// came from, if there is one). JSON is the design's own serialisation for a
+/// utility and a loss alike.
 pub fn render_design(
     d: &Design,
     envelope: &EnvelopeBounds,
@@ -24,7 +27,9 @@ pub fn render_design(
             v["envelope"] = envelope_json(envelope);
             pretty(&v)?
         }
+        Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
         Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
+        Format::Table if d.loss.is_some() => loss_table(d)?,
         Format::Table => {
             let mut s = design_table(d);
             s.push_str(&envelope_table(envelope));
@@ -46,7 +51,7 @@ pub fn pretty(v: &Value) -> Result<String, CliError> {
 fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     let mut s = format!(
         "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
-        g.statement(d.epsilon),
+        guarantee_statement(d).unwrap_or_default(),
         g.samples,
         g.delta,
         g.beta,
@@ -74,8 +79,8 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
 /// design's own serialisation, with the guarantee stated in words.
 pub fn design_json(d: &Design) -> Result<Value, CliError> {
     let mut v = serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))?;
-    if let Some(g) = &d.guarantee {
-        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+    if let Some(s) = guarantee_statement(d) {
+        v["guarantee"]["statement"] = json!(s);
     }
     Ok(v)
 }
@@ -171,16 +176,7 @@ fn matrix_table(d: &Design) -> String {
 /// The certificate: measured levels, row sums, and the utility against its bound.
 fn certificate_lines(d: &Design) -> String {
     let c = &d.certificate;
-    let meets = match d.notion {
-        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
-        n => format!(
-            "measured PML {}, PMC {}, LDP {} meet {}",
-            num(c.levels.pml),
-            num(c.levels.pmc),
-            num(c.levels.ldp),
-            n.label()
-        ),
-    };
+    let meets = meets(d);
     let how = match d.status {
         DesignStatus::TimeLimit => "stopped by the time limit",
         DesignStatus::GapLimit => "stopped at the gap tolerance",
@@ -190,6 +186,22 @@ fn certificate_lines(d: &Design) -> String {
         "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
         c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
     )
+}
+
+/// The certificate's privacy clause: the worst-case PML against eps, or the
+/// measured levels against the notion.
+pub fn meets(d: &Design) -> String {
+    let c = &d.certificate;
+    match d.notion {
+        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
+        n => format!(
+            "measured PML {}, PMC {}, LDP {} meet {}",
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
+            n.label()
+        ),
+    }
 }
 
 /// The design beside randomized response at the same LDP level and at the same PML.
@@ -329,84 +341,55 @@ pub fn envelope_table(b: &EnvelopeBounds) -> String {
     )
 }
 
-/// Renders `pml design --utility loss`: outputs are guesses, named by the labels.
-pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError> {
+/// A loss design's outputs as column headers: output y is the guess "X = y".
+fn guesses(d: &Design) -> Vec<String> {
+    d.outputs.iter().map(|y| format!("guess {y}")).collect()
+}
+
+/// The table of `pml design --utility loss`: outputs are guesses, named by the
+/// labels.
+fn loss_table(d: &Design) -> Result<String, CliError> {
     let (labels, set) = (&d.labels, &d.uncertainty);
     let Some(l) = &d.loss else {
         return Err(CliError::Failure("not a loss design".into()));
     };
-    let outputs: Vec<String> = labels.iter().map(|l| format!("guess {l}")).collect();
     let c = &d.certificate;
-    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
-    let guarantee = d.guarantee.as_ref().map(|g| g.statement(d.epsilon));
-    Ok(match format {
-        Format::Json => pretty(&json!({
-            "prior": set.reference().to_vec(),
-            "labels": labels,
-            "notion": "pml",
-            "epsilon": d.epsilon,
-            "exp_epsilon": d.epsilon.exp(),
-            "uncertainty": set,
-            "status": d.status,
-            "loss": l.name,
-            "method": l.method,
-            "expected_loss": l.expected_loss,
-            "lower_bound": l.lower_bound,
-            "outputs": outputs,
-            "mechanism": d.mechanism.to_rows(),
-            "certificate": {
-                "worst_case_pml": c.worst_case_pml,
-                "worst_case_pml_per_output": c.worst_case_pml_per_output,
-                "target_epsilon": c.target_epsilon,
-                "max_row_sum_error": c.max_row_sum_error,
-                "tolerance": c.tolerance,
-                "min_entry": c.min_entry,
-                "utility_value": c.utility_value,
-                "upper_bound": c.upper_bound,
-                "gap": c.gap,
-            },
-            "solver": { "method": l.method, "pricing_passes": d.iterations },
-            "guarantee": guarantee,
-        }))?,
-        Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
-        Format::Table => {
-            let mut s = format!(
-                "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
-                l.name,
-                d.epsilon,
-                d.epsilon.exp(),
-                describe_set(set)
-            );
-            let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-            let prior = set.reference();
-            s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
-            for y in labels {
-                s.push_str(&format!(" {:>9}", format!("->{y}")));
-            }
-            s.push('\n');
-            for (x, label) in labels.iter().enumerate() {
-                s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-                for v in d.mechanism.matrix().row(x) {
-                    s.push_str(&format!(" {v:>9.6}"));
-                }
-                s.push('\n');
-            }
-            s.push_str(&format!(
-                "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
-                l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
-            ));
-            s.push_str(&format!(
-                "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-                pml_meets(c.worst_case_pml, c.target_epsilon),
-                c.max_row_sum_error,
-                c.min_entry
-            ));
-            if let Some(g) = &guarantee {
-                s.push_str(&format!("Guarantee: {g}\n"));
-            }
-            s
+    let mut s = format!(
+        "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+        l.name,
+        d.epsilon,
+        d.epsilon.exp(),
+        describe_set(set)
+    );
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    let prior = set.reference();
+    s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
+    for y in &d.outputs {
+        s.push_str(&format!(" {:>9}", format!("->{y}")));
+    }
+    s.push('\n');
+    for (x, label) in labels.iter().enumerate() {
+        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
+        for v in d.mechanism.matrix().row(x) {
+            s.push_str(&format!(" {v:>9.6}"));
         }
-    })
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
+        l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
+    ));
+    s.push_str(&format!(
+        "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+        pml_meets(c.worst_case_pml, c.target_epsilon),
+        c.max_row_sum_error,
+        c.min_entry
+    ));
+    // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
+    if let Some(g) = guarantee_statement(d) {
+        s.push_str(&format!("Guarantee: {g}\n"));
+    }
+    Ok(s)
 }
 
 /// The certificate's PML clause: `<=` only when the measured worst case is at

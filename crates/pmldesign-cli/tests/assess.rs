@@ -248,3 +248,131 @@ fn bad_files_exit_2_with_one_line() {
     );
     assert!(e.contains("vertices[0]"), "{e}");
 }
+
+/// `pml assess --design FILE` on a design written by `pml design`, then edited
+/// by `edit`: the verdict's JSON, or the one-line error (exit 2) naming the field.
+fn verify_edited(design: &[&str], edit: impl Fn(&mut Value)) -> Result<Value, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = output_file(
+        dir.path(),
+        "d.json",
+        &[design, &["--format", "json"]].concat(),
+    );
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(&path, v.to_string()).unwrap();
+    let out = common::pml()
+        .args(["assess", "--design", s(&path), "--format", "json"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    match out.status.code() {
+        Some(0) => Ok(serde_json::from_slice(&out.stdout).unwrap()),
+        Some(2) => {
+            assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+            Err(err)
+        }
+        code => panic!("exit {code:?}: {err}"),
+    }
+}
+
+const DESIGN: [&str; 5] = [
+    "design",
+    "--prior",
+    "0.3,0.25,0.2,0.15,0.1",
+    "--epsilon",
+    "0.5",
+];
+
+/// A design file as written verifies: its privacy, its utility and its dual,
+/// re-priced over every ray; a loss design's dual is re-checked against its LP.
+#[test]
+fn a_design_file_verifies() {
+    let v = verify_edited(&DESIGN, |_| {}).unwrap();
+    assert_eq!(v["verdict"], "verified");
+    assert_eq!(v["verification"]["repricing"], "exact");
+    let bound = f(&v["certificate"]["upper_bound"]);
+    assert!(f(&v["verification"]["dual_bound"]) <= bound + 1e-9);
+    for loss in [
+        &["--loss", "hamming"][..],
+        &["--loss", "absolute", "--loss-method", "direct"],
+    ] {
+        let design = [&DESIGN[..], &["--beta", "0.05", "--utility", "loss"], loss].concat();
+        let v = verify_edited(&design, |_| {}).unwrap();
+        assert_eq!(v["verdict"], "verified", "{loss:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let text = output_file(
+        dir.path(),
+        "d.json",
+        &[&DESIGN[..], &["--format", "json"]].concat(),
+    );
+    let table = stdout(&["assess", "--design", s(&text), "--format", "table"]);
+    assert!(
+        table.contains("every check passed") && table.contains("re-priced"),
+        "{table}"
+    );
+}
+
+/// Mass moved within a row of the matrix: the re-measured utility (or privacy)
+/// no longer matches what the file states.
+#[test]
+fn an_altered_matrix_fails() {
+    let err = verify_edited(&DESIGN, |v| {
+        let row = v["mechanism"][0].as_array_mut().unwrap();
+        let (big, _) = row
+            .iter()
+            .enumerate()
+            .max_by(|a, b| f(a.1).total_cmp(&f(b.1)))
+            .unwrap();
+        let small = (big + 1) % row.len();
+        row[big] = serde_json::json!(f(&row[big]) - 0.01);
+        row[small] = serde_json::json!(f(&row[small]) + 0.01);
+    })
+    .unwrap_err();
+    assert!(
+        err.contains("--design") && (err.contains("utility.value") || err.contains("PML")),
+        "{err}"
+    );
+}
+
+/// A dual edited consistently (lambda and its bound lowered together) proves less
+/// once re-priced; one edited alone no longer adds up.
+#[test]
+fn an_altered_dual_fails() {
+    let lower = |v: &mut Value, both: bool| {
+        let dual = &mut v["certificate"]["dual"];
+        dual["lambda"][1] = serde_json::json!(f(&dual["lambda"][1]) - 0.01);
+        if both {
+            dual["bound"] = serde_json::json!(f(&dual["bound"]) - 0.01);
+        }
+    };
+    let err = verify_edited(&DESIGN, |v| lower(v, true)).unwrap_err();
+    assert!(
+        err.contains("certificate.dual.lambda") && err.contains("re-priced"),
+        "{err}"
+    );
+    let err = verify_edited(&DESIGN, |v| lower(v, false)).unwrap_err();
+    assert!(err.contains("certificate.dual.bound"), "{err}");
+    let loss = [&DESIGN[..], &["--utility", "loss", "--loss", "hamming"]].concat();
+    let err = verify_edited(&loss, |v| {
+        let dual = &mut v["loss"]["dual"];
+        dual["lambda"][0] = serde_json::json!(f(&dual["lambda"][0]) - 0.01);
+        dual["bound"] = serde_json::json!(f(&dual["bound"]) - 0.01);
+    })
+    .unwrap_err();
+    assert!(err.contains("loss.dual.lambda"), "{err}");
+}
+
+/// `--design` stands alone: with a mechanism or a prior it is a usage error.
+#[test]
+fn design_conflicts_with_mechanism_and_prior() {
+    for extra in [&["--mechanism", "m.csv"][..], &["--prior", "0.5,0.5"]] {
+        let out = common::pml()
+            .args([&["assess", "--design", "d.json"][..], extra].concat())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+    }
+}

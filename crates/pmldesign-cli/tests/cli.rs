@@ -182,6 +182,28 @@ fn bad_input_exits_2_with_the_field_named() {
             "--labels",
         ),
         (
+            &[
+                "--prior",
+                "0.5,0.3,0.2",
+                "--epsilon",
+                "1",
+                "--labels",
+                "a, ,c",
+            ],
+            "--labels[1]",
+        ),
+        (
+            &[
+                "--prior",
+                "0.5,0.3,0.2",
+                "--epsilon",
+                "1",
+                "--labels",
+                "a,b,a",
+            ],
+            "--labels[2] = a: duplicate label",
+        ),
+        (
             &["--prior", "0.5,0.3,0.2", "--epsilon", "1", "--beta", "inf"],
             "beta",
         ),

@@ -116,12 +116,24 @@ fn lp_envelope_of_example2() {
     assert!((lp["upper"].as_f64().unwrap() - want).abs() < 1e-7, "{lp}");
     assert!(v["curve"][1]["upper"].as_f64().unwrap() > want + 0.4);
     assert_eq!(v["curve"][0]["lp"]["linear_programs"], 0);
+    let published = format!("{:.6}", (want * 1e6).ceil() / 1e6);
     let text = v["statement"]["text"].as_str().unwrap();
-    assert!(
-        text.contains(&format!("{:.6}", (want * 1e6).ceil() / 1e6)),
-        "{text}"
-    );
+    assert!(text.contains(&published), "{text}");
     assert!(v["statement"]["lp"]["witness"].is_array());
+    // Every statement at delta = 0.2 publishes the LP's envelope, not the
+    // Theorem 3 bound ln 4; at 0.05 the bounds meet at ln 4 and it stays.
+    for s in [
+        &v["curve"][1]["statement"],
+        &v["statement"]["bounds"]["statement"],
+    ] {
+        let s = s.as_str().unwrap();
+        assert!(s.contains(&published) && !s.contains("1.386295"), "{s}");
+    }
+    let s = v["curve"][0]["statement"].as_str().unwrap();
+    assert!(
+        s.contains("1.386295") && s.contains("no smaller eps"),
+        "{s}"
+    );
 }
 
 #[test]

@@ -17,7 +17,7 @@ fn hamming_meets_map(base: &[&str]) -> (Value, Value) {
     let map = json(&[base, &["--utility", "map"]].concat());
     let loss = json(&[base, &["--utility", "loss", "--loss", "hamming"]].concat());
     let accuracy = map["utility"]["value"].as_f64().unwrap();
-    let expected = loss["expected_loss"].as_f64().unwrap();
+    let expected = loss["loss"]["expected_loss"].as_f64().unwrap();
     assert!(
         (1.0 - accuracy - expected).abs() < 1e-9,
         "{base:?}: 1 - {accuracy} vs {expected}"
@@ -57,7 +57,7 @@ fn methods_and_matrix_file_agree() {
     let path = write(dir.path(), "squared.csv", &rows.join("\n"));
     let base = ["design", "--prior", PRIORS[2], "--epsilon", "0.7"];
     let value = |extra: &[&str]| {
-        json(&[&base[..], &["--utility", "loss"], extra].concat())["expected_loss"]
+        json(&[&base[..], &["--utility", "loss"], extra].concat())["loss"]["expected_loss"]
             .as_f64()
             .unwrap()
     };
@@ -66,6 +66,53 @@ fn methods_and_matrix_file_agree() {
     let direct = value(&["--loss", "squared", "--loss-method", "direct"]);
     assert!((builtin - file).abs() < 1e-12, "{builtin} vs {file}");
     assert!((builtin - direct).abs() < 1e-8, "{builtin} vs {direct}");
+}
+
+/// The JSON is the design's own serialisation, with the loss and the LP's dual:
+/// lambda of column generation (`-bound` is the lower bound) or the multipliers of
+/// the direct LP (`sum(alpha)` is).
+#[test]
+fn json_carries_the_loss_and_its_dual() {
+    let base = ["design", "--prior", PRIORS[0], "--epsilon", "0.5"];
+    let cg = json(&[&base[..], &["--utility", "loss", "--loss", "hamming"]].concat());
+    assert_eq!(cg["outputs"], cg["labels"]);
+    assert_eq!(cg["utility"]["name"], "loss");
+    let (l, dual) = (&cg["loss"], &cg["loss"]["dual"]);
+    assert_eq!(l["name"], "hamming");
+    assert_eq!(dual["lp"], "column_generation");
+    let lambda: f64 = dual["lambda"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    let lower = l["lower_bound"].as_f64().unwrap();
+    assert!(lambda >= -lower - 1e-9, "{lambda} vs {lower}");
+    let direct = json(
+        &[
+            &base[..],
+            &[
+                "--utility",
+                "loss",
+                "--loss",
+                "absolute",
+                "--loss-method",
+                "direct",
+            ],
+        ]
+        .concat(),
+    );
+    let dual = &direct["loss"]["dual"];
+    assert_eq!(dual["lp"], "direct");
+    let alpha: f64 = dual["alpha"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((alpha - dual["bound"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(alpha <= direct["loss"]["lower_bound"].as_f64().unwrap() + 1e-12);
+    assert_eq!(dual["gamma"].as_array().unwrap().len(), 4);
 }
 
 /// CSV: one row per input, each summing to 1; the header names the guesses.
@@ -150,6 +197,6 @@ fn loss_from_a_sample_with_delta() {
     ];
     let (map, loss) = hamming_meets_map(&base);
     assert_eq!(loss["uncertainty"], map["uncertainty"]);
-    let g = loss["guarantee"].as_str().unwrap();
+    let g = loss["guarantee"]["statement"].as_str().unwrap();
     assert!(g.contains("1 - 0.05") && g.contains("10000"), "{g}");
 }

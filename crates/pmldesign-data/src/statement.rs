@@ -1,10 +1,13 @@
 //! The English sentences published beside the numbers: what a data holder can
-//! state from envelope bounds (`docs/theory.md` §8). Produced here, at the edge,
-//! for the CLI and the bindings alike; the model returns numbers only.
+//! state from envelope bounds (`docs/theory.md` §8) and from a design's sample
+//! guarantee (§6). Produced here, at the edge, for the CLI and the bindings
+//! alike; the model and the solver return numbers only.
 //!
 //! ```
 //! let s = pmldesign_data::statement::publishable(4f64.ln(), 0.1, true);
 //! assert!(s.contains("> 1.386295) <= 0.1"));
+//! let g = pmldesign_data::statement::sample_guarantee(0.5, 1e-3, 1000);
+//! assert!(g.contains("1 - 0.001") && g.contains("0.5-PML"));
 //! ```
 
 use pmldesign_model::envelope::EnvelopeBounds;
@@ -25,7 +28,23 @@ pub fn publishable(epsilon: f64, delta: f64, tight: bool) -> String {
     )
 }
 
+/// The (eps, delta) guarantee of a design from a sample of `samples` whose ball
+/// holds the true prior with probability at least `1 - delta` (\[E\] Sec. III):
+/// the numbers of the solver's `Guarantee` and the design's eps, in words.
+pub fn sample_guarantee(epsilon: f64, delta: f64, samples: u64) -> String {
+    format!(
+        "with probability at least 1 - {delta} over the sample of {samples}, the mechanism is {epsilon}-PML for the true distribution"
+    )
+}
+
 /// The [`publishable`] statement of envelope bounds: their upper end at their delta.
 pub fn envelope(b: &EnvelopeBounds) -> String {
     publishable(b.upper, b.delta, b.exact)
+}
+
+/// The [`publishable`] statement at the delta of `b` with a level computed
+/// beside the bounds (the envelope by linear program, `(level, tight)` from the
+/// solver's `EnvelopeValue::published`).
+pub fn envelope_at(b: &EnvelopeBounds, (level, tight): (f64, bool)) -> String {
+    publishable(level, b.delta, tight)
 }

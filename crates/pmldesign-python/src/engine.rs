@@ -247,38 +247,9 @@ fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
     Ok(s)
 }
 
-/// The input names: `labels` checked (count, non-empty, distinct), or `x1..xN`.
+/// The input names: `labels` checked by the library, or `x1..xN`.
 pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
-    let Some(labels) = labels else {
-        return Ok((1..=n).map(|i| format!("x{i}")).collect());
-    };
-    if labels.len() != n {
-        return Err(invalid(
-            "labels",
-            labels,
-            &format!("{} labels for {n} symbols", labels.len()),
-            "give exactly one label per prior entry",
-        ));
-    }
-    for (i, l) in labels.iter().enumerate() {
-        if l.trim().is_empty() {
-            return Err(invalid(
-                &format!("labels[{i}]"),
-                l,
-                "empty label",
-                "give every symbol a name",
-            ));
-        }
-        if labels[..i].contains(l) {
-            return Err(invalid(
-                &format!("labels[{i}]"),
-                l,
-                "repeated label",
-                "labels must be distinct",
-            ));
-        }
-    }
-    Ok(labels.to_vec())
+    Ok(pmldesign::solver::check_labels(labels, n)?)
 }
 
 /// Designs for a prior or a ball (\[E\] Prop 2, docs/theory.md §4) and returns the
@@ -362,12 +333,10 @@ fn solve(
         return Err(Error::Stopped);
     }
     let d = d?;
-    if d.loss.is_some() {
-        return Ok(loss_json(&d));
-    }
     let mut v = serde_json::to_value(&d)?;
     if let Some(g) = &d.guarantee {
-        v["guarantee"]["statement"] = json!(g.statement(d.epsilon));
+        let s = pmldesign::data::statement::sample_guarantee(d.epsilon, g.delta, g.samples);
+        v["guarantee"]["statement"] = json!(s);
     }
     v["envelope"] = envelope_at(&d, o.envelope_delta)?;
     Ok(v)
@@ -399,10 +368,10 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
     Ok((prior, total))
 }
 
-/// Checks the JSON of a design as the library reads it back: the set rebuilt
-/// through its checked constructors and the mechanism re-measured under the stated
-/// notion over the whole set, so an edited, leaky design is refused. (Loss designs
-/// have the CLI's own JSON, which the library does not read.)
+/// Checks the JSON of a design (a utility's or a loss's) as the library reads it
+/// back: the set rebuilt through its checked constructors and the mechanism
+/// re-measured under the stated notion over the whole set, so an edited, leaky
+/// design is refused.
 pub fn check_design(text: &str) -> Result<()> {
     guarded(|| {
         serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
@@ -425,37 +394,6 @@ fn bounds_json(b: &EnvelopeBounds) -> Value {
     v["envelope"] = json!(b.envelope());
     v["statement"] = json!(pmldesign::data::statement::envelope(b));
     v
-}
-
-/// The JSON of `pml design --utility loss --format json` (built by the CLI, not
-/// yet by the library's serializer).
-fn loss_json(d: &Design) -> Value {
-    let l = d.loss.as_ref().expect("a loss design");
-    let mut certificate = json!(d.certificate);
-    if let Some(c) = certificate.as_object_mut() {
-        for key in ["notion", "levels", "dual"] {
-            c.shift_remove(key);
-        }
-    }
-    let outputs: Vec<String> = d.labels.iter().map(|l| format!("guess {l}")).collect();
-    json!({
-        "prior": d.uncertainty.reference().to_vec(),
-        "labels": d.labels,
-        "notion": "pml",
-        "epsilon": d.epsilon,
-        "exp_epsilon": d.epsilon.exp(),
-        "uncertainty": d.uncertainty,
-        "status": d.status,
-        "loss": l.name,
-        "method": l.method,
-        "expected_loss": l.expected_loss,
-        "lower_bound": l.lower_bound,
-        "outputs": outputs,
-        "mechanism": d.mechanism,
-        "certificate": certificate,
-        "solver": { "method": l.method, "pricing_passes": d.iterations },
-        "guarantee": d.guarantee.as_ref().map(|g| g.statement(d.epsilon)),
-    })
 }
 
 // ---------------------------------------------------------------------------
@@ -571,11 +509,16 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
         for (i, &delta) in deltas.iter().enumerate() {
             pmldesign::model::envelope::check_delta(delta)
                 .map_err(|e| format!("deltas[{i}]: {e}"))?;
-            let mut v = bounds_json(&env.bounds(delta)?);
+            let b = env.bounds(delta)?;
+            let mut v = bounds_json(&b);
             if lp {
-                v["lp"] = json!(pmldesign::solver::envelope::envelope_value(
-                    &w, &prior, delta
-                )?);
+                let value = pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?;
+                // The LP's envelope is published where it beats Theorem 3.
+                v["statement"] = json!(pmldesign::data::statement::envelope_at(
+                    &b,
+                    value.published(&b)
+                ));
+                v["lp"] = json!(value);
             }
             curve.push(v);
         }

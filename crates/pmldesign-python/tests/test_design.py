@@ -112,10 +112,13 @@ def test_alip_needs_its_lower_level():
 
 def test_loss_design_meets_its_bound():
     d = pmldesign.design([0.5, 0.3, 0.2], math.log(2), loss="hamming", labels=["a", "b", "c"])
-    assert d.outputs == ["guess a", "guess b", "guess c"]
-    assert d.to_dict()["expected_loss"] >= d.to_dict()["lower_bound"] - 1e-9
-    assert d.utility == pytest.approx(-d.to_dict()["expected_loss"])
-    assert d.baselines == {}
+    assert d.outputs == ["a", "b", "c"]
+    loss = d.to_dict()["loss"]
+    assert loss["expected_loss"] >= loss["lower_bound"] - 1e-9
+    assert d.utility == pytest.approx(-loss["expected_loss"])
+    assert loss["dual"]["lp"] == "column_generation"
+    assert set(d.baselines) == {"same_ldp", "pml_calibrated"}
+    assert pmldesign.Design.from_json(d.to_json()) == d
     m = pmldesign.design([0.5, 0.3, 0.2], math.log(2), loss=np.ones((3, 3)) - np.eye(3))
     np.testing.assert_allclose(m.mechanism, d.mechanism, atol=1e-9)
 

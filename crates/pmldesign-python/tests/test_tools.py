@@ -70,6 +70,14 @@ def test_envelope_bounds_bracket(design):
     assert e.max_pml == pytest.approx(design.certificate.worst_case_pml, abs=1e-12)
 
 
+def test_envelope_statement_uses_the_tighter_lp():
+    # [V] Example 2 at delta = 0.2: Theorem 3 gives ln 4, the LP ln(22/9).
+    w = [[0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5], [0, 0.2, 0.4, 0.4], [0.2, 0, 0.4, 0.4]]
+    point = pmldesign.envelope(w, [0.25] * 4, deltas=[0.2], lp=True).curve[0]
+    assert point.upper == pytest.approx(math.log(4))
+    assert "0.893818" in point.statement and "1.386295" not in point.statement
+
+
 def test_bounds_agree_with_the_formulas():
     m, delta, n = 1000, 0.05, 4
     beta = math.sqrt(2 / m * (math.log(2**n - 2) - math.log(delta)))

@@ -34,7 +34,7 @@ pub fn gap_allowance(relative: f64, value: f64) -> f64 {
 /// `sum(lambda) + max(0, max_reduced_cost)` bounds the utility of every
 /// mechanism in the cone. The certificate's `upper_bound` is this, or a smaller
 /// a-priori bound (`I(X;Y) <= eps` for mutual information).
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct DualCertificate {
     /// The dual vector lambda, one entry per input.
     pub lambda: Vec<f64>,

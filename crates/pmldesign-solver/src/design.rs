@@ -149,6 +149,13 @@ pub struct LossOutcome {
     pub lower_bound: f64,
     /// Which LP solved it.
     pub method: crate::loss::LossMethod,
+    /// The LP's dual behind `lower_bound`, when an LP proved it.
+    #[serde(default)]
+    pub dual: Option<crate::loss::LossDual>,
+    /// A user loss matrix `d[x][y]` (rows are secrets), so that the design can be
+    /// re-checked; `None` for the named losses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<Vec<Vec<f64>>>,
 }
 
 /// The names `prefix1..prefixN`.

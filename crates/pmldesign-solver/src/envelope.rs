@@ -24,7 +24,7 @@
 use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
-use pmldesign_model::envelope::{Envelope, LeakageDistribution};
+use pmldesign_model::envelope::{Envelope, EnvelopeBounds, LeakageDistribution};
 use pmldesign_model::{Mechanism, Prior};
 use serde::Serialize;
 
@@ -60,6 +60,20 @@ pub struct EnvelopeValue {
     /// Whether `upper - lower <= CONVERGED_WIDTH`. False when the LP failed numerically
     /// early; the bracket is valid either way.
     pub converged: bool,
+}
+
+impl EnvelopeValue {
+    /// The level a data holder can publish at this delta, and whether no smaller
+    /// one holds: the LP's upper end where it is below the Theorem 3 bound of
+    /// `bounds` (tight when the bracket converged), else the bound (tight when
+    /// the bounds meet).
+    pub fn published(&self, bounds: &EnvelopeBounds) -> (f64, bool) {
+        if self.upper < bounds.upper {
+            (self.upper, self.converged)
+        } else {
+            (bounds.upper, bounds.exact || self.converged)
+        }
+    }
 }
 
 /// `D(t)` and the post-processing that attains it: a channel from the M outputs to

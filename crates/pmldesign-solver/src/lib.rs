@@ -43,20 +43,22 @@ mod record;
 mod sample_design;
 mod settings;
 pub mod utility;
+mod verify;
 
 pub use backend::LP_BACKEND;
 pub use baseline::{Baselines, RandomizedResponse};
 pub use certificate::{Certificate, DualCertificate};
 pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
-pub use design::{Design, DesignStatus, LossOutcome};
+pub use design::{Design, DesignStatus, LossOutcome, numbered};
 pub use error::{Result, SolverError};
 pub use intersection::{Constraint, IntersectionDesign, design_intersection};
-pub use loss::{Loss, LossMethod};
-pub use problem::{Problem, Sample};
+pub use loss::{DirectDual, Loss, LossDual, LossMethod};
+pub use problem::{Problem, Sample, check_labels};
 pub use ray_lp::{ColumnGenerationSettings, Progress};
 pub use sample_design::{Guarantee, RadiusMethod, SimplerRoute, radius};
 pub use settings::{Interrupt, PricingMethod, Settings};
 pub use utility::{FInformation, MapAccuracy, Separable, Utility};
+pub use verify::{Repricing, Verification};
 
 /// The solver's internals, for its own tests and benches only: not part of the
 /// public API, and free to change.
@@ -85,5 +87,4 @@ pub mod internals {
     pub use crate::loss::{
         LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,
     };
-    pub use crate::problem::check_labels;
 }

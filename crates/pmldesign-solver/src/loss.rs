@@ -84,18 +84,19 @@
 //! weight that brings every column within eps; the certificate judges the result.
 //! Optimality is proven by the certificate's bound, not assumed from the LP solver.
 
-use crate::certificate::Certificate;
-use crate::design::{self, DesignStatus};
+use crate::certificate::{Certificate, DualCertificate};
+use crate::design::{self, DesignStatus, LossOutcome};
 use crate::error::{Result, SolverError};
 use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
+use crate::verify::{Repricing, altered, check_dual_bound, stored_lambda};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use pmldesign_model::cone::check_epsilon;
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pmldesign_model::{ColumnCone, Mechanism, ModelError, UncertaintySet};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Relative tightening of `E` in the direct primal LP (see the module docs).
 pub const PRIMAL_MARGIN: f64 = 1e-9;
@@ -196,6 +197,40 @@ pub enum LossMethod {
     ClosedForm,
 }
 
+/// The dual behind a loss design's lower bound, by the LP that proved it: anyone
+/// can check the bound with it without trusting the solver (docs/theory.md §4,
+/// "Checking a stored design").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "lp", rename_all = "snake_case")]
+pub enum LossDual {
+    /// Column generation: the dual of the LP over columns of the slice with
+    /// `mu(v) = max_y -c[:, y] . v`, so `-bound` is at most the loss (for the
+    /// inner/outer method, the outer slice's).
+    ColumnGeneration(DualCertificate),
+    /// The direct LP (the module docs): multipliers that satisfy the dual's
+    /// coupling constraints exactly, and `alpha`, whose sum bounds the loss.
+    Direct(DirectDual),
+}
+
+/// A dual point of the direct LP, repaired to exact feasibility: `gamma[x][y]`
+/// on `W[x][y] <= E m_y`, `sigma[k][y]` on `m_y <= l_k . W[:, y] + h t_y` (one row
+/// per functional `l_k`), `rho[x][y]` on `t_y <= W[x][y]` (zero without
+/// Proposition 2), and
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DirectDual {
+    /// One per input; `sum(alpha)` is the lower bound.
+    pub alpha: Vec<f64>,
+    /// N x N, rows are inputs.
+    pub gamma: Vec<Vec<f64>>,
+    /// K x N, one row per functional.
+    pub sigma: Vec<Vec<f64>>,
+    /// N x N, rows are inputs.
+    pub rho: Vec<Vec<f64>>,
+    /// `sum(alpha)`.
+    pub bound: f64,
+}
+
 /// A certified loss-minimising mechanism.
 #[derive(Debug, Clone, Serialize)]
 pub struct LossDesign {
@@ -220,6 +255,9 @@ pub struct LossDesign {
     pub lower_bound: f64,
     /// Pricing passes of column generation (0 otherwise).
     pub iterations: usize,
+    /// The LP's dual behind `lower_bound` (`None` for a closed form, or when the
+    /// loss without privacy is the bound).
+    pub dual: Option<LossDual>,
     /// Verification: utility `-expected_loss`, upper bound `-lower_bound`.
     pub certificate: Certificate,
 }
@@ -277,19 +315,14 @@ pub fn minimise_loss_with_progress(
     } else if epsilon == 0.0 {
         constant_guess(&c)?
     } else if let Some(ball) = past_proposition_2(set, level, settings) {
-        let (w, lower, iterations, converged) = ball.solve(&c, settings, progress)?;
-        Solved {
-            method: LossMethod::InnerOuter,
-            mechanism: clean(w, set, level)?,
-            lower_bound: lower.max(free_lower_bound(&c)),
-            iterations,
-            status: stopped_or(converged, DesignStatus::GapLimit),
-        }
+        ball.solve(set, level, &c, settings, progress)?
     } else {
         by_lp(set, level, &c, settings, progress)?
     };
     if level < epsilon {
+        // The LP's dual is for the smaller cone of the capped level.
         solved.lower_bound = free_lower_bound(&c);
+        solved.dual = None;
     }
     let value = expected_loss(&solved.mechanism, p.view(), d.view());
     let (mechanism, lower_bound) = (solved.mechanism, solved.lower_bound);
@@ -307,6 +340,7 @@ pub fn minimise_loss_with_progress(
         expected_loss: value,
         lower_bound,
         iterations: solved.iterations,
+        dual: solved.dual,
         certificate,
     })
 }
@@ -325,6 +359,8 @@ struct Solved {
     method: LossMethod,
     mechanism: Mechanism,
     lower_bound: f64,
+    /// The dual behind `lower_bound`, if an LP proved it.
+    dual: Option<LossDual>,
     iterations: usize,
     /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
     /// `GapLimit` (settled by the measured gap).
@@ -351,6 +387,7 @@ fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
         method: LossMethod::ClosedForm,
         mechanism: Mechanism::new(w)?,
         lower_bound: free_lower_bound(c),
+        dual: None,
         iterations: 0,
         status: DesignStatus::NoPrivacyNeeded,
     })
@@ -369,6 +406,7 @@ fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
         method: LossMethod::ClosedForm,
         mechanism: Mechanism::new(w)?,
         lower_bound: col_cost[y],
+        dual: None,
         iterations: 0,
         status: DesignStatus::Optimal,
     })
@@ -406,15 +444,7 @@ fn by_lp(
     // has no master; an explicit ColumnGeneration request reports it.
     if let (LossMethod::ColumnGeneration, Some(slice)) = (method, slice) {
         match column_generation(slice, c, settings, progress) {
-            Ok(cg) => {
-                return Ok(Solved {
-                    method,
-                    mechanism: clean(cg.w, set, epsilon)?,
-                    lower_bound: cg.lower_bound.max(free_lower_bound(c)),
-                    iterations: cg.iterations,
-                    status: stopped_or(cg.converged, DesignStatus::Optimal),
-                });
-            }
+            Ok(cg) => return cg.solved(method, set, epsilon, c, DesignStatus::Optimal),
             Err(e) if settings.loss_method == LossMethod::ColumnGeneration => return Err(e),
             Err(_) => {}
         }
@@ -425,11 +455,12 @@ fn by_lp(
         cons.e.sqrt()
     };
     let w = solve_primal(&cons, c, e_lp)?;
-    let dual = solve_dual(&cons, c)?;
+    let dual = repaired(&cons, c, solve_dual(&cons, c)?);
     Ok(Solved {
         method: LossMethod::Direct,
         mechanism: clean(w, set, epsilon)?,
-        lower_bound: dual_bound(&cons, c, dual).max(free_lower_bound(c)),
+        lower_bound: dual.bound.max(free_lower_bound(c)),
+        dual: Some(LossDual::Direct(dual)),
         iterations: 0,
         status: DesignStatus::Optimal,
     })
@@ -474,14 +505,15 @@ fn past_proposition_2(
 }
 
 impl PastProposition2 {
-    /// The inner mechanism (labelled W), the outer lower bound, the passes, and
-    /// whether both converged.
+    /// The inner mechanism (labelled W) with the outer lower bound and its dual.
     fn solve(
         self,
+        set: &UncertaintySet,
+        epsilon: f64,
         c: &Array2<f64>,
         settings: &crate::Settings,
         progress: &mut dyn FnMut(Progress),
-    ) -> Result<(Array2<f64>, f64, usize, bool)> {
+    ) -> Result<Solved> {
         use crate::design::{INNER_SHARE, OUTER_SHARE};
         let inner = column_generation(
             self.inner,
@@ -495,9 +527,19 @@ impl PastProposition2 {
             &settings.with_time_share(OUTER_SHARE),
             &mut |_| {},
         )?;
-        let passes = inner.iterations + outer.iterations;
-        let converged = inner.converged && outer.converged;
-        Ok((inner.w, outer.lower_bound, passes, converged))
+        let both = ColumnGenerationResult {
+            w: inner.w,
+            iterations: inner.iterations + outer.iterations,
+            converged: inner.converged && outer.converged,
+            ..outer
+        };
+        both.solved(
+            LossMethod::InnerOuter,
+            set,
+            epsilon,
+            c,
+            DesignStatus::GapLimit,
+        )
     }
 }
 
@@ -654,8 +696,30 @@ impl RayOracle for LossOracle<'_> {
 struct ColumnGenerationResult {
     w: Array2<f64>,
     lower_bound: f64,
+    dual: Option<DualCertificate>,
     iterations: usize,
     converged: bool,
+}
+
+impl ColumnGenerationResult {
+    /// The answer, cleaned, with `status` if the search converged.
+    fn solved(
+        self,
+        method: LossMethod,
+        set: &UncertaintySet,
+        epsilon: f64,
+        c: &Array2<f64>,
+        status: DesignStatus,
+    ) -> Result<Solved> {
+        Ok(Solved {
+            method,
+            mechanism: clean(self.w, set, epsilon)?,
+            lower_bound: self.lower_bound.max(free_lower_bound(c)),
+            dual: self.dual.map(LossDual::ColumnGeneration),
+            iterations: self.iterations,
+            status: stopped_or(self.converged, status),
+        })
+    }
 }
 
 fn column_generation(
@@ -692,6 +756,7 @@ fn column_generation(
     Ok(ColumnGenerationResult {
         w,
         lower_bound: -opt.upper_bound,
+        dual: opt.dual,
         iterations: opt.iterations,
         converged: opt.converged,
     })
@@ -911,7 +976,7 @@ fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
     })
 }
 
-/// Repairs a dual point to exact feasibility and returns the lower bound it proves,
+/// Repairs a dual point to exact feasibility, with the lower bound it proves,
 /// `sum_x min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
 ///
 /// Weak duality: for feasible (W, m, t) and multipliers `>= 0` with
@@ -919,7 +984,7 @@ fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
 /// `c . W >= sum_x alpha_x` whenever `alpha_x` is at most every such term. The
 /// multipliers are clamped to `>= 0`; sigma, then gamma, are scaled down per output
 /// where a coupling constraint is violated (scaling down keeps the earlier ones).
-fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
+fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> DirectDual {
     let n = c.nrows();
     let relu = |v: f64| if v.is_finite() && v > 0.0 { v } else { 0.0 };
     dual.gamma.mapv_inplace(relu);
@@ -944,12 +1009,25 @@ fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
             dual.gamma.column_mut(y).mapv_inplace(|v| v * s);
         }
     }
+    let rows = |a: &Array2<f64>| a.outer_iter().map(|r| r.to_vec()).collect();
+    let alpha = direct_alpha(&cons.functionals, c, &dual);
+    DirectDual {
+        bound: alpha.iter().sum(),
+        alpha,
+        gamma: rows(&dual.gamma),
+        sigma: rows(&dual.sigma),
+        rho: rows(&dual.rho),
+    }
+}
+
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+fn direct_alpha(functionals: &[Array1<f64>], c: &Array2<f64>, dual: &DualPoint) -> Vec<f64> {
+    let n = c.nrows();
     (0..n)
         .map(|x| {
             (0..n)
                 .map(|y| {
-                    let s: f64 = cons
-                        .functionals
+                    let s: f64 = functionals
                         .iter()
                         .enumerate()
                         .map(|(k, l)| dual.sigma[[k, y]] * l[x])
@@ -958,7 +1036,166 @@ fn dual_bound(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> f64 {
                 })
                 .fold(f64::INFINITY, f64::min)
         })
-        .sum()
+        .collect()
+}
+
+/// What [`verify_loss`] re-computed from a stored loss design.
+pub(crate) struct LossCheck {
+    /// The expected loss re-measured on the matrix.
+    pub expected_loss: f64,
+    /// The best lower bound proven here: the stored dual, re-checked, or the
+    /// closed forms (the loss without privacy; the constant guess at eps = 0).
+    pub lower_bound: f64,
+    /// The lower bound the stored dual proves, re-checked (`None` without one).
+    pub dual_bound: Option<f64>,
+    /// Where the dual was re-checked.
+    pub repricing: Repricing,
+}
+
+/// Re-checks a stored loss design ([`crate::Design::verify`]): the expected
+/// loss re-measured on the matrix, and the stored dual re-checked against the
+/// loss LP of `set` at `epsilon` (column generation's lambda re-priced by the
+/// exact knapsacks, the direct LP's multipliers checked for feasibility and
+/// their alpha recomputed).
+pub(crate) fn verify_loss(
+    set: &UncertaintySet,
+    epsilon: f64,
+    mechanism: &Mechanism,
+    outcome: &LossOutcome,
+) -> Result<LossCheck> {
+    let n = set.len();
+    let d = stored_loss(outcome)?.matrix(n)?;
+    let p = set.reference();
+    let c = &d * &p.view().insert_axis(Axis(1));
+    let level = epsilon.min(crate::design::MAX_DESIGN_LEVEL);
+    let mut lower_bound = free_lower_bound(&c);
+    if epsilon == 0.0 {
+        lower_bound = lower_bound.max(constant_guess(&c)?.lower_bound);
+    }
+    let (dual_bound, repricing) = match (&outcome.dual, level < epsilon) {
+        (None, _) => (None, Repricing::NoDual),
+        // Designed at the capped level: its dual is not for the asked cone.
+        (Some(_), true) => (None, Repricing::Skipped),
+        (Some(LossDual::ColumnGeneration(dc)), false) => {
+            let b = reprice_loss_columns(set, level, outcome.method, &c, dc)?;
+            (Some(b), Repricing::Exact)
+        }
+        (Some(LossDual::Direct(dd)), false) => {
+            (Some(check_direct(set, level, &c, dd)?), Repricing::Exact)
+        }
+    };
+    Ok(LossCheck {
+        expected_loss: expected_loss(mechanism, p.view(), d.view()),
+        lower_bound: dual_bound.map_or(lower_bound, |b| b.max(lower_bound)),
+        dual_bound,
+        repricing,
+    })
+}
+
+/// The loss a stored design minimised, by name (a user matrix travels with it).
+fn stored_loss(outcome: &LossOutcome) -> Result<Loss> {
+    Ok(match (outcome.name.as_str(), &outcome.matrix) {
+        ("hamming", _) => Loss::Hamming,
+        ("absolute", _) => Loss::Absolute,
+        ("squared", _) => Loss::Squared,
+        ("matrix", Some(rows)) => {
+            let n = rows.len();
+            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+            let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat)
+                .map_err(|_| altered("loss.matrix", n, "the rows differ in length"))?;
+            Loss::Matrix(m)
+        }
+        (name, _) => {
+            return Err(altered(
+                "loss.name",
+                name,
+                "not hamming, absolute or squared, nor a matrix stored with the design",
+            ));
+        }
+    })
+}
+
+/// The lower bound that column generation's `lambda` proves, re-priced over the
+/// slice it was priced on (the outer one for the inner/outer method).
+fn reprice_loss_columns(
+    set: &UncertaintySet,
+    level: f64,
+    method: LossMethod,
+    c: &Array2<f64>,
+    dc: &DualCertificate,
+) -> Result<f64> {
+    let no_slice = || {
+        altered(
+            "loss.method",
+            format!("{method:?}"),
+            "no column-generation slice for this set",
+        )
+    };
+    let slice = match (method, set) {
+        (LossMethod::InnerOuter, UncertaintySet::L1Ball { center, .. }) => Slice {
+            r: center.masses().to_owned(),
+            e: level.exp(),
+            h: 0.0,
+        },
+        (LossMethod::InnerOuter, _) => return Err(no_slice()),
+        _ => Slice::new(&Constraints::new(set, level)?).ok_or_else(no_slice)?,
+    };
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let oracle = LossOracle {
+        slice,
+        loss: LabelledLoss { c },
+    };
+    let ones = Array1::ones(c.nrows());
+    let ones_value = oracle.loss.column_value(ones.view(), oracle.slice.r.view());
+    let repriced = crate::ray_lp::dual_bound(&oracle, ones_value, &lambda, 0.0);
+    check_dual_bound("loss.dual", dc, repriced)?;
+    Ok(-repriced)
+}
+
+/// The lower bound that the direct LP's multipliers prove: non-negative, the
+/// coupling constraints met (to a relative 1e-12), alpha recomputed.
+fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDual) -> Result<f64> {
+    let cons = Constraints::new(set, level)?;
+    let n = c.nrows();
+    let grid = |field: &str, rows: &[Vec<f64>], r: usize| -> Result<Array2<f64>> {
+        let fine = rows.len() == r && rows.iter().all(|row| row.len() == n);
+        let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+        if !fine || flat.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+            return Err(altered(
+                field,
+                format!("{} rows", rows.len()),
+                &format!("expected {r} x {n} finite multipliers >= 0"),
+            ));
+        }
+        Ok(Array2::from_shape_vec((r, n), flat).expect("shape checked"))
+    };
+    let dual = DualPoint {
+        gamma: grid("loss.dual.gamma", &dd.gamma, n)?,
+        sigma: grid("loss.dual.sigma", &dd.sigma, cons.functionals.len())?,
+        rho: grid("loss.dual.rho", &dd.rho, n)?,
+    };
+    for y in 0..n {
+        let (gamma, sigma) = (dual.gamma.column(y).sum(), dual.sigma.column(y).sum());
+        let rho = dual.rho.column(y).sum();
+        if cons.e * gamma > sigma * (1.0 + 1e-12)
+            || (cons.uses_t() && cons.h * sigma > rho * (1.0 + 1e-12))
+        {
+            return Err(altered(
+                "loss.dual",
+                format!("output {y}"),
+                "the multipliers break a coupling constraint of the dual LP",
+            ));
+        }
+    }
+    let bound: f64 = direct_alpha(&cons.functionals, c, &dual).iter().sum();
+    if bound < dd.bound - crate::verify::tolerance(bound) {
+        return Err(altered(
+            "loss.dual.bound",
+            dd.bound,
+            &format!("the multipliers prove only {bound}"),
+        ));
+    }
+    Ok(bound)
 }
 
 #[cfg(test)]

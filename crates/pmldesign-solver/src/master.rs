@@ -274,7 +274,6 @@ impl Master {
     /// Re-optimises from the current basis over every column pushed so far. `None`
     /// if the iteration limit is hit or the basis degenerates numerically.
     pub fn optimise(&mut self) -> Option<MasterSolution> {
-        let n = self.n;
         let scale = 1.0 + self.c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let mut degenerate_run = 0;
         let mut tolerance = OPTIMALITY_TOLERANCE;
@@ -290,104 +289,12 @@ impl Master {
                 lambda = self.basis_dual();
             }
             let bland = degenerate_run > BLAND_AFTER;
-            // Entering column, by multiple pricing: the most positive reduced cost
-            // on a short candidate list from the last full scan, re-priced; a full
-            // scan (split over cores, the master's main cost: N x columns) only
-            // when the list has nothing left, so optimality is always declared by
-            // a full scan. Bland: the lowest index with a positive reduced cost.
             let threshold = tolerance * scale;
-            let lam = lambda.as_slice().expect("contiguous");
-            let rc = |j: usize| self.c[j] - dot(lam, self.col(j));
-            let best = |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0));
-            let mut entering = if bland {
-                None
-            } else {
-                shortlist
-                    .iter()
-                    .filter(|&&j| !self.in_basis[j])
-                    .map(|&j| (j, rc(j)))
-                    .filter(|&(_, r)| r > threshold)
-                    .max_by(best)
-            };
-            if entering.is_none() {
-                let scan = (0..self.c.len())
-                    .into_par_iter()
-                    .with_min_len(256)
-                    .filter(|&j| !self.in_basis[j])
-                    .map(|j| (j, rc(j)))
-                    .filter(|&(_, r)| r > threshold);
-                if bland {
-                    entering = scan.find_first(|_| true);
-                } else {
-                    let mut all: Vec<(usize, f64)> = scan.collect();
-                    if all.len() > SHORTLIST {
-                        all.select_nth_unstable_by(SHORTLIST, |a, b| best(b, a));
-                        all.truncate(SHORTLIST);
-                    }
-                    entering = all.iter().copied().max_by(best);
-                    shortlist = all.into_iter().map(|(j, _)| j).collect();
-                }
-            }
-            let Some((j, rc_j)) = entering else {
-                // Optimal; the basic values and the dual from a fresh inverse
-                // decide whether the primal is feasible to FEASIBILITY_TOLERANCE.
-                let lambda = if self.pivots > 0 {
-                    self.refactor()?;
-                    self.basis_dual()
-                } else {
-                    lambda
-                };
-                let mut theta = vec![0.0; self.c.len()];
-                let mut feasible = true;
-                // The values for the true right-hand side (all ones).
-                let x = self.binv.sum_axis(ndarray::Axis(1));
-                for (&b, &xi) in self.basis.iter().zip(&x) {
-                    if let Var::Column(jj) = b {
-                        feasible &= xi >= -FEASIBILITY_TOLERANCE;
-                        theta[jj] = xi.max(0.0);
-                    }
-                }
-                let value = theta.iter().zip(&self.c).map(|(t, c)| t * c).sum();
-                return Some(MasterSolution {
-                    theta,
-                    dual: lambda,
-                    value,
-                    feasible,
-                });
+            let Some((j, rc_j)) = self.entering(&lambda, threshold, bland, &mut shortlist) else {
+                return self.solution(lambda);
             };
             let d = self.binv.dot(&ArrayView1::from(self.col(j)));
-            // Pivots are judged relative to the direction's scale: entries of d
-            // below it are rounding noise of an ill-conditioned basis.
-            let pivot_tol = PIVOT_TOLERANCE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
-            // Harris ratio test; artificials are fixed at zero and block any move.
-            // Pass 1: the longest step that keeps every basic value above
-            // -HARRIS_TOLERANCE. Pass 2: among the rows that block within it, the
-            // largest pivot, so that the basis stays well conditioned.
-            let ratio = |i: usize, tolerance: f64| -> Option<f64> {
-                match self.basis[i] {
-                    Var::Artificial(_) if d[i].abs() > pivot_tol => Some(0.0),
-                    Var::Column(_) if d[i] > pivot_tol => {
-                        Some((self.x[i].max(0.0) + tolerance) / d[i])
-                    }
-                    _ => None,
-                }
-            };
-            let bound = (0..n)
-                .filter_map(|i| ratio(i, HARRIS_TOLERANCE))
-                .fold(f64::INFINITY, f64::min);
-            // Unbounded cannot happen: every column has r . v = 1 with r > 0.
-            let candidates = (0..n)
-                .filter_map(|i| ratio(i, 0.0).map(|s| (i, s)))
-                .filter(|&(_, s)| s <= bound);
-            let (r, step) = if bland {
-                // Bland's rule: the smallest ratio, ties to the lowest variable.
-                candidates.min_by(|a, b| {
-                    a.1.total_cmp(&b.1)
-                        .then(self.basis[a.0].order().cmp(&self.basis[b.0].order()))
-                })?
-            } else {
-                candidates.max_by(|a, b| d[a.0].abs().total_cmp(&d[b.0].abs()))?
-            };
+            let (r, step) = self.leaving(&d, bland)?;
             degenerate_run = if step <= 1e-12 { degenerate_run + 1 } else { 0 };
             if degenerate_run > 0 && degenerate_run % STALL_PIVOTS == 0 {
                 // Stalling on reduced costs that are rounding noise of the basis
@@ -398,6 +305,116 @@ impl Master {
             lambda.scaled_add(rc_j, &self.binv.row(r));
         }
         None
+    }
+
+    /// The entering column and its reduced cost above `threshold`, by multiple
+    /// pricing: the most positive reduced cost on `shortlist` (from the last full
+    /// scan), re-priced; a full scan (split over cores, the master's main cost:
+    /// N x columns) only when the list has nothing left, so that optimality is
+    /// always declared by a full scan. Bland: the lowest index with a positive
+    /// reduced cost.
+    fn entering(
+        &self,
+        lambda: &Array1<f64>,
+        threshold: f64,
+        bland: bool,
+        shortlist: &mut Vec<usize>,
+    ) -> Option<(usize, f64)> {
+        let lam = lambda.as_slice().expect("contiguous");
+        let rc = |j: usize| self.c[j] - dot(lam, self.col(j));
+        let best = |a: &(usize, f64), b: &(usize, f64)| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0));
+        if !bland {
+            let listed = shortlist
+                .iter()
+                .filter(|&&j| !self.in_basis[j])
+                .map(|&j| (j, rc(j)))
+                .filter(|&(_, r)| r > threshold)
+                .max_by(best);
+            if listed.is_some() {
+                return listed;
+            }
+        }
+        let scan = (0..self.c.len())
+            .into_par_iter()
+            .with_min_len(256)
+            .filter(|&j| !self.in_basis[j])
+            .map(|j| (j, rc(j)))
+            .filter(|&(_, r)| r > threshold);
+        if bland {
+            return scan.find_first(|_| true);
+        }
+        let mut all: Vec<(usize, f64)> = scan.collect();
+        if all.len() > SHORTLIST {
+            all.select_nth_unstable_by(SHORTLIST, |a, b| best(b, a));
+            all.truncate(SHORTLIST);
+        }
+        let entering = all.iter().copied().max_by(best);
+        *shortlist = all.into_iter().map(|(j, _)| j).collect();
+        entering
+    }
+
+    /// The leaving row and the step along the direction `d = B^-1 v_j`, by the
+    /// Harris ratio test (artificials are fixed at zero and block any move). Pass
+    /// 1: the longest step that keeps every basic value above -HARRIS_TOLERANCE.
+    /// Pass 2: among the rows that block within it, the largest pivot, so that the
+    /// basis stays well conditioned (Bland: the smallest ratio, ties to the lowest
+    /// variable).
+    fn leaving(&self, d: &Array1<f64>, bland: bool) -> Option<(usize, f64)> {
+        // Pivots are judged relative to the direction's scale: entries of d
+        // below it are rounding noise of an ill-conditioned basis.
+        let pivot_tol = PIVOT_TOLERANCE * d.iter().fold(1.0f64, |m, x| m.max(x.abs()));
+        let ratio = |i: usize, tolerance: f64| -> Option<f64> {
+            match self.basis[i] {
+                Var::Artificial(_) if d[i].abs() > pivot_tol => Some(0.0),
+                Var::Column(_) if d[i] > pivot_tol => Some((self.x[i].max(0.0) + tolerance) / d[i]),
+                _ => None,
+            }
+        };
+        let bound = (0..self.n)
+            .filter_map(|i| ratio(i, HARRIS_TOLERANCE))
+            .fold(f64::INFINITY, f64::min);
+        // Unbounded cannot happen: every column has r . v = 1 with r > 0.
+        let candidates = (0..self.n)
+            .filter_map(|i| ratio(i, 0.0).map(|s| (i, s)))
+            .filter(|&(_, s)| s <= bound);
+        if bland {
+            candidates.min_by(|a, b| {
+                a.1.total_cmp(&b.1)
+                    .then(self.basis[a.0].order().cmp(&self.basis[b.0].order()))
+            })
+        } else {
+            candidates.max_by(|a, b| d[a.0].abs().total_cmp(&d[b.0].abs()))
+        }
+    }
+
+    /// The optimal solution of the current basis: the basic values and the dual
+    /// from a fresh inverse decide whether the primal is feasible to
+    /// FEASIBILITY_TOLERANCE. `lambda` is the running dual, kept when no pivot
+    /// happened since the last refactorisation.
+    fn solution(&mut self, lambda: Array1<f64>) -> Option<MasterSolution> {
+        let lambda = if self.pivots > 0 {
+            self.refactor()?;
+            self.basis_dual()
+        } else {
+            lambda
+        };
+        let mut theta = vec![0.0; self.c.len()];
+        let mut feasible = true;
+        // The values for the true right-hand side (all ones).
+        let x = self.binv.sum_axis(ndarray::Axis(1));
+        for (&b, &xi) in self.basis.iter().zip(&x) {
+            if let Var::Column(j) = b {
+                feasible &= xi >= -FEASIBILITY_TOLERANCE;
+                theta[j] = xi.max(0.0);
+            }
+        }
+        let value = theta.iter().zip(&self.c).map(|(t, c)| t * c).sum();
+        Some(MasterSolution {
+            theta,
+            dual: lambda,
+            value,
+            feasible,
+        })
     }
 }
 

@@ -170,7 +170,7 @@ impl<'a> Problem<'a> {
             Priors::Set(set) => (set, None),
             Priors::Sample(sample) => sample_ball(&sample, &notion)?,
         };
-        let labels = check_labels(self.labels, set.len())?;
+        let labels = check_labels(self.labels.as_deref(), set.len())?;
         let mut progress = self.progress;
         let mut report = |p: Progress| {
             if let Some(f) = progress.as_mut() {
@@ -261,41 +261,40 @@ fn sample_ball(sample: &Sample, notion: &Notion) -> Result<(UncertaintySet, Opti
     Ok((set, Some(g)))
 }
 
-/// The labels given, checked (one per input, non-empty, unique), or `x1..xN`.
-pub fn check_labels(labels: Option<Vec<String>>, n: usize) -> Result<Vec<String>> {
+/// The names of `n` inputs: `labels` checked (one per input, none blank, no two
+/// equal), or `x1..xN` when none are given. The one check of the library, the
+/// CLI and the Python package; errors name the field `labels`.
+pub fn check_labels(labels: Option<&[String]>, n: usize) -> pmldesign_model::Result<Vec<String>> {
     let Some(labels) = labels else {
         return Ok(numbered("x", n));
     };
-    let bad = |field: String, value: String, why: String, fix: &str| {
-        Err(ModelError::invalid(field, value, why, fix).into())
-    };
     if labels.len() != n {
-        return bad(
-            "labels".into(),
+        return Err(ModelError::invalid(
+            "labels",
             labels.join(","),
             format!("{} labels for {n} symbols", labels.len()),
             "give exactly one label per prior entry",
-        );
+        ));
     }
     for (i, l) in labels.iter().enumerate() {
-        if l.is_empty() {
-            return bad(
+        if l.trim().is_empty() {
+            return Err(ModelError::invalid(
                 format!("labels[{i}]"),
-                "\"\"".into(),
-                "empty label".into(),
+                format!("{l:?}"),
+                "blank label",
                 "give every symbol a name",
-            );
+            ));
         }
         if labels[..i].contains(l) {
-            return bad(
+            return Err(ModelError::invalid(
                 format!("labels[{i}]"),
-                l.clone(),
-                "duplicate label".into(),
+                l,
+                "duplicate label",
                 "give every symbol a distinct name",
-            );
+            ));
         }
     }
-    Ok(labels)
+    Ok(labels.to_vec())
 }
 
 /// A loss design as a [`Design`]: the utility is minus the expected loss, and
@@ -328,6 +327,11 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
             expected_loss: ld.expected_loss,
             lower_bound: ld.lower_bound,
             method: ld.method,
+            dual: ld.dual,
+            matrix: match l {
+                Loss::Matrix(m) => Some(m.outer_iter().map(|r| r.to_vec()).collect()),
+                _ => None,
+            },
         }),
         output_probabilities: q,
         pml_per_output: pml,

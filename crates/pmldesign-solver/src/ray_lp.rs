@@ -404,132 +404,229 @@ pub fn solve_with_oracle(
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
-    let n = oracle.dimension();
-    let ones = Column {
-        vector: Array1::ones(n),
-        value: ones_value,
-    };
-    // Seed: the rays of largest mu (reduced cost at lambda = 0).
-    let began = std::time::Instant::now();
-    let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
-    let mut rays_priced = seed.priced;
-    let mut seen: HashSet<Vec<i64>> = HashSet::new();
-    let mut master = Master::new(n, ones_value);
-    let mut working: Vec<Column> = vec![ones];
-    let start = oracle.start();
-    let k = start.len();
-    for c in start {
-        admit(c, &mut working, &mut seen, &mut master);
-    }
-    // Indices 1..=k hold the oracle's start columns if all of them were new.
-    let start_basis: Vec<usize> = if working.len() == k + 1 {
-        (1..=k).collect()
-    } else {
-        Vec::new()
-    };
-    master.start_from(&start_basis);
-    for (_, c) in seed.entering {
-        admit(c, &mut working, &mut seen, &mut master);
-    }
-    // The warm master answers each pass; microlp's cold solve is the fallback.
-    let mut warm: Option<MasterSolution>;
-    // Columns in the last optimum of the master, and the working-set size then.
-    let (mut last_support, mut last_len): (Vec<usize>, usize) = (Vec::new(), working.len());
-    let mut best_bound = a_priori;
-    let mut best: Option<(Array1<f64>, f64)> = None;
-    let mut iterations = 0;
+    let mut run = Generation::new(oracle, ones_value, a_priori, settings);
     loop {
-        iterations += 1;
-        if iterations > settings.max_iterations {
+        run.iterations += 1;
+        if run.iterations > settings.max_iterations {
             return Err(SolverError::Lp(format!(
                 "column generation did not converge in {} pricing passes",
                 settings.max_iterations
             )));
         }
-        warm = master.optimise();
-        if warm.is_none() {
-            // The warm basis went numerically singular: rebuild the master from the
-            // support of the last optimum and the newest columns (dropped columns
-            // can come back through pricing), and solve it cold.
-            let keep: Vec<usize> = (0..=start_basis.len())
-                .chain(
-                    last_support
-                        .iter()
-                        .copied()
-                        .filter(|&k| k > start_basis.len()),
-                )
-                .chain(last_len..working.len())
-                .collect();
-            working = keep.iter().map(|&k| working[k].clone()).collect();
-            seen = working.iter().map(|c| key(&c.vector)).collect();
-            master = rebuilt_master(&working, ones_value, &start_basis);
-            warm = master.optimise();
+        let warm = run.solve_master();
+        let lambda = run.dual(warm.as_ref())?;
+        let pass = run.price(lambda, progress);
+        let out_of_time = run.out_of_time();
+        let within_gap = run.best_bound - pass.bound <= pass.allowance;
+        if pass.added == 0 || out_of_time || within_gap {
+            return run.finish(warm, pass, out_of_time, within_gap);
         }
-        let lambda = match &warm {
-            Some(m) => {
-                last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
-                last_len = working.len();
-                m.dual.clone()
-            }
-            None => restricted_dual(&working)?,
+    }
+}
+
+/// The state of column generation between pricing passes.
+struct Generation<'a> {
+    oracle: &'a dyn RayOracle,
+    ones_value: f64,
+    settings: &'a ColumnGenerationSettings,
+    began: std::time::Instant,
+    /// The warm master; microlp's cold solve is its fallback.
+    master: Master,
+    /// The master's columns, the all-ones column first.
+    working: Vec<Column>,
+    /// The [`key`]s of `working`.
+    seen: HashSet<Vec<i64>>,
+    /// Indices 1..=k of the oracle's k start columns, if all of them were new.
+    start_basis: Vec<usize>,
+    /// Columns in the last optimum of the master, and the working-set size then.
+    last_support: Vec<usize>,
+    last_len: usize,
+    /// The best bound certified so far, and the dual and reduced cost behind it
+    /// (`None` while it is the a-priori bound).
+    best_bound: f64,
+    best: Option<(Array1<f64>, f64)>,
+    iterations: usize,
+    rays_priced: u64,
+}
+
+/// What one pricing pass found.
+struct Pass {
+    /// The master's dual.
+    lambda: Array1<f64>,
+    /// `sum lambda`: the master's objective.
+    bound: f64,
+    /// The largest reduced cost over the rays and the all-ones column.
+    max_rc: f64,
+    /// The gap at which the loop may stop.
+    allowance: f64,
+    /// Columns added to the master.
+    added: usize,
+}
+
+impl<'a> Generation<'a> {
+    /// The working set seeded with the all-ones column, the oracle's start
+    /// columns (the master's first basis) and the rays of largest mu (reduced
+    /// cost at lambda = 0).
+    fn new(
+        oracle: &'a dyn RayOracle,
+        ones_value: f64,
+        a_priori: f64,
+        settings: &'a ColumnGenerationSettings,
+    ) -> Self {
+        let n = oracle.dimension();
+        let ones = Column {
+            vector: Array1::ones(n),
+            value: ones_value,
         };
+        let began = std::time::Instant::now();
+        let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
+        let mut run = Generation {
+            oracle,
+            ones_value,
+            settings,
+            began,
+            master: Master::new(n, ones_value),
+            working: vec![ones],
+            seen: HashSet::new(),
+            start_basis: Vec::new(),
+            last_support: Vec::new(),
+            last_len: 0,
+            best_bound: a_priori,
+            best: None,
+            iterations: 0,
+            rays_priced: seed.priced,
+        };
+        let start = oracle.start();
+        let k = start.len();
+        for c in start {
+            run.admit(c);
+        }
+        if run.working.len() == k + 1 {
+            run.start_basis = (1..=k).collect();
+        }
+        run.master.start_from(&run.start_basis);
+        for (_, c) in seed.entering {
+            run.admit(c);
+        }
+        run.last_len = run.working.len();
+        run
+    }
+
+    /// Adds a column unless an equal one is there ([`admit`]).
+    fn admit(&mut self, c: Column) -> bool {
+        admit(c, &mut self.working, &mut self.seen, &mut self.master)
+    }
+
+    /// The warm master's optimum. If its basis went numerically singular, the
+    /// master is rebuilt from the support of the last optimum and the newest
+    /// columns (dropped columns can come back through pricing) and solved cold.
+    fn solve_master(&mut self) -> Option<MasterSolution> {
+        if let Some(m) = self.master.optimise() {
+            return Some(m);
+        }
+        let starts = self.start_basis.len();
+        let keep: Vec<usize> = (0..=starts)
+            .chain(self.last_support.iter().copied().filter(|&k| k > starts))
+            .chain(self.last_len..self.working.len())
+            .collect();
+        self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
+        self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
+        self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
+        self.master.optimise()
+    }
+
+    /// The master's dual, or microlp's restricted dual when the master failed.
+    fn dual(&mut self, warm: Option<&MasterSolution>) -> Result<Array1<f64>> {
+        match warm {
+            Some(m) => {
+                self.last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
+                self.last_len = self.working.len();
+                Ok(m.dual.clone())
+            }
+            None => restricted_dual(&self.working),
+        }
+    }
+
+    /// One pricing pass under `lambda`: keeps the best certified bound (module
+    /// docs), reports progress and admits up to a batch of entering rays.
+    fn price(&mut self, lambda: Array1<f64>, progress: &mut dyn FnMut(Progress)) -> Pass {
+        let s = self.settings;
         let bound = lambda.sum();
-        let allowance = crate::certificate::gap_allowance(settings.gap_tolerance, bound);
-        let tol = (settings.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
-        let pricing = oracle.price(&lambda, tol, settings.batch.max(1) + working.len());
-        rays_priced += pricing.priced;
-        let max_rc = pricing.max_reduced_cost.max(ones_value - bound);
-        // Every pass certifies a bound (module docs): keep the best.
-        if bound + max_rc.max(0.0) < best_bound {
-            best_bound = bound + max_rc.max(0.0);
-            best = Some((lambda.clone(), max_rc));
+        let allowance = crate::certificate::gap_allowance(s.gap_tolerance, bound);
+        let tol = (s.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
+        let pricing = self
+            .oracle
+            .price(&lambda, tol, s.batch.max(1) + self.working.len());
+        self.rays_priced += pricing.priced;
+        let max_rc = pricing.max_reduced_cost.max(self.ones_value - bound);
+        if bound + max_rc.max(0.0) < self.best_bound {
+            self.best_bound = bound + max_rc.max(0.0);
+            self.best = Some((lambda.clone(), max_rc));
         }
         progress(Progress {
-            iterations,
+            iterations: self.iterations,
             lower_bound: bound,
-            upper_bound: best_bound,
-            rays_priced,
+            upper_bound: self.best_bound,
+            rays_priced: self.rays_priced,
         });
         let mut added = 0;
         for (_, c) in pricing.entering {
-            if added == settings.batch.max(1) {
+            if added == s.batch.max(1) {
                 break;
             }
-            if admit(c, &mut working, &mut seen, &mut master) {
+            if self.admit(c) {
                 added += 1;
             }
         }
-        let out_of_time = settings.interrupt.is_set()
-            || settings
-                .time_limit
-                .is_some_and(|limit| began.elapsed() >= settings.loop_time(limit));
-        let within_gap = best_bound - bound <= allowance;
-        if added == 0 || out_of_time || within_gap {
-            let (best_lambda, best_rc) = best.take().unwrap_or((lambda, max_rc));
-            // The new columns are not in the master yet (no time for that after
-            // a time-limit stop: the last optimum stays valid without them).
-            if added > 0 && !out_of_time {
-                warm = master.optimise();
-            }
-            let theta = final_weights(warm, &mut master, &working)?;
-            let weights: Vec<(Column, f64)> = working
-                .iter()
-                .zip(theta)
-                .filter(|(_, t)| *t > 0.0)
-                .map(|(c, t)| (c.clone(), t))
-                .collect();
-            let value = weights.iter().map(|(c, t)| c.value * t).sum();
-            return Ok(RayLpSolution {
-                weights,
-                value,
-                upper_bound: best_bound,
-                dual: best_lambda,
-                max_reduced_cost: best_rc,
-                iterations,
-                rays_priced,
-                converged: added == 0 || within_gap,
-            });
+        Pass {
+            lambda,
+            bound,
+            max_rc,
+            allowance,
+            added,
         }
+    }
+
+    /// Whether the time limit or an interrupt stops the loop.
+    fn out_of_time(&self) -> bool {
+        let s = self.settings;
+        s.interrupt.is_set()
+            || s.time_limit
+                .is_some_and(|limit| self.began.elapsed() >= s.loop_time(limit))
+    }
+
+    /// The solution after the last pass: the final weights and the best bound.
+    fn finish(
+        mut self,
+        mut warm: Option<MasterSolution>,
+        pass: Pass,
+        out_of_time: bool,
+        within_gap: bool,
+    ) -> Result<RayLpSolution> {
+        let (dual, max_reduced_cost) = self.best.take().unwrap_or((pass.lambda, pass.max_rc));
+        // The new columns are not in the master yet (no time for that after
+        // a time-limit stop: the last optimum stays valid without them).
+        if pass.added > 0 && !out_of_time {
+            warm = self.master.optimise();
+        }
+        let theta = final_weights(warm, &mut self.master, &self.working)?;
+        let weights: Vec<(Column, f64)> = self
+            .working
+            .into_iter()
+            .zip(theta)
+            .filter(|(_, t)| *t > 0.0)
+            .collect();
+        let value = weights.iter().map(|(c, t)| c.value * t).sum();
+        Ok(RayLpSolution {
+            weights,
+            value,
+            upper_bound: self.best_bound,
+            dual,
+            max_reduced_cost,
+            iterations: self.iterations,
+            rays_priced: self.rays_priced,
+            converged: pass.added == 0 || within_gap,
+        })
     }
 }
 

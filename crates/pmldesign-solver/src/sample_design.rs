@@ -61,14 +61,6 @@ impl Guarantee {
             simpler_route: None,
         })
     }
-
-    /// The guarantee in words, for a design at level `epsilon`.
-    pub fn statement(&self, epsilon: f64) -> String {
-        format!(
-            "with probability at least 1 - {} over the sample of {}, the mechanism is {epsilon}-PML for the true distribution",
-            self.delta, self.samples
-        )
-    }
 }
 
 /// The l1 radius from m samples over the estimate's alphabet with failure

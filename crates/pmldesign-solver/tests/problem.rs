@@ -84,6 +84,7 @@ fn loss_from_a_sample_is_a_design() {
     assert!(l.expected_loss >= l.lower_bound - 1e-9);
     assert_eq!(d.utility_value, -l.expected_loss);
     assert_eq!(d.outputs, d.labels);
+    assert!(l.dual.is_some(), "the LP's dual travels with the design");
     let g = d.guarantee.as_ref().unwrap();
     assert_eq!(g.samples, 1000);
     assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);
@@ -106,6 +107,11 @@ fn bad_problems_name_the_field() {
         .unwrap_err()
         .to_string();
     assert!(labels.contains("labels[1]"), "{labels}");
+    let blank = vec!["a".to_string(), " ".into(), "b".into()];
+    let e = pmldesign_solver::check_labels(Some(&blank), 3).unwrap_err();
+    assert!(e.to_string().contains("labels[1]"), "{e}");
+    let x = pmldesign_solver::check_labels(None, 2).unwrap();
+    assert_eq!(x, pmldesign_solver::numbered("x", 2));
     let gap = Problem::new(example_1())
         .epsilon(1.0)
         .settings(Settings::default().gap(2.0))

@@ -78,7 +78,7 @@ fn kappa_radius_is_sharper_and_noted() {
     let g = d.guarantee.unwrap();
     assert!((g.beta - kappa).abs() < 1e-15);
     assert!(g.radius_note.as_ref().unwrap().contains("estimate"));
-    assert!(g.statement(0.5).contains("1 - 0.001"));
+    assert_eq!((g.delta, g.samples), (1e-3, 1000));
 }
 
 #[test]

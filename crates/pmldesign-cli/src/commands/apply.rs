@@ -12,6 +12,7 @@ use pmldesign_data::{
     seeded_rng,
 };
 use pmldesign_model::Mechanism;
+use pmldesign_solver::numbered;
 use std::path::PathBuf;
 
 /// Arguments of `pml apply`.
@@ -167,12 +168,12 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
     let labels = match &a.labels {
         Some(l) => check_labels(Some(l), mechanism.inputs())?,
-        None => check_labels(file.labels.as_deref(), mechanism.inputs())
+        None => pmldesign_solver::check_labels(file.labels.as_deref(), mechanism.inputs())
             .map_err(|e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")))?,
     };
     let outputs = match a.output_labels.as_ref().or(file.outputs.as_ref()) {
         Some(o) => o.clone(),
-        None => (1..=mechanism.outputs()).map(|j| format!("y{j}")).collect(),
+        None => numbered("y", mechanism.outputs()),
     };
     // Written as cells of the output CSV: guarded against formula injection.
     let outputs: Vec<String> = outputs

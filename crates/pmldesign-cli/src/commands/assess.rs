@@ -6,12 +6,14 @@ use crate::args::{Estimate, Input, emit, radius_method};
 use crate::error::CliError;
 use crate::format::{describe_assessed_set, finite_or_null, num, opt, short};
 use crate::output::envelope_json;
+use crate::output::meets;
 use clap::{Args, ValueEnum};
 use pmldesign_data::matrix::{CsvMatrix, read_csv_matrix};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
+use pmldesign_solver::{Design, Repricing, Verification, numbered};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -23,8 +25,18 @@ pub struct AssessArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (optional header `input,y1,..`; optional leading label
     /// column). One row per input symbol, each summing to 1.
-    #[arg(long, value_name = "FILE")]
-    pub mechanism: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "design")]
+    pub mechanism: Option<PathBuf>,
+    /// Verify a design file instead: the JSON written by `pml design --format
+    /// json`. Its privacy is re-measured over its whole set, its utility (or
+    /// expected loss) on its matrix, and its LP dual re-priced over every ray;
+    /// the verdict is printed, and an altered file exits 2 naming the field.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["mechanism", "prior", "counts", "data", "labels", "beta", "delta", "priors"]
+    )]
+    pub design: Option<PathBuf>,
     /// The prior (or its estimate) the mechanism is assessed under.
     #[command(flatten)]
     pub input: Input,
@@ -93,8 +105,16 @@ pub(crate) struct MechanismFile {
 
 /// Runs `pml assess`.
 pub fn run(a: AssessArgs) -> Result<(), CliError> {
+    if let Some(path) = &a.design {
+        return verify_design(path, &a);
+    }
+    let path = a.mechanism.as_deref().ok_or_else(|| {
+        CliError::Usage(
+            "give the mechanism with --mechanism FILE, or a design with --design FILE".into(),
+        )
+    })?;
     let est = a.input.load()?;
-    let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
+    let (mechanism, labels) = load_mechanism(path, &a.input, &est)?;
     let n = est.prior.len();
 
     let mut radius = None;
@@ -131,14 +151,8 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     let env = Envelope::new(&mechanism, &est.prior)?
         .bounds(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let format = a.format.unwrap_or_else(|| match &a.output {
-        Some(p) if crate::args::extension(p).as_deref() == Some("txt") => AssessFormat::Table,
-        Some(_) => AssessFormat::Json,
-        None if std::io::stdout().is_terminal() => AssessFormat::Table,
-        None => AssessFormat::Json,
-    });
-    let source = a.mechanism.display().to_string();
-    let text = match format {
+    let source = path.display().to_string();
+    let text = match format(&a) {
         AssessFormat::Json => {
             let v = to_json(&assessment, &env, &labels, &source, radius.as_ref())?;
             let mut s =
@@ -149,6 +163,84 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
         AssessFormat::Table => to_table(&assessment, &env, &labels, &source, radius.as_ref()),
     };
     emit(a.output.as_deref(), &text)
+}
+
+/// The format asked for: by `--format`, the extension of `--output` (`.txt` is
+/// a table), or table on a terminal and JSON otherwise.
+fn format(a: &AssessArgs) -> AssessFormat {
+    a.format.unwrap_or_else(|| match &a.output {
+        Some(p) if crate::args::extension(p).as_deref() == Some("txt") => AssessFormat::Table,
+        Some(_) => AssessFormat::Json,
+        None if std::io::stdout().is_terminal() => AssessFormat::Table,
+        None => AssessFormat::Json,
+    })
+}
+
+// ---------------------------------------------------------------- verifying designs
+
+/// `pml assess --design FILE`: the design read back (which re-measures its
+/// privacy over the whole set), verified ([`Design::verify`]), and the verdict.
+fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
+    let shown = path.display().to_string();
+    let refused = |e: &dyn std::fmt::Display| CliError::Usage(format!("--design {shown}: {e}"));
+    let d: Design = serde_json::from_str(&read_text("--design", path)?).map_err(|e| refused(&e))?;
+    let v = d.verify().map_err(|e| refused(&e))?;
+    let text = match format(a) {
+        AssessFormat::Json => crate::output::pretty(&json!({
+            "source": shown,
+            "verdict": "verified",
+            "status": d.status,
+            "notion": d.notion,
+            "utility": d.utility_name,
+            "verification": v,
+            "certificate": d.certificate,
+        }))?,
+        AssessFormat::Table => verdict_table(&d, &v, &shown),
+    };
+    emit(a.output.as_deref(), &text)
+}
+
+/// The verdict of a verified design, for people.
+fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
+    let c = &d.certificate;
+    let mut s = format!("Verified {source}: every check passed.\n");
+    let set = describe_assessed_set(&d.uncertainty);
+    let _ = writeln!(s, "  privacy  {} over {set} (re-measured)", meets(d));
+    let _ = writeln!(
+        s,
+        "  rows     sum to 1 within {:.1e}; min entry {:.3e}",
+        c.max_row_sum_error, c.min_entry
+    );
+    // A loss is reported as it is minimised: its value and lower bounds negated.
+    let (what, sign, bound) = match &d.loss {
+        Some(l) => (format!("expected {} loss", l.name), -1.0, "lower bound"),
+        None => (d.utility_name.clone(), 1.0, "upper bound"),
+    };
+    let value = sign * v.utility_value;
+    let _ = writeln!(s, "  value    {what} {value:.9}, re-measured on the matrix");
+    let dual = match (v.repricing, v.dual_bound.map(|b| sign * b)) {
+        (Repricing::Exact, Some(b)) if d.loss.is_some() => {
+            format!("proves the {bound} {b:.9}, re-checked against the loss LP")
+        }
+        (Repricing::Exact, Some(b)) => {
+            format!("proves the {bound} {b:.9}, re-priced over every ray of the design's cone")
+        }
+        (Repricing::Containing, Some(b)) => format!(
+            "proves the {bound} {b:.9}, re-priced over every ray of a cone containing the design's"
+        ),
+        (Repricing::NoDual, _) => "none (no LP was needed)".into(),
+        _ => "not re-priced (beyond the enumeration limits); the identity's utility bounds the optimum".into(),
+    };
+    let _ = writeln!(s, "  dual     {dual}");
+    let status = json!(d.status);
+    let _ = writeln!(
+        s,
+        "  bound    {bound} {:.9} holds (gap {:.1e}); status {} holds",
+        sign * c.upper_bound,
+        c.gap,
+        status.as_str().unwrap_or("-")
+    );
+    s
 }
 
 // ---------------------------------------------------------------- reading files
@@ -280,10 +372,7 @@ pub(crate) fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile,
 /// Labels `x1..xN` are what `pml design` writes when none were given: they carry no
 /// information about the row order.
 fn is_default_labels(labels: &[String]) -> bool {
-    labels
-        .iter()
-        .enumerate()
-        .all(|(i, l)| *l == format!("x{}", i + 1))
+    labels == numbered("x", labels.len())
 }
 
 /// A JSON array of arrays of numbers, naming the offending row and entry.
@@ -353,10 +442,6 @@ fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
 
 // ---------------------------------------------------------------- formatting
 
-fn output_names(m: usize) -> Vec<String> {
-    (1..=m).map(|i| format!("y{i}")).collect()
-}
-
 fn to_json(
     a: &Assessment,
     env: &EnvelopeBounds,
@@ -372,7 +457,7 @@ fn to_json(
     v["envelope"] = envelope_json(env);
     v["source"] = json!(source);
     v["labels"] = json!(labels);
-    v["outputs"] = json!(output_names(a.mechanism.outputs()));
+    v["outputs"] = json!(numbered("y", a.mechanism.outputs()));
     v["notes"] = json!([
         "null numbers are infinite (ldp_parameter, pmc, lip_parameter, worst-case PML, capacity, sensitivity) or undefined (PML or PMC of an output of probability 0)",
         "tail_curve: delta(eps) = P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
@@ -428,7 +513,7 @@ fn to_table(
 /// The mechanism with the prior beside it and, under it, P(y), PML(y), PMC(y) and
 /// the worst-case PML(y) over the set.
 fn matrix_table(s: &mut String, a: &Assessment, labels: &[String]) {
-    let names = output_names(a.mechanism.outputs());
+    let names = numbered("y", a.mechanism.outputs());
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(13);
     let _ = write!(s, "{:<width$} {:>8}", "input", "prior");
     for y in &names {

@@ -272,13 +272,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         .solve();
     bar.finish();
     let d = d?;
-    let format = a.output.format();
-    let text = if d.loss.is_some() {
-        output::render_loss_design(&d, format)?
-    } else {
-        let env = envelope_at(&d, a.envelope_delta)?;
-        output::render_design(&d, &env, format)?
-    };
+    let env = envelope_at(&d, a.envelope_delta)?;
+    let text = output::render_design(&d, &env, a.output.format())?;
     a.output.emit(&text)
 }
 

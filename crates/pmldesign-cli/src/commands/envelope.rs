@@ -5,7 +5,7 @@
 use crate::args::{Format, Input, OutputArgs, write_atomic};
 use crate::commands::assess::load_mechanism;
 use crate::error::CliError;
-use crate::format::{envelope_statement, statement};
+use crate::format::{envelope_statement, statement_at};
 use crate::output::{envelope_json, pretty};
 use clap::Args;
 use plotters::prelude::*;
@@ -35,7 +35,8 @@ pub struct EnvelopeArgs {
     pub delta: f64,
     /// Also compute the envelope itself by linear program ([V] Thm 2; bisection to
     /// 1e-9 between the bounds, the lower end certified by the post-processing that
-    /// attains it). The headline statement then uses its upper end.
+    /// attains it). Every statement then publishes its upper end where it is below
+    /// the Theorem 3 bound.
     #[arg(long)]
     pub lp: bool,
     /// Also draw the curves as an SVG file (written atomically).
@@ -102,7 +103,6 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     let env = Envelope::new(&mechanism, &est.prior)?;
     let curve = env.curve(&deltas)?;
     let headline = env.bounds(a.delta)?;
-    let tail = pmldesign_model::measures::tail_curve(&mechanism, &est.prior);
     let (lp, headline_lp) = if a.lp {
         (
             Some(envelope_curve(&mechanism, &est.prior, &deltas)?),
@@ -111,71 +111,113 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     } else {
         (None, None)
     };
-    let lp = lp.as_deref();
-    let statement = match &headline_lp {
-        Some(v) => statement(v.upper, v.delta, v.converged),
-        None => envelope_statement(&headline),
+    let r = Report {
+        source: a.mechanism.display().to_string(),
+        prior: est.prior,
+        labels,
+        statement: published(&headline, headline_lp.as_ref()),
+        mechanism,
+        env,
+        curve,
+        lp,
+        headline,
+        headline_lp,
     };
-    let source = a.mechanism.display().to_string();
     if let Some(path) = &a.plot {
-        write_atomic("--plot", path, &plot(&curve, lp, &env, &source)?)?;
+        write_atomic(
+            "--plot",
+            path,
+            &plot(&r.curve, r.lp.as_deref(), &r.env, &r.source)?,
+        )?;
     }
     let text = match a.output.format() {
-        Format::Json => {
-            let v = json!({
-                "source": source,
-                "prior": est.prior.masses().to_vec(),
-                "labels": labels,
-                "mechanism": mechanism.to_rows(),
-                "maximal_leakage": env.maximal_leakage(),
-                "max_pml": env.max_pml(),
-                "leakage_distribution": env.distribution().atoms.iter().map(|t| json!({
-                    "pml": t.pml,
-                    "probability": t.probability,
-                    "outputs": t.outputs.iter().map(|y| format!("y{}", y + 1)).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "tail_curve": tail.iter().map(|(e, d)| json!({"epsilon": e, "delta": d})).collect::<Vec<_>>(),
-                "statement": {
-                    "text": statement,
-                    "bounds": envelope_json(&headline),
-                    "lp": headline_lp,
-                },
-                "curve": curve.iter().enumerate().map(|(i, b)| {
-                    let mut v = envelope_json(b);
-                    if let Some(lp) = lp {
-                        v["lp"] = json!({
-                            "lower": lp[i].lower,
-                            "upper": lp[i].upper,
-                            "converged": lp[i].converged,
-                            "linear_programs": lp[i].linear_programs,
-                        });
-                    }
-                    v
-                }).collect::<Vec<_>>(),
-                "notes": [
-                    "left_quantile is the raw eps_Y(delta): the smallest eps with P(l(Y) > eps) <= delta; post-processing can raise it",
-                    "upper ([V] Thm 3) is post-processing safe: for every post-processing Z, P(l(X -> Z) > upper) <= delta",
-                    "lower = max(right_quantile, binary) ([V] Alg. 1); where lower = upper the envelope is exact",
-                    "lp (with --lp): the envelope itself by linear program, [lower, upper] to 1e-9; lower is certified by statement.lp.witness, a post-processing P(Z|Y) (rows are outputs y)",
-                    "tail_curve: P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
-                ],
-            });
-            pretty(&v)?
-        }
-        Format::Csv => csv(&curve, lp),
-        Format::Table => table(
-            &curve,
-            lp,
-            &headline,
-            headline_lp.as_ref(),
-            &statement,
-            &env,
-            &source,
-            mechanism.inputs(),
-            mechanism.outputs(),
-        ),
+        Format::Json => pretty(&r.json())?,
+        Format::Csv => csv(&r.curve, r.lp.as_deref()),
+        Format::Table => r.table(),
     };
     a.output.emit(&text)
+}
+
+/// Everything `pml envelope` reports on one mechanism.
+struct Report {
+    source: String,
+    prior: pmldesign_model::Prior,
+    labels: Vec<String>,
+    mechanism: pmldesign_model::Mechanism,
+    env: Envelope,
+    /// The bounds at each delta of the grid, and the LP's envelope beside them.
+    curve: Vec<EnvelopeBounds>,
+    lp: Option<Vec<EnvelopeValue>>,
+    /// The same at the headline delta, and the statement published there.
+    headline: EnvelopeBounds,
+    headline_lp: Option<EnvelopeValue>,
+    statement: String,
+}
+
+/// The statement to publish at the delta of `b`: the LP's envelope where it is
+/// below the Theorem 3 bound ([`EnvelopeValue::published`]), else the bounds'.
+fn published(b: &EnvelopeBounds, lp: Option<&EnvelopeValue>) -> String {
+    match lp {
+        Some(v) => statement_at(b, v.published(b)),
+        None => envelope_statement(b),
+    }
+}
+
+/// Envelope bounds as JSON ([`envelope_json`]), with the LP's bracket and the
+/// statement it publishes when there is one.
+fn bounds_json(b: &EnvelopeBounds, lp: Option<&EnvelopeValue>) -> serde_json::Value {
+    let mut v = envelope_json(b);
+    if let Some(lp) = lp {
+        v["lp"] = json!({
+            "lower": lp.lower,
+            "upper": lp.upper,
+            "converged": lp.converged,
+            "linear_programs": lp.linear_programs,
+        });
+        v["statement"] = json!(published(b, Some(lp)));
+    }
+    v
+}
+
+impl Report {
+    /// The JSON object of `--format json`.
+    fn json(&self) -> serde_json::Value {
+        let env = &self.env;
+        let tail = pmldesign_model::measures::tail_curve(&self.mechanism, &self.prior);
+        let lp = |i: usize| self.lp.as_ref().map(|lp| &lp[i]);
+        let mut headline = bounds_json(&self.headline, self.headline_lp.as_ref());
+        if let Some(o) = headline.as_object_mut() {
+            o.shift_remove("lp");
+        }
+        json!({
+            "source": self.source,
+            "prior": self.prior.masses().to_vec(),
+            "labels": self.labels,
+            "mechanism": self.mechanism.to_rows(),
+            "maximal_leakage": env.maximal_leakage(),
+            "max_pml": env.max_pml(),
+            "leakage_distribution": env.distribution().atoms.iter().map(|t| json!({
+                "pml": t.pml,
+                "probability": t.probability,
+                "outputs": t.outputs.iter().map(|y| format!("y{}", y + 1)).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "tail_curve": tail.iter().map(|(e, d)| json!({"epsilon": e, "delta": d})).collect::<Vec<_>>(),
+            "statement": {
+                "text": self.statement,
+                "bounds": headline,
+                "lp": self.headline_lp,
+            },
+            "curve": self.curve.iter().enumerate().map(|(i, b)| bounds_json(b, lp(i))).collect::<Vec<_>>(),
+            "notes": [
+                "left_quantile is the raw eps_Y(delta): the smallest eps with P(l(Y) > eps) <= delta; post-processing can raise it",
+                "upper ([V] Thm 3) is post-processing safe: for every post-processing Z, P(l(X -> Z) > upper) <= delta",
+                "lower = max(right_quantile, binary) ([V] Alg. 1); where lower = upper the envelope is exact",
+                "lp (with --lp): the envelope itself by linear program, [lower, upper] to 1e-9; lower is certified by statement.lp.witness, a post-processing P(Z|Y) (rows are outputs y)",
+                "statement: what a data holder can publish at that delta: the Theorem 3 upper bound, or with --lp the LP's envelope where it is tighter",
+                "tail_curve: P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
+            ],
+        })
+    }
 }
 
 /// The numbers of a curve row, in the column order of both the CSV and the table:
@@ -218,81 +260,93 @@ fn csv(curve: &[EnvelopeBounds], lp: Option<&[EnvelopeValue]>) -> String {
     s
 }
 
-#[allow(clippy::too_many_arguments)]
-fn table(
-    curve: &[EnvelopeBounds],
-    lp: Option<&[EnvelopeValue]>,
-    headline: &EnvelopeBounds,
-    headline_lp: Option<&EnvelopeValue>,
-    statement: &str,
-    env: &Envelope,
-    source: &str,
-    inputs: usize,
-    outputs: usize,
-) -> String {
-    let mut s = String::new();
-    let atoms = &env.distribution().atoms;
-    let _ = writeln!(
-        s,
-        "PML envelope of {source}  ({inputs} inputs x {outputs} outputs; {} outcomes after merging similar outputs)\n",
-        atoms.len()
-    );
-    let _ = writeln!(
-        s,
-        "  max PML {:.6}   maximal leakage L {:.6}\n",
-        env.max_pml(),
-        env.maximal_leakage()
-    );
-    s.push_str("Leakage distribution:\n");
-    let _ = writeln!(s, "  {:>12} {:>12}  outputs", "PML", "P");
-    for t in atoms {
-        let names: Vec<String> = t.outputs.iter().map(|y| format!("y{}", y + 1)).collect();
+impl Report {
+    /// The report of `--format table`: the summary, then the bounds over the grid.
+    fn table(&self) -> String {
+        let mut s = self.summary();
+        s.push_str(&self.bounds_table());
+        s
+    }
+
+    /// The mechanism's leakage distribution and the statement published.
+    fn summary(&self) -> String {
+        let (env, h) = (&self.env, &self.headline);
+        let mut s = String::new();
+        let atoms = &env.distribution().atoms;
         let _ = writeln!(
             s,
-            "  {:>12.6} {:>12.6}  {}",
-            t.pml,
-            t.probability,
-            names.join(",")
+            "PML envelope of {}  ({} inputs x {} outputs; {} outcomes after merging similar outputs)\n",
+            self.source,
+            self.mechanism.inputs(),
+            self.mechanism.outputs(),
+            atoms.len()
         );
-    }
-    let _ = writeln!(
-        s,
-        "\nPublishable at delta = {}: {statement}.",
-        headline.delta
-    );
-    let (lo, hi) = headline_lp.map_or((headline.lower, headline.upper), |v| (v.lower, v.upper));
-    let _ = writeln!(
-        s,
-        "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{lo:.6}, {hi:.6}]{})\n",
-        headline.left_quantile,
-        if headline_lp.is_some() { ", by LP" } else { "" }
-    );
-    s.push_str("Envelope bounds ([V] Thm 3 upper, max(right quantile, Alg. 1) lower; raw = eps_Y(delta)):\n");
-    let _ = write!(
-        s,
-        "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  exact",
-        "delta", "raw", "right q", "binary", "lower", "upper", "L+ln 1/d"
-    );
-    s.push_str(if lp.is_some() {
-        "  envelope (LP)\n"
-    } else {
-        "\n"
-    });
-    for (i, b) in curve.iter().enumerate() {
-        s.push(' ');
-        for x in numbers(b) {
-            let _ = write!(s, " {x:>10.6}");
+        let _ = writeln!(
+            s,
+            "  max PML {:.6}   maximal leakage L {:.6}\n",
+            env.max_pml(),
+            env.maximal_leakage()
+        );
+        s.push_str("Leakage distribution:\n");
+        let _ = writeln!(s, "  {:>12} {:>12}  outputs", "PML", "P");
+        for t in atoms {
+            let names: Vec<String> = t.outputs.iter().map(|y| format!("y{}", y + 1)).collect();
+            let _ = writeln!(
+                s,
+                "  {:>12.6} {:>12.6}  {}",
+                t.pml,
+                t.probability,
+                names.join(",")
+            );
         }
-        let _ = write!(s, "  {:<5}", if b.exact { "yes" } else { "" });
-        if let Some(lp) = lp {
-            let _ = write!(s, "  {:.6}", lp[i].upper);
-            if !lp[i].converged {
-                let _ = write!(s, " (>= {:.6})", lp[i].lower);
+        let _ = writeln!(
+            s,
+            "\nPublishable at delta = {}: {}.",
+            h.delta, self.statement
+        );
+        let by_lp = self.headline_lp.as_ref();
+        let (lo, hi) = by_lp.map_or((h.lower, h.upper), |v| (v.lower, v.upper));
+        let _ = writeln!(
+            s,
+            "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{lo:.6}, {hi:.6}]{})\n",
+            h.left_quantile,
+            if by_lp.is_some() { ", by LP" } else { "" }
+        );
+        s
+    }
+
+    /// The bounds at each delta of the grid, with the LP's envelope beside them.
+    fn bounds_table(&self) -> String {
+        let lp = self.lp.as_deref();
+        let mut s = String::from(
+            "Envelope bounds ([V] Thm 3 upper, max(right quantile, Alg. 1) lower; raw = eps_Y(delta)):\n",
+        );
+        let _ = write!(
+            s,
+            "  {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}  exact",
+            "delta", "raw", "right q", "binary", "lower", "upper", "L+ln 1/d"
+        );
+        s.push_str(if lp.is_some() {
+            "  envelope (LP)\n"
+        } else {
+            "\n"
+        });
+        for (i, b) in self.curve.iter().enumerate() {
+            s.push(' ');
+            for x in numbers(b) {
+                let _ = write!(s, " {x:>10.6}");
             }
+            let _ = write!(s, "  {:<5}", if b.exact { "yes" } else { "" });
+            if let Some(lp) = lp {
+                let _ = write!(s, "  {:.6}", lp[i].upper);
+                if !lp[i].converged {
+                    let _ = write!(s, " (>= {:.6})", lp[i].lower);
+                }
+            }
+            s.push('\n');
         }
-        s.push('\n');
+        s
     }
-    s
 }
 
 /// Which number of the bounds a plotted series shows.

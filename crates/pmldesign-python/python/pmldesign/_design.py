@@ -118,7 +118,8 @@ class Design(Record):
 
     @property
     def outputs(self) -> list:
-        """The output names (columns): y1..yM, or "guess <label>" for a loss."""
+        """The output names (columns): y1..yM, or for a loss the labels (output y is
+        the guess "X = y")."""
         return list(self._data["outputs"])
 
     @property
@@ -129,8 +130,8 @@ class Design(Record):
     @property
     def baselines(self) -> Dict[str, Record]:
         """``{"same_ldp": ..., "pml_calibrated": ...}`` randomized response, each with
-        ``utility``, ``mechanism``, ``worst_case_pml`` and ``ldp_epsilon`` (empty for a
-        loss design)."""
+        ``utility``, ``mechanism``, ``worst_case_pml`` and ``ldp_epsilon`` (for a loss,
+        the utility is minus the expected loss)."""
         rr = self._data.get("baselines", {}).get("randomized_response", {})
         return {name: Record(value) for name, value in rr.items()}
 
@@ -149,7 +150,6 @@ class Design(Record):
         The library reads it back as it would a stored design: the set is rebuilt
         through its checked constructors and the mechanism re-measured over the whole
         set under the stated notion, so an edited, leaky design raises PmlError.
-        (Loss designs, whose JSON is the CLI's own, are checked for their keys only.)
         """
         try:
             data = json.loads(text)
@@ -165,8 +165,7 @@ class Design(Record):
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
         if missing:
             raise PmlError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
-        if not isinstance(data.get("loss"), str):
-            _native.check_design(json.dumps(data))
+        _native.check_design(json.dumps(data))
         return cls(data)
 
     def __repr__(self) -> str:

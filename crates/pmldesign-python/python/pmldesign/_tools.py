@@ -118,7 +118,8 @@ def envelope(
     For each delta, the raw quantiles, the binary lower bound ([V] Alg. 1), the
     Theorem 3 upper bound ``min(L + ln(1/delta), max_y l(y))``, whether they meet and the
     publishable statement (docs/theory.md §8); ``lp=True`` adds the envelope itself by
-    the [V] Thm 2 linear program. Returns ``maximal_leakage``, ``max_pml`` and ``curve``.
+    the [V] Thm 2 linear program, and the statement then publishes it where it is below
+    the Theorem 3 bound. Returns ``maximal_leakage``, ``max_pml`` and ``curve``.
     """
     matrix, _, _, own_prior = _mechanism(mechanism)
     prior = _vector("prior", own_prior if prior is None else prior)

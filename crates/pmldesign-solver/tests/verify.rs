@@ -1,0 +1,199 @@
+//! `Design::verify` (issue 13, "certificates anyone can check"): every kind of
+//! design read back from JSON passes; an altered dual, utility or bound fails
+//! with a one-line error naming the field.
+
+use ndarray::Array2;
+use pmldesign_model::{Notion, Prior, UncertaintySet};
+use pmldesign_solver::utility::builtin;
+use pmldesign_solver::{Design, Loss, LossMethod, Problem, Repricing, Settings};
+use serde_json::{Value, json};
+
+fn known(p: &[f64]) -> UncertaintySet {
+    UncertaintySet::known(Prior::new(p.to_vec()).unwrap())
+}
+
+fn ball(p: &[f64], beta: f64) -> UncertaintySet {
+    UncertaintySet::l1_ball(Prior::normalised(p.to_vec()).unwrap(), beta).unwrap()
+}
+
+/// The design through JSON, as a third party reads it.
+fn stored(d: &Design) -> Value {
+    serde_json::to_value(d).unwrap()
+}
+
+fn read(v: Value) -> Design {
+    serde_json::from_value(v).unwrap()
+}
+
+/// Every notion and utility, a ball under and past Proposition 2 (inner/outer
+/// at N = 14), and the identity: the stored design verifies, and its dual is
+/// re-priced where one was solved.
+#[test]
+fn genuine_designs_verify() {
+    let p5 = [0.3, 0.25, 0.2, 0.15, 0.1];
+    let p14: Vec<f64> = (1..=14).map(|k| 1.0 / k as f64).collect();
+    let cases: Vec<(UncertaintySet, Notion, &str, Repricing)> = vec![
+        (
+            known(&p5),
+            Notion::Pml { epsilon: 0.5 },
+            "mi",
+            Repricing::Exact,
+        ),
+        (
+            ball(&p5, 0.1),
+            Notion::Pml { epsilon: 0.7 },
+            "tv",
+            Repricing::Exact,
+        ),
+        (
+            ball(&p5, 0.5),
+            Notion::Pml { epsilon: 0.7 },
+            "chi2",
+            Repricing::Exact,
+        ),
+        (
+            ball(&p14, 0.5),
+            Notion::Pml { epsilon: 1.0 },
+            "mi",
+            Repricing::Containing,
+        ),
+        (
+            known(&p5),
+            Notion::Ldp { epsilon: 1.0 },
+            "map",
+            Repricing::Exact,
+        ),
+        (
+            known(&p5),
+            Notion::Pmc { epsilon: 0.5 },
+            "hellinger",
+            Repricing::Exact,
+        ),
+        (
+            known(&p5),
+            Notion::Lip { epsilon: 0.5 },
+            "mi",
+            Repricing::Exact,
+        ),
+        (
+            known(&p5),
+            Notion::Alip {
+                epsilon_lower: 0.4,
+                epsilon_upper: 0.6,
+            },
+            "tv",
+            Repricing::Exact,
+        ),
+        (
+            known(&p5),
+            Notion::Pml { epsilon: 5.0 },
+            "mi",
+            Repricing::NoDual,
+        ),
+    ];
+    for (set, notion, u, how) in cases {
+        let d = Problem::new(set)
+            .notion(notion)
+            .boxed_utility(builtin(u).unwrap())
+            .solve()
+            .unwrap();
+        let v = read(stored(&d))
+            .verify()
+            .unwrap_or_else(|e| panic!("{notion:?} {u}: {e}"));
+        assert_eq!(v.repricing, how, "{notion:?} {u}");
+        assert!(
+            v.proven_bound <= d.certificate.upper_bound + 1e-9,
+            "{notion:?} {u}"
+        );
+    }
+}
+
+/// Loss designs: column generation, the direct LP, a user matrix, eps = 0.
+#[test]
+fn genuine_loss_designs_verify() {
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let matrix = Array2::from_shape_fn((4, 4), |(x, y)| (x as f64 - y as f64).abs().sqrt());
+    let cases = [
+        (known(&p), 0.5, Loss::Hamming, LossMethod::Auto),
+        (ball(&p, 0.1), 0.5, Loss::Squared, LossMethod::Auto),
+        (ball(&p, 0.1), 0.5, Loss::Absolute, LossMethod::Direct),
+        (ball(&p, 0.5), 0.8, Loss::Hamming, LossMethod::Auto),
+        (known(&p), 0.7, Loss::Matrix(matrix), LossMethod::Auto),
+        (known(&p), 0.0, Loss::Hamming, LossMethod::Auto),
+    ];
+    for (set, eps, loss, method) in cases {
+        let settings = Settings {
+            loss_method: method,
+            ..Settings::default()
+        };
+        let d = Problem::new(set)
+            .epsilon(eps)
+            .loss(loss.clone())
+            .settings(settings)
+            .solve()
+            .unwrap();
+        let v = read(stored(&d))
+            .verify()
+            .unwrap_or_else(|e| panic!("{loss:?} {method:?}: {e}"));
+        assert!(-v.proven_bound <= d.loss.as_ref().unwrap().lower_bound + 1e-9 || eps == 0.0);
+    }
+}
+
+/// The error of verifying `v`, which must name `field` on one line.
+fn refused(v: Value, field: &str) {
+    let e = read(v).verify().unwrap_err().to_string();
+    assert!(e.contains(field), "{field}: {e}");
+    assert!(!e.contains('\n'), "one line: {e}");
+}
+
+/// An altered dual, utility or bound is refused, naming the field.
+#[test]
+fn altered_designs_are_refused() {
+    let d = Problem::new(known(&[0.3, 0.25, 0.2, 0.15, 0.1]))
+        .epsilon(0.5)
+        .solve()
+        .unwrap();
+    let good = stored(&d);
+    // lambda lowered: its stated bound no longer adds up.
+    let mut v = good.clone();
+    let l0 = v["certificate"]["dual"]["lambda"][0].as_f64().unwrap();
+    v["certificate"]["dual"]["lambda"][0] = json!(l0 - 0.01);
+    refused(v.clone(), "certificate.dual.bound");
+    // ... and its bound made consistent: re-pricing finds a larger reduced cost.
+    let b = v["certificate"]["dual"]["bound"].as_f64().unwrap();
+    v["certificate"]["dual"]["bound"] = json!(b - 0.01);
+    refused(v, "certificate.dual.lambda");
+    // A utility that the matrix does not have.
+    let mut v = good.clone();
+    let u = v["utility"]["value"].as_f64().unwrap();
+    v["utility"]["value"] = json!(u * 0.999);
+    refused(v, "utility.value");
+    // An optimal status with a large gap.
+    let mut v = good;
+    let ub = v["certificate"]["upper_bound"].as_f64().unwrap();
+    v["certificate"]["upper_bound"] = json!(ub * 1.01);
+    refused(v, "status");
+}
+
+/// A loss design whose direct LP multipliers were altered is refused.
+#[test]
+fn altered_loss_duals_are_refused() {
+    let settings = Settings {
+        loss_method: LossMethod::Direct,
+        ..Settings::default()
+    };
+    let set = known(&[0.4, 0.3, 0.2, 0.1]);
+    let d = Problem::new(set)
+        .epsilon(0.5)
+        .loss(Loss::Hamming)
+        .settings(settings)
+        .solve()
+        .unwrap();
+    let mut v = stored(&d);
+    v["loss"]["dual"]["gamma"][0][1] = json!(50.0);
+    refused(v, "loss.dual");
+    let mut v = stored(&d);
+    let e = v["loss"]["expected_loss"].as_f64().unwrap();
+    v["loss"]["expected_loss"] = json!(e * 0.9);
+    refused(v, "loss.expected_loss");
+}
