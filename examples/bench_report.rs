@@ -104,10 +104,11 @@ fn run(bin: &str, args: &[String]) -> String {
     // A loss design reports its expected loss and its LP method.
     let value = v["utility"]["value"]
         .as_f64()
-        .or(v["expected_loss"].as_f64())
+        .or(v["loss"]["expected_loss"].as_f64())
         .unwrap_or(f64::NAN);
-    let method = &v["solver"]["pricing"];
-    let method = method.as_str().or(v["solver"]["method"].as_str());
+    let method = v["loss"]["method"]
+        .as_str()
+        .or(v["solver"]["pricing"].as_str());
     format!(
         "{} | {} | {value:.9} | {:.1e} | {secs:.2} | {peak}",
         method.unwrap_or("?").replace('_', " "),
