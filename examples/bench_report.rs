@@ -102,9 +102,9 @@ fn run(bin: &str, args: &[String]) -> String {
         .map_or("-".to_string(), |mb| format!("{mb:.0}"));
     let gap = v["certificate"]["gap"].as_f64().unwrap_or(f64::NAN);
     // A loss design reports its expected loss and its LP method.
-    let value = v["utility"]["value"]
+    let value = v["loss"]["expected_loss"]
         .as_f64()
-        .or(v["loss"]["expected_loss"].as_f64())
+        .or(v["utility"]["value"].as_f64())
         .unwrap_or(f64::NAN);
     let method = v["loss"]["method"]
         .as_str()
