@@ -602,6 +602,12 @@ pub fn pricing_oracle(
             notion: Notion::Ldp { epsilon },
             ..
         } => ray_lp::staircase_spikes(reference, epsilon.exp(), &value),
+        // PMC, ALIP, LIP of a known prior: the box `lo <= c_x <= hi`.
+        ColumnCone::Notion { notion, .. } => {
+            let lo = notion.lower().map_or(0.0, |l| (-l).exp());
+            let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
+            ray_lp::box_spikes(reference, lo, hi, &value)?
+        }
         _ => return Some(oracle),
     };
     Some(Box::new(Started { oracle, start }))

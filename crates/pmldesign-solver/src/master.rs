@@ -30,6 +30,7 @@
 
 use ndarray::{Array1, Array2, ArrayView1};
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Solution of the master: weights of the columns and the basis dual.
 #[derive(Debug, Clone)]
@@ -93,6 +94,8 @@ pub struct Master {
     rhs: Array1<f64>,
     x: Array1<f64>,
     pivots: usize,
+    /// When [`Master::optimise`] stops pivoting and returns its current basis.
+    deadline: Option<Instant>,
 }
 
 impl Master {
@@ -119,6 +122,7 @@ impl Master {
                 x
             },
             pivots: 0,
+            deadline: None,
         }
     }
 
@@ -273,6 +277,13 @@ impl Master {
 
     /// Re-optimises from the current basis over every column pushed so far. `None`
     /// if the iteration limit is hit or the basis degenerates numerically.
+    /// Makes [`Master::optimise`] stop at `deadline` with its current basis: a
+    /// degenerate stretch at N in the hundreds can pivot for a minute, far past
+    /// a design's time limit.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     pub fn optimise(&mut self) -> Option<MasterSolution> {
         let scale = 1.0 + self.c.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let mut degenerate_run = 0;
@@ -281,7 +292,14 @@ impl Master {
         // The dual, fresh after each refactorisation and updated by every pivot in
         // between (`lambda += rc_j * row r of the new inverse`).
         let mut lambda = self.basis_dual();
-        for _ in 0..200_000 {
+        for k in 0..200_000 {
+            let late = || self.deadline.is_some_and(|d| Instant::now() >= d);
+            if k % 32 == 31 && late() {
+                // Not optimal, but primal feasible (the basis moves only to
+                // feasible ones): its weights are a mechanism, and its dual,
+                // like any vector, certifies the bound it prices to.
+                return self.solution(lambda);
+            }
             if self.pivots >= REFACTOR_EVERY {
                 // A numerically singular basis: give up (the caller rebuilds the
                 // master on fewer columns or falls back to another solver).
@@ -403,9 +421,13 @@ impl Master {
         // The values for the true right-hand side (all ones).
         let x = self.binv.sum_axis(ndarray::Axis(1));
         for (&b, &xi) in self.basis.iter().zip(&x) {
-            if let Var::Column(j) = b {
-                feasible &= xi >= -FEASIBILITY_TOLERANCE;
-                theta[j] = xi.max(0.0);
+            match b {
+                Var::Column(j) => {
+                    feasible &= xi >= -FEASIBILITY_TOLERANCE;
+                    theta[j] = xi.max(0.0);
+                }
+                // An artificial left at a positive value: `V theta != 1`.
+                Var::Artificial(_) => feasible &= xi.abs() <= FEASIBILITY_TOLERANCE,
             }
         }
         let value = theta.iter().zip(&self.c).map(|(t, c)| t * c).sum();

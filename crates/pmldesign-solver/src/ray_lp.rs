@@ -124,6 +124,36 @@ pub(crate) fn staircase_spikes(
         .collect()
 }
 
+/// The N randomized-response shaped columns `b 1 + (a - b) e_y` of the box
+/// `lo <= c_x <= hi` (PMC, ALIP, LIP of a known prior), normalised by
+/// `r . c = 1`, each with the largest spike the box allows:
+/// `a = min(hi, (1 - lo (1 - r_y)) / r_y)`, `b = (1 - a r_y) / (1 - r_y)`. Their
+/// weights solving `V theta = 1` are positive when every `a > b`; `None` when
+/// some column cannot spike (`lo` or `hi` at 1).
+pub(crate) fn box_spikes(
+    r: ArrayView1<f64>,
+    lo: f64,
+    hi: f64,
+    value: &dyn Fn(ArrayView1<f64>) -> f64,
+) -> Option<Vec<Column>> {
+    (0..r.len())
+        .map(|y| {
+            let ry = r[y];
+            let a = hi.min((1.0 - lo * (1.0 - ry)) / ry);
+            let b = (1.0 - a * ry) / (1.0 - ry);
+            if !(a > b * (1.0 + 1e-9) && b >= 0.0 && a.is_finite()) {
+                return None;
+            }
+            let mut v = Array1::from_elem(r.len(), b);
+            v[y] = a;
+            Some(Column {
+                value: value(v.view()),
+                vector: v,
+            })
+        })
+        .collect()
+}
+
 /// An oracle with a first basis for the master ([`RayOracle::start`]).
 pub(crate) struct Started<'a> {
     /// The pricing.
@@ -505,6 +535,7 @@ impl<'a> Generation<'a> {
             run.start_basis = (1..=k).collect();
         }
         run.master.start_from(&run.start_basis);
+        run.master.set_deadline(run.deadline());
         for (_, c) in seed.entering {
             run.admit(c);
         }
@@ -532,7 +563,14 @@ impl<'a> Generation<'a> {
         self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
         self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
         self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
+        self.master.set_deadline(self.deadline());
         self.master.optimise()
+    }
+
+    /// When the loop must stop for the time limit.
+    fn deadline(&self) -> Option<std::time::Instant> {
+        let s = self.settings;
+        s.time_limit.map(|limit| self.began + s.loop_time(limit))
     }
 
     /// The master's dual, or microlp's restricted dual when the master failed.
