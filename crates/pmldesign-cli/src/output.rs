@@ -171,16 +171,7 @@ fn matrix_table(d: &Design) -> String {
 /// The certificate: measured levels, row sums, and the utility against its bound.
 fn certificate_lines(d: &Design) -> String {
     let c = &d.certificate;
-    let meets = match d.notion {
-        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
-        n => format!(
-            "measured PML {}, PMC {}, LDP {} meet {}",
-            num(c.levels.pml),
-            num(c.levels.pmc),
-            num(c.levels.ldp),
-            n.label()
-        ),
-    };
+    let meets = notion_meets(d);
     let how = match d.status {
         DesignStatus::TimeLimit => "stopped by the time limit",
         DesignStatus::GapLimit => "stopped at the gap tolerance",
@@ -190,6 +181,22 @@ fn certificate_lines(d: &Design) -> String {
         "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
         c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
     )
+}
+
+/// The certificate's clause on the notion: [`pml_meets`] for PML, else the
+/// measured levels beside the notion's label.
+fn notion_meets(d: &Design) -> String {
+    let c = &d.certificate;
+    match d.notion {
+        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
+        ref n => format!(
+            "measured PML {}, PMC {}, LDP {} meet {}",
+            num(c.levels.pml),
+            num(c.levels.pmc),
+            num(c.levels.ldp),
+            n.label()
+        ),
+    }
 }
 
 /// The design beside randomized response at the same LDP level and at the same PML.
@@ -343,9 +350,10 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
         Format::Json => pretty(&json!({
             "prior": set.reference().to_vec(),
             "labels": labels,
-            "notion": "pml",
+            "notion": d.notion.name(),
             "epsilon": d.epsilon,
             "exp_epsilon": d.epsilon.exp(),
+            "levels": d.notion,
             "uncertainty": set,
             "status": d.status,
             "loss": l.name,
@@ -358,6 +366,8 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
                 "worst_case_pml": c.worst_case_pml,
                 "worst_case_pml_per_output": c.worst_case_pml_per_output,
                 "target_epsilon": c.target_epsilon,
+                "pmc": finite_or_null(c.levels.pmc),
+                "ldp_epsilon": finite_or_null(c.levels.ldp),
                 "max_row_sum_error": c.max_row_sum_error,
                 "tolerance": c.tolerance,
                 "min_entry": c.min_entry,
@@ -370,11 +380,17 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
         }))?,
         Format::Csv => mechanism_csv(&d.mechanism, &outputs, labels)?,
         Format::Table => {
+            let under = match d.notion {
+                Notion::Pml { .. } => format!(
+                    "eps-PML  (eps = {:.6}, e^eps = {:.6}",
+                    d.epsilon,
+                    d.epsilon.exp()
+                ),
+                ref n => format!("{}  (", n.label()),
+            };
             let mut s = format!(
-                "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+                "Least expected {} loss under {under}; {})\n\n",
                 l.name,
-                d.epsilon,
-                d.epsilon.exp(),
                 describe_set(set)
             );
             let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
@@ -397,7 +413,7 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
             ));
             s.push_str(&format!(
                 "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-                pml_meets(c.worst_case_pml, c.target_epsilon),
+                notion_meets(d),
                 c.max_row_sum_error,
                 c.min_entry
             ));

@@ -512,7 +512,7 @@ fn density_level(cone: &ColumnCone) -> Option<f64> {
 pub const MAX_DESIGN_LEVEL: f64 = 690.0;
 
 /// `notion` with every level at most [`MAX_DESIGN_LEVEL`].
-fn capped_levels(notion: &Notion) -> Notion {
+pub(crate) fn capped_levels(notion: &Notion) -> Notion {
     let c = |e: f64| e.min(MAX_DESIGN_LEVEL);
     match *notion {
         Notion::Pml { epsilon } => Notion::Pml {
@@ -732,7 +732,7 @@ pub fn optimise(
 /// the ratio 1); it costs about `g U` of utility (more for Hellinger at zero
 /// entries), which the certificate's gap reports. Excesses within half the
 /// tolerance are left (they are reported as they are).
-fn meet_target(
+pub(crate) fn meet_target(
     mechanism: Mechanism,
     set: &UncertaintySet,
     notion: &Notion,

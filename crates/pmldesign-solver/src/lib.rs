@@ -35,6 +35,8 @@ mod generic;
 mod intersection;
 pub mod loss;
 mod master;
+mod notion_loss;
+mod notion_lp;
 mod notion_rays;
 mod problem;
 mod ray_lp;
@@ -85,5 +87,6 @@ pub mod internals {
     pub use crate::loss::{
         LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,
     };
+    pub use crate::notion_loss::minimise_notion_loss;
     pub use crate::problem::check_labels;
 }

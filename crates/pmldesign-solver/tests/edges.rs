@@ -163,14 +163,7 @@ fn case() -> impl Strategy<Value = Case> {
     (2usize..=6)
         .prop_flat_map(|n| (masses(n), set_spec(n), notion(), objective()))
         .prop_map(|(prior, set, notion, objective)| {
-            // A loss is for PML: keep most loss cases there (the rest check the
-            // error that names the notion).
-            let notion = match (&objective, notion) {
-                (Objective::Loss(_), Notion::Ldp { epsilon } | Notion::Pmc { epsilon }) => {
-                    Notion::Pml { epsilon }
-                }
-                (_, notion) => notion,
-            };
+            // Losses run under every notion (issue 15).
             Case {
                 prior,
                 set,
@@ -270,12 +263,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     if rows.is_nan() || rows > ROW_TOLERANCE {
         return Err(format!("row sums off by {rows:e}"));
     }
-    let notion = match case.objective {
-        Objective::Utility(_) => case.notion,
-        Objective::Loss(_) => Notion::Pml {
-            epsilon: case.notion.epsilon(),
-        },
-    };
+    let notion = case.notion;
     if d.notion != notion {
         return Err(format!("designed for {:?}", d.notion));
     }
@@ -628,6 +616,20 @@ fn loss_past_the_largest_level_does_not_panic() {
                 objective: Objective::Loss(loss.clone()),
             };
             verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+            // The other notions (issue 15): designed at the largest level too.
+            for notion in [
+                Notion::Pmc { epsilon: eps },
+                Notion::Lip { epsilon: eps },
+                Notion::Ldp { epsilon: eps },
+            ] {
+                let case = Case {
+                    prior: vec![0.7, 0.3],
+                    set: SetSpec::Known,
+                    notion,
+                    objective: Objective::Loss(loss.clone()),
+                };
+                verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+            }
         }
     }
 }

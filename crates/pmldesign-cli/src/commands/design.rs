@@ -238,12 +238,6 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let settings = settings_from_flags(&a)?;
     let loss = loss_from_flags(&a)?;
-    if loss.is_some() && !matches!(notion, Notion::Pml { .. }) {
-        return Err(CliError::Usage(format!(
-            "invalid --utility loss with --notion {}: the loss LP is for PML; use --notion pml",
-            notion.name()
-        )));
-    }
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
             "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
