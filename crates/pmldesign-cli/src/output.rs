@@ -112,7 +112,7 @@ fn design_table(d: &Design) -> String {
 
 /// The title line (notion, level, set) and the status note.
 fn design_heading(d: &Design) -> String {
-    let mut s = match d.notion {
+    let mut s = match &d.notion {
         Notion::Pml { .. } => format!(
             "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
             d.epsilon,
@@ -189,6 +189,11 @@ fn notion_meets(d: &Design) -> String {
     let c = &d.certificate;
     match d.notion {
         Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
+        ref n @ Notion::Metric { .. } => format!(
+            "measured metric level {} meets {}",
+            num(c.levels.metric.unwrap_or(f64::INFINITY)),
+            n.label()
+        ),
         ref n => format!(
             "measured PML {}, PMC {}, LDP {} meet {}",
             num(c.levels.pml),
@@ -368,6 +373,7 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
                 "target_epsilon": c.target_epsilon,
                 "pmc": finite_or_null(c.levels.pmc),
                 "ldp_epsilon": finite_or_null(c.levels.ldp),
+                "metric_epsilon": c.levels.metric.map(finite_or_null),
                 "max_row_sum_error": c.max_row_sum_error,
                 "tolerance": c.tolerance,
                 "min_entry": c.min_entry,
@@ -382,14 +388,14 @@ pub fn render_loss_design(d: &Design, format: Format) -> Result<String, CliError
         Format::Table => {
             let under = match d.notion {
                 Notion::Pml { .. } => format!(
-                    "eps-PML  (eps = {:.6}, e^eps = {:.6}",
+                    "eps-PML  (eps = {:.6}, e^eps = {:.6}; ",
                     d.epsilon,
                     d.epsilon.exp()
                 ),
                 ref n => format!("{}  (", n.label()),
             };
             let mut s = format!(
-                "Least expected {} loss under {under}; {})\n\n",
+                "Least expected {} loss under {under}{})\n\n",
                 l.name,
                 describe_set(set)
             );

@@ -33,7 +33,7 @@ use crate::ray_lp::{Column, Progress};
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::DEFAULT_VERTEX_LIMIT;
-use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
+use pmldesign_model::{Mechanism, Metric, ModelError, Notion, UncertaintySet};
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
 /// mechanisms that satisfy `notion` for every prior of `set` (module docs); PML
@@ -45,7 +45,7 @@ pub fn minimise_notion_loss(
     settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<LossDesign> {
-    notion.check()?;
+    notion.check_alphabet(set.len())?;
     if let Notion::Pml { epsilon } = *notion {
         return loss::minimise_loss_with_progress(set, epsilon, loss, settings, progress);
     }
@@ -54,7 +54,7 @@ pub fn minimise_notion_loss(
     let p = set.reference();
     let c = &d * &p.view().insert_axis(Axis(1));
     let identity = Mechanism::identity(n);
-    let mut solved = if NotionLevels::measure(&identity, set).excess(notion) <= 0.0 {
+    let mut solved = if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
         loss::cheapest_labels(&d, &c)?
     } else {
         let capped = design::capped_levels(notion);
@@ -176,7 +176,18 @@ pub(crate) fn notion_form(
 ) -> Result<ColumnForm> {
     let n = set.len();
     let mut form = ColumnForm::new(n);
-    if let Notion::Ldp { epsilon } = *notion {
+    let ldp = match notion {
+        Notion::Ldp { epsilon } => Some(*epsilon),
+        Notion::Metric {
+            epsilon,
+            metric: Metric::Discrete,
+        } => Some(*epsilon),
+        Notion::Metric { epsilon, metric } => {
+            return Ok(metric_form(form, &metric.distances(n)?, *epsilon, tighten));
+        }
+        _ => None,
+    };
+    if let Some(epsilon) = ldp {
         let e = factor(epsilon.exp(), tighten);
         let a = form.aux(1.0);
         for x in 0..n {
@@ -220,6 +231,19 @@ pub(crate) fn notion_form(
     Ok(form)
 }
 
+/// Metric privacy (docs/theory.md §9): `c_x <= e^(eps d(x, x')) c_x'` for the
+/// tight pairs only ([`Metric::is_tight`]; the others follow by chaining).
+fn metric_form(mut form: ColumnForm, d: &Array2<f64>, epsilon: f64, tighten: bool) -> ColumnForm {
+    let n = form.n;
+    for x in 0..n {
+        for x2 in (0..n).filter(|&x2| x2 != x && Metric::is_tight(d, epsilon, x, x2)) {
+            let e = factor(Metric::factor(epsilon, d[[x, x2]]), tighten);
+            form.row(vec![(x, 1.0), (x2, -e)]);
+        }
+    }
+    form
+}
+
 /// A column-generation LP solution as a mechanism: negatives to 0, columns whose
 /// largest entry is at most [`ENTRY_CUTOFF`] to 0 (entries are not cut one by
 /// one: a lone zero in a positive column breaks PMC and LDP), rows renormalised.
@@ -245,8 +269,12 @@ fn clean_columns(mut w: Array2<f64>) -> Result<Mechanism> {
 /// The exact slice of `notion` when there is one (module docs).
 fn slice_of(set: &UncertaintySet, notion: &Notion) -> Option<NotionSlice> {
     let r = set.reference();
-    match *notion {
-        Notion::Ldp { epsilon } => Some(NotionSlice::Staircase(StaircaseSlice {
+    match notion {
+        Notion::Ldp { epsilon }
+        | Notion::Metric {
+            epsilon,
+            metric: Metric::Discrete,
+        } => Some(NotionSlice::Staircase(StaircaseSlice {
             r,
             e: epsilon.exp(),
         })),

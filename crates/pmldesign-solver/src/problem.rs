@@ -310,7 +310,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
     };
     Ok(Design {
         status: ld.status,
-        notion: ld.certificate.notion,
+        notion: ld.certificate.notion.clone(),
         epsilon: ld.epsilon,
         uncertainty: set.clone(),
         labels: Vec::new(),

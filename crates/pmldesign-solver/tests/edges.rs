@@ -220,7 +220,7 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
             (_, Some(set)) => Problem::new(set),
             (_, None) => unreachable!("only samples have no set"),
         };
-        let problem = problem.notion(case.notion).settings(settings);
+        let problem = problem.notion(case.notion.clone()).settings(settings);
         let problem = match &case.objective {
             Objective::Utility(name) => problem.boxed_utility(builtin(name).expect("built-in")),
             Objective::Loss(l) => problem.loss(l.clone()),
@@ -263,7 +263,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     if rows.is_nan() || rows > ROW_TOLERANCE {
         return Err(format!("row sums off by {rows:e}"));
     }
-    let notion = case.notion;
+    let notion = case.notion.clone();
     if d.notion != notion {
         return Err(format!("designed for {:?}", d.notion));
     }
@@ -286,7 +286,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     // may differ by more than the tolerance (the greedy minimum of a column
     // with probability near e^-21 is a difference of O(1) terms): see
     // `limitation`.
-    if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, notion)
+    if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, &notion)
         && limitation(case).is_none()
         && *beta >= VERTEX_RADIUS
         && let Ok(vertices) = l1_ball_vertices(center, *beta, 10_000)
@@ -592,7 +592,7 @@ fn extreme_corners_certify() {
                 let case = Case {
                     prior: tiny.clone(),
                     set: set.clone(),
-                    notion,
+                    notion: notion.clone(),
                     objective: Objective::Utility(name),
                 };
                 verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));

@@ -94,8 +94,13 @@ fn direct_lp_equals_column_generation() {
     ];
     for notion in notions {
         for loss in [Loss::Hamming, Loss::Absolute, Loss::Squared] {
-            let a = solve(&set, notion, loss.clone(), LossMethod::Direct);
-            let b = solve(&set, notion, loss.clone(), LossMethod::ColumnGeneration);
+            let a = solve(&set, notion.clone(), loss.clone(), LossMethod::Direct);
+            let b = solve(
+                &set,
+                notion.clone(),
+                loss.clone(),
+                LossMethod::ColumnGeneration,
+            );
             let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
             assert_eq!(la.method, LossMethod::Direct);
             assert_eq!(lb.method, LossMethod::ColumnGeneration);
@@ -127,7 +132,7 @@ fn ball_designs_meet_their_levels_as_measured() {
             epsilon_upper: 1.0,
         },
     ] {
-        let d = solve(&set, notion, Loss::Absolute, LossMethod::Auto);
+        let d = solve(&set, notion.clone(), Loss::Absolute, LossMethod::Auto);
         let l = d.loss.as_ref().unwrap();
         assert_eq!(l.method, LossMethod::Direct);
         let levels = d.certificate.levels;
