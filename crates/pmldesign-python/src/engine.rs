@@ -441,7 +441,7 @@ fn loss_json(d: &Design) -> Value {
     json!({
         "prior": d.uncertainty.reference().to_vec(),
         "labels": d.labels,
-        "notion": "pml",
+        "notion": d.notion.name(),
         "epsilon": d.epsilon,
         "exp_epsilon": d.epsilon.exp(),
         "uncertainty": d.uncertainty,
