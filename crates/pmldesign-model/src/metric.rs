@@ -112,6 +112,24 @@ impl Metric {
         })
     }
 
+    /// The shortest-path closure `d*` of d (Floyd-Warshall): the largest metric
+    /// below d. d-privacy and d*-privacy are the same constraint set (module docs).
+    pub fn shortest_paths(d: &Array2<f64>) -> Array2<f64> {
+        let n = d.nrows();
+        let mut s = d.clone();
+        for z in 0..n {
+            for x in 0..n {
+                for y in 0..n {
+                    let via = s[[x, z]] + s[[z, y]];
+                    if via < s[[x, y]] {
+                        s[[x, y]] = via;
+                    }
+                }
+            }
+        }
+        s
+    }
+
     /// The factor `e^(eps d)` of one constraint, with the exponent at most
     /// [`MAX_EXPONENT`].
     pub fn factor(epsilon: f64, distance: f64) -> f64 {

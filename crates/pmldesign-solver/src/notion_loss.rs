@@ -140,7 +140,15 @@ fn from_column_generation(cg: ColumnGenerationResult, c: &Array2<f64>) -> Result
 
 /// The direct LP: primal with tightened factors, dual with exact ones.
 fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solved> {
-    let w = notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?;
+    let mut w = notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?;
+    if let Notion::Metric { epsilon, metric } = notion {
+        w = clean_columns(w)?.matrix().to_owned();
+        lift_to_envelope(
+            &mut w,
+            &metric.distances(c.nrows())?,
+            *epsilon * LIFT_MARGIN,
+        );
+    }
     let exact = notion_form(set, notion, false)?;
     let g = notion_lp::solve_dual(&exact, c)?;
     Ok(Solved {
@@ -152,11 +160,37 @@ fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solv
     })
 }
 
+/// The metric LP's solution is lifted to the envelope of the level
+/// `eps (1 - 1e-9)`: every pair then has a relative slack of `1e-9 eps d`, so
+/// renormalising the rows after (errors of about 1e-10) keeps it private.
+const LIFT_MARGIN: f64 = 1.0 - 1e-9;
+
+/// Raises every entry of each column to its lower envelope
+/// `max_x' W[x'][y] e^(-eps d*(x, x'))` under the shortest-path closure d*:
+/// the column becomes eps-d-private whatever it was (docs/theory.md §9), and
+/// the LP's entries far below a column's largest (the geometric tails), which
+/// carry the solver's absolute error, are repaired. Rows are renormalised
+/// after, by [`clean_columns`].
+fn lift_to_envelope(w: &mut Array2<f64>, d: &Array2<f64>, epsilon: f64) {
+    let closure = Metric::shortest_paths(d);
+    let n = w.nrows();
+    w.mapv_inplace(|v| v.max(0.0));
+    for mut col in w.columns_mut() {
+        let top = col.to_owned();
+        for x in 0..n {
+            let floor = (0..n)
+                .map(|x2| top[x2] / Metric::factor(epsilon, closure[[x, x2]]))
+                .fold(0.0, f64::max);
+            col[x] = col[x].max(floor);
+        }
+    }
+}
+
 /// Relative tightening of every factor `E` in the direct primal: smaller than
 /// PML's [`crate::loss::PRIMAL_MARGIN`], because what it gives up counts against
 /// the 1e-9 optimality gap; what rounding leaves over is mixed away by the
 /// target check (`design::meet_target`).
-pub const NOTION_PRIMAL_MARGIN: f64 = 1e-11;
+pub const NOTION_PRIMAL_MARGIN: f64 = 1e-10;
 
 /// `E`, or `E` tightened by [`NOTION_PRIMAL_MARGIN`] (`sqrt E` when that would
 /// drop below 1) for the primal.

@@ -73,8 +73,10 @@ fn line_metric_losses_are_the_geometric_mechanism() {
             let want = geometric_then_remap(&p, eps, d);
             let design = loss_design(&set, line(eps), loss, LossMethod::Auto);
             let got = design.loss.as_ref().unwrap().expected_loss;
+            // The lift to the envelope of eps (1 - 1e-9) gives up about 1e-9,
+            // relative (docs/theory.md §9).
             assert!(
-                (got - want).abs() < 1e-9,
+                (got - want).abs() < 1e-8 * (1.0 + want),
                 "{} eps={eps}: {got} vs {want}",
                 loss.name()
             );
