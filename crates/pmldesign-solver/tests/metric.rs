@@ -25,6 +25,9 @@ fn line(epsilon: f64) -> Notion {
     }
 }
 
+/// A loss as a function of the secret and the guess.
+type Distance = dyn Fn(usize, usize) -> f64;
+
 fn harmonic(n: usize) -> Prior {
     Prior::normalised((0..n).map(|i| 1.0 / (1.0 + i as f64)).collect::<Vec<_>>()).unwrap()
 }
@@ -32,7 +35,7 @@ fn harmonic(n: usize) -> Prior {
 /// The truncated geometric mechanism on {0, .., N-1} with `alpha = e^-eps`,
 /// followed by the Bayes-optimal guess for each output: its expected loss
 /// (Ghosh, Roughgarden and Sundararajan; docs/theory.md §9).
-fn geometric_then_remap(p: &[f64], epsilon: f64, d: &dyn Fn(usize, usize) -> f64) -> f64 {
+fn geometric_then_remap(p: &[f64], epsilon: f64, d: &Distance) -> f64 {
     let n = p.len();
     let a = (-epsilon).exp();
     let g = |x: usize, z: usize| {
@@ -56,7 +59,7 @@ fn geometric_then_remap(p: &[f64], epsilon: f64, d: &dyn Fn(usize, usize) -> f64
 /// for losses that grow with |x - y| (Hamming, absolute, squared).
 #[test]
 fn line_metric_losses_are_the_geometric_mechanism() {
-    let losses: [(Loss, &dyn Fn(usize, usize) -> f64); 3] = [
+    let losses: [(Loss, &Distance); 3] = [
         (Loss::Hamming, &|x, y| f64::from(x != y)),
         (Loss::Absolute, &|x, y| x.abs_diff(y) as f64),
         (Loss::Squared, &|x, y| (x.abs_diff(y) as f64).powi(2)),
