@@ -104,7 +104,7 @@ def main():
     ap.add_argument("--pml", default=os.environ.get("PML_BIN", "pml"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--limit", type=float, default=10.0)
-    ap.add_argument("--grid", default="20,30,40,50,60,70,80,90,100,120,140,160,200,240,280,320")
+    ap.add_argument("--grid", default="20,30,40,45,50,55,60,65,70,75,80,90,100,120,140,160")
     args = ap.parse_args()
     tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"pml-bench-{os.getpid()}.json")
     print("| case | libqif loss | pml loss | difference | libqif (s) | pml (s) | speed-up "

@@ -107,7 +107,7 @@ fn by_lp(
                 "method",
                 "column_generation",
                 format!(
-                    "column generation for {} losses needs LDP, or PMC/ALIP/LIP with a known prior",
+                    "column generation for {} losses needs LDP or the discrete metric, or PMC/ALIP/LIP with a known prior",
                     notion.name()
                 ),
                 "use LossMethod::Auto or LossMethod::Direct for this notion and set",
