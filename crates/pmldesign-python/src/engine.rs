@@ -476,9 +476,11 @@ fn loss_json(d: &Design) -> Value {
         for key in ["notion", "levels", "dual"] {
             c.shift_remove(key);
         }
-        if let Some(m) = d.certificate.levels.metric {
-            c.insert("metric_epsilon".into(), json!(m));
-        }
+        // As the CLI writes them (non-finite numbers become null).
+        let levels = &d.certificate.levels;
+        c.insert("pmc".into(), json!(levels.pmc));
+        c.insert("ldp_epsilon".into(), json!(levels.ldp));
+        c.insert("metric_epsilon".into(), json!(levels.metric));
     }
     let outputs: Vec<String> = d.labels.iter().map(|l| format!("guess {l}")).collect();
     json!({
@@ -487,6 +489,7 @@ fn loss_json(d: &Design) -> Value {
         "notion": d.notion.name(),
         "epsilon": d.epsilon,
         "exp_epsilon": d.epsilon.exp(),
+        "levels": d.notion,
         "uncertainty": d.uncertainty,
         "status": d.status,
         "loss": l.name,
