@@ -33,6 +33,7 @@ pub mod envelope;
 pub mod error;
 mod generic;
 mod intersection;
+mod line_metric;
 pub mod loss;
 mod master;
 mod notion_loss;

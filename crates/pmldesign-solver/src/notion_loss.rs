@@ -12,7 +12,9 @@
 //!   staircase slice `m <= v_x <= e^eps m` of LDP for any set ([`StaircaseSlice`]:
 //!   by Dinkelbach's argument the minimiser raises a prefix of the order of
 //!   `a_x / r_x`, so N + 1 candidates). LDP losses decompose per output column as
-//!   PML's do.
+//!   PML's do. The discrete metric is LDP;
+//! - the line metric's slice, whose vertices are walks (the `line_metric` module),
+//!   started from the truncated geometric mechanism.
 //!
 //! Sparse forms (all factors `E` tightened by the relative
 //! [`NOTION_PRIMAL_MARGIN`] in the primal, exact in the dual):
@@ -25,6 +27,7 @@
 use crate::certificate::Certificate;
 use crate::design::{self, DesignStatus};
 use crate::error::Result;
+use crate::line_metric::LineSlice;
 use crate::loss::{
     self, ColumnGenerationResult, ENTRY_CUTOFF, LabelSlice, Loss, LossDesign, LossMethod, Solved,
 };
@@ -107,7 +110,7 @@ fn by_lp(
                 "method",
                 "column_generation",
                 format!(
-                    "column generation for {} losses needs LDP or the discrete metric, or PMC/ALIP/LIP with a known prior",
+                    "column generation for {} losses needs LDP, the discrete or line metric, or PMC/ALIP/LIP with a known prior",
                     notion.name()
                 ),
                 "use LossMethod::Auto or LossMethod::Direct for this notion and set",
@@ -120,7 +123,7 @@ fn by_lp(
     };
     if let (true, Some(slice)) = (use_cg, slice) {
         match loss::column_generation(slice, c, settings, progress) {
-            Ok(cg) => return from_column_generation(cg, c),
+            Ok(cg) => return from_column_generation(cg, notion, c),
             Err(e) if asked == LossMethod::ColumnGeneration => return Err(e),
             Err(_) => {}
         }
@@ -128,10 +131,14 @@ fn by_lp(
     direct(set, notion, c)
 }
 
-fn from_column_generation(cg: ColumnGenerationResult, c: &Array2<f64>) -> Result<Solved> {
+fn from_column_generation(
+    cg: ColumnGenerationResult,
+    notion: &Notion,
+    c: &Array2<f64>,
+) -> Result<Solved> {
     Ok(Solved {
         method: LossMethod::ColumnGeneration,
-        mechanism: clean_columns(cg.w)?,
+        mechanism: clean_columns(lifted(cg.w, notion)?)?,
         lower_bound: cg.lower_bound.max(loss::free_lower_bound(c)),
         iterations: cg.iterations,
         status: loss::stopped_or(cg.converged, DesignStatus::Optimal),
@@ -140,15 +147,10 @@ fn from_column_generation(cg: ColumnGenerationResult, c: &Array2<f64>) -> Result
 
 /// The direct LP: primal with tightened factors, dual with exact ones.
 fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solved> {
-    let mut w = notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?;
-    if let Notion::Metric { epsilon, metric } = notion {
-        w = clean_columns(w)?.matrix().to_owned();
-        lift_to_envelope(
-            &mut w,
-            &metric.distances(c.nrows())?,
-            *epsilon * LIFT_MARGIN,
-        );
-    }
+    let w = lifted(
+        notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?,
+        notion,
+    )?;
     let exact = notion_form(set, notion, false)?;
     let g = notion_lp::solve_dual(&exact, c)?;
     Ok(Solved {
@@ -158,6 +160,18 @@ fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solv
         iterations: 0,
         status: DesignStatus::Optimal,
     })
+}
+
+/// For metric privacy: the LP's W with rows renormalised, lifted to the envelope
+/// ([`lift_to_envelope`] at `eps LIFT_MARGIN`); other notions pass unchanged.
+fn lifted(w: Array2<f64>, notion: &Notion) -> Result<Array2<f64>> {
+    let Notion::Metric { epsilon, metric } = notion else {
+        return Ok(w);
+    };
+    let mut w = clean_columns(w)?.matrix().to_owned();
+    let d = metric.distances(w.nrows())?;
+    lift_to_envelope(&mut w, &d, *epsilon * LIFT_MARGIN);
+    Ok(w)
 }
 
 /// The metric LP's solution is lifted to the envelope of the level
@@ -312,6 +326,10 @@ fn slice_of(set: &UncertaintySet, notion: &Notion) -> Option<NotionSlice> {
             r,
             e: epsilon.exp(),
         })),
+        Notion::Metric {
+            epsilon,
+            metric: Metric::Line,
+        } => LineSlice::new(r, *epsilon).map(NotionSlice::Line),
         Notion::Pmc { .. } | Notion::Alip { .. } | Notion::Lip { .. } => {
             let UncertaintySet::Known { .. } = set else {
                 return None;
@@ -330,6 +348,7 @@ fn slice_of(set: &UncertaintySet, notion: &Notion) -> Option<NotionSlice> {
 enum NotionSlice {
     Box(BoxSlice),
     Staircase(StaircaseSlice),
+    Line(LineSlice),
 }
 
 impl LabelSlice for NotionSlice {
@@ -337,6 +356,7 @@ impl LabelSlice for NotionSlice {
         match self {
             NotionSlice::Box(s) => s.r.view(),
             NotionSlice::Staircase(s) => s.r.view(),
+            NotionSlice::Line(s) => s.r.view(),
         }
     }
 
@@ -344,6 +364,7 @@ impl LabelSlice for NotionSlice {
         match self {
             NotionSlice::Box(s) => s.minimise(a),
             NotionSlice::Staircase(s) => s.minimise(a),
+            NotionSlice::Line(s) => s.minimise(a),
         }
     }
 
@@ -351,7 +372,11 @@ impl LabelSlice for NotionSlice {
         let spike = |y: usize| match self {
             NotionSlice::Box(s) => s.spike(y),
             NotionSlice::Staircase(s) => s.spike(y),
+            NotionSlice::Line(_) => (0.0, 0.0),
         };
+        if let NotionSlice::Line(s) = self {
+            return s.start(value);
+        }
         spikes(self.normaliser().len(), spike, value)
     }
 }

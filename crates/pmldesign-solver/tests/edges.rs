@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::l1_ball_vertices;
-use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_model::{Mechanism, Metric, Notion, Prior, UncertaintySet};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings};
 use proptest::prelude::*;
@@ -132,6 +132,9 @@ fn notion() -> impl Strategy<Value = Notion> {
         }),
         1 => level().prop_map(|epsilon| Notion::Lip { epsilon }),
         1 => level().prop_map(|epsilon| Notion::Ldp { epsilon }),
+        1 => (level(), prop::sample::select(vec![Metric::Line, Metric::Discrete])).prop_map(
+            |(epsilon, metric)| Notion::Metric { epsilon, metric }
+        ),
     ]
 }
 
@@ -273,7 +276,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
             return Err(format!("worst-case PML {pml} over eps = {epsilon}"));
         }
     }
-    let levels = NotionLevels::measure(m, set);
+    let levels = NotionLevels::measure_notion(m, set, &notion);
     let excess = levels.excess(&notion);
     if excess.is_nan() || excess > LEVEL_TOLERANCE {
         return Err(format!(
@@ -339,7 +342,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
         )),
         DesignStatus::NoPrivacyNeeded => {
             let identity = Mechanism::identity(m.inputs());
-            let excess = NotionLevels::measure(&identity, set).excess(&notion);
+            let excess = NotionLevels::measure_notion(&identity, set, &notion).excess(&notion);
             if excess > 0.0 {
                 return Err(format!(
                     "no privacy needed, but the identity exceeds by {excess:e}"

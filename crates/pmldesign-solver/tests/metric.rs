@@ -89,6 +89,27 @@ fn line_metric_losses_are_the_geometric_mechanism() {
     }
 }
 
+/// On the line, column generation over the walks and the direct LP agree.
+#[test]
+fn line_metric_direct_lp_equals_column_generation() {
+    let set = UncertaintySet::known(Prior::new(vec![0.3, 0.05, 0.2, 0.15, 0.1, 0.2]).unwrap());
+    for loss in [Loss::Absolute, Loss::Squared, Loss::Hamming] {
+        for eps in [0.2, 0.9] {
+            let a = loss_design(&set, line(eps), &loss, LossMethod::Direct);
+            let b = loss_design(&set, line(eps), &loss, LossMethod::ColumnGeneration);
+            let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
+            assert_eq!(lb.method, LossMethod::ColumnGeneration);
+            assert!(
+                (la.expected_loss - lb.expected_loss).abs() < 1e-8,
+                "{} {eps}",
+                loss.name()
+            );
+            assert!(la.lower_bound <= lb.expected_loss + 1e-9);
+            assert!(lb.lower_bound <= la.expected_loss + 1e-9);
+        }
+    }
+}
+
 /// The discrete metric is eps-LDP: the same optimum, by the direct LP and by
 /// column generation over the staircase slice.
 #[test]
