@@ -34,7 +34,7 @@ pub mod prelude {
         privatise_column, seeded_rng,
     };
     pub use pmldesign_model::{
-        ColumnCone, Mechanism, ModelError, Notion, Prior, UncertaintySet, measures,
+        ColumnCone, Mechanism, Metric, ModelError, Notion, Prior, UncertaintySet, measures,
     };
     pub use pmldesign_solver::{
         Certificate, Design, DesignStatus, FInformation, Loss, MapAccuracy, Problem, Progress,

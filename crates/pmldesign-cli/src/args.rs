@@ -428,3 +428,50 @@ pub fn write_atomic_with<T>(
     tmp.persist(&target).map_err(fail)?;
     Ok(value)
 }
+
+/// The distance of metric (d-) privacy (docs/theory.md §9): a built-in one or a
+/// matrix file.
+#[derive(Debug, Args)]
+pub struct MetricArgs {
+    /// The distance d(x, x') for metric privacy, W[x][y] <= e^(eps d(x, x'))
+    /// W[x'][y]: discrete (1 between distinct inputs: eps-LDP) or line (|i - j|
+    /// over the label order).
+    #[arg(long, value_enum, conflicts_with = "metric_matrix")]
+    pub metric: Option<MetricName>,
+    /// The distance as an N x N matrix file (CSV rows or a JSON array of rows):
+    /// finite, >= 0, zero on the diagonal and symmetric.
+    #[arg(long, value_name = "FILE")]
+    pub metric_matrix: Option<PathBuf>,
+}
+
+/// Built-in distances (`--metric`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MetricName {
+    /// d(x, x') = 1 for x != x' (eps-LDP).
+    Discrete,
+    /// d(x, x') = |i - j| over the label order.
+    Line,
+}
+
+impl MetricArgs {
+    /// The metric asked for on N inputs, if any; usage errors name the flag and,
+    /// for a matrix, the entry.
+    pub fn load(&self, n: usize) -> Result<Option<pmldesign_model::Metric>, CliError> {
+        use pmldesign_model::Metric;
+        match (self.metric, &self.metric_matrix) {
+            (Some(MetricName::Discrete), _) => Ok(Some(Metric::Discrete)),
+            (Some(MetricName::Line), _) => Ok(Some(Metric::Line)),
+            (None, None) => Ok(None),
+            (None, Some(path)) => {
+                let shown = path.display();
+                let rows = crate::commands::assess::read_matrix_file("--metric-matrix", path)?.rows;
+                let metric = Metric::from_rows(rows)
+                    .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
+                metric
+                    .distances(n)
+                    .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
+                Ok(Some(metric))
+            }
+        }
+    }
+}

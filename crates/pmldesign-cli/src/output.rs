@@ -117,7 +117,7 @@ fn design_table(d: &Design) -> String {
 
 /// The title line (notion, level, set) and the status note.
 fn design_heading(d: &Design) -> String {
-    let mut s = match d.notion {
+    let mut s = match &d.notion {
         Notion::Pml { .. } => format!(
             "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
             d.epsilon,
@@ -194,7 +194,12 @@ pub fn meets(d: &Design) -> String {
     let c = &d.certificate;
     match d.notion {
         Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
-        n => format!(
+        ref n @ Notion::Metric { .. } => format!(
+            "measured metric level {} meets {}",
+            num(c.levels.metric.unwrap_or(f64::INFINITY)),
+            n.label()
+        ),
+        ref n => format!(
             "measured PML {}, PMC {}, LDP {} meet {}",
             num(c.levels.pml),
             num(c.levels.pmc),
@@ -354,11 +359,17 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
         return Err(CliError::Failure("not a loss design".into()));
     };
     let c = &d.certificate;
+    let under = match d.notion {
+        Notion::Pml { .. } => format!(
+            "eps-PML  (eps = {:.6}, e^eps = {:.6}; ",
+            d.epsilon,
+            d.epsilon.exp()
+        ),
+        ref n => format!("{}  (", n.label()),
+    };
     let mut s = format!(
-        "Least expected {} loss under eps-PML  (eps = {:.6}, e^eps = {:.6}; {})\n\n",
+        "Least expected {} loss under {under}{})\n\n",
         l.name,
-        d.epsilon,
-        d.epsilon.exp(),
         describe_set(set)
     );
     let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
@@ -381,7 +392,7 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
     ));
     s.push_str(&format!(
         "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-        pml_meets(c.worst_case_pml, c.target_epsilon),
+        meets(d),
         c.max_row_sum_error,
         c.min_entry
     ));

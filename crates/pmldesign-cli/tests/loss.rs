@@ -159,10 +159,6 @@ fn usage_errors_exit_2() {
     }
     usage_error(&with(&["--utility", "loss"]), "--loss hamming");
     usage_error(&with(&["--loss", "hamming"]), "--utility loss");
-    usage_error(
-        &with(&["--utility", "loss", "--loss", "hamming", "--notion", "ldp"]),
-        "--notion pml",
-    );
     // Bad matrix files: (name, contents, what the error must say).
     let dir = tempfile::tempdir().unwrap();
     for (name, text, needle) in [

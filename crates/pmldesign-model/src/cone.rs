@@ -67,7 +67,7 @@ impl ColumnCone {
     /// the prior-free LDP cone, and otherwise the vertex form
     /// [`ColumnCone::Notion`] over the vertices of the set.
     pub fn for_notion(set: &UncertaintySet, notion: &Notion) -> Result<Self> {
-        notion.check()?;
+        notion.check_alphabet(set.len())?;
         if let Notion::Pml { epsilon } = *notion {
             return ColumnCone::pml(set, epsilon);
         }
@@ -77,7 +77,7 @@ impl ColumnCone {
             set.vertices(DEFAULT_VERTEX_LIMIT)?
         };
         Ok(ColumnCone::Notion {
-            notion: *notion,
+            notion: notion.clone(),
             priors,
             normaliser: set.reference(),
         })

@@ -6,7 +6,9 @@
 //! - eps-PMC (\[D\] Thm 1): `i >= -eps`, i.e. `p . c <= e^eps c_x`;
 //! - (eps_l, eps_u)-ALIP (\[D\] Def 5): `-eps_l <= i <= eps_u`, both of the above;
 //! - eps-LIP (\[D\] Def 4): ALIP with `eps_l = eps_u = eps`;
-//! - eps-LDP (\[D\] Def 6): `c_x <= e^eps c_x'`, free of the prior.
+//! - eps-LDP (\[D\] Def 6): `c_x <= e^eps c_x'`, free of the prior;
+//! - metric (d-) privacy (docs/theory.md §9): `c_x <= e^(eps d(x, x')) c_x'`, free
+//!   of the prior, for a distance d on the inputs ([`Metric`]).
 //!
 //! The lower bounds follow \[D\] Thm 1 and docs/theory.md §3: `i(x; y) >= -eps_l` for every x
 //! of the (full-support) prior, so a column with a zero entry and positive mass is
@@ -14,11 +16,12 @@
 
 use crate::cone::check_epsilon;
 use crate::error::{ModelError, Result};
+use crate::metric::Metric;
 use ndarray::{Array1, ArrayView1};
 use serde::Serialize;
 
 /// A privacy notion and its level(s).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "notion", rename_all = "snake_case")]
 pub enum Notion {
     /// eps-PML: the information density is at most eps (\[E\] Thm 1).
@@ -49,6 +52,14 @@ pub enum Notion {
         /// The level eps.
         epsilon: f64,
     },
+    /// eps metric (d-) privacy: `W[x][y] <= e^(eps d(x, x')) W[x'][y]`
+    /// (docs/theory.md §9), independent of the prior.
+    Metric {
+        /// The level eps (per unit of distance).
+        epsilon: f64,
+        /// The distance d on the inputs.
+        metric: Metric,
+    },
 }
 
 impl Notion {
@@ -74,7 +85,33 @@ impl Notion {
                 }
                 Ok(())
             }
+            Notion::Metric {
+                epsilon,
+                ref metric,
+            } => {
+                check_epsilon(epsilon)?;
+                metric.check()
+            }
             _ => check_epsilon(self.epsilon()),
+        }
+    }
+
+    /// [`Notion::check`] for an alphabet of N inputs: a metric's matrix must be
+    /// N x N (the error names the field `metric`).
+    pub fn check_alphabet(&self, n: usize) -> Result<()> {
+        self.check()?;
+        if let Notion::Metric { metric, .. } = self {
+            metric.distances(n)?;
+        }
+        Ok(())
+    }
+
+    /// The distances of a metric notion on N inputs (`None` for the others, and
+    /// for a matrix of another size: [`Notion::check_alphabet`] reports that).
+    pub fn distances(&self, n: usize) -> Option<ndarray::Array2<f64>> {
+        match self {
+            Notion::Metric { metric, .. } => metric.distances(n).ok(),
+            _ => None,
         }
     }
 
@@ -101,7 +138,7 @@ impl Notion {
         Ok(Some(levels))
     }
 
-    /// Short name: `pml`, `pmc`, `alip`, `lip` or `ldp`.
+    /// Short name: `pml`, `pmc`, `alip`, `lip`, `ldp` or `metric`.
     pub fn name(&self) -> &'static str {
         match self {
             Notion::Pml { .. } => "pml",
@@ -109,6 +146,7 @@ impl Notion {
             Notion::Alip { .. } => "alip",
             Notion::Lip { .. } => "lip",
             Notion::Ldp { .. } => "ldp",
+            Notion::Metric { .. } => "metric",
         }
     }
 
@@ -119,6 +157,10 @@ impl Notion {
                 epsilon_lower,
                 epsilon_upper,
             } => format!("ALIP({epsilon_lower}, {epsilon_upper})"),
+            Notion::Metric {
+                epsilon,
+                ref metric,
+            } => format!("METRIC({epsilon}, {})", metric.name()),
             _ => format!("{}({})", self.name().to_uppercase(), self.epsilon()),
         }
     }
@@ -129,7 +171,8 @@ impl Notion {
             Notion::Pml { epsilon }
             | Notion::Pmc { epsilon }
             | Notion::Lip { epsilon }
-            | Notion::Ldp { epsilon } => epsilon,
+            | Notion::Ldp { epsilon }
+            | Notion::Metric { epsilon, .. } => epsilon,
             Notion::Alip { epsilon_upper, .. } => epsilon_upper,
         }
     }
@@ -140,7 +183,7 @@ impl Notion {
         match *self {
             Notion::Pml { epsilon } | Notion::Lip { epsilon } => Some(epsilon),
             Notion::Alip { epsilon_upper, .. } => Some(epsilon_upper),
-            Notion::Pmc { .. } | Notion::Ldp { .. } => None,
+            Notion::Pmc { .. } | Notion::Ldp { .. } | Notion::Metric { .. } => None,
         }
     }
 
@@ -150,21 +193,39 @@ impl Notion {
         match *self {
             Notion::Pmc { epsilon } | Notion::Lip { epsilon } => Some(epsilon),
             Notion::Alip { epsilon_lower, .. } => Some(epsilon_lower),
-            Notion::Pml { .. } | Notion::Ldp { .. } => None,
+            Notion::Pml { .. } | Notion::Ldp { .. } | Notion::Metric { .. } => None,
         }
     }
 
-    /// True for LDP, whose constraint does not involve the prior.
+    /// True for LDP and metric privacy, whose constraints do not involve the prior.
     pub fn is_prior_free(&self) -> bool {
-        matches!(self, Notion::Ldp { .. })
+        matches!(self, Notion::Ldp { .. } | Notion::Metric { .. })
     }
 
     /// The notion's inequalities for one prior `r` (ignored by LDP): rows `a` with
     /// `a . c >= 0`. Upper bound `e^eps_u r - e_x` (\[15\] Lemma 1), lower bound
-    /// `e^eps_l e_x - r` (\[D\] Thm 1), LDP `e^eps e_x' - e_x` for `x != x'`.
+    /// `e^eps_l e_x - r` (\[D\] Thm 1), LDP `e^eps e_x' - e_x` for `x != x'`,
+    /// metric `e^(eps d(x, x')) e_x' - e_x` for the tight pairs
+    /// ([`Metric::is_tight`]).
     pub fn column_inequalities(&self, r: ArrayView1<f64>) -> Vec<Array1<f64>> {
         let n = r.len();
         let mut rows = Vec::new();
+        if let Notion::Metric { epsilon, metric } = self {
+            // A matrix of another size is refused by `check_alphabet`; should
+            // one get here, zero distances (equal rows) are the strictest.
+            let d = metric
+                .distances(n)
+                .unwrap_or_else(|_| ndarray::Array2::zeros((n, n)));
+            for x in 0..n {
+                for x2 in (0..n).filter(|&x2| x2 != x && Metric::is_tight(&d, *epsilon, x, x2)) {
+                    let mut a = Array1::zeros(n);
+                    a[x2] = Metric::factor(*epsilon, d[[x, x2]]);
+                    a[x] -= 1.0;
+                    rows.push(a);
+                }
+            }
+            return rows;
+        }
         if let Notion::Ldp { epsilon } = *self {
             let e = epsilon.exp();
             for x in 0..n {

@@ -164,7 +164,7 @@ fn rows(m: &Matrix<'_>) -> Vec<Vec<f64>> {
 /// See `pmldesign.design`.
 #[pyfunction]
 #[pyo3(signature = (prior, epsilon, options, *, beta=None, notion="pml".to_string(),
-    epsilon_lower=None, progress=None))]
+    epsilon_lower=None, metric=None, metric_matrix=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
 fn design<'py>(
     py: Python<'py>,
@@ -174,9 +174,13 @@ fn design<'py>(
     beta: Option<f64>,
     notion: String,
     epsilon_lower: Option<f64>,
+    metric: Option<String>,
+    metric_matrix: Option<Vec<Vec<f64>>>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = engine::DesignRequest {
+        metric,
+        metric_matrix,
         prior: prior.as_array().to_vec(),
         epsilon,
         epsilon_lower,

@@ -100,8 +100,12 @@ pub struct DesignRequest {
     pub epsilon_lower: Option<f64>,
     /// The l1 radius of the ball of priors.
     pub beta: Option<f64>,
-    /// `pml`, `pmc`, `alip`, `lip` or `ldp`.
+    /// `pml`, `pmc`, `alip`, `lip`, `ldp` or `metric`.
     pub notion: String,
+    /// With `metric`: `discrete` or `line`.
+    pub metric: Option<String>,
+    /// With `metric`: a distance matrix, N x N rows.
+    pub metric_matrix: Option<Vec<Vec<f64>>>,
     /// Everything else.
     pub options: Options,
 }
@@ -126,8 +130,39 @@ fn invalid(field: &str, value: impl std::fmt::Debug, problem: &str, fix: &str) -
     Error::Invalid(format!("invalid {field} = {value:?}: {problem}; {fix}"))
 }
 
+/// The distance of metric privacy: a built-in name or a checked matrix.
+pub fn metric(name: Option<&str>, matrix: Option<Vec<Vec<f64>>>) -> Result<Option<Metric>> {
+    Ok(match (name, matrix) {
+        (None, None) => None,
+        (Some("discrete"), None) => Some(Metric::Discrete),
+        (Some("line"), None) => Some(Metric::Line),
+        (Some(other), None) => {
+            return Err(invalid(
+                "metric",
+                other,
+                "unknown distance",
+                "use \"discrete\", \"line\" or an N x N matrix",
+            ));
+        }
+        (_, Some(rows)) => Some(Metric::from_rows(rows)?),
+    })
+}
+
 /// The notion named `name` at its levels, checked.
-pub fn notion(name: &str, epsilon: f64, epsilon_lower: Option<f64>) -> Result<Notion> {
+pub fn notion(
+    name: &str,
+    epsilon: f64,
+    epsilon_lower: Option<f64>,
+    metric: Option<Metric>,
+) -> Result<Notion> {
+    if metric.is_some() != (name == "metric") {
+        return Err(invalid(
+            "metric",
+            metric.as_ref().map(Metric::name),
+            "a distance goes with notion=\"metric\" and only with it",
+            "pass notion=\"metric\" with metric=\"discrete\", \"line\" or an N x N matrix",
+        ));
+    }
     if epsilon_lower.is_some() && name != "alip" {
         return Err(invalid(
             "epsilon_lower",
@@ -141,6 +176,10 @@ pub fn notion(name: &str, epsilon: f64, epsilon_lower: Option<f64>) -> Result<No
         "pmc" => Notion::Pmc { epsilon },
         "lip" => Notion::Lip { epsilon },
         "ldp" => Notion::Ldp { epsilon },
+        "metric" => Notion::Metric {
+            epsilon,
+            metric: metric.expect("checked above"),
+        },
         "alip" => Notion::Alip {
             epsilon_lower: epsilon_lower.ok_or_else(|| {
                 Error::Invalid("notion=\"alip\" needs epsilon_lower (the PMC side, i >= -eps_l); pass e.g. epsilon_lower=0.5".into())
@@ -152,7 +191,7 @@ pub fn notion(name: &str, epsilon: f64, epsilon_lower: Option<f64>) -> Result<No
                 "notion",
                 other,
                 "unknown notion",
-                "use one of pml, pmc, alip, lip, ldp",
+                "use one of pml, pmc, alip, lip, ldp, metric",
             ));
         }
     };
@@ -257,7 +296,8 @@ pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
 pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
         let prior = Prior::new(req.prior.clone())?;
-        let notion = notion(&req.notion, req.epsilon, req.epsilon_lower)?;
+        let metric = metric(req.metric.as_deref(), req.metric_matrix.clone())?;
+        let notion = notion(&req.notion, req.epsilon, req.epsilon_lower, metric)?;
         let set = match req.beta {
             None => UncertaintySet::known(prior),
             Some(beta) => UncertaintySet::l1_ball(prior, beta)?,

@@ -187,3 +187,24 @@ def test_exp_epsilon():
     assert pmldesign.exp_epsilon(9 / 8) == pytest.approx(EPS_1)
     with pytest.raises(pmldesign.PmlError):
         pmldesign.exp_epsilon(0.5)
+
+
+def test_losses_under_ldp_and_the_line_metric():
+    # Issue 15: eps-LDP Hamming on a uniform prior is randomized response; the line
+    # metric's absolute loss is certified by the measured metric level.
+    n, eps = 5, 1.0
+    d = pmldesign.design(np.full(n, 1.0 / n), eps, notion="ldp", loss="hamming")
+    assert abs(d.to_dict()["expected_loss"] - (n - 1) / (np.exp(eps) + n - 1)) < 1e-9
+    assert d.to_dict()["notion"] == "ldp"
+    line = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.5, notion="metric", metric="line", loss="absolute")
+    assert line.to_dict()["certificate"]["metric_epsilon"] <= 0.5 + 1e-12
+    rows = [[abs(i - j) for j in range(4)] for i in range(4)]
+    same = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.5, notion="metric", metric=rows, loss="absolute")
+    assert abs(same.to_dict()["expected_loss"] - line.to_dict()["expected_loss"]) < 1e-9
+
+
+def test_metric_errors_name_the_field():
+    with pytest.raises(pmldesign.PmlError, match=r"^invalid metric\[0\]\[1\]"):
+        pmldesign.design([0.5, 0.5], 1.0, notion="metric", metric=[[0, -1], [-1, 0]])
+    with pytest.raises(pmldesign.PmlError, match="^invalid metric"):
+        pmldesign.design([0.5, 0.5], 1.0, notion="metric")

@@ -159,9 +159,9 @@ impl Certificate {
             .into_iter()
             .map(|l| l.unwrap_or(0.0))
             .collect();
-        let levels = NotionLevels::measure(mechanism, set);
+        let levels = NotionLevels::measure_notion(mechanism, set, notion);
         let cert = Certificate {
-            notion: *notion,
+            notion: notion.clone(),
             target_epsilon: notion.epsilon(),
             levels,
             worst_case_pml: per_output.iter().copied().fold(0.0, f64::max),

@@ -76,7 +76,7 @@ pub fn compare(
         let d = design_notion(set, notion, utility, settings)?;
         rows.push(ComparisonRow {
             label: notion.label(),
-            notion: Some(*notion),
+            notion: Some(notion.clone()),
             status: Some(d.status),
             utility: d.utility_value,
             upper_bound: Some(d.certificate.upper_bound),

@@ -252,38 +252,39 @@ pub fn design_notion_with_progress(
     settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
-    notion.check()?;
+    notion.check_alphabet(set.len())?;
     let epsilon = notion.epsilon();
     let n = set.len();
     let reference = set.reference();
     let identity = Mechanism::identity(n);
-    let (status, opt) = if NotionLevels::measure(&identity, set).excess(notion) <= 0.0 {
-        // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
-        let u = utility.value(&identity, reference.view());
-        let opt = Optimum {
-            mechanism: identity,
-            upper_bound: u,
-            dual: None,
-            rays: Some(0),
-            pricing: "none",
-            iterations: 0,
-            rays_priced: 0,
-            converged: true,
+    let (status, opt) =
+        if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
+            // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
+            let u = utility.value(&identity, reference.view());
+            let opt = Optimum {
+                mechanism: identity,
+                upper_bound: u,
+                dual: None,
+                rays: Some(0),
+                pricing: "none",
+                iterations: 0,
+                rays_priced: 0,
+                converged: true,
+            };
+            (DesignStatus::NoPrivacyNeeded, opt)
+        } else {
+            // Levels past what doubles represent are designed at the largest one that
+            // is (stricter, so still private at the asked level); the dual bound of
+            // that smaller cone does not cover the asked one, the identity's utility
+            // does (sub-additivity).
+            let capped = capped_levels(notion);
+            let cone = ColumnCone::for_notion(set, &capped)?;
+            let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+            if capped != *notion {
+                opt.upper_bound = utility.value(&identity, reference.view());
+            }
+            (DesignStatus::Optimal, opt)
         };
-        (DesignStatus::NoPrivacyNeeded, opt)
-    } else {
-        // Levels past what doubles represent are designed at the largest one that
-        // is (stricter, so still private at the asked level); the dual bound of
-        // that smaller cone does not cover the asked one, the identity's utility
-        // does (sub-additivity).
-        let capped = capped_levels(notion);
-        let cone = ColumnCone::for_notion(set, &capped)?;
-        let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
-        if capped != *notion {
-            opt.upper_bound = utility.value(&identity, reference.view());
-        }
-        (DesignStatus::Optimal, opt)
-    };
     let mechanism = meet_target(opt.mechanism, set, notion, reference.view())?;
     let utility_value = utility.value(&mechanism, reference.view());
     let mut certificate = Certificate::check_notion_feasible(
@@ -302,7 +303,7 @@ pub fn design_notion_with_progress(
     let value = |m: &Mechanism| utility.value(m, reference.view());
     Ok(Design {
         status,
-        notion: *notion,
+        notion: notion.clone(),
         epsilon,
         uncertainty: set.clone(),
         labels: numbered("x", n),
@@ -519,7 +520,7 @@ fn density_level(cone: &ColumnCone) -> Option<f64> {
 pub const MAX_DESIGN_LEVEL: f64 = 690.0;
 
 /// `notion` with every level at most [`MAX_DESIGN_LEVEL`].
-fn capped_levels(notion: &Notion) -> Notion {
+pub(crate) fn capped_levels(notion: &Notion) -> Notion {
     let c = |e: f64| e.min(MAX_DESIGN_LEVEL);
     match *notion {
         Notion::Pml { epsilon } => Notion::Pml {
@@ -541,6 +542,8 @@ fn capped_levels(notion: &Notion) -> Notion {
         Notion::Ldp { epsilon } => Notion::Ldp {
             epsilon: c(epsilon),
         },
+        // Each factor e^(eps d) is capped where it is built (`Metric::factor`).
+        Notion::Metric { .. } => notion.clone(),
     }
 }
 
@@ -759,13 +762,13 @@ pub fn optimise(
 /// the ratio 1); it costs about `g U` of utility (more for Hellinger at zero
 /// entries), which the certificate's gap reports. Excesses within half the
 /// tolerance are left (they are reported as they are).
-fn meet_target(
+pub(crate) fn meet_target(
     mechanism: Mechanism,
     set: &UncertaintySet,
     notion: &Notion,
     reference: ArrayView1<f64>,
 ) -> Result<Mechanism> {
-    let excess = |m: &Mechanism| NotionLevels::measure(m, set).excess(notion);
+    let excess = |m: &Mechanism| NotionLevels::measure_notion(m, set, notion).excess(notion);
     if excess(&mechanism) <= 0.5 * crate::certificate::PML_TOLERANCE {
         return Ok(mechanism);
     }

@@ -63,7 +63,8 @@ pub fn design_intersection(
     let n = reference.len();
     let identity = Mechanism::identity(n);
     let identity_ok = constraints.iter().all(|c| {
-        c.set.len() == n && NotionLevels::measure(&identity, &c.set).excess(&c.notion) <= 0.0
+        c.set.len() == n
+            && NotionLevels::measure_notion(&identity, &c.set, &c.notion).excess(&c.notion) <= 0.0
     });
     let (status, mechanism, upper_bound, rays, converged) = if identity_ok {
         let u = utility.value(&identity, reference.view());

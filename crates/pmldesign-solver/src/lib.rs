@@ -33,8 +33,11 @@ pub mod envelope;
 pub mod error;
 mod generic;
 mod intersection;
+mod line_metric;
 pub mod loss;
 mod master;
+mod notion_loss;
+mod notion_lp;
 mod notion_rays;
 mod problem;
 mod ray_lp;
@@ -87,4 +90,5 @@ pub mod internals {
     pub use crate::loss::{
         LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,
     };
+    pub use crate::notion_loss::minimise_notion_loss;
 }

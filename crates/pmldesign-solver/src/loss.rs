@@ -346,7 +346,7 @@ pub fn minimise_loss_with_progress(
 }
 
 /// `status` when the search converged, else the time limit.
-fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus {
+pub(crate) fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus {
     if converged {
         status
     } else {
@@ -355,21 +355,21 @@ fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus {
 }
 
 /// A loss LP's answer before it is measured and certified.
-struct Solved {
-    method: LossMethod,
-    mechanism: Mechanism,
-    lower_bound: f64,
+pub(crate) struct Solved {
+    pub method: LossMethod,
+    pub mechanism: Mechanism,
+    pub lower_bound: f64,
     /// The dual behind `lower_bound`, if an LP proved it.
-    dual: Option<LossDual>,
-    iterations: usize,
+    pub dual: Option<LossDual>,
+    pub iterations: usize,
     /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
     /// `GapLimit` (settled by the measured gap).
-    status: DesignStatus,
+    pub status: DesignStatus,
 }
 
 /// Without privacy the best is to send each input to its cheapest label:
 /// `sum_x min_y c[x][y]` bounds every loss from below.
-fn free_lower_bound(c: &Array2<f64>) -> f64 {
+pub(crate) fn free_lower_bound(c: &Array2<f64>) -> f64 {
     c.outer_iter()
         .map(|r| r.iter().copied().fold(f64::INFINITY, f64::min))
         .sum()
@@ -377,7 +377,7 @@ fn free_lower_bound(c: &Array2<f64>) -> f64 {
 
 /// No privacy needed (every mechanism is at most as leaky as the identity):
 /// each input goes to its cheapest label.
-fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
+pub(crate) fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
     let n = d.nrows();
     let mut w = Array2::zeros((n, n));
     for (x, row) in d.outer_iter().enumerate() {
@@ -653,25 +653,54 @@ impl Utility for LabelledLoss<'_> {
     }
 }
 
-/// Pricing over the whole slice, one exact knapsack per label.
-struct LossOracle<'a> {
-    slice: Slice,
+/// The slice `{v in cone, r . v = 1}` of a column cone on which a linear function
+/// is minimised exactly: what column generation for losses prices over (this
+/// module's [`Slice`] for PML; the `notion_loss` module for the other notions).
+pub(crate) trait LabelSlice: Sync {
+    /// The normaliser r.
+    fn normaliser(&self) -> ArrayView1<'_, f64>;
+    /// A minimiser of `a . v` over the slice.
+    fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64>;
+    /// A first basis for the master (none by default: the all-ones column).
+    fn start(&self, _value: &dyn Fn(ArrayView1<f64>) -> f64) -> Vec<Column> {
+        Vec::new()
+    }
+}
+
+impl LabelSlice for Slice {
+    fn normaliser(&self) -> ArrayView1<'_, f64> {
+        self.r.view()
+    }
+
+    fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
+        Slice::minimise(self, a)
+    }
+
+    fn start(&self, value: &dyn Fn(ArrayView1<f64>) -> f64) -> Vec<Column> {
+        crate::ray_lp::spikes(self.r.view(), self.e, self.h, value)
+    }
+}
+
+/// Pricing over the whole slice, one exact minimisation per label.
+struct LossOracle<'a, S: LabelSlice> {
+    slice: S,
     loss: LabelledLoss<'a>,
 }
 
-impl RayOracle for LossOracle<'_> {
+impl<S: LabelSlice> RayOracle for LossOracle<'_, S> {
     fn dimension(&self) -> usize {
-        self.slice.r.len()
+        self.slice.normaliser().len()
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
         let n = self.dimension();
+        let r = self.slice.normaliser();
         let mut found: Vec<(f64, Column)> = (0..n)
             .into_par_iter()
             .map(|y| {
                 let a = &self.loss.c.column(y) + lambda;
                 let v = self.slice.minimise(a.view());
-                let value = self.loss.column_value(v.view(), self.slice.r.view());
+                let value = self.loss.column_value(v.view(), r);
                 (value - lambda.dot(&v), Column { vector: v, value })
             })
             .collect();
@@ -687,18 +716,23 @@ impl RayOracle for LossOracle<'_> {
     }
 
     fn start(&self) -> Vec<Column> {
-        let (r, e, h) = (self.slice.r.view(), self.slice.e, self.slice.h);
-        crate::ray_lp::spikes(r, e, h, &|v| self.loss.column_value(v, r))
+        let r = self.slice.normaliser();
+        self.slice.start(&|v| self.loss.column_value(v, r))
     }
 }
 
 /// The result of column generation: the labelled W (N x N) and its bound.
-struct ColumnGenerationResult {
-    w: Array2<f64>,
-    lower_bound: f64,
-    dual: Option<DualCertificate>,
-    iterations: usize,
-    converged: bool,
+pub(crate) struct ColumnGenerationResult {
+    /// The labelled W (N x N).
+    pub w: Array2<f64>,
+    /// The certified lower bound on the loss.
+    pub lower_bound: f64,
+    /// The master's dual behind the bound.
+    pub dual: Option<DualCertificate>,
+    /// Pricing passes.
+    pub iterations: usize,
+    /// False when stopped by the time limit.
+    pub converged: bool,
 }
 
 impl ColumnGenerationResult {
@@ -722,14 +756,15 @@ impl ColumnGenerationResult {
     }
 }
 
-fn column_generation(
-    slice: Slice,
+/// Column generation over `slice` with exact pricing (module docs).
+pub(crate) fn column_generation<S: LabelSlice>(
+    slice: S,
     c: &Array2<f64>,
     settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<ColumnGenerationResult> {
     let n = c.nrows();
-    let r = slice.r.clone();
+    let r = slice.normaliser().to_owned();
     let oracle = LossOracle {
         slice,
         loss: LabelledLoss { c },
@@ -762,7 +797,7 @@ fn column_generation(
     })
 }
 
-fn argmin(v: ArrayView1<f64>) -> usize {
+pub(crate) fn argmin(v: ArrayView1<f64>) -> usize {
     (0..v.len())
         .min_by(|&a, &b| v[a].total_cmp(&v[b]))
         .unwrap_or(0)

@@ -134,8 +134,8 @@ impl<'a> Problem<'a> {
         self
     }
 
-    /// Minimise an expected label-dependent loss instead (PML only; the
-    /// outputs are guesses of the input, docs/theory.md §4).
+    /// Minimise an expected label-dependent loss instead, under any notion (the
+    /// outputs are guesses of the input, docs/theory.md §4 and §4c).
     pub fn loss(mut self, loss: Loss) -> Self {
         self.objective = Objective::Loss(loss);
         self
@@ -204,17 +204,13 @@ impl<'a> Problem<'a> {
                 d
             }
             Objective::Loss(l) => {
-                let Notion::Pml { epsilon } = notion else {
-                    return Err(ModelError::invalid(
-                        "notion",
-                        notion.name(),
-                        "the loss LP is for PML",
-                        "use Notion::Pml (Problem::epsilon) with a loss",
-                    )
-                    .into());
-                };
-                let ld =
-                    loss::minimise_loss_with_progress(&set, epsilon, &l, settings, &mut report)?;
+                let ld = crate::notion_loss::minimise_notion_loss(
+                    &set,
+                    &notion,
+                    &l,
+                    settings,
+                    &mut report,
+                )?;
                 let mut d = loss_design(ld, &set, &l)?;
                 d.guarantee = guarantee;
                 d.outputs = labels.clone();
@@ -313,9 +309,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
     };
     Ok(Design {
         status: ld.status,
-        notion: Notion::Pml {
-            epsilon: ld.epsilon,
-        },
+        notion: ld.certificate.notion.clone(),
         epsilon: ld.epsilon,
         uncertainty: set.clone(),
         labels: Vec::new(),

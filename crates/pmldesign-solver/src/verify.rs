@@ -233,8 +233,8 @@ fn repriced(
 /// The level eps bounding the information density under the reference prior
 /// for every mechanism meeting `notion` (for the utility's a-priori bound).
 fn density_level(notion: &Notion) -> Option<f64> {
-    match *notion {
-        Notion::Ldp { epsilon } => Some(epsilon),
+    match notion {
+        Notion::Ldp { epsilon } => Some(*epsilon),
         n => n.upper(),
     }
 }

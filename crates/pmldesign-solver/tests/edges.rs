@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::l1_ball_vertices;
-use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_model::{Mechanism, Metric, Notion, Prior, UncertaintySet};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings};
 use proptest::prelude::*;
@@ -132,6 +132,9 @@ fn notion() -> impl Strategy<Value = Notion> {
         }),
         1 => level().prop_map(|epsilon| Notion::Lip { epsilon }),
         1 => level().prop_map(|epsilon| Notion::Ldp { epsilon }),
+        1 => (level(), prop::sample::select(vec![Metric::Line, Metric::Discrete])).prop_map(
+            |(epsilon, metric)| Notion::Metric { epsilon, metric }
+        ),
     ]
 }
 
@@ -163,14 +166,7 @@ fn case() -> impl Strategy<Value = Case> {
     (2usize..=6)
         .prop_flat_map(|n| (masses(n), set_spec(n), notion(), objective()))
         .prop_map(|(prior, set, notion, objective)| {
-            // A loss is for PML: keep most loss cases there (the rest check the
-            // error that names the notion).
-            let notion = match (&objective, notion) {
-                (Objective::Loss(_), Notion::Ldp { epsilon } | Notion::Pmc { epsilon }) => {
-                    Notion::Pml { epsilon }
-                }
-                (_, notion) => notion,
-            };
+            // Losses run under every notion (issue 15).
             Case {
                 prior,
                 set,
@@ -227,7 +223,7 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
             (_, Some(set)) => Problem::new(set),
             (_, None) => unreachable!("only samples have no set"),
         };
-        let problem = problem.notion(case.notion).settings(settings);
+        let problem = problem.notion(case.notion.clone()).settings(settings);
         let problem = match &case.objective {
             Objective::Utility(name) => problem.boxed_utility(builtin(name).expect("built-in")),
             Objective::Loss(l) => problem.loss(l.clone()),
@@ -270,12 +266,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     if rows.is_nan() || rows > ROW_TOLERANCE {
         return Err(format!("row sums off by {rows:e}"));
     }
-    let notion = match case.objective {
-        Objective::Utility(_) => case.notion,
-        Objective::Loss(_) => Notion::Pml {
-            epsilon: case.notion.epsilon(),
-        },
-    };
+    let notion = case.notion.clone();
     if d.notion != notion {
         return Err(format!("designed for {:?}", d.notion));
     }
@@ -285,7 +276,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
             return Err(format!("worst-case PML {pml} over eps = {epsilon}"));
         }
     }
-    let levels = NotionLevels::measure(m, set);
+    let levels = NotionLevels::measure_notion(m, set, &notion);
     let excess = levels.excess(&notion);
     if excess.is_nan() || excess > LEVEL_TOLERANCE {
         return Err(format!(
@@ -298,7 +289,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     // may differ by more than the tolerance (the greedy minimum of a column
     // with probability near e^-21 is a difference of O(1) terms): see
     // `limitation`.
-    if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, notion)
+    if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, &notion)
         && limitation(case).is_none()
         && *beta >= VERTEX_RADIUS
         && let Ok(vertices) = l1_ball_vertices(center, *beta, 10_000)
@@ -351,7 +342,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
         )),
         DesignStatus::NoPrivacyNeeded => {
             let identity = Mechanism::identity(m.inputs());
-            let excess = NotionLevels::measure(&identity, set).excess(&notion);
+            let excess = NotionLevels::measure_notion(&identity, set, &notion).excess(&notion);
             if excess > 0.0 {
                 return Err(format!(
                     "no privacy needed, but the identity exceeds by {excess:e}"
@@ -604,7 +595,7 @@ fn extreme_corners_certify() {
                 let case = Case {
                     prior: tiny.clone(),
                     set: set.clone(),
-                    notion,
+                    notion: notion.clone(),
                     objective: Objective::Utility(name),
                 };
                 verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
@@ -628,6 +619,20 @@ fn loss_past_the_largest_level_does_not_panic() {
                 objective: Objective::Loss(loss.clone()),
             };
             verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+            // The other notions (issue 15): designed at the largest level too.
+            for notion in [
+                Notion::Pmc { epsilon: eps },
+                Notion::Lip { epsilon: eps },
+                Notion::Ldp { epsilon: eps },
+            ] {
+                let case = Case {
+                    prior: vec![0.7, 0.3],
+                    set: SetSpec::Known,
+                    notion,
+                    objective: Objective::Loss(loss.clone()),
+                };
+                verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
+            }
         }
     }
 }

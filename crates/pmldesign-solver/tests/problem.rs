@@ -119,14 +119,21 @@ fn bad_problems_name_the_field() {
         .unwrap_err()
         .to_string();
     assert!(gap.contains("gap_tolerance"), "{gap}");
-    let ldp_loss = Problem::new(example_1())
-        .notion(Notion::Ldp { epsilon: 1.0 })
-        .loss(Loss::Hamming)
-        .solve()
-        .unwrap_err()
-        .to_string();
-    assert!(ldp_loss.contains("notion"), "{ldp_loss}");
-    for e in [no_level, labels, gap, ldp_loss] {
+    // A loss under LDP is designed now (issue 15); column generation under PMC
+    // over a ball is refused, naming the field.
+    let pmc_ball =
+        Problem::new(UncertaintySet::l1_ball(Prior::new(vec![0.5, 0.5]).unwrap(), 0.1).unwrap())
+            .notion(Notion::Pmc { epsilon: 1.0 })
+            .loss(Loss::Hamming)
+            .settings(Settings {
+                loss_method: pmldesign_solver::LossMethod::ColumnGeneration,
+                ..Settings::default()
+            })
+            .solve()
+            .unwrap_err()
+            .to_string();
+    assert!(pmc_ball.starts_with("invalid method"), "{pmc_ball}");
+    for e in [no_level, labels, gap, pmc_ball] {
         assert!(!e.contains('\n'), "one line: {e}");
     }
 }

@@ -2,7 +2,7 @@
 //! priors. Parsing and formatting only: every number comes from
 //! `pmldesign_model::measures::assessment`.
 
-use crate::args::{Estimate, Input, emit, radius_method};
+use crate::args::{Estimate, Input, MetricArgs, emit, radius_method};
 use crate::error::CliError;
 use crate::format::{describe_assessed_set, finite_or_null, num, opt, short};
 use crate::output::envelope_json;
@@ -61,6 +61,10 @@ pub struct AssessArgs {
     /// CSV rows, one prior per row.
     #[arg(long, value_name = "FILE")]
     pub priors: Option<PathBuf>,
+    /// Also report the smallest eps for which the mechanism is d-private under
+    /// this distance (metric privacy, docs/theory.md §9).
+    #[command(flatten)]
+    pub metric: MetricArgs,
     /// The failure probability of the post-processing-safe guarantee reported beside
     /// eps: bounds on the PML envelope at this delta ([V] Thm 3, Alg. 1).
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
@@ -148,19 +152,33 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     };
 
     let assessment = Assessment::new(&mechanism, &est.prior, set.as_ref())?;
+    let metric = metric_level(&a.metric, &mechanism)?;
     let env = Envelope::new(&mechanism, &est.prior)?
         .bounds(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let source = path.display().to_string();
     let text = match format(&a) {
         AssessFormat::Json => {
-            let v = to_json(&assessment, &env, &labels, &source, radius.as_ref())?;
+            let mut v = to_json(&assessment, &env, &labels, &source, radius.as_ref())?;
+            if let Some((name, level)) = &metric {
+                v["metric"] = json!({ "metric": name, "smallest_epsilon": finite_or_null(*level) });
+            }
             let mut s =
                 serde_json::to_string_pretty(&v).map_err(|e| CliError::Failure(e.to_string()))?;
             s.push('\n');
             s
         }
-        AssessFormat::Table => to_table(&assessment, &env, &labels, &source, radius.as_ref()),
+        AssessFormat::Table => {
+            let mut s = to_table(&assessment, &env, &labels, &source, radius.as_ref());
+            if let Some((name, level)) = &metric {
+                let _ = writeln!(
+                    s,
+                    "\nMetric privacy ({name} distance): smallest eps with W[x][y] <= e^(eps d(x, x')) W[x'][y]: {}",
+                    num(*level)
+                );
+            }
+            s
+        }
     };
     emit(a.output.as_deref(), &text)
 }
@@ -241,6 +259,20 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         status.as_str().unwrap_or("-")
     );
     s
+}
+
+/// The metric of `--metric`/`--metric-matrix` and the smallest eps for which
+/// the mechanism is d-private under it (`measures::metric_level`).
+fn metric_level(
+    args: &MetricArgs,
+    mechanism: &Mechanism,
+) -> Result<Option<(&'static str, f64)>, CliError> {
+    let Some(metric) = args.load(mechanism.inputs())? else {
+        return Ok(None);
+    };
+    let d = metric.distances(mechanism.inputs())?;
+    let level = pmldesign_model::measures::metric_level(mechanism, d.view());
+    Ok(Some((metric.name(), level)))
 }
 
 // ---------------------------------------------------------------- reading files

@@ -1,7 +1,7 @@
 //! `pml compare`: the optimal mechanism under every information-density notion at a
 //! common level, side by side with randomized response.
 
-use crate::args::{Input, Level, OutputArgs};
+use crate::args::{Input, Level, MetricArgs, OutputArgs};
 use crate::error::CliError;
 use crate::output;
 use clap::Args;
@@ -28,6 +28,9 @@ pub struct CompareArgs {
     /// small alphabets).
     #[arg(long, allow_hyphen_values = true)]
     pub beta: Option<f64>,
+    /// Add the row of metric privacy at eps for this distance (docs/theory.md §9).
+    #[command(flatten)]
+    pub metric: MetricArgs,
     /// The utility to maximise.
     #[arg(long, value_enum, default_value = "mi")]
     pub utility: crate::commands::design::UtilityName,
@@ -57,7 +60,10 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         None => UncertaintySet::known(est.prior),
         Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
     };
-    let notions = common_level_notions(epsilon, alip);
+    let mut notions = common_level_notions(epsilon, alip);
+    if let Some(metric) = a.metric.load(set.len())? {
+        notions.push(Notion::Metric { epsilon, metric });
+    }
     let c = compare(
         &set,
         epsilon,

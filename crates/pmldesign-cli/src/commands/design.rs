@@ -1,12 +1,12 @@
 //! `pml design`: the optimal certified mechanism for a prior, a ball around it, or
 //! an estimate from data with a failure probability.
 
-use crate::args::{Input, Level, OutputArgs, radius_method};
+use crate::args::{Input, Level, MetricArgs, OutputArgs, radius_method};
 use crate::error::CliError;
 use crate::output;
 use clap::{Args, ValueEnum};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
-use pmldesign_model::{Notion, UncertaintySet};
+use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::utility::builtin;
 use pmldesign_solver::{Loss, LossMethod, PricingMethod, Problem, RadiusMethod, Sample, Settings};
 
@@ -20,10 +20,14 @@ pub struct DesignArgs {
     #[command(flatten)]
     pub level: Level,
     /// The privacy notion: pml (i <= eps), pmc (i >= -eps), alip
-    /// (-eps_l <= i <= eps_u), lip (|i| <= eps) or ldp, where i is the information
-    /// density (docs/theory.md §3).
+    /// (-eps_l <= i <= eps_u), lip (|i| <= eps), ldp, where i is the information
+    /// density (docs/theory.md §3), or metric (W[x][y] <= e^(eps d(x, x'))
+    /// W[x'][y], with --metric or --metric-matrix; docs/theory.md §9).
     #[arg(long, value_enum, default_value = "pml")]
     pub notion: NotionName,
+    /// With --notion metric: the distance d.
+    #[command(flatten)]
+    pub metric: MetricArgs,
     /// ALIP: the lower level eps_l (the PMC side, i >= -eps_l).
     #[arg(long, allow_hyphen_values = true)]
     pub epsilon_lower: Option<f64>,
@@ -113,6 +117,8 @@ pub enum NotionName {
     Lip,
     /// eps-LDP: W[x][y] <= e^eps W[x'][y].
     Ldp,
+    /// Metric (d-) privacy: W[x][y] <= e^(eps d(x, x')) W[x'][y].
+    Metric,
 }
 
 /// The notion asked for, from `--notion` and its levels; usage errors name the flag.
@@ -121,6 +127,7 @@ pub fn notion_from_flags(
     level: &Level,
     epsilon_lower: Option<f64>,
     epsilon_upper: Option<f64>,
+    metric: Option<Metric>,
 ) -> Result<Notion, CliError> {
     let check = |flag: &str, v: f64| -> Result<f64, CliError> {
         if !v.is_finite() || v < 0.0 {
@@ -141,6 +148,11 @@ pub fn notion_from_flags(
         return Err(CliError::Usage(format!(
             "invalid {flag}: it sets an ALIP level; add --notion alip, or give the level with --epsilon"
         )));
+    }
+    if name != NotionName::Metric && metric.is_some() {
+        return Err(CliError::Usage(
+            "invalid --metric/--metric-matrix: it sets the distance of metric privacy; add --notion metric".into(),
+        ));
     }
     Ok(match name {
         NotionName::Alip => {
@@ -172,6 +184,14 @@ pub fn notion_from_flags(
         },
         NotionName::Ldp => Notion::Ldp {
             epsilon: level.epsilon()?,
+        },
+        NotionName::Metric => Notion::Metric {
+            epsilon: level.epsilon()?,
+            metric: metric.ok_or_else(|| {
+                CliError::Usage(
+                    "--notion metric needs its distance: add --metric discrete|line or --metric-matrix FILE".into(),
+                )
+            })?,
         },
     })
 }
@@ -233,17 +253,12 @@ impl UtilityName {
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let est = a.input.load()?;
-    let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper)?;
+    let metric = a.metric.load(est.prior.len())?;
+    let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
     pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let settings = settings_from_flags(&a)?;
     let loss = loss_from_flags(&a)?;
-    if loss.is_some() && !matches!(notion, Notion::Pml { .. }) {
-        return Err(CliError::Usage(format!(
-            "invalid --utility loss with --notion {}: the loss LP is for PML; use --notion pml",
-            notion.name()
-        )));
-    }
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
             "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",

@@ -222,6 +222,11 @@ pub struct NotionLevels {
     pub ldp: f64,
     /// Maximal leakage `ln sum_y max_x W[x][y]`.
     pub maximal_leakage: f64,
+    /// The metric-privacy level for the notion's distance
+    /// ([`crate::measures::metric_level`]), when measured for a metric notion
+    /// ([`NotionLevels::measure_notion`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<f64>,
 }
 
 impl NotionLevels {
@@ -232,7 +237,21 @@ impl NotionLevels {
             pmc: worst_case_pmc(mechanism, set),
             ldp: ldp_parameter(mechanism),
             maximal_leakage: maximal_leakage(mechanism),
+            metric: None,
         }
+    }
+
+    /// [`NotionLevels::measure`], and for a metric notion its level too
+    /// (infinite when the distance matrix does not fit the mechanism).
+    pub fn measure_notion(mechanism: &Mechanism, set: &UncertaintySet, notion: &Notion) -> Self {
+        let mut levels = NotionLevels::measure(mechanism, set);
+        if let Notion::Metric { .. } = notion {
+            levels.metric = Some(match notion.distances(mechanism.inputs()) {
+                Some(d) => crate::measures::metric_level(mechanism, d.view()),
+                None => f64::INFINITY,
+            });
+        }
+        levels
     }
 
     /// The smallest ALIP pair (PMC, PML).
@@ -257,6 +276,8 @@ impl NotionLevels {
         };
         match *notion {
             Notion::Ldp { epsilon } => over(self.ldp, epsilon),
+            // Unmeasured counts as failed: measure with `measure_notion`.
+            Notion::Metric { epsilon, .. } => over(self.metric.unwrap_or(f64::INFINITY), epsilon),
             _ => {
                 let u = notion
                     .upper()

@@ -8,6 +8,7 @@
 //! - [`lip`]: ALIP and LIP levels (\[D\] Defs 4-5);
 //! - [`ldp`]: the prior-free LDP parameter (\[D\] Def 6);
 //! - [`maximal_leakage`](mod@maximal_leakage): maximal leakage;
+//! - [`metric`](mod@metric): the metric-privacy level for a distance d;
 //! - [`conversions`]: the level of one notion that another guarantees (\[D\], \[T\]);
 //! - [`sensitivity`](mod@sensitivity): leakage over a set of priors and its Theorem 4 bounds (\[E\]);
 //! - [`assessment`]: every figure of a mechanism under a prior and over a set.
@@ -17,6 +18,7 @@ pub mod conversions;
 pub mod ldp;
 pub mod lip;
 pub mod maximal_leakage;
+pub mod metric;
 pub mod pmc;
 pub mod pml;
 pub mod sensitivity;
@@ -29,6 +31,7 @@ pub use conversions::{
 pub use ldp::ldp_parameter;
 pub use lip::{alip_parameters, lip_parameter};
 pub use maximal_leakage::maximal_leakage;
+pub use metric::metric_level;
 pub use pmc::{column_pmc, max_output_probability, pmc, pmc_per_outcome, worst_case_pmc};
 pub use pml::{
     TAIL_MERGE_TOLERANCE, TailPoint, column_pml, eps_max, eps_min, pml_per_outcome, privacy_region,

@@ -188,16 +188,20 @@ def design(
     pricing: str = "auto",
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
+    metric: Union[str, ArrayLike, None] = None,
 ) -> Design:
     """The mechanism maximising ``utility`` under eps-``notion`` for ``prior``.
 
     With ``beta``, it is private for every prior within l1 distance ``beta`` of
     ``prior`` ([E] Proposition 2 when ``beta < 2 min p``, the exact ball beyond).
     Notions ([D], docs/theory.md §3): ``pml`` (i(x;y) <= eps), ``pmc`` (i >= -eps),
-    ``alip`` (``-epsilon_lower <= i <= epsilon``), ``lip`` (|i| <= eps), ``ldp``.
+    ``alip`` (``-epsilon_lower <= i <= epsilon``), ``lip`` (|i| <= eps), ``ldp``, and
+    ``metric`` (W[x][y] <= e^(eps d(x, x')) W[x'][y], docs/theory.md §9) with
+    ``metric="discrete"``, ``"line"`` (|i - j| over the label order) or an N x N
+    distance matrix.
     Utilities: ``mi``, ``tv``, ``chi2``, ``hellinger``, ``map``; or ``loss`` =
     ``"hamming"``, ``"absolute"``, ``"squared"`` or an N x N matrix to minimise an
-    expected loss (PML only). The optimum is exact (an LP over the extreme rays of the
+    expected loss (under any notion). The optimum is exact (an LP over the extreme rays of the
     feasible cone, docs/theory.md §4) and certified. ``time_limit`` (seconds) returns
     the best certified mechanism so far (status ``"time_limit"``). The GIL is released
     while solving; Ctrl-C stops the run within about a pass (KeyboardInterrupt), and
@@ -212,6 +216,8 @@ def design(
         beta=None if beta is None else _number("beta", beta),
         notion=notion,
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
+        metric=metric if isinstance(metric, str) or metric is None else None,
+        metric_matrix=None if metric is None or isinstance(metric, str) else _matrix("metric", metric).tolist(),
         progress=progress,
     )
     return Design(data)

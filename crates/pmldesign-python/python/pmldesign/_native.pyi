@@ -30,6 +30,8 @@ def design(
     beta: Optional[float] = ...,
     notion: str = ...,
     epsilon_lower: Optional[float] = ...,
+    metric: Optional[str] = ...,
+    metric_matrix: Optional[List[List[float]]] = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def design_from_counts(
