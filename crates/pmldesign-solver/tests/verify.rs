@@ -93,7 +93,7 @@ fn genuine_designs_verify() {
     ];
     for (set, notion, u, how) in cases {
         let d = Problem::new(set)
-            .notion(notion)
+            .notion(notion.clone())
             .boxed_utility(builtin(u).unwrap())
             .solve()
             .unwrap();
