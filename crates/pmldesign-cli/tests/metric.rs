@@ -27,11 +27,11 @@ fn ldp_hamming_is_randomized_response() {
     ]);
     let want = 3.0 / (1f64.exp() + 3.0);
     assert!(
-        (d["expected_loss"].as_f64().unwrap() - want).abs() < 1e-9,
+        (d["loss"]["expected_loss"].as_f64().unwrap() - want).abs() < 1e-9,
         "{d}"
     );
-    assert_eq!(d["notion"], "ldp");
-    assert!(d["certificate"]["ldp_epsilon"].as_f64().unwrap() <= 1.0 + 1e-12);
+    assert_eq!(d["notion"]["notion"], "ldp");
+    assert!(d["certificate"]["levels"]["ldp"].as_f64().unwrap() <= 1.0 + 1e-12);
 }
 
 /// The line metric: the design is d-private as measured, `pml assess --metric line`
@@ -50,7 +50,7 @@ fn line_metric_design_assess_and_matrix_file() {
     ];
     let loss = ["--utility", "loss", "--loss", "absolute"];
     let d = json(&[&base[..], &["--metric", "line"], &loss].concat());
-    let level = d["certificate"]["metric_epsilon"].as_f64().unwrap();
+    let level = d["certificate"]["levels"]["metric"].as_f64().unwrap();
     assert!(level <= 0.5 + 1e-12 && level > 0.49, "{level}");
     let file = write(dir.path(), "design.json", &d.to_string());
     let a = json(&[
@@ -68,8 +68,8 @@ fn line_metric_design_assess_and_matrix_file() {
     let m = write(dir.path(), "line.csv", rows);
     let e = json(&[&base[..], &["--metric-matrix", m.to_str().unwrap()], &loss].concat());
     let (x, y) = (
-        d["expected_loss"].as_f64().unwrap(),
-        e["expected_loss"].as_f64().unwrap(),
+        d["loss"]["expected_loss"].as_f64().unwrap(),
+        e["loss"]["expected_loss"].as_f64().unwrap(),
     );
     assert!((x - y).abs() < 1e-9, "{x} vs {y}");
 }

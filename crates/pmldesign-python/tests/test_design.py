@@ -194,13 +194,13 @@ def test_losses_under_ldp_and_the_line_metric():
     # metric's absolute loss is certified by the measured metric level.
     n, eps = 5, 1.0
     d = pmldesign.design(np.full(n, 1.0 / n), eps, notion="ldp", loss="hamming")
-    assert abs(d.to_dict()["expected_loss"] - (n - 1) / (np.exp(eps) + n - 1)) < 1e-9
-    assert d.to_dict()["notion"] == "ldp"
+    assert abs(d.to_dict()["loss"]["expected_loss"] - (n - 1) / (np.exp(eps) + n - 1)) < 1e-9
+    assert d.to_dict()["notion"]["notion"] == "ldp"
     line = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.5, notion="metric", metric="line", loss="absolute")
-    assert line.to_dict()["certificate"]["metric_epsilon"] <= 0.5 + 1e-12
+    assert line.to_dict()["certificate"]["levels"]["metric"] <= 0.5 + 1e-12
     rows = [[abs(i - j) for j in range(4)] for i in range(4)]
     same = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.5, notion="metric", metric=rows, loss="absolute")
-    assert abs(same.to_dict()["expected_loss"] - line.to_dict()["expected_loss"]) < 1e-9
+    assert abs(same.to_dict()["loss"]["expected_loss"] - line.to_dict()["loss"]["expected_loss"]) < 1e-9
 
 
 def test_metric_errors_name_the_field():
