@@ -297,13 +297,21 @@ fn metric_form(mut form: ColumnForm, d: &Array2<f64>, epsilon: f64, tighten: boo
     form
 }
 
+/// A column with a zero entry and no entry above this is the LP solver's noise
+/// (about its tolerance): it is dropped, since under PMC, LIP, LDP and metric
+/// privacy a column with a zero is all zero.
+const NOISE_COLUMN: f64 = 1e-9;
+
 /// A column-generation LP solution as a mechanism: negatives to 0, columns whose
-/// largest entry is at most [`ENTRY_CUTOFF`] to 0 (entries are not cut one by
-/// one: a lone zero in a positive column breaks PMC and LDP), rows renormalised.
+/// largest entry is at most [`ENTRY_CUTOFF`] to 0, and so are those with a zero
+/// and no entry above [`NOISE_COLUMN`] (entries are not cut one by one: a lone
+/// zero in a positive column breaks PMC and LDP), rows renormalised.
 fn clean_columns(mut w: Array2<f64>) -> Result<Mechanism> {
     w.mapv_inplace(|v| v.max(0.0));
     for mut col in w.columns_mut() {
-        if col.iter().all(|&v| v <= ENTRY_CUTOFF) {
+        let max = col.iter().copied().fold(0.0, f64::max);
+        let has_zero = col.iter().any(|&v| v <= 0.0);
+        if max <= ENTRY_CUTOFF || (has_zero && max <= NOISE_COLUMN) {
             col.fill(0.0);
         }
     }

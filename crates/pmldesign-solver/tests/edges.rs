@@ -392,7 +392,10 @@ fn limitation(case: &Case) -> Option<&'static str> {
         }
         SetSpec::Polytope(_) | SetSpec::Sample(..) => true,
     };
-    let lower_bound_notion = case.notion.lower().is_some();
+    // Metric privacy bounds ratios both ways, as the lower-bound notions do
+    // (its generic rays' polish at levels near 0, issue 15).
+    let lower_bound_notion =
+        case.notion.lower().is_some() || matches!(case.notion, Notion::Metric { .. });
     if matches!(case.objective, Objective::Loss(_)) {
         // The loss LP (microlp): dual unbounded or a singular basis at tiny
         // levels and masses; past eps of about 20 the cleaned mechanism of a

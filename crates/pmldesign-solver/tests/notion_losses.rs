@@ -172,3 +172,32 @@ fn ldp_zero_is_the_best_constant_guess() {
     );
     assert!((d.loss.unwrap().expected_loss - 0.5).abs() < 1e-9);
 }
+
+/// Regression (found by the edges suite): under LIP over a polytope the LP's
+/// near-constant guess left a column of 2e-13 noise beside zeros (PMC infinite);
+/// such noise columns are dropped and the design certifies.
+#[test]
+fn noise_columns_are_dropped() {
+    let p = vec![
+        0.354953860,
+        0.327404766,
+        0.020632070,
+        0.167209348,
+        0.129799956,
+    ];
+    let q = vec![
+        0.315110267,
+        0.101256409,
+        0.002077004,
+        0.265796700,
+        0.315759620,
+    ];
+    let set = UncertaintySet::polytope(vec![p, q]).unwrap();
+    let d = solve(
+        &set,
+        Notion::Lip { epsilon: 0.0415 },
+        Loss::Hamming,
+        LossMethod::Direct,
+    );
+    assert!(d.certificate.levels.lip() <= 0.0415 + 1e-12);
+}
