@@ -404,6 +404,16 @@ fn limitation(case: &Case) -> Option<&'static str> {
             return Some("loss LP at extreme levels or masses");
         }
     }
+    if let (Objective::Loss(_), SetSpec::Ball(beta)) = (&case.objective, &case.set)
+        && lower_bound_notion
+        && *beta >= 1.0
+    {
+        // Issue 15's direct LP for two-sided notions over a ball covering most
+        // of the simplex: microlp's solution can violate the notion (LIP(2.19)
+        // over a ball of radius 1.5, squared loss, exceeded by 0.11); the
+        // certificate refuses it.
+        return Some("two-sided notion loss over a ball of radius >= 1");
+    }
     if min_mass(case) < 1e-6 || (boundary && min_mass(case) < 1e-3) {
         // "Valid input fails its own check": masses of 1e-6 and below (1e-3
         // for sets that reach the boundary of the simplex: the ball past
