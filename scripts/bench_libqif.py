@@ -80,9 +80,10 @@ def row(name, pml, n, eps, metric, repeat, tmp):
     tp, d = best(lambda: run_pml(pml, n, eps, metric, 600), repeat)
     tq, q = best(lambda: run_libqif(n, eps, metric, 600), repeat)
     se = smallest_epsilon(d, metric, tmp)
-    diff = abs(d["expected_loss"] - q["loss"])
-    print(f"| {name} | {q['loss']:.10f} | {d['expected_loss']:.10f} | {diff:.1e} | "
-          f"{tq:.2f} | {tp:.2f} | {tq / tp:.1f}x | {se:.12f} | {d['method']} |", flush=True)
+    loss = d["loss"]
+    diff = abs(loss["expected_loss"] - q["loss"])
+    print(f"| {name} | {q['loss']:.10f} | {loss['expected_loss']:.10f} | {diff:.1e} | "
+          f"{tq:.2f} | {tp:.2f} | {tq / tp:.1f}x | {se:.12f} | {loss['method']} |", flush=True)
     return diff
 
 
