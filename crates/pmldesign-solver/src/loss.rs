@@ -325,24 +325,9 @@ pub fn minimise_loss_with_progress(
         solved.dual = None;
     }
     let value = expected_loss(&solved.mechanism, p.view(), d.view());
-    let (mechanism, lower_bound) = (solved.mechanism, solved.lower_bound);
-    let certificate = Certificate::check_feasible(&mechanism, set, epsilon, -value, -lower_bound)?;
-    let status = match solved.status {
-        DesignStatus::NoPrivacyNeeded => DesignStatus::NoPrivacyNeeded,
-        s => DesignStatus::from_gap(certificate.gap, -value, s != DesignStatus::TimeLimit),
-    };
-    Ok(LossDesign {
-        status,
-        method: solved.method,
-        epsilon,
-        loss_name: loss.name().to_string(),
-        mechanism,
-        expected_loss: value,
-        lower_bound,
-        iterations: solved.iterations,
-        dual: solved.dual,
-        certificate,
-    })
+    let certificate =
+        Certificate::check_feasible(&solved.mechanism, set, epsilon, -value, -solved.lower_bound)?;
+    Ok(solved.into_design(epsilon, loss, value, certificate))
 }
 
 /// `status` when the search converged, else the time limit.
@@ -365,6 +350,35 @@ pub(crate) struct Solved {
     /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
     /// `GapLimit` (settled by the measured gap).
     pub status: DesignStatus,
+}
+
+impl Solved {
+    /// The certified design: `value` is the expected loss measured on the
+    /// mechanism, `certificate` its check; the status is settled by the gap.
+    pub(crate) fn into_design(
+        self,
+        epsilon: f64,
+        loss: &Loss,
+        value: f64,
+        certificate: Certificate,
+    ) -> LossDesign {
+        let status = match self.status {
+            DesignStatus::NoPrivacyNeeded => DesignStatus::NoPrivacyNeeded,
+            s => DesignStatus::from_gap(certificate.gap, -value, s != DesignStatus::TimeLimit),
+        };
+        LossDesign {
+            status,
+            method: self.method,
+            epsilon,
+            loss_name: loss.name().to_string(),
+            mechanism: self.mechanism,
+            expected_loss: value,
+            lower_bound: self.lower_bound,
+            iterations: self.iterations,
+            dual: self.dual,
+            certificate,
+        }
+    }
 }
 
 /// Without privacy the best is to send each input to its cheapest label:

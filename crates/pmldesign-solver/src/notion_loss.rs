@@ -76,22 +76,7 @@ pub fn minimise_notion_loss(
         -value,
         -solved.lower_bound,
     )?;
-    let status = match solved.status {
-        DesignStatus::NoPrivacyNeeded => DesignStatus::NoPrivacyNeeded,
-        s => DesignStatus::from_gap(certificate.gap, -value, s != DesignStatus::TimeLimit),
-    };
-    Ok(LossDesign {
-        status,
-        method: solved.method,
-        epsilon: notion.epsilon(),
-        loss_name: loss.name().to_string(),
-        mechanism: solved.mechanism,
-        expected_loss: value,
-        lower_bound: solved.lower_bound,
-        dual: solved.dual,
-        iterations: solved.iterations,
-        certificate,
-    })
+    Ok(solved.into_design(notion.epsilon(), loss, value, certificate))
 }
 
 /// Column generation where [`slice_of`] finds an exact slice, the direct LP
