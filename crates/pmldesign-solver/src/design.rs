@@ -692,10 +692,7 @@ pub fn optimise(
         (support, theta)
     });
     let s = support.len();
-    let mut v = Array2::zeros((n, s));
-    for (j, col) in support.iter().enumerate() {
-        v.column_mut(j).assign(col);
-    }
+    let v = stacked(support.iter(), n);
     // With a full basis, the exact dual solves V_S^T lambda = mu_S; its bound is
     // usually tighter than the LP solver's dual. Both bounds are valid; keep the
     // smaller.
@@ -822,21 +819,32 @@ fn polish(candidates: &[(Array1<f64>, f64)], n: usize) -> Option<(Vec<Array1<f64
     let ones = Array1::<f64>::ones(n);
     let mut k = candidates.len().min(n);
     while k > 0 {
-        let mut v = Array2::zeros((n, k));
-        for (j, c) in candidates[..k].iter().enumerate() {
-            v.column_mut(j).assign(&c.0);
-        }
-        if let Some(theta) = least_squares(&v, &ones) {
-            let residual = (v.dot(&theta) - &ones)
-                .iter()
-                .fold(0.0f64, |m, r| m.max(r.abs()));
-            if theta.iter().all(|&t| t > 0.0) && residual <= 1e-13 {
-                return Some((candidates[..k].iter().map(|c| c.0.clone()).collect(), theta));
-            }
+        let v = stacked(candidates[..k].iter().map(|c| &c.0), n);
+        if let Some(theta) = least_squares(&v, &ones)
+            && theta.iter().all(|&t| t > 0.0)
+            && row_residual(&v, &theta) <= 1e-13
+        {
+            return Some((candidates[..k].iter().map(|c| c.0.clone()).collect(), theta));
         }
         k -= 1;
     }
     polish_nonnegative(candidates, n)
+}
+
+/// The columns side by side: an n x k matrix.
+fn stacked<'a>(columns: impl ExactSizeIterator<Item = &'a Array1<f64>>, n: usize) -> Array2<f64> {
+    let mut v = Array2::zeros((n, columns.len()));
+    for (j, c) in columns.enumerate() {
+        v.column_mut(j).assign(c);
+    }
+    v
+}
+
+/// `max_x |(V theta)_x - 1|`: how far the weights are from rows summing to 1.
+fn row_residual(v: &Array2<f64>, theta: &Array1<f64>) -> f64 {
+    v.dot(theta)
+        .iter()
+        .fold(0.0f64, |m, r| m.max((r - 1.0).abs()))
 }
 
 /// The fallback of [`polish`] (weights from a perturbed master, whose support
@@ -846,16 +854,9 @@ fn polish_nonnegative(
     candidates: &[(Array1<f64>, f64)],
     n: usize,
 ) -> Option<(Vec<Array1<f64>>, Array1<f64>)> {
-    let mut v = Array2::zeros((n, candidates.len()));
-    for (j, c) in candidates.iter().enumerate() {
-        v.column_mut(j).assign(&c.0);
-    }
-    let ones = Array1::<f64>::ones(n);
-    let theta = nonnegative_least_squares(&v, &ones)?;
-    let residual = (v.dot(&theta) - &ones)
-        .iter()
-        .fold(0.0f64, |m, r| m.max(r.abs()));
-    if residual > 1e-13 {
+    let v = stacked(candidates.iter().map(|c| &c.0), n);
+    let theta = nonnegative_least_squares(&v, &Array1::ones(n))?;
+    if row_residual(&v, &theta) > 1e-13 {
         return None;
     }
     let kept: Vec<usize> = (0..theta.len()).filter(|&j| theta[j] > 0.0).collect();

@@ -93,14 +93,19 @@ pub(crate) fn spikes(
             } else {
                 (1.0 / ry, 0.0)
             };
-            let mut v = Array1::from_elem(r.len(), b);
-            v[y] = a;
-            Column {
-                value: value(v.view()),
-                vector: v,
-            }
+            spike(r.len(), y, a, b, value)
         })
         .collect()
+}
+
+/// The column `b 1 + (a - b) e_y` in dimension n, with its value.
+fn spike(n: usize, y: usize, a: f64, b: f64, value: &dyn Fn(ArrayView1<f64>) -> f64) -> Column {
+    let mut v = Array1::from_elem(n, b);
+    v[y] = a;
+    Column {
+        value: value(v.view()),
+        vector: v,
+    }
 }
 
 /// The N columns of k-ary randomized response at `e = e^eps`, `1 + (e - 1) e_y`,
@@ -114,12 +119,7 @@ pub(crate) fn staircase_spikes(
     (0..r.len())
         .map(|y| {
             let b = 1.0 / (1.0 + (e - 1.0) * r[y]);
-            let mut v = Array1::from_elem(r.len(), b);
-            v[y] = e * b;
-            Column {
-                value: value(v.view()),
-                vector: v,
-            }
+            spike(r.len(), y, e * b, b, value)
         })
         .collect()
 }
@@ -144,12 +144,7 @@ pub(crate) fn box_spikes(
             if !(a > b * (1.0 + 1e-9) && b >= 0.0 && a.is_finite()) {
                 return None;
             }
-            let mut v = Array1::from_elem(r.len(), b);
-            v[y] = a;
-            Some(Column {
-                value: value(v.view()),
-                vector: v,
-            })
+            Some(spike(r.len(), y, a, b, value))
         })
         .collect()
 }

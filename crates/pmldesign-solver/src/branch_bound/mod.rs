@@ -361,6 +361,17 @@ impl DualFloor {
     fn at(&self, w: f64) -> f64 {
         self.l_min.max(self.slope * w + self.offset)
     }
+
+    /// The ends of `[a, b]` with the floor's kink between them if it falls
+    /// inside: the floor is linear between consecutive breaks.
+    fn breaks(&self, a: f64, b: f64) -> Vec<f64> {
+        let kink = (self.l_min - self.offset) / self.slope;
+        if kink > a && kink < b {
+            vec![a, kink, b]
+        } else {
+            vec![a, b]
+        }
+    }
 }
 
 /// Depth-first branch and bound over the items of `search`.
@@ -925,19 +936,9 @@ impl Family for TwoLevelMember<'_> {
         if a > b {
             return f64::NEG_INFINITY;
         }
+        let xs = floor.breaks(a, b);
         if let Some(e) = self.concave_staircase(threshold) {
-            let mut xs = vec![a, b];
-            let kink = (floor.l_min - floor.offset) / floor.slope;
-            if kink > a && kink < b {
-                xs.insert(1, kink);
-            }
             return self.concave_test(e, threshold, max_in, max_out, xs, &|w| floor.at(w));
-        }
-        // The floor is linear on each side of its kink.
-        let mut xs = vec![a, b];
-        let kink = (floor.l_min - floor.offset) / floor.slope;
-        if kink > a && kink < b {
-            xs.insert(1, kink);
         }
         let points = xs.iter().map(|&w| (w, floor.at(w)));
         let fallback = || {
@@ -976,18 +977,16 @@ impl Family for TwoLevelMember<'_> {
         if let Some(b) = self.polyline_bound(chain, masses, threshold, CHAIN_SPLITS) {
             return b;
         }
-        let (mut w0, mut l0) = (node.w, node.l);
-        let mut best = self.cost(w0, l0, max_in, max_out);
-        for i in items.chain(node.depth) {
-            if w0 >= w_max || best > threshold {
+        // No slope enclosure somewhere on the chain: interval arithmetic.
+        let mut best = self.cost(node.w, node.l, max_in, max_out);
+        let mut start = (node.w, node.l);
+        for end in chain_walk(node, items, w_max).skip(1) {
+            if best > threshold {
                 break;
             }
-            let (p, lam) = (items.p[i], items.lambda[i]);
-            let w1 = (w0 + p).min(w_max);
-            let l1 = l0 + lam * (w1 - w0) / p;
-            let seg = self.segment_bound((w0, l0), (w1, l1), max_in, max_out, threshold, 0);
+            let seg = self.segment_bound(start, end, max_in, max_out, threshold, 0);
             best = best.max(seg);
-            (w0, l0) = (w1, l1);
+            start = end;
         }
         best
     }
