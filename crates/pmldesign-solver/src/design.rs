@@ -3,7 +3,7 @@
 //! rays, polish, certify and compare with randomized response.
 
 use crate::baseline::{Baselines, randomized_response_baselines};
-use crate::branch_bound::{BoxCut, Levels, TwoLevel, Union};
+use crate::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
 use crate::certificate::{Certificate, DualCertificate};
 use crate::error::{Result, SolverError};
 use crate::ray_lp;
@@ -339,18 +339,6 @@ pub fn optimise_in_cone(
     let a_priori = density_level(cone)
         .and_then(|eps| utility.bound_at_level(eps))
         .unwrap_or(f64::INFINITY);
-    if settings.pricing == PricingMethod::Auto
-        && n > rays::MAX_GENERIC_N
-        && let ColumnCone::PmlL1Ball { beta, epsilon, .. } = cone
-        && !cone.is_proposition_2()
-        && utility.separable().is_some()
-    {
-        let ball = PastProposition2 {
-            beta: *beta,
-            epsilon: *epsilon,
-        };
-        return ball.optimise(reference, utility, a_priori, settings, progress);
-    }
     if settings.pricing == PricingMethod::Auto {
         let deadline = settings
             .column_generation
@@ -370,6 +358,19 @@ pub fn optimise_in_cone(
             }
             return Ok(opt);
         }
+    }
+    // Past Prop 2 without a branch-and-bound form for the three-level rays.
+    if settings.pricing == PricingMethod::Auto
+        && n > rays::MAX_GENERIC_N
+        && let ColumnCone::PmlL1Ball { beta, epsilon, .. } = cone
+        && !cone.is_proposition_2()
+        && utility.separable().is_some()
+    {
+        let ball = PastProposition2 {
+            beta: *beta,
+            epsilon: *epsilon,
+        };
+        return ball.optimise(reference, utility, a_priori, settings, progress);
     }
     // PMC for a known prior has N rays (all at the lower end but one): no limit.
     let pmc_known = matches!(
@@ -576,6 +577,17 @@ pub fn pricing_oracle(
             let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?;
             Box::new(Union::ball(family_z, family_l, deadline))
         }
+        // Past Prop 2: the exact ball's families (docs/theory.md §4b).
+        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => {
+            let b = beta / 2.0;
+            let three = ThreeLevel::new(&p, e, b, utility)?;
+            let family_l = TwoLevel::new(&p, Levels::BallLevel { e, b }, utility)?;
+            // Prop 2's formula: inside the exact cone for every radius.
+            let family_z = BoxCut::new(&p, 0.0, e / (1.0 + b * e), true, utility)?;
+            let stairs = TwoLevel::new(&p, Levels::Staircase { e }, utility)?.with_cap(b);
+            let prop2 = (family_z, family_l);
+            Box::new(Union::exact_ball(prop2, stairs, three, deadline))
+        }
         ColumnCone::Notion { notion, .. } => match *notion {
             Notion::Ldp { epsilon } if epsilon > 0.0 => {
                 let levels = Levels::Staircase { e: epsilon.exp() };
@@ -598,8 +610,10 @@ pub fn pricing_oracle(
     let value = |v: ArrayView1<f64>| utility.column_value(v, reference);
     let start = match cone {
         ColumnCone::PmlKnownPrior { .. } => ray_lp::spikes(reference, e, 0.0, &value),
+        // Prop 2's e^eps' for every radius (its cone is inside the exact one).
         ColumnCone::PmlL1Ball { beta, .. } => {
-            ray_lp::spikes(reference, cone.effective_exp_epsilon(), beta / 2.0, &value)
+            let b = beta / 2.0;
+            ray_lp::spikes(reference, e / (1.0 + b * e), b, &value)
         }
         ColumnCone::Notion {
             notion: Notion::Ldp { epsilon },

@@ -42,6 +42,16 @@ pub trait Utility: Send + Sync {
         false
     }
 
+    /// Whether, for every support mass `S` in `(0, 1]` and ratio `E_B >= 1`,
+    /// `m(W) = s (W f(E_B / s) + (S - W) f(1 / s) + (1 - S) f(0))` with
+    /// `s = S + (E_B - 1) W` is concave in W (true for mutual information and
+    /// chi-square, not for total variation): the three-level rays of the exact
+    /// l1 ball past \[E\] Prop 2 are then priced by branch and bound
+    /// (docs/theory.md §4b). MAP accuracy needs no such property.
+    fn three_level_concave(&self) -> bool {
+        false
+    }
+
     /// An upper bound on U for every mechanism whose information density
     /// `i(x; y) = ln(W[x][y] / q_y)` is at most eps under the reference prior, if
     /// one is known. Mutual information: eps, since
@@ -94,6 +104,8 @@ pub struct FInformation {
     bounded_by_level: bool,
     /// See [`Utility::staircase_concave`].
     staircase_concave: bool,
+    /// See [`Utility::three_level_concave`].
+    three_level_concave: bool,
 }
 
 impl FInformation {
@@ -104,6 +116,7 @@ impl FInformation {
             f,
             bounded_by_level: false,
             staircase_concave: false,
+            three_level_concave: false,
         }
     }
 
@@ -111,8 +124,9 @@ impl FInformation {
     pub fn mutual_information() -> Self {
         FInformation {
             bounded_by_level: true,
-            // m(W) = W E ln E - s ln s.
+            // m(W) = W E ln E - s ln s (also with E_B and S: f(0) = 0).
             staircase_concave: true,
+            three_level_concave: true,
             ..FInformation::new("mi", |t| if t > 0.0 { t * t.ln() } else { 0.0 })
         }
     }
@@ -129,8 +143,10 @@ impl FInformation {
     /// Chi-square information, `f(t) = (t - 1)^2`.
     pub fn chi_square() -> Self {
         FInformation {
-            // m(W) = (E - 1)^2 W (1 - W) / (1 + (E - 1) W).
+            // m(W) = (E - 1)^2 W (1 - W) / (1 + (E - 1) W); with E_B and S,
+            // m(W) = (W E_B^2 + S - W) / s - s.
             staircase_concave: true,
+            three_level_concave: true,
             ..FInformation::new("chi2", |t| (t - 1.0) * (t - 1.0))
         }
     }
@@ -156,6 +172,10 @@ impl Utility for FInformation {
 
     fn staircase_concave(&self) -> bool {
         self.staircase_concave
+    }
+
+    fn three_level_concave(&self) -> bool {
+        self.three_level_concave
     }
 
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {

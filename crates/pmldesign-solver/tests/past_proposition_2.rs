@@ -1,13 +1,18 @@
 //! The l1 ball past \[E\] Proposition 2 (`beta >= 2 min p^`) at alphabets the
-//! exact enumerators cannot take (issue 11): the inner cone (Prop 2's formula)
-//! and the outer bound (the estimate alone) bracket the exact optimum, which the
-//! generic enumerator computes at small N; at real sizes the designs are
-//! certified over the whole ball with their gap.
+//! exact enumerators cannot take (issue 11). Mutual information, chi-square and
+//! MAP accuracy are priced exactly over the ball's four ray families (branch and
+//! bound, docs/theory.md §4b) and agree with enumeration; for the other
+//! utilities the inner cone (Prop 2's formula) and the outer bound (the estimate
+//! alone) bracket the exact optimum, which the generic enumerator computes at
+//! small N. At real sizes the designs are certified over the whole ball.
 
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::internals::{PastProposition2, design};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
-use pmldesign_solver::{DesignStatus, Loss, LossMethod, Problem, Settings};
+use pmldesign_solver::{DesignStatus, Loss, LossMethod, PricingMethod, Problem, Settings};
+
+/// The utilities priced exactly past Prop 2 (the others are bracketed).
+const EXACT: [&str; 3] = ["mi", "chi2", "map"];
 
 /// A prior with rare categories: Zipf(1.1) weights on n symbols.
 fn zipf(n: usize) -> Prior {
@@ -56,8 +61,46 @@ fn inner_and_outer_bracket_the_exact_optimum() {
     }
 }
 
+/// Branch and bound over the exact ball's families gives the enumerated
+/// optimum (structured rays of every radius) at N = 10 and 14.
+#[test]
+fn exact_designs_past_proposition_2_match_enumeration() {
+    for (n, factor, eps) in [(10, 3.0, 0.7), (14, 2.5, 1.0), (14, 6.0, 2.0)] {
+        let p = zipf(n);
+        let beta = factor * p.min_mass();
+        let set = UncertaintySet::l1_ball(p, beta).unwrap();
+        for name in EXACT {
+            let solve = |pricing: PricingMethod| {
+                let settings = Settings {
+                    pricing,
+                    ..Settings::default()
+                };
+                Problem::new(set.clone())
+                    .epsilon(eps)
+                    .boxed_utility(builtin(name).unwrap())
+                    .settings(settings)
+                    .solve()
+                    .unwrap()
+            };
+            let (bb, reference) = (solve(PricingMethod::Auto), solve(PricingMethod::Enumerate));
+            let ctx = format!("{name} n={n} beta={beta} eps={eps}");
+            assert_eq!(bb.pricing, "branch_and_bound", "{ctx}");
+            assert_eq!(bb.status, DesignStatus::Optimal, "{ctx}");
+            let scale = 1.0 + reference.utility_value.abs();
+            assert!(
+                (bb.utility_value - reference.utility_value).abs() <= 1e-9 * scale,
+                "{ctx}: branch and bound {} enumeration {}",
+                bb.utility_value,
+                reference.utility_value
+            );
+            assert!(bb.certificate.worst_case_pml <= eps + 1e-12, "{ctx}");
+        }
+    }
+}
+
 /// N = 20 with rare categories: every built-in utility designs a mechanism
-/// that is eps-PML over the whole ball, with an honest status and gap.
+/// that is eps-PML over the whole ball, with an honest status and gap (exact
+/// for the utilities of [`EXACT`]).
 #[test]
 fn designs_past_proposition_2_at_twenty_symbols() {
     let p = zipf(20);
@@ -71,7 +114,12 @@ fn designs_past_proposition_2_at_twenty_symbols() {
             .unwrap();
         assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10, "{name}");
         assert!(d.certificate.gap >= 0.0, "{name}");
-        assert_eq!(d.pricing, "branch_and_bound_inner_outer");
+        if EXACT.contains(&name) {
+            assert_eq!(d.pricing, "branch_and_bound", "{name}");
+            assert_eq!(d.status, DesignStatus::Optimal, "{name}");
+        } else {
+            assert_eq!(d.pricing, "branch_and_bound_inner_outer", "{name}");
+        }
         if d.status == DesignStatus::Optimal {
             assert!(d.certificate.gap <= 1e-9 * d.utility_value.abs().max(1e-6));
         }

@@ -121,6 +121,9 @@ macro_rules! check {
     };
 }
 
+/// The utilities compared, and the (utility, dual) pairs allowed to disagree.
+type Utilities<'a> = (&'a [&'a str], &'a dyn Fn(&str, &str) -> bool);
+
 /// Compares the two oracles on one cone for every built-in utility and dual,
 /// recording every disagreement in `failures`; returns the number of comparisons.
 fn check_cone(
@@ -128,14 +131,14 @@ fn check_cone(
     p: &Prior,
     label: &str,
     cone: &ColumnCone,
-    known_disagreement: &dyn Fn(&str, &str) -> bool,
+    (names, known_disagreement): Utilities,
     failures: &mut Vec<String>,
 ) -> usize {
     let reference = p.masses();
     let rays = enumerate(cone).unwrap_or_else(|e| panic!("{label}: enumeration failed: {e}"));
     let lambdas = duals(r, p, cone);
     let mut checked = 0;
-    for name in BUILTIN_NAMES {
+    for &name in names {
         let utility = builtin(name).unwrap();
         let mu: Vec<f64> = rays
             .iter()
@@ -236,7 +239,8 @@ fn branch_and_bound_prices_like_enumeration() {
         for (family, cone) in families(&mut r, &p, eps, case) {
             let label = format!("case {case}: N={n} {kind} prior, {family}");
             let known = |_: &str, _: &str| false;
-            checked += check_cone(&mut r, &p, &label, &cone, &known, &mut failures);
+            let utilities: Utilities = (&BUILTIN_NAMES[..], &known);
+            checked += check_cone(&mut r, &p, &label, &cone, utilities, &mut failures);
         }
     }
     assert_eq!(checked, sizes.len() * 5 * BUILTIN_NAMES.len() * 4);
@@ -250,6 +254,41 @@ fn branch_and_bound_prices_like_enumeration() {
 
 /// The largest reduced cost under `lambda` on the known-prior eps-PML cone of
 /// `p` by both oracles: `(enumeration, branch and bound)`.
+/// The utilities whose three-level rays branch and bound prices (the others
+/// keep the inner/outer bracket past Prop 2).
+const THREE_LEVEL_UTILITIES: [&str; 3] = ["mi", "chi2", "map"];
+
+#[test]
+fn exact_ball_past_proposition_2_prices_like_enumeration() {
+    let mut r = Rng(0x5eed_b4b0_2026_1123);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in 0..90 {
+        let n = 3 + case % 8;
+        let (p, eps, kind) = random_instance(&mut r, n, case);
+        // Radii past Prop 2: just past it, a few times 2 min p, and up to 1.6.
+        let beta = match case % 3 {
+            0 => 2.0 * p.min_mass() * (1.0 + 0.5 * r.unit()),
+            1 => 2.0 * p.min_mass() * (2.0 + 6.0 * r.unit()),
+            _ => (2.0 * p.min_mass()).max(1.6 * r.unit()),
+        };
+        let ball = UncertaintySet::l1_ball(p.clone(), beta).unwrap();
+        let cone = ColumnCone::pml(&ball, eps).unwrap();
+        let label =
+            format!("case {case}: N={n} {kind} prior, ball past Prop 2 eps={eps:?} beta={beta:?}");
+        let known = |_: &str, _: &str| false;
+        let utilities: Utilities = (&THREE_LEVEL_UTILITIES[..], &known);
+        checked += check_cone(&mut r, &p, &label, &cone, utilities, &mut failures);
+    }
+    assert_eq!(checked, 90 * 3 * 4);
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} pricings disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 fn known_pml_max_reduced_costs(p: Prior, eps: f64, utility: &str, lambda: &[f64]) -> (f64, f64) {
     let reference = p.masses().to_owned();
     let cone = ColumnCone::pml(&UncertaintySet::known(p), eps).unwrap();

@@ -35,7 +35,9 @@ mod chain_line;
 mod halves;
 mod segment;
 mod staircase;
+mod three_level;
 use halves::Suffix;
+pub use three_level::ThreeLevel;
 
 /// Tolerance deciding whether a free coordinate sits at an end of its range.
 const BOUND_TOL: f64 = 1e-12;
@@ -204,81 +206,55 @@ impl<T> Found<T> {
     }
 }
 
-/// The state shared by the depth-first search of one family member.
-struct Search<'a> {
-    items: &'a Items,
-    /// The last items, met in the middle.
-    suffix: &'a Suffix,
-    tol: f64,
-    keep: usize,
+impl<T> Found<T> {
+    /// Nodes whose bound is at most this are dropped: the entry tolerance, or
+    /// the worst kept candidate once `keep` are kept. A tolerance of `+inf` asks
+    /// for the largest reduced cost itself: then nodes that cannot beat it are
+    /// dropped.
+    fn threshold(&self, tol: f64, keep: usize) -> f64 {
+        let kept = if keep == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.top.threshold()
+        };
+        if tol == f64::INFINITY {
+            self.best.max(kept)
+        } else {
+            tol.max(kept)
+        }
+    }
+}
+
+/// A search's share of its [`Pass`]: counts its nodes into the pass and says
+/// when to stop.
+struct Budget<'a> {
     pass: &'a Pass,
+    tol: f64,
     /// Nodes counted into `pass` so far.
     reported: u64,
-    stack: Vec<usize>,
-    found: Found,
     stopped: bool,
 }
 
-impl<'a> Search<'a> {
-    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
-        let keep = keep.min(KEEP_CAP);
-        Search {
-            items,
-            suffix,
-            tol,
-            keep,
+impl<'a> Budget<'a> {
+    fn new(pass: &'a Pass, tol: f64) -> Self {
+        Budget {
             pass,
+            tol,
             reported: 0,
-            stack: Vec::new(),
-            found: Found::new(keep),
             stopped: false,
         }
     }
 
-    /// Nodes whose bound is at most this are dropped: the entry tolerance, or the
-    /// worst kept candidate once enough are kept. A tolerance of `+inf` asks for
-    /// the largest reduced cost itself: then nodes that cannot beat it are dropped.
-    fn threshold(&self) -> f64 {
-        let kept = if self.keep == 0 {
-            f64::NEG_INFINITY
-        } else {
-            self.found.top.threshold()
-        };
-        if self.tol == f64::INFINITY {
-            self.found.best.max(kept)
-        } else {
-            self.tol.max(kept)
-        }
-    }
-
-    /// Records a set (the items on the stack) of reduced cost `rc`.
-    fn offer(&mut self, rc: f64) {
-        self.offer_with(rc, |_| {});
-    }
-
-    /// Records the set on the stack plus the positions `more` adds.
-    fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
-        self.found.best = self.found.best.max(rc);
-        if rc > self.tol && rc > self.found.top.threshold() {
-            let mut positions = self.stack.clone();
-            more(&mut positions);
-            let set: Vec<usize> = positions.iter().map(|&i| self.items.index[i]).collect();
-            self.found.top.push(rc, set);
-        }
-    }
-
-    /// Counts a node; true when the search must stop (checked now and then):
-    /// the deadline has passed, or the pass has spent its node budget and some
-    /// search of it has found an entering ray (a pass that finds none completes).
-    fn must_stop(&mut self) -> bool {
-        self.found.nodes += 1;
-        if !self.stopped && self.found.nodes.is_multiple_of(CLOCK_EVERY) {
+    /// True when the search that has found `found` must stop (checked now and
+    /// then): the deadline has passed, or the pass has spent its node budget
+    /// and some search of it has found an entering ray (a pass that finds none
+    /// completes).
+    fn tick<T>(&mut self, found: &Found<T>) -> bool {
+        if !self.stopped && found.nodes.is_multiple_of(CLOCK_EVERY) {
             let pass = self.pass;
-            let total = pass
-                .nodes
-                .fetch_add(self.found.nodes - self.reported, Relaxed);
-            self.reported = self.found.nodes;
-            if self.found.best > self.tol {
+            let total = pass.nodes.fetch_add(found.nodes - self.reported, Relaxed);
+            self.reported = found.nodes;
+            if found.best > self.tol {
                 // The pass's node count when its first entering ray was found.
                 let _ = pass
                     .found_at
@@ -299,6 +275,60 @@ impl<'a> Search<'a> {
                 || total >= LAST_PASS_BUDGET;
         }
         self.stopped
+    }
+}
+
+/// The state shared by the depth-first search of one family member.
+struct Search<'a> {
+    items: &'a Items,
+    /// The last items, met in the middle.
+    suffix: &'a Suffix,
+    tol: f64,
+    keep: usize,
+    budget: Budget<'a>,
+    stack: Vec<usize>,
+    found: Found,
+}
+
+impl<'a> Search<'a> {
+    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
+        let keep = keep.min(KEEP_CAP);
+        Search {
+            items,
+            suffix,
+            tol,
+            keep,
+            budget: Budget::new(pass, tol),
+            stack: Vec::new(),
+            found: Found::new(keep),
+        }
+    }
+
+    /// Nodes whose bound is at most this are dropped ([`Found::threshold`]).
+    fn threshold(&self) -> f64 {
+        self.found.threshold(self.tol, self.keep)
+    }
+
+    /// Records a set (the items on the stack) of reduced cost `rc`.
+    fn offer(&mut self, rc: f64) {
+        self.offer_with(rc, |_| {});
+    }
+
+    /// Records the set on the stack plus the positions `more` adds.
+    fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
+        self.found.best = self.found.best.max(rc);
+        if rc > self.tol && rc > self.found.top.threshold() {
+            let mut positions = self.stack.clone();
+            more(&mut positions);
+            let set: Vec<usize> = positions.iter().map(|&i| self.items.index[i]).collect();
+            self.found.top.push(rc, set);
+        }
+    }
+
+    /// Counts a node; true when the search must stop ([`Budget::tick`]).
+    fn must_stop(&mut self) -> bool {
+        self.found.nodes += 1;
+        self.budget.tick(&self.found)
     }
 
     /// The two children of `node`: the next item taken (if `fits`), then left out
@@ -907,11 +937,11 @@ impl TwoLevelMember<'_> {
 
 impl Family for TwoLevelMember<'_> {
     fn window(&self) -> (f64, f64) {
-        (0.0, self.family.levels.max_weight())
+        (0.0, self.family.max_weight())
     }
 
     fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
-        if taken == 0 || taken == n || node.w >= self.family.levels.max_weight() {
+        if taken == 0 || taken == n || node.w >= self.family.max_weight() {
             return None;
         }
         let (top, level) = self.family.levels.at(node.w);
@@ -932,7 +962,7 @@ impl Family for TwoLevelMember<'_> {
         max_out: f64,
         threshold: f64,
     ) -> f64 {
-        let (a, b) = (w.0.max(0.0), w.1.min(self.family.levels.max_weight()));
+        let (a, b) = (w.0.max(0.0), w.1.min(self.family.max_weight()));
         if a > b {
             return f64::NEG_INFINITY;
         }
@@ -953,7 +983,7 @@ impl Family for TwoLevelMember<'_> {
     }
 
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
-        let w_max = self.family.levels.max_weight();
+        let w_max = self.family.max_weight();
         let rest = items.suffix_max[node.depth];
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
         if let Some(e) = self.concave_staircase(threshold) {
@@ -1068,6 +1098,8 @@ pub struct TwoLevel {
     concave: bool,
     utility: SliceUtility,
     deadline: Option<Instant>,
+    /// Members have `W < cap` (1: no cap).
+    cap: f64,
 }
 
 impl TwoLevel {
@@ -1081,6 +1113,7 @@ impl TwoLevel {
             concave: matches!(kind, Separable::MaxWeighted) || utility.staircase_concave(),
             utility: column_value(p, kind),
             deadline: None,
+            cap: 1.0,
         })
     }
 
@@ -1088,6 +1121,18 @@ impl TwoLevel {
     pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
         self.deadline = deadline;
         self
+    }
+
+    /// Keeps only members with `W < cap` (the staircase rays of the exact ball
+    /// past \[E\] Prop 2, whose top set weighs less than `beta/2`).
+    pub fn with_cap(mut self, cap: f64) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    /// The largest weight of a member.
+    fn max_weight(&self) -> f64 {
+        self.levels.max_weight().min(self.cap)
     }
 
     fn ray(&self, a: &[usize]) -> Array1<f64> {
@@ -1206,6 +1251,28 @@ impl Union {
         Union {
             n: family_z.p.len(),
             parts: vec![Box::new(family_z), Box::new(family_l)],
+            deadline,
+        }
+    }
+
+    /// The exact l1 ball past \[E\] Prop 2 (docs/theory.md §4b): Prop 2's
+    /// families Z and L, the staircase rays with a top set lighter than
+    /// `beta/2`, and the three-level rays.
+    pub fn exact_ball(
+        prop2: (BoxCut, TwoLevel),
+        staircase: TwoLevel,
+        three: ThreeLevel,
+        deadline: Option<Instant>,
+    ) -> Self {
+        let (family_z, family_l) = prop2;
+        Union {
+            n: family_z.p.len(),
+            parts: vec![
+                Box::new(family_z),
+                Box::new(family_l),
+                Box::new(staircase),
+                Box::new(three),
+            ],
             deadline,
         }
     }
