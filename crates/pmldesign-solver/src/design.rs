@@ -345,6 +345,7 @@ pub fn optimise_in_cone(
             .time_limit
             .map(|t| std::time::Instant::now() + settings.column_generation.loop_time(t));
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
+            let settings = &with_smoothing(cone, settings);
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
             opt.pricing = "branch_and_bound";
             if matches!(
@@ -400,6 +401,16 @@ pub fn optimise_in_cone(
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
     }
+}
+
+/// `settings` with the dual smoothing chosen for `cone` where the user left it
+/// open ([`crate::ColumnGenerationSettings::smoothing`]).
+fn with_smoothing(cone: &ColumnCone, settings: &Settings) -> Settings {
+    let mut s = settings.clone();
+    let past_prop2 = matches!(cone, ColumnCone::PmlL1Ball { .. }) && !cone.is_proposition_2();
+    let cg = &mut s.column_generation;
+    cg.smoothing = Some(cg.smoothing.unwrap_or(if past_prop2 { 0.5 } else { 0.0 }));
+    s
 }
 
 /// The l1 ball past \[E\] Prop 2 (`beta >= 2 min p^`) at alphabets the generic

@@ -113,6 +113,14 @@ impl Settings {
                 "use the default 1e-11",
             );
         }
+        if let Some(a) = cg.smoothing.filter(|a| !(0.0..1.0).contains(a)) {
+            return bad(
+                "smoothing",
+                format!("{a}"),
+                "dual smoothing must lie in [0, 1)",
+                "use None (chosen per cone), 0 (off) or a value such as 0.5",
+            );
+        }
         if self.max_alphabet < 2 {
             return bad(
                 "max_alphabet",

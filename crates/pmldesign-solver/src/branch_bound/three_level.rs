@@ -165,11 +165,12 @@ struct Search<'a> {
     /// Positions on the path: `k` in A, `k + n` in M.
     stack: Vec<usize>,
     found: Found,
-    /// `min lambda_x / p_x` and the crude bound on every member's reduced cost.
+    /// The crude bound on every member's reduced cost.
     crude: f64,
+    chains: &'a Chains,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
     /// The reduced cost of the node's sets with the free items in Z.
     fn reduced_cost(&self, node: &Node) -> Option<f64> {
         let f = self.family;
@@ -213,7 +214,7 @@ impl Search<'_> {
             return;
         }
         let threshold = self.found.threshold(self.tol, self.keep);
-        if Bound::new(self.family, self.items, &node, threshold).prunable() {
+        if Bound::new(self, &node, threshold).prunable() {
             return;
         }
         let i = node.depth;
@@ -232,7 +233,7 @@ impl Search<'_> {
     /// the least threshold the node's test proves, by bisection up to the
     /// crude bound (valid for every member).
     fn open_bound(&self, node: &Node) -> f64 {
-        let proven = |t: f64| Bound::new(self.family, self.items, node, t).prunable();
+        let proven = |t: f64| Bound::new(self, node, t).prunable();
         let mut lo = self.found.best.max(self.tol);
         if lo.is_finite() && proven(lo) {
             return f64::NEG_INFINITY;
@@ -253,14 +254,38 @@ impl Search<'_> {
     }
 }
 
+/// The fractional-knapsack chain of the items from each depth on: cumulative
+/// masses and dual masses from (0, 0), in order of `lambda_x / p_x`.
+struct Chains {
+    cw: Vec<Vec<f64>>,
+    cl: Vec<Vec<f64>>,
+}
+
+impl Chains {
+    fn new(items: &Items) -> Self {
+        let n = items.len();
+        let (mut cw, mut cl) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
+        for depth in 0..=n {
+            let (mut w, mut l) = (vec![0.0], vec![0.0]);
+            for i in items.chain(depth) {
+                w.push(w[w.len() - 1] + items.p[i]);
+                l.push(l[l.len() - 1] + items.lambda[i]);
+            }
+            cw.push(w);
+            cl.push(l);
+        }
+        Chains { cw, cl }
+    }
+}
+
 /// The bound of one node against a threshold (module docs).
 struct Bound<'a> {
     family: &'a ThreeLevel,
     node: &'a Node,
     theta: f64,
-    /// The free items' chain: cumulative masses and dual masses from (0, 0).
-    cw: Vec<f64>,
-    cl: Vec<f64>,
+    /// The free items' chain ([`Chains`]).
+    cw: &'a [f64],
+    cl: &'a [f64],
     /// Most mass the free items can add to A.
     wa_max: f64,
     /// Largest masses A and M can reach.
@@ -269,12 +294,9 @@ struct Bound<'a> {
 }
 
 impl<'a> Bound<'a> {
-    fn new(family: &'a ThreeLevel, items: &Items, node: &'a Node, theta: f64) -> Self {
-        let (mut cw, mut cl) = (vec![0.0], vec![0.0]);
-        for i in items.chain(node.depth) {
-            cw.push(cw[cw.len() - 1] + items.p[i]);
-            cl.push(cl[cl.len() - 1] + items.lambda[i]);
-        }
+    fn new(search: &'a Search, node: &'a Node, theta: f64) -> Self {
+        let (family, items) = (search.family, search.items);
+        let (cw, cl) = (&search.chains.cw[node.depth], &search.chains.cl[node.depth]);
         let free = cw[cw.len() - 1];
         let rest = items.suffix_max[node.depth];
         Bound {
@@ -340,16 +362,25 @@ impl<'a> Bound<'a> {
         Interval { lo, hi }
     }
 
-    /// The relaxed Q at added top mass `wa` and support mass `sm`.
-    fn q(&self, wa: f64, sm: f64) -> f64 {
-        let (f, node) = (self.family, self.node);
-        let w = node.w + wa;
-        let (eb, s) = f.shape(sm, w);
-        f.m(sm, w, self.max_a, self.max_m)
+    /// What the relaxed Q needs of a support mass `sm`: `(sm, E_B - 1, the
+    /// support's dual mass floor)`.
+    fn at_support(&self, sm: f64) -> (f64, f64, f64) {
+        let f = self.family;
+        (
+            sm,
+            f.e * (sm - f.b) - 1.0,
+            self.node.lb + self.phi(sm - self.node.s),
+        )
+    }
+
+    /// The relaxed Q at top mass w (whose added dual mass floor is `phi_a`)
+    /// and the support of [`Self::at_support`].
+    fn q(&self, w: f64, phi_a: f64, (sm, eb1, floor): (f64, f64, f64)) -> f64 {
+        let s = sm + eb1 * w;
+        self.family.m(sm, w, self.max_a, self.max_m)
             - self.theta * s
-            - node.lb
-            - self.phi(sm - node.s)
-            - (eb - 1.0) * (node.la + self.phi(wa))
+            - floor
+            - eb1 * (self.node.la + phi_a)
     }
 
     /// An enclosure of `dQ/dS` over `S in [s1, s2]` and every W of the node.
@@ -439,15 +470,16 @@ impl<'a> Bound<'a> {
         };
         let w0 = self.node.w;
         let width = s2 - s1;
+        let (end1, end2) = (self.at_support(s1), self.at_support(s2));
         let h = |w: f64| {
-            let wa = w - w0;
+            let phi_a = self.phi(w - w0);
             if d.lo >= 0.0 {
-                self.q(wa, s2)
+                self.q(w, phi_a, end2)
             } else if d.hi <= 0.0 {
-                self.q(wa, s1)
+                self.q(w, phi_a, end1)
             } else {
                 // The meeting point of the lines through both ends.
-                let (q1, q2) = (self.q(wa, s1), self.q(wa, s2));
+                let (q1, q2) = (self.q(w, phi_a, end1), self.q(w, phi_a, end2));
                 (-d.lo * q1 + d.hi * q2 - d.hi * d.lo * width) / (d.hi - d.lo)
             }
         };
@@ -549,6 +581,7 @@ impl Searched for ThreeLevel {
         let lam = lambda.to_vec();
         let items = Items::new(&self.p, &lam, None);
         let crude = self.crude_bound(&lam);
+        let chains = Chains::new(&items);
         let results: Vec<(usize, Found)> = self
             .prefixes(&items)
             .into_par_iter()
@@ -563,6 +596,7 @@ impl Searched for ThreeLevel {
                     stack,
                     found: Found::new(keep),
                     crude,
+                    chains: &chains,
                 };
                 search.explore(node, true);
                 (0, search.found)
