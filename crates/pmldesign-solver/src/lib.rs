@@ -35,6 +35,7 @@ mod generic;
 mod intersection;
 mod line_metric;
 pub mod loss;
+mod loss_ball;
 mod master;
 mod notion_loss;
 mod notion_lp;

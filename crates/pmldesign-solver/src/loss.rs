@@ -87,6 +87,7 @@
 use crate::certificate::{Certificate, DualCertificate};
 use crate::design::{self, DesignStatus, LossOutcome};
 use crate::error::{Result, SolverError};
+use crate::loss_ball::ExactBallLoss;
 use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
 use crate::verify::{Repricing, altered, check_dual_bound, stored_lambda};
@@ -182,16 +183,19 @@ pub fn expected_loss(mechanism: &Mechanism, prior: ArrayView1<f64>, d: ArrayView
 pub enum LossMethod {
     /// Column generation for a known prior and the ball under Proposition 2, the
     /// direct LP otherwise (and if column generation fails numerically); with the
-    /// `highs` feature, always the direct LP.
+    /// `highs` feature, the direct LP. Past Proposition 2 the direct LP takes the
+    /// ball's vertex list while it is short, and column generation over the
+    /// exact ball's ray families beyond.
     Auto,
     /// The direct sparse LP over the N^2 entries (any uncertainty set).
     Direct,
-    /// Column generation with exact knapsack pricing (known prior, or the ball
-    /// under Proposition 2; other sets are an error).
+    /// Column generation with exact pricing: knapsacks for a known prior and
+    /// the ball under Proposition 2, branch and bound over the exact ball's ray
+    /// families past it (docs/theory.md §4b); other sets are an error.
     ColumnGeneration,
-    /// The l1 ball past \[E\] Prop 2 with too many vertices for the vertex form:
-    /// column generation over an inner and an outer slice, with the certified
-    /// gap between them (docs/theory.md §4b).
+    /// The l1 ball past \[E\] Prop 2, bracketed: column generation over an
+    /// inner and an outer slice, with the certified gap between them
+    /// (docs/theory.md §4b). Only when asked for.
     InnerOuter,
     /// No LP: eps = 0 or no privacy needed (closed forms).
     ClosedForm,
@@ -314,6 +318,8 @@ pub fn minimise_loss_with_progress(
         cheapest_labels(&d, &c)?
     } else if epsilon == 0.0 {
         constant_guess(&c)?
+    } else if let Some(solved) = exact_ball(set, level, &c, settings, progress)? {
+        solved
     } else if let Some(ball) = past_proposition_2(set, level, settings) {
         ball.solve(set, level, &c, settings, progress)?
     } else {
@@ -480,8 +486,52 @@ fn by_lp(
     })
 }
 
-/// The l1 ball past \[E\] Prop 2 whose vertex list is too long for the vertex
-/// form (docs/theory.md §4b): the mechanism is optimal over the inner slice of
+/// The l1 ball past \[E\] Prop 2 when column generation is asked for, or when
+/// its vertex list exceeds the limit and the loss LP may choose its method:
+/// column generation over the exact ball's ray families, priced by branch and
+/// bound ([`ExactBallLoss`]); `None` for other sets.
+fn exact_ball(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Option<Solved>> {
+    let UncertaintySet::L1Ball { center, beta } = set else {
+        return Ok(None);
+    };
+    let wanted = match settings.loss_method {
+        LossMethod::Auto => l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT).is_err(),
+        LossMethod::ColumnGeneration => true,
+        _ => false,
+    };
+    if !wanted {
+        return Ok(None);
+    }
+    let cg = &settings.column_generation;
+    let deadline = cg
+        .time_limit
+        .map(|t| std::time::Instant::now() + cg.loop_time(t));
+    let Some(oracle) = ExactBallLoss::new(set, epsilon, c, deadline) else {
+        return Ok(None);
+    };
+    // The master's dual oscillates here as for utilities (docs/theory.md §4b).
+    let mut settings = settings.clone();
+    let cg = &mut settings.column_generation;
+    cg.smoothing = Some(cg.smoothing.unwrap_or(0.5));
+    let result = column_generation_over(&oracle, center.masses(), c, &settings, progress)?;
+    let status = DesignStatus::Optimal;
+    Ok(Some(result.solved(
+        LossMethod::ColumnGeneration,
+        set,
+        epsilon,
+        c,
+        status,
+    )?))
+}
+
+/// The l1 ball past \[E\] Prop 2, asked for explicitly
+/// ([`LossMethod::InnerOuter`], docs/theory.md §4b): the mechanism is optimal over the inner slice of
 /// Prop 2's formula (`e^eps'`, `h = beta/2`, inside the exact cone for every
 /// radius), and the lower bound is that of the estimate alone (whose cone
 /// contains the exact one). Both by column generation with exact knapsack
@@ -491,8 +541,7 @@ struct PastProposition2 {
     outer: Slice,
 }
 
-/// The ball past Prop 2 when its vertex list exceeds the limit and the loss LP
-/// may choose its method (`LossMethod::Auto`).
+/// The ball past Prop 2 when the inner/outer bracket is asked for.
 fn past_proposition_2(
     set: &UncertaintySet,
     epsilon: f64,
@@ -502,8 +551,7 @@ fn past_proposition_2(
         return None;
     };
     let prop2 = *beta < 2.0 * center.min_mass();
-    let auto = settings.loss_method == LossMethod::Auto;
-    if prop2 || !auto || l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT).is_ok() {
+    if prop2 || settings.loss_method != LossMethod::InnerOuter {
         return None;
     }
     let (e, h) = (epsilon.exp(), beta / 2.0);
@@ -560,13 +608,13 @@ impl PastProposition2 {
 /// The slice `{v in cone, r . v = 1}` of the cone for exact pricing: a known prior
 /// (`h = 0`) or the ball under Proposition 2 (`h = beta/2`).
 #[derive(Debug, Clone)]
-struct Slice {
+pub(crate) struct Slice {
     /// The normaliser r (p or p^), the only functional.
-    r: Array1<f64>,
+    pub(crate) r: Array1<f64>,
     /// `E` or `E'`.
-    e: f64,
+    pub(crate) e: f64,
     /// `beta/2`, or 0 for a known prior.
-    h: f64,
+    pub(crate) h: f64,
 }
 
 impl Slice {
@@ -579,7 +627,7 @@ impl Slice {
     }
 
     /// A minimiser of `a . v` over the slice (module docs).
-    fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
+    pub(crate) fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
         let n = a.len();
         let r = &self.r;
         let mut order: Vec<usize> = (0..n).collect();
@@ -644,13 +692,13 @@ impl Slice {
 }
 
 /// `mu(v) = max_y -c[:, y] . v`: the negated loss of a column given its best label.
-struct LabelledLoss<'a> {
-    c: &'a Array2<f64>,
+pub(crate) struct LabelledLoss<'a> {
+    pub(crate) c: &'a Array2<f64>,
 }
 
 impl LabelledLoss<'_> {
     /// The best label of a column and its cost `c[:, y] . v`.
-    fn best_label(&self, column: ArrayView1<f64>) -> (usize, f64) {
+    pub(crate) fn best_label(&self, column: ArrayView1<f64>) -> (usize, f64) {
         let costs = column.dot(self.c);
         let y = argmin(costs.view());
         (y, costs[y])
@@ -751,7 +799,7 @@ pub(crate) struct ColumnGenerationResult {
 
 impl ColumnGenerationResult {
     /// The answer, cleaned, with `status` if the search converged.
-    fn solved(
+    pub(crate) fn solved(
         self,
         method: LossMethod,
         set: &UncertaintySet,
@@ -777,28 +825,34 @@ pub(crate) fn column_generation<S: LabelSlice>(
     settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<ColumnGenerationResult> {
-    let n = c.nrows();
     let r = slice.normaliser().to_owned();
     let oracle = LossOracle {
         slice,
         loss: LabelledLoss { c },
     };
+    column_generation_over(&oracle, r.view(), c, settings, progress)
+}
+
+/// Column generation for the loss `c` over the rays behind `oracle`
+/// (normalised by `r . v = 1`, columns valued by [`LabelledLoss`]).
+pub(crate) fn column_generation_over(
+    oracle: &dyn RayOracle,
+    r: ArrayView1<f64>,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<ColumnGenerationResult> {
+    let n = c.nrows();
+    let loss = LabelledLoss { c };
     let design_settings = crate::Settings {
         max_alphabet: usize::MAX,
         ..settings.clone()
     };
-    let opt = design::optimise(
-        &oracle,
-        r.view(),
-        &oracle.loss,
-        f64::INFINITY,
-        &design_settings,
-        progress,
-    )?;
+    let opt = design::optimise(oracle, r, &loss, f64::INFINITY, &design_settings, progress)?;
     // Label every output and merge those with the same label.
     let mut w = Array2::zeros((n, n));
     for col in opt.mechanism.columns() {
-        let (y, _) = oracle.loss.best_label(col);
+        let (y, _) = loss.best_label(col);
         let mut target = w.column_mut(y);
         target += &col;
     }
@@ -1180,6 +1234,16 @@ fn reprice_loss_columns(
             "no column-generation slice for this set",
         )
     };
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let ones = Array1::ones(c.nrows());
+    let ones_value = LabelledLoss { c }.column_value(ones.view(), set.reference().view());
+    if method == LossMethod::ColumnGeneration
+        && let Some(oracle) = ExactBallLoss::new(set, level, c, None)
+    {
+        let repriced = crate::ray_lp::dual_bound(&oracle, ones_value, &lambda, 0.0);
+        check_dual_bound("loss.dual", dc, repriced)?;
+        return Ok(-repriced);
+    }
     let slice = match (method, set) {
         (LossMethod::InnerOuter, UncertaintySet::L1Ball { center, .. }) => Slice {
             r: center.masses().to_owned(),
@@ -1189,13 +1253,10 @@ fn reprice_loss_columns(
         (LossMethod::InnerOuter, _) => return Err(no_slice()),
         _ => Slice::new(&Constraints::new(set, level)?).ok_or_else(no_slice)?,
     };
-    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
     let oracle = LossOracle {
         slice,
         loss: LabelledLoss { c },
     };
-    let ones = Array1::ones(c.nrows());
-    let ones_value = oracle.loss.column_value(ones.view(), oracle.slice.r.view());
     let repriced = crate::ray_lp::dual_bound(&oracle, ones_value, &lambda, 0.0);
     check_dual_bound("loss.dual", dc, repriced)?;
     Ok(-repriced)
