@@ -559,6 +559,25 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
     }
 }
 
+/// The four ray families of the exact l1 ball past \[E\] Prop 2 (`E = e^eps`,
+/// `b = beta/2`; docs/theory.md §4b) as one branch-and-bound pass; `None` when
+/// `utility` has no form for the three-level search.
+pub(crate) fn exact_ball_families(
+    p: &[f64],
+    e: f64,
+    b: f64,
+    utility: &dyn Utility,
+    deadline: Option<std::time::Instant>,
+) -> Option<Union> {
+    let three = ThreeLevel::new(p, e, b, utility)?;
+    let family_l = TwoLevel::new(p, Levels::BallLevel { e, b }, utility)?;
+    // Prop 2's formula: inside the exact cone for every radius.
+    let family_z = BoxCut::new(p, 0.0, e / (1.0 + b * e), true, utility)?;
+    let stairs = TwoLevel::new(p, Levels::Staircase { e }, utility)?.with_cap(b);
+    let prop2 = (family_z, family_l);
+    Some(Union::exact_ball(prop2, stairs, three, deadline))
+}
+
 /// Branch-and-bound counts the rays of the PML families up to this N.
 const COUNT_RAYS_UP_TO: usize = 20;
 
@@ -590,14 +609,7 @@ pub fn pricing_oracle(
         }
         // Past Prop 2: the exact ball's families (docs/theory.md §4b).
         ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => {
-            let b = beta / 2.0;
-            let three = ThreeLevel::new(&p, e, b, utility)?;
-            let family_l = TwoLevel::new(&p, Levels::BallLevel { e, b }, utility)?;
-            // Prop 2's formula: inside the exact cone for every radius.
-            let family_z = BoxCut::new(&p, 0.0, e / (1.0 + b * e), true, utility)?;
-            let stairs = TwoLevel::new(&p, Levels::Staircase { e }, utility)?.with_cap(b);
-            let prop2 = (family_z, family_l);
-            Box::new(Union::exact_ball(prop2, stairs, three, deadline))
+            Box::new(exact_ball_families(&p, e, beta / 2.0, utility, deadline)?)
         }
         ColumnCone::Notion { notion, .. } => match *notion {
             Notion::Ldp { epsilon } if epsilon > 0.0 => {

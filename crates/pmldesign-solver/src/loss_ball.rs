@@ -16,12 +16,13 @@
 //! `top <= E / (1 + b E)` (docs/theory.md §4b). Only when none of them enters
 //! does the pass run branch and bound, whose bound certifies.
 
-use crate::design::pricing_oracle;
+use crate::branch_bound::Union;
+use crate::design::exact_ball_families;
 use crate::loss::{LabelledLoss, Slice};
 use crate::ray_lp::{Column, Pricing, RayOracle};
 use crate::utility::{Separable, Utility};
 use ndarray::{Array1, Array2, ArrayView1};
-use pmldesign_model::{ColumnCone, UncertaintySet};
+use pmldesign_model::UncertaintySet;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -53,7 +54,7 @@ impl Utility for Zero {
 
 /// Pricing for the loss `c` over the exact ball (module docs).
 pub(crate) struct ExactBallLoss<'a> {
-    families: Box<dyn RayOracle>,
+    families: Union,
     loss: LabelledLoss<'a>,
     r: Array1<f64>,
     /// `E = e^eps` and `b = beta/2`.
@@ -76,15 +77,18 @@ impl<'a> ExactBallLoss<'a> {
         if *beta < 2.0 * center.min_mass() {
             return None;
         }
-        let cone = ColumnCone::pml(set, epsilon).ok()?;
+        let (e, b) = (epsilon.exp(), beta / 2.0);
+        if e <= 1.0 {
+            return None;
+        }
         let r = center.masses().to_owned();
-        let families = pricing_oracle(&cone, r.view(), &Zero, deadline)?;
+        let families = exact_ball_families(r.as_slice()?, e, b, &Zero, deadline)?;
         Some(ExactBallLoss {
             families,
             loss: LabelledLoss { c },
             r,
-            e: epsilon.exp(),
-            b: beta / 2.0,
+            e,
+            b,
         })
     }
 
@@ -207,12 +211,10 @@ impl RayOracle for ExactBallLoss<'_> {
         out
     }
 
+    /// Randomized-response shaped columns of \[E\] Prop 2's inner cone.
     fn start(&self) -> Vec<Column> {
-        let zeros = Array1::zeros(self.r.len());
-        self.families
-            .start()
-            .into_iter()
-            .map(|col| self.valued(col.vector, &zeros).1)
-            .collect()
+        let (e, b) = (self.e, self.b);
+        let value = |v: ArrayView1<f64>| self.loss.column_value(v, self.r.view());
+        crate::ray_lp::spikes(self.r.view(), e / (1.0 + b * e), b, &value)
     }
 }
