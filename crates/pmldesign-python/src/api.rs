@@ -31,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_design, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
@@ -218,6 +219,15 @@ fn design_from_counts<'py>(
 fn check_design(py: Python<'_>, text: String) -> PyResult<()> {
     py.detach(move || engine::check_design(&text))
         .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.Design.verify`: the verification of a design's JSON.
+#[pyfunction]
+fn verify_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+    let v = py
+        .detach(move || engine::verify_design(&text))
+        .map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
 }
 
 /// See `pmldesign.apply`: one output name per value, as `pml apply` draws them.

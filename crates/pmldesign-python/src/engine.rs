@@ -419,6 +419,17 @@ pub fn check_design(text: &str) -> Result<()> {
     })
 }
 
+/// Verifies the JSON of a design as `pml assess --design` does
+/// ([`Design::verify`]): read back (privacy re-measured), the utility or loss
+/// re-measured, the stored dual re-priced; the verification as JSON.
+pub fn verify_design(text: &str) -> Result<Value> {
+    guarded(|| {
+        let d = serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
+        let v = d.verify()?;
+        Ok(serde_json::to_value(v).map_err(|e| format!("verification: {e}"))?)
+    })
+}
+
 /// The envelope bounds of a design at `delta` under its reference prior (\[V\]).
 fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
     pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;

@@ -54,3 +54,27 @@ def test_apply_gives_the_cli_stream(run_pml, tmp_path):
     with open(tmp_path / "out.csv", newline="") as f:
         cli = [row["x_private"] for row in csv.DictReader(f)]
     assert pmldesign.apply(d, values, seed=11).tolist() == cli
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"prior": [0.4, 0.3, 0.2, 0.1], "epsilon": 0.6},
+    {"prior": [0.5, 0.3, 0.2], "epsilon": 0.4, "loss": "hamming"},
+    {"prior": [0.3, 0.25, 0.2, 0.15, 0.1], "epsilon": 1.0, "notion": "ldp", "utility": "map"},
+])
+def test_verify_equals_the_cli_verification(run_pml, tmp_path, kwargs):
+    kwargs = dict(kwargs)
+    d = pmldesign.design(kwargs.pop("prior"), kwargs.pop("epsilon"), **kwargs)
+    (tmp_path / "design.json").write_text(d.to_json())
+    out = run_pml("assess", "--design", str(tmp_path / "design.json"), "--format", "json")
+    v = d.verify()
+    assert v.to_dict() == json.loads(out)["verification"]
+    assert v.repricing in ("exact", "no_dual")
+    assert v.proven_bound <= d.certificate.upper_bound + 1e-9 * (1 + abs(d.certificate.upper_bound))
+
+
+def test_verify_refuses_an_altered_dual():
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6)
+    data = d.to_dict()
+    data["certificate"]["dual"]["lambda"] = [0.0] * 4
+    with pytest.raises(pmldesign.PmlError, match="lambda"):
+        pmldesign.Design.from_dict(data).verify()

@@ -143,6 +143,19 @@ class Design(Record):
             return None
         return Record(g) if isinstance(g, dict) else Record({"statement": g})
 
+    def verify(self) -> Record:
+        """Re-checks the design without trusting the run that made it, as
+        ``pml assess --design FILE`` does: privacy re-measured over the whole set,
+        the utility (or expected loss) re-measured on the matrix, and the stored
+        dual re-priced over every ray of the cone (or checked against the loss LP).
+
+        Returns a record with ``utility_value``, ``proven_bound`` (the smallest upper
+        bound proven here; for a loss, minus the largest lower bound on the loss),
+        ``dual_bound`` and ``repricing`` (``exact``, ``containing``, ``skipped`` or
+        ``no_dual``). Raises PmlError naming the field that does not hold.
+        """
+        return Record(_native.verify_design(self.to_json()))
+
     @classmethod
     def from_json(cls, text: str) -> "Design":
         """A design from the JSON of ``to_json()`` or ``pml design --format json``.
