@@ -254,27 +254,99 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The fractional-knapsack chain of the items from each depth on: cumulative
-/// masses and dual masses from (0, 0), in order of `lambda_x / p_x`.
+/// A fractional-knapsack chain: cumulative masses `w` and dual masses `l` from
+/// (0, 0), in order of `lambda_x / p_x`.
+#[derive(Clone, Copy)]
+struct Chain<'a> {
+    w: &'a [f64],
+    l: &'a [f64],
+}
+
+impl Chain<'_> {
+    /// Its total mass.
+    fn total(&self) -> f64 {
+        self.w[self.w.len() - 1]
+    }
+
+    /// The least dual mass at mass x (clamped to the chain).
+    fn at(&self, x: f64) -> f64 {
+        let last = self.w.len() - 1;
+        if last == 0 {
+            return 0.0;
+        }
+        let k = self.w.partition_point(|&c| c < x).clamp(1, last);
+        let (w0, w1) = (self.w[k - 1], self.w[k]);
+        let t = if w1 > w0 {
+            ((x - w0) / (w1 - w0)).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        self.l[k - 1] + t * (self.l[k] - self.l[k - 1])
+    }
+
+    /// Its slopes over `[x1, x2]`: from the segment reaching x1 to the segment
+    /// leaving x2 (the slopes increase along the chain).
+    fn slopes(&self, x1: f64, x2: f64) -> Interval {
+        let last = self.w.len() - 1;
+        if last == 0 {
+            return Interval::point(0.0);
+        }
+        let slope = |k: usize| {
+            let k = k.clamp(1, last);
+            let dw = self.w[k] - self.w[k - 1];
+            if dw > 0.0 {
+                (self.l[k] - self.l[k - 1]) / dw
+            } else {
+                0.0
+            }
+        };
+        let k1 = self.w.partition_point(|&c| c < x1);
+        let k2 = self.w.partition_point(|&c| c <= x2);
+        Interval::between(slope(k1), slope(k2))
+    }
+
+    /// Its range over `[0, x]` (convex: its least value at a vertex).
+    fn range(&self, x: f64) -> Interval {
+        let end = self.at(x);
+        let (mut lo, mut hi) = (end.min(0.0), end.max(0.0));
+        for k in 1..self.w.len() {
+            if self.w[k] >= x {
+                break;
+            }
+            lo = lo.min(self.l[k]);
+            hi = hi.max(self.l[k]);
+        }
+        Interval { lo, hi }
+    }
+}
+
+/// The chains of the items from each depth on: of all of them (for the
+/// support B), and of those lighter than `b` (only they fit in the top set A).
 struct Chains {
-    cw: Vec<Vec<f64>>,
-    cl: Vec<Vec<f64>>,
+    all: Vec<(Vec<f64>, Vec<f64>)>,
+    light: Vec<(Vec<f64>, Vec<f64>)>,
 }
 
 impl Chains {
-    fn new(items: &Items) -> Self {
-        let n = items.len();
-        let (mut cw, mut cl) = (Vec::with_capacity(n + 1), Vec::with_capacity(n + 1));
-        for depth in 0..=n {
+    fn new(items: &Items, b: f64) -> Self {
+        let build = |depth: usize, fits: &dyn Fn(f64) -> bool| {
             let (mut w, mut l) = (vec![0.0], vec![0.0]);
-            for i in items.chain(depth) {
+            for i in items.chain(depth).filter(|&i| fits(items.p[i])) {
                 w.push(w[w.len() - 1] + items.p[i]);
                 l.push(l[l.len() - 1] + items.lambda[i]);
             }
-            cw.push(w);
-            cl.push(l);
+            (w, l)
+        };
+        let n = items.len();
+        Chains {
+            all: (0..=n).map(|d| build(d, &|_| true)).collect(),
+            light: (0..=n).map(|d| build(d, &|p| p < b)).collect(),
         }
-        Chains { cw, cl }
+    }
+
+    fn at(list: &[(Vec<f64>, Vec<f64>)], depth: usize) -> Chain<'_> {
+        let (w, l) = &list[depth];
+        Chain { w, l }
     }
 }
 
@@ -283,9 +355,10 @@ struct Bound<'a> {
     family: &'a ThreeLevel,
     node: &'a Node,
     theta: f64,
-    /// The free items' chain ([`Chains`]).
-    cw: &'a [f64],
-    cl: &'a [f64],
+    /// The free items' chain (for the support) and that of the free items
+    /// lighter than b (for the top set).
+    all: Chain<'a>,
+    light: Chain<'a>,
     /// Most mass the free items can add to A.
     wa_max: f64,
     /// Largest masses A and M can reach.
@@ -296,70 +369,19 @@ struct Bound<'a> {
 impl<'a> Bound<'a> {
     fn new(search: &'a Search, node: &'a Node, theta: f64) -> Self {
         let (family, items) = (search.family, search.items);
-        let (cw, cl) = (&search.chains.cw[node.depth], &search.chains.cl[node.depth]);
-        let free = cw[cw.len() - 1];
+        let all = Chains::at(&search.chains.all, node.depth);
+        let light = Chains::at(&search.chains.light, node.depth);
         let rest = items.suffix_max[node.depth];
         Bound {
             family,
             node,
             theta,
-            wa_max: free.min(family.b - node.w).max(0.0),
+            wa_max: light.total().min(family.b - node.w).max(0.0),
             max_a: node.max_a.max(rest),
             max_m: node.max_m.max(rest),
-            cw,
-            cl,
+            all,
+            light,
         }
-    }
-
-    /// The chain's least dual mass at mass x (clamped to the chain).
-    fn phi(&self, x: f64) -> f64 {
-        let last = self.cw.len() - 1;
-        let k = self.cw.partition_point(|&c| c < x).clamp(1, last.max(1));
-        if last == 0 {
-            return 0.0;
-        }
-        let (w0, w1) = (self.cw[k - 1], self.cw[k]);
-        let t = if w1 > w0 {
-            ((x - w0) / (w1 - w0)).clamp(0.0, 1.0)
-        } else {
-            1.0
-        };
-        self.cl[k - 1] + t * (self.cl[k] - self.cl[k - 1])
-    }
-
-    /// The chain's slopes over `[x1, x2]`: from the segment reaching x1 to the
-    /// segment leaving x2 (the slopes increase along the chain).
-    fn phi_slopes(&self, x1: f64, x2: f64) -> Interval {
-        let last = self.cw.len() - 1;
-        if last == 0 {
-            return Interval::point(0.0);
-        }
-        let slope = |k: usize| {
-            let k = k.clamp(1, last);
-            let dw = self.cw[k] - self.cw[k - 1];
-            if dw > 0.0 {
-                (self.cl[k] - self.cl[k - 1]) / dw
-            } else {
-                0.0
-            }
-        };
-        let k1 = self.cw.partition_point(|&c| c < x1);
-        let k2 = self.cw.partition_point(|&c| c <= x2);
-        Interval::between(slope(k1), slope(k2))
-    }
-
-    /// The chain's range over `[0, x]` (convex: its least value at a vertex).
-    fn phi_range(&self, x: f64) -> Interval {
-        let end = self.phi(x);
-        let (mut lo, mut hi) = (end.min(0.0), end.max(0.0));
-        for k in 1..self.cw.len() {
-            if self.cw[k] >= x {
-                break;
-            }
-            lo = lo.min(self.cl[k]);
-            hi = hi.max(self.cl[k]);
-        }
-        Interval { lo, hi }
     }
 
     /// What the relaxed Q needs of a support mass `sm`: `(sm, E_B - 1, the
@@ -369,7 +391,7 @@ impl<'a> Bound<'a> {
         (
             sm,
             f.e * (sm - f.b) - 1.0,
-            self.node.lb + self.phi(sm - self.node.s),
+            self.node.lb + self.all.at(sm - self.node.s),
         )
     }
 
@@ -395,8 +417,8 @@ impl<'a> Bound<'a> {
             hi: 1.0 + f.e * wi.hi,
         }
         .scale(self.theta);
-        let chain = self.phi_slopes(s1 - node.s, s2 - node.s);
-        let la = self.phi_range(self.wa_max).add(Interval::point(node.la));
+        let chain = self.all.slopes(s1 - node.s, s2 - node.s);
+        let la = self.light.range(self.wa_max).add(Interval::point(node.la));
         let terms = [
             self.dm_ds(s1, s2, wi)?,
             theta_term.scale(-1.0),
@@ -472,7 +494,7 @@ impl<'a> Bound<'a> {
         let width = s2 - s1;
         let (end1, end2) = (self.at_support(s1), self.at_support(s2));
         let h = |w: f64| {
-            let phi_a = self.phi(w - w0);
+            let phi_a = self.light.at(w - w0);
             if d.lo >= 0.0 {
                 self.q(w, phi_a, end2)
             } else if d.hi <= 0.0 {
@@ -485,7 +507,8 @@ impl<'a> Bound<'a> {
         };
         let mut xs = vec![w0];
         xs.extend(
-            self.cw
+            self.light
+                .w
                 .iter()
                 .filter(|&&c| c > 0.0 && c < self.wa_max)
                 .map(|&c| w0 + c),
@@ -502,7 +525,7 @@ impl<'a> Bound<'a> {
             return false;
         }
         let f = self.family;
-        let free = self.cw[self.cw.len() - 1];
+        let free = self.all.total();
         let s_lo = self.node.s.max(f.b + 1.0 / f.e);
         let s_hi = (self.node.s + free).min(1.0);
         s_lo > s_hi || self.split(s_lo, s_hi, 0)
@@ -581,7 +604,7 @@ impl Searched for ThreeLevel {
         let lam = lambda.to_vec();
         let items = Items::new(&self.p, &lam, None);
         let crude = self.crude_bound(&lam);
-        let chains = Chains::new(&items);
+        let chains = Chains::new(&items, self.b);
         let results: Vec<(usize, Found)> = self
             .prefixes(&items)
             .into_par_iter()
