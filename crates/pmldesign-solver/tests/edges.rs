@@ -21,7 +21,9 @@
 //! `PML_EDGE_CASES` to run more (the closing note of issue 13 reports a run of
 //! 10^5).
 
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use pmldesign_model::measures::NotionLevels;
@@ -465,18 +467,39 @@ fn verdict(case: &Case) -> Result<(), String> {
     match solve(case) {
         Err(panic) => Err(format!("panic: {panic}")),
         Ok(Err(message)) => {
-            if names_a_field(&message) || (limitation(case).is_some() && is_refusal(&message)) {
+            if names_a_field(&message) {
+                tally("error naming a field");
+                Ok(())
+            } else if let (Some(why), true) = (limitation(case), is_refusal(&message)) {
+                tally(why);
                 Ok(())
             } else {
                 Err(format!("the error names no field: {message}"))
             }
         }
-        Ok(Ok((d, set))) => check_design(case, &d, &set).map_err(|broken| {
-            format!(
-                "{broken} (status {:?}, mechanism {:?})",
-                d.status, d.mechanism
-            )
-        }),
+        Ok(Ok((d, set))) => {
+            tally("certified design");
+            check_design(case, &d, &set).map_err(|broken| {
+                format!(
+                    "{broken} (status {:?}, mechanism {:?})",
+                    d.status, d.mechanism
+                )
+            })
+        }
+    }
+}
+
+/// How the design cases ended so far: certified designs, errors naming a
+/// field, and refusals per named limitation; printed after the last case
+/// (`--nocapture`), for the report of a long run.
+static TALLY: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
+
+fn tally(outcome: &'static str) {
+    let mut t = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    *t.entry(outcome).or_default() += 1;
+    let seen: u64 = t.values().sum();
+    if seen == u64::from(cases()) {
+        println!("edges: {seen} design cases: {t:?}");
     }
 }
 
