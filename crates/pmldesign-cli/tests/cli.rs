@@ -3,6 +3,7 @@
 mod common;
 use common::{
     EXAMPLE1, json, one_line_usage_error, output_file, pml, s, stdout, usage_error, usage_stderr,
+    words,
 };
 
 use serde_json::Value;
@@ -504,4 +505,23 @@ fn csv_output_defuses_formula_cells() {
         let cell = line.split(',').nth(1).unwrap();
         assert!(cell == "'=HYPERLINK(1)" || cell == "'+A2", "{out}");
     }
+}
+
+/// Issue 13, "valid input never ends in certificate check failed": a valid input
+/// past a numerical limit (a mass of 1e-12 over the whole simplex at eps = 700)
+/// names the field, its value and the fix, on one line with exit status 1, and
+/// writes no mechanism.
+#[test]
+fn a_numerical_limit_names_its_field_and_fix() {
+    let args = words("design --prior 1e-12,0.999999999998,1e-12 --beta 2 --epsilon 700");
+    let out = pml().args(&args).output().unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty(), "output on error: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.starts_with("error: numerical limit: prior = 1e-12: ")
+            && err.contains("merge the rarest categories"),
+        "{err}"
+    );
 }

@@ -28,6 +28,16 @@ pub enum SolverError {
     /// A computed mechanism failed its verification; it is not emitted.
     #[error("certificate check failed: {0}")]
     Certificate(String),
+    /// A valid input past the precision of double arithmetic (a named limit,
+    /// docs/theory.md §10): its design failed a check, and no mechanism is
+    /// emitted.
+    #[error("numerical limit: {limit} ({detail})")]
+    NumericalLimit {
+        /// The limit, with the field at fault and the fix.
+        limit: crate::limits::NumericalLimit,
+        /// The failed check or LP.
+        detail: String,
+    },
 }
 
 impl SolverError {

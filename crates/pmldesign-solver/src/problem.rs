@@ -178,6 +178,8 @@ impl<'a> Problem<'a> {
             }
         };
         let settings = &self.settings;
+        let loss = matches!(self.objective, Objective::Loss(_));
+        let explain = |e| crate::limits::explain(e, &set, &notion, loss);
         let mut d = match self.objective {
             Objective::Utility(u) => {
                 let main = match guarantee {
@@ -190,12 +192,14 @@ impl<'a> Problem<'a> {
                     u.as_ref(),
                     &main,
                     &mut report,
-                )?;
+                )
+                .map_err(explain)?;
                 d.guarantee = match guarantee {
                     Some(mut g) => {
                         let s = &settings.with_time_share(SIMPLER_ROUTE_SHARE);
                         g.simpler_route =
-                            simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), s)?;
+                            simpler_route(&set, g.beta, notion.epsilon(), u.as_ref(), s)
+                                .map_err(explain)?;
                         Some(g)
                     }
                     None => None,
@@ -210,8 +214,9 @@ impl<'a> Problem<'a> {
                     &l,
                     settings,
                     &mut report,
-                )?;
-                let mut d = loss_design(ld, &set, &l)?;
+                )
+                .map_err(explain)?;
+                let mut d = loss_design(ld, &set, &l).map_err(explain)?;
                 d.guarantee = guarantee;
                 d.outputs = labels.clone();
                 d

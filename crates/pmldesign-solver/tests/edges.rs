@@ -12,14 +12,17 @@
 //!    of their targets, a gap of at least `-1e-9 (1 + |U|)`, and an honest
 //!    status (`Optimal` only within `max(1e-9 |U|, 1e-15)` of the bound);
 //! 3. every `Err` names a field: its message starts `invalid <field>` (a
-//!    [`pmldesign_model::ModelError`], or the alphabet limit, which names `prior`).
-//!    No other error is accepted: a failed LP or a failed certificate on valid
-//!    input is a bug (issue 13, "Valid input never ends in certificate check
-//!    failed"), and the solver documents no numerical-limit error.
+//!    [`pmldesign_model::ModelError`], or the alphabet limit, which names `prior`),
+//!    or `numerical limit: <field> = <value>: <limit>; <fix>` (a valid input
+//!    past a documented limit of double precision, whose design failed its
+//!    check: issue 13, "the error names the numerical limit and a fix"). No
+//!    other error is accepted: a bare failed LP or failed certificate on valid
+//!    input is a bug.
 //!
 //! CI runs [`DEFAULT_CASES`] designs and as many assessments; set
 //! `PML_EDGE_CASES` to run more (the closing note of issue 13 reports a run of
-//! 10^5).
+//! 10^5), and `PML_EDGE_TRACE=FILE` to write each design case to FILE before it
+//! runs (the case of a run that stops making progress).
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -30,7 +33,9 @@ use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::l1_ball_vertices;
 use pmldesign_model::{Mechanism, Metric, Notion, Prior, UncertaintySet};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
-use pmldesign_solver::{Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings};
+use pmldesign_solver::{
+    Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings, numerical_limit,
+};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -67,8 +72,8 @@ fn config() -> Config {
 }
 
 /// A positive weight: log-uniform in [1e-12, 1] or exactly 1e-12 two times in
-/// seven, else uniform in [0.05, 1] (so that many cases fall outside the
-/// known limitations below).
+/// seven, else uniform in [0.05, 1] (so that many cases fall inside the
+/// numerical limits, `pmldesign_solver::numerical_limit`).
 fn weight() -> impl Strategy<Value = f64> {
     prop_oneof![
         1 => (-12.0f64..=0.0).prop_map(|e| 10f64.powf(e)),
@@ -181,6 +186,19 @@ fn case() -> impl Strategy<Value = Case> {
 /// Passes when `message` is one line that starts `invalid <field>` with a
 /// non-empty field name (the format of `ModelError::Invalid` and of the
 /// alphabet limit).
+/// The field a numerical-limit error names (`numerical limit: <field> = <value>:
+/// <limit>; <fix> (<the failed check>)`), as a tally key.
+fn numerical_limit_field(message: &str) -> Option<&'static str> {
+    let rest = message.strip_prefix("numerical limit: ")?;
+    let fields = [
+        ("prior = ", "numerical limit: prior"),
+        ("epsilon = ", "numerical limit: epsilon"),
+        ("beta = ", "numerical limit: beta"),
+    ];
+    let (_, key) = fields.iter().find(|(f, _)| rest.starts_with(f))?;
+    (!message.contains('\n') && message.contains("; ")).then_some(*key)
+}
+
 fn names_a_field(message: &str) -> bool {
     let Some(rest) = message.strip_prefix("invalid ") else {
         return false;
@@ -287,12 +305,12 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
         ));
     }
     // The ball's worst case again, over its vertices (an independent method
-    // without the greedy's cancellation). Inside a known limitation the two
-    // may differ by more than the tolerance (the greedy minimum of a column
-    // with probability near e^-21 is a difference of O(1) terms): see
-    // `limitation`.
+    // without the greedy's cancellation). Past a numerical limit the two may
+    // differ by more than the tolerance (the greedy minimum of a column with
+    // probability near e^-21 is a difference of O(1) terms).
+    let loss = matches!(case.objective, Objective::Loss(_));
     if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, &notion)
-        && limitation(case).is_none()
+        && numerical_limit(set, &notion, loss).is_none()
         && *beta >= VERTEX_RADIUS
         && let Ok(vertices) = l1_ball_vertices(center, *beta, 10_000)
     {
@@ -356,122 +374,21 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     }
 }
 
-/// The smallest positive mass of the case's priors (the prior and any polytope
-/// vertex).
-fn min_mass(case: &Case) -> f64 {
-    let mut m = case.prior.iter().copied().fold(1.0, f64::min);
-    if let SetSpec::Polytope(others) = &case.set {
-        for &x in others.iter().flatten().filter(|x| **x > 0.0) {
-            m = m.min(x);
-        }
-    }
-    m
-}
-
-/// The known limitations of issue 13 that this case falls in, if any: inside
-/// them the solver may refuse valid input with "certificate check failed" or
-/// "linear program failed" (never with a panic or a mechanism that fails its
-/// re-measured certificate: those are checked everywhere; only the second,
-/// vertex-based measure of the ball is skipped there). Each is a class of the
-/// issue that still needs a fix in the library.
-fn limitation(case: &Case) -> Option<&'static str> {
-    let levels = [
-        case.notion.upper(),
-        case.notion.lower(),
-        Some(case.notion.epsilon()),
-    ];
-    let smallest = levels
-        .iter()
-        .flatten()
-        .copied()
-        .fold(f64::INFINITY, f64::min);
-    let largest = levels.iter().flatten().copied().fold(0.0, f64::max);
-    let boundary = match &case.set {
-        SetSpec::Known => false,
-        SetSpec::Ball(beta) => {
-            let p_min = case.prior.iter().copied().fold(1.0, f64::min);
-            *beta >= 2.0 * p_min
-        }
-        SetSpec::Polytope(_) | SetSpec::Sample(..) => true,
-    };
-    // Metric privacy bounds ratios both ways, as the lower-bound notions do
-    // (its generic rays' polish at levels near 0, issue 15).
-    let lower_bound_notion =
-        case.notion.lower().is_some() || matches!(case.notion, Notion::Metric { .. });
-    if matches!(case.objective, Objective::Loss(_)) {
-        // The loss LP (microlp): dual unbounded or a singular basis at tiny
-        // levels and masses; past eps of about 20 the cleaned mechanism of a
-        // set with boundary priors measures infinite PML.
-        if smallest < 1e-3 || largest > 20.0 || min_mass(case) < 1e-9 {
-            return Some("loss LP at extreme levels or masses");
-        }
-    }
-    if let (Objective::Loss(_), SetSpec::Ball(beta)) = (&case.objective, &case.set)
-        && lower_bound_notion
-        && *beta >= 1.0
-    {
-        // Issue 15's direct LP for two-sided notions over a ball covering most
-        // of the simplex: microlp's solution can violate the notion (LIP(2.19)
-        // over a ball of radius 1.5, squared loss, exceeded by 0.11); the
-        // certificate refuses it.
-        return Some("two-sided notion loss over a ball of radius >= 1");
-    }
-    if min_mass(case) < 1e-6 || (boundary && min_mass(case) < 1e-3) {
-        // "Valid input fails its own check": masses of 1e-6 and below (1e-3
-        // for sets that reach the boundary of the simplex: the ball past
-        // Proposition 2 with p_min = 1.5e-4 exceeds eps = 0.74 by 2e-12).
-        return Some("masses below 1e-6");
-    }
-    if smallest < 1e-4 || (lower_bound_notion && smallest < 1e-3) {
-        // Levels this small are within the rounding of the rays' polish
-        // (1e-3 for the notions with a lower bound).
-        return Some("levels below 1e-4");
-    }
-    let p_min = case.prior.iter().copied().fold(1.0, f64::min);
-    if boundary && (largest > 5.0 || f64::EPSILON * largest.exp() / p_min > 1e-13) {
-        // Sets that reach the simplex's boundary: the smallest output
-        // probability is a cancellation of relative error about
-        // u e^eps / p_min, and the design aims at eps exactly, so the
-        // measured level exceeds it by more than 1e-12 (the ball of radius
-        // 2 around (0.995, 0.0047) at eps = 4.97 by 8e-12; around (0.99994,
-        // 5.9e-5) at eps = 0.029 by 3e-12).
-        return Some("large level over a set with boundary priors");
-    }
-    if lower_bound_notion && !matches!(case.set, SetSpec::Known) {
-        if let SetSpec::Ball(beta) = case.set
-            && beta < 1e-4
-        {
-            // PMC over a ball narrower than the enumerator's tolerances
-            // (LIP(18) over a ball of radius 5e-6 around (0.01, 0.99)
-            // exceeds its PMC target by 5e-4).
-            return Some("PMC over a ball of radius below 1e-4");
-        }
-        if largest > 10.0 {
-            // The generic enumerator snaps e^-eps entries below 1e-13 to 0
-            // (past eps of about 25 every column gets a zero: PMC infinite).
-            return Some("PMC/ALIP/LIP above 10 over a set of priors");
-        }
-    }
-    None
-}
-
-/// A refusal inside a known limitation: the solver's own check caught it.
-fn is_refusal(message: &str) -> bool {
-    message.starts_with("certificate check failed") || message.starts_with("linear program failed")
-}
-
 /// The three promises for one case: no panic, every `Ok` certified when
-/// re-measured here, every `Err` naming a field (or a refusal inside a known
-/// limitation).
+/// re-measured here, every `Err` naming a field (an invalid input, or a
+/// numerical limit with its fix).
 fn verdict(case: &Case) -> Result<(), String> {
+    if let Ok(path) = std::env::var("PML_EDGE_TRACE") {
+        std::fs::write(path, format!("{case:?}")).unwrap();
+    }
     match solve(case) {
         Err(panic) => Err(format!("panic: {panic}")),
         Ok(Err(message)) => {
-            if names_a_field(&message) {
-                tally("error naming a field");
+            if let Some(field) = numerical_limit_field(&message) {
+                tally(field);
                 Ok(())
-            } else if let (Some(why), true) = (limitation(case), is_refusal(&message)) {
-                tally(why);
+            } else if names_a_field(&message) {
+                tally("error naming a field");
                 Ok(())
             } else {
                 Err(format!("the error names no field: {message}"))
@@ -490,7 +407,7 @@ fn verdict(case: &Case) -> Result<(), String> {
 }
 
 /// How the design cases ended so far: certified designs, errors naming a
-/// field, and refusals per named limitation; printed after the last case
+/// field, and refusals per numerical limit; printed after the last case
 /// (`--nocapture`), for the report of a long run.
 static TALLY: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 
@@ -510,6 +427,48 @@ proptest! {
     fn every_design_is_certified_or_names_a_field(case in case()) {
         if let Err(broken) = verdict(&case) {
             prop_assert!(false, "{}", broken);
+        }
+    }
+}
+
+/// Issue 13, "valid input never ends in certificate check failed": inputs whose
+/// designs failed their check with a bare "certificate check failed" now name
+/// the numerical limit they are past, its field and value, and a fix.
+#[test]
+fn past_a_numerical_limit_the_error_names_the_field_and_the_fix() {
+    let cases = [
+        (
+            vec![1e-12, 0.999999999998, 1e-12],
+            Some(2.0),
+            Notion::Pml { epsilon: 700.0 },
+            "prior = 1e-12: ",
+        ),
+        (
+            vec![3.995772177738975e-12, 0.9999999999960043],
+            None,
+            Notion::Lip {
+                epsilon: 0.000799501655809112,
+            },
+            "prior = 3.995772177738975e-12: ",
+        ),
+    ];
+    for (prior, beta, notion, field) in cases {
+        let prior = Prior::new(prior).unwrap();
+        let set = match beta {
+            Some(b) => UncertaintySet::l1_ball(prior, b).unwrap(),
+            None => UncertaintySet::known(prior),
+        };
+        let limit = numerical_limit(&set, &notion, false).expect("past a limit");
+        assert_eq!(limit.field, "prior");
+        match Problem::new(set).notion(notion).solve() {
+            Ok(d) => panic!("expected the limit, got {:?}", d.status),
+            Err(e) => {
+                let m = e.to_string();
+                assert!(
+                    m.starts_with(&format!("numerical limit: {field}")) && m.contains(limit.fix),
+                    "{m}"
+                );
+            }
         }
     }
 }

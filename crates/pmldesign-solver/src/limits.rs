@@ -1,0 +1,208 @@
+//! Numerical limits (docs/theory.md §10): the valid inputs past which a design
+//! in double precision cannot be certified to the tolerance of 1e-12, named
+//! with the field, the value and a fix.
+//!
+//! A design whose certificate check fails (or whose LP fails) on such an input
+//! ends in [`SolverError::NumericalLimit`] rather than a bare "certificate check
+//! failed": the user learns which input is at fault and what to change. No
+//! mechanism is emitted either way. The limits were measured by the edges suite
+//! (`crates/pmldesign-solver/tests/edges.rs`); a failure outside them stays a
+//! bare error, which that suite reports as a bug.
+
+use crate::error::SolverError;
+use pmldesign_model::{Notion, UncertaintySet};
+
+/// The facts about an input that the limits look at.
+struct Input {
+    /// Smallest positive prior mass of the set (its reference, and every vertex
+    /// of a polytope).
+    min_mass: f64,
+    /// Smallest and largest level of the notion.
+    smallest: f64,
+    largest: f64,
+    /// The set reaches the boundary of the simplex: a ball of radius at least
+    /// `2 min p`, or a polytope.
+    boundary: bool,
+    /// The ball's radius, if it is one.
+    beta: Option<f64>,
+    /// More than one prior.
+    set_of_priors: bool,
+    /// PMC, ALIP, LIP or metric privacy: ratios bounded both ways.
+    two_sided: bool,
+    loss: bool,
+}
+
+impl Input {
+    fn new(set: &UncertaintySet, notion: &Notion, loss: bool) -> Self {
+        let levels = [notion.upper(), notion.lower(), Some(notion.epsilon())];
+        let levels = levels.iter().flatten().copied();
+        let reference = set.reference();
+        let mut min_mass = reference.iter().copied().fold(1.0, f64::min);
+        if let UncertaintySet::Polytope { vertices } = set {
+            let positive = vertices.iter().flatten().copied().filter(|x| *x > 0.0);
+            min_mass = positive.fold(min_mass, f64::min);
+        }
+        let beta = match set {
+            UncertaintySet::L1Ball { beta, .. } => Some(*beta),
+            _ => None,
+        };
+        Input {
+            min_mass,
+            smallest: levels.clone().fold(f64::INFINITY, f64::min),
+            largest: levels.fold(0.0, f64::max),
+            boundary: match set {
+                UncertaintySet::Known { .. } => false,
+                UncertaintySet::L1Ball { center, beta } => *beta >= 2.0 * center.min_mass(),
+                UncertaintySet::Polytope { .. } => true,
+            },
+            beta,
+            set_of_priors: !matches!(set, UncertaintySet::Known { .. }),
+            two_sided: notion.lower().is_some() || matches!(notion, Notion::Metric { .. }),
+            loss,
+        }
+    }
+}
+
+/// A numerical limit an input is past: the field at fault, its value, what
+/// the limit is and how to stay inside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumericalLimit {
+    /// The input at fault: `prior` (its smallest mass), `epsilon` or `beta`.
+    pub field: &'static str,
+    /// Its value.
+    pub value: f64,
+    /// The limit it is past.
+    pub limit: &'static str,
+    /// How to stay inside it.
+    pub fix: &'static str,
+}
+
+impl std::fmt::Display for NumericalLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NumericalLimit {
+            field,
+            value,
+            limit,
+            fix,
+        } = self;
+        write!(f, "{field} = {value:e}: {limit}; {fix}")
+    }
+}
+
+/// The numerical limit a design of `notion` over `set` (a loss design when
+/// `loss`) is past, if any. Inside a limit a design may still succeed, and
+/// then it is certified like any other; when its check fails, the error is
+/// [`SolverError::NumericalLimit`] with this limit.
+pub fn numerical_limit(
+    set: &UncertaintySet,
+    notion: &Notion,
+    loss: bool,
+) -> Option<NumericalLimit> {
+    limit(&Input::new(set, notion, loss))
+}
+
+/// The limit `input` is past, if any, most specific first.
+fn limit(i: &Input) -> Option<NumericalLimit> {
+    let at = |field, value, limit, fix| {
+        Some(NumericalLimit {
+            field,
+            value,
+            limit,
+            fix,
+        })
+    };
+    if i.loss {
+        if let (true, Some(beta)) = (i.two_sided, i.beta.filter(|b| *b >= 1.0)) {
+            // microlp's solution of the direct LP can violate the notion.
+            return at(
+                "beta",
+                beta,
+                "a two-sided notion's loss LP over a ball of radius 1 or more is past microlp's accuracy",
+                "use a radius below 1",
+            );
+        }
+        if i.min_mass < 1e-9 {
+            return at(
+                "prior",
+                i.min_mass,
+                "prior masses below 1e-9 make the loss LP singular",
+                "merge the rarest categories into others",
+            );
+        }
+        if i.smallest < 1e-3 || i.largest > 20.0 {
+            let value = if i.smallest < 1e-3 {
+                i.smallest
+            } else {
+                i.largest
+            };
+            return at(
+                "epsilon",
+                value,
+                "the loss LP is solved for levels in [1e-3, 20]",
+                "use a level in [1e-3, 20]",
+            );
+        }
+    }
+    if i.min_mass < 1e-6 || (i.boundary && i.min_mass < 1e-3) {
+        return at(
+            "prior",
+            i.min_mass,
+            "prior masses below 1e-6 (1e-3 over sets reaching the simplex's boundary) are within the rounding of the design",
+            "merge the rarest categories into others",
+        );
+    }
+    if i.smallest < 1e-4 || (i.two_sided && i.smallest < 1e-3) {
+        return at(
+            "epsilon",
+            i.smallest,
+            "levels below 1e-4 (1e-3 for two-sided notions) are within the rounding of the rays",
+            "use a level of at least 1e-3",
+        );
+    }
+    if i.boundary && (i.largest > 5.0 || f64::EPSILON * i.largest.exp() / i.min_mass > 1e-13) {
+        // The smallest output probability cancels to a relative error of
+        // about u e^eps / min p, and the design aims at eps exactly.
+        return at(
+            "epsilon",
+            i.largest,
+            "levels above 5 over a set reaching the simplex's boundary exceed it by more than 1e-12 after rounding",
+            "use a level of at most 5, or a radius below twice the smallest mass",
+        );
+    }
+    if i.two_sided && i.beta.is_some_and(|b| b < 1e-4) {
+        return at(
+            "beta",
+            i.beta.unwrap_or(0.0),
+            "two-sided notions over a ball of radius below 1e-4 are within the enumerator's tolerances",
+            "use the known prior (radius 0) or a radius of at least 1e-4",
+        );
+    }
+    if i.two_sided && i.set_of_priors && i.largest > 10.0 {
+        // The generic enumerator snaps entries e^-eps below 1e-13 to 0.
+        return at(
+            "epsilon",
+            i.largest,
+            "two-sided notions above 10 over a set of priors need entries below the enumerator's tolerance",
+            "use a level of at most 10",
+        );
+    }
+    None
+}
+
+/// `err` named as the numerical limit the input is past, when it is a failed
+/// check or LP on such an input; otherwise `err` itself.
+pub(crate) fn explain(
+    err: SolverError,
+    set: &UncertaintySet,
+    notion: &Notion,
+    loss: bool,
+) -> SolverError {
+    let detail = match &err {
+        SolverError::Certificate(_) | SolverError::Lp(_) => err.to_string(),
+        _ => return err,
+    };
+    match numerical_limit(set, notion, loss) {
+        Some(limit) => SolverError::NumericalLimit { limit, detail },
+        None => err,
+    }
+}
