@@ -4,9 +4,11 @@
 //! backend solved it.
 
 #[cfg(feature = "highs")]
-pub(crate) use good_lp::highs as lp_backend;
+use good_lp::highs as lp_backend;
 #[cfg(not(feature = "highs"))]
-pub(crate) use good_lp::microlp as lp_backend;
+use good_lp::microlp as lp_backend;
+use good_lp::{Solver, SolverModel, WithTimeLimit};
+use std::time::Instant;
 
 /// Name of the LP backend compiled in (`"microlp"` or `"highs"`), for reports.
 pub const LP_BACKEND: &str = if cfg!(feature = "highs") {
@@ -14,3 +16,30 @@ pub const LP_BACKEND: &str = if cfg!(feature = "highs") {
 } else {
     "microlp"
 };
+
+/// The backend for an LP of `variables` variables, stopped after
+/// [`stall_guard`] seconds: microlp can cycle on a degenerate LP (seen on a
+/// master of five columns at eps = 1.4e-10, issue 13), and an LP that runs past
+/// its guard fails with an error instead of running forever.
+pub(crate) fn guarded(variables: usize) -> impl Solver<Model = impl SolverModel + WithTimeLimit> {
+    guarded_until(variables, None)
+}
+
+/// [`guarded`], and stopped at `deadline` if that comes first.
+pub(crate) fn guarded_until(
+    variables: usize,
+    deadline: Option<Instant>,
+) -> impl Solver<Model = impl SolverModel + WithTimeLimit> {
+    let left = deadline.map_or(f64::INFINITY, |d| {
+        d.saturating_duration_since(Instant::now()).as_secs_f64()
+    });
+    let seconds = stall_guard(variables).min(left);
+    move |problem| lp_backend(problem).with_time_limit(seconds)
+}
+
+/// Seconds an LP of `variables` variables may run: 5 s plus `1e-4 n^1.5`
+/// (`n = 4096`, the direct loss LP at N = 64, gets 31 s and solves in about 2 s;
+/// `n = 10^4` gets 105 s).
+pub(crate) fn stall_guard(variables: usize) -> f64 {
+    5.0 + 1e-4 * (variables as f64).powf(1.5)
+}

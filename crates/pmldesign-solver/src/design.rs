@@ -340,10 +340,7 @@ pub fn optimise_in_cone(
         .and_then(|eps| utility.bound_at_level(eps))
         .unwrap_or(f64::INFINITY);
     if settings.pricing == PricingMethod::Auto {
-        let deadline = settings
-            .column_generation
-            .time_limit
-            .map(|t| std::time::Instant::now() + settings.column_generation.loop_time(t));
+        let deadline = settings.loop_deadline();
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
             let settings = &with_smoothing(cone, settings);
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
@@ -397,7 +394,7 @@ pub fn optimise_in_cone(
             Ok(opt)
         }
         _ => {
-            let rays = rays::enumerate(cone)?;
+            let rays = rays::enumerate_until(cone, settings.loop_deadline())?;
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
     }
@@ -453,10 +450,7 @@ impl PastProposition2 {
             let cg = &mut s.column_generation;
             // Precision past the gap between the two cones buys nothing.
             cg.gap_tolerance = cg.gap_tolerance.max(INNER_OUTER_GAP);
-            let deadline = s
-                .column_generation
-                .time_limit
-                .map(|t| std::time::Instant::now() + s.column_generation.loop_time(t));
+            let deadline = s.loop_deadline();
             (s, deadline)
         };
         let missing = || SolverError::Lp("no separable form for branch and bound".into());

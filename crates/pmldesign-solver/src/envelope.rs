@@ -107,7 +107,8 @@ fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f
         })
         .collect();
     let objective: Expression = h.iter().flatten().flatten().copied().sum();
-    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded(vars.len());
+    let mut model = vars.maximise(objective).using(solver);
     let matrix = w.matrix();
     for (x, row) in h.iter().enumerate() {
         let leak: Expression = row

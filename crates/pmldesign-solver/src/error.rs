@@ -25,6 +25,10 @@ pub enum SolverError {
     /// The LP solver failed.
     #[error("linear program failed: {0}")]
     Lp(String),
+    /// A computation passed its budget of work (the message says which, and
+    /// where): the generic ray enumeration split by degenerate constraints.
+    #[error("resources exhausted: {0}")]
+    Resources(String),
     /// A computed mechanism failed its verification; it is not emitted.
     #[error("certificate check failed: {0}")]
     Certificate(String),

@@ -29,6 +29,7 @@
 
 use ndarray::{Array1, Array2};
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// Relative tolerance of the sign test `|a . r| <= ZERO_TOL * sum_i |a_i| |r_i|`.
 const ZERO_TOL: f64 = 1e-11;
@@ -75,10 +76,12 @@ struct Ray {
 /// If `normaliser.len()` differs from the number of columns of `inequalities`, if a
 /// normaliser entry is not finite and positive, or if an inequality entry is not
 /// finite.
-pub fn enumerate_extreme_rays(
+pub fn extreme_rays(
     inequalities: &Array2<f64>,
     normaliser: &Array1<f64>,
-) -> Vec<Array1<f64>> {
+    budget: u64,
+    deadline: Option<Instant>,
+) -> Result<Vec<Array1<f64>>, Exhausted> {
     let n = inequalities.ncols();
     assert_eq!(
         normaliser.len(),
@@ -95,7 +98,7 @@ pub fn enumerate_extreme_rays(
         "the inequality matrix has a non-finite entry"
     );
     if n == 0 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
 
     let rows = constraint_rows(inequalities);
@@ -115,14 +118,73 @@ pub fn enumerate_extreme_rays(
         })
         .collect();
 
+    let mut work = 0u64;
     for k in n..rows.len() {
+        work = work.saturating_add(row_work(&rays, &rows[k]));
+        let late = deadline.is_some_and(|d| Instant::now() >= d);
+        if work > budget || late {
+            return Err(Exhausted {
+                row: k,
+                rows: rows.len(),
+                rays: rays.len(),
+                budget: (!late).then_some(budget),
+            });
+        }
         rays = add_row(rays, &rows, k, n);
         if rays.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
     }
 
-    finalise(rays, &rows, normaliser)
+    Ok(finalise(rays, &rows, normaliser))
+}
+
+/// Steps of the double description's work budget ([`extreme_rays`]) that a
+/// run of the test suite stays far below (its largest enumeration takes
+/// 1.3e8), and that a run split into ten thousand near-duplicate rays by
+/// degenerate constraints reaches within seconds (issue 13: a cone of six
+/// coordinates at levels near 1e-11 grew to 15,000 rays and ran for minutes).
+pub(crate) const WORK_BUDGET: u64 = 2_000_000_000;
+
+/// Why [`extreme_rays`] stopped short: its work (pairs of rays on the two
+/// sides of a constraint, times the words of the adjacency test) passed the
+/// budget, or the deadline passed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exhausted {
+    /// The constraint at which it stopped, and how many there are.
+    pub row: usize,
+    pub rows: usize,
+    /// Rays of the cone so far.
+    pub rays: usize,
+    /// The work budget it passed (`None`: the deadline).
+    pub budget: Option<u64>,
+}
+
+impl std::fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (row, rows, rays) = (self.row, self.rows, self.rays);
+        match self.budget {
+            Some(b) => write!(
+                f,
+                "ray enumeration passed its budget of {:e} steps",
+                b as f64
+            )?,
+            None => write!(f, "the time limit passed during ray enumeration")?,
+        }
+        write!(f, " at constraint {row} of {rows} with {rays} rays")
+    }
+}
+
+/// The work of adding `row` to the cone of `rays`: its positive-negative pairs,
+/// each tested for adjacency over a bitset of the rays.
+fn row_work(rays: &[Ray], row: &[f64]) -> u64 {
+    let (mut pos, mut neg) = (0u64, 0u64);
+    for r in rays {
+        let v = signed_value(row, &r.v);
+        pos += u64::from(v > 0.0);
+        neg += u64::from(v < 0.0);
+    }
+    pos * neg * (1 + rays.len() as u64 / 64)
 }
 
 /// The constraint list: the N unit rows of the orthant, then the distinct non-zero
@@ -524,6 +586,10 @@ fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 
 #[cfg(test)]
 mod tests {
+    /// The enumeration without a budget.
+    fn enumerate_extreme_rays(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Array1<f64>> {
+        super::extreme_rays(a, w, u64::MAX, None).unwrap()
+    }
     use super::*;
     use approx::assert_abs_diff_eq;
     use ndarray::{Array2, array};
@@ -679,6 +745,27 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The work budget and the deadline stop an enumeration with what they are
+    /// (issue 13: a split enumeration ran for minutes), and a generous budget
+    /// changes nothing.
+    #[test]
+    fn budget_and_deadline_stop_the_enumeration() {
+        let p = [0.4, 0.3, 0.2, 0.1];
+        let (a, w) = (known_prior_rows(&p, 1.5), Array1::from(p.to_vec()));
+        let all = enumerate_extreme_rays(&a, &w);
+        assert_eq!(extreme_rays(&a, &w, 1_000_000, None), Ok(all));
+        let short = extreme_rays(&a, &w, 1, None).unwrap_err();
+        assert_eq!(short.budget, Some(1));
+        assert!(
+            short
+                .to_string()
+                .starts_with("ray enumeration passed its budget")
+        );
+        let late = extreme_rays(&a, &w, u64::MAX, Some(Instant::now())).unwrap_err();
+        assert_eq!(late.budget, None);
+        assert!(late.to_string().starts_with("the time limit passed"));
     }
 
     /// Brute force: every (N-1)-subset of rows with rank N - 1 whose null direction

@@ -2,7 +2,8 @@
 //! in double precision cannot be certified to the tolerance of 1e-12, named
 //! with the field, the value and a fix.
 //!
-//! A design whose certificate check fails (or whose LP fails) on such an input
+//! A design whose certificate check fails (or whose LP fails, or whose ray
+//! enumeration passes its budget) on such an input
 //! ends in [`SolverError::NumericalLimit`] rather than a bare "certificate check
 //! failed": the user learns which input is at fault and what to change. No
 //! mechanism is emitted either way. The limits were measured by the edges suite
@@ -198,7 +199,9 @@ pub(crate) fn explain(
     loss: bool,
 ) -> SolverError {
     let detail = match &err {
-        SolverError::Certificate(_) | SolverError::Lp(_) => err.to_string(),
+        SolverError::Certificate(_) | SolverError::Lp(_) | SolverError::Resources(_) => {
+            err.to_string()
+        }
         _ => return err,
     };
     match numerical_limit(set, notion, loss) {

@@ -940,7 +940,8 @@ fn solve_primal(cons: &Constraints, c: &Array2<f64>, e_lp: f64) -> Result<Array2
         .filter(|&(x, y)| c[[x, y]] != 0.0)
         .map(|(x, y)| c[[x, y]] * w[x][y])
         .sum();
-    let mut model = vars.minimise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded(vars.len());
+    let mut model = vars.minimise(objective).using(solver);
     for row in &w {
         let s: Expression = row.iter().copied().sum();
         model = model.with(s.eq(1.0));
@@ -1040,7 +1041,8 @@ fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
         Vec::new()
     };
     let objective: Expression = alpha.iter().copied().sum();
-    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded(vars.len());
+    let mut model = vars.maximise(objective).using(solver);
     for x in 0..n {
         for y in 0..n {
             let mut expr: Expression = alpha[x] - gamma[x][y];

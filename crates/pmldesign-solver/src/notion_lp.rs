@@ -77,7 +77,8 @@ pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<
         .filter(|&(x, y)| c[[x, y]] != 0.0)
         .map(|(x, y)| c[[x, y]] * cols[y][x])
         .sum();
-    let mut model = vars.minimise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded(vars.len());
+    let mut model = vars.minimise(objective).using(solver);
     for x in 0..n {
         let s: Expression = cols.iter().map(|col| col[x]).sum();
         model = model.with(s.eq(1.0));
@@ -105,7 +106,8 @@ pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f6
         .map(|_| (0..rows).map(|_| vars.add(variable().min(0.0))).collect())
         .collect();
     let objective: Expression = alpha.iter().copied().sum();
-    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded(vars.len());
+    let mut model = vars.maximise(objective).using(solver);
     // (A^T g_y)_v as an expression, for every variable v of column y.
     let transpose = |gy: &[Variable]| {
         let mut t: Vec<Expression> = vec![Expression::from(0.0); form.width()];

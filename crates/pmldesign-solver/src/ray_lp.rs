@@ -18,6 +18,10 @@ use good_lp::{Expression, ProblemVariables, Solution, SolverModel, variable};
 use ndarray::{Array1, ArrayView1};
 use rayon::prelude::*;
 use std::collections::{BinaryHeap, HashSet};
+use std::time::{Duration, Instant};
+
+/// The least time the final weights' fallback LP gets after a time-limit stop.
+const FINAL_LP_TIME: Duration = Duration::from_millis(100);
 
 /// Settings of the column-generation loop.
 #[derive(Debug, Clone, PartialEq)]
@@ -411,12 +415,13 @@ fn final_weights(
     warm: Option<MasterSolution>,
     master: &mut Master,
     working: &[Column],
+    deadline: Option<Instant>,
 ) -> Result<Vec<f64>> {
     let perturbed = warm.as_ref().map(|m| m.theta.clone());
     Ok(
         match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
             Some(m) if m.feasible => m.theta,
-            _ => match (solve_restricted_primal(working), perturbed) {
+            _ => match (solve_restricted_primal(working, deadline), perturbed) {
                 (Ok(theta), _) => theta,
                 (Err(_), Some(theta)) => theta,
                 (Err(e), None) => return Err(e),
@@ -589,7 +594,7 @@ impl<'a> Generation<'a> {
                 self.last_len = self.working.len();
                 Ok(m.dual.clone())
             }
-            None => restricted_dual(&self.working),
+            None => restricted_dual(&self.working, self.deadline()),
         }
     }
 
@@ -691,7 +696,11 @@ impl<'a> Generation<'a> {
         if pass.added > 0 && !out_of_time {
             warm = self.master.optimise();
         }
-        let theta = final_weights(warm, &mut self.master, &self.working)?;
+        // Past the deadline, the fallback LP still gets a short guard.
+        let deadline = self
+            .deadline()
+            .map(|d| d.max(Instant::now() + FINAL_LP_TIME));
+        let theta = final_weights(warm, &mut self.master, &self.working, deadline)?;
         let weights: Vec<(Column, f64)> = self
             .working
             .into_iter()
@@ -759,10 +768,10 @@ fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
 /// relative amounts (1e-12 .. 1e-8) when microlp reports a numerical failure on a
 /// degenerate problem (ties between many rays). A perturbed lambda still yields a
 /// valid bound, and the certificate checks the final gap.
-fn restricted_dual(working: &[Column]) -> Result<Array1<f64>> {
+fn restricted_dual(working: &[Column], deadline: Option<Instant>) -> Result<Array1<f64>> {
     let mut last = None;
     for perturbation in [0.0, 1e-12, 1e-10, 1e-8] {
-        match solve_restricted_dual(working, perturbation) {
+        match solve_restricted_dual(working, perturbation, deadline) {
             Ok(l) => return Ok(l),
             Err(e) => last = Some(e),
         }
@@ -779,7 +788,11 @@ fn jitter(k: usize) -> f64 {
     (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
-fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1<f64>> {
+fn solve_restricted_dual(
+    working: &[Column],
+    perturbation: f64,
+    deadline: Option<Instant>,
+) -> Result<Array1<f64>> {
     let n = working[0].vector.len();
     // lambda = plus - minus with both parts non-negative: microlp is less fragile
     // with non-negative variables than with free or boxed ones on these degenerate
@@ -790,9 +803,8 @@ fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1
     let both =
         |coefs: ArrayView1<f64>| -> Expression { dot_expr(coefs, &plus) - dot_expr(coefs, &minus) };
     let ones = Array1::<f64>::ones(n);
-    let mut model = vars
-        .minimise(both(ones.view()))
-        .using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded_until(vars.len(), deadline);
+    let mut model = vars.minimise(both(ones.view())).using(solver);
     for (k, c) in working.iter().enumerate() {
         let rhs = c.value + perturbation * jitter(k) * (1.0 + c.value.abs());
         model = model.with(both(c.vector.view()).geq(rhs));
@@ -812,7 +824,7 @@ fn solve_restricted_dual(working: &[Column], perturbation: f64) -> Result<Array1
 }
 
 /// The restricted primal by microlp: theta, one per working column.
-fn solve_restricted_primal(working: &[Column]) -> Result<Vec<f64>> {
+fn solve_restricted_primal(working: &[Column], deadline: Option<Instant>) -> Result<Vec<f64>> {
     let n = working[0].vector.len();
     let mut vars = ProblemVariables::new();
     let theta: Vec<_> = working
@@ -820,7 +832,8 @@ fn solve_restricted_primal(working: &[Column]) -> Result<Vec<f64>> {
         .map(|_| vars.add(variable().min(0.0)))
         .collect();
     let objective: Expression = working.iter().zip(&theta).map(|(c, t)| c.value * *t).sum();
-    let mut model = vars.maximise(objective).using(crate::backend::lp_backend);
+    let solver = crate::backend::guarded_until(vars.len(), deadline);
+    let mut model = vars.maximise(objective).using(solver);
     for x in 0..n {
         let row: Expression = working
             .iter()

@@ -11,6 +11,7 @@ use crate::utility::{Block, Utility};
 use ndarray::{Array1, ArrayView1};
 use pmldesign_model::ColumnCone;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Largest alphabet for the structured enumeration (about `N 2^(N-1)` rays).
 pub const MAX_STRUCTURED_N: usize = 24;
@@ -86,14 +87,26 @@ impl RaySet {
 /// the known prior and the ball and for the notion cones where one exists
 /// (the `notion_rays` module), the generic enumerator otherwise.
 pub fn enumerate(cone: &ColumnCone) -> Result<RaySet> {
+    enumerate_until(cone, None)
+}
+
+/// [`enumerate`], stopped with [`SolverError::Resources`] when `deadline`
+/// passes during a generic enumeration.
+pub fn enumerate_until(cone: &ColumnCone, deadline: Option<Instant>) -> Result<RaySet> {
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => structured(cone),
-        _ => crate::notion_rays::structured(cone).unwrap_or_else(|| generic_rays(cone)),
+        _ => crate::notion_rays::structured(cone).unwrap_or_else(|| generic_until(cone, deadline)),
     }
 }
 
 /// The generic exact enumeration (double description) of any cone.
 pub fn generic_rays(cone: &ColumnCone) -> Result<RaySet> {
+    generic_until(cone, None)
+}
+
+/// [`generic_rays`] within the work budget of [`generic::WORK_BUDGET`] and
+/// `deadline`.
+fn generic_until(cone: &ColumnCone, deadline: Option<Instant>) -> Result<RaySet> {
     let n = cone.dimension();
     if n > MAX_GENERIC_N {
         return Err(SolverError::AlphabetTooLarge {
@@ -102,7 +115,9 @@ pub fn generic_rays(cone: &ColumnCone) -> Result<RaySet> {
             method: "generic double description",
         });
     }
-    let rays = generic::enumerate_extreme_rays(&cone.inequalities(), &cone.normaliser());
+    let (a, w) = (cone.inequalities(), cone.normaliser());
+    let rays = generic::extreme_rays(&a, &w, generic::WORK_BUDGET, deadline)
+        .map_err(|e| SolverError::Resources(format!("{e} (N = {n})")))?;
     Ok(RaySet::from_vectors(n, &rays))
 }
 

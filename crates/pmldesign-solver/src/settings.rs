@@ -53,6 +53,14 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// When a loop started now must stop for the time limit (its share,
+    /// [`ColumnGenerationSettings::loop_time`]); `None` without a limit.
+    pub(crate) fn loop_deadline(&self) -> Option<std::time::Instant> {
+        let cg = &self.column_generation;
+        cg.time_limit
+            .map(|t| std::time::Instant::now() + cg.loop_time(t))
+    }
+
     /// Stops column generation once the certified relative gap is at most `gap`
     /// (in (0, 1); default 1e-9, the gap at which a design counts as optimal).
     pub fn gap(mut self, gap: f64) -> Self {

@@ -473,6 +473,62 @@ fn past_a_numerical_limit_the_error_names_the_field_and_the_fix() {
     }
 }
 
+/// Issue 13, "unbounded resources": microlp cycled forever on the restricted
+/// master of this design (a mass of 8.7e-13 at eps = 1.4e-10, total variation);
+/// every LP now stops at its stall guard, and the design ends, certified or with
+/// an error naming a field.
+#[test]
+fn a_cycling_lp_stops_at_its_guard() {
+    let case = Case {
+        prior: vec![
+            0.5169362026569516,
+            0.06402257721886147,
+            0.07482353325093233,
+            8.651968241300204e-13,
+            0.34421768687238946,
+        ],
+        set: SetSpec::Known,
+        notion: Notion::Pml {
+            epsilon: 1.3732467266427753e-10,
+        },
+        objective: Objective::Utility("tv"),
+    };
+    verdict(&case).unwrap();
+}
+
+/// Issue 13, "unbounded resources": the generic ray enumeration of this ALIP
+/// cone (levels 1.9e-11 and 1.1e-8 over a ball around a prior with a mass of
+/// 3e-13) split into 15,000 near-duplicate rays and ran for minutes; it now stops
+/// at its work budget or, as here, at the time limit, and the error names the
+/// numerical limit.
+#[test]
+fn a_split_ray_enumeration_stops_at_its_budget() {
+    let case = Case {
+        prior: vec![
+            0.25030230674675424,
+            0.12247635494215522,
+            3.1513328427992903e-13,
+            0.1877655600529526,
+            0.2716324513552487,
+            0.167823326902574,
+        ],
+        set: SetSpec::Ball(1.0),
+        notion: Notion::Alip {
+            epsilon_lower: 1.9146540370935122e-11,
+            epsilon_upper: 1.1408261452163799e-8,
+        },
+        objective: Objective::Utility("tv"),
+    };
+    let message = match solve(&case).expect("no panic") {
+        Ok(_) => return,
+        Err(message) => message,
+    };
+    assert!(
+        message.starts_with("numerical limit: prior = ") && message.contains("ray enumeration"),
+        "{message}"
+    );
+}
+
 /// A random mechanism on `n` inputs: rows of weights, a quarter of them 0 and the
 /// rest log-uniform in [1e-15, 1], normalised.
 fn mechanism(n: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
