@@ -617,6 +617,14 @@ pub(crate) struct Slice {
     pub(crate) h: f64,
 }
 
+/// The inputs in increasing order of cost per unit of mass, `a_x / r_x`: the
+/// order of the greedy (fractional-knapsack) fill of a slice `r . v = 1`.
+pub(crate) fn ratio_order(a: ArrayView1<f64>, r: ArrayView1<f64>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..a.len()).collect();
+    order.sort_by(|&i, &j| (a[i] / r[i]).total_cmp(&(a[j] / r[j])));
+    order
+}
+
 impl Slice {
     fn new(cons: &Constraints) -> Option<Self> {
         (cons.functionals.len() == 1).then(|| Slice {
@@ -630,8 +638,7 @@ impl Slice {
     pub(crate) fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
         let n = a.len();
         let r = &self.r;
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&i, &j| (a[i] / r[i]).total_cmp(&(a[j] / r[j])));
+        let order = ratio_order(a, r.view());
         // Greedy fill of mass 1 - t above the floor t, each coordinate up to cap.
         let fill = |t: f64, cap: f64| -> Array1<f64> {
             let mut v = Array1::from_elem(n, t);

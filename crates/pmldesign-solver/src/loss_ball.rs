@@ -110,8 +110,7 @@ impl ExactBallLoss<'_> {
             h: b,
         }
         .minimise(a.view());
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&i, &j| (a[i] / r[i]).total_cmp(&(a[j] / r[j])));
+        let order = crate::loss::ratio_order(a.view(), r.view());
         let (mut mass, mut cost) = (vec![0.0; n + 1], vec![0.0; n + 1]);
         for (k, &x) in order.iter().enumerate() {
             mass[k + 1] = mass[k] + r[x];

@@ -196,6 +196,15 @@ struct Found<T = Vec<usize>> {
 }
 
 impl<T> Found<T> {
+    /// Records a candidate of reduced cost `rc`, kept when it enters (above
+    /// `tol`) and beats the worst kept one; `set` builds it only then.
+    fn offer(&mut self, rc: f64, tol: f64, set: impl FnOnce() -> T) {
+        self.best = self.best.max(rc);
+        if rc > tol && rc > self.top.threshold() {
+            self.top.push(rc, set());
+        }
+    }
+
     fn new(keep: usize) -> Self {
         Found {
             top: TopK::new(keep),
@@ -316,13 +325,12 @@ impl<'a> Search<'a> {
 
     /// Records the set on the stack plus the positions `more` adds.
     fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
-        self.found.best = self.found.best.max(rc);
-        if rc > self.tol && rc > self.found.top.threshold() {
-            let mut positions = self.stack.clone();
+        let (stack, items) = (&self.stack, self.items);
+        self.found.offer(rc, self.tol, || {
+            let mut positions = stack.clone();
             more(&mut positions);
-            let set: Vec<usize> = positions.iter().map(|&i| self.items.index[i]).collect();
-            self.found.top.push(rc, set);
-        }
+            positions.iter().map(|&i| items.index[i]).collect()
+        });
     }
 
     /// Counts a node; true when the search must stop ([`Budget::tick`]).

@@ -184,19 +184,15 @@ impl<'a> Search<'a> {
     }
 
     fn offer(&mut self, rc: f64) {
-        self.found.best = self.found.best.max(rc);
-        if rc > self.tol && rc > self.found.top.threshold() {
-            let n = self.items.len();
-            let set = self
-                .stack
-                .iter()
-                .map(|&k| {
-                    let x = self.items.index[k % n];
-                    if k < n { x } else { x + self.family.p.len() }
-                })
-                .collect();
-            self.found.top.push(rc, set);
-        }
+        let (stack, items, dim) = (&self.stack, self.items, self.family.p.len());
+        self.found.offer(rc, self.tol, || {
+            let n = items.len();
+            let place = |k: usize| {
+                let x = items.index[k % n];
+                if k < n { x } else { x + dim }
+            };
+            stack.iter().map(|&k| place(k)).collect()
+        });
     }
 
     fn explore(&mut self, node: Node, fresh: bool) {
