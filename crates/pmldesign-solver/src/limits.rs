@@ -102,92 +102,76 @@ pub fn numerical_limit(
     limit(&Input::new(set, notion, loss))
 }
 
-/// The limit `input` is past, if any, most specific first.
+/// The limit `input` is past, if any: the first rule of the table
+/// (docs/theory.md §10, most specific first) whose condition holds.
 fn limit(i: &Input) -> Option<NumericalLimit> {
-    let at = |field, value, limit, fix| {
-        Some(NumericalLimit {
-            field,
-            value,
-            limit,
-            fix,
-        })
+    let loss_level = if i.smallest < 1e-3 {
+        i.smallest
+    } else {
+        i.largest
     };
-    if i.loss {
-        if let (true, Some(beta)) = (i.two_sided, i.beta.filter(|b| *b >= 1.0)) {
-            // microlp's solution of the direct LP can violate the notion.
-            return at(
-                "beta",
-                beta,
-                "a two-sided notion's loss LP over a ball of radius 1 or more is past microlp's accuracy",
-                "use a radius below 1",
-            );
-        }
-        if i.min_mass < 1e-9 {
-            return at(
-                "prior",
-                i.min_mass,
-                "prior masses below 1e-9 make the loss LP singular",
-                "merge the rarest categories into others",
-            );
-        }
-        if i.smallest < 1e-3 || i.largest > 20.0 {
-            let value = if i.smallest < 1e-3 {
-                i.smallest
-            } else {
-                i.largest
-            };
-            return at(
-                "epsilon",
-                value,
-                "the loss LP is solved for levels in [1e-3, 20]",
-                "use a level in [1e-3, 20]",
-            );
-        }
-    }
-    if i.min_mass < 1e-6 || (i.boundary && i.min_mass < 1e-3) {
-        return at(
-            "prior",
-            i.min_mass,
+    // The smallest output probability cancels to a relative error of about
+    // u e^eps / min p over a set reaching the boundary.
+    let cancels = f64::EPSILON * i.largest.exp() / i.min_mass > 1e-13;
+    let beta = i.beta.unwrap_or(0.0);
+    let rules = [
+        (
+            i.loss && i.two_sided && beta >= 1.0,
+            ("beta", beta),
+            "a two-sided notion's loss LP over a ball of radius 1 or more is past microlp's accuracy",
+            "use a radius below 1",
+        ),
+        (
+            i.loss && i.min_mass < 1e-9,
+            ("prior", i.min_mass),
+            "prior masses below 1e-9 make the loss LP singular",
+            "merge the rarest categories into others",
+        ),
+        (
+            i.loss && (i.smallest < 1e-3 || i.largest > 20.0),
+            ("epsilon", loss_level),
+            "the loss LP is solved for levels in [1e-3, 20]",
+            "use a level in [1e-3, 20]",
+        ),
+        (
+            i.min_mass < 1e-6 || (i.boundary && i.min_mass < 1e-3),
+            ("prior", i.min_mass),
             "prior masses below 1e-6 (1e-3 over sets reaching the simplex's boundary) are within the rounding of the design",
             "merge the rarest categories into others",
-        );
-    }
-    if i.smallest < 1e-4 || (i.two_sided && i.smallest < 1e-3) {
-        return at(
-            "epsilon",
-            i.smallest,
+        ),
+        (
+            i.smallest < 1e-4 || (i.two_sided && i.smallest < 1e-3),
+            ("epsilon", i.smallest),
             "levels below 1e-4 (1e-3 for two-sided notions) are within the rounding of the rays",
             "use a level of at least 1e-3",
-        );
-    }
-    if i.boundary && (i.largest > 5.0 || f64::EPSILON * i.largest.exp() / i.min_mass > 1e-13) {
-        // The smallest output probability cancels to a relative error of
-        // about u e^eps / min p, and the design aims at eps exactly.
-        return at(
-            "epsilon",
-            i.largest,
+        ),
+        (
+            i.boundary && (i.largest > 5.0 || cancels),
+            ("epsilon", i.largest),
             "levels above 5 over a set reaching the simplex's boundary exceed it by more than 1e-12 after rounding",
             "use a level of at most 5, or a radius below twice the smallest mass",
-        );
-    }
-    if i.two_sided && i.beta.is_some_and(|b| b < 1e-4) {
-        return at(
-            "beta",
-            i.beta.unwrap_or(0.0),
+        ),
+        (
+            i.two_sided && i.beta.is_some_and(|b| b < 1e-4),
+            ("beta", beta),
             "two-sided notions over a ball of radius below 1e-4 are within the enumerator's tolerances",
             "use the known prior (radius 0) or a radius of at least 1e-4",
-        );
-    }
-    if i.two_sided && i.set_of_priors && i.largest > 10.0 {
-        // The generic enumerator snaps entries e^-eps below 1e-13 to 0.
-        return at(
-            "epsilon",
-            i.largest,
+        ),
+        (
+            // The generic enumerator snaps entries e^-eps below 1e-13 to 0.
+            i.two_sided && i.set_of_priors && i.largest > 10.0,
+            ("epsilon", i.largest),
             "two-sided notions above 10 over a set of priors need entries below the enumerator's tolerance",
             "use a level of at most 10",
-        );
-    }
-    None
+        ),
+    ];
+    let (_, (field, value), limit, fix) = rules.into_iter().find(|rule| rule.0)?;
+    Some(NumericalLimit {
+        field,
+        value,
+        limit,
+        fix,
+    })
 }
 
 /// `err` named as the numerical limit the input is past, when it is a failed
