@@ -183,8 +183,8 @@ fn certificate_lines(d: &Design) -> String {
         _ => "optimal",
     };
     format!(
-        "\nCertificate: {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
-        c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
+        "\nCertificate (tolerance {:.0e}): {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
+        c.tolerance, c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
     )
 }
 
@@ -391,7 +391,8 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
         l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
     ));
     s.push_str(&format!(
-        "Certificate: {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+        "Certificate (tolerance {:.0e}): {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
+        c.tolerance,
         meets(d),
         c.max_row_sum_error,
         c.min_entry

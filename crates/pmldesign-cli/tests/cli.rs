@@ -74,6 +74,11 @@ fn table_and_csv() {
     let example1 = |more: &[&str]| stdout(&[&EXAMPLE1[..], more].concat());
     let text = example1(&["--format", "table", "--labels", "a,b,c,d"]);
     assert!(text.contains("Certificate") && text.contains("randomized response"));
+    // Issue 13: the certificate's tolerance is printed in the table too.
+    assert!(
+        text.contains("Certificate (tolerance 1e-12): worst-case PML"),
+        "{text}"
+    );
     let text = example1(&["--format", "csv", "--labels", "a,\"b\",c,d"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "input,y1,y2,y3,y4");
