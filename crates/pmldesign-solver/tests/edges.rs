@@ -529,6 +529,29 @@ fn a_split_ray_enumeration_stops_at_its_budget() {
     );
 }
 
+/// Issue 13, "a certificate that overstates": this design was reported optimal
+/// with a bound 1.2e-8 below its measured utility (1.2e-5 relative: pricing at
+/// masses of 2.6e-12); the certificate now allows only rounding (1e-9), and the
+/// input ends in its numerical limit.
+#[test]
+fn a_bound_below_the_utility_is_refused() {
+    let case = Case {
+        prior: vec![
+            2.6499354968260164e-12,
+            0.9999999896926206,
+            1.0302079683106508e-8,
+            2.6499354968260164e-12,
+        ],
+        set: SetSpec::Known,
+        notion: Notion::Alip {
+            epsilon_lower: 0.01890604801663178,
+            epsilon_upper: 645.4720676335925,
+        },
+        objective: Objective::Utility("chi2"),
+    };
+    verdict(&case).unwrap();
+}
+
 /// A random mechanism on `n` inputs: rows of weights, a quarter of them 0 and the
 /// rest log-uniform in [1e-15, 1], normalised.
 fn mechanism(n: usize) -> impl Strategy<Value = Vec<Vec<f64>>> {
