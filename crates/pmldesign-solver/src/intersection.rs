@@ -76,7 +76,8 @@ pub fn design_intersection(
             .collect::<pmldesign_model::Result<Vec<_>>>()?;
         let cone = ColumnCone::intersection(cones)?;
         let opt = optimise_in_cone(&cone, reference.view(), utility, settings, &mut |_| {})?;
-        let (m, u, r, c) = (opt.mechanism, opt.upper_bound, opt.rays, opt.converged);
+        let m = opt.settled(reference.view());
+        let (u, r, c) = (opt.upper_bound, opt.rays, opt.converged);
         (DesignStatus::Optimal, m, u, r, c)
     };
     let utility_value = utility.value(&mechanism, reference.view());

@@ -858,7 +858,7 @@ pub(crate) fn column_generation_over(
     let opt = design::optimise(oracle, r, &loss, f64::INFINITY, &design_settings, progress)?;
     // Label every output and merge those with the same label.
     let mut w = Array2::zeros((n, n));
-    for col in opt.mechanism.columns() {
+    for col in opt.settled(r).columns() {
         let (y, _) = loss.best_label(col);
         let mut target = w.column_mut(y);
         target += &col;

@@ -11,7 +11,7 @@
 use super::{BOUND_TOL, DualFloor, Family, Items, Node, Search};
 
 /// Most items in the tree (`2^k` subsets; 12 was fastest at N = 22 and 32).
-pub(crate) const MAX_SUFFIX_ITEMS: usize = 12;
+pub(crate) const MAX_SUFFIX_ITEMS: usize = 14;
 
 /// Every subset of the last items of a search, in order of weight.
 pub(crate) struct Suffix {
