@@ -10,8 +10,19 @@
 
 use super::{BOUND_TOL, DualFloor, Family, Items, Node, Search};
 
-/// Most items in the tree (`2^k` subsets; 12 was fastest at N = 22 and 32).
-pub(crate) const MAX_SUFFIX_ITEMS: usize = 14;
+/// Items in the tree of a pass over `n` items at entering tolerance `tol`, for
+/// duals summing to `scale`: 14 (`2^14` subsets) for a proof to a relative
+/// 1e-8 or finer at `n >= 28`, where near-ties between many sets make the tree
+/// pay (N = 32 exact, known prior: 2.0 s with 12 items, 1.0 s with 14, 1.2 and
+/// 1.5 s with 13 and 15); 10 otherwise, where building it costs more than it
+/// saves (N = 22 exact: 0.06 s with 10, 0.10 with 12, 0.30 with 14; N = 64 to a
+/// gap of 1e-6: 0.6 s with 10, 0.7 with 12, 1.5 with 14; ALIP at N = 64: 0.8,
+/// 1.8 and 2.3 s).
+pub(crate) fn suffix_items(n: usize, tol: f64, scale: f64) -> usize {
+    // A seeding pass (tolerance -inf) lays out its items as the proofs after it.
+    let proof = tol == f64::NEG_INFINITY || tol <= 1e-8 * (1.0 + scale.abs());
+    n.min(if proof && n >= 28 { 14 } else { 10 })
+}
 
 /// Every subset of the last items of a search, in order of weight.
 pub(crate) struct Suffix {
@@ -35,7 +46,7 @@ pub(crate) struct Suffix {
 }
 
 impl Suffix {
-    /// The tree of the last `min(len, MAX_SUFFIX_ITEMS)` items.
+    /// The tree of the items from `items.start` on ([`suffix_items`]).
     pub(crate) fn new(items: &Items) -> Self {
         let start = items.start;
         let (mut w, mut l, mut max_in, mut max_out, mut mask) =

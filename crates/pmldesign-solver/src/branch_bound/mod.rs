@@ -101,14 +101,14 @@ struct Items {
 }
 
 impl Items {
-    /// The inputs but `skip`: the lightest [`halves::MAX_SUFFIX_ITEMS`] last (met
-    /// in the middle, where their fine weights matter), the others first
-    /// (branched on, where their weights hit the window); each part in order of
-    /// `lambda_x / p_x`.
-    fn new(p: &[f64], lambda: &[f64], skip: Option<usize>) -> Self {
+    /// The inputs but `skip`: the lightest `suffix` last (met in the middle,
+    /// where their fine weights matter, [`halves::suffix_items`]), the others
+    /// first (branched on, where their weights hit the window); each part in
+    /// order of `lambda_x / p_x`.
+    fn new(p: &[f64], lambda: &[f64], skip: Option<usize>, suffix: usize) -> Self {
         let mut index: Vec<usize> = (0..p.len()).filter(|&x| Some(x) != skip).collect();
         index.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
-        let start = index.len() - index.len().min(halves::MAX_SUFFIX_ITEMS);
+        let start = index.len() - index.len().min(suffix);
         let by_ratio = |a: &usize, b: &usize| (lambda[*a] / p[*a]).total_cmp(&(lambda[*b] / p[*b]));
         index[..start].sort_by(by_ratio);
         index[start..].sort_by(by_ratio);
@@ -699,10 +699,11 @@ impl Searched for BoxCut {
         let lambda = lambda.to_vec();
         let lambda_sum: f64 = lambda.iter().sum();
         let n = self.p.len();
+        let suffix = halves::suffix_items(n - 1, tol, lambda_sum);
         let results: Vec<(usize, Found)> = (0..n)
             .into_par_iter()
             .map(|f| {
-                let items = Items::new(&self.p, &lambda, Some(f));
+                let items = Items::new(&self.p, &lambda, Some(f), suffix);
                 let member = BoxCutMember {
                     cut: self,
                     f,
@@ -1182,12 +1183,14 @@ impl Searched for TwoLevel {
 
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lam = lambda.to_vec();
-        let items = Items::new(&self.p, &lam, None);
+        let lambda_sum = lam.iter().sum();
+        let suffix = halves::suffix_items(self.p.len(), tol, lambda_sum);
+        let items = Items::new(&self.p, &lam, None, suffix);
         let member = TwoLevelMember {
             family: self,
-            lambda_sum: lam.iter().sum(),
+            lambda_sum,
         };
-        let results = if items.len() <= 6 + halves::MAX_SUFFIX_ITEMS {
+        let results = if items.len() <= 6 + suffix {
             vec![(0, search_items(&member, &items, tol, keep, pass))]
         } else {
             self.split_search(&member, &items, tol, keep, pass)

@@ -598,7 +598,8 @@ impl Searched for ThreeLevel {
 
     fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing {
         let lam = lambda.to_vec();
-        let items = Items::new(&self.p, &lam, None);
+        let suffix = super::halves::suffix_items(self.p.len(), tol, lam.iter().sum());
+        let items = Items::new(&self.p, &lam, None, suffix);
         let crude = self.crude_bound(&lam);
         let chains = Chains::new(&items, self.b);
         let results: Vec<(usize, Found)> = self
