@@ -215,8 +215,10 @@ fn comparison_table(d: &Design) -> String {
         "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
         "mechanism", "LDP e_r", "worst PML", d.utility_name, "vs design"
     );
+    // A ratio to a utility within rounding of 0 (a design at eps near 1e-10)
+    // would print as millions of percent.
     let rel = |v: f64| {
-        if d.utility_value > 0.0 {
+        if d.utility_value > 1e-12 {
             format!("{:>8.1}%", 100.0 * v / d.utility_value)
         } else {
             format!("{:>9}", "-")
