@@ -118,7 +118,13 @@ fn run_design<'py>(
         (r, watch.error)
     });
     match result {
-        Ok(v) => to_python(py, &v),
+        // A Ctrl-C after the last look (during the certificate, the baselines
+        // or the envelope) still stops the call: otherwise Python could run
+        // the next statements before raising it.
+        Ok(v) => {
+            py.check_signals()?;
+            to_python(py, &v)
+        }
         Err(e) => Err(to_py_err(e, stopped)),
     }
 }

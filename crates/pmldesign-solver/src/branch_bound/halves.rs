@@ -20,7 +20,7 @@ use super::{BOUND_TOL, DualFloor, Family, Items, Node, Search};
 /// 1.8 and 2.3 s).
 pub(crate) fn suffix_items(n: usize, tol: f64, scale: f64) -> usize {
     // A seeding pass (tolerance -inf) lays out its items as the proofs after it.
-    let proof = tol == f64::NEG_INFINITY || tol <= 1e-8 * (1.0 + scale.abs());
+    let proof = tol == f64::NEG_INFINITY || super::fine_proof(tol, scale);
     n.min(if proof && n >= 28 { 14 } else { 10 })
 }
 
