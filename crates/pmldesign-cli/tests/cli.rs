@@ -530,3 +530,37 @@ fn a_numerical_limit_names_its_field_and_fix() {
         "{err}"
     );
 }
+
+/// Issue 13's exact reproducers, end to end: at eps = 1e-300 the JSON's worst
+/// case stays within the stated tolerance of the target; a prior with a mass
+/// of 1e-12 is not called optimal at a large relative gap; PMC and LIP at
+/// eps = 710 are designs, not errors.
+#[test]
+fn issue_13_reproducers_hold_from_the_command_line() {
+    let v = json(&words("design --prior 0.5,0.5 --epsilon 1e-300"));
+    let c = &v["certificate"];
+    let (worst, target) = (c["worst_case_pml"].as_f64().unwrap(), 1e-300);
+    assert!(worst <= target + c["tolerance"].as_f64().unwrap(), "{c}");
+    assert!(c["tolerance"].as_f64().unwrap() <= 1e-12, "{c}");
+
+    let v = json(&words("design --prior 1e-12,0.999999999999 --epsilon 1"));
+    let (u, gap) = (
+        v["certificate"]["utility_value"].as_f64().unwrap(),
+        v["certificate"]["gap"].as_f64().unwrap(),
+    );
+    if v["status"] == "optimal" {
+        assert!(
+            gap <= (1e-9 * u.abs()).max(1e-15),
+            "optimal at gap {gap}, utility {u}"
+        );
+    }
+
+    for notion in ["pmc", "lip"] {
+        let args = format!("design --prior 0.5,0.3,0.2 --notion {notion} --epsilon 710");
+        let v = json(&words(&args));
+        assert!(
+            v["mechanism"].is_array() || v["mechanism"].is_object(),
+            "{notion}: {v}"
+        );
+    }
+}
