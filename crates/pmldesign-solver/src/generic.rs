@@ -120,7 +120,8 @@ pub fn extreme_rays(
 
     let mut work = 0u64;
     for k in n..rows.len() {
-        work = work.saturating_add(row_work(&rays, &rows[k]));
+        let values: Vec<f64> = rays.iter().map(|r| signed_value(&rows[k], &r.v)).collect();
+        work = work.saturating_add(row_work(&values));
         let late = deadline.is_some_and(|d| Instant::now() >= d);
         if work > budget || late {
             return Err(Exhausted {
@@ -130,7 +131,7 @@ pub fn extreme_rays(
                 budget: (!late).then_some(budget),
             });
         }
-        rays = add_row(rays, &rows, k, n);
+        rays = add_row(rays, &values, &rows, k, n);
         if rays.is_empty() {
             return Ok(Vec::new());
         }
@@ -175,16 +176,12 @@ impl std::fmt::Display for Exhausted {
     }
 }
 
-/// The work of adding `row` to the cone of `rays`: its positive-negative pairs,
-/// each tested for adjacency over a bitset of the rays.
-fn row_work(rays: &[Ray], row: &[f64]) -> u64 {
-    let (mut pos, mut neg) = (0u64, 0u64);
-    for r in rays {
-        let v = signed_value(row, &r.v);
-        pos += u64::from(v > 0.0);
-        neg += u64::from(v < 0.0);
-    }
-    pos * neg * (1 + rays.len() as u64 / 64)
+/// The work of adding a row to a cone whose rays take `values` on it: its
+/// positive-negative pairs, each tested for adjacency over a bitset of the rays.
+fn row_work(values: &[f64]) -> u64 {
+    let pos = values.iter().filter(|v| **v > 0.0).count() as u64;
+    let neg = values.iter().filter(|v| **v < 0.0).count() as u64;
+    pos * neg * (1 + values.len() as u64 / 64)
 }
 
 /// The constraint list: the N unit rows of the orthant, then the distinct non-zero
@@ -230,16 +227,15 @@ fn row_key(row: &[f64]) -> Vec<i64> {
 }
 
 /// One double-description step: intersect the current cone (rows `0..k`) with the
-/// half-space `rows[k] . c >= 0`.
-fn add_row(rays: Vec<Ray>, rows: &[Vec<f64>], k: usize, n: usize) -> Vec<Ray> {
+/// half-space `rows[k] . c >= 0`, on which the rays take `values`.
+fn add_row(rays: Vec<Ray>, values: &[f64], rows: &[Vec<f64>], k: usize, n: usize) -> Vec<Ray> {
     let a = &rows[k];
-    let values: Vec<f64> = rays.iter().map(|r| signed_value(a, &r.v)).collect();
     let pos: Vec<usize> = (0..rays.len()).filter(|&i| values[i] > 0.0).collect();
     let neg: Vec<usize> = (0..rays.len()).filter(|&i| values[i] < 0.0).collect();
     if neg.is_empty() {
         // A redundant row: nothing is cut, the zero rays gain it in their zero set.
         let mut rays = rays;
-        for (r, value) in rays.iter_mut().zip(&values) {
+        for (r, value) in rays.iter_mut().zip(values) {
             if *value == 0.0 {
                 set_bit(&mut r.zero, k);
             }
@@ -300,7 +296,7 @@ fn add_row(rays: Vec<Ray>, rows: &[Vec<f64>], k: usize, n: usize) -> Vec<Ray> {
     // Keep the positive and zero rays (marking the new row on the zero ones), then add
     // the created rays, skipping any that repeats a zero set and a direction.
     let mut out: Vec<Ray> = Vec::with_capacity(rays.len() - neg.len() + created.len());
-    for (mut r, value) in rays.into_iter().zip(values) {
+    for (mut r, &value) in rays.into_iter().zip(values) {
         if value == 0.0 {
             set_bit(&mut r.zero, k);
         }
