@@ -61,6 +61,12 @@ impl ColumnGenerationSettings {
     pub fn loop_time(&self, limit: std::time::Duration) -> std::time::Duration {
         limit.mul_f64(0.9)
     }
+
+    /// When a loop started at `start` must stop for the time limit (`None`
+    /// without one).
+    pub(crate) fn deadline_from(&self, start: Instant) -> Option<Instant> {
+        self.time_limit.map(|t| start + self.loop_time(t))
+    }
 }
 
 impl Default for ColumnGenerationSettings {
@@ -582,8 +588,7 @@ impl<'a> Generation<'a> {
 
     /// When the loop must stop for the time limit.
     fn deadline(&self) -> Option<std::time::Instant> {
-        let s = self.settings;
-        s.time_limit.map(|limit| self.began + s.loop_time(limit))
+        self.settings.deadline_from(self.began)
     }
 
     /// The master's dual, or microlp's restricted dual when the master failed.
@@ -676,10 +681,7 @@ impl<'a> Generation<'a> {
 
     /// Whether the time limit or an interrupt stops the loop.
     fn out_of_time(&self) -> bool {
-        let s = self.settings;
-        s.interrupt.is_set()
-            || s.time_limit
-                .is_some_and(|limit| self.began.elapsed() >= s.loop_time(limit))
+        self.settings.interrupt.is_set() || self.deadline().is_some_and(|d| Instant::now() >= d)
     }
 
     /// The solution after the last pass: the final weights and the best bound.

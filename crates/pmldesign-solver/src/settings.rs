@@ -56,9 +56,8 @@ impl Settings {
     /// When a loop started now must stop for the time limit (its share,
     /// [`ColumnGenerationSettings::loop_time`]); `None` without a limit.
     pub(crate) fn loop_deadline(&self) -> Option<std::time::Instant> {
-        let cg = &self.column_generation;
-        cg.time_limit
-            .map(|t| std::time::Instant::now() + cg.loop_time(t))
+        self.column_generation
+            .deadline_from(std::time::Instant::now())
     }
 
     /// Stops column generation once the certified relative gap is at most `gap`

@@ -78,9 +78,22 @@ impl Pass {
     /// (as [`Budget::tick`] decides): the searches still to start would stop
     /// at once.
     fn spent(&self) -> bool {
+        self.spent_at(self.nodes.load(Relaxed), false)
+    }
+
+    /// True when `total` nodes spend the budget of a pass that has found an
+    /// entering ray: the seed budget for a seeding pass (no tolerance: the rays
+    /// of largest mu, a heuristic start, not a proof), else [`PASS_BUDGET`] or,
+    /// for a pass that found its first entering ray late and is nearly a full
+    /// proof, twice that count.
+    fn spent_at(&self, total: u64, seeding: bool) -> bool {
         let found_at = self.found_at.load(Relaxed);
-        found_at != u64::MAX
-            && self.nodes.load(Relaxed) >= PASS_BUDGET.max(found_at.saturating_mul(2))
+        let budget = if seeding {
+            self.seed_budget
+        } else {
+            PASS_BUDGET.max(found_at.saturating_mul(2))
+        };
+        found_at != u64::MAX && total >= budget
     }
 
     fn new(deadline: Option<Instant>, seed_budget: u64) -> Self {
@@ -285,18 +298,8 @@ impl<'a> Budget<'a> {
                     .found_at
                     .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
             }
-            // A pass that found its first entering ray late is nearly a full
-            // proof: finish it (twice that count) rather than start another.
-            let found_at = pass.found_at.load(Relaxed);
-            // A seeding pass (no tolerance: the rays of largest mu) is a
-            // heuristic start, not a proof: a small budget serves it.
-            let budget = if self.tol == f64::NEG_INFINITY {
-                pass.seed_budget
-            } else {
-                PASS_BUDGET.max(found_at.saturating_mul(2))
-            };
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || (found_at != u64::MAX && total >= budget)
+                || pass.spent_at(total, self.tol == f64::NEG_INFINITY)
                 || total >= LAST_PASS_BUDGET;
         }
         self.stopped
@@ -672,6 +675,8 @@ impl BoxCut {
         let w: f64 = u.iter().map(|&x| self.p[x]).sum();
         let (t, at) = self.free_value(w, self.p[f]);
         let raised = |w: f64| (1.0 - lo * (1.0 - w)) / w;
+        // U and f together, at the level that normalises them.
+        let (w_uf, top_uf) = (w + self.p[f], raised(w + self.p[f]));
         let mut v = Array1::from_elem(self.p.len(), lo);
         match at {
             End::Inside => {}
@@ -682,9 +687,8 @@ impl BoxCut {
                 return Some(v);
             }
             End::Lo => {}
-            End::Hi if raised(w + self.p[f]) <= hi => {
-                let top = raised(w + self.p[f]);
-                u.iter().chain([&f]).for_each(|&x| v[x] = top);
+            End::Hi if top_uf <= hi => {
+                u.iter().chain([&f]).for_each(|&x| v[x] = top_uf);
                 return Some(v);
             }
             End::Hi => {
@@ -692,7 +696,7 @@ impl BoxCut {
                 let g = (0..v.len())
                     .filter(|x| *x != f && !u.contains(x))
                     .max_by(|&a, &b| self.p[a].total_cmp(&self.p[b]))?;
-                v[g] = lo + (1.0 - lo - (hi - lo) * (w + self.p[f])) / self.p[g];
+                v[g] = lo + (1.0 - lo - (hi - lo) * w_uf) / self.p[g];
                 return Some(v);
             }
         }
