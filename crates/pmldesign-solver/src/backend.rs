@@ -40,6 +40,6 @@ pub(crate) fn guarded_until(
 /// Seconds an LP of `variables` variables may run: 5 s plus `1e-4 n^1.5`
 /// (`n = 4096`, the direct loss LP at N = 64, gets 31 s and solves in about 2 s;
 /// `n = 10^4` gets 105 s).
-pub(crate) fn stall_guard(variables: usize) -> f64 {
+fn stall_guard(variables: usize) -> f64 {
     5.0 + 1e-4 * (variables as f64).powf(1.5)
 }
