@@ -2,7 +2,7 @@
 //! segment, or a floor of the dual mass), as a [`Smooth`] function of W for
 //! [`segment_max`] (docs/theory.md §4b, "Two-level families").
 
-use super::segment::{Interval, Smooth, convex_range, convex_slope, segment_max};
+use super::segment::{Interval, Smooth, convex_enclosure, segment_max};
 use super::{Separable, TwoLevelMember};
 
 /// Which term of mu a line follows: the f-information, or one of MAP
@@ -54,12 +54,9 @@ impl Smooth for ChainLine<'_> {
         let w = Interval::between(a, b);
         let d_mu = match self.term {
             Term::F(f) => {
-                let (st, sl) = (
-                    convex_slope(f, top.lo, top.hi)?,
-                    convex_slope(f, level.lo, level.hi)?,
-                );
-                let values = convex_range(f, top.lo, top.hi, st)
-                    .sub(convex_range(f, level.lo, level.hi, sl));
+                let (st, ft) = convex_enclosure(f, top.lo, top.hi)?;
+                let (sl, fl) = convex_enclosure(f, level.lo, level.hi)?;
+                let values = ft.sub(fl);
                 let one_minus_w = Interval::between(1.0 - a, 1.0 - b);
                 values
                     .add(w.mul(st).mul(d_top))

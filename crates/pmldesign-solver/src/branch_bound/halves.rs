@@ -24,10 +24,39 @@ pub(crate) fn suffix_items(n: usize, tol: f64, scale: f64) -> usize {
     n.min(if proof && n >= 28 { 14 } else { 10 })
 }
 
-/// Every subset of the last items of a search, in order of weight.
+/// One subset of the tree's items.
+#[derive(Clone, Copy, Default)]
+struct Subset {
+    w: f64,
+    l: f64,
+    max_in: f64,
+    max_out: f64,
+    mask: u32,
+}
+
+/// Merges two lists sorted by weight into `out` (cleared first): doubling the
+/// subsets item by item keeps them sorted without a sort.
+fn merge_by_weight(
+    a: impl Iterator<Item = Subset>,
+    b: impl Iterator<Item = Subset>,
+    out: &mut Vec<Subset>,
+) {
+    out.clear();
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.w <= y.w,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return,
+        };
+        out.extend(if take_a { a.next() } else { b.next() });
+    }
+}
+
+/// Every subset of the last items of a search, in order of weight. It depends
+/// only on those items, so searches whose last items agree share it.
 pub(crate) struct Suffix {
-    /// Position of the first item in the tree.
-    pub(crate) start: usize,
     w: Vec<f64>,
     l: Vec<f64>,
     max_in: Vec<f64>,
@@ -49,25 +78,30 @@ impl Suffix {
     /// The tree of the items from `items.start` on ([`suffix_items`]).
     pub(crate) fn new(items: &Items) -> Self {
         let start = items.start;
-        let (mut w, mut l, mut max_in, mut max_out, mut mask) =
-            (vec![0.0], vec![0.0], vec![0.0f64], vec![0.0f64], vec![0u32]);
+        let mut subsets = vec![Subset::default()];
+        let mut next = Vec::with_capacity(1 << (items.len() - start));
         for i in start..items.len() {
             let (p, lam) = (items.p[i], items.lambda[i]);
-            for j in 0..w.len() {
-                w.push(w[j] + p);
-                l.push(l[j] + lam);
-                max_in.push(max_in[j].max(p));
-                max_out.push(max_out[j]);
-                mask.push(mask[j] | 1 << (i - start));
-                // Without item i, it is out.
-                max_out[j] = max_out[j].max(p);
-            }
+            let bit = 1u32 << (i - start);
+            let without = subsets.iter().map(|s| Subset {
+                max_out: s.max_out.max(p),
+                ..*s
+            });
+            let with = subsets.iter().map(|s| Subset {
+                w: s.w + p,
+                l: s.l + lam,
+                max_in: s.max_in.max(p),
+                mask: s.mask | bit,
+                ..*s
+            });
+            merge_by_weight(without, with, &mut next);
+            std::mem::swap(&mut subsets, &mut next);
         }
-        let mut order: Vec<usize> = (0..w.len()).collect();
-        order.sort_by(|&a, &b| w[a].total_cmp(&w[b]));
-        let pick = |v: &[f64]| order.iter().map(|&k| v[k]).collect::<Vec<f64>>();
-        let (w, l, max_in, max_out) = (pick(&w), pick(&l), pick(&max_in), pick(&max_out));
-        let mask = order.iter().map(|&k| mask[k]).collect();
+        let w: Vec<f64> = subsets.iter().map(|s| s.w).collect();
+        let l: Vec<f64> = subsets.iter().map(|s| s.l).collect();
+        let max_in: Vec<f64> = subsets.iter().map(|s| s.max_in).collect();
+        let max_out: Vec<f64> = subsets.iter().map(|s| s.max_out).collect();
+        let mask = subsets.iter().map(|s| s.mask).collect();
         let size = w.len();
         let slope = {
             let (sw, sl): (f64, f64) = (start..items.len())
@@ -92,7 +126,6 @@ impl Suffix {
             node_out[k] = node_out[2 * k].max(node_out[2 * k + 1]);
         }
         Suffix {
-            start,
             w,
             l,
             max_in,
@@ -175,7 +208,7 @@ impl Suffix {
         let n = search.items.len();
         if let Some(rc) = family.reduced_cost(&full, taken, n, full.max_out) {
             let mask = self.mask[j];
-            let start = self.start;
+            let start = search.items.start;
             search.offer_with(rc, |set| {
                 set.extend(
                     (0..32)
@@ -183,6 +216,39 @@ impl Suffix {
                         .map(|b| start + b as usize),
                 )
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The merged tree lists every subset of its items once, in order of
+    /// weight, with its totals and largest masses in and out.
+    #[test]
+    fn the_tree_lists_every_subset_once_by_weight() {
+        let p = [0.3, 0.05, 0.2, 0.05, 0.15, 0.1, 0.15];
+        let lambda = [0.2, 0.1, 0.3, 0.02, 0.1, 0.4, 0.05];
+        let items = Items::new(&p, &lambda, Some(0), 5);
+        let tree = Suffix::new(&items);
+        assert_eq!(tree.w.len(), 32);
+        assert!(tree.w.windows(2).all(|w| w[0] <= w[1]));
+        let mut masks = tree.mask.clone();
+        masks.sort_unstable();
+        assert_eq!(masks, (0..32).collect::<Vec<u32>>());
+        for (k, &mask) in tree.mask.iter().enumerate() {
+            let (mut w, mut l, mut max_in, mut max_out) = (0.0, 0.0, 0.0f64, 0.0f64);
+            for b in 0..5 {
+                let i = items.start + b;
+                if mask >> b & 1 == 1 {
+                    (w, l, max_in) = (w + items.p[i], l + items.lambda[i], max_in.max(items.p[i]));
+                } else {
+                    max_out = max_out.max(items.p[i]);
+                }
+            }
+            assert!((tree.w[k] - w).abs() < 1e-15 && (tree.l[k] - l).abs() < 1e-15);
+            assert_eq!((tree.max_in[k], tree.max_out[k]), (max_in, max_out));
         }
     }
 }

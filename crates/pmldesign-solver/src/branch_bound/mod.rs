@@ -439,7 +439,7 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
     if node.w > w_hi + BOUND_TOL {
         return;
     }
-    if node.depth == search.suffix.start {
+    if node.depth == search.items.start {
         search.suffix.complete(family, search, &node);
         return;
     }
@@ -476,8 +476,19 @@ fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
 /// One search of a family over `items`: depth first, the last items met in the
 /// middle.
 fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass: &Pass) -> Found {
-    let suffix = Suffix::new(items);
-    let mut search = Search::new(items, &suffix, tol, keep, pass);
+    search_with(family, items, &Suffix::new(items), tol, keep, pass)
+}
+
+/// [`search_items`] with the tree of the last items built already.
+fn search_with(
+    family: &impl Family,
+    items: &Items,
+    suffix: &Suffix,
+    tol: f64,
+    keep: usize,
+    pass: &Pass,
+) -> Found {
+    let mut search = Search::new(items, suffix, tol, keep, pass);
     explore(family, &mut search, Node::root(), true);
     search.found
 }
@@ -486,7 +497,6 @@ fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass
 #[derive(Clone, Copy)]
 struct BoxCutMember<'a> {
     cut: &'a BoxCut,
-    f: usize,
     p_f: f64,
     lambda_f: f64,
     lambda_sum: f64,
@@ -720,18 +730,26 @@ impl Searched for BoxCut {
         let lambda_sum: f64 = lambda.iter().sum();
         let n = self.p.len();
         let suffix = halves::suffix_items(n - 1, tol, lambda_sum);
+        // A member whose free coordinate is heavier than the lightest `suffix`
+        // inputs meets those in the middle: one tree serves them all.
+        let all = Items::new(&self.p, &lambda, None, suffix);
+        let shared = Suffix::new(&all);
         let results: Vec<(usize, Found)> = (0..n)
             .into_par_iter()
             .map(|f| {
                 let items = Items::new(&self.p, &lambda, Some(f), suffix);
                 let member = BoxCutMember {
                     cut: self,
-                    f,
                     p_f: self.p[f],
                     lambda_f: lambda[f],
                     lambda_sum,
                 };
-                (member.f, search_items(&member, &items, tol, keep, pass))
+                let found = if all.index[all.start..].contains(&f) {
+                    search_items(&member, &items, tol, keep, pass)
+                } else {
+                    search_with(&member, &items, &shared, tol, keep, pass)
+                };
+                (f, found)
             })
             .collect();
         let lambda = Array1::from(lambda);

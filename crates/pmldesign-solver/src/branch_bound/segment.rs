@@ -76,47 +76,54 @@ impl Interval {
 /// Relative step of the secants that bound a convex function's slope.
 const SECANT_STEP: f64 = 1e-7;
 
-/// An enclosure of the one-sided derivatives of a convex f over `[x1, x2]`
-/// (`0 <= x1 <= x2`): f' is non-decreasing, so it lies between the secant just
-/// left of x1 and the secant just right of x2, widened by their rounding. The
-/// lower end is `-inf` where the left secant would leave `[0, inf)` (f can be
-/// infinitely steep at 0); `None` if a value is not a number.
-pub(super) fn convex_slope(f: fn(f64) -> f64, x1: f64, x2: f64) -> Option<Interval> {
-    let secant = |a: f64, b: f64| {
-        let (fa, fb) = (f(a), f(b));
+/// Enclosures of a convex f over `[x1, x2]` (`0 <= x1 <= x2`), from f at the
+/// ends and just outside them (four values).
+///
+/// - `slope`: f' is non-decreasing, so it lies between the secant just left of
+///   x1 and the secant just right of x2, widened by their rounding; the lower
+///   end is `-inf` where the left secant would leave `[0, inf)` (f can be
+///   infinitely steep at 0).
+/// - `range`: f is at most its larger end value and at least the left value
+///   plus the least slope times the width.
+///
+/// `None` if a value is not a number.
+pub(super) fn convex_enclosure(
+    f: fn(f64) -> f64,
+    x1: f64,
+    x2: f64,
+) -> Option<(Interval, Interval)> {
+    let (f1, f2) = (f(x1), f(x2));
+    let secant = |a: f64, fa: f64, b: f64, fb: f64| {
         let noise = 4.0 * f64::EPSILON * (fa.abs() + fb.abs()) / (b - a);
         ((fb - fa) / (b - a), noise)
     };
     let h1 = SECANT_STEP * x1;
     let lo = if h1 > 0.0 && x1 - h1 > 0.0 {
-        let (left, noise) = secant(x1 - h1, x1);
+        let (left, noise) = secant(x1 - h1, f(x1 - h1), x1, f1);
         left - noise
     } else {
         f64::NEG_INFINITY
     };
     let h2 = SECANT_STEP * x2.max(f64::MIN_POSITIVE.sqrt());
-    let (right, noise) = secant(x2, x2 + h2);
-    let s = Interval {
+    let (right, noise) = secant(x2, f2, x2 + h2, f(x2 + h2));
+    let slope = Interval {
         lo,
         hi: right + noise,
     };
-    (!s.lo.is_nan() && s.hi.is_finite()).then_some(s)
-}
-
-/// An enclosure of a convex f over `[x1, x2]`: at most the larger end value,
-/// at least the left value plus the least slope times the width.
-pub(super) fn convex_range(f: fn(f64) -> f64, x1: f64, x2: f64, slope: Interval) -> Interval {
-    let (f1, f2) = (f(x1), f(x2));
+    if slope.lo.is_nan() || !slope.hi.is_finite() {
+        return None;
+    }
     let noise = 4.0 * f64::EPSILON * (f1.abs() + f2.abs());
     let drop = if x2 > x1 {
         slope.lo.min(0.0) * (x2 - x1)
     } else {
         0.0
     };
-    Interval {
+    let range = Interval {
         lo: f1 + drop - noise,
         hi: f1.max(f2) + noise,
-    }
+    };
+    Some((slope, range))
 }
 
 /// A function on a segment: its value at a point and an enclosure of its
@@ -204,12 +211,15 @@ mod tests {
     #[test]
     fn secants_enclose_the_slope_of_t_ln_t() {
         let f: fn(f64) -> f64 = |t| t * t.ln();
-        let s = convex_slope(f, 0.5, 2.0).unwrap();
+        let (s, _) = convex_enclosure(f, 0.5, 2.0).unwrap();
         assert!(s.lo <= 0.5f64.ln() + 1.0 && s.hi >= 2f64.ln() + 1.0);
         assert!(s.lo > 0.5f64.ln() + 1.0 - 1e-6 && s.hi < 2f64.ln() + 1.0 + 1e-6);
-        let r = convex_range(f, 0.2, 0.5, convex_slope(f, 0.2, 0.5).unwrap());
+        let (_, r) = convex_enclosure(f, 0.2, 0.5).unwrap();
         let min = -(-1.0f64).exp();
         assert!(r.lo <= min && r.hi >= (0.2 * 0.2f64.ln()).max(0.5 * 0.5f64.ln()));
-        assert_eq!(convex_slope(f, 0.0, 1.0).unwrap().lo, f64::NEG_INFINITY);
+        assert_eq!(
+            convex_enclosure(f, 0.0, 1.0).unwrap().0.lo,
+            f64::NEG_INFINITY
+        );
     }
 }

@@ -20,7 +20,7 @@
 //! arithmetic), whose meeting point is again concave in W. Ranges of S are
 //! halved while the test fails.
 
-use super::segment::{Interval, convex_range, convex_slope};
+use super::segment::{Interval, convex_enclosure};
 use super::staircase::concave_at_most_zero;
 use super::{BOUND_TOL, Budget, Found, Items, KEEP_CAP, Pass, Searched, SliceUtility};
 use super::{collect, column_value};
@@ -459,14 +459,8 @@ impl<'a> Bound<'a> {
             e * (b - wi.lo) / (s_lo * s_lo),
         );
         let t2p = Interval::between(-sp.hi / (s_lo * s_lo), -sp.lo / (s_hi * s_hi));
-        let (d1, d2) = (
-            convex_slope(f, t1.lo, t1.hi)?,
-            convex_slope(f, t2.lo, t2.hi)?,
-        );
-        let (f1, f2) = (
-            convex_range(f, t1.lo, t1.hi, d1),
-            convex_range(f, t2.lo, t2.hi, d2),
-        );
+        let (d1, f1) = convex_enclosure(f, t1.lo, t1.hi)?;
+        let (d2, f2) = convex_enclosure(f, t2.lo, t2.hi)?;
         let f0 = Interval::point(f(0.0));
         let s = Interval { lo: s_lo, hi: s_hi };
         let s_minus_w = Interval::between(s1 - wi.hi, s2 - wi.lo);
