@@ -518,9 +518,15 @@ impl BoxCutMember<'_> {
     /// The reduced cost as a function of (W, L), given the largest masses at `hi`
     /// and at `lo` (docs/theory.md): convex in W along any line, decreasing in L.
     fn cost(&self, w: f64, l: f64, max_hi: f64, max_lo: f64) -> f64 {
+        self.at_weight(w, max_hi, max_lo) - (self.cut.hi - self.cut.lo) * l
+    }
+
+    /// The part of [`Self::cost`] that depends on W alone (the dual mass at
+    /// `hi` enters with the factor `hi - lo`).
+    fn at_weight(&self, w: f64, max_hi: f64, max_lo: f64) -> f64 {
         let c = self.cut;
         let t = self.free_value(w);
-        let dual = c.lo * self.lambda_sum + (c.hi - c.lo) * l + (t - c.lo) * self.lambda_f;
+        let dual = c.lo * self.lambda_sum + (t - c.lo) * self.lambda_f;
         let mu = match c.kind {
             Separable::FInformation(f) => {
                 let (f_lo, f_hi) = c.f_ends;
@@ -559,9 +565,14 @@ impl Family for BoxCutMember<'_> {
         if a > b {
             return f64::NEG_INFINITY;
         }
-        let flat = |x: f64| self.cost(x, floor.l_min, max_in, max_out);
-        let sloped = |x: f64| self.cost(x, floor.slope * x + floor.offset, max_in, max_out);
-        flat(a).max(flat(b)).min(sloped(a).max(sloped(b)))
+        let k = self.cut.hi - self.cut.lo;
+        let (ga, gb) = (
+            self.at_weight(a, max_in, max_out),
+            self.at_weight(b, max_in, max_out),
+        );
+        let flat = (ga - k * floor.l_min).max(gb - k * floor.l_min);
+        let sloped = |x: f64, g: f64| g - k * (floor.slope * x + floor.offset);
+        flat.min(sloped(a, ga).max(sloped(b, gb)))
     }
 
     fn bound(&self, node: &Node, items: &Items, _threshold: f64) -> f64 {
