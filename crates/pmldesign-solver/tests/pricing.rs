@@ -38,19 +38,32 @@ fn rare_mass_prior(r: &mut Rng, n: usize) -> Prior {
 }
 
 /// One random prior of kind `case % 4` and a level eps for it: Dirichlet-like,
-/// one rare mass, or uniform with `eps = ln(N / k)` (where many reduced costs tie;
-/// two kinds of four).
+/// one rare mass, uniform with `eps = ln(N / k)` (where many reduced costs
+/// tie), or counts over a small sample (masses on a lattice `k / m`, which
+/// narrows the searches' windows), with a random eps or `eps = ln(m / k)`
+/// (window ends on the lattice).
 fn random_instance(r: &mut Rng, n: usize, case: usize) -> (Prior, f64, &'static str) {
     match case % 4 {
         0 => (dirichlet_prior(r, n), 0.02 + 2.5 * r.unit(), "dirichlet"),
         1 => (rare_mass_prior(r, n), 0.02 + 2.5 * r.unit(), "rare mass"),
-        _ => {
+        2 => {
             let k = 1 + r.below(n - 1);
             (
                 Prior::uniform(n).unwrap(),
                 (n as f64 / k as f64).ln(),
                 "uniform, eps = ln(N/k)",
             )
+        }
+        _ => {
+            let counts: Vec<f64> = (0..n).map(|_| (1 + r.below(9)) as f64).collect();
+            let m: f64 = counts.iter().sum();
+            let eps = if case % 8 == 3 {
+                0.02 + 2.5 * r.unit()
+            } else {
+                (m / (1 + r.below(m as usize - 1)) as f64).ln()
+            };
+            let p: Vec<f64> = counts.iter().map(|c| c / m).collect();
+            (Prior::new(p).unwrap(), eps, "counts")
         }
     }
 }

@@ -195,6 +195,7 @@ mod tests {
                 let member = TwoLevelMember {
                     family: &family,
                     lambda_sum: 0.9,
+                    reach: family.reach(),
                 };
                 let terms = match family.kind {
                     Separable::FInformation(f) => vec![Term::F(f)],

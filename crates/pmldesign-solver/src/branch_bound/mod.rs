@@ -33,10 +33,12 @@ use std::time::Instant;
 
 mod chain_line;
 mod halves;
+mod lattice;
 mod segment;
 mod staircase;
 mod three_level;
 use halves::Suffix;
+use lattice::Lattice;
 pub use three_level::ThreeLevel;
 
 /// Tolerance deciding whether a free coordinate sits at an end of its range.
@@ -500,6 +502,8 @@ struct BoxCutMember<'a> {
     p_f: f64,
     lambda_f: f64,
     lambda_sum: f64,
+    /// The weights a member can have ([`BoxCut::member`]).
+    window: (f64, f64),
 }
 
 impl BoxCutMember<'_> {
@@ -540,9 +544,7 @@ impl BoxCutMember<'_> {
 
 impl Family for BoxCutMember<'_> {
     fn window(&self) -> (f64, f64) {
-        let c = self.cut;
-        let top = (1.0 - c.lo) / (c.hi - c.lo);
-        ((top - self.p_f).max(0.0), top)
+        self.window
     }
 
     fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
@@ -628,6 +630,8 @@ pub struct BoxCut {
     /// `(f(lo), f(hi))` for an f-information (evaluated once: pricing's hot path).
     f_ends: (f64, f64),
     utility: SliceUtility,
+    /// The common unit of the masses, if any: it narrows every member's window.
+    lattice: Option<Lattice>,
     deadline: Option<Instant>,
 }
 
@@ -656,8 +660,23 @@ impl BoxCut {
                 Separable::MaxWeighted => (0.0, 0.0),
             },
             utility: column_value(p, kind),
+            lattice: Lattice::of(p),
             deadline: None,
         })
+    }
+
+    /// The member of free coordinate f for duals `lambda` (summing to
+    /// `lambda_sum`), its window of weights narrowed to the lattice if any.
+    fn member(&self, f: usize, lambda: &[f64], lambda_sum: f64) -> BoxCutMember<'_> {
+        let top = (1.0 - self.lo) / (self.hi - self.lo);
+        let window = ((top - self.p[f]).max(0.0), top);
+        BoxCutMember {
+            cut: self,
+            p_f: self.p[f],
+            lambda_f: lambda[f],
+            lambda_sum,
+            window: self.lattice.map_or(window, |l| l.narrow(window)),
+        }
     }
 
     /// Stops every pricing pass at `deadline` (its bound then covers the open nodes).
@@ -749,12 +768,7 @@ impl Searched for BoxCut {
             .into_par_iter()
             .map(|f| {
                 let items = Items::new(&self.p, &lambda, Some(f), suffix);
-                let member = BoxCutMember {
-                    cut: self,
-                    p_f: self.p[f],
-                    lambda_f: lambda[f],
-                    lambda_sum,
-                };
+                let member = self.member(f, &lambda, lambda_sum);
                 let found = if all.index[all.start..].contains(&f) {
                     search_items(&member, &items, tol, keep, pass)
                 } else {
@@ -911,6 +925,8 @@ impl Levels {
 struct TwoLevelMember<'a> {
     family: &'a TwoLevel,
     lambda_sum: f64,
+    /// The family's [`TwoLevel::reach`].
+    reach: f64,
 }
 
 impl TwoLevelMember<'_> {
@@ -1008,7 +1024,7 @@ impl TwoLevelMember<'_> {
 
 impl Family for TwoLevelMember<'_> {
     fn window(&self) -> (f64, f64) {
-        (0.0, self.family.max_weight())
+        (0.0, self.reach)
     }
 
     fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
@@ -1033,7 +1049,7 @@ impl Family for TwoLevelMember<'_> {
         max_out: f64,
         threshold: f64,
     ) -> f64 {
-        let (a, b) = (w.0.max(0.0), w.1.min(self.family.max_weight()));
+        let (a, b) = (w.0.max(0.0), w.1.min(self.reach));
         if a > b {
             return f64::NEG_INFINITY;
         }
@@ -1054,7 +1070,7 @@ impl Family for TwoLevelMember<'_> {
     }
 
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
-        let w_max = self.family.max_weight();
+        let w_max = self.reach;
         let rest = items.suffix_max[node.depth];
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
         if let Some(e) = self.concave_staircase(threshold) {
@@ -1171,6 +1187,8 @@ pub struct TwoLevel {
     deadline: Option<Instant>,
     /// Members have `W < cap` (1: no cap).
     cap: f64,
+    /// The common unit of the masses, if any ([`TwoLevel::reach`]).
+    lattice: Option<Lattice>,
 }
 
 impl TwoLevel {
@@ -1185,6 +1203,7 @@ impl TwoLevel {
             utility: column_value(p, kind),
             deadline: None,
             cap: 1.0,
+            lattice: Lattice::of(p),
         })
     }
 
@@ -1204,6 +1223,15 @@ impl TwoLevel {
     /// The largest weight of a member.
     fn max_weight(&self) -> f64 {
         self.levels.max_weight().min(self.cap)
+    }
+
+    /// The largest weight a set below [`Self::max_weight`] can have: on a
+    /// lattice of masses the bound need not look past it (near the optimum of
+    /// a mutual-information design the reduced cost rises toward that end,
+    /// where the rays meet a box cut's at its top end, [`Lattice`]).
+    fn reach(&self) -> f64 {
+        let w_max = self.max_weight();
+        self.lattice.map_or(w_max, |l| l.narrow((0.0, w_max)).1)
     }
 
     fn ray(&self, a: &[usize]) -> Array1<f64> {
@@ -1238,6 +1266,7 @@ impl Searched for TwoLevel {
         let member = TwoLevelMember {
             family: self,
             lambda_sum,
+            reach: self.reach(),
         };
         let results = if items.len() <= 6 + suffix {
             vec![(0, search_items(&member, &items, tol, keep, pass))]

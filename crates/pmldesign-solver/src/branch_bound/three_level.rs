@@ -23,7 +23,7 @@
 use super::segment::{Interval, convex_enclosure};
 use super::staircase::concave_at_most_zero;
 use super::{BOUND_TOL, Budget, Found, Items, KEEP_CAP, Pass, Searched, SliceUtility};
-use super::{collect, column_value};
+use super::{Lattice, collect, column_value};
 use crate::ray_lp::Pricing;
 use crate::utility::{Separable, Utility};
 use ndarray::Array1;
@@ -45,6 +45,9 @@ pub struct ThreeLevel {
     kind: Separable,
     utility: SliceUtility,
     deadline: Option<Instant>,
+    /// The common unit of the masses, if any: it narrows the range of support
+    /// masses S a node's completions can have ([`Bound::prunable`]).
+    lattice: Option<Lattice>,
 }
 
 impl ThreeLevel {
@@ -60,6 +63,7 @@ impl ThreeLevel {
             kind,
             utility: column_value(p, kind),
             deadline: None,
+            lattice: Lattice::of(p),
         })
     }
 
@@ -516,8 +520,13 @@ impl<'a> Bound<'a> {
         }
         let f = self.family;
         let free = self.all.total();
-        let s_lo = self.node.s.max(f.b + 1.0 / f.e);
-        let s_hi = (self.node.s + free).min(1.0);
+        let range = (
+            self.node.s.max(f.b + 1.0 / f.e),
+            (self.node.s + free).min(1.0),
+        );
+        // Near the optimum of a mutual-information design the reduced cost
+        // rises toward `S = b + 1/E` (E_B = 1), which sets on a lattice miss.
+        let (s_lo, s_hi) = f.lattice.map_or(range, |l| l.narrow(range));
         s_lo > s_hi || self.split(s_lo, s_hi, 0)
     }
 
