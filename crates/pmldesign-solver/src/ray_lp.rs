@@ -11,6 +11,7 @@
 //! any lambda `sum lambda + max(0, max_k reduced cost)` is a valid upper bound: the
 //! certificate reported with every design.
 
+use crate::Interrupt;
 use crate::error::{Result, SolverError};
 use crate::master::{Master, MasterSolution};
 use crate::rays::RaySet;
@@ -49,8 +50,10 @@ pub struct ColumnGenerationSettings {
     /// (halved at every pass where that point finds no entering ray; 0: off).
     /// `None` (the default) chooses: 0.5 over the exact l1 ball past \[E\]
     /// Prop 2, where the master's dual oscillates (a Zipf column of 120
-    /// categories reached a gap of 1e-6 in 78 s instead of 298 s), 0 elsewhere
-    /// (LDP at N = 64 took 33 s instead of 15 s with it).
+    /// categories reached a gap of 1e-6 in 78 s instead of 298 s); 0.9, toward
+    /// the a-priori dual until a pass certifies a better bound, for designs to
+    /// a gap coarser than 1e-8 over a PML cone of a known prior or a Prop 2
+    /// ball; 0 elsewhere (LDP at N = 64 took 33 s instead of 15 s with it).
     pub smoothing: Option<f64>,
 }
 
@@ -183,6 +186,15 @@ impl RayOracle for Started<'_> {
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
         self.oracle.price(lambda, tol, keep)
     }
+    fn price_until(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        stop: &Interrupt,
+    ) -> Pricing {
+        self.oracle.price_until(lambda, tol, keep, stop)
+    }
     fn start(&self) -> Vec<Column> {
         self.start.clone()
     }
@@ -208,6 +220,19 @@ pub trait RayOracle: Sync {
     /// One pass over every ray: the largest reduced cost under lambda and up to
     /// `keep` rays whose reduced cost exceeds `tol`.
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing;
+    /// [`Self::price`], stopped early once `stop` is set (Ctrl-C), with a bound
+    /// that still holds: branch and bound keeps the bounds of the nodes it
+    /// leaves open. Oracles that cannot stop inside a pass finish it.
+    fn price_until(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        stop: &Interrupt,
+    ) -> Pricing {
+        let _ = stop;
+        self.price(lambda, tol, keep)
+    }
     /// N columns of the cone (rays or not: any column of the cone is a feasible
     /// master column) whose weights solving `V theta = 1` are all positive: a
     /// nondegenerate first basis for the master. The default start is the
@@ -383,7 +408,7 @@ pub fn solve(
     solve_with_oracle(
         &MaterialisedRays::new(rays, mu.to_vec()),
         ones_value,
-        f64::INFINITY,
+        APriori::none(),
         settings,
         &mut |_| {},
     )
@@ -436,16 +461,40 @@ fn final_weights(
     )
 }
 
+/// An upper bound on the utility known before any pricing, and a dual near the
+/// one behind it.
+#[derive(Debug, Clone)]
+pub struct APriori {
+    /// The bound (`INFINITY` if none).
+    pub bound: f64,
+    /// A dual to smooth toward until a pass certifies a better bound. For
+    /// mutual information at density level eps it is `eps p`, which certifies
+    /// `I <= eps` (docs/theory.md §4, "Dual smoothing"): near the optimum's
+    /// dual, while the master's own duals swing through degenerate bases.
+    pub dual: Option<Array1<f64>>,
+}
+
+impl APriori {
+    /// No bound known.
+    pub fn none() -> Self {
+        Self::bound(f64::INFINITY)
+    }
+
+    /// A bound without a dual to smooth toward.
+    pub fn bound(bound: f64) -> Self {
+        APriori { bound, dual: None }
+    }
+}
+
 /// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
-/// feasible and bounded from the first step. `a_priori` is an upper bound on the
-/// utility known in advance (`INFINITY` if none): the loop stops when the master
-/// is within the gap tolerance of the best bound. `progress` is called after every
-/// pass.
+/// feasible and bounded from the first step. `a_priori` is what is known in
+/// advance: the loop stops when the master is within the gap tolerance of the
+/// best bound. `progress` is called after every pass.
 pub fn solve_with_oracle(
     oracle: &dyn RayOracle,
     ones_value: f64,
-    a_priori: f64,
+    a_priori: APriori,
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
@@ -493,6 +542,9 @@ struct Generation<'a> {
     /// (`None` while it is the a-priori bound).
     best_bound: f64,
     best: Option<(Array1<f64>, f64)>,
+    /// The dual behind the a-priori bound, if known: the smoothing's center
+    /// until a pass certifies a better bound.
+    center: Option<Array1<f64>>,
     iterations: usize,
     rays_priced: u64,
 }
@@ -518,7 +570,7 @@ impl<'a> Generation<'a> {
     fn new(
         oracle: &'a dyn RayOracle,
         ones_value: f64,
-        a_priori: f64,
+        a_priori: APriori,
         settings: &'a ColumnGenerationSettings,
     ) -> Self {
         let n = oracle.dimension();
@@ -540,8 +592,9 @@ impl<'a> Generation<'a> {
             last_support: Vec::new(),
             last_len: 0,
             smoothing: settings.smoothing.unwrap_or(0.0),
-            best_bound: a_priori,
+            best_bound: a_priori.bound,
             best: None,
+            center: a_priori.dual,
             iterations: 0,
             rays_priced: seed.priced,
         };
@@ -621,9 +674,12 @@ impl<'a> Generation<'a> {
         let mut entering = Vec::new();
         let mut priced = (lambda.clone(), f64::INFINITY);
         let alpha = self.smoothing;
-        if let Some((center, _)) = self.best.as_ref().filter(|_| alpha > 0.0) {
-            let center = center * alpha + &lambda * (1.0 - alpha);
-            let pricing = self.oracle.price(&center, tol, keep);
+        let center = self.best.as_ref().map(|b| &b.0).or(self.center.as_ref());
+        let smoothed = center
+            .filter(|_| alpha > 0.0)
+            .map(|c| c * alpha + &lambda * (1.0 - alpha));
+        if let Some(center) = smoothed.clone() {
+            let pricing = self.oracle.price_until(&center, tol, keep, &s.interrupt);
             let max_rc = self.record(&center, &pricing);
             entering = pricing
                 .entering
@@ -633,11 +689,11 @@ impl<'a> Generation<'a> {
             priced = (center, max_rc);
         }
         if entering.is_empty() {
-            if self.best.is_some() && alpha > 0.0 {
+            if smoothed.is_some() {
                 // Mispriced: smooth less from now on.
                 self.smoothing = if alpha > 0.1 { 0.5 * alpha } else { 0.0 };
             }
-            let pricing = self.oracle.price(&lambda, tol, keep);
+            let pricing = self.oracle.price_until(&lambda, tol, keep, &s.interrupt);
             let max_rc = self.record(&lambda, &pricing);
             entering = pricing.entering;
             priced = (lambda, max_rc);

@@ -23,6 +23,7 @@
 //! search stopped by its deadline keeps the largest open bound, so every pass
 //! returns a valid upper bound on the largest reduced cost.
 
+use crate::Interrupt;
 use crate::ray_lp::{Column, Pricing, RayOracle, TopK};
 use crate::utility::{Separable, Utility};
 use ndarray::Array1;
@@ -68,6 +69,8 @@ const LAST_PASS_BUDGET: u64 = 50_000_000;
 /// and whether an entering ray has been found.
 struct Pass {
     deadline: Option<Instant>,
+    /// Ctrl-C: stops the pass as its deadline would.
+    interrupt: Interrupt,
     /// Nodes a seeding pass (tolerance `-inf`, [`Searched::seed_budget`]) visits.
     seed_budget: u64,
     nodes: AtomicU64,
@@ -98,9 +101,10 @@ impl Pass {
         found_at != u64::MAX && total >= budget
     }
 
-    fn new(deadline: Option<Instant>, seed_budget: u64) -> Self {
+    fn new(deadline: Option<Instant>, seed_budget: u64, interrupt: &Interrupt) -> Self {
         Pass {
             deadline,
+            interrupt: interrupt.clone(),
             seed_budget,
             nodes: AtomicU64::new(0),
             found_at: AtomicU64::new(u64::MAX),
@@ -301,6 +305,7 @@ impl<'a> Budget<'a> {
                     .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
             }
             self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
+                || pass.interrupt.is_set()
                 || pass.spent_at(total, self.tol == f64::NEG_INFINITY)
                 || total >= LAST_PASS_BUDGET;
         }
@@ -1333,7 +1338,17 @@ impl<T: Searched> RayOracle for T {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        let pass = Pass::new(self.deadline(), self.seed_budget());
+        self.price_until(lambda, tol, keep, &Interrupt::default())
+    }
+
+    fn price_until(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        stop: &Interrupt,
+    ) -> Pricing {
+        let pass = Pass::new(self.deadline(), self.seed_budget(), stop);
         self.price_in(lambda, tol, keep, &pass)
     }
 }
@@ -1386,8 +1401,18 @@ impl RayOracle for Union {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_until(lambda, tol, keep, &Interrupt::default())
+    }
+
+    fn price_until(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        stop: &Interrupt,
+    ) -> Pricing {
         let seed_budget = self.parts.iter().map(|o| o.seed_budget()).min();
-        let pass = Pass::new(self.deadline, seed_budget.unwrap_or(PASS_BUDGET));
+        let pass = Pass::new(self.deadline, seed_budget.unwrap_or(PASS_BUDGET), stop);
         let mut out = Pricing {
             max_reduced_cost: f64::NEG_INFINITY,
             entering: Vec::new(),
