@@ -356,7 +356,9 @@ pub fn optimise_in_cone(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = cone.dimension();
-    let a_priori = a_priori(cone, reference, utility, settings);
+    let a_priori = density_level(cone)
+        .and_then(|eps| utility.bound_at_level(eps))
+        .unwrap_or(f64::INFINITY);
     if settings.pricing == PricingMethod::Auto {
         let deadline = settings.loop_deadline();
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
@@ -386,7 +388,7 @@ pub fn optimise_in_cone(
             beta: *beta,
             epsilon: *epsilon,
         };
-        return ball.optimise(reference, utility, a_priori.bound, settings, progress);
+        return ball.optimise(reference, utility, a_priori, settings, progress);
     }
     // PMC for a known prior has N rays (all at the lower end but one): no limit.
     let pmc_known = matches!(
@@ -413,70 +415,19 @@ pub fn optimise_in_cone(
         }
         _ => {
             let rays = rays::enumerate_until(cone, settings.loop_deadline())?;
-            optimise_materialised(
-                &rays,
-                reference,
-                utility,
-                a_priori.bound,
-                settings,
-                progress,
-            )
+            optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
     }
 }
 
 /// `settings` with the dual smoothing chosen for `cone` where the user left it
-/// open ([`crate::ColumnGenerationSettings::smoothing`]): 0.5 past \[E\] Prop 2;
-/// 0.9 toward the a-priori dual where [`smooths_toward_a_priori`]; none
-/// elsewhere.
+/// open ([`crate::ColumnGenerationSettings::smoothing`]).
 fn with_smoothing(cone: &ColumnCone, settings: &Settings) -> Settings {
     let mut s = settings.clone();
     let past_prop2 = matches!(cone, ColumnCone::PmlL1Ball { .. }) && !cone.is_proposition_2();
-    let default = if past_prop2 {
-        0.5
-    } else if smooths_toward_a_priori(cone, settings) {
-        0.9
-    } else {
-        0.0
-    };
     let cg = &mut s.column_generation;
-    cg.smoothing = Some(cg.smoothing.unwrap_or(default));
+    cg.smoothing = Some(cg.smoothing.unwrap_or(if past_prop2 { 0.5 } else { 0.0 }));
     s
-}
-
-/// True for a design to a gap coarser than 1e-8 over a PML cone of a known
-/// prior or an \[E\] Prop 2 ball: there the a-priori bound (`I <= eps` for
-/// mutual information) is nearly tight, and smoothing toward its dual
-/// ([`ray_lp::APriori`]) spares the master dozens of passes on one degenerate
-/// value (N = 128, known prior, gap 1e-6: 2.6 -> 2.0 s; N = 64 over the ball
-/// 0.87 -> 0.72 s). Not toward an exact design, where the smoothed passes cost
-/// more than they save (N = 32, known prior: 0.72 -> 1.3 s), nor under the
-/// other notions, whose a-priori bounds are loose (LDP at N = 64: 6.6 -> 12.9 s).
-fn smooths_toward_a_priori(cone: &ColumnCone, settings: &Settings) -> bool {
-    let pml = match cone {
-        ColumnCone::PmlKnownPrior { .. } => true,
-        ColumnCone::PmlL1Ball { .. } => cone.is_proposition_2(),
-        _ => false,
-    };
-    pml && settings.column_generation.gap_tolerance > 1e-8
-}
-
-/// The bound known before pricing ([`Utility::bound_at_level`]) and, where
-/// [`smooths_toward_a_priori`], the dual behind it: the reference scaled to sum
-/// to the bound (for mutual information `eps p`, which prices every ray of the
-/// cone at `mu(v) - eps <= 0`).
-fn a_priori(
-    cone: &ColumnCone,
-    reference: ArrayView1<f64>,
-    utility: &dyn Utility,
-    settings: &Settings,
-) -> ray_lp::APriori {
-    let bound = density_level(cone)
-        .and_then(|eps| utility.bound_at_level(eps))
-        .unwrap_or(f64::INFINITY);
-    let dual = (bound.is_finite() && smooths_toward_a_priori(cone, settings))
-        .then(|| reference.to_owned() * bound);
-    ray_lp::APriori { bound, dual }
 }
 
 /// The l1 ball past \[E\] Prop 2 (`beta >= 2 min p^`) at alphabets the generic
@@ -538,7 +489,7 @@ impl PastProposition2 {
             &inner,
             reference,
             utility,
-            ray_lp::APriori::bound(a_priori),
+            a_priori,
             &inner_settings,
             progress,
         )?;
@@ -555,7 +506,7 @@ impl PastProposition2 {
             &outer,
             reference,
             utility,
-            ray_lp::APriori::bound(a_priori),
+            a_priori,
             &outer_settings,
             &mut |_| {},
         )?;
@@ -749,7 +700,6 @@ fn optimise_materialised(
         .map(|k| utility.column_value(rays.ray(k), reference))
         .collect();
     let oracle = MaterialisedRays::new(rays, mu);
-    let a_priori = ray_lp::APriori::bound(a_priori);
     let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
     opt.rays = Some(rays.len() as u64);
     Ok(opt)
@@ -762,7 +712,7 @@ pub fn optimise(
     oracle: &dyn RayOracle,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
-    a_priori: ray_lp::APriori,
+    a_priori: f64,
     settings: &Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {

@@ -88,7 +88,7 @@ use crate::certificate::{Certificate, DualCertificate};
 use crate::design::{self, DesignStatus, LossOutcome};
 use crate::error::{Result, SolverError};
 use crate::loss_ball::ExactBallLoss;
-use crate::ray_lp::{APriori, Column, Pricing, Progress, RayOracle};
+use crate::ray_lp::{Column, Pricing, Progress, RayOracle};
 use crate::utility::Utility;
 use crate::verify::{Repricing, altered, check_dual_bound, stored_lambda};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
@@ -855,14 +855,7 @@ pub(crate) fn column_generation_over(
         max_alphabet: usize::MAX,
         ..settings.clone()
     };
-    let opt = design::optimise(
-        oracle,
-        r,
-        &loss,
-        APriori::none(),
-        &design_settings,
-        progress,
-    )?;
+    let opt = design::optimise(oracle, r, &loss, f64::INFINITY, &design_settings, progress)?;
     // Label every output and merge those with the same label.
     let mut w = Array2::zeros((n, n));
     for col in opt.settled(r).columns() {

@@ -74,11 +74,12 @@ const OPTIMALITY_TOLERANCE: f64 = 1e-11;
 /// takes a few hundred, and a longer one is cycling through degenerate bases
 /// (the Harris ratio test lets basic values dip below zero, resetting the
 /// degenerate run before Bland's rule takes over). Measured at N = 128, known
-/// prior, gap 1e-6: with 200k, one run in four spent 10 s per stall (14 to 47 s
-/// instead of 2.5 s); with 30k, eight runs of eight took 2.5 to 2.8 s.
+/// prior, gap 1e-6: with 200k, one run in four spent 10 s per stall (21 s
+/// instead of 3.3 s). Larger masters need more: at N = 192 a cap of 30k made
+/// the design take 47 s instead of 24 s, so the cap grows with the rows.
 const MAX_PIVOTS: usize = 30_000;
 /// ... or this many per row, where that is more.
-const MAX_PIVOTS_PER_ROW: usize = 100;
+const MAX_PIVOTS_PER_ROW: usize = 500;
 
 /// Relative size of the right-hand side perturbation against degeneracy.
 const PERTURBATION: f64 = 1e-7;

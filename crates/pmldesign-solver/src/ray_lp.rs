@@ -50,10 +50,8 @@ pub struct ColumnGenerationSettings {
     /// (halved at every pass where that point finds no entering ray; 0: off).
     /// `None` (the default) chooses: 0.5 over the exact l1 ball past \[E\]
     /// Prop 2, where the master's dual oscillates (a Zipf column of 120
-    /// categories reached a gap of 1e-6 in 78 s instead of 298 s); 0.9, toward
-    /// the a-priori dual until a pass certifies a better bound, for designs to
-    /// a gap coarser than 1e-8 over a PML cone of a known prior or a Prop 2
-    /// ball; 0 elsewhere (LDP at N = 64 took 33 s instead of 15 s with it).
+    /// categories reached a gap of 1e-6 in 78 s instead of 298 s), 0 elsewhere
+    /// (LDP at N = 64 took 33 s instead of 15 s with it).
     pub smoothing: Option<f64>,
 }
 
@@ -408,7 +406,7 @@ pub fn solve(
     solve_with_oracle(
         &MaterialisedRays::new(rays, mu.to_vec()),
         ones_value,
-        APriori::none(),
+        f64::INFINITY,
         settings,
         &mut |_| {},
     )
@@ -461,40 +459,16 @@ fn final_weights(
     )
 }
 
-/// An upper bound on the utility known before any pricing, and a dual near the
-/// one behind it.
-#[derive(Debug, Clone)]
-pub struct APriori {
-    /// The bound (`INFINITY` if none).
-    pub bound: f64,
-    /// A dual to smooth toward until a pass certifies a better bound. For
-    /// mutual information at density level eps it is `eps p`, which certifies
-    /// `I <= eps` (docs/theory.md §4, "Dual smoothing"): near the optimum's
-    /// dual, while the master's own duals swing through degenerate bases.
-    pub dual: Option<Array1<f64>>,
-}
-
-impl APriori {
-    /// No bound known.
-    pub fn none() -> Self {
-        Self::bound(f64::INFINITY)
-    }
-
-    /// A bound without a dual to smooth toward.
-    pub fn bound(bound: f64) -> Self {
-        APriori { bound, dual: None }
-    }
-}
-
 /// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
-/// feasible and bounded from the first step. `a_priori` is what is known in
-/// advance: the loop stops when the master is within the gap tolerance of the
-/// best bound. `progress` is called after every pass.
+/// feasible and bounded from the first step. `a_priori` is an upper bound on the
+/// utility known in advance (`INFINITY` if none): the loop stops when the master
+/// is within the gap tolerance of the best bound. `progress` is called after every
+/// pass.
 pub fn solve_with_oracle(
     oracle: &dyn RayOracle,
     ones_value: f64,
-    a_priori: APriori,
+    a_priori: f64,
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
@@ -542,9 +516,6 @@ struct Generation<'a> {
     /// (`None` while it is the a-priori bound).
     best_bound: f64,
     best: Option<(Array1<f64>, f64)>,
-    /// The dual behind the a-priori bound, if known: the smoothing's center
-    /// until a pass certifies a better bound.
-    center: Option<Array1<f64>>,
     iterations: usize,
     rays_priced: u64,
 }
@@ -570,7 +541,7 @@ impl<'a> Generation<'a> {
     fn new(
         oracle: &'a dyn RayOracle,
         ones_value: f64,
-        a_priori: APriori,
+        a_priori: f64,
         settings: &'a ColumnGenerationSettings,
     ) -> Self {
         let n = oracle.dimension();
@@ -592,9 +563,8 @@ impl<'a> Generation<'a> {
             last_support: Vec::new(),
             last_len: 0,
             smoothing: settings.smoothing.unwrap_or(0.0),
-            best_bound: a_priori.bound,
+            best_bound: a_priori,
             best: None,
-            center: a_priori.dual,
             iterations: 0,
             rays_priced: seed.priced,
         };
@@ -674,11 +644,8 @@ impl<'a> Generation<'a> {
         let mut entering = Vec::new();
         let mut priced = (lambda.clone(), f64::INFINITY);
         let alpha = self.smoothing;
-        let center = self.best.as_ref().map(|b| &b.0).or(self.center.as_ref());
-        let smoothed = center
-            .filter(|_| alpha > 0.0)
-            .map(|c| c * alpha + &lambda * (1.0 - alpha));
-        if let Some(center) = smoothed.clone() {
+        if let Some((center, _)) = self.best.as_ref().filter(|_| alpha > 0.0) {
+            let center = center * alpha + &lambda * (1.0 - alpha);
             let pricing = self.oracle.price_until(&center, tol, keep, &s.interrupt);
             let max_rc = self.record(&center, &pricing);
             entering = pricing
@@ -689,7 +656,7 @@ impl<'a> Generation<'a> {
             priced = (center, max_rc);
         }
         if entering.is_empty() {
-            if smoothed.is_some() {
+            if self.best.is_some() && alpha > 0.0 {
                 // Mispriced: smooth less from now on.
                 self.smoothing = if alpha > 0.1 { 0.5 * alpha } else { 0.0 };
             }
