@@ -377,7 +377,7 @@ pub fn optimise_in_cone(
             return Ok(opt);
         }
     }
-    // Past Prop 2 without a branch-and-bound form for the three-level rays.
+    // Past Prop 2 where the exact ball's families do not apply (eps = 0).
     if settings.pricing == PricingMethod::Auto
         && n > rays::MAX_GENERIC_N
         && let ColumnCone::PmlL1Ball { beta, epsilon, .. } = cone

@@ -46,8 +46,9 @@ pub trait Utility: Send + Sync {
     /// `m(W) = s (W f(E_B / s) + (S - W) f(1 / s) + (1 - S) f(0))` with
     /// `s = S + (E_B - 1) W` is concave in W (true for mutual information and
     /// chi-square, not for total variation): the three-level rays of the exact
-    /// l1 ball past \[E\] Prop 2 are then priced by branch and bound
-    /// (docs/theory.md §4b). MAP accuracy needs no such property.
+    /// l1 ball past \[E\] Prop 2 are then pruned by the concave test, else by
+    /// slope enclosures in W (docs/theory.md §4b). MAP accuracy needs no such
+    /// property.
     fn three_level_concave(&self) -> bool {
         false
     }

@@ -11,8 +11,8 @@ use pmldesign_solver::internals::{PastProposition2, design};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, Loss, LossMethod, PricingMethod, Problem, Settings};
 
-/// The utilities priced exactly past Prop 2 (the others are bracketed).
-const EXACT: [&str; 3] = ["mi", "chi2", "map"];
+/// The utilities priced exactly past Prop 2: every built-in one.
+const EXACT: [&str; 5] = ["mi", "tv", "chi2", "hellinger", "map"];
 
 /// A prior with rare categories: Zipf(1.1) weights on n symbols.
 fn zipf(n: usize) -> Prior {

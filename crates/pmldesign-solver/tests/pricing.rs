@@ -267,9 +267,10 @@ fn branch_and_bound_prices_like_enumeration() {
 
 /// The largest reduced cost under `lambda` on the known-prior eps-PML cone of
 /// `p` by both oracles: `(enumeration, branch and bound)`.
-/// The utilities whose three-level rays branch and bound prices (the others
-/// keep the inner/outer bracket past Prop 2).
-const THREE_LEVEL_UTILITIES: [&str; 3] = ["mi", "chi2", "map"];
+/// The utilities whose three-level rays branch and bound prices: every
+/// built-in one (tv and hellinger by slope enclosures in W, the others by the
+/// concave test).
+const THREE_LEVEL_UTILITIES: [&str; 5] = ["mi", "tv", "chi2", "hellinger", "map"];
 
 #[test]
 fn exact_ball_past_proposition_2_prices_like_enumeration() {
@@ -293,7 +294,7 @@ fn exact_ball_past_proposition_2_prices_like_enumeration() {
         let utilities: Utilities = (&THREE_LEVEL_UTILITIES[..], &known);
         checked += check_cone(&mut r, &p, &label, &cone, utilities, &mut failures);
     }
-    assert_eq!(checked, 90 * 3 * 4);
+    assert_eq!(checked, 90 * 5 * 4);
     assert!(
         failures.is_empty(),
         "{} of {checked} pricings disagree:\n{}",

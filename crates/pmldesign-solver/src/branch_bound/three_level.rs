@@ -18,9 +18,12 @@
 //! of the LDP staircase applies; over a range of S it is bounded by the lines
 //! through its two ends with the extreme slopes in S (enclosed by interval
 //! arithmetic), whose meeting point is again concave in W. Ranges of S are
-//! halved while the test fails.
+//! halved while the test fails. Where m is not concave in W (total variation,
+//! squared Hellinger), each segment of the top set's chain is bounded the same
+//! way in W, from its end values and an enclosure of `dQ/dW`
+//! ([`segment_max`]).
 
-use super::segment::{Interval, convex_enclosure};
+use super::segment::{Interval, Smooth, convex_enclosure, segment_max};
 use super::staircase::concave_at_most_zero;
 use super::{BOUND_TOL, Budget, Found, Items, KEEP_CAP, Pass, Searched, SliceUtility};
 use super::{Lattice, collect, column_value};
@@ -36,6 +39,8 @@ const S_SPLITS: u32 = 4;
 const SPLIT_ITEMS: usize = 4;
 /// Bisection steps for the bound of a node left open.
 const OPEN_STEPS: u32 = 20;
+/// Most halvings of a chain segment in W where m is not concave.
+const W_SPLITS: u32 = 4;
 
 /// The three-level family of the exact ball as a pricing oracle.
 pub struct ThreeLevel {
@@ -43,6 +48,8 @@ pub struct ThreeLevel {
     e: f64,
     b: f64,
     kind: Separable,
+    /// Whether m is concave in W ([`crate::Utility::three_level_concave`]).
+    concave: bool,
     utility: SliceUtility,
     deadline: Option<Instant>,
     /// The common unit of the masses, if any: it narrows the range of support
@@ -52,15 +59,15 @@ pub struct ThreeLevel {
 
 impl ThreeLevel {
     /// The family over the estimate p for `E = e^eps` and `b = beta/2`; `None`
-    /// when `utility` has no separable form or its `m` is not concave in W.
+    /// when `utility` has no separable form.
     pub fn new(p: &[f64], e: f64, b: f64, utility: &dyn Utility) -> Option<Self> {
         let kind = utility.separable()?;
-        let concave = matches!(kind, Separable::MaxWeighted) || utility.three_level_concave();
-        concave.then(|| ThreeLevel {
+        Some(ThreeLevel {
             p: p.to_vec(),
             e,
             b,
             kind,
+            concave: matches!(kind, Separable::MaxWeighted) || utility.three_level_concave(),
             utility: column_value(p, kind),
             deadline: None,
             lattice: Lattice::of(p),
@@ -479,6 +486,50 @@ impl<'a> Bound<'a> {
         Some(sp.mul(values).add(s.mul(slopes)))
     }
 
+    /// An enclosure of `dQ/dW` at support mass `sm` over `W in [a, b]`, where
+    /// the top set's chain has slopes `chain`: `dm/dW - (E_B - 1) (theta +
+    /// chain)` with, for an f-information (`k = E_B - 1`, `t1 = E_B / s`,
+    /// `t2 = 1 / s`), `dm/dW = k (W f(t1) + (S - W) f(t2) + (1 - S) f(0)) +
+    /// s (f(t1) - f(t2)) - k (W t1 f'(t1) + (S - W) t2 f'(t2))`.
+    fn dq_dw(
+        &self,
+        (sm, eb1, _): (f64, f64, f64),
+        w: Interval,
+        chain: Interval,
+    ) -> Option<Interval> {
+        let dm = match self.family.kind {
+            Separable::MaxWeighted => Interval::point(0.0),
+            Separable::FInformation(f) => {
+                let s = Interval {
+                    lo: sm + eb1 * w.lo,
+                    hi: sm + eb1 * w.hi,
+                };
+                let eb = eb1 + 1.0;
+                let t1 = Interval {
+                    lo: eb / s.hi,
+                    hi: eb / s.lo,
+                };
+                let t2 = Interval {
+                    lo: 1.0 / s.hi,
+                    hi: 1.0 / s.lo,
+                };
+                let (d1, f1) = convex_enclosure(f, t1.lo, t1.hi)?;
+                let (d2, f2) = convex_enclosure(f, t2.lo, t2.hi)?;
+                let rest = Interval::between(sm - w.lo, sm - w.hi);
+                let g = w
+                    .mul(f1)
+                    .add(rest.mul(f2))
+                    .add(Interval::point((1.0 - sm) * f(0.0)));
+                let tilt = w.mul(t1).mul(d1).add(rest.mul(t2).mul(d2));
+                g.sub(tilt).scale(eb1).add(s.mul(f1.sub(f2)))
+            }
+        };
+        let terms = [dm, chain.add(Interval::point(self.theta)).scale(-eb1)];
+        let size: f64 = terms.iter().map(|t| t.lo.abs().max(t.hi.abs())).sum();
+        let total = terms[0].add(terms[1]).widen(16.0 * f64::EPSILON * size);
+        total.is_finite().then_some(total)
+    }
+
     /// Whether Q is at most 0 over `S in [s1, s2]` (proven).
     fn range_at_most_zero(&self, s1: f64, s2: f64) -> bool {
         let Some(d) = self.dq_ds(s1, s2) else {
@@ -487,17 +538,26 @@ impl<'a> Bound<'a> {
         let w0 = self.node.w;
         let width = s2 - s1;
         let (end1, end2) = (self.at_support(s1), self.at_support(s2));
+        // h = c1 q(end1) + c2 q(end2) + c0 with c1, c2 >= 0.
+        let (c1, c2, c0) = if d.lo >= 0.0 {
+            (0.0, 1.0, 0.0)
+        } else if d.hi <= 0.0 {
+            (1.0, 0.0, 0.0)
+        } else {
+            // The meeting point of the lines through both ends.
+            let span = d.hi - d.lo;
+            (-d.lo / span, d.hi / span, -d.hi * d.lo * width / span)
+        };
         let h = |w: f64| {
             let phi_a = self.light.at(w - w0);
-            if d.lo >= 0.0 {
-                self.q(w, phi_a, end2)
-            } else if d.hi <= 0.0 {
-                self.q(w, phi_a, end1)
-            } else {
-                // The meeting point of the lines through both ends.
-                let (q1, q2) = (self.q(w, phi_a, end1), self.q(w, phi_a, end2));
-                (-d.lo * q1 + d.hi * q2 - d.hi * d.lo * width) / (d.hi - d.lo)
-            }
+            let q = |c: f64, end| {
+                if c == 0.0 {
+                    0.0
+                } else {
+                    c * self.q(w, phi_a, end)
+                }
+            };
+            q(c1, end1) + q(c2, end2) + c0
         };
         let mut xs = vec![w0];
         xs.extend(
@@ -510,7 +570,18 @@ impl<'a> Bound<'a> {
         if self.wa_max > 0.0 {
             xs.push(w0 + self.wa_max);
         }
-        concave_at_most_zero(&h, xs)
+        if self.family.concave {
+            return concave_at_most_zero(&h, xs);
+        }
+        let slope = |a: f64, b: f64| {
+            let (w, chain) = (Interval { lo: a, hi: b }, self.light.slopes(a - w0, b - w0));
+            let part = |c: f64, end| match c {
+                0.0 => Some(Interval::point(0.0)),
+                _ => Some(self.dq_dw(end, w, chain)?.scale(c)),
+            };
+            Some(part(c1, end1)?.add(part(c2, end2)?))
+        };
+        segments_at_most_zero(&Along { h, slope }, &xs)
     }
 
     /// Whether no completion of the node beats the threshold (proven).
@@ -540,6 +611,37 @@ impl<'a> Bound<'a> {
         let mid = 0.5 * (s1 + s2);
         self.split(s1, mid, depth + 1) && self.split(mid, s2, depth + 1)
     }
+}
+
+/// A function along W given by its value and a slope enclosure.
+struct Along<H, D> {
+    h: H,
+    slope: D,
+}
+
+impl<H: Fn(f64) -> f64, D: Fn(f64, f64) -> Option<Interval>> Smooth for Along<H, D> {
+    fn value(&self, w: f64) -> f64 {
+        (self.h)(w)
+    }
+
+    fn slope(&self, a: f64, b: f64) -> Option<Interval> {
+        (self.slope)(a, b)
+    }
+}
+
+/// Whether g is below 0 on `[xs[0], xs[last]]` (proven), segment by segment
+/// from the end values and the slope enclosures, each halved up to
+/// [`W_SPLITS`] times; a margin of `1e-13 (1 + max |g|)` covers rounding.
+fn segments_at_most_zero(g: &impl Smooth, xs: &[f64]) -> bool {
+    let ys: Vec<f64> = xs.iter().map(|&x| g.value(x)).collect();
+    let margin = 1e-13 * (1.0 + ys.iter().fold(0.0f64, |m, y| m.max(y.abs())));
+    if ys.iter().any(|&y| y > -margin) {
+        return false;
+    }
+    (1..xs.len()).all(|i| {
+        let (a, b) = ((xs[i - 1], ys[i - 1]), (xs[i], ys[i]));
+        segment_max(g, a, b, -margin, W_SPLITS).is_some_and(|m| m <= -margin)
+    })
 }
 
 impl ThreeLevel {
