@@ -84,6 +84,33 @@ impl Default for ColumnGenerationSettings {
     }
 }
 
+/// How far one pricing pass may go.
+#[derive(Debug, Clone)]
+pub struct PassControl {
+    /// Stops the pass once set (Ctrl-C).
+    pub interrupt: Interrupt,
+    /// Multiplies the node cap of a pass that finds no entering ray (a proof);
+    /// 1 by default, raised while a time limit leaves room
+    /// ([`solve_with_oracle`]).
+    pub effort: u64,
+}
+
+impl Default for PassControl {
+    fn default() -> Self {
+        PassControl {
+            interrupt: Interrupt::default(),
+            effort: 1,
+        }
+    }
+}
+
+/// Most an unfinished proof's node cap is multiplied by before the loop
+/// settles for its bound.
+const MAX_EFFORT: u64 = 64;
+/// Fresh master solves in a row after passes whose entering rays were all in
+/// the master already.
+const MAX_RESOLVES: usize = 3;
+
 /// A column of the master problem: a ray and its utility `mu(v)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
@@ -184,14 +211,14 @@ impl RayOracle for Started<'_> {
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
         self.oracle.price(lambda, tol, keep)
     }
-    fn price_until(
+    fn price_with(
         &self,
         lambda: &Array1<f64>,
         tol: f64,
         keep: usize,
-        stop: &Interrupt,
+        control: &PassControl,
     ) -> Pricing {
-        self.oracle.price_until(lambda, tol, keep, stop)
+        self.oracle.price_with(lambda, tol, keep, control)
     }
     fn start(&self) -> Vec<Column> {
         self.start.clone()
@@ -218,17 +245,18 @@ pub trait RayOracle: Sync {
     /// One pass over every ray: the largest reduced cost under lambda and up to
     /// `keep` rays whose reduced cost exceeds `tol`.
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing;
-    /// [`Self::price`], stopped early once `stop` is set (Ctrl-C), with a bound
-    /// that still holds: branch and bound keeps the bounds of the nodes it
-    /// leaves open. Oracles that cannot stop inside a pass finish it.
-    fn price_until(
+    /// [`Self::price`] under `control`: stopped early once its interrupt is
+    /// set (Ctrl-C), with a bound that still holds (branch and bound keeps the
+    /// bounds of the nodes it leaves open), and with its effort's share of
+    /// nodes for a proof. Oracles that cannot stop inside a pass finish it.
+    fn price_with(
         &self,
         lambda: &Array1<f64>,
         tol: f64,
         keep: usize,
-        stop: &Interrupt,
+        control: &PassControl,
     ) -> Pricing {
-        let _ = stop;
+        let _ = control;
         self.price(lambda, tol, keep)
     }
     /// N columns of the cone (rays or not: any column of the cone is a feasible
@@ -282,6 +310,10 @@ impl<T> TopK<T> {
         } else {
             self.heap.peek().map_or(f64::INFINITY, |e| e.0)
         }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.heap.is_empty()
     }
 
     pub(crate) fn push(&mut self, rc: f64, item: T) {
@@ -486,6 +518,12 @@ pub fn solve_with_oracle(
         let pass = run.price(lambda, progress);
         let out_of_time = run.out_of_time();
         let within_gap = run.best_bound - pass.bound <= pass.allowance;
+        if pass.added == 0 && !out_of_time && !within_gap && run.go_on(&pass) {
+            continue;
+        }
+        if pass.added > 0 {
+            (run.control.effort, run.resolves) = (1, 0);
+        }
         if pass.added == 0 || out_of_time || within_gap {
             return run.finish(warm, pass, out_of_time, within_gap);
         }
@@ -518,6 +556,10 @@ struct Generation<'a> {
     best: Option<(Array1<f64>, f64)>,
     iterations: usize,
     rays_priced: u64,
+    /// The interrupt and the effort of the next pass.
+    control: PassControl,
+    /// Fresh master solves in a row after passes that added no new column.
+    resolves: usize,
 }
 
 /// What one pricing pass found.
@@ -532,6 +574,10 @@ struct Pass {
     allowance: f64,
     /// Columns added to the master.
     added: usize,
+    /// Entering rays that were in the master already: its last solve stopped
+    /// at a loosened optimality tolerance (a stall), and a fresh solve, whose
+    /// tolerance is tight again, pivots them in.
+    repeated: usize,
 }
 
 impl<'a> Generation<'a> {
@@ -567,6 +613,11 @@ impl<'a> Generation<'a> {
             best: None,
             iterations: 0,
             rays_priced: seed.priced,
+            control: PassControl {
+                interrupt: settings.interrupt.clone(),
+                effort: 1,
+            },
+            resolves: 0,
         };
         let start = oracle.start();
         let k = start.len();
@@ -646,7 +697,7 @@ impl<'a> Generation<'a> {
         let alpha = self.smoothing;
         if let Some((center, _)) = self.best.as_ref().filter(|_| alpha > 0.0) {
             let center = center * alpha + &lambda * (1.0 - alpha);
-            let pricing = self.oracle.price_until(&center, tol, keep, &s.interrupt);
+            let pricing = self.oracle.price_with(&center, tol, keep, &self.control);
             let max_rc = self.record(&center, &pricing);
             entering = pricing
                 .entering
@@ -660,7 +711,7 @@ impl<'a> Generation<'a> {
                 // Mispriced: smooth less from now on.
                 self.smoothing = if alpha > 0.1 { 0.5 * alpha } else { 0.0 };
             }
-            let pricing = self.oracle.price_until(&lambda, tol, keep, &s.interrupt);
+            let pricing = self.oracle.price_with(&lambda, tol, keep, &self.control);
             let max_rc = self.record(&lambda, &pricing);
             entering = pricing.entering;
             priced = (lambda, max_rc);
@@ -671,13 +722,15 @@ impl<'a> Generation<'a> {
             upper_bound: self.best_bound,
             rays_priced: self.rays_priced,
         });
-        let mut added = 0;
+        let (mut added, mut repeated) = (0, 0);
         for (_, c) in entering {
             if added == s.batch.max(1) {
                 break;
             }
             if self.admit(c) {
                 added += 1;
+            } else {
+                repeated += 1;
             }
         }
         Pass {
@@ -686,6 +739,7 @@ impl<'a> Generation<'a> {
             max_rc: priced.1,
             allowance,
             added,
+            repeated,
         }
     }
 
@@ -700,6 +754,24 @@ impl<'a> Generation<'a> {
             self.best = Some((lambda.clone(), max_rc));
         }
         max_rc
+    }
+
+    /// After a pass that added no column and left a gap: whether to go on.
+    /// Its entering rays were all in the master already: solve the master
+    /// afresh, up to [`MAX_RESOLVES`] times in a row. Its proof stopped
+    /// unfinished at the node cap: with a time limit, another pass with four
+    /// times the effort (up to [`MAX_EFFORT`]); without one the loop settles
+    /// for the bound it has.
+    fn go_on(&mut self, pass: &Pass) -> bool {
+        if pass.repeated > 0 {
+            self.resolves += 1;
+            return self.resolves <= MAX_RESOLVES;
+        }
+        let room = self.deadline().is_some() && self.control.effort < MAX_EFFORT;
+        if room {
+            self.control.effort *= 4;
+        }
+        room
     }
 
     /// Whether the time limit or an interrupt stops the loop.

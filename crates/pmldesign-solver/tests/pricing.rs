@@ -11,7 +11,7 @@ use common::Rng;
 use ndarray::Array1;
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::internals::pricing_oracle;
-use pmldesign_solver::internals::ray_lp::{MaterialisedRays, RayOracle};
+use pmldesign_solver::internals::ray_lp::{MaterialisedRays, PassControl, RayOracle};
 use pmldesign_solver::internals::rays::enumerate;
 use pmldesign_solver::internals::{design, design_notion};
 use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
@@ -554,9 +554,12 @@ fn an_interrupted_pass_keeps_a_valid_bound() {
     // Duals near the optimum's (p ln E): a proof that takes many nodes.
     let lambda: Array1<f64> = reference.mapv(|px| px * eps * (1.0 + 1e-4 * (r.unit() - 0.5)));
     let complete = oracle.price(&lambda, 1e-9, 8);
-    let stop = pmldesign_solver::Interrupt::new();
-    stop.set();
-    let stopped = oracle.price_until(&lambda, 1e-9, 8, &stop);
+    let control = PassControl {
+        interrupt: pmldesign_solver::Interrupt::new(),
+        ..PassControl::default()
+    };
+    control.interrupt.set();
+    let stopped = oracle.price_with(&lambda, 1e-9, 8, &control);
     assert!(
         stopped.max_reduced_cost >= complete.max_reduced_cost,
         "interrupted bound {} below the complete pass's {}",
