@@ -6,11 +6,12 @@ use crate::baseline::{Baselines, randomized_response_baselines};
 use crate::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
 use crate::certificate::{Certificate, DualCertificate};
 use crate::error::{Result, SolverError};
+use crate::loss_ball::ExactBallLoss;
 use crate::ray_lp;
 use crate::ray_lp::{MaterialisedRays, Progress, RayOracle, Started};
 use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::settings::{PricingMethod, Settings};
-use crate::utility::Utility;
+use crate::utility::{Separable, Utility};
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::cone::check_epsilon;
 use pmldesign_model::linalg::{least_squares, nonnegative_least_squares};
@@ -621,10 +622,16 @@ pub fn pricing_oracle(
             let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?;
             Box::new(Union::ball(family_z, family_l, deadline))
         }
-        // Past Prop 2: the exact ball's families (docs/theory.md §4b).
-        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => {
-            Box::new(exact_ball_families(&p, e, beta / 2.0, utility, deadline)?)
-        }
+        // Past Prop 2: the exact ball's families (docs/theory.md §4b); MAP
+        // accuracy as the loss -diag(p), one linear pricing per maximiser.
+        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => match utility.separable()? {
+            Separable::MaxWeighted => {
+                Box::new(ExactBallLoss::map_accuracy(&p, e, beta / 2.0, deadline)?)
+            }
+            Separable::FInformation(_) => {
+                Box::new(exact_ball_families(&p, e, beta / 2.0, utility, deadline)?)
+            }
+        },
         ColumnCone::Notion { notion, .. } => match *notion {
             Notion::Ldp { epsilon } if epsilon > 0.0 => {
                 let levels = Levels::Staircase { e: epsilon.exp() };

@@ -15,6 +15,10 @@
 //! eps-LDP, and a three-level point whose top set weighs at least `b` has
 //! `top <= E / (1 + b E)` (docs/theory.md §4b). Only when none of them enters
 //! does the pass run branch and bound, whose bound certifies.
+//!
+//! MAP accuracy is such a loss: `mu(v) = max_y p_y v_y = max_y -c[:, y] . v`
+//! for `c = -diag(p)`, so its pricing over the exact ball is the same search,
+//! one linear pricing per maximiser y ([`ExactBallLoss::map_accuracy`]).
 
 use crate::branch_bound::Union;
 use crate::design::exact_ball_families;
@@ -24,6 +28,7 @@ use crate::utility::{Separable, Utility};
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::UncertaintySet;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::time::Instant;
 
 /// The zero column function: branch and bound then prices a linear function
@@ -55,7 +60,8 @@ impl Utility for Zero {
 /// Pricing for the loss `c` over the exact ball (module docs).
 pub(crate) struct ExactBallLoss<'a> {
     families: Union,
-    loss: LabelledLoss<'a>,
+    /// The loss matrix (N x labels).
+    c: Cow<'a, Array2<f64>>,
     r: Array1<f64>,
     /// `E = e^eps` and `b = beta/2`.
     e: f64,
@@ -77,24 +83,49 @@ impl<'a> ExactBallLoss<'a> {
         if *beta < 2.0 * center.min_mass() {
             return None;
         }
-        let (e, b) = (epsilon.exp(), beta / 2.0);
+        let r = center.masses().to_owned();
+        Self::with_loss(r, epsilon.exp(), beta / 2.0, Cow::Borrowed(c), deadline)
+    }
+
+    /// MAP accuracy's pricing over the exact ball around p (`e = e^eps`,
+    /// `b = beta/2`, past Prop 2): the loss `c = -diag(p)` (module docs).
+    pub(crate) fn map_accuracy(
+        p: &[f64],
+        e: f64,
+        b: f64,
+        deadline: Option<Instant>,
+    ) -> Option<ExactBallLoss<'static>> {
+        let c = Array2::from_diag(&Array1::from_iter(p.iter().map(|&x| -x)));
+        ExactBallLoss::with_loss(Array1::from(p.to_vec()), e, b, Cow::Owned(c), deadline)
+    }
+
+    fn with_loss(
+        r: Array1<f64>,
+        e: f64,
+        b: f64,
+        c: Cow<'a, Array2<f64>>,
+        deadline: Option<Instant>,
+    ) -> Option<Self> {
         if e <= 1.0 {
             return None;
         }
-        let r = center.masses().to_owned();
         let families = exact_ball_families(r.as_slice()?, e, b, &Zero, deadline)?;
         Some(ExactBallLoss {
             families,
-            loss: LabelledLoss { c },
+            c,
             r,
             e,
             b,
         })
     }
 
+    fn loss(&self) -> LabelledLoss<'_> {
+        LabelledLoss { c: &self.c }
+    }
+
     /// The column v valued by its best label, with its reduced cost.
     fn valued(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
-        let value = self.loss.column_value(v.view(), self.r.view());
+        let value = self.loss().column_value(v.view(), self.r.view());
         (value - lambda.dot(&v), Column { vector: v, value })
     }
 }
@@ -151,7 +182,7 @@ impl ExactBallLoss<'_> {
 
     /// The prefix points of every label that enter (module docs).
     fn prefix_pricing(&self, lambda: &Array1<f64>, tol: f64) -> Vec<(f64, Column)> {
-        let c = self.loss.c;
+        let c = &self.c;
         (0..c.ncols())
             .into_par_iter()
             .map(|y| self.valued(self.prefix_point(&(&c.column(y) + lambda)), lambda))
@@ -169,7 +200,7 @@ impl RayOracle for ExactBallLoss<'_> {
     /// bound on the label's reduced cost, and the largest of them bounds
     /// `mu(v) - lambda . v = max_y -(c[:, y] + lambda) . v`.
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        let c = self.loss.c;
+        let c = &self.c;
         if keep > 0 {
             let mut entering = self.prefix_pricing(lambda, tol);
             if !entering.is_empty() {
@@ -213,7 +244,7 @@ impl RayOracle for ExactBallLoss<'_> {
     /// Randomized-response shaped columns of \[E\] Prop 2's inner cone.
     fn start(&self) -> Vec<Column> {
         let (e, b) = (self.e, self.b);
-        let value = |v: ArrayView1<f64>| self.loss.column_value(v, self.r.view());
+        let value = |v: ArrayView1<f64>| self.loss().column_value(v, self.r.view());
         crate::ray_lp::spikes(self.r.view(), e / (1.0 + b * e), b, &value)
     }
 }

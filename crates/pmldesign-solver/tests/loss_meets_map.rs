@@ -41,3 +41,29 @@ fn hamming_loss_extremes() {
     let none = minimise_loss(&set, 0.0, &Loss::Hamming).unwrap();
     assert!((none.expected_loss - 0.5).abs() < 1e-9);
 }
+
+/// Past \[E\] Prop 2 at N = 40 (rare categories, no vertex list): MAP accuracy
+/// is priced as the loss `-diag(p)`, one linear pricing per maximiser, and
+/// meets one minus the least Hamming loss, which column generation over the
+/// exact ball's families finds independently; both are optimal.
+#[test]
+fn map_accuracy_meets_hamming_loss_past_proposition_2() {
+    let p = pmldesign_model::Prior::normalised(
+        (1..=40).map(|k| (k as f64).powf(-1.1)).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let beta = 3.0 * p.min_mass();
+    let set = UncertaintySet::l1_ball(p, beta).unwrap();
+    let map = design(&set, 1.0, &MapAccuracy, &Settings::default()).unwrap();
+    let loss = minimise_loss(&set, 1.0, &Loss::Hamming).unwrap();
+    assert_eq!(map.pricing, "branch_and_bound");
+    assert_eq!(map.status, pmldesign_solver::DesignStatus::Optimal);
+    assert_eq!(loss.status, pmldesign_solver::DesignStatus::Optimal);
+    assert!(
+        (map.utility_value - (1.0 - loss.expected_loss)).abs() < 1e-8,
+        "MAP {} vs 1 - loss {}",
+        map.utility_value,
+        1.0 - loss.expected_loss
+    );
+    assert!(map.certificate.worst_case_pml <= 1.0 + 1e-12);
+}
