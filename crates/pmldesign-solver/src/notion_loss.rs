@@ -67,7 +67,7 @@ pub fn minimise_notion_loss(
         }
         s
     };
-    solved.mechanism = design::meet_target(solved.mechanism, set, notion, p.view())?;
+    solved.mechanism = design::meet_target(solved.mechanism, set, notion, p.view(), true)?;
     let value = loss::expected_loss(&solved.mechanism, p.view(), d.view());
     let certificate = Certificate::check_notion_feasible(
         &solved.mechanism,
