@@ -469,23 +469,29 @@ fn rebuilt_master(working: &[Column], ones_value: f64, start_basis: &[usize]) ->
 }
 
 /// The weights of the last master solved on the true right-hand side: a master
-/// solved with a perturbed one is finished on the true one; microlp is next; the
-/// perturbed weights (rows off by about the perturbation, which the design
-/// repairs) are the last resort.
+/// solved with a perturbed one is finished on the true one; microlp is next
+/// (not after a time-limit stop: building its model alone took 1.1 s at
+/// N = 200, and it then failed at its deadline); the perturbed weights (rows
+/// off by about the perturbation, or more if the master stopped mid-pivot,
+/// which the design repairs and mixes until private) are the last resort.
 fn final_weights(
     warm: Option<MasterSolution>,
     master: &mut Master,
     working: &[Column],
     deadline: Option<Instant>,
+    out_of_time: bool,
 ) -> Result<Vec<f64>> {
     let perturbed = warm.as_ref().map(|m| m.theta.clone());
     Ok(
         match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
             Some(m) if m.feasible => m.theta,
-            _ => match (solve_restricted_primal(working, deadline), perturbed) {
-                (Ok(theta), _) => theta,
-                (Err(_), Some(theta)) => theta,
-                (Err(e), None) => return Err(e),
+            _ => match (out_of_time, perturbed) {
+                (true, Some(theta)) => theta,
+                (_, perturbed) => match (solve_restricted_primal(working, deadline), perturbed) {
+                    (Ok(theta), _) => theta,
+                    (Err(_), Some(theta)) => theta,
+                    (Err(e), None) => return Err(e),
+                },
             },
         },
     )
@@ -797,7 +803,7 @@ impl<'a> Generation<'a> {
         let deadline = self
             .deadline()
             .map(|d| d.max(Instant::now() + FINAL_LP_TIME));
-        let theta = final_weights(warm, &mut self.master, &self.working, deadline)?;
+        let theta = final_weights(warm, &mut self.master, &self.working, deadline, out_of_time)?;
         let weights: Vec<(Column, f64)> = self
             .working
             .into_iter()
