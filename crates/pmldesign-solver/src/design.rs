@@ -605,7 +605,7 @@ pub fn pricing_oracle(
     utility: &dyn Utility,
     deadline: Option<std::time::Instant>,
 ) -> Option<Box<dyn RayOracle>> {
-    utility.separable()?;
+    let kind = utility.separable()?;
     let p = reference.to_vec();
     if cone.normaliser().iter().zip(&p).any(|(a, b)| a != b) {
         return None;
@@ -624,7 +624,7 @@ pub fn pricing_oracle(
         }
         // Past Prop 2: the exact ball's families (docs/theory.md §4b); MAP
         // accuracy as the loss -diag(p), one linear pricing per maximiser.
-        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => match utility.separable()? {
+        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => match kind {
             Separable::MaxWeighted => {
                 Box::new(ExactBallLoss::map_accuracy(&p, e, beta / 2.0, deadline)?)
             }

@@ -265,8 +265,6 @@ fn branch_and_bound_prices_like_enumeration() {
     );
 }
 
-/// The largest reduced cost under `lambda` on the known-prior eps-PML cone of
-/// `p` by both oracles: `(enumeration, branch and bound)`.
 /// The utilities whose three-level rays branch and bound prices: every
 /// built-in one (tv and hellinger by slope enclosures in W, the others by the
 /// concave test).
@@ -303,6 +301,8 @@ fn exact_ball_past_proposition_2_prices_like_enumeration() {
     );
 }
 
+/// The largest reduced cost under `lambda` on the known-prior eps-PML cone of
+/// `p` by both oracles: `(enumeration, branch and bound)`.
 fn known_pml_max_reduced_costs(p: Prior, eps: f64, utility: &str, lambda: &[f64]) -> (f64, f64) {
     let reference = p.masses().to_owned();
     let cone = ColumnCone::pml(&UncertaintySet::known(p), eps).unwrap();
