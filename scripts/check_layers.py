@@ -30,6 +30,8 @@ IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 PATH_IN_CODE = re.compile(rf"(?<![A-Za-z0-9_$:])((?:crate|super|self)(?:\s*::\s*{IDENT})+)")
 USE_ITEM = re.compile(r"(?<![A-Za-z0-9_])(?:pub\s*(?:\([^)]*\))?\s*)?use\s+([^;]*);")
 MOD_OPEN = re.compile(rf"(?<![A-Za-z0-9_])mod\s+({IDENT})\s*\{{")
+# A path in a string, as serde's `#[serde(with = "crate::serde_float")]` names one.
+PATH_IN_STRING = re.compile(rf'"((?:crate|super|self)(?:::{IDENT})+)"')
 CFG_TEST = re.compile(r"#\[\s*cfg\s*\(\s*test\s*\)\s*\]")
 
 
@@ -44,7 +46,12 @@ class Edge:
     path: str
 
 
-def strip_comments_and_strings(text: str) -> str:
+def strip_comments(text: str) -> str:
+    """Blank out comments only, keeping string literals (for paths named in strings)."""
+    return strip_comments_and_strings(text, keep_strings=True)
+
+
+def strip_comments_and_strings(text: str, keep_strings: bool = False) -> str:
     """Blank out comments, string and char literals, keeping newlines and offsets."""
     out = list(text)
     i, n = 0, len(text)
@@ -75,13 +82,15 @@ def strip_comments_and_strings(text: str) -> str:
         elif (m := re.match(r'b?r(#*)"', text[i:])) and (i == 0 or not _ident_char(text[i - 1])):
             end = text.find('"' + m.group(1), i + m.end())
             j = n if end < 0 else end + 1 + len(m.group(1))
-            blank(i, j)
+            if not keep_strings:
+                blank(i, j)
             i = j
         elif c == '"':
             j = i + 1
             while j < n and text[j] != '"':
                 j += 2 if text[j] == "\\" else 1
-            blank(i, j + 1)
+            if not keep_strings:
+                blank(i, j + 1)
             i = j + 1
         elif c == "'" and (m := re.match(r"'(\\.[^']*|[^\\'])'", text[i:])):
             blank(i, i + m.end())
@@ -209,6 +218,7 @@ def scan_file(src: Path, file: Path) -> list[tuple[list[str], list[str], int, st
     """(module it is read in, absolute target path, line, path text) for every path."""
     raw = file.read_text(encoding="utf-8")
     text = blank_test_code(strip_comments_and_strings(raw))
+    kept = blank_test_code(strip_comments(raw))
     base = module_path(src, file)
     mods = inline_modules(text)
 
@@ -229,6 +239,11 @@ def scan_file(src: Path, file: Path) -> list[tuple[list[str], list[str], int, st
             target = resolve(segs, where)
             if target is not None:
                 found.append((where, target, line(m.start()), "::".join(segs)))
+    for m in PATH_IN_STRING.finditer(kept):
+        where = here(m.start())
+        target = resolve(m.group(1).split("::"), where)
+        if target is not None:
+            found.append((where, target, line(m.start()), m.group(1)))
     for m in PATH_IN_CODE.finditer(text):
         if used[m.start()]:
             continue

@@ -4,7 +4,7 @@
 //! cone and the rows sum to 1. All cones here lie in the non-negative orthant.
 
 use crate::error::{ModelError, Result};
-use crate::notion::Notion;
+use crate::notion::{Notion, check_epsilon};
 use crate::prior::Prior;
 use crate::uncertainty::{DEFAULT_VERTEX_LIMIT, UncertaintySet};
 use ndarray::{Array1, Array2, ArrayView1};
@@ -281,17 +281,4 @@ impl ColumnCone {
             .map(|v| (-v / scale).max(0.0))
             .fold(0.0, f64::max)
     }
-}
-
-/// Checks a privacy level: finite and `>= 0`.
-pub fn check_epsilon(epsilon: f64) -> Result<()> {
-    if !epsilon.is_finite() || epsilon < 0.0 {
-        return Err(ModelError::invalid(
-            "epsilon",
-            epsilon,
-            "the privacy level must be a finite number >= 0",
-            "pass eps >= 0 (or e^eps >= 1)",
-        ));
-    }
-    Ok(())
 }

@@ -14,7 +14,6 @@
 //! of the (full-support) prior, so a column with a zero entry and positive mass is
 //! never PMC, ALIP or LIP (as in \[D\] Remark 5).
 
-use crate::cone::check_epsilon;
 use crate::error::{ModelError, Result};
 use crate::metric::Metric;
 use ndarray::{Array1, ArrayView1};
@@ -256,6 +255,19 @@ impl Notion {
         }
         rows
     }
+}
+
+/// Checks a privacy level: finite and `>= 0`.
+pub fn check_epsilon(epsilon: f64) -> Result<()> {
+    if !epsilon.is_finite() || epsilon < 0.0 {
+        return Err(ModelError::invalid(
+            "epsilon",
+            epsilon,
+            "the privacy level must be a finite number >= 0",
+            "pass eps >= 0 (or e^eps >= 1)",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

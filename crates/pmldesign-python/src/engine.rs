@@ -523,7 +523,7 @@ pub fn compare(
             None => UncertaintySet::known(prior),
             Some(b) => UncertaintySet::l1_ball(prior, b)?,
         };
-        pmldesign::model::cone::check_epsilon(epsilon)?;
+        pmldesign::model::notion::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
         let notions = pmldesign::solver::common_level_notions(epsilon, alip);
         let c =

@@ -2,7 +2,7 @@
 //! randomized-response baselines.
 
 use ndarray::Array2;
-use pmldesign_model::{Mechanism, ModelError, Prior, Result, cone::check_epsilon, measures};
+use pmldesign_model::{Mechanism, ModelError, Prior, Result, notion::check_epsilon, measures};
 
 fn build(matrix: Array2<f64>) -> Result<Mechanism> {
     Mechanism::new(matrix)

@@ -13,7 +13,7 @@ use crate::rays::{self, RaySet, StructuredFamily, StructuredRays};
 use crate::settings::{PricingMethod, Settings};
 use crate::utility::{Separable, Utility};
 use ndarray::{Array1, Array2, ArrayView1};
-use pmldesign_model::cone::check_epsilon;
+use pmldesign_model::notion::check_epsilon;
 use pmldesign_model::linalg::{least_squares, nonnegative_least_squares};
 use pmldesign_model::measures::{self as density, NotionLevels};
 use pmldesign_model::{ColumnCone, Mechanism, Notion, UncertaintySet};

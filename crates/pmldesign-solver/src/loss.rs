@@ -93,7 +93,7 @@ use crate::utility::Utility;
 use crate::verify::{Repricing, altered, check_dual_bound, stored_lambda};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
-use pmldesign_model::cone::check_epsilon;
+use pmldesign_model::notion::check_epsilon;
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pmldesign_model::{ColumnCone, Mechanism, ModelError, UncertaintySet};
 use rayon::prelude::*;
