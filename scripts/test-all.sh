@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --release
+# The golden corpus: every `pml` command byte for byte against tests/golden/expected.
+python3 scripts/golden.py check --pml "${CARGO_TARGET_DIR:-$PWD/target}/release/pml"
 
 venv=${PML_VENV:-.venv}
 if [ ! -x "$venv/bin/python" ]; then
