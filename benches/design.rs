@@ -6,7 +6,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use pmldesign::prelude::*;
-use pmldesign::solver::internals::rays;
+use pmldesign::solver::internals;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -45,7 +45,7 @@ fn bench_rays(c: &mut Criterion) {
         for (label, set) in sets(n) {
             let cone = ColumnCone::pml(&set, epsilon()).expect("valid cone");
             group.bench_with_input(BenchmarkId::new(label, n), &cone, |b, cone| {
-                b.iter(|| rays::structured(black_box(cone)).expect("enumeration"))
+                b.iter(|| internals::structured(black_box(cone)).expect("enumeration"))
             });
         }
     }

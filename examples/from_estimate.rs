@@ -6,7 +6,7 @@
 //! Run with `cargo run --release --example from_estimate`.
 
 use pmldesign::prelude::*;
-use pmldesign::solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign::solver::{BUILTIN_NAMES, builtin};
 use std::error::Error;
 
 fn main() -> Result<(), Box<dyn Error>> {

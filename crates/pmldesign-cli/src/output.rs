@@ -416,7 +416,7 @@ fn pml_meets(worst: f64, target: f64) -> String {
         format!(
             "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {:.0e})",
             worst - target,
-            pmldesign_solver::certificate::PML_TOLERANCE
+            pmldesign_solver::tolerance::PML_TOLERANCE
         )
     }
 }

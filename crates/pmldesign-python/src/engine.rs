@@ -8,7 +8,7 @@ use pmldesign::data::{CategoricalPrivatiser, ColumnPrivatiser, entropy_rng, seed
 use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign::model::{measures::Assessment, sample};
 use pmldesign::prelude::*;
-use pmldesign::solver::utility::builtin;
+use pmldesign::solver::builtin;
 use pmldesign::solver::{Interrupt, PricingMethod};
 use serde_json::{Value, json};
 use std::cell::Cell;
@@ -57,7 +57,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 }
 
 /// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
-pub const PML_TOLERANCE: f64 = pmldesign::solver::certificate::PML_TOLERANCE;
+pub const PML_TOLERANCE: f64 = pmldesign::solver::tolerance::PML_TOLERANCE;
 /// The certificate's tolerance on the row sums of a designed mechanism.
 pub const ROW_SUM_TOLERANCE: f64 = pmldesign::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 

@@ -5,10 +5,11 @@
 //! The common level eps maps to PML(eps), PMC(eps), ALIP(eps_l, eps_u) with both
 //! levels eps unless given, LIP(eps) and LDP(eps).
 
-use crate::baseline::randomized_response_baselines;
-use crate::design::{DesignStatus, design_notion};
+use crate::design::utility::design_notion;
 use crate::error::Result;
-use crate::utility::Utility;
+use crate::objective::utility::Utility;
+use crate::reference::baseline::randomized_response_baselines;
+use crate::solution::design::DesignStatus;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
@@ -63,7 +64,7 @@ pub fn common_level_notions(epsilon: f64, alip: Option<(f64, f64)>) -> Vec<Notio
 }
 
 /// Designs the optimal certified mechanism under each notion and adds the two
-/// randomized-response baselines at level eps ([`crate::baseline`]).
+/// randomized-response baselines at level eps ([`crate::reference::baseline`]).
 pub fn compare(
     set: &UncertaintySet,
     epsilon: f64,

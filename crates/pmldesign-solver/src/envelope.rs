@@ -21,7 +21,8 @@
 //! rest), and its right quantile at delta, re-measured by `pmldesign_model`, is the value
 //! reported. The upper end rests on the LP optimum (`microlp`, about 1e-10).
 
-use crate::error::{Result, SolverError};
+use crate::error::Result;
+use crate::error::SolverError;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds, LeakageDistribution};
@@ -107,7 +108,7 @@ fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f
         })
         .collect();
     let objective: Expression = h.iter().flatten().flatten().copied().sum();
-    let solver = crate::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded(vars.len());
     let mut model = vars.maximise(objective).using(solver);
     let matrix = w.matrix();
     for (x, row) in h.iter().enumerate() {

@@ -38,7 +38,7 @@ pub enum SolverError {
     #[error("numerical limit: {limit} ({detail})")]
     NumericalLimit {
         /// The limit, with the field at fault and the fix.
-        limit: crate::limits::NumericalLimit,
+        limit: NumericalLimit,
         /// The failed check or LP.
         detail: String,
     },
@@ -51,6 +51,32 @@ impl SolverError {
             self,
             SolverError::Model(_) | SolverError::AlphabetTooLarge { .. }
         )
+    }
+}
+
+/// A numerical limit an input is past: the field at fault, its value, what
+/// the limit is and how to stay inside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumericalLimit {
+    /// The input at fault: `prior` (its smallest mass), `epsilon` or `beta`.
+    pub field: &'static str,
+    /// Its value.
+    pub value: f64,
+    /// The limit it is past.
+    pub limit: &'static str,
+    /// How to stay inside it.
+    pub fix: &'static str,
+}
+
+impl std::fmt::Display for NumericalLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let NumericalLimit {
+            field,
+            value,
+            limit,
+            fix,
+        } = self;
+        write!(f, "{field} = {value:e}: {limit}; {fix}")
     }
 }
 

@@ -22,76 +22,68 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod backend;
-pub mod baseline;
-mod branch_bound;
-pub mod certificate;
-pub mod closed_form;
-pub mod compare;
+// Layers, bottom to top (ARCHITECTURE.md; scripts/layers.json checks them): each
+// module imports only its own layer or lower ones.
+mod colgen;
+mod compare;
+mod cones;
 mod design;
 pub mod envelope;
-pub mod error;
-mod generic;
-mod intersection;
+mod error;
 mod limits;
-mod line_metric;
-pub mod loss;
-mod loss_ball;
-mod master;
-mod notion_loss;
-mod notion_lp;
-mod notion_rays;
+mod lp;
+mod objective;
+mod pricing;
 mod problem;
-mod ray_lp;
-mod rays;
-mod record;
-mod sample_design;
+mod reference;
 mod settings;
-pub mod utility;
+mod solution;
+pub mod tolerance;
 mod verify;
 
-pub use backend::LP_BACKEND;
-pub use baseline::{Baselines, RandomizedResponse};
-pub use certificate::{Certificate, DualCertificate};
+pub use colgen::engine::Progress;
 pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
-pub use design::{Design, DesignStatus, LossOutcome, numbered};
-pub use error::{Result, SolverError};
-pub use intersection::{Constraint, IntersectionDesign, design_intersection};
-pub use limits::{NumericalLimit, numerical_limit};
-pub use loss::{DirectDual, Loss, LossDual, LossMethod};
+pub use design::intersection::{Constraint, IntersectionDesign, design_intersection};
+pub use design::sample::radius;
+pub use error::{NumericalLimit, Result, SolverError};
+pub use limits::numerical_limit;
+pub use lp::backend::LP_BACKEND;
+pub use objective::loss::Loss;
+pub use objective::utility::{
+    BUILTIN_NAMES, FInformation, MapAccuracy, Separable, Utility, builtin,
+};
+pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample, check_labels};
-pub use ray_lp::{ColumnGenerationSettings, Progress};
-pub use sample_design::{Guarantee, RadiusMethod, SimplerRoute, radius};
-pub use settings::{Interrupt, PricingMethod, Settings};
-pub use utility::{FInformation, MapAccuracy, Separable, Utility};
-pub use verify::{Repricing, Verification};
+pub use reference::baseline::{Baselines, RandomizedResponse};
+pub use reference::closed_form;
+pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};
+pub use solution::certificate::{Certificate, DualCertificate};
+pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
+pub use solution::guarantee::{Guarantee, SimplerRoute};
+pub use solution::loss::{DirectDual, LossDual};
+pub use verify::utility::{Repricing, Verification};
 
-/// The solver's internals, for its own tests and benches only: not part of the
-/// public API, and free to change.
+/// The solver's internals, for its own pricing-agreement tests and component
+/// benches only: not part of the public API, and free to change.
 #[doc(hidden)]
 pub mod internals {
-    /// Structured and generic ray enumeration.
-    pub mod rays {
-        pub use crate::rays::*;
-    }
-    /// The LP over rays.
-    pub mod ray_lp {
-        pub use crate::ray_lp::*;
-    }
-    /// Ray families of the notions.
-    pub mod notion_rays {
-        pub use crate::notion_rays::*;
-    }
-    /// Branch-and-bound pricing.
-    pub mod branch_bound {
-        pub use crate::branch_bound::*;
-    }
-    pub use crate::design::{
-        PastProposition2, design, design_notion, design_notion_with_progress, design_with_progress,
-        optimise_in_cone, optimise_over_rays, pricing_oracle,
+    pub use crate::colgen::engine::{RayLpSolution, dual_bound, solve_with_oracle};
+    pub use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
+    pub use crate::cones::double_description::extreme_rays;
+    pub use crate::cones::notions::{box_cut, ldp_staircase};
+    pub use crate::cones::rays::{
+        LevelRay, RaySet, StructuredFamily, enumerate, generic_rays, structured,
     };
-    pub use crate::loss::{
-        LossDesign, minimise_loss, minimise_loss_with, minimise_loss_with_progress,
+    pub use crate::design::inner_outer::PastProposition2;
+    pub use crate::design::loss::{minimise_loss, minimise_loss_with, minimise_loss_with_progress};
+    pub use crate::design::notion_loss::minimise_notion_loss;
+    pub use crate::design::optimum::optimise_over_rays;
+    pub use crate::design::utility::{design, design_notion, optimise_in_cone};
+    pub use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
+    pub use crate::pricing::choice::pricing_oracle;
+    pub use crate::pricing::enumerated::{MaterialisedRays, StructuredRays, solve};
+    pub use crate::reference::baseline::{
+        randomized_response_baselines, randomized_response_worst_case_pml,
     };
-    pub use crate::notion_loss::minimise_notion_loss;
+    pub use crate::solution::loss::LossDesign;
 }

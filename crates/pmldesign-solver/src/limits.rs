@@ -10,8 +10,18 @@
 //! (`crates/pmldesign-solver/tests/edges.rs`); a failure outside them stays a
 //! bare error, which that suite reports as a bug.
 
-use crate::error::SolverError;
+use crate::error::{NumericalLimit, SolverError};
 use pmldesign_model::{Notion, UncertaintySet};
+
+/// Largest alphabet for the structured enumeration (about `N 2^(N-1)` rays).
+pub const MAX_STRUCTURED_N: usize = 24;
+
+/// Largest alphabet for the generic double-description enumeration.
+pub const MAX_GENERIC_N: usize = 12;
+
+/// Largest alphabet for the structured notion rays (about `N 2^(N-1)` of them,
+/// held in memory).
+pub const MAX_NOTION_N: usize = 16;
 
 /// The facts about an input that the limits look at.
 struct Input {
@@ -61,32 +71,6 @@ impl Input {
             two_sided: notion.lower().is_some() || matches!(notion, Notion::Metric { .. }),
             loss,
         }
-    }
-}
-
-/// A numerical limit an input is past: the field at fault, its value, what
-/// the limit is and how to stay inside it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NumericalLimit {
-    /// The input at fault: `prior` (its smallest mass), `epsilon` or `beta`.
-    pub field: &'static str,
-    /// Its value.
-    pub value: f64,
-    /// The limit it is past.
-    pub limit: &'static str,
-    /// How to stay inside it.
-    pub fix: &'static str,
-}
-
-impl std::fmt::Display for NumericalLimit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let NumericalLimit {
-            field,
-            value,
-            limit,
-            fix,
-        } = self;
-        write!(f, "{field} = {value:e}: {limit}; {fix}")
     }
 }
 
@@ -191,5 +175,37 @@ pub(crate) fn explain(
     match numerical_limit(set, notion, loss) {
         Some(limit) => SolverError::NumericalLimit { limit, detail },
         None => err,
+    }
+}
+
+/// The largest information-density level a cone is built for: `e^690` and
+/// `e^-690` are normal doubles with room to spare (`e^710` overflows).
+pub const MAX_DESIGN_LEVEL: f64 = 690.0;
+
+/// `notion` with every level at most [`MAX_DESIGN_LEVEL`].
+pub(crate) fn capped_levels(notion: &Notion) -> Notion {
+    let c = |e: f64| e.min(MAX_DESIGN_LEVEL);
+    match *notion {
+        Notion::Pml { epsilon } => Notion::Pml {
+            epsilon: c(epsilon),
+        },
+        Notion::Pmc { epsilon } => Notion::Pmc {
+            epsilon: c(epsilon),
+        },
+        Notion::Alip {
+            epsilon_lower,
+            epsilon_upper,
+        } => Notion::Alip {
+            epsilon_lower: c(epsilon_lower),
+            epsilon_upper: c(epsilon_upper),
+        },
+        Notion::Lip { epsilon } => Notion::Lip {
+            epsilon: c(epsilon),
+        },
+        Notion::Ldp { epsilon } => Notion::Ldp {
+            epsilon: c(epsilon),
+        },
+        // Each factor e^(eps d) is capped where it is built (`Metric::factor`).
+        Notion::Metric { .. } => notion.clone(),
     }
 }

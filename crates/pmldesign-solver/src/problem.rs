@@ -16,14 +16,22 @@
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 
-use crate::baseline::randomized_response_baselines;
-use crate::design::{self, Design, LossOutcome, numbered, per_output};
+use crate::colgen::engine::Progress;
+use crate::design::sample::simpler_route;
 use crate::error::Result;
-use crate::loss::{self, Loss, LossDesign, LossMethod};
-use crate::ray_lp::Progress;
-use crate::sample_design::{Guarantee, RadiusMethod, simpler_route};
+use crate::objective::loss::Loss;
+use crate::objective::utility::FInformation;
+use crate::objective::utility::Utility;
+use crate::reference::baseline::randomized_response_baselines;
+use crate::settings::LossMethod;
 use crate::settings::Settings;
-use crate::utility::{FInformation, Utility};
+use crate::solution::design::Design;
+use crate::solution::design::LossOutcome;
+use crate::solution::design::numbered;
+use crate::solution::design::per_output;
+use crate::solution::guarantee::Guarantee;
+use crate::solution::loss::LossDesign;
+use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{ModelError, Notion, Prior, UncertaintySet};
 
 /// An estimate from m samples and the failure probability delta of its
@@ -128,7 +136,7 @@ impl<'a> Problem<'a> {
         self
     }
 
-    /// Maximise a utility chosen at run time (e.g. [`crate::utility::builtin`]).
+    /// Maximise a utility chosen at run time (e.g. [`crate::objective::utility::builtin`]).
     pub fn boxed_utility(mut self, utility: Box<dyn Utility + 'a>) -> Self {
         self.objective = Objective::Utility(utility);
         self
@@ -186,7 +194,7 @@ impl<'a> Problem<'a> {
                     Some(_) => settings.with_time_share(1.0 - SIMPLER_ROUTE_SHARE),
                     None => settings.clone(),
                 };
-                let mut d = design::design_notion_with_progress(
+                let mut d = crate::design::utility::design_notion_with_progress(
                     &set,
                     &notion,
                     u.as_ref(),
@@ -208,7 +216,7 @@ impl<'a> Problem<'a> {
                 d
             }
             Objective::Loss(l) => {
-                let ld = crate::notion_loss::minimise_notion_loss(
+                let ld = crate::design::notion_loss::minimise_notion_loss(
                     &set,
                     &notion,
                     &l,
@@ -303,8 +311,9 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> pmldesign_model::Res
 fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design> {
     let reference = set.reference();
     let d = l.matrix(set.len())?;
-    let value =
-        |m: &pmldesign_model::Mechanism| -loss::expected_loss(m, reference.view(), d.view());
+    let value = |m: &pmldesign_model::Mechanism| {
+        -crate::objective::loss::expected_loss(m, reference.view(), d.view())
+    };
     let (q, pml, pmc) = per_output(&ld.mechanism, reference.view());
     let pricing = match ld.method {
         LossMethod::ColumnGeneration => "column_generation",

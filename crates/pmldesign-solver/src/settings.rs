@@ -3,13 +3,13 @@
 //! [`Settings::validate`] to check a hand-built value before a run.
 
 use crate::error::Result;
-use crate::loss::LossMethod;
-use crate::ray_lp::ColumnGenerationSettings;
+use crate::limits::MAX_STRUCTURED_N;
 use pmldesign_model::ModelError;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use std::time::Instant;
 
 /// How pricing searches the extreme rays (docs/theory.md §4b).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -44,7 +44,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            max_alphabet: crate::rays::MAX_STRUCTURED_N,
+            max_alphabet: MAX_STRUCTURED_N,
             pricing: PricingMethod::Auto,
             loss_method: LossMethod::Auto,
             column_generation: ColumnGenerationSettings::default(),
@@ -170,4 +170,88 @@ impl PartialEq for Interrupt {
     fn eq(&self, _: &Self) -> bool {
         true
     }
+}
+
+/// Settings of the column-generation loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnGenerationSettings {
+    /// Rays added to the working set per pricing pass.
+    pub batch: usize,
+    /// Pricing passes before giving up.
+    pub max_iterations: usize,
+    /// A ray enters only if its reduced cost exceeds this (relative to `1 + |bound|`),
+    /// or half the gap tolerance if that is larger.
+    pub pricing_tolerance: f64,
+    /// Stop once the certified gap is at most this, relative to the utility
+    /// (`max(gap_tolerance |U|, 1e-15)`). Default 1e-9, the gap at which a design
+    /// is reported optimal ([`crate::tolerance::OPTIMALITY_GAP`]).
+    pub gap_tolerance: f64,
+    /// Stop after this long with the best mechanism and bound so far (then the
+    /// solution is feasible and certified private, and its gap says how far from
+    /// optimal it may be).
+    pub time_limit: Option<std::time::Duration>,
+    /// Stops the loop at its next pass when set from another thread (then as at
+    /// a time limit). Default: never set.
+    pub interrupt: crate::settings::Interrupt,
+    /// Dual smoothing (Wentges) in `[0, 1)`: each pass first prices the point
+    /// this far from the master's dual toward the dual of the best bound so far
+    /// (halved at every pass where that point finds no entering ray; 0: off).
+    /// `None` (the default) chooses: 0.5 over the exact l1 ball past \[E\]
+    /// Prop 2, where the master's dual oscillates (a Zipf column of 120
+    /// categories reached a gap of 1e-6 in 78 s instead of 298 s), 0 elsewhere
+    /// (LDP at N = 64 took 33 s instead of 15 s with it).
+    pub smoothing: Option<f64>,
+}
+
+impl ColumnGenerationSettings {
+    /// The share of a time limit given to column generation: 90%, the rest is
+    /// for polishing, certifying and the baselines, so that a design returns
+    /// within about the limit.
+    pub fn loop_time(&self, limit: std::time::Duration) -> std::time::Duration {
+        limit.mul_f64(0.9)
+    }
+
+    /// When a loop started at `start` must stop for the time limit (`None`
+    /// without one).
+    pub(crate) fn deadline_from(&self, start: Instant) -> Option<Instant> {
+        self.time_limit.map(|t| start + self.loop_time(t))
+    }
+}
+
+impl Default for ColumnGenerationSettings {
+    fn default() -> Self {
+        ColumnGenerationSettings {
+            batch: 256,
+            max_iterations: 10_000,
+            pricing_tolerance: 1e-11,
+            gap_tolerance: crate::tolerance::OPTIMALITY_GAP,
+            time_limit: None,
+            interrupt: crate::settings::Interrupt::default(),
+            smoothing: None,
+        }
+    }
+}
+
+/// How [`minimise_loss_with`] solves the LP (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossMethod {
+    /// Column generation for a known prior and the ball under Proposition 2, the
+    /// direct LP otherwise (and if column generation fails numerically); with the
+    /// `highs` feature, the direct LP. Past Proposition 2 the direct LP takes the
+    /// ball's vertex list while it is short, and column generation over the
+    /// exact ball's ray families beyond.
+    Auto,
+    /// The direct sparse LP over the N^2 entries (any uncertainty set).
+    Direct,
+    /// Column generation with exact pricing: knapsacks for a known prior and
+    /// the ball under Proposition 2, branch and bound over the exact ball's ray
+    /// families past it (docs/theory.md §4b); other sets are an error.
+    ColumnGeneration,
+    /// The l1 ball past \[E\] Prop 2, bracketed: column generation over an
+    /// inner and an outer slice, with the certified gap between them
+    /// (docs/theory.md §4b). Only when asked for.
+    InnerOuter,
+    /// No LP: eps = 0 or no privacy needed (closed forms).
+    ClosedForm,
 }

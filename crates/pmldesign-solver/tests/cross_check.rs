@@ -15,15 +15,16 @@ use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, vari
 use ndarray::{Array1, ArrayView1};
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pmldesign_model::{ColumnCone, Mechanism, Prior, UncertaintySet, measures};
-use pmldesign_solver::baseline::{
-    randomized_response_baselines, randomized_response_worst_case_pml,
-};
+use pmldesign_solver::ColumnGenerationSettings;
 use pmldesign_solver::closed_form::randomized_response;
+use pmldesign_solver::internals;
+use pmldesign_solver::internals::RaySet;
 use pmldesign_solver::internals::design;
 use pmldesign_solver::internals::optimise_over_rays;
-use pmldesign_solver::internals::ray_lp::{self, ColumnGenerationSettings};
-use pmldesign_solver::internals::rays::{self, RaySet};
-use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign_solver::internals::{
+    randomized_response_baselines, randomized_response_worst_case_pml,
+};
+use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, MapAccuracy, Settings, Utility};
 use proptest::prelude::*;
 use rand::Rng;
@@ -263,8 +264,8 @@ fn structured_rays_equal_generic_rays() {
                         (random_set(&mut r, &p, kind), eps_in_region(&mut r, &p, k))
                     };
                     let cone = ColumnCone::pml(&set, eps).unwrap();
-                    let s = rays::structured(&cone).unwrap();
-                    let g = rays::generic_rays(&cone).unwrap();
+                    let s = internals::structured(&cone).unwrap();
+                    let g = internals::generic_rays(&cone).unwrap();
                     if let Err(e) = compare_ray_sets(&s, &g, 1e-8) {
                         panic!(
                             "n={n} region={k} rep={rep} set={set:?} eps={eps}: structured vs generic: {e}"
@@ -322,8 +323,8 @@ fn structured_rays_equal_generic_rays_at_region_thresholds() {
                 ));
                 for (set, eps) in cases {
                     let cone = ColumnCone::pml(&set, eps).unwrap();
-                    let s = rays::structured(&cone).unwrap();
-                    let g = rays::generic_rays(&cone).unwrap();
+                    let s = internals::structured(&cone).unwrap();
+                    let g = internals::generic_rays(&cone).unwrap();
                     let ctx = format!("n={n} set={set:?} eps={eps}");
                     // Every structured ray is extreme by brute force.
                     for v in s.iter() {
@@ -390,8 +391,8 @@ fn proposition_2_equals_corollary_1_over_ball_vertices() {
         // centroid of the vertices is p^ to rounding).
         let ball_cone = ColumnCone::pml(&ball, eps).unwrap();
         let poly_cone = ColumnCone::pml(&poly, eps).unwrap();
-        let ball_rays = rays::enumerate(&ball_cone).unwrap();
-        let poly_rays = rays::enumerate(&poly_cone).unwrap();
+        let ball_rays = internals::enumerate(&ball_cone).unwrap();
+        let poly_rays = internals::enumerate(&poly_cone).unwrap();
         if let Err(e) = compare_ray_sets(&ball_rays, &poly_rays, 1e-8) {
             panic!("n={n} p={p:?} beta={beta} eps={eps}: Prop 2 vs Cor 1 rays: {e}");
         }
@@ -449,8 +450,8 @@ fn large_ball_equals_polytope_of_its_vertices() {
         let vertices = ball_vertices(&p, beta);
         let poly = UncertaintySet::polytope(vertices).unwrap();
         let ctx = format!("n={n} p={:?} beta={beta} eps={eps}", p.masses().to_vec());
-        let ball_rays = rays::enumerate(&cone_of(&ball, eps)).unwrap();
-        let poly_rays = rays::enumerate(&cone_of(&poly, eps)).unwrap();
+        let ball_rays = internals::enumerate(&cone_of(&ball, eps)).unwrap();
+        let poly_rays = internals::enumerate(&cone_of(&poly, eps)).unwrap();
         let renormalised: Vec<Array1<f64>> =
             poly_rays.iter().map(|v| v.to_owned() / p.dot(v)).collect();
         let poly_rays = RaySet::from_vectors(n, &renormalised);
@@ -540,7 +541,7 @@ fn design_equals_full_lp_over_all_rays() {
         // The full LP over every extreme ray, solved directly.
         let reference = set.reference();
         let cone = ColumnCone::pml(&set, eps).unwrap();
-        let all = rays::enumerate(&cone).unwrap();
+        let all = internals::enumerate(&cone).unwrap();
         let mu: Vec<f64> = all
             .iter()
             .map(|v| u.column_value(v, reference.view()))
@@ -570,7 +571,7 @@ fn design_equals_full_lp_over_all_rays() {
         // which the `max(0, .)` term absorbs.)
         let ones_value = u.column_value(Array1::ones(n).view(), reference.view());
         let sol =
-            ray_lp::solve(&all, &mu, ones_value, &ColumnGenerationSettings::default()).unwrap();
+            internals::solve(&all, &mu, ones_value, &ColumnGenerationSettings::default()).unwrap();
         // Reduced costs of every ray and of the all-ones column.
         let rc_max = all
             .iter()
@@ -847,8 +848,8 @@ fn generic_enumerator_misses_rays_on_degenerate_large_ball() {
     let (beta, eps) = (0.5, 5f64.ln());
     let ball = UncertaintySet::l1_ball(p.clone(), beta).unwrap();
     let cone = ColumnCone::pml(&ball, eps).unwrap();
-    let s = rays::structured(&cone).unwrap();
-    let g = rays::generic_rays(&cone).unwrap();
+    let s = internals::structured(&cone).unwrap();
+    let g = internals::generic_rays(&cone).unwrap();
     let v = Array1::from(vec![25.0 / 9.0, 5.0 / 9.0, 5.0 / 9.0, 5.0 / 9.0, 5.0 / 9.0]);
     assert!(is_extreme_ray(&cone, v.view()));
     assert!(s.iter().any(|w| rays_close(v.view(), w, 1e-12)));

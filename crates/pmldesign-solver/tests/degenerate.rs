@@ -6,8 +6,8 @@ mod common;
 use common::Rng;
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::Settings;
+use pmldesign_solver::builtin;
 use pmldesign_solver::internals::design;
-use pmldesign_solver::utility::builtin;
 
 /// Weights 1 + U[0, 1), as the benches draw them (same generator and seed).
 fn near_uniform(n: usize) -> Prior {

@@ -10,7 +10,7 @@ use ndarray::array;
 use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures};
 use pmldesign_solver::closed_form::{binary_l1, high_privacy, k_singular};
 use pmldesign_solver::internals::design;
-use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, PricingMethod, Settings, Utility};
 use rand::Rng;
 
@@ -252,7 +252,7 @@ fn certificate_dual_checks_against_every_ray() {
         assert_eq!(dual.lambda.len(), 5);
         let lambda = ndarray::Array1::from(dual.lambda.clone());
         let cone = pmldesign_model::ColumnCone::pml(&set, 0.4).unwrap();
-        let rays = pmldesign_solver::internals::rays::enumerate(&cone).unwrap();
+        let rays = pmldesign_solver::internals::enumerate(&cone).unwrap();
         for v in rays.iter() {
             let rc = u.column_value(v, set.reference().view()) - lambda.dot(&v);
             assert!(rc <= dual.max_reduced_cost + 1e-12, "ray {v}: {rc}");

@@ -32,7 +32,7 @@ use std::time::Duration;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::l1_ball_vertices;
 use pmldesign_model::{Mechanism, Metric, Notion, Prior, UncertaintySet};
-use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{
     Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings, numerical_limit,
 };

@@ -10,11 +10,11 @@ use common::{random_prior, rng, same_up_to_column_order};
 use pmldesign_model::measures::{self, NotionLevels};
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::closed_form::{high_privacy, randomized_response};
+use pmldesign_solver::internals::RaySet;
 use pmldesign_solver::internals::design_notion;
-use pmldesign_solver::internals::rays::RaySet;
-use pmldesign_solver::internals::rays::{enumerate, generic_rays, structured};
+use pmldesign_solver::internals::{enumerate, generic_rays, structured};
 use pmldesign_solver::internals::{optimise_in_cone, optimise_over_rays};
-use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{
     Constraint, DesignStatus, FInformation, Settings, Utility, design_intersection,
 };
@@ -103,8 +103,7 @@ fn box_cut_without_lower_end_is_the_pml_family() {
         let p = random_prior(&mut r, n, 0.05);
         let eps = 3.0 * r.random::<f64>();
         let cone = ColumnCone::pml(&UncertaintySet::known(p.clone()), eps).unwrap();
-        let boxed =
-            pmldesign_solver::internals::notion_rays::box_cut(p.masses(), 0.0, eps.exp()).unwrap();
+        let boxed = pmldesign_solver::internals::box_cut(p.masses(), 0.0, eps.exp()).unwrap();
         assert!(
             same_sets(&boxed, &structured(&cone).unwrap()),
             "case {case}"

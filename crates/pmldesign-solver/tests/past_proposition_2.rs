@@ -8,7 +8,7 @@
 
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::internals::{PastProposition2, design};
-use pmldesign_solver::utility::{BUILTIN_NAMES, builtin};
+use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, Loss, LossMethod, PricingMethod, Problem, Settings};
 
 /// The utilities priced exactly past Prop 2: every built-in one.

@@ -4,7 +4,7 @@
 
 use ndarray::Array2;
 use pmldesign_model::{Notion, Prior, UncertaintySet};
-use pmldesign_solver::utility::builtin;
+use pmldesign_solver::builtin;
 use pmldesign_solver::{Design, Loss, LossMethod, Problem, Repricing, Settings};
 use serde_json::{Value, json};
 

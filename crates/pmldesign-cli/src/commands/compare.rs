@@ -6,7 +6,7 @@ use crate::error::CliError;
 use crate::output;
 use clap::Args;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
-use pmldesign_solver::utility::builtin;
+use pmldesign_solver::builtin;
 use pmldesign_solver::{Settings, common_level_notions, compare};
 
 /// Arguments of `pml compare`.

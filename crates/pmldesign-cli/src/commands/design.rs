@@ -7,7 +7,7 @@ use crate::output;
 use clap::{Args, ValueEnum};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
-use pmldesign_solver::utility::builtin;
+use pmldesign_solver::builtin;
 use pmldesign_solver::{Loss, LossMethod, PricingMethod, Problem, RadiusMethod, Sample, Settings};
 
 /// Arguments of `pml design`.

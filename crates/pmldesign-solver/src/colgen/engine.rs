@@ -1,0 +1,474 @@
+//! The LP over extreme rays (docs/theory.md §4), solved by column generation.
+//!
+//! Primal: `max sum_k theta_k mu(v_k)  s.t.  sum_k theta_k v_k = 1, theta >= 0`.
+//! Dual:   `min sum_x lambda_x          s.t.  lambda . v_k >= mu(v_k) for every k`.
+//!
+//! A restricted master over a working set of columns (N rows) gives lambda; pricing
+//! scans every ray for a positive reduced cost `mu(v_k) - lambda . v_k` through a
+//! [`RayOracle`], which may stream the rays without storing them. When none is left,
+//! `sum lambda` bounds the utility of every mechanism in the cone. Because the rays
+//! are normalised by a distribution r (`r . v_k = 1`), `sum theta_k = 1`, so for
+//! any lambda `sum lambda + max(0, max_k reduced cost)` is a valid upper bound: the
+//! certificate reported with every design.
+
+use crate::colgen::oracle::Column;
+use crate::colgen::oracle::PassControl;
+use crate::colgen::oracle::Pricing;
+use crate::colgen::oracle::RayOracle;
+use crate::colgen::restricted::restricted_dual;
+use crate::colgen::restricted::solve_restricted_primal;
+use crate::error::Result;
+use crate::error::SolverError;
+use crate::lp::master::Master;
+use crate::lp::master::MasterSolution;
+use crate::settings::ColumnGenerationSettings;
+use ndarray::Array1;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+/// The least time the final weights' fallback LP gets after a time-limit stop.
+const FINAL_LP_TIME: Duration = Duration::from_millis(100);
+
+/// Most an unfinished proof's node cap is multiplied by before the loop
+/// settles for its bound.
+const MAX_EFFORT: u64 = 64;
+/// Fresh master solves in a row after passes whose entering rays were all in
+/// the master already.
+const MAX_RESOLVES: usize = 3;
+
+/// The optimum of the LP over rays.
+#[derive(Debug, Clone)]
+pub struct RayLpSolution {
+    /// `(column, theta)` for the columns of positive weight in the optimum
+    /// (the all-ones column included when used).
+    pub weights: Vec<(Column, f64)>,
+    /// Primal objective `sum theta_k mu(v_k)`.
+    pub value: f64,
+    /// The dual vector lambda of the pass with the best bound.
+    pub dual: Array1<f64>,
+    /// `sum lambda + max(0, max_k reduced cost)`: an upper bound on the utility.
+    pub upper_bound: f64,
+    /// Largest reduced cost over every ray under that lambda.
+    pub max_reduced_cost: f64,
+    /// Pricing passes.
+    pub iterations: usize,
+    /// Rays priced in total.
+    pub rays_priced: u64,
+    /// False when the time limit stopped the loop before the gap tolerance was
+    /// reached (or no entering ray was left).
+    pub converged: bool,
+}
+
+/// Progress of column generation, reported after every pricing pass.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Pricing passes so far.
+    pub iterations: usize,
+    /// Objective of the restricted master (a lower bound on the optimum).
+    pub lower_bound: f64,
+    /// `sum lambda + max(0, max reduced cost)` (an upper bound).
+    pub upper_bound: f64,
+    /// Rays priced so far.
+    pub rays_priced: u64,
+}
+
+/// A master over `working` (the all-ones column first), started from the
+/// basis of the oracle's start columns.
+fn rebuilt_master(working: &[Column], ones_value: f64, start_basis: &[usize]) -> Master {
+    let mut master = Master::new(working[0].vector.len(), ones_value);
+    for c in &working[1..] {
+        master.push(c.vector.view(), c.value);
+    }
+    master.start_from(start_basis);
+    master
+}
+
+/// The weights of the last master solved on the true right-hand side: a master
+/// solved with a perturbed one is finished on the true one; microlp is next
+/// (not after a time-limit stop: building its model alone took 1.1 s at
+/// N = 200, and it then failed at its deadline); the perturbed weights (rows
+/// off by about the perturbation, or more if the master stopped mid-pivot,
+/// which the design repairs and mixes until private) are the last resort.
+fn final_weights(
+    warm: Option<MasterSolution>,
+    master: &mut Master,
+    working: &[Column],
+    deadline: Option<Instant>,
+    out_of_time: bool,
+) -> Result<Vec<f64>> {
+    let perturbed = warm.as_ref().map(|m| m.theta.clone());
+    Ok(
+        match warm.filter(|m| m.feasible).or_else(|| master.finish()) {
+            Some(m) if m.feasible => m.theta,
+            _ => match (out_of_time, perturbed) {
+                (true, Some(theta)) => theta,
+                (_, perturbed) => match (solve_restricted_primal(working, deadline), perturbed) {
+                    (Ok(theta), _) => theta,
+                    (Err(_), Some(theta)) => theta,
+                    (Err(e), None) => return Err(e),
+                },
+            },
+        },
+    )
+}
+
+/// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
+/// all-ones column, which lies in every PML cone and makes the restricted problems
+/// feasible and bounded from the first step. `a_priori` is an upper bound on the
+/// utility known in advance (`INFINITY` if none): the loop stops when the master
+/// is within the gap tolerance of the best bound. `progress` is called after every
+/// pass.
+pub fn solve_with_oracle(
+    oracle: &dyn RayOracle,
+    ones_value: f64,
+    a_priori: f64,
+    settings: &ColumnGenerationSettings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RayLpSolution> {
+    let mut run = Generation::new(oracle, ones_value, a_priori, settings);
+    loop {
+        run.iterations += 1;
+        if run.iterations > settings.max_iterations {
+            return Err(SolverError::Lp(format!(
+                "column generation did not converge in {} pricing passes",
+                settings.max_iterations
+            )));
+        }
+        let warm = run.solve_master();
+        let lambda = run.dual(warm.as_ref())?;
+        let pass = run.price(lambda, progress);
+        let out_of_time = run.out_of_time();
+        let within_gap = run.best_bound - pass.bound <= pass.allowance;
+        if pass.added == 0 && !out_of_time && !within_gap && run.go_on(&pass) {
+            continue;
+        }
+        if pass.added > 0 {
+            (run.control.effort, run.resolves) = (1, 0);
+        }
+        if pass.added == 0 || out_of_time || within_gap {
+            return run.finish(warm, pass, out_of_time, within_gap);
+        }
+    }
+}
+
+/// The state of column generation between pricing passes.
+struct Generation<'a> {
+    oracle: &'a dyn RayOracle,
+    ones_value: f64,
+    settings: &'a ColumnGenerationSettings,
+    began: std::time::Instant,
+    /// The warm master; microlp's cold solve is its fallback.
+    master: Master,
+    /// The master's columns, the all-ones column first.
+    working: Vec<Column>,
+    /// The [`key`]s of `working`.
+    seen: HashSet<Vec<i64>>,
+    /// Indices 1..=k of the oracle's k start columns, if all of them were new.
+    start_basis: Vec<usize>,
+    /// Columns in the last optimum of the master, and the working-set size then.
+    last_support: Vec<usize>,
+    last_len: usize,
+    /// The current dual smoothing ([`ColumnGenerationSettings::smoothing`] at
+    /// first, halved at every mispriced pass).
+    smoothing: f64,
+    /// The best bound certified so far, and the dual and reduced cost behind it
+    /// (`None` while it is the a-priori bound).
+    best_bound: f64,
+    best: Option<(Array1<f64>, f64)>,
+    iterations: usize,
+    rays_priced: u64,
+    /// The interrupt and the effort of the next pass.
+    control: PassControl,
+    /// Fresh master solves in a row after passes that added no new column.
+    resolves: usize,
+}
+
+/// What one pricing pass found.
+struct Pass {
+    /// The master's dual.
+    lambda: Array1<f64>,
+    /// `sum lambda`: the master's objective.
+    bound: f64,
+    /// The largest reduced cost over the rays and the all-ones column.
+    max_rc: f64,
+    /// The gap at which the loop may stop.
+    allowance: f64,
+    /// Columns added to the master.
+    added: usize,
+    /// Entering rays that were in the master already: its last solve stopped
+    /// at a loosened optimality tolerance (a stall), and a fresh solve, whose
+    /// tolerance is tight again, pivots them in.
+    repeated: usize,
+}
+
+impl<'a> Generation<'a> {
+    /// The working set seeded with the all-ones column, the oracle's start
+    /// columns (the master's first basis) and the rays of largest mu (reduced
+    /// cost at lambda = 0).
+    fn new(
+        oracle: &'a dyn RayOracle,
+        ones_value: f64,
+        a_priori: f64,
+        settings: &'a ColumnGenerationSettings,
+    ) -> Self {
+        let n = oracle.dimension();
+        let ones = Column {
+            vector: Array1::ones(n),
+            value: ones_value,
+        };
+        let began = std::time::Instant::now();
+        let seed = oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n);
+        let mut run = Generation {
+            oracle,
+            ones_value,
+            settings,
+            began,
+            master: Master::new(n, ones_value),
+            working: vec![ones],
+            seen: HashSet::new(),
+            start_basis: Vec::new(),
+            last_support: Vec::new(),
+            last_len: 0,
+            smoothing: settings.smoothing.unwrap_or(0.0),
+            best_bound: a_priori,
+            best: None,
+            iterations: 0,
+            rays_priced: seed.priced,
+            control: PassControl {
+                interrupt: settings.interrupt.clone(),
+                effort: 1,
+            },
+            resolves: 0,
+        };
+        let start = oracle.start();
+        let k = start.len();
+        for c in start {
+            run.admit(c);
+        }
+        if run.working.len() == k + 1 {
+            run.start_basis = (1..=k).collect();
+        }
+        run.master.start_from(&run.start_basis);
+        run.master.set_deadline(run.deadline());
+        for (_, c) in seed.entering {
+            run.admit(c);
+        }
+        run.last_len = run.working.len();
+        run
+    }
+
+    /// Adds a column unless an equal one is there ([`admit`]).
+    fn admit(&mut self, c: Column) -> bool {
+        admit(c, &mut self.working, &mut self.seen, &mut self.master)
+    }
+
+    /// The warm master's optimum. If its basis went numerically singular, the
+    /// master is rebuilt from the support of the last optimum and the newest
+    /// columns (dropped columns can come back through pricing) and solved cold.
+    fn solve_master(&mut self) -> Option<MasterSolution> {
+        if let Some(m) = self.master.optimise() {
+            return Some(m);
+        }
+        let starts = self.start_basis.len();
+        let keep: Vec<usize> = (0..=starts)
+            .chain(self.last_support.iter().copied().filter(|&k| k > starts))
+            .chain(self.last_len..self.working.len())
+            .collect();
+        self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
+        self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
+        self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
+        self.master.set_deadline(self.deadline());
+        self.master.optimise()
+    }
+
+    /// When the loop must stop for the time limit.
+    fn deadline(&self) -> Option<std::time::Instant> {
+        self.settings.deadline_from(self.began)
+    }
+
+    /// The master's dual, or microlp's restricted dual when the master failed.
+    fn dual(&mut self, warm: Option<&MasterSolution>) -> Result<Array1<f64>> {
+        match warm {
+            Some(m) => {
+                self.last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
+                self.last_len = self.working.len();
+                Ok(m.dual.clone())
+            }
+            None => restricted_dual(&self.working, self.deadline()),
+        }
+    }
+
+    /// One pricing pass for the master's dual `lambda`: keeps the best
+    /// certified bound (module docs), reports progress and admits up to a batch
+    /// of entering rays.
+    ///
+    /// Dual smoothing (Wentges, [`ColumnGenerationSettings::smoothing`]): the
+    /// oracle is first asked at a point between `lambda` and the dual of the
+    /// best bound so far, whose rays make the master's dual oscillate less;
+    /// only rays that also enter for `lambda` are kept, and when there are none
+    /// the pass prices `lambda` itself. Every dual priced certifies a bound.
+    fn price(&mut self, lambda: Array1<f64>, progress: &mut dyn FnMut(Progress)) -> Pass {
+        let s = self.settings;
+        let bound = lambda.sum();
+        let allowance = crate::tolerance::gap_allowance(s.gap_tolerance, bound);
+        let tol = (s.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
+        let keep = s.batch.max(1) + self.working.len();
+        let mut entering = Vec::new();
+        let mut priced = (lambda.clone(), f64::INFINITY);
+        let alpha = self.smoothing;
+        if let Some((center, _)) = self.best.as_ref().filter(|_| alpha > 0.0) {
+            let center = center * alpha + &lambda * (1.0 - alpha);
+            let pricing = self.oracle.price_with(&center, tol, keep, &self.control);
+            let max_rc = self.record(&center, &pricing);
+            entering = pricing
+                .entering
+                .into_iter()
+                .filter(|(_, c)| c.value - lambda.dot(&c.vector) > tol)
+                .collect();
+            priced = (center, max_rc);
+        }
+        if entering.is_empty() {
+            if self.best.is_some() && alpha > 0.0 {
+                // Mispriced: smooth less from now on.
+                self.smoothing = if alpha > 0.1 { 0.5 * alpha } else { 0.0 };
+            }
+            let pricing = self.oracle.price_with(&lambda, tol, keep, &self.control);
+            let max_rc = self.record(&lambda, &pricing);
+            entering = pricing.entering;
+            priced = (lambda, max_rc);
+        }
+        progress(Progress {
+            iterations: self.iterations,
+            lower_bound: bound,
+            upper_bound: self.best_bound,
+            rays_priced: self.rays_priced,
+        });
+        let (mut added, mut repeated) = (0, 0);
+        for (_, c) in entering {
+            if added == s.batch.max(1) {
+                break;
+            }
+            if self.admit(c) {
+                added += 1;
+            } else {
+                repeated += 1;
+            }
+        }
+        Pass {
+            lambda: priced.0,
+            bound,
+            max_rc: priced.1,
+            allowance,
+            added,
+            repeated,
+        }
+    }
+
+    /// Counts a pricing pass under `lambda` and keeps its bound if it is the
+    /// best so far; the largest reduced cost it certifies.
+    fn record(&mut self, lambda: &Array1<f64>, pricing: &Pricing) -> f64 {
+        self.rays_priced += pricing.priced;
+        let max_rc = pricing.max_reduced_cost.max(self.ones_value - lambda.sum());
+        let bound = lambda.sum() + max_rc.max(0.0);
+        if bound < self.best_bound {
+            self.best_bound = bound;
+            self.best = Some((lambda.clone(), max_rc));
+        }
+        max_rc
+    }
+
+    /// After a pass that added no column and left a gap: whether to go on.
+    /// Its entering rays were all in the master already: solve the master
+    /// afresh, up to [`MAX_RESOLVES`] times in a row. Its proof stopped
+    /// unfinished at the node cap: with a time limit, another pass with four
+    /// times the effort (up to [`MAX_EFFORT`]); without one the loop settles
+    /// for the bound it has.
+    fn go_on(&mut self, pass: &Pass) -> bool {
+        if pass.repeated > 0 {
+            self.resolves += 1;
+            return self.resolves <= MAX_RESOLVES;
+        }
+        let room = self.deadline().is_some() && self.control.effort < MAX_EFFORT;
+        if room {
+            self.control.effort *= 4;
+        }
+        room
+    }
+
+    /// Whether the time limit or an interrupt stops the loop.
+    fn out_of_time(&self) -> bool {
+        self.settings.interrupt.is_set() || self.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The solution after the last pass: the final weights and the best bound.
+    fn finish(
+        mut self,
+        mut warm: Option<MasterSolution>,
+        pass: Pass,
+        out_of_time: bool,
+        within_gap: bool,
+    ) -> Result<RayLpSolution> {
+        let (dual, max_reduced_cost) = self.best.take().unwrap_or((pass.lambda, pass.max_rc));
+        // The new columns are not in the master yet (no time for that after
+        // a time-limit stop: the last optimum stays valid without them).
+        if pass.added > 0 && !out_of_time {
+            warm = self.master.optimise();
+        }
+        // Past the deadline, the fallback LP still gets a short guard.
+        let deadline = self
+            .deadline()
+            .map(|d| d.max(Instant::now() + FINAL_LP_TIME));
+        let theta = final_weights(warm, &mut self.master, &self.working, deadline, out_of_time)?;
+        let weights: Vec<(Column, f64)> = self
+            .working
+            .into_iter()
+            .zip(theta)
+            .filter(|(_, t)| *t > 0.0)
+            .collect();
+        let value = weights.iter().map(|(c, t)| c.value * t).sum();
+        Ok(RayLpSolution {
+            weights,
+            value,
+            upper_bound: self.best_bound,
+            dual,
+            max_reduced_cost,
+            iterations: self.iterations,
+            rays_priced: self.rays_priced,
+            converged: pass.added == 0 || within_gap,
+        })
+    }
+}
+
+/// Adds a column to the working set and the master unless an equal one
+/// ([`key`]) is already there; whether it was added.
+fn admit(
+    c: Column,
+    working: &mut Vec<Column>,
+    seen: &mut HashSet<Vec<i64>>,
+    master: &mut Master,
+) -> bool {
+    if !seen.insert(key(&c.vector)) {
+        return false;
+    }
+    master.push(c.vector.view(), c.value);
+    working.push(c);
+    true
+}
+
+/// Identity of a column for de-duplication: its entries rounded to 1e-9, so
+/// that columns equal up to rounding (which would make the master's basis
+/// singular) count as one.
+fn key(v: &Array1<f64>) -> Vec<i64> {
+    v.iter().map(|x| (x * 1e9).round() as i64).collect()
+}
+
+/// The upper bound certified by any vector lambda: `sum lambda + max(0, max reduced
+/// cost)` over every ray and the all-ones column (see the module docs). One full,
+/// parallel pricing pass; a search may stop proving at a reduced cost of `tol`
+/// (at least 1e-13 relative), which the bound then includes.
+pub fn dual_bound(oracle: &dyn RayOracle, ones_value: f64, lambda: &Array1<f64>, tol: f64) -> f64 {
+    let tol = tol.max(1e-13 * (1.0 + lambda.sum().abs()));
+    let pricing = oracle.price(lambda, tol, 0);
+    let ones_rc = ones_value - lambda.sum();
+    lambda.sum() + pricing.max_reduced_cost.max(ones_rc).max(0.0)
+}

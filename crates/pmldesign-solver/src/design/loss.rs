@@ -1,0 +1,385 @@
+//! Label-dependent losses (docs/theory.md §4, last paragraph): minimise an expected loss over
+//! N x N mechanisms whose outputs are labelled by the inputs.
+//!
+//! The expected loss `L(W) = sum_x p_x sum_y W[x][y] d(x, y)` under the reference
+//! prior p is linear in W but not sub-convex in one column, so the design LP over
+//! extreme rays does not apply as such. The problem is the LP
+//!
+//! ```text
+//! minimise   sum_{x,y} c[x][y] W[x][y]              c[x][y] = p_x d(x, y)
+//! subject to sum_y W[x][y] = 1                      for every x,
+//!            every column W[:, y] in the eps-PML cone of the uncertainty set,
+//!            W >= 0,
+//! ```
+//!
+//! solved in one of two ways ([`LossMethod`]), both certified the same way.
+//!
+//! # Direct LP ([`LossMethod::Direct`])
+//!
+//! The LP over the N^2 entries, with the cone in sparse form: one auxiliary variable
+//! `m_y` per output standing for the column's smallest output probability over the
+//! set (docs/theory.md §3), `W[x][y] <= E m_y` (two non-zeros) and `m_y <= l_k . W[:, y] + h t_y`
+//! for each linear functional `l_k`:
+//!
+//! - known prior: one functional, `l = p`, `E = e^eps` (\[15\] Lemma 1);
+//! - l1 ball with `beta < 2 min p^` (\[E\] Prop 2): `l = p^`, `h = beta/2`, `E = e^eps'`
+//!   with `e^eps' = e^eps / (1 + beta/2 e^eps)`, and a second auxiliary
+//!   `t_y <= W[x'][y]` for every x' (so `t_y` is at most the column's minimum). The
+//!   bound on `m_y` then has one more term (`t_y`), and the 2N inequalities per column
+//!   replace the N^2 of the proposition;
+//! - otherwise (a polytope of priors, or the ball past Proposition 2): one functional
+//!   per vertex `pi^k` (\[E\] Cor 1, [`pmldesign_model::uncertainty::l1_ball_vertices`]),
+//!   `E = e^eps`.
+//!
+//! `good_lp` with `microlp` gives no dual values, so the dual LP is solved as a
+//! second LP; its solution is repaired to exact dual feasibility (multipliers clamped
+//! to `>= 0` and scaled down where a coupling constraint is violated, `alpha_x`
+//! recomputed as a minimum) and weak duality turns it into a valid lower bound on the
+//! loss of every feasible mechanism. The primal is solved with `E` tightened by a
+//! relative [`PRIMAL_MARGIN`] (1e-9; `sqrt E` when that would drop below 1), because
+//! `microlp` satisfies constraints only to about 1e-10 and the row renormalisation
+//! below perturbs PML by as much; the loss given up is far inside the certificate's
+//! gap tolerance. `microlp`'s sparse simplex grows steeply with N (release build,
+//! Hamming loss, known prior: about 0.5 s at N = 32, 7 s at N = 64, 100 s at
+//! N = 128, primal and dual together), so with `microlp` this is the method for
+//! polytopes and balls past Proposition 2, where the alphabet is small anyway. With
+//! the optional `highs` feature (the `backend` module) it is the method for every
+//! set: about 0.1 s at N = 64 and 0.5 s at N = 128.
+//!
+//! # Column generation ([`LossMethod::ColumnGeneration`])
+//!
+//! Dantzig-Wolfe decomposition of the same LP. Write each column as
+//! `W[:, y] = sum_k theta_k v_k` with `v_k` in the cone, normalised by `r . v = 1`
+//! (r = p, or p^ for the ball). A column `v` is best given the label
+//! `argmin_y c[:, y] . v`, so the LP is the LP over rays of docs/theory.md §4 with the
+//! sub-linear (maximum of linear) column function `mu(v) = max_y -c[:, y] . v`, and
+//! outputs that get the same label merge into one column (the cone is convex). The
+//! pricing problem `max_v mu(v) - lambda . v` is, for each label y, the minimum of a
+//! linear function `a = c[:, y] + lambda` over the slice `{v in cone, r . v = 1}`,
+//! solved exactly without enumerating rays:
+//!
+//! - known prior: the slice is `{0 <= v <= E, p . v = 1}`, a fractional knapsack:
+//!   fill the coordinates in increasing order of `a_x / p_x` up to E (family Z);
+//! - Proposition 2 ball: with `t = min v` the slice is `t <= v_x <= E'(1 + beta/2 t)`,
+//!   `p^ . v = 1`; for fixed t it is again a knapsack in the same order, its value is
+//!   convex and piecewise linear in t, and the minimum is at `t = 0`, `t = 1` or a
+//!   breakpoint where the first k coordinates are full (family L).
+//!
+//! The master problem has N rows and is solved by the `ray_lp` module; every pricing
+//! pass is exact over all rays, so `sum lambda + max(0, max reduced cost)` is a valid
+//! upper bound on `-L` (the certificate's bound). This is the default for a known
+//! prior and the ball under Proposition 2 with `microlp` (0.01 s at N = 32, 0.3 s
+//! at N = 64, 6 s at N = 100). Past N of about 100 the master is very degenerate
+//! and its basis can go numerically singular; it is rebuilt (the `ray_lp` module),
+//! and if column generation still fails, `Auto` falls back to the direct LP.
+//!
+//! # Verification
+//!
+//! Every result is verified like a [`crate::Design`]: the solution is cleaned
+//! (negatives and entries at or below [`ENTRY_CUTOFF`] set to 0, rows renormalised),
+//! re-measured with the exact worst-case PML of `pmldesign-model`, and certified by a
+//! [`Certificate`] whose utility is `-expected_loss` and whose upper bound is
+//! `-lower_bound`. If a column still exceeds eps after cleaning, the mechanism is
+//! mixed with the constant mechanism (every row uniform, PML 0) by the smallest
+//! weight that brings every column within eps; the certificate judges the result.
+//! Optimality is proven by the certificate's bound, not assumed from the LP solver.
+
+use crate::colgen::engine::Progress;
+use crate::cones::sparse::Constraints;
+use crate::design::inner_outer::PastProposition2;
+use crate::design::loss_colgen::column_generation;
+use crate::design::loss_colgen::column_generation_over;
+use crate::design::loss_direct::PRIMAL_MARGIN;
+use crate::design::loss_direct::clean;
+use crate::design::loss_direct::repaired;
+use crate::design::loss_direct::{solve_dual, solve_primal};
+use crate::error::Result;
+use crate::objective::loss::Loss;
+use crate::objective::loss::argmin;
+use crate::objective::loss::constant_label;
+use crate::objective::loss::expected_loss;
+use crate::objective::loss::free_lower_bound;
+use crate::pricing::exact_ball_loss::ExactBallLoss;
+use crate::pricing::labels::Slice;
+use crate::settings::LossMethod;
+use crate::solution::certificate::Certificate;
+use crate::solution::design::DesignStatus;
+use crate::solution::loss::LossDesign;
+use crate::solution::loss::LossDual;
+use ndarray::{Array2, Axis};
+use pmldesign_model::notion::check_epsilon;
+use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
+use pmldesign_model::{Mechanism, ModelError, UncertaintySet};
+
+/// Minimises the expected `loss` under the reference prior of `set` over N x N
+/// mechanisms that are eps-PML for every prior of `set` (docs/theory.md §4), with the
+/// default [`crate::Settings`], and certifies the result (module docs).
+///
+/// ```
+/// use pmldesign_model::{Prior, UncertaintySet};
+/// use pmldesign_solver::Loss;
+/// use pmldesign_solver::internals::minimise_loss;
+///
+/// let set = UncertaintySet::known(Prior::new(vec![0.5, 0.3, 0.2])?);
+/// let r = minimise_loss(&set, 2f64.ln(), &Loss::Hamming)?;
+/// assert!(r.certificate.worst_case_pml <= 2f64.ln() + 1e-10);
+/// assert!(r.expected_loss >= r.lower_bound - 1e-9);
+/// # Ok::<(), pmldesign_solver::SolverError>(())
+/// ```
+pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossDesign> {
+    minimise_loss_with(set, epsilon, loss, &crate::Settings::default())
+}
+
+/// [`minimise_loss`] with explicit settings.
+pub fn minimise_loss_with(
+    set: &UncertaintySet,
+    epsilon: f64,
+    loss: &Loss,
+    settings: &crate::Settings,
+) -> Result<LossDesign> {
+    minimise_loss_with_progress(set, epsilon, loss, settings, &mut |_| {})
+}
+
+/// [`minimise_loss_with`], reporting every column-generation pass to `progress`
+/// (bounds on the negated loss, as a utility).
+pub fn minimise_loss_with_progress(
+    set: &UncertaintySet,
+    epsilon: f64,
+    loss: &Loss,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<LossDesign> {
+    check_epsilon(epsilon)?;
+    let n = set.len();
+    let d = loss.matrix(n)?;
+    let p = set.reference();
+    // c[x][y] = p_x d(x, y).
+    let c = &d * &p.view().insert_axis(Axis(1));
+    // Levels past what doubles represent are designed at the largest one that
+    // is, as for utilities (e^710 overflows, and microlp asserts on an infinite
+    // coefficient): stricter, so still private at eps; the LP's bound is then
+    // for the smaller set, and the loss without privacy bounds the asked one.
+    let level = epsilon.min(crate::limits::MAX_DESIGN_LEVEL);
+    let mut solved = if set.worst_case_pml(&Mechanism::identity(n)) <= epsilon {
+        cheapest_labels(&d, &c)?
+    } else if epsilon == 0.0 {
+        constant_guess(&c)?
+    } else if let Some(solved) = exact_ball(set, level, &c, settings, progress)? {
+        solved
+    } else if let Some(ball) = PastProposition2::for_loss(set, level, settings) {
+        ball.solve_loss(set, &c, settings, progress)?
+    } else {
+        by_lp(set, level, &c, settings, progress)?
+    };
+    if level < epsilon {
+        // The LP's dual is for the smaller cone of the capped level.
+        solved.lower_bound = free_lower_bound(&c);
+        solved.dual = None;
+    }
+    let value = expected_loss(&solved.mechanism, p.view(), d.view());
+    let certificate =
+        Certificate::check_feasible(&solved.mechanism, set, epsilon, -value, -solved.lower_bound)?;
+    Ok(solved.into_design(epsilon, loss, value, certificate))
+}
+
+/// `status` when the search converged, else the time limit.
+pub(crate) fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus {
+    if converged {
+        status
+    } else {
+        DesignStatus::TimeLimit
+    }
+}
+
+/// A loss LP's answer before it is measured and certified.
+pub(crate) struct Solved {
+    pub method: LossMethod,
+    pub mechanism: Mechanism,
+    pub lower_bound: f64,
+    /// The dual behind `lower_bound`, if an LP proved it.
+    pub dual: Option<LossDual>,
+    pub iterations: usize,
+    /// `NoPrivacyNeeded`, `TimeLimit` when stopped early, else `Optimal` or
+    /// `GapLimit` (settled by the measured gap).
+    pub status: DesignStatus,
+}
+
+impl Solved {
+    /// The certified design: `value` is the expected loss measured on the
+    /// mechanism, `certificate` its check; the status is settled by the gap.
+    pub(crate) fn into_design(
+        self,
+        epsilon: f64,
+        loss: &Loss,
+        value: f64,
+        certificate: Certificate,
+    ) -> LossDesign {
+        let status = match self.status {
+            DesignStatus::NoPrivacyNeeded => DesignStatus::NoPrivacyNeeded,
+            s => DesignStatus::from_gap(certificate.gap, -value, s != DesignStatus::TimeLimit),
+        };
+        LossDesign {
+            status,
+            method: self.method,
+            epsilon,
+            loss_name: loss.name().to_string(),
+            mechanism: self.mechanism,
+            expected_loss: value,
+            lower_bound: self.lower_bound,
+            iterations: self.iterations,
+            dual: self.dual,
+            certificate,
+        }
+    }
+}
+
+/// No privacy needed (every mechanism is at most as leaky as the identity):
+/// each input goes to its cheapest label.
+pub(crate) fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved> {
+    let n = d.nrows();
+    let mut w = Array2::zeros((n, n));
+    for (x, row) in d.outer_iter().enumerate() {
+        w[[x, argmin(row)]] = 1.0;
+    }
+    Ok(Solved {
+        method: LossMethod::ClosedForm,
+        mechanism: Mechanism::new(w)?,
+        lower_bound: free_lower_bound(c),
+        dual: None,
+        iterations: 0,
+        status: DesignStatus::NoPrivacyNeeded,
+    })
+}
+
+/// eps = 0 forces equal rows (a column is constant on the support of every prior
+/// of the set and cannot exceed that constant elsewhere, while rows sum to 1):
+/// the best is a constant guess, and its loss is optimal.
+pub(crate) fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
+    let n = c.nrows();
+    let (y, cost) = constant_label(c);
+    let mut w = Array2::zeros((n, n));
+    w.column_mut(y).fill(1.0);
+    Ok(Solved {
+        method: LossMethod::ClosedForm,
+        mechanism: Mechanism::new(w)?,
+        lower_bound: cost,
+        dual: None,
+        iterations: 0,
+        status: DesignStatus::Optimal,
+    })
+}
+
+/// The LP: column generation where the slice allows it (module docs), the
+/// direct sparse LP otherwise or as the fallback.
+fn by_lp(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Solved> {
+    let cons = Constraints::new(set, epsilon)?;
+    let slice = Slice::new(&cons);
+    let method = match (settings.loss_method, &slice) {
+        (LossMethod::Direct, _) => LossMethod::Direct,
+        (LossMethod::ColumnGeneration, None) => {
+            return Err(ModelError::invalid(
+                "method",
+                "column_generation",
+                "column generation for losses needs a known prior or an l1 ball with beta < 2 min p",
+                "use LossMethod::Auto or LossMethod::Direct for this uncertainty set",
+            )
+            .into());
+        }
+        (LossMethod::ColumnGeneration, Some(_)) => LossMethod::ColumnGeneration,
+        // With HiGHS the direct LP is the faster one at every size (README).
+        (_, Some(_)) if !cfg!(feature = "highs") => LossMethod::ColumnGeneration,
+        _ => LossMethod::Direct,
+    };
+    // In Auto mode a numerical failure of column generation (a master basis
+    // that stays singular) falls back to the direct LP, which is slower but
+    // has no master; an explicit ColumnGeneration request reports it.
+    if let (LossMethod::ColumnGeneration, Some(slice)) = (method, slice) {
+        match column_generation(slice, c, settings, progress) {
+            Ok(cg) => return cg.solved(method, set, epsilon, c, DesignStatus::Optimal),
+            Err(e) if settings.loss_method == LossMethod::ColumnGeneration => return Err(e),
+            Err(_) => {}
+        }
+    }
+    let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
+        cons.e * (1.0 - PRIMAL_MARGIN)
+    } else {
+        cons.e.sqrt()
+    };
+    let w = solve_primal(&cons, c, e_lp)?;
+    let dual = repaired(&cons, c, solve_dual(&cons, c)?);
+    Ok(Solved {
+        method: LossMethod::Direct,
+        mechanism: clean(w, set, epsilon)?,
+        lower_bound: dual.bound.max(free_lower_bound(c)),
+        dual: Some(LossDual::Direct(dual)),
+        iterations: 0,
+        status: DesignStatus::Optimal,
+    })
+}
+
+/// The l1 ball past \[E\] Prop 2 when column generation is asked for, or when
+/// its vertex list exceeds the limit and the loss LP may choose its method:
+/// column generation over the exact ball's ray families, priced by branch and
+/// bound ([`ExactBallLoss`]); `None` for other sets.
+fn exact_ball(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Option<Solved>> {
+    let UncertaintySet::L1Ball { center, beta } = set else {
+        return Ok(None);
+    };
+    let wanted = match settings.loss_method {
+        LossMethod::Auto => l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT).is_err(),
+        LossMethod::ColumnGeneration => true,
+        _ => false,
+    };
+    if !wanted {
+        return Ok(None);
+    }
+    let cg = &settings.column_generation;
+    let deadline = cg
+        .time_limit
+        .map(|t| std::time::Instant::now() + cg.loop_time(t));
+    let Some(oracle) = ExactBallLoss::new(set, epsilon, c, deadline) else {
+        return Ok(None);
+    };
+    // The master's dual oscillates here as for utilities (docs/theory.md §4b).
+    let mut settings = settings.clone();
+    let cg = &mut settings.column_generation;
+    cg.smoothing = Some(cg.smoothing.unwrap_or(0.5));
+    let result = column_generation_over(&oracle, center.masses(), c, &settings, progress)?;
+    let status = DesignStatus::Optimal;
+    Ok(Some(result.solved(
+        LossMethod::ColumnGeneration,
+        set,
+        epsilon,
+        c,
+        status,
+    )?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pmldesign_model::Prior;
+
+    #[test]
+    fn hamming_binary_closed_form() {
+        // Binary known prior (0.7, 0.3), e^eps = 1.2: the best accuracy is
+        // max over columns in the cone; check against the MAP design value.
+        let set = UncertaintySet::known(Prior::new(vec![0.7, 0.3]).unwrap());
+        let eps = 1.2f64.ln();
+        let r = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
+        assert!(r.certificate.worst_case_pml <= eps + 1e-10);
+        assert!((r.expected_loss - r.lower_bound).abs() < 1e-9);
+    }
+}

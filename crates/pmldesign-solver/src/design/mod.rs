@@ -1,0 +1,16 @@
+//! The design routes: utilities over a cone's rays, the inner/outer bracket past
+//! \[E\] Prop 2, settling LP weights into a private mechanism, losses by column
+//! generation or the direct LP, losses under the other notions, intersections
+//! of constraints, and designs from samples.
+
+pub(crate) mod inner_outer;
+pub(crate) mod intersection;
+pub(crate) mod loss;
+pub(crate) mod loss_colgen;
+pub(crate) mod loss_direct;
+pub(crate) mod notion_loss;
+pub(crate) mod notion_lp;
+pub(crate) mod optimum;
+pub(crate) mod sample;
+pub(crate) mod settle;
+pub(crate) mod utility;

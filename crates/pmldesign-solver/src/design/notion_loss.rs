@@ -1,0 +1,322 @@
+//! Label-dependent losses under every notion (docs/theory.md §4c): the loss LP of
+//! the `loss` module with the column cone of PMC, ALIP, LIP or LDP in place of
+//! PML's, certified by re-measuring the notion from the matrix.
+//!
+//! Two ways to solve it, as for PML:
+//!
+//! - the direct LP ([`crate::design::notion_lp`]) for every notion and set, with the
+//!   cone in sparse form (auxiliary variables per output, below);
+//! - column generation where the slice `{v in cone, r . v = 1}` has an exact
+//!   linear minimiser: a box `lo <= v_x <= hi` with `p . v = 1` for PMC, ALIP and
+//!   LIP under a known prior ([`BoxSlice`], a fractional knapsack), and the
+//!   staircase slice `m <= v_x <= e^eps m` of LDP for any set ([`StaircaseSlice`]:
+//!   by Dinkelbach's argument the minimiser raises a prefix of the order of
+//!   `a_x / r_x`, so N + 1 candidates). LDP losses decompose per output column as
+//!   PML's do. The discrete metric is LDP;
+//! - the line metric's slice, whose vertices are walks (the `line_metric` module),
+//!   started from the truncated geometric mechanism.
+//!
+//! Sparse forms (all factors `E` tightened by the relative
+//! [`NOTION_PRIMAL_MARGIN`] in the primal, exact in the dual):
+//!
+//! - upper level `eps_u` over the priors `pi^k` (vertices of the set):
+//!   `c_x <= E_u l`, `l <= pi^k . c` (`l <= 1`);
+//! - lower level `eps_l`: `h <= E_l c_x`, `pi^k . c <= h` (`h <= E_l`), \[D\] Thm 1;
+//! - LDP: `a <= c_x <= E a` (`a <= 1`), \[D\] Def 6.
+
+use crate::colgen::engine::Progress;
+use crate::design::loss::Solved;
+use crate::design::loss_colgen::ColumnGenerationResult;
+use crate::design::loss_direct::ENTRY_CUTOFF;
+use crate::design::notion_lp::ColumnForm;
+use crate::error::Result;
+use crate::objective::loss::Loss;
+use crate::pricing::notion_slices::slice_of;
+use crate::settings::LossMethod;
+use crate::solution::certificate::Certificate;
+use crate::solution::design::DesignStatus;
+use crate::solution::loss::LossDesign;
+use ndarray::{Array2, Axis};
+use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::uncertainty::DEFAULT_VERTEX_LIMIT;
+use pmldesign_model::{Mechanism, Metric, ModelError, Notion, UncertaintySet};
+
+/// Minimises the expected `loss` under the reference prior of `set` over N x N
+/// mechanisms that satisfy `notion` for every prior of `set` (module docs); PML
+/// goes to [`crate::design::loss::minimise_loss_with_progress`].
+pub fn minimise_notion_loss(
+    set: &UncertaintySet,
+    notion: &Notion,
+    loss: &Loss,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<LossDesign> {
+    notion.check_alphabet(set.len())?;
+    if let Notion::Pml { epsilon } = *notion {
+        return crate::design::loss::minimise_loss_with_progress(
+            set, epsilon, loss, settings, progress,
+        );
+    }
+    let n = set.len();
+    let d = loss.matrix(n)?;
+    let p = set.reference();
+    let c = &d * &p.view().insert_axis(Axis(1));
+    let identity = Mechanism::identity(n);
+    let mut solved = if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
+        crate::design::loss::cheapest_labels(&d, &c)?
+    } else {
+        let capped = crate::limits::capped_levels(notion);
+        let mut s = by_lp(set, &capped, &c, settings, progress)?;
+        if capped != *notion {
+            s.lower_bound = crate::objective::loss::free_lower_bound(&c);
+        }
+        s
+    };
+    solved.mechanism =
+        crate::design::settle::meet_target(solved.mechanism, set, notion, p.view(), true)?;
+    let value = crate::objective::loss::expected_loss(&solved.mechanism, p.view(), d.view());
+    let certificate = Certificate::check_notion_feasible(
+        &solved.mechanism,
+        set,
+        notion,
+        -value,
+        -solved.lower_bound,
+    )?;
+    Ok(solved.into_design(notion.epsilon(), loss, value, certificate))
+}
+
+/// Column generation where [`slice_of`] finds an exact slice, the direct LP
+/// otherwise or as the fallback (as for PML in the `loss` module).
+fn by_lp(
+    set: &UncertaintySet,
+    notion: &Notion,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Solved> {
+    let slice = slice_of(set, notion);
+    let asked = settings.loss_method;
+    let use_cg = match (asked, &slice) {
+        (LossMethod::ColumnGeneration, None) => {
+            return Err(ModelError::invalid(
+                "method",
+                "column_generation",
+                format!(
+                    "column generation for {} losses needs LDP, the discrete or line metric, or PMC/ALIP/LIP with a known prior",
+                    notion.name()
+                ),
+                "use LossMethod::Auto or LossMethod::Direct for this notion and set",
+            )
+            .into());
+        }
+        (LossMethod::ColumnGeneration, Some(_)) => true,
+        (LossMethod::Auto, Some(_)) => !cfg!(feature = "highs"),
+        _ => false,
+    };
+    if let (true, Some(slice)) = (use_cg, slice) {
+        match crate::design::loss_colgen::column_generation(slice, c, settings, progress) {
+            Ok(cg) => return from_column_generation(cg, notion, c),
+            Err(e) if asked == LossMethod::ColumnGeneration => return Err(e),
+            Err(_) => {}
+        }
+    }
+    direct(set, notion, c)
+}
+
+fn from_column_generation(
+    cg: ColumnGenerationResult,
+    notion: &Notion,
+    c: &Array2<f64>,
+) -> Result<Solved> {
+    Ok(Solved {
+        method: LossMethod::ColumnGeneration,
+        mechanism: clean_columns(lifted(cg.w, notion)?)?,
+        lower_bound: cg
+            .lower_bound
+            .max(crate::objective::loss::free_lower_bound(c)),
+        // The stored duals are re-priced over PML's slices (`Design::verify`);
+        // a notion's dual is not carried.
+        dual: None,
+        iterations: cg.iterations,
+        status: crate::design::loss::stopped_or(cg.converged, DesignStatus::Optimal),
+    })
+}
+
+/// The direct LP: primal with tightened factors, dual with exact ones.
+fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solved> {
+    let w = lifted(
+        crate::design::notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?,
+        notion,
+    )?;
+    let exact = notion_form(set, notion, false)?;
+    let g = crate::design::notion_lp::solve_dual(&exact, c)?;
+    Ok(Solved {
+        method: LossMethod::Direct,
+        mechanism: clean_columns(w)?,
+        lower_bound: crate::design::notion_lp::dual_bound(&exact, c, &g)
+            .max(crate::objective::loss::free_lower_bound(c)),
+        dual: None,
+        iterations: 0,
+        status: DesignStatus::Optimal,
+    })
+}
+
+/// For metric privacy: the LP's W with rows renormalised, lifted to the envelope
+/// ([`lift_to_envelope`] at `eps LIFT_MARGIN`); other notions pass unchanged.
+fn lifted(w: Array2<f64>, notion: &Notion) -> Result<Array2<f64>> {
+    let Notion::Metric { epsilon, metric } = notion else {
+        return Ok(w);
+    };
+    let mut w = clean_columns(w)?.matrix().to_owned();
+    let d = metric.distances(w.nrows())?;
+    lift_to_envelope(&mut w, &d, *epsilon * LIFT_MARGIN);
+    Ok(w)
+}
+
+/// The metric LP's solution is lifted to the envelope of the level
+/// `eps (1 - 1e-9)`: every pair then has a relative slack of `1e-9 eps d`, so
+/// renormalising the rows after (errors of about 1e-10) keeps it private.
+const LIFT_MARGIN: f64 = 1.0 - 1e-9;
+
+/// Raises every entry of each column to its lower envelope
+/// `max_x' W[x'][y] e^(-eps d*(x, x'))` under the shortest-path closure d*:
+/// the column becomes eps-d-private whatever it was (docs/theory.md §9), and
+/// the LP's entries far below a column's largest (the geometric tails), which
+/// carry the solver's absolute error, are repaired. Rows are renormalised
+/// after, by [`clean_columns`].
+fn lift_to_envelope(w: &mut Array2<f64>, d: &Array2<f64>, epsilon: f64) {
+    let closure = Metric::shortest_paths(d);
+    let n = w.nrows();
+    w.mapv_inplace(|v| v.max(0.0));
+    for mut col in w.columns_mut() {
+        let top = col.to_owned();
+        for x in 0..n {
+            let floor = (0..n)
+                .map(|x2| top[x2] / Metric::factor(epsilon, closure[[x, x2]]))
+                .fold(0.0, f64::max);
+            col[x] = col[x].max(floor);
+        }
+    }
+}
+
+/// Relative tightening of every factor `E` in the direct primal: smaller than
+/// PML's [`crate::design::loss_direct::PRIMAL_MARGIN`], because what it gives up counts against
+/// the 1e-9 optimality gap; what rounding leaves over is mixed away by the
+/// target check (`design::meet_target`).
+pub const NOTION_PRIMAL_MARGIN: f64 = 1e-10;
+
+/// `E`, or `E` tightened by [`NOTION_PRIMAL_MARGIN`] (`sqrt E` when that would
+/// drop below 1) for the primal.
+fn factor(e: f64, tighten: bool) -> f64 {
+    match tighten {
+        false => e,
+        true if e * (1.0 - NOTION_PRIMAL_MARGIN) > 1.0 => e * (1.0 - NOTION_PRIMAL_MARGIN),
+        true => e.sqrt(),
+    }
+}
+
+/// The sparse form of `notion`'s cone over the vertices of `set` (module docs).
+pub(crate) fn notion_form(
+    set: &UncertaintySet,
+    notion: &Notion,
+    tighten: bool,
+) -> Result<ColumnForm> {
+    let n = set.len();
+    let mut form = ColumnForm::new(n);
+    let ldp = match notion {
+        Notion::Ldp { epsilon } => Some(*epsilon),
+        Notion::Metric {
+            epsilon,
+            metric: Metric::Discrete,
+        } => Some(*epsilon),
+        Notion::Metric { epsilon, metric } => {
+            return Ok(metric_form(form, &metric.distances(n)?, *epsilon, tighten));
+        }
+        _ => None,
+    };
+    if let Some(epsilon) = ldp {
+        let e = factor(epsilon.exp(), tighten);
+        let a = form.aux(1.0);
+        for x in 0..n {
+            form.row(vec![(a, 1.0), (x, -1.0)]);
+            form.row(vec![(x, 1.0), (a, -e)]);
+        }
+        return Ok(form);
+    }
+    let priors = set.vertices(DEFAULT_VERTEX_LIMIT)?;
+    let mass = |k: usize, sign: f64| -> Vec<(usize, f64)> {
+        let p = &priors[k];
+        (0..n)
+            .filter(|&x| p[x] != 0.0)
+            .map(|x| (x, sign * p[x]))
+            .collect()
+    };
+    if let Some(u) = notion.upper() {
+        let e = factor(u.exp(), tighten);
+        let l = form.aux(1.0);
+        for x in 0..n {
+            form.row(vec![(x, 1.0), (l, -e)]);
+        }
+        for k in 0..priors.len() {
+            let mut row = vec![(l, 1.0)];
+            row.extend(mass(k, -1.0));
+            form.row(row);
+        }
+    }
+    if let Some(lo) = notion.lower() {
+        let e = factor(lo.exp(), tighten);
+        let h = form.aux(e);
+        for x in 0..n {
+            form.row(vec![(h, 1.0), (x, -e)]);
+        }
+        for k in 0..priors.len() {
+            let mut row = mass(k, 1.0);
+            row.push((h, -1.0));
+            form.row(row);
+        }
+    }
+    Ok(form)
+}
+
+/// Metric privacy (docs/theory.md §9): `c_x <= e^(eps d(x, x')) c_x'` for the
+/// tight pairs only ([`Metric::is_tight`]; the others follow by chaining).
+fn metric_form(mut form: ColumnForm, d: &Array2<f64>, epsilon: f64, tighten: bool) -> ColumnForm {
+    let n = form.n;
+    for x in 0..n {
+        for x2 in (0..n).filter(|&x2| x2 != x && Metric::is_tight(d, epsilon, x, x2)) {
+            let e = factor(Metric::factor(epsilon, d[[x, x2]]), tighten);
+            form.row(vec![(x, 1.0), (x2, -e)]);
+        }
+    }
+    form
+}
+
+/// A column with a zero entry and no entry above this is the LP solver's noise
+/// (about its tolerance): it is dropped, since under PMC, LIP, LDP and metric
+/// privacy a column with a zero is all zero.
+const NOISE_COLUMN: f64 = 1e-9;
+
+/// A column-generation LP solution as a mechanism: negatives to 0, columns whose
+/// largest entry is at most [`ENTRY_CUTOFF`] to 0, and so are those with a zero
+/// and no entry above [`NOISE_COLUMN`] (entries are not cut one by one: a lone
+/// zero in a positive column breaks PMC and LDP), rows renormalised.
+fn clean_columns(mut w: Array2<f64>) -> Result<Mechanism> {
+    w.mapv_inplace(|v| v.max(0.0));
+    for mut col in w.columns_mut() {
+        let max = col.iter().copied().fold(0.0, f64::max);
+        let has_zero = col.iter().any(|&v| v <= 0.0);
+        if max <= ENTRY_CUTOFF || (has_zero && max <= NOISE_COLUMN) {
+            col.fill(0.0);
+        }
+    }
+    for mut row in w.outer_iter_mut() {
+        let s = row.sum();
+        if s <= 0.0 {
+            return Err(crate::SolverError::Lp(
+                "notion loss LP: a row of the solution is zero".to_string(),
+            ));
+        }
+        row /= s;
+    }
+    Ok(Mechanism::new(w)?)
+}

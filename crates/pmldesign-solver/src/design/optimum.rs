@@ -1,0 +1,196 @@
+//! The LP over a cone's rays turned into a mechanism: column generation through
+//! an oracle, the support's weights recomputed exactly (polishing), and the
+//! tighter exact dual where a full basis gives one (docs/theory.md §4).
+
+use crate::colgen::engine::Progress;
+use crate::colgen::oracle::RayOracle;
+use crate::cones::rays::RaySet;
+use crate::design::settle::REPAIR_MIX;
+use crate::design::settle::mix_with_means;
+use crate::design::settle::polish;
+use crate::design::settle::repair;
+use crate::design::settle::stacked;
+use crate::error::Result;
+use crate::objective::utility::Utility;
+use crate::pricing::enumerated::MaterialisedRays;
+use crate::settings::Settings;
+use crate::solution::certificate::DualCertificate;
+use ndarray::Array1;
+use ndarray::ArrayView1;
+use pmldesign_model::Mechanism;
+use pmldesign_model::linalg::least_squares;
+use rayon::prelude::*;
+/// What the LP over rays returns: the polished mechanism and its bound.
+#[derive(Debug, Clone)]
+pub struct Optimum {
+    /// The mechanism (outputs in a stable order).
+    pub mechanism: Mechanism,
+    /// The best certified upper bound on the utility.
+    pub upper_bound: f64,
+    /// The dual behind the bound (`None` when no LP was solved).
+    pub dual: Option<DualCertificate>,
+    /// Number of extreme rays of the cone, when counted.
+    pub rays: Option<u64>,
+    /// `"branch_and_bound"`, `"enumeration"` or `"none"`.
+    pub pricing: &'static str,
+    /// Pricing passes.
+    pub iterations: usize,
+    /// Rays priced over all passes.
+    pub rays_priced: u64,
+    /// False when the time limit stopped the loop.
+    pub converged: bool,
+    /// True when no exact basis reproduced the LP's weights: the rows were
+    /// divided by their sums, and the measured levels may exceed the target by
+    /// that rounding until the columns are mixed with their means
+    /// ([`meet_target`], or [`Optimum::settled`]).
+    pub repaired: bool,
+}
+
+impl Optimum {
+    /// The mechanism, its columns mixed with their means by 1e-6 if it was
+    /// repaired: for callers without one notion to aim at (a repaired
+    /// mechanism's levels then sit below every target they met before
+    /// rounding).
+    pub(crate) fn settled(&self, reference: ArrayView1<f64>) -> Mechanism {
+        let mut w = self.mechanism.matrix().to_owned();
+        if self.repaired {
+            mix_with_means(&mut w, reference, REPAIR_MIX);
+        }
+        Mechanism::new(w).unwrap_or_else(|_| self.mechanism.clone())
+    }
+}
+
+/// `optimise` over rays held in memory: the mechanism, the dual upper bound and
+/// the number of pricing passes.
+pub fn optimise_over_rays(
+    rays: &RaySet,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &Settings,
+) -> Result<(Mechanism, f64, usize)> {
+    let opt = optimise_materialised(
+        rays,
+        reference,
+        utility,
+        f64::INFINITY,
+        settings,
+        &mut |_| {},
+    )?;
+    Ok((opt.settled(reference), opt.upper_bound, opt.iterations))
+}
+
+pub(crate) fn optimise_materialised(
+    rays: &RaySet,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    a_priori: f64,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
+    let mu: Vec<f64> = (0..rays.len())
+        .into_par_iter()
+        .with_min_len(1024)
+        .map(|k| utility.column_value(rays.ray(k), reference))
+        .collect();
+    let oracle = MaterialisedRays::new(rays, mu);
+    let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
+    opt.rays = Some(rays.len() as u64);
+    Ok(opt)
+}
+
+/// Solves the LP over the rays of `oracle` and turns the optimal weights into a
+/// mechanism whose rows sum to 1 to rounding: the weights of the support are
+/// recomputed from `sum_k theta_k v_k = 1` by least squares. (`rays` is left 0.)
+pub fn optimise(
+    oracle: &dyn RayOracle,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    a_priori: f64,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
+    let n = oracle.dimension();
+    let ones = Array1::<f64>::ones(n);
+    let ones_value = utility.column_value(ones.view(), reference);
+    let sol = crate::colgen::engine::solve_with_oracle(
+        oracle,
+        ones_value,
+        a_priori,
+        &settings.column_generation,
+        progress,
+    )?;
+    // Candidate columns by decreasing LP weight.
+    let mut candidates: Vec<(Array1<f64>, f64)> = sol
+        .weights
+        .iter()
+        .filter(|w| w.1 > 0.0)
+        .map(|w| (w.0.vector.clone(), w.1))
+        .collect();
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let polished = polish(&candidates, n);
+    let exact = polished.is_some();
+    let (support, theta) = polished.unwrap_or_else(|| {
+        // No exact basis found: keep the LP weights, repaired below.
+        let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();
+        let theta = Array1::from_iter(candidates.iter().map(|c| c.1));
+        (support, theta)
+    });
+    let s = support.len();
+    let v = stacked(support.iter(), n);
+    // With a full basis, the exact dual solves V_S^T lambda = mu_S; its bound is
+    // usually tighter than the LP solver's dual. Both bounds are valid; keep the
+    // smaller.
+    let mut upper_bound = sol.upper_bound;
+    let mut dual = DualCertificate::new(sol.dual.to_vec(), sol.max_reduced_cost);
+    // After a time-limit stop there is no time for another pricing pass, and a
+    // bound already within the gap tolerance needs none.
+    let allowance = |bound: f64| {
+        crate::tolerance::gap_allowance(settings.column_generation.gap_tolerance, bound)
+    };
+    let within_gap = sol.upper_bound - sol.value <= allowance(sol.upper_bound);
+    if s == n && sol.converged && !within_gap {
+        let mu_s: Array1<f64> = support
+            .iter()
+            .map(|c| utility.column_value(c.view(), reference))
+            .collect();
+        let exact_dual = least_squares(&v.t().to_owned(), &mu_s);
+        // Priced only if it can beat the loop's bound, and only as finely as the
+        // loop's last pass (a bound within the gap tolerance is all it adds).
+        if let Some(lambda) = exact_dual.filter(|l| l.sum() < upper_bound) {
+            let tol = 0.5 * allowance(lambda.sum());
+            let bound = crate::colgen::engine::dual_bound(oracle, ones_value, &lambda, tol);
+            upper_bound = upper_bound.min(bound);
+            if bound < dual.bound {
+                dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());
+            }
+        }
+    }
+    let mut w = v * &theta.insert_axis(ndarray::Axis(0));
+    if !exact {
+        repair(&mut w);
+    }
+    // Present outputs in a stable order: by the input of least likelihood, then most.
+    let key = |c: ArrayView1<f64>| {
+        let argmin = (0..n).min_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        let argmax = (0..n).max_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        (argmin, argmax)
+    };
+    let mut order: Vec<usize> = (0..s).collect();
+    order.sort_by_key(|&j| key(w.column(j)));
+    // Row-major, as every consumer expects.
+    w = w
+        .select(ndarray::Axis(1), &order)
+        .as_standard_layout()
+        .into_owned();
+    Ok(Optimum {
+        mechanism: Mechanism::new(w)?,
+        upper_bound,
+        dual: Some(dual),
+        rays: None,
+        pricing: "enumeration",
+        iterations: sol.iterations,
+        rays_priced: sol.rays_priced,
+        converged: sol.converged,
+        repaired: !exact,
+    })
+}

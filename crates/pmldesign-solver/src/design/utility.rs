@@ -1,0 +1,253 @@
+//! Optimal mechanism design (docs/theory.md §4): enumerate the extreme rays of the cone of
+//! the privacy notion (PML, PMC, ALIP, LIP or LDP; docs/theory.md §3), solve the LP over
+//! rays, polish, certify and compare with randomized response.
+
+use crate::colgen::engine::Progress;
+use crate::cones::rays::StructuredFamily;
+use crate::design::inner_outer::PastProposition2;
+use crate::design::optimum::Optimum;
+use crate::design::optimum::optimise;
+use crate::design::optimum::optimise_materialised;
+use crate::design::settle::meet_target;
+use crate::error::Result;
+use crate::error::SolverError;
+use crate::limits::capped_levels;
+use crate::objective::utility::Utility;
+use crate::pricing::choice::pricing_oracle;
+use crate::pricing::enumerated::StructuredRays;
+use crate::reference::baseline::randomized_response_baselines;
+use crate::settings::PricingMethod;
+use crate::settings::Settings;
+use crate::solution::certificate::Certificate;
+use crate::solution::design::Design;
+use crate::solution::design::DesignStatus;
+use crate::solution::design::numbered;
+use crate::solution::design::per_output;
+use ndarray::ArrayView1;
+use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::notion::check_epsilon;
+use pmldesign_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
+
+/// Designs the mechanism maximising `utility` subject to eps-PML for every prior in
+/// `set` (docs/theory.md §4), and certifies it.
+pub fn design(
+    set: &UncertaintySet,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &Settings,
+) -> Result<Design> {
+    design_with_progress(set, epsilon, utility, settings, &mut |_| {})
+}
+
+/// [`design`], reporting the bounds after every pricing pass (for progress bars).
+pub fn design_with_progress(
+    set: &UncertaintySet,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Design> {
+    check_epsilon(epsilon)?;
+    design_notion_with_progress(set, &Notion::Pml { epsilon }, utility, settings, progress)
+}
+
+/// Designs the mechanism maximising `utility` subject to `notion` for every prior
+/// in `set` (docs/theory.md §3-4): the same engine as [`design`] over the notion's cone
+/// ([`ColumnCone::for_notion`]), certified by re-measuring the notion's levels.
+pub fn design_notion(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &Settings,
+) -> Result<Design> {
+    design_notion_with_progress(set, notion, utility, settings, &mut |_| {})
+}
+
+/// [`design_notion`] with progress reports.
+pub fn design_notion_with_progress(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Design> {
+    notion.check_alphabet(set.len())?;
+    let epsilon = notion.epsilon();
+    let n = set.len();
+    let reference = set.reference();
+    let identity = Mechanism::identity(n);
+    let (status, opt) =
+        if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
+            // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
+            let u = utility.value(&identity, reference.view());
+            let opt = Optimum {
+                mechanism: identity,
+                upper_bound: u,
+                dual: None,
+                rays: Some(0),
+                pricing: "none",
+                iterations: 0,
+                rays_priced: 0,
+                converged: true,
+                repaired: false,
+            };
+            (DesignStatus::NoPrivacyNeeded, opt)
+        } else {
+            // Levels past what doubles represent are designed at the largest one that
+            // is (stricter, so still private at the asked level); the dual bound of
+            // that smaller cone does not cover the asked one, the identity's utility
+            // does (sub-additivity).
+            let capped = capped_levels(notion);
+            let cone = ColumnCone::for_notion(set, &capped)?;
+            let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+            if capped != *notion {
+                opt.upper_bound = utility.value(&identity, reference.view());
+            }
+            (DesignStatus::Optimal, opt)
+        };
+    let mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
+    let utility_value = utility.value(&mechanism, reference.view());
+    let mut certificate = Certificate::check_notion_feasible(
+        &mechanism,
+        set,
+        notion,
+        utility_value,
+        opt.upper_bound,
+    )?;
+    certificate.dual = opt.dual;
+    let status = match status {
+        DesignStatus::NoPrivacyNeeded => status,
+        _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
+    };
+    let (q, pml_per_output, pmc_per_output) = per_output(&mechanism, reference.view());
+    let value = |m: &Mechanism| utility.value(m, reference.view());
+    Ok(Design {
+        status,
+        notion: notion.clone(),
+        epsilon,
+        uncertainty: set.clone(),
+        labels: numbered("x", n),
+        outputs: numbered("y", mechanism.outputs()),
+        utility_name: utility.name(),
+        utility_value,
+        loss: None,
+        output_probabilities: q,
+        pml_per_output,
+        pmc_per_output,
+        certificate,
+        baselines: randomized_response_baselines(set, epsilon, &value)?,
+        mechanism,
+        guarantee: None,
+        rays: opt.rays,
+        pricing: opt.pricing.to_string(),
+        iterations: opt.iterations,
+        rays_priced: opt.rays_priced,
+    })
+}
+
+/// Optimises over the extreme rays of `cone`: branch-and-bound pricing where
+/// [`pricing_oracle`] has one, else streamed structured rays for the known prior
+/// and the ball, materialised rays otherwise (both within `max_alphabet`).
+pub fn optimise_in_cone(
+    cone: &ColumnCone,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
+    let n = cone.dimension();
+    let a_priori = density_level(cone)
+        .and_then(|eps| utility.bound_at_level(eps))
+        .unwrap_or(f64::INFINITY);
+    if settings.pricing == PricingMethod::Auto {
+        let deadline = settings.loop_deadline();
+        if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
+            let settings = &with_smoothing(cone, settings);
+            let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
+            opt.pricing = "branch_and_bound";
+            if matches!(
+                cone,
+                ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. }
+            ) && n <= COUNT_RAYS_UP_TO
+            {
+                let family = StructuredFamily::new(cone)?;
+                opt.rays =
+                    Some(StructuredRays::new(&family, utility, reference.to_owned()).count());
+            }
+            return Ok(opt);
+        }
+    }
+    // Past Prop 2 where the exact ball's families do not apply (eps = 0).
+    if settings.pricing == PricingMethod::Auto
+        && n > crate::limits::MAX_GENERIC_N
+        && let ColumnCone::PmlL1Ball { beta, epsilon, .. } = cone
+        && !cone.is_proposition_2()
+        && utility.separable().is_some()
+    {
+        let ball = PastProposition2 {
+            beta: *beta,
+            epsilon: *epsilon,
+        };
+        return ball.optimise(reference, utility, a_priori, settings, progress);
+    }
+    // PMC for a known prior has N rays (all at the lower end but one): no limit.
+    let pmc_known = matches!(
+        cone,
+        ColumnCone::Notion {
+            notion: Notion::Pmc { .. },
+            ..
+        }
+    ) && cone.known_prior().is_some();
+    if n > settings.max_alphabet && !pmc_known {
+        return Err(SolverError::AlphabetTooLarge {
+            n,
+            limit: settings.max_alphabet,
+            method: "Settings::max_alphabet",
+        });
+    }
+    match cone {
+        ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
+            let family = StructuredFamily::new(cone)?;
+            let oracle = StructuredRays::new(&family, utility, reference.to_owned());
+            let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
+            opt.rays = Some(oracle.count());
+            Ok(opt)
+        }
+        _ => {
+            let rays = crate::cones::rays::enumerate_until(cone, settings.loop_deadline())?;
+            optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
+        }
+    }
+}
+
+/// `settings` with the dual smoothing chosen for `cone` where the user left it
+/// open ([`crate::ColumnGenerationSettings::smoothing`]).
+fn with_smoothing(cone: &ColumnCone, settings: &Settings) -> Settings {
+    let mut s = settings.clone();
+    let past_prop2 = matches!(cone, ColumnCone::PmlL1Ball { .. }) && !cone.is_proposition_2();
+    let cg = &mut s.column_generation;
+    cg.smoothing = Some(cg.smoothing.unwrap_or(if past_prop2 { 0.5 } else { 0.0 }));
+    s
+}
+
+/// The level eps that bounds the information density `i(x; y)` from above under
+/// the reference prior for every mechanism of `cone`, if there is one: eps for
+/// PML (the reference lies in the set), LIP and LDP, eps_u for ALIP; none for PMC.
+fn density_level(cone: &ColumnCone) -> Option<f64> {
+    match cone {
+        ColumnCone::PmlKnownPrior { epsilon, .. }
+        | ColumnCone::PmlL1Ball { epsilon, .. }
+        | ColumnCone::PmlPolytope { epsilon, .. } => Some(*epsilon),
+        ColumnCone::Notion { notion, .. } => match *notion {
+            Notion::Ldp { epsilon } => Some(epsilon),
+            _ => notion.upper(),
+        },
+        ColumnCone::Intersection { cones } => cones
+            .iter()
+            .filter_map(density_level)
+            .min_by(f64::total_cmp),
+    }
+}
+
+/// Branch-and-bound counts the rays of the PML families up to this N.
+const COUNT_RAYS_UP_TO: usize = 20;

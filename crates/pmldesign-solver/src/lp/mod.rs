@@ -1,0 +1,5 @@
+//! Linear programming with nothing about privacy: the `good_lp` backend behind a
+//! stall guard, and the dense restricted master of column generation.
+
+pub(crate) mod backend;
+pub(crate) mod master;

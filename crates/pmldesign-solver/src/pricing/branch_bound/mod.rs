@@ -1,0 +1,627 @@
+//! Pricing by branch and bound (docs/theory.md, "Pricing by branch and bound"):
+//! the largest reduced cost `mu(v) - lambda . v` over the extreme rays of a cone,
+//! found without enumerating the rays.
+//!
+//! Two shapes of ray family cover the structured cones:
+//!
+//! - **Box cut** ([`BoxCut`]): the vertices of `{c : lo <= c_x <= hi, p . c = 1}`,
+//!   a set U at `hi`, one free coordinate f, the rest at `lo`. Family Z of the
+//!   known prior (`lo = 0`, `hi = e^eps`), family Z of \[E\] Prop 2 (`hi = e^eps'`,
+//!   with a zero required), and the PMC/ALIP/LIP cones of a known prior.
+//! - **Two levels** ([`TwoLevel`]): a set A at `top(p(A))`, the rest at
+//!   `level(p(A))`. Family L of \[E\] Prop 2 and the LDP staircase patterns.
+//!
+//! For a fixed free coordinate (box cut) the reduced cost of a set depends on the
+//! set only through its weight `W = p(S)` and dual mass `L = lambda(S)`, and it
+//! decreases in L. A node of the search fixes some items in or out; the pairs
+//! (W, L) its completions can reach lie in a zonotope whose lower boundary is the
+//! fractional-knapsack chain of the free items in order of `lambda_x / p_x`. The
+//! node's bound is the largest reduced cost on that chain: exact at the chain's
+//! vertices and window ends for the box cut (the cost is convex along each
+//! segment), and by interval arithmetic on adaptively split segments for two
+//! levels. A node whose bound is at most the pruning threshold is dropped; a
+//! search stopped by its deadline keeps the largest open bound, so every pass
+//! returns a valid upper bound on the largest reduced cost.
+
+use crate::colgen::oracle::Column;
+use crate::colgen::oracle::PassControl;
+use crate::colgen::oracle::Pricing;
+use crate::colgen::oracle::RayOracle;
+use crate::colgen::oracle::TopK;
+use crate::objective::utility::Separable;
+use crate::settings::Interrupt;
+use ndarray::Array1;
+use rayon::prelude::*;
+use std::sync::atomic::AtomicU64;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+mod box_cut;
+mod halves;
+mod lattice;
+mod segment;
+mod staircase;
+mod three_level;
+mod two_level;
+mod union;
+pub use box_cut::BoxCut;
+use halves::Suffix;
+use lattice::Lattice;
+pub use three_level::ThreeLevel;
+pub use two_level::{Levels, TwoLevel};
+pub use union::Union;
+
+/// Tolerance deciding whether a free coordinate sits at an end of its range.
+const BOUND_TOL: f64 = 1e-12;
+/// Deepest split of a chain segment in the two-level interval bound.
+const MAX_SPLIT_DEPTH: u32 = 6;
+/// Most halvings of a chain segment in the two-level slope bound (whose
+/// overestimate shrinks fourfold per halving, [`segment`]).
+const CHAIN_SPLITS: u32 = 12;
+/// Most halvings of a range of the met-in-the-middle tree (the tree narrows it).
+const BOX_SPLITS: u32 = 6;
+/// Most candidates a search keeps: the master takes a few hundred columns a
+/// pass, and a short list prunes far more nodes than a long one.
+const KEEP_CAP: usize = 32;
+/// Nodes a pricing pass visits before it stops with the entering rays found.
+const PASS_BUDGET: u64 = 500_000;
+
+/// Nodes a seeding pass of a two-level family visits (its nodes cost about
+/// ten times a box cut's, and the seed is only a start).
+const SEED_BUDGET_TWO_LEVEL: u64 = 100_000;
+
+/// Nodes after which even a pass that has found no entering ray stops; its
+/// bound then covers the open nodes, and the design reports that gap honestly.
+const LAST_PASS_BUDGET: u64 = 50_000_000;
+
+/// What the searches of one pricing pass share: the deadline, the nodes visited
+/// and whether an entering ray has been found.
+struct Pass {
+    deadline: Option<Instant>,
+    /// Ctrl-C: stops the pass as its deadline would.
+    interrupt: Interrupt,
+    /// Nodes after which a pass that has found no entering ray stops
+    /// ([`LAST_PASS_BUDGET`] times the pass's effort).
+    last_budget: u64,
+    /// Nodes a seeding pass (tolerance `-inf`, [`Searched::seed_budget`]) visits.
+    seed_budget: u64,
+    nodes: AtomicU64,
+    /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
+    found_at: AtomicU64,
+}
+
+impl Pass {
+    /// True once the pass has found an entering ray and spent its node budget
+    /// (as [`Budget::tick`] decides): the searches still to start would stop
+    /// at once.
+    fn spent(&self) -> bool {
+        self.spent_at(self.nodes.load(Relaxed), false)
+    }
+
+    /// True when `total` nodes spend the budget of a pass that has found an
+    /// entering ray: the seed budget for a seeding pass (no tolerance: the rays
+    /// of largest mu, a heuristic start, not a proof), else [`PASS_BUDGET`] or,
+    /// for a pass that found its first entering ray late and is nearly a full
+    /// proof, twice that count.
+    fn spent_at(&self, total: u64, seeding: bool) -> bool {
+        let found_at = self.found_at.load(Relaxed);
+        let budget = if seeding {
+            self.seed_budget
+        } else {
+            PASS_BUDGET.max(found_at.saturating_mul(2))
+        };
+        found_at != u64::MAX && total >= budget
+    }
+
+    fn new(deadline: Option<Instant>, seed_budget: u64, control: &PassControl) -> Self {
+        Pass {
+            deadline,
+            interrupt: control.interrupt.clone(),
+            last_budget: LAST_PASS_BUDGET.saturating_mul(control.effort.max(1)),
+            seed_budget,
+            nodes: AtomicU64::new(0),
+            found_at: AtomicU64::new(u64::MAX),
+        }
+    }
+}
+/// True when a pass at entering tolerance `tol`, for duals summing to `scale`,
+/// works toward a proof to a relative 1e-8 or finer (an exact design), where
+/// near-ties make the proof the hard part.
+fn fine_proof(tol: f64, scale: f64) -> bool {
+    tol.is_finite() && tol <= 1e-8 * (1.0 + scale.abs())
+}
+
+/// Nodes between two looks at the clock.
+const CLOCK_EVERY: u64 = 1024;
+
+/// Items of a search in the order `lambda_x / p_x` ascending, with suffix sums.
+struct Items {
+    /// Input index of each position.
+    index: Vec<usize>,
+    p: Vec<f64>,
+    lambda: Vec<f64>,
+    /// `sum_{k >= i} p_k`.
+    suffix_mass: Vec<f64>,
+    /// `max_{k >= i} p_k` (0 past the end).
+    suffix_max: Vec<f64>,
+    /// Position of the first item met in the middle ([`Suffix`]).
+    start: usize,
+}
+
+impl Items {
+    /// The inputs but `skip`: the lightest `suffix` last (met in the middle,
+    /// where their fine weights matter, [`halves::suffix_items`]), the others
+    /// first (branched on, where their weights hit the window); each part in
+    /// order of `lambda_x / p_x`.
+    fn new(p: &[f64], lambda: &[f64], skip: Option<usize>, suffix: usize) -> Self {
+        let mut index: Vec<usize> = (0..p.len()).filter(|&x| Some(x) != skip).collect();
+        index.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
+        let start = index.len() - index.len().min(suffix);
+        let by_ratio = |a: &usize, b: &usize| (lambda[*a] / p[*a]).total_cmp(&(lambda[*b] / p[*b]));
+        index[..start].sort_by(by_ratio);
+        index[start..].sort_by(by_ratio);
+        let pv: Vec<f64> = index.iter().map(|&x| p[x]).collect();
+        let lv: Vec<f64> = index.iter().map(|&x| lambda[x]).collect();
+        let k = pv.len();
+        let mut suffix_mass = vec![0.0; k + 1];
+        let mut suffix_max = vec![0.0f64; k + 1];
+        for i in (0..k).rev() {
+            suffix_mass[i] = suffix_mass[i + 1] + pv[i];
+            suffix_max[i] = suffix_max[i + 1].max(pv[i]);
+        }
+        Items {
+            index,
+            p: pv,
+            lambda: lv,
+            suffix_mass,
+            suffix_max,
+            start,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.p.len()
+    }
+
+    /// The positions from `depth` on in order of `lambda_x / p_x`: the
+    /// fractional-knapsack chain (both parts are sorted; merged here).
+    fn chain(&self, depth: usize) -> Chain<'_> {
+        Chain {
+            items: self,
+            a: depth.min(self.start),
+            b: depth.max(self.start),
+        }
+    }
+}
+
+/// The merge of the two sorted parts of [`Items`] (see [`Items::chain`]).
+struct Chain<'a> {
+    items: &'a Items,
+    a: usize,
+    b: usize,
+}
+
+impl Iterator for Chain<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        let it = self.items;
+        let ratio = |i: usize| it.lambda[i] / it.p[i];
+        let take_a = self.a < it.start && (self.b >= it.len() || ratio(self.a) <= ratio(self.b));
+        if take_a {
+            self.a += 1;
+            Some(self.a - 1)
+        } else if self.b < it.len() {
+            self.b += 1;
+            Some(self.b - 1)
+        } else {
+            None
+        }
+    }
+}
+
+/// A node of the search: the first `depth` items decided.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    depth: usize,
+    /// `p(S)` of the items taken.
+    w: f64,
+    /// `lambda(S)` of the items taken.
+    l: f64,
+    /// Largest mass taken.
+    max_in: f64,
+    /// Largest mass left out.
+    max_out: f64,
+}
+
+/// What one search found: the best candidates (sets of inputs, or masks), the
+/// largest reduced cost seen and the largest bound of the nodes left open.
+struct Found<T = Vec<usize>> {
+    top: TopK<T>,
+    best: f64,
+    open: f64,
+    nodes: u64,
+}
+
+impl<T> Found<T> {
+    /// Records a candidate of reduced cost `rc`, kept when it enters (above
+    /// `tol`) and beats the worst kept one; `set` builds it only then.
+    fn offer(&mut self, rc: f64, tol: f64, set: impl FnOnce() -> T) {
+        self.best = self.best.max(rc);
+        if rc > tol && rc > self.top.threshold() {
+            self.top.push(rc, set());
+        }
+    }
+
+    fn new(keep: usize) -> Self {
+        Found {
+            top: TopK::new(keep),
+            best: f64::NEG_INFINITY,
+            open: f64::NEG_INFINITY,
+            nodes: 0,
+        }
+    }
+}
+
+impl<T> Found<T> {
+    /// Nodes whose bound is at most this are dropped: the entry tolerance, or
+    /// the worst kept candidate once `keep` are kept. A tolerance of `+inf` asks
+    /// for the largest reduced cost itself: then nodes that cannot beat it are
+    /// dropped.
+    fn threshold(&self, tol: f64, keep: usize) -> f64 {
+        let kept = if keep == 0 {
+            f64::NEG_INFINITY
+        } else {
+            self.top.threshold()
+        };
+        if tol == f64::INFINITY {
+            self.best.max(kept)
+        } else {
+            tol.max(kept)
+        }
+    }
+}
+
+/// A search's share of its [`Pass`]: counts its nodes into the pass and says
+/// when to stop.
+struct Budget<'a> {
+    pass: &'a Pass,
+    tol: f64,
+    /// Nodes counted into `pass` so far.
+    reported: u64,
+    stopped: bool,
+}
+
+impl<'a> Budget<'a> {
+    fn new(pass: &'a Pass, tol: f64) -> Self {
+        Budget {
+            pass,
+            tol,
+            reported: 0,
+            stopped: false,
+        }
+    }
+
+    /// True when the search that has found `found` must stop (checked now and
+    /// then): the deadline has passed, or the pass has spent its node budget
+    /// and some search of it has found an entering ray (a pass that finds none
+    /// completes).
+    fn tick<T>(&mut self, found: &Found<T>) -> bool {
+        if !self.stopped && found.nodes.is_multiple_of(CLOCK_EVERY) {
+            let pass = self.pass;
+            let total = pass.nodes.fetch_add(found.nodes - self.reported, Relaxed);
+            self.reported = found.nodes;
+            if found.best > self.tol {
+                // The pass's node count when its first entering ray was found.
+                let _ = pass
+                    .found_at
+                    .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
+            }
+            self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
+                || pass.interrupt.is_set()
+                || pass.spent_at(total, self.tol == f64::NEG_INFINITY)
+                || total >= pass.last_budget;
+        }
+        self.stopped
+    }
+}
+
+/// The state shared by the depth-first search of one family member.
+struct Search<'a> {
+    items: &'a Items,
+    /// The last items, met in the middle.
+    suffix: &'a Suffix,
+    tol: f64,
+    keep: usize,
+    budget: Budget<'a>,
+    stack: Vec<usize>,
+    found: Found,
+}
+
+impl<'a> Search<'a> {
+    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
+        let keep = keep.min(KEEP_CAP);
+        Search {
+            items,
+            suffix,
+            tol,
+            keep,
+            budget: Budget::new(pass, tol),
+            stack: Vec::new(),
+            found: Found::new(keep),
+        }
+    }
+
+    /// Nodes whose bound is at most this are dropped ([`Found::threshold`]).
+    fn threshold(&self) -> f64 {
+        self.found.threshold(self.tol, self.keep)
+    }
+
+    /// Records a set (the items on the stack) of reduced cost `rc`.
+    fn offer(&mut self, rc: f64) {
+        self.offer_with(rc, |_| {});
+    }
+
+    /// Records the set on the stack plus the positions `more` adds.
+    fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
+        let (stack, items) = (&self.stack, self.items);
+        self.found.offer(rc, self.tol, || {
+            let mut positions = stack.clone();
+            more(&mut positions);
+            positions.iter().map(|&i| items.index[i]).collect()
+        });
+    }
+
+    /// Counts a node; true when the search must stop ([`Budget::tick`]).
+    fn must_stop(&mut self) -> bool {
+        self.found.nodes += 1;
+        self.budget.tick(&self.found)
+    }
+
+    /// The two children of `node`: the next item taken (if `fits`), then left out
+    /// (if `reachable`).
+    fn children(&self, node: &Node) -> (Node, Node) {
+        let i = node.depth;
+        let (p, l) = (self.items.p[i], self.items.lambda[i]);
+        let take = Node {
+            depth: i + 1,
+            w: node.w + p,
+            l: node.l + l,
+            max_in: node.max_in.max(p),
+            max_out: node.max_out,
+        };
+        let leave = Node {
+            depth: i + 1,
+            max_out: node.max_out.max(p),
+            ..*node
+        };
+        (take, leave)
+    }
+}
+
+/// A family searched by [`explore`]: its window of weights, the reduced cost of a
+/// set and the bound of a node.
+trait Family: Sync {
+    /// The weights `p(S)` a member can have (closed).
+    fn window(&self) -> (f64, f64);
+    /// The reduced cost of the set on the stack (weight, dual mass, largest mass
+    /// in, largest mass out), or `None` when it is no member.
+    fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64>;
+    /// An upper bound on the reduced cost of every completion of `node`, exact
+    /// enough to stop above `threshold`.
+    fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64;
+    /// An upper bound on the reduced cost of every set of weight in `[w1, w2]`,
+    /// dual mass at least `l_min` and largest masses in and out at most
+    /// `max_in`, `max_out`.
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        floor: DualFloor,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64;
+}
+
+/// What is known of the dual mass L of the sets in a box: `L >= l_min` and
+/// `L >= slope W + offset`. Dual values nearly proportional to the masses make
+/// the second far tighter than the first over a range of weights.
+#[derive(Debug, Clone, Copy)]
+struct DualFloor {
+    l_min: f64,
+    slope: f64,
+    offset: f64,
+}
+
+impl DualFloor {
+    /// The least dual mass at weight w.
+    fn at(&self, w: f64) -> f64 {
+        self.l_min.max(self.slope * w + self.offset)
+    }
+
+    /// The ends of `[a, b]` with the floor's kink between them if it falls
+    /// inside: the floor is linear between consecutive breaks.
+    fn breaks(&self, a: f64, b: f64) -> Vec<f64> {
+        let kink = (self.l_min - self.offset) / self.slope;
+        if kink > a && kink < b {
+            vec![a, kink, b]
+        } else {
+            vec![a, b]
+        }
+    }
+}
+
+/// Depth-first branch and bound over the items of `search`.
+fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
+    let items = search.items;
+    let n = items.len();
+    let (w_lo, w_hi) = family.window();
+    if node.w > w_hi + BOUND_TOL {
+        return;
+    }
+    if node.depth == search.items.start {
+        search.suffix.complete(family, search, &node);
+        return;
+    }
+    if fresh {
+        let max_out = node.max_out.max(items.suffix_max[node.depth]);
+        if let Some(rc) = family.reduced_cost(&node, search.stack.len(), n, max_out) {
+            search.offer(rc);
+        }
+    }
+    if node.depth == n {
+        return;
+    }
+    if search.must_stop() {
+        // A node left open keeps its full bound (no early stop at a threshold).
+        let bound = family.bound(&node, items, f64::INFINITY);
+        search.found.open = search.found.open.max(bound);
+        return;
+    }
+    let threshold = search.threshold();
+    if family.bound(&node, items, threshold) <= threshold {
+        return;
+    }
+    let (take, leave) = search.children(&node);
+    if take.w <= w_hi + BOUND_TOL {
+        search.stack.push(node.depth);
+        explore(family, search, take, true);
+        search.stack.pop();
+    }
+    if leave.w + items.suffix_mass[leave.depth] >= w_lo - BOUND_TOL {
+        explore(family, search, leave, false);
+    }
+}
+
+/// One search of a family over `items`: depth first, the last items met in the
+/// middle.
+fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass: &Pass) -> Found {
+    search_with(family, items, &Suffix::new(items), tol, keep, pass)
+}
+
+/// [`search_items`] with the tree of the last items built already.
+fn search_with(
+    family: &impl Family,
+    items: &Items,
+    suffix: &Suffix,
+    tol: f64,
+    keep: usize,
+    pass: &Pass,
+) -> Found {
+    let mut search = Search::new(items, suffix, tol, keep, pass);
+    explore(family, &mut search, Node::root(), true);
+    search.found
+}
+
+impl Node {
+    fn root() -> Self {
+        Node {
+            depth: 0,
+            w: 0.0,
+            l: 0.0,
+            max_in: 0.0,
+            max_out: 0.0,
+        }
+    }
+}
+
+/// `mu(c)` on the slice `p . c = 1` from the separable form.
+struct SliceUtility {
+    p: Vec<f64>,
+    kind: Separable,
+}
+
+impl SliceUtility {
+    /// The column of ray v with its value, and its reduced cost under lambda.
+    fn priced(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+        let value = self.value(&v);
+        (value - lambda.dot(&v), Column { vector: v, value })
+    }
+
+    fn value(&self, v: &Array1<f64>) -> f64 {
+        let pairs = self.p.iter().zip(v);
+        match self.kind {
+            Separable::FInformation(f) => pairs.map(|(a, c)| a * f(*c)).sum(),
+            Separable::MaxWeighted => pairs.map(|(a, c)| a * c).fold(0.0, f64::max),
+        }
+    }
+}
+
+fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
+    SliceUtility {
+        p: p.to_vec(),
+        kind,
+    }
+}
+
+/// Merges the searches: the largest reduced cost (an upper bound when nodes were
+/// left open or pruned at the tolerance) and the best `keep` columns, built and
+/// re-priced from their vectors by `column`.
+fn collect(
+    results: Vec<(usize, Found)>,
+    tol: f64,
+    keep: usize,
+    column: impl Fn(usize, &[usize]) -> Option<(f64, Column)>,
+) -> Pricing {
+    let mut best = f64::NEG_INFINITY;
+    let mut nodes = 0;
+    let mut top: TopK<Column> = TopK::new(keep);
+    for (member, found) in results {
+        best = best.max(found.best).max(found.open);
+        nodes += found.nodes;
+        for (_, set) in found.top.into_sorted() {
+            if let Some((rc, c)) = column(member, &set) {
+                top.push(rc, c);
+            }
+        }
+    }
+    // Nodes were dropped only at or below max(tol, a kept candidate's cost).
+    if tol.is_finite() {
+        best = best.max(tol);
+    }
+    Pricing {
+        max_reduced_cost: best,
+        entering: top
+            .into_sorted()
+            .into_iter()
+            .filter(|(rc, _)| *rc > tol)
+            .collect(),
+        priced: nodes,
+    }
+}
+
+/// A family priced within a shared [`Pass`] (its deadline and node budget).
+trait Searched: Send + Sync {
+    /// Dimension N.
+    fn dimension(&self) -> usize;
+    /// When every pass must stop.
+    fn deadline(&self) -> Option<Instant>;
+    /// One pricing pass, counting its nodes into `pass`.
+    fn price_in(&self, lambda: &Array1<f64>, tol: f64, keep: usize, pass: &Pass) -> Pricing;
+    /// Nodes a seeding pass visits (a heuristic start, not a proof).
+    fn seed_budget(&self) -> u64 {
+        PASS_BUDGET
+    }
+}
+
+/// A family alone prices in a pass of its own.
+impl<T: Searched> RayOracle for T {
+    fn dimension(&self) -> usize {
+        Searched::dimension(self)
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_with(lambda, tol, keep, &PassControl::default())
+    }
+
+    fn price_with(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        control: &PassControl,
+    ) -> Pricing {
+        let pass = Pass::new(self.deadline(), self.seed_budget(), control);
+        self.price_in(lambda, tol, keep, &pass)
+    }
+}

@@ -1,0 +1,113 @@
+//! The choice of pricing for a cone and a utility: branch and bound over the
+//! cone's ray families where they have a searchable form, with the start
+//! columns that give the master a nondegenerate first basis.
+
+use crate::colgen::oracle::RayOracle;
+use crate::colgen::start::Started;
+use crate::objective::utility::Separable;
+use crate::objective::utility::Utility;
+use crate::pricing::branch_bound::BoxCut;
+use crate::pricing::branch_bound::Levels;
+use crate::pricing::branch_bound::ThreeLevel;
+use crate::pricing::branch_bound::TwoLevel;
+use crate::pricing::branch_bound::Union;
+use crate::pricing::exact_ball_loss::ExactBallLoss;
+use ndarray::ArrayView1;
+use pmldesign_model::ColumnCone;
+use pmldesign_model::Notion;
+/// The four ray families of the exact l1 ball past \[E\] Prop 2 (`E = e^eps`,
+/// `b = beta/2`; docs/theory.md §4b) as one branch-and-bound pass; `None` when
+/// `utility` has no form for the three-level search.
+pub(crate) fn exact_ball_families(
+    p: &[f64],
+    e: f64,
+    b: f64,
+    utility: &dyn Utility,
+    deadline: Option<std::time::Instant>,
+) -> Option<Union> {
+    let three = ThreeLevel::new(p, e, b, utility)?;
+    let family_l = TwoLevel::new(p, Levels::BallLevel { e, b }, utility)?;
+    // Prop 2's formula: inside the exact cone for every radius.
+    let family_z = BoxCut::new(p, 0.0, e / (1.0 + b * e), true, utility)?;
+    let stairs = TwoLevel::new(p, Levels::Staircase { e }, utility)?.with_cap(b);
+    let prop2 = (family_z, family_l);
+    Some(Union::exact_ball(prop2, stairs, three, deadline))
+}
+
+/// The branch-and-bound pricing oracle of `cone` for `utility`, when the cone's
+/// rays have a searchable family (the `branch_bound` module) normalised by the
+/// reference prior and the utility has a [`Utility::separable`] form.
+pub fn pricing_oracle(
+    cone: &ColumnCone,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+    deadline: Option<std::time::Instant>,
+) -> Option<Box<dyn RayOracle>> {
+    let kind = utility.separable()?;
+    let p = reference.to_vec();
+    if cone.normaliser().iter().zip(&p).any(|(a, b)| a != b) {
+        return None;
+    }
+    let e = cone.epsilon().exp();
+    let boxed = |o: BoxCut| -> Box<dyn RayOracle + Send> { Box::new(o.with_deadline(deadline)) };
+    let oracle: Box<dyn RayOracle + Send> = match cone {
+        ColumnCone::PmlKnownPrior { .. } => boxed(BoxCut::new(&p, 0.0, e, false, utility)?),
+        ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => {
+            let e_prime = cone.effective_exp_epsilon();
+            let levels = Levels::BallLevel { e, b: beta / 2.0 };
+            // The union's pass carries the deadline for both families.
+            let family_l = TwoLevel::new(&p, levels, utility)?;
+            let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?;
+            Box::new(Union::ball(family_z, family_l, deadline))
+        }
+        // Past Prop 2: the exact ball's families (docs/theory.md §4b); MAP
+        // accuracy as the loss -diag(p), one linear pricing per maximiser.
+        ColumnCone::PmlL1Ball { beta, .. } if e > 1.0 => match kind {
+            Separable::MaxWeighted => {
+                Box::new(ExactBallLoss::map_accuracy(&p, e, beta / 2.0, deadline)?)
+            }
+            Separable::FInformation(_) => {
+                Box::new(exact_ball_families(&p, e, beta / 2.0, utility, deadline)?)
+            }
+        },
+        ColumnCone::Notion { notion, .. } => match *notion {
+            Notion::Ldp { epsilon } if epsilon > 0.0 => {
+                let levels = Levels::Staircase { e: epsilon.exp() };
+                Box::new(TwoLevel::new(&p, levels, utility)?.with_deadline(deadline))
+            }
+            Notion::Pmc { .. } | Notion::Alip { .. } | Notion::Lip { .. } => {
+                cone.known_prior()?;
+                let lo = notion.lower().map_or(0.0, |l| (-l).exp());
+                // PMC has no upper end (N rays, enumerated): BoxCut::new refuses it.
+                let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
+                boxed(BoxCut::new(&p, lo, hi, false, utility)?)
+            }
+            _ => return None,
+        },
+        _ => return None,
+    };
+    // A randomized-response basis for the PML cones: without it the master
+    // starts degenerate and large designs stall at utility 0 for many passes.
+    // The same for LDP: the columns of k-ary randomized response.
+    let value = |v: ArrayView1<f64>| utility.column_value(v, reference);
+    let start = match cone {
+        ColumnCone::PmlKnownPrior { .. } => crate::colgen::start::spikes(reference, e, 0.0, &value),
+        // Prop 2's e^eps' for every radius (its cone is inside the exact one).
+        ColumnCone::PmlL1Ball { beta, .. } => {
+            let b = beta / 2.0;
+            crate::colgen::start::spikes(reference, e / (1.0 + b * e), b, &value)
+        }
+        ColumnCone::Notion {
+            notion: Notion::Ldp { epsilon },
+            ..
+        } => crate::colgen::start::staircase_spikes(reference, epsilon.exp(), &value),
+        // PMC, ALIP, LIP of a known prior: the box `lo <= c_x <= hi`.
+        ColumnCone::Notion { notion, .. } => {
+            let lo = notion.lower().map_or(0.0, |l| (-l).exp());
+            let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
+            crate::colgen::start::box_spikes(reference, lo, hi, &value)?
+        }
+        _ => return Some(oracle),
+    };
+    Some(Box::new(Started { oracle, start }))
+}

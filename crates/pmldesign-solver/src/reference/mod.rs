@@ -1,0 +1,5 @@
+//! The papers' closed forms and the randomized-response baselines every design
+//! is compared with (docs/theory.md §5).
+
+pub(crate) mod baseline;
+pub mod closed_form;

@@ -1,0 +1,179 @@
+//! A certified design as plain data: its status, the mechanism with its
+//! per-output levels, the certificate, the baselines and the guarantee.
+
+use crate::reference::baseline::Baselines;
+use crate::solution::certificate::Certificate;
+use ndarray::ArrayView1;
+use pmldesign_model::Mechanism;
+use pmldesign_model::Notion;
+use pmldesign_model::UncertaintySet;
+use pmldesign_model::measures::{self as density};
+use serde::Serialize;
+/// How the design was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DesignStatus {
+    /// The LP optimum over the extreme rays, certified by its dual bound.
+    Optimal,
+    /// The identity meets the notion (for PML: eps is at least its worst-case
+    /// PML): every mechanism qualifies and the identity, optimal for every
+    /// sub-convex utility, is returned.
+    NoPrivacyNeeded,
+    /// The time limit stopped column generation: the mechanism is valid and
+    /// certified private; the certificate's gap bounds its distance to the optimum.
+    TimeLimit,
+    /// Column generation stopped at the requested gap tolerance (larger than the
+    /// optimality gap), or numerical precision left a larger gap: valid and
+    /// certified private, at most the certificate's gap below the optimum.
+    GapLimit,
+}
+
+impl DesignStatus {
+    /// The status of a mechanism of utility `value` certified within `gap` of the
+    /// optimum: [`DesignStatus::Optimal`] only within
+    /// `max(1e-9 |value|, 1e-15)` ([`crate::tolerance::OPTIMALITY_GAP`]), else
+    /// the time limit (when the search did not converge) or the gap limit.
+    pub fn from_gap(gap: f64, value: f64, converged: bool) -> Self {
+        let allowed = crate::tolerance::gap_allowance(crate::tolerance::OPTIMALITY_GAP, value);
+        if gap <= allowed {
+            DesignStatus::Optimal
+        } else if converged {
+            DesignStatus::GapLimit
+        } else {
+            DesignStatus::TimeLimit
+        }
+    }
+}
+
+/// A certified mechanism: the result of [`crate::Problem::solve`]. It serialises
+/// to the JSON of `pml design --format json` and deserialises back, re-checked
+/// (the `record` module).
+#[derive(Debug, Clone)]
+pub struct Design {
+    /// How it was obtained.
+    pub status: DesignStatus,
+    /// The privacy notion and its levels.
+    pub notion: Notion,
+    /// The target level eps (the notion's headline level, eps_u for ALIP).
+    pub epsilon: f64,
+    /// The priors it protects.
+    pub uncertainty: UncertaintySet,
+    /// The names of the inputs, one per row (`x1..xN` unless given).
+    pub labels: Vec<String>,
+    /// The names of the outputs, one per column (`y1..yM`; a loss design's
+    /// output y is the guess "X = `labels[y]`", so it carries that label).
+    pub outputs: Vec<String>,
+    /// Name of the utility maximised (`-loss` for a loss design).
+    pub utility_name: String,
+    /// Utility under the reference prior (minus the expected loss for a loss
+    /// design).
+    pub utility_value: f64,
+    /// What a loss design minimised, when it is one.
+    pub loss: Option<LossOutcome>,
+    /// The mechanism: one row per input; for a utility only the outputs used (at
+    /// most N).
+    pub mechanism: Mechanism,
+    /// Output probabilities `q_y` under the reference prior.
+    pub output_probabilities: Vec<f64>,
+    /// PML of each output under the reference prior (\[E\] Thm 1); 0 for an
+    /// output of probability 0.
+    pub pml_per_output: Vec<f64>,
+    /// PMC of each output under the reference prior (\[D\] Thm 1); infinite for a
+    /// column with a zero.
+    pub pmc_per_output: Vec<f64>,
+    /// Verification of the mechanism.
+    pub certificate: Certificate,
+    /// Randomized response at the same LDP level and calibrated to eps.
+    pub baselines: Baselines,
+    /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III).
+    pub guarantee: Option<crate::solution::guarantee::Guarantee>,
+    /// Extreme rays of the cone when they were counted (enumeration, or branch
+    /// and bound up to N = 20); 0 when no LP was needed.
+    pub rays: Option<u64>,
+    /// Pricing passes of the column generation.
+    pub iterations: usize,
+    /// Rays priced over all passes (enumeration), or search nodes visited
+    /// (branch and bound).
+    pub rays_priced: u64,
+    /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss) or
+    /// `"none"` when no LP was needed.
+    pub pricing: String,
+}
+
+impl Design {
+    /// What the status means for this design, in a sentence (`None` when it is
+    /// optimal).
+    pub fn note(&self) -> Option<String> {
+        let relative =
+            self.certificate.gap / self.certificate.upper_bound.abs().max(f64::MIN_POSITIVE);
+        match self.status {
+            DesignStatus::NoPrivacyNeeded => Some(format!(
+                "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
+                self.epsilon,
+                self.uncertainty
+                    .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
+            )),
+            DesignStatus::TimeLimit => Some(format!(
+                "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
+                self.iterations,
+                self.certificate.gap,
+                100.0 * relative
+            )),
+            DesignStatus::GapLimit => Some(format!(
+                "stopped at a certified gap of {:.3e} ({:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
+                self.certificate.gap, relative, self.iterations,
+            )),
+            DesignStatus::Optimal => None,
+        }
+    }
+}
+
+/// What a loss design minimised ([`crate::Problem::loss`]; docs/theory.md §4).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct LossOutcome {
+    /// The loss ([`crate::Loss::name`]).
+    pub name: String,
+    /// Expected loss under the reference prior, measured on the matrix.
+    pub expected_loss: f64,
+    /// A lower bound on the expected loss of every feasible mechanism (LP duality).
+    pub lower_bound: f64,
+    /// Which LP solved it.
+    pub method: crate::settings::LossMethod,
+    /// The LP's dual behind `lower_bound`, when an LP proved it.
+    #[serde(default)]
+    pub dual: Option<crate::solution::loss::LossDual>,
+    /// A user loss matrix `d[x][y]` (rows are secrets), so that the design can be
+    /// re-checked; `None` for the named losses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<Vec<Vec<f64>>>,
+}
+
+/// The names `prefix1..prefixN`.
+pub fn numbered(prefix: &str, n: usize) -> Vec<String> {
+    (1..=n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// Output probabilities, PML and PMC of each column under the reference prior.
+pub(crate) fn per_output(
+    mechanism: &Mechanism,
+    reference: ArrayView1<f64>,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let q = reference.dot(&mechanism.matrix());
+    let pml = mechanism
+        .columns()
+        .zip(q.iter())
+        .map(|(c, &qy)| {
+            let max = c.iter().copied().fold(0.0, f64::max);
+            if qy > 0.0 {
+                (max / qy).ln().max(0.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let pmc = mechanism
+        .columns()
+        .map(|c| density::column_pmc(c, reference).unwrap_or(0.0))
+        .collect();
+    (q.to_vec(), pml, pmc)
+}

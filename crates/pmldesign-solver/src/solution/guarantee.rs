@@ -1,0 +1,63 @@
+//! From samples to guarantees (\[E\] Sec. III-IV, docs/theory.md §6): an estimate from m samples
+//! and a failure probability delta give an l1 radius beta; the design that is eps-PML
+//! for every prior in `B_beta(p^)` is eps-PML for the true prior with probability at
+//! least `1 - delta` over the sample.
+
+use crate::error::Result;
+use pmldesign_model::sample::RadiusMethod;
+use pmldesign_model::{Mechanism, Prior};
+use serde::Serialize;
+
+/// The simpler route (\[E\] eqs. (8), (13)): design eps0-PML for the estimate alone,
+/// with eps0 chosen so that (8) gives eps over the ball.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct SimplerRoute {
+    /// The level eps0 used for the estimate: `e^-eps0 = e^-eps + beta/2`.
+    pub epsilon_for_estimate: f64,
+    /// Its optimal mechanism for the estimate.
+    pub mechanism: Mechanism,
+    /// Its utility under the estimate.
+    pub utility: f64,
+    /// Its exact worst-case PML over the ball (at most eps by (8)).
+    pub worst_case_pml: f64,
+}
+
+/// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III-IV,
+/// docs/theory.md §6): with probability at least `1 - delta` over m samples, the
+/// true prior lies in `B_beta(p^)`, so a mechanism eps-PML over the ball is eps-PML
+/// for the true prior.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Guarantee {
+    /// Sample size m.
+    pub samples: u64,
+    /// Failure probability delta over the sample.
+    pub delta: f64,
+    /// The radius beta.
+    pub beta: f64,
+    /// How beta was derived.
+    pub radius_method: RadiusMethod,
+    /// Caveats on the radius, if any.
+    pub radius_note: Option<String>,
+    /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
+    /// design maximises a utility.
+    pub simpler_route: Option<SimplerRoute>,
+}
+
+impl Guarantee {
+    /// The radius for (m, delta) over the estimate's alphabet, without the
+    /// simpler route.
+    pub fn new(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) -> Result<Self> {
+        let beta = method.radius(samples, delta, estimate)?;
+        let radius_note = (method == RadiusMethod::Kappa).then(|| {
+            "the kappa radius evaluates phi(kappa) at the estimate in place of the unknown prior (Theorem 2 needs the true kappa); use the distribution-free radius for a strict guarantee".to_string()
+        });
+        Ok(Guarantee {
+            samples,
+            delta,
+            beta,
+            radius_method: method,
+            radius_note,
+            simpler_route: None,
+        })
+    }
+}

@@ -1,0 +1,10 @@
+//! What a solve returns, as plain data: [`Design`](design::Design) with its
+//! [`Certificate`](certificate::Certificate), the sample [`Guarantee`](guarantee::Guarantee),
+//! a loss design's dual, and the serialised record. The certificate's checks stand
+//! beside the data they check; no design algorithm lives here.
+
+pub(crate) mod certificate;
+pub(crate) mod design;
+pub(crate) mod guarantee;
+pub(crate) mod loss;
+pub(crate) mod record;

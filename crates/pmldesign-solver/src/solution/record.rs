@@ -1,0 +1,168 @@
+//! The serialised form of a [`Design`]: the JSON object of
+//! `pml design --format json` (the Python package's `Design.to_dict()` is the
+//! same). Reading one back rebuilds the set through its checked constructors
+//! and re-measures the mechanism under the stated notion over the whole set
+//! ([`Certificate::check_notion_feasible`]), so a stored design that was edited
+//! into a leaky one is refused, never trusted.
+
+use crate::reference::baseline::Baselines;
+use crate::solution::certificate::Certificate;
+use crate::solution::design::Design;
+use crate::solution::design::DesignStatus;
+use crate::solution::design::LossOutcome;
+use crate::solution::guarantee::Guarantee;
+use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+#[derive(Serialize, Deserialize)]
+struct UtilityRecord {
+    name: String,
+    value: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BaselinesRecord {
+    randomized_response: Baselines,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SolverRecord {
+    extreme_rays: Option<u64>,
+    pricing_passes: usize,
+    rays_priced: u64,
+    pricing: String,
+}
+
+/// The JSON layout, key by key.
+#[derive(Serialize, Deserialize)]
+struct DesignRecord {
+    prior: Vec<f64>,
+    labels: Vec<String>,
+    notion: Notion,
+    epsilon: f64,
+    exp_epsilon: f64,
+    uncertainty: UncertaintySet,
+    status: DesignStatus,
+    note: Option<String>,
+    utility: UtilityRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    loss: Option<LossOutcome>,
+    outputs: Vec<String>,
+    mechanism: Mechanism,
+    output_probabilities: Vec<f64>,
+    pml_per_output: Vec<f64>,
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite_vec")]
+    pmc_per_output: Vec<f64>,
+    certificate: Certificate,
+    baselines: BaselinesRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    guarantee: Option<Guarantee>,
+    solver: SolverRecord,
+}
+
+impl Serialize for Design {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = self.clone();
+        DesignRecord {
+            prior: d.uncertainty.reference().to_vec(),
+            note: d.note(),
+            labels: d.labels,
+            notion: d.notion,
+            epsilon: d.epsilon,
+            exp_epsilon: d.epsilon.exp(),
+            uncertainty: d.uncertainty,
+            status: d.status,
+            utility: UtilityRecord {
+                name: d.utility_name,
+                value: d.utility_value,
+            },
+            loss: d.loss,
+            outputs: d.outputs,
+            mechanism: d.mechanism,
+            output_probabilities: d.output_probabilities,
+            pml_per_output: d.pml_per_output,
+            pmc_per_output: d.pmc_per_output,
+            certificate: d.certificate,
+            baselines: BaselinesRecord {
+                randomized_response: d.baselines,
+            },
+            guarantee: d.guarantee,
+            solver: SolverRecord {
+                extreme_rays: d.rays,
+                pricing_passes: d.iterations,
+                rays_priced: d.rays_priced,
+                pricing: d.pricing,
+            },
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Design {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = DesignRecord::deserialize(d)?;
+        r.into_design().map_err(serde::de::Error::custom)
+    }
+}
+
+impl DesignRecord {
+    /// The design, with the set rebuilt and the mechanism re-certified.
+    fn into_design(self) -> crate::Result<Design> {
+        let set = rebuild(self.uncertainty)?;
+        let (n, m) = (self.mechanism.inputs(), self.mechanism.outputs());
+        if set.len() != n || self.labels.len() != n || self.outputs.len() != m {
+            return Err(ModelError::invalid(
+                "mechanism",
+                format!("{n}x{m}"),
+                format!(
+                    "the prior has {} entries, with {} labels and {} output names",
+                    set.len(),
+                    self.labels.len(),
+                    self.outputs.len()
+                ),
+                "store the design as `pml design --format json` wrote it",
+            )
+            .into());
+        }
+        let mut certificate = Certificate::check_notion_feasible(
+            &self.mechanism,
+            &set,
+            &self.notion,
+            self.utility.value,
+            self.certificate.upper_bound,
+        )?;
+        certificate.dual = self.certificate.dual;
+        Ok(Design {
+            status: self.status,
+            notion: self.notion,
+            epsilon: self.epsilon,
+            uncertainty: set,
+            labels: self.labels,
+            outputs: self.outputs,
+            utility_name: self.utility.name,
+            utility_value: self.utility.value,
+            loss: self.loss,
+            mechanism: self.mechanism,
+            output_probabilities: self.output_probabilities,
+            pml_per_output: self.pml_per_output,
+            pmc_per_output: self.pmc_per_output,
+            certificate,
+            baselines: self.baselines.randomized_response,
+            guarantee: self.guarantee,
+            rays: self.solver.extreme_rays,
+            iterations: self.solver.pricing_passes,
+            rays_priced: self.solver.rays_priced,
+            pricing: self.solver.pricing,
+        })
+    }
+}
+
+/// The set through its checked constructors.
+fn rebuild(set: UncertaintySet) -> pmldesign_model::Result<UncertaintySet> {
+    Ok(match set {
+        // Priors are checked as they are read.
+        UncertaintySet::Known { prior } => UncertaintySet::known(prior),
+        UncertaintySet::L1Ball { center, beta } => UncertaintySet::l1_ball(center, beta)?,
+        UncertaintySet::Polytope { vertices } => UncertaintySet::polytope(vertices)?,
+    })
+}

@@ -1,0 +1,226 @@
+//! Checking a stored loss design: the expected loss re-measured on the matrix,
+//! and the stored dual re-checked against the loss LP (column generation's
+//! lambda re-priced exactly, the direct LP's multipliers checked for
+//! feasibility and their bound recomputed).
+
+use crate::cones::sparse::Constraints;
+use crate::error::Result;
+use crate::objective::loss::LabelledLoss;
+use crate::objective::loss::Loss;
+use crate::objective::loss::constant_label;
+use crate::objective::loss::expected_loss;
+use crate::objective::loss::free_lower_bound;
+use crate::objective::utility::Utility;
+use crate::pricing::exact_ball_loss::ExactBallLoss;
+use crate::pricing::labels::LossOracle;
+use crate::pricing::labels::Slice;
+use crate::settings::LossMethod;
+use crate::solution::certificate::DualCertificate;
+use crate::solution::design::LossOutcome;
+use crate::solution::loss::DirectDual;
+use crate::solution::loss::LossDual;
+use crate::verify::utility::Repricing;
+use crate::verify::utility::altered;
+use crate::verify::utility::check_dual_bound;
+use crate::verify::utility::stored_lambda;
+use ndarray::Array1;
+use ndarray::Array2;
+use ndarray::Axis;
+use pmldesign_model::Mechanism;
+use pmldesign_model::UncertaintySet;
+/// What [`verify_loss`] re-computed from a stored loss design.
+pub(crate) struct LossCheck {
+    /// The expected loss re-measured on the matrix.
+    pub expected_loss: f64,
+    /// The best lower bound proven here: the stored dual, re-checked, or the
+    /// closed forms (the loss without privacy; the constant guess at eps = 0).
+    pub lower_bound: f64,
+    /// The lower bound the stored dual proves, re-checked (`None` without one).
+    pub dual_bound: Option<f64>,
+    /// Where the dual was re-checked.
+    pub repricing: Repricing,
+}
+
+/// Re-checks a stored loss design ([`crate::Design::verify`]): the expected
+/// loss re-measured on the matrix, and the stored dual re-checked against the
+/// loss LP of `set` at `epsilon` (column generation's lambda re-priced by the
+/// exact knapsacks, the direct LP's multipliers checked for feasibility and
+/// their alpha recomputed).
+pub(crate) fn verify_loss(
+    set: &UncertaintySet,
+    epsilon: f64,
+    mechanism: &Mechanism,
+    outcome: &LossOutcome,
+) -> Result<LossCheck> {
+    let n = set.len();
+    let d = stored_loss(outcome)?.matrix(n)?;
+    let p = set.reference();
+    let c = &d * &p.view().insert_axis(Axis(1));
+    let level = epsilon.min(crate::limits::MAX_DESIGN_LEVEL);
+    let mut lower_bound = free_lower_bound(&c);
+    if epsilon == 0.0 {
+        lower_bound = lower_bound.max(constant_label(&c).1);
+    }
+    let (dual_bound, repricing) = match (&outcome.dual, level < epsilon) {
+        (None, _) => (None, Repricing::NoDual),
+        // Designed at the capped level: its dual is not for the asked cone.
+        (Some(_), true) => (None, Repricing::Skipped),
+        (Some(LossDual::ColumnGeneration(dc)), false) => {
+            let b = reprice_loss_columns(set, level, outcome.method, &c, dc)?;
+            (Some(b), Repricing::Exact)
+        }
+        (Some(LossDual::Direct(dd)), false) => {
+            (Some(check_direct(set, level, &c, dd)?), Repricing::Exact)
+        }
+    };
+    Ok(LossCheck {
+        expected_loss: expected_loss(mechanism, p.view(), d.view()),
+        lower_bound: dual_bound.map_or(lower_bound, |b| b.max(lower_bound)),
+        dual_bound,
+        repricing,
+    })
+}
+
+/// The loss a stored design minimised, by name (a user matrix travels with it).
+fn stored_loss(outcome: &LossOutcome) -> Result<Loss> {
+    Ok(match (outcome.name.as_str(), &outcome.matrix) {
+        ("hamming", _) => Loss::Hamming,
+        ("absolute", _) => Loss::Absolute,
+        ("squared", _) => Loss::Squared,
+        ("matrix", Some(rows)) => {
+            let n = rows.len();
+            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+            let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat)
+                .map_err(|_| altered("loss.matrix", n, "the rows differ in length"))?;
+            Loss::Matrix(m)
+        }
+        (name, _) => {
+            return Err(altered(
+                "loss.name",
+                name,
+                "not hamming, absolute or squared, nor a matrix stored with the design",
+            ));
+        }
+    })
+}
+
+/// The lower bound that column generation's `lambda` proves, re-priced over the
+/// slice it was priced on (the outer one for the inner/outer method).
+fn reprice_loss_columns(
+    set: &UncertaintySet,
+    level: f64,
+    method: LossMethod,
+    c: &Array2<f64>,
+    dc: &DualCertificate,
+) -> Result<f64> {
+    let no_slice = || {
+        altered(
+            "loss.method",
+            format!("{method:?}"),
+            "no column-generation slice for this set",
+        )
+    };
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let ones = Array1::ones(c.nrows());
+    let ones_value = LabelledLoss { c }.column_value(ones.view(), set.reference().view());
+    if method == LossMethod::ColumnGeneration
+        && let Some(oracle) = ExactBallLoss::new(set, level, c, None)
+    {
+        let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
+        check_dual_bound("loss.dual", dc, repriced)?;
+        return Ok(-repriced);
+    }
+    let slice = match (method, set) {
+        (LossMethod::InnerOuter, UncertaintySet::L1Ball { center, .. }) => Slice {
+            r: center.masses().to_owned(),
+            e: level.exp(),
+            h: 0.0,
+        },
+        (LossMethod::InnerOuter, _) => return Err(no_slice()),
+        _ => Slice::new(&Constraints::new(set, level)?).ok_or_else(no_slice)?,
+    };
+    let oracle = LossOracle {
+        slice,
+        loss: LabelledLoss { c },
+    };
+    let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
+    check_dual_bound("loss.dual", dc, repriced)?;
+    Ok(-repriced)
+}
+
+/// The lower bound that the direct LP's multipliers prove: non-negative, the
+/// coupling constraints met (to a relative 1e-12), alpha recomputed.
+fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDual) -> Result<f64> {
+    let cons = Constraints::new(set, level)?;
+    let n = c.nrows();
+    let grid = |field: &str, rows: &[Vec<f64>], r: usize| -> Result<Array2<f64>> {
+        let fine = rows.len() == r && rows.iter().all(|row| row.len() == n);
+        let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+        if !fine || flat.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+            return Err(altered(
+                field,
+                format!("{} rows", rows.len()),
+                &format!("expected {r} x {n} finite multipliers >= 0"),
+            ));
+        }
+        Ok(Array2::from_shape_vec((r, n), flat).expect("shape checked"))
+    };
+    let dual = DualPoint {
+        gamma: grid("loss.dual.gamma", &dd.gamma, n)?,
+        sigma: grid("loss.dual.sigma", &dd.sigma, cons.functionals.len())?,
+        rho: grid("loss.dual.rho", &dd.rho, n)?,
+    };
+    for y in 0..n {
+        let (gamma, sigma) = (dual.gamma.column(y).sum(), dual.sigma.column(y).sum());
+        let rho = dual.rho.column(y).sum();
+        if cons.e * gamma > sigma * (1.0 + 1e-12)
+            || (cons.uses_t() && cons.h * sigma > rho * (1.0 + 1e-12))
+        {
+            return Err(altered(
+                "loss.dual",
+                format!("output {y}"),
+                "the multipliers break a coupling constraint of the dual LP",
+            ));
+        }
+    }
+    let bound: f64 = direct_alpha(&cons.functionals, c, &dual).iter().sum();
+    if bound < dd.bound - crate::verify::utility::tolerance(bound) {
+        return Err(altered(
+            "loss.dual.bound",
+            dd.bound,
+            &format!("the multipliers prove only {bound}"),
+        ));
+    }
+    Ok(bound)
+}
+
+/// A dual point: `gamma[x][y]` on `W[x][y] <= E m_y`, `sigma[k][y]` on
+/// `m_y <= l_k . W[:, y] + h t_y`, `rho[x][y]` on `t_y <= W[x][y]`.
+pub(crate) struct DualPoint {
+    pub(crate) gamma: Array2<f64>,
+    pub(crate) sigma: Array2<f64>,
+    pub(crate) rho: Array2<f64>,
+}
+
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+pub(crate) fn direct_alpha(
+    functionals: &[Array1<f64>],
+    c: &Array2<f64>,
+    dual: &DualPoint,
+) -> Vec<f64> {
+    let n = c.nrows();
+    (0..n)
+        .map(|x| {
+            (0..n)
+                .map(|y| {
+                    let s: f64 = functionals
+                        .iter()
+                        .enumerate()
+                        .map(|(k, l)| dual.sigma[[k, y]] * l[x])
+                        .sum();
+                    c[[x, y]] + dual.gamma[[x, y]] - s - dual.rho[[x, y]]
+                })
+                .fold(f64::INFINITY, f64::min)
+        })
+        .collect()
+}

@@ -1,0 +1,317 @@
+//! Checking a stored design without trusting the solver that made it
+//! (docs/theory.md §4, "Checking a stored design"): [`Design::verify`]
+//! re-measures the utility on the matrix, re-prices the stored dual over every
+//! ray of the cone, and accepts the stated upper bound only if a bound proven
+//! here is at most it. Reading a design (the `record` module) has already
+//! re-measured its privacy over the whole set.
+
+use crate::colgen::engine::dual_bound;
+use crate::colgen::oracle::RayOracle;
+use crate::cones::rays::StructuredFamily;
+use crate::error::Result;
+use crate::error::SolverError;
+use crate::limits::MAX_DESIGN_LEVEL;
+use crate::limits::MAX_GENERIC_N;
+use crate::objective::utility::Utility;
+use crate::objective::utility::builtin;
+use crate::pricing::choice::pricing_oracle;
+use crate::pricing::enumerated::MaterialisedRays;
+use crate::pricing::enumerated::StructuredRays;
+use crate::solution::certificate::DualCertificate;
+use crate::solution::design::Design;
+use crate::solution::design::DesignStatus;
+use crate::tolerance::OPTIMALITY_GAP;
+use crate::tolerance::gap_allowance;
+use ndarray::Array1;
+use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::{ColumnCone, Mechanism, ModelError, Notion, UncertaintySet};
+use serde::Serialize;
+
+/// Over which rays a stored dual was re-priced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Repricing {
+    /// Every ray of the design's own cone (or, for a loss, its LP exactly).
+    Exact,
+    /// Every ray of a cone containing the design's (the estimate alone, for a
+    /// ball past \[E\] Prop 2): a bound there holds for the design's cone too.
+    Containing,
+    /// Not re-priced: levels past what doubles represent (e^690), or rays beyond the
+    /// enumeration limits; the identity's utility still bounds the optimum.
+    Skipped,
+    /// The design carries no dual (no LP was needed).
+    NoDual,
+}
+
+/// What [`Design::verify`] re-computed, independently of the solver's run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verification {
+    /// The utility re-measured on the matrix (minus the expected loss for a loss).
+    pub utility_value: f64,
+    /// The smallest upper bound on the optimum proven here (for a loss, minus the
+    /// largest lower bound on the loss): the re-priced dual, the utility's
+    /// a-priori bound, or the identity's utility.
+    pub proven_bound: f64,
+    /// The bound the stored dual proves once re-priced (`None` without one or
+    /// when not re-priced).
+    pub dual_bound: Option<f64>,
+    /// Where the dual was re-priced.
+    pub repricing: Repricing,
+}
+
+impl Design {
+    /// Re-checks the design's numbers from its matrix, set and dual, and returns
+    /// them; an error names the field that does not hold (one line).
+    pub fn verify(&self) -> Result<Verification> {
+        let v = match &self.loss {
+            Some(outcome) => {
+                let c = crate::verify::loss::verify_loss(
+                    &self.uncertainty,
+                    self.epsilon,
+                    &self.mechanism,
+                    outcome,
+                )?;
+                agree("loss.expected_loss", outcome.expected_loss, c.expected_loss)?;
+                Verification {
+                    utility_value: -c.expected_loss,
+                    proven_bound: -c.lower_bound,
+                    dual_bound: c.dual_bound.map(|b| -b),
+                    repricing: c.repricing,
+                }
+            }
+            None => self.verify_utility()?,
+        };
+        agree("utility.value", self.utility_value, v.utility_value)?;
+        let stated = self.certificate.upper_bound;
+        if stated < v.proven_bound - tolerance(v.proven_bound) {
+            return Err(altered(
+                "certificate.upper_bound",
+                stated,
+                &format!("the best bound proven here is {}", v.proven_bound),
+            ));
+        }
+        self.check_status(v.utility_value)?;
+        Ok(v)
+    }
+
+    /// The utility re-measured and the stored dual re-priced.
+    fn verify_utility(&self) -> Result<Verification> {
+        let utility = builtin(&self.utility_name).ok_or_else(|| {
+            altered(
+                "utility.name",
+                &self.utility_name,
+                "not a built-in utility, so it cannot be re-measured",
+            )
+        })?;
+        let reference = self.uncertainty.reference();
+        let value = utility.value(&self.mechanism, reference.view());
+        let identity = utility.value(
+            &Mechanism::identity(self.uncertainty.len()),
+            reference.view(),
+        );
+        let a_priori = density_level(&self.notion)
+            .and_then(|e| utility.bound_at_level(e))
+            .unwrap_or(f64::INFINITY);
+        let (dual_bound, repricing) = match &self.certificate.dual {
+            None => (None, Repricing::NoDual),
+            Some(dual) => self.reprice(dual, utility.as_ref())?,
+        };
+        let proven = dual_bound
+            .unwrap_or(f64::INFINITY)
+            .min(a_priori)
+            .min(identity);
+        Ok(Verification {
+            utility_value: value,
+            proven_bound: proven,
+            dual_bound,
+            repricing,
+        })
+    }
+
+    /// The bound `dual` proves over every ray (module docs), checked against its
+    /// stated bound.
+    fn reprice(
+        &self,
+        dual: &DualCertificate,
+        utility: &dyn Utility,
+    ) -> Result<(Option<f64>, Repricing)> {
+        let lambda = stored_lambda("certificate.dual.lambda", dual, self.uncertainty.len())?;
+        let levels = [
+            self.notion.upper(),
+            self.notion.lower(),
+            Some(self.notion.epsilon()),
+        ];
+        if levels.into_iter().flatten().any(|l| l > MAX_DESIGN_LEVEL) {
+            return Ok((None, Repricing::Skipped));
+        }
+        let inner_outer = self.pricing == "branch_and_bound_inner_outer";
+        let Some((bound, how)) = repriced(
+            &self.uncertainty,
+            &self.notion,
+            utility,
+            &lambda,
+            inner_outer,
+        )?
+        else {
+            return Ok((None, Repricing::Skipped));
+        };
+        check_dual_bound("certificate.dual", dual, bound)?;
+        Ok((Some(bound), how))
+    }
+
+    /// `optimal` needs a gap of at most `max(1e-9 |U|, 1e-15)`; the identity
+    /// needs to meet the notion for `no_privacy_needed`.
+    fn check_status(&self, value: f64) -> Result<()> {
+        let gap = self.certificate.gap;
+        match self.status {
+            DesignStatus::Optimal if gap > gap_allowance(OPTIMALITY_GAP, value) => Err(altered(
+                "status",
+                "optimal",
+                &format!("the certified gap is {gap:e}"),
+            )),
+            DesignStatus::NoPrivacyNeeded
+                if NotionLevels::measure(
+                    &Mechanism::identity(self.uncertainty.len()),
+                    &self.uncertainty,
+                )
+                .excess(&self.notion)
+                    > 0.0 =>
+            {
+                Err(altered(
+                    "status",
+                    "no_privacy_needed",
+                    "the identity does not meet the notion",
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The dual bound `sum(lambda) + max(0, max reduced cost)` over every ray of the
+/// notion's cone, with how it was priced; `None` when the rays are beyond reach.
+/// `containing`: price over the estimate's cone, which contains the ball's (the
+/// inner/outer method's dual is that cone's).
+fn repriced(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    lambda: &Array1<f64>,
+    containing: bool,
+) -> Result<Option<(f64, Repricing)>> {
+    let reference = set.reference();
+    let r = reference.view();
+    let ones = Array1::ones(set.len());
+    let ones_value = utility.column_value(ones.view(), r);
+    // As finely as pricing goes (1e-13 relative): a stored bound is never looser.
+    let bound = |o: &dyn RayOracle| dual_bound(o, ones_value, lambda, 0.0);
+    if let (true, UncertaintySet::L1Ball { center, .. }) = (containing, set) {
+        let outer = ColumnCone::pml(&UncertaintySet::known(center.clone()), notion.epsilon())?;
+        let oracle = pricing_oracle(&outer, r, utility, None);
+        return Ok(oracle.map(|o| (bound(&*o), Repricing::Containing)));
+    }
+    let cone = ColumnCone::for_notion(set, notion)?;
+    if let Some(o) = pricing_oracle(&cone, r, utility, None) {
+        return Ok(Some((bound(&*o), Repricing::Exact)));
+    }
+    let n = cone.dimension();
+    if matches!(
+        cone,
+        ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. }
+    ) {
+        if n > crate::limits::MAX_STRUCTURED_N {
+            return Ok(None);
+        }
+        let family = StructuredFamily::new(&cone)?;
+        let oracle = StructuredRays::new(&family, utility, reference.to_owned());
+        return Ok(Some((bound(&oracle), Repricing::Exact)));
+    }
+    if n > MAX_GENERIC_N.max(16) {
+        return Ok(None);
+    }
+    let Ok(set_of_rays) = crate::cones::rays::enumerate(&cone) else {
+        return Ok(None);
+    };
+    let mu = (0..set_of_rays.len())
+        .map(|k| utility.column_value(set_of_rays.ray(k), r))
+        .collect();
+    Ok(Some((
+        bound(&MaterialisedRays::new(&set_of_rays, mu)),
+        Repricing::Exact,
+    )))
+}
+
+/// The level eps bounding the information density under the reference prior
+/// for every mechanism meeting `notion` (for the utility's a-priori bound).
+fn density_level(notion: &Notion) -> Option<f64> {
+    match notion {
+        Notion::Ldp { epsilon } => Some(*epsilon),
+        n => n.upper(),
+    }
+}
+
+/// A stored dual's lambda: one finite entry per input.
+pub(crate) fn stored_lambda(field: &str, dual: &DualCertificate, n: usize) -> Result<Array1<f64>> {
+    if dual.lambda.len() != n || dual.lambda.iter().any(|x| !x.is_finite()) {
+        return Err(altered(
+            field,
+            format!("{} entries", dual.lambda.len()),
+            &format!("expected {n} finite numbers"),
+        ));
+    }
+    Ok(Array1::from(dual.lambda.clone()))
+}
+
+/// Checks a stored dual against its re-priced bound: `bound` must be
+/// `sum(lambda) + max(0, max_reduced_cost)`, and re-pricing may not find a
+/// larger reduced cost than the stated one.
+pub(crate) fn check_dual_bound(field: &str, dual: &DualCertificate, repriced: f64) -> Result<()> {
+    let own = DualCertificate::new(dual.lambda.clone(), dual.max_reduced_cost).bound;
+    if (own - dual.bound).abs() > tolerance(own) {
+        return Err(altered(
+            &format!("{field}.bound"),
+            dual.bound,
+            &format!("sum(lambda) + max(0, max_reduced_cost) is {own}"),
+        ));
+    }
+    if repriced > dual.bound + tolerance(dual.bound) {
+        return Err(altered(
+            &format!("{field}.lambda"),
+            format!("(sum {})", dual.lambda.iter().sum::<f64>()),
+            &format!(
+                "re-priced over every ray it proves only {repriced}, not the stated {}",
+                dual.bound
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The slack allowed between a stored number and its re-computation:
+/// `1e-9 (1 + |x|)`, far above rounding and far below any meaningful change.
+pub(crate) fn tolerance(x: f64) -> f64 {
+    1e-9 * (1.0 + x.abs())
+}
+
+/// Checks that a stored number agrees with its re-computation.
+fn agree(field: &str, stored: f64, recomputed: f64) -> Result<()> {
+    if (stored - recomputed).abs() > tolerance(recomputed) || stored.is_nan() {
+        return Err(altered(
+            field,
+            stored,
+            &format!("re-measured on the matrix it is {recomputed}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The error for a stored number that does not hold: one line naming the field.
+pub(crate) fn altered(field: &str, value: impl std::fmt::Display, problem: &str) -> SolverError {
+    ModelError::invalid(
+        field,
+        value,
+        problem,
+        "the design was altered or damaged; use it as it was written, or design it again",
+    )
+    .into()
+}
