@@ -9,9 +9,8 @@
 mod args;
 mod commands;
 mod error;
-mod format;
-mod output;
 mod progress;
+mod render;
 mod signals;
 
 use clap::Parser;

@@ -178,7 +178,7 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
     // Written as cells of the output CSV: guarded against formula injection.
     let outputs: Vec<String> = outputs
         .iter()
-        .map(|o| crate::format::defuse(o).into_owned())
+        .map(|o| crate::render::csv::defuse(o).into_owned())
         .collect();
     let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, rng).map_err(|e| {
         CliError::Usage(format!(

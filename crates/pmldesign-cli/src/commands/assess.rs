@@ -4,9 +4,10 @@
 
 use crate::args::{Estimate, Input, MetricArgs, emit, radius_method};
 use crate::error::CliError;
-use crate::format::{describe_assessed_set, finite_or_null, num, opt, short};
-use crate::output::envelope_json;
-use crate::output::meets;
+use crate::render::design::meets;
+use crate::render::envelope::envelope_json;
+use crate::render::number::{finite_or_null, num, opt, short};
+use crate::render::words::describe_assessed_set;
 use clap::{Args, ValueEnum};
 use pmldesign_data::matrix::{CsvMatrix, read_csv_matrix};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
@@ -204,7 +205,7 @@ fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
     let d: Design = serde_json::from_str(&read_text("--design", path)?).map_err(|e| refused(&e))?;
     let v = d.verify().map_err(|e| refused(&e))?;
     let text = match format(a) {
-        AssessFormat::Json => crate::output::pretty(&json!({
+        AssessFormat::Json => crate::render::pretty(&json!({
             "source": shown,
             "verdict": "verified",
             "status": d.status,

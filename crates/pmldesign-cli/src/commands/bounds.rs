@@ -9,7 +9,8 @@ use crate::args::{
     Estimate, Format, Input, Level, OutputArgs, radius_method, whole_count, whole_number,
 };
 use crate::error::CliError;
-use crate::format::{csv_field, significant};
+use crate::render::csv::csv_field;
+use crate::render::number::significant;
 use clap::{Args, Subcommand};
 use pmldesign_model::ModelError;
 use pmldesign_model::sample::{self, RadiusMethod, SamplePlan};

@@ -3,7 +3,6 @@
 
 use crate::args::{Input, Level, MetricArgs, OutputArgs};
 use crate::error::CliError;
-use crate::output;
 use clap::Args;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::utility::builtin;
@@ -71,6 +70,6 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         utility.as_ref(),
         &Settings::default(),
     )?;
-    let text = output::render_comparison(&c, &est.labels, a.output.format())?;
+    let text = crate::render::compare::render_comparison(&c, &est.labels, a.output.format())?;
     a.output.emit(&text)
 }

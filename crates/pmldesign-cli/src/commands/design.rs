@@ -3,7 +3,6 @@
 
 use crate::args::{Input, Level, MetricArgs, OutputArgs, radius_method};
 use crate::error::CliError;
-use crate::output;
 use clap::{Args, ValueEnum};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
@@ -288,7 +287,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     bar.finish();
     let d = d?;
     let env = envelope_at(&d, a.envelope_delta)?;
-    let text = output::render_design(&d, &env, a.output.format())?;
+    let text = crate::render::design::render_design(&d, &env, a.output.format())?;
     a.output.emit(&text)
 }
 

@@ -5,8 +5,9 @@
 use crate::args::{Format, Input, OutputArgs, write_atomic};
 use crate::commands::assess::load_mechanism;
 use crate::error::CliError;
-use crate::format::{envelope_statement, statement_at};
-use crate::output::{envelope_json, pretty};
+use crate::render::envelope::envelope_json;
+use crate::render::pretty;
+use crate::render::words::{envelope_statement, statement_at};
 use clap::Args;
 use plotters::prelude::*;
 use pmldesign_model::envelope::{self, Envelope, EnvelopeBounds};
