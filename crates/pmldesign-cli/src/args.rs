@@ -4,7 +4,7 @@ use crate::error::CliError;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use pmldesign_model::Prior;
 use pmldesign_model::sample::{self, MAX_SAMPLES, RadiusMethod};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// The exit statuses, shown after `pml --help`.
@@ -110,58 +110,6 @@ pub struct Estimate {
     pub labels: Vec<String>,
     /// The sample size m when the prior was estimated from counts or data.
     pub samples: Option<u64>,
-}
-
-impl Input {
-    /// Builds the prior, naming the flag and the entry on error.
-    pub fn load(&self) -> Result<Estimate, CliError> {
-        if let Some(v) = &self.prior {
-            let prior = Prior::new(parse_numbers("--prior", v)?)?;
-            let labels = check_labels(self.labels.as_deref(), prior.len())?;
-            return Ok(Estimate {
-                prior,
-                labels,
-                samples: None,
-            });
-        }
-        if let Some(v) = &self.counts {
-            let (counts, total) = parse_counts(v)?;
-            let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
-                .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
-            let labels = check_labels(self.labels.as_deref(), prior.len())?;
-            return Ok(Estimate {
-                prior,
-                labels,
-                samples: Some(total),
-            });
-        }
-        if let (Some(path), Some(column)) = (&self.data, &self.column) {
-            let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
-            let counts = pmldesign_data::count_column(reader, column, self.labels.as_deref())
-                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
-            let prior = counts
-                .prior()
-                .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
-            return Ok(Estimate {
-                prior,
-                labels: counts.labels,
-                samples: Some(counts.rows),
-            });
-        }
-        Err(CliError::Usage(
-            "give the prior with --prior, --counts or --data FILE --column NAME".into(),
-        ))
-    }
-}
-
-/// Opens `--data`: the file, or standard input for `-`.
-pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliError> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(std::io::stdin().lock()));
-    }
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
-    Ok(Box::new(file))
 }
 
 /// Parses `--counts`: whole numbers (`40` or `4e1`), each at most
@@ -317,11 +265,6 @@ impl OutputArgs {
             None => Format::Json,
         }
     }
-
-    /// Writes `text` to stdout or, atomically, to the output file.
-    pub fn emit(&self, text: &str) -> Result<(), CliError> {
-        emit(self.output.as_deref(), text)
-    }
 }
 
 /// The extension of `path` in lower case (`a.CSV` is CSV).
@@ -329,104 +272,6 @@ pub fn extension(path: &std::path::Path) -> Option<String> {
     path.extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)
-}
-
-/// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the
-/// `--output` flag).
-pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
-    match output {
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-            Ok(())
-        }
-        Some(path) => write_atomic("--output", path, text),
-    }
-}
-
-/// Writes a file through a temporary file in the same directory, renamed into
-/// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
-/// names the file in errors.
-pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<(), CliError> {
-    write_atomic_with(flag, path, |w| {
-        w.write_all(text.as_bytes())
-            .map_err(|e| write_error(flag, path, &e))
-    })
-}
-
-/// The error for a failed write of the file `path` given with `flag`: one line
-/// naming the flag and the file, never the temporary file.
-pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
-    // tempfile appends ` at path "<the temporary file>"` to its own errors.
-    let message = e.to_string();
-    let cause = message.split(" at path ").next().unwrap_or(&message);
-    CliError::Failure(format!(
-        "cannot write {flag} {}: {cause}; check that the directory exists, is writable and has space",
-        path.display()
-    ))
-}
-
-/// Streams a file through a temporary file in the same directory: `fill` writes to
-/// a buffered writer (its errors are returned as they are); only when it succeeds
-/// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
-/// [`crate::signals`]), the temporary file is removed and `path` is untouched.
-/// `flag` (e.g. `--output`) names the file in errors.
-///
-/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
-/// Only regular files are replaced. `-` is standard output; a symbolic link is
-/// followed and its target replaced; an existing path that is not a regular file
-/// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
-/// would swap the device for a plain file.
-pub fn write_atomic_with<T>(
-    flag: &str,
-    path: &std::path::Path,
-    fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
-) -> Result<T, CliError> {
-    let fail = |e: std::io::Error| write_error(flag, path, &e);
-    // Stdout and existing non-regular files are written in place.
-    let meta = std::fs::metadata(path);
-    let in_place: Option<Box<dyn Write>> = match &meta {
-        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout().lock())),
-        Ok(m) if !m.is_file() => Some(Box::new(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(fail)?,
-        )),
-        _ => None,
-    };
-    if let Some(w) = in_place {
-        let mut out = std::io::BufWriter::new(w);
-        let value = fill(&mut out)?;
-        out.flush().map_err(fail)?;
-        return Ok(value);
-    }
-    let target = match meta {
-        Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
-        Err(_) => path.to_path_buf(),
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    // A new file: created with 0666, which the kernel narrows by the umask.
-    let kept = meta.as_ref().ok().map(|m| m.permissions());
-    let mode = kept
-        .clone()
-        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
-    if let Some(kept) = kept {
-        // The umask may have narrowed it: the replaced file's mode exactly.
-        tmp.as_file().set_permissions(kept).map_err(fail)?;
-    }
-    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
-    let value = fill(&mut buffered)?;
-    buffered.flush().map_err(fail)?;
-    drop(buffered);
-    tmp.as_file().sync_all().map_err(fail)?;
-    tmp.persist(&target).map_err(fail)?;
-    Ok(value)
 }
 
 /// The distance of metric (d-) privacy (docs/theory.md §9): a built-in one or a
@@ -451,27 +296,4 @@ pub enum MetricName {
     Discrete,
     /// d(x, x') = |i - j| over the label order.
     Line,
-}
-
-impl MetricArgs {
-    /// The metric asked for on N inputs, if any; usage errors name the flag and,
-    /// for a matrix, the entry.
-    pub fn load(&self, n: usize) -> Result<Option<pmldesign_model::Metric>, CliError> {
-        use pmldesign_model::Metric;
-        match (self.metric, &self.metric_matrix) {
-            (Some(MetricName::Discrete), _) => Ok(Some(Metric::Discrete)),
-            (Some(MetricName::Line), _) => Ok(Some(Metric::Line)),
-            (None, None) => Ok(None),
-            (None, Some(path)) => {
-                let shown = path.display();
-                let rows = crate::commands::assess::read_matrix_file("--metric-matrix", path)?.rows;
-                let metric = Metric::from_rows(rows)
-                    .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
-                metric
-                    .distances(n)
-                    .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
-                Ok(Some(metric))
-            }
-        }
-    }
 }

@@ -9,6 +9,7 @@
 mod args;
 mod commands;
 mod error;
+mod io;
 mod progress;
 mod render;
 mod signals;

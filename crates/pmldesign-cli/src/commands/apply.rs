@@ -2,9 +2,11 @@
 //! reporting only: the sampling is `pmldesign_data::sampler`, the streaming
 //! `pmldesign_data::privatise_column`.
 
-use crate::args::{check_labels, write_atomic_with, write_error};
-use crate::commands::assess::read_mechanism;
+use crate::args::check_labels;
 use crate::error::CliError;
+use crate::io::data::open_data;
+use crate::io::matrix::read_mechanism;
+use crate::io::write::{write_atomic_with, write_error};
 use clap::{ArgGroup, Args, ValueEnum};
 use pmldesign_data::{
     AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
@@ -95,7 +97,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
     let data = a.data.display();
-    let file = crate::args::open_data(&a.data)?;
+    let file = open_data(&a.data)?;
     let summary = write_atomic_with("--output", &a.output, |w| {
         privatise_column(
             file,

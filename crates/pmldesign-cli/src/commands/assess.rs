@@ -2,14 +2,17 @@
 //! priors. Parsing and formatting only: every number comes from
 //! `pmldesign_model::measures::assessment`.
 
-use crate::args::{Estimate, Input, MetricArgs, emit, radius_method};
+use crate::args::{Input, MetricArgs, radius_method};
 use crate::error::CliError;
+use crate::io::data::load_estimate;
+use crate::io::load::{load_mechanism, load_metric, read_design};
+use crate::io::matrix::read_priors;
+use crate::io::write::emit;
 use crate::render::design::meets;
 use crate::render::envelope::envelope_json;
 use crate::render::number::{finite_or_null, num, opt, short};
 use crate::render::words::describe_assessed_set;
 use clap::{Args, ValueEnum};
-use pmldesign_data::matrix::{CsvMatrix, read_csv_matrix};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
 use pmldesign_model::sample::RadiusMethod;
@@ -97,17 +100,6 @@ struct RadiusSource {
     beta: f64,
 }
 
-/// A mechanism read from a file, with the row labels and output names it carried
-/// (if any).
-pub(crate) struct MechanismFile {
-    /// One row per input symbol.
-    pub rows: Vec<Vec<f64>>,
-    /// Row labels, unless absent or the default `x1..xN`.
-    pub labels: Option<Vec<String>>,
-    /// Output names: the "outputs" field of design JSON or the CSV header.
-    pub outputs: Option<Vec<String>>,
-}
-
 /// Runs `pml assess`.
 pub fn run(a: AssessArgs) -> Result<(), CliError> {
     if let Some(path) = &a.design {
@@ -118,7 +110,7 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
             "give the mechanism with --mechanism FILE, or a design with --design FILE".into(),
         )
     })?;
-    let est = a.input.load()?;
+    let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(path, &a.input, &est)?;
     let n = est.prior.len();
 
@@ -202,7 +194,7 @@ fn format(a: &AssessArgs) -> AssessFormat {
 fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
     let shown = path.display().to_string();
     let refused = |e: &dyn std::fmt::Display| CliError::Usage(format!("--design {shown}: {e}"));
-    let d: Design = serde_json::from_str(&read_text("--design", path)?).map_err(|e| refused(&e))?;
+    let d: Design = read_design(path)?;
     let v = d.verify().map_err(|e| refused(&e))?;
     let text = match format(a) {
         AssessFormat::Json => crate::render::pretty(&json!({
@@ -268,209 +260,12 @@ fn metric_level(
     args: &MetricArgs,
     mechanism: &Mechanism,
 ) -> Result<Option<(&'static str, f64)>, CliError> {
-    let Some(metric) = args.load(mechanism.inputs())? else {
+    let Some(metric) = load_metric(args, mechanism.inputs())? else {
         return Ok(None);
     };
     let d = metric.distances(mechanism.inputs())?;
     let level = pmldesign_model::measures::metric_level(mechanism, d.view());
     Ok(Some((metric.name(), level)))
-}
-
-// ---------------------------------------------------------------- reading files
-
-/// Reads `--mechanism FILE` (design JSON, a JSON array of rows, or CSV) and checks it
-/// against the prior: one row per symbol, row labels consistent with the prior's.
-/// Returns the mechanism and the labels of its rows.
-pub(crate) fn load_mechanism(
-    path: &Path,
-    input: &Input,
-    est: &Estimate,
-) -> Result<(Mechanism, Vec<String>), CliError> {
-    let file = read_mechanism(path)?;
-    let shown = path.display();
-    let mechanism = Mechanism::from_rows(file.rows)
-        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
-    let n = est.prior.len();
-    if mechanism.inputs() != n {
-        let hint = if mechanism.outputs() == n {
-            format!(" (it has {n} columns: is it transposed?)")
-        } else {
-            String::new()
-        };
-        return Err(CliError::Usage(format!(
-            "invalid --mechanism {shown}: it has {} rows but the prior has {n} entries{hint}; \
-             give one row per input symbol (rows are P(Y|X=x), columns are outputs y)",
-            mechanism.inputs()
-        )));
-    }
-    let labels = match file.labels {
-        Some(fl) if fl.len() == n => {
-            let explicit = input.labels.is_some() || input.data.is_some();
-            if explicit && fl != est.labels {
-                let mut x = fl.clone();
-                let mut y = est.labels.clone();
-                x.sort();
-                y.sort();
-                let fix = if x == y {
-                    format!(
-                        "pass --labels {} so that prior entries follow the rows",
-                        fl.join(",")
-                    )
-                } else {
-                    "relabel the rows or the prior so that they name the same symbols".into()
-                };
-                return Err(CliError::Usage(format!(
-                    "invalid --mechanism {shown}: rows are labelled {} but the prior's symbols are {}; {fix}",
-                    fl.join(","),
-                    est.labels.join(",")
-                )));
-            }
-            if explicit { est.labels.clone() } else { fl }
-        }
-        _ => est.labels.clone(),
-    };
-    Ok((mechanism, labels))
-}
-
-fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| {
-        CliError::Usage(format!(
-            "cannot read {flag} {}: {e}; give the path of a readable UTF-8 file",
-            path.display()
-        ))
-    })
-}
-
-/// Reads a mechanism: design JSON (its "mechanism" field), a JSON array of rows, or CSV.
-pub(crate) fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
-    read_matrix_file("--mechanism", path)
-}
-
-/// Reads a matrix given by `flag`: a JSON object with a "mechanism" field, a JSON
-/// array of rows, or CSV rows (optionally a header and a label column).
-pub(crate) fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliError> {
-    let text = read_text(flag, path)?;
-    let shown = path.display();
-    let trimmed = text.trim_start_matches('\u{feff}').trim();
-    if trimmed.is_empty() {
-        return Err(CliError::Usage(format!(
-            "invalid {flag} {shown}: the file is empty; give the JSON of `pml design --format json`, a JSON array of rows, or CSV rows"
-        )));
-    }
-    if trimmed.starts_with('{') || trimmed.starts_with('[') {
-        let v: Value = serde_json::from_str(trimmed).map_err(|e| {
-            CliError::Usage(format!(
-                "invalid {flag} {shown}: not valid JSON ({e}); give the JSON of `pml design --format json`, a JSON array of rows, or CSV rows"
-            ))
-        })?;
-        let strings = |l: &Value| {
-            l.as_array()?
-                .iter()
-                .map(|s| s.as_str().map(str::to_string))
-                .collect::<Option<Vec<_>>>()
-        };
-        let (matrix, labels, outputs) = match &v {
-            Value::Object(o) => {
-                let m = o.get("mechanism").ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "invalid {flag} {shown}: the JSON object has no \"mechanism\" field; give the output of `pml design --format json` or a JSON array of rows"
-                    ))
-                })?;
-                let labels = o.get("labels").and_then(strings);
-                let outputs = o.get("outputs").and_then(strings);
-                (m, labels, outputs)
-            }
-            _ => (&v, None, None),
-        };
-        let rows = json_rows(flag, &shown.to_string(), matrix)?;
-        return Ok(MechanismFile {
-            rows,
-            labels: labels.filter(|l| !is_default_labels(l)),
-            outputs,
-        });
-    }
-    let CsvMatrix {
-        rows,
-        labels,
-        header,
-    } = csv_rows(flag, &shown.to_string(), trimmed)?;
-    let outputs = header.map(|h| h[usize::from(labels.is_some())..].to_vec());
-    Ok(MechanismFile {
-        rows,
-        labels: labels.filter(|l| !is_default_labels(l)),
-        outputs,
-    })
-}
-
-/// Labels `x1..xN` are what `pml design` writes when none were given: they carry no
-/// information about the row order.
-fn is_default_labels(labels: &[String]) -> bool {
-    labels == numbered("x", labels.len())
-}
-
-/// A JSON array of arrays of numbers, naming the offending row and entry.
-fn json_rows(flag: &str, shown: &str, v: &Value) -> Result<Vec<Vec<f64>>, CliError> {
-    let shape = || {
-        CliError::Usage(format!(
-            "invalid {flag} {shown}: expected an array of rows such as [[0.9,0.1],[0.2,0.8]]"
-        ))
-    };
-    let rows = v.as_array().ok_or_else(shape)?;
-    if rows.is_empty() {
-        return Err(CliError::Usage(format!(
-            "invalid {flag} {shown}: the array has no rows; give one row per input symbol"
-        )));
-    }
-    rows.iter()
-        .enumerate()
-        .map(|(r, row)| {
-            let row = row.as_array().ok_or_else(|| {
-                CliError::Usage(format!(
-                    "invalid {flag} {shown}: row {r} is not an array; give each row as [p1,..,pM]"
-                ))
-            })?;
-            row.iter()
-                .enumerate()
-                .map(|(c, x)| {
-                    x.as_f64().ok_or_else(|| {
-                        CliError::Usage(format!(
-                            "invalid {flag} {shown}: row {r} entry {c} = {x} is not a number; give probabilities as numbers"
-                        ))
-                    })
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// CSV rows of numbers via [`read_csv_matrix`], the error naming `flag` and the file.
-fn csv_rows(flag: &str, shown: &str, text: &str) -> Result<CsvMatrix, CliError> {
-    read_csv_matrix(text).map_err(|e| CliError::Usage(format!("invalid {flag} {shown}: {e}")))
-}
-
-/// Reads the vertices of a polytope of priors: a JSON array of arrays or CSV rows.
-fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
-    let flag = "--priors";
-    let shown = path.display().to_string();
-    let text = read_text(flag, path)?;
-    let trimmed = text.trim_start_matches('\u{feff}').trim();
-    let vertices = if trimmed.starts_with('[') {
-        let v: Value = serde_json::from_str(trimmed).map_err(|e| {
-            CliError::Usage(format!(
-                "invalid {flag} {shown}: not valid JSON ({e}); give an array of priors such as [[0.5,0.5],[0.4,0.6]] or CSV rows"
-            ))
-        })?;
-        json_rows(flag, &shown, &v)?
-    } else {
-        csv_rows(flag, &shown, trimmed)?.rows
-    };
-    if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| v.len() != n) {
-        return Err(CliError::Usage(format!(
-            "invalid {flag} {shown}: prior {k} has {} entries but the prior has {n}; give {n} masses per row",
-            v.len()
-        )));
-    }
-    UncertaintySet::polytope(vertices).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
 }
 
 // ---------------------------------------------------------------- formatting

@@ -9,6 +9,8 @@ use crate::args::{
     Estimate, Format, Input, Level, OutputArgs, radius_method, whole_count, whole_number,
 };
 use crate::error::CliError;
+use crate::io::data::load_estimate;
+use crate::io::write::emit;
 use crate::render::csv::csv_field;
 use crate::render::number::significant;
 use clap::{Args, Subcommand};
@@ -246,7 +248,7 @@ pub fn run(args: BoundsArgs) -> Result<(), CliError> {
         BoundsQuestion::Samples(a) => (samples(&a)?, a.output),
         BoundsQuestion::MaxEpsilon(a) => (max_epsilon(&a)?, a.output),
     };
-    output.emit(&report.render(output.format())?)
+    emit(output.output.as_deref(), &report.render(output.format())?)
 }
 
 // ---------------------------------------------------------------------------
@@ -356,7 +358,7 @@ fn input_given(input: &Input) -> bool {
 /// The estimate, if one was given; required for the kappa variants.
 fn estimate(input: &Input, kind: RadiusMethod) -> Result<Option<Estimate>, CliError> {
     if input_given(input) {
-        return input.load().map(Some);
+        return load_estimate(input).map(Some);
     }
     if kind == RadiusMethod::Kappa {
         return Err(CliError::Usage(

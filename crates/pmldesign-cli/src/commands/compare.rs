@@ -3,6 +3,9 @@
 
 use crate::args::{Input, Level, MetricArgs, OutputArgs};
 use crate::error::CliError;
+use crate::io::data::load_estimate;
+use crate::io::load::load_metric;
+use crate::io::write::emit;
 use clap::Args;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::utility::builtin;
@@ -40,7 +43,7 @@ pub struct CompareArgs {
 
 /// Runs `pml compare`.
 pub fn run(a: CompareArgs) -> Result<(), CliError> {
-    let est = a.input.load()?;
+    let est = load_estimate(&a.input)?;
     let epsilon = a.level.epsilon()?;
     let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {
         let ModelError::Invalid {
@@ -60,7 +63,7 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
     };
     let mut notions = common_level_notions(epsilon, alip);
-    if let Some(metric) = a.metric.load(set.len())? {
+    if let Some(metric) = load_metric(&a.metric, set.len())? {
         notions.push(Notion::Metric { epsilon, metric });
     }
     let c = compare(
@@ -71,5 +74,5 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         &Settings::default(),
     )?;
     let text = crate::render::compare::render_comparison(&c, &est.labels, a.output.format())?;
-    a.output.emit(&text)
+    emit(a.output.output.as_deref(), &text)
 }

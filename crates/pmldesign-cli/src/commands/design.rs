@@ -3,6 +3,10 @@
 
 use crate::args::{Input, Level, MetricArgs, OutputArgs, radius_method};
 use crate::error::CliError;
+use crate::io::data::load_estimate;
+use crate::io::load::load_metric;
+use crate::io::matrix::read_matrix_file;
+use crate::io::write::emit;
 use clap::{Args, ValueEnum};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
@@ -251,8 +255,8 @@ impl UtilityName {
 
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
-    let est = a.input.load()?;
-    let metric = a.metric.load(est.prior.len())?;
+    let est = load_estimate(&a.input)?;
+    let metric = load_metric(&a.metric, est.prior.len())?;
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
     pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
@@ -288,7 +292,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let d = d?;
     let env = envelope_at(&d, a.envelope_delta)?;
     let text = crate::render::design::render_design(&d, &env, a.output.format())?;
-    a.output.emit(&text)
+    emit(a.output.output.as_deref(), &text)
 }
 
 /// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
@@ -347,7 +351,7 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
             LossName::Squared => Loss::Squared,
         })),
         (true, None, Some(path)) => {
-            let rows = crate::commands::assess::read_matrix_file("--loss-matrix", path)?.rows;
+            let rows = read_matrix_file("--loss-matrix", path)?.rows;
             let n = rows.len();
             if rows.iter().any(|r| r.len() != n) {
                 return Err(CliError::Usage(format!(

@@ -2,9 +2,11 @@
 //! ([V] "Information leakage envelopes", `docs/theory.md` §8). Parsing, formatting
 //! and plotting only: every number comes from `pmldesign_model::envelope`.
 
-use crate::args::{Format, Input, OutputArgs, write_atomic};
-use crate::commands::assess::load_mechanism;
+use crate::args::{Format, Input, OutputArgs};
 use crate::error::CliError;
+use crate::io::data::load_estimate;
+use crate::io::load::load_mechanism;
+use crate::io::write::{emit, write_atomic};
 use crate::render::envelope::envelope_json;
 use crate::render::pretty;
 use crate::render::words::{envelope_statement, statement_at};
@@ -99,7 +101,7 @@ fn parse_deltas(s: &str) -> Result<Vec<f64>, CliError> {
 pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     let deltas = parse_deltas(&a.deltas)?;
     envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
-    let est = a.input.load()?;
+    let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
     let env = Envelope::new(&mechanism, &est.prior)?;
     let curve = env.curve(&deltas)?;
@@ -136,7 +138,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
         Format::Csv => csv(&r.curve, r.lp.as_deref()),
         Format::Table => r.table(),
     };
-    a.output.emit(&text)
+    emit(a.output.output.as_deref(), &text)
 }
 
 /// Everything `pml envelope` reports on one mechanism.
