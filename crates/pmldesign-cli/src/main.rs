@@ -14,13 +14,14 @@ mod progress;
 mod render;
 mod signals;
 
+use args::{Cli, Command};
 use clap::Parser;
 use error::CliError;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     signals::install();
-    let cli = match args::Cli::try_parse() {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // A value a parser refused: one line naming the flag, the value and the fix.
         Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
@@ -39,13 +40,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: args::Cli) -> Result<(), CliError> {
+fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        args::Command::Design(a) => commands::design::run(a),
-        args::Command::Bounds(a) => commands::bounds::run(a),
-        args::Command::Assess(a) => commands::assess::run(a),
-        args::Command::Compare(a) => commands::compare::run(a),
-        args::Command::Envelope(a) => commands::envelope::run(a),
-        args::Command::Apply(a) => commands::apply::run(a),
+        Command::Design(a) => commands::design::run(a),
+        Command::Bounds(a) => commands::bounds::run(a),
+        Command::Assess(a) => commands::assess::run(a),
+        Command::Compare(a) => commands::compare::run(a),
+        Command::Envelope(a) => commands::envelope::run(a),
+        Command::Apply(a) => commands::apply::run(a),
     }
 }
