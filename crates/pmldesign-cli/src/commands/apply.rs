@@ -1,6 +1,5 @@
-//! `pml apply`: run a mechanism on a CSV column, one record at a time. Parsing and
-//! reporting only: the sampling is `pmldesign_data::sampler`, the streaming
-//! `pmldesign_data::privatise_column`.
+//! `pml apply`: run a mechanism on a CSV column, one record at a time. The sampling
+//! is `pmldesign_data::sampler`, the streaming `pmldesign_data::privatise_column`.
 
 use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
@@ -8,10 +7,11 @@ use crate::error::CliError;
 use crate::io::data::open_data;
 use crate::io::matrix::read_mechanism;
 use crate::io::write::{write_atomic_with, write_error};
+use crate::render::apply::summary_line;
+use crate::render::csv::defuse;
 use pmldesign_data::{
     AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
-    Placement, PrivatiseError, PrivatiseSummary, SamplerRng, entropy_rng, privatise_column,
-    seeded_rng,
+    Placement, PrivatiseError, SamplerRng, entropy_rng, privatise_column, seeded_rng,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::numbered;
@@ -51,7 +51,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
             PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
         })
     })?;
-    eprintln!("{}", describe(&summary, &a));
+    eprintln!("{}", summary_line(&summary, &a.data, &a.output));
     Ok(())
 }
 
@@ -87,45 +87,11 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         None => numbered("y", mechanism.outputs()),
     };
     // Written as cells of the output CSV: guarded against formula injection.
-    let outputs: Vec<String> = outputs
-        .iter()
-        .map(|o| crate::render::csv::defuse(o).into_owned())
-        .collect();
+    let outputs: Vec<String> = outputs.iter().map(|o| defuse(o).into_owned()).collect();
     let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, rng).map_err(|e| {
         CliError::Usage(format!(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
     Ok(Box::new(p))
-}
-
-/// One line for stderr: what was read and written, and the rows outside the alphabet.
-fn describe(s: &PrivatiseSummary, a: &ApplyArgs) -> String {
-    let mut line = format!(
-        "pml apply: read {} of {}, wrote {} with {} privatised",
-        rows(s.rows),
-        a.data.display(),
-        a.output.display(),
-        s.privatised
-    );
-    if s.skipped > 0 {
-        line.push_str(&format!(
-            "; {} with a value outside the alphabet skipped",
-            rows(s.skipped)
-        ));
-    }
-    if s.kept > 0 {
-        line.push_str(&format!(
-            "; {} with a value outside the alphabet kept with an empty privatised value",
-            rows(s.kept)
-        ));
-    }
-    if let Some((line_no, value)) = &s.first_unknown {
-        line.push_str(&format!(" (the first at line {line_no}: {value:?})"));
-    }
-    line
-}
-
-fn rows(n: u64) -> String {
-    format!("{n} row{}", if n == 1 { "" } else { "s" })
 }

@@ -9,16 +9,14 @@ use crate::args::bounds::{
     BoundsArgs, BoundsQuestion, DeltaMinArgs, EpsilonPrimeArgs, FailureArgs, MaxEpsilonArgs,
     RadiusArgs, SamplesArgs,
 };
-use crate::args::{Estimate, Format, Input, Level};
+use crate::args::{Estimate, Input, Level};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::write::emit;
-use crate::render::csv::csv_field;
-use crate::render::number::significant;
+use crate::render::bounds::{Report, item};
 use pmldesign_model::ModelError;
 use pmldesign_model::sample::{self, RadiusMethod, SamplePlan};
-use serde_json::{Map, Value, json};
-use std::fmt::Write;
+use serde_json::json;
 
 /// How eps is named in error messages.
 fn level_flag(level: &Level) -> &'static str {
@@ -439,144 +437,4 @@ fn max_epsilon(a: &MaxEpsilonArgs) -> Result<Report, CliError> {
         statement: "design eps-PML for the estimate at this eps (or below): the mechanism is then eps'-PML for the true prior with probability at least 1 - delta".into(),
         notes: vec![],
     })
-}
-
-// ---------------------------------------------------------------------------
-// Formatting.
-
-/// One named value.
-struct Item {
-    key: &'static str,
-    label: &'static str,
-    value: Value,
-}
-
-fn item(key: &'static str, label: &'static str, value: Value) -> Item {
-    Item { key, label, value }
-}
-
-/// The answer to one question, with what it was computed from.
-struct Report {
-    question: &'static str,
-    title: &'static str,
-    formula: &'static str,
-    inputs: Vec<Item>,
-    answer: Item,
-    related: Vec<Item>,
-    statement: String,
-    notes: Vec<String>,
-}
-
-fn object(items: &[Item]) -> Value {
-    Value::Object(
-        items
-            .iter()
-            .map(|i| (i.key.to_string(), i.value.clone()))
-            .collect::<Map<_, _>>(),
-    )
-}
-
-impl Report {
-    fn render(&self, format: Format) -> Result<String, CliError> {
-        Ok(match format {
-            Format::Json => self.json()?,
-            Format::Csv => self.csv(),
-            Format::Table => self.table(),
-        })
-    }
-
-    fn json(&self) -> Result<String, CliError> {
-        let v = json!({
-            "question": self.question,
-            "formula": self.formula,
-            "inputs": object(&self.inputs),
-            "answer": { "name": self.answer.key, "value": self.answer.value },
-            "related": object(&self.related),
-            "statement": self.statement,
-            "notes": self.notes,
-        });
-        let mut s =
-            serde_json::to_string_pretty(&v).map_err(|e| CliError::Failure(e.to_string()))?;
-        s.push('\n');
-        Ok(s)
-    }
-
-    /// `key,value` pairs: the question, the formula, the inputs, the answer,
-    /// the related values, the statement and the notes.
-    fn csv(&self) -> String {
-        let mut s = String::from("key,value\n");
-        let mut row = |k: &str, v: &str| {
-            writeln!(s, "{},{}", csv_field(k), csv_field(v)).expect("string write");
-        };
-        row("question", self.question);
-        row("formula", self.formula);
-        for i in self.inputs.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row(self.answer.key, &plain(&self.answer.value));
-        for i in self.related.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row("statement", &self.statement);
-        for n in &self.notes {
-            row("note", n);
-        }
-        s
-    }
-
-    fn table(&self) -> String {
-        let mut s = String::new();
-        let w = self
-            .inputs
-            .iter()
-            .chain(&self.related)
-            .chain(std::iter::once(&self.answer))
-            .map(|i| i.label.len())
-            .max()
-            .unwrap_or(0);
-        let line = |s: &mut String, i: &Item| {
-            writeln!(s, "  {:<w$}  {}", i.label, human(&i.value)).expect("string write");
-        };
-        writeln!(
-            s,
-            "pml bounds {}: {}  ({})\n",
-            self.question, self.title, self.formula
-        )
-        .expect("string write");
-        for i in &self.inputs {
-            line(&mut s, i);
-        }
-        s.push('\n');
-        line(&mut s, &self.answer);
-        if !self.related.is_empty() {
-            s.push('\n');
-            for i in &self.related {
-                line(&mut s, i);
-            }
-        }
-        writeln!(s, "\nMeaning: {}.", self.statement).expect("string write");
-        for n in &self.notes {
-            writeln!(s, "note: {n}").expect("string write");
-        }
-        s
-    }
-}
-
-/// A value for CSV: full precision, lists joined with `;`.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Array(a) => a.iter().map(plain).collect::<Vec<_>>().join(";"),
-        other => other.to_string(),
-    }
-}
-
-/// A value for people: floats to about nine significant digits.
-fn human(v: &Value) -> String {
-    match v {
-        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), significant),
-        Value::String(s) => s.clone(),
-        Value::Array(a) => a.iter().map(human).collect::<Vec<_>>().join(", "),
-        other => other.to_string(),
-    }
 }

@@ -3,6 +3,7 @@
 //! here: every number comes from the library.
 
 use super::envelope::{envelope_json, envelope_table};
+use super::matrix::matrix_table;
 use super::number::num;
 use super::pretty;
 use super::words::{describe_set, guarantee_statement};
@@ -103,7 +104,7 @@ fn mechanism_csv(
 /// The table of `pml design` for people.
 fn design_table(d: &Design) -> String {
     let mut s = design_heading(d);
-    s.push_str(&matrix_table(d));
+    s.push_str(&design_matrix(d));
     s.push_str(&certificate_lines(d));
     s.push_str(&comparison_table(d));
     s
@@ -131,40 +132,28 @@ fn design_heading(d: &Design) -> String {
 }
 
 /// The matrix, one row per input, then P(y), PML(y), PMC(y) and the worst case.
-fn matrix_table(d: &Design) -> String {
-    let labels = &d.labels;
-    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-    let mut s = format!("\n{:<width$} {:>8}", "input", "prior");
-    for y in &d.outputs {
-        s.push_str(&format!(" {y:>9}"));
-    }
-    s.push('\n');
-    let prior = d.uncertainty.reference();
-    for (x, label) in labels.iter().enumerate() {
-        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-        for v in d.mechanism.matrix().row(x) {
-            s.push_str(&format!(" {v:>9.6}"));
-        }
-        s.push('\n');
-    }
-    let row = |s: &mut String, name: &str, values: &[f64], cell: &dyn Fn(f64) -> String| {
-        s.push_str(&format!("{name:<width$} {:>8}", ""));
-        for v in values {
-            s.push_str(&format!(" {:>9}", cell(*v)));
-        }
-        s.push('\n');
-    };
-    let fixed = |v: f64| format!("{v:.6}");
-    row(&mut s, "P(y)", &d.output_probabilities, &fixed);
-    row(&mut s, "PML(y)", &d.pml_per_output, &fixed);
+fn design_matrix(d: &Design) -> String {
+    let fixed = |values: &[f64]| values.iter().map(|v| format!("{v:.6}")).collect();
+    let mut footer = vec![
+        ("P(y)", fixed(&d.output_probabilities)),
+        ("PML(y)", fixed(&d.pml_per_output)),
+    ];
     if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
-        row(&mut s, "PMC(y)", &d.pmc_per_output, &num);
+        footer.push(("PMC(y)", d.pmc_per_output.iter().map(|v| num(*v)).collect()));
     }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
-        let worst = &d.certificate.worst_case_pml_per_output;
-        row(&mut s, "worst", worst, &fixed);
+        footer.push(("worst", fixed(&d.certificate.worst_case_pml_per_output)));
     }
-    s
+    let prior = d.uncertainty.reference();
+    let table = matrix_table(
+        &d.labels,
+        prior.view(),
+        &d.outputs,
+        &d.mechanism,
+        8,
+        &footer,
+    );
+    format!("\n{table}")
 }
 
 /// The certificate: measured levels, row sums, and the utility against its bound.
@@ -271,20 +260,16 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
         l.name,
         describe_set(set)
     );
-    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    let guesses: Vec<String> = d.outputs.iter().map(|y| format!("->{y}")).collect();
     let prior = set.reference();
-    s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
-    for y in &d.outputs {
-        s.push_str(&format!(" {:>9}", format!("->{y}")));
-    }
-    s.push('\n');
-    for (x, label) in labels.iter().enumerate() {
-        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-        for v in d.mechanism.matrix().row(x) {
-            s.push_str(&format!(" {v:>9.6}"));
-        }
-        s.push('\n');
-    }
+    s.push_str(&matrix_table(
+        labels,
+        prior.view(),
+        &guesses,
+        &d.mechanism,
+        8,
+        &[],
+    ));
     s.push_str(&format!(
         "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
         l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status

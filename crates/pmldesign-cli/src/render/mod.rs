@@ -3,11 +3,16 @@
 //! number comes from the library. Rendering returns strings; writing them is
 //! [`crate::io`]'s.
 
+pub mod apply;
+pub mod assess;
+pub mod bounds;
 pub mod compare;
 pub mod csv;
 pub mod design;
 pub mod envelope;
+pub mod matrix;
 pub mod number;
+pub mod plot;
 pub mod words;
 
 use crate::error::CliError;
