@@ -13,7 +13,7 @@ use crate::args::{Estimate, Input, Level};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::write::emit;
-use crate::render::bounds::{Report, item};
+use crate::render::bounds::{Item, Report, item};
 use pmldesign_model::ModelError;
 use pmldesign_model::sample::{self, RadiusMethod, SamplePlan};
 use serde_json::json;
@@ -191,7 +191,6 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
             json!("the counts/data of the estimate"),
         ));
     }
-    let statement = "with probability at least 1 - delta over the m samples, the true prior lies within this l1 distance of the empirical estimate";
     match (a.radius, est) {
         (RadiusMethod::DistributionFree, _) => Ok(Report {
             question: "radius",
@@ -200,46 +199,60 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
             inputs,
             answer: item("beta", "radius beta*(delta)", json!(free)),
             related: vec![],
-            statement: statement.into(),
+            statement: RADIUS_STATEMENT.into(),
             notes: vec![],
         }),
-        (RadiusMethod::Kappa, Some(est)) => {
-            let beta = a
-                .radius
-                .radius(m, a.delta, &est.prior)
-                .map_err(|e| names.err(e))?;
-            let kappa = sample::kappa(&est.prior);
-            let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
-            inputs.push(item(
-                "estimate",
-                "estimate p^",
-                json!(est.prior.masses().to_vec()),
-            ));
-            let mut notes = vec![];
-            kappa_notes(n, &mut notes);
-            Ok(Report {
-                question: "radius",
-                title: "Theorem 2 l1 radius with phi(kappa) of the estimate",
-                formula: "[E] Theorem 2",
-                inputs,
-                answer: item("beta", "radius beta (Theorem 2)", json!(beta)),
-                related: vec![
-                    item("kappa", "kappa of the estimate", json!(kappa)),
-                    item("phi", "phi(kappa)", json!(phi)),
-                    item(
-                        "beta_distribution_free",
-                        "beta*(delta), eq. (7)",
-                        json!(free),
-                    ),
-                ],
-                statement: format!("{statement} (if the true prior's kappa is the estimate's)"),
-                notes,
-            })
-        }
+        (RadiusMethod::Kappa, Some(est)) => kappa_radius(a, &est, m, free, inputs),
         (RadiusMethod::Kappa, None) => Err(CliError::Usage(
             "invalid --radius = kappa: Theorem 2 needs kappa of a prior; give the estimate with --prior, --counts or --data, or use --radius free".into(),
         )),
     }
+}
+
+/// What the radius of `pml bounds radius` means.
+const RADIUS_STATEMENT: &str = "with probability at least 1 - delta over the m samples, the true prior lies within this l1 distance of the empirical estimate";
+
+/// `pml bounds radius --radius kappa`: the Theorem 2 radius with phi(kappa) of the
+/// estimate, beside the distribution-free radius `free` from m samples.
+fn kappa_radius(
+    a: &RadiusArgs,
+    est: &Estimate,
+    m: u64,
+    free: f64,
+    mut inputs: Vec<Item>,
+) -> Result<Report, CliError> {
+    let names = Names::default();
+    let beta = a
+        .radius
+        .radius(m, a.delta, &est.prior)
+        .map_err(|e| names.err(e))?;
+    let kappa = sample::kappa(&est.prior);
+    let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
+    inputs.push(item(
+        "estimate",
+        "estimate p^",
+        json!(est.prior.masses().to_vec()),
+    ));
+    let mut notes = vec![];
+    kappa_notes(est.prior.len(), &mut notes);
+    Ok(Report {
+        question: "radius",
+        title: "Theorem 2 l1 radius with phi(kappa) of the estimate",
+        formula: "[E] Theorem 2",
+        inputs,
+        answer: item("beta", "radius beta (Theorem 2)", json!(beta)),
+        related: vec![
+            item("kappa", "kappa of the estimate", json!(kappa)),
+            item("phi", "phi(kappa)", json!(phi)),
+            item(
+                "beta_distribution_free",
+                "beta*(delta), eq. (7)",
+                json!(free),
+            ),
+        ],
+        statement: format!("{RADIUS_STATEMENT} (if the true prior's kappa is the estimate's)"),
+        notes,
+    })
 }
 
 fn failure(a: &FailureArgs) -> Result<Report, CliError> {

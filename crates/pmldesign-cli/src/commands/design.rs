@@ -21,50 +21,9 @@ pub fn notion_from_flags(
     epsilon_upper: Option<f64>,
     metric: Option<Metric>,
 ) -> Result<Notion, CliError> {
-    let check = |flag: &str, v: f64| -> Result<f64, CliError> {
-        if !v.is_finite() || v < 0.0 {
-            return Err(CliError::Usage(format!(
-                "invalid {flag} = {v}: an ALIP level must be a finite number >= 0; pass e.g. {flag} 0.5"
-            )));
-        }
-        Ok(v)
-    };
-    if name != NotionName::Alip
-        && let Some((flag, _)) = [
-            ("--epsilon-lower", epsilon_lower),
-            ("--epsilon-upper", epsilon_upper),
-        ]
-        .into_iter()
-        .find(|(_, v)| v.is_some())
-    {
-        return Err(CliError::Usage(format!(
-            "invalid {flag}: it sets an ALIP level; add --notion alip, or give the level with --epsilon"
-        )));
-    }
-    if name != NotionName::Metric && metric.is_some() {
-        return Err(CliError::Usage(
-            "invalid --metric/--metric-matrix: it sets the distance of metric privacy; add --notion metric".into(),
-        ));
-    }
+    refuse_other_notions_flags(name, epsilon_lower, epsilon_upper, metric.is_some())?;
     Ok(match name {
-        NotionName::Alip => {
-            let epsilon_upper = match epsilon_upper {
-                Some(u) => check("--epsilon-upper", u)?,
-                None => level.epsilon()?,
-            };
-            let epsilon_lower = check(
-                "--epsilon-lower",
-                epsilon_lower.ok_or_else(|| {
-                    CliError::Usage(
-                        "--notion alip needs --epsilon-lower (the PMC side, i >= -eps_l)".into(),
-                    )
-                })?,
-            )?;
-            Notion::Alip {
-                epsilon_lower,
-                epsilon_upper,
-            }
-        }
+        NotionName::Alip => alip_from_flags(level, epsilon_lower, epsilon_upper)?,
         NotionName::Pml => Notion::Pml {
             epsilon: level.epsilon()?,
         },
@@ -85,6 +44,67 @@ pub fn notion_from_flags(
                 )
             })?,
         },
+    })
+}
+
+/// Refuses the flags of another notion than `name`: an ALIP level without
+/// `--notion alip`, a distance without `--notion metric`.
+fn refuse_other_notions_flags(
+    name: NotionName,
+    epsilon_lower: Option<f64>,
+    epsilon_upper: Option<f64>,
+    has_metric: bool,
+) -> Result<(), CliError> {
+    if name != NotionName::Alip
+        && let Some((flag, _)) = [
+            ("--epsilon-lower", epsilon_lower),
+            ("--epsilon-upper", epsilon_upper),
+        ]
+        .into_iter()
+        .find(|(_, v)| v.is_some())
+    {
+        return Err(CliError::Usage(format!(
+            "invalid {flag}: it sets an ALIP level; add --notion alip, or give the level with --epsilon"
+        )));
+    }
+    if name != NotionName::Metric && has_metric {
+        return Err(CliError::Usage(
+            "invalid --metric/--metric-matrix: it sets the distance of metric privacy; add --notion metric".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `--notion alip`: eps_u from `--epsilon-upper` (else the level), eps_l from
+/// `--epsilon-lower`, each a finite number >= 0.
+fn alip_from_flags(
+    level: &Level,
+    epsilon_lower: Option<f64>,
+    epsilon_upper: Option<f64>,
+) -> Result<Notion, CliError> {
+    let check = |flag: &str, v: f64| -> Result<f64, CliError> {
+        if !v.is_finite() || v < 0.0 {
+            return Err(CliError::Usage(format!(
+                "invalid {flag} = {v}: an ALIP level must be a finite number >= 0; pass e.g. {flag} 0.5"
+            )));
+        }
+        Ok(v)
+    };
+    let epsilon_upper = match epsilon_upper {
+        Some(u) => check("--epsilon-upper", u)?,
+        None => level.epsilon()?,
+    };
+    let epsilon_lower = check(
+        "--epsilon-lower",
+        epsilon_lower.ok_or_else(|| {
+            CliError::Usage(
+                "--notion alip needs --epsilon-lower (the PMC side, i >= -eps_l)".into(),
+            )
+        })?,
+    )?;
+    Ok(Notion::Alip {
+        epsilon_lower,
+        epsilon_upper,
     })
 }
 

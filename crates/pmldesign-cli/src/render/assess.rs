@@ -178,6 +178,7 @@ fn to_table(r: &Report) -> String {
     );
     s.push_str(&assessed_matrix(a, r.labels));
     prior_table(&mut s, a, r.envelope);
+    prior_free_table(&mut s, a);
     tail_table(&mut s, a);
     if let Some(u) = &a.uncertainty {
         set_table(&mut s, u, a.eps_min, r.radius);
@@ -214,8 +215,8 @@ fn assessed_matrix(a: &Assessment, labels: &[String]) -> String {
     )
 }
 
-/// The figures under the prior (eps_min, envelope, region, eps_max, PMC) and the
-/// prior-free ones (LDP parameter, maximal leakage).
+/// The figures under the prior: eps_min, the envelope, the region, eps_max and
+/// the PMC.
 fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
     s.push_str("\nUnder the prior:\n");
     row(
@@ -267,6 +268,10 @@ fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
             num(a.lip_parameter)
         ),
     );
+}
+
+/// The prior-free figures: the LDP parameter and the maximal leakage.
+fn prior_free_table(s: &mut String, a: &Assessment) {
     s.push_str("\nPrior-free:\n");
     row(
         s,

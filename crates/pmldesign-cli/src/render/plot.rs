@@ -2,6 +2,8 @@
 //! SVG document.
 
 use crate::error::CliError;
+use plotters::coord::combinators::LogCoord;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_solver::envelope::EnvelopeValue;
@@ -9,6 +11,7 @@ use pmldesign_solver::envelope::EnvelopeValue;
 /// Which number of the bounds a plotted series shows.
 type Value = fn(&EnvelopeBounds) -> f64;
 
+/// A drawing error, as a failure naming `--plot`.
 fn plot_error(e: impl std::fmt::Display) -> CliError {
     CliError::Failure(format!("cannot draw --plot: {e}"))
 }
@@ -45,33 +48,7 @@ pub fn plot(
             .y_desc("eps (nats)")
             .draw()
             .map_err(plot_error)?;
-        let series: [(&str, RGBColor, Value); 5] = [
-            ("upper bound (Thm 3)", RED, |b| b.upper),
-            ("L + ln(1/delta)", MAGENTA, |b| b.markov),
-            ("lower bound", BLUE, |b| b.lower),
-            ("binary eps_b (Alg. 1)", CYAN, |b| b.binary),
-            ("raw eps_Y (left quantile)", BLACK, |b| b.left_quantile),
-        ];
-        for (name, color, value) in series {
-            let points: Vec<(f64, f64)> =
-                curve.iter().map(|b| (b.delta, value(b).min(top))).collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                .map_err(plot_error)?
-                .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
-                .map_err(plot_error)?;
-        }
-        if let Some(lp) = lp {
-            let points: Vec<(f64, f64)> = lp.iter().map(|v| (v.delta, v.upper.min(top))).collect();
-            chart
-                .draw_series(LineSeries::new(points, GREEN.stroke_width(3)))
-                .map_err(plot_error)?
-                .label("envelope (LP)")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
-        }
+        draw_curves(&mut chart, curve, lp, top)?;
         chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.8))
@@ -81,4 +58,44 @@ pub fn plot(
         root.present().map_err(plot_error)?;
     }
     Ok(svg)
+}
+
+/// The chart of [`plot`]: delta on a log axis, eps on a linear one.
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, RangedCoordf64>>;
+
+/// The bounds over the grid, one line with points each (values above `top` are
+/// cut at it), and the LP's envelope when there is one.
+fn draw_curves(
+    chart: &mut Chart,
+    curve: &[EnvelopeBounds],
+    lp: Option<&[EnvelopeValue]>,
+    top: f64,
+) -> Result<(), CliError> {
+    let series: [(&str, RGBColor, Value); 5] = [
+        ("upper bound (Thm 3)", RED, |b| b.upper),
+        ("L + ln(1/delta)", MAGENTA, |b| b.markov),
+        ("lower bound", BLUE, |b| b.lower),
+        ("binary eps_b (Alg. 1)", CYAN, |b| b.binary),
+        ("raw eps_Y (left quantile)", BLACK, |b| b.left_quantile),
+    ];
+    for (name, color, value) in series {
+        let points: Vec<(f64, f64)> = curve.iter().map(|b| (b.delta, value(b).min(top))).collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+            .map_err(plot_error)?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 2, color.filled())))
+            .map_err(plot_error)?;
+    }
+    if let Some(lp) = lp {
+        let points: Vec<(f64, f64)> = lp.iter().map(|v| (v.delta, v.upper.min(top))).collect();
+        chart
+            .draw_series(LineSeries::new(points, GREEN.stroke_width(3)))
+            .map_err(plot_error)?
+            .label("envelope (LP)")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN));
+    }
+    Ok(())
 }
