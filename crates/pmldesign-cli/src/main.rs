@@ -1,7 +1,13 @@
 //! `pml`: design optimal privacy mechanisms under pointwise maximal leakage.
 //!
 //! The CLI parses, calls `pmldesign-model` / `pmldesign-solver`, and formats. It holds no
-//! mathematics.
+//! mathematics. Its modules form layers, each importing only from the layers below
+//! (`scripts/check_layers.py` checks them against `scripts/layers.json`):
+//!
+//! - `commands`: one module per subcommand, which never import each other;
+//! - `io` (every file read or written) and `render` (every table, JSON and CSV);
+//! - `args` (clap's structs and the parsing of flag values), `progress`, `signals`;
+//! - `error`.
 #![forbid(unsafe_code)]
 // Doc comments of the argument structs are clap's --help text, not rustdoc.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
