@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -31,6 +31,11 @@ pub struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// The file of `--output`, if one was given (`-` is stdout).
+    pub fn path(&self) -> Option<&Path> {
+        self.output.as_deref()
+    }
+
     /// The format asked for, or the default.
     pub fn format(&self) -> Format {
         if let Some(f) = self.format {
@@ -49,7 +54,7 @@ impl OutputArgs {
 }
 
 /// The extension of `path` in lower case (`a.CSV` is CSV).
-pub fn extension(path: &std::path::Path) -> Option<String> {
+pub fn extension(path: &Path) -> Option<String> {
     path.extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase)

@@ -2,8 +2,9 @@
 //! Corollary 3.
 //!
 //! Each question is one call (or a short chain of calls) into
-//! [`pmldesign_model::sample`]; this module only parses, names the flags in errors and
-//! formats. Every number it prints comes from the library.
+//! [`pmldesign_model::sample`]; this module only names the flags in errors and
+//! gathers the answer with its inputs into a [`Report`] for [`crate::render::bounds`].
+//! Every number it prints comes from the library.
 
 use crate::args::bounds::{
     BoundsArgs, BoundsQuestion, DeltaMinArgs, EpsilonPrimeArgs, FailureArgs, MaxEpsilonArgs,
@@ -37,7 +38,7 @@ pub fn run(args: BoundsArgs) -> Result<(), CliError> {
         BoundsQuestion::Samples(a) => (samples(&a)?, a.output),
         BoundsQuestion::MaxEpsilon(a) => (max_epsilon(&a)?, a.output),
     };
-    emit(output.output.as_deref(), &report.render(output.format())?)
+    emit(output.path(), &report.render(output.format())?)
 }
 
 // ---------------------------------------------------------------------------

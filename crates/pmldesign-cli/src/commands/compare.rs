@@ -6,6 +6,7 @@ use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
 use crate::io::write::emit;
+use crate::render::compare::render_comparison;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::utility::builtin;
 use pmldesign_solver::{Settings, common_level_notions, compare};
@@ -42,6 +43,6 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         utility.as_ref(),
         &Settings::default(),
     )?;
-    let text = crate::render::compare::render_comparison(&c, &est.labels, a.output.format())?;
-    emit(a.output.output.as_deref(), &text)
+    let text = render_comparison(&c, &est.labels, a.output.format())?;
+    emit(a.output.path(), &text)
 }

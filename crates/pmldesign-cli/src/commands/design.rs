@@ -2,12 +2,14 @@
 //! an estimate from data with a failure probability.
 
 use crate::args::design::{DesignArgs, LossMethodName, LossName, NotionName, PricingName};
-use crate::args::{Level, UtilityName};
+use crate::args::{Estimate, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
 use crate::io::write::emit;
+use crate::progress::DesignProgress;
+use crate::render::design::render_design;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::utility::builtin;
@@ -136,7 +138,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
             problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
         }
     };
-    let mut bar = crate::progress::DesignProgress::new();
+    let mut bar = DesignProgress::new();
     let d = problem
         .notion(notion)
         .labels(est.labels.clone())
@@ -146,8 +148,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     bar.finish();
     let d = d?;
     let env = envelope_at(&d, a.envelope_delta)?;
-    let text = crate::render::design::render_design(&d, &env, a.output.format())?;
-    emit(a.output.output.as_deref(), &text)
+    let text = render_design(&d, &env, a.output.format())?;
+    emit(a.output.path(), &text)
 }
 
 /// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
@@ -223,11 +225,7 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
 }
 
 /// The sample size and radius method behind `--delta` (usage errors name the flag).
-fn sample_source(
-    a: &DesignArgs,
-    est: &crate::args::Estimate,
-    delta: f64,
-) -> Result<Sample, CliError> {
+fn sample_source(a: &DesignArgs, est: &Estimate, delta: f64) -> Result<Sample, CliError> {
     let samples = est.samples.ok_or_else(|| {
         CliError::Usage(
             "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),

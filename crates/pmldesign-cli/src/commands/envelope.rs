@@ -48,5 +48,5 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
             &plot(&r.curve, r.lp.as_deref(), &r.env, &r.source)?,
         )?;
     }
-    emit(a.output.output.as_deref(), &r.render(a.output.format())?)
+    emit(a.output.path(), &r.render(a.output.format())?)
 }
