@@ -1,7 +1,13 @@
 //! `pml`: design optimal privacy mechanisms under pointwise maximal leakage.
 //!
 //! The CLI parses, calls `pmldesign-model` / `pmldesign-solver`, and formats. It holds no
-//! mathematics.
+//! mathematics. Its modules form layers, each importing only from the layers below
+//! (`scripts/check_layers.py` checks them against `scripts/layers.json`):
+//!
+//! - `commands`: one module per subcommand, which never import each other;
+//! - `io` (every file read or written) and `render` (every table, JSON and CSV);
+//! - `args` (clap's structs and the parsing of flag values), `progress`, `signals`;
+//! - `error`.
 #![forbid(unsafe_code)]
 // Doc comments of the argument structs are clap's --help text, not rustdoc.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
@@ -9,18 +15,19 @@
 mod args;
 mod commands;
 mod error;
-mod format;
-mod output;
+mod io;
 mod progress;
+mod render;
 mod signals;
 
+use args::{Cli, Command};
 use clap::Parser;
 use error::CliError;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     signals::install();
-    let cli = match args::Cli::try_parse() {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // A value a parser refused: one line naming the flag, the value and the fix.
         Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
@@ -39,13 +46,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: args::Cli) -> Result<(), CliError> {
+fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        args::Command::Design(a) => commands::design::run(a),
-        args::Command::Bounds(a) => commands::bounds::run(a),
-        args::Command::Assess(a) => commands::assess::run(a),
-        args::Command::Compare(a) => commands::compare::run(a),
-        args::Command::Envelope(a) => commands::envelope::run(a),
-        args::Command::Apply(a) => commands::apply::run(a),
+        Command::Design(a) => commands::design::run(a),
+        Command::Bounds(a) => commands::bounds::run(a),
+        Command::Assess(a) => commands::assess::run(a),
+        Command::Compare(a) => commands::compare::run(a),
+        Command::Envelope(a) => commands::envelope::run(a),
+        Command::Apply(a) => commands::apply::run(a),
     }
 }

@@ -2,92 +2,22 @@
 //! Corollary 3.
 //!
 //! Each question is one call (or a short chain of calls) into
-//! [`pmldesign_model::sample`]; this module only parses, names the flags in errors and
-//! formats. Every number it prints comes from the library.
+//! [`pmldesign_model::sample`]; this module only names the flags in errors and
+//! gathers the answer with its inputs into a [`Report`] for [`crate::render::bounds`].
+//! Every number it prints comes from the library.
 
-use crate::args::{
-    Estimate, Format, Input, Level, OutputArgs, radius_method, whole_count, whole_number,
+use crate::args::bounds::{
+    BoundsArgs, BoundsQuestion, DeltaMinArgs, EpsilonPrimeArgs, FailureArgs, MaxEpsilonArgs,
+    RadiusArgs, SamplesArgs,
 };
+use crate::args::{Estimate, Input, Level};
 use crate::error::CliError;
-use crate::format::{csv_field, significant};
-use clap::{Args, Subcommand};
+use crate::io::data::load_estimate;
+use crate::io::write::emit;
+use crate::render::bounds::{Item, Report, item};
 use pmldesign_model::ModelError;
 use pmldesign_model::sample::{self, RadiusMethod, SamplePlan};
-use serde_json::{Map, Value, json};
-use std::fmt::Write;
-
-/// Arguments of `pml bounds`.
-#[derive(Debug, Args)]
-pub struct BoundsArgs {
-    /// The planning question.
-    #[command(subcommand)]
-    pub what: BoundsQuestion,
-}
-
-/// The questions `pml bounds` answers.
-#[derive(Debug, Subcommand)]
-pub enum BoundsQuestion {
-    /// The l1 radius around an estimate from m samples that holds with probability
-    /// 1 - delta: beta*(delta) of [E] eq. (7), or the Theorem 2 radius with
-    /// --radius kappa.
-    Radius(RadiusArgs),
-    /// The probability that the true prior lies outside the l1 ball of radius
-    /// --beta around an estimate from m samples ([E] Theorem 2).
-    FailureProbability(FailureArgs),
-    /// eps'(delta) of [E] eq. (8): the leakage bound for the true prior of a
-    /// mechanism designed eps-PML for the estimate.
-    EpsilonPrime(EpsilonPrimeArgs),
-    /// delta_min of [E] Corollary 3: the failure probability of an eps'-PML
-    /// guarantee for a mechanism designed eps-PML for an estimate from m samples.
-    DeltaMin(DeltaMinArgs),
-    /// The smallest sample size m for an (eps', delta) guarantee from a design at
-    /// eps ([E] Corollary 3 solved for m).
-    Samples(SamplesArgs),
-    /// The largest design eps whose eps'(delta) is at most the target eps'
-    /// ([E] eqs. (7), (8) inverted).
-    MaxEpsilon(MaxEpsilonArgs),
-}
-
-/// The target leakage eps' for the true prior, as eps' or as e^eps'.
-#[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
-pub struct Target {
-    /// Target leakage eps' >= 0 for the true prior (natural log).
-    #[arg(long, allow_hyphen_values = true)]
-    pub epsilon_prime: Option<f64>,
-    /// Target leakage given as e^eps' >= 1.
-    #[arg(long, allow_hyphen_values = true)]
-    pub exp_epsilon_prime: Option<f64>,
-}
-
-impl Target {
-    /// eps', from whichever flag was given (range checks are the library's).
-    fn epsilon_prime(&self) -> Result<f64, CliError> {
-        match (self.epsilon_prime, self.exp_epsilon_prime) {
-            (Some(e), _) => Ok(e),
-            (_, Some(x)) => {
-                if !x.is_finite() || x < 1.0 {
-                    return Err(CliError::Usage(format!(
-                        "invalid --exp-epsilon-prime = {x}: e^eps' must be a finite number >= 1; pass e.g. --exp-epsilon-prime 5.5"
-                    )));
-                }
-                Ok(x.ln())
-            }
-            _ => Err(CliError::Usage(
-                "give the target with --epsilon-prime or --exp-epsilon-prime".into(),
-            )),
-        }
-    }
-
-    /// How eps' is named in error messages.
-    fn flag(&self) -> &'static str {
-        if self.exp_epsilon_prime.is_some() {
-            "eps' (ln of --exp-epsilon-prime)"
-        } else {
-            "--epsilon-prime"
-        }
-    }
-}
+use serde_json::json;
 
 /// How eps is named in error messages.
 fn level_flag(level: &Level) -> &'static str {
@@ -96,143 +26,6 @@ fn level_flag(level: &Level) -> &'static str {
     } else {
         "--epsilon"
     }
-}
-
-/// What `--radius kappa` does, in `--help`.
-const KAPPA_HELP: &str = "[E] Theorem 2 with phi(kappa) of the estimate in place of the unknown prior's (needs --prior, --counts or --data)";
-
-/// Arguments of `pml bounds radius`.
-#[derive(Debug, Args)]
-pub struct RadiusArgs {
-    /// Number of samples m behind the estimate (defaults to the total of --counts
-    /// or the rows of --data).
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
-    pub samples: Option<u64>,
-    /// Failure probability delta, in (0, 1).
-    #[arg(long, allow_hyphen_values = true)]
-    pub delta: f64,
-    /// Alphabet size N (number of categories); taken from the estimate when one
-    /// is given.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
-    pub alphabet: Option<usize>,
-    /// `free` is eq. (7), distribution-free; `kappa` is Theorem 2 with phi(kappa)
-    /// of the estimate.
-    #[arg(long, value_parser = radius_method(KAPPA_HELP), default_value = "free")]
-    pub radius: RadiusMethod,
-    /// The estimate (needed for --radius kappa; otherwise it only supplies N and m).
-    #[command(flatten)]
-    pub input: Input,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-/// Arguments of `pml bounds failure-probability`.
-#[derive(Debug, Args)]
-pub struct FailureArgs {
-    /// The l1 radius beta around the estimate.
-    #[arg(long, allow_hyphen_values = true)]
-    pub beta: f64,
-    /// Number of samples m behind the estimate (defaults to the total of --counts
-    /// or the rows of --data).
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
-    pub samples: Option<u64>,
-    /// Alphabet size N; taken from the estimate when one is given.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]
-    pub alphabet: Option<usize>,
-    /// `free` uses phi = phi(1/2) = 2 (distribution-free); `kappa` uses
-    /// phi(kappa) of the estimate.
-    #[arg(long, value_parser = radius_method(KAPPA_HELP), default_value = "free")]
-    pub radius: RadiusMethod,
-    /// The estimate (needed for --radius kappa; otherwise it only supplies N and m).
-    #[command(flatten)]
-    pub input: Input,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-/// Arguments of `pml bounds epsilon-prime`.
-#[derive(Debug, Args)]
-pub struct EpsilonPrimeArgs {
-    /// The design level: the mechanism is eps-PML for the estimate.
-    #[command(flatten)]
-    pub level: Level,
-    /// The l1 radius beta directly, instead of --samples, --delta and --alphabet.
-    #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["samples", "delta", "alphabet"])]
-    pub beta: Option<f64>,
-    /// Number of samples m behind the estimate.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number, required_unless_present = "beta")]
-    pub samples: Option<u64>,
-    /// Failure probability delta, in (0, 1).
-    #[arg(long, allow_hyphen_values = true, required_unless_present = "beta")]
-    pub delta: Option<f64>,
-    /// Alphabet size N.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present = "beta")]
-    pub alphabet: Option<usize>,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-/// Arguments of `pml bounds delta-min`.
-#[derive(Debug, Args)]
-pub struct DeltaMinArgs {
-    /// The design level: the mechanism is eps-PML for the estimate.
-    #[command(flatten)]
-    pub level: Level,
-    /// The leakage eps' > eps to guarantee for the true prior.
-    #[command(flatten)]
-    pub target: Target,
-    /// Number of samples m behind the estimate.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
-    pub samples: u64,
-    /// Alphabet size N.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
-    pub alphabet: usize,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-/// Arguments of `pml bounds samples`.
-#[derive(Debug, Args)]
-pub struct SamplesArgs {
-    /// The design level: the mechanism is eps-PML for the estimate.
-    #[command(flatten)]
-    pub level: Level,
-    /// The leakage eps' > eps to guarantee for the true prior.
-    #[command(flatten)]
-    pub target: Target,
-    /// Failure probability delta, in (0, 1).
-    #[arg(long, allow_hyphen_values = true)]
-    pub delta: f64,
-    /// Alphabet size N.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
-    pub alphabet: usize,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
-/// Arguments of `pml bounds max-epsilon`.
-#[derive(Debug, Args)]
-pub struct MaxEpsilonArgs {
-    /// Number of samples m behind the estimate.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
-    pub samples: u64,
-    /// Failure probability delta, in (0, 1).
-    #[arg(long, allow_hyphen_values = true)]
-    pub delta: f64,
-    /// Alphabet size N.
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_count)]
-    pub alphabet: usize,
-    /// The leakage eps' to guarantee for the true prior.
-    #[command(flatten)]
-    pub target: Target,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
 }
 
 /// Runs `pml bounds`.
@@ -245,7 +38,7 @@ pub fn run(args: BoundsArgs) -> Result<(), CliError> {
         BoundsQuestion::Samples(a) => (samples(&a)?, a.output),
         BoundsQuestion::MaxEpsilon(a) => (max_epsilon(&a)?, a.output),
     };
-    output.emit(&report.render(output.format())?)
+    emit(output.path(), &report.render(output.format())?)
 }
 
 // ---------------------------------------------------------------------------
@@ -355,7 +148,7 @@ fn input_given(input: &Input) -> bool {
 /// The estimate, if one was given; required for the kappa variants.
 fn estimate(input: &Input, kind: RadiusMethod) -> Result<Option<Estimate>, CliError> {
     if input_given(input) {
-        return input.load().map(Some);
+        return load_estimate(input).map(Some);
     }
     if kind == RadiusMethod::Kappa {
         return Err(CliError::Usage(
@@ -399,7 +192,6 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
             json!("the counts/data of the estimate"),
         ));
     }
-    let statement = "with probability at least 1 - delta over the m samples, the true prior lies within this l1 distance of the empirical estimate";
     match (a.radius, est) {
         (RadiusMethod::DistributionFree, _) => Ok(Report {
             question: "radius",
@@ -408,46 +200,60 @@ fn radius(a: &RadiusArgs) -> Result<Report, CliError> {
             inputs,
             answer: item("beta", "radius beta*(delta)", json!(free)),
             related: vec![],
-            statement: statement.into(),
+            statement: RADIUS_STATEMENT.into(),
             notes: vec![],
         }),
-        (RadiusMethod::Kappa, Some(est)) => {
-            let beta = a
-                .radius
-                .radius(m, a.delta, &est.prior)
-                .map_err(|e| names.err(e))?;
-            let kappa = sample::kappa(&est.prior);
-            let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
-            inputs.push(item(
-                "estimate",
-                "estimate p^",
-                json!(est.prior.masses().to_vec()),
-            ));
-            let mut notes = vec![];
-            kappa_notes(n, &mut notes);
-            Ok(Report {
-                question: "radius",
-                title: "Theorem 2 l1 radius with phi(kappa) of the estimate",
-                formula: "[E] Theorem 2",
-                inputs,
-                answer: item("beta", "radius beta (Theorem 2)", json!(beta)),
-                related: vec![
-                    item("kappa", "kappa of the estimate", json!(kappa)),
-                    item("phi", "phi(kappa)", json!(phi)),
-                    item(
-                        "beta_distribution_free",
-                        "beta*(delta), eq. (7)",
-                        json!(free),
-                    ),
-                ],
-                statement: format!("{statement} (if the true prior's kappa is the estimate's)"),
-                notes,
-            })
-        }
+        (RadiusMethod::Kappa, Some(est)) => kappa_radius(a, &est, m, free, inputs),
         (RadiusMethod::Kappa, None) => Err(CliError::Usage(
             "invalid --radius = kappa: Theorem 2 needs kappa of a prior; give the estimate with --prior, --counts or --data, or use --radius free".into(),
         )),
     }
+}
+
+/// What the radius of `pml bounds radius` means.
+const RADIUS_STATEMENT: &str = "with probability at least 1 - delta over the m samples, the true prior lies within this l1 distance of the empirical estimate";
+
+/// `pml bounds radius --radius kappa`: the Theorem 2 radius with phi(kappa) of the
+/// estimate, beside the distribution-free radius `free` from m samples.
+fn kappa_radius(
+    a: &RadiusArgs,
+    est: &Estimate,
+    m: u64,
+    free: f64,
+    mut inputs: Vec<Item>,
+) -> Result<Report, CliError> {
+    let names = Names::default();
+    let beta = a
+        .radius
+        .radius(m, a.delta, &est.prior)
+        .map_err(|e| names.err(e))?;
+    let kappa = sample::kappa(&est.prior);
+    let phi = sample::phi(kappa).map_err(|e| names.err(e))?;
+    inputs.push(item(
+        "estimate",
+        "estimate p^",
+        json!(est.prior.masses().to_vec()),
+    ));
+    let mut notes = vec![];
+    kappa_notes(est.prior.len(), &mut notes);
+    Ok(Report {
+        question: "radius",
+        title: "Theorem 2 l1 radius with phi(kappa) of the estimate",
+        formula: "[E] Theorem 2",
+        inputs,
+        answer: item("beta", "radius beta (Theorem 2)", json!(beta)),
+        related: vec![
+            item("kappa", "kappa of the estimate", json!(kappa)),
+            item("phi", "phi(kappa)", json!(phi)),
+            item(
+                "beta_distribution_free",
+                "beta*(delta), eq. (7)",
+                json!(free),
+            ),
+        ],
+        statement: format!("{RADIUS_STATEMENT} (if the true prior's kappa is the estimate's)"),
+        notes,
+    })
 }
 
 fn failure(a: &FailureArgs) -> Result<Report, CliError> {
@@ -645,144 +451,4 @@ fn max_epsilon(a: &MaxEpsilonArgs) -> Result<Report, CliError> {
         statement: "design eps-PML for the estimate at this eps (or below): the mechanism is then eps'-PML for the true prior with probability at least 1 - delta".into(),
         notes: vec![],
     })
-}
-
-// ---------------------------------------------------------------------------
-// Formatting.
-
-/// One named value.
-struct Item {
-    key: &'static str,
-    label: &'static str,
-    value: Value,
-}
-
-fn item(key: &'static str, label: &'static str, value: Value) -> Item {
-    Item { key, label, value }
-}
-
-/// The answer to one question, with what it was computed from.
-struct Report {
-    question: &'static str,
-    title: &'static str,
-    formula: &'static str,
-    inputs: Vec<Item>,
-    answer: Item,
-    related: Vec<Item>,
-    statement: String,
-    notes: Vec<String>,
-}
-
-fn object(items: &[Item]) -> Value {
-    Value::Object(
-        items
-            .iter()
-            .map(|i| (i.key.to_string(), i.value.clone()))
-            .collect::<Map<_, _>>(),
-    )
-}
-
-impl Report {
-    fn render(&self, format: Format) -> Result<String, CliError> {
-        Ok(match format {
-            Format::Json => self.json()?,
-            Format::Csv => self.csv(),
-            Format::Table => self.table(),
-        })
-    }
-
-    fn json(&self) -> Result<String, CliError> {
-        let v = json!({
-            "question": self.question,
-            "formula": self.formula,
-            "inputs": object(&self.inputs),
-            "answer": { "name": self.answer.key, "value": self.answer.value },
-            "related": object(&self.related),
-            "statement": self.statement,
-            "notes": self.notes,
-        });
-        let mut s =
-            serde_json::to_string_pretty(&v).map_err(|e| CliError::Failure(e.to_string()))?;
-        s.push('\n');
-        Ok(s)
-    }
-
-    /// `key,value` pairs: the question, the formula, the inputs, the answer,
-    /// the related values, the statement and the notes.
-    fn csv(&self) -> String {
-        let mut s = String::from("key,value\n");
-        let mut row = |k: &str, v: &str| {
-            writeln!(s, "{},{}", csv_field(k), csv_field(v)).expect("string write");
-        };
-        row("question", self.question);
-        row("formula", self.formula);
-        for i in self.inputs.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row(self.answer.key, &plain(&self.answer.value));
-        for i in self.related.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row("statement", &self.statement);
-        for n in &self.notes {
-            row("note", n);
-        }
-        s
-    }
-
-    fn table(&self) -> String {
-        let mut s = String::new();
-        let w = self
-            .inputs
-            .iter()
-            .chain(&self.related)
-            .chain(std::iter::once(&self.answer))
-            .map(|i| i.label.len())
-            .max()
-            .unwrap_or(0);
-        let line = |s: &mut String, i: &Item| {
-            writeln!(s, "  {:<w$}  {}", i.label, human(&i.value)).expect("string write");
-        };
-        writeln!(
-            s,
-            "pml bounds {}: {}  ({})\n",
-            self.question, self.title, self.formula
-        )
-        .expect("string write");
-        for i in &self.inputs {
-            line(&mut s, i);
-        }
-        s.push('\n');
-        line(&mut s, &self.answer);
-        if !self.related.is_empty() {
-            s.push('\n');
-            for i in &self.related {
-                line(&mut s, i);
-            }
-        }
-        writeln!(s, "\nMeaning: {}.", self.statement).expect("string write");
-        for n in &self.notes {
-            writeln!(s, "note: {n}").expect("string write");
-        }
-        s
-    }
-}
-
-/// A value for CSV: full precision, lists joined with `;`.
-fn plain(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Array(a) => a.iter().map(plain).collect::<Vec<_>>().join(";"),
-        other => other.to_string(),
-    }
-}
-
-/// A value for people: floats to about nine significant digits.
-fn human(v: &Value) -> String {
-    match v {
-        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(|| n.to_string(), significant),
-        Value::String(s) => s.clone(),
-        Value::Array(a) => a.iter().map(human).collect::<Vec<_>>().join(", "),
-        other => other.to_string(),
-    }
 }

@@ -1,47 +1,19 @@
 //! `pml compare`: the optimal mechanism under every information-density notion at a
 //! common level, side by side with randomized response.
 
-use crate::args::{Input, Level, MetricArgs, OutputArgs};
+use crate::args::compare::CompareArgs;
 use crate::error::CliError;
-use crate::output;
-use clap::Args;
+use crate::io::data::load_estimate;
+use crate::io::load::load_metric;
+use crate::io::write::emit;
+use crate::render::compare::render_comparison;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Settings, common_level_notions, compare};
 
-/// Arguments of `pml compare`.
-#[derive(Debug, Args)]
-pub struct CompareArgs {
-    /// Where the prior or its estimate comes from.
-    #[command(flatten)]
-    pub input: Input,
-    /// The common level eps: PML(eps), PMC(eps), ALIP(eps, eps), LIP(eps), LDP(eps).
-    #[command(flatten)]
-    pub level: Level,
-    /// The ALIP row's lower level eps_l (default eps).
-    #[arg(long, allow_hyphen_values = true)]
-    pub epsilon_lower: Option<f64>,
-    /// The ALIP row's upper level eps_u (default eps).
-    #[arg(long, allow_hyphen_values = true)]
-    pub epsilon_upper: Option<f64>,
-    /// Protect every prior within this l1 distance of the given one (vertex form;
-    /// small alphabets).
-    #[arg(long, allow_hyphen_values = true)]
-    pub beta: Option<f64>,
-    /// Add the row of metric privacy at eps for this distance (docs/theory.md §9).
-    #[command(flatten)]
-    pub metric: MetricArgs,
-    /// The utility to maximise.
-    #[arg(long, value_enum, default_value = "mi")]
-    pub utility: crate::commands::design::UtilityName,
-    /// Output options.
-    #[command(flatten)]
-    pub output: OutputArgs,
-}
-
 /// Runs `pml compare`.
 pub fn run(a: CompareArgs) -> Result<(), CliError> {
-    let est = a.input.load()?;
+    let est = load_estimate(&a.input)?;
     let epsilon = a.level.epsilon()?;
     let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {
         let ModelError::Invalid {
@@ -61,7 +33,7 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,
     };
     let mut notions = common_level_notions(epsilon, alip);
-    if let Some(metric) = a.metric.load(set.len())? {
+    if let Some(metric) = load_metric(&a.metric, set.len())? {
         notions.push(Notion::Metric { epsilon, metric });
     }
     let c = compare(
@@ -71,6 +43,6 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         utility.as_ref(),
         &Settings::default(),
     )?;
-    let text = output::render_comparison(&c, &est.labels, a.output.format())?;
-    a.output.emit(&text)
+    let text = render_comparison(&c, &est.labels, a.output.format())?;
+    emit(a.output.path(), &text)
 }

@@ -1,4 +1,6 @@
-//! One module per subcommand: parse, call the library, format.
+//! One module per subcommand: read the inputs ([`crate::io`]), call the library,
+//! render the result ([`crate::render`]) and write it ([`crate::io`]). A command
+//! never imports another: what two share lives in a lower layer.
 
 pub mod apply;
 pub mod assess;

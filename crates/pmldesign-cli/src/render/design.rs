@@ -1,15 +1,17 @@
-//! Formatting of results as tables, JSON and CSV. No mathematics here: every
-//! number comes from the library.
+//! `pml design` as text: the table of the mechanism, its certificate and the
+//! randomized-response baselines, the loss table, JSON and CSV. No mathematics
+//! here: every number comes from the library.
 
+use super::envelope::{envelope_json, envelope_table};
+use super::matrix::matrix_table;
+use super::number::num;
+use super::pretty;
+use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
 use crate::error::CliError;
-pub use crate::format::num;
-use crate::format::{
-    csv_field, describe_set, envelope_statement, finite_or_null, guarantee_statement,
-};
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
-use pmldesign_solver::{Comparison, Design, DesignStatus, Guarantee, RadiusMethod};
+use pmldesign_solver::{Design, DesignStatus, Guarantee, RadiusMethod};
 use serde_json::{Value, json};
 use std::fmt::Write;
 
@@ -39,13 +41,6 @@ pub fn render_design(
             s
         }
     })
-}
-
-/// Pretty JSON with a final newline.
-pub fn pretty(v: &Value) -> Result<String, CliError> {
-    let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
-    s.push('\n');
-    Ok(s)
 }
 
 fn guarantee_table(d: &Design, g: &Guarantee) -> String {
@@ -93,11 +88,11 @@ fn mechanism_csv(
 ) -> Result<String, CliError> {
     let mut s = String::from("input");
     for y in outputs {
-        write!(s, ",{}", csv_field(y)).expect("string write");
+        write!(s, ",{}", super::csv::csv_field(y)).expect("string write");
     }
     s.push('\n');
     for (label, row) in labels.iter().zip(mechanism.to_rows()) {
-        s.push_str(&csv_field(label));
+        s.push_str(&super::csv::csv_field(label));
         for v in row {
             write!(s, ",{v}").expect("string write");
         }
@@ -109,7 +104,7 @@ fn mechanism_csv(
 /// The table of `pml design` for people.
 fn design_table(d: &Design) -> String {
     let mut s = design_heading(d);
-    s.push_str(&matrix_table(d));
+    s.push_str(&design_matrix(d));
     s.push_str(&certificate_lines(d));
     s.push_str(&comparison_table(d));
     s
@@ -137,40 +132,28 @@ fn design_heading(d: &Design) -> String {
 }
 
 /// The matrix, one row per input, then P(y), PML(y), PMC(y) and the worst case.
-fn matrix_table(d: &Design) -> String {
-    let labels = &d.labels;
-    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
-    let mut s = format!("\n{:<width$} {:>8}", "input", "prior");
-    for y in &d.outputs {
-        s.push_str(&format!(" {y:>9}"));
-    }
-    s.push('\n');
-    let prior = d.uncertainty.reference();
-    for (x, label) in labels.iter().enumerate() {
-        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-        for v in d.mechanism.matrix().row(x) {
-            s.push_str(&format!(" {v:>9.6}"));
-        }
-        s.push('\n');
-    }
-    let row = |s: &mut String, name: &str, values: &[f64], cell: &dyn Fn(f64) -> String| {
-        s.push_str(&format!("{name:<width$} {:>8}", ""));
-        for v in values {
-            s.push_str(&format!(" {:>9}", cell(*v)));
-        }
-        s.push('\n');
-    };
-    let fixed = |v: f64| format!("{v:.6}");
-    row(&mut s, "P(y)", &d.output_probabilities, &fixed);
-    row(&mut s, "PML(y)", &d.pml_per_output, &fixed);
+fn design_matrix(d: &Design) -> String {
+    let fixed = |values: &[f64]| values.iter().map(|v| format!("{v:.6}")).collect();
+    let mut footer = vec![
+        ("P(y)", fixed(&d.output_probabilities)),
+        ("PML(y)", fixed(&d.pml_per_output)),
+    ];
     if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
-        row(&mut s, "PMC(y)", &d.pmc_per_output, &num);
+        footer.push(("PMC(y)", d.pmc_per_output.iter().map(|v| num(*v)).collect()));
     }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
-        let worst = &d.certificate.worst_case_pml_per_output;
-        row(&mut s, "worst", worst, &fixed);
+        footer.push(("worst", fixed(&d.certificate.worst_case_pml_per_output)));
     }
-    s
+    let prior = d.uncertainty.reference();
+    let table = matrix_table(
+        &d.labels,
+        prior.view(),
+        &d.outputs,
+        &d.mechanism,
+        8,
+        &footer,
+    );
+    format!("\n{table}")
 }
 
 /// The certificate: measured levels, row sums, and the utility against its bound.
@@ -251,103 +234,6 @@ fn comparison_table(d: &Design) -> String {
     s
 }
 
-/// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
-pub fn render_comparison(
-    c: &Comparison,
-    labels: &[String],
-    format: Format,
-) -> Result<String, CliError> {
-    match format {
-        Format::Json => {
-            let rows: Vec<Value> = c
-                .rows
-                .iter()
-                .map(|r| {
-                    json!({
-                        "label": r.label,
-                        "notion": r.notion,
-                        "status": r.status,
-                        "utility": r.utility,
-                        "upper_bound": r.upper_bound,
-                        "worst_case_pml": finite_or_null(r.levels.pml),
-                        "pmc": finite_or_null(r.levels.pmc),
-                        "ldp_epsilon": finite_or_null(r.levels.ldp),
-                        "maximal_leakage": r.levels.maximal_leakage,
-                        "mechanism": r.mechanism.to_rows(),
-                    })
-                })
-                .collect();
-            pretty(&json!({
-                "prior": c.uncertainty.reference().to_vec(),
-                "labels": labels,
-                "epsilon": c.epsilon,
-                "uncertainty": c.uncertainty,
-                "utility": c.utility_name,
-                "rows": rows,
-            }))
-        }
-        Format::Csv => Err(CliError::Usage(
-            "invalid --format csv for pml compare: it prints several mechanisms; use --format table or json".into(),
-        )),
-        Format::Table => {
-            let mut s = format!(
-                "Optimal mechanisms at a common level eps = {:.6} ({}; utility {})\n\n",
-                c.epsilon,
-                describe_set(&c.uncertainty),
-                c.utility_name
-            );
-            let u = &c.utility_name;
-            s.push_str(&format!(
-                "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7}\n",
-                "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status"
-            ));
-            for r in &c.rows {
-                let status = match r.status {
-                    Some(DesignStatus::Optimal) => "optimal",
-                    Some(DesignStatus::NoPrivacyNeeded) => "identity",
-                    Some(DesignStatus::TimeLimit) => "time",
-                    Some(DesignStatus::GapLimit) => "gap",
-                    None => "-",
-                };
-                s.push_str(&format!(
-                    "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7}\n",
-                    r.label,
-                    r.mechanism.outputs(),
-                    r.utility,
-                    num(r.levels.pml),
-                    num(r.levels.pmc),
-                    num(r.levels.ldp),
-                    r.levels.maximal_leakage,
-                    status
-                ));
-            }
-            Ok(s)
-        }
-    }
-}
-
-/// The envelope bounds at one delta as JSON ([V] Thm 3, Alg. 1), with the statement a
-/// data holder can publish and `envelope` (null unless the bounds meet).
-pub fn envelope_json(b: &EnvelopeBounds) -> Value {
-    let mut v = serde_json::to_value(b).unwrap_or(Value::Null);
-    v["envelope"] = json!(b.envelope());
-    v["statement"] = json!(envelope_statement(b));
-    v
-}
-
-/// The envelope bounds at one delta as lines of a report.
-pub fn envelope_table(b: &EnvelopeBounds) -> String {
-    format!(
-        "\nPost-processing-safe guarantee at delta = {} ([V] envelope):\n  raw (eps, delta)-PML level {:.6} (not closed under post-processing)\n  envelope in [{:.6}, {:.6}]{}\n  publishable: {}\n",
-        b.delta,
-        b.left_quantile,
-        b.lower,
-        b.upper,
-        if b.exact { ": exact" } else { "" },
-        envelope_statement(b)
-    )
-}
-
 /// A loss design's outputs as column headers: output y is the guess "X = y".
 fn guesses(d: &Design) -> Vec<String> {
     d.outputs.iter().map(|y| format!("guess {y}")).collect()
@@ -374,20 +260,16 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
         l.name,
         describe_set(set)
     );
-    let width = labels.iter().map(|l| l.len()).max().unwrap_or(1).max(8);
+    let guesses: Vec<String> = d.outputs.iter().map(|y| format!("->{y}")).collect();
     let prior = set.reference();
-    s.push_str(&format!("{:<width$} {:>8}", "input", "prior"));
-    for y in &d.outputs {
-        s.push_str(&format!(" {:>9}", format!("->{y}")));
-    }
-    s.push('\n');
-    for (x, label) in labels.iter().enumerate() {
-        s.push_str(&format!("{label:<width$} {:>8.4}", prior[x]));
-        for v in d.mechanism.matrix().row(x) {
-            s.push_str(&format!(" {v:>9.6}"));
-        }
-        s.push('\n');
-    }
+    s.push_str(&matrix_table(
+        labels,
+        prior.view(),
+        &guesses,
+        &d.mechanism,
+        8,
+        &[],
+    ));
     s.push_str(&format!(
         "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
         l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status

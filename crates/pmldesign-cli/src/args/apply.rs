@@ -1,0 +1,97 @@
+//! The arguments of `pml apply`, and the range of its noise scales.
+
+use super::whole_number;
+use crate::error::CliError;
+use clap::{ArgGroup, Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Arguments of `pml apply`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("noise").required(true).args(["mechanism", "laplace_scale", "gaussian_sigma"])))]
+pub struct ApplyArgs {
+    /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
+    /// rows, or CSV rows (as for `pml assess`). Row labels in the file name the
+    /// values of the column; outputs are written by their names (`y1..yM`).
+    #[arg(long, value_name = "FILE")]
+    pub mechanism: Option<PathBuf>,
+    /// Instead of --mechanism: add Laplace noise of this scale b to a column of -1
+    /// and 1 (the binary Laplace mechanism, [E] Sec. VI-A).
+    #[arg(long, value_name = "B", allow_hyphen_values = true)]
+    pub laplace_scale: Option<f64>,
+    /// Instead of --mechanism: add Gaussian noise of this standard deviation to a
+    /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
+    #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
+    pub gaussian_sigma: Option<f64>,
+    /// The CSV file (with a header row) to privatise, `-` for standard input;
+    /// streamed, never held in memory.
+    #[arg(long, value_name = "IN.csv")]
+    pub data: PathBuf,
+    /// The column holding the secret.
+    #[arg(long, value_name = "NAME")]
+    pub column: String,
+    /// Where to write the CSV with the privatised column (a regular file is
+    /// replaced atomically: a temporary file renamed into place; `-` is stdout).
+    #[arg(long, value_name = "OUT.csv")]
+    pub output: PathBuf,
+    /// Name of the added column [default: <column>_private].
+    #[arg(long, value_name = "NAME", conflicts_with = "replace")]
+    pub output_column: Option<String>,
+    /// Overwrite the secret column with the privatised values instead of adding a
+    /// column (the output then holds no raw secret).
+    #[arg(long)]
+    pub replace: bool,
+    /// Seed of the random draws: the same seed, mechanism and input give the same
+    /// output. Anyone who knows the seed can replay the draws, so keep it secret;
+    /// without --seed, fresh randomness from the operating system is used.
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// What to do with a row whose value is not one of the mechanism's labels.
+    #[arg(long, value_enum, default_value = "error")]
+    pub on_unknown: Unknown,
+    /// The values of the column for the mechanism's rows, in row order,
+    /// comma-separated (overrides the labels stored in the mechanism file).
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    pub labels: Option<Vec<String>>,
+    /// Names to write for the mechanism's outputs, comma-separated, in column order
+    /// (default: the names in the file, else y1..yM).
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    pub output_labels: Option<Vec<String>>,
+}
+
+/// Handling of values outside the alphabet.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Unknown {
+    /// Stop with an error naming the line (the output is not written).
+    Error,
+    /// Leave such rows out of the output.
+    Skip,
+    /// Keep such rows, with an empty privatised value.
+    Keep,
+}
+
+/// The smallest noise scale: below f64::EPSILON (2.2e-16) the noise is mostly lost
+/// when added to -1 or 1, and the secret would be written out unchanged.
+pub const MIN_SCALE: f64 = f64::EPSILON;
+
+/// The largest noise scale: beyond it a draw can overflow to infinity.
+pub const MAX_SCALE: f64 = 1e300;
+
+/// Checks a noise scale (`--laplace-scale`, `--gaussian-sigma`): a finite number in
+/// [`MIN_SCALE`, `MAX_SCALE`].
+pub fn check_scale(flag: &str, v: f64) -> Result<(), CliError> {
+    if (MIN_SCALE..=MAX_SCALE).contains(&v) {
+        return Ok(());
+    }
+    let why = if !v.is_finite() {
+        "not a finite number"
+    } else if v <= 0.0 {
+        "the scale must be > 0"
+    } else if v < MIN_SCALE {
+        "below 2.2e-16 (f64 epsilon) the noise is lost when added to -1 or 1, so values would come out unchanged"
+    } else {
+        "above 1e300 a draw can overflow to infinity"
+    };
+    Err(CliError::Usage(format!(
+        "invalid {flag} = {v:?}: {why}; give a scale between 2.2e-16 and 1e300, such as {flag} 1"
+    )))
+}

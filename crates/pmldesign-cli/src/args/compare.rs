@@ -1,0 +1,34 @@
+//! The arguments of `pml compare`.
+
+use super::{Input, Level, MetricArgs, OutputArgs, UtilityName};
+use clap::Args;
+
+/// Arguments of `pml compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Where the prior or its estimate comes from.
+    #[command(flatten)]
+    pub input: Input,
+    /// The common level eps: PML(eps), PMC(eps), ALIP(eps, eps), LIP(eps), LDP(eps).
+    #[command(flatten)]
+    pub level: Level,
+    /// The ALIP row's lower level eps_l (default eps).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_lower: Option<f64>,
+    /// The ALIP row's upper level eps_u (default eps).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_upper: Option<f64>,
+    /// Protect every prior within this l1 distance of the given one (vertex form;
+    /// small alphabets).
+    #[arg(long, allow_hyphen_values = true)]
+    pub beta: Option<f64>,
+    /// Add the row of metric privacy at eps for this distance (docs/theory.md §9).
+    #[command(flatten)]
+    pub metric: MetricArgs,
+    /// The utility to maximise.
+    #[arg(long, value_enum, default_value = "mi")]
+    pub utility: UtilityName,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}

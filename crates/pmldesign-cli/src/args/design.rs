@@ -1,0 +1,138 @@
+//! The arguments of `pml design`.
+
+use super::{Input, Level, MetricArgs, OutputArgs, UtilityName, radius_method};
+use clap::{Args, ValueEnum};
+use pmldesign_model::sample::RadiusMethod;
+
+/// Arguments of `pml design`.
+#[derive(Debug, Args)]
+pub struct DesignArgs {
+    /// Where the prior or its estimate comes from.
+    #[command(flatten)]
+    pub input: Input,
+    /// The privacy level.
+    #[command(flatten)]
+    pub level: Level,
+    /// The privacy notion: pml (i <= eps), pmc (i >= -eps), alip
+    /// (-eps_l <= i <= eps_u), lip (|i| <= eps), ldp, where i is the information
+    /// density (docs/theory.md §3), or metric (W[x][y] <= e^(eps d(x, x'))
+    /// W[x'][y], with --metric or --metric-matrix; docs/theory.md §9).
+    #[arg(long, value_enum, default_value = "pml")]
+    pub notion: NotionName,
+    /// With --notion metric: the distance d.
+    #[command(flatten)]
+    pub metric: MetricArgs,
+    /// ALIP: the lower level eps_l (the PMC side, i >= -eps_l).
+    #[arg(long, allow_hyphen_values = true)]
+    pub epsilon_lower: Option<f64>,
+    /// ALIP: the upper level eps_u (the PML side, i <= eps_u), instead of --epsilon.
+    #[arg(long, allow_hyphen_values = true, group = "Level")]
+    pub epsilon_upper: Option<f64>,
+    /// Protect every prior within this l1 distance of the given one
+    /// ([E] Prop 2 for beta < 2 min p, the exact ball beyond).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "delta")]
+    pub beta: Option<f64>,
+    /// With --counts or --data: the failure probability over the sample; the l1
+    /// radius is derived from it and the sample size.
+    #[arg(long, allow_hyphen_values = true)]
+    pub delta: Option<f64>,
+    /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
+    /// Theorem 2 with phi(kappa) of the estimate.
+    #[arg(
+        long,
+        value_parser = radius_method("Theorem 2 with phi(kappa) at the estimate"),
+        default_value = "free",
+        requires = "delta"
+    )]
+    pub radius: RadiusMethod,
+    /// The utility to maximise (`loss`: minimise an expected loss instead, with
+    /// --loss or --loss-matrix).
+    #[arg(long, value_enum, default_value = "mi")]
+    pub utility: UtilityName,
+    /// With --utility loss: a built-in loss d(x, y) over the label indices.
+    #[arg(long, value_enum, conflicts_with = "loss_matrix")]
+    pub loss: Option<LossName>,
+    /// With --utility loss: a file with the N x N loss matrix d(x, y) >= 0 (row x:
+    /// the secret, column y: the guess), as CSV rows or a JSON array of rows.
+    #[arg(long, value_name = "FILE")]
+    pub loss_matrix: Option<std::path::PathBuf>,
+    /// With --utility loss: which LP to solve (auto: column generation for a known
+    /// prior or a ball under [E] Prop 2, the direct LP otherwise).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub loss_method: LossMethodName,
+    /// Stop after this many seconds with the best certified mechanism and bound so
+    /// far; the output says how far from optimal it may be.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub time_limit: Option<f64>,
+    /// How pricing searches the extreme rays: auto (branch and bound for the
+    /// built-in utilities, no alphabet limit) or enumerate (every ray, the
+    /// reference; N <= 24 under PML, 16 under the other notions).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub pricing: PricingName,
+    /// Stop once the certified relative gap between the utility and its upper
+    /// bound is at most this; the status is "optimal" only at gaps up to 1e-9
+    /// (or 1e-15 absolute), "gap_limit" above.
+    #[arg(
+        long,
+        value_name = "RELATIVE",
+        default_value_t = 1e-9,
+        allow_hyphen_values = true
+    )]
+    pub gap: f64,
+    /// The failure probability of the post-processing-safe guarantee reported beside
+    /// eps: bounds on the PML envelope of the design at this delta, under the prior
+    /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
+    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
+    pub envelope_delta: f64,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Pricing methods (`--pricing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PricingName {
+    /// Branch and bound where available, enumeration otherwise.
+    Auto,
+    /// Every extreme ray (the reference method).
+    Enumerate,
+}
+
+/// Privacy notions on the information density.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NotionName {
+    /// eps-PML: i(x; y) <= eps.
+    Pml,
+    /// eps-PMC: i(x; y) >= -eps.
+    Pmc,
+    /// (eps_l, eps_u)-ALIP: -eps_l <= i(x; y) <= eps_u.
+    Alip,
+    /// eps-LIP: |i(x; y)| <= eps.
+    Lip,
+    /// eps-LDP: W[x][y] <= e^eps W[x'][y].
+    Ldp,
+    /// Metric (d-) privacy: W[x][y] <= e^(eps d(x, x')) W[x'][y].
+    Metric,
+}
+
+/// Built-in losses.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LossName {
+    /// 1[x != y]: the probability of a wrong guess.
+    Hamming,
+    /// |x - y| over the label indices.
+    Absolute,
+    /// (x - y)^2 over the label indices.
+    Squared,
+}
+
+/// Methods for the loss LP.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LossMethodName {
+    /// Column generation where it applies, else the direct LP.
+    Auto,
+    /// The direct sparse LP over the N^2 entries.
+    Direct,
+    /// Column generation with exact pricing (known prior or a ball under Prop 2).
+    ColumnGeneration,
+}

@@ -1,0 +1,74 @@
+//! The command line: clap's structs, one module per subcommand beside the groups
+//! they share (input, level, output, metric, utility), and the parsing of flag
+//! values. This layer only parses and checks what was typed; it reads no file
+//! (that is [`crate::io`]) and runs nothing (that is [`crate::commands`]). `Cli`
+//! and `Command` live here, so that every argument struct is named from below the
+//! commands that run them.
+
+pub mod apply;
+pub mod assess;
+pub mod bounds;
+pub mod compare;
+pub mod design;
+pub mod envelope;
+pub mod input;
+pub mod level;
+pub mod metric;
+pub mod output;
+pub mod utility;
+pub mod values;
+
+pub use input::{Estimate, Input};
+pub use level::Level;
+pub use metric::{MetricArgs, MetricName};
+pub use output::{Format, OutputArgs, extension};
+pub use utility::UtilityName;
+pub use values::{
+    check_labels, parse_counts, parse_numbers, radius_method, whole_count, whole_number,
+};
+
+use clap::{Parser, Subcommand};
+
+/// The exit statuses, shown after `pml --help`.
+const EXIT_STATUS: &str = "Exit status:
+  0    success
+  1    failure while working, including I/O errors (a file that cannot be read or written)
+  2    usage error: bad input, named in a one-line message with the fix
+  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM
+       (temporary files are removed; no partial output is left)";
+
+/// Optimal privacy mechanisms under pointwise maximal leakage (PML).
+#[derive(Debug, Parser)]
+#[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands. (Parsed once per run, so variant sizes do not matter.)
+#[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
+pub enum Command {
+    /// Design the utility-optimal eps-PML mechanism for a prior, for every prior in
+    /// an l1 ball around it, or from data with a failure probability delta;
+    /// certified, with randomized-response baselines.
+    Design(design::DesignArgs),
+    /// Planning calculators: radius from samples, eps'(delta), delta_min and their
+    /// inverses ([E] eqs. 7-8, Thm 2, Cor 3).
+    Bounds(bounds::BoundsArgs),
+    /// Audit a mechanism: PML per outcome, eps_min, tail curve, region, leakage
+    /// capacity over a set of priors, sensitivity and the LDP parameter.
+    Assess(assess::AssessArgs),
+    /// Design under every notion (PML, PMC, ALIP, LIP, LDP) at a common level and
+    /// print one table: utility, worst-case PML, PMC, LDP parameter, with the
+    /// randomized-response rows.
+    Compare(compare::CompareArgs),
+    /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
+    /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
+    Envelope(envelope::EnvelopeArgs),
+    /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
+    /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),
+    /// added as a new column; streamed, reproducible with --seed.
+    Apply(apply::ApplyArgs),
+}

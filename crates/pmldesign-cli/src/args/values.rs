@@ -1,0 +1,100 @@
+//! Parsing of flag values: numbers and counts, whole numbers, `--radius`, and
+//! labels; errors name the flag (and the entry), with the fix.
+
+use crate::error::CliError;
+use pmldesign_model::sample::{self, MAX_SAMPLES, RadiusMethod};
+
+/// `--labels` checked by the library ([`pmldesign_solver::check_labels`]), or
+/// `x1..xN`; errors name the flag.
+pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, CliError> {
+    pmldesign_solver::check_labels(labels, n).map_err(|e| flag_error("--", e))
+}
+
+/// Parses `--radius`: `free` ([`RadiusMethod::DistributionFree`]) or `kappa`, each
+/// value documented in `--help`; `kappa_help` says what the kappa method takes.
+pub fn radius_method(
+    kappa_help: &'static str,
+) -> impl clap::builder::TypedValueParser<Value = RadiusMethod> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new([
+        PossibleValue::new("free").help("Distribution-free beta*(delta), [E] eq. (7)"),
+        PossibleValue::new("kappa").help(kappa_help),
+    ])
+    .map(|s| match s.as_str() {
+        "kappa" => RadiusMethod::Kappa,
+        _ => RadiusMethod::DistributionFree,
+    })
+}
+
+/// Parses `--counts`: whole numbers (`40` or `4e1`), each at most
+/// [`MAX_SAMPLES`]; returns them and the total m ([`sample::sample_size`]).
+pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
+    let numbers = parse_numbers("--counts", items)?;
+    let mut counts = Vec::with_capacity(numbers.len());
+    for (i, &c) in numbers.iter().enumerate() {
+        let s = items[i].trim();
+        if !(c >= 0.0 && c.fract() == 0.0) {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: counts are whole numbers of samples (>= 0); give e.g. --counts 40,20,20,20"
+            )));
+        }
+        if c > MAX_SAMPLES as f64 {
+            return Err(CliError::Usage(format!(
+                "invalid --counts[{i}] = {s:?}: above 2^53 = {MAX_SAMPLES}, counts are not exact; give counts (and a total) of at most 2^53"
+            )));
+        }
+        counts.push(c as u64);
+    }
+    let total = sample::sample_size(&counts).map_err(|e| flag_error("--", e))?;
+    Ok((counts, total))
+}
+
+/// A model error as a usage error whose field is named as a flag: `prefix` (such
+/// as `--`) before the library's field name (`counts[1]` becomes `--counts[1]`).
+pub fn flag_error(prefix: &str, e: pmldesign_model::ModelError) -> CliError {
+    let pmldesign_model::ModelError::Invalid {
+        field,
+        value,
+        problem,
+        fix,
+    } = e;
+    CliError::Usage(format!(
+        "invalid {prefix}{field} = {value}: {problem}; {fix}"
+    ))
+}
+
+/// Parses comma-separated numbers, naming the flag and position on error.
+pub fn parse_numbers(flag: &str, items: &[String]) -> Result<Vec<f64>, CliError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.trim().parse::<f64>().map_err(|_| {
+                CliError::Usage(format!(
+                    "invalid {flag}[{i}] = {s:?}: not a number; give comma-separated numbers like 0.4,0.2,0.2,0.2"
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Parses a whole number >= 0 (`--samples`, `--seed`): the flags take hyphen values
+/// so that a negative one is refused with this reason (clap names the flag), not
+/// taken for an unknown flag.
+pub fn whole_number(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    t.parse::<u64>().map_err(|_| {
+        let what = if t.starts_with('-') {
+            "a negative number"
+        } else {
+            "not a whole number"
+        };
+        format!("{what}; give a whole number >= 0 such as 1000")
+    })
+}
+
+/// [`whole_number`] as a `usize` (`--alphabet`).
+pub fn whole_count(s: &str) -> Result<usize, String> {
+    let n = whole_number(s)?;
+    usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}

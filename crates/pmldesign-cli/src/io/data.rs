@@ -1,0 +1,56 @@
+//! The prior of `--prior`, `--counts` or `--data`: the masses or counts parsed, or
+//! the CSV column counted as it streams (standard input for `-`).
+
+use crate::args::{Estimate, Input, check_labels, parse_counts, parse_numbers};
+use crate::error::CliError;
+use pmldesign_model::Prior;
+
+/// Builds the prior, naming the flag and the entry on error.
+pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
+    if let Some(v) = &input.prior {
+        let prior = Prior::new(parse_numbers("--prior", v)?)?;
+        let labels = check_labels(input.labels.as_deref(), prior.len())?;
+        return Ok(Estimate {
+            prior,
+            labels,
+            samples: None,
+        });
+    }
+    if let Some(v) = &input.counts {
+        let (counts, total) = parse_counts(v)?;
+        let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
+            .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
+        let labels = check_labels(input.labels.as_deref(), prior.len())?;
+        return Ok(Estimate {
+            prior,
+            labels,
+            samples: Some(total),
+        });
+    }
+    if let (Some(path), Some(column)) = (&input.data, &input.column) {
+        let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
+        let counts = pmldesign_data::count_column(reader, column, input.labels.as_deref())
+            .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+        let prior = counts
+            .prior()
+            .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+        return Ok(Estimate {
+            prior,
+            labels: counts.labels,
+            samples: Some(counts.rows),
+        });
+    }
+    Err(CliError::Usage(
+        "give the prior with --prior, --counts or --data FILE --column NAME".into(),
+    ))
+}
+
+/// Opens `--data`: the file, or standard input for `-`.
+pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliError> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(std::io::stdin().lock()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}

@@ -1,0 +1,92 @@
+//! Model values loaded from files and checked against the command line: the
+//! mechanism of `--mechanism` (one row per symbol of the prior), the distance of
+//! `--metric-matrix` and the design of `--design`.
+
+use super::matrix::{read_matrix_file, read_mechanism, read_text};
+use crate::args::{Estimate, Input, MetricArgs, MetricName};
+use crate::error::CliError;
+use pmldesign_model::{Mechanism, Metric};
+use pmldesign_solver::Design;
+use std::path::Path;
+
+/// Reads `--mechanism FILE` (design JSON, a JSON array of rows, or CSV) and checks it
+/// against the prior: one row per symbol, row labels consistent with the prior's.
+/// Returns the mechanism and the labels of its rows.
+pub fn load_mechanism(
+    path: &Path,
+    input: &Input,
+    est: &Estimate,
+) -> Result<(Mechanism, Vec<String>), CliError> {
+    let file = read_mechanism(path)?;
+    let shown = path.display();
+    let mechanism = Mechanism::from_rows(file.rows)
+        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+    let n = est.prior.len();
+    if mechanism.inputs() != n {
+        let hint = if mechanism.outputs() == n {
+            format!(" (it has {n} columns: is it transposed?)")
+        } else {
+            String::new()
+        };
+        return Err(CliError::Usage(format!(
+            "invalid --mechanism {shown}: it has {} rows but the prior has {n} entries{hint}; \
+             give one row per input symbol (rows are P(Y|X=x), columns are outputs y)",
+            mechanism.inputs()
+        )));
+    }
+    let labels = match file.labels {
+        Some(fl) if fl.len() == n => {
+            let explicit = input.labels.is_some() || input.data.is_some();
+            if explicit && fl != est.labels {
+                let mut x = fl.clone();
+                let mut y = est.labels.clone();
+                x.sort();
+                y.sort();
+                let fix = if x == y {
+                    format!(
+                        "pass --labels {} so that prior entries follow the rows",
+                        fl.join(",")
+                    )
+                } else {
+                    "relabel the rows or the prior so that they name the same symbols".into()
+                };
+                return Err(CliError::Usage(format!(
+                    "invalid --mechanism {shown}: rows are labelled {} but the prior's symbols are {}; {fix}",
+                    fl.join(","),
+                    est.labels.join(",")
+                )));
+            }
+            if explicit { est.labels.clone() } else { fl }
+        }
+        _ => est.labels.clone(),
+    };
+    Ok((mechanism, labels))
+}
+
+/// The metric of `--metric` or `--metric-matrix` on N inputs, if any; usage errors
+/// name the flag and, for a matrix, the entry.
+pub fn load_metric(args: &MetricArgs, n: usize) -> Result<Option<Metric>, CliError> {
+    match (args.metric, &args.metric_matrix) {
+        (Some(MetricName::Discrete), _) => Ok(Some(Metric::Discrete)),
+        (Some(MetricName::Line), _) => Ok(Some(Metric::Line)),
+        (None, None) => Ok(None),
+        (None, Some(path)) => {
+            let shown = path.display();
+            let rows = read_matrix_file("--metric-matrix", path)?.rows;
+            let metric = Metric::from_rows(rows)
+                .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
+            metric
+                .distances(n)
+                .map_err(|e| CliError::Usage(format!("--metric-matrix {shown}: {e}")))?;
+            Ok(Some(metric))
+        }
+    }
+}
+
+/// Reads `--design FILE`, the JSON of `pml design --format json`; reading it back
+/// re-measures its privacy over its whole set. Errors name the flag and the file.
+pub fn read_design(path: &Path) -> Result<Design, CliError> {
+    let shown = path.display();
+    serde_json::from_str(&read_text("--design", path)?)
+        .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))
+}

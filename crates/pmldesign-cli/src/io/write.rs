@@ -1,0 +1,103 @@
+//! Writing output: stdout, or a file replaced atomically (a temporary file renamed
+//! into place, removed on error or on a signal), so that no partial file is left.
+
+use crate::error::CliError;
+use std::io::Write;
+
+/// Writes `text` to stdout (no `output`) or, atomically, to the file `output` (the
+/// `--output` flag).
+pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError> {
+    match output {
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+            Ok(())
+        }
+        Some(path) => write_atomic("--output", path, text),
+    }
+}
+
+/// Writes a file through a temporary file in the same directory, renamed into
+/// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
+/// names the file in errors.
+pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    write_atomic_with(flag, path, |w| {
+        w.write_all(text.as_bytes())
+            .map_err(|e| write_error(flag, path, &e))
+    })
+}
+
+/// The error for a failed write of the file `path` given with `flag`: one line
+/// naming the flag and the file, never the temporary file.
+pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
+    // tempfile appends ` at path "<the temporary file>"` to its own errors.
+    let message = e.to_string();
+    let cause = message.split(" at path ").next().unwrap_or(&message);
+    CliError::Failure(format!(
+        "cannot write {flag} {}: {cause}; check that the directory exists, is writable and has space",
+        path.display()
+    ))
+}
+
+/// Streams a file through a temporary file in the same directory: `fill` writes to
+/// a buffered writer (its errors are returned as they are); only when it succeeds
+/// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
+/// [`crate::signals`]), the temporary file is removed and `path` is untouched.
+/// `flag` (e.g. `--output`) names the file in errors.
+///
+/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
+/// Only regular files are replaced. `-` is standard output; a symbolic link is
+/// followed and its target replaced; an existing path that is not a regular file
+/// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
+/// would swap the device for a plain file.
+pub fn write_atomic_with<T>(
+    flag: &str,
+    path: &std::path::Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let fail = |e: std::io::Error| write_error(flag, path, &e);
+    // Stdout and existing non-regular files are written in place.
+    let meta = std::fs::metadata(path);
+    let in_place: Option<Box<dyn Write>> = match &meta {
+        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout().lock())),
+        Ok(m) if !m.is_file() => Some(Box::new(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?,
+        )),
+        _ => None,
+    };
+    if let Some(w) = in_place {
+        let mut out = std::io::BufWriter::new(w);
+        let value = fill(&mut out)?;
+        out.flush().map_err(fail)?;
+        return Ok(value);
+    }
+    let target = match meta {
+        Ok(_) => std::fs::canonicalize(path).map_err(fail)?,
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    // A new file: created with 0666, which the kernel narrows by the umask.
+    let kept = meta.as_ref().ok().map(|m| m.permissions());
+    let mode = kept
+        .clone()
+        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
+    if let Some(kept) = kept {
+        // The umask may have narrowed it: the replaced file's mode exactly.
+        tmp.as_file().set_permissions(kept).map_err(fail)?;
+    }
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
+    let value = fill(&mut buffered)?;
+    buffered.flush().map_err(fail)?;
+    drop(buffered);
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(&target).map_err(fail)?;
+    Ok(value)
+}

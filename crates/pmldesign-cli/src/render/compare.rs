@@ -1,0 +1,90 @@
+//! `pml compare` as text: one row per notion, as a table or JSON.
+
+use super::number::{finite_or_null, num};
+use super::pretty;
+use super::words::describe_set;
+use crate::args::Format;
+use crate::error::CliError;
+use pmldesign_solver::{Comparison, DesignStatus};
+use serde_json::{Value, json};
+
+/// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
+pub fn render_comparison(
+    c: &Comparison,
+    labels: &[String],
+    format: Format,
+) -> Result<String, CliError> {
+    match format {
+        Format::Json => compare_json(c, labels),
+        Format::Csv => Err(CliError::Usage(
+            "invalid --format csv for pml compare: it prints several mechanisms; use --format table or json".into(),
+        )),
+        Format::Table => Ok(compare_table(c)),
+    }
+}
+
+/// The comparison as JSON: the set, the level and one object per row.
+fn compare_json(c: &Comparison, labels: &[String]) -> Result<String, CliError> {
+    let rows: Vec<Value> = c
+        .rows
+        .iter()
+        .map(|r| {
+            json!({
+                "label": r.label,
+                "notion": r.notion,
+                "status": r.status,
+                "utility": r.utility,
+                "upper_bound": r.upper_bound,
+                "worst_case_pml": finite_or_null(r.levels.pml),
+                "pmc": finite_or_null(r.levels.pmc),
+                "ldp_epsilon": finite_or_null(r.levels.ldp),
+                "maximal_leakage": r.levels.maximal_leakage,
+                "mechanism": r.mechanism.to_rows(),
+            })
+        })
+        .collect();
+    pretty(&json!({
+        "prior": c.uncertainty.reference().to_vec(),
+        "labels": labels,
+        "epsilon": c.epsilon,
+        "uncertainty": c.uncertainty,
+        "utility": c.utility_name,
+        "rows": rows,
+    }))
+}
+
+/// The comparison as a table: one line per notion.
+fn compare_table(c: &Comparison) -> String {
+    let mut s = format!(
+        "Optimal mechanisms at a common level eps = {:.6} ({}; utility {})\n\n",
+        c.epsilon,
+        describe_set(&c.uncertainty),
+        c.utility_name
+    );
+    let u = &c.utility_name;
+    s.push_str(&format!(
+        "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7}\n",
+        "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status"
+    ));
+    for r in &c.rows {
+        let status = match r.status {
+            Some(DesignStatus::Optimal) => "optimal",
+            Some(DesignStatus::NoPrivacyNeeded) => "identity",
+            Some(DesignStatus::TimeLimit) => "time",
+            Some(DesignStatus::GapLimit) => "gap",
+            None => "-",
+        };
+        s.push_str(&format!(
+            "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7}\n",
+            r.label,
+            r.mechanism.outputs(),
+            r.utility,
+            num(r.levels.pml),
+            num(r.levels.pmc),
+            num(r.levels.ldp),
+            r.levels.maximal_leakage,
+            status
+        ));
+    }
+    s
+}

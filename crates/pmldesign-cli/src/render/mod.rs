@@ -1,0 +1,26 @@
+//! Everything `pml` prints: tables for people, JSON and CSV, one module per report,
+//! and the shared pieces (numbers, CSV cells, words). No mathematics here: every
+//! number comes from the library. Rendering returns strings; writing them is
+//! [`crate::io`]'s.
+
+pub mod apply;
+pub mod assess;
+pub mod bounds;
+pub mod compare;
+pub mod csv;
+pub mod design;
+pub mod envelope;
+pub mod matrix;
+pub mod number;
+pub mod plot;
+pub mod words;
+
+use crate::error::CliError;
+use serde_json::Value;
+
+/// Pretty JSON with a final newline.
+pub fn pretty(v: &Value) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}

@@ -1,0 +1,70 @@
+//! Numbers as `pml` prints them: fixed decimals, `inf`, short forms and JSON nulls.
+//! Every report formats its numbers here, so that they read the same everywhere.
+
+use serde_json::{Value, json};
+
+/// A number for JSON: null when it is not finite (serde_json would write null
+/// anyway; this says so where it can happen).
+pub fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// A number with 6 decimals, or `inf`.
+pub fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "inf".into()
+    }
+}
+
+/// A number as given when short (0.1), else to 6 decimals.
+pub fn short(x: f64) -> String {
+    let s = x.to_string();
+    if s.len() > 10 { format!("{x:.6}") } else { s }
+}
+
+/// An optional number with 6 decimals, `-` when absent.
+pub fn opt(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), num)
+}
+
+/// Fixed notation in [1e-3, 1e7), scientific outside, about nine significant
+/// digits; trailing zeros dropped.
+pub fn significant(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    if (1e-3..1e7).contains(&x.abs()) {
+        trim_zeros(&format!("{x:.9}"))
+    } else {
+        let s = format!("{x:.8e}");
+        match s.split_once('e') {
+            Some((mantissa, exp)) => format!("{}e{exp}", trim_zeros(mantissa)),
+            None => s,
+        }
+    }
+}
+
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_cells() {
+        assert_eq!(num(f64::INFINITY), "inf");
+        assert_eq!(short(0.1), "0.1");
+        assert_eq!(short(1.0 / 3.0), "0.333333");
+        assert_eq!(significant(1234.5), "1234.5");
+        assert_eq!(significant(1e-7), "1e-7");
+        assert_eq!(finite_or_null(f64::NAN), Value::Null);
+    }
+}

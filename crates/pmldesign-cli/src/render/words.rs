@@ -1,0 +1,56 @@
+//! The English printed beside the library's numbers: sets of priors, and the
+//! statements a data holder can publish. No mathematics here.
+
+use pmldesign_model::UncertaintySet;
+
+pub use pmldesign_data::statement::{envelope as envelope_statement, envelope_at as statement_at};
+
+/// A set of priors in a design report: around "the estimate".
+pub fn describe_set(set: &UncertaintySet) -> String {
+    match set {
+        UncertaintySet::Known { .. } => "known prior".into(),
+        UncertaintySet::L1Ball { beta, .. } => {
+            format!("every prior within l1 distance {beta} of the estimate")
+        }
+        UncertaintySet::Polytope { vertices } => {
+            format!("every prior in the hull of {} vertices", vertices.len())
+        }
+    }
+}
+
+/// A set of priors in an assessment report: around "the prior".
+pub fn describe_assessed_set(s: &UncertaintySet) -> String {
+    match s {
+        UncertaintySet::Known { .. } => "the known prior".into(),
+        UncertaintySet::L1Ball { beta, .. } => {
+            format!(
+                "every prior within l1 distance {} of the prior",
+                super::number::short(*beta)
+            )
+        }
+        UncertaintySet::Polytope { vertices } => {
+            format!("every prior in the hull of {} given priors", vertices.len())
+        }
+    }
+}
+
+/// A design's sample guarantee in words ([`pmldesign_data::statement::sample_guarantee`]).
+pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
+    let g = d.guarantee.as_ref()?;
+    Some(pmldesign_data::statement::sample_guarantee(
+        d.epsilon, g.delta, g.samples,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn statement_rounds_the_level_up() {
+        use pmldesign_data::statement::publishable as statement;
+        let ln4 = 4f64.ln();
+        let s = statement(ln4, 0.1, true);
+        assert!(s.contains("> 1.386295) <= 0.1"), "{s}");
+        assert!(s.ends_with("no smaller eps holds)"), "{s}");
+        assert!(!statement(0.5, 0.05, false).contains("envelope"));
+    }
+}
