@@ -75,15 +75,12 @@ pub mod internals {
         LevelRay, RaySet, StructuredFamily, enumerate, generic_rays, structured,
     };
     pub use crate::design::inner_outer::PastProposition2;
-    pub use crate::design::loss::{minimise_loss, minimise_loss_with, minimise_loss_with_progress};
-    pub use crate::design::notion_loss::minimise_notion_loss;
     pub use crate::design::optimum::optimise_over_rays;
-    pub use crate::design::utility::{design, design_notion, optimise_in_cone};
+    pub use crate::design::utility::optimise_in_cone;
     pub use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
     pub use crate::pricing::choice::pricing_oracle;
     pub use crate::pricing::enumerated::{MaterialisedRays, StructuredRays, solve};
     pub use crate::reference::baseline::{
         randomized_response_baselines, randomized_response_worst_case_pml,
     };
-    pub use crate::solution::loss::LossDesign;
 }

@@ -232,7 +232,7 @@ impl Default for ColumnGenerationSettings {
     }
 }
 
-/// How [`minimise_loss_with`] solves the LP (module docs).
+/// How a loss design solves its LP (docs/theory.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossMethod {

@@ -4,8 +4,11 @@
 use std::ops::Range;
 
 use ndarray::ArrayView2;
+use pmldesign_model::Notion;
 use pmldesign_model::{Prior, UncertaintySet};
-use pmldesign_solver::Design;
+use pmldesign_solver::{
+    Certificate, Design, DesignStatus, Loss, LossMethod, Problem, Result, Settings, Utility,
+};
 use rand::rngs::StdRng;
 use rand::{Rng as _, SeedableRng};
 
@@ -89,4 +92,66 @@ pub fn same_up_to_column_order(a: ArrayView2<f64>, b: ArrayView2<f64>, tol: f64)
         });
         found.map(|j| used[j] = true).is_some()
     })
+}
+
+/// The design maximising `utility` under eps-PML over `set`, through the one
+/// entry point ([`Problem::solve`]).
+pub fn design(
+    set: &UncertaintySet,
+    epsilon: f64,
+    utility: &dyn Utility,
+    settings: &Settings,
+) -> Result<Design> {
+    design_notion(set, &Notion::Pml { epsilon }, utility, settings)
+}
+
+/// The design maximising `utility` under `notion` over `set` ([`Problem::solve`]).
+pub fn design_notion(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &Settings,
+) -> Result<Design> {
+    Problem::new(set.clone())
+        .notion(notion.clone())
+        .utility(utility)
+        .settings(settings.clone())
+        .solve()
+}
+
+/// What a loss design states, read from the [`Design`] that [`Problem::solve`]
+/// returns for a loss.
+pub struct LossResult {
+    pub status: DesignStatus,
+    pub method: LossMethod,
+    pub expected_loss: f64,
+    pub lower_bound: f64,
+    pub certificate: Certificate,
+}
+
+/// The mechanism of least expected `loss` under eps-PML over `set`.
+pub fn minimise_loss_with(
+    set: &UncertaintySet,
+    epsilon: f64,
+    loss: &Loss,
+    settings: &Settings,
+) -> Result<LossResult> {
+    let d = Problem::new(set.clone())
+        .epsilon(epsilon)
+        .loss(loss.clone())
+        .settings(settings.clone())
+        .solve()?;
+    let outcome = d.loss.expect("a loss design states its loss");
+    Ok(LossResult {
+        status: d.status,
+        method: outcome.method,
+        expected_loss: outcome.expected_loss,
+        lower_bound: outcome.lower_bound,
+        certificate: d.certificate,
+    })
+}
+
+/// [`minimise_loss_with`] with the default settings.
+pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossResult> {
+    minimise_loss_with(set, epsilon, loss, &Settings::default())
 }

@@ -10,6 +10,7 @@
 
 mod common;
 
+use common::design;
 use common::{assert_beats_baselines, large_ball, random_prior, rng, small_ball};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
 use ndarray::{Array1, ArrayView1};
@@ -19,7 +20,6 @@ use pmldesign_solver::ColumnGenerationSettings;
 use pmldesign_solver::closed_form::randomized_response;
 use pmldesign_solver::internals;
 use pmldesign_solver::internals::RaySet;
-use pmldesign_solver::internals::design;
 use pmldesign_solver::internals::optimise_over_rays;
 use pmldesign_solver::internals::{
     randomized_response_baselines, randomized_response_worst_case_pml,

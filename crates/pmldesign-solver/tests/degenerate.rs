@@ -4,10 +4,10 @@
 mod common;
 
 use common::Rng;
+use common::design;
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::Settings;
 use pmldesign_solver::builtin;
-use pmldesign_solver::internals::design;
 
 /// Weights 1 + U[0, 1), as the benches draw them (same generator and seed).
 fn near_uniform(n: usize) -> Prior {

@@ -3,13 +3,13 @@
 mod common;
 
 use approx::assert_abs_diff_eq;
+use common::design;
 use common::{
     assert_beats_baselines, known_or_small_ball, random_prior, rng, same_up_to_column_order,
 };
 use ndarray::array;
 use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures};
 use pmldesign_solver::closed_form::{binary_l1, high_privacy, k_singular};
-use pmldesign_solver::internals::design;
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, PricingMethod, Settings, Utility};
 use rand::Rng;

@@ -3,11 +3,11 @@
 
 mod common;
 
+use common::design;
+use common::minimise_loss;
 use common::{known_or_small_ball, random_prior, rng};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::Loss;
-use pmldesign_solver::internals::design;
-use pmldesign_solver::internals::minimise_loss;
 use pmldesign_solver::{MapAccuracy, Settings};
 use rand::Rng;
 

@@ -4,9 +4,9 @@
 
 mod common;
 
+use common::minimise_loss_with;
 use common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
-use pmldesign_solver::internals::minimise_loss_with;
 use pmldesign_solver::{Loss, LossMethod, Settings};
 use rand::Rng;
 

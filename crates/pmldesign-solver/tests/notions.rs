@@ -6,12 +6,12 @@
 mod common;
 
 use approx::assert_abs_diff_eq;
+use common::design_notion;
 use common::{random_prior, rng, same_up_to_column_order};
 use pmldesign_model::measures::{self, NotionLevels};
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::closed_form::{high_privacy, randomized_response};
 use pmldesign_solver::internals::RaySet;
-use pmldesign_solver::internals::design_notion;
 use pmldesign_solver::internals::{enumerate, generic_rays, structured};
 use pmldesign_solver::internals::{optimise_in_cone, optimise_over_rays};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};

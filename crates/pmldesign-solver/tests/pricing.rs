@@ -8,12 +8,12 @@
 mod common;
 
 use common::Rng;
+use common::{design, design_notion};
 use ndarray::Array1;
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::internals::enumerate;
 use pmldesign_solver::internals::pricing_oracle;
 use pmldesign_solver::internals::{MaterialisedRays, PassControl, RayOracle};
-use pmldesign_solver::internals::{design, design_notion};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{Design, DesignStatus, PricingMethod, Settings};
 

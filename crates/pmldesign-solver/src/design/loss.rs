@@ -112,36 +112,10 @@ use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
 use pmldesign_model::{Mechanism, ModelError, UncertaintySet};
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
-/// mechanisms that are eps-PML for every prior of `set` (docs/theory.md §4), with the
-/// default [`crate::Settings`], and certifies the result (module docs).
-///
-/// ```
-/// use pmldesign_model::{Prior, UncertaintySet};
-/// use pmldesign_solver::Loss;
-/// use pmldesign_solver::internals::minimise_loss;
-///
-/// let set = UncertaintySet::known(Prior::new(vec![0.5, 0.3, 0.2])?);
-/// let r = minimise_loss(&set, 2f64.ln(), &Loss::Hamming)?;
-/// assert!(r.certificate.worst_case_pml <= 2f64.ln() + 1e-10);
-/// assert!(r.expected_loss >= r.lower_bound - 1e-9);
-/// # Ok::<(), pmldesign_solver::SolverError>(())
-/// ```
-pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossDesign> {
-    minimise_loss_with(set, epsilon, loss, &crate::Settings::default())
-}
-
-/// [`minimise_loss`] with explicit settings.
-pub fn minimise_loss_with(
-    set: &UncertaintySet,
-    epsilon: f64,
-    loss: &Loss,
-    settings: &crate::Settings,
-) -> Result<LossDesign> {
-    minimise_loss_with_progress(set, epsilon, loss, settings, &mut |_| {})
-}
-
-/// [`minimise_loss_with`], reporting every column-generation pass to `progress`
-/// (bounds on the negated loss, as a utility).
+/// mechanisms that are eps-PML for every prior of `set` (docs/theory.md §4), and
+/// certifies the result (module docs), reporting every column-generation pass to
+/// `progress` (bounds on the negated loss, as a utility). The public route is
+/// `Problem::new(set).epsilon(eps).loss(loss).solve()`.
 pub fn minimise_loss_with_progress(
     set: &UncertaintySet,
     epsilon: f64,
@@ -378,7 +352,9 @@ mod tests {
         // max over columns in the cone; check against the MAP design value.
         let set = UncertaintySet::known(Prior::new(vec![0.7, 0.3]).unwrap());
         let eps = 1.2f64.ln();
-        let r = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
+        let settings = crate::Settings::default();
+        let r =
+            minimise_loss_with_progress(&set, eps, &Loss::Hamming, &settings, &mut |_| {}).unwrap();
         assert!(r.certificate.worst_case_pml <= eps + 1e-10);
         assert!((r.expected_loss - r.lower_bound).abs() < 1e-9);
     }

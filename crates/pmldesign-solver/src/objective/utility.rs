@@ -73,6 +73,35 @@ pub trait Utility: Send + Sync {
     }
 }
 
+/// A reference to a utility is the utility: `Problem::new(set).utility(&mi)` keeps
+/// `mi` for later use.
+impl<U: Utility + ?Sized> Utility for &U {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn column_value(&self, column: ArrayView1<f64>, prior: ArrayView1<f64>) -> f64 {
+        (**self).column_value(column, prior)
+    }
+    fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
+        (**self).column_value_on_blocks(blocks)
+    }
+    fn separable(&self) -> Option<Separable> {
+        (**self).separable()
+    }
+    fn staircase_concave(&self) -> bool {
+        (**self).staircase_concave()
+    }
+    fn three_level_concave(&self) -> bool {
+        (**self).three_level_concave()
+    }
+    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
+        (**self).bound_at_level(epsilon)
+    }
+    fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
+        (**self).value(mechanism, prior)
+    }
+}
+
 /// The form of a utility's column function on the slice `p . c = 1` (p the
 /// reference prior), which lets pricing bound mu over sets of rays without
 /// enumerating them (docs/theory.md, "Pricing by branch and bound").
