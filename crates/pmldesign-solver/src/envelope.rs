@@ -21,8 +21,7 @@
 //! rest), and its right quantile at delta, re-measured by `pmldesign_model`, is the value
 //! reported. The upper end rests on the LP optimum (`microlp`, about 1e-10).
 
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds, LeakageDistribution};

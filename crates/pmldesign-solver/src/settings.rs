@@ -8,8 +8,7 @@ use pmldesign_model::ModelError;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How pricing searches the extreme rays (docs/theory.md §4b).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

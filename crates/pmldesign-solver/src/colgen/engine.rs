@@ -11,16 +11,10 @@
 //! any lambda `sum lambda + max(0, max_k reduced cost)` is a valid upper bound: the
 //! certificate reported with every design.
 
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::PassControl;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
-use crate::colgen::restricted::restricted_dual;
-use crate::colgen::restricted::solve_restricted_primal;
-use crate::error::Result;
-use crate::error::SolverError;
-use crate::lp::master::Master;
-use crate::lp::master::MasterSolution;
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
+use crate::colgen::restricted::{restricted_dual, solve_restricted_primal};
+use crate::error::{Result, SolverError};
+use crate::lp::master::{Master, MasterSolution};
 use crate::settings::ColumnGenerationSettings;
 use ndarray::Array1;
 use std::collections::HashSet;

@@ -5,6 +5,7 @@
 use crate::settings::Interrupt;
 use ndarray::Array1;
 use std::collections::BinaryHeap;
+
 /// How far one pricing pass may go.
 #[derive(Debug, Clone)]
 pub struct PassControl {

@@ -2,15 +2,12 @@
 //! LPs, used when the dense master cannot finish.
 
 use crate::colgen::oracle::Column;
-use crate::error::Result;
-use crate::error::SolverError;
-use good_lp::Expression;
-use good_lp::ProblemVariables;
-use good_lp::variable;
+use crate::error::{Result, SolverError};
+use good_lp::{Expression, ProblemVariables, variable};
 use good_lp::{Solution, SolverModel};
-use ndarray::Array1;
-use ndarray::ArrayView1;
+use ndarray::{Array1, ArrayView1};
 use std::time::Instant;
+
 fn dot_expr(coefs: ArrayView1<f64>, vars: &[good_lp::Variable]) -> Expression {
     coefs
         .iter()

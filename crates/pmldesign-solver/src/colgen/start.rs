@@ -1,12 +1,9 @@
 //! Start columns: randomized-response shaped rays that give the master a
 //! nondegenerate first basis, and an oracle that carries them ([`Started`]).
 
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::PassControl;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
-use ndarray::Array1;
-use ndarray::ArrayView1;
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
+use ndarray::{Array1, ArrayView1};
+
 /// The N randomized-response shaped columns `b 1 + (a - b) e_y` of the cone
 /// `c_x <= e (r . c + h min c)` (a known prior with `h = 0`, the \[E\] Prop 2
 /// formula with `e = e^eps'` and `h = beta/2`), normalised by `r . c = 1`, each

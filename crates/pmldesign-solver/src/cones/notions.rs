@@ -14,8 +14,7 @@
 //! double-description enumerator.
 
 use crate::cones::rays::RaySet;
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use crate::limits::MAX_NOTION_N;
 use ndarray::{Array1, ArrayView1};
 use pmldesign_model::{ColumnCone, Notion};

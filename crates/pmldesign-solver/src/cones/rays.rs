@@ -4,10 +4,8 @@
 //! Structured families for the known prior and the l1 ball; the generic double
 //! description enumerator ([`crate::cones::double_description`]) for every other cone.
 
-use crate::error::Result;
-use crate::error::SolverError;
-use crate::limits::MAX_GENERIC_N;
-use crate::limits::MAX_STRUCTURED_N;
+use crate::error::{Result, SolverError};
+use crate::limits::{MAX_GENERIC_N, MAX_STRUCTURED_N};
 use crate::objective::utility::Block;
 use ndarray::{Array1, ArrayView1};
 use pmldesign_model::ColumnCone;

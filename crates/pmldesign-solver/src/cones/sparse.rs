@@ -5,10 +5,9 @@
 
 use crate::error::Result;
 use ndarray::Array1;
-use pmldesign_model::ColumnCone;
-use pmldesign_model::UncertaintySet;
-use pmldesign_model::uncertainty::DEFAULT_VERTEX_LIMIT;
-use pmldesign_model::uncertainty::l1_ball_vertices;
+use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
+use pmldesign_model::{ColumnCone, UncertaintySet};
+
 /// The cone of one column in the sparse form of the module docs:
 /// `max_x c_x <= e * min_k (l_k . c + h min_x c)`.
 pub(crate) struct Constraints {

@@ -5,24 +5,17 @@
 use crate::colgen::engine::Progress;
 use crate::colgen::start::Started;
 use crate::design::loss::Solved;
-use crate::design::loss_colgen::ColumnGenerationResult;
-use crate::design::loss_colgen::column_generation;
-use crate::design::optimum::Optimum;
-use crate::design::optimum::optimise;
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::design::loss_colgen::{ColumnGenerationResult, column_generation};
+use crate::design::optimum::{Optimum, optimise};
+use crate::error::{Result, SolverError};
 use crate::objective::utility::Utility;
-use crate::pricing::branch_bound::BoxCut;
-use crate::pricing::branch_bound::Levels;
-use crate::pricing::branch_bound::TwoLevel;
-use crate::pricing::branch_bound::Union;
+use crate::pricing::branch_bound::{BoxCut, Levels, TwoLevel, Union};
 use crate::pricing::labels::Slice;
-use crate::settings::LossMethod;
-use crate::settings::Settings;
+use crate::settings::{LossMethod, Settings};
 use crate::solution::design::DesignStatus;
-use ndarray::Array2;
-use ndarray::ArrayView1;
+use ndarray::{Array2, ArrayView1};
 use pmldesign_model::UncertaintySet;
+
 /// The l1 ball past \[E\] Prop 2 (`beta >= 2 min p^`) at alphabets the generic
 /// enumerator cannot take (docs/theory.md §4b, "The ball past Proposition 2"):
 /// the mechanism is optimal over an inner cone, \[E\] Prop 2's formula with

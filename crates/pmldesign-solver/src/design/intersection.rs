@@ -8,8 +8,7 @@
 //! estimate itself.
 
 use crate::design::utility::optimise_in_cone;
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use crate::objective::utility::Utility;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::DesignStatus;

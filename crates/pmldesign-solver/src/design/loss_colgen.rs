@@ -4,21 +4,18 @@
 
 use crate::colgen::engine::Progress;
 use crate::colgen::oracle::RayOracle;
-use crate::design::loss::Solved;
-use crate::design::loss::stopped_or;
+use crate::design::loss::{Solved, stopped_or};
 use crate::design::loss_direct::clean;
 use crate::error::Result;
-use crate::objective::loss::LabelledLoss;
-use crate::objective::loss::free_lower_bound;
-use crate::pricing::labels::LabelSlice;
-use crate::pricing::labels::LossOracle;
+use crate::objective::loss::{LabelledLoss, free_lower_bound};
+use crate::pricing::labels::{LabelSlice, LossOracle};
 use crate::settings::LossMethod;
 use crate::solution::certificate::DualCertificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::LossDual;
-use ndarray::Array2;
-use ndarray::ArrayView1;
+use ndarray::{Array2, ArrayView1};
 use pmldesign_model::UncertaintySet;
+
 /// The result of column generation: the labelled W (N x N) and its bound.
 pub(crate) struct ColumnGenerationResult {
     /// The labelled W (N x N).

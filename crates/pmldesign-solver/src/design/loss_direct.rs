@@ -3,19 +3,14 @@
 //! exact feasibility, and the cleaning of the primal's solution.
 
 use crate::cones::sparse::Constraints;
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use crate::solution::loss::DirectDual;
-use crate::verify::loss::DualPoint;
-use crate::verify::loss::direct_alpha;
-use good_lp::Expression;
-use good_lp::ProblemVariables;
-use good_lp::Variable;
-use good_lp::variable;
+use crate::verify::loss::{DualPoint, direct_alpha};
+use good_lp::{Expression, ProblemVariables, Variable, variable};
 use good_lp::{Solution, SolverModel};
 use ndarray::Array2;
-use pmldesign_model::Mechanism;
-use pmldesign_model::UncertaintySet;
+use pmldesign_model::{Mechanism, UncertaintySet};
+
 /// Relative tightening of `E` in the direct primal LP (see the module docs).
 pub const PRIMAL_MARGIN: f64 = 1e-9;
 

@@ -14,8 +14,7 @@
 //! the auxiliary variable k over every feasible point ([`ColumnForm::aux_bounds`]).
 //! No other repair of the dual is needed: the bound is valid whatever g is.
 
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
 

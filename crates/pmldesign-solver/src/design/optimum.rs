@@ -2,24 +2,20 @@
 //! an oracle, the support's weights recomputed exactly (polishing), and the
 //! tighter exact dual where a full basis gives one (docs/theory.md §4).
 
-use crate::colgen::engine::Progress;
+use crate::colgen::engine::{Progress, RayLpSolution};
 use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::RaySet;
-use crate::design::settle::REPAIR_MIX;
-use crate::design::settle::mix_with_means;
-use crate::design::settle::polish;
-use crate::design::settle::repair;
-use crate::design::settle::stacked;
+use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked};
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::pricing::enumerated::MaterialisedRays;
 use crate::settings::Settings;
 use crate::solution::certificate::DualCertificate;
-use ndarray::Array1;
-use ndarray::ArrayView1;
+use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::Mechanism;
 use pmldesign_model::linalg::least_squares;
 use rayon::prelude::*;
+
 /// What the LP over rays returns: the polished mechanism and its bound.
 #[derive(Debug, Clone)]
 pub struct Optimum {
@@ -47,6 +43,22 @@ pub struct Optimum {
 }
 
 impl Optimum {
+    /// The identity with its utility `u` as the bound: no LP was needed (every
+    /// mechanism meets the notion, and by sub-additivity none beats the identity).
+    pub(crate) fn identity(identity: Mechanism, u: f64) -> Self {
+        Optimum {
+            mechanism: identity,
+            upper_bound: u,
+            dual: None,
+            rays: Some(0),
+            pricing: "none",
+            iterations: 0,
+            rays_priced: 0,
+            converged: true,
+            repaired: false,
+        }
+    }
+
     /// The mechanism, its columns mixed with their means by 1e-6 if it was
     /// repaired: for callers without one notion to aim at (a repaired
     /// mechanism's levels then sit below every target they met before
@@ -119,71 +131,22 @@ pub fn optimise(
         &settings.column_generation,
         progress,
     )?;
-    // Candidate columns by decreasing LP weight.
-    let mut candidates: Vec<(Array1<f64>, f64)> = sol
-        .weights
-        .iter()
-        .filter(|w| w.1 > 0.0)
-        .map(|w| (w.0.vector.clone(), w.1))
-        .collect();
-    candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let polished = polish(&candidates, n);
-    let exact = polished.is_some();
-    let (support, theta) = polished.unwrap_or_else(|| {
-        // No exact basis found: keep the LP weights, repaired below.
-        let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();
-        let theta = Array1::from_iter(candidates.iter().map(|c| c.1));
-        (support, theta)
-    });
-    let s = support.len();
+    let (support, theta, exact) = support_weights(&sol, n);
     let v = stacked(support.iter(), n);
-    // With a full basis, the exact dual solves V_S^T lambda = mu_S; its bound is
-    // usually tighter than the LP solver's dual. Both bounds are valid; keep the
-    // smaller.
-    let mut upper_bound = sol.upper_bound;
-    let mut dual = DualCertificate::new(sol.dual.to_vec(), sol.max_reduced_cost);
-    // After a time-limit stop there is no time for another pricing pass, and a
-    // bound already within the gap tolerance needs none.
-    let allowance = |bound: f64| {
-        crate::tolerance::gap_allowance(settings.column_generation.gap_tolerance, bound)
+    let exact_dual = ExactDual {
+        oracle,
+        reference,
+        utility,
+        ones_value,
+        gap_tolerance: settings.column_generation.gap_tolerance,
     };
-    let within_gap = sol.upper_bound - sol.value <= allowance(sol.upper_bound);
-    if s == n && sol.converged && !within_gap {
-        let mu_s: Array1<f64> = support
-            .iter()
-            .map(|c| utility.column_value(c.view(), reference))
-            .collect();
-        let exact_dual = least_squares(&v.t().to_owned(), &mu_s);
-        // Priced only if it can beat the loop's bound, and only as finely as the
-        // loop's last pass (a bound within the gap tolerance is all it adds).
-        if let Some(lambda) = exact_dual.filter(|l| l.sum() < upper_bound) {
-            let tol = 0.5 * allowance(lambda.sum());
-            let bound = crate::colgen::engine::dual_bound(oracle, ones_value, &lambda, tol);
-            upper_bound = upper_bound.min(bound);
-            if bound < dual.bound {
-                dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());
-            }
-        }
-    }
+    let (upper_bound, dual) = exact_dual.tighten(&sol, &support, &v);
     let mut w = v * &theta.insert_axis(ndarray::Axis(0));
     if !exact {
         repair(&mut w);
     }
-    // Present outputs in a stable order: by the input of least likelihood, then most.
-    let key = |c: ArrayView1<f64>| {
-        let argmin = (0..n).min_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
-        let argmax = (0..n).max_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
-        (argmin, argmax)
-    };
-    let mut order: Vec<usize> = (0..s).collect();
-    order.sort_by_key(|&j| key(w.column(j)));
-    // Row-major, as every consumer expects.
-    w = w
-        .select(ndarray::Axis(1), &order)
-        .as_standard_layout()
-        .into_owned();
     Ok(Optimum {
-        mechanism: Mechanism::new(w)?,
+        mechanism: Mechanism::new(in_stable_order(w))?,
         upper_bound,
         dual: Some(dual),
         rays: None,
@@ -193,4 +156,88 @@ pub fn optimise(
         converged: sol.converged,
         repaired: !exact,
     })
+}
+
+/// The LP's support by decreasing weight, with weights recomputed exactly where
+/// [`polish`] finds an exact basis (`true`), else the LP's own (repaired later).
+fn support_weights(sol: &RayLpSolution, n: usize) -> (Vec<Array1<f64>>, Array1<f64>, bool) {
+    let mut candidates: Vec<(Array1<f64>, f64)> = sol
+        .weights
+        .iter()
+        .filter(|w| w.1 > 0.0)
+        .map(|w| (w.0.vector.clone(), w.1))
+        .collect();
+    candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
+    match polish(&candidates, n) {
+        Some((support, theta)) => (support, theta, true),
+        None => {
+            let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();
+            let theta = Array1::from_iter(candidates.iter().map(|c| c.1));
+            (support, theta, false)
+        }
+    }
+}
+
+/// What re-pricing the exact dual of a full basis needs.
+struct ExactDual<'a> {
+    oracle: &'a dyn RayOracle,
+    reference: ArrayView1<'a, f64>,
+    utility: &'a dyn Utility,
+    ones_value: f64,
+    gap_tolerance: f64,
+}
+
+impl ExactDual<'_> {
+    /// The LP's bound and dual, tightened by the exact dual `V_S^T lambda = mu_S`
+    /// of a full basis when that is priced lower: usually tighter than the LP
+    /// solver's dual; both are valid, the smaller is kept. Skipped after a
+    /// time-limit stop (no time for another pricing pass) and when the bound is
+    /// already within the gap tolerance.
+    fn tighten(
+        &self,
+        sol: &RayLpSolution,
+        support: &[Array1<f64>],
+        v: &Array2<f64>,
+    ) -> (f64, DualCertificate) {
+        let mut upper_bound = sol.upper_bound;
+        let mut dual = DualCertificate::new(sol.dual.to_vec(), sol.max_reduced_cost);
+        let allowance = |bound: f64| crate::tolerance::gap_allowance(self.gap_tolerance, bound);
+        let within_gap = sol.upper_bound - sol.value <= allowance(sol.upper_bound);
+        if support.len() != v.nrows() || !sol.converged || within_gap {
+            return (upper_bound, dual);
+        }
+        let mu_s: Array1<f64> = support
+            .iter()
+            .map(|c| self.utility.column_value(c.view(), self.reference))
+            .collect();
+        let exact_dual = least_squares(&v.t().to_owned(), &mu_s);
+        // Priced only if it can beat the loop's bound, and only as finely as the
+        // loop's last pass (a bound within the gap tolerance is all it adds).
+        if let Some(lambda) = exact_dual.filter(|l| l.sum() < upper_bound) {
+            let tol = 0.5 * allowance(lambda.sum());
+            let bound =
+                crate::colgen::engine::dual_bound(self.oracle, self.ones_value, &lambda, tol);
+            upper_bound = upper_bound.min(bound);
+            if bound < dual.bound {
+                dual = DualCertificate::new(lambda.to_vec(), bound - lambda.sum());
+            }
+        }
+        (upper_bound, dual)
+    }
+}
+
+/// The columns of `w` in a stable order (by the input of least likelihood, then
+/// most), row-major as every consumer expects.
+fn in_stable_order(w: Array2<f64>) -> Array2<f64> {
+    let n = w.nrows();
+    let key = |c: ArrayView1<f64>| {
+        let argmin = (0..n).min_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        let argmax = (0..n).max_by(|&a, &b| c[a].total_cmp(&c[b])).unwrap_or(0);
+        (argmin, argmax)
+    };
+    let mut order: Vec<usize> = (0..w.ncols()).collect();
+    order.sort_by_key(|&j| key(w.column(j)));
+    w.select(ndarray::Axis(1), &order)
+        .as_standard_layout()
+        .into_owned()
 }

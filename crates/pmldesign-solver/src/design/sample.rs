@@ -5,10 +5,9 @@
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::solution::guarantee::SimplerRoute;
-use pmldesign_model::Prior;
-use pmldesign_model::UncertaintySet;
-use pmldesign_model::sample;
 use pmldesign_model::sample::RadiusMethod;
+use pmldesign_model::{Prior, UncertaintySet, sample};
+
 /// The l1 radius from m samples over the estimate's alphabet with failure
 /// probability delta (\[E\] eq. (7) or Theorem 2).
 pub fn radius(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) -> Result<f64> {

@@ -3,15 +3,11 @@
 //! columns mixed with their means until the measured levels meet the target.
 
 use crate::error::Result;
-use ndarray::Array1;
-use ndarray::Array2;
-use ndarray::ArrayView1;
-use pmldesign_model::Mechanism;
-use pmldesign_model::Notion;
-use pmldesign_model::UncertaintySet;
-use pmldesign_model::linalg::least_squares;
-use pmldesign_model::linalg::nonnegative_least_squares;
+use ndarray::{Array1, Array2, ArrayView1};
+use pmldesign_model::linalg::{least_squares, nonnegative_least_squares};
 use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
+
 /// Brings a mechanism whose measured levels exceed the notion by more than half
 /// the certificate's tolerance (the LP's rounding, grown by near-singular bases
 /// at large N) back to at most the target: the columns are mixed with their

@@ -5,24 +5,17 @@
 use crate::colgen::engine::Progress;
 use crate::cones::rays::StructuredFamily;
 use crate::design::inner_outer::PastProposition2;
-use crate::design::optimum::Optimum;
-use crate::design::optimum::optimise;
-use crate::design::optimum::optimise_materialised;
+use crate::design::optimum::{Optimum, optimise, optimise_materialised};
 use crate::design::settle::meet_target;
-use crate::error::Result;
-use crate::error::SolverError;
+use crate::error::{Result, SolverError};
 use crate::limits::capped_levels;
 use crate::objective::utility::Utility;
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::StructuredRays;
 use crate::reference::baseline::randomized_response_baselines;
-use crate::settings::PricingMethod;
-use crate::settings::Settings;
+use crate::settings::{PricingMethod, Settings};
 use crate::solution::certificate::Certificate;
-use crate::solution::design::Design;
-use crate::solution::design::DesignStatus;
-use crate::solution::design::numbered;
-use crate::solution::design::per_output;
+use crate::solution::design::{Design, DesignStatus, numbered, per_output};
 use ndarray::ArrayView1;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::notion::check_epsilon;
@@ -72,26 +65,16 @@ pub fn design_notion_with_progress(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     notion.check_alphabet(set.len())?;
-    let epsilon = notion.epsilon();
-    let n = set.len();
     let reference = set.reference();
-    let identity = Mechanism::identity(n);
+    let identity = Mechanism::identity(set.len());
     let (status, opt) =
         if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
             // Sub-additivity: U(W) <= sum_x mu(e_x) = U(identity) for every W.
             let u = utility.value(&identity, reference.view());
-            let opt = Optimum {
-                mechanism: identity,
-                upper_bound: u,
-                dual: None,
-                rays: Some(0),
-                pricing: "none",
-                iterations: 0,
-                rays_priced: 0,
-                converged: true,
-                repaired: false,
-            };
-            (DesignStatus::NoPrivacyNeeded, opt)
+            (
+                DesignStatus::NoPrivacyNeeded,
+                Optimum::identity(identity, u),
+            )
         } else {
             // Levels past what doubles represent are designed at the largest one that
             // is (stricter, so still private at the asked level); the dual bound of
@@ -105,6 +88,19 @@ pub fn design_notion_with_progress(
             }
             (DesignStatus::Optimal, opt)
         };
+    certified_design(set, notion, utility, opt, status)
+}
+
+/// The design of `opt`, brought to the notion's target ([`meet_target`]) and
+/// certified: the levels re-measured over the whole set, the gap to the bound.
+fn certified_design(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    opt: Optimum,
+    status: DesignStatus,
+) -> Result<Design> {
+    let (n, epsilon, reference) = (set.len(), notion.epsilon(), set.reference());
     let mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
     let utility_value = utility.value(&mechanism, reference.view());
     let mut certificate = Certificate::check_notion_feasible(

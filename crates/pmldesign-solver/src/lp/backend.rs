@@ -5,6 +5,7 @@
 
 #[cfg(feature = "highs")]
 use good_lp::highs as lp_backend;
+
 #[cfg(not(feature = "highs"))]
 use good_lp::microlp as lp_backend;
 use good_lp::{Solver, SolverModel, WithTimeLimit};

@@ -4,11 +4,10 @@
 
 use crate::error::Result;
 use crate::objective::utility::Utility;
-use ndarray::ArrayView1;
-use ndarray::ArrayView2;
 use ndarray::{Array2, Axis};
-use pmldesign_model::Mechanism;
-use pmldesign_model::ModelError;
+use ndarray::{ArrayView1, ArrayView2};
+use pmldesign_model::{Mechanism, ModelError};
+
 /// A loss `d(x, y) >= 0` for guessing label y when the secret is x.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Loss {

@@ -2,19 +2,14 @@
 //! cone's ray families where they have a searchable form, with the start
 //! columns that give the master a nondegenerate first basis.
 
-use crate::colgen::oracle::RayOracle;
+use crate::colgen::oracle::{Column, RayOracle};
 use crate::colgen::start::Started;
-use crate::objective::utility::Separable;
-use crate::objective::utility::Utility;
-use crate::pricing::branch_bound::BoxCut;
-use crate::pricing::branch_bound::Levels;
-use crate::pricing::branch_bound::ThreeLevel;
-use crate::pricing::branch_bound::TwoLevel;
-use crate::pricing::branch_bound::Union;
+use crate::objective::utility::{Separable, Utility};
+use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
 use ndarray::ArrayView1;
-use pmldesign_model::ColumnCone;
-use pmldesign_model::Notion;
+use pmldesign_model::{ColumnCone, Notion};
+
 /// The four ray families of the exact l1 ball past \[E\] Prop 2 (`E = e^eps`,
 /// `b = beta/2`; docs/theory.md §4b) as one branch-and-bound pass; `None` when
 /// `utility` has no form for the three-level search.
@@ -48,6 +43,23 @@ pub fn pricing_oracle(
     if cone.normaliser().iter().zip(&p).any(|(a, b)| a != b) {
         return None;
     }
+    let oracle = search_oracle(cone, &p, kind, utility, deadline)?;
+    match start_columns(cone, reference, utility)? {
+        Some(start) => Some(Box::new(Started { oracle, start })),
+        None => Some(oracle),
+    }
+}
+
+/// The branch-and-bound search over `cone`'s ray families for a utility of
+/// separable form `kind` (`p` the reference prior), if the cone has one.
+fn search_oracle(
+    cone: &ColumnCone,
+    p: &[f64],
+    kind: Separable,
+    utility: &dyn Utility,
+    deadline: Option<std::time::Instant>,
+) -> Option<Box<dyn RayOracle + Send>> {
+    let p = p.to_vec();
     let e = cone.epsilon().exp();
     let boxed = |o: BoxCut| -> Box<dyn RayOracle + Send> { Box::new(o.with_deadline(deadline)) };
     let oracle: Box<dyn RayOracle + Send> = match cone {
@@ -86,9 +98,20 @@ pub fn pricing_oracle(
         },
         _ => return None,
     };
-    // A randomized-response basis for the PML cones: without it the master
-    // starts degenerate and large designs stall at utility 0 for many passes.
-    // The same for LDP: the columns of k-ary randomized response.
+    Some(oracle)
+}
+
+/// Start columns for `cone`: a randomized-response basis for the PML cones
+/// (without it the master starts degenerate and large designs stall at utility 0
+/// for many passes), the columns of k-ary randomized response for LDP, the box's
+/// for PMC, ALIP and LIP. `Some(None)`: the cone needs none; `None`: no basis
+/// fits, and the cone is left to enumeration.
+fn start_columns(
+    cone: &ColumnCone,
+    reference: ArrayView1<f64>,
+    utility: &dyn Utility,
+) -> Option<Option<Vec<Column>>> {
+    let e = cone.epsilon().exp();
     let value = |v: ArrayView1<f64>| utility.column_value(v, reference);
     let start = match cone {
         ColumnCone::PmlKnownPrior { .. } => crate::colgen::start::spikes(reference, e, 0.0, &value),
@@ -107,7 +130,7 @@ pub fn pricing_oracle(
             let hi = notion.upper().map_or(f64::INFINITY, f64::exp);
             crate::colgen::start::box_spikes(reference, lo, hi, &value)?
         }
-        _ => return Some(oracle),
+        _ => return Some(None),
     };
-    Some(Box::new(Started { oracle, start }))
+    Some(Some(start))
 }

@@ -2,20 +2,15 @@
 //! structured families of the known prior and the ball streamed without being
 //! stored (the reference for branch and bound).
 
-use crate::colgen::engine::RayLpSolution;
-use crate::colgen::engine::solve_with_oracle;
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
-use crate::colgen::oracle::TopK;
-use crate::cones::rays::LevelRay;
-use crate::cones::rays::RaySet;
-use crate::cones::rays::StructuredFamily;
+use crate::colgen::engine::{RayLpSolution, solve_with_oracle};
+use crate::colgen::oracle::{Column, Pricing, RayOracle, TopK};
+use crate::cones::rays::{LevelRay, RaySet, StructuredFamily};
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::settings::ColumnGenerationSettings;
 use ndarray::Array1;
 use rayon::prelude::*;
+
 /// Rays held in memory with their cached utilities.
 pub struct MaterialisedRays<'a> {
     rays: &'a RaySet,

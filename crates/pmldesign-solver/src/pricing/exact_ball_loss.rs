@@ -20,12 +20,9 @@
 //! for `c = -diag(p)`, so its pricing over the exact ball is the same search,
 //! one linear pricing per maximiser y ([`ExactBallLoss::map_accuracy`]).
 
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
+use crate::colgen::oracle::{Column, Pricing, RayOracle};
 use crate::objective::loss::LabelledLoss;
-use crate::objective::utility::Separable;
-use crate::objective::utility::Utility;
+use crate::objective::utility::{Separable, Utility};
 use crate::pricing::branch_bound::Union;
 use crate::pricing::choice::exact_ball_families;
 use crate::pricing::labels::Slice;

@@ -2,15 +2,13 @@
 //! known prior or \[E\] Prop 2's ball: for each label, the minimum of a linear
 //! function over the slice, a fractional knapsack (docs/theory.md §4).
 
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
+use crate::colgen::oracle::{Column, Pricing, RayOracle};
 use crate::cones::sparse::Constraints;
 use crate::objective::loss::LabelledLoss;
 use crate::objective::utility::Utility;
-use ndarray::Array1;
-use ndarray::ArrayView1;
+use ndarray::{Array1, ArrayView1};
 use rayon::prelude::*;
+
 /// The slice `{v in cone, r . v = 1}` of the cone for exact pricing: a known prior
 /// (`h = 0`) or the ball under Proposition 2 (`h = beta/2`).
 #[derive(Debug, Clone)]

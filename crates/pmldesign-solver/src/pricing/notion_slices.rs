@@ -3,14 +3,11 @@
 //! the line metric's walks, each minimised exactly.
 
 use crate::colgen::oracle::Column;
-use crate::pricing::labels::LabelSlice;
-use crate::pricing::labels::ratio_order;
+use crate::pricing::labels::{LabelSlice, ratio_order};
 use crate::pricing::line_metric::LineSlice;
-use ndarray::Array1;
-use ndarray::ArrayView1;
-use pmldesign_model::Metric;
-use pmldesign_model::Notion;
-use pmldesign_model::UncertaintySet;
+use ndarray::{Array1, ArrayView1};
+use pmldesign_model::{Metric, Notion, UncertaintySet};
+
 /// The exact slice of `notion` when there is one (module docs).
 pub(crate) fn slice_of(set: &UncertaintySet, notion: &Notion) -> Option<NotionSlice> {
     let r = set.reference();

@@ -1,9 +1,9 @@
 //! Randomized-response baselines: at the same LDP parameter as the design's eps, and
 //! calibrated so that its worst-case PML over the uncertainty set equals eps.
 
-use crate::reference::closed_form::calibrated_randomized_response;
-use crate::reference::closed_form::randomized_response;
-use crate::reference::closed_form::randomized_response_pml;
+use crate::reference::closed_form::{
+    calibrated_randomized_response, randomized_response, randomized_response_pml,
+};
 use ndarray::Array1;
 use pmldesign_model::{Mechanism, Result, UncertaintySet};
 use serde::Serialize;

@@ -2,11 +2,8 @@
 //! measure functions of `pmldesign-model` (not with the cone it was built from), and a
 //! failed check is an error, never a warning.
 
-use crate::error::Result;
-use crate::error::SolverError;
-use crate::tolerance::BOUND_ROUNDING;
-use crate::tolerance::GAP_TOLERANCE;
-use crate::tolerance::PML_TOLERANCE;
+use crate::error::{Result, SolverError};
+use crate::tolerance::{BOUND_ROUNDING, GAP_TOLERANCE, PML_TOLERANCE};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};

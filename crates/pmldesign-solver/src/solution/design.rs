@@ -4,11 +4,10 @@
 use crate::reference::baseline::Baselines;
 use crate::solution::certificate::Certificate;
 use ndarray::ArrayView1;
-use pmldesign_model::Mechanism;
-use pmldesign_model::Notion;
-use pmldesign_model::UncertaintySet;
 use pmldesign_model::measures::{self as density};
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
+
 /// How the design was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

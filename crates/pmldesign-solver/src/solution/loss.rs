@@ -2,12 +2,11 @@
 //! proved it, and the certified loss-minimising mechanism.
 
 use crate::settings::LossMethod;
-use crate::solution::certificate::Certificate;
-use crate::solution::certificate::DualCertificate;
+use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::DesignStatus;
 use pmldesign_model::Mechanism;
-use serde::Deserialize;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
 /// The dual behind a loss design's lower bound, by the LP that proved it: anyone
 /// can check the bound with it without trusting the solver (docs/theory.md §4,
 /// "Checking a stored design").

@@ -7,9 +7,7 @@
 
 use crate::reference::baseline::Baselines;
 use crate::solution::certificate::Certificate;
-use crate::solution::design::Design;
-use crate::solution::design::DesignStatus;
-use crate::solution::design::LossOutcome;
+use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::guarantee::Guarantee;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -5,29 +5,18 @@
 
 use crate::cones::sparse::Constraints;
 use crate::error::Result;
-use crate::objective::loss::LabelledLoss;
-use crate::objective::loss::Loss;
-use crate::objective::loss::constant_label;
-use crate::objective::loss::expected_loss;
-use crate::objective::loss::free_lower_bound;
+use crate::objective::loss::{LabelledLoss, Loss, constant_label, expected_loss, free_lower_bound};
 use crate::objective::utility::Utility;
 use crate::pricing::exact_ball_loss::ExactBallLoss;
-use crate::pricing::labels::LossOracle;
-use crate::pricing::labels::Slice;
+use crate::pricing::labels::{LossOracle, Slice};
 use crate::settings::LossMethod;
 use crate::solution::certificate::DualCertificate;
 use crate::solution::design::LossOutcome;
-use crate::solution::loss::DirectDual;
-use crate::solution::loss::LossDual;
-use crate::verify::utility::Repricing;
-use crate::verify::utility::altered;
-use crate::verify::utility::check_dual_bound;
-use crate::verify::utility::stored_lambda;
-use ndarray::Array1;
-use ndarray::Array2;
-use ndarray::Axis;
-use pmldesign_model::Mechanism;
-use pmldesign_model::UncertaintySet;
+use crate::solution::loss::{DirectDual, LossDual};
+use crate::verify::utility::{Repricing, altered, check_dual_bound, stored_lambda};
+use ndarray::{Array1, Array2, Axis};
+use pmldesign_model::{Mechanism, UncertaintySet};
+
 /// What [`verify_loss`] re-computed from a stored loss design.
 pub(crate) struct LossCheck {
     /// The expected loss re-measured on the matrix.

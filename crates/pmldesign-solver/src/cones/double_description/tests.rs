@@ -8,6 +8,7 @@ fn enumerate_extreme_rays(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Array1<f64>> 
 use super::*;
 use approx::assert_abs_diff_eq;
 use ndarray::{Array2, array};
+use rng::Rng;
 use std::time::Instant;
 
 fn matrix(rows: &[Vec<f64>]) -> Array2<f64> {
@@ -225,7 +226,6 @@ fn brute_force(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Vec<f64>> {
 mod rng {
     include!("../../../../pmldesign-model/tests/common/rng.rs");
 }
-use rng::Rng;
 
 impl Rng {
     /// A uniform integer in lo..=hi, as f64.

@@ -4,8 +4,7 @@
 
 use super::*;
 use crate::colgen::oracle::Pricing;
-use crate::objective::utility::Separable;
-use crate::objective::utility::Utility;
+use crate::objective::utility::{Separable, Utility};
 
 /// The box-cut family for one free coordinate f.
 #[derive(Clone, Copy)]

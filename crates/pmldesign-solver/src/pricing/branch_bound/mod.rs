@@ -23,13 +23,11 @@
 //! search stopped by its deadline keeps the largest open bound, so every pass
 //! returns a valid upper bound on the largest reduced cost.
 
-use crate::colgen::oracle::Column;
-use crate::colgen::oracle::PassControl;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
-use crate::colgen::oracle::TopK;
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
 use crate::objective::utility::Separable;
 use crate::settings::Interrupt;
+use halves::Suffix;
+use lattice::Lattice;
 use ndarray::Array1;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
@@ -45,8 +43,6 @@ mod three_level;
 mod two_level;
 mod union;
 pub use box_cut::BoxCut;
-use halves::Suffix;
-use lattice::Lattice;
 pub use three_level::ThreeLevel;
 pub use two_level::{Levels, TwoLevel};
 pub use union::Union;

@@ -1,10 +1,7 @@
 //! Several families priced as one pass, sharing its node budget.
 
 use super::*;
-use crate::colgen::oracle::PassControl;
-use crate::colgen::oracle::Pricing;
-use crate::colgen::oracle::RayOracle;
-use crate::colgen::oracle::TopK;
+use crate::colgen::oracle::{PassControl, Pricing, RayOracle, TopK};
 
 /// Several families priced as one pass (a cone whose rays come in several
 /// families, as \[E\] Prop 2's Z and L): they share the node budget, so a family

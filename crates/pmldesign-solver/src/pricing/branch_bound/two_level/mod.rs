@@ -3,8 +3,7 @@
 
 use super::*;
 use crate::colgen::oracle::Pricing;
-use crate::objective::utility::Separable;
-use crate::objective::utility::Utility;
+use crate::objective::utility::{Separable, Utility};
 
 mod chain_line;
 
