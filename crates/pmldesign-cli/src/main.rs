@@ -35,6 +35,11 @@ fn main() -> ExitCode {
             eprintln!("{}", text.lines().next().unwrap_or_default());
             return ExitCode::from(2);
         }
+        // A value outside a flag's list: one line with the values it takes.
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidValue => {
+            eprintln!("{}", one_line_invalid_value(&e.to_string()));
+            return ExitCode::from(2);
+        }
         Err(e) => e.exit(),
     };
     match run(cli) {
@@ -54,5 +59,20 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Compare(a) => commands::compare::run(a),
         Command::Envelope(a) => commands::envelope::run(a),
         Command::Apply(a) => commands::apply::run(a),
+    }
+}
+
+/// clap's "invalid value" message in one line: the flag, the value and the values
+/// it takes (`error: invalid value 'x' for '--format <FORMAT>'; pass one of: table, json, csv`).
+fn one_line_invalid_value(text: &str) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    let values = text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("[possible values: ")
+            .and_then(|v| v.strip_suffix(']'))
+    });
+    match values {
+        Some(v) => format!("{first}; pass one of: {v}"),
+        None => first.to_string(),
     }
 }

@@ -172,3 +172,18 @@ fn assess_reports_pmc_of_randomized_response() {
     assert!(f(&v["ldp_parameter"]) <= f(&v["pmc"]) + f(&v["eps_min"]) + 1e-12);
     assert!((f(&v["lip_parameter"]) - f(&v["pmc"]).max(f(&v["eps_min"]))).abs() < 1e-15);
 }
+
+/// `pml compare` compares utilities: a loss is refused as a one-line usage error
+/// naming `--utility` and the values it takes (it panicked with "clap restricts
+/// utility names" before).
+#[test]
+fn compare_refuses_a_loss() {
+    let err = common::one_line_usage_error(&words(
+        "compare --prior 0.5,0.3,0.2 --epsilon 0.5 --utility loss",
+    ));
+    assert!(err.contains("'loss' for '--utility"), "{err}");
+    assert!(
+        err.contains("pass one of: mi, tv, chi2, hellinger, map"),
+        "{err}"
+    );
+}

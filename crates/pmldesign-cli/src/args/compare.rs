@@ -1,6 +1,7 @@
 //! The arguments of `pml compare`.
 
-use super::{Input, Level, MetricArgs, OutputArgs, UtilityName};
+use super::utility::ComparedUtility;
+use super::{Input, Level, MetricArgs, OutputArgs};
 use clap::Args;
 
 /// Arguments of `pml compare`.
@@ -27,7 +28,7 @@ pub struct CompareArgs {
     pub metric: MetricArgs,
     /// The utility to maximise.
     #[arg(long, value_enum, default_value = "mi")]
-    pub utility: UtilityName,
+    pub utility: ComparedUtility,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,

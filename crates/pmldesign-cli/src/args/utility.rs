@@ -1,4 +1,5 @@
-//! `--utility`: the built-in utilities, shared by `pml design` and `pml compare`.
+//! `--utility`: the built-in utilities of `pml design` (and a loss), and those
+//! `pml compare` takes (no loss: it compares utilities across notions).
 
 use clap::ValueEnum;
 
@@ -30,6 +31,34 @@ impl UtilityName {
             UtilityName::Hellinger => "hellinger",
             UtilityName::Map => "map",
             UtilityName::Loss => "loss",
+        }
+    }
+}
+
+/// The utilities `pml compare` takes: every built-in one, no loss.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ComparedUtility {
+    /// Mutual information I(X;Y) in nats.
+    Mi,
+    /// Total-variation information.
+    Tv,
+    /// Chi-square information.
+    Chi2,
+    /// Squared-Hellinger information.
+    Hellinger,
+    /// MAP accuracy: probability of guessing X from Y.
+    Map,
+}
+
+impl ComparedUtility {
+    /// The solver's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ComparedUtility::Mi => "mi",
+            ComparedUtility::Tv => "tv",
+            ComparedUtility::Chi2 => "chi2",
+            ComparedUtility::Hellinger => "hellinger",
+            ComparedUtility::Map => "map",
         }
     }
 }

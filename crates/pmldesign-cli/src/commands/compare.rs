@@ -27,7 +27,12 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
             "invalid {flag} = {value}: {problem}; pass e.g. {flag} 0.5"
         ))
     })?;
-    let utility = builtin(a.utility.name()).expect("clap restricts utility names");
+    let utility = builtin(a.utility.name()).ok_or_else(|| {
+        CliError::Usage(format!(
+            "invalid --utility = {}: not a built-in utility; pass mi, tv, chi2, hellinger or map",
+            a.utility.name()
+        ))
+    })?;
     let set = match a.beta {
         None => UncertaintySet::known(est.prior),
         Some(beta) => UncertaintySet::l1_ball(est.prior, beta)?,

@@ -229,7 +229,6 @@ fn row_key(row: &[f64]) -> Vec<i64> {
 /// One double-description step: intersect the current cone (rows `0..k`) with the
 /// half-space `rows[k] . c >= 0`, on which the rays take `values`.
 fn add_row(rays: Vec<Ray>, values: &[f64], rows: &[Vec<f64>], k: usize, n: usize) -> Vec<Ray> {
-    let a = &rows[k];
     let pos: Vec<usize> = (0..rays.len()).filter(|&i| values[i] > 0.0).collect();
     let neg: Vec<usize> = (0..rays.len()).filter(|&i| values[i] < 0.0).collect();
     if neg.is_empty() {
@@ -244,54 +243,11 @@ fn add_row(rays: Vec<Ray>, values: &[f64], rows: &[Vec<f64>], k: usize, n: usize
     }
 
     // New rays from adjacent (positive, negative) pairs, found before `rays` changes.
-    let mut created: Vec<Ray> = Vec::new();
-    if !pos.is_empty() && !neg.is_empty() {
-        let mut adjacency = Adjacency::new(&rays, k);
-        let min_common = n.saturating_sub(2) as u32;
-        // Only rows 0..k are set so far: the words past k / 64 are zero.
-        let used = k / 64 + 1;
-        let mut common = vec![0u64; rays[0].zero.len()];
-        for &p in &pos {
-            for &q in &neg {
-                let mut count = 0u32;
-                for (c, (x, y)) in common[..used]
-                    .iter_mut()
-                    .zip(rays[p].zero[..used].iter().zip(&rays[q].zero[..used]))
-                {
-                    *c = x & y;
-                    count += c.count_ones();
-                }
-                if count < min_common || !adjacency.adjacent(&common, p, q) {
-                    continue;
-                }
-                let (sp, sq) = (values[p], values[q]);
-                let mut v: Vec<f64> = rays[q]
-                    .v
-                    .iter()
-                    .zip(&rays[p].v)
-                    .map(|(vq, vp)| sp * vq - sq * vp)
-                    .collect();
-                if !normalise_max(&mut v) {
-                    continue;
-                }
-                // The rows both parents are zero on (exactly zero for any combination)
-                // and the new row have rank N - 1; their null vector is the new ray
-                // without the rounding error the combination inherits from its parents,
-                // which would otherwise accumulate over the run.
-                let active: Vec<&Vec<f64>> = ones(&common)
-                    .map(|j| &rows[j])
-                    .chain(std::iter::once(a))
-                    .collect();
-                polish(&mut v, &active, n);
-                // Zero set: exactly those rows. Every other processed row j is
-                // non-negative on both parents and positive on one, so it is positive on
-                // their combination with positive weights.
-                let mut zero = common.clone();
-                set_bit(&mut zero, k);
-                created.push(Ray { v, zero });
-            }
-        }
-    }
+    let created = if pos.is_empty() {
+        Vec::new()
+    } else {
+        created_rays(&rays, values, rows, k, n, (&pos, &neg))
+    };
 
     // Keep the positive and zero rays (marking the new row on the zero ones), then add
     // the created rays, skipping any that repeats a zero set and a direction.
@@ -325,6 +281,67 @@ fn add_row(rays: Vec<Ray>, values: &[f64], rows: &[Vec<f64>], k: usize, n: usize
         out.push(r);
     }
     out
+}
+
+/// The rays of row k's hyperplane: each adjacent (positive, negative) pair of
+/// `rays` combined, polished to the null vector of the rows both are zero on and
+/// row k, with that zero set.
+fn created_rays(
+    rays: &[Ray],
+    values: &[f64],
+    rows: &[Vec<f64>],
+    k: usize,
+    n: usize,
+    (pos, neg): (&[usize], &[usize]),
+) -> Vec<Ray> {
+    let a = &rows[k];
+    let mut created: Vec<Ray> = Vec::new();
+    let mut adjacency = Adjacency::new(rays, k);
+    let min_common = n.saturating_sub(2) as u32;
+    // Only rows 0..k are set so far: the words past k / 64 are zero.
+    let used = k / 64 + 1;
+    let mut common = vec![0u64; rays[0].zero.len()];
+    for &p in pos {
+        for &q in neg {
+            let mut count = 0u32;
+            for (c, (x, y)) in common[..used]
+                .iter_mut()
+                .zip(rays[p].zero[..used].iter().zip(&rays[q].zero[..used]))
+            {
+                *c = x & y;
+                count += c.count_ones();
+            }
+            if count < min_common || !adjacency.adjacent(&common, p, q) {
+                continue;
+            }
+            let (sp, sq) = (values[p], values[q]);
+            let mut v: Vec<f64> = rays[q]
+                .v
+                .iter()
+                .zip(&rays[p].v)
+                .map(|(vq, vp)| sp * vq - sq * vp)
+                .collect();
+            if !normalise_max(&mut v) {
+                continue;
+            }
+            // The rows both parents are zero on (exactly zero for any combination)
+            // and the new row have rank N - 1; their null vector is the new ray
+            // without the rounding error the combination inherits from its parents,
+            // which would otherwise accumulate over the run.
+            let active: Vec<&Vec<f64>> = ones(&common)
+                .map(|j| &rows[j])
+                .chain(std::iter::once(a))
+                .collect();
+            polish(&mut v, &active, n);
+            // Zero set: exactly those rows. Every other processed row j is
+            // non-negative on both parents and positive on one, so it is positive on
+            // their combination with positive weights.
+            let mut zero = common.clone();
+            set_bit(&mut zero, k);
+            created.push(Ray { v, zero });
+        }
+    }
+    created
 }
 
 /// For the combinatorial adjacency test: for every processed row, the bitset of the
