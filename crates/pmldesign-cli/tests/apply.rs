@@ -288,3 +288,91 @@ fn noise_scales_are_checked_naming_the_flag() {
         }
     }
 }
+
+/// `--output` never lands on `--data`: the same path, a relative path, a symbolic
+/// link and a hard link to it are refused (exit 2, one line naming both flags),
+/// with or without `--replace`, and the input is untouched.
+#[test]
+fn output_onto_its_own_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mech = example1_design(dir.path(), "json");
+    let input = data(dir.path(), &["a", "b", "c", "d"], 50);
+    let before = std::fs::read(&input).unwrap();
+    let symlink = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&input, &symlink).unwrap();
+    let hard = dir.path().join("hard.csv");
+    std::fs::hard_link(&input, &hard).unwrap();
+    let relative = dir.path().join(".").join("in.csv");
+    for out in [&input, &relative, &symlink, &hard] {
+        for extra in [&[][..], &["--replace"][..]] {
+            let args = argv(
+                ["--mechanism", s(&mech)],
+                s(&input),
+                "secret",
+                s(out),
+                &[&["--seed", "1"], extra].concat(),
+            );
+            let (code, err) = apply(&args);
+            assert_eq!(code, Some(2), "{out:?} {extra:?}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(err.contains("--output") && err.contains("--data"), "{err}");
+            assert_eq!(std::fs::read(&input).unwrap(), before, "{out:?}");
+        }
+    }
+}
+
+/// A design file is verified before it is applied: one whose stated utility was
+/// altered is refused naming the field, and
+/// `--unverified` applies it with a warning; a bare matrix gets a note that no
+/// guarantee was checked.
+#[test]
+fn a_design_file_is_checked_before_it_is_applied() {
+    let dir = tempfile::tempdir().unwrap();
+    let mech = example1_design(dir.path(), "json");
+    let input = data(dir.path(), &["a", "b", "c", "d"], 20);
+    let out = dir.path().join("out.csv");
+    let ok = apply_ok(&argv(
+        ["--mechanism", s(&mech)],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", "1"],
+    ));
+    assert!(!ok.contains("warning") && !ok.contains("note"), "{ok}");
+    // Example 1's mutual information is 0.026822; the file states another value.
+    let text = std::fs::read_to_string(&mech).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["utility"]["value"] = serde_json::json!(0.02);
+    let forged = write(dir.path(), "forged.json", &v.to_string());
+    std::fs::remove_file(&out).unwrap();
+    let args = argv(
+        ["--mechanism", s(&forged)],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", "1"],
+    );
+    let (code, err) = apply(&args);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("utility.value"), "{err}");
+    assert!(!out.exists(), "nothing written");
+    let warned = apply_ok(&[&args[..], &["--unverified"]].concat());
+    assert!(warned.contains("warning: --unverified"), "{warned}");
+    assert!(out.exists());
+    let bare = write(
+        dir.path(),
+        "bare.csv",
+        "0.5,0.5\n0.5,0.5\n0.5,0.5\n0.5,0.5\n",
+    );
+    let noted = apply_ok(&argv(
+        ["--mechanism", s(&bare)],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", "1", "--labels", "a,b,c,d"],
+    ));
+    assert!(
+        noted.contains("no privacy guarantee was checked"),
+        "{noted}"
+    );
+}

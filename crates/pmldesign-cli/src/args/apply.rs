@@ -12,8 +12,14 @@ pub struct ApplyArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (as for `pml assess`). Row labels in the file name the
     /// values of the column; outputs are written by their names (`y1..yM`).
+    /// A design file is verified before it is used (its privacy re-measured, its
+    /// utility and bound re-checked); one that fails is refused.
     #[arg(long, value_name = "FILE")]
     pub mechanism: Option<PathBuf>,
+    /// Apply a --mechanism design file without verifying it (a warning on stderr
+    /// says that no guarantee holds).
+    #[arg(long, requires = "mechanism")]
+    pub unverified: bool,
     /// Instead of --mechanism: add Laplace noise of this scale b to a column of -1
     /// and 1 (the binary Laplace mechanism, [E] Sec. VI-A).
     #[arg(long, value_name = "B", allow_hyphen_values = true)]

@@ -5,8 +5,9 @@ use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::open_data;
+use crate::io::load::read_design_given;
 use crate::io::matrix::read_mechanism;
-use crate::io::write::{write_atomic_with, write_error};
+use crate::io::write::{same_file, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
 use pmldesign_data::{
@@ -18,6 +19,13 @@ use pmldesign_solver::numbered;
 
 /// Runs `pml apply`.
 pub fn run(a: ApplyArgs) -> Result<(), CliError> {
+    if a.data.as_os_str() != "-" && same_file(&a.data, &a.output) {
+        return Err(CliError::Usage(format!(
+            "invalid --output {}: it is the --data file {} itself; write the privatised copy to another file",
+            a.output.display(),
+            a.data.display()
+        )));
+    }
     let rng = a.seed.map_or_else(entropy_rng, seeded_rng);
     let mut privatiser = privatiser(&a, rng)?;
     let on_unknown = match a.on_unknown {
@@ -75,6 +83,7 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         .expect("clap requires one of the three");
     let shown = path.display();
     let file = read_mechanism(path)?;
+    check_claims(path, file.design, a.unverified)?;
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
     let labels = match &a.labels {
@@ -94,4 +103,29 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         ))
     })?;
     Ok(Box::new(p))
+}
+
+/// A design file is verified before it is applied (its privacy re-measured over
+/// its set, its utility and bound re-checked), unless `unverified`, which warns
+/// that no guarantee holds; a bare matrix carries no claim to check, and a note
+/// says so.
+fn check_claims(path: &std::path::Path, design: bool, unverified: bool) -> Result<(), CliError> {
+    let shown = path.display();
+    if !design {
+        eprintln!("note: --mechanism {shown} is a bare matrix: no privacy guarantee was checked");
+        return Ok(());
+    }
+    if unverified {
+        eprintln!(
+            "warning: --unverified: the design in --mechanism {shown} was not checked; no privacy guarantee holds for the output"
+        );
+        return Ok(());
+    }
+    let d = read_design_given("--mechanism", path)?;
+    d.verify().map_err(|e| {
+        CliError::Usage(format!(
+            "--mechanism {shown}: the design fails its check: {e}; fix the file, or pass --unverified to apply it without a guarantee"
+        ))
+    })?;
+    Ok(())
 }

@@ -86,7 +86,12 @@ pub fn load_metric(args: &MetricArgs, n: usize) -> Result<Option<Metric>, CliErr
 /// Reads `--design FILE`, the JSON of `pml design --format json`; reading it back
 /// re-measures its privacy over its whole set. Errors name the flag and the file.
 pub fn read_design(path: &Path) -> Result<Design, CliError> {
+    read_design_given("--design", path)
+}
+
+/// [`read_design`] for the file given with `flag`.
+pub fn read_design_given(flag: &str, path: &Path) -> Result<Design, CliError> {
     let shown = path.display();
-    serde_json::from_str(&read_text("--design", path)?)
-        .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))
+    serde_json::from_str(&read_text(flag, path)?)
+        .map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
 }

@@ -18,6 +18,9 @@ pub struct MechanismFile {
     pub labels: Option<Vec<String>>,
     /// Output names: the "outputs" field of design JSON or the CSV header.
     pub outputs: Option<Vec<String>>,
+    /// A design file (a JSON object with a "mechanism" field), whose claims can be
+    /// checked; false for a bare matrix.
+    pub design: bool,
 }
 
 /// The text of the file given with `flag`; a file that cannot be read is a usage
@@ -77,6 +80,7 @@ pub fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliErr
             rows,
             labels: labels.filter(|l| !is_default_labels(l)),
             outputs,
+            design: v.is_object(),
         });
     }
     let CsvMatrix {
@@ -89,6 +93,7 @@ pub fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliErr
         rows,
         labels: labels.filter(|l| !is_default_labels(l)),
         outputs,
+        design: false,
     })
 }
 

@@ -28,6 +28,29 @@ pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<()
     })
 }
 
+/// Whether `output` names the file `input` already is (the same path, a relative
+/// path, a symbolic or a hard link): compared by device and inode where the
+/// platform has them, else by canonical path. A file that does not exist yet is
+/// never the input.
+pub fn same_file(input: &std::path::Path, output: &std::path::Path) -> bool {
+    let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(output)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
 /// The error for a failed write of the file `path` given with `flag`: one line
 /// naming the flag and the file, never the temporary file.
 pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> CliError {
