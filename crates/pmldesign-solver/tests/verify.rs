@@ -149,8 +149,12 @@ fn genuine_loss_designs_verify() {
 }
 
 /// The error of verifying `v`, which must name `field` on one line.
+/// Reading the altered file back, or verifying what was read, fails naming `field`.
 fn refused(v: Value, field: &str) {
-    let e = read(v).verify().unwrap_err().to_string();
+    let e = match serde_json::from_value::<Design>(v) {
+        Ok(d) => d.verify().unwrap_err().to_string(),
+        Err(e) => e.to_string(),
+    };
     assert!(e.contains(field), "{field}: {e}");
     assert!(!e.contains('\n'), "one line: {e}");
 }
@@ -180,7 +184,11 @@ fn altered_designs_are_refused() {
     // An optimal status with a large gap.
     let mut v = good;
     let ub = v["certificate"]["upper_bound"].as_f64().unwrap();
+    let u = v["certificate"]["utility_value"].as_f64().unwrap();
     v["certificate"]["upper_bound"] = json!(ub * 1.01);
+    refused(v.clone(), "certificate.gap");
+    // ... with the gap made consistent: the status no longer holds.
+    v["certificate"]["gap"] = json!(ub * 1.01 - u);
     refused(v, "status");
 }
 
@@ -205,4 +213,102 @@ fn altered_loss_duals_are_refused() {
     let e = v["loss"]["expected_loss"].as_f64().unwrap();
     v["loss"]["expected_loss"] = json!(e * 0.9);
     refused(v, "loss.expected_loss");
+}
+
+/// Every numeric leaf of a JSON value, with its path (`certificate.levels.pml`,
+/// `pml_per_output[2]`).
+fn numeric_leaves(v: &Value, path: String, out: &mut Vec<String>) {
+    match v {
+        Value::Number(_) => out.push(path),
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                numeric_leaves(x, format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, x) in map {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                numeric_leaves(x, p, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The leaf at `path` (as [`numeric_leaves`] names it), mutably.
+fn leaf<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
+    let mut cur = v;
+    for part in path.split('.') {
+        let (key, indices) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        cur = &mut cur[key];
+        for idx in indices.split(['[', ']']).filter(|s| !s.is_empty()) {
+            cur = &mut cur[idx.parse::<usize>().unwrap()];
+        }
+    }
+    cur
+}
+
+/// Fields that are not claims (solver statistics) or not yet re-derived on reading
+/// (the sample guarantee): a forgery there is not required to fail.
+const NOT_CLAIMS: [&str; 2] = ["solver.", "guarantee."];
+
+/// A design file is a claim (issue 24): for designs of every route, each numeric
+/// leaf the file states (enumerated from the JSON itself, so fields added later are
+/// covered), changed on its own, makes reading the file or verifying it fail with
+/// an error naming that field or the check it breaks; the untouched file passes.
+#[test]
+fn every_forged_figure_is_refused() {
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let mi = builtin("mi").unwrap();
+    let designs = [
+        Problem::new(known(&p)).epsilon(1.0).utility(&*mi).solve(),
+        Problem::new(ball(&p, 0.1))
+            .epsilon(1.0)
+            .utility(&*mi)
+            .solve(),
+        Problem::new(known(&p))
+            .notion(Notion::Ldp { epsilon: 1.0 })
+            .utility(&*mi)
+            .solve(),
+        Problem::new(known(&p))
+            .notion(Notion::Pmc { epsilon: 1.0 })
+            .utility(&*mi)
+            .solve(),
+        Problem::new(known(&p))
+            .epsilon(1.0)
+            .loss(Loss::Hamming)
+            .solve(),
+    ];
+    let mut forged_count = 0;
+    for (k, d) in designs.into_iter().enumerate() {
+        let v = stored(&d.unwrap());
+        read(v.clone()).verify().unwrap();
+        let mut leaves = Vec::new();
+        numeric_leaves(&v, String::new(), &mut leaves);
+        for path in leaves
+            .iter()
+            .filter(|p| !NOT_CLAIMS.iter().any(|n| p.starts_with(n)))
+        {
+            let mut forged = v.clone();
+            let x = leaf(&mut forged, path);
+            let old = x.as_f64().unwrap();
+            *x = json!(if old == 0.0 { 0.01 } else { old * 1.01 + 0.001 });
+            let outcome = serde_json::from_value::<Design>(forged)
+                .map_err(|e| e.to_string())
+                .and_then(|d| d.verify().map(|_| ()).map_err(|e| e.to_string()));
+            assert!(
+                outcome.is_err(),
+                "design {k}: a forged {path} = {old} passed"
+            );
+            forged_count += 1;
+        }
+    }
+    assert!(forged_count > 100, "{forged_count} forgeries");
 }

@@ -4,6 +4,7 @@
 //! beside the data they check; no design algorithm lives here.
 
 pub(crate) mod certificate;
+pub(crate) mod claims;
 pub(crate) mod design;
 pub(crate) mod guarantee;
 pub(crate) mod loss;

@@ -5,8 +5,13 @@
 //! ([`Certificate::check_notion_feasible`]), so a stored design that was edited
 //! into a leaky one is refused, never trusted.
 
+use crate::objective::loss::expected_loss;
+use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
+use crate::reference::baseline::randomized_response_baselines;
 use crate::solution::certificate::Certificate;
+use crate::solution::claims::{Stated, check, distinct};
+use crate::solution::design::per_output;
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::guarantee::Guarantee;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
@@ -104,9 +109,10 @@ impl<'de> Deserialize<'de> for Design {
 }
 
 impl DesignRecord {
-    /// The design, with the set rebuilt and the mechanism re-certified.
+    /// The design, with the set rebuilt, the mechanism re-certified and every
+    /// stated figure re-derived ([`check`]).
     fn into_design(self) -> crate::Result<Design> {
-        let set = rebuild(self.uncertainty)?;
+        let set = rebuild(self.uncertainty.clone())?;
         let (n, m) = (self.mechanism.inputs(), self.mechanism.outputs());
         if set.len() != n || self.labels.len() != n || self.outputs.len() != m {
             return Err(ModelError::invalid(
@@ -122,38 +128,96 @@ impl DesignRecord {
             )
             .into());
         }
+        distinct("labels", &self.labels)?;
+        distinct("outputs", &self.outputs)?;
+        let value = self.utility_function(&set)?;
+        let utility_value = value(&self.mechanism);
         let mut certificate = Certificate::check_notion_feasible(
             &self.mechanism,
             &set,
             &self.notion,
-            self.utility.value,
+            utility_value,
             self.certificate.upper_bound,
         )?;
-        certificate.dual = self.certificate.dual;
-        Ok(Design {
+        if !(self.utility.value - utility_value)
+            .abs()
+            .le(&(1e-9 * (1.0 + utility_value.abs())))
+        {
+            return Err(ModelError::invalid(
+                "utility.value",
+                self.utility.value,
+                format!("re-measured on the matrix it is {utility_value}"),
+                "the design was altered or damaged; use it as it was written, or design it again",
+            )
+            .into());
+        }
+        certificate.dual = self.certificate.dual.clone();
+        let epsilon = self.notion.epsilon();
+        let reference = set.reference();
+        let (q, pml, pmc) = per_output(&self.mechanism, reference.view());
+        let design = Design {
             status: self.status,
-            notion: self.notion,
-            epsilon: self.epsilon,
+            notion: self.notion.clone(),
+            epsilon,
+            baselines: randomized_response_baselines(&set, epsilon, &*value)?,
             uncertainty: set,
-            labels: self.labels,
-            outputs: self.outputs,
-            utility_name: self.utility.name,
-            utility_value: self.utility.value,
-            loss: self.loss,
-            mechanism: self.mechanism,
-            output_probabilities: self.output_probabilities,
-            pml_per_output: self.pml_per_output,
-            pmc_per_output: self.pmc_per_output,
+            labels: self.labels.clone(),
+            outputs: self.outputs.clone(),
+            utility_name: self.utility.name.clone(),
+            utility_value,
+            loss: self.loss.clone(),
+            mechanism: self.mechanism.clone(),
+            output_probabilities: q,
+            pml_per_output: pml,
+            pmc_per_output: pmc,
             certificate,
-            baselines: self.baselines.randomized_response,
-            guarantee: self.guarantee,
+            guarantee: self.guarantee.clone(),
             rays: self.solver.extreme_rays,
             iterations: self.solver.pricing_passes,
             rays_priced: self.solver.rays_priced,
-            pricing: self.solver.pricing,
-        })
+            pricing: self.solver.pricing.clone(),
+        };
+        let stated = Stated {
+            prior: &self.prior,
+            epsilon: self.epsilon,
+            exp_epsilon: self.exp_epsilon,
+            note: self.note.as_deref(),
+            output_probabilities: &self.output_probabilities,
+            pml_per_output: &self.pml_per_output,
+            pmc_per_output: &self.pmc_per_output,
+            certificate: &self.certificate,
+            baselines: &self.baselines.randomized_response,
+        };
+        check(&stated, &design)?;
+        Ok(design)
+    }
+
+    /// The objective the design states, as a function of a mechanism: a built-in
+    /// utility by name, or minus the expected loss for a loss design; anything
+    /// else cannot be re-measured and is refused naming `utility.name`.
+    fn utility_function<'a>(&'a self, set: &UncertaintySet) -> crate::Result<Objective<'a>> {
+        let reference = set.reference();
+        if let Some(outcome) = &self.loss {
+            let d = outcome.loss()?.matrix(set.len())?;
+            return Ok(Box::new(move |m: &Mechanism| {
+                -expected_loss(m, reference.view(), d.view())
+            }));
+        }
+        match builtin(&self.utility.name) {
+            Some(u) => Ok(Box::new(move |m: &Mechanism| u.value(m, reference.view()))),
+            None => Err(ModelError::invalid(
+                "utility.name",
+                &self.utility.name,
+                "not a built-in utility, so it cannot be re-measured",
+                "use mi, tv, chi2, hellinger or map, or design it again",
+            )
+            .into()),
+        }
     }
 }
+
+/// A design's objective as a function of a mechanism.
+type Objective<'a> = Box<dyn Fn(&Mechanism) -> f64 + 'a>;
 
 /// The set through its checked constructors.
 fn rebuild(set: UncertaintySet) -> pmldesign_model::Result<UncertaintySet> {

@@ -5,7 +5,7 @@
 
 use crate::cones::sparse::Constraints;
 use crate::error::Result;
-use crate::objective::loss::{LabelledLoss, Loss, constant_label, expected_loss, free_lower_bound};
+use crate::objective::loss::{LabelledLoss, constant_label, expected_loss, free_lower_bound};
 use crate::objective::utility::Utility;
 use crate::pricing::exact_ball_loss::ExactBallLoss;
 use crate::pricing::labels::{LossOracle, Slice};
@@ -42,7 +42,7 @@ pub(crate) fn verify_loss(
     outcome: &LossOutcome,
 ) -> Result<LossCheck> {
     let n = set.len();
-    let d = stored_loss(outcome)?.matrix(n)?;
+    let d = outcome.loss()?.matrix(n)?;
     let p = set.reference();
     let c = &d * &p.view().insert_axis(Axis(1));
     let level = epsilon.min(crate::limits::MAX_DESIGN_LEVEL);
@@ -67,29 +67,6 @@ pub(crate) fn verify_loss(
         lower_bound: dual_bound.map_or(lower_bound, |b| b.max(lower_bound)),
         dual_bound,
         repricing,
-    })
-}
-
-/// The loss a stored design minimised, by name (a user matrix travels with it).
-fn stored_loss(outcome: &LossOutcome) -> Result<Loss> {
-    Ok(match (outcome.name.as_str(), &outcome.matrix) {
-        ("hamming", _) => Loss::Hamming,
-        ("absolute", _) => Loss::Absolute,
-        ("squared", _) => Loss::Squared,
-        ("matrix", Some(rows)) => {
-            let n = rows.len();
-            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
-            let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat)
-                .map_err(|_| altered("loss.matrix", n, "the rows differ in length"))?;
-            Loss::Matrix(m)
-        }
-        (name, _) => {
-            return Err(altered(
-                "loss.name",
-                name,
-                "not hamming, absolute or squared, nor a matrix stored with the design",
-            ));
-        }
     })
 }
 

@@ -1,0 +1,281 @@
+//! A stored design is a claim: every figure it states that can be derived from its
+//! set, notion, utility and matrix is derived again when it is read, and a stated
+//! figure that differs is refused naming the field, the stated value and the
+//! re-derived one. Levels may differ by the certificate's tolerance
+//! ([`PML_TOLERANCE`]), values by 1e-9 relative; names, notions and sentences not
+//! at all. The duals, the loss and the status are re-checked by `Design::verify`;
+//! solver statistics (`solver.*`) are not claims.
+
+use crate::error::Result;
+use crate::reference::baseline::{Baselines, RandomizedResponse};
+use crate::solution::certificate::Certificate;
+use crate::solution::design::Design;
+use crate::tolerance::PML_TOLERANCE;
+use pmldesign_model::ModelError;
+use pmldesign_model::measures::NotionLevels;
+
+/// The figures a design file states beside its matrix.
+pub(crate) struct Stated<'a> {
+    pub prior: &'a [f64],
+    pub epsilon: f64,
+    pub exp_epsilon: f64,
+    pub note: Option<&'a str>,
+    pub output_probabilities: &'a [f64],
+    pub pml_per_output: &'a [f64],
+    pub pmc_per_output: &'a [f64],
+    pub certificate: &'a Certificate,
+    pub baselines: &'a Baselines,
+}
+
+/// How closely a stated figure must meet its re-derivation.
+#[derive(Clone, Copy)]
+enum Within {
+    /// A leakage level: the certificate's tolerance, absolute.
+    Level,
+    /// A value or a bound: 1e-9 relative to `1 + |x|`.
+    Value,
+}
+
+impl Within {
+    fn holds(self, stated: f64, derived: f64) -> bool {
+        if stated == derived {
+            return true; // infinite levels included
+        }
+        let allowed = match self {
+            Within::Level => PML_TOLERANCE,
+            Within::Value => 1e-9 * (1.0 + derived.abs()),
+        };
+        (stated - derived).abs() <= allowed
+    }
+}
+
+/// The error for a stated figure that its re-derivation does not support.
+fn refused(
+    field: &str,
+    stated: impl std::fmt::Display,
+    derived: impl std::fmt::Display,
+) -> crate::SolverError {
+    ModelError::invalid(
+        field,
+        stated,
+        format!("re-derived from the design it is {derived}"),
+        "the design was altered or damaged; use it as it was written, or design it again",
+    )
+    .into()
+}
+
+fn number(field: &str, stated: f64, derived: f64, within: Within) -> Result<()> {
+    if within.holds(stated, derived) {
+        Ok(())
+    } else {
+        Err(refused(field, stated, derived))
+    }
+}
+
+fn numbers(field: &str, stated: &[f64], derived: &[f64], within: Within) -> Result<()> {
+    if stated.len() != derived.len() {
+        return Err(refused(
+            field,
+            format!("{} entries", stated.len()),
+            format!("{} entries", derived.len()),
+        ));
+    }
+    for (i, (&s, &d)) in stated.iter().zip(derived).enumerate() {
+        number(&format!("{field}[{i}]"), s, d, within)?;
+    }
+    Ok(())
+}
+
+/// Names that must be distinct (`labels`, `outputs`).
+pub(crate) fn distinct(field: &str, names: &[String]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    match names.iter().find(|n| !seen.insert(n.as_str())) {
+        None => Ok(()),
+        Some(twice) => Err(ModelError::invalid(
+            field,
+            twice,
+            "the name appears twice",
+            "give every input and output its own name",
+        )
+        .into()),
+    }
+}
+
+/// Checks every figure of `stated` against the design `derived` (built from the
+/// file's set, notion, utility and matrix, its figures re-measured).
+pub(crate) fn check(stated: &Stated, derived: &Design) -> Result<()> {
+    let reference = derived.uncertainty.reference();
+    numbers(
+        "prior",
+        stated.prior,
+        reference.as_slice().unwrap_or(&reference.to_vec()),
+        Within::Value,
+    )?;
+    number("epsilon", stated.epsilon, derived.epsilon, Within::Value)?;
+    number(
+        "exp_epsilon",
+        stated.exp_epsilon,
+        derived.epsilon.exp(),
+        Within::Value,
+    )?;
+    let note = derived.note();
+    if stated.note != note.as_deref() {
+        return Err(refused(
+            "note",
+            stated.note.unwrap_or("null"),
+            note.unwrap_or_else(|| "null".into()),
+        ));
+    }
+    numbers(
+        "output_probabilities",
+        stated.output_probabilities,
+        &derived.output_probabilities,
+        Within::Value,
+    )?;
+    numbers(
+        "pml_per_output",
+        stated.pml_per_output,
+        &derived.pml_per_output,
+        Within::Level,
+    )?;
+    numbers(
+        "pmc_per_output",
+        stated.pmc_per_output,
+        &derived.pmc_per_output,
+        Within::Level,
+    )?;
+    certificate(stated.certificate, &derived.certificate)?;
+    if let Some(outcome) = &derived.loss {
+        // A loss design states its loss and bound twice: as the loss and as the
+        // negated utility and upper bound.
+        let (u, ub) = (derived.utility_value, stated.certificate.upper_bound);
+        number(
+            "loss.expected_loss",
+            outcome.expected_loss,
+            -u,
+            Within::Value,
+        )?;
+        number("loss.lower_bound", outcome.lower_bound, -ub, Within::Value)?;
+    }
+    baselines(stated.baselines, &derived.baselines)
+}
+
+fn certificate(s: &Certificate, d: &Certificate) -> Result<()> {
+    let field = |f: &str| format!("certificate.{f}");
+    if s.notion != d.notion {
+        return Err(refused(
+            &field("notion"),
+            format!("{:?}", s.notion),
+            format!("{:?}", d.notion),
+        ));
+    }
+    if !(0.0..=PML_TOLERANCE).contains(&s.tolerance) {
+        return Err(refused(&field("tolerance"), s.tolerance, PML_TOLERANCE));
+    }
+    number(
+        &field("target_epsilon"),
+        s.target_epsilon,
+        d.target_epsilon,
+        Within::Value,
+    )?;
+    levels(&s.levels, &d.levels)?;
+    number(
+        &field("worst_case_pml"),
+        s.worst_case_pml,
+        d.worst_case_pml,
+        Within::Level,
+    )?;
+    numbers(
+        &field("worst_case_pml_per_output"),
+        &s.worst_case_pml_per_output,
+        &d.worst_case_pml_per_output,
+        Within::Level,
+    )?;
+    number(
+        &field("max_row_sum_error"),
+        s.max_row_sum_error,
+        d.max_row_sum_error,
+        Within::Level,
+    )?;
+    number(&field("min_entry"), s.min_entry, d.min_entry, Within::Level)?;
+    number(
+        &field("utility_value"),
+        s.utility_value,
+        d.utility_value,
+        Within::Value,
+    )?;
+    number(&field("gap"), s.gap, d.gap, Within::Value)
+}
+
+fn levels(s: &NotionLevels, d: &NotionLevels) -> Result<()> {
+    let field = |f: &str| format!("certificate.levels.{f}");
+    number(&field("pml"), s.pml, d.pml, Within::Level)?;
+    number(&field("pmc"), s.pmc, d.pmc, Within::Level)?;
+    number(&field("ldp"), s.ldp, d.ldp, Within::Level)?;
+    number(
+        &field("maximal_leakage"),
+        s.maximal_leakage,
+        d.maximal_leakage,
+        Within::Level,
+    )?;
+    match (s.metric, d.metric) {
+        (None, None) => Ok(()),
+        (Some(a), Some(b)) => number(&field("metric"), a, b, Within::Level),
+        (a, b) => Err(refused(
+            &field("metric"),
+            format!("{a:?}"),
+            format!("{b:?}"),
+        )),
+    }
+}
+
+fn baselines(s: &Baselines, d: &Baselines) -> Result<()> {
+    baseline(
+        "baselines.randomized_response.same_ldp",
+        &s.same_ldp,
+        &d.same_ldp,
+    )?;
+    baseline(
+        "baselines.randomized_response.pml_calibrated",
+        &s.pml_calibrated,
+        &d.pml_calibrated,
+    )
+}
+
+fn baseline(field: &str, s: &RandomizedResponse, d: &RandomizedResponse) -> Result<()> {
+    number(
+        &format!("{field}.ldp_epsilon"),
+        s.ldp_epsilon,
+        d.ldp_epsilon,
+        Within::Value,
+    )?;
+    number(
+        &format!("{field}.worst_case_pml"),
+        s.worst_case_pml,
+        d.worst_case_pml,
+        Within::Level,
+    )?;
+    number(
+        &format!("{field}.utility"),
+        s.utility,
+        d.utility,
+        Within::Value,
+    )?;
+    let (a, b) = (s.mechanism.matrix(), d.mechanism.matrix());
+    if a.dim() != b.dim() {
+        return Err(refused(
+            &format!("{field}.mechanism"),
+            format!("{:?}", a.dim()),
+            format!("{:?}", b.dim()),
+        ));
+    }
+    for ((i, x), y) in a.indexed_iter().zip(b.iter()) {
+        number(
+            &format!("{field}.mechanism[{}][{}]", i.0, i.1),
+            *x,
+            *y,
+            Within::Value,
+        )?;
+    }
+    Ok(())
+}
