@@ -376,3 +376,20 @@ fn design_conflicts_with_mechanism_and_prior() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
     }
 }
+
+/// A bare matrix given to `--design` (CSV, a JSON array, or a JSON object without a
+/// `mechanism` field) is "not a design file", in one line pointing to `--mechanism`.
+#[test]
+fn a_bare_matrix_is_not_a_design_file() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("m.csv", "0.5,0.5\n0.5,0.5\n"),
+        ("m.json", "[[0.5, 0.5], [0.5, 0.5]]"),
+        ("o.json", "{\"prior\": [0.5, 0.5]}"),
+    ] {
+        let path = write(dir.path(), name, text);
+        let err = one_line_usage_error(&["assess", "--design", s(&path)]);
+        assert!(err.contains("not a design file"), "{name}: {err}");
+        assert!(err.contains("--mechanism"), "{name}: {err}");
+    }
+}

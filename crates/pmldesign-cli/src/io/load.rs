@@ -92,6 +92,18 @@ pub fn read_design(path: &Path) -> Result<Design, CliError> {
 /// [`read_design`] for the file given with `flag`.
 pub fn read_design_given(flag: &str, path: &Path) -> Result<Design, CliError> {
     let shown = path.display();
-    serde_json::from_str(&read_text(flag, path)?)
-        .map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
+    let text = read_text(flag, path)?;
+    let not_a_design = || {
+        CliError::Usage(format!(
+            "invalid {flag} {shown}: not a design file (no `mechanism` field); {flag} takes the JSON of `pml design --format json`, give a bare matrix with --mechanism instead"
+        ))
+    };
+    let object = text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{');
+    if !object || !text.contains("\"mechanism\"") {
+        return Err(not_a_design());
+    }
+    serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
 }
