@@ -10,9 +10,10 @@ use crate::error::Result;
 use crate::reference::baseline::{Baselines, RandomizedResponse};
 use crate::solution::certificate::Certificate;
 use crate::solution::design::Design;
+use crate::solution::guarantee::Guarantee;
 use crate::tolerance::PML_TOLERANCE;
-use pmldesign_model::ModelError;
 use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::{Mechanism, ModelError, UncertaintySet, sample};
 
 /// The figures a design file states beside its matrix.
 pub(crate) struct Stated<'a> {
@@ -103,7 +104,11 @@ pub(crate) fn distinct(field: &str, names: &[String]) -> Result<()> {
 
 /// Checks every figure of `stated` against the design `derived` (built from the
 /// file's set, notion, utility and matrix, its figures re-measured).
-pub(crate) fn check(stated: &Stated, derived: &Design) -> Result<()> {
+pub(crate) fn check(
+    stated: &Stated,
+    derived: &Design,
+    value: &dyn Fn(&Mechanism) -> f64,
+) -> Result<()> {
     let reference = derived.uncertainty.reference();
     numbers(
         "prior",
@@ -157,7 +162,74 @@ pub(crate) fn check(stated: &Stated, derived: &Design) -> Result<()> {
         )?;
         number("loss.lower_bound", outcome.lower_bound, -ub, Within::Value)?;
     }
-    baselines(stated.baselines, &derived.baselines)
+    baselines(stated.baselines, &derived.baselines)?;
+    match &derived.guarantee {
+        Some(g) => guarantee(g, derived, value),
+        None => Ok(()),
+    }
+}
+
+/// A sample guarantee: the radius re-derived from m, delta and the method over the
+/// estimate, equal to the ball's; the simpler route's level, leakage and utility
+/// re-measured, and its mechanism private for the estimate at its level.
+fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Result<()> {
+    let UncertaintySet::L1Ball { center, beta } = &d.uncertainty else {
+        return Err(refused(
+            "guarantee",
+            "a sample guarantee",
+            "a design that is not over an l1 ball",
+        ));
+    };
+    let again = Guarantee::new(center, g.samples, g.delta, g.radius_method)?;
+    number("guarantee.beta", g.beta, again.beta, Within::Value)?;
+    number("uncertainty.beta", *beta, again.beta, Within::Value)?;
+    if g.radius_note != again.radius_note {
+        let show = |n: &Option<String>| n.clone().unwrap_or_else(|| "null".into());
+        return Err(refused(
+            "guarantee.radius_note",
+            show(&g.radius_note),
+            show(&again.radius_note),
+        ));
+    }
+    let Some(route) = &g.simpler_route else {
+        return Ok(());
+    };
+    let field = |f: &str| format!("guarantee.simpler_route.{f}");
+    let Some(eps0) = sample::estimate_level(d.epsilon, g.beta) else {
+        return Err(refused(
+            &field("epsilon_for_estimate"),
+            route.epsilon_for_estimate,
+            "none (e^-eps + beta/2 > 1)",
+        ));
+    };
+    number(
+        &field("epsilon_for_estimate"),
+        route.epsilon_for_estimate,
+        eps0,
+        Within::Value,
+    )?;
+    let leak = d.uncertainty.worst_case_pml(&route.mechanism);
+    number(
+        &field("worst_case_pml"),
+        route.worst_case_pml,
+        leak,
+        Within::Level,
+    )?;
+    number(
+        &field("utility"),
+        route.utility,
+        value(&route.mechanism),
+        Within::Value,
+    )?;
+    let for_estimate = UncertaintySet::known(center.clone()).worst_case_pml(&route.mechanism);
+    if for_estimate > eps0 + PML_TOLERANCE {
+        return Err(refused(
+            &field("mechanism"),
+            format!("PML {for_estimate} for the estimate"),
+            format!("at most {eps0}"),
+        ));
+    }
+    Ok(())
 }
 
 fn certificate(s: &Certificate, d: &Certificate) -> Result<()> {

@@ -188,7 +188,7 @@ impl DesignRecord {
             certificate: &self.certificate,
             baselines: &self.baselines.randomized_response,
         };
-        check(&stated, &design)?;
+        check(&stated, &design, &*value)?;
         Ok(design)
     }
 
