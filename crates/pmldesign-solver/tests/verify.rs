@@ -286,8 +286,12 @@ fn every_forged_figure_is_refused() {
             .epsilon(1.0)
             .loss(Loss::Hamming)
             .solve(),
+        Problem::from_sample(Sample::from_counts(&[400, 300, 200, 100], 1e-3).unwrap())
+            .epsilon(1.0)
+            .utility(&*mi)
+            .solve(),
     ];
-    let mut forged_count = 0;
+    let (mut forged_count, mut routes) = (0, 0);
     for (k, d) in designs.into_iter().enumerate() {
         let v = stored(&d.unwrap());
         read(v.clone()).verify().unwrap();
@@ -312,4 +316,5 @@ fn every_forged_figure_is_refused() {
         }
     }
     assert!(forged_count > 100, "{forged_count} forgeries");
+    assert!(routes > 10, "{routes} forgeries of the simpler route");
 }
