@@ -313,6 +313,7 @@ fn every_forged_figure_is_refused() {
                 "design {k}: a forged {path} = {old} passed"
             );
             forged_count += 1;
+            routes += usize::from(path.starts_with("guarantee.simpler_route."));
         }
     }
     assert!(forged_count > 100, "{forged_count} forgeries");
