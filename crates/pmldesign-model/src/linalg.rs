@@ -54,11 +54,25 @@ pub fn least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
 /// make them negative. `None` if a passive set is rank deficient or the
 /// iterations (`3 cols`) run out.
 pub fn nonnegative_least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
+    nonnegative_least_squares_until(a, b, &|_| false)
+}
+
+/// [`nonnegative_least_squares`], asking `stop(i)` before iteration i (each one
+/// least squares on the passive columns, cubic in their number): `None` once it
+/// says stop, so that a deadline or an interrupt ends a long solve.
+pub fn nonnegative_least_squares_until(
+    a: &Array2<f64>,
+    b: &Array1<f64>,
+    stop: &dyn Fn(usize) -> bool,
+) -> Option<Array1<f64>> {
     let n = a.ncols();
     let mut x = Array1::<f64>::zeros(n);
     let mut passive = vec![false; n];
     let scale = b.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
-    for _ in 0..3 * n {
+    for i in 0..3 * n {
+        if stop(i) {
+            return None;
+        }
         let gradient = a.t().dot(&(b - &a.dot(&x)));
         let entering = (0..n)
             .filter(|&j| !passive[j])

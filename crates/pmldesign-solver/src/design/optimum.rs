@@ -5,7 +5,7 @@
 use crate::colgen::engine::{Progress, RayLpSolution};
 use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::RaySet;
-use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked};
+use crate::design::settle::{REPAIR_MIX, Stop, mix_with_means, polish, repair, stacked};
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::pricing::enumerated::MaterialisedRays;
@@ -122,6 +122,11 @@ pub fn optimise(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = oracle.dimension();
+    let cg = &settings.column_generation;
+    let stop = Stop {
+        deadline: cg.time_limit.map(|t| std::time::Instant::now() + t),
+        interrupt: cg.interrupt.clone(),
+    };
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
     let sol = crate::colgen::engine::solve_with_oracle(
@@ -131,7 +136,7 @@ pub fn optimise(
         &settings.column_generation,
         progress,
     )?;
-    let (support, theta, exact) = support_weights(&sol, n);
+    let (support, theta, exact) = support_weights(&sol, n, &stop);
     let v = stacked(support.iter(), n);
     let exact_dual = ExactDual {
         oracle,
@@ -159,8 +164,13 @@ pub fn optimise(
 }
 
 /// The LP's support by decreasing weight, with weights recomputed exactly where
-/// [`polish`] finds an exact basis (`true`), else the LP's own (repaired later).
-fn support_weights(sol: &RayLpSolution, n: usize) -> (Vec<Array1<f64>>, Array1<f64>, bool) {
+/// [`polish`] finds an exact basis (`true`), else the LP's own (repaired later;
+/// also when `stop` ends the polishing at the deadline or an interrupt).
+fn support_weights(
+    sol: &RayLpSolution,
+    n: usize,
+    stop: &Stop,
+) -> (Vec<Array1<f64>>, Array1<f64>, bool) {
     let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights
         .iter()
@@ -168,7 +178,7 @@ fn support_weights(sol: &RayLpSolution, n: usize) -> (Vec<Array1<f64>>, Array1<f
         .map(|w| (w.0.vector.clone(), w.1))
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-    match polish(&candidates, n) {
+    match polish(&candidates, n, &|_| stop.now()) {
         Some((support, theta)) => (support, theta, true),
         None => {
             let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();

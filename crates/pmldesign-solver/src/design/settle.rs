@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use ndarray::{Array1, Array2, ArrayView1};
-use pmldesign_model::linalg::{least_squares, nonnegative_least_squares};
+use pmldesign_model::linalg::{least_squares, nonnegative_least_squares_until};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
@@ -89,13 +89,22 @@ pub(crate) fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g:
 /// decreasing LP weight) are fitted to `sum_k theta_k v_k = 1` by least squares,
 /// dropping the lightest column while the fit is not exact and positive. LP solvers
 /// leave rays with weights near 1e-12 beside the true basis; this removes them.
+/// Each step is a dense QR, so `stop(i)` is asked before step i (a deadline or
+/// an interrupt, [`Stop`]): once it says stop, `None`, and the caller keeps the
+/// LP's weights.
 pub(crate) fn polish(
     candidates: &[(Array1<f64>, f64)],
     n: usize,
+    stop: &dyn Fn(usize) -> bool,
 ) -> Option<(Vec<Array1<f64>>, Array1<f64>)> {
     let ones = Array1::<f64>::ones(n);
     let mut k = candidates.len().min(n);
+    let mut step = 0;
     while k > 0 {
+        if stop(step) {
+            return None;
+        }
+        step += 1;
         let v = stacked(candidates[..k].iter().map(|c| &c.0), n);
         if let Some(theta) = least_squares(&v, &ones)
             && theta.iter().all(|&t| t > 0.0)
@@ -105,7 +114,25 @@ pub(crate) fn polish(
         }
         k -= 1;
     }
-    polish_nonnegative(candidates, n)
+    polish_nonnegative(candidates, n, &|i| stop(step + i))
+}
+
+/// When a long loop of settling stops: at the run's deadline, or at Ctrl-C.
+pub(crate) struct Stop {
+    /// The run's deadline (its time limit from the start of the optimisation).
+    pub deadline: Option<std::time::Instant>,
+    /// The run's interrupt.
+    pub interrupt: crate::settings::Interrupt,
+}
+
+impl Stop {
+    /// True once the deadline has passed or the interrupt is set.
+    pub(crate) fn now(&self) -> bool {
+        self.interrupt.is_set()
+            || self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+    }
 }
 
 /// The columns side by side: an n x k matrix.
@@ -133,9 +160,10 @@ fn row_residual(v: &Array2<f64>, theta: &Array1<f64>) -> f64 {
 fn polish_nonnegative(
     candidates: &[(Array1<f64>, f64)],
     n: usize,
+    stop: &dyn Fn(usize) -> bool,
 ) -> Option<(Vec<Array1<f64>>, Array1<f64>)> {
     let v = stacked(candidates.iter().map(|c| &c.0), n);
-    let theta = nonnegative_least_squares(&v, &Array1::ones(n))?;
+    let theta = nonnegative_least_squares_until(&v, &Array1::ones(n), stop)?;
     if row_residual(&v, &theta) > 1e-13 {
         return None;
     }
@@ -166,6 +194,36 @@ mod tests {
         for row in met.matrix().rows() {
             assert!((row.sum() - 1.0).abs() < 1e-12);
         }
+    }
+
+    /// The test hook of the polishing loop: a stop raised before step k ends it
+    /// there (the caller then keeps the LP's weights), at every k, while the
+    /// same candidates polish to an exact basis when nothing stops them; the
+    /// non-negative fallback stops the same way.
+    #[test]
+    fn polishing_stops_at_any_step() {
+        let candidates: Vec<(Array1<f64>, f64)> = vec![
+            (ndarray::array![1.0, 1.0, 1.0], 0.5),
+            (ndarray::array![2.0, 0.5, 0.0], 0.3),
+            (ndarray::array![0.0, 1.5, 2.0], 0.2),
+            (ndarray::array![1e-9, 1.0, 3.0], 1e-12),
+        ];
+        let (support, theta) = polish(&candidates, 3, &|_| false).unwrap();
+        let w = stacked(support.iter(), 3).dot(&theta);
+        assert!(w.iter().all(|r| (r - 1.0).abs() <= 1e-13), "{w}");
+        for k in 0..3 {
+            let asked = std::cell::Cell::new(0);
+            let stop = |i: usize| {
+                asked.set(asked.get().max(i + 1));
+                i >= k
+            };
+            assert!(polish(&candidates, 3, &stop).is_none(), "stopped at {k}");
+            assert_eq!(asked.get(), k + 1, "no step after the stop at {k}");
+        }
+        let v = stacked(candidates.iter().map(|c| &c.0), 3);
+        let ones = Array1::ones(3);
+        assert!(nonnegative_least_squares_until(&v, &ones, &|_| false).is_some());
+        assert!(nonnegative_least_squares_until(&v, &ones, &|i| i >= 1).is_none());
     }
 
     /// LP weights whose rows are off by rounding (no exact basis) are repaired
