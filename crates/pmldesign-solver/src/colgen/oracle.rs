@@ -79,23 +79,63 @@ pub trait RayOracle: Sync {
     }
 }
 
-impl<T> PartialEq for Entry<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.total_cmp(&other.0).is_eq()
+/// A total order on the items of a [`TopK`], to break ties of reduced cost: the
+/// kept set is then the `keep` best by (reduced cost, this order), whatever order
+/// the items arrive in, so that parallel pricing returns the same columns at any
+/// thread count.
+pub(crate) trait Tiebreak {
+    /// The order of two items of equal reduced cost (`Less`: `self` is kept first).
+    fn tiebreak(&self, other: &Self) -> std::cmp::Ordering;
+}
+
+impl Tiebreak for usize {
+    fn tiebreak(&self, other: &Self) -> std::cmp::Ordering {
+        self.cmp(other)
     }
 }
 
-impl<T> Eq for Entry<T> {}
+impl Tiebreak for Vec<usize> {
+    fn tiebreak(&self, other: &Self) -> std::cmp::Ordering {
+        self.cmp(other)
+    }
+}
 
-impl<T> PartialOrd for Entry<T> {
+impl Tiebreak for Column {
+    fn tiebreak(&self, other: &Self) -> std::cmp::Ordering {
+        let by_entry = self
+            .vector
+            .iter()
+            .zip(other.vector.iter())
+            .map(|(a, b)| a.total_cmp(b))
+            .find(|o| o.is_ne());
+        by_entry
+            .unwrap_or_else(|| self.vector.len().cmp(&other.vector.len()))
+            .then_with(|| self.value.total_cmp(&other.value))
+    }
+}
+
+impl<T: Tiebreak> PartialEq for Entry<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl<T: Tiebreak> Eq for Entry<T> {}
+
+impl<T: Tiebreak> PartialOrd for Entry<T> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl<T> Ord for Entry<T> {
+/// The worse entry is the greater (the heap's root is the first to go): a smaller
+/// reduced cost, then the later item in the [`Tiebreak`] order.
+impl<T: Tiebreak> Ord for Entry<T> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.0.total_cmp(&self.0)
+        other
+            .0
+            .total_cmp(&self.0)
+            .then_with(|| self.1.tiebreak(&other.1))
     }
 }
 
@@ -108,7 +148,7 @@ pub(crate) struct TopK<T> {
 /// Heap entry ordered by reversed reduced cost, so the heap's top is the worst.
 struct Entry<T>(f64, T);
 
-impl<T> TopK<T> {
+impl<T: Tiebreak> TopK<T> {
     pub(crate) fn new(keep: usize) -> Self {
         TopK {
             keep,
@@ -116,7 +156,8 @@ impl<T> TopK<T> {
         }
     }
 
-    /// The smallest reduced cost that would still enter.
+    /// The smallest reduced cost that may still enter (an item at exactly this
+    /// cost enters if it comes earlier in the [`Tiebreak`] order).
     pub(crate) fn threshold(&self) -> f64 {
         if self.heap.len() < self.keep {
             f64::NEG_INFINITY
@@ -133,11 +174,12 @@ impl<T> TopK<T> {
         if self.keep == 0 {
             return;
         }
+        let entry = Entry(rc, item);
         if self.heap.len() < self.keep {
-            self.heap.push(Entry(rc, item));
-        } else if rc > self.threshold() {
+            self.heap.push(entry);
+        } else if self.heap.peek().is_some_and(|worst| entry < *worst) {
             self.heap.pop();
-            self.heap.push(Entry(rc, item));
+            self.heap.push(entry);
         }
     }
 

@@ -3,7 +3,7 @@
 //! stored (the reference for branch and bound).
 
 use crate::colgen::engine::{RayLpSolution, solve_with_oracle};
-use crate::colgen::oracle::{Column, Pricing, RayOracle, TopK};
+use crate::colgen::oracle::{Column, Pricing, RayOracle, Tiebreak, TopK};
 use crate::cones::rays::{LevelRay, RaySet, StructuredFamily};
 use crate::error::Result;
 use crate::objective::utility::Utility;
@@ -40,7 +40,7 @@ impl RayOracle for MaterialisedRays<'_> {
                 |(mx, mut top), k| {
                     let r = self.rays.ray(k);
                     let rc = self.mu[k] - r.iter().zip(l).map(|(a, b)| a * b).sum::<f64>();
-                    if rc > tol && rc > top.threshold() {
+                    if rc > tol && rc >= top.threshold() {
                         top.push(rc, k);
                     }
                     (mx.max(rc), top)
@@ -143,7 +143,7 @@ impl RayOracle for StructuredRays<'_> {
                         let rc = mu - (r.top * sums[r.a] + r.level * sums[r.l]);
                         priced += 1;
                         mx = mx.max(rc);
-                        if rc > tol && rc > top.threshold() {
+                        if rc > tol && rc >= top.threshold() {
                             top.push(rc, (r, mu));
                         }
                     });
@@ -189,4 +189,17 @@ pub fn solve(
         settings,
         &mut |_| {},
     )
+}
+
+/// Structured rays of equal reduced cost are kept in the order of their sets
+/// (top set, then level set), then their levels and utility.
+impl Tiebreak for (LevelRay, f64) {
+    fn tiebreak(&self, other: &Self) -> std::cmp::Ordering {
+        let (r, q) = (&self.0, &other.0);
+        (r.a, r.l)
+            .cmp(&(q.a, q.l))
+            .then_with(|| r.top.total_cmp(&q.top))
+            .then_with(|| r.level.total_cmp(&q.level))
+            .then_with(|| self.1.total_cmp(&other.1))
+    }
 }

@@ -23,7 +23,7 @@
 //! search stopped by its deadline keeps the largest open bound, so every pass
 //! returns a valid upper bound on the largest reduced cost.
 
-use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, Tiebreak, TopK};
 use crate::objective::utility::Separable;
 use crate::settings::Interrupt;
 use halves::Suffix;
@@ -239,7 +239,7 @@ struct Found<T = Vec<usize>> {
     nodes: u64,
 }
 
-impl<T> Found<T> {
+impl<T: Tiebreak> Found<T> {
     /// Records a candidate of reduced cost `rc`, kept when it enters (above
     /// `tol`) and beats the worst kept one; `set` builds it only then.
     fn offer(&mut self, rc: f64, tol: f64, set: impl FnOnce() -> T) {
@@ -259,7 +259,7 @@ impl<T> Found<T> {
     }
 }
 
-impl<T> Found<T> {
+impl<T: Tiebreak> Found<T> {
     /// Nodes whose bound is at most this are dropped: the entry tolerance, or
     /// the worst kept candidate once `keep` are kept. A tolerance of `+inf` asks
     /// for the largest reduced cost itself: then nodes that cannot beat it are
@@ -302,7 +302,7 @@ impl<'a> Budget<'a> {
     /// then): the deadline has passed, or the pass has spent its node budget
     /// and some search of it has found an entering ray (a pass that finds none
     /// completes).
-    fn tick<T>(&mut self, found: &Found<T>) -> bool {
+    fn tick<T: Tiebreak>(&mut self, found: &Found<T>) -> bool {
         if !self.stopped && found.nodes.is_multiple_of(CLOCK_EVERY) {
             let pass = self.pass;
             let total = pass.nodes.fetch_add(found.nodes - self.reported, Relaxed);
