@@ -113,6 +113,26 @@ impl DesignRecord {
     /// stated figure re-derived ([`check`]).
     fn into_design(self) -> crate::Result<Design> {
         let set = rebuild(self.uncertainty.clone())?;
+        self.check_shape(&set)?;
+        let value = self.utility_function(&set)?;
+        let design = self.measured(set, &*value)?;
+        let stated = Stated {
+            prior: &self.prior,
+            epsilon: self.epsilon,
+            exp_epsilon: self.exp_epsilon,
+            note: self.note.as_deref(),
+            output_probabilities: &self.output_probabilities,
+            pml_per_output: &self.pml_per_output,
+            pmc_per_output: &self.pmc_per_output,
+            certificate: &self.certificate,
+            baselines: &self.baselines.randomized_response,
+        };
+        check(&stated, &design, &*value)?;
+        Ok(design)
+    }
+
+    /// One row and one label per input of `set`, one name per output, all distinct.
+    fn check_shape(&self, set: &UncertaintySet) -> crate::Result<()> {
         let (n, m) = (self.mechanism.inputs(), self.mechanism.outputs());
         if set.len() != n || self.labels.len() != n || self.outputs.len() != m {
             return Err(ModelError::invalid(
@@ -129,8 +149,17 @@ impl DesignRecord {
             .into());
         }
         distinct("labels", &self.labels)?;
-        distinct("outputs", &self.outputs)?;
-        let value = self.utility_function(&set)?;
+        distinct("outputs", &self.outputs)
+    }
+
+    /// The design of the file's set, notion, objective and matrix with every figure
+    /// measured (the certificate re-checked: privacy over the whole set, the
+    /// measured utility within the stated bound, then equal to the stated one).
+    fn measured(
+        &self,
+        set: UncertaintySet,
+        value: &dyn Fn(&Mechanism) -> f64,
+    ) -> crate::Result<Design> {
         let utility_value = value(&self.mechanism);
         let mut certificate = Certificate::check_notion_feasible(
             &self.mechanism,
@@ -153,13 +182,12 @@ impl DesignRecord {
         }
         certificate.dual = self.certificate.dual.clone();
         let epsilon = self.notion.epsilon();
-        let reference = set.reference();
-        let (q, pml, pmc) = per_output(&self.mechanism, reference.view());
-        let design = Design {
+        let (q, pml, pmc) = per_output(&self.mechanism, set.reference().view());
+        Ok(Design {
             status: self.status,
             notion: self.notion.clone(),
             epsilon,
-            baselines: randomized_response_baselines(&set, epsilon, &*value)?,
+            baselines: randomized_response_baselines(&set, epsilon, value)?,
             uncertainty: set,
             labels: self.labels.clone(),
             outputs: self.outputs.clone(),
@@ -176,20 +204,7 @@ impl DesignRecord {
             iterations: self.solver.pricing_passes,
             rays_priced: self.solver.rays_priced,
             pricing: self.solver.pricing.clone(),
-        };
-        let stated = Stated {
-            prior: &self.prior,
-            epsilon: self.epsilon,
-            exp_epsilon: self.exp_epsilon,
-            note: self.note.as_deref(),
-            output_probabilities: &self.output_probabilities,
-            pml_per_output: &self.pml_per_output,
-            pmc_per_output: &self.pmc_per_output,
-            certificate: &self.certificate,
-            baselines: &self.baselines.randomized_response,
-        };
-        check(&stated, &design, &*value)?;
-        Ok(design)
+        })
     }
 
     /// The objective the design states, as a function of a mechanism: a built-in
