@@ -59,3 +59,23 @@ def test_bad_input_raises_pml_error_naming_the_field(field, call):
 def test_pml_error_is_a_value_error():
     assert issubclass(PmlError, ValueError)
     assert PmlError.__module__ == "pmldesign"
+
+
+@pytest.mark.parametrize(
+    "prior",
+    [["0.5", "0.5"], np.array([0.5 + 0j, 0.5 + 0j]), [0.5, 0.5j], [True, False], np.array(["0.4", "0.6"])],
+)
+def test_a_prior_of_strings_or_complex_numbers_is_a_type_error(prior):
+    # numpy would parse "0.5" or drop an imaginary part; the package refuses both.
+    with pytest.raises(pmldesign.PmlTypeError) as e:
+        pmldesign.design(prior, 0.5)
+    assert isinstance(e.value, TypeError) and isinstance(e.value, PmlError)
+    assert "prior" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_malformed_design_text_is_a_pml_error():
+    for text in ["[" * 100_000 + "]" * 100_000, '{"a": ' * 50_000 + "1" + "}" * 50_000, "[1, 2]", "{}"]:
+        with pytest.raises(PmlError):
+            pmldesign.Design.from_json(text)
+    with pytest.raises(pmldesign.PmlTypeError):
+        pmldesign.Design.from_json(42)

@@ -14,7 +14,7 @@ density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 """
 
 from . import bounds
-from ._design import Design, design, design_from_counts, exp_epsilon
+from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
 from ._records import Certificate, Record
 from ._tools import apply, assess, compare, envelope
@@ -23,6 +23,7 @@ __all__ = [
     "Certificate",
     "Design",
     "PmlError",
+    "PmlTypeError",
     "Record",
     "apply",
     "assess",

@@ -12,6 +12,7 @@ numbering):
 from __future__ import annotations
 
 import json
+import numbers
 import math
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
@@ -27,12 +28,34 @@ Progress = Callable[[Dict[str, float]], Any]
 _LOSSES = ("hamming", "absolute", "squared")
 
 
+class PmlTypeError(PmlError, TypeError):
+    """Bad input of the wrong type (strings or complex numbers where real numbers
+    belong): a PmlError and a TypeError."""
+
+
+def _real_array(name: str, value: Any, hint: str) -> np.ndarray:
+    """``value`` as float64, refusing strings, booleans and complex numbers (numpy
+    would parse "0.4" or drop an imaginary part) with a one-line PmlTypeError."""
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError) as e:
+        raise PmlError(f"invalid {name}: not {hint} ({e})") from None
+    kind = raw.dtype.kind
+    if kind == "O":
+        bad = next((x for x in raw.ravel() if isinstance(x, bool) or not isinstance(x, numbers.Real)), None)
+        if bad is not None:
+            raise PmlTypeError(f"invalid {name}: {bad!r} is not a real number; pass {hint}")
+    elif kind not in "iuf":
+        raise PmlTypeError(f"invalid {name}: entries of type {raw.dtype} are not real numbers; pass {hint}")
+    try:
+        return np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise PmlError(f"invalid {name}: not {hint} ({e})") from None
+
+
 def _vector(name: str, value: Any) -> np.ndarray:
     """A 1-D float64 array from a sequence, or a one-line PmlError naming ``name``."""
-    try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise PmlError(f"invalid {name} = {value!r}: not a sequence of numbers ({e}); pass e.g. [0.4, 0.2, 0.2, 0.2]") from None
+    a = _real_array(name, value, "a sequence of numbers, e.g. [0.4, 0.2, 0.2, 0.2]")
     if a.ndim != 1 or a.size == 0:
         raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 1-D sequence of numbers")
     return a
@@ -40,10 +63,7 @@ def _vector(name: str, value: Any) -> np.ndarray:
 
 def _matrix(name: str, value: Any) -> np.ndarray:
     """A 2-D float64 array (rows are inputs), or a one-line PmlError naming ``name``."""
-    try:
-        a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise PmlError(f"invalid {name}: not a matrix of numbers ({e}); pass N rows of M numbers") from None
+    a = _real_array(name, value, "a matrix of numbers, N rows of M numbers")
     if a.ndim != 2 or a.size == 0:
         raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 2-D array, one row per input")
     return a
@@ -164,9 +184,11 @@ class Design(Record):
         through its checked constructors and the mechanism re-measured over the whole
         set under the stated notion, so an edited, leaky design raises PmlError.
         """
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of Design.to_json()")
         try:
             data = json.loads(text)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             raise PmlError(f"invalid JSON for Design.from_json: {e}; pass the text of Design.to_json()") from None
         return cls.from_dict(data)
 
@@ -178,7 +200,11 @@ class Design(Record):
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
         if missing:
             raise PmlError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
-        _native.check_design(json.dumps(data))
+        try:
+            text = json.dumps(data)
+        except (TypeError, ValueError, RecursionError) as e:
+            raise PmlError(f"invalid design: not JSON data ({e}); pass the dict of Design.to_dict()") from None
+        _native.check_design(text)
         return cls(data)
 
     def __repr__(self) -> str:
