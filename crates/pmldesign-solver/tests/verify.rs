@@ -319,3 +319,30 @@ fn every_forged_figure_is_refused() {
     assert!(forged_count > 100, "{forged_count} forgeries");
     assert!(routes > 10, "{routes} forgeries of the simpler route");
 }
+
+/// The layout is strict: a key the library does not know (a typo, or a field of a
+/// newer version) is refused by name, at the top and inside; a newer
+/// `format_version` is refused naming it; a file of version 1 (no such key) reads.
+#[test]
+fn the_schema_is_strict_and_versioned() {
+    let d = Problem::new(known(&[0.4, 0.3, 0.2, 0.1]))
+        .epsilon(1.0)
+        .solve()
+        .unwrap();
+    let good = stored(&d);
+    assert_eq!(good["format_version"], json!(2));
+    let error = |v: Value| serde_json::from_value::<Design>(v).unwrap_err().to_string();
+    let mut v = good.clone();
+    v["epsilonn"] = json!(1.0);
+    assert!(error(v).contains("unknown field `epsilonn`"));
+    let mut v = good.clone();
+    v["certificate"]["worst_case_pmll"] = json!(1.0);
+    assert!(error(v).contains("unknown field `worst_case_pmll`"));
+    let mut v = good.clone();
+    v["format_version"] = json!(3);
+    let e = error(v);
+    assert!(e.contains("format_version") && e.contains('3'), "{e}");
+    let mut v = good;
+    v.as_object_mut().unwrap().remove("format_version");
+    read(v).verify().unwrap();
+}

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 /// One randomized-response mechanism with its leakage and utility.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RandomizedResponse {
     /// Its LDP parameter `e_r` (infinite, serialised as `null`, for the identity).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
@@ -24,6 +25,7 @@ pub struct RandomizedResponse {
 
 /// The two randomized-response comparators of a design at level eps.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Baselines {
     /// eps-LDP randomized response (`e_r = eps`): what LDP would release.
     pub same_ldp: RandomizedResponse,

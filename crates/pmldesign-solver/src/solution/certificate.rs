@@ -19,6 +19,7 @@ fn pml_tolerance() -> f64 {
 /// mechanism in the cone. The certificate's `upper_bound` is this, or a smaller
 /// a-priori bound (`I(X;Y) <= eps` for mutual information).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DualCertificate {
     /// The dual vector lambda, one entry per input.
     pub lambda: Vec<f64>,
@@ -43,6 +44,7 @@ impl DualCertificate {
 
 /// Evidence that a mechanism is valid, private and optimal.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Certificate {
     /// The notion certified, with its levels.
     pub notion: Notion,

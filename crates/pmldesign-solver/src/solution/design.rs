@@ -132,6 +132,7 @@ impl Design {
 
 /// What a loss design minimised ([`crate::Problem::loss`]; docs/theory.md §4).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LossOutcome {
     /// The loss ([`crate::Loss::name`]).
     pub name: String,

@@ -11,6 +11,7 @@ use serde::Serialize;
 /// The simpler route (\[E\] eqs. (8), (13)): design eps0-PML for the estimate alone,
 /// with eps0 chosen so that (8) gives eps over the ball.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SimplerRoute {
     /// The level eps0 used for the estimate: `e^-eps0 = e^-eps + beta/2`.
     pub epsilon_for_estimate: f64,

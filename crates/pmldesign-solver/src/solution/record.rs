@@ -17,18 +17,31 @@ use crate::solution::guarantee::Guarantee;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+/// The version of the design file's layout this library writes. Every later
+/// addition to the layout bumps it; files of version 1 (written before the field
+/// existed, which then is absent) read through the same checks; a newer one is
+/// refused naming its version.
+pub const FORMAT_VERSION: u32 = 2;
+
+fn version_one() -> u32 {
+    1
+}
+
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct UtilityRecord {
     name: String,
     value: f64,
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct BaselinesRecord {
     randomized_response: Baselines,
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SolverRecord {
     extreme_rays: Option<u64>,
     pricing_passes: usize,
@@ -36,9 +49,13 @@ struct SolverRecord {
     pricing: String,
 }
 
-/// The JSON layout, key by key.
+/// The JSON layout, key by key. A key it does not know is refused by name (a
+/// typo or a newer field is never dropped silently).
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct DesignRecord {
+    #[serde(default = "version_one")]
+    format_version: u32,
     prior: Vec<f64>,
     labels: Vec<String>,
     notion: Notion,
@@ -61,12 +78,19 @@ struct DesignRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     guarantee: Option<Guarantee>,
     solver: SolverRecord,
+    /// The post-processing envelope that `pml design` and Python write beside the
+    /// design (at their `envelope_delta`): not read back (recompute it with
+    /// `pml envelope`), never written by the library itself.
+    #[serde(default, skip_serializing)]
+    #[allow(dead_code)]
+    envelope: Option<serde::de::IgnoredAny>,
 }
 
 impl Serialize for Design {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let d = self.clone();
         DesignRecord {
+            format_version: FORMAT_VERSION,
             prior: d.uncertainty.reference().to_vec(),
             note: d.note(),
             labels: d.labels,
@@ -96,6 +120,7 @@ impl Serialize for Design {
                 rays_priced: d.rays_priced,
                 pricing: d.pricing,
             },
+            envelope: None,
         }
         .serialize(s)
     }
@@ -112,6 +137,15 @@ impl DesignRecord {
     /// The design, with the set rebuilt, the mechanism re-certified and every
     /// stated figure re-derived ([`check`]).
     fn into_design(self) -> crate::Result<Design> {
+        if self.format_version > FORMAT_VERSION {
+            return Err(ModelError::invalid(
+                "format_version",
+                self.format_version,
+                format!("this version of pml reads design files up to version {FORMAT_VERSION}"),
+                "read it with the version of pml that wrote it, or upgrade pml",
+            )
+            .into());
+        }
         let set = rebuild(self.uncertainty.clone())?;
         self.check_shape(&set)?;
         let value = self.utility_function(&set)?;
