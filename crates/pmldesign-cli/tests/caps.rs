@@ -1,5 +1,5 @@
-//! Documented caps: the `--deltas` grid of `pml envelope` and the distinct
-//! categories counted from `--data`.
+//! Documented caps: the `--deltas` grid of `pml envelope`, the distinct
+//! categories counted from `--data`, and the size of a matrix file.
 
 mod common;
 use common::{EXAMPLE1, one_line_usage_error, output_file, s, write};
@@ -51,4 +51,24 @@ fn counting_stops_at_the_category_cap() {
     ]);
     assert!(err.contains("100000 distinct categories"), "{err}");
     assert!(err.contains("line 100002"), "{err}");
+}
+
+/// A matrix or design file larger than a matrix of the largest alphabet takes is
+/// refused before it is read, in one line naming the flag (a sparse file: nothing
+/// is written to disk).
+#[test]
+fn oversized_matrix_files_are_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.json");
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(pmldesign_solver::MAX_MATRIX_FILE_BYTES + 1)
+        .unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["assess", "--design", p],
+        vec!["assess", "--mechanism", p, "--prior", "0.5,0.5"],
+    ] {
+        let err = one_line_usage_error(&args);
+        assert!(err.contains("more than a matrix of N = 2048"), "{err}");
+    }
 }

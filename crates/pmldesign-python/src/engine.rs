@@ -9,7 +9,7 @@ use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign::model::{measures::Assessment, sample};
 use pmldesign::prelude::*;
 use pmldesign::solver::builtin;
-use pmldesign::solver::{Interrupt, PricingMethod};
+use pmldesign::solver::{Interrupt, MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, PricingMethod};
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -414,9 +414,21 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
 /// design is refused.
 pub fn check_design(text: &str) -> Result<()> {
     guarded(|| {
-        serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
+        read_design(text)?;
         Ok(())
     })
+}
+
+/// A design read back from its JSON, refused past the largest file a matrix of
+/// [`MAX_ALPHABET`] symbols takes (before it is parsed).
+fn read_design(text: &str) -> Result<Design> {
+    if text.len() as u64 > MAX_MATRIX_FILE_BYTES {
+        return Err(Error::Invalid(format!(
+            "design JSON: {} bytes, more than a design of N = {MAX_ALPHABET} symbols takes ({MAX_MATRIX_FILE_BYTES})",
+            text.len()
+        )));
+    }
+    Ok(serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?)
 }
 
 /// Verifies the JSON of a design as `pml assess --design` does
@@ -424,7 +436,7 @@ pub fn check_design(text: &str) -> Result<()> {
 /// re-measured, the stored dual re-priced; the verification as JSON.
 pub fn verify_design(text: &str) -> Result<Value> {
     guarded(|| {
-        let d = serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?;
+        let d = read_design(text)?;
         let v = d.verify()?;
         Ok(serde_json::to_value(v).map_err(|e| format!("verification: {e}"))?)
     })

@@ -13,6 +13,16 @@
 use crate::error::{NumericalLimit, SolverError};
 use pmldesign_model::{Notion, UncertaintySet};
 
+/// The largest alphabet any part of pml reads a matrix or a design for (every
+/// reader of files, the reports): a file larger than such a matrix needs is
+/// refused before it is read ([`MAX_MATRIX_FILE_BYTES`]).
+pub const MAX_ALPHABET: usize = 2048;
+
+/// The most bytes a file holding one matrix of [`MAX_ALPHABET`] inputs and outputs
+/// (or a design of it, with its certificate and baselines, about three matrices)
+/// may take: 40 characters a number, and 1 MiB for the rest.
+pub const MAX_MATRIX_FILE_BYTES: u64 = 3 * (MAX_ALPHABET as u64).pow(2) * 40 + (1 << 20);
+
 /// Largest alphabet for the structured enumeration (about `N 2^(N-1)` rays).
 pub const MAX_STRUCTURED_N: usize = 24;
 

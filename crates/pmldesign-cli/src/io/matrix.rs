@@ -6,6 +6,7 @@ use crate::error::CliError;
 use pmldesign_data::matrix::{CsvMatrix, read_csv_matrix};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::numbered;
+use pmldesign_solver::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
 use serde_json::Value;
 use std::path::Path;
 
@@ -25,7 +26,19 @@ pub struct MechanismFile {
 
 /// The text of the file given with `flag`; a file that cannot be read is a usage
 /// error naming the flag and the file.
+/// A file larger than a matrix of the largest alphabet takes is refused before it
+/// is read ([`MAX_MATRIX_FILE_BYTES`]).
 pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+        && meta.len() > MAX_MATRIX_FILE_BYTES
+    {
+        return Err(CliError::Usage(format!(
+            "invalid {flag} {}: the file has {} bytes, more than a matrix of N = {MAX_ALPHABET} symbols takes ({MAX_MATRIX_FILE_BYTES}); pml reads alphabets up to {MAX_ALPHABET} symbols, merge categories",
+            path.display(),
+            meta.len()
+        )));
+    }
     std::fs::read_to_string(path).map_err(|e| {
         CliError::Usage(format!(
             "cannot read {flag} {}: {e}; give the path of a readable UTF-8 file",
