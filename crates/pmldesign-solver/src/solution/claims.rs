@@ -50,19 +50,33 @@ impl Within {
     }
 }
 
+/// The error for a stored figure or name that does not hold: one line naming the
+/// field, its value and the problem.
+pub(crate) fn altered(
+    field: &str,
+    value: impl std::fmt::Display,
+    problem: &str,
+) -> crate::SolverError {
+    ModelError::invalid(
+        field,
+        value,
+        problem,
+        "the design was altered or damaged; use it as it was written, or design it again",
+    )
+    .into()
+}
+
 /// The error for a stated figure that its re-derivation does not support.
 fn refused(
     field: &str,
     stated: impl std::fmt::Display,
     derived: impl std::fmt::Display,
 ) -> crate::SolverError {
-    ModelError::invalid(
+    altered(
         field,
         stated,
-        format!("re-derived from the design it is {derived}"),
-        "the design was altered or damaged; use it as it was written, or design it again",
+        &format!("re-derived from the design it is {derived}"),
     )
-    .into()
 }
 
 fn number(field: &str, stated: f64, derived: f64, within: Within) -> Result<()> {

@@ -4,9 +4,9 @@
 use crate::objective::loss::Loss;
 use crate::reference::baseline::Baselines;
 use crate::solution::certificate::Certificate;
+use crate::solution::claims::altered;
 use ndarray::Array2;
 use ndarray::ArrayView1;
-use pmldesign_model::ModelError;
 use pmldesign_model::measures::{self as density};
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
@@ -185,15 +185,6 @@ impl LossOutcome {
     /// The loss this outcome minimised, by name (a user matrix travels with it);
     /// an unknown name or a ragged matrix is refused naming the field.
     pub(crate) fn loss(&self) -> crate::Result<Loss> {
-        let refuse = |field: &str, value: String, problem: &str| -> crate::SolverError {
-            ModelError::invalid(
-                field,
-                value,
-                problem,
-                "the design was altered or damaged; use it as it was written, or design it again",
-            )
-            .into()
-        };
         Ok(match (self.name.as_str(), &self.matrix) {
             ("hamming", _) => Loss::Hamming,
             ("absolute", _) => Loss::Absolute,
@@ -201,15 +192,14 @@ impl LossOutcome {
             ("matrix", Some(rows)) => {
                 let n = rows.len();
                 let flat: Vec<f64> = rows.iter().flatten().copied().collect();
-                let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat).map_err(|_| {
-                    refuse("loss.matrix", n.to_string(), "the rows differ in length")
-                })?;
+                let m = Array2::from_shape_vec((n, flat.len() / n.max(1)), flat)
+                    .map_err(|_| altered("loss.matrix", n, "the rows differ in length"))?;
                 Loss::Matrix(m)
             }
             (name, _) => {
-                return Err(refuse(
+                return Err(altered(
                     "loss.name",
-                    name.to_string(),
+                    name,
                     "not hamming, absolute or squared, nor a matrix stored with the design",
                 ));
             }

@@ -10,7 +10,7 @@ use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
 use crate::reference::baseline::randomized_response_baselines;
 use crate::solution::certificate::Certificate;
-use crate::solution::claims::{Stated, check, distinct};
+use crate::solution::claims::{Stated, altered, check, distinct};
 use crate::solution::design::per_output;
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::guarantee::Guarantee;
@@ -206,13 +206,11 @@ impl DesignRecord {
             .abs()
             .le(&(1e-9 * (1.0 + utility_value.abs())))
         {
-            return Err(ModelError::invalid(
+            return Err(altered(
                 "utility.value",
                 self.utility.value,
-                format!("re-measured on the matrix it is {utility_value}"),
-                "the design was altered or damaged; use it as it was written, or design it again",
-            )
-            .into());
+                &format!("re-measured on the matrix it is {utility_value}"),
+            ));
         }
         certificate.dual = self.certificate.dual.clone();
         let epsilon = self.notion.epsilon();

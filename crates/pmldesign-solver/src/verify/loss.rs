@@ -11,9 +11,10 @@ use crate::pricing::exact_ball_loss::ExactBallLoss;
 use crate::pricing::labels::{LossOracle, Slice};
 use crate::settings::LossMethod;
 use crate::solution::certificate::DualCertificate;
+use crate::solution::claims::altered;
 use crate::solution::design::LossOutcome;
 use crate::solution::loss::{DirectDual, LossDual};
-use crate::verify::utility::{Repricing, altered, check_dual_bound, stored_lambda};
+use crate::verify::utility::{Repricing, check_dual_bound, stored_lambda};
 use ndarray::{Array1, Array2, Axis};
 use pmldesign_model::{Mechanism, UncertaintySet};
 

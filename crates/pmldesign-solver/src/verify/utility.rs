@@ -8,17 +8,18 @@
 use crate::colgen::engine::dual_bound;
 use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::StructuredFamily;
-use crate::error::{Result, SolverError};
+use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
 use crate::solution::certificate::DualCertificate;
+use crate::solution::claims::altered;
 use crate::solution::design::{Design, DesignStatus};
 use crate::tolerance::{OPTIMALITY_GAP, gap_allowance};
 use ndarray::Array1;
 use pmldesign_model::measures::NotionLevels;
-use pmldesign_model::{ColumnCone, Mechanism, ModelError, Notion, UncertaintySet};
+use pmldesign_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
 
 /// Over which rays a stored dual was re-priced.
@@ -297,15 +298,4 @@ fn agree(field: &str, stored: f64, recomputed: f64) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// The error for a stored number that does not hold: one line naming the field.
-pub(crate) fn altered(field: &str, value: impl std::fmt::Display, problem: &str) -> SolverError {
-    ModelError::invalid(
-        field,
-        value,
-        problem,
-        "the design was altered or damaged; use it as it was written, or design it again",
-    )
-    .into()
 }
