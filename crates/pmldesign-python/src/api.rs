@@ -220,11 +220,14 @@ fn design_from_counts<'py>(
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))
 }
 
-/// See `pmldesign.Design.from_json`: re-certifies a design's JSON.
+/// See `pmldesign.Design.from_json`: re-certifies a design's JSON and returns the
+/// design as read back (its figures re-derived).
 #[pyfunction]
-fn check_design(py: Python<'_>, text: String) -> PyResult<()> {
-    py.detach(move || engine::check_design(&text))
-        .map_err(|e| to_py_err(e, None))
+fn check_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+    let v = py
+        .detach(move || engine::check_design(&text))
+        .map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
 }
 
 /// See `pmldesign.Design.verify`: the verification of a design's JSON.

@@ -412,10 +412,24 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
 /// back: the set rebuilt through its checked constructors and the mechanism
 /// re-measured under the stated notion over the whole set, so an edited, leaky
 /// design is refused.
-pub fn check_design(text: &str) -> Result<()> {
+/// Returns the design as read back: every figure the library re-derives is
+/// replaced by its re-derivation, and the blocks it does not read back (the
+/// `envelope` and the guarantee's `statement`, written beside the design) are
+/// carried over as they were.
+pub fn check_design(text: &str) -> Result<Value> {
     guarded(|| {
-        read_design(text)?;
-        Ok(())
+        let d = read_design(text)?;
+        let stated: Value = serde_json::from_str(text).map_err(|e| format!("design JSON: {e}"))?;
+        let mut v = serde_json::to_value(&d)?;
+        if let Some(envelope) = stated.get("envelope") {
+            v["envelope"] = envelope.clone();
+        }
+        if let Some(statement) = stated.get("guarantee").and_then(|g| g.get("statement"))
+            && v.get("guarantee").is_some_and(Value::is_object)
+        {
+            v["guarantee"]["statement"] = statement.clone();
+        }
+        Ok(v)
     })
 }
 

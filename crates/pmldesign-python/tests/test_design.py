@@ -208,3 +208,21 @@ def test_metric_errors_name_the_field():
         pmldesign.design([0.5, 0.5], 1.0, notion="metric", metric=[[0, -1], [-1, 0]])
     with pytest.raises(pmldesign.PmlError, match="^invalid metric"):
         pmldesign.design([0.5, 0.5], 1.0, notion="metric")
+
+
+def test_a_loaded_design_exposes_its_re_derived_figures():
+    # A stated level nudged within the certificate's tolerance still loads, and the
+    # loaded design shows the measured value, not the stated one; the blocks written
+    # beside the design (the envelope) are kept as they were.
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 1.0)
+    data = d.to_dict()
+    data["certificate"]["worst_case_pml"] += 1e-13
+    data["pml_per_output"][0] += 1e-13
+    loaded = pmldesign.Design.from_dict(data)
+    assert loaded.certificate.worst_case_pml == d.certificate.worst_case_pml
+    assert loaded.to_dict()["pml_per_output"] == d.to_dict()["pml_per_output"]
+    assert loaded.to_dict()["envelope"] == d.to_dict()["envelope"]
+    # Beyond the tolerance it is refused, naming the field.
+    data["certificate"]["worst_case_pml"] += 1e-6
+    with pytest.raises(pmldesign.PmlError, match="certificate.worst_case_pml"):
+        pmldesign.Design.from_dict(data)

@@ -204,8 +204,8 @@ class Design(Record):
             text = json.dumps(data)
         except (TypeError, ValueError, RecursionError) as e:
             raise PmlError(f"invalid design: not JSON data ({e}); pass the dict of Design.to_dict()") from None
-        _native.check_design(text)
-        return cls(data)
+        # The figures the library re-derived replace the stated ones.
+        return cls(_native.check_design(text))
 
     def __repr__(self) -> str:
         n, m = self.mechanism.shape
