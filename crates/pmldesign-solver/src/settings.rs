@@ -162,6 +162,12 @@ impl Interrupt {
     pub fn is_set(&self) -> bool {
         self.0.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
     }
+
+    /// True once the flag is set or `deadline` has passed: when a long loop
+    /// (column generation, a pricing search, polishing) must stop.
+    pub(crate) fn or_past(&self, deadline: Option<Instant>) -> bool {
+        self.is_set() || deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// Flags compare equal: an interrupt is not part of what a run computes.

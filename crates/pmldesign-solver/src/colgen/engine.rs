@@ -391,7 +391,7 @@ impl<'a> Generation<'a> {
 
     /// Whether the time limit or an interrupt stops the loop.
     fn out_of_time(&self) -> bool {
-        self.settings.interrupt.is_set() || self.deadline().is_some_and(|d| Instant::now() >= d)
+        self.settings.interrupt.or_past(self.deadline())
     }
 
     /// The solution after the last pass: the final weights and the best bound.

@@ -5,7 +5,7 @@
 use crate::colgen::engine::{Progress, RayLpSolution};
 use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::RaySet;
-use crate::design::settle::{REPAIR_MIX, Stop, mix_with_means, polish, repair, stacked};
+use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked};
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::pricing::enumerated::MaterialisedRays;
@@ -123,10 +123,9 @@ pub fn optimise(
 ) -> Result<Optimum> {
     let n = oracle.dimension();
     let cg = &settings.column_generation;
-    let stop = Stop {
-        deadline: cg.time_limit.map(|t| std::time::Instant::now() + t),
-        interrupt: cg.interrupt.clone(),
-    };
+    // Polishing stops at the run's time limit from here, or at Ctrl-C.
+    let deadline = cg.time_limit.map(|t| std::time::Instant::now() + t);
+    let stop = |_: usize| cg.interrupt.or_past(deadline);
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
     let sol = crate::colgen::engine::solve_with_oracle(
@@ -169,7 +168,7 @@ pub fn optimise(
 fn support_weights(
     sol: &RayLpSolution,
     n: usize,
-    stop: &Stop,
+    stop: &dyn Fn(usize) -> bool,
 ) -> (Vec<Array1<f64>>, Array1<f64>, bool) {
     let mut candidates: Vec<(Array1<f64>, f64)> = sol
         .weights
@@ -178,7 +177,7 @@ fn support_weights(
         .map(|w| (w.0.vector.clone(), w.1))
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-    match polish(&candidates, n, &|_| stop.now()) {
+    match polish(&candidates, n, stop) {
         Some((support, theta)) => (support, theta, true),
         None => {
             let support: Vec<Array1<f64>> = candidates.iter().map(|c| c.0.clone()).collect();

@@ -90,7 +90,7 @@ pub(crate) fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g:
 /// dropping the lightest column while the fit is not exact and positive. LP solvers
 /// leave rays with weights near 1e-12 beside the true basis; this removes them.
 /// Each step is a dense QR, so `stop(i)` is asked before step i (a deadline or
-/// an interrupt, [`Stop`]): once it says stop, `None`, and the caller keeps the
+/// an interrupt): once it says stop, `None`, and the caller keeps the
 /// LP's weights.
 pub(crate) fn polish(
     candidates: &[(Array1<f64>, f64)],
@@ -115,24 +115,6 @@ pub(crate) fn polish(
         k -= 1;
     }
     polish_nonnegative(candidates, n, &|i| stop(step + i))
-}
-
-/// When a long loop of settling stops: at the run's deadline, or at Ctrl-C.
-pub(crate) struct Stop {
-    /// The run's deadline (its time limit from the start of the optimisation).
-    pub deadline: Option<std::time::Instant>,
-    /// The run's interrupt.
-    pub interrupt: crate::settings::Interrupt,
-}
-
-impl Stop {
-    /// True once the deadline has passed or the interrupt is set.
-    pub(crate) fn now(&self) -> bool {
-        self.interrupt.is_set()
-            || self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-    }
 }
 
 /// The columns side by side: an n x k matrix.

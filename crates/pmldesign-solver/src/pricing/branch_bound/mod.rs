@@ -313,8 +313,7 @@ impl<'a> Budget<'a> {
                     .found_at
                     .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
             }
-            self.stopped = pass.deadline.is_some_and(|d| Instant::now() >= d)
-                || pass.interrupt.is_set()
+            self.stopped = pass.interrupt.or_past(pass.deadline)
                 || pass.spent_at(total, self.tol == f64::NEG_INFINITY)
                 || total >= pass.last_budget;
         }
