@@ -26,3 +26,10 @@ pub const BOUND_ROUNDING: f64 = 1e-9;
 pub fn gap_allowance(relative: f64, value: f64) -> f64 {
     (relative * value.abs()).max(OPTIMALITY_ABSOLUTE_GAP)
 }
+
+/// The slack allowed between a stored number (a value or a bound of a design
+/// file) and its re-computation: `1e-9 (1 + |x|)`, far above rounding and far
+/// below any meaningful change.
+pub(crate) fn value_tolerance(x: f64) -> f64 {
+    1e-9 * (1.0 + x.abs())
+}

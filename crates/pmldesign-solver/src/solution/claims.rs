@@ -11,7 +11,7 @@ use crate::reference::baseline::{Baselines, RandomizedResponse};
 use crate::solution::certificate::Certificate;
 use crate::solution::design::Design;
 use crate::solution::guarantee::Guarantee;
-use crate::tolerance::PML_TOLERANCE;
+use crate::tolerance::{PML_TOLERANCE, value_tolerance};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, ModelError, UncertaintySet, sample};
 
@@ -44,7 +44,7 @@ impl Within {
         }
         let allowed = match self {
             Within::Level => PML_TOLERANCE,
-            Within::Value => 1e-9 * (1.0 + derived.abs()),
+            Within::Value => value_tolerance(derived),
         };
         (stated - derived).abs() <= allowed
     }
@@ -64,6 +64,19 @@ pub(crate) fn altered(
         "the design was altered or damaged; use it as it was written, or design it again",
     )
     .into()
+}
+
+/// Checks that a stored value agrees with its re-measurement on the matrix
+/// ([`value_tolerance`]; a NaN never does).
+pub(crate) fn agree(field: &str, stored: f64, recomputed: f64) -> Result<()> {
+    if (stored - recomputed).abs() > value_tolerance(recomputed) || stored.is_nan() {
+        return Err(altered(
+            field,
+            stored,
+            &format!("re-measured on the matrix it is {recomputed}"),
+        ));
+    }
+    Ok(())
 }
 
 /// The error for a stated figure that its re-derivation does not support.

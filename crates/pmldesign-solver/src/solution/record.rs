@@ -10,7 +10,7 @@ use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
 use crate::reference::baseline::randomized_response_baselines;
 use crate::solution::certificate::Certificate;
-use crate::solution::claims::{Stated, altered, check, distinct};
+use crate::solution::claims::{Stated, agree, check, distinct};
 use crate::solution::design::per_output;
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::guarantee::Guarantee;
@@ -202,16 +202,7 @@ impl DesignRecord {
             utility_value,
             self.certificate.upper_bound,
         )?;
-        if !(self.utility.value - utility_value)
-            .abs()
-            .le(&(1e-9 * (1.0 + utility_value.abs())))
-        {
-            return Err(altered(
-                "utility.value",
-                self.utility.value,
-                &format!("re-measured on the matrix it is {utility_value}"),
-            ));
-        }
+        agree("utility.value", self.utility.value, utility_value)?;
         certificate.dual = self.certificate.dual.clone();
         let epsilon = self.notion.epsilon();
         let (q, pml, pmc) = per_output(&self.mechanism, set.reference().view());

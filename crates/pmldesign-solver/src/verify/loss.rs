@@ -151,7 +151,7 @@ fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDu
         }
     }
     let bound: f64 = direct_alpha(&cons.functionals, c, &dual).iter().sum();
-    if bound < dd.bound - crate::verify::utility::tolerance(bound) {
+    if bound < dd.bound - crate::tolerance::value_tolerance(bound) {
         return Err(altered(
             "loss.dual.bound",
             dd.bound,

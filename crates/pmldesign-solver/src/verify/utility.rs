@@ -14,8 +14,10 @@ use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
 use crate::solution::certificate::DualCertificate;
+use crate::solution::claims::agree;
 use crate::solution::claims::altered;
 use crate::solution::design::{Design, DesignStatus};
+use crate::tolerance::value_tolerance;
 use crate::tolerance::{OPTIMALITY_GAP, gap_allowance};
 use ndarray::Array1;
 use pmldesign_model::measures::NotionLevels;
@@ -78,7 +80,7 @@ impl Design {
         };
         agree("utility.value", self.utility_value, v.utility_value)?;
         let stated = self.certificate.upper_bound;
-        if stated < v.proven_bound - tolerance(v.proven_bound) {
+        if stated < v.proven_bound - value_tolerance(v.proven_bound) {
             return Err(altered(
                 "certificate.upper_bound",
                 stated,
@@ -262,14 +264,14 @@ pub(crate) fn stored_lambda(field: &str, dual: &DualCertificate, n: usize) -> Re
 /// larger reduced cost than the stated one.
 pub(crate) fn check_dual_bound(field: &str, dual: &DualCertificate, repriced: f64) -> Result<()> {
     let own = DualCertificate::new(dual.lambda.clone(), dual.max_reduced_cost).bound;
-    if (own - dual.bound).abs() > tolerance(own) {
+    if (own - dual.bound).abs() > value_tolerance(own) {
         return Err(altered(
             &format!("{field}.bound"),
             dual.bound,
             &format!("sum(lambda) + max(0, max_reduced_cost) is {own}"),
         ));
     }
-    if repriced > dual.bound + tolerance(dual.bound) {
+    if repriced > dual.bound + value_tolerance(dual.bound) {
         return Err(altered(
             &format!("{field}.lambda"),
             format!("(sum {})", dual.lambda.iter().sum::<f64>()),
@@ -277,24 +279,6 @@ pub(crate) fn check_dual_bound(field: &str, dual: &DualCertificate, repriced: f6
                 "re-priced over every ray it proves only {repriced}, not the stated {}",
                 dual.bound
             ),
-        ));
-    }
-    Ok(())
-}
-
-/// The slack allowed between a stored number and its re-computation:
-/// `1e-9 (1 + |x|)`, far above rounding and far below any meaningful change.
-pub(crate) fn tolerance(x: f64) -> f64 {
-    1e-9 * (1.0 + x.abs())
-}
-
-/// Checks that a stored number agrees with its re-computation.
-fn agree(field: &str, stored: f64, recomputed: f64) -> Result<()> {
-    if (stored - recomputed).abs() > tolerance(recomputed) || stored.is_nan() {
-        return Err(altered(
-            field,
-            stored,
-            &format!("re-measured on the matrix it is {recomputed}"),
         ));
     }
     Ok(())
