@@ -23,6 +23,7 @@ use crate::objective::loss::Loss;
 use crate::objective::utility::{FInformation, Utility};
 use crate::reference::baseline::randomized_response_baselines;
 use crate::settings::{LossMethod, Settings};
+use crate::solution::claims::check_names;
 use crate::solution::design::{Design, LossOutcome, numbered, per_output};
 use crate::solution::guarantee::Guarantee;
 use crate::solution::loss::LossDesign;
@@ -280,24 +281,7 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> pmldesign_model::Res
             "give exactly one label per prior entry",
         ));
     }
-    for (i, l) in labels.iter().enumerate() {
-        if l.trim().is_empty() {
-            return Err(ModelError::invalid(
-                format!("labels[{i}]"),
-                format!("{l:?}"),
-                "blank label",
-                "give every symbol a name",
-            ));
-        }
-        if labels[..i].contains(l) {
-            return Err(ModelError::invalid(
-                format!("labels[{i}]"),
-                l,
-                "duplicate label",
-                "give every symbol a distinct name",
-            ));
-        }
-    }
+    check_names("labels", labels)?;
     Ok(labels.to_vec())
 }
 

@@ -114,19 +114,28 @@ fn numbers(field: &str, stated: &[f64], derived: &[f64], within: Within) -> Resu
     Ok(())
 }
 
-/// Names that must be distinct (`labels`, `outputs`).
-pub(crate) fn distinct(field: &str, names: &[String]) -> Result<()> {
-    let mut seen = std::collections::HashSet::new();
-    match names.iter().find(|n| !seen.insert(n.as_str())) {
-        None => Ok(()),
-        Some(twice) => Err(ModelError::invalid(
-            field,
-            twice,
-            "the name appears twice",
-            "give every input and output its own name",
-        )
-        .into()),
+/// Names that must each be non-blank and distinct (the `labels` of the inputs,
+/// the `outputs`): an error names `field[i]` of the first that is not.
+pub(crate) fn check_names(field: &str, names: &[String]) -> pmldesign_model::Result<()> {
+    for (i, l) in names.iter().enumerate() {
+        if l.trim().is_empty() {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                format!("{l:?}"),
+                "blank label",
+                "give every symbol a name",
+            ));
+        }
+        if names[..i].contains(l) {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                l,
+                "duplicate label",
+                "give every symbol a distinct name",
+            ));
+        }
     }
+    Ok(())
 }
 
 /// Checks every figure of `stated` against the design `derived` (built from the

@@ -10,7 +10,7 @@ use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
 use crate::reference::baseline::randomized_response_baselines;
 use crate::solution::certificate::Certificate;
-use crate::solution::claims::{Stated, agree, check, distinct};
+use crate::solution::claims::{Stated, agree, check, check_names};
 use crate::solution::design::per_output;
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::guarantee::Guarantee;
@@ -182,8 +182,8 @@ impl DesignRecord {
             )
             .into());
         }
-        distinct("labels", &self.labels)?;
-        distinct("outputs", &self.outputs)
+        check_names("labels", &self.labels)?;
+        Ok(check_names("outputs", &self.outputs)?)
     }
 
     /// The design of the file's set, notion, objective and matrix with every figure
