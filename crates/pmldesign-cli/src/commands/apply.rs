@@ -5,8 +5,8 @@ use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::open_data;
-use crate::io::load::read_design_given;
-use crate::io::matrix::read_mechanism;
+use crate::io::load::design_from_text;
+use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{same_file, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
@@ -82,8 +82,10 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
         .as_ref()
         .expect("clap requires one of the three");
     let shown = path.display();
-    let file = read_mechanism(path)?;
-    check_claims(path, file.design, a.unverified)?;
+    // Read once: the matrix, and the claims of a design file beside it.
+    let text = read_text("--mechanism", path)?;
+    let file = matrix_from_text("--mechanism", path, &text)?;
+    check_claims(path, &text, file.design, a.unverified)?;
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
     let labels = match &a.labels {
@@ -109,7 +111,12 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
 /// its set, its utility and bound re-checked), unless `unverified`, which warns
 /// that no guarantee holds; a bare matrix carries no claim to check, and a note
 /// says so.
-fn check_claims(path: &std::path::Path, design: bool, unverified: bool) -> Result<(), CliError> {
+fn check_claims(
+    path: &std::path::Path,
+    text: &str,
+    design: bool,
+    unverified: bool,
+) -> Result<(), CliError> {
     let shown = path.display();
     if !design {
         eprintln!("note: --mechanism {shown} is a bare matrix: no privacy guarantee was checked");
@@ -121,7 +128,7 @@ fn check_claims(path: &std::path::Path, design: bool, unverified: bool) -> Resul
         );
         return Ok(());
     }
-    let d = read_design_given("--mechanism", path)?;
+    let d = design_from_text("--mechanism", path, text)?;
     d.verify().map_err(|e| {
         CliError::Usage(format!(
             "--mechanism {shown}: the design fails its check: {e}; fix the file, or pass --unverified to apply it without a guarantee"

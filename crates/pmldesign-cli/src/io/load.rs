@@ -86,13 +86,13 @@ pub fn load_metric(args: &MetricArgs, n: usize) -> Result<Option<Metric>, CliErr
 /// Reads `--design FILE`, the JSON of `pml design --format json`; reading it back
 /// re-measures its privacy over its whole set. Errors name the flag and the file.
 pub fn read_design(path: &Path) -> Result<Design, CliError> {
-    read_design_given("--design", path)
+    design_from_text("--design", path, &read_text("--design", path)?)
 }
 
-/// [`read_design`] for the file given with `flag`.
-pub fn read_design_given(flag: &str, path: &Path) -> Result<Design, CliError> {
+/// A design file's text, already read from the file given with `flag`, read
+/// back as [`read_design`] does.
+pub fn design_from_text(flag: &str, path: &Path, text: &str) -> Result<Design, CliError> {
     let shown = path.display();
-    let text = read_text(flag, path)?;
     let not_a_design = || {
         CliError::Usage(format!(
             "invalid {flag} {shown}: not a design file (no `mechanism` field); {flag} takes the JSON of `pml design --format json`, give a bare matrix with --mechanism instead"
@@ -105,5 +105,5 @@ pub fn read_design_given(flag: &str, path: &Path) -> Result<Design, CliError> {
     if !object || !text.contains("\"mechanism\"") {
         return Err(not_a_design());
     }
-    serde_json::from_str(&text).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
+    serde_json::from_str(text).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
 }

@@ -55,7 +55,11 @@ pub fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
 /// Reads a matrix given by `flag`: a JSON object with a "mechanism" field, a JSON
 /// array of rows, or CSV rows (optionally a header and a label column).
 pub fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliError> {
-    let text = read_text(flag, path)?;
+    matrix_from_text(flag, path, &read_text(flag, path)?)
+}
+
+/// [`read_matrix_file`] on the file's text, already read.
+pub fn matrix_from_text(flag: &str, path: &Path, text: &str) -> Result<MechanismFile, CliError> {
     let shown = path.display();
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if trimmed.is_empty() {
