@@ -31,6 +31,12 @@ pub fn random_prior(rng: &mut StdRng, n: usize, floor: f64) -> Prior {
     Prior::normalised(w).unwrap()
 }
 
+/// A Dirichlet(1)-like prior on `n` symbols (exponential weights).
+pub fn dirichlet_prior(r: &mut Rng, n: usize) -> Prior {
+    let w: Vec<f64> = (0..n).map(|_| 1e-3 - (1.0 - r.unit()).ln()).collect();
+    Prior::normalised(w).unwrap()
+}
+
 /// An l1 ball around `p` in Proposition 2's range: `beta = 2 min p * U(fraction)`.
 pub fn small_ball(rng: &mut StdRng, p: &Prior, fraction: Range<f64>) -> UncertaintySet {
     UncertaintySet::l1_ball(p.clone(), 2.0 * p.min_mass() * rng.random_range(fraction)).unwrap()

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::Rng;
+use common::{Rng, dirichlet_prior};
 use common::{design, design_notion};
 use ndarray::Array1;
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
@@ -16,12 +16,6 @@ use pmldesign_solver::internals::pricing_oracle;
 use pmldesign_solver::internals::{MaterialisedRays, PassControl, RayOracle};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{Design, DesignStatus, PricingMethod, Settings};
-
-/// A Dirichlet(1)-like prior on `n` symbols (exponential weights).
-fn dirichlet_prior(r: &mut Rng, n: usize) -> Prior {
-    let w: Vec<f64> = (0..n).map(|_| 1e-3 - (1.0 - r.unit()).ln()).collect();
-    Prior::normalised(w).unwrap()
-}
 
 /// A Dirichlet-like prior with one rare symbol of mass about 1e-3.
 fn rare_mass_prior(r: &mut Rng, n: usize) -> Prior {

@@ -275,19 +275,17 @@ impl Searched for BoxCut {
         // inputs meets those in the middle: one tree serves them all.
         let all = Items::new(&self.p, &lambda, None, suffix);
         let shared = Suffix::new(&all);
-        let results: Vec<(usize, Found)> = (0..n)
-            .into_par_iter()
-            .map(|f| {
-                let items = Items::new(&self.p, &lambda, Some(f), suffix);
-                let member = self.member(f, &lambda, lambda_sum);
-                let found = if all.index[all.start..].contains(&f) {
-                    search_items(&member, &items, tol, keep, pass)
-                } else {
-                    search_with(&member, &items, &shared, tol, keep, pass)
-                };
-                (f, found)
-            })
-            .collect();
+        let found = pass.run(tol, n, |f| {
+            let items = Items::new(&self.p, &lambda, Some(f), suffix);
+            let member = self.member(f, &lambda, lambda_sum);
+            let tree = if all.index[all.start..].contains(&f) {
+                Cow::Owned(Suffix::new(&items))
+            } else {
+                Cow::Borrowed(&shared)
+            };
+            Job::root(member, Cow::Owned(items), tree, tol, keep)
+        });
+        let results = found.into_iter().enumerate().collect();
         let lambda = Array1::from(lambda);
         collect(results, tol, keep, |f, set| {
             Some(self.utility.priced(self.ray(set, f)?, &lambda))

@@ -56,6 +56,7 @@ fn merge_by_weight(
 
 /// Every subset of the last items of a search, in order of weight. It depends
 /// only on those items, so searches whose last items agree share it.
+#[derive(Clone)]
 pub(crate) struct Suffix {
     w: Vec<f64>,
     l: Vec<f64>,

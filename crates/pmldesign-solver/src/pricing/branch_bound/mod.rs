@@ -25,18 +25,17 @@
 
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, Tiebreak, TopK};
 use crate::objective::utility::Separable;
-use crate::settings::Interrupt;
 use halves::Suffix;
 use lattice::Lattice;
 use ndarray::Array1;
-use rayon::prelude::*;
-use std::sync::atomic::AtomicU64;
-use std::sync::atomic::Ordering::Relaxed;
+use pass::{Pass, ROUND, Resumable};
+use std::borrow::Cow;
 use std::time::Instant;
 
 mod box_cut;
 mod halves;
 mod lattice;
+mod pass;
 mod segment;
 mod staircase;
 mod three_level;
@@ -70,56 +69,6 @@ const SEED_BUDGET_TWO_LEVEL: u64 = 100_000;
 /// bound then covers the open nodes, and the design reports that gap honestly.
 const LAST_PASS_BUDGET: u64 = 50_000_000;
 
-/// What the searches of one pricing pass share: the deadline, the nodes visited
-/// and whether an entering ray has been found.
-struct Pass {
-    deadline: Option<Instant>,
-    /// Ctrl-C: stops the pass as its deadline would.
-    interrupt: Interrupt,
-    /// Nodes after which a pass that has found no entering ray stops
-    /// ([`LAST_PASS_BUDGET`] times the pass's effort).
-    last_budget: u64,
-    /// Nodes a seeding pass (tolerance `-inf`, [`Searched::seed_budget`]) visits.
-    seed_budget: u64,
-    nodes: AtomicU64,
-    /// Nodes visited when the first entering ray was found (`u64::MAX`: none).
-    found_at: AtomicU64,
-}
-
-impl Pass {
-    /// True once the pass has found an entering ray and spent its node budget
-    /// (as [`Budget::tick`] decides): the searches still to start would stop
-    /// at once.
-    fn spent(&self) -> bool {
-        self.spent_at(self.nodes.load(Relaxed), false)
-    }
-
-    /// True when `total` nodes spend the budget of a pass that has found an
-    /// entering ray: the seed budget for a seeding pass (no tolerance: the rays
-    /// of largest mu, a heuristic start, not a proof), else [`PASS_BUDGET`] or,
-    /// for a pass that found its first entering ray late and is nearly a full
-    /// proof, twice that count.
-    fn spent_at(&self, total: u64, seeding: bool) -> bool {
-        let found_at = self.found_at.load(Relaxed);
-        let budget = if seeding {
-            self.seed_budget
-        } else {
-            PASS_BUDGET.max(found_at.saturating_mul(2))
-        };
-        found_at != u64::MAX && total >= budget
-    }
-
-    fn new(deadline: Option<Instant>, seed_budget: u64, control: &PassControl) -> Self {
-        Pass {
-            deadline,
-            interrupt: control.interrupt.clone(),
-            last_budget: LAST_PASS_BUDGET.saturating_mul(control.effort.max(1)),
-            seed_budget,
-            nodes: AtomicU64::new(0),
-            found_at: AtomicU64::new(u64::MAX),
-        }
-    }
-}
 /// True when a pass at entering tolerance `tol`, for duals summing to `scale`,
 /// works toward a proof to a relative 1e-8 or finer (an exact design), where
 /// near-ties make the proof the hard part.
@@ -127,10 +76,8 @@ fn fine_proof(tol: f64, scale: f64) -> bool {
     tol.is_finite() && tol <= 1e-8 * (1.0 + scale.abs())
 }
 
-/// Nodes between two looks at the clock.
-const CLOCK_EVERY: u64 = 1024;
-
 /// Items of a search in the order `lambda_x / p_x` ascending, with suffix sums.
+#[derive(Clone)]
 struct Items {
     /// Input index of each position.
     index: Vec<usize>,
@@ -278,72 +225,48 @@ impl<T: Tiebreak> Found<T> {
     }
 }
 
-/// A search's share of its [`Pass`]: counts its nodes into the pass and says
-/// when to stop.
-struct Budget<'a> {
-    pass: &'a Pass,
-    tol: f64,
-    /// Nodes counted into `pass` so far.
-    reported: u64,
-    stopped: bool,
+/// A step of a depth-first search kept on an explicit stack, so that the
+/// search can stop at the end of a round and resume ([`pass`]).
+#[derive(Debug, Clone, Copy)]
+enum Frame<N> {
+    /// A node reached (`fresh`: its set differs from its parent's).
+    Visit(N, bool),
+    /// A node counted: bound it, then branch.
+    Expand(N),
+    /// The item `k` enters the set on the path.
+    Push(usize),
+    /// The last item on the path leaves it.
+    Pop,
 }
 
-impl<'a> Budget<'a> {
-    fn new(pass: &'a Pass, tol: f64) -> Self {
-        Budget {
-            pass,
-            tol,
-            reported: 0,
-            stopped: false,
-        }
-    }
-
-    /// True when the search that has found `found` must stop (checked now and
-    /// then): the deadline has passed, or the pass has spent its node budget
-    /// and some search of it has found an entering ray (a pass that finds none
-    /// completes).
-    fn tick<T: Tiebreak>(&mut self, found: &Found<T>) -> bool {
-        if !self.stopped && found.nodes.is_multiple_of(CLOCK_EVERY) {
-            let pass = self.pass;
-            let total = pass.nodes.fetch_add(found.nodes - self.reported, Relaxed);
-            self.reported = found.nodes;
-            if found.best > self.tol {
-                // The pass's node count when its first entering ray was found.
-                let _ = pass
-                    .found_at
-                    .compare_exchange(u64::MAX, total, Relaxed, Relaxed);
-            }
-            self.stopped = pass.interrupt.or_past(pass.deadline)
-                || pass.spent_at(total, self.tol == f64::NEG_INFINITY)
-                || total >= pass.last_budget;
-        }
-        self.stopped
-    }
-}
-
-/// The state shared by the depth-first search of one family member.
+/// The state of the depth-first search of one family member.
 struct Search<'a> {
-    items: &'a Items,
-    /// The last items, met in the middle.
-    suffix: &'a Suffix,
+    items: Cow<'a, Items>,
     tol: f64,
     keep: usize,
-    budget: Budget<'a>,
+    frames: Vec<Frame<Node>>,
     stack: Vec<usize>,
     found: Found,
+    /// Node count at which the search next waits for the end of its round.
+    checkpoint: u64,
 }
 
 impl<'a> Search<'a> {
-    fn new(items: &'a Items, suffix: &'a Suffix, tol: f64, keep: usize, pass: &'a Pass) -> Self {
+    /// A search from `node`, with the items on `stack` taken.
+    fn new(
+        items: Cow<'a, Items>,
+        (tol, keep): (f64, usize),
+        (node, fresh, stack): (Node, bool, Vec<usize>),
+    ) -> Self {
         let keep = keep.min(KEEP_CAP);
         Search {
             items,
-            suffix,
             tol,
             keep,
-            budget: Budget::new(pass, tol),
-            stack: Vec::new(),
+            frames: vec![Frame::Visit(node, fresh)],
+            stack,
             found: Found::new(keep),
+            checkpoint: ROUND,
         }
     }
 
@@ -359,7 +282,7 @@ impl<'a> Search<'a> {
 
     /// Records the set on the stack plus the positions `more` adds.
     fn offer_with(&mut self, rc: f64, more: impl FnOnce(&mut Vec<usize>)) {
-        let (stack, items) = (&self.stack, self.items);
+        let (stack, items) = (&self.stack, &*self.items);
         self.found.offer(rc, self.tol, || {
             let mut positions = stack.clone();
             more(&mut positions);
@@ -367,34 +290,18 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// Counts a node; true when the search must stop ([`Budget::tick`]).
-    fn must_stop(&mut self) -> bool {
+    /// Counts a node; true when the search waits for the end of its round.
+    fn round_over(&mut self) -> bool {
         self.found.nodes += 1;
-        self.budget.tick(&self.found)
-    }
-
-    /// The two children of `node`: the next item taken (if `fits`), then left out
-    /// (if `reachable`).
-    fn children(&self, node: &Node) -> (Node, Node) {
-        let i = node.depth;
-        let (p, l) = (self.items.p[i], self.items.lambda[i]);
-        let take = Node {
-            depth: i + 1,
-            w: node.w + p,
-            l: node.l + l,
-            max_in: node.max_in.max(p),
-            max_out: node.max_out,
-        };
-        let leave = Node {
-            depth: i + 1,
-            max_out: node.max_out.max(p),
-            ..*node
-        };
-        (take, leave)
+        let over = self.found.nodes >= self.checkpoint;
+        if over {
+            self.checkpoint = (self.found.nodes / ROUND + 1) * ROUND;
+        }
+        over
     }
 }
 
-/// A family searched by [`explore`]: its window of weights, the reduced cost of a
+/// A family searched by [`Search::walk`]: its window of weights, the reduced cost of a
 /// set and the bound of a node.
 trait Family: Sync {
     /// The weights `p(S)` a member can have (closed).
@@ -416,6 +323,31 @@ trait Family: Sync {
         max_out: f64,
         threshold: f64,
     ) -> f64;
+}
+
+impl<T: Family> Family for &T {
+    fn window(&self) -> (f64, f64) {
+        (**self).window()
+    }
+
+    fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
+        (**self).reduced_cost(node, taken, n, max_out)
+    }
+
+    fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
+        (**self).bound(node, items, threshold)
+    }
+
+    fn box_bound(
+        &self,
+        w: (f64, f64),
+        floor: DualFloor,
+        max_in: f64,
+        max_out: f64,
+        threshold: f64,
+    ) -> f64 {
+        (**self).box_bound(w, floor, max_in, max_out, threshold)
+    }
 }
 
 /// What is known of the dual mass L of the sets in a box: `L >= l_min` and
@@ -446,69 +378,138 @@ impl DualFloor {
     }
 }
 
-/// Depth-first branch and bound over the items of `search`.
-fn explore(family: &impl Family, search: &mut Search, node: Node, fresh: bool) {
-    let items = search.items;
-    let n = items.len();
-    let (w_lo, w_hi) = family.window();
-    if node.w > w_hi + BOUND_TOL {
-        return;
-    }
-    if node.depth == search.items.start {
-        search.suffix.complete(family, search, &node);
-        return;
-    }
-    if fresh {
-        let max_out = node.max_out.max(items.suffix_max[node.depth]);
-        if let Some(rc) = family.reduced_cost(&node, search.stack.len(), n, max_out) {
-            search.offer(rc);
+/// A search of one family member: the member and its search state.
+struct Job<'a, F> {
+    family: F,
+    /// The tree of the last items, met in the middle.
+    suffix: Cow<'a, Suffix>,
+    search: Search<'a>,
+}
+
+impl<'a, F: Family + Send> Job<'a, F> {
+    /// The search of `family` from the root of `items`.
+    fn root(
+        family: F,
+        items: Cow<'a, Items>,
+        suffix: Cow<'a, Suffix>,
+        tol: f64,
+        keep: usize,
+    ) -> Self {
+        let search = Search::new(items, (tol, keep), (Node::root(), true, Vec::new()));
+        Job {
+            family,
+            suffix,
+            search,
         }
     }
-    if node.depth == n {
-        return;
+}
+
+impl<F: Family + Send> Resumable for Job<'_, F> {
+    fn advance(&mut self, stopped: bool) -> bool {
+        self.search.walk(&self.family, &self.suffix, stopped)
     }
-    if search.must_stop() {
-        // A node left open keeps its full bound (no early stop at a threshold).
-        let bound = family.bound(&node, items, f64::INFINITY);
-        search.found.open = search.found.open.max(bound);
-        return;
+
+    fn found(&self) -> &Found {
+        &self.search.found
     }
-    let threshold = search.threshold();
-    if family.bound(&node, items, threshold) <= threshold {
-        return;
-    }
-    let (take, leave) = search.children(&node);
-    if take.w <= w_hi + BOUND_TOL {
-        search.stack.push(node.depth);
-        explore(family, search, take, true);
-        search.stack.pop();
-    }
-    if leave.w + items.suffix_mass[leave.depth] >= w_lo - BOUND_TOL {
-        explore(family, search, leave, false);
+
+    fn into_found(self) -> Found {
+        self.search.found
     }
 }
 
-/// One search of a family over `items`: depth first, the last items met in the
-/// middle.
-fn search_items(family: &impl Family, items: &Items, tol: f64, keep: usize, pass: &Pass) -> Found {
-    search_with(family, items, &Suffix::new(items), tol, keep, pass)
-}
+impl Search<'_> {
+    /// Depth-first branch and bound over the items: runs until the search ends
+    /// (true) or, unless `stopped`, waits for the end of its round.
+    fn walk(&mut self, family: &impl Family, suffix: &Suffix, stopped: bool) -> bool {
+        while let Some(frame) = self.frames.pop() {
+            match frame {
+                Frame::Visit(node, fresh) => {
+                    if !self.visit(family, suffix, &node, fresh) {
+                        continue;
+                    }
+                    if self.round_over() && !stopped {
+                        self.frames.push(Frame::Expand(node));
+                        return false;
+                    }
+                    self.expand(family, node, stopped);
+                }
+                Frame::Expand(node) => self.expand(family, node, stopped),
+                Frame::Push(k) => self.stack.push(k),
+                Frame::Pop => {
+                    self.stack.pop();
+                }
+            }
+        }
+        true
+    }
 
-/// [`search_items`] with the tree of the last items built already.
-fn search_with(
-    family: &impl Family,
-    items: &Items,
-    suffix: &Suffix,
-    tol: f64,
-    keep: usize,
-    pass: &Pass,
-) -> Found {
-    let mut search = Search::new(items, suffix, tol, keep, pass);
-    explore(family, &mut search, Node::root(), true);
-    search.found
+    /// Offers the set of a node reached; true when the node is to be counted
+    /// and expanded (it is not past the window, a leaf or met in the middle).
+    fn visit(&mut self, family: &impl Family, suffix: &Suffix, node: &Node, fresh: bool) -> bool {
+        let n = self.items.len();
+        if node.w > family.window().1 + BOUND_TOL {
+            return false;
+        }
+        if node.depth == self.items.start {
+            suffix.complete(family, self, node);
+            return false;
+        }
+        if fresh {
+            let max_out = node.max_out.max(self.items.suffix_max[node.depth]);
+            if let Some(rc) = family.reduced_cost(node, self.stack.len(), n, max_out) {
+                self.offer(rc);
+            }
+        }
+        node.depth < n
+    }
+
+    /// Bounds a counted node and queues its children; a stopped search keeps
+    /// the node's full bound open instead (no early stop at a threshold).
+    fn expand(&mut self, family: &impl Family, node: Node, stopped: bool) {
+        let items = &*self.items;
+        if stopped {
+            let bound = family.bound(&node, items, f64::INFINITY);
+            self.found.open = self.found.open.max(bound);
+            return;
+        }
+        let threshold = self.threshold();
+        if family.bound(&node, items, threshold) <= threshold {
+            return;
+        }
+        let (w_lo, w_hi) = family.window();
+        let (take, leave) = node.children(items);
+        if leave.w + items.suffix_mass[leave.depth] >= w_lo - BOUND_TOL {
+            self.frames.push(Frame::Visit(leave, false));
+        }
+        if take.w <= w_hi + BOUND_TOL {
+            self.frames.push(Frame::Pop);
+            self.frames.push(Frame::Visit(take, true));
+            self.frames.push(Frame::Push(node.depth));
+        }
+    }
 }
 
 impl Node {
+    /// The two children of a node over `items`: the next item taken, then left out.
+    fn children(&self, items: &Items) -> (Node, Node) {
+        let i = self.depth;
+        let (p, l) = (items.p[i], items.lambda[i]);
+        let take = Node {
+            depth: i + 1,
+            w: self.w + p,
+            l: self.l + l,
+            max_in: self.max_in.max(p),
+            max_out: self.max_out,
+        };
+        let leave = Node {
+            depth: i + 1,
+            max_out: self.max_out.max(p),
+            ..*self
+        };
+        (take, leave)
+    }
+
     fn root() -> Self {
         Node {
             depth: 0,

@@ -23,14 +23,14 @@
 //! way in W, from its end values and an enclosure of `dQ/dW`
 //! ([`segment_max`]).
 
+use super::pass::{Pass, ROUND, Resumable};
 use super::segment::{Interval, Smooth, convex_enclosure, segment_max};
 use super::staircase::concave_at_most_zero;
-use super::{BOUND_TOL, Budget, Found, Items, KEEP_CAP, Pass, Searched, SliceUtility};
+use super::{BOUND_TOL, Found, Frame, Items, KEEP_CAP, Searched, SliceUtility};
 use super::{Lattice, collect, column_value};
 use crate::colgen::oracle::Pricing;
 use crate::objective::utility::{Separable, Utility};
 use ndarray::Array1;
-use rayon::prelude::*;
 use std::time::Instant;
 
 /// Most halvings of a node's range of support masses S.
@@ -172,7 +172,9 @@ struct Search<'a> {
     items: &'a Items,
     tol: f64,
     keep: usize,
-    budget: Budget<'a>,
+    frames: Vec<Frame<Node>>,
+    /// Node count at which the search next waits for the end of its round.
+    checkpoint: u64,
     /// Positions on the path: `k` in A, `k + n` in M.
     stack: Vec<usize>,
     found: Found,
@@ -206,16 +208,40 @@ impl<'a> Search<'a> {
         });
     }
 
-    fn explore(&mut self, node: Node, fresh: bool) {
-        if fresh && let Some(rc) = self.reduced_cost(&node) {
-            self.offer(rc);
+    /// Depth-first branch and bound: runs until the search ends (true) or,
+    /// unless `stopped`, waits for the end of its round.
+    fn walk(&mut self, stopped: bool) -> bool {
+        while let Some(frame) = self.frames.pop() {
+            match frame {
+                Frame::Visit(node, fresh) => {
+                    if fresh && let Some(rc) = self.reduced_cost(&node) {
+                        self.offer(rc);
+                    }
+                    if node.depth == self.items.len() {
+                        continue;
+                    }
+                    self.found.nodes += 1;
+                    if self.found.nodes >= self.checkpoint && !stopped {
+                        self.checkpoint = (self.found.nodes / ROUND + 1) * ROUND;
+                        self.frames.push(Frame::Expand(node));
+                        return false;
+                    }
+                    self.expand(node, stopped);
+                }
+                Frame::Expand(node) => self.expand(node, stopped),
+                Frame::Push(k) => self.stack.push(k),
+                Frame::Pop => {
+                    self.stack.pop();
+                }
+            }
         }
-        let n = self.items.len();
-        if node.depth == n {
-            return;
-        }
-        self.found.nodes += 1;
-        if self.budget.tick(&self.found) {
+        true
+    }
+
+    /// Bounds a counted node and queues its children (A, M, then Z); a stopped
+    /// search keeps the node's bound open instead.
+    fn expand(&mut self, node: Node, stopped: bool) {
+        if stopped {
             let open = self.open_bound(&node);
             self.found.open = self.found.open.max(open);
             return;
@@ -224,16 +250,19 @@ impl<'a> Search<'a> {
         if Bound::new(self, &node, threshold).prunable() {
             return;
         }
-        let i = node.depth;
+        let (i, n) = (node.depth, self.items.len());
+        self.frames
+            .push(Frame::Visit(node.child(self.items, Side::Z), false));
+        self.frames.push(Frame::Pop);
+        self.frames
+            .push(Frame::Visit(node.child(self.items, Side::M), true));
+        self.frames.push(Frame::Push(i + n));
         if node.w + self.items.p[i] < self.family.b {
-            self.stack.push(i);
-            self.explore(node.child(self.items, Side::A), true);
-            self.stack.pop();
+            self.frames.push(Frame::Pop);
+            self.frames
+                .push(Frame::Visit(node.child(self.items, Side::A), true));
+            self.frames.push(Frame::Push(i));
         }
-        self.stack.push(i + n);
-        self.explore(node.child(self.items, Side::M), true);
-        self.stack.pop();
-        self.explore(node.child(self.items, Side::Z), false);
     }
 
     /// A bound on the reduced cost of every completion of a node left open:
@@ -258,6 +287,20 @@ impl<'a> Search<'a> {
             }
         }
         hi
+    }
+}
+
+impl Resumable for Search<'_> {
+    fn advance(&mut self, stopped: bool) -> bool {
+        self.walk(stopped)
+    }
+
+    fn found(&self) -> &Found {
+        &self.found
+    }
+
+    fn into_found(self) -> Found {
+        self.found
     }
 }
 
@@ -707,26 +750,24 @@ impl Searched for ThreeLevel {
         let items = Items::new(&self.p, &lam, None, suffix);
         let crude = self.crude_bound(&lam);
         let chains = Chains::new(&items, self.b);
-        let results: Vec<(usize, Found)> = self
-            .prefixes(&items)
-            .into_par_iter()
-            .map(|(node, stack)| {
-                let keep = keep.min(KEEP_CAP);
-                let mut search = Search {
-                    family: self,
-                    items: &items,
-                    tol,
-                    keep,
-                    budget: Budget::new(pass, tol),
-                    stack,
-                    found: Found::new(keep),
-                    crude,
-                    chains: &chains,
-                };
-                search.explore(node, true);
-                (0, search.found)
-            })
-            .collect();
+        let prefixes = self.prefixes(&items);
+        let keep = keep.min(KEEP_CAP);
+        let found = pass.run(tol, prefixes.len(), |k| {
+            let (node, stack) = prefixes[k].clone();
+            Search {
+                family: self,
+                items: &items,
+                tol,
+                keep,
+                frames: vec![Frame::Visit(node, true)],
+                checkpoint: ROUND,
+                stack,
+                found: Found::new(keep),
+                crude,
+                chains: &chains,
+            }
+        });
+        let results = found.into_iter().map(|f| (0, f)).collect();
         let n = self.p.len();
         let mut best = collect(results, tol, keep, |_, set| {
             let a: Vec<usize> = set.iter().copied().filter(|&x| x < n).collect();

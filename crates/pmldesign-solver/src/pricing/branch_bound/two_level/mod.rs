@@ -415,10 +415,21 @@ impl Searched for TwoLevel {
             reach: self.reach(),
         };
         let results = if items.len() <= 6 + suffix {
-            vec![(0, search_items(&member, &items, tol, keep, pass))]
+            let tree = Suffix::new(&items);
+            let job = |_| {
+                Job::root(
+                    &member,
+                    Cow::Borrowed(&items),
+                    Cow::Borrowed(&tree),
+                    tol,
+                    keep,
+                )
+            };
+            pass.run(tol, 1, job)
         } else {
             self.split_search(&member, &items, tol, keep, pass)
         };
+        let results = results.into_iter().map(|found| (0, found)).collect();
         collect(results, tol, keep, |_, set| {
             Some(self.utility.priced(self.ray(set), lambda))
         })
@@ -434,26 +445,27 @@ impl TwoLevel {
         tol: f64,
         keep: usize,
         pass: &Pass,
-    ) -> Vec<(usize, Found)> {
+    ) -> Vec<Found> {
         let splits = 6;
         let suffix = Suffix::new(items);
-        (0..1usize << splits)
-            .into_par_iter()
-            .map(|mask| {
-                let mut search = Search::new(items, &suffix, tol, keep, pass);
-                let mut node = Node::root();
-                for i in 0..splits {
-                    let (take, leave) = search.children(&node);
-                    node = if mask >> i & 1 == 1 {
-                        search.stack.push(i);
-                        take
-                    } else {
-                        leave
-                    };
-                }
-                explore(member, &mut search, node, mask != 0);
-                (0, search.found)
-            })
-            .collect()
+        pass.run(tol, 1usize << splits, |mask| {
+            let mut node = Node::root();
+            let mut stack = Vec::new();
+            for i in 0..splits {
+                let (take, leave) = node.children(items);
+                node = if mask >> i & 1 == 1 {
+                    stack.push(i);
+                    take
+                } else {
+                    leave
+                };
+            }
+            let search = Search::new(Cow::Borrowed(items), (tol, keep), (node, mask != 0, stack));
+            Job {
+                family: member,
+                suffix: Cow::Borrowed(&suffix),
+                search,
+            }
+        })
     }
 }
