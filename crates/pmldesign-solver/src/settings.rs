@@ -7,7 +7,7 @@ use crate::limits::MAX_STRUCTURED_N;
 use pmldesign_model::ModelError;
 use serde::Serialize;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// How pricing searches the extreme rays (docs/theory.md §4b).
@@ -139,28 +139,62 @@ impl Settings {
     }
 }
 
-/// A flag that another thread sets to stop a running solve at its next pricing
-/// pass (Ctrl-C in the Python package). The run then returns its best certified
-/// mechanism, as at a time limit. Clones share the flag.
+/// A flag that another thread sets to stop a running solve at its next check
+/// (Ctrl-C in the CLI and the Python package). Every long loop checks it:
+/// column generation, the rounds of a pricing pass, the master simplex and
+/// polishing. The run then returns its best certified mechanism, as at a time
+/// limit. Clones share the flag.
 #[derive(Debug, Clone, Default)]
-pub struct Interrupt(Option<Arc<AtomicBool>>);
+pub struct Interrupt(Option<Arc<Flag>>);
+
+/// The shared state of an [`Interrupt`].
+#[derive(Debug)]
+struct Flag {
+    set: AtomicBool,
+    /// Checks after which the flag sets itself ([`Interrupt::after_checks`];
+    /// `u64::MAX`: never).
+    countdown: AtomicU64,
+}
 
 impl Interrupt {
     /// A flag, not set.
     pub fn new() -> Self {
-        Interrupt(Some(Arc::new(AtomicBool::new(false))))
+        Self::with_countdown(u64::MAX)
+    }
+
+    /// A test hook: a flag that sets itself at its `k`-th check (`k >= 1`), so
+    /// a test can stop every long loop at every step without timing anything.
+    #[doc(hidden)]
+    pub fn after_checks(k: u64) -> Self {
+        Self::with_countdown(k.max(1))
+    }
+
+    fn with_countdown(countdown: u64) -> Self {
+        Interrupt(Some(Arc::new(Flag {
+            set: AtomicBool::new(false),
+            countdown: AtomicU64::new(countdown),
+        })))
     }
 
     /// Sets the flag: the solve stops at its next check.
     pub fn set(&self) {
         if let Some(f) = &self.0 {
-            f.store(true, Ordering::Relaxed);
+            f.set.store(true, Ordering::Relaxed);
         }
     }
 
     /// True once the flag is set.
     pub fn is_set(&self) -> bool {
-        self.0.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        let Some(f) = &self.0 else { return false };
+        if f.set.load(Ordering::Relaxed) {
+            return true;
+        }
+        if f.countdown.load(Ordering::Relaxed) != u64::MAX
+            && f.countdown.fetch_sub(1, Ordering::Relaxed) <= 1
+        {
+            f.set.store(true, Ordering::Relaxed);
+        }
+        f.set.load(Ordering::Relaxed)
     }
 
     /// True once the flag is set or `deadline` has passed: when a long loop

@@ -243,7 +243,8 @@ impl<'a> Generation<'a> {
             run.start_basis = (1..=k).collect();
         }
         run.master.start_from(&run.start_basis);
-        run.master.set_deadline(run.deadline());
+        run.master
+            .set_deadline(run.deadline(), &run.settings.interrupt);
         for (_, c) in seed.entering {
             run.admit(c);
         }
@@ -271,7 +272,8 @@ impl<'a> Generation<'a> {
         self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
         self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
         self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
-        self.master.set_deadline(self.deadline());
+        self.master
+            .set_deadline(self.deadline(), &self.settings.interrupt);
         self.master.optimise()
     }
 

@@ -28,6 +28,7 @@
 //! the newest columns ([`crate::colgen::engine`]), and falls back to microlp if that
 //! fails as well.
 
+use crate::settings::Interrupt;
 use ndarray::{Array1, Array2, ArrayView1};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -108,6 +109,8 @@ pub struct Master {
     pivots: usize,
     /// When [`Master::optimise`] stops pivoting and returns its current basis.
     deadline: Option<Instant>,
+    /// Ctrl-C: stops the simplex as its deadline would.
+    interrupt: Interrupt,
 }
 
 impl Master {
@@ -135,6 +138,7 @@ impl Master {
             },
             pivots: 0,
             deadline: None,
+            interrupt: Interrupt::default(),
         }
     }
 
@@ -289,11 +293,12 @@ impl Master {
 
     /// Re-optimises from the current basis over every column pushed so far. `None`
     /// if the iteration limit is hit or the basis degenerates numerically.
-    /// Makes [`Master::optimise`] stop at `deadline` with its current basis: a
-    /// degenerate stretch at N in the hundreds can pivot for a minute, far past
-    /// a design's time limit.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+    /// Makes [`Master::optimise`] stop at `deadline` or Ctrl-C (`interrupt`)
+    /// with its current basis: a degenerate stretch at N in the hundreds can
+    /// pivot for a minute, far past a design's time limit.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>, interrupt: &Interrupt) {
         self.deadline = deadline;
+        self.interrupt = interrupt.clone();
     }
 
     pub fn optimise(&mut self) -> Option<MasterSolution> {
@@ -305,7 +310,7 @@ impl Master {
         // between (`lambda += rc_j * row r of the new inverse`).
         let mut lambda = self.basis_dual();
         for k in 0..MAX_PIVOTS_PER_ROW.saturating_mul(self.n).max(MAX_PIVOTS) {
-            let late = || self.deadline.is_some_and(|d| Instant::now() >= d);
+            let late = || self.interrupt.or_past(self.deadline);
             if k % 32 == 31 && late() {
                 // Not optimal, but primal feasible (the basis moves only to
                 // feasible ones): its weights are a mechanism, and its dual,
