@@ -23,7 +23,7 @@ fn stops_everywhere(set: &UncertaintySet, notion: &Notion, what: &str) -> usize 
             .unwrap_or_else(|e| panic!("{what}: {e}"))
     };
     let whole = serde_json::to_string(&solve(Interrupt::new())).unwrap();
-    let mut stopped = 0;
+    // Runs 0..bit were all stopped.
     for bit in 0..24 {
         let k = 1u64 << bit;
         let d = solve(Interrupt::after_checks(k));
@@ -31,14 +31,13 @@ fn stops_everywhere(set: &UncertaintySet, notion: &Notion, what: &str) -> usize 
         d.verify().unwrap_or_else(|e| panic!("{ctx}: {e}"));
         assert!(d.certificate.gap >= 0.0, "{ctx}");
         if serde_json::to_string(&d).unwrap() == whole {
-            return stopped;
+            return bit;
         }
         assert_ne!(
             d.status,
             DesignStatus::Optimal,
             "{ctx}: an altered run claims optimality"
         );
-        stopped += 1;
     }
     panic!("{what}: still interrupted at check 2^23");
 }
