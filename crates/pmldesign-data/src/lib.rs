@@ -4,8 +4,8 @@
 //! column counted into an empirical prior ([`count_column`], `docs/theory.md` §6), a
 //! mechanism applied to a CSV column ([`privatise_column`] with a
 //! [`CategoricalPrivatiser`]), reproducible draws ([`seeded_rng`]) and mechanism
-//! matrices read from CSV ([`matrix`]) and the sentences published beside the
-//! numbers ([`statement`]). The mathematics is in `pmldesign-model`.
+//! matrices read from CSV ([`matrix`]). The mathematics, and the sentences published
+//! beside its numbers, are in `pmldesign-model`.
 //!
 //! ```
 //! use pmldesign_data::{CategoricalPrivatiser, OnUnknown, Placement, count_column,
@@ -33,7 +33,6 @@ pub mod counts;
 pub mod matrix;
 pub mod privatise;
 pub mod sampler;
-pub mod statement;
 mod table;
 
 pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};

@@ -28,6 +28,7 @@ pub mod notion;
 pub mod prior;
 pub mod sample;
 pub mod serde_float;
+pub mod statement;
 pub mod uncertainty;
 
 pub use cone::ColumnCone;

@@ -372,14 +372,9 @@ fn solve(
     if stopped.get() {
         return Err(Error::Stopped);
     }
-    let d = d?;
-    let mut v = serde_json::to_value(&d)?;
-    if let Some(g) = &d.guarantee {
-        let s = pmldesign::data::statement::sample_guarantee(d.epsilon, g.delta, g.samples);
-        v["guarantee"]["statement"] = json!(s);
-    }
-    v["envelope"] = envelope_at(&d, o.envelope_delta)?;
-    Ok(v)
+    pmldesign::model::envelope::check_delta(o.envelope_delta)
+        .map_err(|e| format!("envelope_delta: {e}"))?;
+    Ok(serde_json::to_value(d?.with_envelope(o.envelope_delta)?)?)
 }
 
 /// The empirical prior of whole-number counts and their total m.
@@ -412,25 +407,10 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
 /// back: the set rebuilt through its checked constructors and the mechanism
 /// re-measured under the stated notion over the whole set, so an edited, leaky
 /// design is refused.
-/// Returns the design as read back: every figure the library re-derives is
-/// replaced by its re-derivation, and the blocks it does not read back (the
-/// `envelope` and the guarantee's `statement`, written beside the design) are
-/// carried over as they were.
+/// Returns the design as read back: every figure re-derived (the envelope and
+/// the guarantee's statement included), the file parsed once.
 pub fn check_design(text: &str) -> Result<Value> {
-    guarded(|| {
-        let d = read_design(text)?;
-        let stated: Value = serde_json::from_str(text).map_err(|e| format!("design JSON: {e}"))?;
-        let mut v = serde_json::to_value(&d)?;
-        if let Some(envelope) = stated.get("envelope") {
-            v["envelope"] = envelope.clone();
-        }
-        if let Some(statement) = stated.get("guarantee").and_then(|g| g.get("statement"))
-            && v.get("guarantee").is_some_and(Value::is_object)
-        {
-            v["guarantee"]["statement"] = statement.clone();
-        }
-        Ok(v)
-    })
+    guarded(|| Ok(serde_json::to_value(read_design(text)?)?))
 }
 
 /// A design read back from its JSON, refused past the largest file a matrix of
@@ -456,20 +436,11 @@ pub fn verify_design(text: &str) -> Result<Value> {
     })
 }
 
-/// The envelope bounds of a design at `delta` under its reference prior (\[V\]).
-fn envelope_at(d: &Design, delta: f64) -> Result<Value> {
-    pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("envelope_delta: {e}"))?;
-    let prior = Prior::new(d.uncertainty.reference().to_vec())?;
-    Ok(bounds_json(
-        &Envelope::new(&d.mechanism, &prior)?.bounds(delta)?,
-    ))
-}
-
 /// Envelope bounds at one delta, with the envelope (when exact) and the statement.
 fn bounds_json(b: &EnvelopeBounds) -> Value {
     let mut v = json!(b);
     v["envelope"] = json!(b.envelope());
-    v["statement"] = json!(pmldesign::data::statement::envelope(b));
+    v["statement"] = json!(pmldesign::model::statement::envelope(b));
     v
 }
 
@@ -591,7 +562,7 @@ pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) 
             if lp {
                 let value = pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?;
                 // The LP's envelope is published where it beats Theorem 3.
-                v["statement"] = json!(pmldesign::data::statement::envelope_at(
+                v["statement"] = json!(pmldesign::model::statement::envelope_at(
                     &b,
                     value.published(&b)
                 ));

@@ -227,6 +227,7 @@ impl<'a> Problem<'a> {
             }
         };
         d.labels = labels;
+        d.guarantee = d.guarantee.map(|g| g.stated_at(d.epsilon));
         Ok(d)
     }
 }
@@ -307,7 +308,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
         uncertainty: set.clone(),
         labels: Vec::new(),
         outputs: Vec::new(),
-        utility_name: "loss".into(),
+        utility_name: crate::solution::record::LOSS_UTILITY_NAME.into(),
         utility_value: -ld.expected_loss,
         loss: Some(LossOutcome {
             name: ld.loss_name,
@@ -327,6 +328,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
         baselines: randomized_response_baselines(set, ld.epsilon, &value)?,
         mechanism: ld.mechanism,
         guarantee: None,
+        envelope: None,
         rays: None,
         iterations: ld.iterations,
         rays_priced: 0,

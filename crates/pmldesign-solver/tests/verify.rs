@@ -217,12 +217,16 @@ fn altered_loss_duals_are_refused() {
 
 /// Every numeric leaf of a JSON value, with its path (`certificate.levels.pml`,
 /// `pml_per_output[2]`).
-fn numeric_leaves(v: &Value, path: String, out: &mut Vec<String>) {
+fn claim_leaves(v: &Value, path: String, out: &mut Vec<String>) {
     match v {
-        Value::Number(_) => out.push(path),
+        Value::Number(_) | Value::Bool(_) => out.push(path),
+        // Names are the user's to choose; every other word is a claim.
+        Value::String(_) if !path.starts_with("labels[") && !path.starts_with("outputs[") => {
+            out.push(path)
+        }
         Value::Array(items) => {
             for (i, x) in items.iter().enumerate() {
-                numeric_leaves(x, format!("{path}[{i}]"), out);
+                claim_leaves(x, format!("{path}[{i}]"), out);
             }
         }
         Value::Object(map) => {
@@ -232,14 +236,14 @@ fn numeric_leaves(v: &Value, path: String, out: &mut Vec<String>) {
                 } else {
                     format!("{path}.{k}")
                 };
-                numeric_leaves(x, p, out);
+                claim_leaves(x, p, out);
             }
         }
         _ => {}
     }
 }
 
-/// The leaf at `path` (as [`numeric_leaves`] names it), mutably.
+/// The leaf at `path` (as [`claim_leaves`] names it), mutably.
 fn leaf<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
     let mut cur = v;
     for part in path.split('.') {
@@ -260,8 +264,9 @@ fn leaf<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
 const NOT_CLAIMS: [&str; 1] = ["solver."];
 
 /// A design file is a claim (issue 24): for designs of every route (a sample
-/// design with its guarantee and simpler route included), each numeric
-/// leaf the file states (enumerated from the JSON itself, so fields added later are
+/// design with its guarantee and simpler route included, each with its envelope),
+/// each numeric, boolean or word leaf the file states (not the names of inputs
+/// and outputs) (enumerated from the JSON itself, so fields added later are
 /// covered), changed on its own, makes reading the file or verifying it fail with
 /// an error naming that field or the check it breaks; the untouched file passes.
 #[test]
@@ -293,18 +298,26 @@ fn every_forged_figure_is_refused() {
     ];
     let (mut forged_count, mut routes) = (0, 0);
     for (k, d) in designs.into_iter().enumerate() {
-        let v = stored(&d.unwrap());
+        let before = forged_count;
+        let v = stored(&d.unwrap().with_envelope(0.05).unwrap());
         read(v.clone()).verify().unwrap();
         let mut leaves = Vec::new();
-        numeric_leaves(&v, String::new(), &mut leaves);
+        claim_leaves(&v, String::new(), &mut leaves);
         for path in leaves
             .iter()
             .filter(|p| !NOT_CLAIMS.iter().any(|n| p.starts_with(n)))
         {
             let mut forged = v.clone();
             let x = leaf(&mut forged, path);
-            let old = x.as_f64().unwrap();
-            *x = json!(if old == 0.0 { 0.01 } else { old * 1.01 + 0.001 });
+            let old = x.clone();
+            *x = match &old {
+                Value::Bool(b) => json!(!b),
+                Value::String(s) => json!(format!("{s} (forged)")),
+                _ => {
+                    let old = old.as_f64().unwrap();
+                    json!(if old == 0.0 { 0.01 } else { old * 1.01 + 0.001 })
+                }
+            };
             let outcome = serde_json::from_value::<Design>(forged)
                 .map_err(|e| e.to_string())
                 .and_then(|d| d.verify().map(|_| ()).map_err(|e| e.to_string()));
@@ -315,6 +328,7 @@ fn every_forged_figure_is_refused() {
             forged_count += 1;
             routes += usize::from(path.starts_with("guarantee.simpler_route."));
         }
+        eprintln!("design {k}: {} forgeries refused", forged_count - before);
     }
     assert!(forged_count > 100, "{forged_count} forgeries");
     assert!(routes > 10, "{routes} forgeries of the simpler route");

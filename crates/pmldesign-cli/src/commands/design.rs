@@ -10,7 +10,6 @@ use crate::io::matrix::read_matrix_file;
 use crate::io::write::emit;
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
-use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Loss, LossMethod, PricingMethod, Problem, Sample, Settings};
@@ -146,9 +145,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         .on_progress(|p| bar.update(p))
         .solve();
     bar.finish();
-    let d = d?;
-    let env = envelope_at(&d, a.envelope_delta)?;
-    let text = render_design(&d, &env, a.output.format())?;
+    let d = d?.with_envelope(a.envelope_delta)?;
+    let text = render_design(&d, a.output.format())?;
     emit(a.output.path(), &text)
 }
 
@@ -183,12 +181,6 @@ fn settings_from_flags(a: &DesignArgs) -> Result<Settings, CliError> {
         LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
     };
     Ok(settings)
-}
-
-/// The envelope bounds of a design at delta, under its reference prior.
-fn envelope_at(d: &pmldesign_solver::Design, delta: f64) -> Result<EnvelopeBounds, CliError> {
-    let prior = pmldesign_model::Prior::new(d.uncertainty.reference().to_vec())?;
-    Ok(Envelope::new(&d.mechanism, &prior)?.bounds(delta)?)
 }
 
 /// The loss asked for with `--utility loss`; usage errors name the flag.

@@ -2,39 +2,32 @@
 //! randomized-response baselines, the loss table, JSON and CSV. No mathematics
 //! here: every number comes from the library.
 
-use super::envelope::{envelope_json, envelope_table};
+use super::envelope::envelope_table;
 use super::matrix::matrix_table;
 use super::number::num;
 use super::pretty;
 use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
 use crate::error::CliError;
-use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use pmldesign_solver::{Design, DesignStatus, Guarantee, RadiusMethod};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::fmt::Write;
 
 /// Renders a design in the chosen format (with the guarantee of the sample it
 /// came from, if there is one). JSON is the design's own serialisation for a
 /// utility and a loss alike.
-pub fn render_design(
-    d: &Design,
-    envelope: &EnvelopeBounds,
-    format: Format,
-) -> Result<String, CliError> {
+pub fn render_design(d: &Design, format: Format) -> Result<String, CliError> {
     Ok(match format {
-        Format::Json => {
-            let mut v = design_json(d)?;
-            v["envelope"] = envelope_json(envelope);
-            pretty(&v)?
-        }
+        Format::Json => pretty(&design_json(d)?)?,
         Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
         Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
         Format::Table if d.loss.is_some() => loss_table(d)?,
         Format::Table => {
             let mut s = design_table(d);
-            s.push_str(&envelope_table(envelope));
+            if let Some(envelope) = &d.envelope {
+                s.push_str(&envelope_table(envelope));
+            }
             if let Some(g) = &d.guarantee {
                 s.push_str(&guarantee_table(d, g));
             }
@@ -70,14 +63,10 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     s
 }
 
-/// The JSON object of `pml design --format json` (without the envelope): the
-/// design's own serialisation, with the guarantee stated in words.
+/// The JSON object of `pml design --format json`: the design's own
+/// serialisation (with its envelope and the guarantee in words).
 pub fn design_json(d: &Design) -> Result<Value, CliError> {
-    let mut v = serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))?;
-    if let Some(s) = guarantee_statement(d) {
-        v["guarantee"]["statement"] = json!(s);
-    }
-    Ok(v)
+    serde_json::to_value(d).map_err(|e| CliError::Failure(e.to_string()))
 }
 
 /// A mechanism as CSV: a header `input,<outputs>`, then one row per input.

@@ -3,7 +3,7 @@
 
 use pmldesign_model::UncertaintySet;
 
-pub use pmldesign_data::statement::{envelope as envelope_statement, envelope_at as statement_at};
+pub use pmldesign_model::statement::{envelope as envelope_statement, envelope_at as statement_at};
 
 /// A set of priors in a design report: around "the estimate".
 pub fn describe_set(set: &UncertaintySet) -> String {
@@ -34,10 +34,10 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
     }
 }
 
-/// A design's sample guarantee in words ([`pmldesign_data::statement::sample_guarantee`]).
+/// A design's sample guarantee in words ([`pmldesign_model::statement::sample_guarantee`]).
 pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
     let g = d.guarantee.as_ref()?;
-    Some(pmldesign_data::statement::sample_guarantee(
+    Some(pmldesign_model::statement::sample_guarantee(
         d.epsilon, g.delta, g.samples,
     ))
 }
@@ -46,7 +46,7 @@ pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
 mod tests {
     #[test]
     fn statement_rounds_the_level_up() {
-        use pmldesign_data::statement::publishable as statement;
+        use pmldesign_model::statement::publishable as statement;
         let ln4 = 4f64.ln();
         let s = statement(ln4, 0.1, true);
         assert!(s.contains("> 1.386295) <= 0.1"), "{s}");

@@ -134,6 +134,7 @@ fn certified_design(
         baselines: randomized_response_baselines(set, epsilon, &value)?,
         mechanism,
         guarantee: None,
+        envelope: None,
         rays: opt.rays,
         pricing: opt.pricing.to_string(),
         iterations: opt.iterations,

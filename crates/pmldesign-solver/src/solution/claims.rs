@@ -79,6 +79,20 @@ pub(crate) fn agree(field: &str, stored: f64, recomputed: f64) -> Result<()> {
     Ok(())
 }
 
+/// A stated sentence or word against its re-derivation: equal, or refused
+/// whatever the tolerance.
+pub(crate) fn agree_text(field: &str, stated: &str, derived: &str) -> Result<()> {
+    if stated == derived {
+        Ok(())
+    } else {
+        Err(refused(
+            field,
+            format!("{stated:?}"),
+            format!("{derived:?}"),
+        ))
+    }
+}
+
 /// The error for a stated figure that its re-derivation does not support.
 fn refused(
     field: &str,
@@ -216,7 +230,10 @@ fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Re
             "a design that is not over an l1 ball",
         ));
     };
-    let again = Guarantee::new(center, g.samples, g.delta, g.radius_method)?;
+    let again = Guarantee::new(center, g.samples, g.delta, g.radius_method)?.stated_at(d.epsilon);
+    if let (Some(s), Some(again)) = (&g.statement, &again.statement) {
+        agree_text("guarantee.statement", s, again)?;
+    }
     number("guarantee.beta", g.beta, again.beta, Within::Value)?;
     number("uncertainty.beta", *beta, again.beta, Within::Value)?;
     if g.radius_note != again.radius_note {

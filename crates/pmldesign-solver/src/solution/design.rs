@@ -89,6 +89,10 @@ pub struct Design {
     pub baselines: Baselines,
     /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III).
     pub guarantee: Option<crate::solution::guarantee::Guarantee>,
+    /// Bounds on the post-processing envelope at one delta (\[V\] Thm 3) under
+    /// the reference prior, when asked for ([`Design::with_envelope`]; the CLI and
+    /// Python add them at their `envelope_delta`); `None` from a solve.
+    pub envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
     /// Extreme rays of the cone when they were counted (enumeration, or branch
     /// and bound up to N = 20); 0 when no LP was needed.
     pub rays: Option<u64>,
@@ -103,6 +107,12 @@ pub struct Design {
 }
 
 impl Design {
+    /// The design with its envelope bounds at `delta` under the reference prior.
+    pub fn with_envelope(mut self, delta: f64) -> crate::Result<Self> {
+        self.envelope = Some(envelope_bounds(&self.mechanism, &self.uncertainty, delta)?);
+        Ok(self)
+    }
+
     /// What the status means for this design, in a sentence (`None` when it is
     /// optimal).
     pub fn note(&self) -> Option<String> {
@@ -205,4 +215,16 @@ impl LossOutcome {
             }
         })
     }
+}
+
+/// Bounds on the envelope of `mechanism` at `delta` under the reference prior of `set`.
+pub(crate) fn envelope_bounds(
+    mechanism: &Mechanism,
+    set: &UncertaintySet,
+    delta: f64,
+) -> crate::Result<pmldesign_model::envelope::EnvelopeBounds> {
+    use pmldesign_model::envelope::{Envelope, check_delta};
+    check_delta(delta)?;
+    let prior = pmldesign_model::Prior::new(set.reference().to_vec())?;
+    Ok(Envelope::new(mechanism, &prior)?.bounds(delta)?)
 }

@@ -28,6 +28,7 @@ pub struct SimplerRoute {
 /// true prior lies in `B_beta(p^)`, so a mechanism eps-PML over the ball is eps-PML
 /// for the true prior.
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Guarantee {
     /// Sample size m.
     pub samples: u64,
@@ -42,9 +43,23 @@ pub struct Guarantee {
     /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
     /// design maximises a utility.
     pub simpler_route: Option<SimplerRoute>,
+    /// The guarantee in words for the design's eps
+    /// ([`pmldesign_model::statement::sample_guarantee`]; set with the design).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement: Option<String>,
 }
 
 impl Guarantee {
+    /// The guarantee of a design at level `epsilon`, with its sentence.
+    pub fn stated_at(mut self, epsilon: f64) -> Self {
+        self.statement = Some(pmldesign_model::statement::sample_guarantee(
+            epsilon,
+            self.delta,
+            self.samples,
+        ));
+        self
+    }
+
     /// The radius for (m, delta) over the estimate's alphabet, without the
     /// simpler route.
     pub fn new(estimate: &Prior, samples: u64, delta: f64, method: RadiusMethod) -> Result<Self> {
@@ -59,6 +74,7 @@ impl Guarantee {
             radius_method: method,
             radius_note,
             simpler_route: None,
+            statement: None,
         })
     }
 }

@@ -10,10 +10,11 @@ use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
 use crate::reference::baseline::randomized_response_baselines;
 use crate::solution::certificate::Certificate;
-use crate::solution::claims::{Stated, agree, check, check_names};
-use crate::solution::design::per_output;
+use crate::solution::claims::{Stated, agree, agree_text, check, check_names};
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
+use crate::solution::design::{envelope_bounds, per_output};
 use crate::solution::guarantee::Guarantee;
+use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -78,12 +79,77 @@ struct DesignRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     guarantee: Option<Guarantee>,
     solver: SolverRecord,
-    /// The post-processing envelope that `pml design` and Python write beside the
-    /// design (at their `envelope_delta`): not read back (recompute it with
-    /// `pml envelope`), never written by the library itself.
-    #[serde(default, skip_serializing)]
-    #[allow(dead_code)]
-    envelope: Option<serde::de::IgnoredAny>,
+    /// Bounds on the post-processing envelope at one delta, when the design
+    /// carries them ([`Design::with_envelope`]): re-derived on reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    envelope: Option<EnvelopeRecord>,
+}
+
+/// Envelope bounds as written: the bounds, the envelope when they meet, and the
+/// statement a data holder publishes.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnvelopeRecord {
+    delta: f64,
+    left_quantile: f64,
+    right_quantile: f64,
+    binary: f64,
+    markov: f64,
+    lower: f64,
+    upper: f64,
+    exact: bool,
+    envelope: Option<f64>,
+    statement: String,
+}
+
+impl From<&EnvelopeBounds> for EnvelopeRecord {
+    fn from(b: &EnvelopeBounds) -> Self {
+        EnvelopeRecord {
+            delta: b.delta,
+            left_quantile: b.left_quantile,
+            right_quantile: b.right_quantile,
+            binary: b.binary,
+            markov: b.markov,
+            lower: b.lower,
+            upper: b.upper,
+            exact: b.exact,
+            envelope: b.envelope(),
+            statement: pmldesign_model::statement::envelope(b),
+        }
+    }
+}
+
+impl EnvelopeRecord {
+    /// The stated bounds against those re-derived at the stated delta: numbers
+    /// within 1e-9 relative, `exact` and the statement as they are.
+    fn check(&self, mechanism: &Mechanism, set: &UncertaintySet) -> crate::Result<EnvelopeBounds> {
+        let derived = envelope_bounds(mechanism, set, self.delta)?;
+        let again = EnvelopeRecord::from(&derived);
+        let pairs = [
+            ("left_quantile", self.left_quantile, again.left_quantile),
+            ("right_quantile", self.right_quantile, again.right_quantile),
+            ("binary", self.binary, again.binary),
+            ("markov", self.markov, again.markov),
+            ("lower", self.lower, again.lower),
+            ("upper", self.upper, again.upper),
+        ];
+        for (name, stated, derived) in pairs {
+            agree(&format!("envelope.{name}"), stated, derived)?;
+        }
+        let words = |x: Option<f64>| x.map_or("null".to_string(), |v| v.to_string());
+        agree_text(
+            "envelope.exact",
+            &self.exact.to_string(),
+            &again.exact.to_string(),
+        )?;
+        agree_text(
+            "envelope.envelope",
+            &words(self.envelope),
+            &words(again.envelope),
+        )?;
+        agree_text("envelope.statement", &self.statement, &again.statement)?;
+        Ok(derived)
+    }
 }
 
 impl Serialize for Design {
@@ -120,7 +186,7 @@ impl Serialize for Design {
                 rays_priced: d.rays_priced,
                 pricing: d.pricing,
             },
-            envelope: None,
+            envelope: d.envelope.as_ref().map(EnvelopeRecord::from),
         }
         .serialize(s)
     }
@@ -149,7 +215,7 @@ impl DesignRecord {
         let set = rebuild(self.uncertainty.clone())?;
         self.check_shape(&set)?;
         let value = self.utility_function(&set)?;
-        let design = self.measured(set, &*value)?;
+        let mut design = self.measured(set, &*value)?;
         let stated = Stated {
             prior: &self.prior,
             epsilon: self.epsilon,
@@ -162,6 +228,11 @@ impl DesignRecord {
             baselines: &self.baselines.randomized_response,
         };
         check(&stated, &design, &*value)?;
+        if let Some(e) = &self.envelope {
+            design.envelope = Some(e.check(&design.mechanism, &design.uncertainty)?);
+        }
+        // The sentence as re-derived (a file may leave it out).
+        design.guarantee = design.guarantee.map(|g| g.stated_at(design.epsilon));
         Ok(design)
     }
 
@@ -223,6 +294,7 @@ impl DesignRecord {
             pmc_per_output: pmc,
             certificate,
             guarantee: self.guarantee.clone(),
+            envelope: None,
             rays: self.solver.extreme_rays,
             iterations: self.solver.pricing_passes,
             rays_priced: self.solver.rays_priced,
@@ -236,6 +308,7 @@ impl DesignRecord {
     fn utility_function<'a>(&'a self, set: &UncertaintySet) -> crate::Result<Objective<'a>> {
         let reference = set.reference();
         if let Some(outcome) = &self.loss {
+            agree_text("utility.name", &self.utility.name, LOSS_UTILITY_NAME)?;
             let d = outcome.loss()?.matrix(set.len())?;
             return Ok(Box::new(move |m: &Mechanism| {
                 -expected_loss(m, reference.view(), d.view())
@@ -253,6 +326,9 @@ impl DesignRecord {
         }
     }
 }
+
+/// The utility name of a loss design (its value is minus the expected loss).
+pub(crate) const LOSS_UTILITY_NAME: &str = "loss";
 
 /// A design's objective as a function of a mechanism.
 type Objective<'a> = Box<dyn Fn(&Mechanism) -> f64 + 'a>;

@@ -1,16 +1,16 @@
 //! The English sentences published beside the numbers: what a data holder can
 //! state from envelope bounds (`docs/theory.md` §8) and from a design's sample
-//! guarantee (§6). Produced here, at the edge, for the CLI and the bindings
-//! alike; the model and the solver return numbers only.
+//! guarantee (§6), for the CLI and the bindings alike, and for the solver,
+//! which re-derives the sentences a design file states.
 //!
 //! ```
-//! let s = pmldesign_data::statement::publishable(4f64.ln(), 0.1, true);
+//! let s = pmldesign_model::statement::publishable(4f64.ln(), 0.1, true);
 //! assert!(s.contains("> 1.386295) <= 0.1"));
-//! let g = pmldesign_data::statement::sample_guarantee(0.5, 1e-3, 1000);
+//! let g = pmldesign_model::statement::sample_guarantee(0.5, 1e-3, 1000);
 //! assert!(g.contains("1 - 0.001") && g.contains("0.5-PML"));
 //! ```
 
-use pmldesign_model::envelope::EnvelopeBounds;
+use crate::envelope::EnvelopeBounds;
 
 /// The statement a data holder can publish when `eps_c(delta) <= epsilon`: "for
 /// every post-processing Z, `P(l(X -> Z) > eps) <= delta`", with eps rounded *up*
