@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod counts;
+pub mod digest;
 pub mod matrix;
 pub mod privatise;
 pub mod sampler;

@@ -374,7 +374,10 @@ fn solve(
     }
     pmldesign::model::envelope::check_delta(o.envelope_delta)
         .map_err(|e| format!("envelope_delta: {e}"))?;
-    Ok(serde_json::to_value(d?.with_envelope(o.envelope_delta)?)?)
+    let mut d = d?.with_envelope(o.envelope_delta)?;
+    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
+    d.provenance = d.provenance.map(|p| p.with_tool(tool));
+    Ok(serde_json::to_value(d)?)
 }
 
 /// The empirical prior of whole-number counts and their total m.

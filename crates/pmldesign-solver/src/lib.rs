@@ -61,6 +61,7 @@ pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
 pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual};
+pub use solution::provenance::Provenance;
 pub use verify::utility::{Repricing, Verification};
 
 /// The solver's internals, for its own pricing-agreement tests and component

@@ -27,6 +27,7 @@ use crate::solution::claims::check_names;
 use crate::solution::design::{Design, LossOutcome, numbered, per_output};
 use crate::solution::guarantee::Guarantee;
 use crate::solution::loss::LossDesign;
+use crate::solution::provenance::Provenance;
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{ModelError, Notion, Prior, UncertaintySet};
 
@@ -167,14 +168,15 @@ impl<'a> Problem<'a> {
     /// over the whole set, and a failed check is an error.
     pub fn solve(self) -> Result<Design> {
         self.settings.validate()?;
-        let Some(notion) = self.notion else {
+        let Some(notion) = self.notion.clone() else {
             return Err(missing_level());
         };
-        let (set, guarantee) = match self.priors {
-            Priors::Set(set) => (set, None),
-            Priors::Sample(sample) => sample_ball(&sample, &notion)?,
+        let (set, guarantee) = match &self.priors {
+            Priors::Set(set) => (set.clone(), None),
+            Priors::Sample(sample) => sample_ball(sample, &notion)?,
         };
         let labels = check_labels(self.labels.as_deref(), set.len())?;
+        let provenance = Provenance::of_problem(&self.settings, &self.described(&labels));
         let mut progress = self.progress;
         let mut report = |p: Progress| {
             if let Some(f) = progress.as_mut() {
@@ -228,7 +230,33 @@ impl<'a> Problem<'a> {
         };
         d.labels = labels;
         d.guarantee = d.guarantee.map(|g| g.stated_at(d.epsilon));
+        d.provenance = Some(provenance);
         Ok(d)
+    }
+
+    /// The problem as the library received it, in canonical JSON: what the
+    /// provenance's digest covers.
+    fn described(&self, labels: &[String]) -> String {
+        let priors = match &self.priors {
+            Priors::Set(set) => serde_json::json!({ "set": set }),
+            Priors::Sample(s) => serde_json::json!({ "sample": {
+                "estimate": s.estimate.masses(),
+                "samples": s.samples,
+                "delta": s.delta,
+                "radius": s.radius,
+            }}),
+        };
+        let objective = match &self.objective {
+            Objective::Utility(u) => u.name(),
+            Objective::Loss(l) => format!("{l:?}"),
+        };
+        serde_json::json!({
+            "priors": priors,
+            "notion": self.notion,
+            "objective": objective,
+            "labels": labels,
+        })
+        .to_string()
     }
 }
 
@@ -329,6 +357,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
         mechanism: ld.mechanism,
         guarantee: None,
         envelope: None,
+        provenance: None,
         rays: None,
         iterations: ld.iterations,
         rays_priced: 0,

@@ -261,7 +261,7 @@ fn leaf<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
 
 /// Fields that are not claims (solver statistics): a forgery there is not
 /// required to fail.
-const NOT_CLAIMS: [&str; 1] = ["solver."];
+const NOT_CLAIMS: [&str; 2] = ["solver.", "provenance."];
 
 /// A design file is a claim (issue 24): for designs of every route (a sample
 /// design with its guarantee and simpler route included, each with its envelope),
@@ -336,7 +336,9 @@ fn every_forged_figure_is_refused() {
 
 /// The layout is strict: a key the library does not know (a typo, or a field of a
 /// newer version) is refused by name, at the top and inside; a newer
-/// `format_version` is refused naming it; a file of version 1 (no such key) reads.
+/// `format_version` is refused naming it; a file of version 1 (no such key) and
+/// one of version 2 (no provenance) read. The provenance is kept as written and
+/// its layout is strict too.
 #[test]
 fn the_schema_is_strict_and_versioned() {
     let d = Problem::new(known(&[0.4, 0.3, 0.2, 0.1]))
@@ -344,7 +346,8 @@ fn the_schema_is_strict_and_versioned() {
         .solve()
         .unwrap();
     let good = stored(&d);
-    assert_eq!(good["format_version"], json!(2));
+    assert_eq!(good["format_version"], json!(3));
+    assert!(good["provenance"]["input_sha256"].as_str().unwrap().len() == 64);
     let error = |v: Value| serde_json::from_value::<Design>(v).unwrap_err().to_string();
     let mut v = good.clone();
     v["epsilonn"] = json!(1.0);
@@ -353,10 +356,19 @@ fn the_schema_is_strict_and_versioned() {
     v["certificate"]["worst_case_pmll"] = json!(1.0);
     assert!(error(v).contains("unknown field `worst_case_pmll`"));
     let mut v = good.clone();
-    v["format_version"] = json!(3);
+    v["provenance"]["toool"] = json!("x");
+    assert!(error(v).contains("unknown field `toool`"));
+    let mut v = good.clone();
+    v["format_version"] = json!(4);
     let e = error(v);
-    assert!(e.contains("format_version") && e.contains('3'), "{e}");
+    assert!(e.contains("format_version") && e.contains('4'), "{e}");
+    let mut v = good.clone();
+    v["provenance"]["tool"] = json!("someone else's tool");
+    assert_eq!(read(v).provenance.unwrap().tool, "someone else's tool");
     let mut v = good;
+    v["format_version"] = json!(2);
+    v.as_object_mut().unwrap().remove("provenance");
+    read(v.clone()).verify().unwrap();
     v.as_object_mut().unwrap().remove("format_version");
     read(v).verify().unwrap();
 }

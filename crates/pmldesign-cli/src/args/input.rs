@@ -42,4 +42,6 @@ pub struct Estimate {
     pub labels: Vec<String>,
     /// The sample size m when the prior was estimated from counts or data.
     pub samples: Option<u64>,
+    /// What was read and its SHA-256 (hex), for a prior counted from a data file.
+    pub digest: Option<(String, String)>,
 }

@@ -145,7 +145,14 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         .on_progress(|p| bar.update(p))
         .solve();
     bar.finish();
-    let d = d?.with_envelope(a.envelope_delta)?;
+    let mut d = d?.with_envelope(a.envelope_delta)?;
+    d.provenance = d.provenance.map(|p| {
+        let p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+        match &est.digest {
+            Some((what, sha)) => p.with_input(what, sha),
+            None => p,
+        }
+    });
     let text = render_design(&d, a.output.format())?;
     emit(a.output.path(), &text)
 }

@@ -14,6 +14,7 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
             prior,
             labels,
             samples: None,
+            digest: None,
         });
     }
     if let Some(v) = &input.counts {
@@ -25,11 +26,15 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
             prior,
             labels,
             samples: Some(total),
+            digest: None,
         });
     }
     if let (Some(path), Some(column)) = (&input.data, &input.column) {
-        let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
-        let counts = pmldesign_data::count_column(reader, column, input.labels.as_deref())
+        let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
+            1 << 20,
+            open_data(path)?,
+        ));
+        let counts = pmldesign_data::count_column(&mut reader, column, input.labels.as_deref())
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         let prior = counts
             .prior()
@@ -38,6 +43,7 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
             prior,
             labels: counts.labels,
             samples: Some(counts.rows),
+            digest: Some((format!("data file {}", path.display()), reader.hex())),
         });
     }
     Err(CliError::Usage(

@@ -79,6 +79,7 @@ pub fn render_verdict(
             "utility": d.utility_name,
             "verification": v,
             "certificate": d.certificate,
+            "provenance": d.provenance,
         })),
         AssessFormat::Table => Ok(verdict_table(d, v, source)),
     }
@@ -124,6 +125,17 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         c.gap,
         status.as_str().unwrap_or("-")
     );
+    let _ = writeln!(
+        s,
+        "  claims   every figure the file states re-derived and agreeing (README, Design files)"
+    );
+    if let Some(p) = &d.provenance {
+        let _ = writeln!(
+            s,
+            "  from     {}, {} (sha256 {}): informational, not checked",
+            p.tool, p.input, p.input_sha256
+        );
+    }
     s
 }
 

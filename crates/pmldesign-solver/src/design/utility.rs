@@ -135,6 +135,7 @@ fn certified_design(
         mechanism,
         guarantee: None,
         envelope: None,
+        provenance: None,
         rays: opt.rays,
         pricing: opt.pricing.to_string(),
         iterations: opt.iterations,

@@ -93,6 +93,9 @@ pub struct Design {
     /// the reference prior, when asked for ([`Design::with_envelope`]; the CLI and
     /// Python add them at their `envelope_delta`); `None` from a solve.
     pub envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
+    /// Where the design came from (program, settings, input digest):
+    /// informational, not a claim; kept as written when a design is read.
+    pub provenance: Option<crate::solution::provenance::Provenance>,
     /// Extreme rays of the cone when they were counted (enumeration, or branch
     /// and bound up to N = 20); 0 when no LP was needed.
     pub rays: Option<u64>,

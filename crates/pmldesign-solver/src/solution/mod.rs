@@ -8,4 +8,5 @@ pub(crate) mod claims;
 pub(crate) mod design;
 pub(crate) mod guarantee;
 pub(crate) mod loss;
+pub(crate) mod provenance;
 pub(crate) mod record;

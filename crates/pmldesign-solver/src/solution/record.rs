@@ -14,6 +14,7 @@ use crate::solution::claims::{Stated, agree, agree_text, check, check_names};
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::design::{envelope_bounds, per_output};
 use crate::solution::guarantee::Guarantee;
+use crate::solution::provenance::Provenance;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -22,7 +23,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// addition to the layout bumps it; files of version 1 (written before the field
 /// existed, which then is absent) read through the same checks; a newer one is
 /// refused naming its version.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 fn version_one() -> u32 {
     1
@@ -79,6 +80,9 @@ struct DesignRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     guarantee: Option<Guarantee>,
     solver: SolverRecord,
+    /// Where the design came from: informational, kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    provenance: Option<Provenance>,
     /// Bounds on the post-processing envelope at one delta, when the design
     /// carries them ([`Design::with_envelope`]): re-derived on reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -186,6 +190,7 @@ impl Serialize for Design {
                 rays_priced: d.rays_priced,
                 pricing: d.pricing,
             },
+            provenance: d.provenance,
             envelope: d.envelope.as_ref().map(EnvelopeRecord::from),
         }
         .serialize(s)
@@ -295,6 +300,7 @@ impl DesignRecord {
             certificate,
             guarantee: self.guarantee.clone(),
             envelope: None,
+            provenance: self.provenance.clone(),
             rays: self.solver.extreme_rays,
             iterations: self.solver.pricing_passes,
             rays_priced: self.solver.rays_priced,
