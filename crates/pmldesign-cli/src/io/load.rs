@@ -2,7 +2,7 @@
 //! mechanism of `--mechanism` (one row per symbol of the prior), the distance of
 //! `--metric-matrix` and the design of `--design`.
 
-use super::matrix::{read_matrix_file, read_mechanism, read_text};
+use super::matrix::{matrix_from_text, read_matrix_file, read_text};
 use crate::args::{Estimate, Input, MetricArgs, MetricName};
 use crate::error::CliError;
 use pmldesign_model::{Mechanism, Metric};
@@ -11,13 +11,19 @@ use std::path::Path;
 
 /// Reads `--mechanism FILE` (design JSON, a JSON array of rows, or CSV) and checks it
 /// against the prior: one row per symbol, row labels consistent with the prior's.
+/// A design file is read back first, as `--design` is (every figure it states
+/// re-derived), so a forged one is refused wherever it enters.
 /// Returns the mechanism and the labels of its rows.
 pub fn load_mechanism(
     path: &Path,
     input: &Input,
     est: &Estimate,
 ) -> Result<(Mechanism, Vec<String>), CliError> {
-    let file = read_mechanism(path)?;
+    let text = read_text("--mechanism", path)?;
+    let file = matrix_from_text("--mechanism", path, &text)?;
+    if file.design {
+        design_from_text("--mechanism", path, &text)?;
+    }
     let shown = path.display();
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;

@@ -47,11 +47,6 @@ pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
     })
 }
 
-/// Reads a mechanism: design JSON (its "mechanism" field), a JSON array of rows, or CSV.
-pub fn read_mechanism(path: &Path) -> Result<MechanismFile, CliError> {
-    read_matrix_file("--mechanism", path)
-}
-
 /// Reads a matrix given by `flag`: a JSON object with a "mechanism" field, a JSON
 /// array of rows, or CSV rows (optionally a header and a label column).
 pub fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliError> {
