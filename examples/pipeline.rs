@@ -23,7 +23,8 @@ struct Options {
     column: String,
     epsilon: f64,
     delta: f64,
-    seed: u64,
+    /// The secret key of the draws (a fresh one from the OS when not given).
+    seed: Option<String>,
     out: PathBuf,
 }
 
@@ -43,7 +44,7 @@ fn options() -> Result<Options, Box<dyn Error>> {
         column: need("--column")?.to_owned(),
         epsilon: need("--epsilon")?.parse()?,
         delta: need("--delta")?.parse()?,
-        seed: get("--seed").map_or(Ok(0), str::parse)?,
+        seed: get("--seed").map(str::to_string),
         out: need("--out")?.into(),
     })
 }
@@ -93,11 +94,15 @@ fn main() -> Result<(), Box<dyn Error>> {
     report(&design);
 
     std::fs::create_dir_all(&o.out)?;
+    let key = match &o.seed {
+        Some(s) => StreamKey::parse(s)?,
+        None => StreamKey::from_os(),
+    };
     let mut privatiser = CategoricalPrivatiser::new(
         &design.mechanism,
         design.labels.clone(),
         design.outputs.clone(),
-        seeded_rng(o.seed),
+        (&key, o.column.as_str()),
     )?;
     let name = format!("{}_private", o.column);
     let summary = privatise_column(

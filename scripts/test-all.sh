@@ -17,7 +17,7 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-python -m pip install --quiet --disable-pip-version-check maturin numpy pytest
+python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars "dask[dataframe]"
 # A local directory is rebuilt on every install; maturin builds in release.
 python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
     --force-reinstall --no-deps ./crates/pmldesign-python

@@ -29,9 +29,9 @@ pub use pmldesign_solver as solver;
 
 /// The types most programs need, from a CSV column to its privatised copy.
 pub mod prelude {
+    pub use pmldesign_data::stream::StreamKey;
     pub use pmldesign_data::{
-        CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column,
-        privatise_column, seeded_rng,
+        CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column, privatise_column,
     };
     pub use pmldesign_model::{
         ColumnCone, Mechanism, Metric, ModelError, Notion, Prior, UncertaintySet, measures,

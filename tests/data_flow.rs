@@ -25,7 +25,7 @@ fn privatise(csv: &str, design: &Design, seed: u64) -> (String, u64) {
         &design.mechanism,
         design.labels.clone(),
         design.outputs.clone(),
-        seeded_rng(seed),
+        (&StreamKey::parse(&seed.to_string()).unwrap(), "colour"),
     )
     .unwrap();
     let mut out = Vec::new();

@@ -53,6 +53,9 @@ fn apply_ok(args: &[&str]) -> String {
     err
 }
 
+/// A 256-bit key: a short seed would add a warning to stderr.
+const KEY: &str = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
+
 #[test]
 fn same_seed_same_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -71,8 +74,12 @@ fn same_seed_same_file() {
         assert!(err.contains("2000 privatised"), "{err}");
         text
     };
-    let a = seeded("17", "a.csv");
-    assert_eq!(a, seeded("17", "b.csv"));
+    let a = seeded(KEY, "a.csv");
+    assert_eq!(a, seeded(KEY, "b.csv"));
+    // A seed under 64 bits is used with a warning that it is found by trying.
+    let (err, short) = run(Some("17"), "short.csv");
+    assert!(err.contains("warning: the seed is a 5-bit number"), "{err}");
+    assert_ne!(short, a);
     assert_ne!(a, seeded("18", "c.csv"));
     // Without --seed the draws come from the OS and differ between runs.
     assert_ne!(run(None, "d.csv").1, run(None, "e.csv").1);
@@ -99,7 +106,7 @@ fn mechanism_as_csv_and_replace() {
         s(&input),
         "secret",
         s(&out),
-        &["--seed", "1", "--replace"],
+        &["--seed", KEY, "--replace"],
     ));
     let text = std::fs::read_to_string(&out).unwrap();
     let mut lines = text.lines();
@@ -116,7 +123,7 @@ fn mechanism_as_csv_and_replace() {
         s(&bin),
         "secret",
         s(&out),
-        &["--seed", "1"],
+        &["--seed", KEY],
     );
     let (code, err) = apply(&base);
     assert_eq!(code, Some(2), "{err}");
@@ -151,7 +158,7 @@ fn unknown_value_names_the_line() {
         s(&input),
         "secret",
         s(&out),
-        &["--seed", "3"],
+        &["--seed", KEY],
     );
     let (code, err) = apply(&base);
     assert_eq!(code, Some(2), "{err}");
@@ -206,7 +213,7 @@ fn laplace_and_gaussian_columns() {
                 s(&input),
                 "secret",
                 s(&out),
-                &["--seed", "8"],
+                &["--seed", KEY],
             ));
             std::fs::read_to_string(out).unwrap()
         };
@@ -310,7 +317,7 @@ fn output_onto_its_own_input_is_refused() {
                 s(&input),
                 "secret",
                 s(out),
-                &[&["--seed", "1"], extra].concat(),
+                &[&["--seed", KEY], extra].concat(),
             );
             let (code, err) = apply(&args);
             assert_eq!(code, Some(2), "{out:?} {extra:?}: {err}");
@@ -336,7 +343,7 @@ fn a_design_file_is_checked_before_it_is_applied() {
         s(&input),
         "secret",
         s(&out),
-        &["--seed", "1"],
+        &["--seed", KEY],
     ));
     assert!(!ok.contains("warning") && !ok.contains("note"), "{ok}");
     // Example 1's mutual information is 0.026822; the file states another value.
@@ -350,7 +357,7 @@ fn a_design_file_is_checked_before_it_is_applied() {
         s(&input),
         "secret",
         s(&out),
-        &["--seed", "1"],
+        &["--seed", KEY],
     );
     let (code, err) = apply(&args);
     assert_eq!(code, Some(2), "{err}");
@@ -369,7 +376,7 @@ fn a_design_file_is_checked_before_it_is_applied() {
         s(&input),
         "secret",
         s(&out),
-        &["--seed", "1", "--labels", "a,b,c,d"],
+        &["--seed", KEY, "--labels", "a,b,c,d"],
     ));
     assert!(
         noted.contains("no privacy guarantee was checked"),

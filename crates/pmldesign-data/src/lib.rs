@@ -3,23 +3,25 @@
 //! The data side of optimal mechanism design under pointwise maximal leakage: a CSV
 //! column counted into an empirical prior ([`count_column`], `docs/theory.md` §6), a
 //! mechanism applied to a CSV column ([`privatise_column`] with a
-//! [`CategoricalPrivatiser`]), reproducible draws ([`seeded_rng`]) and mechanism
-//! matrices read from CSV ([`matrix`]). The mathematics, and the sentences published
+//! [`CategoricalPrivatiser`]), draws from one keyed stream for any partitioning
+//! ([`stream`]) and mechanism matrices read from CSV ([`matrix`]). The mathematics, and the sentences published
 //! beside its numbers, are in `pmldesign-model`.
 //!
 //! ```
 //! use pmldesign_data::{CategoricalPrivatiser, OnUnknown, Placement, count_column,
-//!                privatise_column, seeded_rng};
+//!                privatise_column};
+//! use pmldesign_data::stream::StreamKey;
 //! use pmldesign_model::Mechanism;
 //!
 //! let csv = "id,colour\n1,red\n2,blue\n3,red\n";
 //! let counts = count_column(csv.as_bytes(), "colour", None)?;
 //! assert_eq!(counts.prior()?.masses().to_vec(), [2.0 / 3.0, 1.0 / 3.0]);
 //!
-//! // Randomized response on the two colours, reproducible with the seed.
+//! // Randomized response on the two colours, reproducible with the (secret) key.
 //! let w = Mechanism::from_rows(vec![vec![0.75, 0.25], vec![0.25, 0.75]])?;
 //! let labels = counts.labels.clone();
-//! let mut privatiser = CategoricalPrivatiser::new(&w, labels.clone(), labels, seeded_rng(7))?;
+//! let key = StreamKey::parse("0x3c6ef372fe94f82ba54ff53a5f1d36f1510e527fade682d19b05688c2b3e6c1f")?;
+//! let mut privatiser = CategoricalPrivatiser::new(&w, labels.clone(), labels, (&key, "colour"))?;
 //! let mut out = Vec::new();
 //! let summary = privatise_column(csv.as_bytes(), &mut out, "colour",
 //!     Placement::Append("colour_private"), OnUnknown::Error, &mut privatiser)?;
@@ -29,18 +31,21 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod codes;
 pub mod counts;
 pub mod digest;
 pub mod matrix;
 pub mod privatise;
 pub mod sampler;
+pub mod stream;
 mod table;
 
+pub use codes::privatise_codes;
 pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};
 pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, privatise_column,
 };
 pub use sampler::{
     AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
-    SamplerRng, entropy_rng, seeded_rng,
+    SamplerRng, seeded_rng,
 };

@@ -3,11 +3,13 @@
 //! `docs/theory.md` §1), one record at a time.
 //!
 //! ```
-//! use pmldesign_data::{CategoricalPrivatiser, OnUnknown, Placement, privatise_column, seeded_rng};
+//! use pmldesign_data::{CategoricalPrivatiser, OnUnknown, Placement, privatise_column};
+//! use pmldesign_data::stream::StreamKey;
 //! use pmldesign_model::Mechanism;
 //! let w = Mechanism::identity(2);
 //! let names = vec!["a".to_string(), "b".to_string()];
-//! let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, seeded_rng(1))?;
+//! let key = StreamKey::from_os();
+//! let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, (&key, "v"))?;
 //! let mut out = Vec::new();
 //! let input = "id,v\n1,a\n2,b\n";
 //! let summary = privatise_column(input.as_bytes(), &mut out, "v", Placement::Append("v_private"),
@@ -25,9 +27,11 @@ use std::io::Read;
 /// Turns one value of a column into its privatised value; implemented by the
 /// samplers of [`crate::sampler`].
 pub trait ColumnPrivatiser {
-    /// Appends the privatised value of `value` to `out` and returns true, or returns
-    /// false (leaving `out` alone) if `value` is not in the alphabet.
-    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool;
+    /// Appends the privatised value of `value`, the column's row `row` (0-based,
+    /// every data row counted), to `out` and returns true, or returns false
+    /// (leaving `out` alone) if `value` is not in the alphabet. Row i draws from
+    /// its own place of the column's stream ([`crate::stream`]).
+    fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool;
     /// The values accepted, for error messages.
     fn alphabet(&self) -> &[String];
 }
@@ -127,7 +131,7 @@ where
         out.clear();
         // The reader is not flexible: every record has as many fields as the header.
         let value = record.get(idx).unwrap_or_default();
-        if privatiser.privatise(value, &mut out) {
+        if privatiser.privatise(summary.rows - 1, value, &mut out) {
             summary.privatised += 1;
         } else {
             let line = record.position().map_or(0, |p| p.line());

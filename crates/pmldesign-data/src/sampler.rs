@@ -25,24 +25,19 @@
 //! ```
 
 use crate::privatise::ColumnPrivatiser;
+use crate::stream::{ColumnStream, StreamKey};
 use pmldesign_model::{Mechanism, ModelError, Result};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::io::Write as _;
 
-/// The generator used for reproducible sampling (PCG-64 MCG, 128-bit state).
+/// A generator for tests and experiments of the samplers (PCG-64 MCG, 128-bit
+/// state). Privatising data draws from a keyed [`ColumnStream`] instead.
 pub type SamplerRng = rand_pcg::Pcg64Mcg;
 
 /// A [`SamplerRng`] seeded from `seed`: the same seed gives the same draws.
 pub fn seeded_rng(seed: u64) -> SamplerRng {
     SamplerRng::seed_from_u64(seed)
-}
-
-/// A [`SamplerRng`] seeded from the operating system's entropy: draws nobody can
-/// reproduce (use it when the privatised data will be published, since anyone who
-/// knows a seed can replay the draws).
-pub fn entropy_rng() -> SamplerRng {
-    rand::make_rng()
 }
 
 /// Bits of precision of a bucket: each of the n buckets of an [`AliasTable`] has
@@ -287,6 +282,14 @@ impl AdditiveNoise {
         }
     }
 
+    /// The 64-bit words one draw consumes.
+    pub fn words(&self) -> u64 {
+        match self {
+            AdditiveNoise::Laplace { .. } => 1,
+            AdditiveNoise::Gaussian { .. } => 2,
+        }
+    }
+
     /// The mechanism's output `x + N` for the secret `x`.
     #[inline]
     pub fn privatise<R: Rng + ?Sized>(&self, x: f64, rng: &mut R) -> f64 {
@@ -374,17 +377,18 @@ pub struct CategoricalPrivatiser {
     index: LabelIndex,
     labels: Vec<String>,
     outputs: Vec<String>,
-    rng: SamplerRng,
+    stream: ColumnStream,
 }
 
 impl CategoricalPrivatiser {
     /// Checks that there is one distinct, non-empty label per input and one distinct
-    /// output name per output of `mechanism`; draws from `rng`.
+    /// output name per output of `mechanism`; row i draws one word of `stream`
+    /// ([`ColumnStream::new`] with one word a row).
     pub fn new(
         mechanism: &Mechanism,
         labels: Vec<String>,
         outputs: Vec<String>,
-        rng: SamplerRng,
+        (key, column): (&StreamKey, &str),
     ) -> Result<Self> {
         check_names("labels", &labels, mechanism.inputs(), "inputs (rows)")?;
         check_names(
@@ -398,7 +402,7 @@ impl CategoricalPrivatiser {
             index: LabelIndex::new(&labels),
             labels,
             outputs,
-            rng,
+            stream: ColumnStream::new(key, column, 1),
         })
     }
 }
@@ -438,10 +442,10 @@ fn check_names(field: &str, names: &[String], n: usize, what: &str) -> Result<()
 
 impl ColumnPrivatiser for CategoricalPrivatiser {
     #[inline]
-    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool {
+    fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool {
         match self.index.get(value) {
             Some(x) => {
-                let y = self.sampler.sample(x, &mut self.rng);
+                let y = self.sampler.sample(x, self.stream.at(row));
                 out.extend_from_slice(self.outputs[y].as_bytes());
                 true
             }
@@ -460,16 +464,16 @@ impl ColumnPrivatiser for CategoricalPrivatiser {
 #[derive(Debug, Clone)]
 pub struct BinaryAdditivePrivatiser {
     noise: AdditiveNoise,
-    rng: SamplerRng,
+    stream: ColumnStream,
     alphabet: [String; 2],
 }
 
 impl BinaryAdditivePrivatiser {
-    /// Adds `noise` drawn from `rng`.
-    pub fn new(noise: AdditiveNoise, rng: SamplerRng) -> Self {
+    /// Adds `noise`, row i's drawn from its words of the column's stream.
+    pub fn new(noise: AdditiveNoise, (key, column): (&StreamKey, &str)) -> Self {
         BinaryAdditivePrivatiser {
             noise,
-            rng,
+            stream: ColumnStream::new(key, column, noise.words()),
             alphabet: ["-1".to_owned(), "1".to_owned()],
         }
     }
@@ -490,10 +494,10 @@ fn binary_value(value: &[u8]) -> Option<f64> {
 
 impl ColumnPrivatiser for BinaryAdditivePrivatiser {
     #[inline]
-    fn privatise(&mut self, value: &[u8], out: &mut Vec<u8>) -> bool {
+    fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool {
         match binary_value(value) {
             Some(x) => {
-                let y = self.noise.privatise(x, &mut self.rng);
+                let y = self.noise.privatise(x, self.stream.at(row));
                 write!(out, "{y}").expect("writing to a Vec cannot fail");
                 true
             }

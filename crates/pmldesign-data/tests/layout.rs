@@ -2,6 +2,7 @@
 //! its designs, with `select(Axis(1), ..)`) can be sampled and privatised.
 
 use ndarray::{Array2, Axis};
+use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     CategoricalPrivatiser, MechanismSampler, OnUnknown, Placement, privatise_column, seeded_rng,
 };
@@ -21,6 +22,11 @@ fn column_selected() -> Mechanism {
     let m = a.select(Axis(1), &[0, 2, 3]);
     assert!(!m.is_standard_layout());
     Mechanism::new(m).unwrap()
+}
+
+/// The stream key of a small test seed.
+fn key(seed: u64) -> StreamKey {
+    StreamKey::parse(&seed.to_string()).unwrap()
 }
 
 #[test]
@@ -43,7 +49,7 @@ fn column_selected_mechanism_can_be_sampled() {
 fn column_selected_mechanism_can_be_privatised() {
     let w = column_selected();
     let names: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-    let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, seeded_rng(5)).unwrap();
+    let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, (&key(5), "v")).unwrap();
     let input = "v\na\nb\nc\n";
     let mut out = Vec::new();
     let summary = privatise_column(

@@ -3,9 +3,8 @@
 
 mod common;
 use common::{assert_frequencies, example1};
-use pmldesign_data::sampler::{
-    AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, seeded_rng,
-};
+use pmldesign_data::sampler::{AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser};
+use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{OnUnknown, Placement, PrivatiseError, privatise_column};
 
 fn labels(v: &[&str]) -> Vec<String> {
@@ -24,7 +23,8 @@ fn csv_stream_frequencies_and_layout() {
     for i in 0..rows_per_label * 4 {
         input.push_str(&format!("{i},{},\"q,{}\"\n", names[i % 4], i % 3));
     }
-    let mut p = CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), seeded_rng(3)).unwrap();
+    let mut p =
+        CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), (&key(3), "v")).unwrap();
     let mut out = Vec::new();
     let s = privatise_column(
         input.as_bytes(),
@@ -57,7 +57,7 @@ fn csv_stream_frequencies_and_layout() {
     }
 
     // In place: the header is unchanged and only the secret column differs.
-    let mut p = CategoricalPrivatiser::new(&w, names.clone(), outs, seeded_rng(3)).unwrap();
+    let mut p = CategoricalPrivatiser::new(&w, names.clone(), outs, (&key(3), "v")).unwrap();
     let mut out = Vec::new();
     let small = "secret,k\nb,1\na,2\n";
     privatise_column(
@@ -82,6 +82,11 @@ fn csv_stream_frequencies_and_layout() {
     );
 }
 
+/// The stream key of a small test seed.
+fn key(seed: u64) -> StreamKey {
+    StreamKey::parse(&seed.to_string()).unwrap()
+}
+
 #[test]
 fn unknown_values_error_skip_keep() {
     let w = example1();
@@ -90,7 +95,7 @@ fn unknown_values_error_skip_keep() {
     let input = "v,k\na,1\nz,2\nb,3\n,4\nq,5\n";
     let run = |on: OnUnknown| {
         let mut p =
-            CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), seeded_rng(1)).unwrap();
+            CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), (&key(1), "v")).unwrap();
         let mut out = Vec::new();
         let r = privatise_column(
             input.as_bytes(),
@@ -132,7 +137,8 @@ fn unknown_values_error_skip_keep() {
     assert_eq!(lines[5], "q,5,");
 
     // A missing column and a clashing output column are input errors.
-    let mut p = CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), seeded_rng(1)).unwrap();
+    let mut p =
+        CategoricalPrivatiser::new(&w, names.clone(), outs.clone(), (&key(1), "v")).unwrap();
     let r = privatise_column(
         input.as_bytes(),
         Vec::new(),
@@ -153,16 +159,17 @@ fn unknown_values_error_skip_keep() {
     assert!(matches!(r, Err(PrivatiseError::Input(e)) if e.to_string().contains("already has")));
     // Labels must match the mechanism's rows.
     assert!(
-        CategoricalPrivatiser::new(&w, labels(&["a", "b"]), outs.clone(), seeded_rng(1)).is_err()
+        CategoricalPrivatiser::new(&w, labels(&["a", "b"]), outs.clone(), (&key(1), "v")).is_err()
     );
     assert!(
-        CategoricalPrivatiser::new(&w, labels(&["a", "b", "c", "a"]), outs, seeded_rng(1)).is_err()
+        CategoricalPrivatiser::new(&w, labels(&["a", "b", "c", "a"]), outs, (&key(1), "v"))
+            .is_err()
     );
 }
 
 #[test]
 fn binary_additive_column() {
-    let mut p = BinaryAdditivePrivatiser::new(AdditiveNoise::laplace(1.0).unwrap(), seeded_rng(4));
+    let mut p = BinaryAdditivePrivatiser::new(AdditiveNoise::laplace(1.0).unwrap(), (&key(4), "v"));
     let mut input = String::from("x\n");
     for i in 0..20_000 {
         input.push_str(if i % 2 == 0 { "1\n" } else { "-1\n" });

@@ -2,7 +2,7 @@
 //! and progress callbacks. Every computation is a call into [`crate::engine`].
 
 use crate::engine::{self, Bound as Question, Objective, Options, Progress};
-use numpy::{AllowTypeChange, PyArrayLike1, PyArrayLike2};
+use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayLike2};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -32,7 +32,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
-    m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;
@@ -239,20 +239,24 @@ fn verify_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
     to_python(py, &v)
 }
 
-/// See `pmldesign.apply`: one output name per value, as `pml apply` draws them.
+/// See `pmldesign.apply`: one output code per input code, as `pml apply` draws
+/// the same rows of the same column.
 #[pyfunction]
-#[pyo3(signature = (mechanism, labels, outputs, values, seed=None))]
-fn apply(
-    py: Python<'_>,
-    mechanism: Matrix<'_>,
-    labels: Vec<String>,
-    outputs: Vec<String>,
-    values: Vec<String>,
-    seed: Option<u64>,
-) -> PyResult<Vec<String>> {
+#[pyo3(signature = (mechanism, codes, column, offset=0, seed=None))]
+fn apply_codes<'py>(
+    py: Python<'py>,
+    mechanism: Matrix<'py>,
+    codes: PyArrayLike1<'py, u32, AllowTypeChange>,
+    column: String,
+    offset: u64,
+    seed: Option<String>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let rows = rows(&mechanism);
-    py.detach(move || engine::apply(rows, labels, outputs, &values, seed))
-        .map_err(|e| to_py_err(e, None))
+    let codes = codes.as_array().to_vec();
+    let out = py
+        .detach(move || engine::apply_codes(rows, &codes, &column, offset, seed))
+        .map_err(|e| to_py_err(e, None))?;
+    Ok(PyArray1::from_vec(py, out))
 }
 
 /// See `pmldesign.assess`.

@@ -4,7 +4,8 @@
 //! inputs are plain Rust values, results are `serde_json` values (the JSON of the
 //! `pml` CLI) or vectors.
 
-use pmldesign::data::{CategoricalPrivatiser, ColumnPrivatiser, entropy_rng, seeded_rng};
+use pmldesign::data::stream::{ColumnStream, StreamKey};
+use pmldesign::data::{MechanismSampler, privatise_codes};
 use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign::model::{measures::Assessment, sample};
 use pmldesign::prelude::*;
@@ -455,41 +456,28 @@ fn mechanism(rows: Vec<Vec<f64>>) -> Result<Mechanism> {
     Mechanism::from_rows(rows).map_err(|e| Error::Invalid(format!("mechanism: {e}")))
 }
 
-/// Runs the mechanism on `values` (input labels): one output name per value, drawn
-/// as `pml apply` draws them (Walker's alias method, one 64-bit word per value of
-/// `seeded_rng(seed)`), so the same seed gives the same stream.
-pub fn apply(
+/// Runs the mechanism on input codes (row indices): one output code per code,
+/// row `offset + k` drawing from its place of the keyed stream of `column`, as
+/// `pml apply --column COLUMN --seed SEED` draws the same rows. Without a seed
+/// the key comes from the operating system.
+pub fn apply_codes(
     rows: Vec<Vec<f64>>,
-    labels: Vec<String>,
-    outputs: Vec<String>,
-    values: &[String],
-    seed: Option<u64>,
-) -> Result<Vec<String>> {
+    codes: &[u32],
+    column: &str,
+    offset: u64,
+    seed: Option<String>,
+) -> Result<Vec<u32>> {
     guarded(|| {
         let w = mechanism(rows)?;
-        let rng = seed.map_or_else(entropy_rng, seeded_rng);
-        let mut p = CategoricalPrivatiser::new(&w, labels, outputs, rng)?;
-        let mut out = Vec::with_capacity(16);
-        values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                out.clear();
-                if !p.privatise(v.as_bytes(), &mut out) {
-                    return Err(invalid(
-                        &format!("values[{i}]"),
-                        v,
-                        "not one of the mechanism's labels",
-                        &format!(
-                            "use one of {:?} or an index below {}",
-                            p.alphabet(),
-                            w.inputs()
-                        ),
-                    ));
-                }
-                Ok(String::from_utf8_lossy(&out).into_owned())
-            })
-            .collect()
+        let key = match seed {
+            Some(s) => StreamKey::parse(&s)?,
+            None => StreamKey::from_os(),
+        };
+        let sampler = MechanismSampler::new(&w)?;
+        let mut stream = ColumnStream::new(&key, column, 1);
+        let mut out = vec![0; codes.len()];
+        privatise_codes(&sampler, codes, &mut stream, offset, &mut out)?;
+        Ok(out)
     })
 }
 

@@ -56,11 +56,18 @@ def test_apply_gives_the_cli_stream(run_pml, tmp_path):
         w = csv.writer(f)
         w.writerow(["id", "x"])
         w.writerows([i, v] for i, v in enumerate(values))
+    key = "0x" + "9b05688c2b3e6c1f" * 4
     run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.csv"),
-            "--column", "x", "--output", str(tmp_path / "out.csv"), "--seed", "11")
+            "--column", "x", "--output", str(tmp_path / "out.csv"), "--seed", key)
     with open(tmp_path / "out.csv", newline="") as f:
         cli = [row["x_private"] for row in csv.DictReader(f)]
-    assert pmldesign.apply(d, values, seed=11).tolist() == cli
+    # The same column name and key give the CLI's stream, and any split of the rows,
+    # each part with its offset, gives the whole.
+    assert pmldesign.apply(d, values, seed=key, column="x").tolist() == cli
+    cuts = [0, 1, 700, 701, 1500, 2000]
+    parts = [pmldesign.apply(d, values[a:b], seed=key, column="x", offset=a) for a, b in zip(cuts, cuts[1:])]
+    assert np.concatenate(parts).tolist() == cli
+    assert pmldesign.apply(d, values, seed=key, column="y").tolist() != cli
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -1,6 +1,5 @@
 //! The arguments of `pml apply`, and the range of its noise scales.
 
-use super::whole_number;
 use crate::error::CliError;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::path::PathBuf;
@@ -46,11 +45,22 @@ pub struct ApplyArgs {
     /// column (the output then holds no raw secret).
     #[arg(long)]
     pub replace: bool,
-    /// Seed of the random draws: the same seed, mechanism and input give the same
-    /// output. Anyone who knows the seed can replay the draws, so keep it secret;
-    /// without --seed, fresh randomness from the operating system is used.
-    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = whole_number)]
-    pub seed: Option<u64>,
+    /// Secret key of the random draws, a whole number below 2^256 (decimal or
+    /// 0x-hex): the same key, mechanism, column name and rows give the same output,
+    /// however the rows are split. Whoever knows it can undo most of the noise,
+    /// and a short one is found by trying them all: use 256 random bits. Without
+    /// --seed or --seed-file, a fresh key from the operating system is used.
+    #[arg(
+        long,
+        value_name = "S",
+        allow_hyphen_values = true,
+        conflicts_with = "seed_file"
+    )]
+    pub seed: Option<String>,
+    /// A file holding the secret key: a whole number as --seed takes it, or 32 raw
+    /// bytes (`head -c 32 /dev/urandom > key`).
+    #[arg(long, value_name = "FILE")]
+    pub seed_file: Option<PathBuf>,
     /// What to do with a row whose value is not one of the mechanism's labels.
     #[arg(long, value_enum, default_value = "error")]
     pub on_unknown: Unknown,

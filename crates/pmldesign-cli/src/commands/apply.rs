@@ -10,9 +10,10 @@ use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{same_file, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
+use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
-    Placement, PrivatiseError, SamplerRng, entropy_rng, privatise_column, seeded_rng,
+    Placement, PrivatiseError, privatise_column,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::numbered;
@@ -26,8 +27,8 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
             a.data.display()
         )));
     }
-    let rng = a.seed.map_or_else(entropy_rng, seeded_rng);
-    let mut privatiser = privatiser(&a, rng)?;
+    let key = stream_key(&a)?;
+    let mut privatiser = privatiser(&a, &key)?;
     let on_unknown = match a.on_unknown {
         Unknown::Error => OnUnknown::Error,
         Unknown::Skip => OnUnknown::Skip,
@@ -64,18 +65,19 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
 }
 
 /// The sampler asked for: a mechanism with its labels, or additive noise.
-fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
+fn privatiser(a: &ApplyArgs, key: &StreamKey) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
+    let stream = (key, a.column.as_str());
     if let Some(b) = a.laplace_scale {
         check_scale("--laplace-scale", b)?;
         let noise = AdditiveNoise::laplace(b)
             .map_err(|e| CliError::Usage(format!("--laplace-scale: {e}")))?;
-        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
+        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, stream)));
     }
     if let Some(s) = a.gaussian_sigma {
         check_scale("--gaussian-sigma", s)?;
         let noise = AdditiveNoise::gaussian(s)
             .map_err(|e| CliError::Usage(format!("--gaussian-sigma: {e}")))?;
-        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, rng)));
+        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, stream)));
     }
     let path = a
         .mechanism
@@ -99,12 +101,51 @@ fn privatiser(a: &ApplyArgs, rng: SamplerRng) -> Result<Box<dyn ColumnPrivatiser
     };
     // Written as cells of the output CSV: guarded against formula injection.
     let outputs: Vec<String> = outputs.iter().map(|o| defuse(o).into_owned()).collect();
-    let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, rng).map_err(|e| {
+    let p = CategoricalPrivatiser::new(&mechanism, labels, outputs, stream).map_err(|e| {
         CliError::Usage(format!(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
     Ok(Box::new(p))
+}
+
+/// The key of the draws: `--seed`, `--seed-file`, or a fresh one from the OS. A
+/// key under 64 bits is used with a warning: it is found by trying them all.
+fn stream_key(a: &ApplyArgs) -> Result<StreamKey, CliError> {
+    let key = match (&a.seed, &a.seed_file) {
+        (Some(s), _) => StreamKey::parse(s).map_err(|e| CliError::Usage(format!("--seed: {e}")))?,
+        (None, Some(path)) => key_file(path)?,
+        (None, None) => return Ok(StreamKey::from_os()),
+    };
+    if key.bits() < 64 {
+        eprintln!(
+            "warning: the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)",
+            key.bits()
+        );
+    }
+    Ok(key)
+}
+
+/// `--seed-file`: a whole number as `--seed` takes it, or exactly 32 raw bytes.
+fn key_file(path: &std::path::Path) -> Result<StreamKey, CliError> {
+    let shown = path.display();
+    let bytes = std::fs::read(path).map_err(|e| {
+        CliError::Usage(format!(
+            "cannot read --seed-file {shown}: {e}; give a readable file"
+        ))
+    })?;
+    if let Ok(text) = std::str::from_utf8(&bytes)
+        && let Ok(key) = StreamKey::parse(text)
+    {
+        return Ok(key);
+    }
+    let raw: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+        CliError::Usage(format!(
+            "invalid --seed-file {shown}: {} bytes, neither a whole number below 2^256 nor 32 raw bytes; write one with `head -c 32 /dev/urandom > {shown}`",
+            bytes.len()
+        ))
+    })?;
+    Ok(StreamKey::from_bytes(raw))
 }
 
 /// A design file is verified before it is applied (its privacy re-measured over

@@ -13,10 +13,11 @@ numbering): [E] *Mechanism design from empirical distributions*; [D] *Informatio
 density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 """
 
-from . import bounds
+from . import bounds, dask, polars  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
 from ._records import Certificate, Record
+from ._tables import count
 from ._tools import apply, assess, compare, envelope
 
 __all__ = [
@@ -29,8 +30,11 @@ __all__ = [
     "assess",
     "bounds",
     "compare",
+    "count",
+    "dask",
     "design",
     "design_from_counts",
     "envelope",
     "exp_epsilon",
+    "polars",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import numbers
 import math
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -262,8 +262,30 @@ def design(
     return Design(data)
 
 
+def _counts_and_labels(counts: Any, labels: Optional[Sequence[Any]], loss: Any) -> Tuple[Any, Optional[Sequence[Any]]]:
+    """Counts as a vector and their labels: a mapping (a dict, ``pmldesign.count``'s
+    result, a pandas ``value_counts()``) names its own, in its order, unless
+    ``labels`` fixes the order (missing labels count 0)."""
+    is_series = type(counts).__module__.startswith("pandas") and type(counts).__name__ == "Series"
+    if not (isinstance(counts, Mapping) or is_series):
+        return counts, labels
+    table = {str(k): v for k, v in counts.items()}
+    if labels is None:
+        if loss in ("absolute", "squared"):
+            raise PmlError(
+                f"invalid labels = None: the {loss} loss depends on the order of the labels, and counts given "
+                "as a mapping (value_counts() sorts by frequency) fix none; pass labels=[...] in their order"
+            )
+        return [table[k] for k in table], list(table)
+    names = [str(label) for label in labels]
+    extra = sorted(set(table) - set(names))
+    if extra:
+        raise PmlError(f"invalid counts: labels {extra} are not in labels=; add them or drop them")
+    return [table.get(k, 0) for k in names], labels
+
+
 def design_from_counts(
-    counts: ArrayLike,
+    counts: Union[ArrayLike, Mapping[Any, int]],
     epsilon: float,
     *,
     delta: float,
@@ -283,10 +305,14 @@ def design_from_counts(
     [E] eq. (7) (``radius="free"``) or of Theorem 2 at the estimate
     (``radius="kappa"``, a plug-in), and the design is eps-PML over that ball: with
     probability at least ``1 - delta`` over the sample it is eps-PML for the true
-    distribution (docs/theory.md §6). ``Design.guarantee`` states it, with the simpler
+    distribution (docs/theory.md §6). ``counts`` may be a mapping ``{label: count}``
+    (``pmldesign.count``'s result, a dict, a pandas ``value_counts()``); its keys
+    are the labels, in their order, unless ``labels`` gives the order (the absolute and
+    squared losses, which depend on it, require ``labels``). ``Design.guarantee`` states it, with the simpler
     route of designing for the estimate alone ([E] eqs. (8), (13)). Other arguments
     as in :func:`design`.
     """
+    counts, labels = _counts_and_labels(counts, labels, loss)
     data = _native.design_from_counts(
         _vector("counts", counts),
         _number("epsilon", epsilon),

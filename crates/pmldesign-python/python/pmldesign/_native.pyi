@@ -45,13 +45,13 @@ def design_from_counts(
 ) -> Dict[str, Any]: ...
 def check_design(text: str) -> Dict[str, Any]: ...
 def verify_design(text: str) -> Dict[str, Any]: ...
-def apply(
+def apply_codes(
     mechanism: npt.ArrayLike,
-    labels: List[str],
-    outputs: List[str],
-    values: Sequence[str],
-    seed: Optional[int] = ...,
-) -> List[str]: ...
+    codes: npt.ArrayLike,
+    column: str,
+    offset: int = ...,
+    seed: Optional[str] = ...,
+) -> npt.NDArray[np.uint32]: ...
 def assess(mechanism: npt.ArrayLike, prior: npt.ArrayLike, beta: Optional[float] = ...) -> Dict[str, Any]: ...
 def compare(
     prior: npt.ArrayLike,

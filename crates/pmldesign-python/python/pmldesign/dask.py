@@ -1,0 +1,53 @@
+"""Privatising a Dask DataFrame column (``pip install 'pmldesign[dask]'``).
+
+Row i of the column draws from its own place of one keyed stream, i its global
+position: the partitions' lengths are counted first (one pass), and partition k
+starts at the sum of the lengths before it. The output is then the same for any
+partitioning, and equal to :func:`pmldesign.apply` on the whole column and to
+``pml apply --column COLUMN --seed SEED`` on the same rows. The design travels to
+the workers as its JSON and is re-verified there when read back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from ._design import Design
+from ._tools import apply
+
+
+def _partition(part: Any, text: str, column: str, name: str, key: Any, offsets: list, partition_info: Any = None) -> Any:
+    design = Design.from_json(text)
+    k = 0 if partition_info is None else partition_info["number"]
+    out = part.copy()
+    out[name] = apply(design, part[column], seed=key, offset=int(offsets[k]), column=column)
+    return out
+
+
+def privatise(frame: Any, design: Design, column: str, *, seed: Any = None, name: Optional[str] = None) -> Any:
+    """``frame`` (a Dask DataFrame) with the column ``name`` (default
+    ``{column}_private``): categorical over the design's outputs, drawn row by row
+    from the keyed stream of ``column`` at each row's global position.
+
+    Without ``seed`` a fresh key is drawn here, once, and shared by every partition
+    (each worker drawing its own would make rows of different partitions share
+    nothing, but the output could not be checked or re-run)."""
+    import secrets
+
+    import pandas as pd
+
+    from ._native import PmlError
+
+    if column not in frame.columns:
+        raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
+    key = secrets.randbits(256) if seed is None else seed
+    name = name or f"{column}_private"
+    lengths = frame.map_partitions(len).compute()
+    offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    meta = frame._meta.copy()
+    meta[name] = pd.Categorical([], categories=design.outputs)
+    return frame.map_partitions(
+        _partition, design.to_json(), column, name, key, offsets, meta=meta, align_dataframes=False
+    )
