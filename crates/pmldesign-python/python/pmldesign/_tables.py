@@ -68,8 +68,9 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
             data = data.select(column).collect()
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name)
-        vc = s.drop_nulls().value_counts()
-        pairs = sorted((str(k), int(v)) for k, v in zip(vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()))
+        vc = s.value_counts()
+        keys, tallies = vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()
+        pairs = sorted((str(k), int(v)) for k, v in zip(keys, tallies) if k is not None)
         return _checked(dict(pairs), name, int(s.null_count()))
     if kind == "pyarrow":
         import pyarrow.compute as pc

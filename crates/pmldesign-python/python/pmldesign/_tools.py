@@ -48,7 +48,15 @@ def _polars_codes(series: Any, labels: list) -> np.ndarray:
         raise PmlError(f"invalid column {name!r} at row {int(nulls[0])}: a null; map it to one of {labels} first")
     if series.dtype.is_integer():
         return _codes(series.to_numpy(), labels)
-    return _label_codes(np.asarray(series.cast(str).to_list(), dtype=str), labels)
+    import polars as pl
+
+    text = series.cast(pl.String)
+    unknown = np.flatnonzero((~text.is_in(labels)).to_numpy())
+    if unknown.size:
+        i = int(unknown[0])
+        raise PmlError(f"invalid column {name!r} at row {i}: {text[i]!r}, not one of the mechanism's labels; map it to one of {labels} first")
+    # The engine's own Enum: its physical codes are the label indices.
+    return text.cast(pl.Enum(labels)).to_physical().to_numpy().astype(np.uint32)
 
 
 def _seed(seed: Any) -> Optional[str]:
@@ -184,7 +192,9 @@ def apply(
     if polars:
         import polars as pl
 
-        return pl.Series(values.name, np.asarray(outputs, dtype=object)[out].tolist(), dtype=pl.Enum(outputs))
+        enum = pl.Enum(outputs)
+        codes_out = pl.Series(values.name, out)
+        return codes_out.replace_strict(list(range(len(outputs))), outputs, return_dtype=enum)
     if series:
         import pandas as pd
 
