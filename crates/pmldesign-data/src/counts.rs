@@ -142,7 +142,7 @@ where
 pub const MAX_CATEGORIES: usize = 100_000;
 
 /// Why a value was not counted.
-enum Reject {
+pub(crate) enum Reject {
     Empty,
     Unknown,
     /// A new category beyond [`MAX_CATEGORIES`].
@@ -150,7 +150,7 @@ enum Reject {
 }
 
 /// The counting core shared by [`count_column`] and [`count_values`].
-struct Counter {
+pub(crate) struct Counter {
     index: HashMap<String, usize>,
     labels: Vec<String>,
     counts: Vec<u64>,
@@ -159,7 +159,7 @@ struct Counter {
 }
 
 impl Counter {
-    fn new(labels: Option<&[String]>) -> Result<Self> {
+    pub(crate) fn new(labels: Option<&[String]>) -> Result<Self> {
         let mut counter = Counter {
             index: HashMap::new(),
             labels: Vec::new(),
@@ -203,7 +203,7 @@ impl Counter {
 
     /// Counts one value; allocates only for a new category.
     #[inline]
-    fn add(&mut self, value: &str) -> std::result::Result<(), Reject> {
+    pub(crate) fn add(&mut self, value: &str) -> std::result::Result<(), Reject> {
         if let Some(&i) = self.index.get(value) {
             self.counts[i] += 1;
         } else if value.trim().is_empty() {
@@ -222,7 +222,7 @@ impl Counter {
     }
 
     /// The error for a rejected `value` at `place`.
-    fn reject(&self, reject: Reject, value: &str, place: String) -> ModelError {
+    pub(crate) fn reject(&self, reject: Reject, value: &str, place: String) -> ModelError {
         match reject {
             Reject::Empty => ModelError::invalid(
                 place,
@@ -255,7 +255,7 @@ impl Counter {
         }
     }
 
-    fn finish(self, source: &str) -> Result<CategoryCounts> {
+    pub(crate) fn finish(self, source: &str) -> Result<CategoryCounts> {
         if self.rows == 0 && !self.fixed {
             return Err(ModelError::invalid(
                 "data",

@@ -32,6 +32,8 @@
 #![forbid(unsafe_code)]
 
 pub mod codes;
+#[cfg(feature = "parquet")]
+pub mod columnar;
 pub mod counts;
 pub mod digest;
 pub mod matrix;

@@ -197,9 +197,23 @@ fn write_header<W: std::io::Write>(
 
 /// The error for a value outside the alphabet, naming its line and the labels.
 #[cold]
-fn unknown_error(column: &str, line: u64, shown: &str, alphabet: &[String]) -> PrivatiseError {
+pub(crate) fn unknown_error(
+    column: &str,
+    line: u64,
+    shown: &str,
+    alphabet: &[String],
+) -> PrivatiseError {
+    unknown_at(
+        &format!("column {column:?} at line {line}"),
+        shown,
+        alphabet,
+    )
+}
+
+/// [`unknown_error`] at a place named in full (`column "c" at row 7`).
+pub(crate) fn unknown_at(place: &str, shown: &str, alphabet: &[String]) -> PrivatiseError {
     PrivatiseError::Unknown(ModelError::invalid(
-        format!("column {column:?} at line {line}"),
+        place,
         format!("{shown:?}"),
         format!(
             "the value is not one of the {} labels of the mechanism [{}]",

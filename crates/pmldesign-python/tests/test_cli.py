@@ -92,3 +92,20 @@ def test_verify_refuses_an_altered_dual():
     data["certificate"]["dual"]["lambda"] = [0.0] * 4
     with pytest.raises(pmldesign.PmlError, match="lambda"):
         pmldesign.Design.from_dict(data).verify()
+
+
+def test_pml_apply_on_parquet_gives_the_python_stream(run_pml, tmp_path):
+    pl = pytest.importorskip("polars")
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6, labels=["a", "b", "c", "d"])
+    (tmp_path / "design.json").write_text(d.to_json())
+    values = np.random.default_rng(4).choice(["a", "b", "c", "d"], size=3000)
+    pl.DataFrame({"id": np.arange(3000), "x": values}).write_parquet(tmp_path / "in.parquet")
+    key = "0x" + "1f83d9abfb41bd6b" * 4
+    run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.parquet"),
+            "--column", "x", "--output", str(tmp_path / "out.parquet"), "--seed", key)
+    out = pl.read_parquet(tmp_path / "out.parquet")
+    assert out.columns == ["id", "x", "x_private"]
+    assert out["x_private"].to_list() == pmldesign.apply(d, values, seed=key, column="x").tolist()
+    counted = json.loads(run_pml("design", "--data", str(tmp_path / "in.parquet"), "--column", "x",
+                                 "--delta", "0.05", "--epsilon", "1", "--format", "json"))
+    assert counted["labels"] == sorted(pmldesign.count(values), key=list(values).index)

@@ -27,10 +27,14 @@ pub struct ApplyArgs {
     /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
     #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
     pub gaussian_sigma: Option<f64>,
-    /// The CSV file (with a header row) to privatise, `-` for standard input;
-    /// streamed, never held in memory.
+    /// The CSV file (with a header row; `-` for standard input) or Parquet file to
+    /// privatise; streamed, never held in memory.
     #[arg(long, value_name = "IN.csv")]
     pub data: PathBuf,
+    /// The format of --data and --output [default: parquet for names ending in
+    /// .parquet, else csv]. Parquet is written as Parquet, every column kept.
+    #[arg(long, value_enum)]
+    pub data_format: Option<super::input::DataFormat>,
     /// The column holding the secret.
     #[arg(long, value_name = "NAME")]
     pub column: String,

@@ -20,13 +20,16 @@ pub struct Input {
         conflicts_with = "data"
     )]
     pub counts: Option<Vec<String>>,
-    /// A CSV file with a header (`-`: standard input); the estimate counts the
-    /// values of --column (streamed, never held in memory).
+    /// A CSV file with a header (`-`: standard input) or a Parquet file; the
+    /// estimate counts the values of --column (streamed, never held in memory).
     #[arg(long, requires = "column")]
     pub data: Option<PathBuf>,
-    /// The CSV column holding the category.
+    /// The column holding the category.
     #[arg(long, requires = "data")]
     pub column: Option<String>,
+    /// The format of --data [default: parquet for a name ending in .parquet, else csv].
+    #[arg(long, value_enum, requires = "data")]
+    pub data_format: Option<DataFormat>,
     /// Names of the symbols, comma-separated, one per prior entry. With --data
     /// they fix the alphabet and its order.
     #[arg(long, value_delimiter = ',')]
@@ -44,4 +47,31 @@ pub struct Estimate {
     pub samples: Option<u64>,
     /// What was read and its SHA-256 (hex), for a prior counted from a data file.
     pub digest: Option<(String, String)>,
+}
+
+/// The format of a data file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DataFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Apache Parquet (read and written one row group at a time).
+    Parquet,
+}
+
+impl DataFormat {
+    /// The format asked for, else the one the file's name says (`.parquet`, in
+    /// any case, is Parquet; anything else CSV).
+    pub fn of(path: &std::path::Path, asked: Option<DataFormat>) -> DataFormat {
+        asked.unwrap_or_else(|| {
+            let parquet = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+            if parquet {
+                DataFormat::Parquet
+            } else {
+                DataFormat::Csv
+            }
+        })
+    }
 }

@@ -18,7 +18,7 @@ pub mod output;
 pub mod utility;
 pub mod values;
 
-pub use input::{Estimate, Input};
+pub use input::{DataFormat, Estimate, Input};
 pub use level::Level;
 pub use metric::{MetricArgs, MetricName};
 pub use output::{Format, OutputArgs, extension};

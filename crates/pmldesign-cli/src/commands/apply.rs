@@ -1,6 +1,7 @@
 //! `pml apply`: run a mechanism on a CSV column, one record at a time. The sampling
 //! is `pmldesign_data::sampler`, the streaming `pmldesign_data::privatise_column`.
 
+use crate::args::DataFormat;
 use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
 use crate::error::CliError;
@@ -41,17 +42,29 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
     let data = a.data.display();
+    let parquet = formats(&a)?;
     let file = open_data(&a.data)?;
     let summary = write_atomic_with("--output", &a.output, |w| {
-        privatise_column(
-            file,
-            w,
-            &a.column,
-            placement,
-            on_unknown,
-            privatiser.as_mut(),
-        )
-        .map_err(|e| match e {
+        let done = if parquet {
+            privatise_parquet(
+                &a.data,
+                w,
+                &a.column,
+                placement,
+                on_unknown,
+                privatiser.as_mut(),
+            )
+        } else {
+            privatise_column(
+                file,
+                w,
+                &a.column,
+                placement,
+                on_unknown,
+                privatiser.as_mut(),
+            )
+        };
+        done.map_err(|e| match e {
             PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
             PrivatiseError::Unknown(e) => CliError::Usage(format!(
                 "--data {data}: {e} (`--on-unknown skip|keep` in the CLI)"
@@ -107,6 +120,55 @@ fn privatiser(a: &ApplyArgs, key: &StreamKey) -> Result<Box<dyn ColumnPrivatiser
         ))
     })?;
     Ok(Box::new(p))
+}
+
+/// Whether `--data` and `--output` are Parquet (both, or neither: a format is
+/// not converted on the way).
+fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
+    let input = DataFormat::of(&a.data, a.data_format) == DataFormat::Parquet;
+    let output = DataFormat::of(&a.output, a.data_format) == DataFormat::Parquet;
+    if input != output {
+        let name = |p: bool| if p { "Parquet" } else { "CSV" };
+        return Err(CliError::Usage(format!(
+            "invalid --output {}: --data is {} but the output would be {}; give --output a name of the same format (.parquet for Parquet)",
+            a.output.display(),
+            name(input),
+            name(output)
+        )));
+    }
+    Ok(input)
+}
+
+/// `privatise_column` for a Parquet file (the `parquet` feature).
+#[cfg(feature = "parquet")]
+fn privatise_parquet(
+    path: &std::path::Path,
+    w: &mut (dyn std::io::Write + Send),
+    column: &str,
+    placement: Placement<'_>,
+    on_unknown: OnUnknown,
+    privatiser: &mut dyn ColumnPrivatiser,
+) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
+    let file = std::fs::File::open(path).map_err(PrivatiseError::Read)?;
+    pmldesign_data::columnar::privatise_parquet(file, w, column, placement, on_unknown, privatiser)
+}
+
+/// Without the `parquet` feature a Parquet file is refused.
+#[cfg(not(feature = "parquet"))]
+fn privatise_parquet(
+    path: &std::path::Path,
+    _: &mut (dyn std::io::Write + Send),
+    _: &str,
+    _: Placement<'_>,
+    _: OnUnknown,
+    _: &mut dyn ColumnPrivatiser,
+) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
+    Err(PrivatiseError::Input(pmldesign_model::ModelError::invalid(
+        "data format",
+        path.display(),
+        "this pml was built without Parquet support",
+        "rebuild it with default features, or give CSV",
+    )))
 }
 
 /// The key of the draws: `--seed`, `--seed-file`, or a fresh one from the OS. A

@@ -1,7 +1,7 @@
 //! The prior of `--prior`, `--counts` or `--data`: the masses or counts parsed, or
 //! the CSV column counted as it streams (standard input for `-`).
 
-use crate::args::{Estimate, Input, check_labels, parse_counts, parse_numbers};
+use crate::args::{DataFormat, Estimate, Input, check_labels, parse_counts, parse_numbers};
 use crate::error::CliError;
 use pmldesign_model::Prior;
 
@@ -28,6 +28,11 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
             samples: Some(total),
             digest: None,
         });
+    }
+    if let (Some(path), Some(column)) = (&input.data, &input.column)
+        && DataFormat::of(path, input.data_format) == DataFormat::Parquet
+    {
+        return parquet_estimate(path, column, input.labels.as_deref());
     }
     if let (Some(path), Some(column)) = (&input.data, &input.column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
@@ -59,4 +64,55 @@ pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliEr
     let file = std::fs::File::open(path)
         .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
     Ok(Box::new(file))
+}
+
+/// The estimate of a Parquet column, with the file's SHA-256 (read a second time,
+/// as `sha256sum` reads it).
+#[cfg(feature = "parquet")]
+fn parquet_estimate(
+    path: &std::path::Path,
+    column: &str,
+    labels: Option<&[String]>,
+) -> Result<Estimate, CliError> {
+    let shown = path.display();
+    let open = || {
+        std::fs::File::open(path).map_err(|e| {
+            CliError::Usage(format!(
+                "cannot read --data {shown}: {e}; give a readable file"
+            ))
+        })
+    };
+    let counts = pmldesign_data::columnar::count_parquet(open()?, column, labels)
+        .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
+    let mut digest = pmldesign_data::digest::Digesting::new(open()?);
+    std::io::copy(&mut digest, &mut std::io::sink())
+        .map_err(|e| CliError::Failure(format!("cannot read --data {shown}: {e}")))?;
+    let prior = counts
+        .prior()
+        .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
+    Ok(Estimate {
+        prior,
+        labels: counts.labels,
+        samples: Some(counts.rows),
+        digest: Some((format!("data file {shown}"), digest.hex())),
+    })
+}
+
+/// Without the `parquet` feature a Parquet file is refused, naming the fix.
+#[cfg(not(feature = "parquet"))]
+fn parquet_estimate(
+    path: &std::path::Path,
+    _: &str,
+    _: Option<&[String]>,
+) -> Result<Estimate, CliError> {
+    Err(no_parquet(path))
+}
+
+/// The error for a Parquet file given to a build without Parquet.
+#[cfg(not(feature = "parquet"))]
+pub fn no_parquet(path: &std::path::Path) -> CliError {
+    CliError::Usage(format!(
+        "invalid --data {}: this pml was built without Parquet support; rebuild it with default features, or give CSV (--data-format csv)",
+        path.display()
+    ))
 }

@@ -77,13 +77,13 @@ pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> Cl
 pub fn write_atomic_with<T>(
     flag: &str,
     path: &std::path::Path,
-    fill: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+    fill: impl FnOnce(&mut (dyn Write + Send)) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
     let fail = |e: std::io::Error| write_error(flag, path, &e);
     // Stdout and existing non-regular files are written in place.
     let meta = std::fs::metadata(path);
-    let in_place: Option<Box<dyn Write>> = match &meta {
-        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout().lock())),
+    let in_place: Option<Box<dyn Write + Send>> = match &meta {
+        _ if path.as_os_str() == "-" => Some(Box::new(std::io::stdout())),
         Ok(m) if !m.is_file() => Some(Box::new(
             std::fs::OpenOptions::new()
                 .write(true)

@@ -1,0 +1,225 @@
+//! Parquet in and out (the `parquet` feature, on by default): a column counted
+//! into category counts, and a mechanism applied to a column with every other
+//! column kept, read and written one batch at a time so that memory stays
+//! bounded whatever the row count. Row i draws from the same place of the
+//! column's keyed stream as in a CSV file ([`crate::stream`]): the same rows give
+//! the same outputs in either format.
+
+use crate::counts::{CategoryCounts, Counter};
+use crate::privatise::{
+    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, unknown_at,
+};
+use arrow_array::builder::StringBuilder;
+use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use pmldesign_model::{ModelError, Result};
+use std::fs::File;
+use std::io::Write;
+use std::sync::Arc;
+
+/// Rows per batch read.
+const BATCH_ROWS: usize = 65_536;
+
+fn parquet_error(e: impl std::fmt::Display) -> ModelError {
+    ModelError::invalid(
+        "parquet file",
+        "unreadable",
+        e.to_string(),
+        "give a Parquet file (or a CSV file with --data-format csv)",
+    )
+}
+
+/// The reader of `file` (only `column` when `only` is set) and the column's index.
+fn open(
+    file: File,
+    column: &str,
+    only: bool,
+) -> Result<(ParquetRecordBatchReader, usize, SchemaRef)> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
+    let schema = builder.schema().clone();
+    let idx = schema.index_of(column).map_err(|_| {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        ModelError::invalid(
+            "column",
+            format!("{column:?}"),
+            format!("the file has no such column (it has {names:?})"),
+            "give one of its columns",
+        )
+    })?;
+    let builder = if only {
+        let mask = ProjectionMask::roots(builder.parquet_schema(), [idx]);
+        builder.with_projection(mask)
+    } else {
+        builder
+    };
+    let reader = builder
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(parquet_error)?;
+    Ok((reader, if only { 0 } else { idx }, schema))
+}
+
+/// A column's values as text (numbers and categories cast by Arrow).
+fn as_text(values: &ArrayRef, column: &str) -> Result<StringArray> {
+    let text = arrow_cast::cast(values, &DataType::Utf8).map_err(|e| {
+        ModelError::invalid(
+            "column",
+            format!("{column:?}"),
+            format!("its values cannot be read as categories ({e})"),
+            "give a column of strings, categories or whole numbers",
+        )
+    })?;
+    Ok(text
+        .as_any()
+        .downcast_ref::<StringArray>()
+        .cloned()
+        .unwrap_or_else(|| StringArray::from(Vec::<Option<&str>>::new())))
+}
+
+/// Counts `column` of a Parquet file as [`crate::count_column`] counts a CSV
+/// column; a null is refused naming its row (0-based).
+pub fn count_parquet(
+    file: File,
+    column: &str,
+    labels: Option<&[String]>,
+) -> Result<CategoryCounts> {
+    let (reader, idx, _) = open(file, column, true)?;
+    let mut counter = Counter::new(labels)?;
+    let mut row = 0u64;
+    for batch in reader {
+        let batch = batch.map_err(parquet_error)?;
+        let text = as_text(batch.column(idx), column)?;
+        for i in 0..text.len() {
+            let place = || format!("column {column:?} at row {}", row + i as u64);
+            if text.is_null(i) {
+                return Err(ModelError::invalid(
+                    place(),
+                    "null",
+                    "a missing value cannot be counted",
+                    "drop or fill the missing values first",
+                ));
+            }
+            let value = text.value(i);
+            if let Err(reject) = counter.add(value) {
+                return Err(counter.reject(reject, value, place()));
+            }
+        }
+        row += text.len() as u64;
+    }
+    counter.finish(&format!("column {column:?}"))
+}
+
+/// The schema written: the input's, with the privatised column appended or in
+/// place of the original (text, nullable: a kept unknown value is null).
+fn output_schema(schema: &Schema, idx: usize, placement: Placement<'_>) -> Result<SchemaRef> {
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    match placement {
+        Placement::Replace => fields[idx] = Field::new(fields[idx].name(), DataType::Utf8, true),
+        Placement::Append(name) => {
+            if fields.iter().any(|f| f.name() == name) {
+                return Err(ModelError::invalid(
+                    "output column",
+                    format!("{name:?}"),
+                    "the file has a column of that name already",
+                    "name the new column otherwise (--output-column)",
+                ));
+            }
+            fields.push(Field::new(name, DataType::Utf8, true));
+        }
+    }
+    Ok(Arc::new(Schema::new_with_metadata(
+        fields,
+        schema.metadata().clone(),
+    )))
+}
+
+/// Applies `privatiser` to `column` of a Parquet file, writing Parquet to
+/// `output` with every column kept, as [`crate::privatise_column`] does for CSV:
+/// row i (0-based over the file) draws from place i of the column's stream; a
+/// null counts as a value outside the alphabet.
+pub fn privatise_parquet<W, P>(
+    input: File,
+    output: W,
+    column: &str,
+    placement: Placement<'_>,
+    on_unknown: OnUnknown,
+    privatiser: &mut P,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError>
+where
+    W: Write + Send,
+    P: ColumnPrivatiser + ?Sized,
+{
+    let (reader, idx, schema) = open(input, column, false)?;
+    let out_schema = output_schema(&schema, idx, placement)?;
+    let write_error = |e: parquet::errors::ParquetError| {
+        PrivatiseError::Write(std::io::Error::other(e.to_string()))
+    };
+    let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
+    let mut summary = PrivatiseSummary::default();
+    for batch in reader {
+        let batch = batch.map_err(parquet_error)?;
+        let text = as_text(batch.column(idx), column)?;
+        let (private, keep) = privatise_batch(&text, column, on_unknown, privatiser, &mut summary)?;
+        let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
+        match placement {
+            Placement::Replace => columns[idx] = private,
+            Placement::Append(_) => columns.push(private),
+        }
+        let mut out = RecordBatch::try_new(out_schema.clone(), columns).map_err(parquet_error)?;
+        if let Some(keep) = keep {
+            out = arrow_select::filter::filter_record_batch(&out, &keep).map_err(parquet_error)?;
+        }
+        writer.write(&out).map_err(write_error)?;
+    }
+    writer.close().map_err(write_error)?;
+    Ok(summary)
+}
+
+/// The privatised values of one batch, and the rows to keep when some are skipped.
+fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
+    text: &StringArray,
+    column: &str,
+    on_unknown: OnUnknown,
+    privatiser: &mut P,
+    summary: &mut PrivatiseSummary,
+) -> std::result::Result<(ArrayRef, Option<BooleanArray>), PrivatiseError> {
+    let mut private = StringBuilder::with_capacity(text.len(), text.len() * 4);
+    let mut keep = vec![true; text.len()];
+    let mut out = Vec::with_capacity(64);
+    for (i, kept) in keep.iter_mut().enumerate() {
+        let row = summary.rows;
+        summary.rows += 1;
+        out.clear();
+        let value = (!text.is_null(i)).then(|| text.value(i));
+        if let Some(v) = value
+            && privatiser.privatise(row, v.as_bytes(), &mut out)
+        {
+            private.append_value(String::from_utf8_lossy(&out));
+            summary.privatised += 1;
+            continue;
+        }
+        let shown = value.unwrap_or("null");
+        if on_unknown == OnUnknown::Error {
+            let place = format!("column {column:?} at row {row}");
+            return Err(unknown_at(&place, shown, privatiser.alphabet()));
+        }
+        summary
+            .first_unknown
+            .get_or_insert((row, shown.to_string()));
+        private.append_null();
+        if on_unknown == OnUnknown::Skip {
+            summary.skipped += 1;
+            *kept = false;
+        } else {
+            summary.kept += 1;
+        }
+    }
+    let skipped = keep.iter().any(|k| !k);
+    Ok((
+        Arc::new(private.finish()),
+        skipped.then(|| BooleanArray::from(keep)),
+    ))
+}

@@ -1,0 +1,160 @@
+//! Parquet in and out: counts and privatised columns equal those of the same rows
+//! as CSV; nulls and unknown values follow `OnUnknown`; every column is kept.
+#![cfg(feature = "parquet")]
+
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use pmldesign_data::columnar::{count_parquet, privatise_parquet};
+use pmldesign_data::stream::StreamKey;
+use pmldesign_data::{
+    CategoricalPrivatiser, OnUnknown, Placement, PrivatiseError, count_column, privatise_column,
+};
+use pmldesign_model::Mechanism;
+use std::sync::Arc;
+
+const LABELS: [&str; 3] = ["a", "b", "c"];
+
+/// `rows` values cycling through a, b, c (with `odd` at row 5 if given), written
+/// as Parquet in row groups of 1000 and as CSV.
+fn files(
+    dir: &std::path::Path,
+    rows: usize,
+    odd: Option<Option<&str>>,
+) -> (std::path::PathBuf, String) {
+    let values: Vec<Option<&str>> = (0..rows)
+        .map(|i| match odd {
+            Some(v) if i == 5 => v,
+            _ => Some(LABELS[(i * 7 + i / 3) % 3]),
+        })
+        .collect();
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..rows as i64));
+    let col: ArrayRef = Arc::new(StringArray::from(values.clone()));
+    let batch = RecordBatch::try_from_iter([("id", ids), ("v", col)]).unwrap();
+    let path = dir.join("in.parquet");
+    let props = parquet::file::properties::WriterProperties::builder()
+        .set_max_row_group_row_count(Some(1000))
+        .build();
+    let mut w = ArrowWriter::try_new(
+        std::fs::File::create(&path).unwrap(),
+        batch.schema(),
+        Some(props),
+    )
+    .unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    let mut csv = String::from("id,v\n");
+    for (i, v) in values.iter().enumerate() {
+        csv.push_str(&format!("{i},{}\n", v.unwrap_or("")));
+    }
+    (path, csv)
+}
+
+fn privatiser() -> CategoricalPrivatiser {
+    let w = Mechanism::from_rows(vec![
+        vec![0.6, 0.3, 0.1],
+        vec![0.2, 0.5, 0.3],
+        vec![0.1, 0.1, 0.8],
+    ])
+    .unwrap();
+    let names: Vec<String> = LABELS.map(String::from).to_vec();
+    let key =
+        StreamKey::parse("0xbb67ae8584caa73b3c6ef372fe94f82ba54ff53a5f1d36f1510e527fade682d1")
+            .unwrap();
+    CategoricalPrivatiser::new(&w, names.clone(), names, (&key, "v")).unwrap()
+}
+
+/// The `v_private` column of a Parquet file.
+fn private_column(bytes: Vec<u8>) -> Vec<Option<String>> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes))
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        assert_eq!(batch.num_columns(), 3, "every column kept and one added");
+        let col = batch
+            .column(2)
+            .as_any()
+            .downcast_ref::<StringArray>()
+            .unwrap()
+            .clone();
+        out.extend(col.iter().map(|v| v.map(String::from)));
+    }
+    out
+}
+
+#[test]
+fn parquet_counts_and_draws_equal_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 5000, None);
+    let from_parquet = count_parquet(std::fs::File::open(&path).unwrap(), "v", None).unwrap();
+    let from_csv = count_column(csv.as_bytes(), "v", None).unwrap();
+    assert_eq!(from_parquet, from_csv);
+    let mut out = Vec::new();
+    let summary = privatise_parquet(
+        std::fs::File::open(&path).unwrap(),
+        &mut out,
+        "v",
+        Placement::Append("v_private"),
+        OnUnknown::Error,
+        &mut privatiser(),
+    )
+    .unwrap();
+    assert_eq!(summary.privatised, 5000);
+    let mut csv_out = Vec::new();
+    privatise_column(
+        csv.as_bytes(),
+        &mut csv_out,
+        "v",
+        Placement::Append("v_private"),
+        OnUnknown::Error,
+        &mut privatiser(),
+    )
+    .unwrap();
+    let csv_private: Vec<Option<String>> = String::from_utf8(csv_out)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| Some(l.rsplit(',').next().unwrap().to_string()))
+        .collect();
+    assert_eq!(private_column(out), csv_private);
+}
+
+#[test]
+fn nulls_and_unknown_values_follow_on_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    for odd in [None, Some("zz")] {
+        let (path, _) = files(dir.path(), 50, Some(odd));
+        let run = |on: OnUnknown| {
+            let mut out = Vec::new();
+            privatise_parquet(
+                std::fs::File::open(&path).unwrap(),
+                &mut out,
+                "v",
+                Placement::Append("v_private"),
+                on,
+                &mut privatiser(),
+            )
+            .map(|s| (s, out))
+        };
+        match run(OnUnknown::Error) {
+            Err(PrivatiseError::Unknown(e)) => assert!(e.to_string().contains("at row 5"), "{e}"),
+            other => panic!("{odd:?}: {:?}", other.map(|(s, _)| s)),
+        }
+        let (kept, bytes) = run(OnUnknown::Keep).unwrap();
+        assert_eq!((kept.kept, kept.privatised), (1, 49));
+        let col = private_column(bytes);
+        assert_eq!(col.len(), 50);
+        assert!(col[5].is_none());
+        let (skipped, bytes) = run(OnUnknown::Skip).unwrap();
+        assert_eq!(skipped.skipped, 1);
+        assert_eq!(private_column(bytes).len(), 49);
+    }
+    let (path, _) = files(dir.path(), 10, Some(None));
+    let e = count_parquet(std::fs::File::open(&path).unwrap(), "v", None).unwrap_err();
+    assert!(e.to_string().contains("row 5"), "{e}");
+    let e = count_parquet(std::fs::File::open(&path).unwrap(), "w", None).unwrap_err();
+    assert!(e.to_string().contains("no such column"), "{e}");
+}
