@@ -18,7 +18,24 @@ fi
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
 python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars "dask[dataframe]"
-# A local directory is rebuilt on every install; maturin builds in release.
-python -m pip install --quiet --disable-pip-version-check --no-build-isolation \
-    --force-reinstall --no-deps ./crates/pmldesign-python
+# The sdist and the abi3 wheel built from it, once (release); the tests use that wheel.
+dist="${CARGO_TARGET_DIR:-$PWD/target}/python-dist"
+rm -rf "$dist"
+maturin build --quiet --release --sdist -m crates/pmldesign-python/Cargo.toml -o "$dist"
+wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
+python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests
+# Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
+base=$(python -c 'import sys; print(sys._base_executable)')
+smoke="$dist/smoke-venv"
+env -i HOME="$HOME" PATH=/usr/bin:/bin sh -c '! command -v cargo >/dev/null && ! command -v rustc >/dev/null' \
+    || { echo "test-all: cargo is still on the smoke test's PATH" >&2; exit 1; }
+env -i HOME="$HOME" PATH=/usr/bin:/bin "$base" -m venv "$smoke"
+env -i HOME="$HOME" PATH=/usr/bin:/bin "$smoke/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
+env -i HOME="$HOME" PATH=/usr/bin:/bin "$smoke/bin/python" - <<'PY'
+import pmldesign
+d = pmldesign.design([0.4, 0.2, 0.2, 0.2], pmldesign.exp_epsilon(9 / 8))
+assert d.status == "optimal" and abs(d.utility - 0.0268223) < 1e-6, (d.status, d.utility)
+assert pmldesign.Design.from_json(d.to_json()).status == "optimal"
+print("test-all: the wheel installs and designs in a fresh virtualenv without Rust:", d.status, round(d.utility, 7))
+PY
