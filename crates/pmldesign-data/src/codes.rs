@@ -18,6 +18,37 @@ pub fn privatise_codes(
     offset: u64,
     out: &mut [u32],
 ) -> Result<()> {
+    draw_at(sampler, codes, stream, (offset..).take(codes.len()), out)
+}
+
+/// [`privatise_codes`] with row `positions[k]` for `codes[k]`: positions that are
+/// not consecutive, such as those a user's key gives (the same key, the same
+/// place of the stream, wherever its row is).
+pub fn privatise_codes_at(
+    sampler: &MechanismSampler,
+    codes: &[u32],
+    stream: &mut ColumnStream,
+    positions: &[u64],
+    out: &mut [u32],
+) -> Result<()> {
+    if positions.len() != codes.len() {
+        return Err(ModelError::invalid(
+            "positions",
+            format!("{} entries", positions.len()),
+            format!("there are {} codes", codes.len()),
+            "give one position per code",
+        ));
+    }
+    draw_at(sampler, codes, stream, positions.iter().copied(), out)
+}
+
+fn draw_at(
+    sampler: &MechanismSampler,
+    codes: &[u32],
+    stream: &mut ColumnStream,
+    positions: impl Iterator<Item = u64>,
+    out: &mut [u32],
+) -> Result<()> {
     if codes.len() != out.len() {
         return Err(ModelError::invalid(
             "out",
@@ -27,8 +58,7 @@ pub fn privatise_codes(
         ));
     }
     let n = sampler.inputs();
-    for (k, (&x, y)) in codes.iter().zip(out.iter_mut()).enumerate() {
-        let row = offset + k as u64;
+    for (k, ((&x, y), row)) in codes.iter().zip(out.iter_mut()).zip(positions).enumerate() {
         if x as usize >= n {
             return Err(ModelError::invalid(
                 format!("codes[{k}]"),

@@ -42,7 +42,7 @@ pub mod sampler;
 pub mod stream;
 mod table;
 
-pub use codes::privatise_codes;
+pub use codes::{privatise_codes, privatise_codes_at};
 pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};
 pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, privatise_column,

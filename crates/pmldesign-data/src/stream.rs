@@ -119,6 +119,18 @@ fn multiply_add(n: &mut [u8; 32], radix: u32, d: u32) -> bool {
     carry == 0
 }
 
+/// The place in a column's stream of the row of a user's key (`key=` in Python):
+/// the first 8 bytes of SHA-256 of a domain tag and the key. The same key has the
+/// same place wherever its row is, so shuffled or repartitioned rows draw the
+/// same; two keys share a place with probability about 2^-64.
+pub fn key_position(key: &[u8]) -> u64 {
+    let mut h = Sha256::new();
+    h.update(b"pmldesign/key/v1\0");
+    h.update(key);
+    let digest = h.finalize();
+    u64::from_le_bytes(digest[..8].try_into().unwrap_or([0; 8]))
+}
+
 /// The draws of one column: `per_row` 64-bit words for each row, row i's at
 /// offset `i * per_row` of the column's keystream.
 pub struct ColumnStream {

@@ -166,3 +166,22 @@ fn a_code_outside_the_mechanism_is_refused_naming_its_position() {
     let e = privatise_codes(&s, &[0, 4, 1], &mut stream, 0, &mut out).unwrap_err();
     assert!(e.to_string().contains("codes[1]"), "{e}");
 }
+
+/// Rows drawn at explicit positions equal rows drawn in order at those positions,
+/// and a user's key has one place wherever its row is.
+#[test]
+fn positions_and_keys_name_places_of_the_stream() {
+    let x = codes(500, 4);
+    let s = MechanismSampler::new(&mechanism()).unwrap();
+    let positions: Vec<u64> = (100..600).collect();
+    let mut at = vec![0; 500];
+    let mut stream = ColumnStream::new(&key(), "city", 1);
+    pmldesign_data::privatise_codes_at(&s, &x, &mut stream, &positions, &mut at).unwrap();
+    let mut ordered = vec![0; 500];
+    let mut stream = ColumnStream::new(&key(), "city", 1);
+    privatise_codes(&s, &x, &mut stream, 100, &mut ordered).unwrap();
+    assert_eq!(at, ordered);
+    use pmldesign_data::stream::key_position;
+    assert_eq!(key_position(b"user-17"), key_position(b"user-17"));
+    assert_ne!(key_position(b"user-17"), key_position(b"user-18"));
+}

@@ -33,6 +33,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;
@@ -242,7 +243,7 @@ fn verify_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
 /// See `pmldesign.apply`: one output code per input code, as `pml apply` draws
 /// the same rows of the same column.
 #[pyfunction]
-#[pyo3(signature = (mechanism, codes, column, offset=0, seed=None))]
+#[pyo3(signature = (mechanism, codes, column, offset=0, seed=None, positions=None))]
 fn apply_codes<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
@@ -250,13 +251,26 @@ fn apply_codes<'py>(
     column: String,
     offset: u64,
     seed: Option<String>,
+    positions: Option<PyArrayLike1<'py, u64, AllowTypeChange>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let rows = rows(&mechanism);
     let codes = codes.as_array().to_vec();
+    let positions = positions.map(|p| p.as_array().to_vec());
     let out = py
-        .detach(move || engine::apply_codes(rows, &codes, &column, offset, seed))
+        .detach(move || engine::apply_codes(rows, &codes, &column, (offset, positions), seed))
         .map_err(|e| to_py_err(e, None))?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// The stream places of user keys (`apply(..., key=)`).
+#[pyfunction]
+fn key_positions<'py>(py: Python<'py>, keys: Vec<String>) -> Bound<'py, PyArray1<u64>> {
+    let out: Vec<u64> = py.detach(move || {
+        keys.iter()
+            .map(|k| pmldesign::data::stream::key_position(k.as_bytes()))
+            .collect()
+    });
+    PyArray1::from_vec(py, out)
 }
 
 /// See `pmldesign.assess`.

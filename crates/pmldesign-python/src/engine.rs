@@ -5,7 +5,7 @@
 //! `pml` CLI) or vectors.
 
 use pmldesign::data::stream::{ColumnStream, StreamKey};
-use pmldesign::data::{MechanismSampler, privatise_codes};
+use pmldesign::data::{MechanismSampler, privatise_codes, privatise_codes_at};
 use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign::model::{measures::Assessment, sample};
 use pmldesign::prelude::*;
@@ -464,7 +464,7 @@ pub fn apply_codes(
     rows: Vec<Vec<f64>>,
     codes: &[u32],
     column: &str,
-    offset: u64,
+    (offset, positions): (u64, Option<Vec<u64>>),
     seed: Option<String>,
 ) -> Result<Vec<u32>> {
     guarded(|| {
@@ -476,7 +476,10 @@ pub fn apply_codes(
         let sampler = MechanismSampler::new(&w)?;
         let mut stream = ColumnStream::new(&key, column, 1);
         let mut out = vec![0; codes.len()];
-        privatise_codes(&sampler, codes, &mut stream, offset, &mut out)?;
+        match positions {
+            Some(at) => privatise_codes_at(&sampler, codes, &mut stream, &at, &mut out)?,
+            None => privatise_codes(&sampler, codes, &mut stream, offset, &mut out)?,
+        }
         Ok(out)
     })
 }

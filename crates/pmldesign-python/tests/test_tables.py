@@ -152,3 +152,31 @@ def test_dask_gives_the_single_process_column_for_any_partitioning(design):
             out = pmldesign.dask.privatise(ddf, design, "city", seed=KEY).compute()
         assert out["city_private"].astype(str).tolist() == whole, parts
     assert pmldesign.count(dd.from_pandas(frame, npartitions=3), "city") == pmldesign.count(x)
+
+
+def test_key_rows_draw_the_same_when_shuffled(design):
+    x = values(2000)
+    users = np.array([f"user{i}" for i in range(2000)])
+    out = pmldesign.apply(design, x, seed=KEY, key=users)
+    order = np.random.default_rng(3).permutation(2000)
+    shuffled = pmldesign.apply(design, x[order], seed=KEY, key=users[order])
+    np.testing.assert_array_equal(shuffled, out[order])
+    # Keys, not positions: the positional stream differs, and so do other keys.
+    assert not np.array_equal(out, pmldesign.apply(design, x, seed=KEY))
+    with pytest.raises(pmldesign.PmlError, match="key"):
+        pmldesign.apply(design, x, seed=KEY, key=users[:10])
+
+
+def test_dask_with_a_key_column_needs_no_order(design):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    x = values(3000)
+    frame = pd.DataFrame({"user": [f"u{i}" for i in range(3000)], "city": x})
+    single = pmldesign.apply(design, frame["city"], seed=KEY, key=frame["user"]).astype(str).tolist()
+    shuffled = frame.sample(frac=1.0, random_state=1)
+    with dask.config.set(scheduler="threads"):
+        out = pmldesign.dask.privatise(dd.from_pandas(shuffled, npartitions=4), design, "city", seed=KEY,
+                                       key="user").compute()
+    assert out.sort_index()["city_private"].astype(str).tolist() == single

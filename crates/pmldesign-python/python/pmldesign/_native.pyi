@@ -51,7 +51,9 @@ def apply_codes(
     column: str,
     offset: int = ...,
     seed: Optional[str] = ...,
+    positions: Optional[npt.ArrayLike] = ...,
 ) -> npt.NDArray[np.uint32]: ...
+def key_positions(keys: List[str]) -> npt.NDArray[np.uint64]: ...
 def assess(mechanism: npt.ArrayLike, prior: npt.ArrayLike, beta: Optional[float] = ...) -> Dict[str, Any]: ...
 def compare(
     prior: npt.ArrayLike,

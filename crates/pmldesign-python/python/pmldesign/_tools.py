@@ -156,6 +156,7 @@ def apply(
     seed: Union[None, int, str, bytes] = None,
     offset: int = 0,
     column: Optional[str] = None,
+    key: Any = None,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
@@ -168,7 +169,10 @@ def apply(
 
     ``seed`` is a secret key: a whole number below 2^256 (or a 0x-hex string, or 32
     bytes); whoever knows it can undo most of the noise, and a short one is found by
-    trying them all (a seed under 64 bits warns). Without a seed the key comes from
+    trying them all (a seed under 64 bits warns). With ``key`` (one user key per value:
+    a list, array or Series), a row draws from the place its key gives instead of its
+    position, so shuffled or repartitioned rows draw the same (``offset`` is then
+    unused; rows with the same key and value draw the same output). Without a seed the key comes from
     the operating system. Returns a numpy array of output names (the design's
     ``outputs``, or y1..yM); for a pandas Series, a categorical Series over the
     outputs with the same index; for a polars Series, an Enum Series.
@@ -177,7 +181,7 @@ def apply(
     n, m = matrix.shape
     names = _labels(labels) or own_labels or [f"x{i}" for i in range(1, n + 1)]
     outputs = outputs or [f"y{j}" for j in range(1, m + 1)]
-    key = _seed(seed)
+    secret = _seed(seed)
     if not (isinstance(offset, (int, np.integer)) and not isinstance(offset, bool) and 0 <= offset < 2**63):
         raise PmlError(f"invalid offset = {offset!r}: the position of the first value, a whole number >= 0")
     series, polars = _is_pandas_series(values), _is_polars_series(values)
@@ -188,7 +192,15 @@ def apply(
         codes = _polars_codes(values, names)
     else:
         codes = _series_codes(values, names) if series else _codes(values, names)
-    out = _native.apply_codes(matrix, codes, str(column), int(offset), key)
+    positions = None
+    if key is not None:
+        keys = key.tolist() if hasattr(key, "tolist") else list(key)
+        if len(keys) != len(codes):
+            raise PmlError(f"invalid key = {len(keys)} entries: one key per value ({len(codes)}); pass the key column of the same rows")
+        if any(k is None or (isinstance(k, float) and k != k) for k in keys):
+            raise PmlError("invalid key: a null key; every row needs its user's key")
+        positions = _native.key_positions([str(k) for k in keys])
+    out = _native.apply_codes(matrix, codes, str(column), int(offset), secret, positions)
     if polars:
         import polars as pl
 

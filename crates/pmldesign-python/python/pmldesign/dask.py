@@ -18,22 +18,29 @@ from ._design import Design
 from ._tools import apply
 
 
-def _partition(part: Any, text: str, column: str, name: str, key: Any, offsets: list, partition_info: Any = None) -> Any:
+def _partition(part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, partition_info: Any = None) -> Any:
     design = Design.from_json(text)
-    k = 0 if partition_info is None else partition_info["number"]
     out = part.copy()
-    out[name] = apply(design, part[column], seed=key, offset=int(offsets[k]), column=column)
+    if by is not None:
+        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by])
+        return out
+    k = 0 if partition_info is None else partition_info["number"]
+    out[name] = apply(design, part[column], seed=secret, offset=int(offsets[k]), column=column)
     return out
 
 
-def privatise(frame: Any, design: Design, column: str, *, seed: Any = None, name: Optional[str] = None) -> Any:
+def privatise(
+    frame: Any, design: Design, column: str, *, seed: Any = None, name: Optional[str] = None, key: Optional[str] = None
+) -> Any:
     """``frame`` (a Dask DataFrame) with the column ``name`` (default
     ``{column}_private``): categorical over the design's outputs, drawn row by row
     from the keyed stream of ``column`` at each row's global position.
 
     Without ``seed`` a fresh key is drawn here, once, and shared by every partition
     (each worker drawing its own would make rows of different partitions share
-    nothing, but the output could not be checked or re-run)."""
+    nothing, but the output could not be checked or re-run). With ``key`` (a column of
+    user keys), each row draws from the place its key gives: no counting pass, and the
+    output does not depend on the rows' order."""
     import secrets
 
     import pandas as pd
@@ -42,12 +49,16 @@ def privatise(frame: Any, design: Design, column: str, *, seed: Any = None, name
 
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
-    key = secrets.randbits(256) if seed is None else seed
+    secret = secrets.randbits(256) if seed is None else seed
     name = name or f"{column}_private"
-    lengths = frame.map_partitions(len).compute()
-    offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    if key is not None and key not in frame.columns:
+        raise PmlError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")
+    offsets = None
+    if key is None:
+        lengths = frame.map_partitions(len).compute()
+        offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
     meta = frame._meta.copy()
     meta[name] = pd.Categorical([], categories=design.outputs)
     return frame.map_partitions(
-        _partition, design.to_json(), column, name, key, offsets, meta=meta, align_dataframes=False
+        _partition, design.to_json(), column, name, secret, offsets, key, meta=meta, align_dataframes=False
     )
