@@ -180,3 +180,19 @@ def test_dask_with_a_key_column_needs_no_order(design):
         out = pmldesign.dask.privatise(dd.from_pandas(shuffled, npartitions=4), design, "city", seed=KEY,
                                        key="user").compute()
     assert out.sort_index()["city_private"].astype(str).tolist() == single
+
+
+def test_pyarrow_arrays_become_dictionary_arrays(design):
+    pa = pytest.importorskip("pyarrow")
+    x = values(2000)
+    arr = pa.array(x.tolist())
+    out = pmldesign.apply(design, arr, seed=KEY)
+    assert isinstance(out, pa.DictionaryArray)
+    assert out.dictionary.to_pylist() == design.outputs
+    assert out.cast(pa.string()).to_pylist() == pmldesign.apply(design, x, seed=KEY).tolist()
+    chunked = pa.chunked_array([x[:700].tolist(), x[700:].tolist()])
+    assert pmldesign.apply(design, chunked, seed=KEY).cast(pa.string()).to_pylist() == out.cast(pa.string()).to_pylist()
+    assert pmldesign.count(arr) == pmldesign.count(x)
+    assert pmldesign.count(pa.table({"city": arr}), "city") == pmldesign.count(x)
+    with pytest.raises(pmldesign.PmlError, match="values\\[1\\]"):
+        pmldesign.apply(design, pa.array(["a", None]), seed=KEY)

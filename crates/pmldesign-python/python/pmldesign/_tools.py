@@ -40,6 +40,31 @@ def _is_polars_series(values: Any) -> bool:
     return type(values).__module__.startswith("polars") and type(values).__name__ == "Series"
 
 
+def _is_arrow_array(values: Any) -> bool:
+    return type(values).__module__.startswith("pyarrow") and type(values).__name__.endswith(("Array", "ChunkedArray"))
+
+
+def _arrow_codes(values: Any, labels: list) -> np.ndarray:
+    """Row indices of a pyarrow Array or ChunkedArray, looked up by Arrow itself."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    nulls = np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))
+    if nulls.size:
+        raise PmlError(f"invalid values[{int(nulls[0])}] = null: every value needs a label; fill or drop nulls first")
+    text = pc.cast(values, pa.string()) if not pa.types.is_integer(values.type) else None
+    if text is None:
+        return _codes(values.to_numpy(zero_copy_only=False), labels)
+    index = pc.index_in(text, value_set=pa.array(labels, type=pa.string()))
+    unknown = np.flatnonzero(index.is_null().to_numpy(zero_copy_only=False))
+    if unknown.size:
+        i = int(unknown[0])
+        raise PmlError(
+            f"invalid values[{i}] = {text[i].as_py()!r}: not one of the mechanism's labels; use one of {labels} or an index below {len(labels)}"
+        )
+    return index.to_numpy(zero_copy_only=False).astype(np.uint32)
+
+
 def _polars_codes(series: Any, labels: list) -> np.ndarray:
     """Row indices of a polars Series (nulls refused naming the row)."""
     name = series.name or DEFAULT_COLUMN
@@ -175,7 +200,8 @@ def apply(
     unused; rows with the same key and value draw the same output). Without a seed the key comes from
     the operating system. Returns a numpy array of output names (the design's
     ``outputs``, or y1..yM); for a pandas Series, a categorical Series over the
-    outputs with the same index; for a polars Series, an Enum Series.
+    outputs with the same index; for a polars Series, an Enum Series; for a pyarrow
+    Array or ChunkedArray, a DictionaryArray over the outputs.
     """
     matrix, own_labels, outputs, _ = _mechanism(design_or_matrix)
     n, m = matrix.shape
@@ -188,8 +214,11 @@ def apply(
     if column is None:
         named = (series and values.name is not None) or (polars and values.name)
         column = str(values.name) if named else DEFAULT_COLUMN
+    arrow = _is_arrow_array(values)
     if polars:
         codes = _polars_codes(values, names)
+    elif arrow:
+        codes = _arrow_codes(values, names)
     else:
         codes = _series_codes(values, names) if series else _codes(values, names)
     positions = None
@@ -201,6 +230,10 @@ def apply(
             raise PmlError("invalid key: a null key; every row needs its user's key")
         positions = _native.key_positions([str(k) for k in keys])
     out = _native.apply_codes(matrix, codes, str(column), int(offset), secret, positions)
+    if arrow:
+        import pyarrow as pa
+
+        return pa.DictionaryArray.from_arrays(pa.array(out.astype(np.int32)), pa.array(outputs, type=pa.string()))
     if polars:
         import polars as pl
 
