@@ -45,7 +45,8 @@ mod table;
 pub use codes::{privatise_codes, privatise_codes_at};
 pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};
 pub use privatise::{
-    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, privatise_column,
+    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
+    privatise_column, privatise_column_by,
 };
 pub use sampler::{
     AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,

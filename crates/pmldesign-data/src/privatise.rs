@@ -114,6 +114,35 @@ where
     W: std::io::Write,
     P: ColumnPrivatiser + ?Sized,
 {
+    let how = (placement, on_unknown, RowPlace::Position);
+    privatise_column_by(reader, writer, column, how, privatiser)
+}
+
+/// Where a row draws from in its column's stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RowPlace<'a> {
+    /// Its position among the data rows (0-based).
+    #[default]
+    Position,
+    /// The place its user's key, the value of this column, gives
+    /// ([`crate::stream::key_position`]): the same key draws the same wherever its
+    /// row is. An empty key is an error naming its line.
+    Key(&'a str),
+}
+
+/// [`privatise_column`] with each row's place in the stream given by `rows`.
+pub fn privatise_column_by<R, W, P>(
+    reader: R,
+    writer: W,
+    column: &str,
+    (placement, on_unknown, rows): (Placement<'_>, OnUnknown, RowPlace<'_>),
+    privatiser: &mut P,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError>
+where
+    R: Read,
+    W: std::io::Write,
+    P: ColumnPrivatiser + ?Sized,
+{
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .buffer_capacity(1 << 16)
@@ -121,6 +150,10 @@ where
     let mut wtr = RecordWriter::new(writer);
     let header = rdr.byte_headers().map_err(read_error)?.clone();
     let idx = column_index(&header, column)?;
+    let key = match rows {
+        RowPlace::Key(name) => Some((name, column_index(&header, name)?)),
+        RowPlace::Position => None,
+    };
     write_header(&mut wtr, &header, placement)?;
 
     let mut summary = PrivatiseSummary::default();
@@ -131,7 +164,11 @@ where
         out.clear();
         // The reader is not flexible: every record has as many fields as the header.
         let value = record.get(idx).unwrap_or_default();
-        if privatiser.privatise(summary.rows - 1, value, &mut out) {
+        let row = match key {
+            Some(k) => key_place(&record, k)?,
+            None => summary.rows - 1,
+        };
+        if privatiser.privatise(row, value, &mut out) {
             summary.privatised += 1;
         } else {
             let line = record.position().map_or(0, |p| p.line());
@@ -158,6 +195,24 @@ where
     }
     wtr.flush()?;
     Ok(summary)
+}
+
+/// The stream place of a record's key (column `name` at index `idx`).
+fn key_place(
+    record: &csv::ByteRecord,
+    (name, idx): (&str, usize),
+) -> std::result::Result<u64, PrivatiseError> {
+    let key = record.get(idx).unwrap_or_default();
+    if key.is_empty() {
+        let line = record.position().map_or(0, |p| p.line());
+        return Err(PrivatiseError::Input(ModelError::invalid(
+            format!("key column {name:?} at line {line}"),
+            "\"\"",
+            "every row needs its user's key",
+            "fill the key column, or draw by position (no --key)",
+        )));
+    }
+    Ok(crate::stream::key_position(key))
 }
 
 /// A `csv` reading error: an I/O failure, or malformed input naming its line.

@@ -109,3 +109,25 @@ def test_pml_apply_on_parquet_gives_the_python_stream(run_pml, tmp_path):
     counted = json.loads(run_pml("design", "--data", str(tmp_path / "in.parquet"), "--column", "x",
                                  "--delta", "0.05", "--epsilon", "1", "--format", "json"))
     assert counted["labels"] == sorted(pmldesign.count(values), key=list(values).index)
+
+
+def test_pml_apply_by_key_gives_the_python_key_stream(run_pml, tmp_path):
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6, labels=["a", "b", "c", "d"])
+    (tmp_path / "design.json").write_text(d.to_json())
+    values = np.random.default_rng(6).choice(["a", "b", "c", "d"], size=1000)
+    users = [f"user{i}" for i in range(1000)]
+    key = "0x" + "5be0cd19137e2179" * 4
+    order = np.random.default_rng(7).permutation(1000)
+    outs = []
+    for name, rows in (("in.csv", range(1000)), ("shuffled.csv", order)):
+        with open(tmp_path / name, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["user", "x"])
+            w.writerows([users[i], values[i]] for i in rows)
+        run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / name),
+                "--column", "x", "--key", "user", "--output", str(tmp_path / ("out-" + name)), "--seed", key)
+        with open(tmp_path / ("out-" + name), newline="") as f:
+            outs.append({row["user"]: row["x_private"] for row in csv.DictReader(f)})
+    assert outs[0] == outs[1]
+    python = pmldesign.apply(d, values, seed=key, column="x", key=users)
+    assert [outs[0][u] for u in users] == python.tolist()

@@ -38,6 +38,11 @@ pub struct ApplyArgs {
     /// The column holding the secret.
     #[arg(long, value_name = "NAME")]
     pub column: String,
+    /// A column of user keys: each row draws from the place of the stream its key
+    /// gives instead of its position, so reordered or split rows draw the same
+    /// (Python's `apply(..., key=)`). CSV only.
+    #[arg(long, value_name = "NAME")]
+    pub key: Option<String>,
     /// Where to write the CSV with the privatised column (a regular file is
     /// replaced atomically: a temporary file renamed into place; `-` is stdout).
     #[arg(long, value_name = "OUT.csv")]
