@@ -7,7 +7,7 @@
 
 use crate::counts::{CategoryCounts, Counter};
 use crate::privatise::{
-    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, unknown_at,
+    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace, unknown_at,
 };
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
@@ -40,15 +40,7 @@ fn open(
 ) -> Result<(ParquetRecordBatchReader, usize, SchemaRef)> {
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
     let schema = builder.schema().clone();
-    let idx = schema.index_of(column).map_err(|_| {
-        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-        ModelError::invalid(
-            "column",
-            format!("{column:?}"),
-            format!("the file has no such column (it has {names:?})"),
-            "give one of its columns",
-        )
-    })?;
+    let idx = column_of(&schema, column)?;
     let builder = if only {
         let mask = ProjectionMask::roots(builder.parquet_schema(), [idx]);
         builder.with_projection(mask)
@@ -152,7 +144,28 @@ where
     W: Write + Send,
     P: ColumnPrivatiser + ?Sized,
 {
+    let how = (placement, on_unknown, RowPlace::Position);
+    privatise_parquet_by(input, output, column, how, privatiser)
+}
+
+/// [`privatise_parquet`] with each row's place in the stream given by `rows`
+/// (a user's key draws the same wherever its row is, as in CSV).
+pub fn privatise_parquet_by<W, P>(
+    input: File,
+    output: W,
+    column: &str,
+    (placement, on_unknown, rows): (Placement<'_>, OnUnknown, RowPlace<'_>),
+    privatiser: &mut P,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError>
+where
+    W: Write + Send,
+    P: ColumnPrivatiser + ?Sized,
+{
     let (reader, idx, schema) = open(input, column, false)?;
+    let key = match rows {
+        RowPlace::Key(name) => Some((name, column_of(&schema, name)?)),
+        RowPlace::Position => None,
+    };
     let out_schema = output_schema(&schema, idx, placement)?;
     let write_error = |e: parquet::errors::ParquetError| {
         PrivatiseError::Write(std::io::Error::other(e.to_string()))
@@ -162,7 +175,12 @@ where
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
         let text = as_text(batch.column(idx), column)?;
-        let (private, keep) = privatise_batch(&text, column, on_unknown, privatiser, &mut summary)?;
+        let places = match key {
+            Some((name, k)) => Some(key_places(batch.column(k), name, summary.rows)?),
+            None => None,
+        };
+        let how = (on_unknown, places.as_deref());
+        let (private, keep) = privatise_batch(&text, column, how, privatiser, &mut summary)?;
         let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
         match placement {
             Placement::Replace => columns[idx] = private,
@@ -178,11 +196,43 @@ where
     Ok(summary)
 }
 
+/// The index of column `name` in `schema`, or an error listing its columns.
+fn column_of(schema: &Schema, name: &str) -> Result<usize> {
+    schema.index_of(name).map_err(|_| {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        ModelError::invalid(
+            "column",
+            format!("{name:?}"),
+            format!("the file has no such column (it has {names:?})"),
+            "give one of its columns",
+        )
+    })
+}
+
+/// The stream places of a batch's keys (rows from `first`); a null or empty key
+/// is refused naming its row.
+fn key_places(keys: &ArrayRef, name: &str, first: u64) -> Result<Vec<u64>> {
+    let text = as_text(keys, name)?;
+    (0..text.len())
+        .map(|i| {
+            if text.is_null(i) || text.value(i).is_empty() {
+                return Err(ModelError::invalid(
+                    format!("key column {name:?} at row {}", first + i as u64),
+                    "null",
+                    "every row needs its user's key",
+                    "fill the key column, or draw by position (no --key)",
+                ));
+            }
+            Ok(crate::stream::key_position(text.value(i).as_bytes()))
+        })
+        .collect()
+}
+
 /// The privatised values of one batch, and the rows to keep when some are skipped.
 fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
     text: &StringArray,
     column: &str,
-    on_unknown: OnUnknown,
+    (on_unknown, places): (OnUnknown, Option<&[u64]>),
     privatiser: &mut P,
     summary: &mut PrivatiseSummary,
 ) -> std::result::Result<(ArrayRef, Option<BooleanArray>), PrivatiseError> {
@@ -194,8 +244,9 @@ fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
         summary.rows += 1;
         out.clear();
         let value = (!text.is_null(i)).then(|| text.value(i));
+        let place = places.map_or(row, |p| p[i]);
         if let Some(v) = value
-            && privatiser.privatise(row, v.as_bytes(), &mut out)
+            && privatiser.privatise(place, v.as_bytes(), &mut out)
         {
             private.append_value(String::from_utf8_lossy(&out));
             summary.privatised += 1;

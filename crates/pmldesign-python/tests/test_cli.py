@@ -131,3 +131,9 @@ def test_pml_apply_by_key_gives_the_python_key_stream(run_pml, tmp_path):
     assert outs[0] == outs[1]
     python = pmldesign.apply(d, values, seed=key, column="x", key=users)
     assert [outs[0][u] for u in users] == python.tolist()
+    pl = pytest.importorskip("polars")
+    pl.DataFrame({"user": [users[i] for i in order], "x": values[order]}).write_parquet(tmp_path / "in.parquet")
+    run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.parquet"),
+            "--column", "x", "--key", "user", "--output", str(tmp_path / "out.parquet"), "--seed", key)
+    out = pl.read_parquet(tmp_path / "out.parquet")
+    assert dict(zip(out["user"].to_list(), out["x_private"].to_list())) == outs[0]

@@ -40,7 +40,7 @@ pub struct ApplyArgs {
     pub column: String,
     /// A column of user keys: each row draws from the place of the stream its key
     /// gives instead of its position, so reordered or split rows draw the same
-    /// (Python's `apply(..., key=)`). CSV only.
+    /// (Python's `apply(..., key=)`). A missing key is an error.
     #[arg(long, value_name = "NAME")]
     pub key: Option<String>,
     /// Where to write the CSV with the privatised column (a regular file is

@@ -45,18 +45,11 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
     let parquet = formats(&a)?;
     let file = open_data(&a.data)?;
     let summary = write_atomic_with("--output", &a.output, |w| {
+        let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
+        let how = (placement, on_unknown, rows);
         let done = if parquet {
-            privatise_parquet(
-                &a.data,
-                w,
-                &a.column,
-                placement,
-                on_unknown,
-                privatiser.as_mut(),
-            )
+            privatise_parquet(&a.data, w, &a.column, how, privatiser.as_mut())
         } else {
-            let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
-            let how = (placement, on_unknown, rows);
             privatise_column_by(file, w, &a.column, how, privatiser.as_mut())
         };
         done.map_err(|e| match e {
@@ -122,11 +115,6 @@ fn privatiser(a: &ApplyArgs, key: &StreamKey) -> Result<Box<dyn ColumnPrivatiser
 fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
     let input = DataFormat::of(&a.data, a.data_format) == DataFormat::Parquet;
     let output = DataFormat::of(&a.output, a.data_format) == DataFormat::Parquet;
-    if input && a.key.is_some() {
-        return Err(CliError::Usage(
-            "invalid --key with Parquet: drawing by key is for CSV for now; convert to CSV, or draw by position (no --key)".into(),
-        ));
-    }
     if input != output {
         let name = |p: bool| if p { "Parquet" } else { "CSV" };
         return Err(CliError::Usage(format!(
@@ -139,18 +127,17 @@ fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
     Ok(input)
 }
 
-/// `privatise_column` for a Parquet file (the `parquet` feature).
+/// `privatise_column_by` for a Parquet file (the `parquet` feature).
 #[cfg(feature = "parquet")]
 fn privatise_parquet(
     path: &std::path::Path,
     w: &mut (dyn std::io::Write + Send),
     column: &str,
-    placement: Placement<'_>,
-    on_unknown: OnUnknown,
+    how: (Placement<'_>, OnUnknown, RowPlace<'_>),
     privatiser: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     let file = std::fs::File::open(path).map_err(PrivatiseError::Read)?;
-    pmldesign_data::columnar::privatise_parquet(file, w, column, placement, on_unknown, privatiser)
+    pmldesign_data::columnar::privatise_parquet_by(file, w, column, how, privatiser)
 }
 
 /// Without the `parquet` feature a Parquet file is refused.
@@ -159,8 +146,7 @@ fn privatise_parquet(
     path: &std::path::Path,
     _: &mut (dyn std::io::Write + Send),
     _: &str,
-    _: Placement<'_>,
-    _: OnUnknown,
+    _: (Placement<'_>, OnUnknown, RowPlace<'_>),
     _: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(PrivatiseError::Input(pmldesign_model::ModelError::invalid(
