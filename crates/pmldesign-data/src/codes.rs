@@ -31,14 +31,7 @@ pub fn privatise_codes_at(
     positions: &[u64],
     out: &mut [u32],
 ) -> Result<()> {
-    if positions.len() != codes.len() {
-        return Err(ModelError::invalid(
-            "positions",
-            format!("{} entries", positions.len()),
-            format!("there are {} codes", codes.len()),
-            "give one position per code",
-        ));
-    }
+    one_per_code("positions", positions.len(), codes.len())?;
     draw_at(sampler, codes, stream, positions.iter().copied(), out)
 }
 
@@ -49,14 +42,7 @@ fn draw_at(
     positions: impl Iterator<Item = u64>,
     out: &mut [u32],
 ) -> Result<()> {
-    if codes.len() != out.len() {
-        return Err(ModelError::invalid(
-            "out",
-            format!("{} entries", out.len()),
-            format!("there are {} codes", codes.len()),
-            "give one output slot per code",
-        ));
-    }
+    one_per_code("out", out.len(), codes.len())?;
     let n = sampler.inputs();
     for (k, ((&x, y), row)) in codes.iter().zip(out.iter_mut()).zip(positions).enumerate() {
         if x as usize >= n {
@@ -70,4 +56,17 @@ fn draw_at(
         *y = sampler.sample(x as usize, stream.at(row)) as u32;
     }
     Ok(())
+}
+
+/// `field` has one entry per code, or the error naming it.
+fn one_per_code(field: &str, entries: usize, codes: usize) -> Result<()> {
+    if entries == codes {
+        return Ok(());
+    }
+    Err(ModelError::invalid(
+        field,
+        format!("{entries} entries"),
+        format!("there are {codes} codes"),
+        format!("give one entry of {field} per code"),
+    ))
 }

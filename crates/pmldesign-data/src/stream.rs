@@ -168,10 +168,8 @@ impl ColumnStream {
         h.update(key.bytes);
         h.update((column.len() as u64).to_le_bytes());
         h.update(column.as_bytes());
-        let mut rng = ChaCha20Rng::from_seed(h.finalize().into());
-        rng.set_word_pos(0);
         ColumnStream {
-            rng,
+            rng: ChaCha20Rng::from_seed(h.finalize().into()),
             per_row: per_row.max(1),
             next: 0,
         }

@@ -346,6 +346,9 @@ fn solve(
     o: &Options,
     observer: Observer<'_>,
 ) -> Result<Value> {
+    // Checked before solving, not after: a bad delta costs no design.
+    pmldesign::model::envelope::check_delta(o.envelope_delta)
+        .map_err(|e| format!("envelope_delta: {e}"))?;
     let interrupt = Interrupt::new();
     let settings = settings(o, interrupt.clone())?;
     let problem = match loss(&o.objective)? {
@@ -373,8 +376,6 @@ fn solve(
     if stopped.get() {
         return Err(Error::Stopped);
     }
-    pmldesign::model::envelope::check_delta(o.envelope_delta)
-        .map_err(|e| format!("envelope_delta: {e}"))?;
     let mut d = d?.with_envelope(o.envelope_delta)?;
     let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
     d.provenance = d.provenance.map(|p| p.with_tool(tool));

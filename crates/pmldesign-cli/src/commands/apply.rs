@@ -5,7 +5,7 @@ use crate::args::DataFormat;
 use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
 use crate::error::CliError;
-use crate::io::data::open_data;
+use crate::io::data::{open_data, open_file};
 use crate::io::load::design_from_text;
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{same_file, write_atomic_with, write_error};
@@ -42,15 +42,19 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
     let data = a.data.display();
-    let parquet = formats(&a)?;
-    let file = open_data(&a.data)?;
+    // Opened once, before the output exists.
+    let source = if formats(&a)? {
+        Source::Parquet(open_file(&a.data)?)
+    } else {
+        Source::Csv(open_data(&a.data)?)
+    };
     let summary = write_atomic_with("--output", &a.output, |w| {
         let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
         let how = (placement, on_unknown, rows);
-        let done = if parquet {
-            privatise_parquet(&a.data, w, &a.column, how, privatiser.as_mut())
-        } else {
-            privatise_column_by(file, w, &a.column, how, privatiser.as_mut())
+        let privatiser = privatiser.as_mut();
+        let done = match source {
+            Source::Parquet(file) => privatise_parquet(file, w, &a.column, how, privatiser),
+            Source::Csv(file) => privatise_column_by(file, w, &a.column, how, privatiser),
         };
         done.map_err(|e| match e {
             PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
@@ -127,23 +131,28 @@ fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
     Ok(input)
 }
 
+/// The opened `--data`, in its format.
+enum Source {
+    Csv(Box<dyn std::io::Read>),
+    Parquet(std::fs::File),
+}
+
 /// `privatise_column_by` for a Parquet file (the `parquet` feature).
 #[cfg(feature = "parquet")]
 fn privatise_parquet(
-    path: &std::path::Path,
+    file: std::fs::File,
     w: &mut (dyn std::io::Write + Send),
     column: &str,
     how: (Placement<'_>, OnUnknown, RowPlace<'_>),
     privatiser: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
-    let file = std::fs::File::open(path).map_err(PrivatiseError::Read)?;
     pmldesign_data::columnar::privatise_parquet_by(file, w, column, how, privatiser)
 }
 
 /// Without the `parquet` feature a Parquet file is refused.
 #[cfg(not(feature = "parquet"))]
 fn privatise_parquet(
-    path: &std::path::Path,
+    _: std::fs::File,
     _: &mut (dyn std::io::Write + Send),
     _: &str,
     _: (Placement<'_>, OnUnknown, RowPlace<'_>),
@@ -151,7 +160,7 @@ fn privatise_parquet(
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(PrivatiseError::Input(pmldesign_model::ModelError::invalid(
         "data format",
-        path.display(),
+        "parquet",
         "this pml was built without Parquet support",
         "rebuild it with default features, or give CSV",
     )))

@@ -61,9 +61,13 @@ pub fn open_data(path: &std::path::Path) -> Result<Box<dyn std::io::Read>, CliEr
     if path.as_os_str() == "-" {
         return Ok(Box::new(std::io::stdin().lock()));
     }
-    let file = std::fs::File::open(path)
-        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))?;
-    Ok(Box::new(file))
+    Ok(Box::new(open_file(path)?))
+}
+
+/// Opens the `--data` file itself (a Parquet file is read with seeks).
+pub fn open_file(path: &std::path::Path) -> Result<std::fs::File, CliError> {
+    std::fs::File::open(path)
+        .map_err(|e| CliError::Usage(format!("cannot read --data {}: {e}", path.display())))
 }
 
 /// The estimate of a Parquet column, with the file's SHA-256 (read a second time,
@@ -75,16 +79,9 @@ fn parquet_estimate(
     labels: Option<&[String]>,
 ) -> Result<Estimate, CliError> {
     let shown = path.display();
-    let open = || {
-        std::fs::File::open(path).map_err(|e| {
-            CliError::Usage(format!(
-                "cannot read --data {shown}: {e}; give a readable file"
-            ))
-        })
-    };
-    let counts = pmldesign_data::columnar::count_parquet(open()?, column, labels)
+    let counts = pmldesign_data::columnar::count_parquet(open_file(path)?, column, labels)
         .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
-    let mut digest = pmldesign_data::digest::Digesting::new(open()?);
+    let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
     std::io::copy(&mut digest, &mut std::io::sink())
         .map_err(|e| CliError::Failure(format!("cannot read --data {shown}: {e}")))?;
     let prior = counts

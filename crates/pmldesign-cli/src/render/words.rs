@@ -34,12 +34,10 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
     }
 }
 
-/// A design's sample guarantee in words ([`pmldesign_model::statement::sample_guarantee`]).
+/// A design's sample guarantee in words: the sentence the design carries (set by
+/// the solve, re-derived when a design file is read).
 pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
-    let g = d.guarantee.as_ref()?;
-    Some(pmldesign_model::statement::sample_guarantee(
-        d.epsilon, g.delta, g.samples,
-    ))
+    d.guarantee.as_ref()?.statement.clone()
 }
 
 #[cfg(test)]
