@@ -17,7 +17,9 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe]"
+python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]"
+# Spark needs a JVM and pyspark: installed where they can be, else its tests are skipped.
+scripts/install-spark.sh
 # The sdist and the abi3 wheel built from it, once (release); the tests use that wheel.
 dist="${CARGO_TARGET_DIR:-$PWD/target}/python-dist"
 rm -rf "$dist"

@@ -1,4 +1,4 @@
-//! One keyed stream of draws for any partitioning (docs/theory.md §7).
+//! One keyed stream of draws for any partitioning (docs/theory.md §11).
 //!
 //! The draw of row i of column c depends only on the key, the column's name, i and
 //! the row's value: never on how the rows are chunked, so the outputs of any split

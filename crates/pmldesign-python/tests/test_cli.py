@@ -137,3 +137,63 @@ def test_pml_apply_by_key_gives_the_python_key_stream(run_pml, tmp_path):
             "--column", "x", "--key", "user", "--output", str(tmp_path / "out.parquet"), "--seed", key)
     out = pl.read_parquet(tmp_path / "out.parquet")
     assert dict(zip(out["user"].to_list(), out["x_private"].to_list())) == outs[0]
+
+
+def test_on_unknown_keeps_and_skips_the_rows_the_cli_does(run_pml, tmp_path):
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6, labels=["a", "b", "c", "d"])
+    (tmp_path / "design.json").write_text(d.to_json())
+    values = np.random.default_rng(8).choice(["a", "b", "c", "d", "z", None], size=2000).tolist()
+    with open(tmp_path / "in.csv", "w", newline="") as f:
+        csv.writer(f).writerows([["id", "x"], *([i, "" if v is None else v] for i, v in enumerate(values))])
+    key = "0x" + "6a09e667f3bcc908" * 4
+    cli = {}
+    for how in ("keep", "skip"):
+        run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.csv"),
+                "--column", "x", "--output", str(tmp_path / f"{how}.csv"), "--seed", key, "--on-unknown", how)
+        with open(tmp_path / f"{how}.csv", newline="") as f:
+            cli[how] = [row["x_private"] for row in csv.DictReader(f)]
+    assert pmldesign.apply(d, values, seed=key, column="x", on_unknown="keep").tolist() == cli["keep"]
+    assert pmldesign.apply(d, values, seed=key, column="x", on_unknown="skip").tolist() == cli["skip"]
+    missing = lambda out: ["" if v is None or v != v else str(v) for v in out]  # noqa: E731
+    pd = pytest.importorskip("pandas")
+    series = pd.Series(values, name="x", index=np.arange(2000) * 3)
+    kept = pmldesign.apply(d, series, seed=key, on_unknown="keep")
+    assert missing(kept.tolist()) == cli["keep"] and list(kept.index) == list(series.index)
+    skipped = pmldesign.apply(d, series, seed=key, on_unknown="skip")
+    assert skipped.astype(str).tolist() == cli["skip"] and list(skipped.index) == list(series.dropna()[series.isin(d.labels)].index)
+    pl = pytest.importorskip("polars")
+    assert missing(pmldesign.apply(d, pl.Series("x", values), seed=key, on_unknown="keep").to_list()) == cli["keep"]
+    assert pmldesign.apply(d, pl.Series("x", values), seed=key, on_unknown="skip").to_list() == cli["skip"]
+    pa = pytest.importorskip("pyarrow")
+    arrow = pmldesign.apply(d, pa.array(values), seed=key, column="x", on_unknown="keep")
+    assert missing(arrow.cast(pa.string()).to_pylist()) == cli["keep"]
+    with pytest.raises(pmldesign.PmlError, match="on_unknown"):
+        pmldesign.apply(d, values, seed=key, on_unknown="drop")
+
+
+def test_every_engine_counts_what_the_cli_counts(run_pml, tmp_path):
+    pd = pytest.importorskip("pandas")
+    values = np.random.default_rng(9).choice(["north", "east", "south", "west", "centre"], size=5000, p=[.3, .25, .2, .15, .1])
+    frame = pd.DataFrame({"id": np.arange(5000), "region": values})
+    frame.to_csv(tmp_path / "in.csv", index=False)
+    cli = {}
+    for name in ("in.csv", "in.parquet"):
+        if name.endswith(".parquet"):
+            pytest.importorskip("pyarrow")
+            frame.to_parquet(tmp_path / name)
+        out = json.loads(run_pml("design", "--data", str(tmp_path / name), "--column", "region", "--epsilon", "1",
+                                 "--format", "json"))
+        cli[name] = {label: round(p * 5000) for label, p in zip(out["labels"], out["prior"])}
+    assert cli["in.csv"] == cli["in.parquet"] and sum(cli["in.csv"].values()) == 5000
+    counted = {"numpy": pmldesign.count(values), "list": pmldesign.count(values.tolist()),
+               "pandas": pmldesign.count(frame, "region"),
+               "pandas categorical": pmldesign.count(frame["region"].astype("category"))}
+    pl = pytest.importorskip("polars")
+    counted["polars"] = pmldesign.count(pl.from_pandas(frame), "region")
+    counted["polars lazy"] = pmldesign.count(pl.scan_parquet(tmp_path / "in.parquet"), "region")
+    pa = pytest.importorskip("pyarrow")
+    counted["arrow"] = pmldesign.count(pa.Table.from_pandas(frame), "region")
+    dd = pytest.importorskip("dask.dataframe")
+    counted["dask"] = pmldesign.count(dd.from_pandas(frame, npartitions=3), "region")
+    for engine, counts in counted.items():
+        assert counts == cli["in.csv"], engine

@@ -13,12 +13,13 @@ numbering): [E] *Mechanism design from empirical distributions*; [D] *Informatio
 density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 """
 
-from . import bounds, dask, polars  # the engines themselves are imported only when used
+from . import bounds, dask, polars, spark  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
 from ._records import Certificate, Record
 from ._tables import count
-from ._tools import apply, assess, compare, envelope
+from ._apply import apply
+from ._tools import assess, compare, envelope
 
 __all__ = [
     "Certificate",
@@ -37,4 +38,5 @@ __all__ = [
     "envelope",
     "exp_epsilon",
     "polars",
+    "spark",
 ]

@@ -1,4 +1,4 @@
-"""Counting a column where it lives: pandas, polars, pyarrow, Dask, numpy or any
+"""Counting a column where it lives: pandas, polars, pyarrow, Dask, Spark, numpy or any
 iterable, with the engine's own group-by (no row through Python where the engine
 has one). The counts feed :func:`pmldesign.design_from_counts`.
 """
@@ -44,7 +44,8 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
 
     ``data`` is a pandas or polars DataFrame (with ``column``) or Series, a polars
     LazyFrame, a pyarrow Table (with ``column``), Array or ChunkedArray, a Dask
-    DataFrame (with ``column``) or Series, a numpy array or any iterable. A
+    DataFrame (with ``column``) or Series, a Spark DataFrame (with ``column``), a
+    numpy array or any iterable. A
     categorical column lists its categories in their order (zero counts kept);
     other columns list labels sorted. A null is an error naming the column.
     """
@@ -72,6 +73,13 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
         keys, tallies = vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()
         pairs = sorted((str(k), int(v)) for k, v in zip(keys, tallies) if k is not None)
         return _checked(dict(pairs), name, int(s.null_count()))
+    if kind == "pyspark":
+        if column is None or column not in data.columns:
+            raise PmlError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
+        rows = data.groupBy(column).count().collect()
+        nulls = sum(int(r["count"]) for r in rows if r[column] is None)
+        pairs = sorted((str(r[column]), int(r["count"])) for r in rows if r[column] is not None)
+        return _checked(dict(pairs), column, nulls)
     if kind == "pyarrow":
         import pyarrow.compute as pc
 

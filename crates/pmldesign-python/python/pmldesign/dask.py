@@ -15,22 +15,46 @@ from typing import Any, Optional
 import numpy as np
 
 from ._design import Design
-from ._tools import apply
+from ._native import PmlError
+from ._apply import apply, check_on_unknown, refuse, secret_of
+from ._codes import codes_of
 
 
-def _partition(part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, partition_info: Any = None) -> Any:
-    design = Design.from_json(text)
+def _partition(
+    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: str, partition_info: Any = None
+) -> Any:
+    design = Design.from_json(text)  # re-verified on the worker
     out = part.copy()
+    keep = "keep" if how == "skip" else how
+    start = 0 if by is not None or partition_info is None else int(offsets[partition_info["number"]])
+    if how == "error":  # named by the row's global position (or its key)
+        codes, describe = codes_of(part[column], design.labels)
+        if (codes < 0).any():
+            keys = None if by is None else part[by].tolist()
+            at = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
+            refuse(codes, describe, lambda i: f"column {column!r} at {at(i)}", design.labels)
     if by is not None:
-        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by])
-        return out
-    k = 0 if partition_info is None else partition_info["number"]
-    out[name] = apply(design, part[column], seed=secret, offset=int(offsets[k]), column=column)
-    return out
+        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep)
+    else:
+        k = 0 if partition_info is None else partition_info["number"]
+        if len(part) != int(offsets[k + 1]) - int(offsets[k]):
+            raise PmlError(
+                f"invalid frame: partition {k} holds {len(part)} rows but was counted with "
+                f"{int(offsets[k + 1]) - int(offsets[k])}; persist the frame first, or pass key=COLUMN"
+            )
+        out[name] = apply(design, part[column], seed=secret, offset=int(offsets[k]), column=column, on_unknown=keep)
+    return out[out[name].notna()] if how == "skip" else out
 
 
 def privatise(
-    frame: Any, design: Design, column: str, *, seed: Any = None, name: Optional[str] = None, key: Optional[str] = None
+    frame: Any,
+    design: Design,
+    column: str,
+    *,
+    seed: Any = None,
+    name: Optional[str] = None,
+    key: Optional[str] = None,
+    on_unknown: str = "error",
 ) -> Any:
     """``frame`` (a Dask DataFrame) with the column ``name`` (default
     ``{column}_private``): categorical over the design's outputs, drawn row by row
@@ -40,16 +64,17 @@ def privatise(
     (each worker drawing its own would make rows of different partitions share
     nothing, but the output could not be checked or re-run). With ``key`` (a column of
     user keys), each row draws from the place its key gives: no counting pass, and the
-    output does not depend on the rows' order."""
+    output does not depend on the rows' order. ``on_unknown`` as in
+    :func:`pmldesign.apply` (``skip`` drops the row). A partition that holds other
+    than its counted rows fails, since rows could otherwise share draws."""
     import secrets
 
     import pandas as pd
 
-    from ._native import PmlError
-
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
-    secret = secrets.randbits(256) if seed is None else seed
+    how = check_on_unknown(on_unknown)
+    secret = secret_of(seed) or str(secrets.randbits(256))
     name = name or f"{column}_private"
     if key is not None and key not in frame.columns:
         raise PmlError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")
@@ -60,5 +85,5 @@ def privatise(
     meta = frame._meta.copy()
     meta[name] = pd.Categorical([], categories=design.outputs)
     return frame.map_partitions(
-        _partition, design.to_json(), column, name, secret, offsets, key, meta=meta, align_dataframes=False
+        _partition, design.to_json(), column, name, secret, offsets, key, how, meta=meta, align_dataframes=False
     )

@@ -1,0 +1,229 @@
+"""Privatising a column: ``apply``. Row ``offset + k`` of the column named
+``column`` draws from its own place of one keyed stream (ChaCha20, docs/theory.md
+§9), so any split of a column gives the whole, and ``pml apply`` the same rows.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+
+from . import _native
+from ._codes import NULL, codes_of, kind
+from ._design import ArrayLike, Design, _labels, _matrix
+from ._native import PmlError
+
+if TYPE_CHECKING:  # the engines are optional: only their types are named here
+    import pandas
+    import polars
+    import pyarrow
+
+MechanismLike = Union[Design, ArrayLike]
+Seed = Union[None, int, str, bytes]
+
+#: The stream name of values that carry no name of their own (a list, a numpy
+#: array, a pyarrow array): ``pml apply --column value`` draws the same.
+DEFAULT_COLUMN = "value"
+
+#: What a value outside the labels (or a null) does, as ``pml apply --on-unknown``:
+#: ``error`` (the default) refuses the column naming the row, ``skip`` leaves the
+#: row out, ``keep`` keeps it with a missing output (null; ``""`` in a numpy array).
+ON_UNKNOWN = ("error", "skip", "keep")
+
+
+def mechanism_of(value: MechanismLike) -> Tuple[np.ndarray, Optional[list], Optional[list], Optional[list]]:
+    """The matrix, labels, outputs and prior of a Design, or a bare matrix's."""
+    if isinstance(value, Design):
+        d = value.to_dict()
+        return value.mechanism, d["labels"], d["outputs"], d.get("prior")
+    return _matrix("mechanism", value), None, None, None
+
+
+def secret_of(seed: Any) -> Optional[str]:
+    """The key as ``pml apply --seed`` takes it, warning about a short one."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bytes, bytearray)):
+        if len(seed) != 32:
+            raise PmlError(f"invalid seed = {len(seed)} bytes: a key given as bytes has 32; pass os.urandom(32)")
+        return "0x" + bytes(seed).hex()
+    if isinstance(seed, str):
+        try:
+            number = int(seed.strip(), 0)
+        except ValueError:
+            raise PmlError(f"invalid seed = {seed!r}: not a whole number; give a decimal or 0x-hex number below 2^256") from None
+    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        number = int(seed)
+    else:
+        raise PmlError(f"invalid seed = {seed!r}: give a whole number below 2^256, a 0x-hex string or 32 bytes")
+    if not 0 <= number < 2**256:
+        raise PmlError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^256); pass e.g. secrets.randbits(256)")
+    if number.bit_length() < 64:
+        warnings.warn(
+            f"the seed is a {number.bit_length()}-bit number: whoever knows the mechanism can try every "
+            "seed that short and undo the noise; keep it secret and use secrets.randbits(256)",
+            UserWarning,
+            stacklevel=3,
+        )
+    return str(number)
+
+
+def check_on_unknown(on_unknown: Any) -> str:
+    if on_unknown not in ON_UNKNOWN:
+        raise PmlError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")
+    return str(on_unknown)
+
+
+def key_places(key: Any, rows: int) -> np.ndarray:
+    """The stream place of each row's user key (``pml apply --key``)."""
+    keys = key.tolist() if hasattr(key, "tolist") else list(key)
+    if len(keys) != rows:
+        raise PmlError(f"invalid key = {len(keys)} entries: one key per value ({rows}); pass the key column of the same rows")
+    if any(k is None or (isinstance(k, float) and k != k) or k == "" for k in keys):
+        raise PmlError("invalid key: a null or empty key; every row needs its user's key")
+    return _native.key_positions([str(k) for k in keys])
+
+
+def draw(
+    matrix: np.ndarray,
+    codes: np.ndarray,
+    column: str,
+    secret: Optional[str],
+    *,
+    offset: int = 0,
+    places: Optional[np.ndarray] = None,
+) -> np.ndarray:
+    """Output codes (int64, -1 where ``codes`` is negative) of rows ``offset + k``,
+    or of the stream places ``places``: the one call into the native stream."""
+    ok = codes >= 0
+    out = np.full(len(codes), -1, dtype=np.int64)
+    if ok.all():
+        where = None if places is None else places
+        out[:] = _native.apply_codes(matrix, codes.astype(np.uint32), column, offset, secret, where)
+    elif ok.any():
+        where = (np.flatnonzero(ok).astype(np.uint64) + np.uint64(offset)) if places is None else places[ok]
+        out[ok] = _native.apply_codes(matrix, codes[ok].astype(np.uint32), column, 0, secret, where)
+    return out
+
+
+def refuse(codes: np.ndarray, describe: Callable[[int], str], field: Callable[[int], str], labels: list) -> None:
+    """The error of ``on_unknown='error'`` for the first row that has no label;
+    ``field(i)`` names row i (``values[i]``, ``column 'city' at row i``)."""
+    i = int(np.flatnonzero(codes < 0)[0])
+    what = "a null" if codes[i] == NULL else f"{describe(i)}, not one of the mechanism's labels"
+    raise PmlError(f"invalid {field(i)}: {what}; map it to one of {labels} first, or pass on_unknown='skip' or 'keep'")
+
+
+def field_of(column: Optional[str]) -> Callable[[int], str]:
+    """How an error names row i of a column (``None``: values without a name)."""
+    return (lambda i: f"values[{i}]") if column is None else (lambda i: f"column {column!r} at row {i}")
+
+
+def _offset(offset: Any) -> int:
+    if not (isinstance(offset, (int, np.integer)) and not isinstance(offset, bool) and 0 <= offset < 2**63):
+        raise PmlError(f"invalid offset = {offset!r}: the position of the first value, a whole number >= 0")
+    return int(offset)
+
+
+def _own_name(values: Any) -> Optional[str]:
+    """The name of a pandas or polars Series, if it has one."""
+    name = getattr(values, "name", None) if kind(values) in ("pandas", "polars") else None
+    return None if name is None or name == "" else str(name)
+
+
+@overload
+def apply(
+    design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ...,
+) -> "pandas.Series": ...
+@overload
+def apply(
+    design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ...,
+) -> "polars.Series": ...
+@overload
+def apply(
+    design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: str = ...,
+) -> "pyarrow.DictionaryArray": ...
+@overload
+def apply(
+    design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: str = ...,
+) -> np.ndarray: ...
+def apply(
+    design_or_matrix: MechanismLike,
+    values: Any,
+    *,
+    labels: Optional[Sequence[Any]] = None,
+    seed: Seed = None,
+    offset: int = 0,
+    column: Optional[str] = None,
+    key: Any = None,
+    on_unknown: str = "error",
+) -> Any:
+    """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
+
+    ``values`` are input labels (``labels``, else the design's, else x1..xN) or integer
+    row indices: a list, a numpy array, a pandas or polars Series, a pyarrow Array or
+    ChunkedArray. Row ``offset + k`` of the column named ``column`` (default: the
+    Series' name, else ``"value"``) draws from its own place of one keyed stream
+    (ChaCha20), so privatising any split of a column part by part, each with its
+    offset, gives the whole, and the same rows give what
+    ``pml apply --column COLUMN --seed SEED`` writes.
+
+    ``seed`` is a secret key: a whole number below 2^256 (or a 0x-hex string, or 32
+    bytes); whoever knows it can undo most of the noise, and a short one is found by
+    trying them all (a seed under 64 bits warns). Without a seed the key comes from
+    the operating system. With ``key`` (one user key per value: a list, array or
+    Series), a row draws from the place its key gives instead of its position, so
+    shuffled or repartitioned rows draw the same (``offset`` is then unused).
+    ``on_unknown`` handles a null or a value outside the labels as
+    ``pml apply --on-unknown`` does: ``error``, ``skip`` (the row is left out) or
+    ``keep`` (its output is missing); a skipped row keeps its place in the stream.
+
+    Returns the input's type: a categorical pandas Series over the outputs with the
+    same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
+    of output names (the design's ``outputs``, or y1..yM).
+    """
+    matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
+    n, m = matrix.shape
+    names = _labels(labels) or own_labels or [f"x{i}" for i in range(1, n + 1)]
+    outputs = outputs or [f"y{j}" for j in range(1, m + 1)]
+    secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
+    own = _own_name(values)
+    column = str(column) if column is not None else own or DEFAULT_COLUMN
+    codes, describe = codes_of(values, names)
+    if how == "error" and (codes < 0).any():
+        refuse(codes, describe, field_of(own), names)
+    places = None if key is None else key_places(key, len(codes))
+    out = draw(matrix, codes, column, secret, offset=start, places=places)
+    keep = None if how != "skip" else codes >= 0
+    return _shaped(values, out, outputs, keep)
+
+
+def _shaped(values: Any, out: np.ndarray, outputs: List[str], keep: Optional[np.ndarray]) -> Any:
+    """``out`` (output codes, -1 missing) in the type of ``values``; rows where
+    ``keep`` is False are left out."""
+    k = kind(values)
+    if keep is not None and not keep.all():
+        values = values[keep] if k == "pandas" else values
+        out = out[keep]
+    if k == "arrow":
+        import pyarrow as pa
+
+        return pa.DictionaryArray.from_arrays(pa.array(out.astype(np.int32), mask=out < 0), pa.array(outputs, type=pa.string()))
+    if k == "polars":
+        import polars as pl
+
+        codes = pl.Series(values.name, out)
+        return codes.replace_strict(list(range(len(outputs))), outputs, default=None, return_dtype=pl.Enum(outputs))
+    if k == "pandas":
+        import pandas as pd
+
+        return pd.Series(pd.Categorical.from_codes(out, categories=outputs), index=values.index, name=values.name)
+    return np.asarray([*outputs, ""], dtype=str)[out] if len(out) else np.zeros(0, dtype=str)

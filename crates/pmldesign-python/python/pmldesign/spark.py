@@ -1,0 +1,122 @@
+"""Privatising a Spark DataFrame column (``pip install 'pmldesign[spark]'``).
+
+Row i of the column draws from its own place of one keyed stream, i its position
+in the DataFrame's order (partition by partition, in partition order): a first
+pass counts each partition's rows (``mapInArrow``, by partition index), and
+partition k starts at the sum of the counts before it. The output is the same for
+any partitioning, and equal to :func:`pmldesign.apply` on the collected column and
+to ``pml apply --column COLUMN --seed SEED`` on the same rows. Positions never come
+from ``monotonically_increasing_id``, whose values depend on the partitioning.
+
+Both passes read the same plan, so its partitions must be deterministic (a file
+scan, ``createDataFrame``; not a shuffle, which Spark may re-run into other
+partitions): a task whose partition holds other than its counted rows fails the job,
+since two rows could otherwise share a place of the stream. After a shuffle, call
+``frame.localCheckpoint()`` first, or pass ``key=`` (a column of user keys): each row
+then draws from the place its key gives, and neither counting nor order is needed.
+The design travels to the workers as its JSON and is re-verified there.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from ._apply import apply, check_on_unknown, secret_of
+from ._design import Design
+from ._native import PmlError
+
+
+def _partition_counts(frame: Any, column: str) -> Dict[int, int]:
+    """Rows in each partition of ``frame``, by partition index."""
+
+    def count(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        rows = sum(b.num_rows for b in batches)
+        part = pa.array([TaskContext.get().partitionId()], pa.int32())
+        yield pa.RecordBatch.from_arrays([part, pa.array([rows], pa.int64())], names=["part", "rows"])
+
+    found = frame.select(column).mapInArrow(count, "part int, rows long").collect()
+    return {int(r["part"]): int(r["rows"]) for r in found}
+
+
+def _spans(counts: Dict[int, int]) -> List[Tuple[int, int]]:
+    """(first position, rows) of each partition, in partition order."""
+    parts = max(counts, default=-1) + 1
+    lengths = [counts.get(k, 0) for k in range(parts)]
+    starts = np.concatenate([[0], np.cumsum(np.array(lengths, dtype=np.int64))])[:-1].tolist()
+    return list(zip(starts, lengths))
+
+
+def _check_span(part: int, rows: int, spans: List[Tuple[int, int]]) -> None:
+    """A partition must hold the rows it was counted with: otherwise two rows could
+    share a place of the stream (the same draws), so the task fails instead."""
+    counted = spans[part][1] if part < len(spans) else None
+    if counted != rows:
+        raise PmlError(
+            f"invalid frame: partition {part} holds {rows} rows but was counted with {counted}; its plan is not "
+            "deterministic (a shuffle re-ran differently): call frame.localCheckpoint() first, or pass key=COLUMN"
+        )
+
+
+def _privatiser(
+    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: str
+) -> Any:
+    """The function each Spark task maps over its Arrow batches."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        design = Design.from_json(text)  # re-verified on the worker
+        part = TaskContext.get().partitionId()
+        first = 0 if spans is None or part >= len(spans) else spans[part][0]
+        at = first
+        keep = "keep" if how == "skip" else how
+        for batch in batches:
+            values = batch.column(batch.schema.get_field_index(column))
+            key = None if by is None else batch.column(batch.schema.get_field_index(by)).to_pylist()
+            out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep)
+            at += batch.num_rows
+            done = pa.RecordBatch.from_arrays([*batch.columns, out.cast(pa.string())], names=[*batch.schema.names, name])
+            if spans is not None and at - first > (spans[part][1] if part < len(spans) else 0):
+                _check_span(part, at - first, spans)  # before a shared place is written
+            yield done.filter(done.column(name).is_valid()) if how == "skip" else done
+        if spans is not None:
+            _check_span(part, at - first, spans)
+
+    return run
+
+
+def privatise(
+    frame: Any,
+    design: Design,
+    column: str,
+    *,
+    seed: Any = None,
+    name: Optional[str] = None,
+    key: Optional[str] = None,
+    on_unknown: str = "error",
+) -> Any:
+    """``frame`` (a Spark DataFrame) with the string column ``name`` (default
+    ``{column}_private``) of privatised values, drawn row by row from the keyed
+    stream of ``column`` at each row's position (or its user's ``key``).
+    ``on_unknown`` as in :func:`pmldesign.apply` (``skip`` drops the row). Without
+    ``seed`` a fresh key is drawn here, once, and shared by every partition."""
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    for field, value in (("column", column), ("key", key)):
+        if value is not None and value not in frame.columns:
+            raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
+    how = check_on_unknown(on_unknown)
+    secret = secret_of(seed) or str(secrets.randbits(256))
+    name = name or f"{column}_private"
+    if name in frame.columns:
+        raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")
+    spans = None if key is not None else _spans(_partition_counts(frame, column))
+    schema = StructType([*frame.schema.fields, StructField(name, StringType(), nullable=how != "error")])
+    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, how), schema)

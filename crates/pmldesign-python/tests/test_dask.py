@@ -1,0 +1,81 @@
+"""Dask (issue 25): one keyed stream for any partitioning, on the threaded scheduler
+and on a LocalCluster of two worker processes on 127.0.0.1."""
+
+import numpy as np
+import pytest
+
+import pmldesign
+
+pd = pytest.importorskip("pandas")
+dd = pytest.importorskip("dask.dataframe")
+
+KEY = "0x" + "3c6ef372fe94f82b" * 4
+
+
+@pytest.fixture(scope="module")
+def design():
+    return pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.6, labels=["a", "b", "c", "d"])
+
+
+def values(n, seed=5):
+    return np.random.default_rng(seed).choice(["a", "b", "c", "d"], size=n)
+
+
+def test_dask_gives_the_single_process_column_for_any_partitioning(design):
+    import dask
+
+    x = values(6000)
+    frame = pd.DataFrame({"id": np.arange(6000), "city": x})
+    whole = pmldesign.apply(design, pd.Series(x, name="city"), seed=KEY).astype(str).tolist()
+    for parts in (1, 3, 7):
+        ddf = dd.from_pandas(frame, npartitions=parts)
+        with dask.config.set(scheduler="threads"):
+            out = pmldesign.dask.privatise(ddf, design, "city", seed=KEY).compute()
+        assert out["city_private"].astype(str).tolist() == whole, parts
+    assert pmldesign.count(dd.from_pandas(frame, npartitions=3), "city") == pmldesign.count(x)
+
+
+def test_dask_with_a_key_column_needs_no_order(design):
+    import dask
+
+    x = values(3000)
+    frame = pd.DataFrame({"user": [f"u{i}" for i in range(3000)], "city": x})
+    single = pmldesign.apply(design, frame["city"], seed=KEY, key=frame["user"]).astype(str).tolist()
+    shuffled = frame.sample(frac=1.0, random_state=1)
+    with dask.config.set(scheduler="threads"):
+        out = pmldesign.dask.privatise(dd.from_pandas(shuffled, npartitions=4), design, "city", seed=KEY,
+                                       key="user").compute()
+    assert out.sort_index()["city_private"].astype(str).tolist() == single
+
+
+def test_two_worker_processes_give_the_single_process_column(design):
+    distributed = pytest.importorskip("distributed")
+    x = values(50_000)
+    frame = pd.DataFrame({"id": np.arange(len(x)), "city": x})
+    whole = pmldesign.apply(design, pd.Series(x, name="city"), seed=KEY).astype(str).tolist()
+    rng = np.random.default_rng(4)
+    cuts = [0, *np.sort(rng.integers(0, len(x), 4)).tolist(), len(x)]
+    ddf = dd.from_pandas(frame, npartitions=1).repartition(divisions=[*cuts[:-1], len(x) - 1])
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster, distributed.Client(cluster):
+        out = pmldesign.dask.privatise(ddf, design, "city", seed=KEY).compute()
+        assert out["city_private"].astype(str).tolist() == whole
+        assert pmldesign.count(ddf, "city") == pmldesign.count(x)
+
+
+def test_unknown_values_follow_on_unknown(design):
+    import dask
+
+    frame = pd.DataFrame({"id": range(6), "city": ["a", "b", None, "b", "z", "d"]})
+    ddf = dd.from_pandas(frame, npartitions=2)
+    single = pmldesign.apply(design, frame["city"], seed=KEY, on_unknown="keep")
+    with dask.config.set(scheduler="threads"):
+        kept = pmldesign.dask.privatise(ddf, design, "city", seed=KEY, on_unknown="keep").compute()
+        skipped = pmldesign.dask.privatise(ddf, design, "city", seed=KEY, on_unknown="skip").compute()
+        with pytest.raises(pmldesign.PmlError, match="'city' at row (2: a null|4: 'z')"):
+            pmldesign.dask.privatise(ddf, design, "city", seed=KEY).compute()
+    assert kept["city_private"].astype(object).where(kept["city_private"].notna(), None).tolist() == \
+        single.astype(object).where(single.notna(), None).tolist()
+    assert skipped["id"].tolist() == [0, 1, 3, 5]
+    assert skipped["city_private"].astype(str).tolist() == single.dropna().astype(str).tolist()
