@@ -1,6 +1,9 @@
 """Throughput of privatising (README, Benchmarks): the Python package on 10 million
-rows (a pandas categorical Series, a polars String Series, numpy integer codes),
-`count` against the engines' own value_counts, and `pml apply` on a 10-million-row CSV.
+rows (a pandas categorical Series, a polars String Series, numpy integer codes, a
+polars LazyFrame streamed from Parquet), `count` against the engines' own
+value_counts, `pml apply` on a 10-million-row CSV and Parquet file (time and peak
+memory), and Dask on a LocalCluster of two worker processes (checked equal to the
+single-process column).
 
     .venv/bin/python scripts/bench-privatise.py      # after scripts/test-all.sh built both
 """
@@ -49,15 +52,60 @@ def main():
     for name, f in rows:
         t = best(f)
         print(f"| {name} | {t:.3f} | {ROWS / t / 1e6:.1f} |")
-    pml = os.environ.get("PML_BIN", "target/release/pml")
     with tempfile.TemporaryDirectory() as tmp:
-        data, design, out = (os.path.join(tmp, n) for n in ("in.csv", "d.json", "out.csv"))
-        pd.DataFrame({"id": np.arange(ROWS), "city": series.astype(str)}).to_csv(data, index=False)
-        with open(design, "w") as f:
-            f.write(d.to_json())
-        t = best(lambda: subprocess.run([pml, "apply", "--mechanism", design, "--data", data, "--column", "city",
-                                         "--seed", KEY, "--output", out], check=True, capture_output=True))
-        print(f"| `pml apply` CSV -> CSV ({os.path.getsize(data) / 1e6:.0f} MB) | {t:.3f} | {ROWS / t / 1e6:.1f} |")
+        frame = pd.DataFrame({"id": np.arange(ROWS), "city": series.astype(str)})
+        parquet = os.path.join(tmp, "in.parquet")
+        frame.to_parquet(parquet, row_group_size=1_000_000)
+        scan = pmldesign.polars.privatise(pl.scan_parquet(parquet), d, "city", seed=KEY)
+        t = best(lambda: scan.collect(engine="streaming"))
+        print(f"| `pmldesign.polars.privatise`, LazyFrame from Parquet, streaming | {t:.3f} | {ROWS / t / 1e6:.1f} |")
+        cli(d, frame, tmp)
+        cluster(d, frame, series, tmp)
+
+
+def peak_run(args):
+    """Wall time and peak resident memory (MB) of one run of a command, by GNU time."""
+    r = subprocess.run(["/usr/bin/time", "-f", "%e %M", *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit(f"{args[0]} failed: {r.stderr}")
+    wall, kb = r.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(kb) / 1024
+
+
+def cli(d, frame, tmp):
+    """`pml apply`, CSV -> CSV and Parquet -> Parquet (two columns), best of three."""
+    pml = os.environ.get("PML_BIN", "target/release/pml")
+    design = os.path.join(tmp, "d.json")
+    with open(design, "w") as f:
+        f.write(d.to_json())
+    frame.to_csv(os.path.join(tmp, "in.csv"), index=False)
+    for ext in ("csv", "parquet"):
+        data, out = os.path.join(tmp, f"in.{ext}"), os.path.join(tmp, f"out.{ext}")
+        args = [pml, "apply", "--mechanism", design, "--data", data, "--column", "city", "--seed", KEY, "--output", out]
+        t, peak = min(peak_run(args) for _ in range(3))
+        size = os.path.getsize(data) / 1e6
+        print(f"| `pml apply` {ext} -> {ext} ({size:.0f} MB), peak {peak:.0f} MB | {t:.3f} | {ROWS / t / 1e6:.1f} |")
+
+
+def cluster(d, frame, series, tmp):
+    """Dask on two worker processes, reading 8 Parquet files and privatising on the
+    workers (the count pass included); then checked against the single-process column."""
+    import dask.dataframe as dd
+    import distributed
+
+    parts = os.path.join(tmp, "parts")
+    os.mkdir(parts)
+    for k, chunk in enumerate(np.array_split(np.arange(ROWS), 8)):
+        frame.iloc[chunk].to_parquet(os.path.join(parts, f"part-{k}.parquet"))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None) as c, \
+            distributed.Client(c):
+        ddf = dd.read_parquet(parts).persist()
+        distributed.wait(ddf)
+        t = best(lambda: distributed.wait(pmldesign.dask.privatise(ddf, d, "city", seed=KEY).persist()))
+        out = pmldesign.dask.privatise(ddf, d, "city", seed=KEY)["city_private"].compute()
+    whole = pmldesign.apply(d, series, seed=KEY)
+    assert out.astype(str).tolist() == whole.astype(str).tolist()
+    print(f"| Dask, 2 worker processes, 8 Parquet parts in memory (equal to one process) | {t:.3f} | {ROWS / t / 1e6:.1f} |")
 
 
 if __name__ == "__main__":
