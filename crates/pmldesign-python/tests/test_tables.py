@@ -191,3 +191,17 @@ def test_pyarrow_arrays_become_dictionary_arrays(design):
     assert pmldesign.count(pa.table({"city": arr}), "city") == pmldesign.count(x)
     with pytest.raises(pmldesign.PmlError, match="values\\[1\\]: a null"):
         pmldesign.apply(design, pa.array(["a", None]), seed=KEY)
+
+
+def test_floats_are_not_categories(design):
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    floats = [1.5, 2.5, 1.5]
+    for data in (np.array(floats), pd.Series(floats, name="income"), pl.Series("income", floats), pa.array(floats)):
+        with pytest.raises(pmldesign.PmlError, match="floating-point numbers .* not categories; bin them"):
+            pmldesign.count(data)
+        with pytest.raises(pmldesign.PmlError, match="floating-point"):
+            pmldesign.apply(design, data, seed=KEY)
+    with pytest.raises(pmldesign.PmlError, match="'income'"):
+        pmldesign.count(pd.DataFrame({"income": floats}), "income")

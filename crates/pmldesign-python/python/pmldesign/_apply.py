@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native
-from ._codes import NULL, codes_of, kind
+from ._codes import NULL, codes_of, kind, refuse_floats
 from ._design import ArrayLike, Design, _labels, _matrix
 from ._native import PmlError
 
@@ -197,6 +197,7 @@ def apply(
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
     column = str(column) if column is not None else own or DEFAULT_COLUMN
+    refuse_floats(values, own or column)
     codes, describe = codes_of(values, names)
     if how == "error" and (codes < 0).any():
         refuse(codes, describe, field_of(own), names)

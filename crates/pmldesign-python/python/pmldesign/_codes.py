@@ -10,6 +10,8 @@ from typing import Any, Callable, Tuple
 
 import numpy as np
 
+from ._native import PmlError
+
 #: Codes of a value outside the labels and of a null.
 UNKNOWN, NULL = -1, -2
 
@@ -27,6 +29,27 @@ def kind(values: Any) -> str:
     if module.startswith("pyarrow") and name.endswith(("Array", "ChunkedArray")):
         return "arrow"
     return "plain"
+
+
+def is_float(values: Any) -> bool:
+    """A column of floating-point numbers: not categories (numpy, pandas, polars, Arrow)."""
+    dtype = getattr(values, "dtype", None) if kind(values) != "arrow" else None
+    if kind(values) == "arrow":
+        import pyarrow as pa
+
+        return bool(pa.types.is_floating(values.type))
+    if kind(values) == "polars":
+        return bool(dtype.is_float())
+    return dtype is not None and getattr(dtype, "kind", "") == "f"
+
+
+def refuse_floats(values: Any, name: str) -> None:
+    """Floats are measurements, not categories: refused naming the column."""
+    if is_float(values):
+        raise PmlError(
+            f"invalid column {name!r}: its values are floating-point numbers ({values.dtype if kind(values) != 'arrow' else values.type}), "
+            "not categories; bin them, or cast them to strings or integers, first"
+        )
 
 
 def codes_of(values: Any, labels: list) -> Coded:

@@ -10,6 +10,7 @@ from typing import Any, Dict, Optional
 
 import numpy as np
 
+from ._codes import refuse_floats
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
@@ -53,6 +54,7 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
     if kind in ("pandas", "dask"):
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name if s.name is not None else column)
+        refuse_floats(s, name)
         if kind == "dask":
             nulls = int(s.isna().sum().compute())
             vc = s.value_counts().compute()
@@ -69,6 +71,7 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
             data = data.select(column).collect()
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name)
+        refuse_floats(s, name)
         vc = s.value_counts()
         keys, tallies = vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()
         pairs = sorted((str(k), int(v)) for k, v in zip(keys, tallies) if k is not None)
@@ -90,13 +93,13 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
         else:
             arr = data
         name = str(column or "values")
+        refuse_floats(arr, name)
         vc = pc.value_counts(arr)
         pairs = sorted((str(v["values"]), int(v["counts"])) for v in vc.to_pylist() if v["values"] is not None)
         return _checked(dict(pairs), name, int(arr.null_count))
     if isinstance(data, np.ndarray):
         flat = data.ravel()
-        if flat.dtype.kind == "f" and np.isnan(flat).any():
-            return _checked({}, str(column or "values"), int(np.isnan(flat).sum()))
+        refuse_floats(flat, str(column or "values"))
         keys, counts = np.unique(flat.astype(str), return_counts=True)
         return _checked({str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0)
     tally = Counter(data)
