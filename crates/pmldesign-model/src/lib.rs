@@ -26,6 +26,7 @@ pub mod mechanism;
 pub mod metric;
 pub mod notion;
 pub mod prior;
+pub mod record;
 pub mod sample;
 pub mod serde_float;
 pub mod statement;
