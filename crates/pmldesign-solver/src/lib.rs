@@ -35,6 +35,7 @@ mod lp;
 mod objective;
 mod pricing;
 mod problem;
+mod record;
 mod reference;
 mod settings;
 mod solution;
@@ -54,6 +55,10 @@ pub use objective::utility::{
 };
 pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample, check_labels};
+pub use record::{
+    DEFAULT_MAX_CELLS, MEASURED_CELLS, Naive, RecordDesign, RecordMode, RecordProblem,
+    RecordUtility, SPLIT_BUDGET,
+};
 pub use reference::baseline::{Baselines, RandomizedResponse};
 pub use reference::closed_form;
 pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};

@@ -1,0 +1,225 @@
+//! A record design: plain data, its figures derived in one place ([`derive`]) for
+//! the solver and for the reader of a stored file ([`super::verify`]).
+
+use super::modes::{self, Columns};
+use super::{MEASURED_CELLS, RecordMode, RecordProblem};
+use crate::error::{Result, SolverError};
+use crate::solution::design::Design;
+use crate::tolerance::PML_TOLERANCE;
+use pmldesign_model::Mechanism;
+use pmldesign_model::record::RecordSample;
+use pmldesign_model::record::product::{RecordLeakage, joint_leakage, product_leakage};
+use serde::{Deserialize, Serialize};
+
+/// The version of the record design file this code writes.
+pub const RECORD_FORMAT: u32 = 1;
+
+/// The release of a whole record and its guarantee (docs/theory.md §12).
+#[derive(Debug, Clone, Serialize)]
+pub struct RecordDesign {
+    /// Version of this file's layout.
+    pub format_version: u32,
+    /// `joint`, `compose` or `ldp`.
+    pub mode: RecordMode,
+    /// The record's columns, in release order.
+    pub columns: Vec<String>,
+    /// The total level eps about the whole record.
+    pub epsilon: f64,
+    /// One level per column (`compose`, `ldp`), or the one of `joint`.
+    pub epsilons: Vec<f64>,
+    /// The failure probability of the sample guarantee, if one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// `compose`: the radius of each column's ball around its marginal (0: the
+    /// marginal alone).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub radii: Vec<f64>,
+    /// `joint`: the value tuple of each joint label, in the design's label order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<Vec<String>>,
+    /// PML about the whole record, re-measured on the record's channel at the
+    /// sample's joint estimate (where it has at most 4096 cells).
+    pub leakage_about_record: Option<f64>,
+    /// The record's utility, and which one.
+    pub utility: RecordUtility,
+    /// What per-column designs at eps/k leak about the record: not a guarantee.
+    pub naive: Naive,
+    /// The guarantee, in words.
+    pub statement: String,
+    /// What the re-measurement covers.
+    pub check: String,
+    /// One design per column, or the one of `joint`.
+    pub designs: Vec<Design>,
+    /// The observed records the designs are for.
+    pub sample: RecordSample,
+}
+
+/// The utility of a release of the record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordUtility {
+    /// `record_mutual_information` (I(X; Y1..Yk) on the record's channel) or
+    /// `sum_of_column_utilities` (past 4096 cells).
+    pub measure: String,
+    /// Its value, in nats.
+    pub value: f64,
+}
+
+/// The naive release: each column designed for its marginal at eps/k.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Naive {
+    /// The level of each column.
+    pub epsilon_per_column: f64,
+    /// What it leaks about the record at the estimate (where measured).
+    pub leakage_about_record: Option<f64>,
+    /// Says that this is not a guarantee.
+    pub note: String,
+}
+
+/// Every figure of a release that follows from its designs and its sample.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Figures {
+    pub leakage: Option<f64>,
+    pub utility: RecordUtility,
+    pub statement: String,
+    pub check: String,
+}
+
+/// The record's utility: I(X; Y) on its channel where it has at most 4096 cells,
+/// else the sum of the columns' (mutual information) utilities.
+pub(super) fn utility(s: &RecordSample, designs: &[Design]) -> RecordUtility {
+    match measured(s, designs) {
+        Some(l) => RecordUtility {
+            measure: "record_mutual_information".into(),
+            value: l.mutual_information,
+        },
+        None => RecordUtility {
+            measure: "sum_of_column_utilities".into(),
+            value: designs.iter().map(|d| d.utility_value).sum(),
+        },
+    }
+}
+
+/// The record's channel at the joint estimate: one design over the cells, or the
+/// product of one per column; `None` past [`MEASURED_CELLS`] cells.
+pub(super) fn measured(s: &RecordSample, designs: &[Design]) -> Option<RecordLeakage> {
+    if s.cells()? > MEASURED_CELLS {
+        return None;
+    }
+    if designs.len() == 1 {
+        return joint_leakage(s, &designs[0].mechanism);
+    }
+    let mechanisms: Vec<&Mechanism> = designs.iter().map(|d| &d.mechanism).collect();
+    product_leakage(s, &mechanisms)
+}
+
+/// The figures of a release: measured, checked against eps, stated.
+pub(super) fn derive(p: &RecordProblem, mode: RecordMode, c: &Columns) -> Result<Figures> {
+    let leakage = measured(&p.sample, &c.designs).map(|l| l.pml);
+    if let Some(l) = leakage {
+        if l > p.epsilon + PML_TOLERANCE {
+            return Err(SolverError::Certificate(format!(
+                "the release leaks {l} about the record at the estimate, above eps = {}",
+                p.epsilon
+            )));
+        }
+    }
+    let check = match leakage {
+        Some(l) => format!(
+            "re-measured on the record's channel at the sample's joint estimate: {l} <= {} (tolerance {PML_TOLERANCE:e}); {}",
+            p.epsilon,
+            "the statement rests on each column's certificate over its set"
+        ),
+        None => "the record has more than 4096 cells: not re-measured; the statement rests on each column's certificate over its set".into(),
+    };
+    Ok(Figures {
+        leakage,
+        utility: utility(&p.sample, &c.designs),
+        statement: statement(p, mode, &c.epsilons),
+        check,
+    })
+}
+
+/// The naive release's figures (its designs solved anew).
+pub(super) fn naive(p: &RecordProblem) -> Result<Naive> {
+    let designs = modes::naive(p)?;
+    Ok(Naive {
+        epsilon_per_column: p.epsilon / p.sample.columns().len() as f64,
+        leakage_about_record: measured(&p.sample, &designs).map(|l| l.pml),
+        note: "each column designed for its own marginal at eps/k: not a guarantee about the record when the columns are correlated".into(),
+    })
+}
+
+/// The design of `p` released by `mode` with `columns`.
+pub(super) fn assemble(
+    p: &RecordProblem,
+    mode: RecordMode,
+    columns: Columns,
+) -> Result<RecordDesign> {
+    let figures = derive(p, mode, &columns)?;
+    assemble_read(p, mode, columns, figures, naive(p)?)
+}
+
+/// The design with its figures already derived (solved, or read and re-derived).
+pub(super) fn assemble_read(
+    p: &RecordProblem,
+    mode: RecordMode,
+    columns: Columns,
+    figures: Figures,
+    naive: Naive,
+) -> Result<RecordDesign> {
+    Ok(RecordDesign {
+        format_version: RECORD_FORMAT,
+        mode,
+        columns: p.sample.columns().to_vec(),
+        epsilon: p.epsilon,
+        epsilons: columns.epsilons,
+        delta: p.delta,
+        radii: columns.radii,
+        cells: columns.cells,
+        leakage_about_record: figures.leakage,
+        utility: figures.utility,
+        naive,
+        statement: figures.statement,
+        check: figures.check,
+        designs: columns.designs,
+        sample: p.sample.clone(),
+    })
+}
+
+/// The guarantee in words, citing the composition theorem.
+fn statement(p: &RecordProblem, mode: RecordMode, epsilons: &[f64]) -> String {
+    let names = p.sample.columns().join(", ");
+    let outputs = p
+        .sample
+        .columns()
+        .iter()
+        .map(|c| format!("{c}_private"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let eps = p.epsilon;
+    let sum = epsilons
+        .iter()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let (lead, prior) = match p.delta {
+        Some(d) => (
+            format!("With probability at least 1 - {d} over the sample, "),
+            "the true distribution",
+        ),
+        None => (String::new(), "the sample's joint estimate"),
+    };
+    match mode {
+        RecordMode::Ldp => format!(
+            "({outputs}) is {eps}-LDP, so {eps}-PML about the whole record ({names}) for every distribution: each column is {}-LDP and the levels add up (thesis Theorem 5.24 (i))",
+            epsilons[0]
+        ),
+        RecordMode::Joint => format!(
+            "{lead}the release of ({names}) through one design over their {} combinations is {eps}-PML about the whole record for {prior}",
+            p.sample.cells().unwrap_or(0)
+        ),
+        _ => format!(
+            "{lead}({outputs}) is {eps}-PML about the whole record ({names}) for {prior}: the columns' levels {sum} add up (thesis Theorem 5.24 (i)), each column's design holding for every prior in the l1 ball that holds its conditional priors"
+        ),
+    }
+}
