@@ -9,12 +9,14 @@ use crate::counts::{CategoryCounts, Counter};
 use crate::privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace, unknown_at,
 };
+use crate::records::RecordCounter;
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use pmldesign_model::record::RecordSample;
 use pmldesign_model::{ModelError, Result};
 use std::fs::File;
 use std::io::Write;
@@ -102,6 +104,49 @@ pub fn count_parquet(
         row += text.len() as u64;
     }
     counter.finish(&format!("column {column:?}"))
+}
+
+/// Counts the records of `columns` of a Parquet file as
+/// [`crate::records::count_records`] counts a CSV file; a null is refused naming
+/// its column and row (0-based).
+pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSample> {
+    let mut counter = RecordCounter::new(columns)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
+    let idx = columns
+        .iter()
+        .map(|c| column_of(builder.schema(), c))
+        .collect::<Result<Vec<_>>>()?;
+    let reader = builder
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(parquet_error)?;
+    let mut row = 0u64;
+    for batch in reader {
+        let batch = batch.map_err(parquet_error)?;
+        let texts = columns
+            .iter()
+            .zip(&idx)
+            .map(|(c, &i)| as_text(batch.column(i), c))
+            .collect::<Result<Vec<_>>>()?;
+        let mut values: Vec<&str> = vec![""; columns.len()];
+        for r in 0..batch.num_rows() {
+            let place = |j: usize| format!("column {:?} at row {}", columns[j], row + r as u64);
+            for (j, text) in texts.iter().enumerate() {
+                if text.is_null(r) {
+                    return Err(ModelError::invalid(
+                        place(j),
+                        "null",
+                        "a missing value cannot be counted",
+                        "drop or fill the missing values first",
+                    ));
+                }
+                values[j] = text.value(r);
+            }
+            counter.add(&values, place)?;
+        }
+        row += batch.num_rows() as u64;
+    }
+    counter.finish()
 }
 
 /// The schema written: the input's, with the privatised column appended or in

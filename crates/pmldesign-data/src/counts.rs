@@ -201,11 +201,13 @@ impl Counter {
         Ok(counter)
     }
 
-    /// Counts one value; allocates only for a new category.
+    /// Counts one value and returns its label's index; allocates only for a new
+    /// category.
     #[inline]
-    pub(crate) fn add(&mut self, value: &str) -> std::result::Result<(), Reject> {
-        if let Some(&i) = self.index.get(value) {
+    pub(crate) fn add(&mut self, value: &str) -> std::result::Result<usize, Reject> {
+        let i = if let Some(&i) = self.index.get(value) {
             self.counts[i] += 1;
+            i
         } else if value.trim().is_empty() {
             return Err(Reject::Empty);
         } else if self.fixed {
@@ -216,9 +218,15 @@ impl Counter {
             self.index.insert(value.to_owned(), self.labels.len());
             self.labels.push(value.to_owned());
             self.counts.push(1);
-        }
+            self.labels.len() - 1
+        };
         self.rows += 1;
-        Ok(())
+        Ok(i)
+    }
+
+    /// The labels, in first-seen order (or as given).
+    pub(crate) fn into_labels(self) -> Vec<String> {
+        self.labels
     }
 
     /// The error for a rejected `value` at `place`.

@@ -38,6 +38,7 @@ pub mod counts;
 pub mod digest;
 pub mod matrix;
 pub mod privatise;
+pub mod records;
 pub mod sampler;
 pub mod stream;
 mod table;
@@ -48,6 +49,7 @@ pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,
 };
+pub use records::count_records;
 pub use sampler::{
     AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
     SamplerRng, seeded_rng,

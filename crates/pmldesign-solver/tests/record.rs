@@ -160,14 +160,22 @@ fn correlated(seed: u64, sizes: &[usize], full: bool) -> RecordSample {
     let states = 3;
     let weights: Vec<Vec<Vec<f64>>> = sizes
         .iter()
-        .map(|&n| (0..states).map(|_| (0..n).map(|_| rng.random::<f64>().powi(3) + 0.01).collect()).collect())
+        .map(|&n| {
+            (0..states)
+                .map(|_| (0..n).map(|_| rng.random::<f64>().powi(3) + 0.01).collect())
+                .collect()
+        })
         .collect();
     let mut tuples = Vec::new();
     let mut tuple = vec![0usize; sizes.len()];
     loop {
         let mass: f64 = (0..states)
             .map(|z| {
-                tuple.iter().enumerate().map(|(j, &x)| weights[j][z][x] / weights[j][z].iter().sum::<f64>()).product::<f64>()
+                tuple
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &x)| weights[j][z][x] / weights[j][z].iter().sum::<f64>())
+                    .product::<f64>()
             })
             .sum::<f64>()
             / states as f64;
@@ -175,42 +183,95 @@ fn correlated(seed: u64, sizes: &[usize], full: bool) -> RecordSample {
         if count > 0 {
             tuples.push((tuple.clone(), count));
         }
-        let Some(j) = (0..sizes.len()).rev().find(|&j| tuple[j] + 1 < sizes[j]) else { break };
+        let Some(j) = (0..sizes.len()).rev().find(|&j| tuple[j] + 1 < sizes[j]) else {
+            break;
+        };
         tuple[j] += 1;
         tuple[j + 1..].iter_mut().for_each(|x| *x = 0);
     }
     let columns = (0..sizes.len()).map(|j| format!("c{j}")).collect();
-    let labels = sizes.iter().map(|&n| (0..n).map(|x| format!("v{x}")).collect()).collect();
+    let labels = sizes
+        .iter()
+        .map(|&n| (0..n).map(|x| format!("v{x}")).collect())
+        .collect();
     RecordSample::new(columns, labels, tuples).unwrap()
 }
 
 #[test]
 fn random_correlated_records_keep_their_total_under_every_mode() {
-    let cases: [(u64, &[usize]); 6] = [(1, &[2, 3]), (2, &[4, 2]), (3, &[3, 3, 2]), (4, &[2, 2, 2, 2]), (5, &[5, 4]), (6, &[8, 2])];
+    let cases: [(u64, &[usize]); 6] = [
+        (1, &[2, 3]),
+        (2, &[4, 2]),
+        (3, &[3, 3, 2]),
+        (4, &[2, 2, 2, 2]),
+        (5, &[5, 4]),
+        (6, &[8, 2]),
+    ];
     for (seed, sizes) in cases {
         let sample = correlated(seed, sizes, true);
         let eps = 0.4 + 0.3 * seed as f64 / 6.0;
-        let run = |mode| RecordProblem::new(sample.clone(), eps).mode(mode).solve().unwrap();
-        let (joint, compose, ldp) = (run(RecordMode::Joint), run(RecordMode::Compose), run(RecordMode::Ldp));
+        let run = |mode| {
+            RecordProblem::new(sample.clone(), eps)
+                .mode(mode)
+                .solve()
+                .unwrap()
+        };
+        let (joint, compose, ldp) = (
+            run(RecordMode::Joint),
+            run(RecordMode::Compose),
+            run(RecordMode::Ldp),
+        );
         for d in [&joint, &compose, &ldp] {
             let leak = d.leakage_about_record.unwrap();
-            assert!(leak <= eps + 1e-12, "seed {seed} {:?}: {leak} > {eps}", d.mode);
-            assert!((d.epsilons.iter().sum::<f64>() - eps).abs() < 1e-12 || d.mode == RecordMode::Joint);
+            assert!(
+                leak <= eps + 1e-12,
+                "seed {seed} {:?}: {leak} > {eps}",
+                d.mode
+            );
+            assert!(
+                (d.epsilons.iter().sum::<f64>() - eps).abs() < 1e-12 || d.mode == RecordMode::Joint
+            );
         }
-        let (j, c, l) = (joint.utility.value, compose.utility.value, ldp.utility.value);
-        assert!(j >= c * (1.0 - 1e-9) - 1e-12 && j >= l * (1.0 - 1e-9) - 1e-12, "seed {seed}: joint {j}, compose {c}, ldp {l}");
+        let (j, c, l) = (
+            joint.utility.value,
+            compose.utility.value,
+            ldp.utility.value,
+        );
+        assert!(
+            j >= c * (1.0 - 1e-9) - 1e-12 && j >= l * (1.0 - 1e-9) - 1e-12,
+            "seed {seed}: joint {j}, compose {c}, ldp {l}"
+        );
     }
 }
 
 #[test]
 fn unobserved_combinations_send_auto_to_compose_and_a_delta_covers_them() {
     let sample = correlated(7, &[3, 3, 3], false);
-    assert!(sample.tuples().len() < 27, "{} combinations observed", sample.tuples().len());
+    assert!(
+        sample.tuples().len() < 27,
+        "{} combinations observed",
+        sample.tuples().len()
+    );
     let d = RecordProblem::new(sample.clone(), 1.0).solve().unwrap();
     assert_eq!(d.mode, RecordMode::Compose);
-    let e = RecordProblem::new(sample.clone(), 1.0).mode(RecordMode::Joint).solve().unwrap_err().to_string();
-    assert!(e.starts_with("invalid record") && e.contains("never observed"), "{e}");
-    let with_delta = RecordProblem::new(sample, 1.0).delta(1e-3).split(vec![0.4, 0.3, 0.3]).solve().unwrap();
-    assert!(with_delta.radii.iter().all(|&r| r > 0.0 && r <= 2.0), "{:?}", with_delta.radii);
+    let e = RecordProblem::new(sample.clone(), 1.0)
+        .mode(RecordMode::Joint)
+        .solve()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("invalid record") && e.contains("never observed"),
+        "{e}"
+    );
+    let with_delta = RecordProblem::new(sample, 1.0)
+        .delta(1e-3)
+        .split(vec![0.4, 0.3, 0.3])
+        .solve()
+        .unwrap();
+    assert!(
+        with_delta.radii.iter().all(|&r| r > 0.0 && r <= 2.0),
+        "{:?}",
+        with_delta.radii
+    );
     assert!(with_delta.leakage_about_record.unwrap() <= 1.0 + 1e-12);
 }
