@@ -69,9 +69,12 @@ fn per_column_designs_leak_more_than_their_sum_and_composition_does_not() {
         searched.utility.value
     );
     assert!(
-        searched.statement.contains("thesis Theorem 5.24 (i)"),
+        searched
+            .guarantee
+            .statement
+            .contains("thesis Theorem 5.24 (i)"),
         "{}",
-        searched.statement
+        searched.guarantee.statement
     );
 }
 
@@ -89,7 +92,7 @@ fn a_stored_record_design_reads_back_and_a_changed_figure_is_refused() {
         ("/leakage_about_record", serde_json::json!(0.5)),
         ("/naive/leakage_about_record", serde_json::json!(0.9)),
         ("/utility/value", serde_json::json!(0.6)),
-        ("/statement", serde_json::json!("anything")),
+        ("/guarantee/statement", serde_json::json!("anything")),
         ("/mode", serde_json::json!("ldp")),
         ("/sample/tuples/0/1", serde_json::json!(301)),
     ] {
@@ -118,14 +121,18 @@ fn with_a_delta_the_balls_grow_and_the_statement_says_so() {
         plain.radii
     );
     assert!(
-        d.statement
+        d.guarantee
+            .statement
             .starts_with("With probability at least 1 - 0.001"),
         "{}",
-        d.statement
+        d.guarantee.statement
     );
     assert!(d.leakage_about_record.unwrap() <= 1.0 + 1e-12);
     let text = serde_json::to_string(&d).unwrap();
     assert!(serde_json::from_str::<RecordDesign>(&text).is_ok());
+    let mut forged: serde_json::Value = serde_json::from_str(&text).unwrap();
+    forged["guarantee"]["delta"] = serde_json::json!(0.1);
+    assert!(serde_json::from_value::<RecordDesign>(forged).is_err());
 }
 
 #[test]

@@ -26,7 +26,7 @@ mod outcome;
 mod split;
 mod verify;
 
-pub use outcome::{Naive, RecordDesign, RecordUtility};
+pub use outcome::{Naive, RecordDesign, RecordGuarantee, RecordUtility};
 
 use crate::error::Result;
 use crate::settings::Settings;

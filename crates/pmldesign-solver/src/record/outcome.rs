@@ -27,9 +27,6 @@ pub struct RecordDesign {
     pub epsilon: f64,
     /// One level per column (`compose`, `ldp`), or the one of `joint`.
     pub epsilons: Vec<f64>,
-    /// The failure probability of the sample guarantee, if one was asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delta: Option<f64>,
     /// `compose`: the radius of each column's ball around its marginal (0: the
     /// marginal alone).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -44,14 +41,26 @@ pub struct RecordDesign {
     pub utility: RecordUtility,
     /// What per-column designs at eps/k leak about the record: not a guarantee.
     pub naive: Naive,
-    /// The guarantee, in words.
-    pub statement: String,
-    /// What the re-measurement covers.
-    pub check: String,
+    /// The guarantee about the whole record.
+    pub guarantee: RecordGuarantee,
     /// One design per column, or the one of `joint`.
     pub designs: Vec<Design>,
     /// The observed records the designs are for.
     pub sample: RecordSample,
+}
+
+/// The guarantee of a release about the whole record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordGuarantee {
+    /// The failure probability over the sample, if the guarantee is for the true
+    /// distribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// The guarantee, in words, citing the composition theorem.
+    pub statement: String,
+    /// What the re-measurement on the record's channel covers.
+    pub check: String,
 }
 
 /// The utility of a release of the record.
@@ -173,14 +182,16 @@ pub(super) fn assemble_read(
         columns: p.sample.columns().to_vec(),
         epsilon: p.epsilon,
         epsilons: columns.epsilons,
-        delta: p.delta,
         radii: columns.radii,
         cells: columns.cells,
         leakage_about_record: figures.leakage,
         utility: figures.utility,
         naive,
-        statement: figures.statement,
-        check: figures.check,
+        guarantee: RecordGuarantee {
+            delta: p.delta,
+            statement: figures.statement,
+            check: figures.check,
+        },
         designs: columns.designs,
         sample: p.sample.clone(),
     })

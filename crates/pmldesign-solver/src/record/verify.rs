@@ -4,7 +4,7 @@
 //! differs is refused, field by field.
 
 use super::modes::{self, Columns};
-use super::outcome::{self, Naive, RECORD_FORMAT, RecordDesign, RecordUtility};
+use super::outcome::{self, Naive, RECORD_FORMAT, RecordDesign, RecordGuarantee, RecordUtility};
 use super::{RecordMode, RecordProblem, check_split, invalid};
 use crate::error::Result;
 use crate::solution::design::Design;
@@ -22,16 +22,13 @@ struct Stated {
     epsilon: f64,
     epsilons: Vec<f64>,
     #[serde(default)]
-    delta: Option<f64>,
-    #[serde(default)]
     radii: Vec<f64>,
     #[serde(default)]
     cells: Vec<Vec<String>>,
     leakage_about_record: Option<f64>,
     utility: RecordUtility,
     naive: Naive,
-    statement: String,
-    check: String,
+    guarantee: RecordGuarantee,
     designs: Vec<Design>,
     sample: RecordSample,
 }
@@ -59,7 +56,7 @@ impl Stated {
             &self.sample.columns().join(","),
         )?;
         let mut p = RecordProblem::new(self.sample.clone(), self.epsilon);
-        if let Some(d) = self.delta {
+        if let Some(d) = self.guarantee.delta {
             p = p.delta(d);
         }
         p.validate()?;
@@ -87,8 +84,12 @@ impl Stated {
             Some(self.utility.value),
             Some(figures.utility.value),
         )?;
-        same("statement", &self.statement, &figures.statement)?;
-        same("check", &self.check, &figures.check)?;
+        same(
+            "guarantee.statement",
+            &self.guarantee.statement,
+            &figures.statement,
+        )?;
+        same("guarantee.check", &self.guarantee.check, &figures.check)?;
         let naive = outcome::naive(&p)?;
         same_number(
             "naive.epsilon_per_column",
@@ -263,4 +264,43 @@ fn same_numbers(field: &str, stated: &[f64], derived: &[f64]) -> Result<()> {
         same_number(&format!("{field}[{i}]"), Some(*a), Some(*b))?;
     }
     Ok(())
+}
+
+/// A record design file: `{"record": {...}}`.
+#[derive(serde::Serialize)]
+struct FileOut<'a> {
+    record: &'a RecordDesign,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileIn {
+    record: RecordDesign,
+}
+
+impl RecordDesign {
+    /// The design file: `{"record": ...}`, pretty-printed.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&FileOut { record: self }).unwrap_or_default()
+    }
+
+    /// Reads a design file, re-certifying every design and re-deriving every
+    /// record-level figure; a file that differs is refused naming the field.
+    pub fn from_json(text: &str) -> Result<Self> {
+        serde_json::from_str::<FileIn>(text)
+            .map(|f| f.record)
+            .map_err(|e| {
+                invalid(
+                    "record design",
+                    "unreadable or altered",
+                    e.to_string(),
+                    "give a file that `pml design --column A --column B` wrote",
+                )
+            })
+    }
+
+    /// A parsed JSON document is a record design file (it has a `record` key).
+    pub fn is_record_file(value: &serde_json::Value) -> bool {
+        value.get("record").is_some()
+    }
 }
