@@ -56,8 +56,8 @@ pub use objective::utility::{
 pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample, check_labels};
 pub use record::{
-    DEFAULT_MAX_CELLS, MEASURED_CELLS, Naive, RecordDesign, RecordMode, RecordProblem,
-    RecordUtility, SPLIT_BUDGET,
+    DEFAULT_MAX_CELLS, MEASURED_CELLS, Naive, RecordDesign, RecordGuarantee, RecordMode,
+    RecordProblem, RecordUtility, SPLIT_BUDGET,
 };
 pub use reference::baseline::{Baselines, RandomizedResponse};
 pub use reference::closed_form;
