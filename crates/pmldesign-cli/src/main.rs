@@ -53,6 +53,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Design(a) if a.input.column.len() > 1 => commands::record::run(a),
         Command::Design(a) => commands::design::run(a),
         Command::Bounds(a) => commands::bounds::run(a),
         Command::Assess(a) => commands::assess::run(a),

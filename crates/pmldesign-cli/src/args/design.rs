@@ -1,8 +1,10 @@
 //! The arguments of `pml design`.
 
 use super::{Input, Level, MetricArgs, OutputArgs, UtilityName, radius_method};
+use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use pmldesign_model::sample::RadiusMethod;
+use pmldesign_solver::{LossMethod, PricingMethod, Settings};
 
 /// Arguments of `pml design`.
 #[derive(Debug, Args)]
@@ -84,9 +86,72 @@ pub struct DesignArgs {
     /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub envelope_delta: f64,
+    /// With two or more --column: how to release the record. auto: joint when
+    /// the columns' labels have at most --max-cells combinations, every one
+    /// observed, else compose; joint: one design over every combination; compose:
+    /// one design per column over the l1 ball of its conditional priors, the levels
+    /// adding up (thesis Theorem 5.24); ldp: eps/k-LDP per column.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub record: RecordModeName,
+    /// With --record compose: each column's level, comma-separated, in column order,
+    /// summing to eps [default: searched to maximise I(X; Y) of the record].
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub split: Option<Vec<String>>,
+    /// The most combinations of labels a joint design covers.
+    #[arg(long, default_value_t = pmldesign_solver::DEFAULT_MAX_CELLS)]
+    pub max_cells: usize,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// How a record is released (`--record`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RecordModeName {
+    /// Joint when it fits, else compose.
+    Auto,
+    /// One design over every combination of the columns' labels.
+    Joint,
+    /// One design per column; the levels add up.
+    Compose,
+    /// eps/k-LDP per column.
+    Ldp,
+}
+
+impl DesignArgs {
+    /// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
+    /// `--loss-method` (usage errors name the flag).
+    pub fn settings(&self) -> Result<Settings, CliError> {
+        let a = self;
+        let mut settings = Settings::default();
+        if !(a.gap.is_finite() && a.gap > 0.0 && a.gap < 1.0) {
+            return Err(CliError::Usage(format!(
+                "invalid --gap = {}: give a relative gap in (0, 1), e.g. 1e-6",
+                a.gap
+            )));
+        }
+        settings.column_generation.gap_tolerance = a.gap;
+        if a.pricing == PricingName::Enumerate {
+            settings.pricing = PricingMethod::Enumerate;
+        }
+        if let Some(t) = a.time_limit {
+            let limit = std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero());
+            let Some(limit) = limit else {
+                return Err(CliError::Usage(format!(
+                    "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
+                )));
+            };
+            settings.column_generation.time_limit = Some(limit);
+        }
+        settings.loss_method = match a.loss_method {
+            LossMethodName::Auto => LossMethod::Auto,
+            LossMethodName::Direct => LossMethod::Direct,
+            LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
+        };
+        Ok(settings)
+    }
 }
 
 /// Pricing methods (`--pricing`).

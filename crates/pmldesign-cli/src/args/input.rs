@@ -24,9 +24,10 @@ pub struct Input {
     /// estimate counts the values of --column (streamed, never held in memory).
     #[arg(long, requires = "column")]
     pub data: Option<PathBuf>,
-    /// The column holding the category.
-    #[arg(long, requires = "data")]
-    pub column: Option<String>,
+    /// The column holding the category (`pml design`: repeat it for a record of
+    /// several columns, released under one guarantee).
+    #[arg(long, requires = "data", action = clap::ArgAction::Append)]
+    pub column: Vec<String>,
     /// The format of --data [default: parquet for a name ending in .parquet, else csv].
     #[arg(long, value_enum, requires = "data")]
     pub data_format: Option<DataFormat>,
@@ -34,6 +35,21 @@ pub struct Input {
     /// they fix the alphabet and its order.
     #[arg(long, value_delimiter = ',')]
     pub labels: Option<Vec<String>>,
+}
+
+impl Input {
+    /// The one `--column`, if given; several are a record, which only `pml design`
+    /// takes.
+    pub fn single_column(&self) -> Result<Option<&String>, crate::error::CliError> {
+        match self.column.as_slice() {
+            [] => Ok(None),
+            [c] => Ok(Some(c)),
+            many => Err(crate::error::CliError::Usage(format!(
+                "invalid --column given {} times: only `pml design` takes several columns (a record); give one",
+                many.len()
+            ))),
+        }
+    }
 }
 
 /// A prior or an empirical estimate, with its labels and sample size.

@@ -1,7 +1,7 @@
 //! `pml design`: the optimal certified mechanism for a prior, a ball around it, or
 //! an estimate from data with a failure probability.
 
-use crate::args::design::{DesignArgs, LossMethodName, LossName, NotionName, PricingName};
+use crate::args::design::{DesignArgs, LossName, NotionName};
 use crate::args::{Estimate, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
@@ -12,7 +12,7 @@ use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
-use pmldesign_solver::{Loss, LossMethod, PricingMethod, Problem, Sample, Settings};
+use pmldesign_solver::{Loss, Problem, Sample};
 
 /// The notion asked for, from `--notion` and its levels; usage errors name the flag.
 pub fn notion_from_flags(
@@ -116,7 +116,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
     pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let settings = settings_from_flags(&a)?;
+    let settings = a.settings()?;
     let loss = loss_from_flags(&a)?;
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
@@ -155,39 +155,6 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     });
     let text = render_design(&d, a.output.format())?;
     emit(a.output.path(), &text)
-}
-
-/// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
-/// `--loss-method` (usage errors name the flag).
-fn settings_from_flags(a: &DesignArgs) -> Result<Settings, CliError> {
-    let mut settings = Settings::default();
-    if !(a.gap.is_finite() && a.gap > 0.0 && a.gap < 1.0) {
-        return Err(CliError::Usage(format!(
-            "invalid --gap = {}: give a relative gap in (0, 1), e.g. 1e-6",
-            a.gap
-        )));
-    }
-    settings.column_generation.gap_tolerance = a.gap;
-    if a.pricing == PricingName::Enumerate {
-        settings.pricing = PricingMethod::Enumerate;
-    }
-    if let Some(t) = a.time_limit {
-        let limit = std::time::Duration::try_from_secs_f64(t)
-            .ok()
-            .filter(|d| !d.is_zero());
-        let Some(limit) = limit else {
-            return Err(CliError::Usage(format!(
-                "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
-            )));
-        };
-        settings.column_generation.time_limit = Some(limit);
-    }
-    settings.loss_method = match a.loss_method {
-        LossMethodName::Auto => LossMethod::Auto,
-        LossMethodName::Direct => LossMethod::Direct,
-        LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
-    };
-    Ok(settings)
 }
 
 /// The loss asked for with `--utility loss`; usage errors name the flag.

@@ -8,3 +8,4 @@ pub mod bounds;
 pub mod compare;
 pub mod design;
 pub mod envelope;
+pub mod record;

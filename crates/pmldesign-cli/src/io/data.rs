@@ -4,6 +4,7 @@
 use crate::args::{DataFormat, Estimate, Input, check_labels, parse_counts, parse_numbers};
 use crate::error::CliError;
 use pmldesign_model::Prior;
+use pmldesign_model::record::RecordSample;
 
 /// Builds the prior, naming the flag and the entry on error.
 pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
@@ -29,12 +30,13 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
             digest: None,
         });
     }
-    if let (Some(path), Some(column)) = (&input.data, &input.column)
+    let column = input.single_column()?;
+    if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
         return parquet_estimate(path, column, input.labels.as_deref());
     }
-    if let (Some(path), Some(column)) = (&input.data, &input.column) {
+    if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
             1 << 20,
             open_data(path)?,
@@ -112,4 +114,49 @@ pub fn no_parquet(path: &std::path::Path) -> CliError {
         "invalid --data {}: this pml was built without Parquet support; rebuild it with default features, or give CSV (--data-format csv)",
         path.display()
     ))
+}
+
+/// The records of several `--column`s of `--data` (CSV or Parquet), with what was
+/// read and its SHA-256.
+pub fn load_record(input: &Input) -> Result<(RecordSample, (String, String)), CliError> {
+    let Some(path) = &input.data else {
+        return Err(CliError::Usage(
+            "a record needs --data FILE with two or more --column".into(),
+        ));
+    };
+    let shown = path.display();
+    let usage = |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {shown}: {e}"));
+    let what = format!("data file {shown}");
+    if DataFormat::of(path, input.data_format) == DataFormat::Parquet {
+        let sample = parquet_records(path, &input.column)?.map_err(usage)?;
+        let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
+        std::io::copy(&mut digest, &mut std::io::sink())
+            .map_err(|e| CliError::Failure(format!("cannot read --data {shown}: {e}")))?;
+        return Ok((sample, (what, digest.hex())));
+    }
+    let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
+        1 << 20,
+        open_data(path)?,
+    ));
+    let sample = pmldesign_data::count_records(&mut reader, &input.column).map_err(usage)?;
+    Ok((sample, (what, reader.hex())))
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_records(
+    path: &std::path::Path,
+    columns: &[String],
+) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
+    Ok(pmldesign_data::columnar::count_records_parquet(
+        open_file(path)?,
+        columns,
+    ))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_records(
+    path: &std::path::Path,
+    _: &[String],
+) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
+    Err(no_parquet(path))
 }

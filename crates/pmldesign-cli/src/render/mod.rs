@@ -13,6 +13,7 @@ pub mod envelope;
 pub mod matrix;
 pub mod number;
 pub mod plot;
+pub mod record;
 pub mod words;
 
 use crate::error::CliError;

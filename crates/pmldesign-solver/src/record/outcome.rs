@@ -132,13 +132,18 @@ pub(super) fn derive(p: &RecordProblem, mode: RecordMode, c: &Columns) -> Result
             )));
         }
     }
+    let rests = match mode {
+        RecordMode::Joint => "the statement rests on the design's certificate over its set",
+        _ => "the statement rests on each column's certificate over its set",
+    };
     let check = match leakage {
         Some(l) => format!(
-            "re-measured on the record's channel at the sample's joint estimate: {l} <= {} (tolerance {PML_TOLERANCE:e}); {}",
-            p.epsilon,
-            "the statement rests on each column's certificate over its set"
+            "re-measured on the record's channel at the sample's joint estimate: {l} <= {} (tolerance {PML_TOLERANCE:e}); {rests}",
+            p.epsilon
         ),
-        None => "the record has more than 4096 cells: not re-measured; the statement rests on each column's certificate over its set".into(),
+        None => {
+            format!("the record has more than {MEASURED_CELLS} cells: not re-measured; {rests}")
+        }
     };
     Ok(Figures {
         leakage,

@@ -1,0 +1,75 @@
+//! A record design as a table for people or as its JSON file.
+
+use crate::args::Format;
+use crate::error::CliError;
+use crate::render::number::{num, short};
+use pmldesign_solver::{RecordDesign, RecordMode};
+
+/// The design in `format`: JSON is the design file (`{"record": ...}`), which
+/// `pml apply --mechanism` and `pml assess --design` read back; a table otherwise.
+pub fn render_record(r: &RecordDesign, format: Format) -> Result<String, CliError> {
+    match format {
+        Format::Json => Ok(format!("{}\n", r.to_json())),
+        Format::Table => Ok(record_table(r)),
+        Format::Csv => Err(CliError::Usage(
+            "invalid --format csv for a record: its designs are several matrices; use --format json or table".into(),
+        )),
+    }
+}
+
+fn record_table(r: &RecordDesign) -> String {
+    let mut s = format!(
+        "Record ({}) released by {}: eps = {} about the whole record\n",
+        r.columns.join(", "),
+        r.mode.name(),
+        short(r.epsilon)
+    );
+    match r.mode {
+        RecordMode::Joint => s.push_str(&format!(
+            "  one design over {} combinations, utility {}\n",
+            r.cells.len(),
+            num(r.designs[0].utility_value)
+        )),
+        _ => {
+            for (j, (d, c)) in r.designs.iter().zip(&r.columns).enumerate() {
+                let set = match r.radii.get(j) {
+                    Some(&b) if b > 0.0 => {
+                        format!("l1 ball of radius {} around its marginal", num(b))
+                    }
+                    _ => "its marginal".to_string(),
+                };
+                s.push_str(&format!(
+                    "  {c}: {} = {} over {set}, {} outputs, certified worst-case level {}\n",
+                    d.notion.name(),
+                    short(r.epsilons[j]),
+                    d.mechanism.outputs(),
+                    num(d.certificate.worst_case_pml)
+                ));
+            }
+        }
+    }
+    let measured = r
+        .leakage_about_record
+        .map_or("not measured (over 4096 cells)".into(), num);
+    s.push_str(&format!(
+        "Leakage about the record at the estimate: {measured}\n"
+    ));
+    s.push_str(&format!(
+        "Utility ({}): {}\n",
+        r.utility.measure.replace('_', " "),
+        num(r.utility.value)
+    ));
+    let naive = r
+        .naive
+        .leakage_about_record
+        .map_or("not measured".into(), num);
+    s.push_str(&format!(
+        "Naive release, not offered: each column at eps/k = {} for its own marginal leaks {naive} about the record (not a guarantee)\n",
+        short(r.naive.epsilon_per_column)
+    ));
+    s.push_str(&format!(
+        "\nGuarantee: {}.\nCheck: {}.\n",
+        r.guarantee.statement, r.guarantee.check
+    ));
+    s
+}
