@@ -6,10 +6,13 @@ use crate::args::assess::AssessArgs;
 use crate::args::{Estimate, MetricArgs};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
-use crate::io::load::{load_mechanism, load_metric, read_design};
+use crate::io::load::{design_from_text, load_mechanism, load_metric, record_from_text};
 use crate::io::matrix::read_priors;
+use crate::io::matrix::read_text;
 use crate::io::write::emit;
-use crate::render::assess::{RadiusSource, Report, render_assessment, render_verdict};
+use crate::render::assess::{
+    RadiusSource, Report, render_assessment, render_record_verdict, render_verdict,
+};
 use pmldesign_model::envelope::Envelope;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::sample::RadiusMethod;
@@ -91,7 +94,18 @@ fn uncertainty_set(
 /// privacy over the whole set), verified ([`Design::verify`]), and the verdict.
 fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
     let shown = path.display().to_string();
-    let d: Design = read_design(path)?;
+    let text = read_text("--design", path)?;
+    if let Some(r) = record_from_text("--design", path, &text)? {
+        let verified = r
+            .designs
+            .iter()
+            .map(|d| d.verify())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))?;
+        let text = render_record_verdict(&r, &verified, &shown, a.format())?;
+        return emit(a.output.as_deref(), &text);
+    }
+    let d: Design = design_from_text("--design", path, &text)?;
     let v = d
         .verify()
         .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))?;

@@ -91,12 +91,27 @@ pub fn load_metric(args: &MetricArgs, n: usize) -> Result<Option<Metric>, CliErr
 
 /// Reads `--design FILE`, the JSON of `pml design --format json`; reading it back
 /// re-measures its privacy over its whole set. Errors name the flag and the file.
-pub fn read_design(path: &Path) -> Result<Design, CliError> {
-    design_from_text("--design", path, &read_text("--design", path)?)
+/// A record design file's text (`{"record": ...}`), read back with every design
+/// re-certified and every figure re-derived; `None` for any other text.
+pub fn record_from_text(
+    flag: &str,
+    path: &Path,
+    text: &str,
+) -> Result<Option<pmldesign_solver::RecordDesign>, CliError> {
+    let head = text.trim_start_matches('\u{feff}').trim_start();
+    let record = head.starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| pmldesign_solver::RecordDesign::is_record_file(&v));
+    if !record {
+        return Ok(None);
+    }
+    pmldesign_solver::RecordDesign::from_json(text)
+        .map(Some)
+        .map_err(|e| CliError::Usage(format!("{flag} {}: {e}", path.display())))
 }
 
 /// A design file's text, already read from the file given with `flag`, read
-/// back as [`read_design`] does.
+/// back with every figure re-derived.
 pub fn design_from_text(flag: &str, path: &Path, text: &str) -> Result<Design, CliError> {
     let shown = path.display();
     let not_a_design = || {

@@ -85,6 +85,32 @@ pub fn render_verdict(
     }
 }
 
+/// The verdict of a verified record design: every column's design re-certified and
+/// re-verified, every record-level figure re-derived.
+pub fn render_record_verdict(
+    r: &pmldesign_solver::RecordDesign,
+    verified: &[Verification],
+    source: &str,
+    format: AssessFormat,
+) -> Result<String, CliError> {
+    match format {
+        AssessFormat::Json => pretty(&json!({
+            "source": source,
+            "verdict": "verified",
+            "mode": r.mode,
+            "columns": r.columns,
+            "epsilon": r.epsilon,
+            "leakage_about_record": r.leakage_about_record,
+            "guarantee": r.guarantee,
+            "verifications": verified,
+        })),
+        AssessFormat::Table => Ok(format!(
+            "Verified {source}: a record design; every design re-certified and verified, every figure of the record re-derived.\n{}",
+            crate::render::record::render_record(r, crate::args::Format::Table)?
+        )),
+    }
+}
+
 /// The verdict of a verified design, for people.
 fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
     let c = &d.certificate;

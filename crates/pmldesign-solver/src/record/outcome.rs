@@ -34,6 +34,11 @@ pub struct RecordDesign {
     /// `joint`: the value tuple of each joint label, in the design's label order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<Vec<String>>,
+    /// `joint`: the value tuple each output is written as, one per output: the
+    /// combination most likely given the output at the joint estimate (a fixed
+    /// map of the output, so the guarantee is kept).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub decoded: Vec<Vec<String>>,
     /// PML about the whole record, re-measured on the record's channel at the
     /// sample's joint estimate (where it has at most 4096 cells).
     pub leakage_about_record: Option<f64>,
@@ -181,6 +186,7 @@ pub(super) fn assemble_read(
     figures: Figures,
     naive: Naive,
 ) -> Result<RecordDesign> {
+    let decoded = decode(&p.sample, mode, &columns);
     Ok(RecordDesign {
         format_version: RECORD_FORMAT,
         mode,
@@ -188,6 +194,7 @@ pub(super) fn assemble_read(
         epsilon: p.epsilon,
         epsilons: columns.epsilons,
         radii: columns.radii,
+        decoded,
         cells: columns.cells,
         leakage_about_record: figures.leakage,
         utility: figures.utility,
@@ -200,6 +207,30 @@ pub(super) fn assemble_read(
         designs: columns.designs,
         sample: p.sample.clone(),
     })
+}
+
+/// `joint`: for each output y, the tuple of `argmax_x p^(x) W(y|x)` over the
+/// combinations x (the first on a tie); empty for the other modes.
+pub(super) fn decode(s: &RecordSample, mode: RecordMode, c: &Columns) -> Vec<Vec<String>> {
+    if mode != RecordMode::Joint {
+        return Vec::new();
+    }
+    let w = c.designs[0].mechanism.matrix();
+    let mut weight = vec![0.0; w.nrows()];
+    for (t, count) in s.tuples() {
+        weight[s.cell_index(t)] = *count as f64;
+    }
+    (0..w.ncols())
+        .map(|y| {
+            let mut best = 0;
+            for x in 1..w.nrows() {
+                if weight[x] * w[[x, y]] > weight[best] * w[[best, y]] {
+                    best = x;
+                }
+            }
+            c.cells[best].clone()
+        })
+        .collect()
 }
 
 /// The guarantee in words, citing the composition theorem.

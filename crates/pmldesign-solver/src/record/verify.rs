@@ -25,6 +25,8 @@ struct Stated {
     radii: Vec<f64>,
     #[serde(default)]
     cells: Vec<Vec<String>>,
+    #[serde(default)]
+    decoded: Vec<Vec<String>>,
     leakage_about_record: Option<f64>,
     utility: RecordUtility,
     naive: Naive,
@@ -69,6 +71,14 @@ impl Stated {
         self.check_levels(&p)?;
         self.check_designs(&p)?;
         let figures = outcome::derive(&p, self.mode, &columns)?;
+        if self.decoded != outcome::decode(&self.sample, self.mode, &columns) {
+            return Err(invalid(
+                "decoded",
+                self.decoded.len(),
+                "the outputs' combinations are not the most likely ones at the estimate",
+                "read a file that pml wrote",
+            ));
+        }
         same_number(
             "leakage_about_record",
             self.leakage_about_record,
