@@ -38,6 +38,7 @@ pub mod counts;
 pub mod digest;
 pub mod matrix;
 pub mod privatise;
+pub mod record_privatise;
 pub mod records;
 pub mod sampler;
 pub mod stream;

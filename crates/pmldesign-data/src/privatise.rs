@@ -216,7 +216,7 @@ fn key_place(
 }
 
 /// A `csv` reading error: an I/O failure, or malformed input naming its line.
-fn read_error(e: csv::Error) -> PrivatiseError {
+pub(crate) fn read_error(e: csv::Error) -> PrivatiseError {
     if !e.is_io_error() {
         return PrivatiseError::Input(csv_error(e));
     }
@@ -283,7 +283,7 @@ pub(crate) fn unknown_at(place: &str, shown: &str, alphabet: &[String]) -> Priva
 /// quoted only when they contain a comma, a quote or a line break; a lone empty
 /// field quoted; records ending in `\n`), but faster for the one-record-at-a-time
 /// stream of [`privatise_column`].
-struct RecordWriter<W: std::io::Write> {
+pub(crate) struct RecordWriter<W: std::io::Write> {
     inner: W,
     buf: Vec<u8>,
 }
@@ -292,7 +292,7 @@ struct RecordWriter<W: std::io::Write> {
 const RECORD_WRITER_CHUNK: usize = 1 << 16;
 
 impl<W: std::io::Write> RecordWriter<W> {
-    fn new(inner: W) -> Self {
+    pub(crate) fn new(inner: W) -> Self {
         RecordWriter {
             inner,
             buf: Vec::with_capacity(RECORD_WRITER_CHUNK + 1024),
@@ -300,7 +300,7 @@ impl<W: std::io::Write> RecordWriter<W> {
     }
 
     #[inline]
-    fn record<'a>(
+    pub(crate) fn record<'a>(
         &mut self,
         fields: impl Iterator<Item = &'a [u8]>,
     ) -> std::result::Result<(), PrivatiseError> {
@@ -341,7 +341,7 @@ impl<W: std::io::Write> RecordWriter<W> {
         Ok(())
     }
 
-    fn flush(&mut self) -> std::result::Result<(), PrivatiseError> {
+    pub(crate) fn flush(&mut self) -> std::result::Result<(), PrivatiseError> {
         self.inner
             .write_all(&self.buf)
             .and_then(|()| self.inner.flush())

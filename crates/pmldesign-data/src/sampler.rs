@@ -315,7 +315,7 @@ const LINEAR_LOOKUP_MAX: usize = 16;
 
 /// Finds the index of a label given as bytes.
 #[derive(Debug, Clone)]
-enum LabelIndex {
+pub(crate) enum LabelIndex {
     /// Few labels of at most 7 bytes, each packed into one integer ([`pack`]).
     Packed(Vec<u64>),
     /// Few labels.
@@ -338,7 +338,7 @@ fn pack(value: &[u8]) -> Option<u64> {
 }
 
 impl LabelIndex {
-    fn new(labels: &[String]) -> Self {
+    pub(crate) fn new(labels: &[String]) -> Self {
         if labels.len() <= LINEAR_LOOKUP_MAX {
             match labels.iter().map(|l| pack(l.as_bytes())).collect() {
                 Some(packed) => LabelIndex::Packed(packed),
@@ -356,7 +356,7 @@ impl LabelIndex {
     }
 
     #[inline]
-    fn get(&self, value: &[u8]) -> Option<usize> {
+    pub(crate) fn get(&self, value: &[u8]) -> Option<usize> {
         match self {
             LabelIndex::Packed(v) => {
                 let key = pack(value)?;

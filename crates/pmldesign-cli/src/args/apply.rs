@@ -35,9 +35,10 @@ pub struct ApplyArgs {
     /// .parquet, else csv]. Parquet is written as Parquet, every column kept.
     #[arg(long, value_enum)]
     pub data_format: Option<super::input::DataFormat>,
-    /// The column holding the secret.
+    /// The column holding the secret (not with a record design, which names its
+    /// columns and privatises each of them).
     #[arg(long, value_name = "NAME")]
-    pub column: String,
+    pub column: Option<String>,
     /// A column of user keys: each row draws from the place of the stream its key
     /// gives instead of its position, so reordered or split rows draw the same
     /// (Python's `apply(..., key=)`). A missing key is an error.

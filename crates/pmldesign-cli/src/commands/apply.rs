@@ -6,18 +6,21 @@ use crate::args::apply::{ApplyArgs, Unknown, check_scale};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
-use crate::io::load::design_from_text;
+use crate::io::load::{design_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{same_file, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
+use pmldesign_data::record_privatise::{
+    ColumnByColumn, JointPrivatiser, RecordPrivatiser, privatise_record,
+};
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
     Placement, PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
-use pmldesign_solver::numbered;
+use pmldesign_solver::{RecordDesign, RecordMode, numbered};
 
 /// Runs `pml apply`.
 pub fn run(a: ApplyArgs) -> Result<(), CliError> {
@@ -29,19 +32,26 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         )));
     }
     let key = stream_key(&a)?;
-    let mut privatiser = privatiser(&a, &key)?;
-    let on_unknown = match a.on_unknown {
-        Unknown::Error => OnUnknown::Error,
-        Unknown::Skip => OnUnknown::Skip,
-        Unknown::Keep => OnUnknown::Keep,
+    let text = match &a.mechanism {
+        Some(path) => Some(read_text("--mechanism", path)?),
+        None => None,
     };
-    let default_name = format!("{}_private", a.column);
+    if let (Some(path), Some(text)) = (&a.mechanism, &text)
+        && let Some(r) = record_from_text("--mechanism", path, text)?
+    {
+        return run_record(&a, &r, &key);
+    }
+    let column = a.column.clone().ok_or_else(|| {
+        CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
+    })?;
+    let mut privatiser = privatiser(&a, &column, text.as_deref(), &key)?;
+    let on_unknown = on_unknown(&a);
+    let default_name = format!("{column}_private");
     let placement = if a.replace {
         Placement::Replace
     } else {
         Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
     };
-    let data = a.data.display();
     // Opened once, before the output exists.
     let source = if formats(&a)? {
         Source::Parquet(open_file(&a.data)?)
@@ -53,25 +63,119 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         let how = (placement, on_unknown, rows);
         let privatiser = privatiser.as_mut();
         let done = match source {
-            Source::Parquet(file) => privatise_parquet(file, w, &a.column, how, privatiser),
-            Source::Csv(file) => privatise_column_by(file, w, &a.column, how, privatiser),
+            Source::Parquet(file) => privatise_parquet(file, w, &column, how, privatiser),
+            Source::Csv(file) => privatise_column_by(file, w, &column, how, privatiser),
         };
-        done.map_err(|e| match e {
-            PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
-            PrivatiseError::Unknown(e) => CliError::Usage(format!(
-                "--data {data}: {e} (`--on-unknown skip|keep` in the CLI)"
-            )),
-            PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
-            PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
-        })
+        done.map_err(|e| privatise_error(e, &a))
     })?;
     eprintln!("{}", summary_line(&summary, &a.data, &a.output));
     Ok(())
 }
 
+/// The error of a privatisation, naming the flag at fault.
+fn privatise_error(e: PrivatiseError, a: &ApplyArgs) -> CliError {
+    let data = a.data.display();
+    match e {
+        PrivatiseError::Input(e) => CliError::Usage(format!("--data {data}: {e}")),
+        PrivatiseError::Unknown(e) => CliError::Usage(format!(
+            "--data {data}: {e} (`--on-unknown skip|keep` in the CLI)"
+        )),
+        PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
+        PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
+    }
+}
+
+fn on_unknown(a: &ApplyArgs) -> OnUnknown {
+    match a.on_unknown {
+        Unknown::Error => OnUnknown::Error,
+        Unknown::Skip => OnUnknown::Skip,
+        Unknown::Keep => OnUnknown::Keep,
+    }
+}
+
+/// `pml apply` with a record design: every column it names, privatised together
+/// (CSV), each `{column}_private` appended.
+fn run_record(a: &ApplyArgs, r: &RecordDesign, key: &StreamKey) -> Result<(), CliError> {
+    let refused = [
+        (
+            a.column.is_some(),
+            "--column (the record design names its columns)",
+        ),
+        (a.key.is_some(), "--key (not yet for records)"),
+        (
+            a.replace || a.output_column.is_some(),
+            "--replace/--output-column (each column gets {column}_private)",
+        ),
+        (
+            a.labels.is_some() || a.output_labels.is_some(),
+            "--labels/--output-labels (the design names them)",
+        ),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+        return Err(CliError::Usage(format!(
+            "invalid {flag} with a record design; drop it"
+        )));
+    }
+    if formats(a)? {
+        return Err(CliError::Usage(format!(
+            "invalid --data {}: a record design applies to CSV for now; convert the Parquet file to CSV",
+            a.data.display()
+        )));
+    }
+    let mut privatiser = record_privatiser(r, key)?;
+    let source = open_data(&a.data)?;
+    let how = on_unknown(a);
+    let summary = write_atomic_with("--output", &a.output, |w| {
+        privatise_record(source, w, &r.columns, how, privatiser.as_mut())
+            .map_err(|e| privatise_error(e, a))
+    })?;
+    eprintln!("{}", summary_line(&summary, &a.data, &a.output));
+    Ok(())
+}
+
+/// The privatiser of a record design: the joint design's one draw a row, or one
+/// design per column on its own stream.
+fn record_privatiser(
+    r: &RecordDesign,
+    key: &StreamKey,
+) -> Result<Box<dyn RecordPrivatiser>, CliError> {
+    let failure =
+        |e: pmldesign_model::ModelError| CliError::Failure(format!("the record design: {e}"));
+    if r.mode == RecordMode::Joint {
+        let labels = (0..r.columns.len())
+            .map(|j| r.sample.labels(j).to_vec())
+            .collect();
+        let p = JointPrivatiser::new(
+            &r.designs[0].mechanism,
+            labels,
+            r.decoded.clone(),
+            (key, &r.columns),
+        )
+        .map_err(failure)?;
+        return Ok(Box::new(p));
+    }
+    let mut columns: Vec<Box<dyn ColumnPrivatiser>> = Vec::new();
+    for (d, c) in r.designs.iter().zip(&r.columns) {
+        let p = CategoricalPrivatiser::new(
+            &d.mechanism,
+            d.labels.clone(),
+            d.outputs.clone(),
+            (key, c.as_str()),
+        )
+        .map_err(failure)?;
+        columns.push(Box::new(p));
+    }
+    Ok(Box::new(ColumnByColumn(columns)))
+}
+
 /// The sampler asked for: a mechanism with its labels, or additive noise.
-fn privatiser(a: &ApplyArgs, key: &StreamKey) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
-    let stream = (key, a.column.as_str());
+fn privatiser(
+    a: &ApplyArgs,
+    column: &str,
+    text: Option<&str>,
+    key: &StreamKey,
+) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
+    let stream = (key, column);
     if let Some(b) = a.laplace_scale {
         check_scale("--laplace-scale", b)?;
         let noise = AdditiveNoise::laplace(b)
@@ -90,9 +194,9 @@ fn privatiser(a: &ApplyArgs, key: &StreamKey) -> Result<Box<dyn ColumnPrivatiser
         .expect("clap requires one of the three");
     let shown = path.display();
     // Read once: the matrix, and the claims of a design file beside it.
-    let text = read_text("--mechanism", path)?;
-    let file = matrix_from_text("--mechanism", path, &text)?;
-    check_claims(path, &text, file.design, a.unverified)?;
+    let text = text.unwrap_or_default();
+    let file = matrix_from_text("--mechanism", path, text)?;
+    check_claims(path, text, file.design, a.unverified)?;
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
     let labels = match &a.labels {

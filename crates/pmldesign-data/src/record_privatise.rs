@@ -1,0 +1,213 @@
+//! Privatising whole records (docs/theory.md §12): the columns of a record design
+//! together, each column on its own keyed stream (`compose`, `ldp`), or one draw
+//! per row over the combinations of the columns' labels (`joint`), written back as
+//! one `{column}_private` per column.
+
+use crate::privatise::{
+    ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, read_error,
+    unknown_error,
+};
+use crate::sampler::{LabelIndex, MechanismSampler};
+use crate::stream::{ColumnStream, StreamKey};
+use crate::table::column_index;
+use pmldesign_model::{Mechanism, ModelError, Result};
+use std::io::Read;
+
+/// Privatises the values of the columns of one record.
+pub trait RecordPrivatiser {
+    /// The number of columns.
+    fn width(&self) -> usize;
+    /// Writes the privatised value of each column of row `row` (0-based, every
+    /// data row counted) to `outs[j]`, or returns the first column whose value is
+    /// outside its alphabet (`outs` is then unspecified).
+    fn privatise(
+        &mut self,
+        row: u64,
+        values: &[&[u8]],
+        outs: &mut [Vec<u8>],
+    ) -> std::result::Result<(), usize>;
+    /// The values column `j` accepts, for error messages.
+    fn alphabet(&self, j: usize) -> &[String];
+}
+
+/// One privatiser per column, each drawing from its own column's stream.
+pub struct ColumnByColumn(pub Vec<Box<dyn ColumnPrivatiser>>);
+
+impl RecordPrivatiser for ColumnByColumn {
+    fn width(&self) -> usize {
+        self.0.len()
+    }
+
+    fn privatise(
+        &mut self,
+        row: u64,
+        values: &[&[u8]],
+        outs: &mut [Vec<u8>],
+    ) -> std::result::Result<(), usize> {
+        for (j, (p, (v, out))) in self
+            .0
+            .iter_mut()
+            .zip(values.iter().zip(outs.iter_mut()))
+            .enumerate()
+        {
+            out.clear();
+            if !p.privatise(row, v, out) {
+                return Err(j);
+            }
+        }
+        Ok(())
+    }
+
+    fn alphabet(&self, j: usize) -> &[String] {
+        self.0[j].alphabet()
+    }
+}
+
+/// The stream of a joint design: its columns' names joined by `|`.
+pub fn joint_stream_name(columns: &[String]) -> String {
+    columns.join("|")
+}
+
+/// One draw per row over the combinations of the columns' labels (row-major),
+/// from the stream [`joint_stream_name`]; output y is written as `decoded[y]`,
+/// one value per column.
+pub struct JointPrivatiser {
+    labels: Vec<Vec<String>>,
+    index: Vec<LabelIndex>,
+    sampler: MechanismSampler,
+    stream: ColumnStream,
+    decoded: Vec<Vec<String>>,
+}
+
+impl JointPrivatiser {
+    /// The privatiser of `mechanism` (one row per combination of `labels`, one
+    /// column per entry of `decoded`).
+    pub fn new(
+        mechanism: &Mechanism,
+        labels: Vec<Vec<String>>,
+        decoded: Vec<Vec<String>>,
+        (key, columns): (&StreamKey, &[String]),
+    ) -> Result<Self> {
+        let cells = labels
+            .iter()
+            .try_fold(1usize, |a, l| a.checked_mul(l.len()));
+        let fits = cells == Some(mechanism.inputs()) && decoded.len() == mechanism.outputs();
+        if !fits || decoded.iter().any(|t| t.len() != labels.len()) || columns.len() != labels.len()
+        {
+            return Err(ModelError::invalid(
+                "joint mechanism",
+                format!("{} x {}", mechanism.inputs(), mechanism.outputs()),
+                "one row per combination of the columns' labels and one decoded combination per output",
+                "give the joint design of a record design file",
+            ));
+        }
+        Ok(JointPrivatiser {
+            index: labels.iter().map(|l| LabelIndex::new(l)).collect(),
+            labels,
+            sampler: MechanismSampler::new(mechanism)?,
+            stream: ColumnStream::new(key, &joint_stream_name(columns), 1),
+            decoded,
+        })
+    }
+}
+
+impl RecordPrivatiser for JointPrivatiser {
+    fn width(&self) -> usize {
+        self.labels.len()
+    }
+
+    fn privatise(
+        &mut self,
+        row: u64,
+        values: &[&[u8]],
+        outs: &mut [Vec<u8>],
+    ) -> std::result::Result<(), usize> {
+        let mut cell = 0;
+        for (j, (index, v)) in self.index.iter().zip(values).enumerate() {
+            let x = index.get(v).ok_or(j)?;
+            cell = cell * self.labels[j].len() + x;
+        }
+        let y = self.sampler.sample(cell, self.stream.at(row));
+        for (out, value) in outs.iter_mut().zip(&self.decoded[y]) {
+            out.clear();
+            out.extend_from_slice(value.as_bytes());
+        }
+        Ok(())
+    }
+
+    fn alphabet(&self, j: usize) -> &[String] {
+        &self.labels[j]
+    }
+}
+
+/// Streams CSV from `reader` to `writer`, appending `{column}_private` for each of
+/// `columns`, privatised together by `privatiser`. A row with a value outside its
+/// column's alphabet is handled as `on_unknown` says (kept with every private
+/// value empty); it keeps its place in the streams.
+pub fn privatise_record<R: Read, W: std::io::Write>(
+    reader: R,
+    writer: W,
+    columns: &[String],
+    on_unknown: OnUnknown,
+    privatiser: &mut dyn RecordPrivatiser,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .buffer_capacity(1 << 16)
+        .from_reader(reader);
+    let mut wtr = RecordWriter::new(writer);
+    let header = rdr.byte_headers().map_err(read_error)?.clone();
+    let idx = columns
+        .iter()
+        .map(|c| column_index(&header, c))
+        .collect::<Result<Vec<_>>>()?;
+    let names: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
+    if let Some(taken) = names
+        .iter()
+        .find(|n| header.iter().any(|h| h == n.as_bytes()))
+    {
+        return Err(ModelError::invalid(
+            "output column",
+            format!("{taken:?}"),
+            "the input already has a column of that name",
+            "rename that column of the input first",
+        )
+        .into());
+    }
+    wtr.record(header.iter().chain(names.iter().map(|n| n.as_bytes())))?;
+    let mut summary = PrivatiseSummary::default();
+    let mut record = csv::ByteRecord::new();
+    let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
+    while rdr.read_byte_record(&mut record).map_err(read_error)? {
+        summary.rows += 1;
+        let values: Vec<&[u8]> = idx
+            .iter()
+            .map(|&i| record.get(i).unwrap_or_default())
+            .collect();
+        match privatiser.privatise(summary.rows - 1, &values, &mut outs) {
+            Ok(()) => summary.privatised += 1,
+            Err(j) => {
+                let line = record.position().map_or(0, |p| p.line());
+                let shown = String::from_utf8_lossy(values[j]).into_owned();
+                if on_unknown == OnUnknown::Error {
+                    return Err(unknown_error(
+                        &columns[j],
+                        line,
+                        &shown,
+                        privatiser.alphabet(j),
+                    ));
+                }
+                summary.first_unknown.get_or_insert((line, shown));
+                if on_unknown == OnUnknown::Skip {
+                    summary.skipped += 1;
+                    continue;
+                }
+                summary.kept += 1;
+                outs.iter_mut().for_each(Vec::clear);
+            }
+        }
+        wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?;
+    }
+    wtr.flush()?;
+    Ok(summary)
+}
