@@ -38,6 +38,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;
     m.add_function(wrap_pyfunction!(bound, m)?)?;
+    m.add_function(wrap_pyfunction!(design_record, m)?)?;
+    m.add_function(wrap_pyfunction!(check_record, m)?)?;
     Ok(())
 }
 
@@ -219,6 +221,46 @@ fn design_from_counts<'py>(
         options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))
+}
+
+/// See `pmldesign.design_record`: the record design file's JSON.
+#[pyfunction]
+#[pyo3(signature = (columns, labels, tuples, epsilon, *, delta=None, mode="auto".to_string(), split=None, max_cells=1024, time_limit=None, gap=1e-9))]
+#[allow(clippy::too_many_arguments)]
+fn design_record(
+    py: Python<'_>,
+    columns: Vec<String>,
+    labels: Vec<Vec<String>>,
+    tuples: Vec<(Vec<usize>, u64)>,
+    epsilon: f64,
+    delta: Option<f64>,
+    mode: String,
+    split: Option<Vec<f64>>,
+    max_cells: usize,
+    time_limit: Option<f64>,
+    gap: f64,
+) -> PyResult<String> {
+    let req = crate::record::RecordRequest {
+        columns,
+        labels,
+        tuples,
+        epsilon,
+        delta,
+        mode,
+        split,
+        max_cells,
+        time_limit,
+        gap,
+    };
+    py.detach(move || crate::record::design_record(req))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.RecordDesign.from_json`: the file read back and written again.
+#[pyfunction]
+fn check_record(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || crate::record::check_record(&text))
+        .map_err(|e| to_py_err(e, None))
 }
 
 /// See `pmldesign.Design.from_json`: re-certifies a design's JSON and returns the

@@ -41,7 +41,7 @@ pub type Observer<'a> = &'a mut dyn FnMut(&Progress) -> bool;
 
 /// Runs `f`, turning any panic into [`Error::Invalid`]: no panic ever leaves this
 /// module (a last line of defence; the library reports errors as values).
-fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {
@@ -127,7 +127,7 @@ pub struct CountsRequest {
 }
 
 /// A one-line error naming the argument, the value and the fix.
-fn invalid(field: &str, value: impl std::fmt::Debug, problem: &str, fix: &str) -> Error {
+pub(crate) fn invalid(field: &str, value: impl std::fmt::Debug, problem: &str, fix: &str) -> Error {
     Error::Invalid(format!("invalid {field} = {value:?}: {problem}; {fix}"))
 }
 
@@ -246,7 +246,7 @@ fn loss(objective: &Objective) -> Result<Option<Loss>> {
 
 /// The library's settings from the options (time limit, gap, pricing), with
 /// `interrupt` to stop the run from the progress callback.
-fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
+pub(crate) fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
     let mut s = Settings::default();
     s.column_generation.interrupt = interrupt;
     if !(o.gap.is_finite() && o.gap > 0.0 && o.gap < 1.0) {

@@ -9,6 +9,7 @@
 
 mod api;
 mod engine;
+mod record;
 
 use pyo3::prelude::*;
 

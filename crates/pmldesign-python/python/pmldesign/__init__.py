@@ -16,6 +16,7 @@ density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 from . import bounds, dask, polars, spark  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
+from ._record_design import RecordDesign, design_record
 from ._records import Certificate, Record
 from ._tables import count
 from ._apply import apply
@@ -27,6 +28,7 @@ __all__ = [
     "PmlError",
     "PmlTypeError",
     "Record",
+    "RecordDesign",
     "apply",
     "assess",
     "bounds",
@@ -35,6 +37,7 @@ __all__ = [
     "dask",
     "design",
     "design_from_counts",
+    "design_record",
     "envelope",
     "exp_epsilon",
     "polars",

@@ -188,8 +188,14 @@ def apply(
 
     Returns the input's type: a categorical pandas Series over the outputs with the
     same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
-    of output names (the design's ``outputs``, or y1..yM).
+    of output names (the design's ``outputs``, or y1..yM). With a
+    :class:`RecordDesign`, ``values`` is a pandas or polars DataFrame and the result
+    is the frame with ``{column}_private`` for each column of the record.
     """
+    if type(design_or_matrix).__name__ == "RecordDesign":
+        from ._record_design import apply_record
+
+        return apply_record(design_or_matrix, values, seed=seed, offset=offset, on_unknown=on_unknown)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     n, m = matrix.shape
     names = _labels(labels) or own_labels or [f"x{i}" for i in range(1, n + 1)]

@@ -75,3 +75,17 @@ def bound(
     epsilon_prime: float = ...,
     estimate: Optional[List[float]] = ...,
 ) -> Dict[str, Any]: ...
+def design_record(
+    columns: List[str],
+    labels: List[List[str]],
+    tuples: List[Tuple[List[int], int]],
+    epsilon: float,
+    *,
+    delta: Optional[float] = ...,
+    mode: str = ...,
+    split: Optional[List[float]] = ...,
+    max_cells: int = ...,
+    time_limit: Optional[float] = ...,
+    gap: float = ...,
+) -> str: ...
+def check_record(text: str) -> str: ...

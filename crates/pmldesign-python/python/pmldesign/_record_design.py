@@ -1,0 +1,207 @@
+"""Whole records (docs/theory.md §12): several correlated columns of a table
+released under one guarantee about the whole record, as
+``pml design --data F --column A --column B ...`` does.
+
+Releasing each column with its own design at eps/k is not eps-PML about the record
+when the columns are correlated (after seeing one output, the adversary's prior on
+the next column is a conditional, not the marginal). ``design_record`` releases a
+record three ways, each with a true guarantee: ``joint`` (one design over every
+combination of the columns' labels), ``compose`` (one design per column over the
+l1 ball that holds its conditional priors; the levels add up, thesis Theorem 5.24
+(i)) and ``ldp`` (eps/k-LDP per column).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _native
+from ._apply import check_on_unknown, draw, field_of, refuse, secret_of
+from ._codes import codes_of, kind, refuse_floats
+from ._design import Design, PmlTypeError
+from ._native import PmlError
+from ._records import Record
+
+MODES = ("auto", "joint", "compose", "ldp")
+
+
+class RecordDesign(Record):
+    """The release of a whole record and its guarantee.
+
+    Attributes: ``mode`` (``joint``, ``compose`` or ``ldp``), ``columns``,
+    ``epsilon`` (the total about the record), ``epsilons`` (one per column, or the
+    one of joint), ``radii`` (compose: each column's ball), ``cells`` and
+    ``decoded`` (joint), ``leakage_about_record`` (re-measured on the record's
+    channel at the joint estimate), ``utility`` (``measure`` and ``value``),
+    ``naive`` (what per-column designs at eps/k leak about the record: not a
+    guarantee), ``guarantee`` (``statement``, ``check``, ``delta``) and ``designs``.
+    """
+
+    @property
+    def designs(self) -> List[Design]:
+        """One design per column, or the one of joint (read back by the library)."""
+        return [Design(d) for d in self._data["designs"]]
+
+    def to_json(self) -> str:
+        """The record design file, ``{"record": ...}``, as ``pml design`` writes it."""
+        return json.dumps({"record": self._data}, indent=2)
+
+    @classmethod
+    def from_json(cls, text: str) -> "RecordDesign":
+        """A record design from its file: every design re-certified and every figure
+        of the record re-derived; an altered file raises PmlError."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of RecordDesign.to_json()")
+        text = text.decode() if isinstance(text, (bytes, bytearray)) else text
+        return cls(json.loads(_native.check_record(text))["record"])
+
+
+def _frame_tuples(data: Any, columns: Sequence[str]) -> Tuple[List[List[str]], np.ndarray]:
+    """Each column's labels (first-seen order) and the rows as label indices."""
+    if type(data).__name__ == "LazyFrame":
+        data = data.select(list(columns)).collect()
+    names = list(data.columns)
+    labels, codes = [], []
+    for c in columns:
+        if c not in names:
+            raise PmlError(f"invalid column = {c!r}: no such column (it has {names}); pass one of them")
+        s = data[c]
+        refuse_floats(s, c)
+        nulls = int(s.isna().sum()) if kind(s) == "pandas" else int(s.null_count())
+        if nulls:
+            raise PmlError(f"invalid column {c!r}: {nulls} null value(s) of {len(s)} rows; drop or fill them first")
+        text = s.astype(str).to_numpy() if kind(s) == "pandas" else np.asarray(s.cast(str).to_list(), dtype=object)
+        first, index = np.unique(text, return_index=True)
+        order = [str(v) for v in first[np.argsort(index)]]
+        labels.append(order)
+        code, _ = codes_of(s, order)
+        codes.append(code)
+    return labels, np.stack(codes, axis=1) if codes else np.zeros((0, 0), dtype=np.int64)
+
+
+def _mapping_tuples(data: Mapping[Any, Any], columns: Sequence[str]) -> Tuple[List[List[str]], np.ndarray, np.ndarray]:
+    """Each column's labels (first-seen order over the keys) and the counted tuples."""
+    labels: List[Dict[str, int]] = [{} for _ in columns]
+    rows, counts = [], []
+    for key, count in data.items():
+        values = tuple(key) if isinstance(key, (tuple, list)) else (key,)
+        if len(values) != len(columns):
+            raise PmlError(f"invalid key = {key!r}: one value per column ({len(columns)} columns)")
+        if not (isinstance(count, (int, np.integer)) and not isinstance(count, bool) and count >= 0):
+            raise PmlError(f"invalid count = {count!r} for {key!r}: counts are whole numbers >= 0")
+        if count:
+            rows.append([labels[j].setdefault(str(v), len(labels[j])) for j, v in enumerate(values)])
+            counts.append(int(count))
+    return [list(l) for l in labels], np.array(rows, dtype=np.int64), np.array(counts, dtype=np.int64)
+
+
+def design_record(
+    data: Any,
+    columns: Sequence[str],
+    epsilon: float,
+    *,
+    delta: Optional[float] = None,
+    mode: str = "auto",
+    utility: str = "mi",
+    split: Optional[Sequence[float]] = None,
+    max_cells: int = 1024,
+    time_limit: Optional[float] = None,
+    gap: float = 1e-9,
+) -> RecordDesign:
+    """The release of the records of ``columns`` under one guarantee of level
+    ``epsilon`` about the whole record (docs/theory.md §12).
+
+    ``data`` is a pandas or polars DataFrame (or LazyFrame), or a mapping from value
+    tuples (one value per column) to counts. ``mode``: ``auto`` (joint when the
+    columns' labels have at most ``max_cells`` combinations, every one observed,
+    else compose), ``joint``, ``compose`` (``split`` gives each column's level,
+    summing to eps; searched otherwise) or ``ldp``. With ``delta`` the guarantee is
+    for the true distribution except with probability delta over the sample.
+    Records maximise mutual information (``utility="mi"``). As
+    ``pml design --data F --column A --column B ...``.
+    """
+    if mode not in MODES:
+        raise PmlError(f"invalid mode = {mode!r}: use one of {', '.join(MODES)}")
+    if utility != "mi":
+        raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
+    columns = [str(c) for c in columns] if not isinstance(columns, str) else [columns]
+    if isinstance(data, Mapping):
+        labels, rows, counts = _mapping_tuples(data, columns)
+    elif kind(data) == "plain" and type(data).__name__ in ("DataFrame", "LazyFrame"):
+        labels, codes = _frame_tuples(data, columns)
+        rows, counts = np.unique(codes, axis=0, return_counts=True) if len(codes) else (codes, np.zeros(0, np.int64))
+    else:
+        raise PmlError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
+    tuples = [(r.tolist(), int(c)) for r, c in zip(rows, counts)]
+    text = _native.design_record(
+        columns, labels, tuples, float(epsilon), delta=None if delta is None else float(delta), mode=mode,
+        split=None if split is None else [float(e) for e in split], max_cells=int(max_cells), time_limit=time_limit,
+        gap=float(gap),
+    )
+    return RecordDesign(json.loads(text)["record"])
+
+
+def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: int = 0, on_unknown: str = "error") -> Any:
+    """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
+    column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
+    compose and ldp draw each column from its own stream, joint one draw a row over
+    the combinations, written back as the decoded values. A row with a value
+    outside its column's labels follows ``on_unknown`` (kept with every private
+    value missing)."""
+    from ._apply import apply
+
+    how = check_on_unknown(on_unknown)
+    secret = secret_of(seed) or str(__import__("secrets").randbits(256))
+    polars = type(frame).__module__.startswith("polars")
+    names = list(frame.columns)
+    for c in design.columns:
+        if c not in names:
+            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {names})")
+    if design.mode == "joint":
+        outs, missing = _joint(design, frame, secret, offset, how)
+    else:
+        outs = {}
+        for d, c in zip(design.designs, design.columns):
+            out = apply(d, frame[c], seed=secret, offset=offset, column=c, on_unknown="keep" if how != "error" else how)
+            outs[c] = out.to_list() if polars else out.astype(object).where(out.notna(), None).tolist()
+        missing = np.array([any(outs[c][i] is None for c in design.columns) for i in range(len(frame))], dtype=bool)
+    return _attached(frame, design.columns, outs, missing, how, polars)
+
+
+def _joint(design: RecordDesign, frame: Any, secret: str, offset: int, how: str) -> Tuple[Dict[str, list], np.ndarray]:
+    """The joint draw: each row's combination, one draw from the stream of the
+    columns joined by ``|``, written as its decoded values."""
+    labels = [list(l) for l in design.to_dict()["sample"]["labels"]]
+    sizes = [len(l) for l in labels]
+    cell = np.zeros(len(frame), dtype=np.int64)
+    bad = np.zeros(len(frame), dtype=bool)
+    for j, c in enumerate(design.columns):
+        codes, describe = codes_of(frame[c], labels[j])
+        if how == "error" and (codes < 0).any():
+            refuse(codes, describe, field_of(c), labels[j])
+        bad |= codes < 0
+        cell = cell * sizes[j] + np.maximum(codes, 0)
+    cell[bad] = -1
+    out = draw(design.designs[0].mechanism, cell, "|".join(design.columns), secret, offset=offset)
+    decoded = design.decoded
+    outs = {c: [None if y < 0 else decoded[y][j] for y in out.tolist()] for j, c in enumerate(design.columns)}
+    return outs, bad
+
+
+def _attached(frame: Any, columns: List[str], outs: Dict[str, list], missing: np.ndarray, how: str, polars: bool) -> Any:
+    """The frame with the private columns (every one missing on a row with an
+    unknown value; such rows dropped with ``skip``)."""
+    for c in columns:
+        outs[c] = [None if m else v for v, m in zip(outs[c], missing)]
+    if polars:
+        import polars as pl
+
+        done = frame.with_columns([pl.Series(f"{c}_private", outs[c], dtype=pl.String) for c in columns])
+        return done.filter(pl.Series(~missing)) if how == "skip" else done
+    out = frame.copy()
+    for c in columns:
+        out[f"{c}_private"] = outs[c]
+    return out[~missing] if how == "skip" else out

@@ -1,0 +1,78 @@
+//! Record designs for Python (`pmldesign.design_record`, `RecordDesign.from_json`):
+//! the JSON of the record design file, as `pml design --column A --column B` writes.
+
+use crate::engine::{Objective, Options, Result, guarded, invalid, settings};
+use pmldesign::model::record::RecordSample;
+use pmldesign::solver::{
+    Interrupt, MAX_MATRIX_FILE_BYTES, RecordDesign, RecordMode, RecordProblem,
+};
+
+/// A record's sample and how to release it.
+pub struct RecordRequest {
+    pub columns: Vec<String>,
+    pub labels: Vec<Vec<String>>,
+    pub tuples: Vec<(Vec<usize>, u64)>,
+    pub epsilon: f64,
+    pub delta: Option<f64>,
+    pub mode: String,
+    pub split: Option<Vec<f64>>,
+    pub max_cells: usize,
+    pub time_limit: Option<f64>,
+    pub gap: f64,
+}
+
+/// Designs the release of a record and returns its design file's JSON.
+pub fn design_record(req: RecordRequest) -> Result<String> {
+    guarded(|| {
+        let sample = RecordSample::new(req.columns, req.labels, req.tuples)?;
+        let mode = match req.mode.as_str() {
+            "auto" => RecordMode::Auto,
+            "joint" => RecordMode::Joint,
+            "compose" => RecordMode::Compose,
+            "ldp" => RecordMode::Ldp,
+            other => {
+                return Err(invalid(
+                    "mode",
+                    other,
+                    "unknown mode",
+                    "use auto, joint, compose or ldp",
+                ));
+            }
+        };
+        let options = Options {
+            objective: Objective::Utility("mi".into()),
+            labels: None,
+            time_limit: req.time_limit,
+            gap: req.gap,
+            pricing: "auto".into(),
+            envelope_delta: 0.05,
+        };
+        let mut p = RecordProblem::new(sample, req.epsilon)
+            .mode(mode)
+            .max_cells(req.max_cells)
+            .settings(settings(&options, Interrupt::new())?);
+        if let Some(d) = req.delta {
+            p = p.delta(d);
+        }
+        if let Some(split) = req.split {
+            p = p.split(split);
+        }
+        Ok(p.solve()?.to_json())
+    })
+}
+
+/// A record design file read back (every design re-certified, every figure
+/// re-derived) and written again.
+pub fn check_record(text: &str) -> Result<String> {
+    guarded(|| {
+        if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
+            return Err(invalid(
+                "record design JSON",
+                text.len(),
+                "larger than any record design pml writes",
+                "pass the text of RecordDesign.to_json()",
+            ));
+        }
+        Ok(RecordDesign::from_json(text)?.to_json())
+    })
+}

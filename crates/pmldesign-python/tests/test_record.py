@@ -1,0 +1,121 @@
+"""Whole records (issue 26): design_record and apply against `pml design --column A
+--column B` and `pml apply --mechanism RECORD.json` on the same data."""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+import pmldesign
+
+JOINT = [[0.30, 0.02, 0.01, 0.01], [0.01, 0.25, 0.02, 0.01], [0.02, 0.01, 0.03, 0.31]]
+COUNTS = {(f"a{a + 1}", f"b{b + 1}"): round(JOINT[a][b] * 1000) for a in range(3) for b in range(4)}
+KEY = "0x" + "6a09e667f3bcc908b2fb1366ea957d3e3adec17512775099da2f590f0667322a"
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    """The counterexample as 1000 rows in a shuffled order, and its CSV file."""
+    pd = pytest.importorskip("pandas")
+    rows = [pair for pair, n in COUNTS.items() for _ in range(n)]
+    order = np.random.default_rng(2).permutation(len(rows))
+    frame = pd.DataFrame({"id": range(len(rows)), "A": [rows[i][0] for i in order], "B": [rows[i][1] for i in order]})
+    path = tmp_path_factory.mktemp("record") / "record.csv"
+    frame.to_csv(path, index=False)
+    return frame, path
+
+
+def without_tool(text):
+    d = json.loads(text)
+    for design in d["record"]["designs"]:
+        design["provenance"].pop("tool")
+    return d
+
+
+def test_the_counterexample_naive_leaks_more_than_its_sum():
+    r = pmldesign.design_record(COUNTS, ["A", "B"], 1.0, mode="compose", split=[0.7, 0.3])
+    assert abs(r.naive.leakage_about_record - 1.43) < 0.01
+    assert r.leakage_about_record <= 1.0 + 1e-12 and abs(r.leakage_about_record - 0.90) < 0.01
+    assert abs(r.utility.value - 0.51) < 0.01 and r.utility.measure == "record_mutual_information"
+    ldp = pmldesign.design_record(COUNTS, ["A", "B"], 1.0, mode="ldp")
+    joint = pmldesign.design_record(COUNTS, ["A", "B"], 1.0)
+    assert joint.mode == "joint" and abs(joint.utility.value - 0.92) < 0.01 and abs(ldp.utility.value - 0.06) < 0.01
+    assert "Theorem 5.24" in r.guarantee.statement
+    assert [d.labels for d in r.designs] == [["a1", "a2", "a3"], ["b1", "b2", "b3", "b4"]]
+
+
+@pytest.mark.parametrize("flags,kwargs", [
+    (["--record", "compose", "--split", "0.7,0.3"], {"mode": "compose", "split": [0.7, 0.3]}),
+    ([], {}),
+    (["--record", "ldp", "--delta", "0.001"], {"mode": "ldp", "delta": 1e-3}),
+])
+def test_the_same_file_as_the_cli(run_pml, table, flags, kwargs):
+    frame, path = table
+    r = pmldesign.design_record(frame, ["A", "B"], 1.0, **kwargs)
+    cli = run_pml("design", "--data", str(path), "--column", "A", "--column", "B", "--epsilon", "1", "--format", "json", *flags)
+    assert without_tool(r.to_json()) == without_tool(cli)
+    pl = pytest.importorskip("polars")
+    assert without_tool(pmldesign.design_record(pl.from_pandas(frame).lazy(), ["A", "B"], 1.0, **kwargs).to_json()) == without_tool(cli)
+
+
+@pytest.mark.parametrize("mode", ["compose", "joint"])
+def test_apply_writes_what_pml_apply_writes(run_pml, table, tmp_path, mode):
+    frame, path = table
+    frame = frame.copy()
+    frame.loc[[3, 17], "B"] = "zz"
+    frame.to_csv(tmp_path / "in.csv", index=False)
+    r = pmldesign.design_record(table[0], ["A", "B"], 1.0, mode=mode, **({"split": [0.6, 0.4]} if mode == "compose" else {}))
+    (tmp_path / "r.json").write_text(r.to_json())
+    run_pml("apply", "--mechanism", str(tmp_path / "r.json"), "--data", str(tmp_path / "in.csv"), "--output",
+            str(tmp_path / "out.csv"), "--seed", KEY, "--on-unknown", "keep")
+    with open(tmp_path / "out.csv", newline="") as f:
+        cli = [(row["A_private"], row["B_private"]) for row in csv.DictReader(f)]
+    out = pmldesign.apply(r, frame, seed=KEY, on_unknown="keep")
+    text = lambda v: v if isinstance(v, str) else ""  # noqa: E731
+    mine = [(text(a), text(b)) for a, b in zip(out["A_private"], out["B_private"])]
+    assert mine == cli and mine[3] == ("", "")
+    pl = pytest.importorskip("polars")
+    polars = pmldesign.apply(r, pl.from_pandas(frame), seed=KEY, on_unknown="skip")
+    assert polars.height == len(frame) - 2
+    assert list(zip(polars["A_private"], polars["B_private"])) == [p for p in mine if p != ("", "")]
+    with pytest.raises(pmldesign.PmlError, match="'B' at row 3: 'zz'"):
+        pmldesign.apply(r, frame, seed=KEY)
+
+
+def test_a_changed_record_file_is_refused():
+    r = pmldesign.design_record(COUNTS, ["A", "B"], 1.0, mode="compose", split=[0.7, 0.3])
+    assert pmldesign.RecordDesign.from_json(r.to_json()).to_json() == r.to_json()
+    d = json.loads(r.to_json())
+    for path, value in ((("record", "epsilon"), 1.2), (("record", "leakage_about_record"), 0.5),
+                        (("record", "naive", "leakage_about_record"), 0.9), (("record", "radii"), [0.0, 0.1])):
+        forged = json.loads(r.to_json())
+        node = forged
+        for k in path[:-1]:
+            node = node[k]
+        node[path[-1]] = value
+        with pytest.raises(pmldesign.PmlError):
+            pmldesign.RecordDesign.from_json(json.dumps(forged))
+    assert d["record"]["mode"] == "compose"
+
+
+def test_bad_records_are_refused_naming_the_field(table):
+    frame, _ = table
+    cases = [
+        (dict(columns=["A", "C"]), "column = 'C'"),
+        (dict(columns=["A", "A"]), "columns"),
+        (dict(columns=["A", "B"], split=[0.5, 0.4], mode="compose"), "split"),
+        (dict(columns=["A", "B"], mode="both"), "mode"),
+        (dict(columns=["A", "B"], utility="tv"), "utility"),
+        (dict(columns=["A", "B"], mode="joint", max_cells=4), "max_cells"),
+    ]
+    for kwargs, field in cases:
+        with pytest.raises(pmldesign.PmlError, match=field):
+            pmldesign.design_record(frame, epsilon=1.0, **kwargs)
+    with_null = frame.copy()
+    with_null.loc[5, "A"] = None
+    with pytest.raises(pmldesign.PmlError, match="'A': 1 null"):
+        pmldesign.design_record(with_null, ["A", "B"], 1.0)
+    floats = frame.assign(A=np.linspace(0, 1, len(frame)))
+    with pytest.raises(pmldesign.PmlError, match="floating-point"):
+        pmldesign.design_record(floats, ["A", "B"], 1.0)
