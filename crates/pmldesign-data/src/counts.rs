@@ -62,12 +62,28 @@ impl CategoryCounts {
             return Err(ModelError::invalid(
                 format!("counts[{i}]"),
                 format!("0 (label {:?})", self.labels[i]),
-                "the category never occurs, so the estimate p^ has a zero mass; the l1-ball \
-                 design needs a full-support estimate (every p^_x > 0)",
-                "drop the label or merge it with another, or use more data",
+                "the category never occurs, so the estimate p^ has a zero mass; a known \
+                 prior needs every p^_x > 0",
+                "protect a ball around the estimate (a radius, or a failure probability), \
+                 drop the label, or use more data",
             ));
         }
         Prior::normalised(self.counts.iter().map(|&c| c as f64).collect::<Vec<_>>())
+    }
+
+    /// The estimate at the centre of a ball: as [`CategoryCounts::prior`], but a
+    /// category that never occurs has mass 0 (the ball gives it mass).
+    pub fn center(&self) -> Result<Prior> {
+        if !self.counts.contains(&0) {
+            return self.prior();
+        }
+        let positive = CategoryCounts {
+            labels: self.labels.clone(),
+            counts: self.counts.iter().map(|&c| c.max(1)).collect(),
+            rows: self.rows,
+        };
+        positive.prior()?; // the checks of shape, not of support
+        Prior::center_normalised(self.counts.iter().map(|&c| c as f64).collect::<Vec<_>>())
     }
 }
 
@@ -450,12 +466,11 @@ mod tests {
             rows: 4,
         };
         let msg = c.prior().unwrap_err().to_string();
-        assert!(
-            msg.contains("\"b\"") && msg.contains("full-support"),
-            "{msg}"
-        );
+        assert!(msg.contains("\"b\"") && msg.contains("ball"), "{msg}");
+        // At the centre of a ball the zero is a mass 0.
+        assert_eq!(c.center().unwrap().masses().to_vec(), vec![0.75, 0.0, 0.25]);
         let one = count_values(["a", "a"], None).unwrap();
-        assert!(one.prior().is_err());
+        assert!(one.prior().is_err() && one.center().is_err());
     }
 
     #[test]

@@ -47,6 +47,51 @@ impl Prior {
         })
     }
 
+    /// An estimate at the centre of an l1 ball (\[E\] Sec. III): masses `>= 0`
+    /// summing to 1, at least two entries; a category never observed in a sample
+    /// has mass 0. Only a set of priors around it may use it: a known prior needs
+    /// full support ([`Prior::has_full_support`]), which `Problem::solve` checks.
+    pub fn center(masses: impl Into<Vec<f64>>) -> Result<Self> {
+        let masses: Vec<f64> = masses.into();
+        check_center("prior", &masses, "a mass")?;
+        let sum: f64 = masses.iter().sum();
+        if (sum - 1.0).abs() > PRIOR_SUM_TOLERANCE {
+            return Err(ModelError::invalid(
+                "prior",
+                format_list(&masses),
+                format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
+                "pass masses that sum to 1",
+            ));
+        }
+        Ok(Prior {
+            masses: Array1::from(masses),
+        })
+    }
+
+    /// [`Prior::center`] from counts: `count_x / m`, zeros allowed, `m > 0`.
+    pub fn center_normalised(weights: impl Into<Vec<f64>>) -> Result<Self> {
+        let weights: Vec<f64> = weights.into();
+        check_center("weights", &weights, "a weight")?;
+        let sum: f64 = weights.iter().sum();
+        Ok(Prior {
+            masses: Array1::from_iter(weights.iter().map(|w| w / sum)),
+        })
+    }
+
+    /// Every mass is `> 0` (the prior of a known-prior design must be).
+    pub fn has_full_support(&self) -> bool {
+        self.masses.iter().all(|&p| p > 0.0)
+    }
+
+    /// The smallest positive mass.
+    pub fn min_positive_mass(&self) -> f64 {
+        self.masses
+            .iter()
+            .copied()
+            .filter(|&p| p > 0.0)
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// The uniform prior on `n >= 2` symbols.
     pub fn uniform(n: usize) -> Result<Self> {
         Prior::normalised(vec![1.0; n])
@@ -94,6 +139,33 @@ impl From<Prior> for Vec<f64> {
     fn from(p: Prior) -> Vec<f64> {
         p.masses.to_vec()
     }
+}
+
+/// The entries of a ball's centre: as [`check_entries`], but zeros allowed (not
+/// all of them).
+fn check_center(field: &str, values: &[f64], what: &str) -> Result<()> {
+    let positive: Vec<f64> = values
+        .iter()
+        .map(|&v| if v == 0.0 { 1.0 } else { v })
+        .collect();
+    check_entries(field, &positive, what)?;
+    if values.iter().all(|&v| v == 0.0) {
+        return Err(ModelError::invalid(
+            field,
+            format_list(values),
+            format!("every {what} is 0"),
+            "give at least one positive entry",
+        ));
+    }
+    Ok(())
+}
+
+/// A ball's centre as it is stored: [`Prior::center`].
+pub(crate) fn center_from_vec<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Prior, D::Error> {
+    let v = Vec::<f64>::deserialize(d)?;
+    Prior::center(v).map_err(serde::de::Error::custom)
 }
 
 fn check_entries(field: &str, values: &[f64], what: &str) -> Result<()> {

@@ -21,7 +21,9 @@ pub enum UncertaintySet {
     },
     /// Every prior Q in the simplex with `||Q - center||_1 <= beta` (\[E\] Sec. III).
     L1Ball {
-        /// The estimate `p^` at the centre.
+        /// The estimate `p^` at the centre (a mass may be 0: a category never
+        /// observed; every prior of the ball near it still counts).
+        #[serde(deserialize_with = "crate::prior::center_from_vec")]
         center: Prior,
         /// The l1 radius.
         beta: f64,

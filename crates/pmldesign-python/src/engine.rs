@@ -296,7 +296,11 @@ pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
 /// JSON of `pml design --format json` for the same input.
 pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
-        let prior = Prior::new(req.prior.clone())?;
+        // With a radius the prior is a ball's centre, where a mass may be 0.
+        let prior = match req.beta {
+            Some(_) => Prior::center(req.prior.clone())?,
+            None => Prior::new(req.prior.clone())?,
+        };
         let metric = metric(req.metric.as_deref(), req.metric_matrix.clone())?;
         let notion = notion(&req.notion, req.epsilon, req.epsilon_lower, metric)?;
         let set = match req.beta {
@@ -404,7 +408,9 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
             "give counts totalling at most 2^53",
         ));
     }
-    let prior = Prior::normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
+    // The centre of the sample guarantee's ball: a category never observed has
+    // mass 0, which the ball covers.
+    let prior = Prior::center_normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
     Ok((prior, total))
 }
 

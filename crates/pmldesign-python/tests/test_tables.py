@@ -109,9 +109,14 @@ def test_pandas_counts_and_nulls(design):
         pmldesign.count(with_null)
     with pytest.raises(pmldesign.PmlError, match="'city' at row 1: a null"):
         pmldesign.apply(design, with_null, seed=KEY)
-    # A category that never occurs cannot be designed for (PML needs full support).
-    with pytest.raises(pmldesign.PmlError, match="drop or merge"):
-        pmldesign.design_from_counts(c, 1.0, delta=0.05)
+    # A category that never occurs has mass 0 at the centre of the sample's ball,
+    # which still protects it.
+    zero = pmldesign.design_from_counts(c, 1.0, delta=0.05)
+    assert zero.labels == ["a", "b", "c", "d", "e"] and zero.prior[4] == 0.0
+    assert zero.certificate.worst_case_pml <= 1.0 + 1e-12
+    assert pmldesign.Design.from_json(zero.to_json()).labels == zero.labels
+    with pytest.raises(pmldesign.PmlError, match="prior\\[4\\]"):
+        pmldesign.design([0.5, 0.2, 0.2, 0.1, 0.0], 1.0)
     seen = {k: v for k, v in c.items() if v}
     assert pmldesign.design_from_counts(seen, 1.0, delta=0.05).labels == ["a", "b", "c", "d"]
 

@@ -58,7 +58,10 @@ impl Input {
         let levels = [notion.upper(), notion.lower(), Some(notion.epsilon())];
         let levels = levels.iter().flatten().copied();
         let reference = set.reference();
-        let mut min_mass = reference.iter().copied().fold(1.0, f64::min);
+        // The smallest positive mass: a ball's centre may hold a 0 (a category
+        // never observed), which the ball gives mass.
+        let positive = reference.iter().copied().filter(|x| *x > 0.0);
+        let mut min_mass = positive.fold(1.0, f64::min);
         if let UncertaintySet::Polytope { vertices } = set {
             let positive = vertices.iter().flatten().copied().filter(|x| *x > 0.0);
             min_mass = positive.fold(min_mass, f64::min);
@@ -74,6 +77,7 @@ impl Input {
             boundary: match set {
                 UncertaintySet::Known { .. } => false,
                 UncertaintySet::L1Ball { center, beta } => *beta >= 2.0 * center.min_mass(),
+                // (min_mass is 0 with a zero at the centre: the ball reaches the boundary.)
                 UncertaintySet::Polytope { .. } => true,
             },
             beta,

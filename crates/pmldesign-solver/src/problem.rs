@@ -54,7 +54,8 @@ impl Sample {
         let samples = pmldesign_model::sample::sample_size(counts)?;
         let masses: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
         Ok(Sample {
-            estimate: Prior::normalised(masses)?,
+            // A category never observed has mass 0; the ball gives it mass.
+            estimate: Prior::center_normalised(masses)?,
             samples,
             delta,
             radius: RadiusMethod::DistributionFree,
@@ -175,6 +176,7 @@ impl<'a> Problem<'a> {
             Priors::Set(set) => (set.clone(), None),
             Priors::Sample(sample) => sample_ball(sample, &notion)?,
         };
+        check_support(&set)?;
         let labels = check_labels(self.labels.as_deref(), set.len())?;
         let provenance = Provenance::of_problem(&self.settings, &self.described(&labels));
         let mut progress = self.progress;
@@ -258,6 +260,23 @@ impl<'a> Problem<'a> {
         })
         .to_string()
     }
+}
+
+/// A known prior needs every mass `> 0`: an input of mass 0 would leave its row
+/// unconstrained. Sets of priors around an estimate with a zero are fine.
+fn check_support(set: &UncertaintySet) -> Result<()> {
+    if let UncertaintySet::Known { prior } = set
+        && let Some(x) = prior.masses().iter().position(|&p| p <= 0.0)
+    {
+        return Err(ModelError::invalid(
+            format!("prior[{x}]"),
+            0,
+            "a known prior needs every mass > 0 (the row of an input of mass 0 would be unconstrained)",
+            "protect a ball around the estimate instead (a radius, or a failure probability over the sample)",
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// The share of a time limit that the simpler route of a sample design gets.

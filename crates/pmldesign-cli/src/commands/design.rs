@@ -4,7 +4,7 @@
 use crate::args::design::{DesignArgs, LossName, NotionName};
 use crate::args::{Estimate, Level, UtilityName};
 use crate::error::CliError;
-use crate::io::data::load_estimate;
+use crate::io::data::load_estimate_with;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
 use crate::io::write::emit;
@@ -111,7 +111,8 @@ fn alip_from_flags(
 
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
-    let est = load_estimate(&a.input)?;
+    // A zero in the estimate is fine at the centre of a ball (--beta, --delta).
+    let est = load_estimate_with(&a.input, a.beta.is_some() || a.delta.is_some())?;
     let metric = load_metric(&a.metric, est.prior.len())?;
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
     pmldesign_model::envelope::check_delta(a.envelope_delta)

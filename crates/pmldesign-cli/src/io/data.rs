@@ -8,8 +8,19 @@ use pmldesign_model::record::RecordSample;
 
 /// Builds the prior, naming the flag and the entry on error.
 pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
+    load_estimate_with(input, false)
+}
+
+/// [`load_estimate`], a mass 0 allowed when `zeros` (the estimate is the centre of
+/// a ball of priors, which gives an unobserved category mass).
+pub fn load_estimate_with(input: &Input, zeros: bool) -> Result<Estimate, CliError> {
     if let Some(v) = &input.prior {
-        let prior = Prior::new(parse_numbers("--prior", v)?)?;
+        let masses = parse_numbers("--prior", v)?;
+        let prior = if zeros {
+            Prior::center(masses)?
+        } else {
+            Prior::new(masses)?
+        };
         let labels = check_labels(input.labels.as_deref(), prior.len())?;
         return Ok(Estimate {
             prior,
@@ -20,8 +31,22 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
     }
     if let Some(v) = &input.counts {
         let (counts, total) = parse_counts(v)?;
-        let prior = Prior::normalised(counts.iter().map(|&c| c as f64).collect::<Vec<f64>>())
-            .map_err(|e| CliError::Usage(format!("--counts: {e}")))?;
+        let weights = counts.iter().map(|&c| c as f64).collect::<Vec<f64>>();
+        let prior = if zeros {
+            Prior::center_normalised(weights)
+        } else {
+            Prior::normalised(weights)
+        }
+        .map_err(|e| {
+            CliError::Usage(format!(
+                "--counts: {e}{}",
+                if zeros {
+                    ""
+                } else {
+                    "; a zero count needs a ball: add --delta or --beta"
+                }
+            ))
+        })?;
         let labels = check_labels(input.labels.as_deref(), prior.len())?;
         return Ok(Estimate {
             prior,
@@ -34,7 +59,7 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
     if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
-        return parquet_estimate(path, column, input.labels.as_deref());
+        return parquet_estimate(path, column, input.labels.as_deref(), zeros);
     }
     if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
@@ -43,9 +68,12 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
         ));
         let counts = pmldesign_data::count_column(&mut reader, column, input.labels.as_deref())
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
-        let prior = counts
-            .prior()
-            .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+        let prior = if zeros {
+            counts.center()
+        } else {
+            counts.prior()
+        }
+        .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         return Ok(Estimate {
             prior,
             labels: counts.labels,
@@ -79,6 +107,7 @@ fn parquet_estimate(
     path: &std::path::Path,
     column: &str,
     labels: Option<&[String]>,
+    zeros: bool,
 ) -> Result<Estimate, CliError> {
     let shown = path.display();
     let counts = pmldesign_data::columnar::count_parquet(open_file(path)?, column, labels)
@@ -86,9 +115,12 @@ fn parquet_estimate(
     let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
     std::io::copy(&mut digest, &mut std::io::sink())
         .map_err(|e| CliError::Failure(format!("cannot read --data {shown}: {e}")))?;
-    let prior = counts
-        .prior()
-        .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
+    let prior = if zeros {
+        counts.center()
+    } else {
+        counts.prior()
+    }
+    .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
     Ok(Estimate {
         prior,
         labels: counts.labels,
@@ -103,6 +135,7 @@ fn parquet_estimate(
     path: &std::path::Path,
     _: &str,
     _: Option<&[String]>,
+    _: bool,
 ) -> Result<Estimate, CliError> {
     Err(no_parquet(path))
 }

@@ -26,6 +26,10 @@ pub(crate) fn simpler_route(
     let Some(eps0) = sample::estimate_level(epsilon, beta) else {
         return Ok(None);
     };
+    // An estimate with a zero is no known prior: that row would be unconstrained.
+    if set.reference().iter().any(|&p| p <= 0.0) {
+        return Ok(None);
+    }
     let known = UncertaintySet::known(Prior::new(set.reference().to_vec())?);
     let s = crate::design::utility::design(&known, eps0, utility, settings)?;
     Ok(Some(SimplerRoute {

@@ -47,8 +47,8 @@ pub const SPLIT_BUDGET: usize = 24;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordMode {
-    /// `joint` when the product alphabet fits and every combination was observed,
-    /// else `compose`.
+    /// `joint` when the product alphabet fits and every combination was observed
+    /// (or a delta is given), else `compose`.
     Auto,
     /// One design over the product alphabet.
     Joint,
@@ -146,7 +146,9 @@ impl RecordProblem {
     /// The mode `auto` stands for, or the mode asked for if it applies.
     fn resolved(&self) -> Result<RecordMode> {
         let fits = self.sample.cells().is_some_and(|c| c <= self.max_cells);
-        let seen = self.sample.cells() == Some(self.sample.tuples().len());
+        // A combination never observed has mass 0 in the joint estimate: fine for
+        // the ball of a sample guarantee, not for a known prior.
+        let seen = self.delta.is_some() || self.sample.cells() == Some(self.sample.tuples().len());
         match self.mode {
             RecordMode::Auto if fits && seen && self.split.is_none() => Ok(RecordMode::Joint),
             RecordMode::Auto => Ok(RecordMode::Compose),
@@ -162,8 +164,8 @@ impl RecordProblem {
             RecordMode::Joint if !seen => Err(invalid(
                 "record",
                 "joint",
-                "some combination of labels was never observed, and a joint estimate with a zero is not supported yet",
-                "use --record compose",
+                "some combination of labels was never observed: the joint estimate has a zero, which only the ball of a sample guarantee covers",
+                "add --delta, or use --record compose",
             )),
             mode => Ok(mode),
         }

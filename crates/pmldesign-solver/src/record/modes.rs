@@ -147,10 +147,10 @@ pub(super) fn joint_counts(s: &RecordSample) -> Vec<u64> {
     counts
 }
 
-/// The joint estimate `count / m` over every combination (an error where one was
-/// never observed: a known prior needs every mass `> 0`).
+/// The joint estimate `count / m` over every combination (0 where one was never
+/// observed: only a ball may be centred there, [`RecordProblem::resolved`]).
 pub(super) fn joint_estimate(s: &RecordSample) -> Result<Prior> {
-    Ok(Prior::normalised(
+    Ok(Prior::center_normalised(
         joint_counts(s)
             .iter()
             .map(|&c| c as f64)

@@ -110,8 +110,15 @@ pub struct Design {
 }
 
 impl Design {
-    /// The design with its envelope bounds at `delta` under the reference prior.
+    /// The design with its envelope bounds at `delta` under the reference prior;
+    /// unchanged (no envelope) when the reference has a mass 0 (a ball around an
+    /// estimate with an unobserved category): the envelope is of a prior with full
+    /// support (\[V\]). `delta` is checked either way.
     pub fn with_envelope(mut self, delta: f64) -> crate::Result<Self> {
+        pmldesign_model::envelope::check_delta(delta)?;
+        if self.uncertainty.reference().iter().any(|&p| p <= 0.0) {
+            return Ok(self);
+        }
         self.envelope = Some(envelope_bounds(&self.mechanism, &self.uncertainty, delta)?);
         Ok(self)
     }
