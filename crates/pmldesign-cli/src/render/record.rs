@@ -39,7 +39,7 @@ fn record_table(r: &RecordDesign) -> String {
                     _ => "its marginal".to_string(),
                 };
                 s.push_str(&format!(
-                    "  {c}: {} = {} over {set}, {} outputs, certified worst-case level {}\n",
+                    "  {c}: {} = {} over {set}, {} outputs, certified worst-case PML {}\n",
                     d.notion.name(),
                     short(r.epsilons[j]),
                     d.mechanism.outputs(),
