@@ -25,11 +25,17 @@ fn record_table(r: &RecordDesign) -> String {
         short(r.epsilon)
     );
     match r.mode {
-        RecordMode::Joint => s.push_str(&format!(
-            "  one design over {} combinations, utility {}\n",
-            r.cells.len(),
-            num(r.designs[0].utility_value)
-        )),
+        RecordMode::Joint => {
+            let d = &r.designs[0];
+            s.push_str(&format!(
+                "  one design over {} combinations, {} outputs, utility {} ({}, certified gap {:.2e})\n",
+                r.cells.len(),
+                d.mechanism.outputs(),
+                num(d.utility_value),
+                serde_json::to_value(d.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                d.certificate.gap
+            ));
+        }
         _ => {
             for (j, (d, c)) in r.designs.iter().zip(&r.columns).enumerate() {
                 let set = match r.radii.get(j) {
