@@ -9,6 +9,7 @@ use crate::counts::{CategoryCounts, Counter};
 use crate::privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace, unknown_at,
 };
+use crate::record_privatise::RecordPrivatiser;
 use crate::records::RecordCounter;
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
@@ -318,4 +319,132 @@ fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
         Arc::new(private.finish()),
         skipped.then(|| BooleanArray::from(keep)),
     ))
+}
+
+/// Privatises the columns of a record together in a Parquet file, as
+/// [`crate::record_privatise::privatise_record`] does for CSV: every input column
+/// kept, `{column}_private` appended for each (text, null where a row was kept with
+/// a value outside its column's alphabet), batch by batch.
+pub fn privatise_record_parquet<W: Write + Send>(
+    input: File,
+    output: W,
+    columns: &[String],
+    on_unknown: OnUnknown,
+    privatiser: &mut dyn RecordPrivatiser,
+) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(input).map_err(parquet_error)?;
+    let schema = builder.schema().clone();
+    let idx = columns
+        .iter()
+        .map(|c| column_of(&schema, c))
+        .collect::<Result<Vec<_>>>()?;
+    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
+    for c in columns {
+        let name = format!("{c}_private");
+        if fields.iter().any(|f| f.name() == &name) {
+            return Err(ModelError::invalid(
+                "output column",
+                format!("{name:?}"),
+                "the file has a column of that name already",
+                "rename that column of the input first",
+            )
+            .into());
+        }
+        fields.push(Field::new(name, DataType::Utf8, true));
+    }
+    let out_schema: SchemaRef =
+        Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    let reader = builder
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(parquet_error)?;
+    let write_error = |e: parquet::errors::ParquetError| {
+        PrivatiseError::Write(std::io::Error::other(e.to_string()))
+    };
+    let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
+    let mut summary = PrivatiseSummary::default();
+    for batch in reader {
+        let batch = batch.map_err(parquet_error)?;
+        let texts = columns
+            .iter()
+            .zip(&idx)
+            .map(|(c, &i)| as_text(batch.column(i), c))
+            .collect::<Result<Vec<_>>>()?;
+        let (private, keep) = record_batch(&texts, columns, on_unknown, privatiser, &mut summary)?;
+        let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
+        arrays.extend(private);
+        let mut out = RecordBatch::try_new(out_schema.clone(), arrays).map_err(parquet_error)?;
+        if let Some(keep) = keep {
+            out = arrow_select::filter::filter_record_batch(&out, &keep).map_err(parquet_error)?;
+        }
+        writer.write(&out).map_err(write_error)?;
+    }
+    writer.close().map_err(write_error)?;
+    Ok(summary)
+}
+
+/// One batch of a record: the private columns, and the rows kept if some were skipped.
+fn record_batch(
+    texts: &[StringArray],
+    columns: &[String],
+    on_unknown: OnUnknown,
+    privatiser: &mut dyn RecordPrivatiser,
+    summary: &mut PrivatiseSummary,
+) -> std::result::Result<(Vec<ArrayRef>, Option<BooleanArray>), PrivatiseError> {
+    let rows = texts.first().map_or(0, |t| t.len());
+    let mut builders: Vec<StringBuilder> = texts
+        .iter()
+        .map(|_| StringBuilder::with_capacity(rows, rows * 4))
+        .collect();
+    let mut keep = vec![true; rows];
+    let mut outs: Vec<Vec<u8>> = vec![Vec::new(); texts.len()];
+    for (r, kept) in keep.iter_mut().enumerate() {
+        let row = summary.rows;
+        summary.rows += 1;
+        let values: Vec<&[u8]> = texts
+            .iter()
+            .map(|t| {
+                if t.is_null(r) {
+                    &[][..]
+                } else {
+                    t.value(r).as_bytes()
+                }
+            })
+            .collect();
+        match privatiser.privatise(row, &values, &mut outs) {
+            Ok(()) => {
+                for (b, o) in builders.iter_mut().zip(&outs) {
+                    b.append_value(String::from_utf8_lossy(o));
+                }
+                summary.privatised += 1;
+            }
+            Err(j) => {
+                let shown = if texts[j].is_null(r) {
+                    "null"
+                } else {
+                    texts[j].value(r)
+                };
+                if on_unknown == OnUnknown::Error {
+                    let place = format!("column {:?} at row {row}", columns[j]);
+                    return Err(unknown_at(&place, shown, privatiser.alphabet(j)));
+                }
+                summary
+                    .first_unknown
+                    .get_or_insert((row, shown.to_string()));
+                builders.iter_mut().for_each(StringBuilder::append_null);
+                if on_unknown == OnUnknown::Skip {
+                    summary.skipped += 1;
+                    *kept = false;
+                } else {
+                    summary.kept += 1;
+                }
+            }
+        }
+    }
+    let skipped = keep.iter().any(|k| !k);
+    let arrays = builders
+        .into_iter()
+        .map(|mut b| Arc::new(b.finish()) as ArrayRef)
+        .collect();
+    Ok((arrays, skipped.then(|| BooleanArray::from(keep))))
 }

@@ -119,3 +119,43 @@ def test_bad_records_are_refused_naming_the_field(table):
     floats = frame.assign(A=np.linspace(0, 1, len(frame)))
     with pytest.raises(pmldesign.PmlError, match="floating-point"):
         pmldesign.design_record(floats, ["A", "B"], 1.0)
+
+
+@pytest.mark.parametrize("mode", ["compose", "joint"])
+def test_every_engine_privatises_a_record_as_one_call(table, mode):
+    frame, _ = table
+    r = pmldesign.design_record(frame, ["A", "B"], 1.0, mode=mode, **({"split": [0.6, 0.4]} if mode == "compose" else {}))
+    whole = pmldesign.apply(r, frame, seed=KEY)
+    expected = list(zip(whole["A_private"].astype(str), whole["B_private"].astype(str)))
+    pl = pytest.importorskip("polars")
+    lazy = pmldesign.polars.privatise(pl.from_pandas(frame).lazy(), r, seed=KEY)
+    for engine in ("streaming", "in-memory"):
+        out = lazy.collect(engine=engine)
+        assert list(zip(out["A_private"], out["B_private"])) == expected, engine
+    eager = pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=KEY)
+    assert list(zip(eager["A_private"], eager["B_private"])) == expected
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    for parts in (1, 3, 7):
+        with dask.config.set(scheduler="threads"):
+            out = pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=parts), r, seed=KEY).compute()
+        assert list(zip(out["A_private"].astype(str), out["B_private"].astype(str))) == expected, parts
+    with pytest.raises(pmldesign.PmlError, match="record design"):
+        pmldesign.polars.privatise(pl.from_pandas(frame), r, "A", seed=KEY)
+
+
+def test_pml_apply_on_parquet_writes_the_record_as_on_csv(run_pml, table, tmp_path):
+    pl = pytest.importorskip("polars")
+    frame, _ = table
+    for mode in ("compose", "joint"):
+        r = pmldesign.design_record(frame, ["A", "B"], 1.0, mode=mode)
+        (tmp_path / "r.json").write_text(r.to_json())
+        pl.from_pandas(frame).write_parquet(tmp_path / "in.parquet")
+        run_pml("apply", "--mechanism", str(tmp_path / "r.json"), "--data", str(tmp_path / "in.parquet"),
+                "--output", str(tmp_path / "out.parquet"), "--seed", KEY)
+        out = pl.read_parquet(tmp_path / "out.parquet")
+        assert out.columns == ["id", "A", "B", "A_private", "B_private"]
+        mine = pmldesign.apply(r, frame, seed=KEY)
+        assert out["A_private"].to_list() == mine["A_private"].astype(str).tolist(), mode
+        assert out["B_private"].to_list() == mine["B_private"].astype(str).tolist(), mode

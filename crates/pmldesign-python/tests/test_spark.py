@@ -114,3 +114,21 @@ def test_unknown_values_and_counts(spark, design):
         pmldesign.count(frame, "city")
     full = frame.where("city is not null")
     assert pmldesign.count(full, "city") == {"a": 1, "b": 1, "z": 1}
+
+
+def test_a_record_design_draws_as_one_call(spark):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(11)
+    a = rng.choice(["a1", "a2", "a3"], N)
+    b = np.where(rng.random(N) < 0.7, np.char.replace(a, "a", "b"), rng.choice(["b1", "b2", "b3"], N))
+    frame = pd.DataFrame({"id": np.arange(N), "A": a, "B": b})
+    for mode in ("compose", "joint"):
+        r = pmldesign.design_record(frame, ["A", "B"], 1.0, mode=mode)
+        whole = pmldesign.apply(r, frame, seed=KEY)
+        rows = [(int(i), "", str(x), str(y)) for i, x, y in zip(frame["id"], a, b)]
+        rdd = spark.sparkContext.parallelize(range(3), 3).flatMap(lambda k: rows[[0, 5000, 12000, N][k]:[0, 5000, 12000, N][k + 1]])
+        sdf = spark.createDataFrame(rdd, "id long, user string, A string, B string").drop("user")
+        out = pmldesign.spark.privatise(sdf, r, seed=KEY).toPandas()
+        assert out["id"].tolist() == list(range(N))
+        assert out["A_private"].tolist() == whole["A_private"].astype(str).tolist(), mode
+        assert out["B_private"].tolist() == whole["B_private"].astype(str).tolist(), mode

@@ -94,7 +94,7 @@ fn on_unknown(a: &ApplyArgs) -> OnUnknown {
 }
 
 /// `pml apply` with a record design: every column it names, privatised together
-/// (CSV), each `{column}_private` appended.
+/// (CSV or Parquet), each `{column}_private` appended.
 fn run_record(a: &ApplyArgs, r: &RecordDesign, key: &StreamKey) -> Result<(), CliError> {
     let refused = [
         (
@@ -116,18 +116,20 @@ fn run_record(a: &ApplyArgs, r: &RecordDesign, key: &StreamKey) -> Result<(), Cl
             "invalid {flag} with a record design; drop it"
         )));
     }
-    if formats(a)? {
-        return Err(CliError::Usage(format!(
-            "invalid --data {}: a record design applies to CSV for now; convert the Parquet file to CSV",
-            a.data.display()
-        )));
-    }
     let mut privatiser = record_privatiser(r, key)?;
-    let source = open_data(&a.data)?;
+    let source = if formats(a)? {
+        Source::Parquet(open_file(&a.data)?)
+    } else {
+        Source::Csv(open_data(&a.data)?)
+    };
     let how = on_unknown(a);
     let summary = write_atomic_with("--output", &a.output, |w| {
-        privatise_record(source, w, &r.columns, how, privatiser.as_mut())
-            .map_err(|e| privatise_error(e, a))
+        let p = privatiser.as_mut();
+        match source {
+            Source::Parquet(file) => privatise_record_parquet(file, w, &r.columns, how, p),
+            Source::Csv(file) => privatise_record(file, w, &r.columns, how, p),
+        }
+        .map_err(|e| privatise_error(e, a))
     })?;
     eprintln!("{}", summary_line(&summary, &a.data, &a.output));
     Ok(())
@@ -253,6 +255,30 @@ fn privatise_parquet(
     pmldesign_data::columnar::privatise_parquet_by(file, w, column, how, privatiser)
 }
 
+/// A record design on a Parquet file (the `parquet` feature).
+#[cfg(feature = "parquet")]
+fn privatise_record_parquet(
+    file: std::fs::File,
+    w: &mut (dyn std::io::Write + Send),
+    columns: &[String],
+    how: OnUnknown,
+    privatiser: &mut dyn RecordPrivatiser,
+) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
+    pmldesign_data::columnar::privatise_record_parquet(file, w, columns, how, privatiser)
+}
+
+/// Without the `parquet` feature a Parquet file is refused.
+#[cfg(not(feature = "parquet"))]
+fn privatise_record_parquet(
+    _: std::fs::File,
+    _: &mut (dyn std::io::Write + Send),
+    _: &[String],
+    _: OnUnknown,
+    _: &mut dyn RecordPrivatiser,
+) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
+    Err(no_parquet_support())
+}
+
 /// Without the `parquet` feature a Parquet file is refused.
 #[cfg(not(feature = "parquet"))]
 fn privatise_parquet(
@@ -262,12 +288,17 @@ fn privatise_parquet(
     _: (Placement<'_>, OnUnknown, RowPlace<'_>),
     _: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
-    Err(PrivatiseError::Input(pmldesign_model::ModelError::invalid(
+    Err(no_parquet_support())
+}
+
+#[cfg(not(feature = "parquet"))]
+fn no_parquet_support() -> PrivatiseError {
+    PrivatiseError::Input(pmldesign_model::ModelError::invalid(
         "data format",
         "parquet",
         "this pml was built without Parquet support",
         "rebuild it with default features, or give CSV",
-    )))
+    ))
 }
 
 /// The key of the draws: `--seed`, `--seed-file`, or a fresh one from the OS. A

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native
-from ._apply import check_on_unknown, draw, field_of, refuse, secret_of
+from ._apply import check_on_unknown, draw, refuse, secret_of
 from ._codes import codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError
 from ._native import PmlError
@@ -148,60 +148,77 @@ def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: 
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
     compose and ldp draw each column from its own stream, joint one draw a row over
-    the combinations, written back as the decoded values. A row with a value
-    outside its column's labels follows ``on_unknown`` (kept with every private
-    value missing)."""
-    from ._apply import apply
-
+    the combinations, written back as the decoded values. Row ``offset + k`` draws
+    from its own place of the streams. A row with a value outside its column's
+    labels follows ``on_unknown`` (kept with every private value missing)."""
     how = check_on_unknown(on_unknown)
     secret = secret_of(seed) or str(__import__("secrets").randbits(256))
-    polars = type(frame).__module__.startswith("polars")
     names = list(frame.columns)
     for c in design.columns:
         if c not in names:
             raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {names})")
-    if design.mode == "joint":
-        outs, missing = _joint(design, frame, secret, offset, how)
-    else:
-        outs = {}
-        for d, c in zip(design.designs, design.columns):
-            out = apply(d, frame[c], seed=secret, offset=offset, column=c, on_unknown="keep" if how != "error" else how)
-            outs[c] = out.to_list() if polars else out.astype(object).where(out.notna(), None).tolist()
-        missing = np.array([any(outs[c][i] is None for c in design.columns) for i in range(len(frame))], dtype=bool)
-    return _attached(frame, design.columns, outs, missing, how, polars)
+    places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
+    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, how)
+    return attached(frame, design, outs, missing, how)
 
 
-def _joint(design: RecordDesign, frame: Any, secret: str, offset: int, how: str) -> Tuple[Dict[str, list], np.ndarray]:
-    """The joint draw: each row's combination, one draw from the stream of the
-    columns joined by ``|``, written as its decoded values."""
+def record_codes(design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: str) -> Tuple[List[np.ndarray], np.ndarray]:
+    """Each column's private values as codes into :func:`private_names` (-1 where
+    missing), row k drawn at ``places[k]``, and the rows with an unknown value."""
+    columns = design.columns
     labels = [list(l) for l in design.to_dict()["sample"]["labels"]]
-    sizes = [len(l) for l in labels]
-    cell = np.zeros(len(frame), dtype=np.int64)
-    bad = np.zeros(len(frame), dtype=bool)
-    for j, c in enumerate(design.columns):
-        codes, describe = codes_of(frame[c], labels[j])
+    coded = []
+    for c, l in zip(columns, labels):
+        codes, describe = codes_of(values[c], l)
         if how == "error" and (codes < 0).any():
-            refuse(codes, describe, field_of(c), labels[j])
-        bad |= codes < 0
-        cell = cell * sizes[j] + np.maximum(codes, 0)
-    cell[bad] = -1
-    out = draw(design.designs[0].mechanism, cell, "|".join(design.columns), secret, offset=offset)
-    decoded = design.decoded
-    outs = {c: [None if y < 0 else decoded[y][j] for y in out.tolist()] for j, c in enumerate(design.columns)}
-    return outs, bad
+            at = lambda i: f"column {c!r} at row {int(places[i])}"  # noqa: E731
+            refuse(codes, describe, at, l)
+        coded.append(codes)
+    missing = np.zeros(len(places), dtype=bool)
+    for codes in coded:
+        missing |= codes < 0
+    if design.mode == "joint":
+        cell = np.zeros(len(places), dtype=np.int64)
+        for codes, l in zip(coded, labels):
+            cell = cell * len(l) + np.maximum(codes, 0)
+        cell[missing] = -1
+        out = draw(design.designs[0].mechanism, cell, "|".join(columns), secret, places=places)
+        tables = [np.array([l.index(t[j]) for t in design.decoded] + [-1], dtype=np.int64) for j, l in enumerate(labels)]
+        outs = [table[out] for table in tables]
+    else:
+        outs = []
+        for d, c, codes in zip(design.designs, columns, coded):
+            outs.append(draw(d.mechanism, np.where(missing, -1, codes), c, secret, places=places))
+    for o in outs:
+        o[missing] = -1
+    return outs, missing
 
 
-def _attached(frame: Any, columns: List[str], outs: Dict[str, list], missing: np.ndarray, how: str, polars: bool) -> Any:
-    """The frame with the private columns (every one missing on a row with an
-    unknown value; such rows dropped with ``skip``)."""
-    for c in columns:
-        outs[c] = [None if m else v for v, m in zip(outs[c], missing)]
-    if polars:
+def private_names(design: RecordDesign) -> List[List[str]]:
+    """The values each private column takes: the design's outputs, or for joint the
+    column's labels (the decoded combinations)."""
+    if design.mode == "joint":
+        return [list(l) for l in design.to_dict()["sample"]["labels"]]
+    return [d.outputs for d in design.designs]
+
+
+def attached(frame: Any, design: RecordDesign, outs: List[np.ndarray], missing: np.ndarray, how: str) -> Any:
+    """The frame with the private columns, categorical over their values (every one
+    missing on a row with an unknown value; such rows dropped with ``skip``)."""
+    columns = [f"{c}_private" for c in design.columns]
+    names = private_names(design)
+    if type(frame).__module__.startswith("polars"):
         import polars as pl
 
-        done = frame.with_columns([pl.Series(f"{c}_private", outs[c], dtype=pl.String) for c in columns])
+        series = [
+            pl.Series(c, o).replace_strict(list(range(len(n))), n, default=None, return_dtype=pl.Enum(n))
+            for c, o, n in zip(columns, outs, names)
+        ]
+        done = frame.with_columns(series)
         return done.filter(pl.Series(~missing)) if how == "skip" else done
+    import pandas as pd
+
     out = frame.copy()
-    for c in columns:
-        out[f"{c}_private"] = outs[c]
+    for c, o, n in zip(columns, outs, names):
+        out[c] = pd.Categorical.from_codes(o, categories=n)
     return out[~missing] if how == "skip" else out

@@ -46,10 +46,37 @@ def _partition(
     return out[out[name].notna()] if how == "skip" else out
 
 
+def _record_partition(part: Any, text: str, secret: Any, offsets: Any, how: str, partition_info: Any = None) -> Any:
+    from ._record_design import RecordDesign, apply_record
+
+    design = RecordDesign.from_json(text)  # re-verified on the worker
+    k = 0 if partition_info is None else partition_info["number"]
+    if len(part) != int(offsets[k + 1]) - int(offsets[k]):
+        raise PmlError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {int(offsets[k + 1]) - int(offsets[k])}; persist the frame first")
+    return apply_record(design, part, seed=secret, offset=int(offsets[k]), on_unknown=how)
+
+
+def _privatise_record(frame: Any, design: Any, secret: str, how: str) -> Any:
+    """A record design: every column it names, at each row's global position."""
+    import pandas as pd
+
+    from ._record_design import private_names
+
+    for c in design.columns:
+        if c not in frame.columns:
+            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(frame.columns)})")
+    lengths = frame.map_partitions(len).compute()
+    offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    meta = frame._meta.copy()
+    for c, n in zip(design.columns, private_names(design)):
+        meta[f"{c}_private"] = pd.Categorical([], categories=n)
+    return frame.map_partitions(_record_partition, design.to_json(), secret, offsets, how, meta=meta, align_dataframes=False)
+
+
 def privatise(
     frame: Any,
     design: Design,
-    column: str,
+    column: Optional[str] = None,
     *,
     seed: Any = None,
     name: Optional[str] = None,
@@ -58,7 +85,9 @@ def privatise(
 ) -> Any:
     """``frame`` (a Dask DataFrame) with the column ``name`` (default
     ``{column}_private``): categorical over the design's outputs, drawn row by row
-    from the keyed stream of ``column`` at each row's global position.
+    from the keyed stream of ``column`` at each row's global position. With a
+    :class:`pmldesign.RecordDesign` (no ``column``), one ``{column}_private`` per
+    column of the record, as ``pml apply`` writes them.
 
     Without ``seed`` a fresh key is drawn here, once, and shared by every partition
     (each worker drawing its own would make rows of different partitions share
@@ -71,6 +100,10 @@ def privatise(
 
     import pandas as pd
 
+    if type(design).__name__ == "RecordDesign":
+        if column is not None or key is not None or name is not None:
+            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        return _privatise_record(frame, design, secret_of(seed) or str(secrets.randbits(256)), check_on_unknown(on_unknown))
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = check_on_unknown(on_unknown)

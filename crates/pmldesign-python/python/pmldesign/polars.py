@@ -51,10 +51,57 @@ def _batch(design: Design, column: str, by: Optional[str], secret: str, how: str
     return run
 
 
+def _record_batch(design: Any, secret: str, how: str) -> Any:
+    """The function polars maps over each batch of ``struct(record columns, index)``
+    for a record design: a struct of the private columns."""
+    import polars as pl
+
+    from ._record_design import private_names, record_codes
+
+    names = private_names(design)
+
+    def run(batch: Any) -> Any:
+        values = {c: batch.struct.field(c) for c in design.columns}
+        places = batch.struct.field(_INDEX).to_numpy().astype(np.uint64)
+        outs, _ = record_codes(design, values, secret, places, how)
+        series = [
+            pl.Series(f"{c}_private", o).replace_strict(list(range(len(n))), n, default=None, return_dtype=pl.Enum(n))
+            for c, o, n in zip(design.columns, outs, names)
+        ]
+        return pl.DataFrame(series).to_struct(_PRIVATE)
+
+    dtype = pl.Struct([pl.Field(f"{c}_private", pl.Enum(n)) for c, n in zip(design.columns, names)])
+    return run, dtype
+
+
+#: The temporary struct of a record's private columns (unnested before returning).
+_PRIVATE = "__pmldesign_private__"
+
+
+def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool) -> Any:
+    """A record design over a DataFrame (one call) or a LazyFrame (batch by batch)."""
+    import polars as pl
+
+    from ._record_design import apply_record
+
+    names = frame.collect_schema().names() if lazy else frame.columns
+    for c in design.columns:
+        if c not in names:
+            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {names})")
+    if not lazy:
+        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how)
+    run, dtype = _record_batch(design, secret, how)
+    plan = frame.with_row_index(_INDEX, offset=offset)
+    private = pl.struct([*design.columns, _INDEX]).map_batches(run, return_dtype=dtype, is_elementwise=True)
+    plan = plan.with_columns(private.alias(_PRIVATE)).unnest(_PRIVATE).drop(_INDEX)
+    first = f"{design.columns[0]}_private"
+    return plan.filter(pl.col(first).is_not_null()) if how == "skip" else plan
+
+
 def privatise(
     frame: Frame,
     design: Design,
-    column: str,
+    column: Optional[str] = None,
     *,
     seed: Any = None,
     name: Optional[str] = None,
@@ -64,7 +111,8 @@ def privatise(
 ) -> Frame:
     """``frame`` (a polars DataFrame or LazyFrame, returned as the same) with the
     column ``name`` (default ``{column}_private``) of privatised values, an Enum over
-    the design's outputs. ``offset`` is the global position of the frame's first row;
+    the design's outputs; with a :class:`pmldesign.RecordDesign` (no ``column``), one
+    ``{column}_private`` per column of the record, as ``pml apply`` writes them. ``offset`` is the global position of the frame's first row;
     with ``key`` (a column of user keys) rows draw by key and order does not matter.
     ``on_unknown`` as in :func:`pmldesign.apply` (``skip`` drops the row); a
     LazyFrame raises when collected, naming a bad row (batches run in parallel, so
@@ -74,6 +122,14 @@ def privatise(
     lazy = isinstance(frame, pl.LazyFrame)
     if not lazy and not isinstance(frame, pl.DataFrame):
         raise PmlError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
+    if type(design).__name__ == "RecordDesign":
+        if column is not None or key is not None or name is not None:
+            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        how = check_on_unknown(on_unknown)
+        secret = secret_of(seed) or str(secrets.randbits(256))
+        return _privatise_record(frame, design, secret, offset, how, lazy)
+    if column is None:
+        raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     names = frame.collect_schema().names() if lazy else frame.columns
     for field, value in (("column", column), ("key", key)):
         if value is not None and value not in names:

@@ -92,10 +92,39 @@ def _privatiser(
     return run
 
 
+def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how: str) -> Any:
+    """The function each Spark task maps over its Arrow batches for a record design."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        from ._record_design import RecordDesign, private_names, record_codes
+
+        design = RecordDesign.from_json(text)  # re-verified on the worker
+        names = private_names(design)
+        part = TaskContext.get().partitionId()
+        first = spans[part][0] if part < len(spans) else 0
+        at = first
+        for batch in batches:
+            values = {c: batch.column(batch.schema.get_field_index(c)) for c in design.columns}
+            places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(at)
+            outs, missing = record_codes(design, values, secret, places, how)
+            at += batch.num_rows
+            if at - first > (spans[part][1] if part < len(spans) else 0):
+                _check_span(part, at - first, spans)
+            private = [pa.array(np.asarray([*n, ""], dtype=object)[o], mask=o < 0, type=pa.string()) for o, n in zip(outs, names)]
+            done = pa.RecordBatch.from_arrays([*batch.columns, *private], names=[*batch.schema.names, *(f"{c}_private" for c in design.columns)])
+            yield done.filter(pa.array(~missing)) if how == "skip" else done
+        _check_span(part, at - first, spans)
+
+    return run
+
+
 def privatise(
     frame: Any,
     design: Design,
-    column: str,
+    column: Optional[str] = None,
     *,
     seed: Any = None,
     name: Optional[str] = None,
@@ -104,11 +133,26 @@ def privatise(
 ) -> Any:
     """``frame`` (a Spark DataFrame) with the string column ``name`` (default
     ``{column}_private``) of privatised values, drawn row by row from the keyed
-    stream of ``column`` at each row's position (or its user's ``key``).
+    stream of ``column`` at each row's position (or its user's ``key``). With a
+    :class:`pmldesign.RecordDesign` (no ``column``), one ``{column}_private`` per
+    column of the record, as ``pml apply`` writes them.
     ``on_unknown`` as in :func:`pmldesign.apply` (``skip`` drops the row). Without
     ``seed`` a fresh key is drawn here, once, and shared by every partition."""
     from pyspark.sql.types import StringType, StructField, StructType
 
+    if type(design).__name__ == "RecordDesign":
+        if column is not None or key is not None or name is not None:
+            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        for c in design.columns:
+            if c not in frame.columns:
+                raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {frame.columns})")
+        how = check_on_unknown(on_unknown)
+        secret = secret_of(seed) or str(secrets.randbits(256))
+        spans = _spans(_partition_counts(frame, design.columns[0]))
+        fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
+        return frame.mapInArrow(_record_privatiser(design.to_json(), secret, spans, how), StructType([*frame.schema.fields, *fields]))
+    if column is None:
+        raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
         if value is not None and value not in frame.columns:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")

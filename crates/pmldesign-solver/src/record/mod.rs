@@ -181,15 +181,15 @@ impl RecordProblem {
                 "pass e.g. 1.0",
             ));
         }
-        if let Some(d) = self.delta {
-            if !(d > 0.0 && d < 1.0) {
-                return Err(invalid(
-                    "delta",
-                    d,
-                    "the failure probability must lie strictly between 0 and 1",
-                    "pass e.g. 1e-6",
-                ));
-            }
+        if let Some(d) = self.delta
+            && !(d > 0.0 && d < 1.0)
+        {
+            return Err(invalid(
+                "delta",
+                d,
+                "the failure probability must lie strictly between 0 and 1",
+                "pass e.g. 1e-6",
+            ));
         }
         if self.max_cells < 2 {
             return Err(invalid(

@@ -129,13 +129,13 @@ pub(super) fn measured(s: &RecordSample, designs: &[Design]) -> Option<RecordLea
 /// The figures of a release: measured, checked against eps, stated.
 pub(super) fn derive(p: &RecordProblem, mode: RecordMode, c: &Columns) -> Result<Figures> {
     let leakage = measured(&p.sample, &c.designs).map(|l| l.pml);
-    if let Some(l) = leakage {
-        if l > p.epsilon + PML_TOLERANCE {
-            return Err(SolverError::Certificate(format!(
-                "the release leaks {l} about the record at the estimate, above eps = {}",
-                p.epsilon
-            )));
-        }
+    if let Some(l) = leakage
+        && l > p.epsilon + PML_TOLERANCE
+    {
+        return Err(SolverError::Certificate(format!(
+            "the release leaks {l} about the record at the estimate, above eps = {}",
+            p.epsilon
+        )));
     }
     let rests = match mode {
         RecordMode::Joint => "the statement rests on the design's certificate over its set",
