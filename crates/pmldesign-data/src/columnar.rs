@@ -213,9 +213,6 @@ where
         RowPlace::Position => None,
     };
     let out_schema = output_schema(&schema, idx, placement)?;
-    let write_error = |e: parquet::errors::ParquetError| {
-        PrivatiseError::Write(std::io::Error::other(e.to_string()))
-    };
     let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
     let mut summary = PrivatiseSummary::default();
     for batch in reader {
@@ -232,14 +229,29 @@ where
             Placement::Replace => columns[idx] = private,
             Placement::Append(_) => columns.push(private),
         }
-        let mut out = RecordBatch::try_new(out_schema.clone(), columns).map_err(parquet_error)?;
-        if let Some(keep) = keep {
-            out = arrow_select::filter::filter_record_batch(&out, &keep).map_err(parquet_error)?;
-        }
-        writer.write(&out).map_err(write_error)?;
+        write_kept(&mut writer, &out_schema, columns, keep)?;
     }
     writer.close().map_err(write_error)?;
     Ok(summary)
+}
+
+/// A Parquet writer's error, as a write error.
+fn write_error(e: parquet::errors::ParquetError) -> PrivatiseError {
+    PrivatiseError::Write(std::io::Error::other(e.to_string()))
+}
+
+/// Writes one output batch, without the rows `keep` leaves out.
+fn write_kept<W: Write + Send>(
+    writer: &mut ArrowWriter<W>,
+    schema: &SchemaRef,
+    arrays: Vec<ArrayRef>,
+    keep: Option<BooleanArray>,
+) -> std::result::Result<(), PrivatiseError> {
+    let mut out = RecordBatch::try_new(schema.clone(), arrays).map_err(parquet_error)?;
+    if let Some(keep) = keep {
+        out = arrow_select::filter::filter_record_batch(&out, &keep).map_err(parquet_error)?;
+    }
+    writer.write(&out).map_err(write_error)
 }
 
 /// The index of column `name` in `schema`, or an error listing its columns.
@@ -358,9 +370,6 @@ pub fn privatise_record_parquet<W: Write + Send>(
         .with_batch_size(BATCH_ROWS)
         .build()
         .map_err(parquet_error)?;
-    let write_error = |e: parquet::errors::ParquetError| {
-        PrivatiseError::Write(std::io::Error::other(e.to_string()))
-    };
     let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
     let mut summary = PrivatiseSummary::default();
     for batch in reader {
@@ -373,11 +382,7 @@ pub fn privatise_record_parquet<W: Write + Send>(
         let (private, keep) = record_batch(&texts, columns, on_unknown, privatiser, &mut summary)?;
         let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
         arrays.extend(private);
-        let mut out = RecordBatch::try_new(out_schema.clone(), arrays).map_err(parquet_error)?;
-        if let Some(keep) = keep {
-            out = arrow_select::filter::filter_record_batch(&out, &keep).map_err(parquet_error)?;
-        }
-        writer.write(&out).map_err(write_error)?;
+        write_kept(&mut writer, &out_schema, arrays, keep)?;
     }
     writer.close().map_err(write_error)?;
     Ok(summary)

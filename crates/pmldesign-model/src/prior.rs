@@ -22,18 +22,7 @@ impl Prior {
     pub fn new(masses: impl Into<Vec<f64>>) -> Result<Self> {
         let masses: Vec<f64> = masses.into();
         check_entries("prior", &masses, "a mass")?;
-        let sum: f64 = masses.iter().sum();
-        if (sum - 1.0).abs() > PRIOR_SUM_TOLERANCE {
-            return Err(ModelError::invalid(
-                "prior",
-                format_list(&masses),
-                format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
-                "pass masses that sum to 1, or counts/weights with Prior::normalised",
-            ));
-        }
-        Ok(Prior {
-            masses: Array1::from(masses),
-        })
+        summing_to_one(masses)
     }
 
     /// Builds the prior proportional to non-negative weights (counts or unnormalised
@@ -54,18 +43,7 @@ impl Prior {
     pub fn center(masses: impl Into<Vec<f64>>) -> Result<Self> {
         let masses: Vec<f64> = masses.into();
         check_center("prior", &masses, "a mass")?;
-        let sum: f64 = masses.iter().sum();
-        if (sum - 1.0).abs() > PRIOR_SUM_TOLERANCE {
-            return Err(ModelError::invalid(
-                "prior",
-                format_list(&masses),
-                format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
-                "pass masses that sum to 1",
-            ));
-        }
-        Ok(Prior {
-            masses: Array1::from(masses),
-        })
+        summing_to_one(masses)
     }
 
     /// [`Prior::center`] from counts: `count_x / m`, zeros allowed, `m > 0`.
@@ -139,6 +117,22 @@ impl From<Prior> for Vec<f64> {
     fn from(p: Prior) -> Vec<f64> {
         p.masses.to_vec()
     }
+}
+
+/// Checked masses that must sum to 1 within [`PRIOR_SUM_TOLERANCE`].
+fn summing_to_one(masses: Vec<f64>) -> Result<Prior> {
+    let sum: f64 = masses.iter().sum();
+    if (sum - 1.0).abs() > PRIOR_SUM_TOLERANCE {
+        return Err(ModelError::invalid(
+            "prior",
+            format_list(&masses),
+            format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
+            "pass masses that sum to 1, or counts/weights with Prior::normalised",
+        ));
+    }
+    Ok(Prior {
+        masses: Array1::from(masses),
+    })
 }
 
 /// The entries of a ball's centre: as [`check_entries`], but zeros allowed (not

@@ -144,6 +144,16 @@ def design_record(
     return RecordDesign(json.loads(text)["record"])
 
 
+def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) -> None:
+    """A record design names its columns: none of ``given`` (column, key, name) is
+    passed, and the frame (column ``names``) has every column of the record."""
+    if any(g is not None for g in given):
+        raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+    for c in design.columns:
+        if c not in names:
+            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(names)})")
+
+
 def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: int = 0, on_unknown: str = "error") -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
@@ -153,10 +163,9 @@ def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: 
     labels follows ``on_unknown`` (kept with every private value missing)."""
     how = check_on_unknown(on_unknown)
     secret = secret_of(seed) or str(__import__("secrets").randbits(256))
-    names = list(frame.columns)
-    for c in design.columns:
-        if c not in names:
-            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {names})")
+    if not hasattr(frame, "columns"):
+        raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
+    check_record_frame(design, list(frame.columns))
     places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, how)
     return attached(frame, design, outs, missing, how)

@@ -62,9 +62,6 @@ def _privatise_record(frame: Any, design: Any, secret: str, how: str) -> Any:
 
     from ._record_design import private_names
 
-    for c in design.columns:
-        if c not in frame.columns:
-            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(frame.columns)})")
     lengths = frame.map_partitions(len).compute()
     offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
     meta = frame._meta.copy()
@@ -101,8 +98,9 @@ def privatise(
     import pandas as pd
 
     if type(design).__name__ == "RecordDesign":
-        if column is not None or key is not None or name is not None:
-            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        from ._record_design import check_record_frame
+
+        check_record_frame(design, list(frame.columns), column, key, name)
         return _privatise_record(frame, design, secret_of(seed) or str(secrets.randbits(256)), check_on_unknown(on_unknown))
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")

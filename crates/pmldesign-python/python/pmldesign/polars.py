@@ -82,12 +82,9 @@ def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: st
     """A record design over a DataFrame (one call) or a LazyFrame (batch by batch)."""
     import polars as pl
 
-    from ._record_design import apply_record
+    from ._record_design import apply_record, check_record_frame
 
-    names = frame.collect_schema().names() if lazy else frame.columns
-    for c in design.columns:
-        if c not in names:
-            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {names})")
+    check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns)
     if not lazy:
         return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how)
     run, dtype = _record_batch(design, secret, how)
@@ -123,8 +120,9 @@ def privatise(
     if not lazy and not isinstance(frame, pl.DataFrame):
         raise PmlError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
     if type(design).__name__ == "RecordDesign":
-        if column is not None or key is not None or name is not None:
-            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        from ._record_design import check_record_frame
+
+        check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, column, key, name)
         how = check_on_unknown(on_unknown)
         secret = secret_of(seed) or str(secrets.randbits(256))
         return _privatise_record(frame, design, secret, offset, how, lazy)

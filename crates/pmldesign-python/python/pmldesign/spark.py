@@ -141,11 +141,9 @@ def privatise(
     from pyspark.sql.types import StringType, StructField, StructType
 
     if type(design).__name__ == "RecordDesign":
-        if column is not None or key is not None or name is not None:
-            raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
-        for c in design.columns:
-            if c not in frame.columns:
-                raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {frame.columns})")
+        from ._record_design import check_record_frame
+
+        check_record_frame(design, frame.columns, column, key, name)
         how = check_on_unknown(on_unknown)
         secret = secret_of(seed) or str(secrets.randbits(256))
         spans = _spans(_partition_counts(frame, design.columns[0]))
