@@ -250,6 +250,13 @@ fn statement(p: &RecordProblem, mode: RecordMode, epsilons: &[f64]) -> String {
         .collect::<Vec<_>>()
         .join(" + ");
     let (lead, prior) = match p.delta {
+        Some(d) if mode == RecordMode::Compose => (
+            format!(
+                "With probability at least 1 - {d} over the sample ({d} shared equally by the {} estimates the balls rest on), ",
+                pmldesign_model::record::radius::events(&p.sample)
+            ),
+            "the true distribution",
+        ),
         Some(d) => (
             format!("With probability at least 1 - {d} over the sample, "),
             "the true distribution",
