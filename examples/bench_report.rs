@@ -10,6 +10,7 @@
 //! `--utility NAME`, `--time-limit SECONDS`, `--zipf ROWS` (instead: a CSV column of
 //! ROWS rows over N categories with Zipf(1.1) frequencies, designed from the sample
 //! with delta = 1e-6 at eps = 1, for the chosen utility and for the Hamming loss).
+//! `PML_EXTRA="--threads 1"` passes flags to every run of `pml`.
 
 use std::process::Command;
 use std::time::Instant;
@@ -82,7 +83,11 @@ fn run(bin: &str, args: &[String]) -> String {
         Command::new(bin)
     };
     let start = Instant::now();
-    let out = cmd.args(args).output().expect("run pml");
+    // Flags for every run, before the subcommand (PML_EXTRA="--threads 1").
+    let extra: Vec<String> = std::env::var("PML_EXTRA")
+        .map(|e| e.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    let out = cmd.args(&extra).args(args).output().expect("run pml");
     let secs = start.elapsed().as_secs_f64();
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);

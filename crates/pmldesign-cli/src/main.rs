@@ -52,6 +52,9 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    if let Some(k) = cli.threads {
+        threads(k)?;
+    }
     match cli.command {
         Command::Design(a) if a.input.column.len() > 1 => commands::record::run(a),
         Command::Design(a) => commands::design::run(a),
@@ -61,6 +64,19 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Envelope(a) => commands::envelope::run(a),
         Command::Apply(a) => commands::apply::run(a),
     }
+}
+
+/// Sizes the worker pool (`--threads K`, K >= 1).
+fn threads(k: usize) -> Result<(), CliError> {
+    if k == 0 {
+        return Err(CliError::Usage(
+            "invalid --threads = 0: give at least 1 worker thread (default: every core)".into(),
+        ));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(k)
+        .build_global()
+        .map_err(|e| CliError::Failure(format!("cannot start {k} worker threads: {e}")))
 }
 
 /// clap's "invalid value" message in one line: the flag, the value and the values

@@ -41,6 +41,11 @@ const EXIT_STATUS: &str = "Exit status:
 #[derive(Debug, Parser)]
 #[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
 pub struct Cli {
+    /// Worker threads for pricing and the master's scans [default: every core].
+    /// The output is the same bytes for every count (runs stopped by a time limit
+    /// or Ctrl-C aside).
+    #[arg(long, global = true, value_name = "K")]
+    pub threads: Option<usize>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -128,6 +128,7 @@ pub fn solve_with_oracle(
                 settings.max_iterations
             )));
         }
+        run.retire();
         let warm = run.solve_master();
         let lambda = run.dual(warm.as_ref())?;
         let pass = run.price(lambda, progress);
@@ -175,7 +176,14 @@ struct Generation<'a> {
     control: PassControl,
     /// Fresh master solves in a row after passes that added no new column.
     resolves: usize,
+    /// Passes since each working column last had a positive weight.
+    idle: Vec<u32>,
 }
+
+/// Passes out of the master's optimum after which a column may be retired.
+const RETIRE_AFTER: u32 = 8;
+/// Columns per row above which idle ones are retired ([`Generation::retire`]).
+const RETIRE_ABOVE_PER_ROW: usize = 8;
 
 /// What one pricing pass found.
 struct Pass {
@@ -233,6 +241,7 @@ impl<'a> Generation<'a> {
                 effort: 1,
             },
             resolves: 0,
+            idle: vec![0],
         };
         let start = oracle.start();
         let k = start.len();
@@ -254,7 +263,49 @@ impl<'a> Generation<'a> {
 
     /// Adds a column unless an equal one is there ([`admit`]).
     fn admit(&mut self, c: Column) -> bool {
-        admit(c, &mut self.working, &mut self.seen, &mut self.master)
+        let added = admit(c, &mut self.working, &mut self.seen, &mut self.master);
+        if added {
+            self.idle.push(0);
+        }
+        added
+    }
+
+    /// Retires the columns that stayed out of the master's optimum for
+    /// [`RETIRE_AFTER`] passes, once the working set holds more than
+    /// [`RETIRE_ABOVE_PER_ROW`] columns a row (and at least the batch twice):
+    /// the master then prices what is alive, not every column ever found. A
+    /// retired column that prices in again is admitted again. The start columns
+    /// and the master's basis stay. Called between passes, when no solution of
+    /// the master refers to column indices.
+    fn retire(&mut self) {
+        let n = self.oracle.dimension();
+        let above = (RETIRE_ABOVE_PER_ROW * n).max(2 * self.settings.batch.max(1));
+        if self.working.len() <= above {
+            return;
+        }
+        let starts = self.start_basis.len();
+        let keep: Vec<bool> = (0..self.working.len())
+            .map(|k| k <= starts || self.idle[k] < RETIRE_AFTER)
+            .collect();
+        // Not worth a compaction for a few columns.
+        if keep.iter().filter(|&&k| !k).count() < self.working.len() / 4 {
+            return;
+        }
+        let kept = self.master.retain(&keep);
+        let mut new_index = vec![usize::MAX; self.working.len()];
+        for (new, &old) in kept.iter().enumerate() {
+            new_index[old] = new;
+        }
+        self.working = kept.iter().map(|&k| self.working[k].clone()).collect();
+        self.idle = kept.iter().map(|&k| self.idle[k]).collect();
+        self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
+        self.last_support = self
+            .last_support
+            .iter()
+            .map(|&k| new_index[k])
+            .filter(|&k| k != usize::MAX)
+            .collect();
+        self.last_len = self.working.len();
     }
 
     /// The warm master's optimum. If its basis went numerically singular, the
@@ -270,6 +321,7 @@ impl<'a> Generation<'a> {
             .chain(self.last_len..self.working.len())
             .collect();
         self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
+        self.idle = vec![0; self.working.len()];
         self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
         self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
         self.master
@@ -288,6 +340,9 @@ impl<'a> Generation<'a> {
             Some(m) => {
                 self.last_support = (0..m.theta.len()).filter(|&k| m.theta[k] > 0.0).collect();
                 self.last_len = self.working.len();
+                for (idle, &t) in self.idle.iter_mut().zip(&m.theta) {
+                    *idle = if t > 0.0 { 0 } else { idle.saturating_add(1) };
+                }
                 Ok(m.dual.clone())
             }
             None => restricted_dual(&self.working, self.deadline()),

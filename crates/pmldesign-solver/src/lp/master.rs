@@ -150,6 +150,33 @@ impl Master {
         self.c.len() - 1
     }
 
+    /// Keeps the columns with `keep[j]` and every basic one, in order; the basis
+    /// (and its inverse) is unchanged, its columns re-indexed. Returns the old
+    /// index of each column kept. Column generation retires columns this way
+    /// that stayed out of the basis for many passes, so that pricing the master
+    /// costs what its live columns cost.
+    pub fn retain(&mut self, keep: &[bool]) -> Vec<usize> {
+        let mut map = vec![usize::MAX; self.c.len()];
+        let mut kept = Vec::new();
+        let (mut v, mut c, mut in_basis) = (Vec::new(), Vec::new(), Vec::new());
+        for j in 0..self.c.len() {
+            if keep.get(j).copied().unwrap_or(true) || self.in_basis[j] {
+                map[j] = kept.len();
+                kept.push(j);
+                v.extend_from_slice(self.col(j));
+                c.push(self.c[j]);
+                in_basis.push(self.in_basis[j]);
+            }
+        }
+        for b in &mut self.basis {
+            if let Var::Column(j) = b {
+                *j = map[*j];
+            }
+        }
+        (self.v, self.c, self.in_basis) = (v, c, in_basis);
+        kept
+    }
+
     /// Moves the basis to the given columns if they form a feasible basis
     /// (`V_B x = 1` with `x >= 0`, and a well-conditioned inverse); otherwise the
     /// basis is left as it was. Whether it moved.
