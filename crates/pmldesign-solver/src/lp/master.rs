@@ -90,6 +90,9 @@ const SHORTLIST: usize = 48;
 const REFACTOR_EVERY: usize = 64;
 /// Largest entry of an acceptable basis inverse (the columns are O(1)).
 const MAX_INVERSE_ENTRY: f64 = 1e13;
+/// Rows from which basis updates and refactorisations are split over cores.
+const PARALLEL_ROWS: usize = 512;
+
 /// Smallest pivot element the ratio test accepts.
 const PIVOT_TOLERANCE: f64 = 1e-7;
 
@@ -256,13 +259,31 @@ impl Master {
         self.x.scaled_add(-step, d);
         self.x[r] = step;
         let row_r = self.binv.row(r).to_owned() / d[r];
-        for i in 0..self.n {
+        let update = |(i, row): (usize, &mut [f64])| {
             let f = d[i];
-            if i != r && f != 0.0 {
-                self.binv.row_mut(i).scaled_add(-f, &row_r);
+            if i == r {
+                row.copy_from_slice(row_r.as_slice().unwrap_or_default());
+            } else if f != 0.0 {
+                for (x, y) in row.iter_mut().zip(row_r.iter()) {
+                    *x -= f * y;
+                }
+            }
+        };
+        let n = self.n;
+        if let Some(all) = self.binv.as_slice_mut() {
+            if n >= PARALLEL_ROWS {
+                all.par_chunks_exact_mut(n).enumerate().for_each(update);
+            } else {
+                all.chunks_exact_mut(n).enumerate().for_each(update);
+            }
+        } else {
+            // Not contiguous (never, as built): row by row, the same arithmetic.
+            for (i, mut row) in self.binv.rows_mut().into_iter().enumerate() {
+                let mut owned = row.to_vec();
+                update((i, &mut owned));
+                row.assign(&ArrayView1::from(&owned[..]));
             }
         }
-        self.binv.row_mut(r).assign(&row_r);
         if let Var::Column(old) = self.basis[r] {
             self.in_basis[old] = false;
         }
@@ -547,10 +568,12 @@ fn invert(columns: &[Array1<f64>]) -> Option<Array2<f64>> {
             .iter()
             .map(|x| x / p)
             .collect();
-        for (i, row) in m.chunks_exact_mut(w).enumerate() {
+        // Each row on its own (the same arithmetic in any order): split over
+        // cores when the basis is large.
+        let eliminate = |(i, row): (usize, &mut [f64])| {
             if i == col {
                 row[col..].copy_from_slice(&pivot_row);
-                continue;
+                return;
             }
             let f = row[col];
             if f != 0.0 {
@@ -558,6 +581,11 @@ fn invert(columns: &[Array1<f64>]) -> Option<Array2<f64>> {
                     *x -= f * y;
                 }
             }
+        };
+        if n >= PARALLEL_ROWS {
+            m.par_chunks_exact_mut(w).enumerate().for_each(eliminate);
+        } else {
+            m.chunks_exact_mut(w).enumerate().for_each(eliminate);
         }
     }
     Some(Array2::from_shape_fn((n, n), |(i, j)| m[i * w + n + j]))
