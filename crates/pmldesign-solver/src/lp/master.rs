@@ -86,7 +86,8 @@ const MAX_PIVOTS_PER_ROW: usize = 500;
 const PERTURBATION: f64 = 1e-7;
 /// Columns kept from a full pricing scan for the pivots that follow it.
 const SHORTLIST: usize = 48;
-/// Pivots between refactorisations of the basis inverse.
+/// Pivots between refactorisations of the basis inverse: at least this many, and
+/// more for large bases ([`Master::refactor_every`]).
 const REFACTOR_EVERY: usize = 64;
 /// Largest entry of an acceptable basis inverse (the columns are O(1)).
 const MAX_INVERSE_ENTRY: f64 = 1e13;
@@ -227,7 +228,7 @@ impl Master {
             if xr >= -FEASIBILITY_TOLERANCE {
                 return self.optimise();
             }
-            if self.pivots >= REFACTOR_EVERY {
+            if self.pivots >= self.refactor_every() {
                 self.refactor()?;
             }
             let lambda = self.basis_dual();
@@ -317,6 +318,13 @@ impl Master {
         }
     }
 
+    /// Pivots between refactorisations: a refactorisation costs O(N^3) and a pivot
+    /// O(N^2), so a large basis is refactorised every N/2 pivots (the inverse is
+    /// checked at each, and the final solution always comes from a fresh one).
+    fn refactor_every(&self) -> usize {
+        REFACTOR_EVERY.max(self.n / 2)
+    }
+
     /// Recomputes the basis inverse and the basic values from scratch.
     fn refactor(&mut self) -> Option<()> {
         let cols: Vec<Array1<f64>> = self.basis.iter().map(|&b| self.column(b)).collect();
@@ -365,7 +373,7 @@ impl Master {
                 // like any vector, certifies the bound it prices to.
                 return self.solution(lambda);
             }
-            if self.pivots >= REFACTOR_EVERY {
+            if self.pivots >= self.refactor_every() {
                 // A numerically singular basis: give up (the caller rebuilds the
                 // master on fewer columns or falls back to another solver).
                 self.refactor()?;
