@@ -163,9 +163,9 @@ impl Master {
         let mut map = vec![usize::MAX; self.c.len()];
         let mut kept = Vec::new();
         let (mut v, mut c, mut in_basis) = (Vec::new(), Vec::new(), Vec::new());
-        for j in 0..self.c.len() {
+        for (j, slot) in map.iter_mut().enumerate() {
             if keep.get(j).copied().unwrap_or(true) || self.in_basis[j] {
-                map[j] = kept.len();
+                *slot = kept.len();
                 kept.push(j);
                 v.extend_from_slice(self.col(j));
                 c.push(self.c[j]);
