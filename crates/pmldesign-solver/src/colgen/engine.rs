@@ -485,7 +485,9 @@ impl<'a> Generation<'a> {
             max_reduced_cost,
             iterations: self.iterations,
             rays_priced: self.rays_priced,
-            converged: pass.added == 0 || within_gap,
+            // A pass the deadline cut short found nothing because it stopped, not
+            // because nothing enters: that is the time limit, not convergence.
+            converged: (pass.added == 0 && !out_of_time) || within_gap,
         })
     }
 }
