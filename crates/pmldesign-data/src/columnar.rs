@@ -57,6 +57,33 @@ fn open(
     Ok((reader, if only { 0 } else { idx }, schema))
 }
 
+/// The reader of a whole file, the index of each of `columns` and the schema.
+fn open_columns(
+    file: File,
+    columns: &[String],
+) -> Result<(ParquetRecordBatchReader, Vec<usize>, SchemaRef)> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
+    let schema = builder.schema().clone();
+    let idx = columns
+        .iter()
+        .map(|c| column_of(&schema, c))
+        .collect::<Result<Vec<_>>>()?;
+    let reader = builder
+        .with_batch_size(BATCH_ROWS)
+        .build()
+        .map_err(parquet_error)?;
+    Ok((reader, idx, schema))
+}
+
+/// The values of `columns` (at `idx`) of a batch as text.
+fn batch_texts(batch: &RecordBatch, columns: &[String], idx: &[usize]) -> Result<Vec<StringArray>> {
+    columns
+        .iter()
+        .zip(idx)
+        .map(|(c, &i)| as_text(batch.column(i), c))
+        .collect()
+}
+
 /// A column's values as text (numbers and categories cast by Arrow).
 fn as_text(values: &ArrayRef, column: &str) -> Result<StringArray> {
     let text = arrow_cast::cast(values, &DataType::Utf8).map_err(|e| {
@@ -112,23 +139,11 @@ pub fn count_parquet(
 /// its column and row (0-based).
 pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSample> {
     let mut counter = RecordCounter::new(columns)?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
-    let idx = columns
-        .iter()
-        .map(|c| column_of(builder.schema(), c))
-        .collect::<Result<Vec<_>>>()?;
-    let reader = builder
-        .with_batch_size(BATCH_ROWS)
-        .build()
-        .map_err(parquet_error)?;
+    let (reader, idx, _) = open_columns(file, columns)?;
     let mut row = 0u64;
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
-        let texts = columns
-            .iter()
-            .zip(&idx)
-            .map(|(c, &i)| as_text(batch.column(i), c))
-            .collect::<Result<Vec<_>>>()?;
+        let texts = batch_texts(&batch, columns, &idx)?;
         let mut values: Vec<&str> = vec![""; columns.len()];
         for r in 0..batch.num_rows() {
             let place = |j: usize| format!("column {:?} at row {}", columns[j], row + r as u64);
@@ -344,12 +359,7 @@ pub fn privatise_record_parquet<W: Write + Send>(
     on_unknown: OnUnknown,
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(input).map_err(parquet_error)?;
-    let schema = builder.schema().clone();
-    let idx = columns
-        .iter()
-        .map(|c| column_of(&schema, c))
-        .collect::<Result<Vec<_>>>()?;
+    let (reader, idx, schema) = open_columns(input, columns)?;
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
     for c in columns {
         let name = format!("{c}_private");
@@ -366,19 +376,11 @@ pub fn privatise_record_parquet<W: Write + Send>(
     }
     let out_schema: SchemaRef =
         Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
-    let reader = builder
-        .with_batch_size(BATCH_ROWS)
-        .build()
-        .map_err(parquet_error)?;
     let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
     let mut summary = PrivatiseSummary::default();
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
-        let texts = columns
-            .iter()
-            .zip(&idx)
-            .map(|(c, &i)| as_text(batch.column(i), c))
-            .collect::<Result<Vec<_>>>()?;
+        let texts = batch_texts(&batch, columns, &idx)?;
         let (private, keep) = record_batch(&texts, columns, on_unknown, privatiser, &mut summary)?;
         let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
         arrays.extend(private);

@@ -14,7 +14,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     refuse_single_column_flags(&a)?;
     let epsilon = a.level.epsilon()?;
     let settings = a.settings()?;
-    let (sample, _digest) = load_record(&a.input)?;
+    let sample = load_record(&a.input)?;
     let mut problem = RecordProblem::new(sample, epsilon)
         .mode(mode(a.record))
         .max_cells(a.max_cells)

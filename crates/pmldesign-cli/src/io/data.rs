@@ -149,9 +149,9 @@ pub fn no_parquet(path: &std::path::Path) -> CliError {
     ))
 }
 
-/// The records of several `--column`s of `--data` (CSV or Parquet), with what was
-/// read and its SHA-256.
-pub fn load_record(input: &Input) -> Result<(RecordSample, (String, String)), CliError> {
+/// The records of several `--column`s of `--data` (CSV or Parquet). (A record design
+/// carries no provenance of its own, so the file is not hashed.)
+pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
     let Some(path) = &input.data else {
         return Err(CliError::Usage(
             "a record needs --data FILE with two or more --column".into(),
@@ -159,20 +159,11 @@ pub fn load_record(input: &Input) -> Result<(RecordSample, (String, String)), Cl
     };
     let shown = path.display();
     let usage = |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {shown}: {e}"));
-    let what = format!("data file {shown}");
     if DataFormat::of(path, input.data_format) == DataFormat::Parquet {
-        let sample = parquet_records(path, &input.column)?.map_err(usage)?;
-        let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
-        std::io::copy(&mut digest, &mut std::io::sink())
-            .map_err(|e| CliError::Failure(format!("cannot read --data {shown}: {e}")))?;
-        return Ok((sample, (what, digest.hex())));
+        return parquet_records(path, &input.column)?.map_err(usage);
     }
-    let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
-        1 << 20,
-        open_data(path)?,
-    ));
-    let sample = pmldesign_data::count_records(&mut reader, &input.column).map_err(usage)?;
-    Ok((sample, (what, reader.hex())))
+    let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
+    pmldesign_data::count_records(reader, &input.column).map_err(usage)
 }
 
 #[cfg(feature = "parquet")]

@@ -70,6 +70,14 @@ def secret_of(seed: Any) -> Optional[str]:
     return str(number)
 
 
+def shared_secret(seed: Any) -> str:
+    """The key of a whole frame whose parts draw separately (engines, records): the
+    seed's, or a fresh 256-bit key from the operating system, drawn once here."""
+    import secrets
+
+    return secret_of(seed) or str(secrets.randbits(256))
+
+
 def check_on_unknown(on_unknown: Any) -> str:
     if on_unknown not in ON_UNKNOWN:
         raise PmlError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native
-from ._apply import check_on_unknown, draw, refuse, secret_of
+from ._apply import check_on_unknown, draw, refuse, shared_secret
 from ._codes import codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError
 from ._native import PmlError
@@ -39,6 +39,12 @@ class RecordDesign(Record):
     ``naive`` (what per-column designs at eps/k leak about the record: not a
     guarantee), ``guarantee`` (``statement``, ``check``, ``delta``) and ``designs``.
     """
+
+    @property
+    def labels(self) -> List[List[str]]:
+        """Each column's labels, in the order of the joint cells (a copy of the
+        labels alone, not of the whole design)."""
+        return [list(l) for l in self._data["sample"]["labels"]]
 
     @property
     def designs(self) -> List[Design]:
@@ -162,7 +168,7 @@ def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: 
     from its own place of the streams. A row with a value outside its column's
     labels follows ``on_unknown`` (kept with every private value missing)."""
     how = check_on_unknown(on_unknown)
-    secret = secret_of(seed) or str(__import__("secrets").randbits(256))
+    secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
         raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
     check_record_frame(design, list(frame.columns))
@@ -175,7 +181,7 @@ def record_codes(design: RecordDesign, values: Dict[str, Any], secret: str, plac
     """Each column's private values as codes into :func:`private_names` (-1 where
     missing), row k drawn at ``places[k]``, and the rows with an unknown value."""
     columns = design.columns
-    labels = [list(l) for l in design.to_dict()["sample"]["labels"]]
+    labels = design.labels
     coded = []
     for c, l in zip(columns, labels):
         codes, describe = codes_of(values[c], l)
@@ -207,7 +213,7 @@ def private_names(design: RecordDesign) -> List[List[str]]:
     """The values each private column takes: the design's outputs, or for joint the
     column's labels (the decoded combinations)."""
     if design.mode == "joint":
-        return [list(l) for l in design.to_dict()["sample"]["labels"]]
+        return design.labels
     return [d.outputs for d in design.designs]
 
 

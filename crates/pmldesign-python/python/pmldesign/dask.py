@@ -16,8 +16,18 @@ import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import apply, check_on_unknown, refuse, secret_of
+from ._apply import apply, check_on_unknown, refuse, shared_secret
 from ._codes import codes_of
+
+
+def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
+    """The global position of a partition's first row; a partition that holds other
+    than its counted rows fails (its rows could otherwise share draws)."""
+    k = 0 if partition_info is None else partition_info["number"]
+    counted = int(offsets[k + 1]) - int(offsets[k])
+    if len(part) != counted:
+        raise PmlError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {counted}; {fix}")
+    return int(offsets[k])
 
 
 def _partition(
@@ -36,13 +46,8 @@ def _partition(
     if by is not None:
         out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep)
     else:
-        k = 0 if partition_info is None else partition_info["number"]
-        if len(part) != int(offsets[k + 1]) - int(offsets[k]):
-            raise PmlError(
-                f"invalid frame: partition {k} holds {len(part)} rows but was counted with "
-                f"{int(offsets[k + 1]) - int(offsets[k])}; persist the frame first, or pass key=COLUMN"
-            )
-        out[name] = apply(design, part[column], seed=secret, offset=int(offsets[k]), column=column, on_unknown=keep)
+        first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
+        out[name] = apply(design, part[column], seed=secret, offset=first, column=column, on_unknown=keep)
     return out[out[name].notna()] if how == "skip" else out
 
 
@@ -50,10 +55,8 @@ def _record_partition(part: Any, text: str, secret: Any, offsets: Any, how: str,
     from ._record_design import RecordDesign, apply_record
 
     design = RecordDesign.from_json(text)  # re-verified on the worker
-    k = 0 if partition_info is None else partition_info["number"]
-    if len(part) != int(offsets[k + 1]) - int(offsets[k]):
-        raise PmlError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {int(offsets[k + 1]) - int(offsets[k])}; persist the frame first")
-    return apply_record(design, part, seed=secret, offset=int(offsets[k]), on_unknown=how)
+    first = _first_row(part, offsets, partition_info, "persist the frame first")
+    return apply_record(design, part, seed=secret, offset=first, on_unknown=how)
 
 
 def _privatise_record(frame: Any, design: Any, secret: str, how: str) -> Any:
@@ -93,19 +96,17 @@ def privatise(
     output does not depend on the rows' order. ``on_unknown`` as in
     :func:`pmldesign.apply` (``skip`` drops the row). A partition that holds other
     than its counted rows fails, since rows could otherwise share draws."""
-    import secrets
-
     import pandas as pd
 
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
         check_record_frame(design, list(frame.columns), column, key, name)
-        return _privatise_record(frame, design, secret_of(seed) or str(secrets.randbits(256)), check_on_unknown(on_unknown))
+        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown))
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = check_on_unknown(on_unknown)
-    secret = secret_of(seed) or str(secrets.randbits(256))
+    secret = shared_secret(seed)
     name = name or f"{column}_private"
     if key is not None and key not in frame.columns:
         raise PmlError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")

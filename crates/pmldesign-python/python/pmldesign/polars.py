@@ -10,12 +10,11 @@ so the column is the same for any batching, ``collect(engine="streaming")`` incl
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Optional, TypeVar
 
 import numpy as np
 
-from ._apply import apply, check_on_unknown, draw, field_of, key_places, mechanism_of, refuse, secret_of
+from ._apply import apply, check_on_unknown, draw, field_of, key_places, mechanism_of, refuse, shared_secret
 from ._codes import codes_of
 from ._design import Design
 from ._native import PmlError
@@ -124,7 +123,7 @@ def privatise(
 
         check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, column, key, name)
         how = check_on_unknown(on_unknown)
-        secret = secret_of(seed) or str(secrets.randbits(256))
+        secret = shared_secret(seed)
         return _privatise_record(frame, design, secret, offset, how, lazy)
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
@@ -133,7 +132,7 @@ def privatise(
         if value is not None and value not in names:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {names}); pass one of them")
     how = check_on_unknown(on_unknown)
-    secret = secret_of(seed) or str(secrets.randbits(256))
+    secret = shared_secret(seed)
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise PmlError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"

@@ -19,12 +19,11 @@ The design travels to the workers as its JSON and is re-verified there.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ._apply import apply, check_on_unknown, secret_of
+from ._apply import apply, check_on_unknown, shared_secret
 from ._design import Design
 from ._native import PmlError
 
@@ -52,11 +51,13 @@ def _spans(counts: Dict[int, int]) -> List[Tuple[int, int]]:
     return list(zip(starts, lengths))
 
 
-def _check_span(part: int, rows: int, spans: List[Tuple[int, int]]) -> None:
+def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: bool = True) -> None:
     """A partition must hold the rows it was counted with: otherwise two rows could
-    share a place of the stream (the same draws), so the task fails instead."""
+    share a place of the stream (the same draws), so the task fails instead. Before
+    its last batch (``done=False``), only more rows than counted fail: checked before
+    each batch is written, so no shared place is."""
     counted = spans[part][1] if part < len(spans) else None
-    if counted != rows:
+    if (counted != rows) if done else (rows > (counted or 0)):
         raise PmlError(
             f"invalid frame: partition {part} holds {rows} rows but was counted with {counted}; its plan is not "
             "deterministic (a shuffle re-ran differently): call frame.localCheckpoint() first, or pass key=COLUMN"
@@ -83,8 +84,8 @@ def _privatiser(
             out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep)
             at += batch.num_rows
             done = pa.RecordBatch.from_arrays([*batch.columns, out.cast(pa.string())], names=[*batch.schema.names, name])
-            if spans is not None and at - first > (spans[part][1] if part < len(spans) else 0):
-                _check_span(part, at - first, spans)  # before a shared place is written
+            if spans is not None:
+                _check_span(part, at - first, spans, done=False)
             yield done.filter(done.column(name).is_valid()) if how == "skip" else done
         if spans is not None:
             _check_span(part, at - first, spans)
@@ -111,8 +112,7 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
             places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(at)
             outs, missing = record_codes(design, values, secret, places, how)
             at += batch.num_rows
-            if at - first > (spans[part][1] if part < len(spans) else 0):
-                _check_span(part, at - first, spans)
+            _check_span(part, at - first, spans, done=False)
             private = [pa.array(np.asarray([*n, ""], dtype=object)[o], mask=o < 0, type=pa.string()) for o, n in zip(outs, names)]
             done = pa.RecordBatch.from_arrays([*batch.columns, *private], names=[*batch.schema.names, *(f"{c}_private" for c in design.columns)])
             yield done.filter(pa.array(~missing)) if how == "skip" else done
@@ -145,7 +145,7 @@ def privatise(
 
         check_record_frame(design, frame.columns, column, key, name)
         how = check_on_unknown(on_unknown)
-        secret = secret_of(seed) or str(secrets.randbits(256))
+        secret = shared_secret(seed)
         spans = _spans(_partition_counts(frame, design.columns[0]))
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
         return frame.mapInArrow(_record_privatiser(design.to_json(), secret, spans, how), StructType([*frame.schema.fields, *fields]))
@@ -155,7 +155,7 @@ def privatise(
         if value is not None and value not in frame.columns:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
     how = check_on_unknown(on_unknown)
-    secret = secret_of(seed) or str(secrets.randbits(256))
+    secret = shared_secret(seed)
     name = name or f"{column}_private"
     if name in frame.columns:
         raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")

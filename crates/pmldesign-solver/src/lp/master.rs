@@ -263,7 +263,7 @@ impl Master {
         let update = |(i, row): (usize, &mut [f64])| {
             let f = d[i];
             if i == r {
-                row.copy_from_slice(row_r.as_slice().unwrap_or_default());
+                row.copy_from_slice(row_r.as_slice().expect("contiguous"));
             } else if f != 0.0 {
                 for (x, y) in row.iter_mut().zip(row_r.iter()) {
                     *x -= f * y;
@@ -271,19 +271,12 @@ impl Master {
             }
         };
         let n = self.n;
-        if let Some(all) = self.binv.as_slice_mut() {
-            if n >= PARALLEL_ROWS {
-                all.par_chunks_exact_mut(n).enumerate().for_each(update);
-            } else {
-                all.chunks_exact_mut(n).enumerate().for_each(update);
-            }
+        // Built by `invert` and updated in place: always contiguous.
+        let all = self.binv.as_slice_mut().expect("contiguous");
+        if n >= PARALLEL_ROWS {
+            all.par_chunks_exact_mut(n).enumerate().for_each(update);
         } else {
-            // Not contiguous (never, as built): row by row, the same arithmetic.
-            for (i, mut row) in self.binv.rows_mut().into_iter().enumerate() {
-                let mut owned = row.to_vec();
-                update((i, &mut owned));
-                row.assign(&ArrayView1::from(&owned[..]));
-            }
+            all.chunks_exact_mut(n).enumerate().for_each(update);
         }
         if let Var::Column(old) = self.basis[r] {
             self.in_basis[old] = false;

@@ -93,6 +93,7 @@ pub struct Naive {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Figures {
     pub leakage: Option<f64>,
+    pub decoded: Vec<Vec<String>>,
     pub utility: RecordUtility,
     pub statement: String,
     pub check: String,
@@ -152,6 +153,7 @@ pub(super) fn derive(p: &RecordProblem, mode: RecordMode, c: &Columns) -> Result
     };
     Ok(Figures {
         leakage,
+        decoded: decode(&p.sample, mode, c),
         utility: utility(&p.sample, &c.designs),
         statement: statement(p, mode, &c.epsilons),
         check,
@@ -186,7 +188,6 @@ pub(super) fn assemble_read(
     figures: Figures,
     naive: Naive,
 ) -> Result<RecordDesign> {
-    let decoded = decode(&p.sample, mode, &columns);
     Ok(RecordDesign {
         format_version: RECORD_FORMAT,
         mode,
@@ -194,7 +195,7 @@ pub(super) fn assemble_read(
         epsilon: p.epsilon,
         epsilons: columns.epsilons,
         radii: columns.radii,
-        decoded,
+        decoded: figures.decoded,
         cells: columns.cells,
         leakage_about_record: figures.leakage,
         utility: figures.utility,
@@ -211,7 +212,7 @@ pub(super) fn assemble_read(
 
 /// `joint`: for each output y, the tuple of `argmax_x p^(x) W(y|x)` over the
 /// combinations x (the first on a tie); empty for the other modes.
-pub(super) fn decode(s: &RecordSample, mode: RecordMode, c: &Columns) -> Vec<Vec<String>> {
+fn decode(s: &RecordSample, mode: RecordMode, c: &Columns) -> Vec<Vec<String>> {
     if mode != RecordMode::Joint {
         return Vec::new();
     }

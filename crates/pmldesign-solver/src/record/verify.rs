@@ -71,7 +71,7 @@ impl Stated {
         self.check_levels(&p)?;
         self.check_designs(&p)?;
         let figures = outcome::derive(&p, self.mode, &columns)?;
-        if self.decoded != outcome::decode(&self.sample, self.mode, &columns) {
+        if self.decoded != figures.decoded {
             return Err(invalid(
                 "decoded",
                 self.decoded.len(),
