@@ -11,6 +11,7 @@
 //! ```
 
 use crate::envelope::EnvelopeBounds;
+use crate::uncertainty::UncertaintySet;
 
 /// The statement a data holder can publish when `eps_c(delta) <= epsilon`: "for
 /// every post-processing Z, `P(l(X -> Z) > eps) <= delta`", with eps rounded *up*
@@ -47,4 +48,38 @@ pub fn envelope(b: &EnvelopeBounds) -> String {
 /// solver's `EnvelopeValue::published`).
 pub fn envelope_at(b: &EnvelopeBounds, (level, tight): (f64, bool)) -> String {
     publishable(level, b.delta, tight)
+}
+
+/// A set of priors as a design states it: around "the estimate" (`known prior`,
+/// `every prior within l1 distance beta of the estimate`, ...).
+pub fn describe_set(set: &UncertaintySet) -> String {
+    match set {
+        UncertaintySet::Known { .. } => "known prior".into(),
+        UncertaintySet::L1Ball { beta, .. } => {
+            format!("every prior within l1 distance {beta} of the estimate")
+        }
+        UncertaintySet::Polytope { vertices } => {
+            format!("every prior in the hull of {} vertices", vertices.len())
+        }
+    }
+}
+
+/// A certificate's PML clause: `<=` only when the measured worst case is at most
+/// the target; a value above it (by rounding, within the certified `tolerance`) is
+/// stated as such, with enough digits to see it.
+///
+/// ```
+/// use pmldesign_model::statement::pml_clause;
+/// assert_eq!(pml_clause(0.5, 0.5, 1e-12), "worst-case PML 0.500000000 <= eps 0.500000000");
+/// assert!(pml_clause(0.5 + 1e-15, 0.5, 1e-12).contains("exceeds eps"));
+/// ```
+pub fn pml_clause(worst: f64, target: f64, tolerance: f64) -> String {
+    if worst <= target {
+        format!("worst-case PML {worst:.9} <= eps {target:.9}")
+    } else {
+        format!(
+            "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {tolerance:.0e})",
+            worst - target
+        )
+    }
 }

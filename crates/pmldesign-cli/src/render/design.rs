@@ -101,19 +101,7 @@ fn design_table(d: &Design) -> String {
 
 /// The title line (notion, level, set) and the status note.
 fn design_heading(d: &Design) -> String {
-    let mut s = match &d.notion {
-        Notion::Pml { .. } => format!(
-            "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {})\n",
-            d.epsilon,
-            d.epsilon.exp(),
-            describe_set(&d.uncertainty)
-        ),
-        n => format!(
-            "Optimal {} mechanism  ({})\n",
-            n.label(),
-            describe_set(&d.uncertainty)
-        ),
-    };
+    let mut s = format!("{}\n", d.title());
     if let Some(n) = d.note() {
         s.push_str(&format!("note: {n}\n"));
     }
@@ -160,25 +148,9 @@ fn certificate_lines(d: &Design) -> String {
     )
 }
 
-/// The certificate's privacy clause: the worst-case PML against eps, or the
-/// measured levels against the notion.
+/// The certificate's privacy clause ([`Design::privacy_clause`]).
 pub fn meets(d: &Design) -> String {
-    let c = &d.certificate;
-    match d.notion {
-        Notion::Pml { .. } => pml_meets(c.worst_case_pml, c.target_epsilon),
-        ref n @ Notion::Metric { .. } => format!(
-            "measured metric level {} meets {}",
-            num(c.levels.metric.unwrap_or(f64::INFINITY)),
-            n.label()
-        ),
-        ref n => format!(
-            "measured PML {}, PMC {}, LDP {} meet {}",
-            num(c.levels.pml),
-            num(c.levels.pmc),
-            num(c.levels.ldp),
-            n.label()
-        ),
-    }
+    d.privacy_clause()
 }
 
 /// The design beside randomized response at the same LDP level and at the same PML.
@@ -277,27 +249,13 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
     Ok(s)
 }
 
-/// The certificate's PML clause: `<=` only when the measured worst case is at
-/// most the target; a value above it (by rounding, within the certified
-/// tolerance) is printed as such, with enough digits to see it.
-fn pml_meets(worst: f64, target: f64) -> String {
-    if worst <= target {
-        format!("worst-case PML {worst:.9} <= eps {target:.9}")
-    } else {
-        format!(
-            "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {:.0e})",
-            worst - target,
-            pmldesign_solver::tolerance::PML_TOLERANCE
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::pml_meets;
+    use pmldesign_model::statement::pml_clause;
 
     #[test]
     fn the_table_never_prints_at_most_for_a_value_above_the_target() {
+        let pml_meets = |w, t| pml_clause(w, t, pmldesign_solver::tolerance::PML_TOLERANCE);
         let eps = std::f64::consts::LN_2;
         assert!(pml_meets(eps, eps).contains("<= eps"));
         let above = pml_meets(f64::from_bits(eps.to_bits() + 2), eps);

@@ -3,20 +3,9 @@
 
 use pmldesign_model::UncertaintySet;
 
-pub use pmldesign_model::statement::{envelope as envelope_statement, envelope_at as statement_at};
-
-/// A set of priors in a design report: around "the estimate".
-pub fn describe_set(set: &UncertaintySet) -> String {
-    match set {
-        UncertaintySet::Known { .. } => "known prior".into(),
-        UncertaintySet::L1Ball { beta, .. } => {
-            format!("every prior within l1 distance {beta} of the estimate")
-        }
-        UncertaintySet::Polytope { vertices } => {
-            format!("every prior in the hull of {} vertices", vertices.len())
-        }
-    }
-}
+pub use pmldesign_model::statement::{
+    describe_set, envelope as envelope_statement, envelope_at as statement_at,
+};
 
 /// A set of priors in an assessment report: around "the prior".
 pub fn describe_assessed_set(s: &UncertaintySet) -> String {

@@ -123,6 +123,46 @@ impl Design {
         Ok(self)
     }
 
+    /// The design's title line as `pml design` prints it: "Optimal eps-PML
+    /// mechanism  (eps = ..., e^eps = ...; known prior)", or the notion's label.
+    pub fn title(&self) -> String {
+        let set = pmldesign_model::statement::describe_set(&self.uncertainty);
+        match &self.notion {
+            Notion::Pml { .. } => format!(
+                "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {set})",
+                self.epsilon,
+                self.epsilon.exp(),
+            ),
+            n => format!("Optimal {} mechanism  ({set})", n.label()),
+        }
+    }
+
+    /// The certificate's privacy clause as `pml design` and `pml assess` print
+    /// it: the worst-case PML against eps, or the measured levels against the
+    /// notion (re-measured numbers, never the target alone).
+    pub fn privacy_clause(&self) -> String {
+        let c = &self.certificate;
+        match self.notion {
+            Notion::Pml { .. } => pmldesign_model::statement::pml_clause(
+                c.worst_case_pml,
+                c.target_epsilon,
+                crate::tolerance::PML_TOLERANCE,
+            ),
+            ref n @ Notion::Metric { .. } => format!(
+                "measured metric level {} meets {}",
+                fixed6(c.levels.metric.unwrap_or(f64::INFINITY)),
+                n.label()
+            ),
+            ref n => format!(
+                "measured PML {}, PMC {}, LDP {} meet {}",
+                fixed6(c.levels.pml),
+                fixed6(c.levels.pmc),
+                fixed6(c.levels.ldp),
+                n.label()
+            ),
+        }
+    }
+
     /// What the status means for this design, in a sentence (`None` when it is
     /// optimal).
     pub fn note(&self) -> Option<String> {
@@ -171,6 +211,15 @@ pub struct LossOutcome {
     pub matrix: Option<Vec<Vec<f64>>>,
 }
 
+/// A number with 6 decimals, or `inf` (as `pml` prints levels).
+fn fixed6(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        "inf".into()
+    }
+}
+
 /// The names `prefix1..prefixN`.
 pub fn numbered(prefix: &str, n: usize) -> Vec<String> {
     (1..=n).map(|i| format!("{prefix}{i}")).collect()
@@ -204,7 +253,7 @@ pub(crate) fn per_output(
 impl LossOutcome {
     /// The loss this outcome minimised, by name (a user matrix travels with it);
     /// an unknown name or a ragged matrix is refused naming the field.
-    pub(crate) fn loss(&self) -> crate::Result<Loss> {
+    pub fn loss(&self) -> crate::Result<Loss> {
         Ok(match (self.name.as_str(), &self.matrix) {
             ("hamming", _) => Loss::Hamming,
             ("absolute", _) => Loss::Absolute,

@@ -1,0 +1,292 @@
+//! The report of one design, section by section: guarantee, mechanism, leakage
+//! and prior, utility against randomized response, trade-off, certificate,
+//! envelope. Every figure comes from the certified [`Design`].
+
+use crate::ReportOptions;
+use crate::chart::bar_chart;
+use crate::document::{Page, facts, figure, note, para, table};
+use crate::heatmap::{Grid, heatmap, numbers_table};
+use crate::text::{escape, num, short};
+use pmldesign_model::Notion;
+use pmldesign_model::statement::describe_set;
+use pmldesign_solver::{Design, DesignStatus, RadiusMethod};
+
+/// The largest alphabet whose matrix is also printed as numbers.
+pub const TABLE_MAX_INPUTS: usize = 20;
+
+/// The objective's name and the sign that turns the design's utility into it
+/// (a loss design stores minus its expected loss).
+pub(crate) fn objective(d: &Design) -> (String, f64) {
+    match &d.loss {
+        Some(l) => (format!("expected {} loss (lower is better)", l.name), -1.0),
+        None => (
+            format!("utility {} (higher is better)", d.utility_name),
+            1.0,
+        ),
+    }
+}
+
+/// The status in the words of the design file (`optimal`, `time_limit`, ...).
+pub(crate) fn status_word(s: DesignStatus) -> &'static str {
+    match s {
+        DesignStatus::Optimal => "optimal",
+        DesignStatus::NoPrivacyNeeded => "no_privacy_needed",
+        DesignStatus::TimeLimit => "time_limit",
+        DesignStatus::GapLimit => "gap_limit",
+    }
+}
+
+/// The guarantee sentence: the sample guarantee when the design came from data,
+/// else the certificate's clause over the set, in the CLI's words.
+pub(crate) fn guarantee_sentence(d: &Design) -> String {
+    let clause = format!(
+        "Certificate (tolerance {:.0e}): {} over {}.",
+        d.certificate.tolerance,
+        d.privacy_clause(),
+        describe_set(&d.uncertainty)
+    );
+    match d.guarantee.as_ref().and_then(|g| g.statement.clone()) {
+        Some(s) => format!("Guarantee: {s}. {clause}"),
+        None => clause,
+    }
+}
+
+/// The whole page of a design.
+pub fn page(d: &Design, o: &ReportOptions) -> String {
+    let title = o.title.clone().unwrap_or_else(|| d.title());
+    let mut p = Page::new(&title);
+    p.guarantee(&guarantee_sentence(d));
+    let mut head = String::new();
+    if let Some(n) = d.note() {
+        head.push_str(&note(&format!("Note: {n}.")));
+    }
+    head.push_str(&sample_facts(d));
+    if !head.is_empty() {
+        p.section("status", "Status", &head);
+    }
+    sections(&mut p, d, o, "");
+    p.finish(&title)
+}
+
+/// The sections after the guarantee (also each column of a record, with `prefix`
+/// making their ids unique).
+pub(crate) fn sections(p: &mut Page, d: &Design, o: &ReportOptions, prefix: &str) {
+    p.section(
+        &format!("{prefix}mechanism"),
+        "The mechanism",
+        &mechanism(d),
+    );
+    p.section(
+        &format!("{prefix}leakage"),
+        "Leakage of each output, and the prior",
+        &leakage(d),
+    );
+    p.section(
+        &format!("{prefix}utility"),
+        "Against randomized response",
+        &against_baselines(d),
+    );
+    if let Some(t) = &o.tradeoff {
+        let (name, _) = objective(d);
+        let caption = format!(
+            "Trade-off: the problem solved again at {} levels of eps under one budget of {} s, each point certified; the chosen eps is marked; a hollow circle stopped at the time limit (its certified bound shown), a cross was not computed.",
+            t.points.len() - 1,
+            short(t.budget_seconds)
+        );
+        let signed = crate::tradeoff::chart(t, &name_for_chart(d, &name));
+        p.section(
+            &format!("{prefix}tradeoff"),
+            "Trade-off with eps",
+            &figure(&signed, &caption),
+        );
+    }
+    p.section(
+        &format!("{prefix}certificate"),
+        "Certificate",
+        &certificate(d, o),
+    );
+    if let Some(html) = crate::envelope::section(d) {
+        p.section(
+            &format!("{prefix}envelope"),
+            "Post-processing envelope",
+            &html,
+        );
+    }
+}
+
+fn name_for_chart(d: &Design, name: &str) -> String {
+    if d.loss.is_some() {
+        format!("{} (minus expected loss)", d.utility_name)
+    } else {
+        name.to_string()
+    }
+}
+
+fn sample_facts(d: &Design) -> String {
+    let Some(g) = &d.guarantee else {
+        return String::new();
+    };
+    let method = match g.radius_method {
+        RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+        RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
+    };
+    let mut rows = vec![
+        ("samples m", g.samples.to_string()),
+        ("delta", g.delta.to_string()),
+        ("l1 radius beta", format!("{:.6} ({method})", g.beta)),
+    ];
+    if let Some(n) = &g.radius_note {
+        rows.push(("note", n.clone()));
+    }
+    facts(&rows)
+}
+
+fn mechanism(d: &Design) -> String {
+    let rows = d.mechanism.to_rows();
+    let outputs: Vec<String> = match d.loss {
+        Some(_) => d.outputs.iter().map(|y| format!("guess {y}")).collect(),
+        None => d.outputs.clone(),
+    };
+    let grid = Grid {
+        rows: &rows,
+        row_labels: &d.labels,
+        col_labels: &outputs,
+    };
+    let (n, m) = (rows.len(), outputs.len());
+    let alt =
+        format!("Heatmap of the mechanism P(y | x): {n} inputs by {m} outputs, darker is smaller");
+    let mut s = figure(
+        &heatmap(&grid, &alt),
+        &format!(
+            "The mechanism W = P(y | x): one row per input x ({n}), one column per output y ({m}); each row sums to 1."
+        ),
+    );
+    if n <= TABLE_MAX_INPUTS {
+        let prior = d.uncertainty.reference().to_vec();
+        s.push_str(&numbers_table(&grid, &prior));
+    } else {
+        s.push_str(&note(&format!("The numbers are printed up to {TABLE_MAX_INPUTS} inputs; pml design --format csv writes them all.")));
+    }
+    s
+}
+
+fn leakage(d: &Design) -> String {
+    let worst = &d.certificate.worst_case_pml_per_output;
+    let over = describe_set(&d.uncertainty);
+    let reference = match d.notion {
+        Notion::Pml { epsilon } => Some((epsilon, format!("eps = {}", short(epsilon)))),
+        _ => None,
+    };
+    let alt = format!(
+        "Bar chart of the certified worst-case PML of each of {} outputs over {over}; largest {}{}",
+        worst.len(),
+        num(d.certificate.worst_case_pml),
+        reference
+            .as_ref()
+            .map_or(String::new(), |(e, _)| format!(", against eps {}", num(*e)))
+    );
+    let mut s = figure(
+        &bar_chart(&alt, "worst-case PML (nats)", &d.outputs, worst, reference),
+        &format!(
+            "Worst-case PML of each output over {over}, re-measured by the certificate; the line is eps."
+        ),
+    );
+    let prior = d.uncertainty.reference().to_vec();
+    let alt = format!(
+        "Bar chart of the (reference) prior over {} inputs; largest mass {}",
+        prior.len(),
+        num(prior.iter().copied().fold(0.0, f64::max))
+    );
+    s.push_str(&figure(
+        &bar_chart(&alt, "P(x)", &d.labels, &prior, None),
+        "The prior the design is for (the centre of the set when it is a ball).",
+    ));
+    s
+}
+
+fn against_baselines(d: &Design) -> String {
+    let (name, sign) = objective(d);
+    let rel = |u: f64| {
+        if d.utility_value.abs() > 1e-12 {
+            format!("{:.1}%", 100.0 * u / d.utility_value)
+        } else {
+            "-".into()
+        }
+    };
+    let mut rows = vec![vec![
+        format!("optimal {} design", d.notion.name().to_uppercase()),
+        "-".into(),
+        num(d.certificate.worst_case_pml),
+        num(sign * d.utility_value),
+        rel(d.utility_value),
+    ]];
+    for (label, r) in [
+        ("randomized response, same LDP eps", &d.baselines.same_ldp),
+        ("randomized response, same PML", &d.baselines.pml_calibrated),
+    ] {
+        rows.push(vec![
+            label.into(),
+            num(r.ldp_epsilon),
+            num(r.worst_case_pml),
+            num(sign * r.utility),
+            rel(r.utility),
+        ]);
+    }
+    let values: Vec<f64> = rows
+        .iter()
+        .map(|r| r[3].parse().unwrap_or(f64::NAN))
+        .collect();
+    let labels = vec!["design".into(), "RR same LDP".into(), "RR same PML".into()];
+    let alt = format!(
+        "Bar chart of the {name}: design {}, randomized response at the same LDP level {}, randomized response at the same PML {}",
+        rows[0][3], rows[1][3], rows[2][3]
+    );
+    let mut s = table(
+        &["mechanism", "LDP e_r", "worst PML", &name, "vs design"],
+        &rows,
+    );
+    s.push_str(&figure(
+        &bar_chart(&alt, &name, &labels, &values, None),
+        "The design against the randomized-response baselines.",
+    ));
+    s
+}
+
+fn certificate(d: &Design, o: &ReportOptions) -> String {
+    let c = &d.certificate;
+    let (name, sign) = objective(d);
+    let (value, bound) = if d.loss.is_some() {
+        ("expected loss", "lower bound (LP duality)")
+    } else {
+        ("utility", "upper bound (LP dual)")
+    };
+    let rows = vec![
+        ("status", status_word(d.status).to_string()),
+        ("privacy", d.privacy_clause()),
+        ("tolerance", format!("{:.0e}", c.tolerance)),
+        (value, format!("{:.9} ({name})", sign * c.utility_value)),
+        (bound, format!("{:.9}", sign * c.upper_bound)),
+        ("gap", format!("{:.1e}", c.gap)),
+        (
+            "rows sum to 1 within",
+            format!("{:.1e}", c.max_row_sum_error),
+        ),
+        ("min entry", format!("{:.3e}", c.min_entry)),
+        (
+            "pricing",
+            format!("{} ({} passes)", d.pricing, d.iterations),
+        ),
+    ];
+    let file = o
+        .design_file
+        .clone()
+        .unwrap_or_else(|| "design.json".into());
+    let mut s = facts(&rows);
+    s.push_str(&format!(
+        "<p>Anyone can re-check this certificate from the design file: <code>pml assess --design {}</code>{}</p>",
+        escape(&file),
+        if o.design_file.is_none() { escape(" (write the file with pml design ... --format json --output design.json).") } else { ".".into() }
+    ));
+    s.push_str(&para("The privacy levels are re-measured on the matrix over the whole set of priors; the bound is the LP dual, re-priced over every extreme ray."));
+    s
+}

@@ -1,0 +1,304 @@
+//! The reports as documents: well formed, self-contained, deterministic, escaped,
+//! small at N = 2048; and the figures they show are the design's.
+
+use pmldesign_model::record::RecordSample;
+use pmldesign_model::{Mechanism, Prior, UncertaintySet};
+use pmldesign_report::{PointOutcome, ReportOptions, design, record, tradeoff};
+use pmldesign_solver::{Design, FInformation, Problem, RecordMode, RecordProblem, Settings};
+use std::time::Duration;
+
+/// [E] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8, with labels to escape.
+fn example(labels: &[&str]) -> Design {
+    let set = UncertaintySet::known(Prior::new(vec![0.4, 0.2, 0.2, 0.2]).unwrap());
+    Problem::new(set)
+        .epsilon((9.0f64 / 8.0).ln())
+        .utility(FInformation::mutual_information())
+        .labels(labels.iter().map(|s| s.to_string()).collect())
+        .solve()
+        .unwrap()
+        .with_envelope(0.05)
+        .unwrap()
+}
+
+/// Plain text as the report escapes it.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+const VOID: [&str; 4] = ["meta", "img", "br", "hr"];
+
+/// Checks that every element is closed in order (HTML void elements and SVG's
+/// `/>` aside) and returns the element names seen.
+fn balanced(html: &str) -> Vec<String> {
+    let (mut stack, mut seen) = (Vec::<String>::new(), Vec::new());
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        let end = rest.find('>').expect("a tag is closed by >");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop().as_deref(), Some(name), "closing </{name}>");
+            continue;
+        }
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        seen.push(name.clone());
+        if name == "style" {
+            let close = rest.find("</style>").expect("style closed");
+            rest = &rest[close + "</style>".len()..];
+            continue;
+        }
+        if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "unclosed {stack:?}");
+    seen
+}
+
+/// Every `<svg>...</svg>` parses as XML.
+fn svgs_parse(html: &str) -> usize {
+    let mut count = 0;
+    let mut rest = html;
+    while let Some(i) = rest.find("<svg") {
+        let end = rest[i..].find("</svg>").expect("svg closed") + i + "</svg>".len();
+        let mut reader = quick_xml::Reader::from_str(&rest[i..end]);
+        loop {
+            match reader.read_event() {
+                Ok(quick_xml::events::Event::Eof) => break,
+                Ok(_) => {}
+                Err(e) => panic!("svg {count} does not parse: {e}"),
+            }
+        }
+        count += 1;
+        rest = &rest[end..];
+    }
+    count
+}
+
+fn self_contained(html: &str) {
+    for attr in ["src=\"", "href=\"", "url("] {
+        for (i, _) in html.match_indices(attr) {
+            let v = &html[i + attr.len()..];
+            assert!(
+                !v.starts_with("http:") && !v.starts_with("https:") && !v.starts_with("//"),
+                "external {attr} at {i}"
+            );
+        }
+    }
+    assert!(
+        !html.contains("<script") && !html.contains("<link"),
+        "no script or link"
+    );
+    assert!(!html.contains("@import"));
+}
+
+#[test]
+fn a_design_report_is_well_formed_self_contained_and_says_the_certificate() {
+    let d = example(&["a", "b", "c", "d"]);
+    let html = design(&d, &ReportOptions::default());
+    let seen = balanced(&html);
+    assert!(seen.iter().any(|t| t == "figcaption") && seen.iter().any(|t| t == "table"));
+    assert!(
+        svgs_parse(&html) >= 5,
+        "heatmap, legend, leakage, prior, baselines, envelope"
+    );
+    self_contained(&html);
+    // The CLI's words, and the numbers of the certificate.
+    assert!(html.contains(&esc(&d.privacy_clause())));
+    assert!(html.contains("Certificate (tolerance 1e-12): worst-case PML 0.117783036 &lt;= eps 0.117783036 over known prior."));
+    assert!(html.contains("pml assess --design design.json"));
+    assert!(html.contains(&format!("{:.9}", d.certificate.upper_bound)));
+    assert!(html.contains("@media print"));
+    assert!(html.contains("Post-processing envelope"));
+    // Every figure has a text alternative.
+    assert_eq!(
+        html.matches("<svg").count(),
+        html.matches("<svg class=\"").count()
+    );
+    assert_eq!(
+        html.matches("<svg").count(),
+        html.matches("aria-label=").count() - html.matches("<img").count()
+    );
+    assert!(
+        !html.contains("Trade-off with eps"),
+        "compact without a curve"
+    );
+}
+
+#[test]
+fn the_same_design_gives_the_same_bytes() {
+    let d = example(&["a", "b", "c", "d"]);
+    let o = ReportOptions {
+        design_file: Some("d.json".into()),
+        ..Default::default()
+    };
+    assert_eq!(design(&d, &o), design(&d, &o));
+    assert_eq!(design(&d, &o), design(&example(&["a", "b", "c", "d"]), &o));
+}
+
+#[test]
+fn labels_are_escaped() {
+    let d = example(&["<script>alert(1)</script>", "\"q\"", "a&b", "d'"]);
+    let html = design(
+        &d,
+        &ReportOptions {
+            title: Some("<b>title</b>".into()),
+            ..Default::default()
+        },
+    );
+    assert!(!html.contains("<script>") && !html.contains("<b>"));
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(html.contains("a&amp;b") && html.contains("&quot;q&quot;"));
+    balanced(&html);
+    svgs_parse(&html);
+}
+
+/// A design of N = 2048 with a dense mechanism, for the size of the page only
+/// (solving at that size takes seconds): the figures of the 4-symbol design, the
+/// matrix and per-output vectors of a wide, smooth channel.
+fn synthetic_large(n: usize) -> Design {
+    let mut d = example(&["a", "b", "c", "d"]);
+    let rows: Vec<Vec<f64>> = (0..n)
+        .map(|x| {
+            let w: Vec<f64> = (0..n)
+                .map(|y| 1.0 / (1.0 + (x as f64 - y as f64).abs() + ((x * 31 + y * 17) % 7) as f64))
+                .collect();
+            let s: f64 = w.iter().sum();
+            w.into_iter().map(|v| v / s).collect()
+        })
+        .collect();
+    d.mechanism = Mechanism::from_rows(rows).unwrap();
+    d.uncertainty = UncertaintySet::known(Prior::new(vec![1.0 / n as f64; n]).unwrap());
+    d.labels = pmldesign_solver::numbered("x", n);
+    d.outputs = pmldesign_solver::numbered("y", n);
+    d.certificate.worst_case_pml_per_output = vec![0.1; n];
+    d.envelope = None;
+    d
+}
+
+#[test]
+fn a_report_at_n_2048_is_under_5_mb_with_a_raster() {
+    let html = design(&synthetic_large(2048), &ReportOptions::default());
+    assert!(html.len() < 5_000_000, "{} bytes", html.len());
+    assert!(html.contains("src=\"data:image/png;base64,"));
+    assert!(html.contains("Each pixel is the mean of a block of about 4x4 entries"));
+    assert!(
+        !html.contains("class=\"numbers\""),
+        "no numbers table past N = 20"
+    );
+    balanced(&html);
+    svgs_parse(&html);
+    self_contained(&html);
+}
+
+#[test]
+fn the_tradeoff_curve_solves_each_level_and_marks_the_chosen_one() {
+    let d = example(&["a", "b", "c", "d"]);
+    let t = tradeoff(&d, &Settings::default(), Duration::from_secs(600));
+    assert_eq!(t.points.len(), 13);
+    let chosen: Vec<_> = t.points.iter().filter(|p| p.chosen).collect();
+    assert_eq!(chosen.len(), 1);
+    assert_eq!(chosen[0].epsilon, d.epsilon);
+    let mut last = -1.0;
+    for p in &t.points {
+        let PointOutcome::Certified {
+            utility,
+            upper_bound,
+            ..
+        } = p.outcome
+        else {
+            panic!("eps {} not computed: {:?}", p.epsilon, p.outcome);
+        };
+        assert!(
+            utility >= last - 1e-12 && utility <= upper_bound + 1e-12,
+            "monotone in eps, below its bound"
+        );
+        last = utility;
+    }
+    // No mechanism reveals more than H(X).
+    let entropy: f64 = [0.4f64, 0.2, 0.2, 0.2].iter().map(|p| -p * p.ln()).sum();
+    assert!(last <= entropy + 1e-9);
+    let html = design(
+        &d,
+        &ReportOptions {
+            tradeoff: Some(t),
+            ..Default::default()
+        },
+    );
+    assert!(html.contains("Trade-off with eps") && html.contains("chosen eps = "));
+    balanced(&html);
+    svgs_parse(&html);
+}
+
+#[test]
+fn a_spent_budget_shows_points_as_not_computed() {
+    let d = example(&["a", "b", "c", "d"]);
+    let t = tradeoff(&d, &Settings::default(), Duration::ZERO);
+    assert_eq!(
+        t.points
+            .iter()
+            .filter(|p| matches!(p.outcome, PointOutcome::NotComputed(_)))
+            .count(),
+        12
+    );
+    let html = design(
+        &d,
+        &ReportOptions {
+            tradeoff: Some(t),
+            ..Default::default()
+        },
+    );
+    assert!(html.contains("not computed (the report&#39;s time budget was spent)"));
+}
+
+fn two_columns() -> RecordSample {
+    let joint = [
+        [0.30, 0.02, 0.01, 0.01],
+        [0.01, 0.25, 0.02, 0.01],
+        [0.02, 0.01, 0.03, 0.31],
+    ];
+    let tuples = (0..3)
+        .flat_map(|a| (0..4).map(move |b| (vec![a, b], (joint[a][b] * 1000.0f64).round() as u64)))
+        .collect();
+    let labels = vec![
+        vec!["a1".into(), "a2".into(), "a3".into()],
+        (1..=4).map(|b| format!("b{b}")).collect(),
+    ];
+    RecordSample::new(vec!["A".into(), "<B>".into()], labels, tuples).unwrap()
+}
+
+#[test]
+fn a_record_report_shows_the_split_and_the_measured_leakage() {
+    let r = RecordProblem::new(two_columns(), 1.0)
+        .mode(RecordMode::Compose)
+        .split(vec![0.7, 0.3])
+        .solve()
+        .unwrap();
+    let html = record(&r, &ReportOptions::default());
+    balanced(&html);
+    svgs_parse(&html);
+    self_contained(&html);
+    assert!(html.contains(&esc(&r.guarantee.statement)));
+    assert!(html.contains("pml = 0.7") && html.contains("pml = 0.3"));
+    assert!(html.contains(&format!("{:.6}", r.leakage_about_record.unwrap())));
+    assert!(html.contains("&lt;B&gt;") && !html.contains("<B>"));
+    assert_eq!(html, record(&r, &ReportOptions::default()));
+    let joint = RecordProblem::new(two_columns(), 1.0)
+        .mode(RecordMode::Joint)
+        .solve()
+        .unwrap();
+    let html = record(&joint, &ReportOptions::default());
+    assert!(html.contains("joint (12 combinations)"));
+    balanced(&html);
+}
