@@ -1,6 +1,6 @@
 //! The arguments of `pml design`.
 
-use super::{Input, Level, MetricArgs, OutputArgs, UtilityName, radius_method};
+use super::{Input, Level, MetricArgs, OutputArgs, ReportArgs, UtilityName, radius_method};
 use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use pmldesign_model::sample::RadiusMethod;
@@ -103,6 +103,9 @@ pub struct DesignArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// The HTML report.
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 /// How a record is released (`--record`).

@@ -7,9 +7,10 @@ use crate::error::CliError;
 use crate::io::data::load_estimate_with;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
-use crate::io::write::emit;
+use crate::io::write::emit_with_report;
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
+use crate::render::report;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Loss, Problem, Sample};
@@ -118,6 +119,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let settings = a.settings()?;
+    report::check(&a.report, &a.output, a.time_limit)?;
     let loss = loss_from_flags(&a)?;
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
@@ -142,7 +144,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let d = problem
         .notion(notion)
         .labels(est.labels.clone())
-        .settings(settings)
+        .settings(settings.clone())
         .on_progress(|p| bar.update(p))
         .solve();
     bar.finish();
@@ -155,7 +157,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         }
     });
     let text = render_design(&d, a.output.format())?;
-    emit(a.output.path(), &text)
+    let page = report::design_report(&d, &a.report, &a.output, &settings, a.time_limit)?;
+    emit_with_report(a.output.path(), &text, page)
 }
 
 /// The loss asked for with `--utility loss`; usage errors name the flag.

@@ -5,8 +5,9 @@ use crate::args::design::{DesignArgs, NotionName, RecordModeName};
 use crate::args::{UtilityName, parse_numbers};
 use crate::error::CliError;
 use crate::io::data::load_record;
-use crate::io::write::emit;
+use crate::io::write::emit_with_report;
 use crate::render::record::render_record;
+use crate::render::report;
 use pmldesign_solver::{RecordMode, RecordProblem};
 
 /// Runs `pml design --data F --column A --column B ...`.
@@ -14,6 +15,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     refuse_single_column_flags(&a)?;
     let epsilon = a.level.epsilon()?;
     let settings = a.settings()?;
+    report::check(&a.report, &a.output, a.time_limit)?;
     let sample = load_record(&a.input)?;
     let mut problem = RecordProblem::new(sample, epsilon)
         .mode(mode(a.record))
@@ -36,7 +38,9 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         true => CliError::Usage(flag_named(&e.to_string())),
         false => CliError::from(e),
     })?;
-    emit(a.output.path(), &render_record(&r, a.output.format())?)
+    let text = render_record(&r, a.output.format())?;
+    let page = report::record_report(&r, &a.report, &a.output)?;
+    emit_with_report(a.output.path(), &text, page)
 }
 
 fn mode(name: RecordModeName) -> RecordMode {
@@ -80,6 +84,10 @@ fn refuse_single_column_flags(a: &DesignArgs) -> Result<(), CliError> {
         (
             a.epsilon_lower.is_some() || a.epsilon_upper.is_some(),
             "--epsilon-lower/--epsilon-upper",
+        ),
+        (
+            a.report.tradeoff_budget.is_some(),
+            "--tradeoff-budget (a record's report has no trade-off curve)",
         ),
     ];
     match given.iter().find(|(on, _)| *on) {

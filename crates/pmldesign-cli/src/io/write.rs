@@ -18,6 +18,20 @@ pub fn emit(output: Option<&std::path::Path>, text: &str) -> Result<(), CliError
     }
 }
 
+/// Writes `text` like [`emit`], then the `--report` page, if any (each file
+/// replaced atomically; the page is rendered before anything is written).
+pub fn emit_with_report(
+    output: Option<&std::path::Path>,
+    text: &str,
+    report: Option<(std::path::PathBuf, String)>,
+) -> Result<(), CliError> {
+    emit(output, text)?;
+    match report {
+        Some((path, html)) => write_atomic("--report", &path, &html),
+        None => Ok(()),
+    }
+}
+
 /// Writes a file through a temporary file in the same directory, renamed into
 /// place, so that nothing partial is ever left at `path`. `flag` (e.g. `--plot`)
 /// names the file in errors.

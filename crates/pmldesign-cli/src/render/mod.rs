@@ -14,6 +14,7 @@ pub mod matrix;
 pub mod number;
 pub mod plot;
 pub mod record;
+pub mod report;
 pub mod words;
 
 use crate::error::CliError;

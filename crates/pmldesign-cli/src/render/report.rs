@@ -1,0 +1,84 @@
+//! `--report FILE.html`: the HTML report of a design (`pmldesign-report`), with
+//! its trade-off curve solved under the budget of `--tradeoff-budget`. Returns the
+//! page; writing it is [`crate::io::write`]'s.
+
+use crate::args::{Format, OutputArgs, ReportArgs};
+use crate::error::CliError;
+use crate::io::write::same_file;
+use pmldesign_report::ReportOptions;
+use pmldesign_solver::{Design, RecordDesign, Settings};
+use std::path::PathBuf;
+
+/// A page and the file it goes to.
+pub type Report = Option<(PathBuf, String)>;
+
+/// The design file `pml assess --design` can re-check: `--output` when it is JSON.
+fn design_file(output: &OutputArgs) -> Option<String> {
+    let path = output.path()?;
+    (output.format() == Format::Json && path.as_os_str() != "-").then(|| path.display().to_string())
+}
+
+/// Refuses a `--report` that is the `--output` file.
+fn checked_path(r: &ReportArgs, output: &OutputArgs) -> Result<Option<PathBuf>, CliError> {
+    let Some(path) = &r.report else {
+        return Ok(None);
+    };
+    let clash = output
+        .path()
+        .is_some_and(|o| o == path.as_path() || same_file(o, path));
+    if clash {
+        return Err(CliError::Usage(format!(
+            "invalid --report {}: it is also the --output file; give the report its own name, e.g. --report design.html",
+            path.display()
+        )));
+    }
+    Ok(Some(path.clone()))
+}
+
+/// Checks `--report` and `--tradeoff-budget` before any work is done.
+pub fn check(r: &ReportArgs, output: &OutputArgs, time_limit: Option<f64>) -> Result<(), CliError> {
+    checked_path(r, output)?;
+    if r.report.is_some() {
+        r.tradeoff_budget(time_limit)?;
+    }
+    Ok(())
+}
+
+/// The report of a single design, with its trade-off curve unless the budget is 0.
+pub fn design_report(
+    d: &Design,
+    r: &ReportArgs,
+    output: &OutputArgs,
+    settings: &Settings,
+    time_limit: Option<f64>,
+) -> Result<Report, CliError> {
+    let Some(path) = checked_path(r, output)? else {
+        return Ok(None);
+    };
+    let tradeoff = r
+        .tradeoff_budget(time_limit)?
+        .map(|budget| pmldesign_report::tradeoff(d, settings, budget));
+    let options = ReportOptions {
+        design_file: design_file(output),
+        tradeoff,
+        ..ReportOptions::default()
+    };
+    Ok(Some((path, pmldesign_report::design(d, &options))))
+}
+
+/// The report of a record design (no trade-off curve: `--tradeoff-budget` is for
+/// single designs).
+pub fn record_report(
+    rec: &RecordDesign,
+    r: &ReportArgs,
+    output: &OutputArgs,
+) -> Result<Report, CliError> {
+    let Some(path) = checked_path(r, output)? else {
+        return Ok(None);
+    };
+    let options = ReportOptions {
+        design_file: design_file(output),
+        ..ReportOptions::default()
+    };
+    Ok(Some((path, pmldesign_report::record(rec, &options))))
+}
