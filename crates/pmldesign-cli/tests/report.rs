@@ -137,3 +137,111 @@ fn bad_report_flags_are_usage_errors_and_nothing_is_written() {
     pml().args(bad_eps).assert().code(2);
     assert!(!html.exists() && !same.exists(), "nothing written on error");
 }
+
+/// A design file of Example 1 in `dir`.
+fn example_design(dir: &Path) -> std::path::PathBuf {
+    let json = dir.join("d.json");
+    pml()
+        .args(EXAMPLE1)
+        .args(["--format", "json", "--output", s(&json)])
+        .assert()
+        .success();
+    json
+}
+
+fn page(path: &Path) -> String {
+    let page = std::fs::read_to_string(path).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    assert!(!page.contains("<script") && !page.contains("http://") && !page.contains("https://"));
+    page
+}
+
+#[test]
+fn assess_design_writes_the_design_report_naming_the_file() {
+    let dir = tempdir();
+    let json = example_design(dir.path());
+    let html = dir.path().join("a.html");
+    let args = ["assess", "--design", s(&json), "--format", "table"];
+    pml()
+        .args(args)
+        .args(["--report", s(&html)])
+        .assert()
+        .success();
+    let page = page(&html);
+    assert!(page.contains(&format!("pml assess --design {}", json.display())));
+    assert!(page.contains("worst-case PML 0.117783036 &lt;= eps 0.117783036"));
+    assert!(page.contains("Trade-off with eps"));
+}
+
+#[test]
+fn assess_mechanism_writes_the_audit() {
+    let dir = tempdir();
+    let json = example_design(dir.path());
+    let html = dir.path().join("audit.html");
+    let args = [
+        "assess",
+        "--mechanism",
+        s(&json),
+        "--prior",
+        "0.4,0.2,0.2,0.2",
+        "--beta",
+        "0.1",
+        "--format",
+        "json",
+        "--report",
+        s(&html),
+    ];
+    pml().args(args).assert().success();
+    let page = page(&html);
+    // [E] Example 1's design leaks exactly ln(9/8) from every output.
+    assert!(
+        page.contains("eps-PML for every eps &gt;= 0.117783"),
+        "{page}"
+    );
+    assert!(page.contains("the leakage capacity") && page.contains("tail curve"));
+    assert!(page.contains("Post-processing envelope"));
+    let budget = [&args[..], &["--tradeoff-budget", "3"]].concat();
+    let e = one_line_usage_error(&budget);
+    assert!(
+        e.contains("--tradeoff-budget") && e.contains("--design"),
+        "{e}"
+    );
+}
+
+#[test]
+fn compare_and_envelope_write_their_reports() {
+    let dir = tempdir();
+    let (c, e) = (dir.path().join("c.html"), dir.path().join("e.html"));
+    let prior = ["--prior", "0.4,0.2,0.2,0.2", "--epsilon", "0.5"];
+    pml()
+        .arg("compare")
+        .args(prior)
+        .args(["--format", "json", "--report", s(&c)])
+        .assert()
+        .success();
+    let compare = page(&c);
+    for row in ["PML(0.5)", "LDP(0.5)", "randomized response"] {
+        assert!(compare.contains(row), "{row}");
+    }
+    let json = example_design(dir.path());
+    let args = ["envelope", "--mechanism", s(&json), "--prior"];
+    pml()
+        .args(args)
+        .args([
+            "0.4,0.2,0.2,0.2",
+            "--lp",
+            "--format",
+            "json",
+            "--report",
+            s(&e),
+        ])
+        .assert()
+        .success();
+    let envelope = page(&e);
+    assert!(envelope.contains("Statement: ") && envelope.contains("LP upper"));
+    let same = dir.path().join("same.json");
+    let clash = ["--output", s(&same), "--report", s(&same)];
+    let err = one_line_usage_error(&[&["compare"][..], &prior[..], &clash[..]].concat());
+    assert!(err.contains("invalid --report"), "{err}");
+    assert!(!same.exists());
+}

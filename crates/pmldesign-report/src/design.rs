@@ -5,14 +5,11 @@
 use crate::ReportOptions;
 use crate::chart::bar_chart;
 use crate::document::{Page, facts, figure, note, para, table};
-use crate::heatmap::{Grid, heatmap, numbers_table};
+use crate::matrix::{Matrix, leakage_figure, mechanism_figure, prior_figure};
 use crate::text::{escape, num, short};
 use pmldesign_model::Notion;
 use pmldesign_model::statement::describe_set;
 use pmldesign_solver::{Design, DesignStatus, RadiusMethod};
-
-/// The largest alphabet whose matrix is also printed as numbers.
-pub const TABLE_MAX_INPUTS: usize = 20;
 
 /// The objective's name and the sign that turns the design's utility into it
 /// (a loss design stores minus its expected loss).
@@ -147,58 +144,36 @@ fn mechanism(d: &Design) -> String {
         Some(_) => d.outputs.iter().map(|y| format!("guess {y}")).collect(),
         None => d.outputs.clone(),
     };
-    let grid = Grid {
+    let prior = d.uncertainty.reference().to_vec();
+    let m = Matrix {
         rows: &rows,
-        row_labels: &d.labels,
-        col_labels: &outputs,
+        inputs: &d.labels,
+        outputs: &outputs,
+        prior: &prior,
     };
-    let (n, m) = (rows.len(), outputs.len());
-    let alt =
-        format!("Heatmap of the mechanism P(y | x): {n} inputs by {m} outputs, darker is smaller");
-    let mut s = figure(
-        &heatmap(&grid, &alt),
-        &format!(
-            "The mechanism W = P(y | x): one row per input x ({n}), one column per output y ({m}); each row sums to 1."
-        ),
-    );
-    if n <= TABLE_MAX_INPUTS {
-        let prior = d.uncertainty.reference().to_vec();
-        s.push_str(&numbers_table(&grid, &prior));
-    } else {
-        s.push_str(&note(&format!("The numbers are printed up to {TABLE_MAX_INPUTS} inputs; pml design --format csv writes them all.")));
-    }
-    s
+    mechanism_figure(&m, "pml design --format csv")
 }
 
 fn leakage(d: &Design) -> String {
-    let worst = &d.certificate.worst_case_pml_per_output;
     let over = describe_set(&d.uncertainty);
-    let reference = match d.notion {
-        Notion::Pml { epsilon } => Some((epsilon, format!("eps = {}", short(epsilon)))),
+    let eps = match d.notion {
+        Notion::Pml { epsilon } => Some(epsilon),
         _ => None,
     };
-    let alt = format!(
-        "Bar chart of the certified worst-case PML of each of {} outputs over {over}; largest {}{}",
-        worst.len(),
-        num(d.certificate.worst_case_pml),
-        reference
-            .as_ref()
-            .map_or(String::new(), |(e, _)| format!(", against eps {}", num(*e)))
-    );
-    let mut s = figure(
-        &bar_chart(&alt, "worst-case PML (nats)", &d.outputs, worst, reference),
+    let mut s = leakage_figure(
+        "worst-case PML",
+        &over,
+        &d.outputs,
+        &d.certificate.worst_case_pml_per_output,
+        eps,
         &format!(
             "Worst-case PML of each output over {over}, re-measured by the certificate; the line is eps."
         ),
     );
     let prior = d.uncertainty.reference().to_vec();
-    let alt = format!(
-        "Bar chart of the (reference) prior over {} inputs; largest mass {}",
-        prior.len(),
-        num(prior.iter().copied().fold(0.0, f64::max))
-    );
-    s.push_str(&figure(
-        &bar_chart(&alt, "P(x)", &d.labels, &prior, None),
+    s.push_str(&prior_figure(
+        &d.labels,
+        &prior,
         "The prior the design is for (the centre of the set when it is a ball).",
     ));
     s

@@ -6,9 +6,9 @@ use crate::chart::{Axes, Mark, Series, line_chart};
 use crate::colormap::SERIES;
 use crate::document::{facts, figure, note, para};
 use crate::text::{num, short};
-use pmldesign_model::Prior;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds, log_grid};
 use pmldesign_model::statement::envelope as envelope_statement;
+use pmldesign_model::{Mechanism, Prior};
 use pmldesign_solver::Design;
 
 /// The largest alphabet whose envelope curve is drawn (each point runs the binary
@@ -18,9 +18,33 @@ pub const CURVE_MAX_INPUTS: usize = 256;
 /// Points of the curve, spaced evenly in `ln delta` from 1e-3 to 0.5.
 const CURVE_POINTS: usize = 24;
 
-/// The envelope section of `d`, when the design has its bounds.
+/// The envelope section of `d`, when the design has its bounds (measured under
+/// its reference prior).
 pub fn section(d: &Design) -> Option<String> {
     let b = d.envelope.as_ref()?;
+    Some(match Prior::new(d.uncertainty.reference().to_vec()) {
+        Ok(prior) => bounds_section(b, &d.mechanism, &prior),
+        Err(e) => {
+            let mut s = statement(b);
+            s.push_str(&note(&format!("The curve could not be computed: {e}")));
+            s
+        }
+    })
+}
+
+/// The bounds `b` in the CLI's words, then the curve of the bounds over delta of
+/// `mechanism` under `prior` with `b.delta` marked.
+pub fn bounds_section(b: &EnvelopeBounds, mechanism: &Mechanism, prior: &Prior) -> String {
+    let mut s = statement(b);
+    match curve(mechanism, prior) {
+        Ok(Some(points)) => s.push_str(&chart(&points, b.delta)),
+        Ok(None) => s.push_str(&note(&format!("The curve over delta is drawn up to {CURVE_MAX_INPUTS} inputs; pml envelope computes it for any mechanism."))),
+        Err(e) => s.push_str(&note(&format!("The curve could not be computed: {e}"))),
+    }
+    s
+}
+
+fn statement(b: &EnvelopeBounds) -> String {
     let mut s = para(&format!("Statement: {}.", envelope_statement(b)));
     s.push_str(&facts(&[
         ("delta", short(b.delta)),
@@ -31,20 +55,14 @@ pub fn section(d: &Design) -> Option<String> {
             if b.exact { "yes".into() } else { "no".into() },
         ),
     ]));
-    match curve(d) {
-        Ok(Some(points)) => s.push_str(&chart(&points, b.delta)),
-        Ok(None) => s.push_str(&note(&format!("The curve over delta is drawn up to {CURVE_MAX_INPUTS} inputs; pml envelope computes it for any design."))),
-        Err(e) => s.push_str(&note(&format!("The curve could not be computed: {e}"))),
-    }
-    Some(s)
+    s
 }
 
-fn curve(d: &Design) -> Result<Option<Vec<EnvelopeBounds>>, String> {
-    if d.mechanism.inputs() > CURVE_MAX_INPUTS {
+fn curve(mechanism: &Mechanism, prior: &Prior) -> Result<Option<Vec<EnvelopeBounds>>, String> {
+    if mechanism.inputs() > CURVE_MAX_INPUTS {
         return Ok(None);
     }
-    let prior = Prior::new(d.uncertainty.reference().to_vec()).map_err(|e| e.to_string())?;
-    let env = Envelope::new(&d.mechanism, &prior).map_err(|e| e.to_string())?;
+    let env = Envelope::new(mechanism, prior).map_err(|e| e.to_string())?;
     let grid = log_grid(1e-3, 0.5, CURVE_POINTS).map_err(|e| e.to_string())?;
     env.curve(&grid).map(Some).map_err(|e| e.to_string())
 }

@@ -20,23 +20,31 @@
 #![forbid(unsafe_code)]
 
 // Layers, bottom to top (scripts/layers.json): `text`, `colormap` < `document`,
-// `chart`, `heatmap` < `envelope`, `tradeoff` < `design` < `record`.
+// `chart`, `heatmap` < `matrix` < `envelope`, `tradeoff` < `design`, `curve` <
+// `record`, `audit`, `comparison`.
+mod audit;
 mod chart;
 mod colormap;
+mod comparison;
+mod curve;
 mod design;
 mod document;
 mod envelope;
 mod heatmap;
+mod matrix;
 mod record;
 mod text;
 mod tradeoff;
 
 pub use colormap::viridis;
-pub use design::TABLE_MAX_INPUTS;
 pub use heatmap::{RASTER_MAX, SVG_MAX_INPUTS};
+pub use matrix::TABLE_MAX_INPUTS;
 pub use tradeoff::{POINTS as TRADEOFF_POINTS, PointOutcome, Tradeoff, TradeoffPoint, tradeoff};
 
-use pmldesign_solver::{Design, RecordDesign};
+pub use audit::Audit;
+pub use curve::EnvelopeCurve;
+
+use pmldesign_solver::{Comparison, Design, RecordDesign};
 
 /// What a report shows beyond the design itself.
 #[derive(Debug, Clone, Default)]
@@ -64,4 +72,23 @@ pub fn design(d: &Design, options: &ReportOptions) -> String {
 /// the record's measured leakage, then each column's design (without trade-off).
 pub fn record(r: &RecordDesign, options: &ReportOptions) -> String {
     record::page(r, options)
+}
+
+/// The report of an audit (`pml assess --mechanism`): the mechanism, the PML of
+/// each output under the prior (and over the set), every measure, the tail
+/// curve and the post-processing envelope.
+pub fn audit(a: &Audit) -> String {
+    audit::page(a)
+}
+
+/// The report of `pml compare`: every notion's design side by side with
+/// randomized response, then each mechanism.
+pub fn comparison(c: &Comparison, labels: &[String]) -> String {
+    comparison::page(c, labels)
+}
+
+/// The report of `pml envelope`: the envelope bounds over delta (and the LP's
+/// bracket), the numbers, the mechanism and the prior.
+pub fn envelope(e: &EnvelopeCurve) -> String {
+    curve::page(e)
 }

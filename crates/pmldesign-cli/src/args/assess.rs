@@ -1,6 +1,6 @@
 //! The arguments of `pml assess`, and its formats.
 
-use super::{Input, MetricArgs, extension, radius_method};
+use super::{Input, MetricArgs, ReportArgs, extension, radius_method};
 use clap::{Args, ValueEnum};
 use pmldesign_model::sample::RadiusMethod;
 use std::io::IsTerminal;
@@ -64,6 +64,10 @@ pub struct AssessArgs {
     /// renamed into place; `-` is stdout; devices and pipes are written in place).
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// The HTML report (with --design: the design's report, its trade-off curve
+    /// under --tradeoff-budget; with --mechanism: the audit).
+    #[command(flatten)]
+    pub report: ReportArgs,
 }
 
 /// Output formats of `pml assess`.

@@ -1,7 +1,7 @@
 //! The arguments of `pml compare`.
 
 use super::utility::ComparedUtility;
-use super::{Input, Level, MetricArgs, OutputArgs};
+use super::{Input, Level, MetricArgs, OutputArgs, ReportFileArgs};
 use clap::Args;
 
 /// Arguments of `pml compare`.
@@ -32,4 +32,7 @@ pub struct CompareArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// The HTML report.
+    #[command(flatten)]
+    pub report: ReportFileArgs,
 }

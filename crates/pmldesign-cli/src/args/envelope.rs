@@ -1,6 +1,6 @@
 //! The arguments of `pml envelope`, and the grid of `--deltas`.
 
-use super::{Input, OutputArgs};
+use super::{Input, OutputArgs, ReportFileArgs};
 use crate::error::CliError;
 use clap::Args;
 use pmldesign_model::envelope;
@@ -36,6 +36,9 @@ pub struct EnvelopeArgs {
     /// Output options: table, JSON, or the curve as CSV.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// The HTML report.
+    #[command(flatten)]
+    pub report: ReportFileArgs,
 }
 
 /// The most points of the `--deltas` grid: each costs a row of output (and, with

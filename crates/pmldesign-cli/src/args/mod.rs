@@ -23,7 +23,7 @@ pub use input::{DataFormat, Estimate, Input};
 pub use level::Level;
 pub use metric::{MetricArgs, MetricName};
 pub use output::{Format, OutputArgs, extension};
-pub use report::ReportArgs;
+pub use report::{ReportArgs, ReportFileArgs};
 pub use utility::UtilityName;
 pub use values::{
     check_labels, parse_counts, parse_numbers, radius_method, whole_count, whole_number,

@@ -28,6 +28,16 @@ pub struct ReportArgs {
     pub tradeoff_budget: Option<f64>,
 }
 
+/// The HTML report of a command without a trade-off curve (`pml compare`,
+/// `pml envelope`).
+#[derive(Debug, Args)]
+pub struct ReportFileArgs {
+    /// Also write a self-contained HTML report to this file (inline SVG and CSS,
+    /// nothing loaded from outside; replaced atomically).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+}
+
 impl ReportArgs {
     /// The trade-off budget: `--tradeoff-budget`, else the default capped by
     /// `time_limit`; `None` for no curve (0). A negative or non-finite number is

@@ -9,19 +9,21 @@ use crate::io::data::load_estimate;
 use crate::io::load::{design_from_text, load_mechanism, load_metric, record_from_text};
 use crate::io::matrix::read_priors;
 use crate::io::matrix::read_text;
-use crate::io::write::emit;
+use crate::io::write::emit_with_report;
 use crate::render::assess::{
     RadiusSource, Report, render_assessment, render_record_verdict, render_verdict,
 };
+use crate::render::report;
 use pmldesign_model::envelope::Envelope;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
-use pmldesign_solver::Design;
+use pmldesign_solver::{Design, Settings};
 use std::path::Path;
 
 /// Runs `pml assess`.
 pub fn run(a: AssessArgs) -> Result<(), CliError> {
+    report::check(&a.report, a.output.as_deref(), None)?;
     if let Some(path) = &a.design {
         return verify_design(path, &a);
     }
@@ -47,10 +49,32 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
         radius: radius.as_ref(),
         metric,
     };
-    emit(
+    let page = audit_report(&a, &report)?;
+    emit_with_report(
         a.output.as_deref(),
         &render_assessment(&report, a.format())?,
+        page,
     )
+}
+
+/// The audit's HTML report, when `--report` asks for one (`--tradeoff-budget` is
+/// for designs only).
+fn audit_report(a: &AssessArgs, r: &Report) -> Result<report::Report, CliError> {
+    let Some(path) = report::checked_path(a.report.report.as_ref(), a.output.as_deref())? else {
+        return Ok(None);
+    };
+    if a.report.tradeoff_budget.is_some() {
+        return Err(CliError::Usage(
+            "invalid --tradeoff-budget: a trade-off curve is drawn for a design (pml assess --design FILE); leave it out with --mechanism".into(),
+        ));
+    }
+    let audit = pmldesign_report::Audit {
+        assessment: r.assessment,
+        envelope: r.envelope,
+        labels: r.labels,
+        source: r.source,
+    };
+    Ok(Some((path, pmldesign_report::audit(&audit))))
 }
 
 /// The set of priors asked for (`--beta`, `--delta` or `--priors`), if any, and
@@ -103,16 +127,22 @@ fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))?;
         let text = render_record_verdict(&r, &verified, &shown, a.format())?;
-        return emit(a.output.as_deref(), &text);
+        let page = report::record_report(&r, &a.report, a.output.as_deref(), Some(shown))?;
+        return emit_with_report(a.output.as_deref(), &text, page);
     }
     let d: Design = design_from_text("--design", path, &text)?;
     let v = d
         .verify()
         .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))?;
-    emit(
+    let text = render_verdict(&d, &v, &shown, a.format())?;
+    let page = report::design_report(
+        &d,
+        &a.report,
         a.output.as_deref(),
-        &render_verdict(&d, &v, &shown, a.format())?,
-    )
+        Some(shown),
+        (&Settings::default(), None),
+    )?;
+    emit_with_report(a.output.as_deref(), &text, page)
 }
 
 /// The metric of `--metric`/`--metric-matrix` and the smallest eps for which

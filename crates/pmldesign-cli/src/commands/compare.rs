@@ -5,14 +5,16 @@ use crate::args::compare::CompareArgs;
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
-use crate::io::write::emit;
+use crate::io::write::emit_with_report;
 use crate::render::compare::render_comparison;
+use crate::render::report::checked_path;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Settings, common_level_notions, compare};
 
 /// Runs `pml compare`.
 pub fn run(a: CompareArgs) -> Result<(), CliError> {
+    let report_path = checked_path(a.report.report.as_ref(), a.output.path())?;
     let est = load_estimate(&a.input)?;
     let epsilon = a.level.epsilon()?;
     let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {
@@ -49,5 +51,6 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
         &Settings::default(),
     )?;
     let text = render_comparison(&c, &est.labels, a.output.format())?;
-    emit(a.output.path(), &text)
+    let page = report_path.map(|p| (p, pmldesign_report::comparison(&c, &est.labels)));
+    emit_with_report(a.output.path(), &text, page)
 }

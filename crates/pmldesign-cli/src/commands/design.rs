@@ -119,7 +119,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
     let settings = a.settings()?;
-    report::check(&a.report, &a.output, a.time_limit)?;
+    report::check(&a.report, a.output.path(), a.time_limit)?;
     let loss = loss_from_flags(&a)?;
     if a.delta.is_some() && a.notion != NotionName::Pml {
         return Err(CliError::Usage(format!(
@@ -157,7 +157,13 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         }
     });
     let text = render_design(&d, a.output.format())?;
-    let page = report::design_report(&d, &a.report, &a.output, &settings, a.time_limit)?;
+    let page = report::design_report(
+        &d,
+        &a.report,
+        a.output.path(),
+        report::written_design(&a.output),
+        (&settings, a.time_limit),
+    )?;
     emit_with_report(a.output.path(), &text, page)
 }
 

@@ -6,14 +6,16 @@ use crate::args::envelope::{EnvelopeArgs, parse_deltas};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_mechanism;
-use crate::io::write::{emit, write_atomic};
+use crate::io::write::{emit_with_report, write_atomic};
 use crate::render::envelope::{Report, published};
 use crate::render::plot::plot;
+use crate::render::report::checked_path;
 use pmldesign_model::envelope::{self, Envelope};
 use pmldesign_solver::envelope::{envelope_curve, envelope_value};
 
 /// Runs `pml envelope`.
 pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
+    let report_path = checked_path(a.report.report.as_ref(), a.output.path())?;
     let deltas = parse_deltas(&a.deltas)?;
     envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
     let est = load_estimate(&a.input)?;
@@ -48,5 +50,23 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
             &plot(&r.curve, r.lp.as_deref(), &r.env, &r.source)?,
         )?;
     }
-    emit(a.output.path(), &r.render(a.output.format())?)
+    let page = report_path.map(|p| (p, envelope_page(&r, a.delta)));
+    emit_with_report(a.output.path(), &r.render(a.output.format())?, page)
+}
+
+/// The HTML report of `pml envelope`.
+fn envelope_page(r: &Report, delta: f64) -> String {
+    pmldesign_report::envelope(&pmldesign_report::EnvelopeCurve {
+        source: &r.source,
+        mechanism: &r.mechanism,
+        prior: &r.prior,
+        labels: &r.labels,
+        curve: &r.curve,
+        lp: r
+            .lp
+            .as_ref()
+            .map(|v| v.iter().map(|x| (x.lower, x.upper)).collect()),
+        delta,
+        statement: &r.statement,
+    })
 }

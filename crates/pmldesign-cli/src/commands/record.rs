@@ -15,7 +15,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
     refuse_single_column_flags(&a)?;
     let epsilon = a.level.epsilon()?;
     let settings = a.settings()?;
-    report::check(&a.report, &a.output, a.time_limit)?;
+    report::check(&a.report, a.output.path(), a.time_limit)?;
     let sample = load_record(&a.input)?;
     let mut problem = RecordProblem::new(sample, epsilon)
         .mode(mode(a.record))
@@ -39,7 +39,12 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         false => CliError::from(e),
     })?;
     let text = render_record(&r, a.output.format())?;
-    let page = report::record_report(&r, &a.report, &a.output)?;
+    let page = report::record_report(
+        &r,
+        &a.report,
+        a.output.path(),
+        report::written_design(&a.output),
+    )?;
     emit_with_report(a.output.path(), &text, page)
 }
 

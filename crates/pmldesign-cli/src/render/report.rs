@@ -1,34 +1,36 @@
-//! `--report FILE.html`: the HTML report of a design (`pmldesign-report`), with
-//! its trade-off curve solved under the budget of `--tradeoff-budget`. Returns the
-//! page; writing it is [`crate::io::write`]'s.
+//! `--report FILE.html`: the HTML report of a design, a record design, an audit,
+//! a comparison or an envelope (`pmldesign-report`), a design's with its
+//! trade-off curve solved under the budget of `--tradeoff-budget`. Returns the
+//! page and its path; writing it is [`crate::io::write`]'s.
 
 use crate::args::{Format, OutputArgs, ReportArgs};
 use crate::error::CliError;
 use crate::io::write::same_file;
 use pmldesign_report::ReportOptions;
 use pmldesign_solver::{Design, RecordDesign, Settings};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A page and the file it goes to.
 pub type Report = Option<(PathBuf, String)>;
 
 /// The design file `pml assess --design` can re-check: `--output` when it is JSON.
-fn design_file(output: &OutputArgs) -> Option<String> {
+pub fn written_design(output: &OutputArgs) -> Option<String> {
     let path = output.path()?;
     (output.format() == Format::Json && path.as_os_str() != "-").then(|| path.display().to_string())
 }
 
 /// Refuses a `--report` that is the `--output` file.
-fn checked_path(r: &ReportArgs, output: &OutputArgs) -> Result<Option<PathBuf>, CliError> {
-    let Some(path) = &r.report else {
+pub fn checked_path(
+    report: Option<&PathBuf>,
+    output: Option<&Path>,
+) -> Result<Option<PathBuf>, CliError> {
+    let Some(path) = report else {
         return Ok(None);
     };
-    let clash = output
-        .path()
-        .is_some_and(|o| o == path.as_path() || same_file(o, path));
+    let clash = output.is_some_and(|o| o == path.as_path() || same_file(o, path));
     if clash {
         return Err(CliError::Usage(format!(
-            "invalid --report {}: it is also the --output file; give the report its own name, e.g. --report design.html",
+            "invalid --report {}: it is also the --output file; give the report its own name, e.g. --report report.html",
             path.display()
         )));
     }
@@ -36,30 +38,35 @@ fn checked_path(r: &ReportArgs, output: &OutputArgs) -> Result<Option<PathBuf>, 
 }
 
 /// Checks `--report` and `--tradeoff-budget` before any work is done.
-pub fn check(r: &ReportArgs, output: &OutputArgs, time_limit: Option<f64>) -> Result<(), CliError> {
-    checked_path(r, output)?;
+pub fn check(
+    r: &ReportArgs,
+    output: Option<&Path>,
+    time_limit: Option<f64>,
+) -> Result<(), CliError> {
+    checked_path(r.report.as_ref(), output)?;
     if r.report.is_some() {
         r.tradeoff_budget(time_limit)?;
     }
     Ok(())
 }
 
-/// The report of a single design, with its trade-off curve unless the budget is 0.
+/// The report of a single design, with its trade-off curve unless the budget is
+/// 0; `design_file` is the file `pml assess --design` can re-check.
 pub fn design_report(
     d: &Design,
     r: &ReportArgs,
-    output: &OutputArgs,
-    settings: &Settings,
-    time_limit: Option<f64>,
+    output: Option<&Path>,
+    design_file: Option<String>,
+    (settings, time_limit): (&Settings, Option<f64>),
 ) -> Result<Report, CliError> {
-    let Some(path) = checked_path(r, output)? else {
+    let Some(path) = checked_path(r.report.as_ref(), output)? else {
         return Ok(None);
     };
     let tradeoff = r
         .tradeoff_budget(time_limit)?
         .map(|budget| pmldesign_report::tradeoff(d, settings, budget));
     let options = ReportOptions {
-        design_file: design_file(output),
+        design_file,
         tradeoff,
         ..ReportOptions::default()
     };
@@ -71,13 +78,14 @@ pub fn design_report(
 pub fn record_report(
     rec: &RecordDesign,
     r: &ReportArgs,
-    output: &OutputArgs,
+    output: Option<&Path>,
+    design_file: Option<String>,
 ) -> Result<Report, CliError> {
-    let Some(path) = checked_path(r, output)? else {
+    let Some(path) = checked_path(r.report.as_ref(), output)? else {
         return Ok(None);
     };
     let options = ReportOptions {
-        design_file: design_file(output),
+        design_file,
         ..ReportOptions::default()
     };
     Ok(Some((path, pmldesign_report::record(rec, &options))))
