@@ -18,7 +18,9 @@ java_ok() {
 if ! java_ok; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
+    # A fresh machine has no package lists yet: update them first.
     if command -v apt-get >/dev/null 2>&1 \
+        && $sudo apt-get update -qq >/dev/null 2>&1 \
         && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null 2>&1; then
         echo "install-spark: installed openjdk-17-jre-headless"
     else

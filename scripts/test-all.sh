@@ -17,9 +17,12 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]"
+python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]" matplotlib
 # Spark needs a JVM and pyspark: installed where they can be, else its tests are skipped.
 scripts/install-spark.sh
+# The browser tests of the reports and of `pml serve` need Chromium and playwright:
+# installed where they can be, else those tests are skipped with the reason.
+scripts/install-chromium.sh
 # The sdist and the abi3 wheel built from it, once (release); the tests use that wheel.
 dist="${CARGO_TARGET_DIR:-$PWD/target}/python-dist"
 rm -rf "$dist"

@@ -40,6 +40,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(design_record, m)?)?;
     m.add_function(wrap_pyfunction!(check_record, m)?)?;
+    m.add_function(wrap_pyfunction!(design_report, m)?)?;
+    m.add_function(wrap_pyfunction!(record_report, m)?)?;
     Ok(())
 }
 
@@ -260,6 +262,28 @@ fn design_record(
 #[pyfunction]
 fn check_record(py: Python<'_>, text: String) -> PyResult<String> {
     py.detach(move || crate::record::check_record(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.Design.to_html`: the HTML report of a design's JSON (read back
+/// and re-certified first), with its trade-off curve under `tradeoff` seconds.
+#[pyfunction]
+#[pyo3(signature = (text, tradeoff=None, design_file=None))]
+fn design_report(
+    py: Python<'_>,
+    text: String,
+    tradeoff: Option<f64>,
+    design_file: Option<String>,
+) -> PyResult<String> {
+    py.detach(move || crate::report::design_report(&text, tradeoff, design_file))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.RecordDesign.to_html`: the HTML report of a record design's JSON.
+#[pyfunction]
+#[pyo3(signature = (text, design_file=None))]
+fn record_report(py: Python<'_>, text: String, design_file: Option<String>) -> PyResult<String> {
+    py.detach(move || crate::report::record_report(&text, design_file))
         .map_err(|e| to_py_err(e, None))
 }
 

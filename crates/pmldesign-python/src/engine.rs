@@ -426,7 +426,7 @@ pub fn check_design(text: &str) -> Result<Value> {
 
 /// A design read back from its JSON, refused past the largest file a matrix of
 /// [`MAX_ALPHABET`] symbols takes (before it is parsed).
-fn read_design(text: &str) -> Result<Design> {
+pub(crate) fn read_design(text: &str) -> Result<Design> {
     if text.len() as u64 > MAX_MATRIX_FILE_BYTES {
         return Err(Error::Invalid(format!(
             "design JSON: {} bytes, more than a design of N = {MAX_ALPHABET} symbols takes ({MAX_MATRIX_FILE_BYTES})",

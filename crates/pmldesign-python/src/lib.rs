@@ -10,6 +10,7 @@
 mod api;
 mod engine;
 mod record;
+mod report;
 
 use pyo3::prelude::*;
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _native
 from ._native import PmlError
+from . import _report
 from ._records import Certificate, Record
 
 ArrayLike = Union[Sequence[float], np.ndarray]
@@ -210,6 +211,34 @@ class Design(Record):
     def __repr__(self) -> str:
         n, m = self.mechanism.shape
         return f"Design({n}x{m}, utility={self.utility:.6g}, status={self.status!r})"
+
+    def to_html(self, tradeoff: bool = False, *, budget: float = _report.DEFAULT_BUDGET, design_file: Optional[str] = None) -> str:
+        """The self-contained HTML report of the design (inline SVG and CSS, nothing
+        loaded from outside), as ``pml design --report`` writes it: the guarantee,
+        the mechanism, each output's leakage against eps and the prior, the design
+        against randomized response, the certificate and the envelope. With
+        ``tradeoff``, the trade-off curve: the design solved again at 12 levels of
+        eps, each certified, all within ``budget`` seconds. The library reads the
+        design back and re-certifies it first (an altered design raises PmlError).
+        ``design_file`` names the file in the re-check command ``pml assess --design``.
+        """
+        return _native.design_report(self.to_json(), _report.budget(tradeoff, budget), design_file)
+
+    def report(self, path: Any, tradeoff: bool = True, *, budget: float = _report.DEFAULT_BUDGET, design_file: Optional[str] = None) -> str:
+        """Writes ``to_html(tradeoff, budget=budget)`` to ``path`` (replaced
+        atomically: nothing partial is left on error); returns the path."""
+        return _report.write(path, self.to_html(tradeoff, budget=budget, design_file=design_file))
+
+    def _repr_html_(self) -> str:
+        """The compact report (no trade-off curve) for Jupyter, in an iframe so that
+        its stylesheet stays inside."""
+        return _report.notebook(self.to_html(False))
+
+    def plot(self, ax: Any = None) -> Any:
+        """A matplotlib figure: the mechanism as a viridis heatmap and each output's
+        certified worst-case PML against eps (with ``ax``, the heatmap alone on it).
+        Needs matplotlib (``pip install 'pmldesign[plot]'``); returns the figure."""
+        return _report.plot(self, ax)
 
 
 def design(

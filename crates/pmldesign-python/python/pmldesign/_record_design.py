@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _native
+from . import _native, _report
 from ._apply import check_on_unknown, draw, refuse, shared_secret
 from ._codes import codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError
@@ -63,6 +63,21 @@ class RecordDesign(Record):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of RecordDesign.to_json()")
         text = text.decode() if isinstance(text, (bytes, bytearray)) else text
         return cls(json.loads(_native.check_record(text))["record"])
+
+    def to_html(self, *, design_file: Optional[str] = None) -> str:
+        """The self-contained HTML report of the record design, as ``pml design
+        --column A --column B --report`` writes it: the guarantee about the whole
+        record, each column's split of eps, the record's measured leakage, then each
+        design. The library reads the design back and re-certifies it first."""
+        return _native.record_report(self.to_json(), design_file)
+
+    def report(self, path: Any, *, design_file: Optional[str] = None) -> str:
+        """Writes ``to_html()`` to ``path`` (replaced atomically); returns the path."""
+        return _report.write(path, self.to_html(design_file=design_file))
+
+    def _repr_html_(self) -> str:
+        """The report for Jupyter, in an iframe so that its stylesheet stays inside."""
+        return _report.notebook(self.to_html())
 
 
 def _frame_tuples(data: Any, columns: Sequence[str]) -> Tuple[List[List[str]], np.ndarray]:
