@@ -89,3 +89,10 @@ def test_plot_draws_the_mechanism_and_the_leakage():
     heat, bars = fig.axes[0], fig.axes[1]
     assert heat.images[0].get_array().shape == (4, 4)
     assert len(bars.patches) == 4
+
+
+def test_show_gives_the_whole_report_for_a_notebook():
+    d = pmldesign.design(PRIOR, 0.5)
+    page = d.show(budget=5)
+    assert "Trade-off with eps" in page.html and page._repr_html_().startswith("<iframe srcdoc=")
+    assert "Trade-off" not in d.show(False).html

@@ -234,6 +234,11 @@ class Design(Record):
         its stylesheet stays inside."""
         return _report.notebook(self.to_html(False))
 
+    def show(self, tradeoff: bool = True, *, budget: float = _report.DEFAULT_BUDGET) -> "_report.Page":
+        """The report for a notebook cell, with the trade-off curve unless
+        ``tradeoff=False`` (displaying the design itself shows the compact page)."""
+        return _report.Page(self.to_html(tradeoff, budget=budget))
+
     def plot(self, ax: Any = None) -> Any:
         """A matplotlib figure: the mechanism as a viridis heatmap and each output's
         certified worst-case PML against eps (with ``ax``, the heatmap alone on it).

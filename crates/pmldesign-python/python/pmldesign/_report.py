@@ -55,6 +55,20 @@ def notebook(page: str, height: int = 900) -> str:
     )
 
 
+class Page:
+    """A report a notebook displays (``Design.show``): ``_repr_html_`` gives the
+    page in a sandboxed frame, ``html`` the page itself."""
+
+    def __init__(self, html_text: str) -> None:
+        self.html = html_text
+
+    def _repr_html_(self) -> str:
+        return notebook(self.html)
+
+    def __repr__(self) -> str:
+        return f"<pmldesign report, {len(self.html)} characters of HTML>"
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib.pyplot as plt
