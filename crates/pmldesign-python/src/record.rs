@@ -64,15 +64,19 @@ pub fn design_record(req: RecordRequest) -> Result<String> {
 /// A record design file read back (every design re-certified, every figure
 /// re-derived) and written again.
 pub fn check_record(text: &str) -> Result<String> {
-    guarded(|| {
-        if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
-            return Err(invalid(
-                "record design JSON",
-                text.len(),
-                "larger than any record design pml writes",
-                "pass the text of RecordDesign.to_json()",
-            ));
-        }
-        Ok(RecordDesign::from_json(text)?.to_json())
-    })
+    guarded(|| Ok(read_record(text)?.to_json()))
+}
+
+/// A record design read back from its JSON (every design re-certified, every
+/// figure re-derived), refused past the largest file a record design takes.
+pub(crate) fn read_record(text: &str) -> Result<RecordDesign> {
+    if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
+        return Err(invalid(
+            "record design JSON",
+            text.len(),
+            "larger than any record design pml writes",
+            "pass the text of RecordDesign.to_json()",
+        ));
+    }
+    Ok(RecordDesign::from_json(text)?)
 }

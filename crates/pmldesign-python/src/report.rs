@@ -4,7 +4,8 @@
 //! text but the mechanism and what the reading re-checks.
 
 use crate::engine::{Result, guarded, invalid, read_design};
-use pmldesign::solver::{MAX_MATRIX_FILE_BYTES, RecordDesign, Settings};
+use crate::record::read_record;
+use pmldesign::solver::Settings;
 use pmldesign_report::ReportOptions;
 use std::time::Duration;
 
@@ -13,16 +14,14 @@ fn budget(seconds: Option<f64>) -> Result<Option<Duration>> {
     let Some(s) = seconds else {
         return Ok(None);
     };
-    match Duration::try_from_secs_f64(s) {
-        Ok(d) if d.is_zero() => Ok(None),
-        Ok(d) => Ok(Some(d)),
-        Err(_) => Err(invalid(
+    pmldesign_report::tradeoff_budget(s).map_err(|_| {
+        invalid(
             "budget",
             s,
             "not a number of seconds >= 0",
             "pass e.g. budget=20 (tradeoff=False leaves the curve out)",
-        )),
-    }
+        )
+    })
 }
 
 /// The report of a design's JSON, with the trade-off curve under `tradeoff_seconds`.
@@ -47,15 +46,7 @@ pub fn design_report(
 /// The report of a record design's JSON (its file, `{"record": ...}`).
 pub fn record_report(text: &str, design_file: Option<String>) -> Result<String> {
     guarded(|| {
-        if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
-            return Err(invalid(
-                "record design JSON",
-                text.len(),
-                "larger than any record design pml writes",
-                "pass the text of RecordDesign.to_json()",
-            ));
-        }
-        let r = RecordDesign::from_json(text)?;
+        let r = read_record(text)?;
         let options = ReportOptions {
             design_file,
             ..ReportOptions::default()

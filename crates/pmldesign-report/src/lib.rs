@@ -39,7 +39,10 @@ mod tradeoff;
 pub use colormap::viridis;
 pub use heatmap::{RASTER_MAX, SVG_MAX_INPUTS};
 pub use matrix::TABLE_MAX_INPUTS;
-pub use tradeoff::{POINTS as TRADEOFF_POINTS, PointOutcome, Tradeoff, TradeoffPoint, tradeoff};
+pub use tradeoff::{
+    POINTS as TRADEOFF_POINTS, PointOutcome, Tradeoff, TradeoffPoint, budget as tradeoff_budget,
+    tradeoff,
+};
 
 pub use audit::Audit;
 pub use curve::EnvelopeCurve;

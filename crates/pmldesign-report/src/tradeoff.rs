@@ -108,6 +108,16 @@ fn solve_at(d: &Design, epsilon: f64, settings: Settings) -> Result<Design, Stri
     problem.solve().map_err(|e| e.to_string())
 }
 
+/// A budget of `seconds` for the trade-off curve: `None` for 0 (no curve); a
+/// negative or non-finite number is an error carrying it.
+pub fn budget(seconds: f64) -> Result<Option<Duration>, f64> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(d) if d.is_zero() => Ok(None),
+        Ok(d) => Ok(Some(d)),
+        Err(_) => Err(seconds),
+    }
+}
+
 /// The curve of `d`: [`grid`] solved under `budget` shared evenly among the points
 /// still to solve (with `settings` otherwise), and `d` itself marked as chosen.
 pub fn tradeoff(d: &Design, settings: &Settings, budget: Duration) -> Tradeoff {

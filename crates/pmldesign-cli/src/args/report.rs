@@ -49,12 +49,10 @@ impl ReportArgs {
                 l.min(DEFAULT_TRADEOFF_SECONDS)
             }),
         };
-        match Duration::try_from_secs_f64(seconds) {
-            Ok(d) if d.is_zero() => Ok(None),
-            Ok(d) => Ok(Some(d)),
-            Err(_) => Err(CliError::Usage(format!(
+        pmldesign_report::tradeoff_budget(seconds).map_err(|_| {
+            CliError::Usage(format!(
                 "invalid --tradeoff-budget = {seconds:?}: give a number of seconds >= 0, e.g. --tradeoff-budget 20 (0 leaves the trade-off curve out)"
-            ))),
-        }
+            ))
+        })
     }
 }
