@@ -343,6 +343,10 @@ pub fn bar_chart(
     axes_bars(&mut s, &f, y_label, x_label);
     let slot = (W - LEFT - RIGHT) / n as f64;
     let bar = (slot * 0.8).max(0.5);
+    // Horizontal labels where each fits its slot (about 6 px a character at 10 px).
+    let flat = labels
+        .iter()
+        .all(|l| l.chars().count() as f64 * 6.0 <= slot);
     for (k, v) in values.iter().enumerate() {
         let v = if v.is_finite() { *v } else { f.y.1 };
         let (x, y) = (
@@ -358,14 +362,7 @@ pub fn bar_chart(
             tick(v)
         );
         if labels.len() <= 40 {
-            let cx = x + bar / 2.0;
-            let _ = write!(
-                s,
-                r#"<text x="{cx:.2}" y="{}" font-size="10" text-anchor="end" transform="rotate(-45 {cx:.2} {})">{}</text>"#,
-                H - BOTTOM + 12.0,
-                H - BOTTOM + 12.0,
-                escape(label)
-            );
+            bar_label(&mut s, x + bar / 2.0, label, flat);
         }
     }
     if let Some((r, label)) = reference {
@@ -373,6 +370,35 @@ pub fn bar_chart(
     }
     s.push_str("</svg>");
     s
+}
+
+/// Longest label drawn under a bar when labels are slanted; the whole label is
+/// in the bar's tooltip.
+const SLANTED_CHARS: usize = 9;
+
+/// The label of the bar centred at `cx`: horizontal when `flat`, else slanted
+/// and cut to [`SLANTED_CHARS`] characters so it stays inside the chart.
+fn bar_label(s: &mut String, cx: f64, label: &str, flat: bool) {
+    let y = H - BOTTOM + 12.0;
+    if flat {
+        let _ = write!(
+            s,
+            r#"<text x="{cx:.2}" y="{y}" font-size="10" text-anchor="middle">{}</text>"#,
+            escape(label)
+        );
+        return;
+    }
+    let shown: String = if label.chars().count() > SLANTED_CHARS {
+        let cut: String = label.chars().take(SLANTED_CHARS - 1).collect();
+        format!("{cut}\u{2026}")
+    } else {
+        label.to_string()
+    };
+    let _ = write!(
+        s,
+        r#"<text x="{cx:.2}" y="{y}" font-size="10" text-anchor="end" transform="rotate(-45 {cx:.2} {y})">{}</text>"#,
+        escape(&shown)
+    );
 }
 
 fn axes_bars(s: &mut String, f: &Frame, y_label: &str, x_label: &str) {

@@ -46,6 +46,16 @@ pub fn page(c: &Comparison, labels: &[String]) -> String {
     p.finish(&title)
 }
 
+/// A row's name under its bar: the notion's label, or `RR LDP` / `RR PML` for
+/// the randomized-response baselines.
+fn short_label(r: &pmldesign_solver::ComparisonRow) -> String {
+    match (&r.notion, r.label.contains("LDP")) {
+        (Some(_), _) => r.label.clone(),
+        (None, true) => "RR LDP".into(),
+        (None, false) => "RR PML".into(),
+    }
+}
+
 fn side_by_side(c: &Comparison) -> String {
     let rows: Vec<Vec<String>> = c
         .rows
@@ -75,16 +85,16 @@ fn side_by_side(c: &Comparison) -> String {
         "maximal leakage",
     ];
     let mut s = table(&head, &rows);
-    let names: Vec<String> = c.rows.iter().map(|r| r.label.clone()).collect();
+    let names: Vec<String> = c.rows.iter().map(short_label).collect();
     let values: Vec<f64> = c.rows.iter().map(|r| r.utility).collect();
     let alt = format!(
         "Bar chart of the {} utility of each of {} mechanisms: {}",
         c.utility_name,
         names.len(),
-        names
+        c.rows
             .iter()
             .zip(&values)
-            .map(|(n, v)| format!("{n} {}", num(*v)))
+            .map(|(r, v)| format!("{} {}", r.label, num(*v)))
             .collect::<Vec<_>>()
             .join(", ")
     );
