@@ -305,3 +305,42 @@ fn bad_flags_are_one_line_usage_errors() {
         assert!(err.contains(flag) && err.contains(value), "{err}");
     }
 }
+
+#[test]
+fn a_design_whose_page_went_away_is_stopped() {
+    use std::io::Write;
+    let server = Server::start(&["--jobs", "1", "--time-limit", "600"]);
+    // Runs for minutes unless stopped.
+    let counts: Vec<String> = (0..1500).map(|i| (1 + i % 97).to_string()).collect();
+    let long = json!({"counts": counts.join(","), "epsilon": 0.7}).to_string();
+    let small = json!({"counts": "4,2,1", "epsilon": 1.0});
+    let mut started = false;
+    for _ in 0..100 {
+        let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+        let head = format!(
+            "POST /api/design HTTP/1.1\r\nHost: {}\r\nX-PML-Token: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            server.addr,
+            server.token,
+            long.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(long.as_bytes()).unwrap();
+        // Running once a second design is refused; then the page goes away.
+        let refused = (0..200).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            server.post_json("/api/design", &small).status == 503
+        });
+        drop(stream);
+        if refused {
+            started = true;
+            break;
+        }
+    }
+    assert!(started, "the long design never held the place");
+    // Its interrupt is set: the place frees long before the minutes it would take.
+    let freed = (0..1200).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        server.post_json("/api/design", &small).status == 200
+    });
+    assert!(freed, "the abandoned design still runs");
+}
