@@ -93,3 +93,22 @@ def _blank(png) -> bool:
     compresses to a few kB at this size)."""
     data = png.read_bytes()
     return len(set(data[100:5000])) < 16
+
+
+def test_the_page_shows_a_refused_upload(server, tmp_path):
+    data = tmp_path / "photo.csv"
+    data.write_bytes(bytes(range(256)) * 4)
+    errors = []
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server)
+        page.set_input_files("#file", str(data))
+        page.wait_for_selector("#error:not([hidden])")
+        message = page.text_content("#error")
+        browser.close()
+    assert "not CSV" in message and "photo.csv" in message, message
+    # The browser reports the 400 itself; nothing else went wrong.
+    assert all("status of 400" in e for e in errors), errors
