@@ -25,85 +25,105 @@ struct Fixture {
 }
 
 impl Fixture {
+    /// The run's headers, and `extra`.
+    fn headers<'a>(&'a self, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        let mut h = vec![
+            ("Host", self.addr.as_str()),
+            ("X-PML-Token", self.token.as_str()),
+        ];
+        h.extend_from_slice(extra);
+        h
+    }
+
+    fn design(&self, body: Value) -> Answer {
+        let headers = self.headers(&[("Content-Type", "application/json")]);
+        let body = body.to_string();
+        request(&self.addr, "POST", "/api/design", &headers, body.as_bytes())
+    }
+
+    fn upload(&self, name: &str, data: &[u8]) -> Answer {
+        let (content_type, body) = multipart(name, data);
+        let headers = self.headers(&[("Content-Type", content_type.as_str())]);
+        request(&self.addr, "POST", "/api/upload", &headers, &body)
+    }
+
+    fn page(&self, headers: &[(&str, &str)]) -> Answer {
+        request(&self.addr, "GET", "/", headers, b"")
+    }
+
+    /// Request `kind` (0 to 9) and the statuses it may get (503: busy).
     fn send(&self, kind: usize) -> (Answer, &'static [u16]) {
         let addr = self.addr.as_str();
-        let token = self.token.as_str();
-        let json = |body: Value| {
-            let headers = [
-                ("Host", addr),
-                ("X-PML-Token", token),
-                ("Content-Type", "application/json"),
-            ];
-            request(
-                addr,
-                "POST",
-                "/api/design",
-                &headers,
-                body.to_string().as_bytes(),
-            )
-        };
-        let upload = |name: &str, data: &[u8]| {
-            let (content_type, body) = multipart(name, data);
-            let headers = [
-                ("Host", addr),
-                ("X-PML-Token", token),
-                ("Content-Type", content_type.as_str()),
-            ];
-            request(addr, "POST", "/api/upload", &headers, &body)
-        };
-        let page = |headers: &[(&str, &str)]| request(addr, "GET", "/", headers, b"");
         match kind {
             0 => (
-                json(json!({"counts": "40,20,20,20", "epsilon": 0.5})),
+                self.design(json!({"counts": "40,20,20,20", "epsilon": 0.5})),
                 &[200, 503],
             ),
-            1 => (
-                json(json!({"upload": self.upload, "column": "colour", "epsilon": 1.0})),
-                &[200, 503],
-            ),
-            2 => (page(&[("Host", addr)]), &[403]),
+            1 => {
+                let form = json!({"upload": self.upload, "column": "colour", "epsilon": 1.0});
+                (self.design(form), &[200, 503])
+            }
+            2 => (self.page(&[("Host", addr)]), &[403]),
             3 => (
-                page(&[
-                    ("Host", addr),
-                    ("X-PML-Token", token),
-                    ("Origin", "http://evil.example"),
-                ]),
+                self.page(&self.headers(&[("Origin", "http://evil.example")])),
                 &[403],
             ),
             4 => {
-                let headers = [
-                    ("Host", addr),
-                    ("X-PML-Token", token),
+                let extra = [
                     ("Content-Type", self.oversized_type.as_str()),
                     ("Expect", "100-continue"),
                 ];
+                let headers = self.headers(&extra);
                 let a = request(addr, "POST", "/api/upload", &headers, &self.oversized);
                 (a, &[413])
             }
             5 => (
-                upload("noise.csv", &[0u8, 159, 146, 150, 0, 1, 2]),
+                self.upload("noise.csv", &[0u8, 159, 146, 150, 0, 1, 2]),
                 &[400, 503],
             ),
-            6 => (
-                json(json!({"upload": self.upload, "column": "missing", "epsilon": 1.0})),
-                &[400, 503],
-            ),
-            7 => (
-                json(json!({"upload": self.wide, "column": "x", "epsilon": 1.0})),
-                &[400, 503],
-            ),
-            8 => (upload("book.xlsx", b"PK\x03\x04"), &[400, 503]),
-            _ => (
-                page(&[("Host", "rebound.example:80"), ("X-PML-Token", token)]),
-                &[403],
-            ),
+            6 => {
+                let form = json!({"upload": self.upload, "column": "missing", "epsilon": 1.0});
+                (self.design(form), &[400, 503])
+            }
+            7 => {
+                let form = json!({"upload": self.wide, "column": "x", "epsilon": 1.0});
+                (self.design(form), &[400, 503])
+            }
+            8 => (self.upload("book.xlsx", b"PK\x03\x04"), &[400, 503]),
+            _ => {
+                let headers = [("Host", "rebound.example:80"), ("X-PML-Token", &self.token)];
+                (self.page(&headers), &[403])
+            }
         }
+    }
+
+    /// One client: its requests, each answered by a result or a clear error.
+    fn client(&self, t: usize) -> Vec<u16> {
+        let mut seen = Vec::new();
+        for r in 0..PER_THREAD {
+            let kind = (t + r * 3) % KINDS;
+            let (answer, expected) = self.send(kind);
+            assert!(
+                expected.contains(&answer.status),
+                "kind {kind}: {} {:?}",
+                answer.status,
+                String::from_utf8_lossy(&answer.body)
+            );
+            if answer.status == 200 {
+                assert!(answer.body.starts_with(b"{") || answer.body.starts_with(b"<"));
+            } else {
+                let e = answer.error();
+                assert!(!e.is_empty() && e.len() < 1000, "kind {kind}: {e}");
+            }
+            seen.push(answer.status);
+        }
+        seen
     }
 }
 
-#[test]
-fn two_hundred_requests_from_twenty_clients() {
-    let mut server = Server::start(&["--max-upload", "16MB", "--jobs", "2"]);
+/// The server's uploads (a small file and a million categories) and the body of
+/// an upload past its cap.
+fn fixture(server: &Server) -> Fixture {
     let upload = server.upload("survey.csv", b"id,colour\n1,red\n2,blue\n3,red\n4,green\n");
     assert_eq!(upload.status, 200);
     let mut wide = String::from("x\n");
@@ -113,39 +133,25 @@ fn two_hundred_requests_from_twenty_clients() {
     let wide = server.upload("wide.csv", wide.as_bytes());
     assert_eq!(wide.status, 200);
     let (oversized_type, oversized) = multipart("huge.csv", &vec![b'1'; 17_000_000]);
-    let fixture = Arc::new(Fixture {
+    Fixture {
         addr: server.addr.clone(),
         token: server.token.clone(),
         upload: upload.json()["upload"].clone(),
         wide: wide.json()["upload"].clone(),
         oversized,
         oversized_type,
-    });
+    }
+}
+
+#[test]
+fn two_hundred_requests_from_twenty_clients() {
+    let mut server = Server::start(&["--max-upload", "16MB", "--jobs", "2"]);
+    let fixture = Arc::new(fixture(&server));
     let before = rss_kb(server.pid());
     let clients: Vec<_> = (0..THREADS)
         .map(|t| {
             let fixture = fixture.clone();
-            std::thread::spawn(move || {
-                let mut seen = Vec::new();
-                for r in 0..PER_THREAD {
-                    let kind = (t + r * 3) % KINDS;
-                    let (answer, expected) = fixture.send(kind);
-                    assert!(
-                        expected.contains(&answer.status),
-                        "kind {kind}: {} {:?}",
-                        answer.status,
-                        String::from_utf8_lossy(&answer.body)
-                    );
-                    if answer.status == 200 {
-                        assert!(answer.body.starts_with(b"{") || answer.body.starts_with(b"<"));
-                    } else {
-                        let e = answer.error();
-                        assert!(!e.is_empty() && e.len() < 1000, "kind {kind}: {e}");
-                    }
-                    seen.push(answer.status);
-                }
-                seen
-            })
+            std::thread::spawn(move || fixture.client(t))
         })
         .collect();
     let statuses: Vec<u16> = clients
