@@ -79,9 +79,15 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = Command::new("kill")
+        // SIGTERM, so that the server removes its work directory; SIGKILL if no
+        // `kill` could send it.
+        let terminated = Command::new("kill")
             .arg(self.child.id().to_string())
-            .status();
+            .status()
+            .is_ok_and(|s| s.success());
+        if !terminated {
+            let _ = self.child.kill();
+        }
         let _ = self.child.wait();
     }
 }
