@@ -4,6 +4,8 @@
 //! mathematics. Its modules form layers, each importing only from the layers below
 //! (`scripts/check_layers.py` checks them against `scripts/layers.json`):
 //!
+//! - `serve`: `pml serve`, the local web page, which drives the `design` and
+//!   `apply` commands;
 //! - `commands`: one module per subcommand, which never import each other;
 //! - `io` (every file read or written) and `render` (every table, JSON and CSV);
 //! - `args` (clap's structs and the parsing of flag values), `progress`, `signals`;
@@ -18,6 +20,7 @@ mod error;
 mod io;
 mod progress;
 mod render;
+mod serve;
 mod signals;
 
 use args::{Cli, Command};
@@ -30,14 +33,14 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // A value a parser refused: one line naming the flag, the value and the fix.
-        Err(e) if e.kind() == clap::error::ErrorKind::ValueValidation => {
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or_default());
-            return ExitCode::from(2);
-        }
         // A value outside a flag's list: one line with the values it takes.
-        Err(e) if e.kind() == clap::error::ErrorKind::InvalidValue => {
-            eprintln!("{}", one_line_invalid_value(&e.to_string()));
+        Err(e)
+            if matches!(
+                e.kind(),
+                clap::error::ErrorKind::ValueValidation | clap::error::ErrorKind::InvalidValue
+            ) =>
+        {
+            eprintln!("{}", args::one_line(&e));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -63,6 +66,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Compare(a) => commands::compare::run(a),
         Command::Envelope(a) => commands::envelope::run(a),
         Command::Apply(a) => commands::apply::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
@@ -77,19 +81,4 @@ fn threads(k: usize) -> Result<(), CliError> {
         .num_threads(k)
         .build_global()
         .map_err(|e| CliError::Failure(format!("cannot start {k} worker threads: {e}")))
-}
-
-/// clap's "invalid value" message in one line: the flag, the value and the values
-/// it takes (`error: invalid value 'x' for '--format <FORMAT>'; pass one of: table, json, csv`).
-fn one_line_invalid_value(text: &str) -> String {
-    let first = text.lines().next().unwrap_or_default();
-    let values = text.lines().find_map(|l| {
-        l.trim()
-            .strip_prefix("[possible values: ")
-            .and_then(|v| v.strip_suffix(']'))
-    });
-    match values {
-        Some(v) => format!("{first}; pass one of: {v}"),
-        None => first.to_string(),
-    }
 }

@@ -4,7 +4,8 @@
 //! Every temporary file lives in a global registry from its creation to its rename
 //! (or removal); both happen with the registry locked, and so does the handler's
 //! cleanup, so a signal never leaves a temporary file behind, nor removes a file that
-//! has been renamed into place.
+//! has been renamed into place. `pml serve`'s work directory ([`LiveDir`]) is
+//! registered likewise and removed with everything in it.
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -15,8 +16,15 @@ use tempfile::NamedTempFile;
 /// The temporary files being written.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// The temporary directories in use.
+static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
 fn live() -> MutexGuard<'static, Vec<PathBuf>> {
     LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn dirs() -> MutexGuard<'static, Vec<PathBuf>> {
+    DIRS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Installs the handler: a thread that waits for SIGINT or SIGTERM, removes the
@@ -31,6 +39,9 @@ pub fn install() {
             let live = live();
             for path in live.iter() {
                 let _ = std::fs::remove_file(path);
+            }
+            for dir in dirs().iter() {
+                let _ = std::fs::remove_dir_all(dir);
             }
             // The registry stays locked: no temporary file is created or renamed
             // from here to the exit.
@@ -83,6 +94,37 @@ impl Drop for LiveTemp {
             let path = file.path().to_path_buf();
             drop(file);
             live.retain(|p| *p != path);
+        }
+    }
+}
+
+/// A temporary directory in the registry; dropping it removes it and its files.
+pub struct LiveDir {
+    dir: Option<tempfile::TempDir>,
+}
+
+impl LiveDir {
+    /// Creates a private temporary directory named `prefix...` and registers it.
+    pub fn create(prefix: &str) -> std::io::Result<Self> {
+        let mut dirs = dirs();
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        dirs.push(dir.path().to_path_buf());
+        Ok(LiveDir { dir: Some(dir) })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        self.dir.as_ref().expect("present until dropped").path()
+    }
+}
+
+impl Drop for LiveDir {
+    fn drop(&mut self) {
+        if let Some(dir) = self.dir.take() {
+            let mut dirs = dirs();
+            let path = dir.path().to_path_buf();
+            drop(dir);
+            dirs.retain(|p| *p != path);
         }
     }
 }

@@ -101,6 +101,18 @@ fn as_text(values: &ArrayRef, column: &str) -> Result<StringArray> {
         .unwrap_or_else(|| StringArray::from(Vec::<Option<&str>>::new())))
 }
 
+/// The column names of a Parquet file (to offer them to choose from); a file
+/// that is not Parquet is refused.
+pub fn parquet_columns(file: File) -> Result<Vec<String>> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet_error)?;
+    Ok(builder
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect())
+}
+
 /// Counts `column` of a Parquet file as [`crate::count_column`] counts a CSV
 /// column; a null is refused naming its row (0-based).
 pub fn count_parquet(

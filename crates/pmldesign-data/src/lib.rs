@@ -55,3 +55,4 @@ pub use sampler::{
     AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
     SamplerRng, seeded_rng,
 };
+pub use table::csv_columns;

@@ -78,3 +78,68 @@ pub(crate) fn csv_error(e: csv::Error) -> ModelError {
     };
     ModelError::invalid("csv", place, e.to_string(), fix)
 }
+
+/// The bytes of a file's start searched for a NUL byte, which no CSV text holds.
+const SNIFF_BYTES: usize = 64 * 1024;
+
+/// The column names in the header row of a CSV file (to offer them to choose
+/// from). An empty input, a NUL byte in the first 64 KiB or a header that is
+/// not UTF-8 is refused: the file is not CSV text.
+pub fn csv_columns<R: std::io::Read>(input: R) -> Result<Vec<String>> {
+    let mut input = std::io::BufReader::with_capacity(SNIFF_BYTES, input);
+    let head = std::io::BufRead::fill_buf(&mut input).map_err(|e| {
+        ModelError::invalid(
+            "csv",
+            "input",
+            e.to_string(),
+            "check that the file is readable",
+        )
+    })?;
+    let not_text = |why: &str| {
+        ModelError::invalid(
+            "file",
+            "not CSV text",
+            why.to_owned(),
+            "give a comma-separated text file with a header row (or a .parquet file)",
+        )
+    };
+    if head.is_empty() {
+        return Err(not_text("it is empty, with no header row"));
+    }
+    if head.contains(&0) {
+        return Err(not_text("it holds NUL bytes (a binary file?)"));
+    }
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_reader(input);
+    let header = rdr.byte_headers().map_err(csv_error)?;
+    header
+        .iter()
+        .map(|h| {
+            std::str::from_utf8(h)
+                .map(str::to_owned)
+                .map_err(|_| not_text("its header row is not UTF-8 text (a binary file?)"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_columns;
+
+    #[test]
+    fn columns_of_a_header_and_what_is_not_csv() {
+        assert_eq!(
+            csv_columns(&b"id,colour\n1,red\n"[..]).unwrap(),
+            ["id", "colour"]
+        );
+        let empty = csv_columns(&b""[..]).unwrap_err().to_string();
+        assert!(empty.contains("empty"), "{empty}");
+        let binary = csv_columns(&b"PK\x03\x04\x00\x00"[..])
+            .unwrap_err()
+            .to_string();
+        assert!(binary.contains("NUL"), "{binary}");
+        let latin = csv_columns(&b"caf\xe9,x\n"[..]).unwrap_err().to_string();
+        assert!(latin.contains("UTF-8"), "{latin}");
+    }
+}

@@ -158,3 +158,16 @@ fn nulls_and_unknown_values_follow_on_unknown() {
     let e = count_parquet(std::fs::File::open(&path).unwrap(), "w", None).unwrap_err();
     assert!(e.to_string().contains("no such column"), "{e}");
 }
+
+/// The columns of a Parquet file, from its schema; a CSV file is not Parquet.
+#[test]
+fn parquet_columns_come_from_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 10, None);
+    let columns = pmldesign_data::columnar::parquet_columns(std::fs::File::open(&path).unwrap());
+    assert_eq!(columns.unwrap(), ["id", "v"]);
+    let text = dir.path().join("in.csv");
+    std::fs::write(&text, csv).unwrap();
+    let e = pmldesign_data::columnar::parquet_columns(std::fs::File::open(&text).unwrap());
+    assert!(e.unwrap_err().to_string().contains("Parquet"));
+}

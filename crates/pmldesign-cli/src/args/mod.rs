@@ -16,6 +16,7 @@ pub mod level;
 pub mod metric;
 pub mod output;
 pub mod report;
+pub mod serve;
 pub mod utility;
 pub mod values;
 
@@ -78,4 +79,34 @@ pub enum Command {
     /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),
     /// added as a new column; streamed, reproducible with --seed.
     Apply(apply::ApplyArgs),
+    /// A local web page for people who do not script: upload a CSV or Parquet
+    /// file or paste counts, pick the column, eps, delta, notion and utility, see
+    /// the report, and download design.json, the report and the privatised file.
+    /// Listens on 127.0.0.1; the URL it prints carries a per-run token.
+    Serve(serve::ServeArgs),
+}
+
+/// A clap error in one line: a refused value names the flag, the value and the
+/// fix; a value outside a flag's list adds the values it takes.
+pub fn one_line(e: &clap::Error) -> String {
+    let text = e.to_string();
+    match e.kind() {
+        clap::error::ErrorKind::InvalidValue => one_line_invalid_value(&text),
+        _ => text.lines().next().unwrap_or_default().to_string(),
+    }
+}
+
+/// clap's "invalid value" message in one line: the flag, the value and the values
+/// it takes (`error: invalid value 'x' for '--format <FORMAT>'; pass one of: table, json, csv`).
+fn one_line_invalid_value(text: &str) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    let values = text.lines().find_map(|l| {
+        l.trim()
+            .strip_prefix("[possible values: ")
+            .and_then(|v| v.strip_suffix(']'))
+    });
+    match values {
+        Some(v) => format!("{first}; pass one of: {v}"),
+        None => first.to_string(),
+    }
 }

@@ -13,7 +13,7 @@ use crate::render::design::render_design;
 use crate::render::report;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
-use pmldesign_solver::{Loss, Problem, Sample};
+use pmldesign_solver::{Design, Interrupt, Loss, Problem, Sample, Settings};
 
 /// The notion asked for, from `--notion` and its levels; usage errors name the flag.
 pub fn notion_from_flags(
@@ -112,50 +112,7 @@ fn alip_from_flags(
 
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
-    // A zero in the estimate is fine at the centre of a ball (--beta, --delta).
-    let est = load_estimate_with(&a.input, a.beta.is_some() || a.delta.is_some())?;
-    let metric = load_metric(&a.metric, est.prior.len())?;
-    let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
-    pmldesign_model::envelope::check_delta(a.envelope_delta)
-        .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let settings = a.settings()?;
-    report::check(&a.report, a.output.path(), a.time_limit)?;
-    let loss = loss_from_flags(&a)?;
-    if a.delta.is_some() && a.notion != NotionName::Pml {
-        return Err(CliError::Usage(format!(
-            "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
-            notion.name()
-        )));
-    }
-    let problem = match a.delta {
-        Some(delta) => Problem::from_sample(sample_source(&a, &est, delta)?),
-        None => Problem::new(match a.beta {
-            None => UncertaintySet::known(est.prior.clone()),
-            Some(beta) => UncertaintySet::l1_ball(est.prior.clone(), beta)?,
-        }),
-    };
-    let problem = match loss {
-        Some(loss) => problem.loss(loss),
-        None => {
-            problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
-        }
-    };
-    let mut bar = DesignProgress::new();
-    let d = problem
-        .notion(notion)
-        .labels(est.labels.clone())
-        .settings(settings.clone())
-        .on_progress(|p| bar.update(p))
-        .solve();
-    bar.finish();
-    let mut d = d?.with_envelope(a.envelope_delta)?;
-    d.provenance = d.provenance.map(|p| {
-        let p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
-        match &est.digest {
-            Some((what, sha)) => p.with_input(what, sha),
-            None => p,
-        }
-    });
+    let (d, settings) = solve(&a, &Run::default())?;
     let text = render_design(&d, a.output.format())?;
     let page = report::design_report(
         &d,
@@ -165,6 +122,112 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         (&settings, a.time_limit),
     )?;
     emit_with_report(a.output.path(), &text, page)
+}
+
+/// How [`solve`] runs: `pml design` shows a progress bar on a terminal; `pml
+/// serve` stops a solve with its interrupt and caps the alphabet.
+pub struct Run {
+    /// Stops the solve at its next check (the cancel of `pml serve`).
+    pub interrupt: Interrupt,
+    /// Show the progress bar (on a terminal only).
+    pub progress: bool,
+    /// Refuse a prior of more symbols than this.
+    pub max_alphabet: Option<usize>,
+}
+
+impl Default for Run {
+    /// As `pml design` runs: a bar, no interrupt, no cap.
+    fn default() -> Self {
+        Run {
+            interrupt: Interrupt::default(),
+            progress: true,
+            max_alphabet: None,
+        }
+    }
+}
+
+/// The design `a` asks for, with the settings it was solved under, checked as
+/// `pml design` checks its flags.
+pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> {
+    // A zero in the estimate is fine at the centre of a ball (--beta, --delta).
+    let est = load_estimate_with(&a.input, a.beta.is_some() || a.delta.is_some())?;
+    if let Some(max) = run.max_alphabet
+        && est.prior.len() > max
+    {
+        return Err(CliError::Usage(format!(
+            "invalid {}: {} categories, more than the {max} that pml designs for here (the largest alphabet pml reads a design back for); merge categories",
+            input_flag(&a.input),
+            est.prior.len()
+        )));
+    }
+    let metric = load_metric(&a.metric, est.prior.len())?;
+    let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;
+    pmldesign_model::envelope::check_delta(a.envelope_delta)
+        .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
+    let mut settings = a.settings()?;
+    settings.column_generation.interrupt = run.interrupt.clone();
+    report::check(&a.report, a.output.path(), a.time_limit)?;
+    let loss = loss_from_flags(a)?;
+    if a.delta.is_some() && a.notion != NotionName::Pml {
+        return Err(CliError::Usage(format!(
+            "invalid --delta with --notion {}: guarantees from samples are for PML; use --beta for a ball of priors, or --notion pml",
+            notion.name()
+        )));
+    }
+    let problem = problem(a, &est, loss)?;
+    let mut bar = run.progress.then(DesignProgress::new);
+    let d = problem
+        .notion(notion)
+        .labels(est.labels.clone())
+        .settings(settings.clone())
+        .on_progress(|p| {
+            if let Some(bar) = bar.as_mut() {
+                bar.update(p)
+            }
+        })
+        .solve();
+    if let Some(mut bar) = bar {
+        bar.finish();
+    }
+    let mut d = d?.with_envelope(a.envelope_delta)?;
+    d.provenance = d.provenance.map(|p| {
+        let p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+        match &est.digest {
+            Some((what, sha)) => p.with_input(what, sha),
+            None => p,
+        }
+    });
+    Ok((d, settings))
+}
+
+/// The flag the prior came from, as an error names it.
+fn input_flag(input: &crate::args::Input) -> String {
+    match &input.data {
+        Some(path) => format!("--data {}", path.display()),
+        None if input.counts.is_some() => "--counts".into(),
+        None => "--prior".into(),
+    }
+}
+
+/// The problem before its notion: the set of priors and the objective.
+fn problem<'a>(
+    a: &DesignArgs,
+    est: &Estimate,
+    loss: Option<Loss>,
+) -> Result<Problem<'a>, CliError> {
+    let problem = match a.delta {
+        Some(delta) => Problem::from_sample(sample_source(a, est, delta)?),
+        None => Problem::new(match a.beta {
+            None => UncertaintySet::known(est.prior.clone()),
+            Some(beta) => UncertaintySet::l1_ball(est.prior.clone(), beta)?,
+        }),
+    };
+    Ok(match loss {
+        Some(loss) => problem.loss(loss),
+        None => {
+            problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
+        }
+    })
 }
 
 /// The loss asked for with `--utility loss`; usage errors name the flag.

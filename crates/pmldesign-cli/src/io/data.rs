@@ -184,3 +184,30 @@ fn parquet_records(
 ) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
     Err(no_parquet(path))
 }
+
+/// The column names of a data file (its CSV header or Parquet schema), to offer
+/// them to choose from; a file that is not CSV text or Parquet is refused.
+pub fn data_columns(path: &std::path::Path, format: DataFormat) -> Result<Vec<String>, CliError> {
+    let file = open_file(path)?;
+    let columns = match format {
+        DataFormat::Csv => pmldesign_data::csv_columns(file),
+        DataFormat::Parquet => parquet_columns(path, file)?,
+    };
+    columns.map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))
+}
+
+#[cfg(feature = "parquet")]
+fn parquet_columns(
+    _: &std::path::Path,
+    file: std::fs::File,
+) -> Result<pmldesign_model::Result<Vec<String>>, CliError> {
+    Ok(pmldesign_data::columnar::parquet_columns(file))
+}
+
+#[cfg(not(feature = "parquet"))]
+fn parquet_columns(
+    path: &std::path::Path,
+    _: std::fs::File,
+) -> Result<pmldesign_model::Result<Vec<String>>, CliError> {
+    Err(no_parquet(path))
+}

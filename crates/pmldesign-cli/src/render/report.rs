@@ -9,6 +9,7 @@ use crate::io::write::same_file;
 use pmldesign_report::ReportOptions;
 use pmldesign_solver::{Design, RecordDesign, Settings};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// A page and the file it goes to.
 pub type Report = Option<(PathBuf, String)>;
@@ -62,15 +63,27 @@ pub fn design_report(
     let Some(path) = checked_path(r.report.as_ref(), output)? else {
         return Ok(None);
     };
-    let tradeoff = r
-        .tradeoff_budget(time_limit)?
-        .map(|budget| pmldesign_report::tradeoff(d, settings, budget));
+    let budget = r.tradeoff_budget(time_limit)?;
+    Ok(Some((
+        path,
+        design_page(d, settings, budget, design_file),
+    )))
+}
+
+/// The page of a single design: its trade-off curve solved under `budget`
+/// (none without one), and `design_file` named in the re-check command.
+pub fn design_page(
+    d: &Design,
+    settings: &Settings,
+    budget: Option<Duration>,
+    design_file: Option<String>,
+) -> String {
     let options = ReportOptions {
         design_file,
-        tradeoff,
+        tradeoff: budget.map(|budget| pmldesign_report::tradeoff(d, settings, budget)),
         ..ReportOptions::default()
     };
-    Ok(Some((path, pmldesign_report::design(d, &options))))
+    pmldesign_report::design(d, &options)
 }
 
 /// The report of a record design (no trade-off curve: `--tradeoff-budget` is for

@@ -2,6 +2,8 @@
 //! errors, input files.
 #![allow(dead_code)]
 
+pub mod serve;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

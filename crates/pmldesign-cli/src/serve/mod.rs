@@ -1,0 +1,112 @@
+//! `pml serve`: a local web page that drives `pml design` and `pml apply` for
+//! people who do not script. It sits above the commands (it calls their
+//! pipelines, as `main` does) and holds no mathematics.
+//!
+//! - `guard`: the per-run token, Host and Origin checks (403);
+//! - `routes`: the endpoints and the server's state; `form`: a request as the
+//!   command line it stands for; `upload`: receiving a file (413 past the cap);
+//!   `store`: the uploads and designs kept; `jobs`: at most `--jobs` at once
+//!   (503), each cancellable; `work`: what a job computes on a blocking thread;
+//! - `assets`: the page, embedded in the binary; `error`: `{"error": ...}`.
+
+mod assets;
+mod error;
+mod form;
+mod guard;
+mod jobs;
+mod routes;
+mod store;
+mod upload;
+mod work;
+
+use crate::args::serve::ServeArgs;
+use crate::error::CliError;
+use guard::Guard;
+use routes::{App, router};
+use std::io::Write;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+/// Runs `pml serve` until Ctrl-C (or SIGTERM).
+pub fn run(a: ServeArgs) -> Result<(), CliError> {
+    if !(a.time_limit.is_finite() && a.time_limit > 0.0) {
+        return Err(CliError::Usage(format!(
+            "invalid --time-limit = {:?}: give a positive, finite number of seconds such as 30",
+            a.time_limit
+        )));
+    }
+    let ip = host_ip(&a.host)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_io()
+        .build()
+        .map_err(|e| CliError::Failure(format!("cannot start the server's threads: {e}")))?;
+    runtime.block_on(serve(a, ip))
+}
+
+/// The address of `--host`: an IP address, or `localhost` (127.0.0.1).
+fn host_ip(host: &str) -> Result<IpAddr, CliError> {
+    if host.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::from([127, 0, 0, 1]));
+    }
+    host.trim_matches(|c| c == '[' || c == ']')
+        .parse()
+        .map_err(|_| {
+            CliError::Usage(format!(
+                "invalid --host {host:?}: not an IP address; give one such as 127.0.0.1 (the default), ::1 or localhost"
+            ))
+        })
+}
+
+async fn serve(a: ServeArgs, ip: IpAddr) -> Result<(), CliError> {
+    let listener = tokio::net::TcpListener::bind((ip, a.port))
+        .await
+        .map_err(|e| {
+            CliError::Failure(format!(
+                "cannot listen on --host {} --port {}: {e}; choose another --port (0 picks a free one)",
+                a.host, a.port
+            ))
+        })?;
+    let bound = listener.local_addr()?;
+    if !ip.is_loopback() {
+        eprintln!(
+            "warning: --host {}: the page is reachable from other machines on the network; only the token in the URL guards it (use the default 127.0.0.1 to keep it on this machine)",
+            a.host
+        );
+    }
+    let guard = Arc::new(Guard::new(bound));
+    let store = store::Store::new()
+        .map_err(|e| CliError::Failure(format!("cannot create the work directory: {e}")))?;
+    let app = Arc::new(App::new(store, a.jobs, a.time_limit, a.max_upload));
+    let shown = if ip.is_unspecified() {
+        format!("127.0.0.1:{}", bound.port())
+    } else {
+        bound.to_string()
+    };
+    // The first line of stdout, flushed: scripts and tests read the URL from it.
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "pml serve: http://{shown}/?token={}", guard.token())?;
+    out.flush()?;
+    drop(out);
+    eprintln!(
+        "pml serve: open the URL above in a browser (it holds this run's token); Ctrl-C stops the server and removes its uploads ({})",
+        app.store.dir().display()
+    );
+    axum::serve(listener, router(app, guard))
+        .await
+        .map_err(|e| CliError::Failure(format!("the server stopped: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_ip;
+
+    #[test]
+    fn hosts() {
+        assert!(host_ip("localhost").unwrap().is_loopback());
+        assert!(host_ip("::1").unwrap().is_loopback());
+        assert!(host_ip("[::1]").unwrap().is_loopback());
+        assert!(!host_ip("0.0.0.0").unwrap().is_loopback());
+        let e = host_ip("example.org").unwrap_err().to_string();
+        assert!(e.contains("--host"), "{e}");
+    }
+}

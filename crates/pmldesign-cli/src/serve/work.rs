@@ -1,0 +1,95 @@
+//! The work of a job, run on a blocking thread: a design with its JSON, table
+//! and report (as `pml design --format json --report` writes them), and the
+//! privatised file (as `pml apply` writes it). No mathematics: the commands do it.
+
+use super::error::ApiError;
+use super::form::apply_args;
+use super::store::{Kept, Store, Upload, fresh_id};
+use crate::args::design::DesignArgs;
+use crate::args::{DataFormat, Format};
+use crate::commands;
+use crate::commands::design::Run;
+use crate::render::design::render_design;
+use crate::render::report::design_page;
+use pmldesign_solver::{Interrupt, MAX_ALPHABET};
+use std::time::Duration;
+
+/// The file the report names in its re-check command.
+pub const DESIGN_FILE: &str = "design.json";
+
+/// A design as the page shows and downloads it.
+pub struct Designed {
+    /// `pml design --format json`.
+    pub json: String,
+    /// `pml design --format table`.
+    pub table: String,
+    /// The HTML report.
+    pub report: String,
+}
+
+/// Solves `a` (stopped by `interrupt`; an alphabet past [`MAX_ALPHABET`], the
+/// largest whose design file pml reads back, refused) and renders it; the report's trade-off
+/// curve shares `tradeoff` if given. An upload's stored path is named by the
+/// name the browser gave it, in messages and in the provenance.
+pub fn design(
+    a: &DesignArgs,
+    interrupt: Interrupt,
+    tradeoff: Option<Duration>,
+    upload: Option<&Upload>,
+) -> Result<Designed, ApiError> {
+    let named = |e: ApiError| match upload {
+        Some(u) => e.naming(u),
+        None => e,
+    };
+    let run = Run {
+        interrupt,
+        progress: false,
+        max_alphabet: Some(MAX_ALPHABET),
+    };
+    let (mut d, settings) = commands::design::solve(a, &run).map_err(|e| named(e.into()))?;
+    if let (Some(u), Some(p)) = (upload, d.provenance.as_mut()) {
+        p.input = p.input.replace(&u.path.display().to_string(), &u.name);
+    }
+    Ok(Designed {
+        json: render_design(&d, Format::Json)?,
+        table: render_design(&d, Format::Table)?,
+        report: design_page(&d, &settings, tradeoff, Some(DESIGN_FILE.into())),
+    })
+}
+
+/// Privatises the column a kept design was counted from, as `pml apply
+/// --mechanism design.json --seed S` does (the design verified first). Returns
+/// the open output (already unlinked from the work directory) and its download
+/// name.
+pub fn privatise(
+    store: &Store,
+    kept: &Kept,
+    seed: Option<&str>,
+) -> Result<(std::fs::File, String), ApiError> {
+    let Some((upload, column)) = &kept.source else {
+        return Err(ApiError::bad(
+            "this design came from pasted counts, so there is no file to privatise; upload the file and design from its column",
+        ));
+    };
+    let id = fresh_id();
+    let extension = match upload.format {
+        DataFormat::Csv => "csv",
+        DataFormat::Parquet => "parquet",
+    };
+    let mechanism = store.path(&id, "json");
+    let output = store.path(&format!("{id}-private"), extension);
+    let stored = |e: std::io::Error| ApiError::internal(format!("cannot store the design: {e}"));
+    std::fs::write(&mechanism, &kept.json).map_err(stored)?;
+    let done = apply_args(&mechanism, upload, column, &output, seed)
+        .and_then(|a| commands::apply::run(a).map_err(ApiError::from));
+    let _ = std::fs::remove_file(&mechanism);
+    done.map_err(|e| e.naming(upload))?;
+    let file = std::fs::File::open(&output)
+        .map_err(|e| ApiError::internal(format!("cannot read the privatised file: {e}")));
+    let _ = std::fs::remove_file(&output);
+    let stem = std::path::Path::new(&upload.name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("data");
+    Ok((file?, format!("{stem}_private.{extension}")))
+}
