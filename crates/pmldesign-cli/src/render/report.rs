@@ -64,10 +64,7 @@ pub fn design_report(
         return Ok(None);
     };
     let budget = r.tradeoff_budget(time_limit)?;
-    Ok(Some((
-        path,
-        design_page(d, settings, budget, design_file),
-    )))
+    Ok(Some((path, design_page(d, settings, budget, design_file))))
 }
 
 /// The page of a single design: its trade-off curve solved under `budget`
