@@ -2,7 +2,9 @@
 
 import os
 import pathlib
+import struct
 import subprocess
+import zlib
 
 import pytest
 
@@ -33,3 +35,26 @@ def run_pml(pml_bin):
         return r.stdout
 
     return run
+
+
+@pytest.fixture(scope="session")
+def artefacts():
+    """Where the screenshots are kept after the run."""
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    path = target / "browser-screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def distinct_bytes(png: bytes) -> int:
+    """Distinct byte values of the decompressed image data: a blank page has a
+    handful, a page with text and figures hundreds."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, data = 8, b""
+    while pos < len(png):
+        (length,) = struct.unpack(">I", png[pos:pos + 4])
+        kind = png[pos + 4:pos + 8]
+        if kind == b"IDAT":
+            data += png[pos + 8:pos + 8 + length]
+        pos += 12 + length
+    return len(set(zlib.decompress(data)))

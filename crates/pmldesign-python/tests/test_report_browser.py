@@ -6,15 +6,12 @@ not committed) and checked not blank. Skipped, with the reason, where Chromium
 or playwright is missing."""
 
 import json
-import os
 import pathlib
 import shutil
-import struct
-import zlib
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, distinct_bytes
 
 EXAMPLE1 = ["--prior", "0.4,0.2,0.2,0.2", "--exp-epsilon", "1.125"]
 
@@ -37,29 +34,6 @@ def browser():
         b = p.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         yield b
         b.close()
-
-
-@pytest.fixture(scope="module")
-def artefacts():
-    """Where the screenshots are kept after the run."""
-    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
-    path = target / "browser-screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def distinct_bytes(png: bytes) -> int:
-    """Distinct byte values of the decompressed image data: a blank page has a
-    handful, a page with text and figures hundreds."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, data = 8, b""
-    while pos < len(png):
-        (length,) = struct.unpack(">I", png[pos:pos + 4])
-        kind = png[pos + 4:pos + 8]
-        if kind == b"IDAT":
-            data += png[pos + 8:pos + 8 + length]
-        pos += 12 + length
-    return len(set(zlib.decompress(data)))
 
 
 def reports(run_pml, tmp: pathlib.Path):
