@@ -1,4 +1,4 @@
-//! Small dense linear algebra: least squares by Householder QR, and
+//! Small dense linear algebra: least squares by faer's Householder QR, and
 //! non-negative least squares.
 //!
 //! Used to polish LP solutions so that designed mechanisms have exact row sums.
@@ -6,46 +6,29 @@
 use ndarray::{Array1, Array2};
 
 /// Solves `min ||A x - b||_2` for a tall or square `A` (rows >= cols) with full
-/// column rank by Householder QR. Returns `None` when `A` is rank deficient
-/// (a diagonal of R below `1e-13` times the largest column norm).
+/// column rank by faer's blocked Householder QR (one thread, a fixed order of
+/// operations: the same bytes on every run). Returns `None` when `A` is rank
+/// deficient (a diagonal of R below `1e-13` times the largest column norm).
 pub fn least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
+    use faer::linalg::solvers::SolveLstsq;
     let (m, n) = a.dim();
     if m < n || b.len() != m {
         return None;
     }
-    let mut r = a.clone();
-    let mut y = b.clone();
     let scale = (0..n)
-        .map(|j| r.column(j).dot(&r.column(j)).sqrt())
+        .map(|j| a.column(j).dot(&a.column(j)).sqrt())
         .fold(0.0, f64::max);
-    for k in 0..n {
-        let norm = (k..m).map(|i| r[[i, k]] * r[[i, k]]).sum::<f64>().sqrt();
-        if norm <= 1e-13 * scale.max(f64::MIN_POSITIVE) {
-            return None;
-        }
-        let alpha = if r[[k, k]] > 0.0 { -norm } else { norm };
-        let mut v: Vec<f64> = (k..m).map(|i| r[[i, k]]).collect();
-        v[0] -= alpha;
-        let vnorm2: f64 = v.iter().map(|x| x * x).sum();
-        if vnorm2 > 0.0 {
-            for j in k..n {
-                let d: f64 = (k..m).map(|i| v[i - k] * r[[i, j]]).sum::<f64>() * 2.0 / vnorm2;
-                for i in k..m {
-                    r[[i, j]] -= d * v[i - k];
-                }
-            }
-            let d: f64 = (k..m).map(|i| v[i - k] * y[i]).sum::<f64>() * 2.0 / vnorm2;
-            for i in k..m {
-                y[i] -= d * v[i - k];
-            }
-        }
+    let qr = faer::Mat::<f64>::from_fn(m, n, |i, j| a[[i, j]]).qr();
+    let r = qr.R();
+    let tolerance = 1e-13 * scale.max(f64::MIN_POSITIVE);
+    let rank_deficient = |k: usize| r[(k, k)].is_nan() || r[(k, k)].abs() <= tolerance;
+    if (0..n).any(rank_deficient) {
+        return None;
     }
-    let mut x = Array1::zeros(n);
-    for k in (0..n).rev() {
-        let s: f64 = (k + 1..n).map(|j| r[[k, j]] * x[j]).sum();
-        x[k] = (y[k] - s) / r[[k, k]];
-    }
-    Some(x)
+    let mut y = b.to_vec();
+    qr.solve_lstsq_in_place(faer::ColMut::from_slice_mut(&mut y));
+    y.truncate(n);
+    Some(Array1::from(y))
 }
 
 /// Solves `min ||A x - b||_2` over `x >= 0` by the active-set method of Lawson

@@ -2,4 +2,5 @@
 //! stall guard, and the dense restricted master of column generation.
 
 pub(crate) mod backend;
+pub(crate) mod basis;
 pub(crate) mod master;
