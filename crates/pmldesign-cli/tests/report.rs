@@ -239,6 +239,14 @@ fn compare_and_envelope_write_their_reports() {
         .success();
     let envelope = page(&e);
     assert!(envelope.contains("Statement: ") && envelope.contains("LP upper"));
+    let plot = dir.path().join("e.svg");
+    let both = ["--plot", s(&plot), "--report", s(&plot)];
+    let err = one_line_usage_error(&[&args[..], &["0.4,0.2,0.2,0.2"][..], &both[..]].concat());
+    assert!(
+        err.contains("invalid --report") && err.contains("--plot"),
+        "{err}"
+    );
+    assert!(!plot.exists());
     let same = dir.path().join("same.json");
     let clash = ["--output", s(&same), "--report", s(&same)];
     let err = one_line_usage_error(&[&["compare"][..], &prior[..], &clash[..]].concat());
