@@ -158,12 +158,10 @@ fn bad_uploads_are_refused_with_a_clear_message() {
     // Announced past the cap: refused before the body is sent.
     let (content_type, body) = common::serve::multipart("big.csv", big.as_bytes());
     let headers = [
-        ("Host", server.addr.as_str()),
-        ("X-PML-Token", server.token.as_str()),
         ("Content-Type", content_type.as_str()),
         ("Expect", "100-continue"),
     ];
-    let answer = request(&server.addr, "POST", "/api/upload", &headers, &body);
+    let answer = server.send("POST", "/api/upload", &headers, &body);
     assert_eq!(answer.status, 413);
     assert!(
         answer.error().contains("--max-upload = 1 kB"),
@@ -172,12 +170,10 @@ fn bad_uploads_are_refused_with_a_clear_message() {
     );
     // Sent without a length: refused while it streams in.
     let headers = [
-        ("Host", server.addr.as_str()),
-        ("X-PML-Token", server.token.as_str()),
         ("Content-Type", content_type.as_str()),
         ("Transfer-Encoding", "chunked"),
     ];
-    let answer = request(&server.addr, "POST", "/api/upload", &headers, &body);
+    let answer = server.send("POST", "/api/upload", &headers, &body);
     assert_eq!(answer.status, 413);
     assert!(
         answer.error().contains("--max-upload"),

@@ -5,7 +5,7 @@
 //! a clear one-line error; the server is still up afterwards, its memory bounded.
 
 mod common;
-use common::serve::{Answer, Server, multipart, request, rss_kb};
+use common::serve::{Answer, Client, Server, multipart, request, rss_kb};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -16,8 +16,7 @@ const KINDS: usize = 10;
 const MAX_RSS_KB: u64 = 500 * 1024;
 
 struct Fixture {
-    addr: String,
-    token: String,
+    client: Client,
     upload: Value,
     wide: Value,
     oversized: Vec<u8>,
@@ -25,35 +24,17 @@ struct Fixture {
 }
 
 impl Fixture {
-    /// The run's headers, and `extra`.
-    fn headers<'a>(&'a self, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
-        let mut h = vec![
-            ("Host", self.addr.as_str()),
-            ("X-PML-Token", self.token.as_str()),
-        ];
-        h.extend_from_slice(extra);
-        h
-    }
-
     fn design(&self, body: Value) -> Answer {
-        let headers = self.headers(&[("Content-Type", "application/json")]);
-        let body = body.to_string();
-        request(&self.addr, "POST", "/api/design", &headers, body.as_bytes())
-    }
-
-    fn upload(&self, name: &str, data: &[u8]) -> Answer {
-        let (content_type, body) = multipart(name, data);
-        let headers = self.headers(&[("Content-Type", content_type.as_str())]);
-        request(&self.addr, "POST", "/api/upload", &headers, &body)
+        self.client.post_json("/api/design", &body)
     }
 
     fn page(&self, headers: &[(&str, &str)]) -> Answer {
-        request(&self.addr, "GET", "/", headers, b"")
+        request(&self.client.addr, "GET", "/", headers, b"")
     }
 
     /// Request `kind` (0 to 9) and the statuses it may get (503: busy).
     fn send(&self, kind: usize) -> (Answer, &'static [u16]) {
-        let addr = self.addr.as_str();
+        let addr = self.client.addr.as_str();
         match kind {
             0 => (
                 self.design(json!({"counts": "40,20,20,20", "epsilon": 0.5})),
@@ -65,7 +46,7 @@ impl Fixture {
             }
             2 => (self.page(&[("Host", addr)]), &[403]),
             3 => (
-                self.page(&self.headers(&[("Origin", "http://evil.example")])),
+                self.page(&self.client.headers(&[("Origin", "http://evil.example")])),
                 &[403],
             ),
             4 => {
@@ -73,12 +54,14 @@ impl Fixture {
                     ("Content-Type", self.oversized_type.as_str()),
                     ("Expect", "100-continue"),
                 ];
-                let headers = self.headers(&extra);
-                let a = request(addr, "POST", "/api/upload", &headers, &self.oversized);
+                let a = self
+                    .client
+                    .send("POST", "/api/upload", &extra, &self.oversized);
                 (a, &[413])
             }
             5 => (
-                self.upload("noise.csv", &[0u8, 159, 146, 150, 0, 1, 2]),
+                self.client
+                    .upload("noise.csv", &[0u8, 159, 146, 150, 0, 1, 2]),
                 &[400, 503],
             ),
             6 => {
@@ -89,9 +72,12 @@ impl Fixture {
                 let form = json!({"upload": self.wide, "column": "x", "epsilon": 1.0});
                 (self.design(form), &[400, 503])
             }
-            8 => (self.upload("book.xlsx", b"PK\x03\x04"), &[400, 503]),
+            8 => (self.client.upload("book.xlsx", b"PK\x03\x04"), &[400, 503]),
             _ => {
-                let headers = [("Host", "rebound.example:80"), ("X-PML-Token", &self.token)];
+                let headers = [
+                    ("Host", "rebound.example:80"),
+                    ("X-PML-Token", &self.client.token),
+                ];
                 (self.page(&headers), &[403])
             }
         }
@@ -134,8 +120,7 @@ fn fixture(server: &Server) -> Fixture {
     assert_eq!(wide.status, 200);
     let (oversized_type, oversized) = multipart("huge.csv", &vec![b'1'; 17_000_000]);
     Fixture {
-        addr: server.addr.clone(),
-        token: server.token.clone(),
+        client: server.client(),
         upload: upload.json()["upload"].clone(),
         wide: wide.json()["upload"].clone(),
         oversized,

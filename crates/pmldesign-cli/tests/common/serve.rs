@@ -6,12 +6,27 @@ use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 
 /// A server started on a free port; stopped (SIGTERM, then waited for) on drop.
+/// It is also its [`Client`] (`server.addr`, `server.upload(..)`).
 pub struct Server {
     child: Child,
+    client: Client,
+}
+
+/// Where a server listens and its run's token: requests that carry both.
+/// Shared by the threads of a load test.
+#[derive(Clone)]
+pub struct Client {
     /// `127.0.0.1:PORT`.
     pub addr: String,
     /// The run's token.
     pub token: String,
+}
+
+impl std::ops::Deref for Server {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
 }
 
 impl Server {
@@ -35,8 +50,10 @@ impl Server {
         let (addr, token) = url.split_once("/?token=").unwrap();
         Server {
             child,
-            addr: addr.to_owned(),
-            token: token.to_owned(),
+            client: Client {
+                addr: addr.to_owned(),
+                token: token.to_owned(),
+            },
         }
     }
 
@@ -50,14 +67,31 @@ impl Server {
         self.child.try_wait().unwrap().is_none()
     }
 
-    /// A request with the token header and the right Host.
-    pub fn call(&self, method: &str, path: &str, content_type: &str, body: &[u8]) -> Answer {
-        let headers = [
+    /// The client of this server (to share among threads).
+    pub fn client(&self) -> Client {
+        self.client.clone()
+    }
+}
+
+impl Client {
+    /// The right Host and the token header, then `extra`.
+    pub fn headers<'a>(&'a self, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+        let mut h = vec![
             ("Host", self.addr.as_str()),
             ("X-PML-Token", self.token.as_str()),
-            ("Content-Type", content_type),
         ];
-        request(&self.addr, method, path, &headers, body)
+        h.extend_from_slice(extra);
+        h
+    }
+
+    /// A request with the right Host, the token header and `extra`.
+    pub fn send(&self, method: &str, path: &str, extra: &[(&str, &str)], body: &[u8]) -> Answer {
+        request(&self.addr, method, path, &self.headers(extra), body)
+    }
+
+    /// A request with the token header, the right Host and a content type.
+    pub fn call(&self, method: &str, path: &str, content_type: &str, body: &[u8]) -> Answer {
+        self.send(method, path, &[("Content-Type", content_type)], body)
     }
 
     /// `POST path` with a JSON body.
