@@ -14,12 +14,7 @@ chromium_ok() {
 }
 
 if ! chromium_ok; then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
-    # A fresh machine has no package lists yet: update them first.
-    if command -v apt-get >/dev/null 2>&1 \
-        && $sudo apt-get update -qq >/dev/null 2>&1 \
-        && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null 2>&1; then
+    if "$(dirname "$0")/install-debian.sh" chromium; then
         echo "install-chromium: installed chromium"
     else
         echo "install-chromium: chromium could not be installed; the browser tests will be skipped" >&2

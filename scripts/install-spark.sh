@@ -16,12 +16,7 @@ java_ok() {
 }
 
 if ! java_ok; then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo -n"
-    # A fresh machine has no package lists yet: update them first.
-    if command -v apt-get >/dev/null 2>&1 \
-        && $sudo apt-get update -qq >/dev/null 2>&1 \
-        && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null 2>&1; then
+    if "$(dirname "$0")/install-debian.sh" openjdk-17-jre-headless; then
         echo "install-spark: installed openjdk-17-jre-headless"
     else
         echo "install-spark: no Java 17+ and openjdk-17-jre-headless could not be installed; the Spark tests will be skipped" >&2
