@@ -11,6 +11,7 @@ use crate::text::num;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::statement::describe_set;
+use pmldesign_solver::numbered;
 
 /// What an audit shows: the assessment, its envelope bounds, the labels and the
 /// file the mechanism came from.
@@ -31,9 +32,7 @@ pub fn page(a: &Audit) -> String {
     let title = format!("Audit of the mechanism {}", a.source);
     let mut p = Page::new(&title);
     p.guarantee(&sentence(s));
-    let outputs: Vec<String> = (1..=s.mechanism.outputs())
-        .map(|y| format!("y{y}"))
-        .collect();
+    let outputs = numbered("y", s.mechanism.outputs());
     let rows = s.mechanism.to_rows();
     let prior = s.prior.masses().to_vec();
     let m = Matrix {
@@ -50,7 +49,7 @@ pub fn page(a: &Audit) -> String {
     p.section(
         "leakage",
         "Leakage of each output, and the prior",
-        &leakage(a, &outputs),
+        &leakage(s, &m),
     );
     p.section("measures", "Every measure", &measures(s));
     p.section("tail", "The (eps, delta) tail curve", &tail(s));
@@ -79,8 +78,10 @@ fn sentence(s: &Assessment) -> String {
     t
 }
 
-fn leakage(a: &Audit, outputs: &[String]) -> String {
-    let s = a.assessment;
+/// The PML of each output (under the prior, and over the set), then the prior
+/// itself; `m` gives the labels and the prior.
+fn leakage(s: &Assessment, m: &Matrix) -> String {
+    let outputs = m.outputs;
     let values: Vec<f64> = s.pml_per_outcome.iter().map(|l| l.unwrap_or(0.0)).collect();
     let mut html = leakage_figure(
         "PML",
@@ -106,8 +107,7 @@ fn leakage(a: &Audit, outputs: &[String]) -> String {
             &format!("Worst-case PML of each output over {over}, measured exactly."),
         ));
     }
-    let prior = s.prior.masses().to_vec();
-    html.push_str(&prior_figure(a.labels, &prior, "The prior."));
+    html.push_str(&prior_figure(m.inputs, m.prior, "The prior."));
     html
 }
 

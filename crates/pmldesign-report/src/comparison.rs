@@ -8,7 +8,7 @@ use crate::document::{Page, figure, para, table};
 use crate::matrix::{Matrix, mechanism_figure};
 use crate::text::{num, short};
 use pmldesign_model::statement::describe_set;
-use pmldesign_solver::Comparison;
+use pmldesign_solver::{Comparison, numbered};
 
 /// The whole page of a comparison; `labels` names the inputs.
 pub fn page(c: &Comparison, labels: &[String]) -> String {
@@ -28,9 +28,7 @@ pub fn page(c: &Comparison, labels: &[String]) -> String {
     let prior = c.uncertainty.reference().to_vec();
     for (i, row) in c.rows.iter().enumerate() {
         let rows = row.mechanism.to_rows();
-        let outputs: Vec<String> = (1..=row.mechanism.outputs())
-            .map(|y| format!("y{y}"))
-            .collect();
+        let outputs = numbered("y", row.mechanism.outputs());
         let m = Matrix {
             rows: &rows,
             inputs: labels,

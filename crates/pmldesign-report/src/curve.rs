@@ -9,6 +9,7 @@ use crate::matrix::{Matrix, mechanism_figure, prior_figure};
 use crate::text::{num, short};
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Prior};
+use pmldesign_solver::numbered;
 
 /// What `pml envelope` computed: the bounds over a grid of delta, the LP's
 /// bracket `(lower, upper)` at each delta when asked for, and the statement at
@@ -41,9 +42,7 @@ pub fn page(e: &EnvelopeCurve) -> String {
     p.section("table", "The numbers", &numbers(e));
     let rows = e.mechanism.to_rows();
     let prior = e.prior.masses().to_vec();
-    let outputs: Vec<String> = (1..=e.mechanism.outputs())
-        .map(|y| format!("y{y}"))
-        .collect();
+    let outputs = numbered("y", e.mechanism.outputs());
     let m = Matrix {
         rows: &rows,
         inputs: e.labels,
