@@ -7,10 +7,12 @@
 //! first). Options: `--notion NAME` (pml, pmc, alip, lip, ldp; ALIP uses
 //! eps_l = eps_u = ln 2), `--gap G` (the relative gap to stop at), `--known-only`,
 //! `--compare-enumeration` (also times `--pricing enumerate`, the reference),
-//! `--utility NAME`, `--time-limit SECONDS`, `--zipf ROWS` (instead: a CSV column of
+//! `--utility NAME`, `--loss NAME` (a label loss: hamming, absolute, squared),
+//! `--time-limit SECONDS`, `--zipf ROWS` (instead: a CSV column of
 //! ROWS rows over N categories with Zipf(1.1) frequencies, designed from the sample
 //! with delta = 1e-6 at eps = 1, for the chosen utility and for the Hamming loss).
-//! `PML_EXTRA="--threads 1"` passes flags to every run of `pml`.
+//! `PML_EXTRA="--threads 1"` passes flags to every run of `pml`; `PML_DRY_RUN=1`
+//! prints each command line instead of running it.
 
 use std::process::Command;
 use std::time::Instant;
@@ -24,6 +26,7 @@ struct Options {
     sizes: Vec<usize>,
     notion: String,
     utility: String,
+    loss: Option<String>,
     gap: Option<String>,
     time_limit: Option<String>,
     known_only: bool,
@@ -36,6 +39,7 @@ fn options() -> Options {
         sizes: Vec::new(),
         notion: "pml".into(),
         utility: "mi".into(),
+        loss: None,
         gap: None,
         time_limit: None,
         known_only: false,
@@ -47,6 +51,10 @@ fn options() -> Options {
         match a.as_str() {
             "--notion" => o.notion = args.next().expect("--notion NAME"),
             "--utility" => o.utility = args.next().expect("--utility NAME"),
+            "--loss" => {
+                o.loss = args.next();
+                o.utility = "loss".into();
+            }
             "--gap" => o.gap = args.next(),
             "--time-limit" => o.time_limit = args.next(),
             "--known-only" => o.known_only = true,
@@ -87,6 +95,9 @@ fn run(bin: &str, args: &[String]) -> String {
     let extra: Vec<String> = std::env::var("PML_EXTRA")
         .map(|e| e.split_whitespace().map(String::from).collect())
         .unwrap_or_default();
+    if std::env::var_os("PML_DRY_RUN").is_some() {
+        return format!("{bin} {} {}", extra.join(" "), args.join(" "));
+    }
     let out = cmd.args(&extra).args(args).output().expect("run pml");
     let secs = start.elapsed().as_secs_f64();
     if !out.status.success() {
@@ -221,6 +232,9 @@ fn main() {
                 args.push("--epsilon-lower".into());
                 args.push(format!("{}", std::f64::consts::LN_2));
             }
+            if let Some(l) = &o.loss {
+                args.extend(["--loss".into(), l.clone()]);
+            }
             if let Some(b) = beta {
                 args.extend(["--beta".into(), format!("{b}")]);
             }
@@ -240,7 +254,7 @@ fn main() {
                 println!(
                     "| {n} | {set} | {} | {} | {} |",
                     o.notion,
-                    o.utility,
+                    o.loss.as_deref().unwrap_or(&o.utility),
                     run(&bin, &a)
                 );
             }
