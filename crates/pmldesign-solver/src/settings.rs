@@ -52,11 +52,12 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// When a loop started now must stop for the time limit (its share,
-    /// [`ColumnGenerationSettings::loop_time`]); `None` without a limit.
-    pub(crate) fn loop_deadline(&self) -> Option<std::time::Instant> {
+    /// When a loop over `n` inputs started now must stop for the time limit
+    /// (its share, [`ColumnGenerationSettings::loop_time`]); `None` without a
+    /// limit.
+    pub(crate) fn loop_deadline(&self, n: usize) -> Option<std::time::Instant> {
         self.column_generation
-            .deadline_from(std::time::Instant::now())
+            .deadline_from(std::time::Instant::now(), n)
     }
 
     /// Stops column generation once the certified relative gap is at most `gap`
@@ -242,18 +243,29 @@ pub struct ColumnGenerationSettings {
     pub smoothing: Option<f64>,
 }
 
+/// Seconds per entry of an N x N mechanism that a design spends after its loop
+/// ([`ColumnGenerationSettings::loop_time`]): measured at N = 2048 with a 5 s
+/// limit, 2.2 s from the loop's end to the design (the master's last pivots,
+/// polishing, certifying, the envelope) and 1.1 s to write it as JSON (the
+/// mechanism and two randomized-response matrices, 400 MB).
+pub const FINISH_SECONDS_PER_ENTRY: f64 = 8e-7;
+
 impl ColumnGenerationSettings {
-    /// The share of a time limit given to column generation: 90%, the rest is
-    /// for polishing, certifying and the baselines, so that a design returns
-    /// within about the limit.
-    pub fn loop_time(&self, limit: std::time::Duration) -> std::time::Duration {
-        limit.mul_f64(0.9)
+    /// The share of a time limit given to column generation over `n` inputs:
+    /// 90%, less [`FINISH_SECONDS_PER_ENTRY`] for each of the N^2 entries of the
+    /// mechanism, which polishing, certifying, the envelope, the baselines and
+    /// writing the design take after the loop (about 3.4 s at N = 2048, 0.05 s
+    /// at N = 256), so that a design returns within about the limit; at least
+    /// nothing (the loop then stops at its first look at the clock).
+    pub fn loop_time(&self, limit: std::time::Duration, n: usize) -> std::time::Duration {
+        let finish = std::time::Duration::from_secs_f64(FINISH_SECONDS_PER_ENTRY * (n * n) as f64);
+        limit.mul_f64(0.9).saturating_sub(finish)
     }
 
-    /// When a loop started at `start` must stop for the time limit (`None`
-    /// without one).
-    pub(crate) fn deadline_from(&self, start: Instant) -> Option<Instant> {
-        self.time_limit.map(|t| start + self.loop_time(t))
+    /// When a loop over `n` inputs started at `start` must stop for the time
+    /// limit (`None` without one).
+    pub(crate) fn deadline_from(&self, start: Instant, n: usize) -> Option<Instant> {
+        self.time_limit.map(|t| start + self.loop_time(t, n))
     }
 }
 

@@ -331,7 +331,8 @@ impl<'a> Generation<'a> {
 
     /// When the loop must stop for the time limit.
     fn deadline(&self) -> Option<std::time::Instant> {
-        self.settings.deadline_from(self.began)
+        self.settings
+            .deadline_from(self.began, self.oracle.dimension())
     }
 
     /// The master's dual, or microlp's restricted dual when the master failed.

@@ -57,7 +57,7 @@ impl PastProposition2 {
             let cg = &mut s.column_generation;
             // Precision past the gap between the two cones buys nothing.
             cg.gap_tolerance = cg.gap_tolerance.max(INNER_OUTER_GAP);
-            let deadline = s.loop_deadline();
+            let deadline = s.loop_deadline(p.len());
             (s, deadline)
         };
         let missing = || SolverError::Lp("no separable form for branch and bound".into());

@@ -314,7 +314,7 @@ fn exact_ball(
     let cg = &settings.column_generation;
     let deadline = cg
         .time_limit
-        .map(|t| std::time::Instant::now() + cg.loop_time(t));
+        .map(|t| std::time::Instant::now() + cg.loop_time(t, c.nrows()));
     let Some(oracle) = ExactBallLoss::new(set, epsilon, c, deadline) else {
         return Ok(None);
     };

@@ -158,7 +158,7 @@ pub fn optimise_in_cone(
         .and_then(|eps| utility.bound_at_level(eps))
         .unwrap_or(f64::INFINITY);
     if settings.pricing == PricingMethod::Auto {
-        let deadline = settings.loop_deadline();
+        let deadline = settings.loop_deadline(n);
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
             let settings = &with_smoothing(cone, settings);
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
@@ -212,7 +212,7 @@ pub fn optimise_in_cone(
             Ok(opt)
         }
         _ => {
-            let rays = crate::cones::rays::enumerate_until(cone, settings.loop_deadline())?;
+            let rays = crate::cones::rays::enumerate_until(cone, settings.loop_deadline(n))?;
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
     }

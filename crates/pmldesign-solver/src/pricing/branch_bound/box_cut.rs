@@ -275,7 +275,7 @@ impl Searched for BoxCut {
         // inputs meets those in the middle: one tree serves them all.
         let all = Items::new(&self.p, &lambda, None, suffix);
         let shared = Suffix::new(&all);
-        let found = pass.run(tol, n, |f| {
+        let make = |f: usize| {
             let items = Items::new(&self.p, &lambda, Some(f), suffix);
             let member = self.member(f, &lambda, lambda_sum);
             let tree = if all.index[all.start..].contains(&f) {
@@ -284,7 +284,19 @@ impl Searched for BoxCut {
                 Cow::Borrowed(&shared)
             };
             Job::root(member, Cow::Owned(items), tree, tol, keep)
-        });
+        };
+        // Every member's root bound over the chain of all inputs, f among them:
+        // their zonotope holds the member's (a lower floor of dual mass), and
+        // the heaviest mass bounds the member's (docs/theory.md §4b).
+        let unstarted = |f: usize| Found {
+            top: TopK::new(keep),
+            best: f64::NEG_INFINITY,
+            open: self
+                .member(f, &lambda, lambda_sum)
+                .bound(&Node::root(), &all, tol),
+            nodes: 0,
+        };
+        let found = pass.run(tol, n, make, Some(&unstarted));
         let results = found.into_iter().enumerate().collect();
         let lambda = Array1::from(lambda);
         collect(results, tol, keep, |f, set| {

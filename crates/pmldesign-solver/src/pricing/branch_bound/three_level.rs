@@ -752,21 +752,26 @@ impl Searched for ThreeLevel {
         let chains = Chains::new(&items, self.b);
         let prefixes = self.prefixes(&items);
         let keep = keep.min(KEEP_CAP);
-        let found = pass.run(tol, prefixes.len(), |k| {
-            let (node, stack) = prefixes[k].clone();
-            Search {
-                family: self,
-                items: &items,
-                tol,
-                keep,
-                frames: vec![Frame::Visit(node, true)],
-                checkpoint: ROUND,
-                stack,
-                found: Found::new(keep),
-                crude,
-                chains: &chains,
-            }
-        });
+        let found = pass.run(
+            tol,
+            prefixes.len(),
+            |k| {
+                let (node, stack) = prefixes[k].clone();
+                Search {
+                    family: self,
+                    items: &items,
+                    tol,
+                    keep,
+                    frames: vec![Frame::Visit(node, true)],
+                    checkpoint: ROUND,
+                    stack,
+                    found: Found::new(keep),
+                    crude,
+                    chains: &chains,
+                }
+            },
+            None,
+        );
         let results = found.into_iter().map(|f| (0, f)).collect();
         let n = self.p.len();
         let mut best = collect(results, tol, keep, |_, set| {

@@ -425,7 +425,7 @@ impl Searched for TwoLevel {
                     keep,
                 )
             };
-            pass.run(tol, 1, job)
+            pass.run(tol, 1, job, None)
         } else {
             self.split_search(&member, &items, tol, keep, pass)
         };
@@ -448,24 +448,30 @@ impl TwoLevel {
     ) -> Vec<Found> {
         let splits = 6;
         let suffix = Suffix::new(items);
-        pass.run(tol, 1usize << splits, |mask| {
-            let mut node = Node::root();
-            let mut stack = Vec::new();
-            for i in 0..splits {
-                let (take, leave) = node.children(items);
-                node = if mask >> i & 1 == 1 {
-                    stack.push(i);
-                    take
-                } else {
-                    leave
-                };
-            }
-            let search = Search::new(Cow::Borrowed(items), (tol, keep), (node, mask != 0, stack));
-            Job {
-                family: member,
-                suffix: Cow::Borrowed(&suffix),
-                search,
-            }
-        })
+        pass.run(
+            tol,
+            1usize << splits,
+            |mask| {
+                let mut node = Node::root();
+                let mut stack = Vec::new();
+                for i in 0..splits {
+                    let (take, leave) = node.children(items);
+                    node = if mask >> i & 1 == 1 {
+                        stack.push(i);
+                        take
+                    } else {
+                        leave
+                    };
+                }
+                let search =
+                    Search::new(Cow::Borrowed(items), (tol, keep), (node, mask != 0, stack));
+                Job {
+                    family: member,
+                    suffix: Cow::Borrowed(&suffix),
+                    search,
+                }
+            },
+            None,
+        )
     }
 }
