@@ -61,7 +61,7 @@ pub(crate) fn column_generation<S: LabelSlice>(
     let r = slice.normaliser().to_owned();
     let oracle = LossOracle {
         slice,
-        loss: LabelledLoss { c },
+        loss: LabelledLoss::new(c),
     };
     column_generation_over(&oracle, r.view(), c, settings, progress)
 }
@@ -76,7 +76,7 @@ pub(crate) fn column_generation_over(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<ColumnGenerationResult> {
     let n = c.nrows();
-    let loss = LabelledLoss { c };
+    let loss = LabelledLoss::new(c);
     let design_settings = crate::Settings {
         max_alphabet: usize::MAX,
         ..settings.clone()

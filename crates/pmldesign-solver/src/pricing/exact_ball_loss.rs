@@ -21,7 +21,7 @@
 //! one linear pricing per maximiser y ([`ExactBallLoss::map_accuracy`]).
 
 use crate::colgen::oracle::{Column, Pricing, RayOracle};
-use crate::objective::loss::LabelledLoss;
+use crate::objective::loss::{LabelledLoss, Shape};
 use crate::objective::utility::{Separable, Utility};
 use crate::pricing::branch_bound::Union;
 use crate::pricing::choice::exact_ball_families;
@@ -63,6 +63,8 @@ pub(crate) struct ExactBallLoss<'a> {
     families: Union,
     /// The loss matrix (N x labels).
     c: Cow<'a, Array2<f64>>,
+    /// Its shape, found once ([`Shape::of`]).
+    shape: Shape,
     r: Array1<f64>,
     /// `E = e^eps` and `b = beta/2`.
     e: f64,
@@ -113,6 +115,7 @@ impl<'a> ExactBallLoss<'a> {
         let families = exact_ball_families(r.as_slice()?, e, b, &Zero, deadline)?;
         Some(ExactBallLoss {
             families,
+            shape: Shape::of(&c),
             c,
             r,
             e,
@@ -121,7 +124,7 @@ impl<'a> ExactBallLoss<'a> {
     }
 
     fn loss(&self) -> LabelledLoss<'_> {
-        LabelledLoss { c: &self.c }
+        LabelledLoss::with_shape(&self.c, &self.shape)
     }
 
     /// The column v valued by its best label, with its reduced cost.

@@ -89,7 +89,7 @@ fn reprice_loss_columns(
     };
     let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
     let ones = Array1::ones(c.nrows());
-    let ones_value = LabelledLoss { c }.column_value(ones.view(), set.reference().view());
+    let ones_value = LabelledLoss::new(c).column_value(ones.view(), set.reference().view());
     if method == LossMethod::ColumnGeneration
         && let Some(oracle) = ExactBallLoss::new(set, level, c, None)
     {
@@ -108,7 +108,7 @@ fn reprice_loss_columns(
     };
     let oracle = LossOracle {
         slice,
-        loss: LabelledLoss { c },
+        loss: LabelledLoss::new(c),
     };
     let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
     check_dual_bound("loss.dual", dc, repriced)?;
