@@ -7,7 +7,7 @@ mod common;
 use common::minimise_loss_with;
 use common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
-use pmldesign_solver::{Loss, LossMethod, Settings};
+use pmldesign_solver::{DesignStatus, Loss, LossMethod, Settings};
 use rand::Rng;
 
 #[test]
@@ -69,4 +69,25 @@ fn column_generation_equals_direct_lp() {
             assert!(d.certificate.max_row_sum_error <= 1e-12, "case {case}");
         }
     }
+}
+
+/// The direct LP keeps a time limit: stopped before its primal, it returns the
+/// constant guess (private at every level) with the loss without privacy as its
+/// bound, status time limit, certified like every design.
+#[test]
+fn direct_lp_stops_at_the_time_limit() {
+    let mut r = rng(27);
+    let n = 40;
+    let p = random_prior(&mut r, n, 0.2);
+    let set = known_or_small_ball(&mut r, &p, 0, 0.1..0.9);
+    let mut settings = Settings {
+        loss_method: LossMethod::Direct,
+        ..Settings::default()
+    };
+    settings.column_generation.time_limit = Some(std::time::Duration::from_nanos(1));
+    let d = minimise_loss_with(&set, 0.7, &Loss::Absolute, &settings).unwrap();
+    assert_eq!(d.status, DesignStatus::TimeLimit);
+    assert_eq!(d.method, LossMethod::Direct);
+    assert!(d.lower_bound <= d.expected_loss);
+    assert!(d.certificate.worst_case_pml <= 0.7 + 1e-12);
 }

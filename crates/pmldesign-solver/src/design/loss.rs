@@ -277,15 +277,41 @@ fn by_lp(
     } else {
         cons.e.sqrt()
     };
-    let w = solve_primal(&cons, c, e_lp)?;
-    let dual = repaired(&cons, c, solve_dual(&cons, c)?);
+    // The LPs stop at the loop's deadline ([`crate::Settings::loop_deadline`]).
+    let deadline = settings.loop_deadline(c.nrows());
+    let stopped = || settings.column_generation.interrupt.or_past(deadline);
+    let mechanism = match solve_primal(&cons, c, e_lp, deadline) {
+        Ok(w) => clean(w, set, epsilon)?,
+        Err(_) if stopped() => return stopped_direct(c),
+        Err(e) => return Err(e),
+    };
+    let (lower_bound, dual, status) = match solve_dual(&cons, c, deadline) {
+        Ok(dual) => {
+            let dual = repaired(&cons, c, dual);
+            let bound = dual.bound.max(free_lower_bound(c));
+            (bound, Some(LossDual::Direct(dual)), DesignStatus::Optimal)
+        }
+        Err(_) if stopped() => (free_lower_bound(c), None, DesignStatus::TimeLimit),
+        Err(e) => return Err(e),
+    };
     Ok(Solved {
         method: LossMethod::Direct,
-        mechanism: clean(w, set, epsilon)?,
-        lower_bound: dual.bound.max(free_lower_bound(c)),
-        dual: Some(LossDual::Direct(dual)),
+        mechanism,
+        lower_bound,
+        dual,
         iterations: 0,
-        status: DesignStatus::Optimal,
+        status,
+    })
+}
+
+/// The direct LP stopped by the time limit (or Ctrl-C) before its primal: the
+/// constant guess, private at every level, bounded by the loss without privacy.
+fn stopped_direct(c: &Array2<f64>) -> Result<Solved> {
+    Ok(Solved {
+        method: LossMethod::Direct,
+        lower_bound: free_lower_bound(c),
+        status: DesignStatus::TimeLimit,
+        ..constant_guess(c)?
     })
 }
 

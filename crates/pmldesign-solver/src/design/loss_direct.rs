@@ -10,6 +10,7 @@ use good_lp::{Expression, ProblemVariables, Variable, variable};
 use good_lp::{Solution, SolverModel};
 use ndarray::Array2;
 use pmldesign_model::{Mechanism, UncertaintySet};
+use std::time::Instant;
 
 /// Relative tightening of `E` in the direct primal LP (see the module docs).
 pub const PRIMAL_MARGIN: f64 = 1e-9;
@@ -23,7 +24,12 @@ fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
 }
 
 /// The primal LP with `E` replaced by `e_lp`; returns W.
-pub(crate) fn solve_primal(cons: &Constraints, c: &Array2<f64>, e_lp: f64) -> Result<Array2<f64>> {
+pub(crate) fn solve_primal(
+    cons: &Constraints,
+    c: &Array2<f64>,
+    e_lp: f64,
+    deadline: Option<Instant>,
+) -> Result<Array2<f64>> {
     let n = c.nrows();
     let mut vars = ProblemVariables::new();
     let w: Vec<Vec<Variable>> = (0..n)
@@ -40,7 +46,7 @@ pub(crate) fn solve_primal(cons: &Constraints, c: &Array2<f64>, e_lp: f64) -> Re
         .filter(|&(x, y)| c[[x, y]] != 0.0)
         .map(|(x, y)| c[[x, y]] * w[x][y])
         .sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.minimise(objective).using(solver);
     for row in &w {
         let s: Expression = row.iter().copied().sum();
@@ -114,7 +120,11 @@ pub(crate) fn clean(mut w: Array2<f64>, set: &UncertaintySet, epsilon: f64) -> R
 ///            h sum_k sigma_ky <= sum_x rho_xy      (Proposition 2 only),
 ///            gamma, sigma, rho >= 0, alpha free.
 /// ```
-pub(crate) fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoint> {
+pub(crate) fn solve_dual(
+    cons: &Constraints,
+    c: &Array2<f64>,
+    deadline: Option<Instant>,
+) -> Result<DualPoint> {
     let n = c.nrows();
     let kk = cons.functionals.len();
     let mut vars = ProblemVariables::new();
@@ -133,7 +143,7 @@ pub(crate) fn solve_dual(cons: &Constraints, c: &Array2<f64>) -> Result<DualPoin
         Vec::new()
     };
     let objective: Expression = alpha.iter().copied().sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.maximise(objective).using(solver);
     for x in 0..n {
         for y in 0..n {
