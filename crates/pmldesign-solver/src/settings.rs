@@ -247,14 +247,15 @@ pub struct ColumnGenerationSettings {
 /// ([`ColumnGenerationSettings::loop_time`]): measured at N = 2048 with a 5 s
 /// limit, 2.2 s from the loop's end to the design (the master's last pivots,
 /// polishing, certifying, the envelope) and 1.1 s to write it as JSON (the
-/// mechanism and two randomized-response matrices, 400 MB).
-pub const FINISH_SECONDS_PER_ENTRY: f64 = 8e-7;
+/// mechanism and two randomized-response matrices, 400 MB), with a margin for
+/// the start columns and the notions' slower certificates.
+pub const FINISH_SECONDS_PER_ENTRY: f64 = 1e-6;
 
 impl ColumnGenerationSettings {
     /// The share of a time limit given to column generation over `n` inputs:
     /// 90%, less [`FINISH_SECONDS_PER_ENTRY`] for each of the N^2 entries of the
     /// mechanism, which polishing, certifying, the envelope, the baselines and
-    /// writing the design take after the loop (about 3.4 s at N = 2048, 0.05 s
+    /// writing the design take after the loop (about 4.2 s at N = 2048, 0.07 s
     /// at N = 256), so that a design returns within about the limit; at least
     /// nothing (the loop then stops at its first look at the clock).
     pub fn loop_time(&self, limit: std::time::Duration, n: usize) -> std::time::Duration {
