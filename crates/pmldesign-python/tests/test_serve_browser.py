@@ -51,7 +51,10 @@ def test_upload_design_download_verify(server, pml_bin, tmp_path, artefacts):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(server)
         page.set_input_files("#file", str(data))
-        page.wait_for_function("document.querySelector('#column').options.length === 2")
+        # A selector, not wait_for_function: a string predicate is evaluated by
+        # the page, whose Content-Security-Policy forbids eval (it failed so
+        # whenever the columns were not filled at the first look).
+        page.wait_for_selector("#column option:nth-child(2)", state="attached")
         page.select_option("#column", "colour")
         page.fill("#eps", "0.75")
         page.click("#design")
