@@ -32,6 +32,12 @@ pub(super) trait Resumable: Send {
     /// visited its round's nodes. A `stopped` search expands no node: every
     /// node still open keeps its bound.
     fn advance(&mut self, stopped: bool) -> bool;
+    /// Stops at once with a bound on every node left open, possibly looser
+    /// than [`Self::advance`] with `stopped` would give (for a pass the clock
+    /// or Ctrl-C has stopped).
+    fn abandon(&mut self) {
+        self.advance(true);
+    }
     /// What it has found so far.
     fn found(&self) -> &Found;
     /// What it found.
@@ -184,7 +190,11 @@ impl Pass {
         let rest: Vec<(usize, Found)> = active
             .into_par_iter()
             .map(|(i, mut s)| {
-                s.advance(true);
+                if stop == Stop::Now || self.past() {
+                    s.abandon();
+                } else {
+                    s.advance(true);
+                }
                 (i, s.into_found())
             })
             .chain(order[next..].par_iter().map(|&i| {
