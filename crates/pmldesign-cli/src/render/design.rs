@@ -5,6 +5,7 @@
 use super::envelope::envelope_table;
 use super::matrix::matrix_table;
 use super::number::num;
+use super::pretty;
 use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
 use crate::error::CliError;
@@ -17,14 +18,7 @@ use std::fmt::Write;
 /// utility and a loss alike.
 pub fn render_design(d: &Design, format: Format) -> Result<String, CliError> {
     Ok(match format {
-        // Straight to text: through a `serde_json::Value` the three N x N
-        // matrices of a large design took twice the time (2.8 s at N = 2048).
-        Format::Json => {
-            let mut s =
-                serde_json::to_string_pretty(d).map_err(|e| CliError::Failure(e.to_string()))?;
-            s.push('\n');
-            s
-        }
+        Format::Json => pretty(d)?,
         Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
         Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
         Format::Table if d.loss.is_some() => loss_table(d)?,
