@@ -232,8 +232,9 @@ fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64
 /// beta/2 arrives from a set D of donors emptied completely (`p^(D) <= beta/2`)
 /// and, when D holds less than beta/2, one more donor j that gives the rest. When
 /// `1 - p^_k <= beta/2` the vertex is the point mass on k. Duplicates are removed.
-/// Fails when more than `limit` candidates would be produced, counted before any
-/// is built (at N = 2048 building the first 200,000 took 3.2 GB).
+/// Fails when more than `limit` candidates would be produced, found (a few
+/// words each) before any is built (at N = 2048 building the first 200,000
+/// took 3.2 GB).
 pub fn l1_ball_vertices(center: &Prior, beta: f64, limit: usize) -> Result<Vec<Array1<f64>>> {
     let p = center.masses();
     let n = p.len();
@@ -249,20 +250,16 @@ pub fn l1_ball_vertices(center: &Prior, beta: f64, limit: usize) -> Result<Vec<A
     if n > 30 && half >= center.min_mass() {
         return Err(too_many());
     }
-    let mut count = 0usize;
-    walk_ball_vertices(p, half, &mut |_| {
-        count += 1;
-        if count > limit {
+    let mut candidates = Vec::new();
+    walk_ball_vertices(p, half, &mut |candidate| {
+        candidates.push(candidate);
+        if candidates.len() > limit {
             Err(too_many())
         } else {
             Ok(())
         }
     })?;
-    let mut out: Vec<Array1<f64>> = Vec::with_capacity(count);
-    walk_ball_vertices(p, half, &mut |candidate| {
-        out.push(candidate.vertex(p, half));
-        Ok(())
-    })?;
+    let mut out: Vec<Array1<f64>> = candidates.iter().map(|c| c.vertex(p, half)).collect();
     out.sort_by(|a, b| {
         a.iter()
             .zip(b.iter())
