@@ -187,10 +187,12 @@ impl Pass {
         // their first look at it), none when the clock or Ctrl-C stopped them
         // (then the family's cheap bound stands in for them where it has one).
         let first_round = stop == Stop::Budget;
+        // Read for each search: the clock may pass while the rest run.
+        let clock_stopped = || stop == Stop::Now || self.past();
         let rest: Vec<(usize, Found)> = active
             .into_par_iter()
             .map(|(i, mut s)| {
-                if stop == Stop::Now || self.past() {
+                if clock_stopped() {
                     s.abandon();
                 } else {
                     s.advance(true);
@@ -199,7 +201,7 @@ impl Pass {
             })
             .chain(order[next..].par_iter().map(|&i| {
                 if let Some(bound) = unstarted
-                    && (stop == Stop::Now || self.past())
+                    && clock_stopped()
                 {
                     return (i, bound(i));
                 }
