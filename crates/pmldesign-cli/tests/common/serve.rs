@@ -153,6 +153,18 @@ impl Answer {
             .unwrap_or_else(|e| panic!("{e}: {:?}", String::from_utf8_lossy(&self.body)))
     }
 
+    /// Asserts a refusal: `status`, and a one-line error that names `part`.
+    pub fn refused(&self, status: u16, part: &str) {
+        assert_eq!(
+            self.status,
+            status,
+            "{:?}",
+            String::from_utf8_lossy(&self.body)
+        );
+        let e = self.error();
+        assert!(e.contains(part), "{part:?} not in {e}");
+    }
+
     /// The one-line `error` of a JSON error body.
     pub fn error(&self) -> String {
         let v = self.json();
