@@ -236,6 +236,28 @@ fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64
 /// words each) before any is built (at N = 2048 building the first 200,000
 /// took 3.2 GB).
 pub fn l1_ball_vertices(center: &Prior, beta: f64, limit: usize) -> Result<Vec<Array1<f64>>> {
+    let (p, half) = (center.masses(), beta / 2.0);
+    let candidates = ball_candidates(center, beta, limit)?;
+    let mut out: Vec<Array1<f64>> = candidates.iter().map(|c| c.vertex(p, half)).collect();
+    out.sort_by(|a, b| {
+        a.iter()
+            .zip(b.iter())
+            .map(|(x, y)| x.total_cmp(y))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    out.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= 1e-14));
+    Ok(out)
+}
+
+/// Whether the ball has more than `limit` candidate vertices (when
+/// [`l1_ball_vertices`] fails), found without building any vertex.
+pub fn l1_ball_exceeds(center: &Prior, beta: f64, limit: usize) -> bool {
+    ball_candidates(center, beta, limit).is_err()
+}
+
+/// The candidate vertices of the ball, up to `limit` (an error past it).
+fn ball_candidates(center: &Prior, beta: f64, limit: usize) -> Result<Vec<BallCandidate>> {
     let p = center.masses();
     let n = p.len();
     let half = beta / 2.0;
@@ -259,16 +281,7 @@ pub fn l1_ball_vertices(center: &Prior, beta: f64, limit: usize) -> Result<Vec<A
             Ok(())
         }
     })?;
-    let mut out: Vec<Array1<f64>> = candidates.iter().map(|c| c.vertex(p, half)).collect();
-    out.sort_by(|a, b| {
-        a.iter()
-            .zip(b.iter())
-            .map(|(x, y)| x.total_cmp(y))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    out.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| (x - y).abs() <= 1e-14));
-    Ok(out)
+    Ok(candidates)
 }
 
 /// A candidate vertex of the ball ([`l1_ball_vertices`]), before it is built.

@@ -100,7 +100,7 @@ use crate::solution::design::DesignStatus;
 use crate::solution::loss::{LossDesign, LossDual};
 use ndarray::{Array2, Axis};
 use pmldesign_model::notion::check_epsilon;
-use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};
+use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_exceeds};
 use pmldesign_model::{Mechanism, ModelError, UncertaintySet};
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
@@ -330,7 +330,7 @@ fn exact_ball(
         return Ok(None);
     };
     let wanted = match settings.loss_method {
-        LossMethod::Auto => l1_ball_vertices(center, *beta, DEFAULT_VERTEX_LIMIT).is_err(),
+        LossMethod::Auto => l1_ball_exceeds(center, *beta, DEFAULT_VERTEX_LIMIT),
         LossMethod::ColumnGeneration => true,
         _ => false,
     };
