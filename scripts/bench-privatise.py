@@ -41,7 +41,7 @@ def main():
     rows = [
         ("Python `apply`, pandas categorical Series", lambda: pmldesign.apply(d, series, seed=KEY)),
         ("Python `apply`, polars String Series", lambda: pmldesign.apply(d, polars, seed=KEY)),
-        ("Python `apply`, numpy integer codes", lambda: pmldesign.apply(d, codes, seed=KEY)),
+        ("Python `apply`, numpy integer codes (`codes=True`)", lambda: pmldesign.apply(d, codes, seed=KEY, codes=True)),
         ("`count`, pandas categorical", lambda: pmldesign.count(series)),
         ("pandas `value_counts` (reference)", lambda: series.value_counts()),
         ("`count`, polars String", lambda: pmldesign.count(polars)),

@@ -433,6 +433,8 @@ pub(crate) fn read_design(text: &str) -> Result<Design> {
             text.len()
         )));
     }
+    // A file saved with a byte-order mark is the same design.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Ok(serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?)
 }
 

@@ -41,7 +41,7 @@ def test_columns_under_one_key_draw_independently(design):
 def test_codes_and_labels_give_the_same_draws(design):
     x = values(1000)
     codes = np.searchsorted(np.array(design.labels), x)
-    np.testing.assert_array_equal(pmldesign.apply(design, x, seed=KEY), pmldesign.apply(design, codes, seed=KEY))
+    np.testing.assert_array_equal(pmldesign.apply(design, x, seed=KEY), pmldesign.apply(design, codes, seed=KEY, codes=True))
 
 
 def test_seeds_are_checked_and_short_ones_warn(design):

@@ -20,7 +20,7 @@ def test_apply_is_reproducible_with_a_seed(design):
     np.testing.assert_array_equal(first, pmldesign.apply(design, values, seed=42))
     assert not np.array_equal(first, pmldesign.apply(design, values, seed=43))
     assert set(first) <= set(design.outputs)
-    by_index = pmldesign.apply(design, np.array([0, 1, 2, 3] * 250), seed=42)
+    by_index = pmldesign.apply(design, np.array([0, 1, 2, 3] * 250), seed=42, codes=True)
     np.testing.assert_array_equal(first, by_index)
 
 

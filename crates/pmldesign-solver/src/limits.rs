@@ -18,6 +18,22 @@ use pmldesign_model::{Notion, UncertaintySet};
 /// refused before it is read ([`MAX_MATRIX_FILE_BYTES`]).
 pub const MAX_ALPHABET: usize = 2048;
 
+/// Refuses an alphabet past [`MAX_ALPHABET`] before anything of its size is
+/// built (an N x N matrix at N = 100,000 is 80 GB): the largest N a design is
+/// made for is the largest that any reader takes back.
+pub fn check_alphabet(n: usize) -> Result<(), SolverError> {
+    if n <= MAX_ALPHABET {
+        return Ok(());
+    }
+    Err(pmldesign_model::ModelError::invalid(
+        "prior",
+        format!("{n} symbols"),
+        format!("pml designs for alphabets of at most {MAX_ALPHABET} symbols"),
+        format!("merge categories into at most {MAX_ALPHABET}"),
+    )
+    .into())
+}
+
 /// The most bytes a file holding one matrix of [`MAX_ALPHABET`] inputs and outputs
 /// (or a design of it, with its certificate and baselines, about three matrices)
 /// may take: 40 characters a number, and 1 MiB for the rest.

@@ -169,6 +169,11 @@ impl<'a> Problem<'a> {
     /// over the whole set, and a failed check is an error.
     pub fn solve(self) -> Result<Design> {
         self.settings.validate()?;
+        let n = match &self.priors {
+            Priors::Set(set) => set.len(),
+            Priors::Sample(sample) => sample.estimate.len(),
+        };
+        crate::limits::check_alphabet(n)?;
         let Some(notion) = self.notion.clone() else {
             return Err(missing_level());
         };

@@ -372,3 +372,111 @@ fn the_schema_is_strict_and_versioned() {
     v.as_object_mut().unwrap().remove("format_version");
     read(v).verify().unwrap();
 }
+
+/// Issue 35.5: a design whose dual proves a bound above its utility by 1e-7
+/// relative (6e-11 absolute: below the old slack of 1e-9 (1 + |U|)), stated as
+/// "optimal" with its bound lowered to its utility, is refused on reading: the
+/// stated bound is held to the status's relative rule.
+#[test]
+fn a_small_gap_edited_to_optimal_is_refused() {
+    let p: Vec<f64> = (1..=12).map(|k| k as f64).collect();
+    let set = UncertaintySet::known(Prior::normalised(p).unwrap());
+    let d = Problem::new(set).epsilon(0.01).solve().unwrap();
+    let u = d.certificate.utility_value;
+    let weaker = 1e-7 * u;
+    assert!(weaker < 1e-9 * (1.0 + u), "{u:e}");
+    // A valid but weaker dual: raising one lambda lowers every reduced cost.
+    let mut v = stored(&d);
+    let dual = &mut v["certificate"]["dual"];
+    let l0 = dual["lambda"][0].as_f64().unwrap();
+    dual["lambda"][0] = json!(l0 + weaker);
+    let b = dual["bound"].as_f64().unwrap();
+    dual["bound"] = json!(b + weaker);
+    v["status"] = json!("optimal");
+    v["note"] = Value::Null;
+    v["certificate"]["upper_bound"] = json!(u);
+    v["certificate"]["gap"] = json!(0.0);
+    refused(v, "certificate.upper_bound");
+}
+
+/// Issue 35.4/35.5: reading a design verifies it, so a zeroed dual is refused by
+/// the reader itself (every route reads through it), not only by `verify()`.
+#[test]
+fn reading_a_design_verifies_its_dual() {
+    let d = Problem::new(known(&[0.3, 0.25, 0.2, 0.15, 0.1]))
+        .epsilon(0.5)
+        .solve()
+        .unwrap();
+    let mut v = stored(&d);
+    let n = v["certificate"]["dual"]["lambda"].as_array().unwrap().len();
+    v["certificate"]["dual"]["lambda"] = json!(vec![0.0; n]);
+    v["certificate"]["dual"]["max_reduced_cost"] = json!(0.0);
+    v["certificate"]["dual"]["bound"] = json!(0.0);
+    let e = serde_json::from_value::<Design>(v).unwrap_err().to_string();
+    assert!(e.contains("certificate.dual"), "{e}");
+    assert!(serde_json::from_value::<Design>(stored(&d)).is_ok());
+}
+
+/// Issue 35.6: a loss design whose matrix gained, lost or split an output is
+/// refused naming the mechanism, never a panic.
+#[test]
+fn a_loss_design_of_the_wrong_shape_is_refused() {
+    let d = Problem::new(known(&[0.4, 0.3, 0.2, 0.1]))
+        .epsilon(0.5)
+        .loss(Loss::Hamming)
+        .solve()
+        .unwrap();
+    let good = stored(&d);
+    for change in ["add", "drop", "split"] {
+        let mut v = good.clone();
+        let rows = v["mechanism"].as_array_mut().unwrap();
+        for row in rows.iter_mut() {
+            let r = row.as_array_mut().unwrap();
+            match change {
+                "add" => r.push(json!(0.0)),
+                "drop" => {
+                    let last = r.pop().unwrap().as_f64().unwrap();
+                    let first = r[0].as_f64().unwrap();
+                    r[0] = json!(first + last);
+                }
+                _ => {
+                    let first = r[0].as_f64().unwrap();
+                    r[0] = json!(first / 2.0);
+                    r.push(json!(first / 2.0));
+                }
+            }
+        }
+        let outputs = v["outputs"].as_array_mut().unwrap();
+        match change {
+            "drop" => {
+                outputs.pop();
+            }
+            _ => outputs.push(json!("extra")),
+        }
+        let e = serde_json::from_value::<Design>(v).unwrap_err().to_string();
+        assert!(e.contains("mechanism"), "{change}: {e}");
+        assert!(!e.contains('\n'), "{change}: {e}");
+    }
+}
+
+/// Issue 35.7: an alphabet past the largest supported N is refused, naming the
+/// limit, before anything of its size is built (it aborted allocating 80 GB).
+#[test]
+fn an_alphabet_past_the_limit_is_refused_before_allocating() {
+    let n = 100_000;
+    let set = UncertaintySet::known(Prior::normalised(vec![1.0; n]).unwrap());
+    let e = Problem::new(set)
+        .epsilon(1.0)
+        .solve()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("2048") && e.contains("100000"), "{e}");
+    let counts = vec![1u64; n];
+    let sample = Sample::from_counts(&counts, 1e-6).unwrap();
+    let e = Problem::from_sample(sample)
+        .epsilon(1.0)
+        .solve()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("2048"), "{e}");
+}

@@ -74,8 +74,9 @@ pub struct ApplyArgs {
     /// What to do with a row whose value is not one of the mechanism's labels.
     #[arg(long, value_enum, default_value = "error")]
     pub on_unknown: Unknown,
-    /// The values of the column for the mechanism's rows, in row order,
-    /// comma-separated (overrides the labels stored in the mechanism file).
+    /// The values of the column for the rows of a bare matrix, in row order,
+    /// comma-separated. A design file's rows are certified for its own labels:
+    /// with one, --labels must equal them (a design is never re-keyed).
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
     pub labels: Option<Vec<String>>,
     /// Names to write for the mechanism's outputs, comma-separated, in column order

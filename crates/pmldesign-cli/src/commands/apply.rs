@@ -201,10 +201,19 @@ fn privatiser(
     check_claims(path, text, file.design, a.unverified)?;
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+    let own = pmldesign_solver::check_labels(file.labels.as_deref(), mechanism.inputs())
+        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")))?;
     let labels = match &a.labels {
+        // A design's rows are certified for its labels: never re-keyed.
+        Some(l) if file.design && *l != own => {
+            return Err(CliError::Usage(format!(
+                "invalid --labels {}: the design in --mechanism {shown} is certified for its own labels {}, and its rows cannot be re-keyed; drop --labels and map the column's values to the design's labels",
+                elide_list(l),
+                elide_list(&own)
+            )));
+        }
         Some(l) => check_labels(Some(l), mechanism.inputs())?,
-        None => pmldesign_solver::check_labels(file.labels.as_deref(), mechanism.inputs())
-            .map_err(|e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")))?,
+        None => own,
     };
     let outputs = match a.output_labels.as_ref().or(file.outputs.as_ref()) {
         Some(o) => o.clone(),
@@ -218,6 +227,21 @@ fn privatiser(
         ))
     })?;
     Ok(Box::new(p))
+}
+
+/// A list of labels for a message: the first few, then how many more.
+fn elide_list(labels: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let head = labels
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(",");
+    match labels.len().checked_sub(SHOWN) {
+        Some(more) if more > 0 => format!("{head},... ({more} more)"),
+        _ => head,
+    }
 }
 
 /// Whether `--data` and `--output` are Parquet (both, or neither: a format is
@@ -361,11 +385,12 @@ fn check_claims(
         );
         return Ok(());
     }
-    let d = design_from_text("--mechanism", path, text)?;
-    d.verify().map_err(|e| {
-        CliError::Usage(format!(
-            "--mechanism {shown}: the design fails its check: {e}; fix the file, or pass --unverified to apply it without a guarantee"
-        ))
+    // Reading a design verifies it (its privacy, utility, dual and status).
+    design_from_text("--mechanism", path, text).map_err(|e| match e {
+        CliError::Usage(m) => CliError::Usage(format!(
+            "{m} (the design fails its check: fix the file, or pass --unverified to apply it without a guarantee)"
+        )),
+        other => other,
     })?;
     Ok(())
 }

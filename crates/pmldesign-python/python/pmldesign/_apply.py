@@ -33,6 +33,30 @@ DEFAULT_COLUMN = "value"
 ON_UNKNOWN = ("error", "skip", "keep")
 
 
+def row_labels(labels: Optional[Sequence[Any]], own: Optional[list], n: int) -> list:
+    """The labels of the mechanism's rows: a design's own (``labels`` may only
+    repeat them: a certified design is never re-keyed), else ``labels``, else
+    x1..xN."""
+    given = _labels(labels)
+    if own is not None:
+        if given is not None and given != own:
+            raise PmlError(
+                f"invalid labels = {given}: the design's rows are certified for its labels {own}; "
+                "a design's rows cannot be re-keyed: leave labels out and map the values to the design's labels"
+            )
+        return own
+    if given is not None and len(given) != n:
+        raise PmlError(f"invalid labels = {len(given)} names: the mechanism has {n} rows; give one label per row")
+    return given or [f"x{i}" for i in range(1, n + 1)]
+
+
+def check_codes(codes: Any) -> bool:
+    """``codes`` is True or False."""
+    if not isinstance(codes, (bool, np.bool_)):
+        raise PmlError(f"invalid codes = {codes!r}: pass True (integers are row indices) or False (values are labels)")
+    return bool(codes)
+
+
 def mechanism_of(value: MechanismLike) -> Tuple[np.ndarray, Optional[list], Optional[list], Optional[list]]:
     """The matrix, labels, outputs and prior of a Design, or a bare matrix's."""
     if isinstance(value, Design):
@@ -144,24 +168,24 @@ def _own_name(values: Any) -> Optional[str]:
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ...,
 ) -> "pandas.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ...,
 ) -> "pyarrow.DictionaryArray": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ...,
 ) -> np.ndarray: ...
 def apply(
     design_or_matrix: MechanismLike,
@@ -173,12 +197,17 @@ def apply(
     column: Optional[str] = None,
     key: Any = None,
     on_unknown: str = "error",
+    codes: bool = False,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
-    ``values`` are input labels (``labels``, else the design's, else x1..xN) or integer
-    row indices: a list, a numpy array, a pandas or polars Series, a pyarrow Array or
-    ChunkedArray. Row ``offset + k`` of the column named ``column`` (default: the
+    ``values`` are input labels: a list, a numpy array, a pandas or polars Series, a
+    pyarrow Array or ChunkedArray. Each value is matched to a label by value (the
+    integer 3 is the label ``"3"``, as ``pml apply`` reads it from a CSV file); with
+    ``codes=True`` integers are row indices 0..N-1 instead. A design's rows are
+    bound to its labels: ``labels`` is for a bare matrix (default x1..xN) and, with a
+    :class:`Design`, must equal ``design.labels``. A bare matrix carries no
+    guarantee: a warning says so. Row ``offset + k`` of the column named ``column`` (default: the
     Series' name, else ``"value"``) draws from its own place of one keyed stream
     (ChaCha20), so privatising any split of a column part by part, each with its
     offset, gives the whole, and the same rows give what
@@ -205,19 +234,26 @@ def apply(
 
         return apply_record(design_or_matrix, values, seed=seed, offset=offset, on_unknown=on_unknown)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
+    if not isinstance(design_or_matrix, Design):
+        warnings.warn(
+            "the mechanism is a bare matrix: no privacy guarantee was checked (as `pml apply` notes); "
+            "apply a certified Design to release under one",
+            UserWarning,
+            stacklevel=2,
+        )
     n, m = matrix.shape
-    names = _labels(labels) or own_labels or [f"x{i}" for i in range(1, n + 1)]
+    names = row_labels(labels, own_labels, n)
     outputs = outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
     column = str(column) if column is not None else own or DEFAULT_COLUMN
     refuse_floats(values, own or column)
-    codes, describe = codes_of(values, names)
-    if how == "error" and (codes < 0).any():
-        refuse(codes, describe, field_of(own), names)
-    places = None if key is None else key_places(key, len(codes))
-    out = draw(matrix, codes, column, secret, offset=start, places=places)
-    keep = None if how != "skip" else codes >= 0
+    found, describe = codes_of(values, names, codes=check_codes(codes))
+    if how == "error" and (found < 0).any():
+        refuse(found, describe, field_of(own), names)
+    places = None if key is None else key_places(key, len(found))
+    out = draw(matrix, found, column, secret, offset=start, places=places)
+    keep = None if how != "skip" else found >= 0
     return _shaped(values, out, outputs, keep)
 
 

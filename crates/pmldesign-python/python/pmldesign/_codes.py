@@ -2,6 +2,10 @@
 engine that holds the column (numpy, pandas, polars, pyarrow), never a Python
 object per row where the engine can do it. A value outside the labels is coded
 ``UNKNOWN`` and a null ``NULL``; :mod:`pmldesign._apply` decides what they mean.
+
+Values are matched to labels by value, whatever their type: the integer 3 is the
+label ``"3"``, as ``pml apply`` reads it from a CSV file (a design's labels are
+text). Integers are row indices only when the caller says so (``codes=True``).
 """
 
 from __future__ import annotations
@@ -52,9 +56,50 @@ def refuse_floats(values: Any, name: str) -> None:
         )
 
 
-def codes_of(values: Any, labels: list) -> Coded:
-    """The codes of ``values`` (int64), by the engine of their kind."""
+def codes_of(values: Any, labels: list, codes: bool = False) -> Coded:
+    """The codes of ``values`` (int64), by the engine of their kind: each value
+    matched to a label by value, or, with ``codes``, integers taken as row indices."""
+    if codes:
+        return _row_indices(values, len(labels))
     return {"pandas": _pandas, "polars": _polars, "arrow": _arrow, "plain": _plain}[kind(values)](values, labels)
+
+
+def _row_indices(values: Any, n: int) -> Coded:
+    """``codes=True``: whole numbers in [0, n) are row indices (others ``UNKNOWN``,
+    nulls ``NULL``); a column that is not of integers is refused."""
+    k = kind(values)
+    if k == "arrow":
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        ok = pa.types.is_integer(values.type)
+        nulls = values.is_null().to_numpy(zero_copy_only=False)
+        raw = pc.fill_null(values, -1).to_numpy(zero_copy_only=False) if ok else None
+    elif k == "polars":
+        ok = values.dtype.is_integer()
+        nulls = values.is_null().to_numpy()
+        raw = values.fill_null(-1).to_numpy() if ok else None
+    elif k == "pandas":
+        import pandas as pd
+
+        ok = pd.api.types.is_integer_dtype(values.dtype)
+        nulls = values.isna().to_numpy()
+        raw = values.fillna(-1).to_numpy(dtype=np.int64) if ok else None
+    elif isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        ok, raw = True, values.ravel()
+        nulls = np.zeros(raw.size, dtype=bool)
+    else:
+        items = values.ravel().tolist() if isinstance(values, np.ndarray) else list(values)
+        nulls = np.array([v is None for v in items], dtype=bool)
+        ok = all(v is None or (isinstance(v, (int, np.integer)) and not isinstance(v, bool)) for v in items)
+        raw = np.array([int(v) if v is not None and -(2**63) <= v < 2**63 else -1 for v in items], dtype=np.int64) if ok else None
+    if not ok:
+        raise PmlError(
+            "invalid values with codes=True: not a column of integers; pass row indices 0..N-1, "
+            "or leave codes=False to match each value to the labels"
+        )
+    flat = np.asarray(raw).ravel()
+    return np.where(nulls, NULL, _indices(flat, n)), lambda i: repr(flat[i].item())
 
 
 def _indices(raw: np.ndarray, n: int) -> np.ndarray:
@@ -64,18 +109,19 @@ def _indices(raw: np.ndarray, n: int) -> np.ndarray:
 
 
 def _lookup(keys: np.ndarray, labels: list) -> np.ndarray:
-    """The index in ``labels`` of each string key, one lookup per distinct key."""
+    """The index in ``labels`` of each key (matched as text: the integer 3 is the
+    label ``"3"``), one lookup per distinct key."""
     distinct, inverse = np.unique(keys, return_inverse=True)
     index = {label: i for i, label in enumerate(labels)}
-    table = np.array([index.get(k, UNKNOWN) for k in distinct.tolist()], dtype=np.int64)
+    table = np.array([index.get(str(k), UNKNOWN) for k in distinct.tolist()], dtype=np.int64)
     return table[inverse.ravel()]
 
 
 def _plain(values: Any, labels: list) -> Coded:
-    """A numpy array or any iterable: integers are row indices, anything else a label."""
+    """A numpy array or any iterable: each value a label, matched as text."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
         flat = values.ravel()
-        return _indices(flat, len(labels)), lambda i: repr(flat[i].item())
+        return _lookup(flat, labels), lambda i: repr(flat[i].item())
     items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     if not items:
         return np.zeros(0, dtype=np.int64), repr
@@ -84,13 +130,11 @@ def _plain(values: Any, labels: list) -> Coded:
     for i, v in enumerate(items):
         if v is None or (isinstance(v, float) and v != v):
             special[i], keys[i] = NULL, ""
-        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-            inside = 0 <= v < len(labels)
-            special[i], keys[i] = (0, labels[v]) if inside else (UNKNOWN, "")
         else:
             keys[i] = str(v)
     codes = np.where(special < 0, special, _lookup(keys.astype(str), labels))
-    return codes, lambda i: repr(items[i])
+    # A numpy scalar is shown as the value it holds (3, not np.int64(3)).
+    return codes, lambda i: repr(items[i].item() if isinstance(items[i], np.generic) else items[i])
 
 
 def _pandas(series: Any, labels: list) -> Coded:
@@ -103,10 +147,7 @@ def _pandas(series: Any, labels: list) -> Coded:
         codes = table[np.where(raw < 0, len(cats), raw)]
     else:
         nulls = series.isna().to_numpy()
-        if series.dtype.kind in "iu":
-            found = _indices(series.fillna(-1).to_numpy(dtype=np.int64), len(labels))
-        else:
-            found = _lookup(series.astype(str).to_numpy(dtype=str, na_value=""), labels)
+        found = _lookup(series.astype(str).to_numpy(dtype=str, na_value=""), labels)
         codes = np.where(nulls, NULL, found)
     return codes, lambda i: repr(series.iloc[i])
 
@@ -116,11 +157,8 @@ def _polars(series: Any, labels: list) -> Coded:
     import polars as pl
 
     nulls = series.is_null().to_numpy()
-    if series.dtype.is_integer():
-        codes = _indices(series.fill_null(-1).to_numpy(), len(labels))
-    else:
-        found = series.cast(pl.String).replace_strict(labels, list(range(len(labels))), default=UNKNOWN, return_dtype=pl.Int64)
-        codes = found.fill_null(NULL).to_numpy()
+    found = series.cast(pl.String).replace_strict(labels, list(range(len(labels))), default=UNKNOWN, return_dtype=pl.Int64)
+    codes = found.fill_null(NULL).to_numpy()
     return np.where(nulls, NULL, codes), lambda i: repr(series[i])
 
 
@@ -130,9 +168,6 @@ def _arrow(values: Any, labels: list) -> Coded:
     import pyarrow.compute as pc
 
     nulls = values.is_null().to_numpy(zero_copy_only=False)
-    if pa.types.is_integer(values.type):
-        codes = _indices(pc.fill_null(values, -1).to_numpy(zero_copy_only=False), len(labels))
-    else:
-        index = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(labels, type=pa.string()))
-        codes = pc.fill_null(index.cast(pa.int64()), UNKNOWN).to_numpy(zero_copy_only=False)
+    index = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(labels, type=pa.string()))
+    codes = pc.fill_null(index.cast(pa.int64()), UNKNOWN).to_numpy(zero_copy_only=False)
     return np.where(nulls, NULL, codes), lambda i: repr(values[i].as_py())

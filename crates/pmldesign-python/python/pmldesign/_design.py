@@ -21,7 +21,7 @@ import numpy as np
 from . import _native
 from ._native import PmlError
 from . import _report
-from ._records import Certificate, Record
+from ._records import _CERTIFIED, Certificate, Checked, Record
 
 ArrayLike = Union[Sequence[float], np.ndarray]
 Progress = Callable[[Dict[str, float]], Any]
@@ -71,7 +71,10 @@ def _matrix(name: str, value: Any) -> np.ndarray:
 
 
 def _number(name: str, value: Any) -> float:
-    """A float argument, or a one-line PmlError naming ``name``."""
+    """A float argument, or a one-line PmlError naming ``name`` (a boolean is
+    refused: ``epsilon=True`` is a mistake, not 1.0)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise PmlTypeError(f"invalid {name} = {value!r}: a boolean, not a number; pass e.g. {name}=0.5")
     try:
         return float(value)
     except (TypeError, ValueError):
@@ -106,7 +109,7 @@ def _options(utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pr
     }
 
 
-class Design(Record):
+class Design(Checked):
     """A certified optimal mechanism (docs/theory.md §4).
 
     Attributes: ``mechanism`` (float64, shape (N, M), rows are inputs), ``utility``,
@@ -181,21 +184,24 @@ class Design(Record):
     def from_json(cls, text: str) -> "Design":
         """A design from the JSON of ``to_json()`` or ``pml design --format json``.
 
-        The library reads it back as it would a stored design: the set is rebuilt
-        through its checked constructors and the mechanism re-measured over the whole
-        set under the stated notion, so an edited, leaky design raises PmlError.
+        The library reads it back as it would a stored design, with the reader of
+        ``pml assess --design``: the text as it is (a key given twice is refused),
+        the set rebuilt through its checked constructors, the mechanism re-measured
+        over the whole set under the stated notion, the utility re-measured and the
+        stored dual re-priced, so an edited design raises PmlError.
         """
         if not isinstance(text, (str, bytes, bytearray)):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of Design.to_json()")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as e:
-            raise PmlError(f"invalid JSON for Design.from_json: {e}; pass the text of Design.to_json()") from None
-        return cls.from_dict(data)
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise PmlError(f"invalid JSON for Design.from_json: not UTF-8 ({e}); pass the text of Design.to_json()") from None
+        return cls(_native.check_design(text), _CERTIFIED)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Design":
-        """A design from the dict of ``to_dict()``, re-certified as in ``from_json``."""
+        """A design from the dict of ``to_dict()``, read back as in ``from_json``."""
         if not isinstance(data, Mapping):
             raise PmlError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
@@ -206,7 +212,7 @@ class Design(Record):
         except (TypeError, ValueError, RecursionError) as e:
             raise PmlError(f"invalid design: not JSON data ({e}); pass the dict of Design.to_dict()") from None
         # The figures the library re-derived replace the stated ones.
-        return cls(_native.check_design(text))
+        return cls(_native.check_design(text), _CERTIFIED)
 
     def __repr__(self) -> str:
         n, m = self.mechanism.shape
@@ -293,7 +299,7 @@ def design(
         metric_matrix=None if metric is None or isinstance(metric, str) else _matrix("metric", metric).tolist(),
         progress=progress,
     )
-    return Design(data)
+    return Design(data, _CERTIFIED)
 
 
 def _counts_and_labels(counts: Any, labels: Optional[Sequence[Any]], loss: Any) -> Tuple[Any, Optional[Sequence[Any]]]:
@@ -355,7 +361,7 @@ def design_from_counts(
         radius=radius,
         progress=progress,
     )
-    return Design(data)
+    return Design(data, _CERTIFIED)
 
 
 def exp_epsilon(e: float) -> float:

@@ -21,14 +21,14 @@ import numpy as np
 from . import _native, _report
 from ._apply import check_on_unknown, draw, refuse, shared_secret
 from ._codes import codes_of, kind, refuse_floats
-from ._design import Design, PmlTypeError
+from ._design import Design, PmlTypeError, _number
 from ._native import PmlError
-from ._records import Record
+from ._records import _CERTIFIED, Checked, Record
 
 MODES = ("auto", "joint", "compose", "ldp")
 
 
-class RecordDesign(Record):
+class RecordDesign(Checked):
     """The release of a whole record and its guarantee.
 
     Attributes: ``mode`` (``joint``, ``compose`` or ``ldp``), ``columns``,
@@ -38,7 +38,16 @@ class RecordDesign(Record):
     channel at the joint estimate), ``utility`` (``measure`` and ``value``),
     ``naive`` (what per-column designs at eps/k leak about the record: not a
     guarantee), ``guarantee`` (``statement``, ``check``, ``delta``) and ``designs``.
+    ``RecordDesign(dict)`` reads the dict back and verifies it, as ``from_json`` does.
     """
+
+    @classmethod
+    def _checked(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        try:
+            text = json.dumps({"record": dict(data)})
+        except (TypeError, ValueError, RecursionError) as e:
+            raise PmlError(f"invalid record design: not JSON data ({e}); pass the dict of RecordDesign.to_dict()") from None
+        return json.loads(_native.check_record(text))["record"]
 
     @property
     def labels(self) -> List[List[str]]:
@@ -49,7 +58,7 @@ class RecordDesign(Record):
     @property
     def designs(self) -> List[Design]:
         """One design per column, or the one of joint (read back by the library)."""
-        return [Design(d) for d in self._data["designs"]]
+        return [Design(d, _CERTIFIED) for d in self._data["designs"]]
 
     def to_json(self) -> str:
         """The record design file, ``{"record": ...}``, as ``pml design`` writes it."""
@@ -62,7 +71,7 @@ class RecordDesign(Record):
         if not isinstance(text, (str, bytes, bytearray)):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of RecordDesign.to_json()")
         text = text.decode() if isinstance(text, (bytes, bytearray)) else text
-        return cls(json.loads(_native.check_record(text))["record"])
+        return cls(json.loads(_native.check_record(text))["record"], _CERTIFIED)
 
     def to_html(self, *, design_file: Optional[str] = None) -> str:
         """The self-contained HTML report of the record design, as ``pml design
@@ -158,11 +167,11 @@ def design_record(
         raise PmlError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
     tuples = [(r.tolist(), int(c)) for r, c in zip(rows, counts)]
     text = _native.design_record(
-        columns, labels, tuples, float(epsilon), delta=None if delta is None else float(delta), mode=mode,
+        columns, labels, tuples, _number("epsilon", epsilon), delta=None if delta is None else _number("delta", delta), mode=mode,
         split=None if split is None else [float(e) for e in split], max_cells=int(max_cells), time_limit=time_limit,
         gap=float(gap),
     )
-    return RecordDesign(json.loads(text)["record"])
+    return RecordDesign(json.loads(text)["record"], _CERTIFIED)
 
 
 def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) -> None:

@@ -81,6 +81,28 @@ class Record:
         return f"{type(self).__name__}({keys}{more})"
 
 
+#: Passed by the library's own constructors: the data was certified (by the run
+#: that made it, or by the native reader). Any other construction is checked.
+_CERTIFIED = object()
+
+
+class Checked(Record):
+    """A record that the library certifies: ``Design(data)`` or
+    ``RecordDesign(data)`` built from a dict by a user is read back and verified
+    by the native reader first (as ``from_dict`` does), so no public constructor
+    yields an unverified design that ``apply`` would use."""
+
+    __slots__ = ()
+
+    def __init__(self, data: Mapping[str, Any], _certified: Any = None) -> None:
+        super().__init__(data if _certified is _CERTIFIED else self._checked(data))
+
+    @classmethod
+    def _checked(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``data`` as the native reader re-derives it, or a PmlError."""
+        raise NotImplementedError
+
+
 class Certificate(Record):
     """The evidence behind a design ([E] Thm 1, docs/theory.md §4).
 

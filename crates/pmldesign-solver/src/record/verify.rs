@@ -297,6 +297,8 @@ impl RecordDesign {
     /// Reads a design file, re-certifying every design and re-deriving every
     /// record-level figure; a file that differs is refused naming the field.
     pub fn from_json(text: &str) -> Result<Self> {
+        // A file saved with a byte-order mark is the same file.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         serde_json::from_str::<FileIn>(text)
             .map(|f| f.record)
             .map_err(|e| {

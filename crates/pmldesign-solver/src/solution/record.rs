@@ -17,7 +17,7 @@ use crate::solution::guarantee::Guarantee;
 use crate::solution::provenance::Provenance;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// The version of the design file's layout this library writes. Every later
 /// addition to the layout bumps it; files of version 1 (written before the field
@@ -55,7 +55,7 @@ struct SolverRecord {
 /// typo or a newer field is never dropped silently).
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DesignRecord {
+pub(crate) struct DesignRecord {
     #[serde(default = "version_one")]
     format_version: u32,
     prior: Vec<f64>,
@@ -197,17 +197,11 @@ impl Serialize for Design {
     }
 }
 
-impl<'de> Deserialize<'de> for Design {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let r = DesignRecord::deserialize(d)?;
-        r.into_design().map_err(serde::de::Error::custom)
-    }
-}
-
 impl DesignRecord {
     /// The design, with the set rebuilt, the mechanism re-certified and every
-    /// stated figure re-derived ([`check`]).
-    fn into_design(self) -> crate::Result<Design> {
+    /// stated figure re-derived ([`check`]). Reading a design also verifies it
+    /// (`verify/read.rs`, which holds `Design`'s `Deserialize`).
+    pub(crate) fn into_design(self) -> crate::Result<Design> {
         if self.format_version > FORMAT_VERSION {
             return Err(ModelError::invalid(
                 "format_version",
@@ -255,6 +249,28 @@ impl DesignRecord {
                     self.outputs.len()
                 ),
                 "store the design as `pml design --format json` wrote it",
+            )
+            .into());
+        }
+        if m > crate::limits::MAX_ALPHABET {
+            return Err(ModelError::invalid(
+                "mechanism",
+                format!("{n}x{m}"),
+                format!(
+                    "more than {} outputs, beyond any design pml makes or reads",
+                    crate::limits::MAX_ALPHABET
+                ),
+                "store the design as `pml design --format json` wrote it",
+            )
+            .into());
+        }
+        // A loss design's output y is the guess "X = y": one output per input.
+        if self.loss.is_some() && m != n {
+            return Err(ModelError::invalid(
+                "mechanism",
+                format!("{n}x{m}"),
+                "a loss design has one output per input (output y is the guess X = y)",
+                "store the design as `pml design --loss` wrote it",
             )
             .into());
         }
