@@ -65,7 +65,7 @@ pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMetho
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
 pub use solution::guarantee::{Guarantee, SimplerRoute};
-pub use solution::loss::{DirectDual, LossDual};
+pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;
 pub use verify::utility::{Repricing, Verification};
 

@@ -346,7 +346,7 @@ fn the_schema_is_strict_and_versioned() {
         .solve()
         .unwrap();
     let good = stored(&d);
-    assert_eq!(good["format_version"], json!(3));
+    assert_eq!(good["format_version"], json!(4));
     assert!(good["provenance"]["input_sha256"].as_str().unwrap().len() == 64);
     let error = |v: Value| serde_json::from_value::<Design>(v).unwrap_err().to_string();
     let mut v = good.clone();
@@ -359,9 +359,9 @@ fn the_schema_is_strict_and_versioned() {
     v["provenance"]["toool"] = json!("x");
     assert!(error(v).contains("unknown field `toool`"));
     let mut v = good.clone();
-    v["format_version"] = json!(4);
+    v["format_version"] = json!(5);
     let e = error(v);
-    assert!(e.contains("format_version") && e.contains('4'), "{e}");
+    assert!(e.contains("format_version") && e.contains('5'), "{e}");
     let mut v = good.clone();
     v["provenance"]["tool"] = json!("someone else's tool");
     assert_eq!(read(v).provenance.unwrap().tool, "someone else's tool");
@@ -479,4 +479,78 @@ fn an_alphabet_past_the_limit_is_refused_before_allocating() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("2048"), "{e}");
+}
+
+/// Losses under the other notions carry their LP's dual (format 4): column
+/// generation's lambda re-priced over the notion's slice, the direct LP's
+/// multipliers re-checked on the cone's sparse form; both read back (reading
+/// verifies) with the bound proven exactly, and a forged dual is refused. They
+/// carried none, so `pml assess --design` refused every such design.
+#[test]
+fn notion_loss_designs_carry_a_dual_that_verifies() {
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let line = pmldesign_model::Metric::Line;
+    let cases = [
+        (
+            known(&p),
+            Notion::Ldp { epsilon: 0.5 },
+            Loss::Hamming,
+            "column_generation",
+        ),
+        (
+            known(&p),
+            Notion::Metric {
+                epsilon: 0.5,
+                metric: line,
+            },
+            Loss::Absolute,
+            "column_generation",
+        ),
+        (
+            known(&p),
+            Notion::Lip { epsilon: 0.5 },
+            Loss::Squared,
+            "column_generation",
+        ),
+        (
+            ball(&p, 0.1),
+            Notion::Pmc { epsilon: 0.5 },
+            Loss::Hamming,
+            "notion",
+        ),
+        (
+            ball(&p, 0.05),
+            Notion::Alip {
+                epsilon_lower: 0.3,
+                epsilon_upper: 0.5,
+            },
+            Loss::Hamming,
+            "notion",
+        ),
+    ];
+    for (set, notion, loss, lp) in cases {
+        let d = Problem::new(set)
+            .notion(notion.clone())
+            .loss(loss)
+            .solve()
+            .unwrap();
+        let v = stored(&d);
+        assert_eq!(v["loss"]["dual"]["lp"], json!(lp), "{notion:?}");
+        let back = read(v.clone());
+        let check = back.verify().unwrap();
+        assert_eq!(check.repricing, Repricing::Exact, "{notion:?}");
+        let mut forged = v;
+        let dual = &mut forged["loss"]["dual"];
+        if lp == "notion" {
+            let rows = dual["g"].as_array().unwrap().len();
+            let width = dual["g"][0].as_array().unwrap().len();
+            dual["g"] = json!(vec![vec![0.0; width]; rows]);
+        } else {
+            let n = dual["lambda"].as_array().unwrap().len();
+            dual["lambda"] = json!(vec![0.0; n]);
+            dual["max_reduced_cost"] = json!(0.0);
+            dual["bound"] = json!(0.0);
+        }
+        refused(forged, "loss.dual");
+    }
 }

@@ -198,11 +198,18 @@ fn privatiser(
     // Read once: the matrix, and the claims of a design file beside it.
     let text = text.unwrap_or_default();
     let file = matrix_from_text("--mechanism", path, text)?;
-    check_claims(path, text, file.design, a.unverified)?;
-    let mechanism = Mechanism::from_rows(file.rows)
-        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
-    let own = pmldesign_solver::check_labels(file.labels.as_deref(), mechanism.inputs())
-        .map_err(|e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")))?;
+    // A verified design is applied as it was verified: its own matrix and names.
+    let (mechanism, own, outputs) = match check_claims(path, text, file.design, a.unverified)? {
+        Some(d) => (d.mechanism, d.labels, Some(d.outputs)),
+        None => {
+            let m = Mechanism::from_rows(file.rows)
+                .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+            let own = pmldesign_solver::check_labels(file.labels.as_deref(), m.inputs()).map_err(
+                |e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")),
+            )?;
+            (m, own, file.outputs)
+        }
+    };
     let labels = match &a.labels {
         // A design's rows are certified for its labels: never re-keyed.
         Some(l) if file.design && *l != own => {
@@ -215,7 +222,7 @@ fn privatiser(
         Some(l) => check_labels(Some(l), mechanism.inputs())?,
         None => own,
     };
-    let outputs = match a.output_labels.as_ref().or(file.outputs.as_ref()) {
+    let outputs = match a.output_labels.as_ref().or(outputs.as_ref()) {
         Some(o) => o.clone(),
         None => numbered("y", mechanism.outputs()),
     };
@@ -365,32 +372,33 @@ fn key_file(path: &std::path::Path) -> Result<StreamKey, CliError> {
 }
 
 /// A design file is verified before it is applied (its privacy re-measured over
-/// its set, its utility and bound re-checked), unless `unverified`, which warns
-/// that no guarantee holds; a bare matrix carries no claim to check, and a note
-/// says so.
+/// its set, its utility and bound re-checked) and returned, unless `unverified`,
+/// which warns that no guarantee holds; a bare matrix carries no claim to check,
+/// and a note says so.
 fn check_claims(
     path: &std::path::Path,
     text: &str,
     design: bool,
     unverified: bool,
-) -> Result<(), CliError> {
+) -> Result<Option<pmldesign_solver::Design>, CliError> {
     let shown = path.display();
     if !design {
         eprintln!("note: --mechanism {shown} is a bare matrix: no privacy guarantee was checked");
-        return Ok(());
+        return Ok(None);
     }
     if unverified {
         eprintln!(
             "warning: --unverified: the design in --mechanism {shown} was not checked; no privacy guarantee holds for the output"
         );
-        return Ok(());
+        return Ok(None);
     }
     // Reading a design verifies it (its privacy, utility, dual and status).
-    design_from_text("--mechanism", path, text).map_err(|e| match e {
-        CliError::Usage(m) => CliError::Usage(format!(
-            "{m} (the design fails its check: fix the file, or pass --unverified to apply it without a guarantee)"
-        )),
-        other => other,
-    })?;
-    Ok(())
+    design_from_text("--mechanism", path, text)
+        .map(Some)
+        .map_err(|e| match e {
+            CliError::Usage(m) => CliError::Usage(format!(
+                "{m} (the design fails its check: fix the file, or pass --unverified to apply it without a guarantee)"
+            )),
+            other => other,
+        })
 }

@@ -3,6 +3,7 @@
 //! column, and the double-description enumerator that serves as the reference.
 
 pub(crate) mod double_description;
+pub(crate) mod notion_form;
 pub(crate) mod notions;
 pub(crate) mod rays;
 pub(crate) mod sparse;

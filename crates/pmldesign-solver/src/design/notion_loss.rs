@@ -16,19 +16,13 @@
 //! - the line metric's slice, whose vertices are walks (the `line_metric` module),
 //!   started from the truncated geometric mechanism.
 //!
-//! Sparse forms (all factors `E` tightened by the relative
-//! [`NOTION_PRIMAL_MARGIN`] in the primal, exact in the dual):
-//!
-//! - upper level `eps_u` over the priors `pi^k` (vertices of the set):
-//!   `c_x <= E_u l`, `l <= pi^k . c` (`l <= 1`);
-//! - lower level `eps_l`: `h <= E_l c_x`, `pi^k . c <= h` (`h <= E_l`), \[D\] Thm 1;
-//! - LDP: `a <= c_x <= E a` (`a <= 1`), \[D\] Def 6.
+//! The cones' sparse forms are in `cones/notion_form.rs`.
 
 use crate::colgen::engine::Progress;
+use crate::cones::notion_form::{dual_bound, notion_form};
 use crate::design::loss::Solved;
 use crate::design::loss_colgen::ColumnGenerationResult;
 use crate::design::loss_direct::ENTRY_CUTOFF;
-use crate::design::notion_lp::ColumnForm;
 use crate::error::Result;
 use crate::objective::loss::Loss;
 use crate::pricing::notion_slices::slice_of;
@@ -38,7 +32,6 @@ use crate::solution::design::DesignStatus;
 use crate::solution::loss::LossDesign;
 use ndarray::{Array2, Axis};
 use pmldesign_model::measures::NotionLevels;
-use pmldesign_model::uncertainty::DEFAULT_VERTEX_LIMIT;
 use pmldesign_model::{Mechanism, Metric, ModelError, Notion, UncertaintySet};
 
 /// Minimises the expected `loss` under the reference prior of `set` over N x N
@@ -69,6 +62,7 @@ pub fn minimise_notion_loss(
         let mut s = by_lp(set, &capped, &c, settings, progress)?;
         if capped != *notion {
             s.lower_bound = crate::objective::loss::free_lower_bound(&c);
+            s.dual = None;
         }
         s
     };
@@ -134,9 +128,10 @@ fn from_column_generation(
         lower_bound: cg
             .lower_bound
             .max(crate::objective::loss::free_lower_bound(c)),
-        // The stored duals are re-priced over PML's slices (`Design::verify`);
-        // a notion's dual is not carried.
-        dual: None,
+        // Re-priced over the notion's slice by `Design::verify`.
+        dual: cg
+            .dual
+            .map(crate::solution::loss::LossDual::ColumnGeneration),
         iterations: cg.iterations,
         status: crate::design::loss::stopped_or(cg.converged, DesignStatus::Optimal),
     })
@@ -150,12 +145,18 @@ fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solv
     )?;
     let exact = notion_form(set, notion, false)?;
     let g = crate::design::notion_lp::solve_dual(&exact, c)?;
+    // Clamped as the bound clamps them: what is stored is what is proven.
+    let g = g.mapv(|v| if v.is_finite() && v > 0.0 { v } else { 0.0 });
+    let bound = dual_bound(&exact, c, &g);
+    let dual = crate::solution::loss::NotionDual {
+        g: g.outer_iter().map(|r| r.to_vec()).collect(),
+        bound,
+    };
     Ok(Solved {
         method: LossMethod::Direct,
         mechanism: clean_columns(w)?,
-        lower_bound: crate::design::notion_lp::dual_bound(&exact, c, &g)
-            .max(crate::objective::loss::free_lower_bound(c)),
-        dual: None,
+        lower_bound: bound.max(crate::objective::loss::free_lower_bound(c)),
+        dual: Some(crate::solution::loss::LossDual::Notion(dual)),
         iterations: 0,
         status: DesignStatus::Optimal,
     })
@@ -197,98 +198,6 @@ fn lift_to_envelope(w: &mut Array2<f64>, d: &Array2<f64>, epsilon: f64) {
             col[x] = col[x].max(floor);
         }
     }
-}
-
-/// Relative tightening of every factor `E` in the direct primal: smaller than
-/// PML's [`crate::design::loss_direct::PRIMAL_MARGIN`], because what it gives up counts against
-/// the 1e-9 optimality gap; what rounding leaves over is mixed away by the
-/// target check (`design::meet_target`).
-pub const NOTION_PRIMAL_MARGIN: f64 = 1e-10;
-
-/// `E`, or `E` tightened by [`NOTION_PRIMAL_MARGIN`] (`sqrt E` when that would
-/// drop below 1) for the primal.
-fn factor(e: f64, tighten: bool) -> f64 {
-    match tighten {
-        false => e,
-        true if e * (1.0 - NOTION_PRIMAL_MARGIN) > 1.0 => e * (1.0 - NOTION_PRIMAL_MARGIN),
-        true => e.sqrt(),
-    }
-}
-
-/// The sparse form of `notion`'s cone over the vertices of `set` (module docs).
-pub(crate) fn notion_form(
-    set: &UncertaintySet,
-    notion: &Notion,
-    tighten: bool,
-) -> Result<ColumnForm> {
-    let n = set.len();
-    let mut form = ColumnForm::new(n);
-    let ldp = match notion {
-        Notion::Ldp { epsilon } => Some(*epsilon),
-        Notion::Metric {
-            epsilon,
-            metric: Metric::Discrete,
-        } => Some(*epsilon),
-        Notion::Metric { epsilon, metric } => {
-            return Ok(metric_form(form, &metric.distances(n)?, *epsilon, tighten));
-        }
-        _ => None,
-    };
-    if let Some(epsilon) = ldp {
-        let e = factor(epsilon.exp(), tighten);
-        let a = form.aux(1.0);
-        for x in 0..n {
-            form.row(vec![(a, 1.0), (x, -1.0)]);
-            form.row(vec![(x, 1.0), (a, -e)]);
-        }
-        return Ok(form);
-    }
-    let priors = set.vertices(DEFAULT_VERTEX_LIMIT)?;
-    let mass = |k: usize, sign: f64| -> Vec<(usize, f64)> {
-        let p = &priors[k];
-        (0..n)
-            .filter(|&x| p[x] != 0.0)
-            .map(|x| (x, sign * p[x]))
-            .collect()
-    };
-    if let Some(u) = notion.upper() {
-        let e = factor(u.exp(), tighten);
-        let l = form.aux(1.0);
-        for x in 0..n {
-            form.row(vec![(x, 1.0), (l, -e)]);
-        }
-        for k in 0..priors.len() {
-            let mut row = vec![(l, 1.0)];
-            row.extend(mass(k, -1.0));
-            form.row(row);
-        }
-    }
-    if let Some(lo) = notion.lower() {
-        let e = factor(lo.exp(), tighten);
-        let h = form.aux(e);
-        for x in 0..n {
-            form.row(vec![(h, 1.0), (x, -e)]);
-        }
-        for k in 0..priors.len() {
-            let mut row = mass(k, 1.0);
-            row.push((h, -1.0));
-            form.row(row);
-        }
-    }
-    Ok(form)
-}
-
-/// Metric privacy (docs/theory.md §9): `c_x <= e^(eps d(x, x')) c_x'` for the
-/// tight pairs only ([`Metric::is_tight`]; the others follow by chaining).
-fn metric_form(mut form: ColumnForm, d: &Array2<f64>, epsilon: f64, tighten: bool) -> ColumnForm {
-    let n = form.n;
-    for x in 0..n {
-        for x2 in (0..n).filter(|&x2| x2 != x && Metric::is_tight(d, epsilon, x, x2)) {
-            let e = factor(Metric::factor(epsilon, d[[x, x2]]), tighten);
-            form.row(vec![(x, 1.0), (x2, -e)]);
-        }
-    }
-    form
 }
 
 /// A column with a zero entry and no entry above this is the LP solver's noise

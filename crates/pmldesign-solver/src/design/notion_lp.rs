@@ -1,6 +1,7 @@
 //! The direct loss LP under any notion (docs/theory.md §4c): the N^2 entries of W,
 //! a few auxiliary variables per output, and each column's cone as homogeneous
-//! sparse rows `a . (W[:, y], aux_y) <= 0` ([`ColumnForm`]).
+//! sparse rows `a . (W[:, y], aux_y) <= 0` ([`ColumnForm`], in `cones/notion_form.rs` with
+//! the bound its multipliers prove, which `verify/` re-checks).
 //!
 //! ```text
 //! minimise   sum_{x,y} c[x][y] W[x][y]
@@ -14,47 +15,10 @@
 //! the auxiliary variable k over every feasible point ([`ColumnForm::aux_bounds`]).
 //! No other repair of the dual is needed: the bound is valid whatever g is.
 
+use crate::cones::notion_form::ColumnForm;
 use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
-
-/// The cone of one column in sparse form: variables `0..n` are the column's
-/// entries, `n..n + aux_bounds.len()` its auxiliary variables; every row is
-/// `sum coef * var <= 0`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ColumnForm {
-    /// N.
-    pub n: usize,
-    /// `U_k >= aux_k` at every feasible point (entries of W lie in `[0, 1]`).
-    pub aux_bounds: Vec<f64>,
-    /// The rows, as (variable, coefficient) lists.
-    pub rows: Vec<Vec<(usize, f64)>>,
-}
-
-impl ColumnForm {
-    /// An empty form on N entries.
-    pub fn new(n: usize) -> Self {
-        ColumnForm {
-            n,
-            ..ColumnForm::default()
-        }
-    }
-
-    /// A new auxiliary variable bounded by `bound`; returns its index.
-    pub fn aux(&mut self, bound: f64) -> usize {
-        self.aux_bounds.push(bound);
-        self.n + self.aux_bounds.len() - 1
-    }
-
-    /// Adds the row `sum coef * var <= 0`.
-    pub fn row(&mut self, terms: Vec<(usize, f64)>) {
-        self.rows.push(terms);
-    }
-
-    fn width(&self) -> usize {
-        self.n + self.aux_bounds.len()
-    }
-}
 
 fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
     SolverError::Lp(format!("notion loss LP ({what}): {e}"))
@@ -131,32 +95,4 @@ pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f6
     Ok(Array2::from_shape_fn((n, rows), |(y, r)| {
         sol.value(g[y][r])
     }))
-}
-
-/// The lower bound that multipliers `g` (clamped to `>= 0`) prove (module docs).
-pub(crate) fn dual_bound(form: &ColumnForm, c: &Array2<f64>, g: &Array2<f64>) -> f64 {
-    let n = c.nrows();
-    let mut reduced = c.clone();
-    let mut aux_penalty = 0.0;
-    for y in 0..n {
-        let mut t = vec![0.0; form.width()];
-        for (r, row) in form.rows.iter().enumerate() {
-            let gr = g[[y, r]];
-            let gr = if gr.is_finite() && gr > 0.0 { gr } else { 0.0 };
-            for &(v, a) in row {
-                t[v] += a * gr;
-            }
-        }
-        for x in 0..n {
-            reduced[[x, y]] += t[x];
-        }
-        for (k, u) in form.aux_bounds.iter().enumerate() {
-            aux_penalty += t[n + k].min(0.0) * u;
-        }
-    }
-    let rows: f64 = reduced
-        .outer_iter()
-        .map(|r| r.iter().copied().fold(f64::INFINITY, f64::min))
-        .sum();
-    rows + aux_penalty
 }

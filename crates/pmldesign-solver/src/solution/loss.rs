@@ -20,6 +20,20 @@ pub enum LossDual {
     /// The direct LP (the module docs): multipliers that satisfy the dual's
     /// coupling constraints exactly, and `alpha`, whose sum bounds the loss.
     Direct(DirectDual),
+    /// The direct LP under another notion than PML: multipliers `g >= 0` of
+    /// the cone's sparse rows (`cones/notion_form.rs`), one row of `g` per
+    /// output; the bound they prove is re-derived from the set and the notion.
+    Notion(NotionDual),
+}
+
+/// Multipliers of a notion's sparse cone rows, and the lower bound they prove.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotionDual {
+    /// N x R: for each output, one multiplier per row of the cone's form.
+    pub g: Vec<Vec<f64>>,
+    /// The lower bound on the loss that `g` proves.
+    pub bound: f64,
 }
 
 /// A dual point of the direct LP, repaired to exact feasibility: `gamma[x][y]`

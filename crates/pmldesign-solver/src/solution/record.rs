@@ -22,8 +22,10 @@ use serde::{Deserialize, Serialize, Serializer};
 /// The version of the design file's layout this library writes. Every later
 /// addition to the layout bumps it; files of version 1 (written before the field
 /// existed, which then is absent) read through the same checks; a newer one is
-/// refused naming its version.
-pub const FORMAT_VERSION: u32 = 3;
+/// refused naming its version. Version 4: a loss design under another notion
+/// than PML carries its LP's dual (`loss.dual` with `"lp": "notion"`, or column
+/// generation's lambda over the notion's slice).
+pub const FORMAT_VERSION: u32 = 4;
 
 fn version_one() -> u32 {
     1

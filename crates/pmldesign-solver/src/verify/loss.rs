@@ -3,20 +3,22 @@
 //! lambda re-priced exactly, the direct LP's multipliers checked for
 //! feasibility and their bound recomputed).
 
+use crate::cones::notion_form::{dual_bound, notion_form};
 use crate::cones::sparse::Constraints;
 use crate::error::Result;
 use crate::objective::loss::{LabelledLoss, constant_label, expected_loss, free_lower_bound};
 use crate::objective::utility::Utility;
 use crate::pricing::exact_ball_loss::ExactBallLoss;
 use crate::pricing::labels::{LossOracle, Slice};
+use crate::pricing::notion_slices::slice_of;
 use crate::settings::LossMethod;
 use crate::solution::certificate::DualCertificate;
 use crate::solution::claims::altered;
 use crate::solution::design::LossOutcome;
-use crate::solution::loss::{DirectDual, LossDual};
+use crate::solution::loss::{DirectDual, LossDual, NotionDual};
 use crate::verify::utility::{Repricing, check_dual_bound, stored_lambda};
 use ndarray::{Array1, Array2, Axis};
-use pmldesign_model::{Mechanism, UncertaintySet};
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
 /// What [`verify_loss`] re-computed from a stored loss design.
 pub(crate) struct LossCheck {
@@ -38,10 +40,11 @@ pub(crate) struct LossCheck {
 /// their alpha recomputed).
 pub(crate) fn verify_loss(
     set: &UncertaintySet,
-    epsilon: f64,
+    notion: &Notion,
     mechanism: &Mechanism,
     outcome: &LossOutcome,
 ) -> Result<LossCheck> {
+    let epsilon = notion.epsilon();
     let n = set.len();
     let d = outcome.loss()?.matrix(n)?;
     let p = set.reference();
@@ -51,10 +54,21 @@ pub(crate) fn verify_loss(
     if epsilon == 0.0 {
         lower_bound = lower_bound.max(constant_label(&c).1);
     }
-    let (dual_bound, repricing) = match (&outcome.dual, level < epsilon) {
+    let capped = crate::limits::capped_levels(notion) != *notion;
+    let pml = matches!(notion, Notion::Pml { .. });
+    let (dual_bound, repricing) = match (&outcome.dual, level < epsilon || capped) {
         (None, _) => (None, Repricing::NoDual),
         // Designed at the capped level: its dual is not for the asked cone.
         (Some(_), true) => (None, Repricing::Skipped),
+        (Some(LossDual::ColumnGeneration(dc)), false) if !pml => {
+            let b = reprice_notion_columns(set, notion, &c, dc)?;
+            (Some(b), Repricing::Exact)
+        }
+        (Some(LossDual::Notion(nd)), false) if !pml => {
+            (Some(check_notion(set, notion, &c, nd)?), Repricing::Exact)
+        }
+        (Some(LossDual::Notion(_)), false) => return Err(wrong_lp(notion)),
+        (Some(LossDual::Direct(_)), false) if !pml => return Err(wrong_lp(notion)),
         (Some(LossDual::ColumnGeneration(dc)), false) => {
             let b = reprice_loss_columns(set, level, outcome.method, &c, dc)?;
             (Some(b), Repricing::Exact)
@@ -113,6 +127,79 @@ fn reprice_loss_columns(
     let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
     check_dual_bound("loss.dual", dc, repriced)?;
     Ok(-repriced)
+}
+
+/// A stored dual of another notion's LP than the design's.
+fn wrong_lp(notion: &Notion) -> crate::error::SolverError {
+    altered(
+        "loss.dual",
+        "lp",
+        &format!("these multipliers are not for {}'s LP", notion.name()),
+    )
+}
+
+/// The lower bound that column generation's `lambda` proves for a loss under
+/// another notion than PML, re-priced over that notion's slice (the one the
+/// design was priced on: LDP's staircase, the line metric's walks, the box of
+/// PMC, ALIP and LIP under a known prior).
+fn reprice_notion_columns(
+    set: &UncertaintySet,
+    notion: &Notion,
+    c: &Array2<f64>,
+    dc: &DualCertificate,
+) -> Result<f64> {
+    let slice = slice_of(set, notion).ok_or_else(|| {
+        altered(
+            "loss.dual",
+            "column_generation",
+            &format!(
+                "no column-generation slice for {} over this set",
+                notion.name()
+            ),
+        )
+    })?;
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let ones = Array1::ones(c.nrows());
+    let ones_value = LabelledLoss::new(c).column_value(ones.view(), set.reference().view());
+    let oracle = LossOracle {
+        slice,
+        loss: LabelledLoss::new(c),
+    };
+    let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
+    check_dual_bound("loss.dual", dc, repriced)?;
+    Ok(-repriced)
+}
+
+/// The lower bound that a notion's direct-LP multipliers prove: one finite
+/// `g >= 0` per output and row of the cone's exact form, the bound re-derived
+/// (weak duality, `cones/notion_form.rs`) and at least the stated one.
+fn check_notion(
+    set: &UncertaintySet,
+    notion: &Notion,
+    c: &Array2<f64>,
+    nd: &NotionDual,
+) -> Result<f64> {
+    let form = notion_form(set, notion, false)?;
+    let (n, r) = (c.nrows(), form.rows.len());
+    let fine = nd.g.len() == n && nd.g.iter().all(|row| row.len() == r);
+    let flat: Vec<f64> = nd.g.iter().flatten().copied().collect();
+    if !fine || flat.iter().any(|v| !(v.is_finite() && *v >= 0.0)) {
+        return Err(altered(
+            "loss.dual.g",
+            format!("{} rows", nd.g.len()),
+            &format!("expected {n} x {r} finite multipliers >= 0"),
+        ));
+    }
+    let g = Array2::from_shape_vec((n, r), flat).expect("shape checked");
+    let bound = dual_bound(&form, c, &g);
+    if bound < nd.bound - crate::tolerance::gap_allowance(crate::tolerance::OPTIMALITY_GAP, bound) {
+        return Err(altered(
+            "loss.dual.bound",
+            nd.bound,
+            &format!("the multipliers prove only {bound}"),
+        ));
+    }
+    Ok(bound)
 }
 
 /// The lower bound that the direct LP's multipliers prove: non-negative, the

@@ -64,7 +64,7 @@ impl Design {
             Some(outcome) => {
                 let c = crate::verify::loss::verify_loss(
                     &self.uncertainty,
-                    self.epsilon,
+                    &self.notion,
                     &self.mechanism,
                     outcome,
                 )?;
