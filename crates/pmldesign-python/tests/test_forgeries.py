@@ -85,12 +85,6 @@ def test_a_bare_matrix_warns_that_no_guarantee_was_checked():
         pmldesign.apply(d, ["x1", "x2"], seed=KEY)
 
 
-def _gap_limit_design():
-    """A design stopped at a relative gap above optimal's 1e-9 (or None)."""
-    d = pmldesign.design(list(range(1, 13)), 0.02, gap=1e-6)
-    return d if d.status == "gap_limit" else None
-
-
 def test_every_constructor_verifies():
     d = pmldesign.design([0.3, 0.25, 0.2, 0.15, 0.1], 0.5)
     forged = d.to_dict()
@@ -105,12 +99,20 @@ def test_every_constructor_verifies():
 
 
 def test_a_small_gap_edited_to_optimal_is_refused():
-    d = _gap_limit_design()
-    if d is None:
-        pytest.skip("the design reached optimal")
+    """A dual proving a bound 1e-7 relative above the utility (6e-11 absolute: under
+    the old slack of 1e-9 (1 + |U|)), stated as optimal with the bound lowered to
+    the utility, is refused: the stated bound follows the status's relative rule."""
+    p = np.arange(1, 13) / 78
+    d = pmldesign.design(p, 0.01)
     forged = d.to_dict()
+    u = forged["certificate"]["utility_value"]
+    weaker = 1e-7 * u
+    dual = forged["certificate"]["dual"]
+    dual["lambda"][0] += weaker
+    dual["bound"] += weaker
     forged["status"] = "optimal"
-    forged["certificate"]["upper_bound"] = forged["certificate"]["utility_value"]
+    forged["note"] = None
+    forged["certificate"]["upper_bound"] = u
     forged["certificate"]["gap"] = 0.0
     with pytest.raises(PmlError, match="certificate.upper_bound"):
         pmldesign.Design.from_dict(forged)

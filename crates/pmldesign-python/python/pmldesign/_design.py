@@ -118,7 +118,12 @@ class Design(Checked):
     (randomized response at the same LDP level and calibrated to the same worst-case
     PML), ``guarantee`` (designs from counts, [E] Sec. III) and every other key of
     ``to_dict()``, which is the JSON of ``pml design --format json``.
+    ``Design(dict)`` reads the dict back and verifies it, as ``from_dict`` does.
     """
+
+    @classmethod
+    def _checked(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        return cls.from_dict(data)._data
 
     @property
     def mechanism(self) -> np.ndarray:
