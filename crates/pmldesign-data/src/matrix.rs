@@ -71,7 +71,7 @@ fn records(text: &str) -> Result<Vec<(u64, Vec<String>)>, MatrixError> {
         .has_headers(false)
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .from_reader(crate::table::bounded(text.as_bytes()));
     let mut out = Vec::new();
     // The physical line of a record, from its byte offset (the reader's own line
     // count skips blank lines): counted incrementally.
