@@ -122,6 +122,27 @@ pub enum RecordModeName {
 }
 
 impl DesignArgs {
+    /// The files read and written, with their flags, for the check that no
+    /// output overwrites an input or another output.
+    pub fn files(
+        &self,
+    ) -> (
+        [(&'static str, Option<&std::path::Path>); 3],
+        [(&'static str, Option<&std::path::Path>); 2],
+    ) {
+        (
+            [
+                self.input.named(),
+                self.metric.named(),
+                ("--loss-matrix", self.loss_matrix.as_deref()),
+            ],
+            [
+                ("--output", self.output.path()),
+                ("--report", self.report.report.as_deref()),
+            ],
+        )
+    }
+
     /// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
     /// `--loss-method` (usage errors name the flag).
     pub fn settings(&self) -> Result<Settings, CliError> {
