@@ -187,7 +187,7 @@ fn a_null_is_not_the_text_null() {
         let (path, _) = files(dir.path(), 10, Some(odd));
         match privatise_parquet(
             std::fs::File::open(&path).unwrap(),
-            &mut Vec::new(),
+            Vec::new(),
             "v",
             Placement::Append("v_private"),
             OnUnknown::Error,
