@@ -54,7 +54,7 @@ pub enum MatrixError {
         line: u64,
         /// The 1-based field.
         field: usize,
-        /// The field as written.
+        /// The field as written (a long one elided in the middle).
         value: String,
         /// Whether the rows have a label column.
         labelled: bool,
@@ -132,7 +132,7 @@ pub fn read_csv_matrix(text: &str) -> Result<CsvMatrix, MatrixError> {
                 s.parse::<f64>().map_err(|_| MatrixError::NotNumber {
                     line: *line,
                     field: c + 1 + usize::from(labelled),
-                    value: s.clone(),
+                    value: pmldesign_model::error::elide(s).into_owned(),
                     labelled,
                 })
             })
