@@ -383,3 +383,14 @@ fn stalled_uploads_time_out_and_free_their_slots() {
     let answer = server.upload("people.csv", CSV.as_bytes());
     assert_eq!(answer.status, 200, "{}", answer.error());
 }
+
+/// A file whose first line runs past 1 MiB is refused with a short error (a
+/// server once answered 9.4 MB of JSON echoing it).
+#[test]
+fn a_line_past_the_limit_is_refused_in_a_short_error() {
+    let server = Server::start(&[]);
+    let long = format!("{}\n1\n", "c".repeat(3 << 20));
+    let answer = server.upload("long.csv", long.as_bytes());
+    answer.refused(400, "1 MiB");
+    assert!(answer.body.len() < 2_000, "{} bytes", answer.body.len());
+}
