@@ -4,6 +4,17 @@ use pmldesign_model::ModelError;
 use pmldesign_solver::SolverError;
 use std::fmt;
 
+/// The most characters of a message kept from its start and its end: past
+/// them a message is elided in the middle ([`bounded`]).
+const MESSAGE_ENDS: (usize, usize) = (1500, 500);
+
+/// `message` as `pml` prints it and `pml serve` sends it: at most about 2000
+/// characters, whatever value it echoes (values are elided where they are
+/// named, by `pmldesign_model::error::elide`; this is the last bound).
+pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    pmldesign_model::error::elide_to(message, MESSAGE_ENDS.0, MESSAGE_ENDS.1)
+}
+
 /// An error reported on stderr as one line.
 #[derive(Debug)]
 pub enum CliError {

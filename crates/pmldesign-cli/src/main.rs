@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", error::bounded(&e.to_string()));
             ExitCode::from(e.exit_code())
         }
     }

@@ -1,5 +1,7 @@
-//! SIGINT and SIGTERM: the temporary files of atomic writes are removed, then the
+//! SIGINT, SIGTERM, SIGHUP and SIGQUIT (every signal that ends the process and
+//! can be caught): the temporary files of atomic writes are removed, then the
 //! process exits with 128 + the signal number (130 for Ctrl-C, 143 for SIGTERM).
+//! SIGKILL cannot be caught: what it leaves is a temporary file of mode 0600.
 //!
 //! Every temporary file lives in a global registry from its creation to its rename
 //! (or removal); both happen with the registry locked, and so does the handler's
@@ -7,7 +9,7 @@
 //! has been renamed into place. `pml serve`'s work directory ([`LiveDir`]) is
 //! registered likewise and removed with everything in it.
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -27,11 +29,11 @@ fn dirs() -> MutexGuard<'static, Vec<PathBuf>> {
     DIRS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Installs the handler: a thread that waits for SIGINT or SIGTERM, removes the
+/// Installs the handler: a thread that waits for one of the signals, removes the
 /// registered temporary files and exits with 128 + the signal. If the handler
 /// cannot be installed the default disposition stays (the process is killed).
 pub fn install() {
-    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM]) else {
+    let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) else {
         return;
     };
     std::thread::spawn(move || {
@@ -56,12 +58,12 @@ pub struct LiveTemp {
 }
 
 impl LiveTemp {
-    /// Creates a temporary file in `dir` with the mode `permissions` (less the
-    /// umask) and registers it.
-    pub fn create_in(dir: &Path, permissions: std::fs::Permissions) -> std::io::Result<Self> {
+    /// Creates a temporary file in `dir`, readable and writable by its owner only
+    /// (0600: it may hold raw data until renamed), and registers it.
+    pub fn create_in(dir: &Path) -> std::io::Result<Self> {
         let mut live = live();
         let file = tempfile::Builder::new()
-            .permissions(permissions)
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
             .tempfile_in(dir)?;
         live.push(file.path().to_path_buf());
         Ok(LiveTemp { file: Some(file) })
@@ -104,10 +106,14 @@ pub struct LiveDir {
 }
 
 impl LiveDir {
-    /// Creates a private temporary directory named `prefix...` and registers it.
+    /// Creates a private temporary directory named `prefix...` (0700: only its
+    /// owner may list or open what it holds) and registers it.
     pub fn create(prefix: &str) -> std::io::Result<Self> {
         let mut dirs = dirs();
-        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        let dir = tempfile::Builder::new()
+            .prefix(prefix)
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .tempdir()?;
         dirs.push(dir.path().to_path_buf());
         Ok(LiveDir { dir: Some(dir) })
     }

@@ -183,3 +183,285 @@ fn sigterm_and_sigint_remove_the_temporary_file() {
         assert!(!target.exists(), "SIG{signal}: a partial --output");
     }
 }
+
+/// A design of two colours, `a` and `b`, written to `dir/m.json`.
+fn colour_design(dir: &Path) -> std::path::PathBuf {
+    output_file(
+        dir,
+        "m.json",
+        &[
+            "design",
+            "--prior",
+            "0.5,0.5",
+            "--labels",
+            "a,b",
+            "--exp-epsilon",
+            "2",
+        ],
+    )
+}
+
+/// Every command that writes refuses an output that is one of its inputs (or
+/// another of its outputs), by device and inode, before anything is written:
+/// exit 2, one line naming both flags, the input untouched.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = tempdir();
+    let mech = colour_design(dir.path());
+    let data = common::write(dir.path(), "in.csv", "id,c\n1,a\n2,b\n3,a\n");
+    let key = common::write(dir.path(), "key", "12345\n");
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&data, &link).unwrap();
+    let (m, d, k, l) = (s(&mech), s(&data), s(&key), s(&link));
+    let design = ["design", "--data", d, "--column", "c", "--exp-epsilon", "2"];
+    let assess = ["assess", "--mechanism", m, "--data", d, "--column", "c"];
+    let apply = ["apply", "--mechanism", m, "--data", d, "--column", "c"];
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            [&design[..], &["--output", d]].concat(),
+            "--output",
+            "--data",
+        ),
+        (
+            [&design[..], &["--output", l]].concat(),
+            "--output",
+            "--data",
+        ),
+        (
+            [&design[..], &["--report", d]].concat(),
+            "--report",
+            "--data",
+        ),
+        (
+            [&assess[..], &["--output", d]].concat(),
+            "--output",
+            "--data",
+        ),
+        (
+            [&assess[..], &["--report", m]].concat(),
+            "--report",
+            "--mechanism",
+        ),
+        (
+            ["assess", "--design", m, "--output", m].to_vec(),
+            "--output",
+            "--design",
+        ),
+        (
+            [&apply[..], &["--seed", "1", "--output", m]].concat(),
+            "--output",
+            "--mechanism",
+        ),
+        (
+            [&apply[..], &["--seed-file", k, "--output", k]].concat(),
+            "--output",
+            "--seed-file",
+        ),
+        (
+            [
+                "envelope",
+                "--mechanism",
+                m,
+                "--prior",
+                "0.5,0.5",
+                "--plot",
+                m,
+            ]
+            .to_vec(),
+            "--plot",
+            "--mechanism",
+        ),
+        (
+            [
+                "compare",
+                "--data",
+                d,
+                "--column",
+                "c",
+                "--epsilon",
+                "1",
+                "--output",
+                d,
+            ]
+            .to_vec(),
+            "--output",
+            "--data",
+        ),
+        (
+            [
+                "bounds", "radius", "--data", d, "--column", "c", "--delta", "0.1", "--output", d,
+            ]
+            .to_vec(),
+            "--output",
+            "--data",
+        ),
+    ];
+    let before: Vec<Vec<u8>> = [&mech, &data, &key]
+        .iter()
+        .map(|p| std::fs::read(p).unwrap())
+        .collect();
+    for (args, output, input) in cases {
+        let err = common::one_line_usage_error(&args);
+        assert!(
+            err.contains(&format!("invalid {output} "))
+                && err.contains(&format!("the {input} file")),
+            "{args:?}: {err}"
+        );
+        let after: Vec<Vec<u8>> = [&mech, &data, &key]
+            .iter()
+            .map(|p| std::fs::read(p).unwrap())
+            .collect();
+        assert!(after == before, "{args:?}: an input was changed");
+    }
+    let report = dir.path().join("r.html");
+    let err = common::one_line_usage_error(
+        &[
+            &EXAMPLE1[..],
+            &["--output", s(&report), "--report", s(&report)],
+        ]
+        .concat(),
+    );
+    assert!(err.contains("it is also the --output file"), "{err}");
+    assert!(temporaries(dir.path()).is_empty());
+}
+
+/// Writes `rows` rows of a column `c` of colours `a` and `b` to `dir/big.csv`.
+fn big_csv(dir: &Path, rows: u32) -> std::path::PathBuf {
+    use std::io::Write;
+    let data = dir.join("big.csv");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&data).unwrap());
+    writeln!(w, "id,c").unwrap();
+    for i in 0..rows {
+        writeln!(w, "{i},{}", if i % 3 == 0 { "a" } else { "b" }).unwrap();
+    }
+    w.flush().unwrap();
+    data
+}
+
+/// `pml apply` of the colour design on `data` to `target`, started.
+fn spawn_apply(mech: &Path, data: &Path, target: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_pml"))
+        .args(["apply", "--seed", "1", "--column", "c", "--mechanism"])
+        .arg(mech)
+        .arg("--data")
+        .arg(data)
+        .arg("--output")
+        .arg(target)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until a temporary file shows in `dir`; returns its path.
+fn first_temporary(dir: &Path, child: &mut std::process::Child) -> std::path::PathBuf {
+    loop {
+        if let Some(name) = temporaries(dir).first() {
+            return dir.join(name);
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "pml apply ended before its temporary file was seen"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// The temporary file of an atomic write is 0600 (it holds raw columns); SIGHUP
+/// and SIGQUIT remove it as SIGINT and SIGTERM do; SIGKILL, which no process can
+/// catch, leaves it readable by its owner only.
+#[test]
+fn temporary_files_are_private_and_removed_on_every_caught_signal() {
+    let dir = tempdir();
+    let mech = colour_design(dir.path());
+    let data = big_csv(dir.path(), 4_000_000);
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let target = out_dir.join("private.csv");
+    for (signal, code) in [("HUP", Some(129)), ("QUIT", Some(131)), ("KILL", None)] {
+        let mut child = spawn_apply(&mech, &data, &target);
+        let tmp = first_temporary(&out_dir, &mut child);
+        let killed = Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), code, "SIG{signal}: {status:?}");
+        assert!(!target.exists(), "SIG{signal}: a partial --output");
+        if code.is_some() {
+            assert!(temporaries(&out_dir).is_empty(), "SIG{signal}: left behind");
+        } else {
+            assert_eq!(mode(&tmp), 0o600, "the temporary file's mode");
+            std::fs::remove_file(&tmp).unwrap();
+        }
+    }
+}
+
+/// A CSV line past 1 MiB is refused naming its line and the limit, and none of it
+/// is echoed; a long value in an error is elided in the middle.
+#[test]
+fn long_lines_and_long_values_give_short_errors() {
+    let dir = tempdir();
+    let long = format!("id,c\n1,{}\n", "x".repeat(3 << 20));
+    let data = common::write(dir.path(), "long.csv", &long);
+    let err = common::one_line_usage_error(&[
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "c",
+        "--exp-epsilon",
+        "2",
+    ]);
+    assert!(err.contains("line 2") && err.contains("1 MiB"), "{err}");
+    assert!(err.len() < 500, "{} bytes", err.len());
+    let data = common::write(dir.path(), "in.csv", "id,c\n1,a\n");
+    let column = "k".repeat(100_000);
+    let err = common::one_line_usage_error(&[
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        &column,
+        "--exp-epsilon",
+        "2",
+    ]);
+    assert!(err.contains("chars)"), "{err}");
+    assert!(err.len() < 500, "{} bytes", err.len());
+}
+
+/// Files saved with a UTF-8 byte order mark (as Windows editors save them) are
+/// read: a design file, a bare matrix and a CSV header.
+#[test]
+fn files_with_a_byte_order_mark_are_read() {
+    let dir = tempdir();
+    let mech = colour_design(dir.path());
+    let text = std::fs::read_to_string(&mech).unwrap();
+    let bom = common::write(dir.path(), "bom.json", &format!("\u{feff}{text}"));
+    common::stdout(&["assess", "--design", s(&bom)]);
+    let data = common::write(dir.path(), "bom.csv", "\u{feff}id,c\n1,a\n2,b\n");
+    let out = dir.path().join("out.csv");
+    common::stdout(&[
+        "apply",
+        "--mechanism",
+        s(&bom),
+        "--data",
+        s(&data),
+        "--column",
+        "c",
+        "--seed",
+        "1",
+        "--output",
+        s(&out),
+    ]);
+    common::stdout(&[
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "c",
+        "--exp-epsilon",
+        "2",
+    ]);
+}

@@ -318,3 +318,79 @@ fn a_design_whose_page_went_away_is_stopped() {
     });
     assert!(freed, "the abandoned design still runs");
 }
+
+/// The work directory is 0700 and an upload 0600 whatever the umask: raw data
+/// is never readable by other local users.
+#[test]
+fn the_store_and_its_uploads_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let server = Server::start_in(&[], tmp.path());
+    let answer = server.upload("people.csv", CSV.as_bytes());
+    assert_eq!(answer.status, 200, "{}", answer.error());
+    let store = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("pml-serve-")
+        })
+        .expect("the work directory");
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&store), 0o700);
+    let files: Vec<_> = std::fs::read_dir(&store)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!files.is_empty());
+    for f in files {
+        assert_eq!(mode(&f), 0o600, "{}", f.display());
+    }
+}
+
+/// An upload that stalls (headers and part of its body, then nothing) is
+/// answered 408 after `--upload-idle` and frees its slot: four stalled uploads
+/// do not keep every other one out.
+#[test]
+fn stalled_uploads_time_out_and_free_their_slots() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--upload-idle", "0.5"]);
+    let (content_type, body) = common::serve::multipart("people.csv", CSV.as_bytes());
+    let stalled: Vec<std::net::TcpStream> = (0..4)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+            let mut head = "POST /api/upload HTTP/1.1\r\nConnection: close\r\n".to_owned();
+            for (name, value) in server.headers(&[("Content-Type", &content_type)]) {
+                head.push_str(&format!("{name}: {value}\r\n"));
+            }
+            head.push_str(&format!("Content-Length: {}\r\n\r\n", body.len() + 1000));
+            stream.write_all(head.as_bytes()).unwrap();
+            stream.write_all(&body[..body.len() / 2]).unwrap();
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+                .unwrap();
+            stream
+        })
+        .collect();
+    for mut stream in stalled {
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("--upload-idle"), "{answer}");
+    }
+    let answer = server.upload("people.csv", CSV.as_bytes());
+    assert_eq!(answer.status, 200, "{}", answer.error());
+}
+
+/// A file whose first line runs past 1 MiB is refused with a short error (a
+/// server once answered 9.4 MB of JSON echoing it).
+#[test]
+fn a_line_past_the_limit_is_refused_in_a_short_error() {
+    let server = Server::start(&[]);
+    let long = format!("{}\n1\n", "c".repeat(3 << 20));
+    let answer = server.upload("long.csv", long.as_bytes());
+    answer.refused(400, "1 MiB");
+    assert!(answer.body.len() < 2_000, "{} bytes", answer.body.len());
+}

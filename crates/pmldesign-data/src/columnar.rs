@@ -120,10 +120,24 @@ pub fn count_parquet(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
+    count_parquet_until(file, column, labels, &|| false)
+}
+
+/// [`count_parquet`], asking `stop` before each batch of rows whether to give
+/// up, as [`crate::count_column_until`] does.
+pub fn count_parquet_until(
+    file: File,
+    column: &str,
+    labels: Option<&[String]>,
+    stop: &dyn Fn() -> bool,
+) -> Result<CategoryCounts> {
     let (reader, idx, _) = open(file, column, true)?;
     let mut counter = Counter::new(labels)?;
     let mut row = 0u64;
     for batch in reader {
+        if stop() {
+            return Err(crate::stopped(row));
+        }
         let batch = batch.map_err(parquet_error)?;
         let text = as_text(batch.column(idx), column)?;
         for i in 0..text.len() {
@@ -131,7 +145,7 @@ pub fn count_parquet(
             if text.is_null(i) {
                 return Err(ModelError::invalid(
                     place(),
-                    "null",
+                    NULL,
                     "a missing value cannot be counted",
                     "drop or fill the missing values first",
                 ));
@@ -163,7 +177,7 @@ pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSam
                 if text.is_null(r) {
                     return Err(ModelError::invalid(
                         place(j),
-                        "null",
+                        NULL,
                         "a missing value cannot be counted",
                         "drop or fill the missing values first",
                     ));
@@ -175,6 +189,20 @@ pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSam
         row += batch.num_rows() as u64;
     }
     counter.finish()
+}
+
+/// How an error shows a Parquet null: unquoted, unlike the text `"null"`.
+const NULL: &str = "null (a missing value)";
+
+/// The error for a null where a value of the mechanism's alphabet is needed: a
+/// missing value, told apart from the text "null" ([`unknown_at`]'s).
+fn missing_at(place: &str) -> PrivatiseError {
+    PrivatiseError::Unknown(ModelError::invalid(
+        place,
+        NULL,
+        "a missing value has no label of the mechanism",
+        "fill or drop the missing values first, or skip or keep such rows",
+    ))
 }
 
 /// The schema written: the input's, with the privatised column appended or in
@@ -303,7 +331,7 @@ fn key_places(keys: &ArrayRef, name: &str, first: u64) -> Result<Vec<u64>> {
             if text.is_null(i) || text.value(i).is_empty() {
                 return Err(ModelError::invalid(
                     format!("key column {name:?} at row {}", first + i as u64),
-                    "null",
+                    if text.is_null(i) { NULL } else { "\"\"" },
                     "every row needs its user's key",
                     "fill the key column, or draw by position (no --key)",
                 ));
@@ -340,7 +368,10 @@ fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
         let shown = value.unwrap_or("null");
         if on_unknown == OnUnknown::Error {
             let place = format!("column {column:?} at row {row}");
-            return Err(unknown_at(&place, shown, privatiser.alphabet()));
+            return Err(match value {
+                Some(v) => unknown_at(&place, v, privatiser.alphabet()),
+                None => missing_at(&place),
+            });
         }
         summary
             .first_unknown
@@ -445,7 +476,11 @@ fn record_batch(
                 };
                 if on_unknown == OnUnknown::Error {
                     let place = format!("column {:?} at row {row}", columns[j]);
-                    return Err(unknown_at(&place, shown, privatiser.alphabet(j)));
+                    return Err(if texts[j].is_null(r) {
+                        missing_at(&place)
+                    } else {
+                        unknown_at(&place, shown, privatiser.alphabet(j))
+                    });
                 }
                 summary
                     .first_unknown

@@ -103,15 +103,29 @@ pub fn count_column<R: Read>(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
+    count_column_until(reader, column, labels, &|| false)
+}
+
+/// [`count_column`], asking `stop` every [`STOP_EVERY`] rows whether to give up
+/// (a deadline passed, a job was cancelled): it then returns [`stopped`]'s error.
+pub fn count_column_until<R: Read>(
+    reader: R,
+    column: &str,
+    labels: Option<&[String]>,
+    stop: &dyn Fn() -> bool,
+) -> Result<CategoryCounts> {
     let mut counter = Counter::new(labels)?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(reader);
+        .from_reader(crate::table::bounded(reader));
     let header = rdr.byte_headers().map_err(csv_error)?;
     let idx = column_index(header, column)?;
 
     let mut record = csv::ByteRecord::new();
     while rdr.read_byte_record(&mut record).map_err(csv_error)? {
+        if counter.rows % STOP_EVERY == 0 && stop() {
+            return Err(stopped(counter.rows));
+        }
         let line = || record.position().map_or(0, |p| p.line());
         // The reader is not flexible: every record has as many fields as the header.
         let field = record.get(idx).unwrap_or_default();
@@ -132,6 +146,19 @@ pub fn count_column<R: Read>(
         }
     }
     counter.finish(&format!("column {column:?}"))
+}
+
+/// How many rows a reader counts between two questions to its `stop`.
+pub const STOP_EVERY: u64 = 1024;
+
+/// The error of a reading stopped by its caller after `rows` rows.
+pub fn stopped(rows: u64) -> ModelError {
+    ModelError::invalid(
+        "data",
+        format!("row {rows}"),
+        "reading stopped before the end of the data (a time limit or a cancel)",
+        "read it with more time, or a smaller file",
+    )
 }
 
 /// Counts in-memory values with the same rules as [`count_column`]; errors name the

@@ -45,7 +45,10 @@ pub mod stream;
 mod table;
 
 pub use codes::{privatise_codes, privatise_codes_at};
-pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};
+pub use counts::{
+    CategoryCounts, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until, count_values,
+    stopped,
+};
 pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,

@@ -54,7 +54,7 @@ pub enum MatrixError {
         line: u64,
         /// The 1-based field.
         field: usize,
-        /// The field as written.
+        /// The field as written (a long one elided in the middle).
         value: String,
         /// Whether the rows have a label column.
         labelled: bool,
@@ -71,7 +71,7 @@ fn records(text: &str) -> Result<Vec<(u64, Vec<String>)>, MatrixError> {
         .has_headers(false)
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+        .from_reader(crate::table::bounded(text.as_bytes()));
     let mut out = Vec::new();
     // The physical line of a record, from its byte offset (the reader's own line
     // count skips blank lines): counted incrementally.
@@ -132,7 +132,7 @@ pub fn read_csv_matrix(text: &str) -> Result<CsvMatrix, MatrixError> {
                 s.parse::<f64>().map_err(|_| MatrixError::NotNumber {
                     line: *line,
                     field: c + 1 + usize::from(labelled),
-                    value: s.clone(),
+                    value: pmldesign_model::error::elide(s).into_owned(),
                     labelled,
                 })
             })

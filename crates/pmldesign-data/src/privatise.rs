@@ -146,7 +146,7 @@ where
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .buffer_capacity(1 << 16)
-        .from_reader(reader);
+        .from_reader(crate::table::bounded(reader));
     let mut wtr = RecordWriter::new(writer);
     let header = rdr.byte_headers().map_err(read_error)?.clone();
     let idx = column_index(&header, column)?;
@@ -217,6 +217,9 @@ fn key_place(
 
 /// A `csv` reading error: an I/O failure, or malformed input naming its line.
 pub(crate) fn read_error(e: csv::Error) -> PrivatiseError {
+    if let Some(long) = crate::table::line_error(&e) {
+        return PrivatiseError::Input(long);
+    }
     if !e.is_io_error() {
         return PrivatiseError::Input(csv_error(e));
     }

@@ -69,7 +69,7 @@ pub fn count_records<R: Read>(reader: R, columns: &[String]) -> Result<RecordSam
     let mut counter = RecordCounter::new(columns)?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(reader);
+        .from_reader(crate::table::bounded(reader));
     let header = rdr.byte_headers().map_err(csv_error)?;
     let idx = columns
         .iter()

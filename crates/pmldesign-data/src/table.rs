@@ -1,7 +1,90 @@
-//! Shared CSV plumbing: finding a column in a header, turning `csv` errors into
-//! model errors, listing labels in messages.
+//! Shared CSV plumbing: bounding the length of a line, finding a column in a
+//! header, turning `csv` errors into model errors, listing labels in messages.
 
 use pmldesign_model::{ModelError, Result};
+use std::io::Read;
+
+/// The longest CSV line any reader of this crate takes, in bytes (1 MiB): a file
+/// without newlines (a binary file, a sparse file) is refused at its first MiB
+/// instead of read whole into memory and echoed in the error.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// A line longer than [`MAX_LINE_BYTES`], as the I/O error of [`LineLimit`].
+#[derive(Debug)]
+struct LineTooLong {
+    /// The 1-based line.
+    line: u64,
+}
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {} is longer than {MAX_LINE_BYTES} bytes (1 MiB)",
+            self.line
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+/// A reader that fails once a line (the bytes between two `\n`) runs past
+/// [`MAX_LINE_BYTES`]: what the `csv` reader buffers stays bounded.
+pub(crate) struct LineLimit<R> {
+    inner: R,
+    line: u64,
+    run: usize,
+}
+
+/// `reader` with its lines bounded: every CSV reader of this crate reads through it.
+pub(crate) fn bounded<R: Read>(reader: R) -> LineLimit<R> {
+    LineLimit {
+        inner: reader,
+        line: 1,
+        run: 0,
+    }
+}
+
+impl<R: Read> Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for (i, segment) in buf[..n].split(|&b| b == b'\n').enumerate() {
+            if i > 0 {
+                self.line += 1;
+                self.run = 0;
+            }
+            self.run += segment.len();
+            if self.run > MAX_LINE_BYTES {
+                let line = self.line;
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    LineTooLong { line },
+                ));
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// The line of a [`LineLimit`] error, if `e` is one.
+fn too_long(e: &std::io::Error) -> Option<u64> {
+    e.get_ref()?.downcast_ref::<LineTooLong>().map(|t| t.line)
+}
+
+/// The error of a line past [`MAX_LINE_BYTES`], if `e` is one (its text is never
+/// echoed).
+pub(crate) fn line_error(e: &csv::Error) -> Option<ModelError> {
+    let csv::ErrorKind::Io(io) = e.kind() else {
+        return None;
+    };
+    let line = too_long(io)?;
+    Some(ModelError::invalid(
+        "csv",
+        format!("line {line}"),
+        format!("the line is longer than {MAX_LINE_BYTES} bytes (1 MiB), the most pml reads"),
+        "give CSV text with one record a line (is it a binary file, or a file without newlines?)",
+    ))
+}
 
 /// How many labels an error message lists before eliding the rest.
 const LIST_LIMIT: usize = 20;
@@ -20,11 +103,7 @@ pub(crate) fn column_index(header: &csv::ByteRecord, column: &str) -> Result<usi
             let listed = if names.iter().all(|n| n.is_empty()) {
                 "none (the input has no header row)".to_owned()
             } else {
-                names
-                    .iter()
-                    .map(|n| format!("{n:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                list_labels(&names)
             };
             Err(ModelError::invalid(
                 "column",
@@ -50,12 +129,12 @@ pub(crate) fn column_index(header: &csv::ByteRecord, column: &str) -> Result<usi
     }
 }
 
-/// `"a", "b", ...` with at most [`LIST_LIMIT`] entries shown.
+/// `"a", "b", ...` with at most [`LIST_LIMIT`] entries shown, each elided.
 pub(crate) fn list_labels(labels: &[String]) -> String {
     let mut s = labels
         .iter()
         .take(LIST_LIMIT)
-        .map(|l| format!("{l:?}"))
+        .map(|l| format!("{:?}", pmldesign_model::error::elide(l)))
         .collect::<Vec<_>>()
         .join(", ");
     if labels.len() > LIST_LIMIT {
@@ -66,6 +145,9 @@ pub(crate) fn list_labels(labels: &[String]) -> String {
 
 /// A `csv` error as a model error naming the line and the fix.
 pub(crate) fn csv_error(e: csv::Error) -> ModelError {
+    if let Some(long) = line_error(&e) {
+        return long;
+    }
     let place = e
         .position()
         .map_or_else(|| "input".to_owned(), |p| format!("line {}", p.line()));
@@ -111,7 +193,7 @@ pub fn csv_columns<R: std::io::Read>(input: R) -> Result<Vec<String>> {
     }
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(input);
+        .from_reader(bounded(input));
     let header = rdr.byte_headers().map_err(csv_error)?;
     header
         .iter()
@@ -126,6 +208,60 @@ pub fn csv_columns<R: std::io::Read>(input: R) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::csv_columns;
+    use std::io::Read;
+
+    /// A header, then a line of 64 MiB without a newline.
+    fn long_line() -> impl Read {
+        b"id,colour\n1,".chain(std::io::repeat(b'x').take(64 << 20))
+    }
+
+    /// Every CSV reader refuses a line past 1 MiB, naming the line, echoing none
+    /// of it.
+    #[test]
+    fn a_line_past_the_limit_is_an_error_naming_it() {
+        let column = "colour".to_owned();
+        let mut sink = Vec::new();
+        let mut p = crate::CategoricalPrivatiser::new(
+            &pmldesign_model::Mechanism::from_rows(vec![vec![1.0]]).unwrap(),
+            vec!["red".into()],
+            vec!["red".into()],
+            (&crate::stream::StreamKey::from_bytes([7; 32]), "colour"),
+        )
+        .unwrap();
+        let errors = [
+            crate::count_column(long_line(), &column, None).unwrap_err(),
+            crate::count_records(long_line(), std::slice::from_ref(&column)).unwrap_err(),
+            match crate::privatise_column(
+                long_line(),
+                &mut sink,
+                &column,
+                crate::Placement::Replace,
+                crate::OnUnknown::Error,
+                &mut p,
+            ) {
+                Err(crate::PrivatiseError::Input(e)) => e,
+                other => panic!("{other:?}"),
+            },
+        ];
+        for e in errors {
+            let e = e.to_string();
+            assert!(e.contains("line 2") && e.contains("1 MiB"), "{e}");
+            assert!(e.len() < 400, "{} bytes", e.len());
+        }
+        let header = csv_columns(std::io::repeat(b'x').take(64 << 20)).unwrap_err();
+        assert!(header.to_string().contains("line 1"), "{header}");
+    }
+
+    #[test]
+    fn a_header_with_a_bom_and_long_names_listed_elided() {
+        assert_eq!(
+            csv_columns(&b"\xef\xbb\xbfid,colour\n1,red\n"[..]).unwrap(),
+            ["id", "colour"]
+        );
+        let long = format!("{},colour\n", "n".repeat(10_000));
+        let e = crate::count_column(long.as_bytes(), "x", None).unwrap_err();
+        assert!(e.to_string().len() < 400, "{e}");
+    }
 
     #[test]
     fn columns_of_a_header_and_what_is_not_csv() {

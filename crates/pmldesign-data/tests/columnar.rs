@@ -159,6 +159,53 @@ fn nulls_and_unknown_values_follow_on_unknown() {
     assert!(e.to_string().contains("no such column"), "{e}");
 }
 
+/// A reading asked to stop gives up, CSV and Parquet alike.
+#[test]
+fn a_reading_asked_to_stop_gives_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 5000, None);
+    let file = || std::fs::File::open(&path).unwrap();
+    let e = pmldesign_data::columnar::count_parquet_until(file(), "v", None, &|| true);
+    assert!(e.unwrap_err().to_string().contains("reading stopped"));
+    let e = pmldesign_data::count_column_until(csv.as_bytes(), "v", None, &|| true);
+    assert!(e.unwrap_err().to_string().contains("reading stopped"));
+    let asked = std::cell::Cell::new(0);
+    let counted = pmldesign_data::count_column_until(csv.as_bytes(), "v", None, &|| {
+        asked.set(asked.get() + 1);
+        false
+    });
+    assert_eq!(counted.unwrap().rows, 5000);
+    assert_eq!(asked.get(), 5, "once every 1024 rows");
+}
+
+/// A null and the text "null" are told apart: the null is a missing value, the
+/// text a value outside the alphabet.
+#[test]
+fn a_null_is_not_the_text_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let error = |odd: Option<&str>| {
+        let (path, _) = files(dir.path(), 10, Some(odd));
+        match privatise_parquet(
+            std::fs::File::open(&path).unwrap(),
+            Vec::new(),
+            "v",
+            Placement::Append("v_private"),
+            OnUnknown::Error,
+            &mut privatiser(),
+        ) {
+            Err(PrivatiseError::Unknown(e)) => e.to_string(),
+            other => panic!("{odd:?}: {:?}", other.map(|_| ())),
+        }
+    };
+    let (null, text) = (error(None), error(Some("null")));
+    assert_ne!(null, text);
+    assert!(null.contains("missing value"), "{null}");
+    assert!(
+        text.contains("\"null\"") && !text.contains("missing"),
+        "{text}"
+    );
+}
+
 /// The columns of a Parquet file, from its schema; a CSV file is not Parquet.
 #[test]
 fn parquet_columns_come_from_the_schema() {

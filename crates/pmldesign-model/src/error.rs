@@ -28,13 +28,57 @@ impl ModelError {
         fix: impl Into<String>,
     ) -> Self {
         ModelError::Invalid {
-            field: field.into(),
-            value: value.to_string(),
+            field: elide(&field.into()).into_owned(),
+            value: elide(&value.to_string()).into_owned(),
             problem: problem.into(),
             fix: fix.into(),
         }
     }
 }
 
+/// The characters of a long value an error keeps from its start.
+pub const ELIDE_HEAD: usize = 40;
+
+/// The characters of a long value an error keeps from its end.
+pub const ELIDE_TAIL: usize = 20;
+
+/// A user's value as an error echoes it: unchanged up to
+/// [`ELIDE_HEAD`] + [`ELIDE_TAIL`] + 20 characters, else its first 40 and last
+/// 20 characters around `…(N chars)…`, so that no message carries a whole
+/// column or file.
+pub fn elide(value: &str) -> std::borrow::Cow<'_, str> {
+    elide_to(value, ELIDE_HEAD, ELIDE_TAIL)
+}
+
+/// [`elide`] keeping `head` and `tail` characters (a whole message:
+/// `pml`'s and `pml serve`'s last bound on what they print).
+pub fn elide_to(value: &str, head: usize, tail: usize) -> std::borrow::Cow<'_, str> {
+    let chars = value.chars().count();
+    if chars <= head + tail + 20 {
+        return value.into();
+    }
+    let start: String = value.chars().take(head).collect();
+    let end: String = value.chars().skip(chars - tail).collect();
+    format!("{start}…({} chars)…{end}", chars - head - tail).into()
+}
+
 /// Result alias for the model crate.
 pub type Result<T> = std::result::Result<T, ModelError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_elided_in_the_middle() {
+        assert_eq!(elide("short"), "short");
+        let long = format!("{}{}", "a".repeat(1000), "z".repeat(30));
+        let shown = elide(&long);
+        assert_eq!(
+            shown,
+            format!("{}…(970 chars)…{}", "a".repeat(40), "z".repeat(20))
+        );
+        let e = ModelError::invalid("column", &long, "bad", "fix it");
+        assert!(e.to_string().len() < 200, "{e}");
+    }
+}

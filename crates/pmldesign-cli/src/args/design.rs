@@ -6,6 +6,9 @@ use clap::{Args, ValueEnum};
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_solver::{LossMethod, PricingMethod, Settings};
 
+/// A file named on the command line, with its flag (`None`: not given).
+pub type NamedFile<'a> = (&'static str, Option<&'a std::path::Path>);
+
 /// Arguments of `pml design`.
 #[derive(Debug, Args)]
 pub struct DesignArgs {
@@ -122,6 +125,22 @@ pub enum RecordModeName {
 }
 
 impl DesignArgs {
+    /// The files read and written, with their flags, for the check that no
+    /// output overwrites an input or another output.
+    pub fn files(&self) -> ([NamedFile<'_>; 3], [NamedFile<'_>; 2]) {
+        (
+            [
+                self.input.named(),
+                self.metric.named(),
+                ("--loss-matrix", self.loss_matrix.as_deref()),
+            ],
+            [
+                ("--output", self.output.path()),
+                ("--report", self.report.report.as_deref()),
+            ],
+        )
+    }
+
     /// The solver settings behind `--gap`, `--pricing`, `--time-limit` and
     /// `--loss-method` (usage errors name the flag).
     pub fn settings(&self) -> Result<Settings, CliError> {

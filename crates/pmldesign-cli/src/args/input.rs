@@ -38,6 +38,11 @@ pub struct Input {
 }
 
 impl Input {
+    /// The `--data` file with its flag, for the check that no output overwrites it.
+    pub fn named(&self) -> (&'static str, Option<&std::path::Path>) {
+        ("--data", self.data.as_deref())
+    }
+
     /// The one `--column`, if given; several are a record, which only `pml design`
     /// takes.
     pub fn single_column(&self) -> Result<Option<&String>, crate::error::CliError> {

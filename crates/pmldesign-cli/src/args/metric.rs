@@ -19,6 +19,14 @@ pub struct MetricArgs {
     pub metric_matrix: Option<PathBuf>,
 }
 
+impl MetricArgs {
+    /// The `--metric-matrix` file with its flag, for the check that no output
+    /// overwrites it.
+    pub fn named(&self) -> (&'static str, Option<&std::path::Path>) {
+        ("--metric-matrix", self.metric_matrix.as_deref())
+    }
+}
+
 /// Built-in distances (`--metric`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MetricName {

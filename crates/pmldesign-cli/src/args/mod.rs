@@ -37,8 +37,8 @@ const EXIT_STATUS: &str = "Exit status:
   0    success
   1    failure while working, including I/O errors (a file that cannot be read or written)
   2    usage error: bad input, named in a one-line message with the fix
-  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM
-       (temporary files are removed; no partial output is left)";
+  130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM; 129, 131:
+       by SIGHUP, SIGQUIT (temporary files are removed; no partial output is left)";
 
 /// Optimal privacy mechanisms under pointwise maximal leakage (PML).
 #[derive(Debug, Parser)]

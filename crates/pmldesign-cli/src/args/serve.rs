@@ -31,6 +31,15 @@ pub struct ServeArgs {
     /// HTTP 503 until one finishes.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub jobs: u32,
+    /// Seconds an upload may send no byte before it is dropped with HTTP 408:
+    /// stalled clients cannot hold the 4 upload slots.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        allow_hyphen_values = true
+    )]
+    pub upload_idle: f64,
 }
 
 /// Parses a size: a number of bytes, or a number with a unit: k/kB (1000),

@@ -8,7 +8,7 @@ use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
 use crate::io::load::{design_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
-use crate::io::write::{same_file, write_atomic_with, write_error};
+use crate::io::write::{check_outputs, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
 use pmldesign_data::record_privatise::{
@@ -24,13 +24,14 @@ use pmldesign_solver::{RecordDesign, RecordMode, numbered};
 
 /// Runs `pml apply`.
 pub fn run(a: ApplyArgs) -> Result<(), CliError> {
-    if a.data.as_os_str() != "-" && same_file(&a.data, &a.output) {
-        return Err(CliError::Usage(format!(
-            "invalid --output {}: it is the --data file {} itself; write the privatised copy to another file",
-            a.output.display(),
-            a.data.display()
-        )));
-    }
+    check_outputs(
+        &[
+            ("--data", Some(&a.data)),
+            ("--mechanism", a.mechanism.as_deref()),
+            ("--seed-file", a.seed_file.as_deref()),
+        ],
+        &[("--output", Some(&a.output))],
+    )?;
     let key = stream_key(&a)?;
     let text = match &a.mechanism {
         Some(path) => Some(read_text("--mechanism", path)?),

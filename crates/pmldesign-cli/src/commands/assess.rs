@@ -9,7 +9,7 @@ use crate::io::data::load_estimate;
 use crate::io::load::{design_from_text, load_mechanism, load_metric, record_from_text};
 use crate::io::matrix::read_priors;
 use crate::io::matrix::read_text;
-use crate::io::write::emit_with_report;
+use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::assess::{
     RadiusSource, Report, render_assessment, render_record_verdict, render_verdict,
 };
@@ -23,6 +23,19 @@ use std::path::Path;
 
 /// Runs `pml assess`.
 pub fn run(a: AssessArgs) -> Result<(), CliError> {
+    check_outputs(
+        &[
+            ("--mechanism", a.mechanism.as_deref()),
+            ("--design", a.design.as_deref()),
+            ("--priors", a.priors.as_deref()),
+            a.input.named(),
+            a.metric.named(),
+        ],
+        &[
+            ("--output", a.output.as_deref()),
+            ("--report", a.report.report.as_deref()),
+        ],
+    )?;
     report::check(&a.report, a.output.as_deref(), None)?;
     if let Some(path) = &a.design {
         return verify_design(path, &a);

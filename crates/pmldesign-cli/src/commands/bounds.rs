@@ -13,7 +13,7 @@ use crate::args::bounds::{
 use crate::args::{Estimate, Input, Level};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
-use crate::io::write::emit;
+use crate::io::write::{check_outputs, emit};
 use crate::render::bounds::{Item, Report, item};
 use pmldesign_model::ModelError;
 use pmldesign_model::sample::{self, RadiusMethod, SamplePlan};
@@ -30,14 +30,18 @@ fn level_flag(level: &Level) -> &'static str {
 
 /// Runs `pml bounds`.
 pub fn run(args: BoundsArgs) -> Result<(), CliError> {
-    let (report, output) = match args.what {
-        BoundsQuestion::Radius(a) => (radius(&a)?, a.output),
-        BoundsQuestion::FailureProbability(a) => (failure(&a)?, a.output),
-        BoundsQuestion::EpsilonPrime(a) => (epsilon_prime(&a)?, a.output),
-        BoundsQuestion::DeltaMin(a) => (delta_min(&a)?, a.output),
-        BoundsQuestion::Samples(a) => (samples(&a)?, a.output),
-        BoundsQuestion::MaxEpsilon(a) => (max_epsilon(&a)?, a.output),
+    let (report, output, input) = match args.what {
+        BoundsQuestion::Radius(a) => (radius(&a)?, a.output, a.input.data),
+        BoundsQuestion::FailureProbability(a) => (failure(&a)?, a.output, a.input.data),
+        BoundsQuestion::EpsilonPrime(a) => (epsilon_prime(&a)?, a.output, None),
+        BoundsQuestion::DeltaMin(a) => (delta_min(&a)?, a.output, None),
+        BoundsQuestion::Samples(a) => (samples(&a)?, a.output, None),
+        BoundsQuestion::MaxEpsilon(a) => (max_epsilon(&a)?, a.output, None),
     };
+    check_outputs(
+        &[("--data", input.as_deref())],
+        &[("--output", output.path())],
+    )?;
     emit(output.path(), &report.render(output.format())?)
 }
 

@@ -5,16 +5,22 @@ use crate::args::compare::CompareArgs;
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
-use crate::io::write::emit_with_report;
+use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::compare::render_comparison;
-use crate::render::report::checked_path;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Settings, common_level_notions, compare};
 
 /// Runs `pml compare`.
 pub fn run(a: CompareArgs) -> Result<(), CliError> {
-    let report_path = checked_path(a.report.report.as_ref(), a.output.path())?;
+    check_outputs(
+        &[a.input.named(), a.metric.named()],
+        &[
+            ("--output", a.output.path()),
+            ("--report", a.report.report.as_deref()),
+        ],
+    )?;
+    let report_path = a.report.report.clone();
     let est = load_estimate(&a.input)?;
     let epsilon = a.level.epsilon()?;
     let alip = Notion::alip_levels(a.epsilon_lower, a.epsilon_upper, epsilon).map_err(|e| {

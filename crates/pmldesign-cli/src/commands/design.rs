@@ -4,10 +4,10 @@
 use crate::args::design::{DesignArgs, LossName, NotionName};
 use crate::args::{Estimate, Level, UtilityName};
 use crate::error::CliError;
-use crate::io::data::load_estimate_with;
+use crate::io::data::load_estimate_until;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
-use crate::io::write::emit_with_report;
+use crate::io::write::{check_outputs, emit_with_report};
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use crate::render::report;
@@ -112,6 +112,8 @@ fn alip_from_flags(
 
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
+    let (inputs, outputs) = a.files();
+    check_outputs(&inputs, &outputs)?;
     let (d, settings) = solve(&a, &Run::default())?;
     let text = render_design(&d, a.output.format())?;
     let page = report::design_report(
@@ -133,6 +135,9 @@ pub struct Run {
     pub progress: bool,
     /// Refuse a prior of more symbols than this.
     pub max_alphabet: Option<usize>,
+    /// When reading `--data` gives up (`pml serve`: its time limit, counted from
+    /// the request); the interrupt stops the reading too.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for Run {
@@ -142,6 +147,7 @@ impl Default for Run {
             interrupt: Interrupt::default(),
             progress: true,
             max_alphabet: None,
+            deadline: None,
         }
     }
 }
@@ -150,7 +156,13 @@ impl Default for Run {
 /// `pml design` checks its flags.
 pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> {
     // A zero in the estimate is fine at the centre of a ball (--beta, --delta).
-    let est = load_estimate_with(&a.input, a.beta.is_some() || a.delta.is_some())?;
+    let zeros = a.beta.is_some() || a.delta.is_some();
+    let stop =
+        || run.interrupt.is_set() || run.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let est = load_estimate_until(&a.input, zeros, &stop).map_err(|e| match stop() {
+        true => stopped_reading(&a.input, run),
+        false => e,
+    })?;
     if let Some(max) = run.max_alphabet
         && est.prior.len() > max
     {
@@ -198,6 +210,18 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         }
     });
     Ok((d, settings))
+}
+
+/// The error of a reading of `--data` stopped by the cancel or the deadline.
+fn stopped_reading(input: &crate::args::Input, run: &Run) -> CliError {
+    let why = match run.interrupt.is_set() {
+        true => "the design was cancelled",
+        false => "the time limit passed",
+    };
+    CliError::Usage(format!(
+        "stopped reading {}: {why} before the whole file was counted; give a smaller file, or more time (--time-limit)",
+        input_flag(input)
+    ))
 }
 
 /// The flag the prior came from, as an error names it.
@@ -276,4 +300,62 @@ fn sample_source(a: &DesignArgs, est: &Estimate, delta: f64) -> Result<Sample, C
         delta,
         radius: a.radius,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Run, solve};
+    use crate::args::{Cli, Command};
+    use clap::Parser;
+
+    /// `pml design --data PATH --column c` as parsed.
+    fn args(path: &std::path::Path) -> crate::args::design::DesignArgs {
+        let argv = [
+            "pml",
+            "design",
+            "--column",
+            "c",
+            "--exp-epsilon",
+            "2",
+            "--data",
+        ];
+        match Cli::try_parse_from(argv.iter().copied().chain([path.to_str().unwrap()])) {
+            Ok(Cli {
+                command: Command::Design(a),
+                ..
+            }) => a,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// Reading `--data` stops at a passed deadline or a cancel (`pml serve`'s
+    /// time limit and cancel), CSV and Parquet alike, saying which.
+    #[test]
+    fn reading_the_data_obeys_the_deadline_and_the_cancel() {
+        let dir = tempfile::tempdir().unwrap();
+        let csv = dir.path().join("d.csv");
+        std::fs::write(&csv, "id,c\n1,a\n2,b\n").unwrap();
+        let done = Run {
+            progress: false,
+            ..Run::default()
+        };
+        assert!(solve(&args(&csv), &done).is_ok());
+        let late = Run {
+            deadline: Some(std::time::Instant::now()),
+            ..done
+        };
+        let e = solve(&args(&csv), &late).unwrap_err().to_string();
+        assert!(
+            e.contains("stopped reading --data") && e.contains("time limit"),
+            "{e}"
+        );
+        let cancelled = Run {
+            deadline: None,
+            interrupt: pmldesign_solver::Interrupt::new(),
+            ..late
+        };
+        cancelled.interrupt.set();
+        let e = solve(&args(&csv), &cancelled).unwrap_err().to_string();
+        assert!(e.contains("cancelled"), "{e}");
+    }
 }

@@ -6,24 +6,23 @@ use crate::args::envelope::{EnvelopeArgs, parse_deltas};
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_mechanism;
-use crate::io::write::{emit_with_report, same_file, write_atomic};
+use crate::io::write::{check_outputs, emit_with_report, write_atomic};
 use crate::render::envelope::{Report, published};
 use crate::render::plot::plot;
-use crate::render::report::checked_path;
 use pmldesign_model::envelope::{self, Envelope};
 use pmldesign_solver::envelope::{envelope_curve, envelope_value};
 
 /// Runs `pml envelope`.
 pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
-    let report_path = checked_path(a.report.report.as_ref(), a.output.path())?;
-    if let (Some(r), Some(p)) = (&report_path, &a.plot)
-        && (r == p || same_file(r, p))
-    {
-        return Err(CliError::Usage(format!(
-            "invalid --report {}: it is also the --plot file; give the report its own name, e.g. --report envelope.html",
-            r.display()
-        )));
-    }
+    check_outputs(
+        &[("--mechanism", Some(&a.mechanism)), a.input.named()],
+        &[
+            ("--output", a.output.path()),
+            ("--plot", a.plot.as_deref()),
+            ("--report", a.report.report.as_deref()),
+        ],
+    )?;
+    let report_path = a.report.report.clone();
     let deltas = parse_deltas(&a.deltas)?;
     envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
     let est = load_estimate(&a.input)?;

@@ -5,7 +5,7 @@ use crate::args::design::{DesignArgs, NotionName, RecordModeName};
 use crate::args::{UtilityName, parse_numbers};
 use crate::error::CliError;
 use crate::io::data::load_record;
-use crate::io::write::emit_with_report;
+use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::record::render_record;
 use crate::render::report;
 use pmldesign_solver::{RecordMode, RecordProblem};
@@ -13,6 +13,8 @@ use pmldesign_solver::{RecordMode, RecordProblem};
 /// Runs `pml design --data F --column A --column B ...`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
     refuse_single_column_flags(&a)?;
+    let (inputs, outputs) = a.files();
+    check_outputs(&inputs, &outputs)?;
     let epsilon = a.level.epsilon()?;
     let settings = a.settings()?;
     report::check(&a.report, a.output.path(), a.time_limit)?;

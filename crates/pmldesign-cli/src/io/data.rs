@@ -14,6 +14,16 @@ pub fn load_estimate(input: &Input) -> Result<Estimate, CliError> {
 /// [`load_estimate`], a mass 0 allowed when `zeros` (the estimate is the centre of
 /// a ball of priors, which gives an unobserved category mass).
 pub fn load_estimate_with(input: &Input, zeros: bool) -> Result<Estimate, CliError> {
+    load_estimate_until(input, zeros, &|| false)
+}
+
+/// [`load_estimate_with`], asking `stop` now and then while `--data` is read
+/// whether to give up (`pml serve`'s time limit and cancel).
+pub fn load_estimate_until(
+    input: &Input,
+    zeros: bool,
+    stop: &dyn Fn() -> bool,
+) -> Result<Estimate, CliError> {
     if let Some(v) = &input.prior {
         let masses = parse_numbers("--prior", v)?;
         let prior = if zeros {
@@ -59,14 +69,15 @@ pub fn load_estimate_with(input: &Input, zeros: bool) -> Result<Estimate, CliErr
     if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
-        return parquet_estimate(path, column, input.labels.as_deref(), zeros);
+        return parquet_estimate(path, column, input.labels.as_deref(), (zeros, stop));
     }
     if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
             1 << 20,
             open_data(path)?,
         ));
-        let counts = pmldesign_data::count_column(&mut reader, column, input.labels.as_deref())
+        let labels = input.labels.as_deref();
+        let counts = pmldesign_data::count_column_until(&mut reader, column, labels, stop)
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         let prior = if zeros {
             counts.center()
@@ -107,10 +118,11 @@ fn parquet_estimate(
     path: &std::path::Path,
     column: &str,
     labels: Option<&[String]>,
-    zeros: bool,
+    (zeros, stop): (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     let shown = path.display();
-    let counts = pmldesign_data::columnar::count_parquet(open_file(path)?, column, labels)
+    let file = open_file(path)?;
+    let counts = pmldesign_data::columnar::count_parquet_until(file, column, labels, stop)
         .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
     let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
     std::io::copy(&mut digest, &mut std::io::sink())
@@ -135,7 +147,7 @@ fn parquet_estimate(
     path: &std::path::Path,
     _: &str,
     _: Option<&[String]>,
-    _: bool,
+    _: (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     Err(no_parquet(path))
 }

@@ -2,7 +2,7 @@
 //! mechanism of `--mechanism` (one row per symbol of the prior), the distance of
 //! `--metric-matrix` and the design of `--design`.
 
-use super::matrix::{matrix_from_text, read_matrix_file, read_text};
+use super::matrix::{matrix_from_text, read_matrix_file, read_text, strip_bom};
 use crate::args::{Estimate, Input, MetricArgs, MetricName};
 use crate::error::CliError;
 use pmldesign_model::{Mechanism, Metric};
@@ -98,7 +98,8 @@ pub fn record_from_text(
     path: &Path,
     text: &str,
 ) -> Result<Option<pmldesign_solver::RecordDesign>, CliError> {
-    let head = text.trim_start_matches('\u{feff}').trim_start();
+    let text = strip_bom(text);
+    let head = text.trim_start();
     let record = head.starts_with('{')
         && serde_json::from_str::<serde_json::Value>(text)
             .is_ok_and(|v| pmldesign_solver::RecordDesign::is_record_file(&v));
@@ -119,10 +120,8 @@ pub fn design_from_text(flag: &str, path: &Path, text: &str) -> Result<Design, C
             "invalid {flag} {shown}: not a design file (no `mechanism` field); {flag} takes the JSON of `pml design --format json`, give a bare matrix with --mechanism instead"
         ))
     };
-    let object = text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('{');
+    let text = strip_bom(text);
+    let object = text.trim_start().starts_with('{');
     if !object || !text.contains("\"mechanism\"") {
         return Err(not_a_design());
     }

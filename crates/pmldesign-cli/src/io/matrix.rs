@@ -27,7 +27,7 @@ pub struct MechanismFile {
 /// The text of the file given with `flag`; a file that cannot be read is a usage
 /// error naming the flag and the file.
 /// A file larger than a matrix of the largest alphabet takes is refused before it
-/// is read ([`MAX_MATRIX_FILE_BYTES`]).
+/// is read ([`MAX_MATRIX_FILE_BYTES`]); a leading byte order mark is dropped.
 pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
     if let Ok(meta) = std::fs::metadata(path)
         && meta.is_file()
@@ -39,12 +39,21 @@ pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
             meta.len()
         )));
     }
-    std::fs::read_to_string(path).map_err(|e| {
+    let mut text = std::fs::read_to_string(path).map_err(|e| {
         CliError::Usage(format!(
             "cannot read {flag} {}: {e}; give the path of a readable UTF-8 file",
             path.display()
         ))
-    })
+    })?;
+    let bom = text.len() - strip_bom(&text).len();
+    text.drain(..bom);
+    Ok(text)
+}
+
+/// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on
+/// Windows put at the start of files they save: JSON parsers refuse it.
+pub fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// Reads a matrix given by `flag`: a JSON object with a "mechanism" field, a JSON
@@ -56,7 +65,7 @@ pub fn read_matrix_file(flag: &str, path: &Path) -> Result<MechanismFile, CliErr
 /// [`read_matrix_file`] on the file's text, already read.
 pub fn matrix_from_text(flag: &str, path: &Path, text: &str) -> Result<MechanismFile, CliError> {
     let shown = path.display();
-    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    let trimmed = strip_bom(text).trim();
     if trimmed.is_empty() {
         return Err(CliError::Usage(format!(
             "invalid {flag} {shown}: the file is empty; give the JSON of `pml design --format json`, a JSON array of rows, or CSV rows"
@@ -160,7 +169,7 @@ pub fn read_priors(path: &Path, n: usize) -> Result<UncertaintySet, CliError> {
     let flag = "--priors";
     let shown = path.display().to_string();
     let text = read_text(flag, path)?;
-    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    let trimmed = strip_bom(&text).trim();
     let vertices = if trimmed.starts_with('[') {
         let v: Value = serde_json::from_str(trimmed).map_err(|e| {
             CliError::Usage(format!(

@@ -42,6 +42,57 @@ pub fn write_atomic(flag: &str, path: &std::path::Path, text: &str) -> Result<()
     })
 }
 
+/// A file a command names, with its flag (`--data`, `--output`, ...); `None`
+/// where the flag was not given.
+pub type Named<'a> = (&'static str, Option<&'a std::path::Path>);
+
+/// Refuses, before anything is read or written, an output that is one of the
+/// command's inputs (by device and inode: the same path, a relative path, a link)
+/// or another of its outputs: writing it would destroy the input (the data, a
+/// mechanism, the secret seed) or one output would replace the other. Standard
+/// input and output (`-`) are never a clash. Every command that writes calls it.
+pub fn check_outputs(inputs: &[Named<'_>], outputs: &[Named<'_>]) -> Result<(), CliError> {
+    let (inputs, outputs) = (given(inputs), given(outputs));
+    for (k, &(flag, out)) in outputs.iter().enumerate() {
+        if let Some((input, path)) = inputs.iter().find(|(_, i)| same_file(i, out)) {
+            return Err(CliError::Usage(format!(
+                "invalid {flag} {}: it is the {input} file {} itself; give {flag} another file, so that the input is kept",
+                out.display(),
+                path.display()
+            )));
+        }
+        if let Some((earlier, _)) = outputs[..k]
+            .iter()
+            .find(|(_, o)| *o == out || same_file(o, out))
+        {
+            return Err(CliError::Usage(format!(
+                "invalid {flag} {}: it is also the {earlier} file; give each output its own file, e.g. {flag} {}",
+                out.display(),
+                example(flag)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The files given, standard input and output (`-`) left out.
+fn given<'a>(files: &[Named<'a>]) -> Vec<(&'static str, &'a std::path::Path)> {
+    files
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .filter(|(_, path)| path.as_os_str() != "-")
+        .collect()
+}
+
+/// A file name to suggest for `flag`.
+fn example(flag: &str) -> &'static str {
+    match flag {
+        "--report" => "report.html",
+        "--plot" => "plot.svg",
+        _ => "out.json",
+    }
+}
+
 /// Whether `output` names the file `input` already is (the same path, a relative
 /// path, a symbolic or a hard link): compared by device and inode where the
 /// platform has them, else by canonical path. A file that does not exist yet is
@@ -77,13 +128,26 @@ pub fn write_error(flag: &str, path: &std::path::Path, e: &std::io::Error) -> Cl
     ))
 }
 
+/// The process's umask, from `/proc/self/status` (reading it through `umask(2)`
+/// would set it); 022, the usual one, where that file is not there.
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("Umask:"))?;
+            u32::from_str_radix(line["Umask:".len()..].trim(), 8).ok()
+        })
+        .unwrap_or(0o022)
+}
+
 /// Streams a file through a temporary file in the same directory: `fill` writes to
 /// a buffered writer (its errors are returned as they are); only when it succeeds
 /// is the file synced and renamed to `path`. On error, or on SIGINT / SIGTERM (see
 /// [`crate::signals`]), the temporary file is removed and `path` is untouched.
 /// `flag` (e.g. `--output`) names the file in errors.
 ///
-/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask.
+/// A replaced file keeps its mode; a new file gets the mode 0666 less the umask;
+/// the temporary file is 0600 until then.
 /// Only regular files are replaced. `-` is standard output; a symbolic link is
 /// followed and its target replaced; an existing path that is not a regular file
 /// (`/dev/null`, a FIFO, a terminal) is written in place, since renaming over it
@@ -120,20 +184,19 @@ pub fn write_atomic_with<T>(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),
     };
-    // A new file: created with 0666, which the kernel narrows by the umask.
-    let kept = meta.as_ref().ok().map(|m| m.permissions());
-    let mode = kept
-        .clone()
-        .unwrap_or_else(|| std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let tmp = crate::signals::LiveTemp::create_in(dir, mode).map_err(fail)?;
-    if let Some(kept) = kept {
-        // The umask may have narrowed it: the replaced file's mode exactly.
-        tmp.as_file().set_permissions(kept).map_err(fail)?;
-    }
+    // The temporary file is 0600 while it is written (a process killed with
+    // SIGKILL leaves it behind, readable by its owner only); it takes its final
+    // mode just before the rename: the replaced file's, or 0666 less the umask.
+    let mode = meta.as_ref().ok().map_or_else(
+        || std::os::unix::fs::PermissionsExt::from_mode(0o666 & !umask()),
+        std::fs::Metadata::permissions,
+    );
+    let tmp = crate::signals::LiveTemp::create_in(dir).map_err(fail)?;
     let mut buffered = std::io::BufWriter::with_capacity(1 << 20, tmp.as_file());
     let value = fill(&mut buffered)?;
     buffered.flush().map_err(fail)?;
     drop(buffered);
+    tmp.as_file().set_permissions(mode).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(&target).map_err(fail)?;
     Ok(value)

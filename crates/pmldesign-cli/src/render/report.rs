@@ -5,7 +5,7 @@
 
 use crate::args::{Format, OutputArgs, ReportArgs};
 use crate::error::CliError;
-use crate::io::write::same_file;
+use crate::io::write::check_outputs;
 use pmldesign_report::ReportOptions;
 use pmldesign_solver::{Design, RecordDesign, Settings};
 use std::path::{Path, PathBuf};
@@ -25,17 +25,14 @@ pub fn checked_path(
     report: Option<&PathBuf>,
     output: Option<&Path>,
 ) -> Result<Option<PathBuf>, CliError> {
-    let Some(path) = report else {
-        return Ok(None);
-    };
-    let clash = output.is_some_and(|o| o == path.as_path() || same_file(o, path));
-    if clash {
-        return Err(CliError::Usage(format!(
-            "invalid --report {}: it is also the --output file; give the report its own name, e.g. --report report.html",
-            path.display()
-        )));
-    }
-    Ok(Some(path.clone()))
+    check_outputs(
+        &[],
+        &[
+            ("--output", output),
+            ("--report", report.map(PathBuf::as_path)),
+        ],
+    )?;
+    Ok(report.cloned())
 }
 
 /// Checks `--report` and `--tradeoff-budget` before any work is done.

@@ -53,7 +53,7 @@ impl From<CliError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
+        let body = serde_json::json!({ "error": crate::error::bounded(&self.message) });
         (self.status, Json(body)).into_response()
     }
 }

@@ -35,9 +35,16 @@ pub fn run(a: ServeArgs) -> Result<(), CliError> {
             a.time_limit
         )));
     }
+    if !(a.upload_idle.is_finite() && a.upload_idle > 0.0 && a.upload_idle <= 86_400.0) {
+        return Err(CliError::Usage(format!(
+            "invalid --upload-idle = {:?}: give a positive number of seconds up to a day, such as 30",
+            a.upload_idle
+        )));
+    }
     let ip = host_ip(&a.host)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
+        .enable_time()
         .build()
         .map_err(|e| CliError::Failure(format!("cannot start the server's threads: {e}")))?;
     runtime.block_on(serve(a, ip))
@@ -76,7 +83,7 @@ async fn serve(a: ServeArgs, ip: IpAddr) -> Result<(), CliError> {
     let guard = Arc::new(Guard::new(bound));
     let store = store::Store::new()
         .map_err(|e| CliError::Failure(format!("cannot create the work directory: {e}")))?;
-    let app = Arc::new(App::new(store, a.jobs, a.time_limit, a.max_upload));
+    let app = Arc::new(App::new(store, &a));
     let shown = if ip.is_unspecified() {
         format!("127.0.0.1:{}", bound.port())
     } else {

@@ -46,17 +46,21 @@ pub struct App {
     pub max_upload: u64,
     /// The uploads being received.
     pub uploads: Arc<Semaphore>,
+    /// `--upload-idle`: how long an upload may send no byte before it is
+    /// dropped (408), so that stalled clients cannot hold every upload slot.
+    pub upload_idle: Duration,
 }
 
 impl App {
-    /// The state of a server with these limits.
-    pub fn new(store: Store, jobs: u32, time_limit: f64, max_upload: u64) -> Self {
+    /// The state of a server with the limits of `a` (already checked).
+    pub fn new(store: Store, a: &crate::args::serve::ServeArgs) -> Self {
         App {
             store,
-            jobs: Jobs::new(jobs),
-            time_limit,
-            max_upload,
+            jobs: Jobs::new(a.jobs),
+            time_limit: a.time_limit,
+            max_upload: a.max_upload,
             uploads: Arc::new(Semaphore::new(UPLOADS_AT_ONCE)),
+            upload_idle: Duration::from_secs_f64(a.upload_idle),
         }
     }
 }
@@ -118,7 +122,7 @@ async fn upload_file(
             format!("busy: {UPLOADS_AT_ONCE} uploads are already being received; try again when one is done"),
         )
     })?;
-    let u = upload::receive(&app.store, multipart, app.max_upload).await?;
+    let u = upload::receive(&app.store, multipart, (app.max_upload, app.upload_idle)).await?;
     Ok(Json(
         json!({ "upload": u.id, "name": u.name, "columns": u.columns }),
     ))

@@ -73,6 +73,17 @@ impl Store {
         })
     }
 
+    /// Creates the file `path` (which must not exist), readable and writable by
+    /// its owner only: it holds raw data.
+    pub fn create(path: &Path) -> std::io::Result<std::fs::File> {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+    }
+
     /// A fresh path in the work directory.
     pub fn path(&self, id: &str, extension: &str) -> PathBuf {
         self.dir.path().join(format!("{id}.{extension}"))

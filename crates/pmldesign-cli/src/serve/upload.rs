@@ -13,6 +13,7 @@ use axum::extract::multipart::MultipartError;
 use axum::http::StatusCode;
 use std::io::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The form field that holds the file.
 pub const FIELD: &str = "file";
@@ -21,11 +22,10 @@ pub const FIELD: &str = "file";
 pub async fn receive(
     store: &Store,
     mut multipart: Multipart,
-    max: u64,
+    (max, idle): (u64, Duration),
 ) -> Result<Arc<Upload>, ApiError> {
-    while let Some(mut field) = multipart
-        .next_field()
-        .await
+    while let Some(mut field) = within(idle, multipart.next_field())
+        .await?
         .map_err(|e| multipart_error(&e, max))?
     {
         if field.name() != Some(FIELD) {
@@ -46,9 +46,12 @@ pub async fn receive(
             format,
             columns: Vec::new(),
         };
-        let mut file = std::fs::File::create(&upload.path)
+        let mut file = Store::create(&upload.path)
             .map_err(|e| ApiError::internal(format!("cannot store the upload: {e}")))?;
-        while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e, max))? {
+        while let Some(chunk) = within(idle, field.chunk())
+            .await?
+            .map_err(|e| multipart_error(&e, max))?
+        {
             file.write_all(&chunk)
                 .map_err(|e| ApiError::internal(format!("cannot store the upload: {e}")))?;
         }
@@ -60,6 +63,20 @@ pub async fn receive(
     Err(ApiError::bad(format!(
         "no file in the upload: send it as the multipart/form-data field {FIELD:?}"
     )))
+}
+
+/// `next` (the next part or chunk of the body), or 408 when no byte came for
+/// `idle`.
+async fn within<T>(idle: Duration, next: impl Future<Output = T>) -> Result<T, ApiError> {
+    tokio::time::timeout(idle, next).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the upload stalled: no byte for {} s (pml serve --upload-idle); send the file again",
+                idle.as_secs_f64()
+            ),
+        )
+    })
 }
 
 /// CSV or Parquet, from the file's name: `.parquet` is Parquet; `.csv`, `.txt`

@@ -45,6 +45,9 @@ pub fn design(
         interrupt,
         progress: false,
         max_alphabet: Some(MAX_ALPHABET),
+        deadline: a.time_limit.and_then(|s| {
+            std::time::Instant::now().checked_add(Duration::try_from_secs_f64(s).ok()?)
+        }),
     };
     let (mut d, settings) = commands::design::solve(a, &run).map_err(|e| named(e.into()))?;
     if let (Some(u), Some(p)) = (upload, d.provenance.as_mut()) {
@@ -79,14 +82,22 @@ pub fn privatise(
     let mechanism = store.path(&id, "json");
     let output = store.path(&format!("{id}-private"), extension);
     let stored = |e: std::io::Error| ApiError::internal(format!("cannot store the design: {e}"));
-    std::fs::write(&mechanism, &kept.json).map_err(stored)?;
+    std::io::Write::write_all(
+        &mut Store::create(&mechanism).map_err(stored)?,
+        kept.json.as_bytes(),
+    )
+    .map_err(stored)?;
+    // The privatised file keeps the mode of the file it replaces: 0600.
+    Store::create(&output).map_err(stored)?;
     let done = apply_args(&mechanism, upload, column, &output, seed)
         .and_then(|a| commands::apply::run(a).map_err(ApiError::from));
     let _ = std::fs::remove_file(&mechanism);
-    done.map_err(|e| e.naming(upload))?;
-    let file = std::fs::File::open(&output)
-        .map_err(|e| ApiError::internal(format!("cannot read the privatised file: {e}")));
+    let file = done.map(|()| {
+        std::fs::File::open(&output)
+            .map_err(|e| ApiError::internal(format!("cannot read the privatised file: {e}")))
+    });
     let _ = std::fs::remove_file(&output);
+    let file = file.map_err(|e| e.naming(upload))?;
     let stem = std::path::Path::new(&upload.name)
         .file_stem()
         .and_then(|s| s.to_str())

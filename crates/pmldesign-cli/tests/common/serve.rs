@@ -32,9 +32,15 @@ impl std::ops::Deref for Server {
 impl Server {
     /// `pml serve --port 0 EXTRA...`, once it has printed its URL.
     pub fn start(extra: &[&str]) -> Server {
+        Self::start_in(extra, &std::env::temp_dir())
+    }
+
+    /// [`Server::start`] with its work directory made in `tmp` (`TMPDIR`).
+    pub fn start_in(extra: &[&str], tmp: &std::path::Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pml"))
             .args(["serve", "--port", "0"])
             .args(extra)
+            .env("TMPDIR", tmp)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
