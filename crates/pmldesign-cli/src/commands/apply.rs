@@ -24,6 +24,15 @@ use pmldesign_solver::{RecordDesign, RecordMode, numbered};
 
 /// Runs `pml apply`.
 pub fn run(a: ApplyArgs) -> Result<(), CliError> {
+    run_until(a, &|| None)
+}
+
+/// Why a run asked to stop (`pml serve`'s cancel or time limit), if it did.
+pub type Stop<'a> = &'a (dyn Fn() -> Option<String> + Sync);
+
+/// Runs `pml apply`, stopping with nothing written as soon as `stop` says why
+/// (checked at every write of the output, so between rows or batches).
+pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     check_outputs(
         &[
             ("--data", Some(&a.data)),
@@ -40,7 +49,7 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
     if let (Some(path), Some(text)) = (&a.mechanism, &text)
         && let Some(r) = record_from_text("--mechanism", path, text)?
     {
-        return run_record(&a, &r, &key);
+        return run_record(&a, &r, &key, stop);
     }
     let column = a.column.clone().ok_or_else(|| {
         CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
@@ -63,14 +72,41 @@ pub fn run(a: ApplyArgs) -> Result<(), CliError> {
         let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
         let how = (placement, on_unknown, rows);
         let privatiser = privatiser.as_mut();
+        let w = &mut Stopping { inner: w, stop };
         let done = match source {
             Source::Parquet(file) => privatise_parquet(file, w, &column, how, privatiser),
             Source::Csv(file) => privatise_column_by(file, w, &column, how, privatiser),
         };
-        done.map_err(|e| privatise_error(e, &a))
+        done.map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, &a)))
     })?;
     eprintln!("{}", summary_line(&summary, &a.data, &a.output));
     Ok(())
+}
+
+/// The output of a run that can be stopped: every write first asks `stop`, and
+/// fails (so that nothing is kept) once it gives a reason.
+struct Stopping<'a> {
+    inner: &'a mut (dyn std::io::Write + Send),
+    stop: Stop<'a>,
+}
+
+impl std::io::Write for Stopping<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match (self.stop)() {
+            // Not `Interrupted`, which `write_all` retries.
+            Some(why) => Err(std::io::Error::other(why)),
+            None => self.inner.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The error of a run that `stop` stopped, if it did.
+fn stopped(stop: Stop<'_>) -> Option<CliError> {
+    stop().map(|why| CliError::Usage(format!("pml apply stopped: {why}; nothing was written")))
 }
 
 /// The error of a privatisation, naming the flag at fault.
@@ -96,7 +132,12 @@ fn on_unknown(a: &ApplyArgs) -> OnUnknown {
 
 /// `pml apply` with a record design: every column it names, privatised together
 /// (CSV or Parquet), each `{column}_private` appended.
-fn run_record(a: &ApplyArgs, r: &RecordDesign, key: &StreamKey) -> Result<(), CliError> {
+fn run_record(
+    a: &ApplyArgs,
+    r: &RecordDesign,
+    key: &StreamKey,
+    stop: Stop<'_>,
+) -> Result<(), CliError> {
     let refused = [
         (
             a.column.is_some(),
@@ -126,11 +167,12 @@ fn run_record(a: &ApplyArgs, r: &RecordDesign, key: &StreamKey) -> Result<(), Cl
     let how = on_unknown(a);
     let summary = write_atomic_with("--output", &a.output, |w| {
         let p = privatiser.as_mut();
+        let w = &mut Stopping { inner: w, stop };
         match source {
             Source::Parquet(file) => privatise_record_parquet(file, w, &r.columns, how, p),
             Source::Csv(file) => privatise_record(file, w, &r.columns, how, p),
         }
-        .map_err(|e| privatise_error(e, a))
+        .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
     eprintln!("{}", summary_line(&summary, &a.data, &a.output));
     Ok(())
@@ -402,4 +444,42 @@ fn check_claims(
             )),
             other => other,
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_until;
+    use crate::args::{Cli, Command};
+    use clap::Parser;
+
+    /// A run asked to stop (`pml serve`'s cancel or time limit) writes nothing
+    /// and says why; one never asked runs to the end.
+    #[test]
+    fn a_stopped_run_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("in.csv");
+        std::fs::write(&data, "c\na\nb\na\n").unwrap();
+        let matrix = dir.path().join("m.csv");
+        std::fs::write(&matrix, "0.75,0.25\n0.25,0.75\n").unwrap();
+        let out = dir.path().join("out.csv");
+        let args = || {
+            let argv = [
+                "pml", "apply", "--column", "c", "--labels", "a,b", "--seed", "0x1234",
+            ];
+            let paths = ["--mechanism", matrix.to_str().unwrap(), "--data"];
+            let more = [data.to_str().unwrap(), "--output", out.to_str().unwrap()];
+            match Cli::try_parse_from(argv.into_iter().chain(paths).chain(more)) {
+                Ok(Cli {
+                    command: Command::Apply(a),
+                    ..
+                }) => a,
+                other => panic!("{other:?}"),
+            }
+        };
+        let e = run_until(args(), &|| Some("cancelled".into())).unwrap_err();
+        assert!(e.to_string().contains("stopped: cancelled"), "{e}");
+        assert!(!out.exists());
+        run_until(args(), &|| None).unwrap();
+        assert!(out.exists());
+    }
 }

@@ -214,7 +214,8 @@ async fn privatise(
     let job = app.jobs.start(form.job.as_deref())?;
     let worker = app.clone();
     let done = tokio::task::spawn_blocking(move || {
-        let file = work::privatise(&worker.store, &kept, form.seed.as_deref());
+        let limits = (job.interrupt(), worker.time_limit);
+        let file = work::privatise(&worker.store, &kept, form.seed.as_deref(), limits);
         drop(job);
         file
     })

@@ -68,6 +68,7 @@ pub fn privatise(
     store: &Store,
     kept: &Kept,
     seed: Option<&str>,
+    (interrupt, time_limit): (Interrupt, f64),
 ) -> Result<(std::fs::File, String), ApiError> {
     let Some((upload, column)) = &kept.source else {
         return Err(ApiError::bad(
@@ -89,8 +90,21 @@ pub fn privatise(
     .map_err(stored)?;
     // The privatised file keeps the mode of the file it replaces: 0600.
     Store::create(&output).map_err(stored)?;
+    // Stopped by the job's cancel or the server's time limit, as a design is.
+    let deadline = Duration::try_from_secs_f64(time_limit)
+        .ok()
+        .and_then(|d| std::time::Instant::now().checked_add(d));
+    let stop = move || {
+        if interrupt.is_set() {
+            Some("cancelled".to_owned())
+        } else if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            Some(format!("the time limit of {time_limit} s passed"))
+        } else {
+            None
+        }
+    };
     let done = apply_args(&mechanism, upload, column, &output, seed)
-        .and_then(|a| commands::apply::run(a).map_err(ApiError::from));
+        .and_then(|a| commands::apply::run_until(a, &stop).map_err(ApiError::from));
     let _ = std::fs::remove_file(&mechanism);
     let file = done.map(|()| {
         std::fs::File::open(&output)
