@@ -36,6 +36,7 @@ pub mod codes;
 pub mod columnar;
 pub mod counts;
 pub mod digest;
+pub mod discrete_noise;
 pub mod matrix;
 pub mod privatise;
 pub mod record_privatise;
@@ -46,13 +47,11 @@ mod table;
 
 pub use codes::{privatise_codes, privatise_codes_at};
 pub use counts::{CategoryCounts, MAX_CATEGORIES, count_column, count_values};
+pub use discrete_noise::{DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser};
 pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,
 };
 pub use records::count_records;
-pub use sampler::{
-    AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
-    SamplerRng, seeded_rng,
-};
+pub use sampler::{AliasTable, CategoricalPrivatiser, MechanismSampler, SamplerRng, seeded_rng};
 pub use table::csv_columns;
