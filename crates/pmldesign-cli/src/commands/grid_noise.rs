@@ -48,13 +48,16 @@ pub fn grid_privatiser(
     let w = p
         .released()
         .map_err(|e| CliError::Failure(format!("the released matrix of {flag}: {e}")))?;
+    // A probability that underflowed hides its column's ratio: no finite level.
+    let underflow = w.matrix().iter().any(|&p| p <= 0.0);
+    let level = |v: f64| if underflow { f64::INFINITY } else { v };
     let statement = NoiseStatement {
         noise,
         value,
         n,
         m,
-        ldp: measures::ldp_parameter(&w),
-        pml: prior.as_ref().map(|p| measures::eps_min(&w, p)),
+        ldp: level(measures::ldp_parameter(&w)),
+        pml: prior.as_ref().map(|p| level(measures::eps_min(&w, p))),
         continuous: continuous(noise, value, prior.as_ref()),
     };
     Ok(Some((Box::new(p), noise_line(&statement))))
