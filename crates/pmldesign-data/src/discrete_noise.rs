@@ -360,15 +360,11 @@ impl GridPrivatiser {
     }
 }
 
-/// The text of grid point k on the grid of step 1/n: a function of k and n only.
-pub fn grid_value(k: i64, n: u64) -> String {
-    (k as f64 / n as f64).to_string()
-}
-
 impl ColumnPrivatiser for GridPrivatiser {
     fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool {
         match binary_value(value) {
             Some(x) => {
+                // Written from the grid index alone: the shortest round-trip decimal.
                 let k = self.draw(row, x > 0.0);
                 write!(out, "{}", k as f64 / self.n as f64).expect("writing to a Vec cannot fail");
                 true
