@@ -297,6 +297,53 @@ fn stated_level_is_measured_on_the_released_matrix() {
     }
 }
 
+/// `--laplace-epsilon` picks a scale whose release, as measured, meets the target:
+/// LDP (b = 2/eps), or PML for a prior, just below the target.
+#[test]
+fn laplace_epsilon_is_met_as_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["1", "-1"], 100);
+    let out = dir.path().join("o.csv");
+    let stated = |err: &str, notion: &str| -> f64 {
+        let at = err.find(&format!("{notion} eps = ")).expect(err) + notion.len() + 7;
+        let end = err[at..].find([',', ' ', ';']).unwrap() + at;
+        err[at..end].parse().expect(err)
+    };
+    let err = apply_ok(&argv(
+        ["--laplace-epsilon", "1"],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", KEY],
+    ));
+    assert!(err.contains("scale 2 "), "{err}");
+    assert!(stated(&err, "LDP") <= 1.0, "{err}");
+    std::fs::remove_file(&out).unwrap();
+    let extra = ["--seed", KEY, "--prior", "0.3,0.7"];
+    let err = apply_ok(&argv(
+        ["--laplace-epsilon", "0.5"],
+        s(&input),
+        "secret",
+        s(&out),
+        &extra,
+    ));
+    let pml = stated(&err, "PML");
+    assert!(pml <= 0.5 && pml > 0.499, "{err}");
+    std::fs::remove_file(&out).unwrap();
+    for bad in ["0", "-1", "inf"] {
+        let (code, err) = apply(&argv(
+            ["--laplace-epsilon", bad],
+            s(&input),
+            "secret",
+            s(&out),
+            &[],
+        ));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--laplace-epsilon"), "{err}");
+        assert!(!out.exists());
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 /// Arguments of `pml apply`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("noise").required(true).args(["mechanism", "laplace_scale", "gaussian_sigma"])))]
-#[command(group(ArgGroup::new("additive").args(["laplace_scale", "gaussian_sigma"])))]
+#[command(group(ArgGroup::new("noise").required(true).args(["mechanism", "laplace_scale", "laplace_epsilon", "gaussian_sigma"])))]
+#[command(group(ArgGroup::new("additive").args(["laplace_scale", "laplace_epsilon", "gaussian_sigma"])))]
 pub struct ApplyArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (as for `pml assess`). Row labels in the file name the
@@ -26,6 +26,11 @@ pub struct ApplyArgs {
     /// printed on stderr.
     #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub laplace_scale: Option<f64>,
+    /// Instead of --laplace-scale: the discrete Laplace scale calibrated so that the
+    /// released matrix, as measured, is EPS-LDP (EPS-PML for --prior); the scale
+    /// found is printed on stderr.
+    #[arg(long, value_name = "EPS", allow_hyphen_values = true)]
+    pub laplace_epsilon: Option<f64>,
     /// Instead of --mechanism: add discrete Gaussian noise of this sigma to a
     /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B, released
     /// on a grid; sigma² in grid steps is rounded to a multiple of 1/1024).
@@ -117,11 +122,11 @@ pub struct ApplyArgs {
     pub on_unknown: Unknown,
     /// The values of the column for the mechanism's rows, in row order,
     /// comma-separated (overrides the labels stored in the mechanism file).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub labels: Option<Vec<String>>,
     /// Names to write for the mechanism's outputs, comma-separated, in column order
     /// (default: the names in the file, else y1..yM).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub output_labels: Option<Vec<String>>,
 }
 

@@ -16,26 +16,15 @@ use pmldesign_model::{ModelError, Prior, additive, measures};
 /// The default grid step is the largest 1/n at most the noise's scale over this.
 pub const DEFAULT_STEPS_PER_SCALE: f64 = 8.0;
 
-/// The privatiser of `--laplace-scale` or `--gaussian-sigma`, with the line that
-/// states its measured guarantee; `None` without either flag.
+/// A privatiser of additive noise and the line stating its measured guarantee.
+pub type Noisy = (Box<dyn ColumnPrivatiser>, String);
+
+/// The privatiser of `--laplace-scale`, `--laplace-epsilon` or `--gaussian-sigma`,
+/// with the line that states its measured guarantee; `None` without them.
 pub fn grid_privatiser(
     a: &ApplyArgs,
     stream: (&StreamKey, &str),
-) -> Result<Option<(Box<dyn ColumnPrivatiser>, String)>, CliError> {
-    let (flag, value) = match (a.laplace_scale, a.gaussian_sigma) {
-        (Some(b), _) => ("--laplace-scale", b),
-        (None, Some(s)) => ("--gaussian-sigma", s),
-        (None, None) => return Ok(None),
-    };
-    check_scale(flag, value)?;
-    let usage = |e: ModelError| CliError::Usage(format!("{flag} {value}: {e}"));
-    let n = grid_steps(a.grid, flag, value)?;
-    let noise = if a.laplace_scale.is_some() {
-        ExactNoise::Laplace(DiscreteLaplace::on_grid(value, n).map_err(usage)?)
-    } else {
-        ExactNoise::Gaussian(DiscreteGaussian::on_grid(value, n).map_err(usage)?)
-    };
-    let m = range_steps(a, noise.law(), n).map_err(usage)?;
+) -> Result<Option<Noisy>, CliError> {
     let prior = match &a.prior {
         Some(p) => Some(Prior::new(p.clone()).and_then(binary).map_err(|e| {
             CliError::Usage(format!(
@@ -44,8 +33,44 @@ pub fn grid_privatiser(
         })?),
         None => None,
     };
-    let p = GridPrivatiser::new(noise, (n, m), stream).map_err(usage)?;
-    let w = p
+    let prior = prior.as_ref();
+    let (flag, value) = match (a.laplace_scale, a.gaussian_sigma, a.laplace_epsilon) {
+        (Some(b), _, _) => (LAPLACE, b),
+        (None, Some(s), _) => ("--gaussian-sigma", s),
+        (None, None, Some(eps)) => (LAPLACE, calibrate(a, eps, prior, stream)?),
+        (None, None, None) => return Ok(None),
+    };
+    let r = release(a, (flag, value), prior, stream)?;
+    Ok(Some((Box::new(r.privatiser), noise_line(&r.statement))))
+}
+
+const LAPLACE: &str = "--laplace-scale";
+
+/// A release and what it guarantees, as measured.
+struct Release {
+    privatiser: GridPrivatiser,
+    statement: NoiseStatement,
+}
+
+/// The release of noise `flag` of scale `value` on the grid and range asked for,
+/// measured on its matrix.
+fn release(
+    a: &ApplyArgs,
+    (flag, value): (&str, f64),
+    prior: Option<&Prior>,
+    stream: (&StreamKey, &str),
+) -> Result<Release, CliError> {
+    check_scale(flag, value)?;
+    let usage = |e: ModelError| CliError::Usage(format!("{flag} {value}: {e}"));
+    let n = grid_steps(a.grid, flag, value)?;
+    let noise = if flag == LAPLACE {
+        ExactNoise::Laplace(DiscreteLaplace::on_grid(value, n).map_err(usage)?)
+    } else {
+        ExactNoise::Gaussian(DiscreteGaussian::on_grid(value, n).map_err(usage)?)
+    };
+    let m = range_steps(a, noise.law(), n).map_err(usage)?;
+    let privatiser = GridPrivatiser::new(noise, (n, m), stream).map_err(usage)?;
+    let w = privatiser
         .released()
         .map_err(|e| CliError::Failure(format!("the released matrix of {flag}: {e}")))?;
     // A probability that underflowed hides its column's ratio: no finite level.
@@ -57,10 +82,64 @@ pub fn grid_privatiser(
         n,
         m,
         ldp: level(measures::ldp_parameter(&w)),
-        pml: prior.as_ref().map(|p| level(measures::eps_min(&w, p))),
-        continuous: continuous(noise, value, prior.as_ref()),
+        pml: prior.map(|p| level(measures::eps_min(&w, p))),
+        continuous: continuous(noise, value, prior),
     };
-    Ok(Some((Box::new(p), noise_line(&statement))))
+    Ok(Release {
+        privatiser,
+        statement,
+    })
+}
+
+/// Bisection steps of [`calibrate`].
+const CALIBRATION_STEPS: usize = 60;
+
+/// `--laplace-epsilon`: a Laplace scale whose release, as measured, is eps-LDP
+/// (eps-PML for `--prior`). It tries \[E\]'s continuous scale, then bisects towards
+/// the LDP scale `2/eps` (widened by 1e-9 for rounding), which must pass; every
+/// scale returned was measured.
+fn calibrate(
+    a: &ApplyArgs,
+    eps: f64,
+    prior: Option<&Prior>,
+    stream: (&StreamKey, &str),
+) -> Result<f64, CliError> {
+    let usage = |m: String| CliError::Usage(format!("--laplace-epsilon {eps}: {m}"));
+    if !(eps.is_finite() && eps > 0.0) {
+        return Err(usage(
+            "the target must be a finite number > 0; give e.g. --laplace-epsilon 1".into(),
+        ));
+    }
+    let meets = |b: f64| -> Result<bool, CliError> {
+        let r = release(a, (LAPLACE, b), prior, stream).map_err(|e| usage(e.to_string()))?;
+        Ok(r.statement.pml.unwrap_or(r.statement.ldp) <= eps)
+    };
+    let mut hi = 2.0 / eps;
+    if !meets(hi)? {
+        hi *= 1.0 + 1e-9;
+        if !meets(hi)? {
+            return Err(usage(format!(
+                "the release at the LDP scale {hi} does not measure below it; give --laplace-scale"
+            )));
+        }
+    }
+    let start = prior.and_then(|p| additive::laplace_scale(eps, p).ok());
+    let mut lo = match start {
+        Some(b) if b >= hi * 1e-3 && b < hi => b,
+        _ => return Ok(hi),
+    };
+    if meets(lo)? {
+        return Ok(lo);
+    }
+    for _ in 0..CALIBRATION_STEPS {
+        let mid = 0.5 * (lo + hi);
+        if meets(mid)? {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Ok(hi)
 }
 
 /// A prior of the binary secret has two masses.
