@@ -205,23 +205,31 @@ fn unknown_value_names_the_line() {
 fn laplace_and_gaussian_columns() {
     let dir = tempfile::tempdir().unwrap();
     let input = data(dir.path(), &["1", "-1"], 1000);
-    for (flag, value) in [("--laplace-scale", "2.5"), ("--gaussian-sigma", "0.9")] {
+    // Default grids: the largest 1/n <= scale / 8.
+    for (flag, value, n) in [
+        ("--laplace-scale", "2.5", 4),
+        ("--gaussian-sigma", "0.9", 9),
+    ] {
         let run = |out: &str| {
             let out = dir.path().join(out);
-            apply_ok(&argv(
+            let err = apply_ok(&argv(
                 [flag, value],
                 s(&input),
                 "secret",
                 s(&out),
                 &["--seed", KEY],
             ));
-            std::fs::read_to_string(out).unwrap()
+            (std::fs::read_to_string(out).unwrap(), err)
         };
-        let a = run("a.csv");
-        assert_eq!(a, run("b.csv"));
+        let (a, err) = run("a.csv");
+        assert_eq!(a, run("b.csv").0);
+        assert!(err.contains(&format!("grid of step 1/{n}")), "{err}");
+        // Every value is a grid point k/n, written from k alone.
         for line in a.lines().skip(1) {
-            let y: f64 = line.rsplit(',').next().unwrap().parse().expect(line);
-            assert!(y.is_finite());
+            let text = line.rsplit(',').next().unwrap();
+            let y: f64 = text.parse().expect(line);
+            let k = (y * n as f64).round();
+            assert_eq!(text, (k / n as f64).to_string(), "{line}");
         }
     }
     // A value other than -1 or 1 is outside the alphabet.
@@ -233,6 +241,108 @@ fn laplace_and_gaussian_columns() {
         err.contains("line 3") && err.contains("\"-1\", \"1\""),
         "{err}"
     );
+}
+
+/// The levels stated on stderr are those measured on the released 2 x M matrix
+/// of the grid and range asked for, and every value lies in that range.
+#[test]
+fn stated_level_is_measured_on_the_released_matrix() {
+    use pmldesign_model::lattice::{GridNoise, released_mechanism};
+    use pmldesign_model::{Prior, measures};
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["1", "-1"], 500);
+    let out = dir.path().join("o.csv");
+    let extra = [
+        "--seed", KEY, "--grid", "0.25", "--range", "3", "--prior", "0.3,0.7",
+    ];
+    let err = apply_ok(&argv(
+        ["--gaussian-sigma", "0.5"],
+        s(&input),
+        "secret",
+        s(&out),
+        &extra,
+    ));
+    // sigma = 2 steps of 1/4: variance 4 exactly; range 12 steps.
+    let w = released_mechanism(GridNoise::Gaussian { variance: 4.0 }, 4, 12).unwrap();
+    let stated = |notion: &str| -> f64 {
+        let at = err.find(&format!("{notion} eps = ")).expect(&err) + notion.len() + 7;
+        let end = err[at..].find([',', ' ', ';']).unwrap() + at;
+        err[at..end].parse().expect(&err)
+    };
+    assert!(
+        (stated("LDP") - measures::ldp_parameter(&w)).abs() < 1e-6,
+        "{err}"
+    );
+    let prior = Prior::new(vec![0.3, 0.7]).unwrap();
+    assert!(
+        (stated("PML") - measures::eps_min(&w, &prior)).abs() < 1e-6,
+        "{err}"
+    );
+    assert!(err.contains("[-3, 3] (25 values)"), "{err}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    for line in text.lines().skip(1) {
+        let y: f64 = line.rsplit(',').next().unwrap().parse().expect(line);
+        assert!(y.abs() <= 3.0 && (y * 4.0).fract() == 0.0, "{line}");
+    }
+    // A step that is not 1/n, and a range off the grid, are usage errors.
+    for (flag, bad) in [("--grid", "0.3"), ("--range", "2.1"), ("--prior", "0.5")] {
+        let mut args = argv(["--laplace-scale", "1"], s(&input), "secret", s(&out), &[]);
+        args.extend([flag, bad]);
+        std::fs::remove_file(&out).ok();
+        let (code, err) = apply(&args);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(flag) && err.contains(bad), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!out.exists());
+    }
+}
+
+/// `--laplace-epsilon` picks a scale whose release, as measured, meets the target:
+/// LDP (b = 2/eps), or PML for a prior, just below the target.
+#[test]
+fn laplace_epsilon_is_met_as_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = data(dir.path(), &["1", "-1"], 100);
+    let out = dir.path().join("o.csv");
+    let stated = |err: &str, notion: &str| -> f64 {
+        let at = err.find(&format!("{notion} eps = ")).expect(err) + notion.len() + 7;
+        let end = err[at..].find([',', ' ', ';']).unwrap() + at;
+        err[at..end].parse().expect(err)
+    };
+    let err = apply_ok(&argv(
+        ["--laplace-epsilon", "1"],
+        s(&input),
+        "secret",
+        s(&out),
+        &["--seed", KEY],
+    ));
+    // b = 2/eps, widened by 1e-9 where f64 rounding measures the level above eps.
+    assert!(err.contains("noise of scale 2"), "{err}");
+    assert!(stated(&err, "LDP") <= 1.0, "{err}");
+    std::fs::remove_file(&out).unwrap();
+    let extra = ["--seed", KEY, "--prior", "0.3,0.7"];
+    let err = apply_ok(&argv(
+        ["--laplace-epsilon", "0.5"],
+        s(&input),
+        "secret",
+        s(&out),
+        &extra,
+    ));
+    let pml = stated(&err, "PML");
+    assert!(pml <= 0.5 && pml > 0.499, "{err}");
+    std::fs::remove_file(&out).unwrap();
+    for bad in ["0", "-1", "inf"] {
+        let (code, err) = apply(&argv(
+            ["--laplace-epsilon", bad],
+            s(&input),
+            "secret",
+            s(&out),
+            &[],
+        ));
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("--laplace-epsilon"), "{err}");
+        assert!(!out.exists());
+    }
 }
 
 #[test]
@@ -279,7 +389,9 @@ fn noise_scales_are_checked_naming_the_flag() {
     let out = dir.path().join("out.csv");
     for flag in ["--laplace-scale", "--gaussian-sigma"] {
         for bad in [
-            "5e-324", "1e-310", "1e-20", "-1", "0", "inf", "NaN", "1e305",
+            "5e-324", "1e-310", "1e-20", "1e-7", "-1", "0", "inf", "NaN", "1e13", "1e305",
+            // Noise finer than the grid allows, or too wide for the default range.
+            "1e-5", "1e9",
         ] {
             let args = argv([flag, bad], s(&input), "secret", s(&out), &[]);
             let (code, err) = apply(&args);
@@ -288,8 +400,12 @@ fn noise_scales_are_checked_naming_the_flag() {
             assert_eq!(err.trim_end().lines().count(), 1, "{err}");
             assert!(!out.exists());
         }
-        for good in ["1e-15", "0.5", "1e300"] {
-            let args = argv([flag, good], s(&input), "secret", s(&out), &[]);
+        for (good, extra) in [
+            ("0.5", &[][..]),
+            ("1e-3", &["--grid", "0.0001", "--range", "2"][..]),
+            ("1e4", &["--grid", "1", "--range", "3"][..]),
+        ] {
+            let args = argv([flag, good], s(&input), "secret", s(&out), extra);
             apply_ok(&args);
             std::fs::remove_file(&out).unwrap();
         }

@@ -36,6 +36,7 @@ pub mod codes;
 pub mod columnar;
 pub mod counts;
 pub mod digest;
+pub mod discrete_noise;
 pub mod matrix;
 pub mod privatise;
 pub mod record_privatise;
@@ -49,13 +50,11 @@ pub use counts::{
     CategoryCounts, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until, count_values,
     stopped,
 };
+pub use discrete_noise::{DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser};
 pub use privatise::{
     ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,
 };
 pub use records::count_records;
-pub use sampler::{
-    AdditiveNoise, AliasTable, BinaryAdditivePrivatiser, CategoricalPrivatiser, MechanismSampler,
-    SamplerRng, seeded_rng,
-};
+pub use sampler::{AliasTable, CategoricalPrivatiser, MechanismSampler, SamplerRng, seeded_rng};
 pub use table::csv_columns;

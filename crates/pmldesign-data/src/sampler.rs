@@ -3,10 +3,8 @@
 //! A mechanism `W = P(Y|X)` (\[E\] Sec. II) is applied to a secret `x` by drawing one
 //! output from row `W[x][.]`. [`AliasTable`] does this in constant time per draw by
 //! Walker's alias method (Vose's construction, done here in exact integer
-//! arithmetic); [`MechanismSampler`] holds one table per input. [`AdditiveNoise`]
-//! draws the noise of the binary Laplace and Gaussian mechanisms `Y = X + N` on
-//! `X in {-1, 1}` (\[E\] Sec. VI-A, VI-B; `docs/theory.md` §7); their scales are
-//! chosen elsewhere.
+//! arithmetic); [`MechanismSampler`] holds one table per input. Additive noise on
+//! a binary secret is drawn exactly on a grid by [`crate::discrete_noise`].
 //!
 //! Every draw consumes a fixed number of 64-bit words of a caller-supplied generator,
 //! so a seeded generator ([`seeded_rng`]) reproduces the same outputs on every
@@ -29,7 +27,6 @@ use crate::stream::{ColumnStream, StreamKey};
 use pmldesign_model::{Mechanism, ModelError, Result};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
-use std::io::Write as _;
 
 /// A generator for tests and experiments of the samplers (PCG-64 MCG, 128-bit
 /// state). Privatising data draws from a keyed [`ColumnStream`] instead.
@@ -223,93 +220,6 @@ impl MechanismSampler {
     }
 }
 
-/// A uniform draw in the open interval (0, 1) from 53 random bits.
-#[inline]
-fn open_unit<R: Rng + ?Sized>(rng: &mut R) -> f64 {
-    ((rng.next_u64() >> 11) as f64 + 0.5) * (1.0 / (1u64 << 53) as f64)
-}
-
-/// The noise of an additive mechanism `Y = X + N` on a numeric secret.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum AdditiveNoise {
-    /// Laplace noise of scale b: density `exp(-|n|/b) / (2b)` (\[E\] Sec. VI-A).
-    Laplace {
-        /// The scale b > 0.
-        scale: f64,
-    },
-    /// Gaussian noise `N(0, sigma^2)` (\[E\] Sec. VI-B).
-    Gaussian {
-        /// The standard deviation sigma > 0.
-        sigma: f64,
-    },
-}
-
-impl AdditiveNoise {
-    /// Laplace noise of scale `b`, a finite number > 0.
-    pub fn laplace(b: f64) -> Result<Self> {
-        positive("laplace scale b", b)?;
-        Ok(AdditiveNoise::Laplace { scale: b })
-    }
-
-    /// Gaussian noise of standard deviation `sigma`, a finite number > 0.
-    pub fn gaussian(sigma: f64) -> Result<Self> {
-        positive("gaussian sigma", sigma)?;
-        Ok(AdditiveNoise::Gaussian { sigma })
-    }
-
-    /// Draws one noise value, consuming one `u64` of `rng` (Laplace) or two
-    /// (Gaussian).
-    ///
-    /// Laplace by the inverse cdf: for `u` uniform in (0, 1), `b ln(2u)` if `u < 1/2`
-    /// and `-b ln(2(1 - u))` otherwise. Gaussian by the Box-Muller transform:
-    /// `sigma sqrt(-2 ln u1) cos(2 pi u2)`.
-    #[inline]
-    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
-        match *self {
-            AdditiveNoise::Laplace { scale } => {
-                let u = open_unit(rng);
-                if u < 0.5 {
-                    scale * (2.0 * u).ln()
-                } else {
-                    -scale * (2.0 * (1.0 - u)).ln()
-                }
-            }
-            AdditiveNoise::Gaussian { sigma } => {
-                let u1 = open_unit(rng);
-                let u2 = open_unit(rng);
-                sigma * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
-            }
-        }
-    }
-
-    /// The 64-bit words one draw consumes.
-    pub fn words(&self) -> u64 {
-        match self {
-            AdditiveNoise::Laplace { .. } => 1,
-            AdditiveNoise::Gaussian { .. } => 2,
-        }
-    }
-
-    /// The mechanism's output `x + N` for the secret `x`.
-    #[inline]
-    pub fn privatise<R: Rng + ?Sized>(&self, x: f64, rng: &mut R) -> f64 {
-        x + self.sample(rng)
-    }
-}
-
-fn positive(field: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(ModelError::invalid(
-            field,
-            v,
-            "the noise scale must be a finite number > 0",
-            "pass a positive scale",
-        ))
-    }
-}
-
 /// Labels at most this many are looked up by a linear scan, more by hashing.
 const LINEAR_LOOKUP_MAX: usize = 16;
 
@@ -458,30 +368,9 @@ impl ColumnPrivatiser for CategoricalPrivatiser {
     }
 }
 
-/// Applies an additive mechanism to a binary column with values `-1` and `1`: the
-/// output is `x + N` written in full precision (shortest round-trip decimal).
-/// A value is accepted if it parses as the number -1 or 1 (so `1.0` and `+1` are).
-#[derive(Debug, Clone)]
-pub struct BinaryAdditivePrivatiser {
-    noise: AdditiveNoise,
-    stream: ColumnStream,
-    alphabet: [String; 2],
-}
-
-impl BinaryAdditivePrivatiser {
-    /// Adds `noise`, row i's drawn from its words of the column's stream.
-    pub fn new(noise: AdditiveNoise, (key, column): (&StreamKey, &str)) -> Self {
-        BinaryAdditivePrivatiser {
-            noise,
-            stream: ColumnStream::new(key, column, noise.words()),
-            alphabet: ["-1".to_owned(), "1".to_owned()],
-        }
-    }
-}
-
 /// Reads `-1` or `1` quickly, or through a full number parse.
 #[inline]
-fn binary_value(value: &[u8]) -> Option<f64> {
+pub(crate) fn binary_value(value: &[u8]) -> Option<f64> {
     match value {
         b"1" => Some(1.0),
         b"-1" => Some(-1.0),
@@ -489,24 +378,6 @@ fn binary_value(value: &[u8]) -> Option<f64> {
             let x: f64 = std::str::from_utf8(value).ok()?.parse().ok()?;
             (x == 1.0 || x == -1.0).then_some(x)
         }
-    }
-}
-
-impl ColumnPrivatiser for BinaryAdditivePrivatiser {
-    #[inline]
-    fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool {
-        match binary_value(value) {
-            Some(x) => {
-                let y = self.noise.privatise(x, self.stream.at(row));
-                write!(out, "{y}").expect("writing to a Vec cannot fail");
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn alphabet(&self) -> &[String] {
-        &self.alphabet
     }
 }
 
@@ -558,12 +429,5 @@ mod tests {
         assert_eq!(binary_value(b"0"), None);
         assert_eq!(binary_value(b" 1"), None);
         assert_eq!(binary_value(b""), None);
-    }
-
-    #[test]
-    fn noise_scales_are_checked() {
-        assert!(AdditiveNoise::laplace(0.0).is_err());
-        assert!(AdditiveNoise::gaussian(f64::INFINITY).is_err());
-        assert!(AdditiveNoise::laplace(2.0).is_ok());
     }
 }

@@ -131,6 +131,17 @@ pub fn key_position(key: &[u8]) -> u64 {
     u64::from_le_bytes(digest[..8].try_into().unwrap_or([0; 8]))
 }
 
+/// A 256-bit key for column `column` under `key`, separated by `domain` from every
+/// other use (SHA-256 of the tag, the key and the column's name).
+pub(crate) fn column_seed(key: &StreamKey, domain: &[u8], column: &str) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(domain);
+    h.update(key.bytes);
+    h.update((column.len() as u64).to_le_bytes());
+    h.update(column.as_bytes());
+    h.finalize().into()
+}
+
 /// The draws of one column: `per_row` 64-bit words for each row, row i's at
 /// offset `i * per_row` of the column's keystream.
 pub struct ColumnStream {
@@ -163,13 +174,8 @@ impl std::fmt::Debug for ColumnStream {
 impl ColumnStream {
     /// The stream of column `column` under `key`, `per_row` words a row.
     pub fn new(key: &StreamKey, column: &str, per_row: u64) -> Self {
-        let mut h = Sha256::new();
-        h.update(DOMAIN);
-        h.update(key.bytes);
-        h.update((column.len() as u64).to_le_bytes());
-        h.update(column.as_bytes());
         ColumnStream {
-            rng: ChaCha20Rng::from_seed(h.finalize().into()),
+            rng: ChaCha20Rng::from_seed(column_seed(key, DOMAIN, column)),
             per_row: per_row.max(1),
             next: 0,
         }

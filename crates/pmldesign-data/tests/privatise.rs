@@ -1,11 +1,13 @@
 //! Privatising a CSV column as a stream: output frequencies and layout, values
-//! outside the alphabet, and additive noise on a binary column.
+//! outside the alphabet, and additive noise on a grid on a binary column.
 
 mod common;
 use common::{assert_frequencies, example1};
-use pmldesign_data::sampler::{AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser};
+use pmldesign_data::discrete_noise::{DiscreteLaplace, ExactNoise, GridPrivatiser};
+use pmldesign_data::sampler::CategoricalPrivatiser;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{OnUnknown, Placement, PrivatiseError, privatise_column};
+use pmldesign_model::lattice::GridNoise;
 
 fn labels(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
@@ -169,7 +171,8 @@ fn unknown_values_error_skip_keep() {
 
 #[test]
 fn binary_additive_column() {
-    let mut p = BinaryAdditivePrivatiser::new(AdditiveNoise::laplace(1.0).unwrap(), (&key(4), "v"));
+    let noise = ExactNoise::Laplace(DiscreteLaplace::on_grid(1.0, 4).unwrap());
+    let mut p = GridPrivatiser::new(noise, (4, 80), (&key(4), "v")).unwrap();
     let mut input = String::from("x\n");
     for i in 0..20_000 {
         input.push_str(if i % 2 == 0 { "1\n" } else { "-1\n" });
@@ -187,7 +190,8 @@ fn binary_additive_column() {
     .unwrap();
     assert_eq!((s.privatised, s.kept), (20_000, 1));
     let text = String::from_utf8(out).unwrap();
-    // Laplace(1) noise: P(sign(x + N) != x) = P(N > 1) = e^-1 / 2.
+    // Laplace of scale 4 steps on the grid of step 1/4: P(sign(x + N) = -x) =
+    // P(N > 4 steps).
     let mut flips = 0;
     for line in text.lines().skip(1).take(20_000) {
         let (x, y) = line.split_once(',').unwrap();
@@ -196,7 +200,7 @@ fn binary_additive_column() {
             flips += 1;
         }
     }
-    let p = (-1f64).exp() / 2.0;
+    let p = GridNoise::Laplace { scale: 4.0 }.upper_tail(5);
     let f = flips as f64 / 20_000.0;
     assert!(
         (f - p).abs() <= 4.0 * (p * (1.0 - p) / 20_000.0).sqrt(),

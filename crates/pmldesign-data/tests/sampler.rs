@@ -1,7 +1,6 @@
-//! Sampling a mechanism: empirical transition frequencies against `W`, additive noise
-//! against its distribution, reproducibility, and the alias table.
+//! Sampling a mechanism: empirical transition frequencies against `W`, reproducibility, and the alias table.
 
-use pmldesign_data::sampler::{AdditiveNoise, AliasTable, MechanismSampler, seeded_rng};
+use pmldesign_data::sampler::{AliasTable, MechanismSampler, seeded_rng};
 use pmldesign_model::Mechanism;
 use proptest::prelude::*;
 
@@ -58,73 +57,6 @@ fn same_seed_same_sequence() {
     };
     assert_eq!(draw(5), draw(5));
     assert_ne!(draw(5), draw(6));
-    let noise = |seed: u64, n: AdditiveNoise| -> Vec<f64> {
-        let mut rng = seeded_rng(seed);
-        (0..1000).map(|_| n.sample(&mut rng)).collect()
-    };
-    for n in [
-        AdditiveNoise::laplace(1.5).unwrap(),
-        AdditiveNoise::gaussian(0.7).unwrap(),
-    ] {
-        assert_eq!(noise(9, n), noise(9, n));
-        assert_ne!(noise(9, n), noise(10, n));
-    }
-}
-
-/// Laplace(b): `P(N > t) = e^(-t/b) / 2`, symmetric, variance `2 b^2`; Gaussian:
-/// `P(N > sigma) = 0.158655...`, variance `sigma^2`. Checked over 10^6 draws within 4
-/// standard errors.
-#[test]
-fn additive_noise_has_its_distribution() {
-    const DRAWS: usize = 1_000_000;
-    let n = DRAWS as f64;
-    let within = |f: f64, p: f64, what: &str| {
-        let se = (p * (1.0 - p) / n).sqrt();
-        assert!((f - p).abs() <= 4.0 * se, "{what}: {f} vs {p}");
-    };
-    let b = 2.0;
-    let laplace = AdditiveNoise::laplace(b).unwrap();
-    let mut rng = seeded_rng(11);
-    let xs: Vec<f64> = (0..DRAWS).map(|_| laplace.sample(&mut rng)).collect();
-    for t in [0.0, 0.5, 2.0, 6.0] {
-        let p = (-t / b).exp() / 2.0;
-        within(
-            xs.iter().filter(|&&x| x > t).count() as f64 / n,
-            p,
-            "Laplace upper tail",
-        );
-        within(
-            xs.iter().filter(|&&x| x < -t).count() as f64 / n,
-            p,
-            "Laplace lower tail",
-        );
-    }
-    let var = xs.iter().map(|x| x * x).sum::<f64>() / n;
-    // Var of N^2 is E N^4 - (E N^2)^2 = 24 b^4 - 4 b^4 = 20 b^4.
-    assert!((var - 2.0 * b * b).abs() <= 4.0 * (20.0f64).sqrt() * b * b / n.sqrt());
-
-    let sigma = 0.8;
-    let gauss = AdditiveNoise::gaussian(sigma).unwrap();
-    let xs: Vec<f64> = (0..DRAWS).map(|_| gauss.sample(&mut rng)).collect();
-    // P(N > k sigma) = erfc(k / sqrt 2) / 2 for k = 0, 1, 2.
-    for (k, p) in [
-        (0.0, 0.5),
-        (1.0, 0.158_655_253_931_457),
-        (2.0, 0.022_750_131_948_179),
-    ] {
-        within(
-            xs.iter().filter(|&&x| x > k * sigma).count() as f64 / n,
-            p,
-            "Gaussian upper tail",
-        );
-        within(
-            xs.iter().filter(|&&x| x < -k * sigma).count() as f64 / n,
-            p,
-            "Gaussian lower tail",
-        );
-    }
-    let var = xs.iter().map(|x| x * x).sum::<f64>() / n;
-    assert!((var - sigma * sigma).abs() <= 4.0 * 2f64.sqrt() * sigma * sigma / n.sqrt());
 }
 
 proptest! {

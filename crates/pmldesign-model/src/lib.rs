@@ -20,6 +20,7 @@ pub mod additive;
 pub mod cone;
 pub mod envelope;
 pub mod error;
+pub mod lattice;
 pub mod linalg;
 pub mod measures;
 pub mod mechanism;

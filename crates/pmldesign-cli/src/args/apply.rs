@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 /// Arguments of `pml apply`.
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("noise").required(true).args(["mechanism", "laplace_scale", "gaussian_sigma"])))]
+#[command(group(ArgGroup::new("noise").required(true).args(["mechanism", "laplace_scale", "laplace_epsilon", "gaussian_sigma"])))]
+#[command(group(ArgGroup::new("additive").args(["laplace_scale", "laplace_epsilon", "gaussian_sigma"])))]
 pub struct ApplyArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (as for `pml assess`). Row labels in the file name the
@@ -19,14 +20,59 @@ pub struct ApplyArgs {
     /// says that no guarantee holds).
     #[arg(long, requires = "mechanism")]
     pub unverified: bool,
-    /// Instead of --mechanism: add Laplace noise of this scale b to a column of -1
-    /// and 1 (the binary Laplace mechanism, [E] Sec. VI-A).
+    /// Instead of --mechanism: add discrete Laplace noise of scale b to a column of
+    /// -1 and 1 (the binary Laplace mechanism, [E] Sec. VI-A, released on a grid:
+    /// see --grid and --range). The guarantee measured on the released matrix is
+    /// printed on stderr.
     #[arg(long, value_name = "B", allow_hyphen_values = true)]
     pub laplace_scale: Option<f64>,
-    /// Instead of --mechanism: add Gaussian noise of this standard deviation to a
-    /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B).
+    /// Instead of --laplace-scale: the discrete Laplace scale calibrated so that the
+    /// released matrix, as measured, is EPS-LDP (EPS-PML for --prior); the scale
+    /// found is printed on stderr.
+    #[arg(long, value_name = "EPS", allow_hyphen_values = true)]
+    pub laplace_epsilon: Option<f64>,
+    /// Instead of --mechanism: add discrete Gaussian noise of this sigma to a
+    /// column of -1 and 1 (the binary Gaussian mechanism, [E] Sec. VI-B, released
+    /// on a grid; sigma² in grid steps is rounded to a multiple of 1/1024).
     #[arg(long, value_name = "SIGMA", allow_hyphen_values = true)]
     pub gaussian_sigma: Option<f64>,
+    /// The step of the grid the noisy values are released on, 1/n for a whole n
+    /// [default: the largest 1/n <= the scale (or sigma) / 8].
+    #[arg(
+        long,
+        value_name = "G",
+        allow_hyphen_values = true,
+        requires = "additive"
+    )]
+    pub grid: Option<f64>,
+    /// Release values in [-R, R], the tails clamped onto its ends; R >= 1, a
+    /// multiple of the grid step [default: the smallest R beyond which each tail
+    /// has mass <= --tail-delta under either secret].
+    #[arg(
+        long,
+        value_name = "R",
+        allow_hyphen_values = true,
+        requires = "additive",
+        conflicts_with = "tail_delta"
+    )]
+    pub range: Option<f64>,
+    /// The tail mass that picks the default --range.
+    #[arg(
+        long,
+        value_name = "DELTA",
+        allow_hyphen_values = true,
+        requires = "additive"
+    )]
+    pub tail_delta: Option<f64>,
+    /// With additive noise: also state the PML of the release for this prior of
+    /// the secret, P(-1),P(1) (the LDP level stated bounds PML for every prior).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        requires = "additive"
+    )]
+    pub prior: Option<Vec<f64>>,
     /// The CSV file (with a header row; `-` for standard input) or Parquet file to
     /// privatise; streamed, never held in memory.
     #[arg(long, value_name = "IN.csv")]
@@ -77,11 +123,11 @@ pub struct ApplyArgs {
     /// The values of the column for the rows of a bare matrix, in row order,
     /// comma-separated. A design file's rows are certified for its own labels:
     /// with one, --labels must equal them (a design is never re-keyed).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub labels: Option<Vec<String>>,
     /// Names to write for the mechanism's outputs, comma-separated, in column order
     /// (default: the names in the file, else y1..yM).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "gaussian_sigma"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub output_labels: Option<Vec<String>>,
 }
 
@@ -96,12 +142,15 @@ pub enum Unknown {
     Keep,
 }
 
-/// The smallest noise scale: below f64::EPSILON (2.2e-16) the noise is mostly lost
-/// when added to -1 or 1, and the secret would be written out unchanged.
-pub const MIN_SCALE: f64 = f64::EPSILON;
+/// The smallest noise scale accepted (the grid then needs to be finer than any
+/// release may hold, and says so).
+pub const MIN_SCALE: f64 = 1e-6;
 
-/// The largest noise scale: beyond it a draw can overflow to infinity.
-pub const MAX_SCALE: f64 = 1e300;
+/// The largest noise scale accepted (noise that wide releases the clamped ends).
+pub const MAX_SCALE: f64 = 1e12;
+
+/// The default tail mass beyond the default range, under either secret.
+pub const DEFAULT_TAIL_DELTA: f64 = 1e-9;
 
 /// Checks a noise scale (`--laplace-scale`, `--gaussian-sigma`): a finite number in
 /// [`MIN_SCALE`, `MAX_SCALE`].
@@ -114,11 +163,11 @@ pub fn check_scale(flag: &str, v: f64) -> Result<(), CliError> {
     } else if v <= 0.0 {
         "the scale must be > 0"
     } else if v < MIN_SCALE {
-        "below 2.2e-16 (f64 epsilon) the noise is lost when added to -1 or 1, so values would come out unchanged"
+        "below 1e-6 the noise is far finer than any grid a release may hold"
     } else {
-        "above 1e300 a draw can overflow to infinity"
+        "above 1e12 the noise hides everything in the clamped ends of the range"
     };
     Err(CliError::Usage(format!(
-        "invalid {flag} = {v:?}: {why}; give a scale between 2.2e-16 and 1e300, such as {flag} 1"
+        "invalid {flag} = {v:?}: {why}; give a scale between 1e-6 and 1e12, such as {flag} 1"
     )))
 }

@@ -76,7 +76,8 @@ pub enum Command {
     /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
     Envelope(envelope::EnvelopeArgs),
     /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
-    /// from P(.|x) (or, for a {-1,1} column, x plus Laplace or Gaussian noise),
+    /// from P(.|x) (or, for a {-1,1} column, x plus discrete Laplace or Gaussian
+    /// noise on a grid),
     /// added as a new column; streamed, reproducible with --seed.
     Apply(apply::ApplyArgs),
     /// A local web page for people who do not script: upload a CSV or Parquet

@@ -2,7 +2,7 @@
 //! is `pmldesign_data::sampler`, the streaming `pmldesign_data::privatise_column`.
 
 use crate::args::DataFormat;
-use crate::args::apply::{ApplyArgs, Unknown, check_scale};
+use crate::args::apply::{ApplyArgs, Unknown};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
@@ -16,8 +16,8 @@ use pmldesign_data::record_privatise::{
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    AdditiveNoise, BinaryAdditivePrivatiser, CategoricalPrivatiser, ColumnPrivatiser, OnUnknown,
-    Placement, PrivatiseError, RowPlace, privatise_column_by,
+    CategoricalPrivatiser, ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, RowPlace,
+    privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -54,7 +54,7 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     let column = a.column.clone().ok_or_else(|| {
         CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
     })?;
-    let mut privatiser = privatiser(&a, &column, text.as_deref(), &key)?;
+    let (mut privatiser, statement) = privatiser(&a, &column, text.as_deref(), &key)?;
     let on_unknown = on_unknown(&a);
     let default_name = format!("{column}_private");
     let placement = if a.replace {
@@ -80,6 +80,9 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         done.map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, &a)))
     })?;
     eprintln!("{}", summary_line(&summary, &a.data, &a.output));
+    if let Some(statement) = statement {
+        eprintln!("{statement}");
+    }
     Ok(())
 }
 
@@ -213,25 +216,20 @@ fn record_privatiser(
     Ok(Box::new(ColumnByColumn(columns)))
 }
 
-/// The sampler asked for: a mechanism with its labels, or additive noise.
+/// A privatiser and, for additive noise, the line stating its measured guarantee.
+type Privatiser = (Box<dyn ColumnPrivatiser>, Option<String>);
+
+/// The sampler asked for: a mechanism with its labels, or additive noise on a
+/// grid ([`super::grid_noise`]).
 fn privatiser(
     a: &ApplyArgs,
     column: &str,
     text: Option<&str>,
     key: &StreamKey,
-) -> Result<Box<dyn ColumnPrivatiser>, CliError> {
+) -> Result<Privatiser, CliError> {
     let stream = (key, column);
-    if let Some(b) = a.laplace_scale {
-        check_scale("--laplace-scale", b)?;
-        let noise = AdditiveNoise::laplace(b)
-            .map_err(|e| CliError::Usage(format!("--laplace-scale: {e}")))?;
-        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, stream)));
-    }
-    if let Some(s) = a.gaussian_sigma {
-        check_scale("--gaussian-sigma", s)?;
-        let noise = AdditiveNoise::gaussian(s)
-            .map_err(|e| CliError::Usage(format!("--gaussian-sigma: {e}")))?;
-        return Ok(Box::new(BinaryAdditivePrivatiser::new(noise, stream)));
+    if let Some((p, statement)) = super::grid_noise::grid_privatiser(a, stream)? {
+        return Ok((p, Some(statement)));
     }
     let path = a
         .mechanism
@@ -276,7 +274,7 @@ fn privatiser(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
-    Ok(Box::new(p))
+    Ok((Box::new(p), None))
 }
 
 /// A list of labels for a message: the first few, then how many more.

@@ -8,4 +8,5 @@ pub mod bounds;
 pub mod compare;
 pub mod design;
 pub mod envelope;
+pub mod grid_noise;
 pub mod record;

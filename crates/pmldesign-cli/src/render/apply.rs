@@ -1,7 +1,81 @@
 //! What `pml apply` says on stderr once the output is written.
 
-use pmldesign_data::PrivatiseSummary;
+use pmldesign_data::{ExactNoise, PrivatiseSummary};
 use std::path::Path;
+
+/// What additive noise on a grid released, and its guarantee as measured on the
+/// released matrix (`docs/theory.md` §7b).
+#[derive(Debug, Clone)]
+pub struct NoiseStatement {
+    /// The exact law drawn.
+    pub noise: ExactNoise,
+    /// The scale b or sigma the user gave.
+    pub value: f64,
+    /// The grid step is 1/n.
+    pub n: u64,
+    /// The range is [-m/n, m/n].
+    pub m: u64,
+    /// The LDP level of the released matrix (bounds PML for every prior).
+    pub ldp: f64,
+    /// The PML of the release for the user's prior.
+    pub pml: Option<f64>,
+    /// \[E\]'s figure for the continuous mechanism, where finite.
+    pub continuous: Option<f64>,
+}
+
+/// One line for stderr: the law, grid and range released, and the measured levels
+/// beside \[E\]'s continuous figure.
+pub fn noise_line(s: &NoiseStatement) -> String {
+    let law = match s.noise {
+        ExactNoise::Laplace(l) => {
+            let (t, q) = l.ratio();
+            format!(
+                "discrete Laplace noise of scale {} ({t}/{q} grid steps)",
+                s.value
+            )
+        }
+        ExactNoise::Gaussian(g) => {
+            let (a, c) = g.ratio();
+            format!(
+                "discrete Gaussian noise of sigma {} (variance {a}/{c} grid steps squared)",
+                s.value
+            )
+        }
+    };
+    let range = s.m as f64 / s.n as f64;
+    let points = 2 * s.m + 1;
+    let mut line = format!(
+        "pml apply: {law} on the grid of step 1/{}, clamped to [-{range}, {range}] ({points} values); measured on the released 2 x {points} matrix: {}",
+        s.n,
+        level("LDP", s.ldp)
+    );
+    if s.ldp.is_finite() {
+        line.push_str(", so PML <= that for every prior");
+    }
+    if let Some(p) = s.pml {
+        line.push_str(&format!("; {} for the --prior", level("PML", p)));
+    }
+    line.push_str(&match (s.noise, s.continuous) {
+        (ExactNoise::Laplace(_), Some(c)) => format!(
+            " (the continuous mechanism of [E] Sec. VI-A: {})",
+            level(if s.pml.is_some() { "PML" } else { "LDP" }, c)
+        ),
+        _ => " (the continuous Gaussian of [E] Sec. VI-B leaks without bound; the clamp bounds it)"
+            .to_owned(),
+    });
+    line
+}
+
+/// `eps = v` under a notion, or that no finite level holds.
+fn level(notion: &str, v: f64) -> String {
+    if v.is_finite() {
+        format!("{notion} eps = {v:.6}")
+    } else {
+        format!(
+            "no finite {notion} level (a grid point's probability under one secret underflows; give a smaller --range)"
+        )
+    }
+}
 
 /// One line for stderr: what was read and written, and the rows outside the alphabet.
 pub fn summary_line(s: &PrivatiseSummary, data: &Path, output: &Path) -> String {
