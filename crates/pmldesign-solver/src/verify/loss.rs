@@ -101,15 +101,10 @@ fn reprice_loss_columns(
             "no column-generation slice for this set",
         )
     };
-    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
-    let ones = Array1::ones(c.nrows());
-    let ones_value = LabelledLoss::new(c).column_value(ones.view(), set.reference().view());
     if method == LossMethod::ColumnGeneration
         && let Some(oracle) = ExactBallLoss::new(set, level, c, None)
     {
-        let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
-        check_dual_bound("loss.dual", dc, repriced)?;
-        return Ok(-repriced);
+        return reprice(&oracle, set, c, dc);
     }
     let slice = match (method, set) {
         (LossMethod::InnerOuter, UncertaintySet::L1Ball { center, .. }) => Slice {
@@ -124,7 +119,21 @@ fn reprice_loss_columns(
         slice,
         loss: LabelledLoss::new(c),
     };
-    let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
+    reprice(&oracle, set, c, dc)
+}
+
+/// The lower bound that `lambda` of `dc` proves over the rays of `oracle` and
+/// the all-ones column, checked against the stated one.
+fn reprice(
+    oracle: &dyn crate::colgen::oracle::RayOracle,
+    set: &UncertaintySet,
+    c: &Array2<f64>,
+    dc: &DualCertificate,
+) -> Result<f64> {
+    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
+    let ones = Array1::ones(c.nrows());
+    let ones_value = LabelledLoss::new(c).column_value(ones.view(), set.reference().view());
+    let repriced = crate::colgen::engine::dual_bound(oracle, ones_value, &lambda, 0.0);
     check_dual_bound("loss.dual", dc, repriced)?;
     Ok(-repriced)
 }
@@ -158,16 +167,11 @@ fn reprice_notion_columns(
             ),
         )
     })?;
-    let lambda = stored_lambda("loss.dual.lambda", dc, c.nrows())?;
-    let ones = Array1::ones(c.nrows());
-    let ones_value = LabelledLoss::new(c).column_value(ones.view(), set.reference().view());
     let oracle = LossOracle {
         slice,
         loss: LabelledLoss::new(c),
     };
-    let repriced = crate::colgen::engine::dual_bound(&oracle, ones_value, &lambda, 0.0);
-    check_dual_bound("loss.dual", dc, repriced)?;
-    Ok(-repriced)
+    reprice(&oracle, set, c, dc)
 }
 
 /// The lower bound that a notion's direct-LP multipliers prove: one finite
