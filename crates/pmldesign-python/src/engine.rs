@@ -424,18 +424,23 @@ pub fn check_design(text: &str) -> Result<Value> {
     guarded(|| Ok(serde_json::to_value(read_design(text)?)?))
 }
 
-/// A design read back from its JSON, refused past the largest file a matrix of
-/// [`MAX_ALPHABET`] symbols takes (before it is parsed).
+/// A design read back from its JSON (verified as it is read), refused past the
+/// largest file a matrix of [`MAX_ALPHABET`] symbols takes (before it is parsed).
 pub(crate) fn read_design(text: &str) -> Result<Design> {
+    Ok(serde_json::from_str::<Design>(design_text(text)?)
+        .map_err(|e| format!("design JSON: {e}"))?)
+}
+
+/// A design's JSON within the size a design takes, less a byte-order mark (a
+/// file saved with one is the same design).
+fn design_text(text: &str) -> Result<&str> {
     if text.len() as u64 > MAX_MATRIX_FILE_BYTES {
         return Err(Error::Invalid(format!(
             "design JSON: {} bytes, more than a design of N = {MAX_ALPHABET} symbols takes ({MAX_MATRIX_FILE_BYTES})",
             text.len()
         )));
     }
-    // A file saved with a byte-order mark is the same design.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    Ok(serde_json::from_str::<Design>(text).map_err(|e| format!("design JSON: {e}"))?)
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
 /// Verifies the JSON of a design as `pml assess --design` does
@@ -443,8 +448,10 @@ pub(crate) fn read_design(text: &str) -> Result<Design> {
 /// re-measured, the stored dual re-priced; the verification as JSON.
 pub fn verify_design(text: &str) -> Result<Value> {
     guarded(|| {
-        let d = read_design(text)?;
-        let v = d.verify()?;
+        // Reading verifies it: the verification is the one reading ran.
+        let read = serde_json::from_str::<pmldesign::solver::VerifiedDesign>(design_text(text)?)
+            .map_err(|e| format!("design JSON: {e}"))?;
+        let v = read.verification;
         Ok(serde_json::to_value(v).map_err(|e| format!("verification: {e}"))?)
     })
 }

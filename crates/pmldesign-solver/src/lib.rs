@@ -67,6 +67,7 @@ pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
 pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;
+pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
 
 /// The solver's internals, for its own pricing-agreement tests and component

@@ -434,7 +434,7 @@ fn check_claims(
         return Ok(None);
     }
     // Reading a design verifies it (its privacy, utility, dual and status).
-    design_from_text("--mechanism", path, text)
+    design_from_text::<pmldesign_solver::Design>("--mechanism", path, text)
         .map(Some)
         .map_err(|e| match e {
             CliError::Usage(m) => CliError::Usage(format!(

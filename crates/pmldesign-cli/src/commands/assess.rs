@@ -18,7 +18,7 @@ use pmldesign_model::envelope::Envelope;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
-use pmldesign_solver::{Design, Settings};
+use pmldesign_solver::{Settings, VerifiedDesign};
 use std::path::Path;
 
 /// Runs `pml assess`.
@@ -143,10 +143,11 @@ fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
         let page = report::record_report(&r, &a.report, a.output.as_deref(), Some(shown))?;
         return emit_with_report(a.output.as_deref(), &text, page);
     }
-    let d: Design = design_from_text("--design", path, &text)?;
-    let v = d
-        .verify()
-        .map_err(|e| CliError::Usage(format!("--design {shown}: {e}")))?;
+    // Reading verifies it: the verification is the one reading ran.
+    let VerifiedDesign {
+        design: d,
+        verification: v,
+    } = design_from_text("--design", path, &text)?;
     let text = render_verdict(&d, &v, &shown, a.format())?;
     let page = report::design_report(
         &d,

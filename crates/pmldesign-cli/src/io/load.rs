@@ -22,7 +22,7 @@ pub fn load_mechanism(
     let text = read_text("--mechanism", path)?;
     let file = matrix_from_text("--mechanism", path, &text)?;
     if file.design {
-        design_from_text("--mechanism", path, &text)?;
+        design_from_text::<Design>("--mechanism", path, &text)?;
     }
     let shown = path.display();
     let mechanism = Mechanism::from_rows(file.rows)
@@ -112,8 +112,13 @@ pub fn record_from_text(
 }
 
 /// A design file's text, already read from the file given with `flag`, read
-/// back with every figure re-derived.
-pub fn design_from_text(flag: &str, path: &Path, text: &str) -> Result<Design, CliError> {
+/// back with every figure re-derived and verified: a [`Design`], or a
+/// [`pmldesign_solver::VerifiedDesign`] to keep the verification.
+pub fn design_from_text<T: serde::de::DeserializeOwned>(
+    flag: &str,
+    path: &Path,
+    text: &str,
+) -> Result<T, CliError> {
     let shown = path.display();
     let not_a_design = || {
         CliError::Usage(format!(

@@ -4,5 +4,5 @@
 //! It calls the measures, the cones and the oracles, never the design routes.
 
 pub(crate) mod loss;
-mod read;
+pub(crate) mod read;
 pub(crate) mod utility;

@@ -9,14 +9,35 @@
 
 use crate::solution::design::Design;
 use crate::solution::record::DesignRecord;
+use crate::verify::utility::Verification;
 use serde::{Deserialize, Deserializer};
 
-impl<'de> Deserialize<'de> for Design {
+/// A design read back together with the verification that reading it ran, for
+/// the callers that report it (`pml assess --design`, Python's
+/// `Design.verify`), so that they do not re-price the dual a second time.
+#[derive(Debug, Clone)]
+pub struct VerifiedDesign {
+    /// The design, every figure re-derived.
+    pub design: Design,
+    /// What reading it re-checked.
+    pub verification: Verification,
+}
+
+impl<'de> Deserialize<'de> for VerifiedDesign {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let design = DesignRecord::deserialize(d)?
             .into_design()
             .map_err(serde::de::Error::custom)?;
-        design.verify().map_err(serde::de::Error::custom)?;
-        Ok(design)
+        let verification = design.verify().map_err(serde::de::Error::custom)?;
+        Ok(VerifiedDesign {
+            design,
+            verification,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Design {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        VerifiedDesign::deserialize(d).map(|v| v.design)
     }
 }
