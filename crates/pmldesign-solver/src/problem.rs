@@ -21,8 +21,10 @@ use crate::design::sample::simpler_route;
 use crate::error::Result;
 use crate::objective::loss::Loss;
 use crate::objective::utility::{FInformation, Utility};
-use crate::reference::baseline::randomized_response_baselines;
+use crate::reference::baseline::baselines;
+use crate::reference::structured::best_structured;
 use crate::settings::{LossMethod, Settings};
+use crate::solution::certificate::Certificate;
 use crate::solution::claims::check_names;
 use crate::solution::design::{Design, LossOutcome, numbered, per_output};
 use crate::solution::guarantee::Guarantee;
@@ -340,12 +342,26 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> pmldesign_model::Res
 
 /// A loss design as a [`Design`]: the utility is minus the expected loss, and
 /// the baselines are measured by the same loss.
-fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design> {
+fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design> {
     let reference = set.reference();
     let d = l.matrix(set.len())?;
     let value = |m: &pmldesign_model::Mechanism| {
         -crate::objective::loss::expected_loss(m, reference.view(), d.view())
     };
+    let notion = ld.certificate.notion.clone();
+    let baselines = baselines(set, &notion, &value, Some(d.view()))?;
+    if let Some(b) = best_structured(&baselines.structured)
+        && b.utility > -ld.expected_loss
+    {
+        // Never below a structured mechanism: the LP stopped before it.
+        let bound = ld.certificate.upper_bound;
+        ld.certificate =
+            Certificate::check_notion_feasible(&b.mechanism, set, &notion, b.utility, bound)?;
+        ld.mechanism = b.mechanism.clone();
+        ld.expected_loss = -b.utility;
+        let converged = ld.status != crate::DesignStatus::TimeLimit;
+        ld.status = crate::DesignStatus::from_gap(ld.certificate.gap, b.utility, converged);
+    }
     let (q, pml, pmc) = per_output(&ld.mechanism, reference.view());
     let pricing = match ld.method {
         LossMethod::ColumnGeneration => "column_generation",
@@ -377,7 +393,7 @@ fn loss_design(ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Design>
         pml_per_output: pml,
         pmc_per_output: pmc,
         certificate: ld.certificate,
-        baselines: randomized_response_baselines(set, ld.epsilon, &value)?,
+        baselines,
         mechanism: ld.mechanism,
         guarantee: None,
         envelope: None,

@@ -241,6 +241,11 @@ pub struct ColumnGenerationSettings {
     /// categories reached a gap of 1e-6 in 78 s instead of 298 s), 0 elsewhere
     /// (LDP at N = 64 took 33 s instead of 15 s with it).
     pub smoothing: Option<f64>,
+    /// Mechanisms whose columns (normalised by the reference prior) start in
+    /// the master's working set, so that the loop's mechanism is at least as
+    /// good as each of them once the master is solved. A design fills it with
+    /// its structured baselines (docs/theory.md §5b); default empty.
+    pub seeds: Vec<pmldesign_model::Mechanism>,
 }
 
 /// Seconds per entry of an N x N mechanism that a design spends after its loop
@@ -280,6 +285,7 @@ impl Default for ColumnGenerationSettings {
             time_limit: None,
             interrupt: crate::settings::Interrupt::default(),
             smoothing: None,
+            seeds: Vec::new(),
         }
     }
 }

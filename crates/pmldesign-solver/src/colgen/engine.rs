@@ -251,6 +251,9 @@ impl<'a> Generation<'a> {
         if run.working.len() == k + 1 {
             run.start_basis = (1..=k).collect();
         }
+        for c in oracle.seeds() {
+            run.admit(c);
+        }
         run.master.start_from(&run.start_basis);
         run.master
             .set_deadline(run.deadline(), &run.settings.interrupt);

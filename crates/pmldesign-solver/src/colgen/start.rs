@@ -108,3 +108,64 @@ impl RayOracle for Started<'_> {
         self.start.clone()
     }
 }
+
+/// An oracle with seed columns ([`RayOracle::seeds`]).
+pub(crate) struct Seeded<'a> {
+    /// The pricing (and its start columns).
+    pub oracle: &'a dyn RayOracle,
+    /// The seeds.
+    pub seeds: Vec<Column>,
+}
+
+impl RayOracle for Seeded<'_> {
+    fn dimension(&self) -> usize {
+        self.oracle.dimension()
+    }
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.oracle.price(lambda, tol, keep)
+    }
+    fn price_with(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        control: &PassControl,
+    ) -> Pricing {
+        self.oracle.price_with(lambda, tol, keep, control)
+    }
+    fn start(&self) -> Vec<Column> {
+        self.oracle.start()
+    }
+    fn seeds(&self) -> Vec<Column> {
+        self.seeds.clone()
+    }
+}
+
+/// The columns of `mechanisms`, each normalised by `r . c = 1`, with their
+/// values; zero columns left out.
+pub(crate) fn seed_columns(
+    mechanisms: &[pmldesign_model::Mechanism],
+    r: ArrayView1<f64>,
+    value: &dyn Fn(ArrayView1<f64>) -> f64,
+) -> Vec<Column> {
+    mechanisms
+        .iter()
+        .flat_map(|m| {
+            m.matrix()
+                .columns()
+                .into_iter()
+                .map(|c| c.to_owned())
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|c| {
+            let mass = r.dot(&c);
+            (mass > 0.0).then(|| {
+                let vector = c / mass;
+                Column {
+                    value: value(vector.view()),
+                    vector,
+                }
+            })
+        })
+        .collect()
+}

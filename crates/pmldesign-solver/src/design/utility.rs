@@ -12,7 +12,8 @@ use crate::limits::capped_levels;
 use crate::objective::utility::Utility;
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::StructuredRays;
-use crate::reference::baseline::randomized_response_baselines;
+use crate::reference::baseline::{Baselines, baselines};
+use crate::reference::structured::best_structured;
 use crate::settings::{PricingMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::design::{Design, DesignStatus, numbered, per_output};
@@ -65,7 +66,10 @@ pub fn design_notion_with_progress(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Design> {
     notion.check_alphabet(set.len())?;
+    let began = std::time::Instant::now();
     let reference = set.reference();
+    let value = |m: &Mechanism| utility.value(m, reference.view());
+    let baselines = baselines(set, notion, &value, None)?;
     let identity = Mechanism::identity(set.len());
     let (status, opt) =
         if NotionLevels::measure_notion(&identity, set, notion).excess(notion) <= 0.0 {
@@ -82,27 +86,55 @@ pub fn design_notion_with_progress(
             // does (sub-additivity).
             let capped = capped_levels(notion);
             let cone = ColumnCone::for_notion(set, &capped)?;
+            let seeds = if capped == *notion {
+                baselines
+                    .structured
+                    .iter()
+                    .map(|b| b.mechanism.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let settings = &seeded(settings, seeds, began.elapsed());
             let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
             if capped != *notion {
                 opt.upper_bound = utility.value(&identity, reference.view());
             }
             (DesignStatus::Optimal, opt)
         };
-    certified_design(set, notion, utility, opt, status)
+    certified_design(set, notion, utility, opt, status, baselines)
+}
+
+/// `settings` with `seeds` for the master and the time already spent (on the
+/// baselines) taken off its time limit.
+fn seeded(settings: &Settings, seeds: Vec<Mechanism>, spent: std::time::Duration) -> Settings {
+    let mut s = settings.clone();
+    let cg = &mut s.column_generation;
+    cg.seeds.extend(seeds);
+    cg.time_limit = cg.time_limit.map(|t| t.saturating_sub(spent));
+    s
 }
 
 /// The design of `opt`, brought to the notion's target ([`meet_target`]) and
 /// certified: the levels re-measured over the whole set, the gap to the bound.
+/// Never below the best structured baseline: where the loop stopped (a time
+/// limit, Ctrl-C) before its master reached one, that baseline is the design.
 fn certified_design(
     set: &UncertaintySet,
     notion: &Notion,
     utility: &dyn Utility,
     opt: Optimum,
     status: DesignStatus,
+    baselines: Baselines,
 ) -> Result<Design> {
     let (n, epsilon, reference) = (set.len(), notion.epsilon(), set.reference());
-    let mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
-    let utility_value = utility.value(&mechanism, reference.view());
+    let mut mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
+    let mut utility_value = utility.value(&mechanism, reference.view());
+    if let Some(b) = best_structured(&baselines.structured)
+        && b.utility > utility_value
+    {
+        (mechanism, utility_value) = (b.mechanism.clone(), b.utility);
+    }
     let mut certificate = Certificate::check_notion_feasible(
         &mechanism,
         set,
@@ -116,7 +148,6 @@ fn certified_design(
         _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
     };
     let (q, pml_per_output, pmc_per_output) = per_output(&mechanism, reference.view());
-    let value = |m: &Mechanism| utility.value(m, reference.view());
     Ok(Design {
         status,
         notion: notion.clone(),
@@ -131,7 +162,7 @@ fn certified_design(
         pml_per_output,
         pmc_per_output,
         certificate,
-        baselines: randomized_response_baselines(set, epsilon, &value)?,
+        baselines,
         mechanism,
         guarantee: None,
         envelope: None,

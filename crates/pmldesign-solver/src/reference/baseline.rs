@@ -4,8 +4,9 @@
 use crate::reference::closed_form::{
     calibrated_randomized_response, randomized_response, randomized_response_pml,
 };
-use ndarray::Array1;
-use pmldesign_model::{Mechanism, Result, UncertaintySet};
+use crate::reference::structured::{Scorer, StructuredBaseline, structured_baselines};
+use ndarray::{Array1, ArrayView2};
+use pmldesign_model::{Mechanism, Notion, Result, UncertaintySet};
 use serde::Serialize;
 
 /// One randomized-response mechanism with its leakage and utility.
@@ -31,6 +32,11 @@ pub struct Baselines {
     pub same_ldp: RandomizedResponse,
     /// Randomized response with worst-case PML exactly eps over the set.
     pub pml_calibrated: RandomizedResponse,
+    /// The best structured mechanism of each family for the design's notion
+    /// (partitions, covers, closed forms; [`structured_baselines`]), written
+    /// beside randomized response as `baselines.structured`.
+    #[serde(skip)]
+    pub structured: Vec<StructuredBaseline>,
 }
 
 /// The smallest mass any prior of the set gives one symbol,
@@ -66,7 +72,55 @@ pub fn randomized_response_baselines(
     Ok(Baselines {
         same_ldp: make(epsilon)?,
         pml_calibrated: make(calibrated_randomized_response(m, epsilon))?,
+        structured: Vec::new(),
     })
+}
+
+/// Every baseline of a design of `notion` over `set`: randomized response and
+/// the structured mechanisms. `value` is the design's objective; for a loss
+/// design `loss` is its matrix, and structured mechanisms release their
+/// outputs' best guesses ([`guesses`]).
+pub fn baselines(
+    set: &UncertaintySet,
+    notion: &Notion,
+    value: &dyn Fn(&Mechanism) -> f64,
+    loss: Option<ArrayView2<f64>>,
+) -> Result<Baselines> {
+    let mut b = randomized_response_baselines(set, notion.epsilon(), value)?;
+    let reference = set.reference();
+    let finish = |m: Mechanism| match loss {
+        Some(d) => guesses(&m, reference.view(), d),
+        None => Some(m),
+    };
+    let scorer = Scorer {
+        value,
+        finish: &finish,
+        loss: loss.is_some(),
+    };
+    b.structured = structured_baselines(set, notion, &scorer);
+    Ok(b)
+}
+
+/// A mechanism with its outputs merged by their Bayes guess under the
+/// reference prior (`argmin_g sum_x r_x W[x][y] d[x][g]`, ties to the lowest
+/// g): an N x N mechanism whose output is the guess, a post-processing, so
+/// every notion it met it still meets.
+pub fn guesses(
+    m: &Mechanism,
+    r: ndarray::ArrayView1<f64>,
+    d: ArrayView2<f64>,
+) -> Option<Mechanism> {
+    let w = m.matrix();
+    let n = d.ncols();
+    let mut out = ndarray::Array2::zeros((w.nrows(), n));
+    for y in 0..w.ncols() {
+        let joint: Array1<f64> = &r * &w.column(y);
+        let risk = joint.dot(&d);
+        let g = (0..n).min_by(|&a, &b| risk[a].total_cmp(&risk[b]).then(a.cmp(&b)))?;
+        let mut col = out.column_mut(g);
+        col += &w.column(y);
+    }
+    Mechanism::new(out).ok()
 }
 
 /// Worst-case PML of randomized response over the set, by the closed form.

@@ -3,3 +3,4 @@
 
 pub(crate) mod baseline;
 pub mod closed_form;
+pub mod structured;

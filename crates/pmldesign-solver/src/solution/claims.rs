@@ -8,6 +8,7 @@
 
 use crate::error::Result;
 use crate::reference::baseline::{Baselines, RandomizedResponse};
+use crate::reference::structured::StructuredBaseline;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::Design;
 use crate::solution::guarantee::Guarantee;
@@ -26,6 +27,8 @@ pub(crate) struct Stated<'a> {
     pub pmc_per_output: &'a [f64],
     pub certificate: &'a Certificate,
     pub baselines: &'a Baselines,
+    /// The structured baselines as stated (empty in files before version 5).
+    pub structured: &'a [StructuredBaseline],
 }
 
 /// How closely a stated figure must meet its re-derivation.
@@ -216,6 +219,9 @@ pub(crate) fn check(
         number("loss.lower_bound", outcome.lower_bound, -ub, Within::Value)?;
     }
     baselines(stated.baselines, &derived.baselines)?;
+    if !stated.structured.is_empty() {
+        structured(stated.structured, &derived.baselines.structured)?;
+    }
     match &derived.guarantee {
         Some(g) => guarantee(g, derived, value),
         None => Ok(()),
@@ -389,21 +395,44 @@ fn baseline(field: &str, s: &RandomizedResponse, d: &RandomizedResponse) -> Resu
         d.utility,
         Within::Value,
     )?;
-    let (a, b) = (s.mechanism.matrix(), d.mechanism.matrix());
+    matrix(&format!("{field}.mechanism"), &s.mechanism, &d.mechanism)
+}
+
+/// A stated matrix against its re-derivation, entry by entry.
+fn matrix(field: &str, s: &Mechanism, d: &Mechanism) -> Result<()> {
+    let (a, b) = (s.matrix(), d.matrix());
     if a.dim() != b.dim() {
         return Err(refused(
-            &format!("{field}.mechanism"),
+            field,
             format!("{:?}", a.dim()),
             format!("{:?}", b.dim()),
         ));
     }
     for ((i, x), y) in a.indexed_iter().zip(b.iter()) {
+        number(&format!("{field}[{}][{}]", i.0, i.1), *x, *y, Within::Value)?;
+    }
+    Ok(())
+}
+
+/// The stated structured baselines against their re-derivation.
+fn structured(s: &[StructuredBaseline], d: &[StructuredBaseline]) -> Result<()> {
+    let field = "baselines.structured";
+    if s.len() != d.len() {
+        return Err(refused(&format!("{field}.len"), s.len(), d.len()));
+    }
+    for (i, (s, d)) in s.iter().zip(d).enumerate() {
+        let field = format!("{field}[{i}]");
+        let shape = |b: &StructuredBaseline| format!("{:?} {} {}", b.family, b.groups, b.arc);
+        agree_text(&format!("{field}.family"), &shape(s), &shape(d))?;
+        number(&format!("{field}.mix"), s.mix, d.mix, Within::Value)?;
+        number(&format!("{field}.level"), s.level, d.level, Within::Level)?;
         number(
-            &format!("{field}.mechanism[{}][{}]", i.0, i.1),
-            *x,
-            *y,
+            &format!("{field}.utility"),
+            s.utility,
+            d.utility,
             Within::Value,
         )?;
+        matrix(&format!("{field}.mechanism"), &s.mechanism, &d.mechanism)?;
     }
     Ok(())
 }

@@ -8,7 +8,8 @@
 use crate::objective::loss::expected_loss;
 use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
-use crate::reference::baseline::randomized_response_baselines;
+use crate::reference::baseline::baselines;
+use crate::reference::structured::StructuredBaseline;
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::{Stated, agree, agree_text, check, check_names};
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
@@ -24,8 +25,9 @@ use serde::{Deserialize, Serialize, Serializer};
 /// existed, which then is absent) read through the same checks; a newer one is
 /// refused naming its version. Version 4: a loss design under another notion
 /// than PML carries its LP's dual (`loss.dual` with `"lp": "notion"`, or column
-/// generation's lambda over the notion's slice).
-pub const FORMAT_VERSION: u32 = 4;
+/// generation's lambda over the notion's slice). Version 5: the structured
+/// baselines (`baselines.structured`), re-derived and compared when present.
+pub const FORMAT_VERSION: u32 = 5;
 
 fn version_one() -> u32 {
     1
@@ -42,6 +44,9 @@ struct UtilityRecord {
 #[serde(deny_unknown_fields)]
 struct BaselinesRecord {
     randomized_response: Baselines,
+    /// Left out by files before version 5 (then not compared).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    structured: Vec<StructuredBaseline>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -183,6 +188,7 @@ impl Serialize for Design {
             pmc_per_output: d.pmc_per_output,
             certificate: d.certificate,
             baselines: BaselinesRecord {
+                structured: d.baselines.structured.clone(),
                 randomized_response: d.baselines,
             },
             guarantee: d.guarantee,
@@ -227,6 +233,7 @@ impl DesignRecord {
             pmc_per_output: &self.pmc_per_output,
             certificate: &self.certificate,
             baselines: &self.baselines.randomized_response,
+            structured: &self.baselines.structured,
         };
         check(&stated, &design, &*value)?;
         if let Some(e) = &self.envelope {
@@ -289,6 +296,10 @@ impl DesignRecord {
         value: &dyn Fn(&Mechanism) -> f64,
     ) -> crate::Result<Design> {
         let utility_value = value(&self.mechanism);
+        let loss = match &self.loss {
+            Some(outcome) => Some(outcome.loss()?.matrix(set.len())?),
+            None => None,
+        };
         let mut certificate = Certificate::check_notion_feasible(
             &self.mechanism,
             &set,
@@ -304,7 +315,7 @@ impl DesignRecord {
             status: self.status,
             notion: self.notion.clone(),
             epsilon,
-            baselines: randomized_response_baselines(&set, epsilon, value)?,
+            baselines: baselines(&set, &self.notion, value, loss.as_ref().map(|d| d.view()))?,
             uncertainty: set,
             labels: self.labels.clone(),
             outputs: self.outputs.clone(),

@@ -1,0 +1,312 @@
+//! Structured mechanisms from the literature, per notion (docs/theory.md §5b):
+//! balanced partitions of the inputs (deterministic for PML, K-group randomized
+//! response for LDP, their analogues for PMC, ALIP and LIP), contiguous
+//! partitions (ordered losses), cyclic covers (fractional covers by arcs of
+//! mass about `e^-eps` for PML, cyclic k-subset selection for LDP) and the
+//! region-1 closed form. Each is calibrated to the notion ([`calibrate`]),
+//! re-measured over the whole set, scored, and the best of each family kept:
+//! the baselines every design is compared with and starts from.
+
+mod calibrate;
+mod cover;
+mod partition;
+
+use crate::reference::closed_form::high_privacy;
+use calibrate::{headline, largest_weight, meets, mixed};
+use ndarray::{Array1, Array2};
+use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
+use serde::{Deserialize, Serialize};
+
+/// A family of structured mechanisms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// K groups of balanced reference mass (LPT), the group released.
+    BalancedPartition,
+    /// K groups contiguous in the inputs' order (ordered losses).
+    ContiguousPartition,
+    /// L arcs of a circle laid out by the reference masses.
+    MassCover,
+    /// L = N arcs of k consecutive inputs (cyclic k-subsets).
+    SubsetCover,
+    /// The high-privacy closed form of region 1 (\[V\] Sec. V-A).
+    HighPrivacy,
+}
+
+impl Family {
+    /// A short description for tables.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Family::BalancedPartition => "balanced partition",
+            Family::ContiguousPartition => "contiguous partition",
+            Family::MassCover => "cyclic cover by mass",
+            Family::SubsetCover => "cyclic k-subsets",
+            Family::HighPrivacy => "region-1 closed form",
+        }
+    }
+}
+
+/// One structured mechanism, calibrated to the design's notion and re-measured.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StructuredBaseline {
+    /// Its family.
+    pub family: Family,
+    /// Groups (partitions) or arcs (covers) before decoding; N for region 1.
+    pub groups: usize,
+    /// Arc length in units of `1/groups` (covers), else 0.
+    pub arc: usize,
+    /// Weight t on the structure, the rest uniform over its outputs (1: pure).
+    pub mix: f64,
+    /// The notion's headline level re-measured over the whole set.
+    pub level: f64,
+    /// Its objective (a utility, or minus an expected loss).
+    pub utility: f64,
+    /// The matrix (for a loss, outputs decoded to guesses).
+    pub mechanism: Mechanism,
+}
+
+/// How a candidate is scored and what is released.
+pub struct Scorer<'a> {
+    /// The objective of a mechanism (a utility, or minus an expected loss).
+    pub value: &'a dyn Fn(&Mechanism) -> f64,
+    /// The released mechanism of a candidate: itself, or for a loss its
+    /// outputs merged by their best guess (post-processing keeps the notion).
+    pub finish: &'a dyn Fn(Mechanism) -> Option<Mechanism>,
+    /// True for a loss: contiguous partitions (ordered losses), and K = 1
+    /// (the best constant guess).
+    pub loss: bool,
+}
+
+/// The best structured mechanism of each family for `notion` over `set`, in
+/// the order of [`Family`]; families with nothing better than a constant are
+/// left out, except the constant guess of a loss.
+pub fn structured_baselines(
+    set: &UncertaintySet,
+    notion: &Notion,
+    scorer: &Scorer,
+) -> Vec<StructuredBaseline> {
+    let n = set.len();
+    if n < 2 || matches!(notion, Notion::Metric { .. }) {
+        return Vec::new();
+    }
+    let reference = set.reference();
+    let mut best: Vec<StructuredBaseline> = Vec::new();
+    let mut offer = |c: Option<StructuredBaseline>| {
+        if let Some(c) = c {
+            match best.iter_mut().find(|b| b.family == c.family) {
+                Some(b) if b.utility >= c.utility => {}
+                Some(b) => *b = c,
+                None => best.push(c),
+            }
+        }
+    };
+    let ks = group_counts(n, notion, scorer.loss);
+    for &k in ks.iter().filter(|&&k| affordable(scorer, n, k)) {
+        let g = partition::balanced(reference.view(), k);
+        offer(candidate(
+            Family::BalancedPartition,
+            &partition::shape(&g, k),
+            0,
+            set,
+            notion,
+            scorer,
+        ));
+        if scorer.loss {
+            let g = partition::contiguous(reference.view(), k);
+            offer(candidate(
+                Family::ContiguousPartition,
+                &partition::shape(&g, k),
+                0,
+                set,
+                notion,
+                scorer,
+            ));
+        }
+    }
+    for (family, masses, l) in circles(n, notion, &reference) {
+        if !affordable(scorer, n, l) {
+            continue;
+        }
+        let mut ks = arc_lengths(l, notion);
+        if family == Family::MassCover && notion.lower().is_none() {
+            ks.extend(smallest_pure_arc(&masses, l, set, notion));
+        }
+        ks.sort_unstable();
+        ks.dedup();
+        for k in ks {
+            let shape = cover::cover(masses.view(), l, k);
+            offer(candidate(family, &shape, k, set, notion, scorer));
+        }
+    }
+    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion)
+        && let Ok(m) = high_privacy(prior, *epsilon)
+    {
+        offer(scored(
+            Family::HighPrivacy,
+            n,
+            0,
+            1.0,
+            m,
+            set,
+            notion,
+            scorer,
+        ));
+    }
+    best.sort_by_key(|b| b.family as u8);
+    best
+}
+
+/// Whether a loss's guesses for K outputs (`K N^2` operations) fit the
+/// baselines' budget; every utility candidate does.
+fn affordable(scorer: &Scorer, n: usize, k: usize) -> bool {
+    !scorer.loss || (k * n * n) as f64 <= 2e8
+}
+
+/// The shortest arc (`k` of L) whose pure cover meets the notion over the
+/// set, by bisection (the worst-case mass of an arc grows with k), if one
+/// shorter than the whole circle does.
+fn smallest_pure_arc(
+    masses: &Array1<f64>,
+    l: usize,
+    set: &UncertaintySet,
+    notion: &Notion,
+) -> Option<usize> {
+    let pure =
+        |k: usize| largest_weight(&cover::cover(masses.view(), l, k), set, notion) == Some(1.0);
+    let (mut lo, mut hi) = (
+        ((-notion.epsilon()).exp() * l as f64).floor() as usize,
+        l - 1,
+    );
+    if hi == 0 || !pure(hi) {
+        return None;
+    }
+    // Invariant: `hi` is pure, `lo` is not (or 0).
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if pure(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+/// The best of `baselines` by objective, if any.
+pub fn best_structured(baselines: &[StructuredBaseline]) -> Option<&StructuredBaseline> {
+    baselines
+        .iter()
+        .max_by(|a, b| a.utility.total_cmp(&b.utility))
+}
+
+/// The shape calibrated to the notion, finished and re-measured.
+fn candidate(
+    family: Family,
+    shape: &Array2<f64>,
+    arc: usize,
+    set: &UncertaintySet,
+    notion: &Notion,
+    scorer: &Scorer,
+) -> Option<StructuredBaseline> {
+    let t = largest_weight(shape, set, notion)?;
+    if t <= 0.0 && !(scorer.loss && shape.ncols() == 1) {
+        return None;
+    }
+    let m = mixed(shape, t)?;
+    scored(family, shape.ncols(), arc, t, m, set, notion, scorer)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scored(
+    family: Family,
+    groups: usize,
+    arc: usize,
+    mix: f64,
+    m: Mechanism,
+    set: &UncertaintySet,
+    notion: &Notion,
+    scorer: &Scorer,
+) -> Option<StructuredBaseline> {
+    let mechanism = (scorer.finish)(m)?;
+    if !meets(&mechanism, set, notion) {
+        return None;
+    }
+    let level = headline(
+        &NotionLevels::measure_notion(&mechanism, set, notion),
+        notion,
+    );
+    Some(StructuredBaseline {
+        family,
+        groups,
+        arc,
+        mix,
+        level,
+        utility: (scorer.value)(&mechanism),
+        mechanism,
+    })
+}
+
+/// Group counts tried: every K up to 16, then by factors of 1.5, and those
+/// around `e^eps` (where a deterministic PML partition stops fitting, and
+/// where K-group randomized response is best for LDP); K = 1 for a loss.
+fn group_counts(n: usize, notion: &Notion, ordered: bool) -> Vec<usize> {
+    let mut ks: Vec<usize> = (2..=n.min(16)).collect();
+    let mut k = 16.0_f64;
+    while (k as usize) < n {
+        k *= 1.5;
+        ks.push((k as usize).min(n));
+    }
+    let around = notion.epsilon().exp().min(n as f64) as usize;
+    ks.extend(around.saturating_sub(2)..=(around + 2).min(n));
+    if ordered {
+        ks.push(1);
+    }
+    ks.retain(|&k| k >= 1 && k <= n && (k >= 2 || ordered));
+    ks.sort_unstable();
+    ks.dedup();
+    ks
+}
+
+/// The circles covers are laid on, with their number of arcs: by the reference
+/// masses for the prior-dependent notions (L among the three in `[2, max(N, 32)]`
+/// whose smallest feasible `k/L` lies closest above `e^-eps`), by `1/N` each
+/// with `L = N` for LDP.
+fn circles(
+    n: usize,
+    notion: &Notion,
+    reference: &Array1<f64>,
+) -> Vec<(Family, Array1<f64>, usize)> {
+    if notion.is_prior_free() {
+        return vec![(Family::SubsetCover, Array1::from_elem(n, 1.0 / n as f64), n)];
+    }
+    let t = (-notion.epsilon()).exp();
+    let top = n.max(32).min(crate::limits::MAX_ALPHABET);
+    let mut ls: Vec<(f64, usize)> = (2..=top)
+        .map(|l| ((t * l as f64).ceil() / (t * l as f64), l))
+        .collect();
+    ls.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    ls.into_iter()
+        .take(3)
+        .map(|(_, l)| (Family::MassCover, reference.clone(), l))
+        .collect()
+}
+
+/// Arc lengths k tried on a circle of L arcs: about `L e^-eps` (and one
+/// above, for sets wider than a prior) for the PML side; about
+/// `L / (e^eps + 1)` (k-subset selection's best) for LDP and the lower levels.
+fn arc_lengths(l: usize, notion: &Notion) -> Vec<usize> {
+    let lf = l as f64;
+    let e = notion.epsilon().exp();
+    let mut ks = vec![
+        (lf / e).ceil() as usize,
+        (lf / e).ceil() as usize + 1,
+        (lf / (e + 1.0)).round() as usize,
+        (lf / (e + 1.0)).ceil() as usize,
+    ];
+    ks.retain(|&k| k >= 1 && k < l);
+    ks.sort_unstable();
+    ks.dedup();
+    ks
+}
