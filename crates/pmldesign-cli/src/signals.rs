@@ -9,6 +9,7 @@
 //! has been renamed into place. `pml serve`'s work directory ([`LiveDir`]) is
 //! registered likewise and removed with everything in it.
 
+use pmldesign_solver::Interrupt;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use std::path::{Path, PathBuf};
@@ -29,15 +30,61 @@ fn dirs() -> MutexGuard<'static, Vec<PathBuf>> {
     DIRS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The interrupt of a running design, which the first Ctrl-C sets
+/// ([`soft_interrupt`]).
+static SOFT: Mutex<Option<Interrupt>> = Mutex::new(None);
+
+fn soft() -> MutexGuard<'static, Option<Interrupt>> {
+    SOFT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// While the guard lives, the first Ctrl-C sets `interrupt` (the design
+/// stops at its next check and writes the best certified mechanism it holds,
+/// marked interrupted) instead of ending the process; a second Ctrl-C ends it.
+pub fn soft_interrupt(interrupt: Interrupt) -> SoftInterrupt {
+    *soft() = Some(interrupt);
+    SoftInterrupt
+}
+
+/// Unregisters the interrupt of [`soft_interrupt`] when dropped.
+pub struct SoftInterrupt;
+
+impl Drop for SoftInterrupt {
+    fn drop(&mut self) {
+        *soft() = None;
+    }
+}
+
+/// Sets the registered interrupt on a first SIGINT; true if it did.
+fn interrupted_softly(signal: i32) -> bool {
+    if signal != SIGINT {
+        return false;
+    }
+    match soft().as_ref() {
+        Some(i) if !i.is_set() => {
+            i.set();
+            eprintln!(
+                "pml: stopping at the next check; the best certified design found so far will be written (Ctrl-C again to quit without it)"
+            );
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Installs the handler: a thread that waits for one of the signals, removes the
-/// registered temporary files and exits with 128 + the signal. If the handler
+/// registered temporary files and exits with 128 + the signal (a first Ctrl-C
+/// during a design only stops the design, [`soft_interrupt`]). If the handler
 /// cannot be installed the default disposition stays (the process is killed).
 pub fn install() {
     let Ok(mut signals) = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
+        for signal in signals.forever() {
+            if interrupted_softly(signal) {
+                continue;
+            }
             let live = live();
             for path in live.iter() {
                 let _ = std::fs::remove_file(path);

@@ -8,7 +8,7 @@
 use crate::design::utility::design_notion;
 use crate::error::Result;
 use crate::objective::utility::Utility;
-use crate::reference::baseline::randomized_response_baselines;
+use crate::reference::baseline::baselines;
 use crate::solution::design::DesignStatus;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
@@ -63,8 +63,9 @@ pub fn common_level_notions(epsilon: f64, alip: Option<(f64, f64)>) -> Vec<Notio
     ]
 }
 
-/// Designs the optimal certified mechanism under each notion and adds the two
-/// randomized-response baselines at level eps ([`crate::reference::baseline`]).
+/// Designs the optimal certified mechanism under each notion and adds the
+/// baselines calibrated to the first notion: randomized response and the
+/// structured mechanisms ([`crate::reference::baseline::baselines`]).
 pub fn compare(
     set: &UncertaintySet,
     epsilon: f64,
@@ -85,20 +86,18 @@ pub fn compare(
             mechanism: d.mechanism,
         });
     }
-    let b =
-        randomized_response_baselines(set, epsilon, &|m| utility.value(m, set.reference().view()))?;
-    for (label, rr) in [
-        ("randomized response, LDP eps", b.same_ldp),
-        ("randomized response, PML eps", b.pml_calibrated),
-    ] {
+    // The baselines of the first notion's design (the PML design at eps).
+    let value = |m: &Mechanism| utility.value(m, set.reference().view());
+    let b = baselines(set, &notions_or_pml(notions, epsilon), &value, None)?;
+    for r in b.rows() {
         rows.push(ComparisonRow {
-            label: label.to_string(),
+            label: r.label,
             notion: None,
             status: None,
-            utility: rr.utility,
+            utility: r.utility,
             upper_bound: None,
-            levels: NotionLevels::measure(&rr.mechanism, set),
-            mechanism: rr.mechanism,
+            levels: NotionLevels::measure(r.mechanism, set),
+            mechanism: r.mechanism.clone(),
         });
     }
     Ok(Comparison {
@@ -107,4 +106,10 @@ pub fn compare(
         utility_name: utility.name(),
         rows,
     })
+}
+
+/// The first of `notions`, or eps-PML when there is none: the notion the
+/// comparison's baselines are calibrated to.
+fn notions_or_pml(notions: &[Notion], epsilon: f64) -> Notion {
+    notions.first().cloned().unwrap_or(Notion::Pml { epsilon })
 }

@@ -59,8 +59,9 @@ pub use record::{
     DEFAULT_MAX_CELLS, MEASURED_CELLS, Naive, RecordDesign, RecordGuarantee, RecordMode,
     RecordProblem, RecordUtility, SPLIT_BUDGET,
 };
-pub use reference::baseline::{Baselines, RandomizedResponse};
+pub use reference::baseline::{BaselineRow, Baselines, RandomizedResponse};
 pub use reference::closed_form;
+pub use reference::structured::{Family, StructuredBaseline};
 pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
@@ -88,6 +89,6 @@ pub mod internals {
     pub use crate::pricing::choice::pricing_oracle;
     pub use crate::pricing::enumerated::{MaterialisedRays, StructuredRays, solve};
     pub use crate::reference::baseline::{
-        randomized_response_baselines, randomized_response_worst_case_pml,
+        baselines, guesses, randomized_response_baselines, randomized_response_worst_case_pml,
     };
 }

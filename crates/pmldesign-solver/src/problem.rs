@@ -22,11 +22,11 @@ use crate::error::Result;
 use crate::objective::loss::Loss;
 use crate::objective::utility::{FInformation, Utility};
 use crate::reference::baseline::baselines;
-use crate::reference::structured::best_structured;
+use crate::reference::structured::{beats, best_structured};
 use crate::settings::{LossMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::check_names;
-use crate::solution::design::{Design, LossOutcome, numbered, per_output};
+use crate::solution::design::{Design, DesignStatus, LossOutcome, numbered, per_output};
 use crate::solution::guarantee::Guarantee;
 use crate::solution::loss::LossDesign;
 use crate::solution::provenance::Provenance;
@@ -238,6 +238,9 @@ impl<'a> Problem<'a> {
             }
         };
         d.labels = labels;
+        if d.status == DesignStatus::TimeLimit && settings.column_generation.interrupt.is_set() {
+            d.status = DesignStatus::Interrupted;
+        }
         d.guarantee = d.guarantee.map(|g| g.stated_at(d.epsilon));
         d.provenance = Some(provenance);
         Ok(d)
@@ -351,7 +354,7 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
     let notion = ld.certificate.notion.clone();
     let baselines = baselines(set, &notion, &value, Some(d.view()))?;
     if let Some(b) = best_structured(&baselines.structured)
-        && b.utility > -ld.expected_loss
+        && beats(b.utility, -ld.expected_loss)
     {
         // Never below a structured mechanism: the LP stopped before it.
         let bound = ld.certificate.upper_bound;

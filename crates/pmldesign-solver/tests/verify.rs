@@ -346,7 +346,7 @@ fn the_schema_is_strict_and_versioned() {
         .solve()
         .unwrap();
     let good = stored(&d);
-    assert_eq!(good["format_version"], json!(4));
+    assert_eq!(good["format_version"], json!(5));
     assert!(good["provenance"]["input_sha256"].as_str().unwrap().len() == 64);
     let error = |v: Value| serde_json::from_value::<Design>(v).unwrap_err().to_string();
     let mut v = good.clone();
@@ -359,9 +359,9 @@ fn the_schema_is_strict_and_versioned() {
     v["provenance"]["toool"] = json!("x");
     assert!(error(v).contains("unknown field `toool`"));
     let mut v = good.clone();
-    v["format_version"] = json!(5);
+    v["format_version"] = json!(6);
     let e = error(v);
-    assert!(e.contains("format_version") && e.contains('5'), "{e}");
+    assert!(e.contains("format_version") && e.contains('6'), "{e}");
     let mut v = good.clone();
     v["provenance"]["tool"] = json!("someone else's tool");
     assert_eq!(read(v).provenance.unwrap().tool, "someone else's tool");

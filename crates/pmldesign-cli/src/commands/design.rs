@@ -110,11 +110,31 @@ fn alip_from_flags(
     })
 }
 
+/// Alphabets from which a design without `--time-limit` may run for minutes.
+const LONG_DESIGN_FROM: usize = 512;
+
+/// On a terminal: how to stop a long design, and what stopping returns.
+fn hint_how_to_stop(n: usize) {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        eprintln!(
+            "pml: {n} symbols and no --time-limit: the proof of optimality may take minutes. Ctrl-C stops the search and writes the best certified design found so far (never below the structured baselines), marked interrupted; --time-limit SECONDS does the same on a clock."
+        );
+    }
+}
+
 /// Runs `pml design`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
     let (inputs, outputs) = a.files();
     check_outputs(&inputs, &outputs)?;
-    let (d, settings) = solve(&a, &Run::default())?;
+    // The first Ctrl-C stops the search; the best design found is written.
+    let interrupt = Interrupt::new();
+    let _soft = crate::signals::soft_interrupt(interrupt.clone());
+    let run = Run {
+        interrupt,
+        ..Run::default()
+    };
+    let (d, settings) = solve(&a, &run)?;
     let text = render_design(&d, a.output.format())?;
     let page = report::design_report(
         &d,
@@ -171,6 +191,9 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
             input_flag(&a.input),
             est.prior.len()
         )));
+    }
+    if run.progress && a.time_limit.is_none() && est.prior.len() >= LONG_DESIGN_FROM {
+        hint_how_to_stop(est.prior.len());
     }
     let metric = load_metric(&a.metric, est.prior.len())?;
     let notion = notion_from_flags(a.notion, &a.level, a.epsilon_lower, a.epsilon_upper, metric)?;

@@ -71,6 +71,7 @@ fn compare_table(c: &Comparison) -> String {
             Some(DesignStatus::Optimal) => "optimal",
             Some(DesignStatus::NoPrivacyNeeded) => "identity",
             Some(DesignStatus::TimeLimit) => "time",
+            Some(DesignStatus::Interrupted) => "stopped",
             Some(DesignStatus::GapLimit) => "gap",
             None => "-",
         };

@@ -132,6 +132,7 @@ fn certificate_lines(d: &Design) -> String {
     let meets = meets(d);
     let how = match d.status {
         DesignStatus::TimeLimit => "stopped by the time limit",
+        DesignStatus::Interrupted => "interrupted (Ctrl-C): the best design found",
         DesignStatus::GapLimit => "stopped at the gap tolerance",
         _ => "optimal",
     };
@@ -149,7 +150,7 @@ pub fn meets(d: &Design) -> String {
 /// The design beside randomized response at the same LDP level and at the same PML.
 fn comparison_table(d: &Design) -> String {
     let mut s = format!(
-        "\n{:<34} {:>10} {:>14} {:>12} {:>9}\n",
+        "\n{:<44} {:>10} {:>14} {:>12} {:>9}\n",
         "mechanism", "LDP e_r", "worst PML", d.utility_name, "vs design"
     );
     // A ratio to a utility within rounding of 0 (a design at eps near 1e-10)
@@ -163,7 +164,7 @@ fn comparison_table(d: &Design) -> String {
     };
     let mut line = |name: &str, er: String, worst: f64, u: f64| {
         s.push_str(&format!(
-            "{name:<34} {er:>10} {worst:>14.6} {u:>12.6} {}\n",
+            "{name:<44} {er:>10} {worst:>14.6} {u:>12.6} {}\n",
             rel(u)
         ));
     };
@@ -174,16 +175,13 @@ fn comparison_table(d: &Design) -> String {
         d.certificate.worst_case_pml,
         d.utility_value,
     );
-    for (name, r) in [
-        ("randomized response, same LDP eps", &d.baselines.same_ldp),
-        ("randomized response, same PML", &d.baselines.pml_calibrated),
-    ] {
-        let er = if r.ldp_epsilon.is_finite() {
-            format!("{:.6}", r.ldp_epsilon)
-        } else {
-            "inf".to_string()
+    for r in d.baselines.rows() {
+        let er = match r.ldp_epsilon {
+            Some(e) if e.is_finite() => format!("{e:.6}"),
+            Some(_) => "inf".to_string(),
+            None => "-".to_string(),
         };
-        line(name, er, r.worst_case_pml, r.utility);
+        line(&r.label, er, r.worst_case_pml, r.utility);
     }
     s
 }

@@ -39,6 +39,47 @@ pub struct Baselines {
     pub structured: Vec<StructuredBaseline>,
 }
 
+/// One baseline as a row of a comparison table.
+#[derive(Debug, Clone)]
+pub struct BaselineRow<'a> {
+    /// What it is, with its parameters.
+    pub label: String,
+    /// Its LDP parameter where it is randomized response (infinite for the identity).
+    pub ldp_epsilon: Option<f64>,
+    /// Worst-case PML over the set.
+    pub worst_case_pml: f64,
+    /// Its objective (a utility, or minus an expected loss).
+    pub utility: f64,
+    /// The matrix.
+    pub mechanism: &'a Mechanism,
+}
+
+impl Baselines {
+    /// Every baseline as a table row: randomized response at the same LDP
+    /// level and at the same PML, then the structured mechanisms.
+    pub fn rows(&self) -> Vec<BaselineRow<'_>> {
+        let rr = [
+            ("randomized response, same LDP eps", &self.same_ldp),
+            ("randomized response, same PML", &self.pml_calibrated),
+        ];
+        let rr = rr.into_iter().map(|(label, r)| BaselineRow {
+            label: label.to_string(),
+            ldp_epsilon: Some(r.ldp_epsilon),
+            worst_case_pml: r.worst_case_pml,
+            utility: r.utility,
+            mechanism: &r.mechanism,
+        });
+        let structured = self.structured.iter().map(|b| BaselineRow {
+            label: b.label(),
+            ldp_epsilon: None,
+            worst_case_pml: b.worst_case_pml,
+            utility: b.utility,
+            mechanism: &b.mechanism,
+        });
+        rr.chain(structured).collect()
+    }
+}
+
 /// The smallest mass any prior of the set gives one symbol,
 /// `m = min_x min_{Q in S} Q_x`; randomized response leaks `-ln(m + e^-e_r (1 - m))`.
 pub fn min_symbol_mass(set: &UncertaintySet) -> f64 {

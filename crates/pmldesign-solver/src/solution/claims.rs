@@ -427,6 +427,12 @@ fn structured(s: &[StructuredBaseline], d: &[StructuredBaseline]) -> Result<()> 
         number(&format!("{field}.mix"), s.mix, d.mix, Within::Value)?;
         number(&format!("{field}.level"), s.level, d.level, Within::Level)?;
         number(
+            &format!("{field}.worst_case_pml"),
+            s.worst_case_pml,
+            d.worst_case_pml,
+            Within::Level,
+        )?;
+        number(
             &format!("{field}.utility"),
             s.utility,
             d.utility,

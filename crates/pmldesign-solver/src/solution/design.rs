@@ -24,6 +24,10 @@ pub enum DesignStatus {
     /// The time limit stopped column generation: the mechanism is valid and
     /// certified private; the certificate's gap bounds its distance to the optimum.
     TimeLimit,
+    /// An interrupt (Ctrl-C, or a cancel) stopped the search: as at a time
+    /// limit, the mechanism is the best certified one found, never below the
+    /// structured baselines, and its gap bounds its distance to the optimum.
+    Interrupted,
     /// Column generation stopped at the requested gap tolerance (larger than the
     /// optimality gap), or numerical precision left a larger gap: valid and
     /// certified private, at most the certificate's gap below the optimum.
@@ -177,6 +181,12 @@ impl Design {
             )),
             DesignStatus::TimeLimit => Some(format!(
                 "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
+                self.iterations,
+                self.certificate.gap,
+                100.0 * relative
+            )),
+            DesignStatus::Interrupted => Some(format!(
+                "interrupted after {} pricing passes: the mechanism is the best found, valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
                 self.iterations,
                 self.certificate.gap,
                 100.0 * relative

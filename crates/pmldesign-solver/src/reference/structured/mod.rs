@@ -32,6 +32,8 @@ pub enum Family {
     SubsetCover,
     /// The high-privacy closed form of region 1 (\[V\] Sec. V-A).
     HighPrivacy,
+    /// One output (a loss's best constant guess).
+    ConstantGuess,
 }
 
 impl Family {
@@ -43,6 +45,7 @@ impl Family {
             Family::MassCover => "cyclic cover by mass",
             Family::SubsetCover => "cyclic k-subsets",
             Family::HighPrivacy => "region-1 closed form",
+            Family::ConstantGuess => "best constant guess",
         }
     }
 }
@@ -61,6 +64,8 @@ pub struct StructuredBaseline {
     pub mix: f64,
     /// The notion's headline level re-measured over the whole set.
     pub level: f64,
+    /// Its worst-case PML over the set (the tables' common column).
+    pub worst_case_pml: f64,
     /// Its objective (a utility, or minus an expected loss).
     pub utility: f64,
     /// The matrix (for a loss, outputs decoded to guesses).
@@ -105,15 +110,19 @@ pub fn structured_baselines(
     let ks = group_counts(n, notion, scorer.loss);
     for &k in ks.iter().filter(|&&k| affordable(scorer, n, k)) {
         let g = partition::balanced(reference.view(), k);
+        let family = match k {
+            1 => Family::ConstantGuess,
+            _ => Family::BalancedPartition,
+        };
         offer(candidate(
-            Family::BalancedPartition,
+            family,
             &partition::shape(&g, k),
             0,
             set,
             notion,
             scorer,
         ));
-        if scorer.loss {
+        if scorer.loss && k > 1 {
             let g = partition::contiguous(reference.view(), k);
             offer(candidate(
                 Family::ContiguousPartition,
@@ -194,6 +203,31 @@ fn smallest_pure_arc(
     Some(hi)
 }
 
+impl StructuredBaseline {
+    /// A one-line name with its parameters, for tables.
+    pub fn label(&self) -> String {
+        let how = if self.mix < 1.0 { ", randomized" } else { "" };
+        match self.family {
+            Family::BalancedPartition | Family::ContiguousPartition => {
+                format!("{}, K = {}{how}", self.family.describe(), self.groups)
+            }
+            Family::MassCover | Family::SubsetCover => format!(
+                "{}, {} of {} arcs{how}",
+                self.family.describe(),
+                self.arc,
+                self.groups
+            ),
+            Family::HighPrivacy | Family::ConstantGuess => self.family.describe().to_string(),
+        }
+    }
+}
+
+/// Whether a baseline's objective `b` beats a design's `u` by more than
+/// rounding (`1e-12 (1 + |u|)`): then the design returns the baseline.
+pub fn beats(b: f64, u: f64) -> bool {
+    b > u + 1e-12 * (1.0 + u.abs())
+}
+
 /// The best of `baselines` by objective, if any.
 pub fn best_structured(baselines: &[StructuredBaseline]) -> Option<&StructuredBaseline> {
     baselines
@@ -233,16 +267,14 @@ fn scored(
     if !meets(&mechanism, set, notion) {
         return None;
     }
-    let level = headline(
-        &NotionLevels::measure_notion(&mechanism, set, notion),
-        notion,
-    );
+    let levels = NotionLevels::measure_notion(&mechanism, set, notion);
     Some(StructuredBaseline {
         family,
         groups,
         arc,
         mix,
-        level,
+        level: headline(&levels, notion),
+        worst_case_pml: levels.pml,
         utility: (scorer.value)(&mechanism),
         mechanism,
     })
