@@ -88,10 +88,13 @@ def test_ball_worst_case_recomputed_by_greedy_transfer(beta):
 @pytest.mark.parametrize("beta", [None, 0.05])
 def test_baselines_below_the_design(utility, beta):
     d = pmldesign.design([0.3, 0.3, 0.2, 0.1, 0.1], 0.6, beta=beta, utility=utility)
-    assert set(d.baselines) == {"same_ldp", "pml_calibrated"}
+    assert {"same_ldp", "pml_calibrated", "balanced_partition"} <= set(d.baselines)
     for name, b in d.baselines.items():
         assert b.utility <= d.utility + 1e-12, name
         assert b.mechanism.shape[0] == 5
+        assert b.worst_case_pml <= 0.6 + 1e-12, name
+        if b.utility != 0:
+            assert b.ratio == pytest.approx(d.utility / b.utility), name
     assert d.baselines["pml_calibrated"].worst_case_pml == pytest.approx(0.6, abs=1e-9)
 
 
@@ -117,7 +120,9 @@ def test_loss_design_meets_its_bound():
     assert loss["expected_loss"] >= loss["lower_bound"] - 1e-9
     assert d.utility == pytest.approx(-loss["expected_loss"])
     assert loss["dual"]["lp"] == "column_generation"
-    assert set(d.baselines) == {"same_ldp", "pml_calibrated"}
+    assert {"same_ldp", "pml_calibrated", "constant_guess"} <= set(d.baselines)
+    assert d.baselines["constant_guess"].mechanism.shape == (3, 3)
+    assert all(b.utility <= d.utility + 1e-12 for b in d.baselines.values())
     assert pmldesign.Design.from_json(d.to_json()) == d
     m = pmldesign.design([0.5, 0.3, 0.2], math.log(2), loss=np.ones((3, 3)) - np.eye(3))
     np.testing.assert_allclose(m.mechanism, d.mechanism, atol=1e-9)

@@ -124,8 +124,8 @@ pub fn optimise(
 ) -> Result<Optimum> {
     let n = oracle.dimension();
     let cg = &settings.column_generation;
-    // Polishing stops at the run's time limit from here, or at Ctrl-C.
-    let deadline = cg.time_limit.map(|t| std::time::Instant::now() + t);
+    // Polishing stops at its share of the time limit from here, or at Ctrl-C.
+    let deadline = cg.polish_deadline_from(std::time::Instant::now(), n);
     let stop = |_: usize| cg.interrupt.or_past(deadline);
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);

@@ -70,11 +70,6 @@ pub(crate) fn mixed(shape: &Array2<f64>, t: f64) -> Option<Mechanism> {
     Mechanism::new(w).ok()
 }
 
-/// Whether `m` meets `notion` over `set`, re-measured as a design is.
-pub(crate) fn meets(m: &Mechanism, set: &UncertaintySet, notion: &Notion) -> bool {
-    NotionLevels::measure_notion(m, set, notion).excess(notion) <= 0.0
-}
-
 /// The notion's headline level of measured levels (eps_u for ALIP).
 pub(crate) fn headline(levels: &NotionLevels, notion: &Notion) -> f64 {
     match notion {

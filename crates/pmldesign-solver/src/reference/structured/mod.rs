@@ -12,7 +12,7 @@ mod cover;
 mod partition;
 
 use crate::reference::closed_form::high_privacy;
-use calibrate::{headline, largest_weight, meets, mixed};
+use calibrate::{headline, largest_weight, mixed};
 use ndarray::{Array1, Array2};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
@@ -98,11 +98,16 @@ pub fn structured_baselines(
     }
     let reference = set.reference();
     let mut best: Vec<StructuredBaseline> = Vec::new();
+    // Measured over the whole set only when it would be its family's best.
     let mut offer = |c: Option<StructuredBaseline>| {
-        if let Some(c) = c {
-            match best.iter_mut().find(|b| b.family == c.family) {
-                Some(b) if b.utility >= c.utility => {}
-                Some(b) => *b = c,
+        let Some(c) = c else { return };
+        let at = best.iter().position(|b| b.family == c.family);
+        if at.is_some_and(|i| best[i].utility >= c.utility) {
+            return;
+        }
+        if let Some(c) = certified(c, set, notion) {
+            match at {
+                Some(i) => best[i] = c,
                 None => best.push(c),
             }
         }
@@ -114,19 +119,13 @@ pub fn structured_baselines(
             1 => Family::ConstantGuess,
             _ => Family::BalancedPartition,
         };
-        offer(candidate(
-            family,
-            &partition::shape(&g, k),
-            0,
-            set,
-            notion,
-            scorer,
-        ));
+        let shape = partition::shape(&g, k);
+        offer(candidate(family, &shape, 0, set, notion, scorer));
         if scorer.loss && k > 1 {
-            let g = partition::contiguous(reference.view(), k);
+            let shape = partition::shape(&partition::contiguous(reference.view(), k), k);
             offer(candidate(
                 Family::ContiguousPartition,
-                &partition::shape(&g, k),
+                &shape,
                 0,
                 set,
                 notion,
@@ -152,16 +151,7 @@ pub fn structured_baselines(
     if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion)
         && let Ok(m) = high_privacy(prior, *epsilon)
     {
-        offer(scored(
-            Family::HighPrivacy,
-            n,
-            0,
-            1.0,
-            m,
-            set,
-            notion,
-            scorer,
-        ));
+        offer(scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer));
     }
     best.sort_by_key(|b| b.family as u8);
     best
@@ -235,7 +225,7 @@ pub fn best_structured(baselines: &[StructuredBaseline]) -> Option<&StructuredBa
         .max_by(|a, b| a.utility.total_cmp(&b.utility))
 }
 
-/// The shape calibrated to the notion, finished and re-measured.
+/// The shape calibrated to the notion and scored (not yet measured).
 fn candidate(
     family: Family,
     shape: &Array2<f64>,
@@ -249,35 +239,42 @@ fn candidate(
         return None;
     }
     let m = mixed(shape, t)?;
-    scored(family, shape.ncols(), arc, t, m, set, notion, scorer)
+    scored(family, (shape.ncols(), arc, t), m, scorer)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The released mechanism of `m` (`groups`, `arc`, `mix` its parameters) with
+/// its objective; its levels are measured by [`certified`].
 fn scored(
     family: Family,
-    groups: usize,
-    arc: usize,
-    mix: f64,
+    (groups, arc, mix): (usize, usize, f64),
     m: Mechanism,
-    set: &UncertaintySet,
-    notion: &Notion,
     scorer: &Scorer,
 ) -> Option<StructuredBaseline> {
     let mechanism = (scorer.finish)(m)?;
-    if !meets(&mechanism, set, notion) {
-        return None;
-    }
-    let levels = NotionLevels::measure_notion(&mechanism, set, notion);
     Some(StructuredBaseline {
         family,
         groups,
         arc,
         mix,
-        level: headline(&levels, notion),
-        worst_case_pml: levels.pml,
+        level: f64::NAN,
+        worst_case_pml: f64::NAN,
         utility: (scorer.value)(&mechanism),
         mechanism,
     })
+}
+
+/// `c` with its levels re-measured over the whole set, if it meets the notion.
+fn certified(
+    mut c: StructuredBaseline,
+    set: &UncertaintySet,
+    notion: &Notion,
+) -> Option<StructuredBaseline> {
+    let levels = NotionLevels::measure_notion(&c.mechanism, set, notion);
+    if levels.excess(notion) > 0.0 {
+        return None;
+    }
+    (c.level, c.worst_case_pml) = (headline(&levels, notion), levels.pml);
+    Some(c)
 }
 
 /// Group counts tried: every K up to 16, then by factors of 1.5, and those
@@ -301,8 +298,13 @@ fn group_counts(n: usize, notion: &Notion, ordered: bool) -> Vec<usize> {
     ks
 }
 
+/// Most arcs of a cover by mass: the rounding of `k/L` above `e^-eps` then
+/// costs at most `ln(1 + e^eps / 256)` of information density, usually far less
+/// (the best L of the range is taken), and the baseline's matrix stays N x 256.
+const MAX_ARCS: usize = 256;
+
 /// The circles covers are laid on, with their number of arcs: by the reference
-/// masses for the prior-dependent notions (L among the three in `[2, max(N, 32)]`
+/// masses for the prior-dependent notions (L among the three in `[2, min(max(N, 32), 256)]`
 /// whose smallest feasible `k/L` lies closest above `e^-eps`), by `1/N` each
 /// with `L = N` for LDP.
 fn circles(
@@ -314,7 +316,7 @@ fn circles(
         return vec![(Family::SubsetCover, Array1::from_elem(n, 1.0 / n as f64), n)];
     }
     let t = (-notion.epsilon()).exp();
-    let top = n.max(32).min(crate::limits::MAX_ALPHABET);
+    let top = n.clamp(32, MAX_ARCS);
     let mut ls: Vec<(f64, usize)> = (2..=top)
         .map(|l| ((t * l as f64).ceil() / (t * l as f64), l))
         .collect();
