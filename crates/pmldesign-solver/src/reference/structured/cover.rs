@@ -72,3 +72,38 @@ mod tests {
         }
     }
 }
+
+/// The cover of L groups by arcs of k consecutive groups (`1 <= k < L`):
+/// `W[x][j] = 1/k` when x's group is one of `j, j+1, .., j+k-1` (mod L), so
+/// every input lies in exactly k arcs and output j has probability `m_j / k`,
+/// with `m_j` the mass of its arc. Every input of arc j has information
+/// density `-ln m_j`: with the groups balanced (many inputs each) and `k/L`
+/// just above `e^-eps`, the mutual information approaches eps without the
+/// split inputs of [`cover`].
+pub(crate) fn group_cover(group: &[usize], l: usize, k: usize) -> Array2<f64> {
+    let mut w = Array2::zeros((group.len(), l));
+    for (x, &g) in group.iter().enumerate() {
+        for s in 0..k {
+            w[[x, (g + l - s) % l]] = 1.0 / k as f64;
+        }
+    }
+    w
+}
+
+/// For `l` groups of masses `g`, the shortest arc k whose every window of k
+/// consecutive groups has mass at least `t`, and the information of that cover,
+/// `sum_j (m_j / k)(-ln m_j)`; `None` if only the whole circle does.
+pub(crate) fn shortest_arc(g: &[f64], t: f64) -> Option<(usize, f64)> {
+    let l = g.len();
+    // Prefix sums over the circle read twice: window (j, k) is c[j + k] - c[j].
+    let mut c = vec![0.0; 2 * l + 1];
+    for i in 0..2 * l {
+        c[i + 1] = c[i] + g[i % l];
+    }
+    let start = ((t * l as f64).floor() as usize).max(1);
+    (start..l).find_map(|k| {
+        let arcs = (0..l).map(|j| c[j + k] - c[j]);
+        let fits = arcs.clone().all(|m| m >= t);
+        fits.then(|| (k, arcs.map(|m| -m * m.ln()).sum::<f64>() / k as f64))
+    })
+}
