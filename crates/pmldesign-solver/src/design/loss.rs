@@ -90,6 +90,7 @@ use crate::design::inner_outer::PastProposition2;
 use crate::design::loss_colgen::{column_generation, column_generation_over};
 use crate::design::loss_direct::{PRIMAL_MARGIN, clean, repaired};
 use crate::design::loss_direct::{solve_dual, solve_primal};
+use crate::design::loss_ipm::{self, IpmFailure};
 use crate::error::Result;
 use crate::objective::loss::{Loss, argmin, constant_label, expected_loss, free_lower_bound};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
@@ -98,6 +99,7 @@ use crate::settings::LossMethod;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::{LossDesign, LossDual};
+use crate::verify::loss::DualPoint;
 use ndarray::{Array2, Axis};
 use pmldesign_model::notion::check_epsilon;
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_exceeds};
@@ -272,36 +274,73 @@ fn by_lp(
             Err(_) => {}
         }
     }
+    direct(set, epsilon, c, &cons, settings)
+}
+
+/// The direct LP: Clarabel's interior point by default (primal and dual in one
+/// solve), the simplex backend's primal and dual LPs with `highs` or when
+/// Clarabel fails numerically. Stops at the loop's deadline
+/// ([`crate::Settings::loop_deadline`]).
+fn direct(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    cons: &Constraints,
+    settings: &crate::Settings,
+) -> Result<Solved> {
     let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
         cons.e * (1.0 - PRIMAL_MARGIN)
     } else {
         cons.e.sqrt()
     };
-    // The LPs stop at the loop's deadline ([`crate::Settings::loop_deadline`]).
     let deadline = settings.loop_deadline(c.nrows());
     let stopped = || settings.column_generation.interrupt.or_past(deadline);
-    let mechanism = match solve_primal(&cons, c, e_lp, deadline) {
+    if !cfg!(feature = "highs") {
+        match loss_ipm::solve(cons, c, e_lp, deadline) {
+            Ok(sol) => {
+                let mechanism = clean(sol.w, set, epsilon)?;
+                return Ok(direct_solved(cons, c, mechanism, sol.dual));
+            }
+            Err(IpmFailure::Stopped) => return stopped_direct(c),
+            Err(IpmFailure::Failed) if stopped() => return stopped_direct(c),
+            Err(IpmFailure::Failed) => {}
+        }
+    }
+    let mechanism = match solve_primal(cons, c, e_lp, deadline) {
         Ok(w) => clean(w, set, epsilon)?,
         Err(_) if stopped() => return stopped_direct(c),
         Err(e) => return Err(e),
     };
-    let (lower_bound, dual, status) = match solve_dual(&cons, c, deadline) {
-        Ok(dual) => {
-            let dual = repaired(&cons, c, dual);
-            let bound = dual.bound.max(free_lower_bound(c));
-            (bound, Some(LossDual::Direct(dual)), DesignStatus::Optimal)
-        }
-        Err(_) if stopped() => (free_lower_bound(c), None, DesignStatus::TimeLimit),
-        Err(e) => return Err(e),
-    };
-    Ok(Solved {
+    match solve_dual(cons, c, deadline) {
+        Ok(dual) => Ok(direct_solved(cons, c, mechanism, dual)),
+        Err(_) if stopped() => Ok(Solved {
+            method: LossMethod::Direct,
+            mechanism,
+            lower_bound: free_lower_bound(c),
+            dual: None,
+            iterations: 0,
+            status: DesignStatus::TimeLimit,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// The direct LP's answer: the cleaned mechanism and the repaired dual's bound.
+fn direct_solved(
+    cons: &Constraints,
+    c: &Array2<f64>,
+    mechanism: Mechanism,
+    dual: DualPoint,
+) -> Solved {
+    let dual = repaired(cons, c, dual);
+    Solved {
         method: LossMethod::Direct,
         mechanism,
-        lower_bound,
-        dual,
+        lower_bound: dual.bound.max(free_lower_bound(c)),
+        dual: Some(LossDual::Direct(dual)),
         iterations: 0,
-        status,
-    })
+        status: DesignStatus::Optimal,
+    }
 }
 
 /// The direct LP stopped by the time limit (or Ctrl-C) before its primal: the
