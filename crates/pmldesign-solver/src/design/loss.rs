@@ -288,15 +288,17 @@ fn direct(
     cons: &Constraints,
     settings: &crate::Settings,
 ) -> Result<Solved> {
-    let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
-        cons.e * (1.0 - PRIMAL_MARGIN)
-    } else {
-        cons.e.sqrt()
+    let tightened = |margin: f64| {
+        if cons.e * (1.0 - margin) > 1.0 {
+            cons.e * (1.0 - margin)
+        } else {
+            cons.e.sqrt()
+        }
     };
     let deadline = settings.loop_deadline(c.nrows());
     let stopped = || settings.column_generation.interrupt.or_past(deadline);
     if !cfg!(feature = "highs") {
-        match loss_ipm::solve(cons, c, e_lp, deadline) {
+        match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline) {
             Ok(sol) => {
                 let mechanism = clean(sol.w, set, epsilon)?;
                 return Ok(direct_solved(cons, c, mechanism, sol.dual));
@@ -306,7 +308,7 @@ fn direct(
             Err(IpmFailure::Failed) => {}
         }
     }
-    let mechanism = match solve_primal(cons, c, e_lp, deadline) {
+    let mechanism = match solve_primal(cons, c, tightened(PRIMAL_MARGIN), deadline) {
         Ok(w) => clean(w, set, epsilon)?,
         Err(_) if stopped() => return stopped_direct(c),
         Err(e) => return Err(e),
