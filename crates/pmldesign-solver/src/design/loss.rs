@@ -31,20 +31,26 @@
 //!   per vertex `pi^k` (\[E\] Cor 1, [`pmldesign_model::uncertainty::l1_ball_vertices`]),
 //!   `E = e^eps`.
 //!
-//! `good_lp` with `microlp` gives no dual values, so the dual LP is solved as a
-//! second LP; its solution is repaired to exact dual feasibility (multipliers clamped
-//! to `>= 0` and scaled down where a coupling constraint is violated, `alpha_x`
-//! recomputed as a minimum) and weak duality turns it into a valid lower bound on the
-//! loss of every feasible mechanism. The primal is solved with `E` tightened by a
-//! relative [`PRIMAL_MARGIN`] (1e-9; `sqrt E` when that would drop below 1), because
-//! `microlp` satisfies constraints only to about 1e-10 and the row renormalisation
-//! below perturbs PML by as much; the loss given up is far inside the certificate's
-//! gap tolerance. `microlp`'s sparse simplex grows steeply with N (release build,
-//! Hamming loss, known prior: about 0.5 s at N = 32, 7 s at N = 64, 100 s at
-//! N = 128, primal and dual together), so with `microlp` this is the method for
-//! polytopes and balls past Proposition 2, where the alphabet is small anyway. With
-//! the optional `highs` feature (the `backend` module) it is the method for every
-//! set: about 0.1 s at N = 64 and 0.5 s at N = 128.
+//! By default (pure Rust) the LP is solved by Clarabel's interior-point method
+//! (the `loss_ipm` module), whose dual comes with the primal. With the `highs`
+//! feature, or if Clarabel fails numerically, `good_lp`'s simplex backend solves
+//! the primal and the dual as a second LP (`microlp` gives no dual values). Either
+//! dual is repaired to exact dual feasibility (multipliers clamped to `>= 0` and
+//! scaled down where a coupling constraint is violated, `alpha_x` recomputed as a
+//! minimum) and weak duality turns it into a valid lower bound on the loss of
+//! every feasible mechanism. The primal is solved with `E` tightened by a relative
+//! margin ([`PRIMAL_MARGIN`], 1e-9, for the simplex, which satisfies constraints
+//! to about 1e-10; `loss_ipm::MARGIN`, 1e-11, for the interior point, feasible to
+//! about 1e-12; `sqrt E` when that would drop below 1), because the row
+//! renormalisation below perturbs PML by as much; the loss given up is far inside
+//! the certificate's gap tolerance.
+//!
+//! Release build, eps = 0.8, Dirichlet(1.3) priors, 2 cores, Hamming, absolute and
+//! squared losses alike: the interior point takes 0.02 s at N = 32, 0.07 to 0.3 s
+//! at N = 64, 0.5 to 0.9 s at N = 128 and 2.5 to 15 s at N = 256 (the ball's `t`
+//! rows cost about twice the known prior's); `microlp`'s simplex took 0.5 s at
+//! N = 32, 7 s at N = 64 and 100 s at N = 128. [`LossMethod::Auto`] takes it past
+//! [`COLUMN_GENERATION_UP_TO`] inputs.
 //!
 //! # Column generation ([`LossMethod::ColumnGeneration`])
 //!
@@ -68,8 +74,10 @@
 //! The master problem has N rows and is solved by the `ray_lp` module; every pricing
 //! pass is exact over all rays, so `sum lambda + max(0, max reduced cost)` is a valid
 //! upper bound on `-L` (the certificate's bound). This is the default for a known
-//! prior and the ball under Proposition 2 with `microlp` (0.01 s at N = 32, 0.3 s
-//! at N = 64, 6 s at N = 100). Past N of about 100 the master is very degenerate
+//! prior and the ball under Proposition 2 up to [`COLUMN_GENERATION_UP_TO`] inputs
+//! (0.01 to 0.03 s at N = 32 and 0.07 to 0.26 s at N = 64, as fast as the interior
+//! point, with gaps of 1e-14 against its 1e-12 to 1e-9; but 2.4 to 4.4 s at N = 128
+//! and past a minute at N = 256). Past N of about 100 the master is very degenerate
 //! and its basis can go numerically singular; it is rebuilt (the `ray_lp` module),
 //! and if column generation still fails, `Auto` falls back to the direct LP.
 //!
@@ -237,8 +245,14 @@ pub(crate) fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
     })
 }
 
-/// The LP: column generation where the slice allows it (module docs), the
-/// direct sparse LP otherwise or as the fallback.
+/// The largest alphabet for which [`LossMethod::Auto`] takes column generation
+/// (where the slice allows it) over the interior-point direct LP: measured equal
+/// at N = 64, the direct LP 3 to 8 times faster at N = 128 (module docs).
+pub(crate) const COLUMN_GENERATION_UP_TO: usize = 64;
+
+/// The LP: column generation where the slice allows it and N is at most
+/// [`COLUMN_GENERATION_UP_TO`] (module docs), the direct sparse LP otherwise or
+/// as the fallback.
 fn by_lp(
     set: &UncertaintySet,
     epsilon: f64,
@@ -260,8 +274,11 @@ fn by_lp(
             .into());
         }
         (LossMethod::ColumnGeneration, Some(_)) => LossMethod::ColumnGeneration,
-        // With HiGHS the direct LP is the faster one at every size (README).
-        (_, Some(_)) if !cfg!(feature = "highs") => LossMethod::ColumnGeneration,
+        // With HiGHS the direct LP is the faster one at every size (README);
+        // Clarabel's from N = 65 on (module docs).
+        (_, Some(_)) if !cfg!(feature = "highs") && c.nrows() <= COLUMN_GENERATION_UP_TO => {
+            LossMethod::ColumnGeneration
+        }
         _ => LossMethod::Direct,
     };
     // In Auto mode a numerical failure of column generation (a master basis
