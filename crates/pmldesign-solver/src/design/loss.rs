@@ -47,8 +47,9 @@
 //!
 //! Release build, eps = 0.8, Dirichlet(1.3) priors, 2 cores, Hamming, absolute and
 //! squared losses alike: the interior point takes 0.02 s at N = 32, 0.07 to 0.3 s
-//! at N = 64, 0.5 to 0.9 s at N = 128 and 2.5 to 15 s at N = 256 (the ball's `t`
-//! rows cost about twice the known prior's); `microlp`'s simplex took 0.5 s at
+//! at N = 64, 0.5 to 0.9 s at N = 128, 2.5 to 8 s at N = 256 and 23 to 50 s at
+//! N = 512 (the ball's `t` rows cost up to twice the known prior's; its absolute
+//! and squared losses pass 60 s at N = 512); `microlp`'s simplex took 0.5 s at
 //! N = 32, 7 s at N = 64 and 100 s at N = 128. [`LossMethod::Auto`] takes it past
 //! [`COLUMN_GENERATION_UP_TO`] inputs.
 //!
