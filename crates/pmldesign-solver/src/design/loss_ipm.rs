@@ -102,15 +102,16 @@ fn settings(deadline: Option<Instant>) -> DefaultSettings<f64> {
     let left = deadline.map_or(f64::INFINITY, |d| {
         d.saturating_duration_since(Instant::now()).as_secs_f64()
     });
-    let mut s = DefaultSettings::default();
-    s.verbose = false;
-    s.time_limit = left;
-    s.max_iter = MAX_ITERATIONS;
-    s.max_threads = 1;
-    s.tol_gap_abs = TOLERANCE;
-    s.tol_gap_rel = TOLERANCE;
-    s.tol_feas = TOLERANCE;
-    s
+    DefaultSettings {
+        verbose: false,
+        time_limit: left,
+        max_iter: MAX_ITERATIONS,
+        max_threads: 1,
+        tol_gap_abs: TOLERANCE,
+        tol_gap_rel: TOLERANCE,
+        tol_feas: TOLERANCE,
+        ..DefaultSettings::default()
+    }
 }
 
 /// Where the variables and the row blocks of the module docs sit.
