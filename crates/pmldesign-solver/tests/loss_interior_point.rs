@@ -9,7 +9,7 @@ mod common;
 
 use common::{LossResult, large_ball, minimise_loss_with, random_prior, rng, small_ball};
 use pmldesign_model::UncertaintySet;
-use pmldesign_solver::{DesignStatus, Loss, LossMethod, Problem, Settings};
+use pmldesign_solver::{DesignStatus, Interrupt, Loss, LossMethod, Problem, Settings};
 use rand::Rng;
 use rand::rngs::StdRng;
 
@@ -152,4 +152,23 @@ fn interior_point_design_is_the_same_at_1_and_2_threads() {
         serde_json::to_string(&d).unwrap()
     };
     assert!(json(1) == json(2), "1 and 2 threads differ");
+}
+
+/// Ctrl-C during the interior point (the flag set at its first check) stops the
+/// direct LP: the constant guess, private, bounded by the loss without privacy,
+/// status time limit.
+#[test]
+fn interior_point_stops_when_interrupted() {
+    let mut r = rng(3605);
+    let set = UncertaintySet::known(random_prior(&mut r, 40, 0.2));
+    let mut settings = Settings {
+        loss_method: LossMethod::Direct,
+        ..Settings::default()
+    };
+    settings.column_generation.interrupt = Interrupt::after_checks(1);
+    let d = minimise_loss_with(&set, 0.7, &Loss::Squared, &settings).unwrap();
+    assert_eq!(d.status, DesignStatus::TimeLimit);
+    assert_eq!(d.method, LossMethod::Direct);
+    assert!(d.lower_bound <= d.expected_loss);
+    assert!(d.certificate.worst_case_pml <= 0.7 + 1e-12);
 }

@@ -316,7 +316,8 @@ fn direct(
     let deadline = settings.loop_deadline(c.nrows());
     let stopped = || settings.column_generation.interrupt.or_past(deadline);
     if !cfg!(feature = "highs") {
-        match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline) {
+        let interrupt = &settings.column_generation.interrupt;
+        match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline, interrupt) {
             Ok(sol) => {
                 let mechanism = clean(sol.w, set, epsilon)?;
                 return Ok(direct_solved(cons, c, mechanism, sol.dual));

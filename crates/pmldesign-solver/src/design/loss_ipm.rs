@@ -22,6 +22,7 @@
 //! single-threaded (QDLDL), so its bytes do not depend on the thread count.
 
 use crate::cones::sparse::Constraints;
+use crate::settings::Interrupt;
 use crate::verify::loss::DualPoint;
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettings, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
@@ -54,7 +55,7 @@ pub(crate) struct IpmSolution {
 
 /// Why the interior-point solve gave no answer.
 pub(crate) enum IpmFailure {
-    /// The deadline came first.
+    /// The deadline or the interrupt came first.
     Stopped,
     /// Clarabel rejected the problem or stopped with a status other than
     /// (almost) solved: the caller falls back to the simplex LPs.
@@ -62,12 +63,14 @@ pub(crate) enum IpmFailure {
 }
 
 /// Solves the direct LP (module docs) by Clarabel with `E` tightened to `e_lp`
-/// in the primal rows, stopping at `deadline`.
+/// in the primal rows, stopping at `deadline` or when `interrupt` is set
+/// (checked once per iteration).
 pub(crate) fn solve(
     cons: &Constraints,
     c: &Array2<f64>,
     e_lp: f64,
     deadline: Option<Instant>,
+    interrupt: &Interrupt,
 ) -> std::result::Result<IpmSolution, IpmFailure> {
     let layout = Layout::new(cons, c.nrows());
     let a = layout.matrix(cons, e_lp);
@@ -84,11 +87,15 @@ pub(crate) fn solve(
     let p = CscMatrix::zeros((layout.variables(), layout.variables()));
     let mut solver = DefaultSolver::new(&p, &q, &a, &b, &cones, settings(deadline))
         .map_err(|_| IpmFailure::Failed)?;
+    let interrupt = interrupt.clone();
+    solver.set_termination_callback(move |_| interrupt.is_set());
     solver.solve();
     let sol = &solver.solution;
     match sol.status {
         SolverStatus::Solved | SolverStatus::AlmostSolved => {}
-        SolverStatus::MaxTime => return Err(IpmFailure::Stopped),
+        SolverStatus::MaxTime | SolverStatus::CallbackTerminated => {
+            return Err(IpmFailure::Stopped);
+        }
         _ => return Err(IpmFailure::Failed),
     }
     Ok(IpmSolution {
@@ -259,7 +266,7 @@ mod tests {
                 let c = Array2::from_shape_fn((n, n), |(x, y)| {
                     set.reference()[x] * (x as f64 - y as f64).abs()
                 });
-                let Ok(ipm) = solve(&cons, &c, cons.e, None) else {
+                let Ok(ipm) = solve(&cons, &c, cons.e, None, &Interrupt::new()) else {
                     panic!("Clarabel failed at N = {n}");
                 };
                 let simplex = solve_primal(&cons, &c, cons.e, None).unwrap();
