@@ -155,8 +155,8 @@ fn interior_point_design_is_the_same_at_1_and_2_threads() {
 }
 
 /// Ctrl-C during the interior point (the flag set at its first check) stops the
-/// direct LP: the constant guess, private, bounded by the loss without privacy,
-/// status time limit.
+/// direct LP: its first iterate cleaned, or the constant guess where that loses
+/// less, private and bounded below, status time limit.
 #[test]
 fn interior_point_stops_when_interrupted() {
     let mut r = rng(3605);

@@ -99,7 +99,7 @@ use crate::design::inner_outer::PastProposition2;
 use crate::design::loss_colgen::{column_generation, column_generation_over};
 use crate::design::loss_direct::{PRIMAL_MARGIN, clean, repaired};
 use crate::design::loss_direct::{solve_dual, solve_primal};
-use crate::design::loss_ipm::{self, IpmFailure};
+use crate::design::loss_ipm::{self, IpmFailure, IpmSolution};
 use crate::error::Result;
 use crate::objective::loss::{Loss, argmin, constant_label, expected_loss, free_lower_bound};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
@@ -322,7 +322,7 @@ fn direct(
                 let mechanism = clean(sol.w, set, epsilon)?;
                 return Ok(direct_solved(cons, c, mechanism, sol.dual));
             }
-            Err(IpmFailure::Stopped) => return stopped_direct(c),
+            Err(IpmFailure::Stopped(last)) => return stopped_ipm(set, epsilon, cons, c, *last),
             Err(IpmFailure::Failed) if stopped() => return stopped_direct(c),
             Err(IpmFailure::Failed) => {}
         }
@@ -362,6 +362,34 @@ fn direct_solved(
         iterations: 0,
         status: DesignStatus::Optimal,
     }
+}
+
+/// The interior point stopped by the time limit or Ctrl-C: its last iterate,
+/// cleaned (private whatever it is), or the constant guess where that loses
+/// less; either way bounded by the iterate's repaired dual (valid whatever it is).
+fn stopped_ipm(
+    set: &UncertaintySet,
+    epsilon: f64,
+    cons: &Constraints,
+    c: &Array2<f64>,
+    last: IpmSolution,
+) -> Result<Solved> {
+    let guess = stopped_direct(c)?;
+    let Ok(mechanism) = clean(last.w, set, epsilon) else {
+        return Ok(guess);
+    };
+    let iterate = direct_solved(cons, c, mechanism, last.dual);
+    let loss = |s: &Solved| (&s.mechanism.matrix() * c).sum();
+    let mechanism = if loss(&iterate) < loss(&guess) {
+        iterate.mechanism
+    } else {
+        guess.mechanism
+    };
+    Ok(Solved {
+        mechanism,
+        status: DesignStatus::TimeLimit,
+        ..iterate
+    })
 }
 
 /// The direct LP stopped by the time limit (or Ctrl-C) before its primal: the

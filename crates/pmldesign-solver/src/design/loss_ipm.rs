@@ -55,8 +55,9 @@ pub(crate) struct IpmSolution {
 
 /// Why the interior-point solve gave no answer.
 pub(crate) enum IpmFailure {
-    /// The deadline or the interrupt came first.
-    Stopped,
+    /// The deadline or the interrupt came first: the last iterate, neither
+    /// feasible nor optimal, but still worth cleaning and repairing.
+    Stopped(Box<IpmSolution>),
     /// Clarabel rejected the problem or stopped with a status other than
     /// (almost) solved: the caller falls back to the simplex LPs.
     Failed,
@@ -91,17 +92,17 @@ pub(crate) fn solve(
     solver.set_termination_callback(move |_| interrupt.is_set());
     solver.solve();
     let sol = &solver.solution;
-    match sol.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => {}
-        SolverStatus::MaxTime | SolverStatus::CallbackTerminated => {
-            return Err(IpmFailure::Stopped);
-        }
-        _ => return Err(IpmFailure::Failed),
-    }
-    Ok(IpmSolution {
+    let last = IpmSolution {
         w: Array2::from_shape_fn((layout.n, layout.n), |(x, y)| sol.x[x * layout.n + y]),
         dual: layout.dual(&sol.z),
-    })
+    };
+    match sol.status {
+        SolverStatus::Solved | SolverStatus::AlmostSolved => Ok(last),
+        SolverStatus::MaxTime | SolverStatus::CallbackTerminated => {
+            Err(IpmFailure::Stopped(Box::new(last)))
+        }
+        _ => Err(IpmFailure::Failed),
+    }
 }
 
 /// Quiet, single-threaded settings with the tolerances above and the time left.
