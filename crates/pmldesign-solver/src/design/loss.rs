@@ -320,7 +320,16 @@ fn direct(
         match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline, interrupt) {
             Ok(sol) => {
                 let mechanism = clean(sol.w, set, epsilon)?;
-                return Ok(direct_solved(cons, c, mechanism, sol.dual));
+                // Clarabel reports reduced accuracy when stopped by its time limit.
+                let status = if stopped() {
+                    DesignStatus::TimeLimit
+                } else {
+                    DesignStatus::Optimal
+                };
+                return Ok(Solved {
+                    status,
+                    ..direct_solved(cons, c, mechanism, sol.dual)
+                });
             }
             Err(IpmFailure::Stopped(last)) => return stopped_ipm(set, epsilon, cons, c, *last),
             Err(IpmFailure::Failed) if stopped() => return stopped_direct(c),
