@@ -7,11 +7,12 @@
 //! cargo run --release --features highs --example loss_report -- 32 64 100 128
 //! ```
 //!
-//! Arguments are alphabet sizes; `--direct-max N` skips the direct LP above N
-//! (microlp needs minutes there), `--cg-max N` the same for column generation.
+//! Arguments are alphabet sizes; `--direct-max N` skips the direct LP above N,
+//! `--cg-max N` the same for column generation. The backend column names the
+//! direct LP's solver (Clarabel by default) and column generation's (microlp).
 
 use pmldesign::model::{Prior, UncertaintySet};
-use pmldesign::solver::LP_BACKEND;
+use pmldesign::solver::{LOSS_LP_BACKEND, LP_BACKEND};
 use pmldesign::solver::{Loss, LossMethod, Problem, Settings};
 use std::time::Instant;
 
@@ -42,9 +43,14 @@ fn main() {
     println!("|---|--------|------------|----------|---------------|-----|--------|");
     for n in sizes {
         let set = UncertaintySet::known(dirichlet2(n));
-        for (method, name, max) in [
-            (LossMethod::ColumnGeneration, "column generation", cg_max),
-            (LossMethod::Direct, "direct LP", direct_max),
+        for (method, name, max, backend) in [
+            (
+                LossMethod::ColumnGeneration,
+                "column generation",
+                cg_max,
+                LP_BACKEND,
+            ),
+            (LossMethod::Direct, "direct LP", direct_max, LOSS_LP_BACKEND),
         ] {
             if n > max {
                 continue;
@@ -62,10 +68,10 @@ fn main() {
             let secs = start.elapsed().as_secs_f64();
             match result {
                 Ok(d) => println!(
-                    "| {n} | {name} | {LP_BACKEND} | {secs:.3} | {:.9} | {:.1e} | {:?} |",
+                    "| {n} | {name} | {backend} | {secs:.3} | {:.9} | {:.1e} | {:?} |",
                     -d.utility_value, d.certificate.gap, d.status
                 ),
-                Err(e) => println!("| {n} | {name} | {LP_BACKEND} | {secs:.3} | failed: {e} | | |"),
+                Err(e) => println!("| {n} | {name} | {backend} | {secs:.3} | failed: {e} | | |"),
             }
         }
     }

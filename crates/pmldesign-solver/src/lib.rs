@@ -48,7 +48,7 @@ pub use design::intersection::{Constraint, IntersectionDesign, design_intersecti
 pub use design::sample::radius;
 pub use error::{NumericalLimit, Result, SolverError};
 pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, numerical_limit};
-pub use lp::backend::LP_BACKEND;
+pub use lp::backend::{LOSS_LP_BACKEND, LP_BACKEND};
 pub use objective::loss::Loss;
 pub use objective::utility::{
     BUILTIN_NAMES, FInformation, MapAccuracy, Separable, Utility, builtin,

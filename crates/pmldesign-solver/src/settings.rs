@@ -305,13 +305,14 @@ impl Default for ColumnGenerationSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LossMethod {
-    /// Column generation for a known prior and the ball under Proposition 2, the
-    /// direct LP otherwise (and if column generation fails numerically); with the
-    /// `highs` feature, the direct LP. Past Proposition 2 the direct LP takes the
+    /// Column generation for a known prior and the ball under Proposition 2 up
+    /// to N = 64, the direct LP otherwise (and if column generation fails
+    /// numerically); with the `highs` feature, the direct LP. Past Proposition 2 the direct LP takes the
     /// ball's vertex list while it is short, and column generation over the
     /// exact ball's ray families beyond.
     Auto,
-    /// The direct sparse LP over the N^2 entries (any uncertainty set).
+    /// The direct sparse LP over the N^2 entries (any uncertainty set), by
+    /// Clarabel's interior point (HiGHS's simplex with the `highs` feature).
     Direct,
     /// Column generation with exact pricing: knapsacks for a known prior and
     /// the ball under Proposition 2, branch and bound over the exact ball's ray

@@ -62,7 +62,7 @@ pub struct DesignArgs {
     #[arg(long, value_name = "FILE")]
     pub loss_matrix: Option<std::path::PathBuf>,
     /// With --utility loss: which LP to solve (auto: column generation for a known
-    /// prior or a ball under [E] Prop 2, the direct LP otherwise).
+    /// prior or a ball under [E] Prop 2 up to N = 64, the direct LP otherwise).
     #[arg(long, value_enum, default_value = "auto")]
     pub loss_method: LossMethodName,
     /// Stop after this many seconds with the best certified mechanism and bound so
@@ -216,9 +216,9 @@ pub enum LossName {
 /// Methods for the loss LP.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum LossMethodName {
-    /// Column generation where it applies, else the direct LP.
+    /// Column generation where it applies up to N = 64, else the direct LP.
     Auto,
-    /// The direct sparse LP over the N^2 entries.
+    /// The direct sparse LP over the N^2 entries (Clarabel's interior point).
     Direct,
     /// Column generation with exact pricing (known prior or a ball under Prop 2).
     ColumnGeneration,

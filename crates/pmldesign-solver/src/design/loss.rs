@@ -31,20 +31,27 @@
 //!   per vertex `pi^k` (\[E\] Cor 1, [`pmldesign_model::uncertainty::l1_ball_vertices`]),
 //!   `E = e^eps`.
 //!
-//! `good_lp` with `microlp` gives no dual values, so the dual LP is solved as a
-//! second LP; its solution is repaired to exact dual feasibility (multipliers clamped
-//! to `>= 0` and scaled down where a coupling constraint is violated, `alpha_x`
-//! recomputed as a minimum) and weak duality turns it into a valid lower bound on the
-//! loss of every feasible mechanism. The primal is solved with `E` tightened by a
-//! relative [`PRIMAL_MARGIN`] (1e-9; `sqrt E` when that would drop below 1), because
-//! `microlp` satisfies constraints only to about 1e-10 and the row renormalisation
-//! below perturbs PML by as much; the loss given up is far inside the certificate's
-//! gap tolerance. `microlp`'s sparse simplex grows steeply with N (release build,
-//! Hamming loss, known prior: about 0.5 s at N = 32, 7 s at N = 64, 100 s at
-//! N = 128, primal and dual together), so with `microlp` this is the method for
-//! polytopes and balls past Proposition 2, where the alphabet is small anyway. With
-//! the optional `highs` feature (the `backend` module) it is the method for every
-//! set: about 0.1 s at N = 64 and 0.5 s at N = 128.
+//! By default (pure Rust) the LP is solved by Clarabel's interior-point method
+//! (the `loss_ipm` module), whose dual comes with the primal. With the `highs`
+//! feature, or if Clarabel fails numerically, `good_lp`'s simplex backend solves
+//! the primal and the dual as a second LP (`microlp` gives no dual values). Either
+//! dual is repaired to exact dual feasibility (multipliers clamped to `>= 0` and
+//! scaled down where a coupling constraint is violated, `alpha_x` recomputed as a
+//! minimum) and weak duality turns it into a valid lower bound on the loss of
+//! every feasible mechanism. The primal is solved with `E` tightened by a relative
+//! margin ([`PRIMAL_MARGIN`], 1e-9, for the simplex, which satisfies constraints
+//! to about 1e-10; `loss_ipm::MARGIN`, 1e-11, for the interior point, feasible to
+//! about 1e-12; `sqrt E` when that would drop below 1), because the row
+//! renormalisation below perturbs PML by as much; the loss given up is far inside
+//! the certificate's gap tolerance.
+//!
+//! Release build, eps = 0.8, Dirichlet(1.3) priors, 2 cores, Hamming, absolute and
+//! squared losses alike: the interior point takes 0.02 s at N = 32, 0.07 to 0.3 s
+//! at N = 64, 0.5 to 0.9 s at N = 128, 2.5 to 8 s at N = 256 and 23 to 50 s at
+//! N = 512 (the ball's `t` rows cost up to twice the known prior's; its absolute
+//! and squared losses pass 60 s at N = 512); `microlp`'s simplex took 0.5 s at
+//! N = 32, 7 s at N = 64 and 100 s at N = 128. [`LossMethod::Auto`] takes it past
+//! [`COLUMN_GENERATION_UP_TO`] inputs.
 //!
 //! # Column generation ([`LossMethod::ColumnGeneration`])
 //!
@@ -68,8 +75,10 @@
 //! The master problem has N rows and is solved by the `ray_lp` module; every pricing
 //! pass is exact over all rays, so `sum lambda + max(0, max reduced cost)` is a valid
 //! upper bound on `-L` (the certificate's bound). This is the default for a known
-//! prior and the ball under Proposition 2 with `microlp` (0.01 s at N = 32, 0.3 s
-//! at N = 64, 6 s at N = 100). Past N of about 100 the master is very degenerate
+//! prior and the ball under Proposition 2 up to [`COLUMN_GENERATION_UP_TO`] inputs
+//! (0.01 to 0.03 s at N = 32 and 0.07 to 0.26 s at N = 64, as fast as the interior
+//! point, with gaps of 1e-14 against its 1e-12 to 1e-9; but 2.4 to 4.4 s at N = 128
+//! and past a minute at N = 256). Past N of about 100 the master is very degenerate
 //! and its basis can go numerically singular; it is rebuilt (the `ray_lp` module),
 //! and if column generation still fails, `Auto` falls back to the direct LP.
 //!
@@ -90,6 +99,7 @@ use crate::design::inner_outer::PastProposition2;
 use crate::design::loss_colgen::{column_generation, column_generation_over};
 use crate::design::loss_direct::{PRIMAL_MARGIN, clean, repaired};
 use crate::design::loss_direct::{solve_dual, solve_primal};
+use crate::design::loss_ipm::{self, IpmFailure, IpmSolution};
 use crate::error::Result;
 use crate::objective::loss::{Loss, argmin, constant_label, expected_loss, free_lower_bound};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
@@ -98,6 +108,7 @@ use crate::settings::LossMethod;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::{LossDesign, LossDual};
+use crate::verify::loss::DualPoint;
 use ndarray::{Array2, Axis};
 use pmldesign_model::notion::check_epsilon;
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_exceeds};
@@ -235,8 +246,14 @@ pub(crate) fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
     })
 }
 
-/// The LP: column generation where the slice allows it (module docs), the
-/// direct sparse LP otherwise or as the fallback.
+/// The largest alphabet for which [`LossMethod::Auto`] takes column generation
+/// (where the slice allows it) over the interior-point direct LP: measured equal
+/// at N = 64, the direct LP 3 to 8 times faster at N = 128 (module docs).
+pub(crate) const COLUMN_GENERATION_UP_TO: usize = 64;
+
+/// The LP: column generation where the slice allows it and N is at most
+/// [`COLUMN_GENERATION_UP_TO`] (module docs), the direct sparse LP otherwise or
+/// as the fallback.
 fn by_lp(
     set: &UncertaintySet,
     epsilon: f64,
@@ -258,8 +275,11 @@ fn by_lp(
             .into());
         }
         (LossMethod::ColumnGeneration, Some(_)) => LossMethod::ColumnGeneration,
-        // With HiGHS the direct LP is the faster one at every size (README).
-        (_, Some(_)) if !cfg!(feature = "highs") => LossMethod::ColumnGeneration,
+        // With HiGHS the direct LP is the faster one at every size (README);
+        // Clarabel's from N = 65 on (module docs).
+        (_, Some(_)) if !cfg!(feature = "highs") && c.nrows() <= COLUMN_GENERATION_UP_TO => {
+            LossMethod::ColumnGeneration
+        }
         _ => LossMethod::Direct,
     };
     // In Auto mode a numerical failure of column generation (a master basis
@@ -272,35 +292,112 @@ fn by_lp(
             Err(_) => {}
         }
     }
-    let e_lp = if cons.e * (1.0 - PRIMAL_MARGIN) > 1.0 {
-        cons.e * (1.0 - PRIMAL_MARGIN)
-    } else {
-        cons.e.sqrt()
+    direct(set, epsilon, c, &cons, settings)
+}
+
+/// The direct LP: Clarabel's interior point by default (primal and dual in one
+/// solve), the simplex backend's primal and dual LPs with `highs` or when
+/// Clarabel fails numerically. Stops at the loop's deadline
+/// ([`crate::Settings::loop_deadline`]).
+fn direct(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    cons: &Constraints,
+    settings: &crate::Settings,
+) -> Result<Solved> {
+    let tightened = |margin: f64| {
+        if cons.e * (1.0 - margin) > 1.0 {
+            cons.e * (1.0 - margin)
+        } else {
+            cons.e.sqrt()
+        }
     };
-    // The LPs stop at the loop's deadline ([`crate::Settings::loop_deadline`]).
     let deadline = settings.loop_deadline(c.nrows());
     let stopped = || settings.column_generation.interrupt.or_past(deadline);
-    let mechanism = match solve_primal(&cons, c, e_lp, deadline) {
+    if !cfg!(feature = "highs") {
+        let interrupt = &settings.column_generation.interrupt;
+        match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline, interrupt) {
+            Ok(sol) => {
+                let mechanism = clean(sol.w, set, epsilon)?;
+                // Clarabel reports reduced accuracy when stopped by its time limit.
+                let status = if stopped() {
+                    DesignStatus::TimeLimit
+                } else {
+                    DesignStatus::Optimal
+                };
+                return Ok(Solved {
+                    status,
+                    ..direct_solved(cons, c, mechanism, sol.dual)
+                });
+            }
+            Err(IpmFailure::Stopped(last)) => return stopped_ipm(set, epsilon, cons, c, *last),
+            Err(IpmFailure::Failed) if stopped() => return stopped_direct(c),
+            Err(IpmFailure::Failed) => {}
+        }
+    }
+    let mechanism = match solve_primal(cons, c, tightened(PRIMAL_MARGIN), deadline) {
         Ok(w) => clean(w, set, epsilon)?,
         Err(_) if stopped() => return stopped_direct(c),
         Err(e) => return Err(e),
     };
-    let (lower_bound, dual, status) = match solve_dual(&cons, c, deadline) {
-        Ok(dual) => {
-            let dual = repaired(&cons, c, dual);
-            let bound = dual.bound.max(free_lower_bound(c));
-            (bound, Some(LossDual::Direct(dual)), DesignStatus::Optimal)
-        }
-        Err(_) if stopped() => (free_lower_bound(c), None, DesignStatus::TimeLimit),
-        Err(e) => return Err(e),
-    };
-    Ok(Solved {
+    match solve_dual(cons, c, deadline) {
+        Ok(dual) => Ok(direct_solved(cons, c, mechanism, dual)),
+        Err(_) if stopped() => Ok(Solved {
+            method: LossMethod::Direct,
+            mechanism,
+            lower_bound: free_lower_bound(c),
+            dual: None,
+            iterations: 0,
+            status: DesignStatus::TimeLimit,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// The direct LP's answer: the cleaned mechanism and the repaired dual's bound.
+fn direct_solved(
+    cons: &Constraints,
+    c: &Array2<f64>,
+    mechanism: Mechanism,
+    dual: DualPoint,
+) -> Solved {
+    let dual = repaired(cons, c, dual);
+    Solved {
         method: LossMethod::Direct,
         mechanism,
-        lower_bound,
-        dual,
+        lower_bound: dual.bound.max(free_lower_bound(c)),
+        dual: Some(LossDual::Direct(dual)),
         iterations: 0,
-        status,
+        status: DesignStatus::Optimal,
+    }
+}
+
+/// The interior point stopped by the time limit or Ctrl-C: its last iterate,
+/// cleaned (private whatever it is), or the constant guess where that loses
+/// less; either way bounded by the iterate's repaired dual (valid whatever it is).
+fn stopped_ipm(
+    set: &UncertaintySet,
+    epsilon: f64,
+    cons: &Constraints,
+    c: &Array2<f64>,
+    last: IpmSolution,
+) -> Result<Solved> {
+    let guess = stopped_direct(c)?;
+    let Ok(mechanism) = clean(last.w, set, epsilon) else {
+        return Ok(guess);
+    };
+    let iterate = direct_solved(cons, c, mechanism, last.dual);
+    let loss = |s: &Solved| (&s.mechanism.matrix() * c).sum();
+    let mechanism = if loss(&iterate) < loss(&guess) {
+        iterate.mechanism
+    } else {
+        guess.mechanism
+    };
+    Ok(Solved {
+        mechanism,
+        status: DesignStatus::TimeLimit,
+        ..iterate
     })
 }
 

@@ -78,11 +78,31 @@ pub(crate) fn solve_primal(
 }
 
 /// Cleans the LP's W into a certified-grade mechanism: negatives and entries at or
-/// below [`ENTRY_CUTOFF`] to 0, rows renormalised, then (only if some column still
-/// exceeds eps) mixed with the uniform constant mechanism.
+/// below [`ENTRY_CUTOFF`] to 0, rows renormalised, then each column that still
+/// exceeds eps lifted on its own ([`lift_columns`]), and only if some column
+/// exceeds eps after that (rounding), mixed with the uniform constant mechanism.
 pub(crate) fn clean(mut w: Array2<f64>, set: &UncertaintySet, epsilon: f64) -> Result<Mechanism> {
-    let n = w.nrows();
     w.mapv_inplace(|v| if v > ENTRY_CUTOFF { v } else { 0.0 });
+    normalise_rows(&mut w)?;
+    let e = epsilon.exp();
+    if lift_columns(&mut w, set, epsilon, e) {
+        normalise_rows(&mut w)?;
+    }
+    let n = w.nrows();
+    // With the uniform row mixed in at weight lambda, column y is fixed when
+    // (1 - lambda) v_y <= lambda (E - 1) / N.
+    let ratio = violations(&w, set, epsilon, e)
+        .map(|(_, v)| 2.0 * v * n as f64 / (e - 1.0))
+        .fold(0.0, f64::max);
+    if ratio > 0.0 {
+        let lambda = ratio / (1.0 + ratio);
+        w.mapv_inplace(|v| (1.0 - lambda) * v + lambda / n as f64);
+    }
+    Ok(Mechanism::new(w)?)
+}
+
+/// Each row divided by its sum; an error for a zero row.
+fn normalise_rows(w: &mut Array2<f64>) -> Result<()> {
     for mut row in w.outer_iter_mut() {
         let s = row.sum();
         if s <= 0.0 {
@@ -92,23 +112,40 @@ pub(crate) fn clean(mut w: Array2<f64>, set: &UncertaintySet, epsilon: f64) -> R
         }
         row /= s;
     }
-    // Violation of max c <= E min_Q Q . c per column; with the uniform row mixed in
-    // at weight lambda, column y is fixed when
-    // (1 - lambda) v_y <= lambda (E - 1) / N.
-    let e = epsilon.exp();
-    let mut ratio: f64 = 0.0;
-    for col in w.columns() {
-        if set.column_worst_case_pml(col).is_some_and(|l| l > epsilon) {
+    Ok(())
+}
+
+/// The columns over eps with their violation `v_y = max c - E min_Q Q . c > 0`.
+fn violations<'a>(
+    w: &'a Array2<f64>,
+    set: &'a UncertaintySet,
+    epsilon: f64,
+    e: f64,
+) -> impl Iterator<Item = (usize, f64)> + 'a {
+    w.columns()
+        .into_iter()
+        .enumerate()
+        .filter_map(move |(y, col)| {
+            let over = set.column_worst_case_pml(col).is_some_and(|l| l > epsilon);
             let max = col.iter().copied().fold(0.0, f64::max);
             let v = max - e * set.min_output_probability(col);
-            ratio = ratio.max(2.0 * v.max(0.0) * n as f64 / (e - 1.0));
-        }
+            (over && v > 0.0).then_some((y, v))
+        })
+}
+
+/// Adds `delta_y = 2 v_y / (E - 1)` to every entry of each column over eps, and
+/// returns whether any was. Every `Q` sums to 1, so column y then satisfies
+/// `max c + delta <= E (min_Q Q . c + delta)`; every row grows by the same
+/// `sum delta`, so renormalising scales all columns alike and keeps them private.
+/// An interior-point solution leaves many near-empty columns slightly over eps:
+/// lifting only those costs far less than mixing every column with the uniform row.
+fn lift_columns(w: &mut Array2<f64>, set: &UncertaintySet, epsilon: f64, e: f64) -> bool {
+    let lifts: Vec<(usize, f64)> = violations(w, set, epsilon, e).collect();
+    for &(y, v) in &lifts {
+        let delta = 2.0 * v / (e - 1.0);
+        w.column_mut(y).mapv_inplace(|x| x + delta);
     }
-    if ratio > 0.0 {
-        let lambda = ratio / (1.0 + ratio);
-        w.mapv_inplace(|v| (1.0 - lambda) * v + lambda / n as f64);
-    }
-    Ok(Mechanism::new(w)?)
+    !lifts.is_empty()
 }
 
 /// The dual LP (with the true `E`):

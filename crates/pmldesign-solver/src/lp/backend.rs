@@ -18,6 +18,15 @@ pub const LP_BACKEND: &str = if cfg!(feature = "highs") {
     "microlp"
 };
 
+/// Name of the solver of the direct loss LP (`"clarabel"`, the interior point of
+/// the `loss_ipm` module, or `"highs"`), for reports; `microlp` stands in if
+/// Clarabel fails numerically.
+pub const LOSS_LP_BACKEND: &str = if cfg!(feature = "highs") {
+    "highs"
+} else {
+    "clarabel"
+};
+
 /// The backend for an LP of `variables` variables, stopped after
 /// [`stall_guard`] seconds: microlp can cycle on a degenerate LP (seen on a
 /// master of five columns at eps = 1.4e-10, issue 13), and an LP that runs past
