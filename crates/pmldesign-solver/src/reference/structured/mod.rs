@@ -44,9 +44,9 @@ impl Family {
         match self {
             Family::BalancedPartition => "balanced partition",
             Family::ContiguousPartition => "contiguous partition",
-            Family::MassCover => "cyclic cover by mass",
+            Family::MassCover => "cover by mass",
             Family::SubsetCover => "cyclic k-subsets",
-            Family::GroupCover => "cyclic cover by balanced groups",
+            Family::GroupCover => "cover by groups",
             Family::HighPrivacy => "region-1 closed form",
             Family::ConstantGuess => "best constant guess",
         }
@@ -215,7 +215,7 @@ fn smallest_pure(
 impl StructuredBaseline {
     /// A one-line name with its parameters, for tables.
     pub fn label(&self) -> String {
-        let how = if self.mix < 1.0 { ", randomized" } else { "" };
+        let how = if self.mix < 1.0 { " + uniform" } else { "" };
         match self.family {
             Family::BalancedPartition | Family::ContiguousPartition => {
                 format!("{}, K = {}{how}", self.family.describe(), self.groups)
