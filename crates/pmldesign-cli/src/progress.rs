@@ -11,20 +11,27 @@ pub struct DesignProgress {
     start: Instant,
     enabled: bool,
     bar: Option<ProgressBar>,
+    /// Also one line per pass on stderr (`--verbose`), terminal or not.
+    verbose: bool,
 }
 
 impl DesignProgress {
-    /// A bar that appears after one second if stderr is a terminal.
-    pub fn new() -> Self {
+    /// A bar that appears after one second if stderr is a terminal; with
+    /// `verbose`, a line per pass as well.
+    pub fn new(verbose: bool) -> Self {
         DesignProgress {
             start: Instant::now(),
             enabled: std::io::stderr().is_terminal(),
             bar: None,
+            verbose,
         }
     }
 
     /// Reports one pricing pass.
     pub fn update(&mut self, p: Progress) {
+        if self.verbose {
+            self.line(&p);
+        }
         if !self.enabled || self.start.elapsed() < Duration::from_secs(1) {
             return;
         }
@@ -43,6 +50,25 @@ impl DesignProgress {
             p.iterations, p.lower_bound, p.upper_bound, gap, relative, p.rays_priced
         ));
         bar.tick();
+    }
+
+    /// One line for `--verbose`: seconds, pass, incumbent, bound, gaps.
+    fn line(&self, p: &Progress) {
+        let gap = p.upper_bound - p.lower_bound;
+        let relative = gap / p.upper_bound.abs().max(f64::MIN_POSITIVE);
+        let text = format!(
+            "pml: {:8.3} s  pass {:>5}  incumbent {:.9}  bound {:.9}  gap {:.2e} ({:.2e} relative)",
+            self.start.elapsed().as_secs_f64(),
+            p.iterations,
+            p.lower_bound,
+            p.upper_bound,
+            gap,
+            relative
+        );
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
     }
 
     /// Removes the bar.

@@ -156,7 +156,7 @@ fn interior_point_design_is_the_same_at_1_and_2_threads() {
 
 /// Ctrl-C during the interior point (the flag set at its first check) stops the
 /// direct LP: its first iterate cleaned, or the constant guess where that loses
-/// less, private and bounded below, status time limit.
+/// less, private and bounded below, status interrupted.
 #[test]
 fn interior_point_stops_when_interrupted() {
     let mut r = rng(3605);
@@ -167,7 +167,7 @@ fn interior_point_stops_when_interrupted() {
     };
     settings.column_generation.interrupt = Interrupt::after_checks(1);
     let d = minimise_loss_with(&set, 0.7, &Loss::Squared, &settings).unwrap();
-    assert_eq!(d.status, DesignStatus::TimeLimit);
+    assert_eq!(d.status, DesignStatus::Interrupted);
     assert_eq!(d.method, LossMethod::Direct);
     assert!(d.lower_bound <= d.expected_loss);
     assert!(d.certificate.worst_case_pml <= 0.7 + 1e-12);

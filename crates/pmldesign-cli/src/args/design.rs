@@ -69,6 +69,11 @@ pub struct DesignArgs {
     /// far; the output says how far from optimal it may be.
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub time_limit: Option<f64>,
+    /// Print the incumbent utility, the certified bound and the gap after every
+    /// pricing pass to stderr, one line each with the seconds elapsed (the
+    /// progress line on a terminal shows the latest).
+    #[arg(long)]
+    pub verbose: bool,
     /// How pricing searches the extreme rays: auto (branch and bound for the
     /// built-in utilities, no alphabet limit) or enumerate (every ray, the
     /// reference; N <= 24 under PML, 16 under the other notions).
