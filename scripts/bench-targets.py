@@ -45,13 +45,20 @@ def flags(notion, eps, p):
 
 
 def peak_mb_of(cmd):
-    """Runs cmd; returns (exit status, seconds, the child's peak RSS in MB)."""
-    start = time.monotonic()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.monotonic() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, seconds, usage.ru_maxrss / 1024.0
+    """Runs cmd under /usr/bin/time; returns (exit status, seconds, peak RSS in MB).
+
+    (Python's own wait4 would report at least this process's size: Linux keeps
+    the largest RSS across fork and exec.)"""
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.monotonic()
+        rc = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ).returncode
+        seconds = time.monotonic() - start
+        kb = rss.read().strip().splitlines()
+    return rc, seconds, float(kb[-1]) / 1024.0 if kb else float("nan")
 
 
 def run(pml, notion, n, eps, limit, threads):

@@ -80,12 +80,26 @@ pub(crate) fn box_spikes(
         .collect()
 }
 
-/// An oracle with a first basis for the master ([`RayOracle::start`]).
+/// An oracle with a first basis for the master ([`RayOracle::start`]) and
+/// seed columns ([`RayOracle::seeds`]).
 pub(crate) struct Started<'a> {
     /// The pricing.
     pub oracle: Box<dyn RayOracle + Send + 'a>,
     /// The first basis.
     pub start: Vec<Column>,
+    /// The seeds.
+    pub seeds: Vec<Column>,
+}
+
+impl<'a> Started<'a> {
+    /// `oracle` with its own start columns and `seeds`.
+    pub(crate) fn seeded(oracle: &'a dyn RayOracle, seeds: Vec<Column>) -> Self {
+        Started {
+            start: oracle.start(),
+            oracle: Box::new(oracle),
+            seeds,
+        }
+    }
 }
 
 impl RayOracle for Started<'_> {
@@ -107,22 +121,18 @@ impl RayOracle for Started<'_> {
     fn start(&self) -> Vec<Column> {
         self.start.clone()
     }
+    fn seeds(&self) -> Vec<Column> {
+        self.seeds.clone()
+    }
 }
 
-/// An oracle with seed columns ([`RayOracle::seeds`]).
-pub(crate) struct Seeded<'a> {
-    /// The pricing (and its start columns).
-    pub oracle: &'a dyn RayOracle,
-    /// The seeds.
-    pub seeds: Vec<Column>,
-}
-
-impl RayOracle for Seeded<'_> {
+/// A borrowed oracle prices as the oracle.
+impl RayOracle for &dyn RayOracle {
     fn dimension(&self) -> usize {
-        self.oracle.dimension()
+        (**self).dimension()
     }
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        self.oracle.price(lambda, tol, keep)
+        (**self).price(lambda, tol, keep)
     }
     fn price_with(
         &self,
@@ -131,13 +141,13 @@ impl RayOracle for Seeded<'_> {
         keep: usize,
         control: &PassControl,
     ) -> Pricing {
-        self.oracle.price_with(lambda, tol, keep, control)
+        (**self).price_with(lambda, tol, keep, control)
     }
     fn start(&self) -> Vec<Column> {
-        self.oracle.start()
+        (**self).start()
     }
     fn seeds(&self) -> Vec<Column> {
-        self.seeds.clone()
+        (**self).seeds()
     }
 }
 

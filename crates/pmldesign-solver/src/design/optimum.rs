@@ -4,7 +4,7 @@
 
 use crate::colgen::engine::{Progress, RayLpSolution};
 use crate::colgen::oracle::RayOracle;
-use crate::colgen::start::{Seeded, seed_columns};
+use crate::colgen::start::{Started, seed_columns};
 use crate::cones::rays::RaySet;
 use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked};
 use crate::error::Result;
@@ -129,12 +129,10 @@ pub fn optimise(
     let stop = |_: usize| cg.interrupt.or_past(deadline);
     let ones = Array1::<f64>::ones(n);
     let ones_value = utility.column_value(ones.view(), reference);
-    let seeded = Seeded {
-        oracle,
-        seeds: seed_columns(&cg.seeds, reference, &|c| {
-            utility.column_value(c, reference)
-        }),
-    };
+    let seeds = seed_columns(&cg.seeds, reference, &|c| {
+        utility.column_value(c, reference)
+    });
+    let seeded = Started::seeded(oracle, seeds);
     let sol = crate::colgen::engine::solve_with_oracle(
         &seeded,
         ones_value,

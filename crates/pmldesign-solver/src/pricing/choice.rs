@@ -45,7 +45,11 @@ pub fn pricing_oracle(
     }
     let oracle = search_oracle(cone, &p, kind, utility, deadline)?;
     match start_columns(cone, reference, utility)? {
-        Some(start) => Some(Box::new(Started { oracle, start })),
+        Some(start) => Some(Box::new(Started {
+            oracle,
+            start,
+            seeds: Vec::new(),
+        })),
         None => Some(oracle),
     }
 }
