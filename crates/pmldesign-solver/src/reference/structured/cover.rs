@@ -55,24 +55,6 @@ fn contains(s: f64, tau: f64, u: f64) -> bool {
     d < tau
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-
-    #[test]
-    fn rows_sum_to_one_and_outputs_are_equally_likely() {
-        let p = array![0.05, 0.3, 0.15, 0.25, 0.1, 0.15];
-        let w = cover(p.view(), 7, 3);
-        for row in w.rows() {
-            assert!((row.sum() - 1.0).abs() < 1e-12);
-        }
-        for j in 0..7 {
-            assert!((p.dot(&w.column(j)) - 1.0 / 7.0).abs() < 1e-12);
-        }
-    }
-}
-
 /// The cover of L groups by arcs of k consecutive groups (`1 <= k < L`):
 /// `W[x][j] = 1/k` when x's group is one of `j, j+1, .., j+k-1` (mod L), so
 /// every input lies in exactly k arcs and output j has probability `m_j / k`,
@@ -106,4 +88,37 @@ pub(crate) fn shortest_arc(g: &[f64], t: f64) -> Option<(usize, f64)> {
         let fits = arcs.clone().all(|m| m >= t);
         fits.then(|| (k, arcs.map(|m| -m * m.ln()).sum::<f64>() / k as f64))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn rows_sum_to_one_and_outputs_are_equally_likely() {
+        let p = array![0.05, 0.3, 0.15, 0.25, 0.1, 0.15];
+        let w = cover(p.view(), 7, 3);
+        for row in w.rows() {
+            assert!((row.sum() - 1.0).abs() < 1e-12);
+        }
+        for j in 0..7 {
+            assert!((p.dot(&w.column(j)) - 1.0 / 7.0).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn group_covers_have_whole_inputs_and_the_shortest_arc() {
+        let w = group_cover(&[0, 1, 2, 0, 1, 2], 3, 2);
+        for row in w.rows() {
+            assert!((row.sum() - 1.0).abs() < 1e-15);
+            assert_eq!(row.iter().filter(|&&v| v == 0.5).count(), 2);
+        }
+        // Groups of mass 0.2, 0.3, 0.5: arcs of 2 have 0.5, 0.8, 0.7.
+        let (k, info) = shortest_arc(&[0.2, 0.3, 0.5], 0.45).unwrap();
+        assert_eq!(k, 2);
+        let want = [0.5f64, 0.8, 0.7].iter().map(|m| -m * m.ln()).sum::<f64>() / 2.0;
+        assert!((info - want).abs() < 1e-15);
+        assert_eq!(shortest_arc(&[0.2, 0.3, 0.5], 0.9), None);
+    }
 }
