@@ -106,7 +106,9 @@ fn final_weights(
     )
 }
 
-/// Column generation over the rays behind `oracle`. `ones_value` is `mu(1)` for the
+/// Column generation over the rays behind `oracle`, started from `seeds` (columns
+/// of the cone known to be good, such as a design's structured baselines; none
+/// for a plain LP over rays). `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
 /// feasible and bounded from the first step. `a_priori` is an upper bound on the
 /// utility known in advance (`INFINITY` if none): the loop stops when the master
@@ -114,12 +116,13 @@ fn final_weights(
 /// pass.
 pub fn solve_with_oracle(
     oracle: &dyn RayOracle,
+    seeds: Vec<Column>,
     ones_value: f64,
     a_priori: f64,
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
-    let mut run = Generation::new(oracle, ones_value, a_priori, settings);
+    let mut run = Generation::new(oracle, seeds, ones_value, a_priori, settings);
     loop {
         run.iterations += 1;
         if run.iterations > settings.max_iterations {
@@ -205,10 +208,11 @@ struct Pass {
 
 impl<'a> Generation<'a> {
     /// The working set seeded with the all-ones column, the oracle's start
-    /// columns (the master's first basis) and the rays of largest mu (reduced
-    /// cost at lambda = 0).
+    /// columns (the master's first basis), then `seeds`, or without seeds the
+    /// rays of largest mu (reduced cost at lambda = 0).
     fn new(
         oracle: &'a dyn RayOracle,
+        seeds: Vec<Column>,
         ones_value: f64,
         a_priori: f64,
         settings: &'a ColumnGenerationSettings,
@@ -219,10 +223,9 @@ impl<'a> Generation<'a> {
             value: ones_value,
         };
         let began = std::time::Instant::now();
-        // The rays of largest mu, unless the oracle has seeds: at N = 2048 under
+        // The rays of largest mu, unless there are seeds: at N = 2048 under
         // LDP this search alone took 10 s of a 10 s limit, and the seeds (the
         // structured baselines) are better first columns.
-        let seeds = oracle.seeds();
         let seed = if seeds.is_empty() {
             oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n)
         } else {

@@ -77,11 +77,6 @@ pub trait RayOracle: Sync {
     fn start(&self) -> Vec<Column> {
         Vec::new()
     }
-    /// Columns of the cone known to be good (the structured baselines'),
-    /// admitted to the working set after the start columns.
-    fn seeds(&self) -> Vec<Column> {
-        Vec::new()
-    }
 }
 
 /// A total order on the items of a [`TopK`], to break ties of reduced cost: the

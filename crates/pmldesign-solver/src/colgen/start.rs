@@ -80,26 +80,12 @@ pub(crate) fn box_spikes(
         .collect()
 }
 
-/// An oracle with a first basis for the master ([`RayOracle::start`]) and
-/// seed columns ([`RayOracle::seeds`]).
+/// An oracle with a first basis for the master ([`RayOracle::start`]).
 pub(crate) struct Started<'a> {
     /// The pricing.
     pub oracle: Box<dyn RayOracle + Send + 'a>,
     /// The first basis.
     pub start: Vec<Column>,
-    /// The seeds.
-    pub seeds: Vec<Column>,
-}
-
-impl<'a> Started<'a> {
-    /// `oracle` with its own start columns and `seeds`.
-    pub(crate) fn seeded(oracle: &'a dyn RayOracle, seeds: Vec<Column>) -> Self {
-        Started {
-            start: oracle.start(),
-            oracle: Box::new(oracle),
-            seeds,
-        }
-    }
 }
 
 impl RayOracle for Started<'_> {
@@ -120,34 +106,6 @@ impl RayOracle for Started<'_> {
     }
     fn start(&self) -> Vec<Column> {
         self.start.clone()
-    }
-    fn seeds(&self) -> Vec<Column> {
-        self.seeds.clone()
-    }
-}
-
-/// A borrowed oracle prices as the oracle.
-impl RayOracle for &dyn RayOracle {
-    fn dimension(&self) -> usize {
-        (**self).dimension()
-    }
-    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
-        (**self).price(lambda, tol, keep)
-    }
-    fn price_with(
-        &self,
-        lambda: &Array1<f64>,
-        tol: f64,
-        keep: usize,
-        control: &PassControl,
-    ) -> Pricing {
-        (**self).price_with(lambda, tol, keep, control)
-    }
-    fn start(&self) -> Vec<Column> {
-        (**self).start()
-    }
-    fn seeds(&self) -> Vec<Column> {
-        (**self).seeds()
     }
 }
 

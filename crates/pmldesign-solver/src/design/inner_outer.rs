@@ -71,7 +71,6 @@ impl PastProposition2 {
             start: crate::colgen::start::spikes(reference, e / (1.0 + b * e), b, &|v| {
                 utility.column_value(v, reference)
             }),
-            seeds: Vec::new(),
         };
         let mut opt = optimise(
             &inner,
@@ -91,7 +90,6 @@ impl PastProposition2 {
             start: crate::colgen::start::spikes(reference, e, 0.0, &|v| {
                 utility.column_value(v, reference)
             }),
-            seeds: Vec::new(),
         };
         let bound = optimise(
             &outer,

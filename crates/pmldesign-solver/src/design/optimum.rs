@@ -4,7 +4,7 @@
 
 use crate::colgen::engine::{Progress, RayLpSolution};
 use crate::colgen::oracle::RayOracle;
-use crate::colgen::start::{Started, seed_columns};
+use crate::colgen::start::seed_columns;
 use crate::cones::rays::RaySet;
 use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked};
 use crate::error::Result;
@@ -132,9 +132,9 @@ pub fn optimise(
     let seeds = seed_columns(&cg.seeds, reference, &|c| {
         utility.column_value(c, reference)
     });
-    let seeded = Started::seeded(oracle, seeds);
     let sol = crate::colgen::engine::solve_with_oracle(
-        &seeded,
+        oracle,
+        seeds,
         ones_value,
         a_priori,
         &settings.column_generation,

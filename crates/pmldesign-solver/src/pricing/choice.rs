@@ -45,11 +45,7 @@ pub fn pricing_oracle(
     }
     let oracle = search_oracle(cone, &p, kind, utility, deadline)?;
     match start_columns(cone, reference, utility)? {
-        Some(start) => Some(Box::new(Started {
-            oracle,
-            start,
-            seeds: Vec::new(),
-        })),
+        Some(start) => Some(Box::new(Started { oracle, start })),
         None => Some(oracle),
     }
 }

@@ -184,6 +184,7 @@ pub fn solve(
 ) -> Result<RayLpSolution> {
     solve_with_oracle(
         &MaterialisedRays::new(rays, mu.to_vec()),
+        Vec::new(),
         ones_value,
         f64::INFINITY,
         settings,
