@@ -74,8 +74,10 @@ pub fn compare(
     settings: &crate::Settings,
 ) -> Result<Comparison> {
     let mut rows = Vec::with_capacity(notions.len() + 2);
+    let mut first = None;
     for notion in notions {
         let d = design_notion(set, notion, utility, settings)?;
+        first.get_or_insert_with(|| d.baselines.clone());
         rows.push(ComparisonRow {
             label: notion.label(),
             notion: Some(notion.clone()),
@@ -86,9 +88,15 @@ pub fn compare(
             mechanism: d.mechanism,
         });
     }
-    // The baselines of the first notion's design (the PML design at eps).
-    let value = |m: &Mechanism| utility.value(m, set.reference().view());
-    let b = baselines(set, &notions_or_pml(notions, epsilon), &value, None)?;
+    // The baselines of the first notion's design (the PML design at eps), or
+    // of eps-PML when no notion is asked.
+    let b = match first {
+        Some(b) => b,
+        None => {
+            let value = |m: &Mechanism| utility.value(m, set.reference().view());
+            baselines(set, &Notion::Pml { epsilon }, &value, None)?
+        }
+    };
     for r in b.rows() {
         rows.push(ComparisonRow {
             label: r.label,
@@ -106,10 +114,4 @@ pub fn compare(
         utility_name: utility.name(),
         rows,
     })
-}
-
-/// The first of `notions`, or eps-PML when there is none: the notion the
-/// comparison's baselines are calibrated to.
-fn notions_or_pml(notions: &[Notion], epsilon: f64) -> Notion {
-    notions.first().cloned().unwrap_or(Notion::Pml { epsilon })
 }
