@@ -22,7 +22,7 @@ use crate::error::Result;
 use crate::objective::loss::Loss;
 use crate::objective::utility::{FInformation, Utility};
 use crate::reference::baseline::baselines;
-use crate::reference::structured::{beats, best_structured};
+use crate::reference::structured::beating;
 use crate::settings::{LossMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::check_names;
@@ -353,9 +353,7 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
     };
     let notion = ld.certificate.notion.clone();
     let baselines = baselines(set, &notion, &value, Some(d.view()))?;
-    if let Some(b) = best_structured(&baselines.structured)
-        && beats(b.utility, -ld.expected_loss)
-    {
+    if let Some(b) = beating(&baselines.structured, -ld.expected_loss) {
         // Never below a structured mechanism: the LP stopped before it.
         let bound = ld.certificate.upper_bound;
         ld.certificate =

@@ -13,7 +13,7 @@ use crate::objective::utility::Utility;
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::StructuredRays;
 use crate::reference::baseline::{Baselines, baselines};
-use crate::reference::structured::{beats, best_structured};
+use crate::reference::structured::beating;
 use crate::settings::{PricingMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::design::{Design, DesignStatus, numbered, per_output};
@@ -130,9 +130,7 @@ fn certified_design(
     let (n, epsilon, reference) = (set.len(), notion.epsilon(), set.reference());
     let mut mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
     let mut utility_value = utility.value(&mechanism, reference.view());
-    if let Some(b) = best_structured(&baselines.structured)
-        && beats(b.utility, utility_value)
-    {
+    if let Some(b) = beating(&baselines.structured, utility_value) {
         (mechanism, utility_value) = (b.mechanism.clone(), b.utility);
     }
     let mut certificate = Certificate::check_notion_feasible(

@@ -115,9 +115,10 @@ pub fn structured_baselines(
             }
         }
     };
+    let lpt = partition::Balanced::new(reference.view());
     let ks = group_counts(n, notion, scorer.loss);
     for &k in ks.iter().filter(|&&k| affordable(scorer, n, k)) {
-        let g = partition::balanced(reference.view(), k);
+        let g = lpt.groups(k);
         let family = match k {
             1 => Family::ConstantGuess,
             _ => Family::BalancedPartition,
@@ -153,7 +154,7 @@ pub fn structured_baselines(
             offer(candidate(family, &shape, k, set, notion, scorer));
         }
     }
-    for (l, k, group) in group_covers(n, notion, &reference) {
+    for (l, k, group) in group_covers(n, notion, &reference, &lpt) {
         let shape = |k: usize| cover::group_cover(&group, l, k);
         let mut ks = vec![k];
         if !matches!(set, UncertaintySet::Known { .. }) && notion.lower().is_none() {
@@ -231,17 +232,13 @@ impl StructuredBaseline {
     }
 }
 
-/// Whether a baseline's objective `b` beats a design's `u` by more than
-/// rounding (`1e-12 (1 + |u|)`): then the design returns the baseline.
-pub fn beats(b: f64, u: f64) -> bool {
-    b > u + 1e-12 * (1.0 + u.abs())
-}
-
-/// The best of `baselines` by objective, if any.
-pub fn best_structured(baselines: &[StructuredBaseline]) -> Option<&StructuredBaseline> {
+/// The best of `baselines` if its objective beats a design's `u` by more than
+/// rounding (`1e-12 (1 + |u|)`): then the design returns that baseline.
+pub(crate) fn beating(baselines: &[StructuredBaseline], u: f64) -> Option<&StructuredBaseline> {
     baselines
         .iter()
         .max_by(|a, b| a.utility.total_cmp(&b.utility))
+        .filter(|b| b.utility > u + 1e-12 * (1.0 + u.abs()))
 }
 
 /// The shape calibrated to the notion and scored (not yet measured).
@@ -359,6 +356,7 @@ fn group_covers(
     n: usize,
     notion: &Notion,
     reference: &Array1<f64>,
+    lpt: &partition::Balanced,
 ) -> Vec<(usize, usize, Vec<usize>)> {
     let Some(up) = notion.upper() else {
         return Vec::new();
@@ -366,7 +364,7 @@ fn group_covers(
     let t = (-up).exp();
     let mut found: Vec<(f64, usize, usize, Vec<usize>)> = (2..=(n / 2).min(MAX_GROUPS))
         .filter_map(|l| {
-            let group = partition::balanced(reference.view(), l);
+            let group = lpt.groups(l);
             let mut g = vec![0.0; l];
             for (x, &h) in group.iter().enumerate() {
                 g[h] += reference[x];

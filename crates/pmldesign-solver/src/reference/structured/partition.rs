@@ -7,25 +7,37 @@ use ndarray::{Array2, ArrayView1};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Longest-processing-time (LPT) partition: inputs by decreasing mass (ties by
-/// index), each to the group of least mass so far (ties by group index). Its
-/// lightest group has at least 3/4 of the mass of the best partition's lightest
-/// group (Deuermeyer, Friesen and Langston 1982), and nearly all of it when the
-/// masses are small beside 1/K.
-pub(crate) fn balanced(masses: ArrayView1<f64>, k: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..masses.len()).collect();
-    order.sort_by(|&a, &b| masses[b].total_cmp(&masses[a]).then(a.cmp(&b)));
-    // Min-heap on (mass, group index).
-    let mut heap: BinaryHeap<Reverse<(OrdF64, usize)>> =
-        (0..k).map(|g| Reverse((OrdF64(0.0), g))).collect();
-    let mut group = vec![0; masses.len()];
-    for x in order {
-        if let Some(Reverse((OrdF64(m), g))) = heap.pop() {
-            group[x] = g;
-            heap.push(Reverse((OrdF64(m + masses[x]), g)));
-        }
+/// Longest-processing-time (LPT) partitions of one set of masses: inputs by
+/// decreasing mass (ties by index, sorted once for every K), each to the group
+/// of least mass so far (ties by group index). Its lightest group has at least
+/// 3/4 of the mass of the best partition's lightest group (Deuermeyer, Friesen
+/// and Langston 1982), and nearly all of it when the masses are small beside 1/K.
+pub(crate) struct Balanced<'a> {
+    masses: ArrayView1<'a, f64>,
+    order: Vec<usize>,
+}
+
+impl<'a> Balanced<'a> {
+    pub(crate) fn new(masses: ArrayView1<'a, f64>) -> Self {
+        let mut order: Vec<usize> = (0..masses.len()).collect();
+        order.sort_by(|&a, &b| masses[b].total_cmp(&masses[a]).then(a.cmp(&b)));
+        Balanced { masses, order }
     }
-    group
+
+    /// The group of each input in the LPT partition into `k` groups.
+    pub(crate) fn groups(&self, k: usize) -> Vec<usize> {
+        // Min-heap on (mass, group index).
+        let mut heap: BinaryHeap<Reverse<(OrdF64, usize)>> =
+            (0..k).map(|g| Reverse((OrdF64(0.0), g))).collect();
+        let mut group = vec![0; self.masses.len()];
+        for &x in &self.order {
+            if let Some(Reverse((OrdF64(m), g))) = heap.pop() {
+                group[x] = g;
+                heap.push(Reverse((OrdF64(m + self.masses[x]), g)));
+            }
+        }
+        group
+    }
 }
 
 /// Contiguous partition: input x joins group `floor(K (c_x + p_x / 2))`, with
@@ -91,7 +103,7 @@ mod tests {
     #[test]
     fn lpt_balances_and_contiguous_keeps_order() {
         let p = array![0.4, 0.1, 0.2, 0.3];
-        let g = balanced(p.view(), 2);
+        let g = Balanced::new(p.view()).groups(2);
         let mass = |h: usize| (0..4).filter(|&x| g[x] == h).map(|x| p[x]).sum::<f64>();
         assert!((mass(0) - 0.5).abs() < 1e-12 && (mass(1) - 0.5).abs() < 1e-12);
         assert_eq!(contiguous(p.view(), 2), vec![0, 0, 1, 1]);
