@@ -1,6 +1,7 @@
 //! Randomized-response baselines: at the same LDP parameter as the design's eps, and
 //! calibrated so that its worst-case PML over the uncertainty set equals eps.
 
+use crate::objective::loss::argmin;
 use crate::reference::closed_form::{
     calibrated_randomized_response, randomized_response, randomized_response_pml,
 };
@@ -145,7 +146,7 @@ pub fn baselines(
 /// A mechanism with its outputs merged by their Bayes guess under the
 /// reference prior (`argmin_g sum_x r_x W[x][y] d[x][g]`, ties to the lowest
 /// g): an N x N mechanism whose output is the guess, a post-processing, so
-/// every notion it met it still meets.
+/// every notion it met it still meets (`None` only if the rows drift).
 pub fn guesses(
     m: &Mechanism,
     r: ndarray::ArrayView1<f64>,
@@ -157,8 +158,7 @@ pub fn guesses(
     for y in 0..w.ncols() {
         let joint: Array1<f64> = &r * &w.column(y);
         let risk = joint.dot(&d);
-        let g = (0..n).min_by(|&a, &b| risk[a].total_cmp(&risk[b]).then(a.cmp(&b)))?;
-        let mut col = out.column_mut(g);
+        let mut col = out.column_mut(argmin(risk.view()));
         col += &w.column(y);
     }
     Mechanism::new(out).ok()
