@@ -161,3 +161,13 @@ pub fn minimise_loss_with(
 pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossResult> {
     minimise_loss_with(set, epsilon, loss, &Settings::default())
 }
+
+/// The JSON of the design `run` returns under a rayon pool of `threads`
+/// threads (for same-bytes-at-every-thread-count checks).
+pub fn json_with_threads(threads: usize, run: impl FnOnce() -> Result<Design> + Send) -> String {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    serde_json::to_string(&pool.install(run).unwrap()).unwrap()
+}

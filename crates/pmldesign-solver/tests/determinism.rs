@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{Rng, design_notion, dirichlet_prior};
+use common::{Rng, design_notion, dirichlet_prior, json_with_threads};
 use pmldesign_model::{Notion, UncertaintySet};
 use pmldesign_solver::{FInformation, Settings, Utility};
 
@@ -15,14 +15,7 @@ use pmldesign_solver::{FInformation, Settings, Utility};
 fn same_bytes_at_every_thread_count(set: &UncertaintySet, notion: &Notion, utility: &dyn Utility) {
     let settings = Settings::default();
     let json = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let d = pool
-            .install(|| design_notion(set, notion, utility, &settings))
-            .unwrap();
-        serde_json::to_string(&d).unwrap()
+        json_with_threads(threads, || design_notion(set, notion, utility, &settings))
     };
     let one = json(1);
     for threads in [2, 4] {

@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::{LossResult, large_ball, minimise_loss_with, random_prior, rng, small_ball};
+use common::{
+    LossResult, json_with_threads, large_ball, minimise_loss_with, random_prior, rng, small_ball,
+};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::{DesignStatus, Interrupt, Loss, LossMethod, Problem, Settings};
 use rand::Rng;
@@ -133,23 +135,16 @@ fn interior_point_design_is_the_same_at_1_and_2_threads() {
     let p = random_prior(&mut r, 40, 0.2);
     let set = small_ball(&mut r, &p, 0.2..0.8);
     let json = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let d = pool
-            .install(|| {
-                Problem::new(set.clone())
-                    .epsilon(0.8)
-                    .loss(Loss::Absolute)
-                    .settings(Settings {
-                        loss_method: LossMethod::Direct,
-                        ..Settings::default()
-                    })
-                    .solve()
-            })
-            .unwrap();
-        serde_json::to_string(&d).unwrap()
+        json_with_threads(threads, || {
+            Problem::new(set.clone())
+                .epsilon(0.8)
+                .loss(Loss::Absolute)
+                .settings(Settings {
+                    loss_method: LossMethod::Direct,
+                    ..Settings::default()
+                })
+                .solve()
+        })
     };
     assert!(json(1) == json(2), "1 and 2 threads differ");
 }
