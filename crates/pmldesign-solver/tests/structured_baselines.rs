@@ -12,7 +12,7 @@ use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use pmldesign_solver::internals::baselines;
 use pmldesign_solver::{
-    FInformation, Family, Loss, Problem, Settings, StructuredBaseline, Utility,
+    DesignStatus, FInformation, Family, Loss, Problem, Settings, StructuredBaseline, Utility,
 };
 use proptest::prelude::*;
 
@@ -173,6 +173,44 @@ fn a_design_stopped_at_once_is_never_below_a_baseline() {
                 .iter()
                 .any(|b| b.family == Family::ConstantGuess);
             assert!(constant, "the best constant guess is a loss baseline");
+        }
+    }
+}
+
+/// Past 32 inputs a seeded eps-PML master within 5 % of `I <= eps` runs in a
+/// box around the a-priori dual (docs/theory.md §4, the box around the
+/// a-priori dual): it still proves the optimum, returns a mechanism at least
+/// every baseline, and the same bytes at 1 and 2 threads.
+#[test]
+fn the_boxed_master_proves_its_optimum() {
+    let p = dirichlet_prior(&mut Rng(207), 48);
+    let sets = [
+        UncertaintySet::known(p.clone()),
+        UncertaintySet::l1_ball(p.clone(), p.min_mass()).unwrap(),
+    ];
+    for (k, set) in sets.into_iter().enumerate() {
+        let solve = || {
+            Problem::new(set.clone())
+                .notion(Notion::Pml { epsilon: 0.9 })
+                .utility(mi())
+                .solve()
+        };
+        let d = solve().unwrap();
+        assert_eq!(d.status, DesignStatus::Optimal, "set {k}");
+        let best = d.baselines.structured.iter().map(|b| b.utility);
+        let best = best.fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            best >= 0.95 * 0.9,
+            "set {k}: the box is on above 95 % of eps"
+        );
+        assert!(d.utility_value >= best, "set {k}");
+        if k == 0 {
+            // Many small masses: the optimum is eps to 1e-6 (docs/theory.md §5b).
+            assert!(d.utility_value >= 0.9 * (1.0 - 1e-6), "{}", d.utility_value);
+            assert_eq!(
+                common::json_with_threads(1, solve),
+                common::json_with_threads(2, solve),
+            );
         }
     }
 }

@@ -13,6 +13,7 @@
 
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
 use crate::colgen::restricted::{restricted_dual, solve_restricted_primal};
+use crate::colgen::stabilise::{DualBox, ENGAGE_WITHIN, STALL_PASSES};
 use crate::error::{Result, SolverError};
 use crate::lp::master::{Master, MasterSolution};
 use crate::settings::ColumnGenerationSettings;
@@ -66,8 +67,45 @@ pub struct Progress {
     pub rays_priced: u64,
 }
 
+/// An upper bound on the utility known before the loop, and the dual vector
+/// that proves it, if any: `bound r` for a bound `B` on `mu(v) / r . v` over
+/// the cone (`I <= eps` under eps-PML; docs/theory.md §4c).
+#[derive(Debug, Clone)]
+pub struct APriori {
+    /// The bound (`INFINITY` if none).
+    pub bound: f64,
+    /// Its dual, the centre of the master's dual box ([`DualBox`]).
+    pub dual: Option<Array1<f64>>,
+}
+
+impl APriori {
+    /// No bound known.
+    pub fn none() -> Self {
+        APriori {
+            bound: f64::INFINITY,
+            dual: None,
+        }
+    }
+
+    /// The bound `bound` on `mu(v) / r . v` for the rays' normalising
+    /// distribution `r`, with its dual `bound r`.
+    pub fn per_unit(bound: f64, r: ndarray::ArrayView1<f64>) -> Self {
+        APriori {
+            bound,
+            dual: bound.is_finite().then(|| &r * bound),
+        }
+    }
+}
+
+/// The best master solution that was a mechanism (no box column in use), kept
+/// while the dual box is on.
+struct Incumbent {
+    value: f64,
+    weights: Vec<(Column, f64)>,
+}
+
 /// A master over `working` (the all-ones column first), started from the
-/// basis of the oracle's start columns.
+/// basis `start_basis`.
 fn rebuilt_master(working: &[Column], ones_value: f64, start_basis: &[usize]) -> Master {
     let mut master = Master::new(working[0].vector.len(), ones_value);
     for c in &working[1..] {
@@ -111,14 +149,15 @@ fn final_weights(
 /// for a plain LP over rays). `ones_value` is `mu(1)` for the
 /// all-ones column, which lies in every PML cone and makes the restricted problems
 /// feasible and bounded from the first step. `a_priori` is an upper bound on the
-/// utility known in advance (`INFINITY` if none): the loop stops when the master
-/// is within the gap tolerance of the best bound. `progress` is called after every
-/// pass.
+/// utility known in advance: the loop stops when the master is within the gap
+/// tolerance of the best bound. With seeds, its dual centres the master's dual
+/// box ([`DualBox`]) when the seeded master is near the bound. `progress` is
+/// called after every pass.
 pub fn solve_with_oracle(
     oracle: &dyn RayOracle,
     seeds: Vec<Column>,
     ones_value: f64,
-    a_priori: f64,
+    a_priori: APriori,
     settings: &ColumnGenerationSettings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RayLpSolution> {
@@ -132,11 +171,19 @@ pub fn solve_with_oracle(
             )));
         }
         run.retire();
-        let warm = run.solve_master();
+        let mut warm = run.solve_master();
+        if run.engage(warm.as_ref()) {
+            warm = run.solve_master();
+        }
         let lambda = run.dual(warm.as_ref())?;
-        let pass = run.price(lambda, progress);
+        let lower = run.lower_bound(warm.as_ref(), &lambda);
+        let pass = run.price(lambda, lower, progress);
+        run.widen_if_stalled(warm.as_ref(), lower);
         let out_of_time = run.out_of_time();
         let within_gap = run.best_bound - pass.bound <= pass.allowance;
+        if pass.added == 0 && !out_of_time && !within_gap && run.widen(warm.as_ref()) {
+            continue;
+        }
         if pass.added == 0 && !out_of_time && !within_gap && run.go_on(&pass) {
             continue;
         }
@@ -181,6 +228,14 @@ struct Generation<'a> {
     resolves: usize,
     /// Passes since each working column last had a positive weight.
     idle: Vec<u32>,
+    /// The a-priori dual while the box is not on (and there are seeds).
+    center: Option<Array1<f64>>,
+    /// The box around it, once on, and the last mechanism found inside it.
+    dual_box: Option<DualBox>,
+    incumbent: Option<Incumbent>,
+    /// Passes since the incumbent last improved (or the box was widened).
+    stalled: usize,
+    last_lower: f64,
 }
 
 /// Passes out of the master's optimum after which a column may be retired.
@@ -192,7 +247,8 @@ const RETIRE_ABOVE_PER_ROW: usize = 8;
 struct Pass {
     /// The master's dual.
     lambda: Array1<f64>,
-    /// `sum lambda`: the master's objective.
+    /// The value of the best mechanism the master has held (its objective
+    /// unless the dual box is in use).
     bound: f64,
     /// The largest reduced cost over the rays and the all-ones column.
     max_rc: f64,
@@ -214,7 +270,7 @@ impl<'a> Generation<'a> {
         oracle: &'a dyn RayOracle,
         seeds: Vec<Column>,
         ones_value: f64,
-        a_priori: f64,
+        a_priori: APriori,
         settings: &'a ColumnGenerationSettings,
     ) -> Self {
         let n = oracle.dimension();
@@ -243,7 +299,7 @@ impl<'a> Generation<'a> {
             last_support: Vec::new(),
             last_len: 0,
             smoothing: settings.smoothing.unwrap_or(0.0),
-            best_bound: a_priori,
+            best_bound: a_priori.bound,
             best: None,
             iterations: 0,
             rays_priced: seed.priced,
@@ -253,6 +309,11 @@ impl<'a> Generation<'a> {
             },
             resolves: 0,
             idle: vec![0],
+            center: a_priori.dual.filter(|_| !seeds.is_empty()),
+            dual_box: None,
+            incumbent: None,
+            stalled: 0,
+            last_lower: f64::NEG_INFINITY,
         };
         let start = oracle.start();
         let k = start.len();
@@ -298,9 +359,12 @@ impl<'a> Generation<'a> {
             return;
         }
         let starts = self.start_basis.len();
-        let keep: Vec<bool> = (0..self.working.len())
+        let mut keep: Vec<bool> = (0..self.working.len())
             .map(|k| k <= starts || self.idle[k] < RETIRE_AFTER)
             .collect();
+        for k in self.dual_box.iter().flat_map(DualBox::indices) {
+            keep[k] = true;
+        }
         // Not worth a compaction for a few columns.
         if keep.iter().filter(|&&k| !k).count() < self.working.len() / 4 {
             return;
@@ -313,6 +377,9 @@ impl<'a> Generation<'a> {
         self.working = kept.iter().map(|&k| self.working[k].clone()).collect();
         self.idle = kept.iter().map(|&k| self.idle[k]).collect();
         self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
+        if let Some(b) = &mut self.dual_box {
+            b.reindex(&new_index);
+        }
         self.last_support = self
             .last_support
             .iter()
@@ -330,14 +397,29 @@ impl<'a> Generation<'a> {
             return Some(m);
         }
         let starts = self.start_basis.len();
-        let keep: Vec<usize> = (0..=starts)
+        let boxed: Vec<usize> = self.dual_box.iter().flat_map(DualBox::indices).collect();
+        let mut keep: Vec<usize> = (0..=starts)
+            .chain(boxed)
             .chain(self.last_support.iter().copied().filter(|&k| k > starts))
             .chain(self.last_len..self.working.len())
             .collect();
+        keep.sort_unstable();
+        keep.dedup();
+        let mut new_index = vec![usize::MAX; self.working.len()];
+        for (new, &old) in keep.iter().enumerate() {
+            new_index[old] = new;
+        }
         self.working = keep.iter().map(|&k| self.working[k].clone()).collect();
         self.idle = vec![0; self.working.len()];
         self.seen = self.working.iter().map(|c| key(&c.vector)).collect();
-        self.master = rebuilt_master(&self.working, self.ones_value, &self.start_basis);
+        let basis = match &mut self.dual_box {
+            Some(b) => {
+                b.reindex(&new_index);
+                b.lower.clone()
+            }
+            None => self.start_basis.clone(),
+        };
+        self.master = rebuilt_master(&self.working, self.ones_value, &basis);
         self.master
             .set_deadline(self.deadline(), &self.settings.interrupt);
         self.master.optimise()
@@ -364,6 +446,121 @@ impl<'a> Generation<'a> {
         }
     }
 
+    /// Puts the dual box on ([`DualBox`]) after the first seeded master, if it
+    /// is a mechanism within [`ENGAGE_WITHIN`] of the a-priori bound (and not
+    /// already within the gap tolerance): keeps it as the incumbent, adds the
+    /// box's columns and restarts the master from the lower ones (the
+    /// identity, a nondegenerate basis). Whether the box went on.
+    fn engage(&mut self, warm: Option<&MasterSolution>) -> bool {
+        let Some(m) = warm.filter(|_| self.center.is_some()) else {
+            return false;
+        };
+        let gap = self.best_bound - m.value;
+        let allowance = crate::tolerance::gap_allowance(self.settings.gap_tolerance, m.value);
+        if !m.feasible || gap <= allowance || gap > ENGAGE_WITHIN * self.best_bound.abs() {
+            self.center = None;
+            return false;
+        }
+        let mut dual_box = DualBox::new(self.center.take().expect("checked"));
+        self.keep_incumbent(m);
+        for x in 0..self.oracle.dimension() {
+            let [lower, upper] = dual_box.columns(x);
+            dual_box.lower.push(self.push(lower));
+            dual_box.upper.push(self.push(upper));
+        }
+        let moved = self.master.start_from(&dual_box.lower);
+        debug_assert!(moved, "the identity is a feasible basis");
+        self.dual_box = Some(dual_box);
+        true
+    }
+
+    /// The final weights as a mechanism's columns and its value: the
+    /// incumbent's instead where they use a box column or fall below it.
+    fn mechanism(self, theta: Vec<f64>) -> (Vec<(Column, f64)>, f64) {
+        let used = self.dual_box.as_ref().is_some_and(|b| b.in_use(&theta));
+        let boxed: HashSet<usize> = self.dual_box.iter().flat_map(DualBox::indices).collect();
+        let weights: Vec<(Column, f64)> = self
+            .working
+            .into_iter()
+            .zip(theta)
+            .enumerate()
+            .filter(|(k, (_, t))| *t > 0.0 && !boxed.contains(k))
+            .map(|(_, w)| w)
+            .collect();
+        let value = weights.iter().map(|(c, t)| c.value * t).sum();
+        match self.incumbent {
+            Some(i) if used || i.value > value => (i.weights, i.value),
+            _ => (weights, value),
+        }
+    }
+
+    /// Adds a column whether or not an equal one is there; its index.
+    fn push(&mut self, c: Column) -> usize {
+        self.seen.insert(key(&c.vector));
+        self.master.push(c.vector.view(), c.value);
+        self.working.push(c);
+        self.idle.push(0);
+        self.working.len() - 1
+    }
+
+    /// Keeps `m` as the incumbent if it is the best mechanism so far.
+    fn keep_incumbent(&mut self, m: &MasterSolution) {
+        if self.incumbent.as_ref().is_some_and(|i| i.value >= m.value) {
+            return;
+        }
+        let boxed: Vec<usize> = self.dual_box.iter().flat_map(DualBox::indices).collect();
+        let weights = (0..self.working.len())
+            .filter(|k| m.theta[*k] > 0.0 && !boxed.contains(k))
+            .map(|k| (self.working[k].clone(), m.theta[k]))
+            .collect();
+        self.incumbent = Some(Incumbent {
+            value: m.value,
+            weights,
+        });
+    }
+
+    /// The value of the best mechanism the master has held: its objective
+    /// `sum lambda`, unless the box is on (then the incumbent's, updated by
+    /// `warm` if that is a mechanism).
+    fn lower_bound(&mut self, warm: Option<&MasterSolution>, lambda: &Array1<f64>) -> f64 {
+        let Some(dual_box) = &self.dual_box else {
+            return lambda.sum();
+        };
+        if let Some(m) = warm.filter(|m| m.feasible && !dual_box.in_use(&m.theta)) {
+            self.keep_incumbent(m);
+        }
+        self.incumbent
+            .as_ref()
+            .map_or(f64::NEG_INFINITY, |i| i.value)
+    }
+
+    /// After a pass that found no ray for a master that uses a box column:
+    /// the optimum's dual lies outside the box, which is widened. Whether it
+    /// was.
+    fn widen(&mut self, warm: Option<&MasterSolution>) -> bool {
+        match (&mut self.dual_box, warm) {
+            (Some(b), Some(m)) => b.widen(&m.theta, 10.0, &mut self.master, &mut self.working),
+            _ => false,
+        }
+    }
+
+    /// Widens the box where it is in use after [`STALL_PASSES`] passes
+    /// without a better mechanism: the rays keep entering (so [`Self::widen`]
+    /// is never reached) while a few rows stay at the box's edge.
+    fn widen_if_stalled(&mut self, warm: Option<&MasterSolution>, lower: f64) {
+        if self.dual_box.is_none() {
+            return;
+        }
+        if lower > self.last_lower {
+            (self.last_lower, self.stalled) = (lower, 0);
+            return;
+        }
+        self.stalled += 1;
+        if self.stalled >= STALL_PASSES && self.widen(warm) {
+            self.stalled = 0;
+        }
+    }
+
     /// One pricing pass for the master's dual `lambda`: keeps the best
     /// certified bound (module docs), reports progress and admits up to a batch
     /// of entering rays.
@@ -373,9 +570,13 @@ impl<'a> Generation<'a> {
     /// best bound so far, whose rays make the master's dual oscillate less;
     /// only rays that also enter for `lambda` are kept, and when there are none
     /// the pass prices `lambda` itself. Every dual priced certifies a bound.
-    fn price(&mut self, lambda: Array1<f64>, progress: &mut dyn FnMut(Progress)) -> Pass {
+    fn price(
+        &mut self,
+        lambda: Array1<f64>,
+        bound: f64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Pass {
         let s = self.settings;
-        let bound = lambda.sum();
         let allowance = crate::tolerance::gap_allowance(s.gap_tolerance, bound);
         let tol = (s.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
         let keep = s.batch.max(1) + self.working.len();
@@ -485,21 +686,17 @@ impl<'a> Generation<'a> {
             .deadline()
             .map(|d| d.max(Instant::now() + FINAL_LP_TIME));
         let theta = final_weights(warm, &mut self.master, &self.working, deadline, out_of_time)?;
-        let weights: Vec<(Column, f64)> = self
-            .working
-            .into_iter()
-            .zip(theta)
-            .filter(|(_, t)| *t > 0.0)
-            .collect();
-        let value = weights.iter().map(|(c, t)| c.value * t).sum();
+        let (upper_bound, iterations, rays_priced) =
+            (self.best_bound, self.iterations, self.rays_priced);
+        let (weights, value) = self.mechanism(theta);
         Ok(RayLpSolution {
             weights,
             value,
-            upper_bound: self.best_bound,
+            upper_bound,
             dual,
             max_reduced_cost,
-            iterations: self.iterations,
-            rays_priced: self.rays_priced,
+            iterations,
+            rays_priced,
             // A pass the deadline cut short found nothing because it stopped, not
             // because nothing enters: that is the time limit, not convergence.
             converged: (pass.added == 0 && !out_of_time) || within_gap,

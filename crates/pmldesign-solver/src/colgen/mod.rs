@@ -5,4 +5,5 @@
 pub(crate) mod engine;
 pub(crate) mod oracle;
 pub(crate) mod restricted;
+pub(crate) mod stabilise;
 pub(crate) mod start;

@@ -136,7 +136,7 @@ pub fn optimise(
         oracle,
         seeds,
         ones_value,
-        a_priori,
+        crate::colgen::engine::APriori::per_unit(a_priori, reference),
         &settings.column_generation,
         progress,
     )?;

@@ -45,7 +45,6 @@ pub struct MasterSolution {
     /// The dual lambda (`lambda . v_k >= c_k` for every column at optimality).
     pub dual: Array1<f64>,
     /// `c^T theta`.
-    #[allow(dead_code)] // read by the unit tests
     pub value: f64,
     /// Whether `V theta = 1` (the true right-hand side) holds to rounding with
     /// theta >= 0 (the Harris ratio test or a perturbed right-hand side can leave
@@ -159,6 +158,12 @@ impl Master {
         self.c.push(c);
         self.in_basis.push(false);
         self.c.len() - 1
+    }
+
+    /// Changes column j's objective coefficient; the basis stays (primal
+    /// feasible) and the next [`Master::optimise`] re-optimises from it.
+    pub fn set_cost(&mut self, j: usize, c: f64) {
+        self.c[j] = c;
     }
 
     /// Keeps the columns with `keep[j]` and every basic one, in order; the basis

@@ -186,7 +186,7 @@ pub fn solve(
         &MaterialisedRays::new(rays, mu.to_vec()),
         Vec::new(),
         ones_value,
-        f64::INFINITY,
+        crate::colgen::engine::APriori::none(),
         settings,
         &mut |_| {},
     )
