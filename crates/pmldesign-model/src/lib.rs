@@ -19,6 +19,7 @@
 pub mod additive;
 pub mod cone;
 pub mod envelope;
+pub mod frequency;
 pub mod error;
 pub mod lattice;
 pub mod linalg;

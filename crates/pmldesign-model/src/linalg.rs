@@ -10,9 +10,19 @@ use ndarray::{Array1, Array2};
 /// operations: the same bytes on every run). Returns `None` when `A` is rank
 /// deficient (a diagonal of R below `1e-13` times the largest column norm).
 pub fn least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
+    if b.len() != a.nrows() {
+        return None;
+    }
+    let b = b.view().insert_axis(ndarray::Axis(1)).to_owned();
+    least_squares_columns(a, &b).map(|x| x.column(0).to_owned())
+}
+
+/// [`least_squares`] for every column of `B` at once (one factorisation):
+/// `X` with `min ||A X[:, j] - B[:, j]||_2` for each j; `None` as there.
+pub fn least_squares_columns(a: &Array2<f64>, b: &Array2<f64>) -> Option<Array2<f64>> {
     use faer::linalg::solvers::SolveLstsq;
     let (m, n) = a.dim();
-    if m < n || b.len() != m {
+    if m < n || b.nrows() != m {
         return None;
     }
     let scale = (0..n)
@@ -25,10 +35,9 @@ pub fn least_squares(a: &Array2<f64>, b: &Array1<f64>) -> Option<Array1<f64>> {
     if (0..n).any(rank_deficient) {
         return None;
     }
-    let mut y = b.to_vec();
-    qr.solve_lstsq_in_place(faer::ColMut::from_slice_mut(&mut y));
-    y.truncate(n);
-    Some(Array1::from(y))
+    let mut y = faer::Mat::<f64>::from_fn(m, b.ncols(), |i, j| b[[i, j]]);
+    qr.solve_lstsq_in_place(&mut y);
+    Some(Array2::from_shape_fn((n, b.ncols()), |(i, j)| y[(i, j)]))
 }
 
 /// Solves `min ||A x - b||_2` over `x >= 0` by the active-set method of Lawson

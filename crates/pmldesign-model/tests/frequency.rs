@@ -1,0 +1,160 @@
+//! Estimating the input distribution from released counts (docs/theory.md §13):
+//! the inversion estimate is unbiased, the intervals cover at their level, EM's
+//! estimate is a fixed point at least as likely as the projected inversion,
+//! inputs released alike are estimated as one group, and bad input is refused.
+
+mod common;
+
+use common::Rng;
+use ndarray::{Array2, array};
+use pmldesign_model::Mechanism;
+use pmldesign_model::frequency::{
+    FrequencyMethod, FrequencySettings, equal_rows, estimate_frequencies,
+};
+
+/// k-ary randomized response at level eps.
+fn randomized_response(k: usize, eps: f64) -> Mechanism {
+    let e = eps.exp();
+    let d = e + k as f64 - 1.0;
+    Mechanism::new(Array2::from_shape_fn((k, k), |(x, y)| {
+        if x == y { e / d } else { 1.0 / d }
+    }))
+    .unwrap()
+}
+
+/// Counts of `m` rows drawn from p and released through w.
+fn released(rng: &mut Rng, w: &Mechanism, p: &[f64], m: usize) -> Vec<u64> {
+    let w = w.matrix();
+    let q: Vec<f64> = (0..w.ncols())
+        .map(|y| p.iter().enumerate().map(|(x, px)| px * w[[x, y]]).sum())
+        .collect();
+    let mut counts = vec![0u64; q.len()];
+    for _ in 0..m {
+        let u = rng.unit();
+        let mut acc = 0.0;
+        let y = q
+            .iter()
+            .position(|qy| {
+                acc += qy;
+                u < acc
+            })
+            .unwrap_or(q.len() - 1);
+        counts[y] += 1;
+    }
+    counts
+}
+
+fn settings(method: FrequencyMethod) -> FrequencySettings {
+    FrequencySettings {
+        method,
+        ..FrequencySettings::default()
+    }
+}
+
+/// 400 repetitions of 10^4 rows through 4-ary randomized response at eps = 1:
+/// the unprojected inversion estimate's mean is within 3 standard errors of
+/// p, and the 95 % intervals of both methods cover each mass in 92-98 % of
+/// repetitions (observed at this seed: 0.94, 0.945, 0.96 and 0.9425 for both).
+#[test]
+fn inversion_is_unbiased_and_the_intervals_cover() {
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let w = randomized_response(4, 1.0);
+    let mut rng = Rng(37);
+    let reps = 400;
+    let mut sum = [0.0; 4];
+    let mut se = [0.0; 4];
+    let mut covered = [[0usize; 4]; 2];
+    for _ in 0..reps {
+        let counts = released(&mut rng, &w, &p, 10_000);
+        for (k, method) in [FrequencyMethod::Inversion, FrequencyMethod::Em]
+            .into_iter()
+            .enumerate()
+        {
+            let e = estimate_frequencies(&w, &counts, &settings(method)).unwrap();
+            assert_eq!(e.groups.len(), 4);
+            for x in 0..4 {
+                covered[k][x] += usize::from(e.lower[x] <= p[x] && p[x] <= e.upper[x]);
+                if k == 0 {
+                    sum[x] += e.unprojected[x];
+                    se[x] = e.standard_error[x];
+                }
+            }
+        }
+    }
+    for x in 0..4 {
+        let mean = sum[x] / reps as f64;
+        let tolerance = 3.0 * se[x] / (reps as f64).sqrt();
+        assert!((mean - p[x]).abs() <= tolerance, "x = {x}: mean {mean}");
+        for (k, c) in covered.iter().enumerate() {
+            let rate = c[x] as f64 / reps as f64;
+            eprintln!("method {k}, x = {x}: coverage {rate}");
+            assert!((0.92..=0.98).contains(&rate), "method {k}, x = {x}: coverage {rate}");
+        }
+    }
+}
+
+/// EM's estimate is a fixed point of its update and at least as likely as the
+/// projected inversion estimate (here inversion leaves the simplex).
+#[test]
+fn em_is_a_fixed_point_at_least_as_likely_as_inversion() {
+    let w = randomized_response(5, 0.5);
+    let mut rng = Rng(11);
+    let counts = released(&mut rng, &w, &[0.6, 0.3, 0.1, 0.0, 0.0], 500);
+    let inv = estimate_frequencies(&w, &counts, &settings(FrequencyMethod::Inversion)).unwrap();
+    assert!(inv.unprojected.iter().any(|&v| v < 0.0), "{:?}", inv.unprojected);
+    let em = estimate_frequencies(&w, &counts, &settings(FrequencyMethod::Em)).unwrap();
+    assert!(em.converged);
+    assert!(em.log_likelihood >= inv.log_likelihood - 1e-9);
+    let m = w.matrix();
+    let n: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+    let total: f64 = n.iter().sum();
+    let q: Vec<f64> = (0..5)
+        .map(|y| (0..5).map(|x| em.estimate[x] * m[[x, y]]).sum())
+        .collect();
+    for x in 0..5 {
+        let step: f64 = (0..5).map(|y| n[y] / total * m[[x, y]] / q[y]).sum();
+        assert!((em.estimate[x] * step - em.estimate[x]).abs() < 1e-5, "x = {x}");
+    }
+    for e in [&inv, &em] {
+        assert!((e.estimate.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(e.estimate.iter().all(|&v| v >= 0.0));
+    }
+}
+
+/// Inputs with equal rows form one group: only its total is estimated.
+#[test]
+fn inputs_released_alike_are_estimated_as_one_group() {
+    let w = Mechanism::new(array![
+        [0.7, 0.2, 0.1],
+        [0.1, 0.2, 0.7],
+        [0.7, 0.2, 0.1],
+        [0.2, 0.6, 0.2]
+    ])
+    .unwrap();
+    assert_eq!(equal_rows(&w), vec![vec![0, 2], vec![1], vec![3]]);
+    let e = estimate_frequencies(&w, &[500, 300, 200], &FrequencySettings::default()).unwrap();
+    assert_eq!(e.groups, vec![vec![0, 2], vec![1], vec![3]]);
+    assert_eq!(e.estimate.len(), 3);
+    assert_eq!(e.rows, 1000);
+}
+
+/// Bad input is refused naming the field.
+#[test]
+fn bad_input_is_refused_naming_the_field() {
+    let w = randomized_response(3, 1.0);
+    let err = |counts: &[u64], s: &FrequencySettings| {
+        estimate_frequencies(&w, counts, s).unwrap_err().to_string()
+    };
+    let s = FrequencySettings::default();
+    assert!(err(&[1, 2], &s).contains("counts"));
+    assert!(err(&[0, 0, 0], &s).contains("counts"));
+    let bad = FrequencySettings {
+        confidence: 1.0,
+        ..FrequencySettings::default()
+    };
+    assert!(err(&[1, 2, 3], &bad).contains("confidence"));
+    // Distinct rows that are linearly dependent: the third is the mean of the others.
+    let dependent = Mechanism::new(array![[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]).unwrap();
+    let e = estimate_frequencies(&dependent, &[5, 5], &s).unwrap_err();
+    assert!(e.to_string().contains("mechanism"), "{e}");
+}
