@@ -19,8 +19,8 @@
 pub mod additive;
 pub mod cone;
 pub mod envelope;
-pub mod frequency;
 pub mod error;
+pub mod frequency;
 pub mod lattice;
 pub mod linalg;
 pub mod measures;

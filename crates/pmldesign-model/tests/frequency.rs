@@ -88,7 +88,10 @@ fn inversion_is_unbiased_and_the_intervals_cover() {
         for (k, c) in covered.iter().enumerate() {
             let rate = c[x] as f64 / reps as f64;
             eprintln!("method {k}, x = {x}: coverage {rate}");
-            assert!((0.92..=0.98).contains(&rate), "method {k}, x = {x}: coverage {rate}");
+            assert!(
+                (0.92..=0.98).contains(&rate),
+                "method {k}, x = {x}: coverage {rate}"
+            );
         }
     }
 }
@@ -101,7 +104,11 @@ fn em_is_a_fixed_point_at_least_as_likely_as_inversion() {
     let mut rng = Rng(11);
     let counts = released(&mut rng, &w, &[0.6, 0.3, 0.1, 0.0, 0.0], 500);
     let inv = estimate_frequencies(&w, &counts, &settings(FrequencyMethod::Inversion)).unwrap();
-    assert!(inv.unprojected.iter().any(|&v| v < 0.0), "{:?}", inv.unprojected);
+    assert!(
+        inv.unprojected.iter().any(|&v| v < 0.0),
+        "{:?}",
+        inv.unprojected
+    );
     let em = estimate_frequencies(&w, &counts, &settings(FrequencyMethod::Em)).unwrap();
     assert!(em.converged);
     assert!(em.log_likelihood >= inv.log_likelihood - 1e-9);
@@ -113,7 +120,10 @@ fn em_is_a_fixed_point_at_least_as_likely_as_inversion() {
         .collect();
     for x in 0..5 {
         let step: f64 = (0..5).map(|y| n[y] / total * m[[x, y]] / q[y]).sum();
-        assert!((em.estimate[x] * step - em.estimate[x]).abs() < 1e-5, "x = {x}");
+        assert!(
+            (em.estimate[x] * step - em.estimate[x]).abs() < 1e-5,
+            "x = {x}"
+        );
     }
     for e in [&inv, &em] {
         assert!((e.estimate.iter().sum::<f64>() - 1.0).abs() < 1e-12);

@@ -12,8 +12,10 @@ pub(crate) struct Fit {
     pub(crate) converged: bool,
 }
 
-/// EM from the uniform distribution until the log-likelihood per row grows
-/// by at most `settings.tolerance` in an iteration, or the cap.
+/// EM from the uniform distribution until its estimated distance to the
+/// fixed point is at most `settings.tolerance` (largest entry): steps shrink
+/// geometrically near the fixed point, by a rate r estimated from the last
+/// two, so what is left is about `step r / (1 - r)` (Aitken). Or the cap.
 pub(crate) fn maximum_likelihood(
     w: &Array2<f64>,
     n: &Array1<f64>,
@@ -22,21 +24,39 @@ pub(crate) fn maximum_likelihood(
     let g = w.nrows();
     let m: f64 = n.sum();
     let mut p = Array1::from_elem(g, 1.0 / g as f64);
-    let mut last = log_likelihood(w, n, &p) / m;
+    let mut last_step = f64::INFINITY;
     for i in 1..=settings.max_iterations {
         let q = w.t().dot(&p);
-        let ratio = Array1::from_shape_fn(q.len(), |y| if n[y] > 0.0 { n[y] / (m * q[y]) } else { 0.0 });
+        let ratio =
+            Array1::from_shape_fn(
+                q.len(),
+                |y| {
+                    if n[y] > 0.0 { n[y] / (m * q[y]) } else { 0.0 }
+                },
+            );
         let next = &p * &w.dot(&ratio);
-        p = &next / next.sum();
-        let now = log_likelihood(w, n, &p) / m;
-        if now - last <= settings.tolerance {
+        let next = &next / next.sum();
+        let step = (&next - &p).iter().fold(0.0f64, |a, d| a.max(d.abs()));
+        p = next;
+        // No rate before the second step.
+        let rate = if last_step.is_finite() {
+            (step / last_step).min(1.0)
+        } else {
+            1.0
+        };
+        let left = if rate < 1.0 {
+            step * rate / (1.0 - rate)
+        } else {
+            f64::INFINITY
+        };
+        if step == 0.0 || left <= settings.tolerance {
             return Fit {
                 estimate: p,
                 iterations: i,
                 converged: true,
             };
         }
-        last = now;
+        last_step = step;
     }
     Fit {
         estimate: p,
