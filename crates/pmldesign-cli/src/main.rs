@@ -65,6 +65,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Assess(a) => commands::assess::run(a),
         Command::Compare(a) => commands::compare::run(a),
         Command::Envelope(a) => commands::envelope::run(a),
+        Command::Estimate(a) => commands::estimate::run(a),
         Command::Apply(a) => commands::apply::run(a),
         Command::Serve(a) => serve::run(a),
     }

@@ -31,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
@@ -349,6 +350,22 @@ fn assess<'py>(
     beta: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let v = engine::assess(rows(&mechanism), prior.as_array().to_vec(), beta)
+        .map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
+}
+
+/// See `pmldesign.estimate`: the input distribution behind counts of released
+/// outputs (`pmldesign_model::frequency`).
+#[pyfunction]
+#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95))]
+fn estimate<'py>(
+    py: Python<'py>,
+    mechanism: Matrix<'py>,
+    counts: Vec<u64>,
+    method: String,
+    confidence: f64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let v = engine::estimate(rows(&mechanism), &counts, &method, confidence)
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }

@@ -513,6 +513,33 @@ pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result
     })
 }
 
+/// The input distribution behind `counts` of released outputs
+/// (`pmldesign::model::frequency`); `method` is `em` or `inversion`.
+pub fn estimate(rows: Vec<Vec<f64>>, counts: &[u64], method: &str, confidence: f64) -> Result<Value> {
+    use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let method = match method {
+            "em" => FrequencyMethod::Em,
+            "inversion" => FrequencyMethod::Inversion,
+            other => {
+                return Err(invalid(
+                    "method",
+                    other,
+                    "not an estimation method",
+                    "pass method=\"em\" or method=\"inversion\"",
+                ));
+            }
+        };
+        let settings = FrequencySettings {
+            method,
+            confidence,
+            ..FrequencySettings::default()
+        };
+        Ok(json!(estimate_frequencies(&w, counts, &settings)?))
+    })
+}
+
 /// Designs under PML, PMC, ALIP, LIP and LDP at a common level beside randomized
 /// response (\[D\]); the JSON of `pml compare --format json`.
 pub fn compare(

@@ -11,6 +11,7 @@ pub mod bounds;
 pub mod compare;
 pub mod design;
 pub mod envelope;
+pub mod estimate;
 pub mod input;
 pub mod level;
 pub mod metric;
@@ -75,6 +76,10 @@ pub enum Command {
     /// Post-processing-safe (eps, delta) guarantees of a mechanism: bounds on the PML
     /// envelope over a grid of delta beside the raw tail ([V] Thms 3-5, Alg. 1).
     Envelope(envelope::EnvelopeArgs),
+    /// Estimate the input distribution from released data (or counts of released
+    /// values) and the mechanism they went through: EM or inversion, with
+    /// intervals; inputs released alike are estimated as one group.
+    Estimate(estimate::EstimateArgs),
     /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
     /// from P(.|x) (or, for a {-1,1} column, x plus discrete Laplace or Gaussian
     /// noise on a grid),

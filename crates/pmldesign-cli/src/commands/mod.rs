@@ -8,5 +8,6 @@ pub mod bounds;
 pub mod compare;
 pub mod design;
 pub mod envelope;
+pub mod estimate;
 pub mod grid_noise;
 pub mod record;

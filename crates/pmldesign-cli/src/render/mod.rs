@@ -10,6 +10,7 @@ pub mod compare;
 pub mod csv;
 pub mod design;
 pub mod envelope;
+pub mod estimate;
 pub mod matrix;
 pub mod number;
 pub mod plot;

@@ -20,7 +20,7 @@ from ._record_design import RecordDesign, design_record
 from ._records import Certificate, Record
 from ._tables import count
 from ._apply import apply
-from ._tools import assess, compare, envelope
+from ._tools import assess, compare, envelope, estimate
 
 __all__ = [
     "Certificate",
@@ -39,6 +39,7 @@ __all__ = [
     "design_from_counts",
     "design_record",
     "envelope",
+    "estimate",
     "exp_epsilon",
     "polars",
     "spark",

@@ -11,6 +11,7 @@ from typing import Any, Optional, Sequence, Union
 from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, _labels, _number, _vector
+from ._native import PmlError
 from ._records import Record
 
 
@@ -75,3 +76,72 @@ def envelope(
         deltas = [deltas]
     ds = [_number("deltas", d) for d in deltas]
     return Record(_native.envelope(matrix, prior, ds, bool(lp)))
+
+
+def estimate(
+    mechanism: MechanismLike,
+    released: Any = None,
+    *,
+    counts: Any = None,
+    column: Optional[str] = None,
+    method: str = "em",
+    confidence: float = 0.95,
+) -> Record:
+    """The input distribution estimated from released data, with intervals.
+
+    ``mechanism`` is the Design (or matrix) the data went through. Give either
+    ``released``, the released column (anything ``count`` takes, with ``column`` for a
+    table; its values are the mechanism's output labels), or ``counts``: a dict
+    ``{output label: count}`` or one count per output in order. ``method`` is ``"em"``
+    (maximum likelihood, never negative) or ``"inversion"`` (unbiased least squares,
+    projected onto the simplex). Inputs whose rows of the mechanism are equal are
+    released alike: only their total is estimated, as one group.
+
+    Returns a Record with ``estimates``: one dict per group (``label``, ``inputs``,
+    ``estimate``, ``lower``, ``upper``, ``standard_error``), ready for
+    ``pandas.DataFrame(result.to_dict()["estimates"])``; and ``method``, ``rows``, ``confidence``,
+    ``log_likelihood``, ``iterations``, ``converged`` (docs/theory.md §13).
+    """
+    matrix, labels, outputs, _ = mechanism_of(mechanism)
+    n, m = matrix.shape
+    labels = labels if labels is not None else [f"x{i + 1}" for i in range(n)]
+    outputs = outputs if outputs is not None else [f"y{j + 1}" for j in range(m)]
+    if (released is None) == (counts is None):
+        raise PmlError("estimate needs exactly one of released= (the released column) and counts=")
+    if released is not None:
+        from ._tables import count
+
+        counts = count(released, column)
+    if isinstance(counts, dict):
+        unknown = [k for k in counts if str(k) not in outputs]
+        if unknown:
+            raise PmlError(
+                f"invalid counts: {unknown[0]!r} is not an output of the mechanism; "
+                f"its outputs are {', '.join(outputs[:5])}{', ...' if m > 5 else ''}"
+            )
+        by_name = {str(k): v for k, v in counts.items()}
+        counts = [by_name.get(o, 0) for o in outputs]
+    values = list(counts)
+    if len(values) != m:
+        raise PmlError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
+    whole = []
+    for v in values:
+        if isinstance(v, bool) or not float(v).is_integer() or float(v) < 0:
+            raise PmlError(f"invalid counts: {v!r} is not a whole number of rows; counts are whole and >= 0")
+        whole.append(int(v))
+    out = dict(_native.estimate(matrix, whole, str(method), _number("confidence", confidence)))
+    groups = out.pop("groups")
+    rows = []
+    for g, inputs in enumerate(groups):
+        names = [labels[x] for x in inputs]
+        rows.append(
+            {
+                "label": names[0] if len(names) == 1 else "{" + ", ".join(names) + "}",
+                "inputs": names,
+                "estimate": out["estimate"][g],
+                "lower": out["lower"][g],
+                "upper": out["upper"][g],
+                "standard_error": out["standard_error"][g],
+            }
+        )
+    return Record({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})

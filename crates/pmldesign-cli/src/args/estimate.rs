@@ -1,0 +1,46 @@
+//! The arguments of `pml estimate`.
+
+use super::OutputArgs;
+use clap::{ArgGroup, Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Arguments of `pml estimate`.
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("released").required(true).args(["data", "counts"])))]
+pub struct EstimateArgs {
+    /// The mechanism the data were released through: the JSON written by `pml
+    /// design --format json` (verified before it is used), a JSON array of rows,
+    /// or CSV rows. Its output names (`y1..yM` unless the file names them) are the
+    /// released values.
+    #[arg(long, value_name = "FILE")]
+    pub mechanism: PathBuf,
+    /// A CSV file of released data (`-` for stdin); with --column.
+    #[arg(long, value_name = "FILE", requires = "column")]
+    pub data: Option<PathBuf>,
+    /// The released column of --data (for example `state_private`).
+    #[arg(long, value_name = "NAME", requires = "data")]
+    pub column: Option<String>,
+    /// Instead of --data: the counts of released values, one per output in order
+    /// (`120,80,40`) or by name (`y1=120,y2=80,y3=40`; outputs not named count 0).
+    #[arg(long, value_name = "COUNTS", conflicts_with = "data")]
+    pub counts: Option<String>,
+    /// `em`: the maximum-likelihood estimate (never negative); `inversion`: the
+    /// unbiased least-squares estimate, projected onto the simplex.
+    #[arg(long, value_enum, default_value_t = MethodArg::Em)]
+    pub method: MethodArg,
+    /// Two-sided confidence of the intervals (delta method), in (0, 1).
+    #[arg(long, default_value_t = 0.95, allow_hyphen_values = true)]
+    pub confidence: f64,
+    /// Output options: table, JSON, or CSV (one row per group of inputs).
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `--method`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Maximum likelihood by expectation-maximisation.
+    Em,
+    /// Least squares, projected onto the simplex.
+    Inversion,
+}

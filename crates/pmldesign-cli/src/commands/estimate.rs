@@ -1,0 +1,120 @@
+//! `pml estimate`: the input distribution estimated from released data, with
+//! intervals (`pmldesign_model::frequency`, docs/theory.md §13).
+
+use crate::args::estimate::{EstimateArgs, MethodArg};
+use crate::error::CliError;
+use crate::io::data::open_data;
+use crate::io::load::design_from_text;
+use crate::io::matrix::{matrix_from_text, read_text};
+use crate::io::write::{check_outputs, emit};
+use crate::render::estimate::Report;
+use pmldesign_data::count_column;
+use pmldesign_model::Mechanism;
+use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
+use pmldesign_solver::{Design, numbered};
+
+/// Runs `pml estimate`.
+pub fn run(a: EstimateArgs) -> Result<(), CliError> {
+    check_outputs(
+        &[
+            ("--mechanism", Some(a.mechanism.as_path())),
+            ("--data", a.data.as_deref()),
+        ],
+        &[("--output", a.output.path())],
+    )?;
+    let text = read_text("--mechanism", &a.mechanism)?;
+    let file = matrix_from_text("--mechanism", &a.mechanism, &text)?;
+    let note = if file.design {
+        design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;
+        None
+    } else {
+        Some("a bare matrix: nothing in it was verified".to_string())
+    };
+    let mechanism = Mechanism::from_rows(file.rows)
+        .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", a.mechanism.display())))?;
+    let inputs = file
+        .labels
+        .unwrap_or_else(|| numbered("x", mechanism.inputs()));
+    let outputs = file
+        .outputs
+        .unwrap_or_else(|| numbered("y", mechanism.outputs()));
+    let counts = released_counts(&a, &outputs)?;
+    let settings = FrequencySettings {
+        method: match a.method {
+            MethodArg::Em => FrequencyMethod::Em,
+            MethodArg::Inversion => FrequencyMethod::Inversion,
+        },
+        confidence: a.confidence,
+        ..FrequencySettings::default()
+    };
+    let estimate = estimate_frequencies(&mechanism, &counts, &settings)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    let report = Report {
+        mechanism: a.mechanism.display().to_string(),
+        inputs,
+        estimate,
+        note,
+    };
+    emit(a.output.path(), &report.render(a.output.format())?)
+}
+
+/// The counts of released values: from `--counts` or by counting `--column`
+/// of `--data` against the mechanism's output names.
+fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, CliError> {
+    if let Some(text) = &a.counts {
+        return parse_counts(text, outputs);
+    }
+    let (Some(path), Some(column)) = (&a.data, &a.column) else {
+        return Err(CliError::Usage(
+            "pml estimate needs --data FILE --column NAME or --counts".into(),
+        ));
+    };
+    let counted = count_column(open_data(path)?, column, Some(outputs))
+        .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    Ok(counted.counts)
+}
+
+/// `--counts`: `120,80,40` (one per output) or `y1=120,y3=40` (by name).
+fn parse_counts(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
+    let bad = |what: String| {
+        CliError::Usage(format!(
+            "invalid --counts = {text:?}: {what}; give one whole count per output ({}) \
+             or name them as {}=120,...",
+            outputs.len(),
+            outputs.first().map_or("y1", String::as_str)
+        ))
+    };
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| bad(format!("{:?} is not a whole number of rows", t.trim())))
+    };
+    let items: Vec<&str> = text.split(',').collect();
+    if !text.contains('=') {
+        if items.len() != outputs.len() {
+            return Err(bad(format!(
+                "{} counts for {} outputs",
+                items.len(),
+                outputs.len()
+            )));
+        }
+        return items.iter().map(|t| number(t)).collect();
+    }
+    let mut counts = vec![0u64; outputs.len()];
+    for item in items {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| bad(format!("{item:?} has no name=")))?;
+        let y = outputs
+            .iter()
+            .position(|o| o == name.trim())
+            .ok_or_else(|| {
+                bad(format!(
+                    "{:?} is not an output of the mechanism",
+                    name.trim()
+                ))
+            })?;
+        counts[y] = number(value)?;
+    }
+    Ok(counts)
+}

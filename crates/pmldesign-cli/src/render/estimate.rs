@@ -1,0 +1,149 @@
+//! `pml estimate` rendered: a table per group of inputs, the same as JSON, or
+//! CSV (label, estimate, lower, upper, standard error).
+
+use super::csv::csv_field;
+use super::number::num;
+use super::pretty;
+use crate::args::Format;
+use crate::error::CliError;
+use pmldesign_model::frequency::{FrequencyEstimate, FrequencyMethod};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// What `pml estimate` found.
+pub struct Report {
+    /// The `--mechanism` file.
+    pub mechanism: String,
+    /// The mechanism's input labels.
+    pub inputs: Vec<String>,
+    /// The estimate per group of inputs.
+    pub estimate: FrequencyEstimate,
+    /// A note for a bare matrix.
+    pub note: Option<String>,
+}
+
+impl Report {
+    /// The report as a table, JSON or CSV.
+    pub fn render(&self, format: Format) -> Result<String, CliError> {
+        Ok(match format {
+            Format::Json => pretty(&self.json())?,
+            Format::Csv => self.csv(),
+            Format::Table => self.table(),
+        })
+    }
+
+    /// A group's label: its input, or `{a, b, c}` for inputs released alike.
+    fn label(&self, g: usize) -> String {
+        let names: Vec<&str> = self.estimate.groups[g]
+            .iter()
+            .map(|&x| self.inputs[x].as_str())
+            .collect();
+        match names.as_slice() {
+            [one] => (*one).to_string(),
+            many => format!("{{{}}}", many.join(", ")),
+        }
+    }
+
+    fn method(&self) -> &'static str {
+        match self.estimate.method {
+            FrequencyMethod::Em => "em",
+            FrequencyMethod::Inversion => "inversion",
+        }
+    }
+
+    fn json(&self) -> Value {
+        let e = &self.estimate;
+        let rows: Vec<Value> = (0..e.groups.len())
+            .map(|g| {
+                json!({
+                    "label": self.label(g),
+                    "inputs": e.groups[g].iter().map(|&x| &self.inputs[x]).collect::<Vec<_>>(),
+                    "estimate": e.estimate[g],
+                    "lower": e.lower[g],
+                    "upper": e.upper[g],
+                    "standard_error": e.standard_error[g],
+                    "unprojected": e.unprojected.get(g),
+                })
+            })
+            .collect();
+        json!({
+            "mechanism": self.mechanism,
+            "method": self.method(),
+            "rows": e.rows,
+            "confidence": e.confidence,
+            "log_likelihood": e.log_likelihood,
+            "iterations": e.iterations,
+            "converged": e.converged,
+            "note": self.note,
+            "estimates": rows,
+        })
+    }
+
+    fn csv(&self) -> String {
+        let e = &self.estimate;
+        let mut out = String::from("label,estimate,lower,upper,standard_error\n");
+        for g in 0..e.groups.len() {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{}",
+                csv_field(&self.label(g)),
+                e.estimate[g],
+                e.lower[g],
+                e.upper[g],
+                e.standard_error[g]
+            );
+        }
+        out
+    }
+
+    fn table(&self) -> String {
+        let e = &self.estimate;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "estimate of the input distribution from {} released rows ({}, {:.0} % intervals)",
+            e.rows,
+            self.method(),
+            100.0 * e.confidence
+        );
+        if let Some(note) = &self.note {
+            let _ = writeln!(out, "note: {note}");
+        }
+        if !e.converged {
+            let _ = writeln!(
+                out,
+                "note: EM stopped at its cap of {} iterations",
+                e.iterations
+            );
+        }
+        let merged = e.groups.iter().filter(|g| g.len() > 1).count();
+        if merged > 0 {
+            let _ = writeln!(
+                out,
+                "note: {merged} group(s) of inputs are released alike: only each group's total is estimable"
+            );
+        }
+        let width = (0..e.groups.len())
+            .map(|g| self.label(g).len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
+            "input", "estimate", "lower", "upper", "std. error"
+        );
+        for g in 0..e.groups.len() {
+            let _ = writeln!(
+                out,
+                "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
+                self.label(g),
+                num(e.estimate[g]),
+                num(e.lower[g]),
+                num(e.upper[g]),
+                num(e.standard_error[g])
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,86 @@
+"""pmldesign.estimate: the input distribution from released data (docs/theory.md §13)."""
+
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import pmldesign
+
+PRIOR = [0.4, 0.3, 0.2, 0.1]
+
+
+@pytest.fixture(scope="module")
+def released():
+    design = pmldesign.design(PRIOR, 1.0, labels=["a", "b", "c", "d"])
+    rng = np.random.default_rng(5)
+    values = rng.choice(["a", "b", "c", "d"], size=40_000, p=PRIOR)
+    return design, pmldesign.apply(design, list(values), seed=2**200 + 7)
+
+
+def test_estimate_recovers_the_prior_within_its_intervals(released):
+    design, out = released
+    for method in ("em", "inversion"):
+        r = pmldesign.estimate(design, list(out), method=method)
+        assert r.method == method and r.rows == 40_000
+        rows = r.to_dict()["estimates"]
+        assert [e["label"] for e in rows] == ["a", "b", "c", "d"]
+        assert abs(sum(e["estimate"] for e in rows) - 1) < 1e-12
+        for e, p in zip(rows, PRIOR):
+            assert e["lower"] <= e["estimate"] <= e["upper"]
+            assert abs(e["estimate"] - p) < 5 * e["standard_error"] + 1e-9
+
+
+def test_every_input_type_and_counts_agree(released):
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    design, out = released
+    ref = pmldesign.estimate(design, list(out)).to_dict()["estimates"]
+    counts = pmldesign.count(list(out))
+    assert pmldesign.estimate(design, counts=counts).to_dict()["estimates"] == ref
+    assert pmldesign.estimate(design, pd.Series(out)).to_dict()["estimates"] == ref
+    assert pmldesign.estimate(design, pl.Series(list(out))).to_dict()["estimates"] == ref
+    frame = pd.DataFrame({"v_private": out})
+    assert pmldesign.estimate(design, frame, column="v_private").to_dict()["estimates"] == ref
+    assert list(pd.DataFrame(ref).columns[:2]) == ["label", "inputs"]
+
+
+def test_the_cli_gives_the_same_estimate(released, tmp_path):
+    design, out = released
+    counts = pmldesign.count(list(out))
+    path = tmp_path / "design.json"
+    path.write_text(design.to_json())
+    text = ",".join(f"{k}={v}" for k, v in counts.items())
+    pml = os.environ.get("PML_BIN", "pml")
+    cli = subprocess.run(
+        [pml, "estimate", "--mechanism", str(path), "--counts", text, "--format", "json"],
+        check=True, capture_output=True, text=True,
+    )
+    got = json.loads(cli.stdout)["estimates"]
+    ref = pmldesign.estimate(design, counts=counts).to_dict()["estimates"]
+    for a, b in zip(got, ref):
+        assert a["label"] == b["label"]
+        assert abs(a["estimate"] - b["estimate"]) < 1e-12
+        assert abs(a["upper"] - b["upper"]) < 1e-12
+
+
+def test_inputs_released_alike_form_one_group():
+    w = np.array([[0.7, 0.2, 0.1], [0.1, 0.2, 0.7], [0.7, 0.2, 0.1], [0.2, 0.6, 0.2]])
+    r = pmldesign.estimate(w, counts=[500, 300, 200])
+    assert [e["label"] for e in r.to_dict()["estimates"]] == ["{x1, x3}", "x2", "x4"]
+
+
+def test_bad_input_is_refused():
+    w = np.array([[0.75, 0.25], [0.25, 0.75]])
+    with pytest.raises(pmldesign.PmlError, match="counts"):
+        pmldesign.estimate(w, counts=[1, 2, 3])
+    with pytest.raises(pmldesign.PmlError, match="counts"):
+        pmldesign.estimate(w, counts={"y7": 3})
+    with pytest.raises(pmldesign.PmlError, match="whole"):
+        pmldesign.estimate(w, counts=[1.5, 2])
+    with pytest.raises(pmldesign.PmlError, match="method"):
+        pmldesign.estimate(w, counts=[1, 2], method="magic")
+    with pytest.raises(pmldesign.PmlError, match="exactly one"):
+        pmldesign.estimate(w)
