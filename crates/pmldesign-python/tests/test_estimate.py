@@ -2,7 +2,10 @@
 
 import json
 import os
+import re
 import subprocess
+
+from conftest import ROOT
 
 import numpy as np
 import pytest
@@ -84,3 +87,13 @@ def test_bad_input_is_refused():
         pmldesign.estimate(w, counts=[1, 2], method="magic")
     with pytest.raises(pmldesign.PmlError, match="exactly one"):
         pmldesign.estimate(w)
+
+
+def test_the_readme_example_runs(capsys):
+    text = (ROOT / "README.md").read_text()
+    start = text.index("### Estimating from released data")
+    end = text.index("\n### ", start + 10)
+    [block] = re.findall(r"```python\n(.*?)```", text[start:end], flags=re.S)
+    exec(compile(block, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "estimate" in out and "a" in out
