@@ -168,3 +168,23 @@ fn bad_input_is_refused_naming_the_field() {
     let e = estimate_frequencies(&dependent, &[5, 5], &s).unwrap_err();
     assert!(e.to_string().contains("mechanism"), "{e}");
 }
+
+/// Design time: the identity releases the empirical distribution, whose
+/// expected squared error from m rows is `(1 - sum p^2) / m`; merged inputs
+/// are reported as one group.
+#[test]
+fn estimability_has_its_closed_forms() {
+    use pmldesign_model::frequency::estimability;
+    let p = [0.5, 0.3, 0.2];
+    let id = Mechanism::new(Array2::eye(3)).unwrap();
+    let e = estimability(&id, &p).unwrap();
+    let want = 1.0 - p.iter().map(|x| x * x).sum::<f64>();
+    assert!((e.error_per_row.unwrap() - want).abs() < 1e-12);
+    let merged = Mechanism::new(array![[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]).unwrap();
+    let e = estimability(&merged, &p).unwrap();
+    assert_eq!(e.groups, vec![vec![0, 1], vec![2]]);
+    // Groups of mass 0.8 and 0.2: 2 * 0.8 * 0.2.
+    assert!((e.error_per_row.unwrap() - 0.32).abs() < 1e-12);
+    let dependent = Mechanism::new(array![[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]).unwrap();
+    assert_eq!(estimability(&dependent, &p).unwrap().error_per_row, None);
+}

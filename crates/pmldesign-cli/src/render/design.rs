@@ -89,6 +89,55 @@ fn design_table(d: &Design) -> String {
     s.push_str(&design_matrix(d));
     s.push_str(&certificate_lines(d));
     s.push_str(&comparison_table(d));
+    s.push_str(&estimation_table(d));
+    s
+}
+
+/// Inputs past which the estimation table is left out (each row costs a
+/// pseudo-inverse, cubic in N).
+const ESTIMATION_TABLE_UP_TO: usize = 256;
+
+/// What an analyst can estimate from m released rows of the design and of
+/// each baseline (docs/theory.md §13): the groups released alike and the
+/// inversion estimate's expected squared error times m, under the reference
+/// prior.
+fn estimation_table(d: &Design) -> String {
+    use pmldesign_model::frequency::estimability;
+    if d.labels.len() > ESTIMATION_TABLE_UP_TO {
+        return String::new();
+    }
+    let prior = d.uncertainty.reference().to_vec();
+    let mut s = format!(
+        "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>16}\n",
+        "mechanism", "groups", "m E|p^ - p|^2"
+    );
+    let design = format!("optimal {} design", d.notion.name().to_uppercase());
+    let rows = std::iter::once((design, &d.mechanism)).chain(
+        d.baselines
+            .rows()
+            .into_iter()
+            .map(|r| (r.label, r.mechanism)),
+    );
+    let mut merged = None;
+    for (k, (label, m)) in rows.enumerate() {
+        let Ok(e) = estimability(m, &prior) else {
+            continue;
+        };
+        let error = e
+            .error_per_row
+            .map_or("not estimable".into(), |v| format!("{v:.6}"));
+        s.push_str(&format!("{label:<44} {:>8} {error:>16}\n", e.groups.len()));
+        if k == 0 {
+            merged = e.groups.into_iter().find(|g| g.len() > 1);
+        }
+    }
+    if let Some(g) = merged {
+        let names: Vec<&str> = g.iter().map(|&x| d.labels[x].as_str()).collect();
+        s.push_str(&format!(
+            "note: the design releases inputs {{{}}} alike (and maybe others): only their total is estimable\n",
+            names.join(", ")
+        ));
+    }
     s
 }
 

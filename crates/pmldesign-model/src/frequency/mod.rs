@@ -199,6 +199,45 @@ pub fn estimate_frequencies(
     })
 }
 
+/// What a release through a mechanism lets an analyst estimate (docs/theory.md
+/// §13): the groups of inputs released alike, and the expected squared l2
+/// error of the inversion estimate of the groups' masses from m rows, times m.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Estimability {
+    /// Groups of inputs with equal rows (singletons where identifiable alone).
+    pub groups: Vec<Vec<usize>>,
+    /// `m E||p^ - p||^2 = tr(A (diag q - q q^T) A^T)` at `q = W^T p`; `None` when
+    /// the groups' rows are linearly dependent (no group is estimable).
+    pub error_per_row: Option<f64>,
+}
+
+/// [`Estimability`] of `mechanism` under the input distribution `prior` (one
+/// mass per input).
+pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability> {
+    if prior.len() != mechanism.inputs() {
+        return Err(ModelError::invalid(
+            "prior",
+            format!("{} masses", prior.len()),
+            format!("the mechanism has {} inputs", mechanism.inputs()),
+            "give one mass per input",
+        ));
+    }
+    let groups = equal_rows(mechanism);
+    let w = merged(mechanism, &groups);
+    let p = Array1::from_iter(
+        groups
+            .iter()
+            .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
+    );
+    let q = w.t().dot(&p);
+    let error_per_row =
+        inversion::Inversion::new(&w).map(|a| a.standard_errors(&q, 1).iter().map(|s| s * s).sum());
+    Ok(Estimability {
+        groups,
+        error_per_row,
+    })
+}
+
 /// One count per output and at least one released row.
 fn check_counts(mechanism: &Mechanism, counts: &[u64]) -> Result<()> {
     if counts.len() != mechanism.outputs() {
