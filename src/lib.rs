@@ -33,6 +33,9 @@ pub mod prelude {
     pub use pmldesign_data::{
         CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column, privatise_column,
     };
+    pub use pmldesign_model::frequency::{
+        FrequencyEstimate, FrequencyMethod, FrequencySettings, estimate_frequencies,
+    };
     pub use pmldesign_model::{
         ColumnCone, Mechanism, Metric, ModelError, Notion, Prior, UncertaintySet, measures,
     };

@@ -114,7 +114,30 @@ pub fn count_column_until<R: Read>(
     labels: Option<&[String]>,
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
-    let mut counter = Counter::new(labels)?;
+    count_with(Counter::new(labels)?, reader, column, stop)
+}
+
+/// Counts a released column against the mechanism's `outputs` for estimation
+/// (`pml estimate`): as [`count_column`] with the labels given, except that
+/// an output that never occurs counts 0 (released data need not show every
+/// output).
+pub fn count_released<R: Read>(
+    reader: R,
+    column: &str,
+    outputs: &[String],
+) -> Result<CategoryCounts> {
+    let mut counter = Counter::new(Some(outputs))?;
+    counter.zeros = true;
+    count_with(counter, reader, column, &|| false)
+}
+
+/// The CSV loop of [`count_column_until`] and [`count_released`].
+fn count_with<R: Read>(
+    mut counter: Counter,
+    reader: R,
+    column: &str,
+    stop: &dyn Fn() -> bool,
+) -> Result<CategoryCounts> {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(crate::table::bounded(reader));
@@ -199,6 +222,8 @@ pub(crate) struct Counter {
     counts: Vec<u64>,
     fixed: bool,
     rows: u64,
+    /// Whether a given label may count 0 ([`count_released`]).
+    pub(crate) zeros: bool,
 }
 
 impl Counter {
@@ -209,6 +234,7 @@ impl Counter {
             counts: Vec::new(),
             fixed: labels.is_some(),
             rows: 0,
+            zeros: false,
         };
         if let Some(labels) = labels {
             if labels.is_empty() {
@@ -322,7 +348,7 @@ impl Counter {
             .filter(|&(_, &c)| c == 0)
             .map(|(l, _)| l.clone())
             .collect();
-        if !absent.is_empty() {
+        if !absent.is_empty() && !self.zeros {
             return Err(ModelError::invalid(
                 "labels",
                 list_labels(&absent),

@@ -47,8 +47,8 @@ mod table;
 
 pub use codes::{privatise_codes, privatise_codes_at};
 pub use counts::{
-    CategoryCounts, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until, count_values,
-    stopped,
+    CategoryCounts, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until, count_released,
+    count_values, stopped,
 };
 pub use discrete_noise::{DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser};
 pub use privatise::{

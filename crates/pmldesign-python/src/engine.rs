@@ -515,7 +515,12 @@ pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result
 
 /// The input distribution behind `counts` of released outputs
 /// (`pmldesign::model::frequency`); `method` is `em` or `inversion`.
-pub fn estimate(rows: Vec<Vec<f64>>, counts: &[u64], method: &str, confidence: f64) -> Result<Value> {
+pub fn estimate(
+    rows: Vec<Vec<f64>>,
+    counts: &[u64],
+    method: &str,
+    confidence: f64,
+) -> Result<Value> {
     use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
     guarded(|| {
         let w = mechanism(rows)?;

@@ -8,7 +8,7 @@ use crate::io::load::design_from_text;
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::Report;
-use pmldesign_data::count_column;
+use pmldesign_data::count_released;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
 use pmldesign_solver::{Design, numbered};
@@ -69,7 +69,7 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
             "pml estimate needs --data FILE --column NAME or --counts".into(),
         ));
     };
-    let counted = count_column(open_data(path)?, column, Some(outputs))
+    let counted = count_released(open_data(path)?, column, outputs)
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     Ok(counted.counts)
 }
