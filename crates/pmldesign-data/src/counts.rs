@@ -146,7 +146,7 @@ fn count_with<R: Read>(
 
     let mut record = csv::ByteRecord::new();
     while rdr.read_byte_record(&mut record).map_err(csv_error)? {
-        if counter.rows % STOP_EVERY == 0 && stop() {
+        if counter.rows.is_multiple_of(STOP_EVERY) && stop() {
             return Err(stopped(counter.rows));
         }
         let line = || record.position().map_or(0, |p| p.line());
