@@ -249,6 +249,8 @@ struct Search<'a> {
     found: Found,
     /// Node count at which the search next waits for the end of its round.
     checkpoint: u64,
+    /// Nodes per round ([`Family::round_nodes`]).
+    round: u64,
     /// The node the search starts from: its bound covers every node the
     /// search may leave open ([`Search::abandon`]).
     start: Node,
@@ -270,8 +272,16 @@ impl<'a> Search<'a> {
             stack,
             found: Found::new(keep),
             checkpoint: ROUND,
+            round: ROUND,
             start: node,
         }
+    }
+
+    /// The search with rounds of `round` nodes.
+    fn with_round(mut self, round: u64) -> Self {
+        self.round = round.max(1);
+        self.checkpoint = self.round;
+        self
     }
 
     /// Stops the search at once, its open nodes bounded by the bound of its
@@ -311,7 +321,7 @@ impl<'a> Search<'a> {
         self.found.nodes += 1;
         let over = self.found.nodes >= self.checkpoint;
         if over {
-            self.checkpoint = (self.found.nodes / ROUND + 1) * ROUND;
+            self.checkpoint = (self.found.nodes / self.round + 1) * self.round;
         }
         over
     }
@@ -328,6 +338,12 @@ trait Family: Sync {
     /// An upper bound on the reduced cost of every completion of `node`, exact
     /// enough to stop above `threshold`.
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64;
+    /// Nodes a search over `items` items visits between two looks at the
+    /// clock and the budget: [`ROUND`], fewer where a bound costs much.
+    fn round_nodes(&self, items: usize) -> u64 {
+        let _ = items;
+        ROUND
+    }
     /// An upper bound on the reduced cost of every set of weight in `[w1, w2]`,
     /// dual mass at least `l_min` and largest masses in and out at most
     /// `max_in`, `max_out`.
@@ -411,7 +427,9 @@ impl<'a, F: Family + Send> Job<'a, F> {
         tol: f64,
         keep: usize,
     ) -> Self {
-        let search = Search::new(items, (tol, keep), (Node::root(), true, Vec::new()));
+        let round = family.round_nodes(items.len());
+        let search =
+            Search::new(items, (tol, keep), (Node::root(), true, Vec::new())).with_round(round);
         Job {
             family,
             suffix,
