@@ -79,3 +79,13 @@ def test_unknown_values_follow_on_unknown(design):
         single.astype(object).where(single.notna(), None).tolist()
     assert skipped["id"].tolist() == [0, 1, 3, 5]
     assert skipped["city_private"].astype(str).tolist() == single.dropna().astype(str).tolist()
+
+
+def test_estimate_counts_where_the_data_live(design):
+    """pmldesign.estimate on a Dask column equals the estimate from its counts."""
+    x = np.random.default_rng(3).choice(["a", "b", "c", "d"], size=5_000)
+    released = pmldesign.apply(design, x, seed=2**200 + 3)
+    frame = dd.from_pandas(pd.DataFrame({"v_private": released}), npartitions=3)
+    got = pmldesign.estimate(design, frame, column="v_private").to_dict()
+    ref = pmldesign.estimate(design, counts=pmldesign.count(list(released))).to_dict()
+    assert got["estimates"] == ref["estimates"] and got["rows"] == 5_000

@@ -132,3 +132,12 @@ def test_a_record_design_draws_as_one_call(spark):
         assert out["id"].tolist() == list(range(N))
         assert out["A_private"].tolist() == whole["A_private"].astype(str).tolist(), mode
         assert out["B_private"].tolist() == whole["B_private"].astype(str).tolist(), mode
+
+
+def test_estimate_counts_where_the_data_live(spark, design, x):
+    """pmldesign.estimate on a Spark column equals the estimate from its counts."""
+    released = pmldesign.apply(design, x, seed=KEY, column="city")
+    frame = spark.createDataFrame([(str(v),) for v in released], "city_private string")
+    got = pmldesign.estimate(design, frame, column="city_private").to_dict()
+    ref = pmldesign.estimate(design, counts=pmldesign.count(released.tolist())).to_dict()
+    assert got["estimates"] == ref["estimates"] and got["rows"] == N
