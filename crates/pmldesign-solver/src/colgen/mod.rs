@@ -3,6 +3,7 @@
 //! and the loop. It never names a ray family.
 
 pub(crate) mod engine;
+pub(crate) mod generation;
 pub(crate) mod oracle;
 pub(crate) mod restricted;
 pub(crate) mod stabilise;
