@@ -109,7 +109,7 @@ fn squarem(w: &Model<'_>, n: &Array1<f64>, p: &Array1<f64>, ll: f64) -> Array1<f
     let mut x = p - &(&r * (2.0 * alpha)) + &(&v * (alpha * alpha));
     x.mapv_inplace(|t| t.max(0.0));
     let total = x.sum();
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return p2;
     }
     x /= total;
