@@ -2,6 +2,7 @@
 //! intervals (`pmldesign_model::frequency`, docs/theory.md §13).
 
 use crate::args::estimate::{EstimateArgs, MethodArg};
+use crate::args::parse_counts;
 use crate::error::CliError;
 use crate::io::data::open_data;
 use crate::io::load::design_from_text;
@@ -62,7 +63,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
 /// of `--data` against the mechanism's output names.
 fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, CliError> {
     if let Some(text) = &a.counts {
-        return parse_counts(text, outputs);
+        return counts_of(text, outputs);
     }
     let (Some(path), Some(column)) = (&a.data, &a.column) else {
         return Err(CliError::Usage(
@@ -74,8 +75,9 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
     Ok(counted.counts)
 }
 
-/// `--counts`: `120,80,40` (one per output) or `y1=120,y3=40` (by name).
-fn parse_counts(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
+/// `--counts`: `120,80,40` (one per output) or `y1=120,y3=40` (by name); the
+/// numbers are read as `pml design --counts` reads them ([`parse_counts`]).
+fn counts_of(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
     let bad = |what: String| {
         CliError::Usage(format!(
             "invalid --counts = {text:?}: {what}; give one whole count per output ({}) \
@@ -83,11 +85,6 @@ fn parse_counts(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
             outputs.len(),
             outputs.first().map_or("y1", String::as_str)
         ))
-    };
-    let number = |t: &str| {
-        t.trim()
-            .parse::<u64>()
-            .map_err(|_| bad(format!("{:?} is not a whole number of rows", t.trim())))
     };
     let items: Vec<&str> = text.split(',').collect();
     if !text.contains('=') {
@@ -98,9 +95,11 @@ fn parse_counts(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
                 outputs.len()
             )));
         }
-        return items.iter().map(|t| number(t)).collect();
+        let values: Vec<String> = items.iter().map(|t| t.to_string()).collect();
+        return Ok(parse_counts(&values)?.0);
     }
-    let mut counts = vec![0u64; outputs.len()];
+    let mut places = Vec::with_capacity(items.len());
+    let mut values = Vec::with_capacity(items.len());
     for item in items {
         let (name, value) = item
             .split_once('=')
@@ -114,7 +113,15 @@ fn parse_counts(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
                     name.trim()
                 ))
             })?;
-        counts[y] = number(value)?;
+        if places.contains(&y) {
+            return Err(bad(format!("{:?} is named twice", name.trim())));
+        }
+        places.push(y);
+        values.push(value.to_string());
+    }
+    let mut counts = vec![0u64; outputs.len()];
+    for (y, c) in places.into_iter().zip(parse_counts(&values)?.0) {
+        counts[y] = c;
     }
     Ok(counts)
 }
