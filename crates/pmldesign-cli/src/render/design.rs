@@ -111,7 +111,7 @@ fn estimation_table(d: &Design) -> String {
         "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>16}\n",
         "mechanism", "groups", "m E|p^ - p|^2"
     );
-    let design = format!("optimal {} design", d.notion.name().to_uppercase());
+    let design = design_label(d);
     let rows = std::iter::once((design, &d.mechanism)).chain(
         d.baselines
             .rows()
@@ -217,7 +217,7 @@ fn comparison_table(d: &Design) -> String {
             rel(u)
         ));
     };
-    let design = format!("optimal {} design", d.notion.name().to_uppercase());
+    let design = design_label(d);
     line(
         &design,
         "-".into(),
@@ -233,6 +233,11 @@ fn comparison_table(d: &Design) -> String {
         line(&r.label, er, r.worst_case_pml, r.utility);
     }
     s
+}
+
+/// The design's row in the comparison and estimation tables.
+fn design_label(d: &Design) -> String {
+    format!("optimal {} design", d.notion.name().to_uppercase())
 }
 
 /// A loss design's outputs as column headers: output y is the guess "X = y".

@@ -391,13 +391,13 @@ impl<'a> Generation<'a> {
     /// incumbent's instead where they use a box column or fall below it.
     fn mechanism(self, theta: Vec<f64>) -> (Vec<(Column, f64)>, f64) {
         let used = self.dual_box.as_ref().is_some_and(|b| b.in_use(&theta));
-        let boxed: HashSet<usize> = self.dual_box.iter().flat_map(DualBox::indices).collect();
+        let boxed = self.box_mask();
         let weights: Vec<(Column, f64)> = self
             .working
             .into_iter()
             .zip(theta)
             .enumerate()
-            .filter(|(k, (_, t))| *t > 0.0 && !boxed.contains(k))
+            .filter(|(k, (_, t))| *t > 0.0 && !boxed[*k])
             .map(|(_, w)| w)
             .collect();
         let value = weights.iter().map(|(c, t)| c.value * t).sum();
@@ -416,14 +416,23 @@ impl<'a> Generation<'a> {
         self.working.len() - 1
     }
 
+    /// Which working columns are box columns.
+    fn box_mask(&self) -> Vec<bool> {
+        let mut mask = vec![false; self.working.len()];
+        for k in self.dual_box.iter().flat_map(DualBox::indices) {
+            mask[k] = true;
+        }
+        mask
+    }
+
     /// Keeps `m` as the incumbent if it is the best mechanism so far.
     fn keep_incumbent(&mut self, m: &MasterSolution) {
         if self.incumbent.as_ref().is_some_and(|i| i.value >= m.value) {
             return;
         }
-        let boxed: Vec<usize> = self.dual_box.iter().flat_map(DualBox::indices).collect();
+        let boxed = self.box_mask();
         let weights = (0..self.working.len())
-            .filter(|k| m.theta[*k] > 0.0 && !boxed.contains(k))
+            .filter(|k| m.theta[*k] > 0.0 && !boxed[*k])
             .map(|k| (self.working[k].clone(), m.theta[k]))
             .collect();
         self.incumbent = Some(Incumbent {
