@@ -361,10 +361,11 @@ fn assess<'py>(
 fn estimate<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
-    counts: Vec<u64>,
+    counts: Vector<'py>,
     method: String,
     confidence: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let counts = counts.as_array().to_vec();
     let v = engine::estimate(rows(&mechanism), &counts, &method, confidence)
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)

@@ -388,26 +388,7 @@ fn solve(
 
 /// The empirical prior of whole-number counts and their total m.
 fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
-    let mut total: u64 = 0;
-    for (i, &c) in counts.iter().enumerate() {
-        if !(c >= 0.0 && c.fract() == 0.0 && c <= 2f64.powi(53)) {
-            return Err(invalid(
-                &format!("counts[{i}]"),
-                c,
-                "counts are whole numbers of samples between 0 and 2^53",
-                "give e.g. counts=[40, 20, 20, 20]",
-            ));
-        }
-        total = total.saturating_add(c as u64);
-    }
-    if total > 1u64 << 53 {
-        return Err(invalid(
-            "counts",
-            total,
-            "the total m exceeds 2^53, beyond which it is not exact",
-            "give counts totalling at most 2^53",
-        ));
-    }
+    let total = whole_counts(counts)?.iter().sum();
     // The centre of the sample guarantee's ball: a category never observed has
     // mass 0, which the ball covers.
     let prior = Prior::center_normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
@@ -513,11 +494,37 @@ pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result
     })
 }
 
+/// `counts` as whole numbers: each in [0, 2^53] and whole, their total at
+/// most 2^53 (beyond which it is not exact).
+fn whole_counts(counts: &[f64]) -> Result<Vec<u64>> {
+    let mut total: u64 = 0;
+    for (i, &c) in counts.iter().enumerate() {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= 2f64.powi(53)) {
+            return Err(invalid(
+                &format!("counts[{i}]"),
+                c,
+                "counts are whole numbers of samples between 0 and 2^53",
+                "give e.g. counts=[40, 20, 20, 20]",
+            ));
+        }
+        total = total.saturating_add(c as u64);
+    }
+    if total > 1u64 << 53 {
+        return Err(invalid(
+            "counts",
+            total,
+            "the total m exceeds 2^53, beyond which it is not exact",
+            "give counts totalling at most 2^53",
+        ));
+    }
+    Ok(counts.iter().map(|&c| c as u64).collect())
+}
+
 /// The input distribution behind `counts` of released outputs
 /// (`pmldesign::model::frequency`); `method` is `em` or `inversion`.
 pub fn estimate(
     rows: Vec<Vec<f64>>,
-    counts: &[u64],
+    counts: &[f64],
     method: &str,
     confidence: f64,
 ) -> Result<Value> {
@@ -541,7 +548,8 @@ pub fn estimate(
             confidence,
             ..FrequencySettings::default()
         };
-        Ok(json!(estimate_frequencies(&w, counts, &settings)?))
+        let counts = whole_counts(counts)?;
+        Ok(json!(estimate_frequencies(&w, &counts, &settings)?))
     })
 }
 

@@ -83,6 +83,8 @@ def test_bad_input_is_refused():
         pmldesign.estimate(w, counts={"y7": 3})
     with pytest.raises(pmldesign.PmlError, match="whole"):
         pmldesign.estimate(w, counts=[1.5, 2])
+    with pytest.raises(pmldesign.PmlError, match="True"):
+        pmldesign.estimate(w, counts=[True, 2])
     with pytest.raises(pmldesign.PmlError, match="method"):
         pmldesign.estimate(w, counts=[1, 2], method="magic")
     with pytest.raises(pmldesign.PmlError, match="exactly one"):

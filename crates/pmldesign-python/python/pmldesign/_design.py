@@ -37,6 +37,11 @@ class PmlTypeError(PmlError, TypeError):
 def _real_array(name: str, value: Any, hint: str) -> np.ndarray:
     """``value`` as float64, refusing strings, booleans and complex numbers (numpy
     would parse "0.4" or drop an imaginary part) with a one-line PmlTypeError."""
+    if isinstance(value, (list, tuple)):
+        # numpy turns [True, 2] into integers: look at the entries themselves.
+        flagged = next((x for x in value if isinstance(x, (bool, np.bool_))), None)
+        if flagged is not None:
+            raise PmlTypeError(f"invalid {name}: {flagged!r} is not a real number; pass {hint}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as e:

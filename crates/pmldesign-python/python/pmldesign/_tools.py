@@ -124,12 +124,7 @@ def estimate(
     values = list(counts)
     if len(values) != m:
         raise PmlError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
-    whole = []
-    for v in values:
-        if isinstance(v, bool) or not float(v).is_integer() or float(v) < 0:
-            raise PmlError(f"invalid counts: {v!r} is not a whole number of rows; counts are whole and >= 0")
-        whole.append(int(v))
-    out = dict(_native.estimate(matrix, whole, str(method), _number("confidence", confidence)))
+    out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence)))
     groups = out.pop("groups")
     rows = []
     for g, inputs in enumerate(groups):
