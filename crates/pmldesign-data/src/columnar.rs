@@ -5,9 +5,11 @@
 //! column's keyed stream as in a CSV file ([`crate::stream`]): the same rows give
 //! the same outputs in either format.
 
-use crate::counts::{CategoryCounts, Counter};
+use crate::counts::{CategoryCounts, Counter, MISSING_FIX};
+use crate::nulls::Nulls;
 use crate::privatise::{
-    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace, unknown_at,
+    ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
+    unknown_at,
 };
 use crate::record_privatise::RecordPrivatiser;
 use crate::records::RecordCounter;
@@ -120,19 +122,20 @@ pub fn count_parquet(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
-    count_parquet_until(file, column, labels, &|| false)
+    count_parquet_until(file, column, (labels, Nulls::Error), &|| false)
 }
 
-/// [`count_parquet`], asking `stop` before each batch of rows whether to give
-/// up, as [`crate::count_column_until`] does.
+/// [`count_parquet`] with missing values (nulls, empty or blank text) handled as
+/// `nulls` says, asking `stop` before each batch of rows whether to give up, as
+/// [`crate::count_column_until`] does.
 pub fn count_parquet_until(
     file: File,
     column: &str,
-    labels: Option<&[String]>,
+    (labels, nulls): (Option<&[String]>, Nulls),
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
     let (reader, idx, _) = open(file, column, true)?;
-    let mut counter = Counter::new(labels)?;
+    let mut counter = Counter::new(labels)?.with_nulls(nulls);
     let mut row = 0u64;
     for batch in reader {
         if stop() {
@@ -142,17 +145,17 @@ pub fn count_parquet_until(
         let text = as_text(batch.column(idx), column)?;
         for i in 0..text.len() {
             let place = || format!("column {column:?} at row {}", row + i as u64);
-            if text.is_null(i) {
-                return Err(ModelError::invalid(
-                    place(),
-                    NULL,
-                    "a missing value cannot be counted",
-                    "drop or fill the missing values first",
-                ));
-            }
-            let value = text.value(i);
-            if let Err(reject) = counter.add(value) {
-                return Err(counter.reject(reject, value, place()));
+            let value = (!text.is_null(i)).then(|| text.value(i));
+            if let Err(reject) = counter.add_field(value) {
+                return Err(match value {
+                    Some(v) => counter.reject(reject, v, place()),
+                    None => ModelError::invalid(
+                        place(),
+                        NULL,
+                        "a missing value cannot be counted",
+                        MISSING_FIX,
+                    ),
+                });
             }
         }
         row += text.len() as u64;
@@ -201,7 +204,8 @@ fn missing_at(place: &str) -> PrivatiseError {
         place,
         NULL,
         "a missing value has no label of the mechanism",
-        "fill or drop the missing values first, or skip or keep such rows",
+        "design with --nulls drop or category (nulls= in Python), fill the missing values, \
+         or skip or keep such rows",
     ))
 }
 
@@ -245,7 +249,11 @@ where
     W: Write + Send,
     P: ColumnPrivatiser + ?Sized,
 {
-    let how = (placement, on_unknown, RowPlace::Position);
+    let how = Handling {
+        placement,
+        on_unknown,
+        ..Handling::default()
+    };
     privatise_parquet_by(input, output, column, how, privatiser)
 }
 
@@ -255,7 +263,7 @@ pub fn privatise_parquet_by<W, P>(
     input: File,
     output: W,
     column: &str,
-    (placement, on_unknown, rows): (Placement<'_>, OnUnknown, RowPlace<'_>),
+    how: Handling<'_>,
     privatiser: &mut P,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError>
 where
@@ -263,7 +271,9 @@ where
     P: ColumnPrivatiser + ?Sized,
 {
     let (reader, idx, schema) = open(input, column, false)?;
-    let key = match rows {
+    how.check(privatiser.alphabet())?;
+    let placement = how.placement;
+    let key = match how.rows {
         RowPlace::Key(name) => Some((name, column_of(&schema, name)?)),
         RowPlace::Position => None,
     };
@@ -277,8 +287,8 @@ where
             Some((name, k)) => Some(key_places(batch.column(k), name, summary.rows)?),
             None => None,
         };
-        let how = (on_unknown, places.as_deref());
-        let (private, keep) = privatise_batch(&text, column, how, privatiser, &mut summary)?;
+        let rows = (how, places.as_deref());
+        let (private, keep) = privatise_batch(&text, column, rows, privatiser, &mut summary)?;
         let mut columns: Vec<ArrayRef> = batch.columns().to_vec();
         match placement {
             Placement::Replace => columns[idx] = private,
@@ -345,10 +355,11 @@ fn key_places(keys: &ArrayRef, name: &str, first: u64) -> Result<Vec<u64>> {
 fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
     text: &StringArray,
     column: &str,
-    (on_unknown, places): (OnUnknown, Option<&[u64]>),
+    (how, places): (Handling<'_>, Option<&[u64]>),
     privatiser: &mut P,
     summary: &mut PrivatiseSummary,
 ) -> std::result::Result<(ArrayRef, Option<BooleanArray>), PrivatiseError> {
+    let on_unknown = how.on_unknown;
     let mut private = StringBuilder::with_capacity(text.len(), text.len() * 4);
     let mut keep = vec![true; text.len()];
     let mut out = Vec::with_capacity(64);
@@ -356,20 +367,30 @@ fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
         let row = summary.rows;
         summary.rows += 1;
         out.clear();
-        let value = (!text.is_null(i)).then(|| text.value(i));
+        let mut value = (!text.is_null(i)).then(|| text.value(i).as_bytes());
+        if how.nulls != Nulls::Error {
+            match how.value(value.unwrap_or_default()) {
+                Some(v) => value = Some(v),
+                None => {
+                    summary.nulls += 1;
+                    private.append_null();
+                    continue;
+                }
+            }
+        }
         let place = places.map_or(row, |p| p[i]);
         if let Some(v) = value
-            && privatiser.privatise(place, v.as_bytes(), &mut out)
+            && privatiser.privatise(place, v, &mut out)
         {
             private.append_value(String::from_utf8_lossy(&out));
             summary.privatised += 1;
             continue;
         }
-        let shown = value.unwrap_or("null");
+        let shown = value.map_or("null".into(), String::from_utf8_lossy);
         if on_unknown == OnUnknown::Error {
             let place = format!("column {column:?} at row {row}");
             return Err(match value {
-                Some(v) => unknown_at(&place, v, privatiser.alphabet()),
+                Some(_) => unknown_at(&place, &shown, privatiser.alphabet()),
                 None => missing_at(&place),
             });
         }

@@ -11,6 +11,7 @@
 //! # Ok::<(), pmldesign_model::ModelError>(())
 //! ```
 
+use crate::nulls::{NULL_LABEL, Nulls, is_missing};
 use crate::table::{column_index, csv_error, list_labels};
 use pmldesign_model::{ModelError, Prior, Result};
 use serde::{Deserialize, Serialize};
@@ -26,6 +27,9 @@ pub struct CategoryCounts {
     pub counts: Vec<u64>,
     /// Number of data rows counted: the sample size m (the sum of `counts`).
     pub rows: u64,
+    /// Rows with a missing value left out of the count ([`Nulls::Drop`]).
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 impl CategoryCounts {
@@ -81,6 +85,7 @@ impl CategoryCounts {
             labels: self.labels.clone(),
             counts: self.counts.iter().map(|&c| c.max(1)).collect(),
             rows: self.rows,
+            dropped: self.dropped,
         };
         positive.prior()?; // the checks of shape, not of support
         Prior::center_normalised(self.counts.iter().map(|&c| c as f64).collect::<Vec<_>>())
@@ -103,30 +108,43 @@ pub fn count_column<R: Read>(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
-    count_column_until(reader, column, labels, &|| false)
+    count_column_until(reader, column, (labels, Nulls::Error), &|| false)
 }
 
-/// [`count_column`], asking `stop` every [`STOP_EVERY`] rows whether to give up
-/// (a deadline passed, a job was cancelled): it then returns [`stopped`]'s error.
+/// [`count_column`] with missing values handled as `nulls` says, asking `stop`
+/// every [`STOP_EVERY`] rows whether to give up (a deadline passed, a job was
+/// cancelled): it then returns [`stopped`]'s error.
 pub fn count_column_until<R: Read>(
     reader: R,
     column: &str,
-    labels: Option<&[String]>,
+    (labels, nulls): (Option<&[String]>, Nulls),
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
-    count_with(Counter::new(labels)?, reader, column, stop)
+    count_with(
+        Counter::new(labels)?.with_nulls(nulls),
+        reader,
+        column,
+        stop,
+    )
 }
 
 /// Counts a released column against the mechanism's `outputs` for estimation
 /// (`pml estimate`): as [`count_column`] with the labels given, except that
 /// an output that never occurs counts 0 (released data need not show every
-/// output).
+/// output). With [`Nulls::Drop`] a missing released value (a row whose input was
+/// missing) is left out; otherwise it is an error.
 pub fn count_released<R: Read>(
     reader: R,
     column: &str,
     outputs: &[String],
+    nulls: Nulls,
 ) -> Result<CategoryCounts> {
-    let mut counter = Counter::new(Some(outputs))?;
+    let nulls = if nulls == Nulls::Drop {
+        nulls
+    } else {
+        Nulls::Error
+    };
+    let mut counter = Counter::new(Some(outputs))?.with_nulls(nulls);
     counter.zeros = true;
     count_with(counter, reader, column, &|| false)
 }
@@ -160,7 +178,7 @@ fn count_with<R: Read>(
                 "convert the file to UTF-8",
             )
         })?;
-        if let Err(reject) = counter.add(value) {
+        if let Err(reject) = counter.add_field(Some(value)) {
             return Err(counter.reject(
                 reject,
                 value,
@@ -207,6 +225,10 @@ where
 /// beyond any alphabet a mechanism can be designed for.
 pub const MAX_CATEGORIES: usize = 100_000;
 
+/// How to get past a missing value, in every error that refuses one.
+pub(crate) const MISSING_FIX: &str = "fill it in, or say what a missing value does: \
+     --nulls drop (left out) or --nulls category (counted as <null>); nulls= in Python";
+
 /// Why a value was not counted.
 pub(crate) enum Reject {
     Empty,
@@ -224,6 +246,10 @@ pub(crate) struct Counter {
     rows: u64,
     /// Whether a given label may count 0 ([`count_released`]).
     pub(crate) zeros: bool,
+    /// What [`Counter::add_field`] does with a missing value.
+    nulls: Nulls,
+    /// Missing values left out ([`Nulls::Drop`]).
+    dropped: u64,
 }
 
 impl Counter {
@@ -235,6 +261,8 @@ impl Counter {
             fixed: labels.is_some(),
             rows: 0,
             zeros: false,
+            nulls: Nulls::Error,
+            dropped: 0,
         };
         if let Some(labels) = labels {
             if labels.is_empty() {
@@ -268,6 +296,30 @@ impl Counter {
             counter.counts = vec![0; labels.len()];
         }
         Ok(counter)
+    }
+
+    /// The counter with missing values handled as `nulls` says.
+    pub(crate) fn with_nulls(mut self, nulls: Nulls) -> Self {
+        self.nulls = nulls;
+        self
+    }
+
+    /// Counts one field of a column, `None` for a null: a missing value (a null,
+    /// an empty or blank field) is refused, left out or counted as
+    /// [`NULL_LABEL`], as the counter's [`Nulls`] says.
+    #[inline]
+    pub(crate) fn add_field(&mut self, value: Option<&str>) -> std::result::Result<(), Reject> {
+        match value {
+            Some(v) if !is_missing(v.as_bytes()) => self.add(v).map(drop),
+            _ => match self.nulls {
+                Nulls::Error => Err(Reject::Empty),
+                Nulls::Drop => {
+                    self.dropped += 1;
+                    Ok(())
+                }
+                Nulls::Category => self.add(NULL_LABEL).map(drop),
+            },
+        }
     }
 
     /// Counts one value and returns its label's index; allocates only for a new
@@ -304,8 +356,8 @@ impl Counter {
             Reject::Empty => ModelError::invalid(
                 place,
                 format!("{value:?}"),
-                "the value is empty",
-                "fill in the missing value or drop the row before counting",
+                "the value is missing (empty)",
+                MISSING_FIX,
             ),
             Reject::Unknown => ModelError::invalid(
                 place,
@@ -334,10 +386,14 @@ impl Counter {
 
     pub(crate) fn finish(self, source: &str) -> Result<CategoryCounts> {
         if self.rows == 0 && !self.fixed {
+            let why = match self.dropped {
+                0 => "there are no data rows to count".to_owned(),
+                n => format!("there are no data rows to count ({n} missing values left out)"),
+            };
             return Err(ModelError::invalid(
                 "data",
                 source,
-                "there are no data rows to count",
+                why,
                 "pass data with at least one row per category",
             ));
         }
@@ -365,6 +421,7 @@ impl Counter {
             labels: self.labels,
             counts: self.counts,
             rows: self.rows,
+            dropped: self.dropped,
         })
     }
 }
@@ -517,6 +574,7 @@ mod tests {
             labels: strings(&["a", "b", "c"]),
             counts: vec![3, 0, 1],
             rows: 4,
+            dropped: 0,
         };
         let msg = c.prior().unwrap_err().to_string();
         assert!(msg.contains("\"b\"") && msg.contains("ball"), "{msg}");

@@ -38,6 +38,7 @@ pub mod counts;
 pub mod digest;
 pub mod discrete_noise;
 pub mod matrix;
+pub mod nulls;
 pub mod privatise;
 pub mod record_privatise;
 pub mod records;
@@ -51,8 +52,9 @@ pub use counts::{
     count_values, stopped,
 };
 pub use discrete_noise::{DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser};
+pub use nulls::{NULL_LABEL, Nulls};
 pub use privatise::{
-    ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
+    ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,
 };
 pub use records::count_records;

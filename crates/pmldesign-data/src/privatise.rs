@@ -19,6 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::nulls::{NULL_LABEL, Nulls, is_missing};
 use crate::table::{column_index, csv_error, list_labels};
 use pmldesign_model::ModelError;
 use serde::{Deserialize, Serialize};
@@ -72,6 +73,10 @@ pub struct PrivatiseSummary {
     /// The line (1-based, the header being line 1) and value of the first row outside
     /// the alphabet, if any.
     pub first_unknown: Option<(u64, String)>,
+    /// Rows with a missing value written with a missing privatised value
+    /// ([`Nulls::Drop`]).
+    #[serde(default)]
+    pub nulls: u64,
 }
 
 /// Why [`privatise_column`] stopped.
@@ -114,8 +119,72 @@ where
     W: std::io::Write,
     P: ColumnPrivatiser + ?Sized,
 {
-    let how = (placement, on_unknown, RowPlace::Position);
+    let how = Handling {
+        placement,
+        on_unknown,
+        ..Handling::default()
+    };
     privatise_column_by(reader, writer, column, how, privatiser)
+}
+
+/// How [`privatise_column_by`] (and the Parquet writer) treat the rows: where the
+/// output goes, what a value outside the alphabet and a missing value do, and
+/// where each row draws from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handling<'a> {
+    /// Where the privatised values go [default: appended as `private`].
+    pub placement: Placement<'a>,
+    /// A value outside the alphabet [default: an error].
+    pub on_unknown: OnUnknown,
+    /// Where each row draws from [default: its position].
+    pub rows: RowPlace<'a>,
+    /// A missing value (empty or blank; a Parquet null) [default: as a value
+    /// outside the alphabet]: [`Nulls::Category`] privatises it as [`NULL_LABEL`]
+    /// (the mechanism must have that input), [`Nulls::Drop`] writes a missing
+    /// privatised value.
+    pub nulls: Nulls,
+}
+
+impl Default for Handling<'_> {
+    fn default() -> Self {
+        Handling {
+            placement: Placement::Append("private"),
+            on_unknown: OnUnknown::Error,
+            rows: RowPlace::Position,
+            nulls: Nulls::Error,
+        }
+    }
+}
+
+impl Handling<'_> {
+    /// Under [`Nulls::Category`], the mechanism must have the input [`NULL_LABEL`].
+    pub(crate) fn check(&self, alphabet: &[String]) -> Result<(), ModelError> {
+        if self.nulls == Nulls::Category && !alphabet.iter().any(|l| l == NULL_LABEL) {
+            return Err(ModelError::invalid(
+                "nulls",
+                "category",
+                format!(
+                    "a missing value is privatised as {NULL_LABEL:?}, which is not one of the \
+                     mechanism's {} labels",
+                    alphabet.len()
+                ),
+                "design with --nulls category (nulls=\"category\"), or drop or fill the \
+                 missing values",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The value a field is privatised as: the field, or [`NULL_LABEL`] for a
+    /// missing one under [`Nulls::Category`]; `None` for a missing one under
+    /// [`Nulls::Drop`].
+    #[inline]
+    pub(crate) fn value<'v>(&self, field: &'v [u8]) -> Option<&'v [u8]> {
+        if self.nulls == Nulls::Error || !is_missing(field) {
+            return Some(field);
+        }
+        (self.nulls == Nulls::Category).then_some(NULL_LABEL.as_bytes())
+    }
 }
 
 /// Where a row draws from in its column's stream.
@@ -135,7 +204,7 @@ pub fn privatise_column_by<R, W, P>(
     reader: R,
     writer: W,
     column: &str,
-    (placement, on_unknown, rows): (Placement<'_>, OnUnknown, RowPlace<'_>),
+    how: Handling<'_>,
     privatiser: &mut P,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError>
 where
@@ -150,7 +219,9 @@ where
     let mut wtr = RecordWriter::new(writer);
     let header = rdr.byte_headers().map_err(read_error)?.clone();
     let idx = column_index(&header, column)?;
-    let key = match rows {
+    how.check(privatiser.alphabet())?;
+    let (placement, on_unknown) = (how.placement, how.on_unknown);
+    let key = match how.rows {
         RowPlace::Key(name) => Some((name, column_index(&header, name)?)),
         RowPlace::Position => None,
     };
@@ -163,10 +234,15 @@ where
         summary.rows += 1;
         out.clear();
         // The reader is not flexible: every record has as many fields as the header.
-        let value = record.get(idx).unwrap_or_default();
+        let field = record.get(idx).unwrap_or_default();
         let row = match key {
             Some(k) => key_place(&record, k)?,
             None => summary.rows - 1,
+        };
+        let Some(value) = how.value(field) else {
+            summary.nulls += 1;
+            write_row(&mut wtr, &record, (idx, placement), &out)?;
+            continue;
         };
         if privatiser.privatise(row, value, &mut out) {
             summary.privatised += 1;
@@ -183,18 +259,30 @@ where
             }
             summary.kept += 1;
         }
-        match placement {
-            Placement::Append(_) => wtr.record(record.iter().chain(std::iter::once(&out[..]))),
-            Placement::Replace => wtr.record(
-                record
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| if i == idx { &out[..] } else { f }),
-            ),
-        }?;
+        write_row(&mut wtr, &record, (idx, placement), &out)?;
     }
     wtr.flush()?;
     Ok(summary)
+}
+
+/// Writes `record` with the privatised value `out` placed at column `idx` as
+/// `placement` says.
+#[inline]
+fn write_row<W: std::io::Write>(
+    wtr: &mut RecordWriter<W>,
+    record: &csv::ByteRecord,
+    (idx, placement): (usize, Placement<'_>),
+    out: &[u8],
+) -> std::result::Result<(), PrivatiseError> {
+    match placement {
+        Placement::Append(_) => wtr.record(record.iter().chain(std::iter::once(out))),
+        Placement::Replace => wtr.record(
+            record
+                .iter()
+                .enumerate()
+                .map(|(i, f)| if i == idx { out } else { f }),
+        ),
+    }
 }
 
 /// The stream place of a record's key (column `name` at index `idx`).
@@ -270,6 +358,15 @@ pub(crate) fn unknown_error(
 
 /// [`unknown_error`] at a place named in full (`column "c" at row 7`).
 pub(crate) fn unknown_at(place: &str, shown: &str, alphabet: &[String]) -> PrivatiseError {
+    if is_missing(shown.as_bytes()) {
+        return PrivatiseError::Unknown(ModelError::invalid(
+            place,
+            format!("{shown:?}"),
+            "the value is missing (empty), and has no label of the mechanism",
+            "design with --nulls drop or category (nulls= in Python), fill the missing values, \
+             or skip or keep such rows",
+        ));
+    }
     PrivatiseError::Unknown(ModelError::invalid(
         place,
         format!("{shown:?}"),

@@ -8,7 +8,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use pmldesign_data::columnar::{count_parquet, privatise_parquet};
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    CategoricalPrivatiser, OnUnknown, Placement, PrivatiseError, count_column, privatise_column,
+    CategoricalPrivatiser, Handling, NULL_LABEL, Nulls, OnUnknown, Placement, PrivatiseError,
+    count_column, count_column_until, privatise_column, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use std::sync::Arc;
@@ -165,15 +166,17 @@ fn a_reading_asked_to_stop_gives_up() {
     let dir = tempfile::tempdir().unwrap();
     let (path, csv) = files(dir.path(), 5000, None);
     let file = || std::fs::File::open(&path).unwrap();
-    let e = pmldesign_data::columnar::count_parquet_until(file(), "v", None, &|| true);
+    let e =
+        pmldesign_data::columnar::count_parquet_until(file(), "v", (None, Nulls::Error), &|| true);
     assert!(e.unwrap_err().to_string().contains("reading stopped"));
-    let e = pmldesign_data::count_column_until(csv.as_bytes(), "v", None, &|| true);
+    let e = pmldesign_data::count_column_until(csv.as_bytes(), "v", (None, Nulls::Error), &|| true);
     assert!(e.unwrap_err().to_string().contains("reading stopped"));
     let asked = std::cell::Cell::new(0);
-    let counted = pmldesign_data::count_column_until(csv.as_bytes(), "v", None, &|| {
-        asked.set(asked.get() + 1);
-        false
-    });
+    let counted =
+        pmldesign_data::count_column_until(csv.as_bytes(), "v", (None, Nulls::Error), &|| {
+            asked.set(asked.get() + 1);
+            false
+        });
     assert_eq!(counted.unwrap().rows, 5000);
     assert_eq!(asked.get(), 5, "once every 1024 rows");
 }
@@ -217,4 +220,84 @@ fn parquet_columns_come_from_the_schema() {
     std::fs::write(&text, csv).unwrap();
     let e = pmldesign_data::columnar::parquet_columns(std::fs::File::open(&text).unwrap());
     assert!(e.unwrap_err().to_string().contains("Parquet"));
+}
+
+/// A mechanism over a, b, c and the category of missing values.
+fn privatiser_with_nulls() -> CategoricalPrivatiser {
+    let w = Mechanism::from_rows(vec![
+        vec![0.6, 0.3, 0.1],
+        vec![0.2, 0.5, 0.3],
+        vec![0.1, 0.1, 0.8],
+        vec![0.3, 0.3, 0.4],
+    ])
+    .unwrap();
+    let mut names: Vec<String> = LABELS.map(String::from).to_vec();
+    names.push(NULL_LABEL.into());
+    let key =
+        StreamKey::parse("0xbb67ae8584caa73b3c6ef372fe94f82ba54ff53a5f1d36f1510e527fade682d1")
+            .unwrap();
+    CategoricalPrivatiser::new(&w, names, LABELS.map(String::from).to_vec(), (&key, "v")).unwrap()
+}
+
+/// `--nulls drop` and `--nulls category` count and privatise a Parquet null as
+/// they do an empty CSV field: left out (written missing) or one more category.
+#[test]
+fn nulls_are_dropped_or_counted_alike_in_csv_and_parquet() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 3000, Some(None));
+    let file = || std::fs::File::open(&path).unwrap();
+    for nulls in [Nulls::Drop, Nulls::Category] {
+        let how = (None, nulls);
+        let pq = pmldesign_data::columnar::count_parquet_until(file(), "v", how, &|| false);
+        let cs = count_column_until(csv.as_bytes(), "v", how, &|| false).unwrap();
+        assert_eq!(pq.unwrap(), cs);
+        match nulls {
+            Nulls::Drop => assert_eq!((cs.rows, cs.dropped, cs.labels.len()), (2999, 1, 3)),
+            _ => {
+                assert_eq!((cs.rows, cs.dropped, cs.labels.len()), (3000, 0, 4));
+                assert_eq!(
+                    cs.counts[cs.labels.iter().position(|l| l == NULL_LABEL).unwrap()],
+                    1
+                );
+            }
+        }
+    }
+    let run = |nulls: Nulls, p: &mut CategoricalPrivatiser| {
+        let how = Handling {
+            placement: Placement::Append("v_private"),
+            nulls,
+            ..Handling::default()
+        };
+        let mut out = Vec::new();
+        let summary =
+            pmldesign_data::columnar::privatise_parquet_by(file(), &mut out, "v", how, p)?;
+        let mut text = Vec::new();
+        privatise_column_by(csv.as_bytes(), &mut text, "v", how, p)?;
+        let from_csv: Vec<Option<String>> = String::from_utf8(text)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| Some(l.rsplit(',').next().unwrap().trim_matches('"').to_string()))
+            .map(|v| v.filter(|v| !v.is_empty()))
+            .collect();
+        let from_parquet = private_column(out);
+        assert_eq!(from_parquet, from_csv);
+        Ok::<_, PrivatiseError>((summary, from_parquet))
+    };
+    let (summary, col) = run(Nulls::Drop, &mut privatiser()).unwrap();
+    assert_eq!(
+        (summary.nulls, summary.privatised, summary.kept),
+        (1, 2999, 0)
+    );
+    assert!(col[5].is_none() && col.iter().filter(|v| v.is_none()).count() == 1);
+    let (summary, col) = run(Nulls::Category, &mut privatiser_with_nulls()).unwrap();
+    assert_eq!((summary.nulls, summary.privatised), (0, 3000));
+    assert!(col.iter().all(Option::is_some));
+    let e = run(Nulls::Category, &mut privatiser())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("<null>") && e.contains("--nulls category"),
+        "{e}"
+    );
 }

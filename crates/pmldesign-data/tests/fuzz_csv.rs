@@ -9,8 +9,8 @@
 
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    CategoricalPrivatiser, OnUnknown, Placement, RowPlace, count_column, count_records,
-    csv_columns, privatise_column_by,
+    CategoricalPrivatiser, Handling, Nulls, OnUnknown, Placement, RowPlace, count_column,
+    count_records, csv_columns, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use proptest::prelude::*;
@@ -68,7 +68,7 @@ proptest! {
         let outputs = vec!["y1".to_string(), "y2".to_string()];
         let mut p = CategoricalPrivatiser::new(&w, labels.to_vec(), outputs, (&key, "secret")).unwrap();
         let mut out = Vec::new();
-        let how = (Placement::Append("secret_private"), OnUnknown::Skip, RowPlace::Position);
+        let how = Handling { placement: Placement::Append("secret_private"), on_unknown: OnUnknown::Skip, rows: RowPlace::Position, nulls: Nulls::Drop };
         if let Err(e) = privatise_column_by(&bytes[..], &mut out, "secret", how, &mut p) { bounded(e) }
     }
 }

@@ -79,6 +79,12 @@ def test_unknown_values_follow_on_unknown(design):
         single.astype(object).where(single.notna(), None).tolist()
     assert skipped["id"].tolist() == [0, 1, 3, 5]
     assert skipped["city_private"].astype(str).tolist() == single.dropna().astype(str).tolist()
+    # nulls='drop': the null is written missing, never skipped, and the error names only 'z'.
+    with dask.config.set(scheduler="threads"):
+        dropped = pmldesign.dask.privatise(ddf, design, "city", seed=KEY, on_unknown="skip", nulls="drop").compute()
+        with pytest.raises(pmldesign.PmlError, match="'city' at row 4: 'z'"):
+            pmldesign.dask.privatise(ddf, design, "city", seed=KEY, nulls="drop").compute()
+    assert dropped["id"].tolist() == [0, 1, 2, 3, 5] and dropped["city_private"].isna().tolist() == [False, False, True, False, False]
 
 
 def test_estimate_counts_where_the_data_live(design):

@@ -106,6 +106,8 @@ def test_unknown_values_and_counts(spark, design):
     assert [r["city_private"] or "" for r in kept] == expected
     skipped = pmldesign.spark.privatise(frame, design, "city", seed=KEY, on_unknown="skip").toPandas()
     assert skipped["id"].tolist() == [0, 3] and skipped["city_private"].tolist() == [expected[0], expected[3]]
+    dropped = pmldesign.spark.privatise(frame, design, "city", seed=KEY, on_unknown="skip", nulls="drop").toPandas()
+    assert dropped["id"].tolist() == [0, 2, 3] and dropped["city_private"].isna().tolist() == [False, True, False]
     with pytest.raises(Exception, match="'z', not one of the mechanism's labels"):
         pmldesign.spark.privatise(frame, design, "city", seed=KEY).collect()
     with pytest.raises(pmldesign.PmlError, match="column = 'town'"):
@@ -114,6 +116,7 @@ def test_unknown_values_and_counts(spark, design):
         pmldesign.count(frame, "city")
     full = frame.where("city is not null")
     assert pmldesign.count(full, "city") == {"a": 1, "b": 1, "z": 1}
+    assert pmldesign.count(frame, "city", nulls="category") == {"a": 1, "b": 1, "z": 1, "<null>": 1}
 
 
 def test_a_record_design_draws_as_one_call(spark):

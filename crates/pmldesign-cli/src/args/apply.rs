@@ -120,6 +120,12 @@ pub struct ApplyArgs {
     /// What to do with a row whose value is not one of the mechanism's labels.
     #[arg(long, value_enum, default_value = "error")]
     pub on_unknown: Unknown,
+    /// What a missing value (an empty CSV field, a Parquet null) does: error (as a
+    /// value outside the alphabet: see --on-unknown), drop (written missing; whether
+    /// a value is missing is released as is) or category (privatised as the
+    /// design's `<null>` input) [default: what the design recorded, else error].
+    #[arg(long, value_enum, conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
+    pub nulls: Option<super::NullsArg>,
     /// The values of the column for the rows of a bare matrix, in row order,
     /// comma-separated. A design file's rows are certified for its own labels:
     /// with one, --labels must equal them (a design is never re-keyed).

@@ -20,6 +20,11 @@ pub struct EstimateArgs {
     /// The released column of --data (for example `state_private`).
     #[arg(long, value_name = "NAME", requires = "data")]
     pub column: Option<String>,
+    /// A missing released value (written by `pml apply` for a row left out with
+    /// `--nulls drop`): error, or drop (left out of the estimate; `category` is
+    /// an input label, never a released value, so it is taken as error).
+    #[arg(long, value_enum, requires = "data")]
+    pub nulls: Option<super::NullsArg>,
     /// Instead of --data: the counts of released values, one per output in order
     /// (`120,80,40`) or by name (`y1=120,y2=80,y3=40`; outputs not named count 0).
     #[arg(long, value_name = "COUNTS", conflicts_with = "data")]

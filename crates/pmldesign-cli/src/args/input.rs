@@ -31,6 +31,12 @@ pub struct Input {
     /// The format of --data [default: parquet for a name ending in .parquet, else csv].
     #[arg(long, value_enum, requires = "data")]
     pub data_format: Option<DataFormat>,
+    /// What a missing value of --column (an empty CSV field, a Parquet null) does:
+    /// error, drop (left out; `pml apply` then writes it missing, so whether a value
+    /// is missing is released as is) or category (counted, and privatised, as one
+    /// more category, `<null>`). The choice is recorded in the design [default: error].
+    #[arg(long, value_enum, requires = "data")]
+    pub nulls: Option<NullsArg>,
     /// Names of the symbols, comma-separated, one per prior entry. With --data
     /// they fix the alphabet and its order.
     #[arg(long, value_delimiter = ',')]
@@ -68,6 +74,37 @@ pub struct Estimate {
     pub samples: Option<u64>,
     /// What was read and its SHA-256 (hex), for a prior counted from a data file.
     pub digest: Option<(String, String)>,
+    /// Rows of --data with a missing value left out (`--nulls drop`).
+    pub dropped: u64,
+}
+
+/// What a missing value does (`--nulls`), as `pmldesign_data::Nulls`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum NullsArg {
+    /// Refused, naming its line or row.
+    Error,
+    /// Left out of the counts, written missing when privatised (missingness is
+    /// released as is, outside the guarantee).
+    Drop,
+    /// One more category, `<null>`, protected with the rest.
+    Category,
+}
+
+impl From<NullsArg> for pmldesign_data::Nulls {
+    fn from(n: NullsArg) -> Self {
+        match n {
+            NullsArg::Error => pmldesign_data::Nulls::Error,
+            NullsArg::Drop => pmldesign_data::Nulls::Drop,
+            NullsArg::Category => pmldesign_data::Nulls::Category,
+        }
+    }
+}
+
+impl Input {
+    /// The `--nulls` choice [default: error].
+    pub fn nulls(&self) -> pmldesign_data::Nulls {
+        self.nulls.map_or(pmldesign_data::Nulls::Error, Into::into)
+    }
 }
 
 /// The format of a data file.

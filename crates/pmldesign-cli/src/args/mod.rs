@@ -21,7 +21,7 @@ pub mod serve;
 pub mod utility;
 pub mod values;
 
-pub use input::{DataFormat, Estimate, Input};
+pub use input::{DataFormat, Estimate, Input, NullsArg};
 pub use level::Level;
 pub use metric::{MetricArgs, MetricName};
 pub use output::{Format, OutputArgs, extension};

@@ -16,8 +16,8 @@ use pmldesign_data::record_privatise::{
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    CategoricalPrivatiser, ColumnPrivatiser, OnUnknown, Placement, PrivatiseError, RowPlace,
-    privatise_column_by,
+    CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement, PrivatiseError,
+    RowPlace, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -54,7 +54,8 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     let column = a.column.clone().ok_or_else(|| {
         CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
     })?;
-    let (mut privatiser, statement) = privatiser(&a, &column, text.as_deref(), &key)?;
+    let (mut privatiser, statement, recorded) = privatiser(&a, &column, text.as_deref(), &key)?;
+    let nulls = a.nulls.map_or(recorded, Into::into);
     let on_unknown = on_unknown(&a);
     let default_name = format!("{column}_private");
     let placement = if a.replace {
@@ -70,7 +71,12 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     };
     let summary = write_atomic_with("--output", &a.output, |w| {
         let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
-        let how = (placement, on_unknown, rows);
+        let how = Handling {
+            placement,
+            on_unknown,
+            rows,
+            nulls,
+        };
         let privatiser = privatiser.as_mut();
         let w = &mut Stopping { inner: w, stop };
         let done = match source {
@@ -148,6 +154,10 @@ fn run_record(
         ),
         (a.key.is_some(), "--key (not yet for records)"),
         (
+            a.nulls.is_some_and(|n| n != crate::args::NullsArg::Error),
+            "--nulls (not yet for records)",
+        ),
+        (
             a.replace || a.output_column.is_some(),
             "--replace/--output-column (each column gets {column}_private)",
         ),
@@ -216,8 +226,9 @@ fn record_privatiser(
     Ok(Box::new(ColumnByColumn(columns)))
 }
 
-/// A privatiser and, for additive noise, the line stating its measured guarantee.
-type Privatiser = (Box<dyn ColumnPrivatiser>, Option<String>);
+/// A privatiser, for additive noise the line stating its measured guarantee, and
+/// what a missing value does as the design recorded it (`--nulls` at design time).
+type Privatiser = (Box<dyn ColumnPrivatiser>, Option<String>, Nulls);
 
 /// The sampler asked for: a mechanism with its labels, or additive noise on a
 /// grid ([`super::grid_noise`]).
@@ -229,7 +240,7 @@ fn privatiser(
 ) -> Result<Privatiser, CliError> {
     let stream = (key, column);
     if let Some((p, statement)) = super::grid_noise::grid_privatiser(a, stream)? {
-        return Ok((p, Some(statement)));
+        return Ok((p, Some(statement), Nulls::Error));
     }
     let path = a
         .mechanism
@@ -240,17 +251,22 @@ fn privatiser(
     let text = text.unwrap_or_default();
     let file = matrix_from_text("--mechanism", path, text)?;
     // A verified design is applied as it was verified: its own matrix and names.
-    let (mechanism, own, outputs) = match check_claims(path, text, file.design, a.unverified)? {
-        Some(d) => (d.mechanism, d.labels, Some(d.outputs)),
-        None => {
-            let m = Mechanism::from_rows(file.rows)
-                .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
-            let own = pmldesign_solver::check_labels(file.labels.as_deref(), m.inputs()).map_err(
-                |e| CliError::Usage(format!("--mechanism {shown}: the row labels: {e}")),
-            )?;
-            (m, own, file.outputs)
-        }
-    };
+    let (mechanism, own, outputs, nulls) =
+        match check_claims(path, text, file.design, a.unverified)? {
+            Some(d) => {
+                let nulls = recorded_nulls(&d, path)?;
+                (d.mechanism, d.labels, Some(d.outputs), nulls)
+            }
+            None => {
+                let m = Mechanism::from_rows(file.rows)
+                    .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
+                let own = pmldesign_solver::check_labels(file.labels.as_deref(), m.inputs())
+                    .map_err(|e| {
+                        CliError::Usage(format!("--mechanism {shown}: the row labels: {e}"))
+                    })?;
+                (m, own, file.outputs, Nulls::Error)
+            }
+        };
     let labels = match &a.labels {
         // A design's rows are certified for its labels: never re-keyed.
         Some(l) if file.design && *l != own => {
@@ -274,7 +290,17 @@ fn privatiser(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
-    Ok((Box::new(p), None))
+    Ok((Box::new(p), None, nulls))
+}
+
+/// What a design recorded for missing values (`provenance.settings.nulls`,
+/// written by `pml design --nulls`) [default: error].
+fn recorded_nulls(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Nulls, CliError> {
+    let recorded = d.provenance.as_ref().and_then(|p| p.settings.get("nulls"));
+    recorded.map_or(Ok(Nulls::Error), |v| {
+        let field = format!("--mechanism {}: provenance.settings.nulls", path.display());
+        Nulls::parse(&field, v).map_err(|e| CliError::Usage(e.to_string()))
+    })
 }
 
 /// A list of labels for a message: the first few, then how many more.
@@ -321,7 +347,7 @@ fn privatise_parquet(
     file: std::fs::File,
     w: &mut (dyn std::io::Write + Send),
     column: &str,
-    how: (Placement<'_>, OnUnknown, RowPlace<'_>),
+    how: Handling<'_>,
     privatiser: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     pmldesign_data::columnar::privatise_parquet_by(file, w, column, how, privatiser)
@@ -357,7 +383,7 @@ fn privatise_parquet(
     _: std::fs::File,
     _: &mut (dyn std::io::Write + Send),
     _: &str,
-    _: (Placement<'_>, OnUnknown, RowPlace<'_>),
+    _: Handling<'_>,
     _: &mut dyn ColumnPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(no_parquet_support())

@@ -225,13 +225,23 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         bar.finish();
     }
     let mut d = d?.with_envelope(a.envelope_delta)?;
+    let nulls = a.input.nulls();
     d.provenance = d.provenance.map(|p| {
-        let p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+        let mut p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+        if nulls != pmldesign_data::Nulls::Error {
+            p.settings.insert("nulls".into(), nulls.name().into());
+        }
         match &est.digest {
             Some((what, sha)) => p.with_input(what, sha),
             None => p,
         }
     });
+    if est.dropped > 0 {
+        eprintln!(
+            "note: {} rows with a missing value were left out (--nulls drop); `pml apply` writes them missing, so whether a value is missing is released as is, outside the guarantee",
+            est.dropped
+        );
+    }
     Ok((d, settings))
 }
 

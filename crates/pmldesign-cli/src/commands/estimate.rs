@@ -70,8 +70,15 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
             "pml estimate needs --data FILE --column NAME or --counts".into(),
         ));
     };
-    let counted = count_released(open_data(path)?, column, outputs)
+    let nulls = a.nulls.map_or(pmldesign_data::Nulls::Error, Into::into);
+    let counted = count_released(open_data(path)?, column, outputs, nulls)
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    if counted.dropped > 0 {
+        eprintln!(
+            "note: {} released rows with a missing value were left out (--nulls drop)",
+            counted.dropped
+        );
+    }
     Ok(counted.counts)
 }
 

@@ -37,6 +37,7 @@ pub fn load_estimate_until(
             labels,
             samples: None,
             digest: None,
+            dropped: 0,
         });
     }
     if let Some(v) = &input.counts {
@@ -63,13 +64,15 @@ pub fn load_estimate_until(
             labels,
             samples: Some(total),
             digest: None,
+            dropped: 0,
         });
     }
     let column = input.single_column()?;
     if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
-        return parquet_estimate(path, column, input.labels.as_deref(), (zeros, stop));
+        let how = (input.labels.as_deref(), input.nulls());
+        return parquet_estimate(path, column, how, (zeros, stop));
     }
     if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
@@ -77,7 +80,8 @@ pub fn load_estimate_until(
             open_data(path)?,
         ));
         let labels = input.labels.as_deref();
-        let counts = pmldesign_data::count_column_until(&mut reader, column, labels, stop)
+        let how = (labels, input.nulls());
+        let counts = pmldesign_data::count_column_until(&mut reader, column, how, stop)
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         let prior = if zeros {
             counts.center()
@@ -90,6 +94,7 @@ pub fn load_estimate_until(
             labels: counts.labels,
             samples: Some(counts.rows),
             digest: Some((format!("data file {}", path.display()), reader.hex())),
+            dropped: counts.dropped,
         });
     }
     Err(CliError::Usage(
@@ -117,12 +122,12 @@ pub fn open_file(path: &std::path::Path) -> Result<std::fs::File, CliError> {
 fn parquet_estimate(
     path: &std::path::Path,
     column: &str,
-    labels: Option<&[String]>,
+    how: (Option<&[String]>, pmldesign_data::Nulls),
     (zeros, stop): (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     let shown = path.display();
     let file = open_file(path)?;
-    let counts = pmldesign_data::columnar::count_parquet_until(file, column, labels, stop)
+    let counts = pmldesign_data::columnar::count_parquet_until(file, column, how, stop)
         .map_err(|e| CliError::Usage(format!("--data {shown}: {e}")))?;
     let mut digest = pmldesign_data::digest::Digesting::new(open_file(path)?);
     std::io::copy(&mut digest, &mut std::io::sink())
@@ -138,6 +143,7 @@ fn parquet_estimate(
         labels: counts.labels,
         samples: Some(counts.rows),
         digest: Some((format!("data file {shown}"), digest.hex())),
+        dropped: counts.dropped,
     })
 }
 
@@ -146,7 +152,7 @@ fn parquet_estimate(
 fn parquet_estimate(
     path: &std::path::Path,
     _: &str,
-    _: Option<&[String]>,
+    _: (Option<&[String]>, pmldesign_data::Nulls),
     _: (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     Err(no_parquet(path))
@@ -170,6 +176,12 @@ pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
         ));
     };
     let shown = path.display();
+    if input.nulls() != pmldesign_data::Nulls::Error {
+        return Err(CliError::Usage(format!(
+            "invalid --nulls {} with several --column: a record's missing values are not handled yet; drop or fill them first, or design each column alone",
+            input.nulls().name()
+        )));
+    }
     let usage = |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {shown}: {e}"));
     if DataFormat::of(path, input.data_format) == DataFormat::Parquet {
         return parquet_records(path, &input.column)?.map_err(usage);

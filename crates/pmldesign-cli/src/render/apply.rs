@@ -98,6 +98,12 @@ pub fn summary_line(s: &PrivatiseSummary, data: &Path, output: &Path) -> String 
             rows(s.kept)
         ));
     }
+    if s.nulls > 0 {
+        line.push_str(&format!(
+            "; {} with a missing value written missing (--nulls drop: whether a value is missing is released as is)",
+            rows(s.nulls)
+        ));
+    }
     if let Some((line_no, value)) = &s.first_unknown {
         line.push_str(&format!(" (the first at line {line_no}: {value:?})"));
     }

@@ -32,6 +32,15 @@ DEFAULT_COLUMN = "value"
 #: row out, ``keep`` keeps it with a missing output (null; ``""`` in a numpy array).
 ON_UNKNOWN = ("error", "skip", "keep")
 
+#: What a null does, as ``pml apply --nulls``: ``error`` (a null is a value outside
+#: the labels: ``on_unknown`` decides), ``drop`` (its output is missing: whether a
+#: value is missing is released as is) or ``category`` (privatised as the design's
+#: ``<null>`` input). The default is what the design recorded, else ``error``.
+NULLS = ("error", "drop", "category")
+
+#: The label of the category of nulls (``nulls="category"``).
+NULL_LABEL = "<null>"
+
 
 def row_labels(labels: Optional[Sequence[Any]], own: Optional[list], n: int) -> list:
     """The labels of the mechanism's rows: a design's own (``labels`` may only
@@ -102,6 +111,19 @@ def shared_secret(seed: Any) -> str:
     return secret_of(seed) or str(secrets.randbits(256))
 
 
+def check_nulls(nulls: Any, design: Any = None) -> str:
+    """``nulls`` checked, or (``None``) what ``design`` recorded at design time
+    (``provenance.settings.nulls``, as ``pml design --nulls`` writes it), else ``error``."""
+    if nulls is None:
+        recorded = None
+        if isinstance(design, Design):
+            recorded = ((design.to_dict().get("provenance") or {}).get("settings") or {}).get("nulls")
+        nulls = recorded or "error"
+    if nulls not in NULLS:
+        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    return str(nulls)
+
+
 def check_on_unknown(on_unknown: Any) -> str:
     if on_unknown not in ON_UNKNOWN:
         raise PmlError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")
@@ -168,24 +190,24 @@ def _own_name(values: Any) -> Optional[str]:
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
 ) -> "pandas.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
 ) -> "pyarrow.DictionaryArray": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
 ) -> np.ndarray: ...
 def apply(
     design_or_matrix: MechanismLike,
@@ -198,6 +220,7 @@ def apply(
     key: Any = None,
     on_unknown: str = "error",
     codes: bool = False,
+    nulls: Optional[str] = None,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
@@ -222,6 +245,10 @@ def apply(
     ``on_unknown`` handles a null or a value outside the labels as
     ``pml apply --on-unknown`` does: ``error``, ``skip`` (the row is left out) or
     ``keep`` (its output is missing); a skipped row keeps its place in the stream.
+    ``nulls`` says what a null (``None``, ``NaN``, ``pd.NA``) does: ``error`` (as a
+    value outside the labels), ``drop`` (its output is missing, the row kept: whether
+    a value is missing is then released as is) or ``category`` (privatised as the
+    design's ``<null>`` input); by default what the design recorded, else ``error``.
 
     Returns the input's type: a categorical pandas Series over the outputs with the
     same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
@@ -249,12 +276,29 @@ def apply(
     column = str(column) if column is not None else own or DEFAULT_COLUMN
     refuse_floats(values, own or column)
     found, describe = codes_of(values, names, codes=check_codes(codes))
-    if how == "error" and (found < 0).any():
-        refuse(found, describe, field_of(own), names)
+    found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
+    if how == "error" and ((found < 0) & ~dropped).any():
+        refuse(np.where(dropped, 0, found), describe, field_of(own), names)
     places = None if key is None else key_places(key, len(found))
     out = draw(matrix, found, column, secret, offset=start, places=places)
-    keep = None if how != "skip" else found >= 0
+    keep = None if how != "skip" else (found >= 0) | dropped
     return _shaped(values, out, outputs, keep)
+
+
+def null_codes(found: np.ndarray, nulls: str, names: list) -> Tuple[np.ndarray, np.ndarray]:
+    """The codes with nulls made the ``<null>`` input (``category``), and which rows
+    are nulls written missing (``drop``)."""
+    is_null = found == NULL
+    if nulls == "category" and is_null.any():
+        if NULL_LABEL not in names:
+            raise PmlError(
+                f"invalid nulls = 'category': a null is privatised as {NULL_LABEL!r}, which is not one of the "
+                f"mechanism's {len(names)} labels; design with nulls counted as a category (count(..., nulls='category')), "
+                "or drop or fill the nulls"
+            )
+        found = np.where(is_null, names.index(NULL_LABEL), found)
+    dropped = is_null if nulls == "drop" else np.zeros(len(found), dtype=bool)
+    return found, dropped
 
 
 def _shaped(values: Any, out: np.ndarray, outputs: List[str], keep: Optional[np.ndarray]) -> Any:

@@ -6,7 +6,7 @@ has one). The counts feed :func:`pmldesign.design_from_counts`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -32,15 +32,27 @@ def _pick(data: Any, column: Optional[str], frame_types: tuple) -> Any:
     return data
 
 
-def _checked(counts: Dict[str, int], name: str, nulls: int) -> Dict[str, int]:
-    if nulls:
-        raise PmlError(f"invalid column {name!r}: {nulls} null value(s) of {sum(counts.values()) + nulls} rows; drop or fill them first")
+#: What a null does when counting (``count(..., nulls=)``, ``pml design --nulls``).
+NULLS = ("error", "drop", "category")
+
+#: The category of nulls under ``nulls="category"`` (as ``pml design`` names it).
+NULL_LABEL = "<null>"
+
+
+def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") -> Dict[str, int]:
+    if nulls and how == "error":
+        raise PmlError(
+            f"invalid column {name!r}: {nulls} null value(s) of {sum(counts.values()) + nulls} rows; "
+            "fill them, or pass nulls='drop' (left out) or nulls='category' (counted as <null>)"
+        )
+    if nulls and how == "category":
+        counts = {**counts, NULL_LABEL: counts.get(NULL_LABEL, 0) + nulls}
     if len(counts) > MAX_CATEGORIES:
         raise PmlError(f"invalid column {name!r}: {len(counts)} categories, more than {MAX_CATEGORIES}; group rare ones first")
     return counts
 
 
-def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
+def count(data: Any, column: Optional[str] = None, *, nulls: str = "error") -> Dict[str, int]:
     """Category counts of a column: ``{label: count}``.
 
     ``data`` is a pandas or polars DataFrame (with ``column``) or Series, a polars
@@ -48,8 +60,19 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
     DataFrame (with ``column``) or Series, a Spark DataFrame (with ``column``), a
     numpy array or any iterable. A
     categorical column lists its categories in their order (zero counts kept);
-    other columns list labels sorted. A null is an error naming the column.
+    other columns list labels sorted. A null (``None``, ``NaN``, ``pd.NA``) is, as
+    ``nulls`` says, an error naming the column (the default), left out (``drop``), or
+    counted as one more category, ``"<null>"``, listed last (``category``); apply the
+    design with the same ``nulls`` (the CLI records it in the design).
     """
+    if nulls not in NULLS:
+        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    counted = _count(data, column)
+    return _checked(counted[0], counted[1], counted[2], nulls)
+
+
+def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
+    """The counts of the non-null values, the column's name and its number of nulls."""
     kind = _module(data)
     if kind in ("pandas", "dask"):
         s = _pick(data, column, ("DataFrame",))
@@ -63,7 +86,7 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
             vc = s.value_counts(sort=False, dropna=True)
         ordered = str(s.dtype) == "category" and kind == "pandas"
         items = vc.items() if ordered else sorted((str(k), v) for k, v in vc.items())
-        return _checked({str(k): int(v) for k, v in items}, name, nulls)
+        return {str(k): int(v) for k, v in items}, name, nulls
     if kind == "polars":
         if type(data).__name__ == "LazyFrame":
             if column is None:
@@ -75,14 +98,14 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
         vc = s.value_counts()
         keys, tallies = vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()
         pairs = sorted((str(k), int(v)) for k, v in zip(keys, tallies) if k is not None)
-        return _checked(dict(pairs), name, int(s.null_count()))
+        return dict(pairs), name, int(s.null_count())
     if kind == "pyspark":
         if column is None or column not in data.columns:
             raise PmlError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
         rows = data.groupBy(column).count().collect()
         nulls = sum(int(r["count"]) for r in rows if r[column] is None)
         pairs = sorted((str(r[column]), int(r["count"])) for r in rows if r[column] is not None)
-        return _checked(dict(pairs), column, nulls)
+        return dict(pairs), column, nulls
     if kind == "pyarrow":
         import pyarrow.compute as pc
 
@@ -96,12 +119,16 @@ def count(data: Any, column: Optional[str] = None) -> Dict[str, int]:
         refuse_floats(arr, name)
         vc = pc.value_counts(arr)
         pairs = sorted((str(v["values"]), int(v["counts"])) for v in vc.to_pylist() if v["values"] is not None)
-        return _checked(dict(pairs), name, int(arr.null_count))
+        return dict(pairs), name, int(arr.null_count)
     if isinstance(data, np.ndarray):
         flat = data.ravel()
         refuse_floats(flat, str(column or "values"))
-        keys, counts = np.unique(flat.astype(str), return_counts=True)
-        return _checked({str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0)
+        if flat.dtype.kind == "O":  # None is a null, as in a list
+            data = flat.tolist()
+        else:
+            keys, counts = np.unique(flat.astype(str), return_counts=True)
+            return {str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0
     tally = Counter(data)
-    nulls = tally.pop(None, 0)
-    return _checked({str(k): int(v) for k, v in sorted(tally.items(), key=lambda kv: str(kv[0]))}, str(column or "values"), nulls)
+    missing = [k for k in tally if k is None or (isinstance(k, float) and k != k)]
+    nulls = sum(tally.pop(k) for k in missing)
+    return {str(k): int(v) for k, v in sorted(tally.items(), key=lambda kv: str(kv[0]))}, str(column or "values"), nulls

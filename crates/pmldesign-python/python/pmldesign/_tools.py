@@ -86,6 +86,7 @@ def estimate(
     column: Optional[str] = None,
     method: str = "em",
     confidence: float = 0.95,
+    nulls: str = "error",
 ) -> Record:
     """The input distribution estimated from released data, with intervals.
 
@@ -94,7 +95,9 @@ def estimate(
     table; its values are the mechanism's output labels), or ``counts``: a dict
     ``{output label: count}`` or one count per output in order. ``method`` is ``"em"``
     (maximum likelihood, never negative) or ``"inversion"`` (unbiased least squares,
-    projected onto the simplex). Inputs whose rows of the mechanism are equal are
+    projected onto the simplex). A null released value (a row whose input was
+    dropped with ``nulls="drop"``) is an error, or left out with ``nulls="drop"``.
+    Inputs whose rows of the mechanism are equal are
     released alike: only their total is estimated, as one group.
 
     Returns a Record with ``estimates``: one dict per group (``label``, ``inputs``,
@@ -111,7 +114,9 @@ def estimate(
     if released is not None:
         from ._tables import count
 
-        counts = count(released, column)
+        if nulls not in ("error", "drop"):
+            raise PmlError(f"invalid nulls = {nulls!r}: a released column's null is an error ('error') or left out ('drop')")
+        counts = count(released, column, nulls=nulls)
     if isinstance(counts, dict):
         unknown = [k for k in counts if str(k) not in outputs]
         if unknown:

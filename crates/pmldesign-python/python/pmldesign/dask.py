@@ -16,7 +16,7 @@ import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import apply, check_on_unknown, refuse, shared_secret
+from ._apply import apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
 from ._codes import codes_of
 
 
@@ -31,24 +31,28 @@ def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
 
 
 def _partition(
-    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: str, partition_info: Any = None
+    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: Any, partition_info: Any = None
 ) -> Any:
     design = Design.from_json(text)  # re-verified on the worker
     out = part.copy()
+    how, nulls = how
     keep = "keep" if how == "skip" else how
     start = 0 if by is not None or partition_info is None else int(offsets[partition_info["number"]])
     if how == "error":  # named by the row's global position (or its key)
         codes, describe = codes_of(part[column], design.labels)
+        codes, dropped = null_codes(codes, nulls, design.labels)
+        codes = np.where(dropped, 0, codes)
         if (codes < 0).any():
             keys = None if by is None else part[by].tolist()
             at = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
             refuse(codes, describe, lambda i: f"column {column!r} at {at(i)}", design.labels)
     if by is not None:
-        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep)
+        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep, nulls=nulls)
     else:
         first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
-        out[name] = apply(design, part[column], seed=secret, offset=first, column=column, on_unknown=keep)
-    return out[out[name].notna()] if how == "skip" else out
+        out[name] = apply(design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls)
+    kept = out[name].notna() | (part[column].isna() if nulls == "drop" else False)
+    return out[kept] if how == "skip" else out
 
 
 def _record_partition(part: Any, text: str, secret: Any, offsets: Any, how: str, partition_info: Any = None) -> Any:
@@ -82,6 +86,7 @@ def privatise(
     name: Optional[str] = None,
     key: Optional[str] = None,
     on_unknown: str = "error",
+    nulls: Optional[str] = None,
 ) -> Any:
     """``frame`` (a Dask DataFrame) with the column ``name`` (default
     ``{column}_private``): categorical over the design's outputs, drawn row by row
@@ -93,7 +98,7 @@ def privatise(
     (each worker drawing its own would make rows of different partitions share
     nothing, but the output could not be checked or re-run). With ``key`` (a column of
     user keys), each row draws from the place its key gives: no counting pass, and the
-    output does not depend on the rows' order. ``on_unknown`` as in
+    output does not depend on the rows' order. ``on_unknown`` and ``nulls`` as in
     :func:`pmldesign.apply` (``skip`` drops the row). A partition that holds other
     than its counted rows fails, since rows could otherwise share draws."""
     import pandas as pd
@@ -105,7 +110,7 @@ def privatise(
         return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown))
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
-    how = check_on_unknown(on_unknown)
+    how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
     secret = shared_secret(seed)
     name = name or f"{column}_private"
     if key is not None and key not in frame.columns:

@@ -10,11 +10,11 @@ so the column is the same for any batching, ``collect(engine="streaming")`` incl
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+from typing import Any, Optional, Tuple, TypeVar
 
 import numpy as np
 
-from ._apply import apply, check_on_unknown, draw, field_of, key_places, mechanism_of, refuse, shared_secret
+from ._apply import apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
 from ._codes import codes_of
 from ._design import Design
 from ._native import PmlError
@@ -25,24 +25,26 @@ Frame = TypeVar("Frame")
 _INDEX = "__pmldesign_row__"
 
 
-def _batch(design: Design, column: str, by: Optional[str], secret: str, how: str) -> Any:
+def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tuple[str, str]) -> Any:
     """The function polars maps over each batch of ``struct(column, index or key)``."""
     import polars as pl
 
     matrix, labels, outputs, _ = mechanism_of(design)
     enum = pl.Enum(outputs)
+    how, nulls = how
 
     def run(batch: Any) -> Any:
         values = batch.struct.field(column)
         place = batch.struct.field(by or _INDEX)
         codes, describe = codes_of(values, labels)
+        codes, dropped = null_codes(codes, nulls, labels)
         if by is None:
             places = place.to_numpy().astype(np.uint64)
         else:
             places = key_places(place, len(place))
-        if how == "error" and (codes < 0).any():
+        if how == "error" and ((codes < 0) & ~dropped).any():
             row = field_of(column)
-            refuse(codes, describe, (lambda i: row(int(places[i]))) if by is None else row, labels)
+            refuse(np.where(dropped, 0, codes), describe, (lambda i: row(int(places[i]))) if by is None else row, labels)
         out = draw(matrix, codes, column, secret, places=places)
         named = pl.Series(values.name, out)
         return named.replace_strict(list(range(len(outputs))), outputs, default=None, return_dtype=enum)
@@ -104,13 +106,14 @@ def privatise(
     offset: int = 0,
     key: Optional[str] = None,
     on_unknown: str = "error",
+    nulls: Optional[str] = None,
 ) -> Frame:
     """``frame`` (a polars DataFrame or LazyFrame, returned as the same) with the
     column ``name`` (default ``{column}_private``) of privatised values, an Enum over
     the design's outputs; with a :class:`pmldesign.RecordDesign` (no ``column``), one
     ``{column}_private`` per column of the record, as ``pml apply`` writes them. ``offset`` is the global position of the frame's first row;
     with ``key`` (a column of user keys) rows draw by key and order does not matter.
-    ``on_unknown`` as in :func:`pmldesign.apply` (``skip`` drops the row); a
+    ``on_unknown`` and ``nulls`` as in :func:`pmldesign.apply` (``skip`` drops the row); a
     LazyFrame raises when collected, naming a bad row (batches run in parallel, so
     not always the first). Without ``seed`` a fresh key is drawn once for the frame."""
     import polars as pl
@@ -132,7 +135,11 @@ def privatise(
         if value is not None and value not in names:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {names}); pass one of them")
     how = check_on_unknown(on_unknown)
+    nulls = check_nulls(nulls, design)
     secret = shared_secret(seed)
+    kept = pl.col(name or f"{column}_private").is_not_null()
+    if nulls == "drop":  # a dropped null is written missing, not skipped
+        kept = kept | pl.col(column).is_null()
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise PmlError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"
@@ -140,13 +147,13 @@ def privatise(
         # Eager: one call over the whole column, so an error names its first bad row.
         by = None if key is None else frame.get_column(key)
         keep = "keep" if how == "skip" else how
-        out = apply(design, frame.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep)
+        out = apply(design, frame.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls)
         done = frame.with_columns(out.alias(name))
-        return done.filter(pl.col(name).is_not_null()) if how == "skip" else done
+        return done.filter(kept) if how == "skip" else done
     plan = frame if key is not None else frame.with_row_index(_INDEX, offset=offset)
-    run = _batch(design, column, key, secret, how)
+    run = _batch(design, column, key, secret, (how, nulls))
     private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(design.outputs), is_elementwise=True)
     plan = plan.with_columns(private.alias(name))
     if how == "skip":
-        plan = plan.filter(pl.col(name).is_not_null())
+        plan = plan.filter(kept)
     return plan if key is not None else plan.drop(_INDEX)

@@ -23,7 +23,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ._apply import apply, check_on_unknown, shared_secret
+from ._apply import apply, check_nulls, check_on_unknown, shared_secret
 from ._design import Design
 from ._native import PmlError
 
@@ -65,7 +65,7 @@ def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: boo
 
 
 def _privatiser(
-    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: str
+    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: Tuple[str, str]
 ) -> Any:
     """The function each Spark task maps over its Arrow batches."""
 
@@ -77,16 +77,22 @@ def _privatiser(
         part = TaskContext.get().partitionId()
         first = 0 if spans is None or part >= len(spans) else spans[part][0]
         at = first
-        keep = "keep" if how == "skip" else how
+        how_unknown, nulls = how
+        keep = "keep" if how_unknown == "skip" else how_unknown
         for batch in batches:
             values = batch.column(batch.schema.get_field_index(column))
             key = None if by is None else batch.column(batch.schema.get_field_index(by)).to_pylist()
-            out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep)
+            out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep, nulls=nulls)
             at += batch.num_rows
             done = pa.RecordBatch.from_arrays([*batch.columns, out.cast(pa.string())], names=[*batch.schema.names, name])
             if spans is not None:
                 _check_span(part, at - first, spans, done=False)
-            yield done.filter(done.column(name).is_valid()) if how == "skip" else done
+            kept = done.column(name).is_valid()
+            if nulls == "drop":  # a dropped null is written missing, not skipped
+                import pyarrow.compute as pc
+
+                kept = pc.or_(kept, values.is_null())
+            yield done.filter(kept) if how_unknown == "skip" else done
         if spans is not None:
             _check_span(part, at - first, spans)
 
@@ -130,13 +136,14 @@ def privatise(
     name: Optional[str] = None,
     key: Optional[str] = None,
     on_unknown: str = "error",
+    nulls: Optional[str] = None,
 ) -> Any:
     """``frame`` (a Spark DataFrame) with the string column ``name`` (default
     ``{column}_private``) of privatised values, drawn row by row from the keyed
     stream of ``column`` at each row's position (or its user's ``key``). With a
     :class:`pmldesign.RecordDesign` (no ``column``), one ``{column}_private`` per
     column of the record, as ``pml apply`` writes them.
-    ``on_unknown`` as in :func:`pmldesign.apply` (``skip`` drops the row). Without
+    ``on_unknown`` and ``nulls`` as in :func:`pmldesign.apply` (``skip`` drops the row). Without
     ``seed`` a fresh key is drawn here, once, and shared by every partition."""
     from pyspark.sql.types import StringType, StructField, StructType
 
@@ -155,10 +162,11 @@ def privatise(
         if value is not None and value not in frame.columns:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
     how = check_on_unknown(on_unknown)
+    nulls = check_nulls(nulls, design)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
     if name in frame.columns:
         raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")
     spans = None if key is not None else _spans(_partition_counts(frame, column))
-    schema = StructType([*frame.schema.fields, StructField(name, StringType(), nullable=how != "error")])
-    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, how), schema)
+    schema = StructType([*frame.schema.fields, StructField(name, StringType(), nullable=how != "error" or nulls == "drop")])
+    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls)), schema)

@@ -1,0 +1,132 @@
+//! End-to-end tests of `--nulls` (docs/theory.md §6): a missing value is refused
+//! by default, left out (`drop`) or one more category (`category`), and `pml
+//! apply` privatises the rows as the design recorded.
+
+mod common;
+use common::{output_file, pml, s, usage_error, write};
+use std::path::Path;
+
+/// 40 rows cycling a, b, c, every fifth value missing (an empty field).
+fn data(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("id,v\n");
+    for i in 0..40 {
+        let v = if i % 5 == 4 {
+            ""
+        } else {
+            ["a", "b", "c"][i % 3]
+        };
+        text.push_str(&format!("{i},{v}\n"));
+    }
+    write(dir, "in.csv", &text)
+}
+
+fn design(dir: &Path, data: &Path, nulls: &str) -> std::path::PathBuf {
+    let args = [
+        "design",
+        "--data",
+        s(data),
+        "--column",
+        "v",
+        "--exp-epsilon",
+        "2",
+        "--nulls",
+        nulls,
+        "--format",
+        "json",
+    ];
+    output_file(dir, &format!("{nulls}.json"), &args)
+}
+
+/// The `v_private` values of an output CSV (the last field of each row).
+fn private(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows = text.lines().skip(1);
+    rows.map(|l| l.rsplit(',').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_missing_value_is_refused_by_default_naming_the_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = data(dir.path());
+    let args = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--exp-epsilon",
+        "2",
+    ];
+    usage_error(&args, "line 6");
+    usage_error(&args, "--nulls drop");
+}
+
+/// The design `d` (its JSON read back), and `pml apply` of it to `data` with
+/// `extra` flags: the output file and stderr.
+fn design_and_apply(
+    dir: &Path,
+    nulls: &str,
+    extra: &[&str],
+) -> (serde_json::Value, std::path::PathBuf, String) {
+    let data = data(dir);
+    let d = design(dir, &data, nulls);
+    let json = serde_json::from_slice(&std::fs::read(&d).unwrap()).unwrap();
+    let out = dir.join("out.csv");
+    let apply = [
+        "apply",
+        "--mechanism",
+        s(&d),
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+    ];
+    let done = pml()
+        .args(apply)
+        .args(["--output", s(&out)])
+        .args(extra)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&done.stderr).into_owned();
+    assert_eq!(done.status.success(), extra.is_empty(), "{err}");
+    (json, out, err)
+}
+
+#[test]
+fn category_counts_and_privatises_missing_values_as_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, out, _) = design_and_apply(dir.path(), "category", &[]);
+    assert_eq!(json["labels"], serde_json::json!(["a", "b", "c", "<null>"]));
+    assert_eq!(json["provenance"]["settings"]["nulls"], "category");
+    assert!(private(&out).iter().all(|v| !v.is_empty()));
+    // Overridden at apply time, a missing value is again refused.
+    let (_, _, err) = design_and_apply(dir.path(), "category", &["--nulls", "error"]);
+    assert!(err.contains("missing") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn drop_leaves_missing_values_out_and_writes_them_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, out, err) = design_and_apply(dir.path(), "drop", &[]);
+    assert_eq!(json["labels"], serde_json::json!(["a", "b", "c"]));
+    assert_eq!(json["provenance"]["settings"]["nulls"], "drop");
+    assert!(
+        err.contains("8 rows with a missing value written missing"),
+        "{err}"
+    );
+    let values = private(&out);
+    let empty: Vec<usize> = (0..40).filter(|&i| values[i].is_empty()).collect();
+    assert_eq!(empty, (0..40).filter(|i| i % 5 == 4).collect::<Vec<_>>());
+    let d = dir.path().join("drop.json");
+    let estimate = [
+        "estimate",
+        "--mechanism",
+        s(&d),
+        "--data",
+        s(&out),
+        "--column",
+        "v_private",
+    ];
+    usage_error(&estimate, "missing");
+}

@@ -1,0 +1,81 @@
+//! Missing values: what counting and privatising do with a null (a Parquet null,
+//! an empty or blank CSV field; Python's `None`, `NaN`, `pd.NA`).
+//!
+//! The choice is the data holder's and is made once, at design time; it is
+//! recorded in the design (`provenance.settings.nulls`) so that `pml apply`
+//! privatises the rows as they were counted (`docs/theory.md` §6).
+
+use pmldesign_model::{ModelError, Result};
+use serde::{Deserialize, Serialize};
+
+/// The category a null becomes under [`Nulls::Category`]. A value written
+/// `<null>` in the data is the same category.
+pub const NULL_LABEL: &str = "<null>";
+
+/// What a null does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Nulls {
+    /// Refused, naming its row (the default everywhere).
+    #[default]
+    Error,
+    /// Left out of the counts; when privatising, written as a null (the row is
+    /// kept). Whether a value is missing is then released as it is, outside any
+    /// guarantee: the choice for data where missingness is public.
+    Drop,
+    /// Counted, and privatised, as one more category, [`NULL_LABEL`]: missingness
+    /// is protected with the rest of the value.
+    Category,
+}
+
+impl Nulls {
+    /// The name used by `--nulls` and `nulls=` (`error`, `drop`, `category`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Nulls::Error => "error",
+            Nulls::Drop => "drop",
+            Nulls::Category => "category",
+        }
+    }
+
+    /// The choice named `text`, as [`Nulls::name`] writes it; anything else is an
+    /// error naming `field`.
+    pub fn parse(field: &str, text: &str) -> Result<Self> {
+        match text {
+            "error" => Ok(Nulls::Error),
+            "drop" => Ok(Nulls::Drop),
+            "category" => Ok(Nulls::Category),
+            _ => Err(ModelError::invalid(
+                field,
+                format!("{text:?}"),
+                "not a way to handle missing values",
+                "give error, drop or category",
+            )),
+        }
+    }
+}
+
+/// Whether a CSV field (or a text value) is missing: empty or blank (white space
+/// only, as `str::trim` sees it).
+#[inline]
+pub fn is_missing(value: &[u8]) -> bool {
+    value.is_empty() || std::str::from_utf8(value).is_ok_and(|s| s.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for n in [Nulls::Error, Nulls::Drop, Nulls::Category] {
+            assert_eq!(Nulls::parse("nulls", n.name()).unwrap(), n);
+        }
+        let e = Nulls::parse("--nulls", "skip").unwrap_err().to_string();
+        assert!(
+            e.contains("--nulls") && e.contains("error, drop or category"),
+            "{e}"
+        );
+        assert!(is_missing(b"") && is_missing(b" \t") && !is_missing(b" a"));
+    }
+}

@@ -1,0 +1,79 @@
+"""Missing values (issue 37): ``nulls="error"|"drop"|"category"`` counts and
+privatises a null alike in every engine, and as ``pml design/apply --nulls`` do."""
+
+import json
+
+import numpy as np
+import pytest
+
+import pmldesign
+
+KEY = "0x" + "6a09e667f3bcc908" * 4
+VALUES = ["a", "b", None, "c", "a", None, "b", "a", "c", "a"] * 30
+
+
+def test_count_refuses_drops_or_counts_a_null_in_every_engine():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    plain = {"a": 120, "b": 60, "c": 60}
+    for data in (VALUES, np.array(VALUES, dtype=object), pd.Series(VALUES), pl.Series(VALUES), pa.array(VALUES)):
+        with pytest.raises(pmldesign.PmlError, match="nulls='drop'"):
+            pmldesign.count(data)
+        assert pmldesign.count(data, nulls="drop") == plain
+        counted = pmldesign.count(data, nulls="category")
+        assert counted == {**plain, "<null>": 60} and list(counted)[-1] == "<null>"
+    with pytest.raises(pmldesign.PmlError, match="'error', 'drop' or 'category'"):
+        pmldesign.count(VALUES, nulls="skip")
+
+
+def test_category_privatises_a_null_as_the_cli_does(tmp_path, run_pml):
+    pd = pytest.importorskip("pandas")
+    data = tmp_path / "in.csv"
+    pd.DataFrame({"v": VALUES}).to_csv(data, index=False)
+    design_file = tmp_path / "design.json"
+    run_pml("design", "--data", str(data), "--column", "v", "--exp-epsilon", "2", "--nulls", "category",
+            "--format", "json", "--output", str(design_file))
+    out = tmp_path / "out.csv"
+    run_pml("apply", "--mechanism", str(design_file), "--data", str(data), "--column", "v", "--seed", KEY,
+            "--output", str(out))
+    design = pmldesign.Design.from_json(design_file.read_text())
+    assert "<null>" in design.labels
+    # The design recorded nulls="category": applied without saying so, as the CLI did.
+    ours = pmldesign.apply(design, pd.Series(VALUES, name="v"), seed=KEY)
+    assert ours.astype(str).tolist() == pd.read_csv(out)["v_private"].astype(str).tolist()
+    with pytest.raises(pmldesign.PmlError, match="a null"):
+        pmldesign.apply(design, pd.Series(VALUES, name="v"), seed=KEY, nulls="error")
+    counts = pmldesign.count(VALUES, nulls="category")
+    bare = pmldesign.design_from_counts(counts, 0.8, delta=1e-3, time_limit=5)
+    with pytest.raises(pmldesign.PmlError, match="not one of"):
+        pmldesign.apply(pmldesign.design_from_counts(pmldesign.count(VALUES, nulls="drop"), 0.8, delta=1e-3), VALUES, nulls="category")
+    assert all(v != "" for v in pmldesign.apply(bare, VALUES, seed=KEY, nulls="category"))
+
+
+def test_drop_writes_a_null_missing_and_keeps_the_others_draws():
+    design = pmldesign.design_from_counts(pmldesign.count(VALUES, nulls="drop"), 0.8, delta=1e-3)
+    dropped = pmldesign.apply(design, VALUES, seed=KEY, nulls="drop")
+    kept = pmldesign.apply(design, VALUES, seed=KEY, on_unknown="keep")
+    np.testing.assert_array_equal(dropped, kept)
+    assert [i for i, v in enumerate(dropped) if v == ""] == [i for i, v in enumerate(VALUES) if v is None]
+    # on_unknown='skip' leaves out unknown values, never a dropped null.
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"v": VALUES + ["zz"]})
+    from pmldesign.polars import privatise
+
+    for f in (frame, frame.lazy()):
+        out = privatise(f, design, "v", seed=KEY, on_unknown="skip", nulls="drop")
+        out = out.collect() if isinstance(out, pl.LazyFrame) else out
+        assert out.height == len(VALUES) and out["v_private"].null_count() == 60
+
+
+def test_estimate_leaves_out_dropped_rows_when_asked():
+    design = pmldesign.design_from_counts(pmldesign.count(VALUES, nulls="drop"), 0.8, delta=1e-3)
+    released = pmldesign.apply(design, VALUES, seed=KEY, nulls="drop").tolist()
+    released = [None if v == "" else v for v in released]
+    with pytest.raises(pmldesign.PmlError, match="null"):
+        pmldesign.estimate(design, released)
+    result = pmldesign.estimate(design, released, nulls="drop")
+    assert result.rows == 240
+    assert json.dumps(result.to_dict())  # plain data
