@@ -5,7 +5,7 @@
 //! column's keyed stream as in a CSV file ([`crate::stream`]): the same rows give
 //! the same outputs in either format.
 
-use crate::counts::{CategoryCounts, Counter, MISSING_FIX};
+use crate::counts::{CategoryCounts, Counting, MISSING_FIX};
 use crate::nulls::Nulls;
 use crate::privatise::{
     ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
@@ -122,20 +122,25 @@ pub fn count_parquet(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
-    count_parquet_until(file, column, (labels, Nulls::Error), &|| false)
+    let how = Counting {
+        labels,
+        ..Counting::default()
+    };
+    count_parquet_until(file, column, how, &|| false)
 }
 
-/// [`count_parquet`] with missing values (nulls, empty or blank text) handled as
-/// `nulls` says, asking `stop` before each batch of rows whether to give up, as
+/// [`count_parquet`] counted as `how` says (a missing value is a null, or empty
+/// or blank text; numbers are cast to text and cut into bins), asking `stop`
+/// before each batch of rows whether to give up, as
 /// [`crate::count_column_until`] does.
 pub fn count_parquet_until(
     file: File,
     column: &str,
-    (labels, nulls): (Option<&[String]>, Nulls),
+    how: Counting<'_>,
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
     let (reader, idx, _) = open(file, column, true)?;
-    let mut counter = Counter::new(labels)?.with_nulls(nulls);
+    let mut counter = how.counter()?;
     let mut row = 0u64;
     for batch in reader {
         if stop() {

@@ -11,6 +11,7 @@
 //! # Ok::<(), pmldesign_model::ModelError>(())
 //! ```
 
+use crate::bins::Bins;
 use crate::nulls::{NULL_LABEL, Nulls, is_missing};
 use crate::table::{column_index, csv_error, list_labels};
 use pmldesign_model::{ModelError, Prior, Result};
@@ -108,24 +109,57 @@ pub fn count_column<R: Read>(
     column: &str,
     labels: Option<&[String]>,
 ) -> Result<CategoryCounts> {
-    count_column_until(reader, column, (labels, Nulls::Error), &|| false)
+    let how = Counting {
+        labels,
+        ..Counting::default()
+    };
+    count_column_until(reader, column, how, &|| false)
 }
 
-/// [`count_column`] with missing values handled as `nulls` says, asking `stop`
-/// every [`STOP_EVERY`] rows whether to give up (a deadline passed, a job was
-/// cancelled): it then returns [`stopped`]'s error.
+/// How a column is counted: its alphabet, what a missing value does, and whether
+/// numbers are cut into bins.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Counting<'a> {
+    /// The labels, fixing the alphabet and its order [default: the values found,
+    /// in first-seen order].
+    pub labels: Option<&'a [String]>,
+    /// What a missing value does [default: an error].
+    pub nulls: Nulls,
+    /// Public edges: each value is a number counted in its bin, labelled by its
+    /// interval, the bins in numeric order [default: values are labels].
+    pub bins: Option<&'a Bins>,
+}
+
+impl Counting<'_> {
+    /// The counter these settings make.
+    pub(crate) fn counter(&self) -> Result<Counter> {
+        let mut counter = match (self.labels, self.bins) {
+            (Some(_), Some(_)) => {
+                return Err(ModelError::invalid(
+                    "labels",
+                    "given with bins",
+                    "the bins name the categories (their intervals)",
+                    "give either the labels or the bins",
+                ));
+            }
+            (labels, None) => Counter::new(labels)?,
+            (None, Some(b)) => Counter::new(Some(b.labels()))?,
+        };
+        counter.bins = self.bins.cloned();
+        Ok(counter.with_nulls(self.nulls))
+    }
+}
+
+/// [`count_column`] counted as `how` says, asking `stop` every [`STOP_EVERY`]
+/// rows whether to give up (a deadline passed, a job was cancelled): it then
+/// returns [`stopped`]'s error.
 pub fn count_column_until<R: Read>(
     reader: R,
     column: &str,
-    (labels, nulls): (Option<&[String]>, Nulls),
+    how: Counting<'_>,
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
-    count_with(
-        Counter::new(labels)?.with_nulls(nulls),
-        reader,
-        column,
-        stop,
-    )
+    count_with(how.counter()?, reader, column, stop)
 }
 
 /// Counts a released column against the mechanism's `outputs` for estimation
@@ -235,6 +269,8 @@ pub(crate) enum Reject {
     Unknown,
     /// A new category beyond [`MAX_CATEGORIES`].
     TooMany,
+    /// Not a number within the edges of [`Counting::bins`].
+    OutsideBins,
 }
 
 /// The counting core shared by [`count_column`] and [`count_values`].
@@ -250,6 +286,8 @@ pub(crate) struct Counter {
     nulls: Nulls,
     /// Missing values left out ([`Nulls::Drop`]).
     dropped: u64,
+    /// Numbers cut at these edges ([`Counting::bins`]).
+    bins: Option<Bins>,
 }
 
 impl Counter {
@@ -263,6 +301,7 @@ impl Counter {
             zeros: false,
             nulls: Nulls::Error,
             dropped: 0,
+            bins: None,
         };
         if let Some(labels) = labels {
             if labels.is_empty() {
@@ -309,15 +348,28 @@ impl Counter {
     /// [`NULL_LABEL`], as the counter's [`Nulls`] says.
     #[inline]
     pub(crate) fn add_field(&mut self, value: Option<&str>) -> std::result::Result<(), Reject> {
-        match value {
-            Some(v) if !is_missing(v.as_bytes()) => self.add(v).map(drop),
+        match (value, &self.bins) {
+            (Some(v), None) if !is_missing(v.as_bytes()) => self.add(v).map(drop),
+            (Some(v), Some(bins)) if !is_missing(v.as_bytes()) => {
+                let i = bins.index_of(v).ok_or(Reject::OutsideBins)?;
+                self.counts[i] += 1;
+                self.rows += 1;
+                Ok(())
+            }
             _ => match self.nulls {
                 Nulls::Error => Err(Reject::Empty),
                 Nulls::Drop => {
                     self.dropped += 1;
                     Ok(())
                 }
-                Nulls::Category => self.add(NULL_LABEL).map(drop),
+                Nulls::Category => {
+                    if self.bins.is_some() && !self.index.contains_key(NULL_LABEL) {
+                        self.index.insert(NULL_LABEL.into(), self.labels.len());
+                        self.labels.push(NULL_LABEL.into());
+                        self.counts.push(0);
+                    }
+                    self.add(NULL_LABEL).map(drop)
+                }
             },
         }
     }
@@ -369,6 +421,20 @@ impl Counter {
                 ),
                 "add it to the labels (or map it to one of them in the data)",
             ),
+            Reject::OutsideBins => {
+                let edges = self.bins.as_ref().map_or(&[][..], Bins::edges);
+                let (lo, hi) = (edges.first(), edges.last());
+                ModelError::invalid(
+                    place,
+                    format!("{value:?}"),
+                    format!(
+                        "the value is not a number within the edges of the bins, {} to {}",
+                        lo.copied().unwrap_or(f64::NAN),
+                        hi.copied().unwrap_or(f64::NAN)
+                    ),
+                    "widen the edges (-inf may be the first and inf the last), or fix the value",
+                )
+            }
             Reject::TooMany => ModelError::invalid(
                 place,
                 format!("{value:?}"),

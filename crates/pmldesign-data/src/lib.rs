@@ -31,6 +31,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bins;
 pub mod codes;
 #[cfg(feature = "parquet")]
 pub mod columnar;
@@ -46,10 +47,11 @@ pub mod sampler;
 pub mod stream;
 mod table;
 
+pub use bins::{Binned, Bins};
 pub use codes::{privatise_codes, privatise_codes_at};
 pub use counts::{
-    CategoryCounts, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until, count_released,
-    count_values, stopped,
+    CategoryCounts, Counting, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until,
+    count_released, count_values, stopped,
 };
 pub use discrete_noise::{DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser};
 pub use nulls::{NULL_LABEL, Nulls};

@@ -8,8 +8,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use pmldesign_data::columnar::{count_parquet, privatise_parquet};
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    CategoricalPrivatiser, Handling, NULL_LABEL, Nulls, OnUnknown, Placement, PrivatiseError,
-    count_column, count_column_until, privatise_column, privatise_column_by,
+    CategoricalPrivatiser, Counting, Handling, NULL_LABEL, Nulls, OnUnknown, Placement,
+    PrivatiseError, count_column, count_column_until, privatise_column, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use std::sync::Arc;
@@ -167,13 +167,13 @@ fn a_reading_asked_to_stop_gives_up() {
     let (path, csv) = files(dir.path(), 5000, None);
     let file = || std::fs::File::open(&path).unwrap();
     let e =
-        pmldesign_data::columnar::count_parquet_until(file(), "v", (None, Nulls::Error), &|| true);
+        pmldesign_data::columnar::count_parquet_until(file(), "v", Counting::default(), &|| true);
     assert!(e.unwrap_err().to_string().contains("reading stopped"));
-    let e = pmldesign_data::count_column_until(csv.as_bytes(), "v", (None, Nulls::Error), &|| true);
+    let e = pmldesign_data::count_column_until(csv.as_bytes(), "v", Counting::default(), &|| true);
     assert!(e.unwrap_err().to_string().contains("reading stopped"));
     let asked = std::cell::Cell::new(0);
     let counted =
-        pmldesign_data::count_column_until(csv.as_bytes(), "v", (None, Nulls::Error), &|| {
+        pmldesign_data::count_column_until(csv.as_bytes(), "v", Counting::default(), &|| {
             asked.set(asked.get() + 1);
             false
         });
@@ -247,7 +247,10 @@ fn nulls_are_dropped_or_counted_alike_in_csv_and_parquet() {
     let (path, csv) = files(dir.path(), 3000, Some(None));
     let file = || std::fs::File::open(&path).unwrap();
     for nulls in [Nulls::Drop, Nulls::Category] {
-        let how = (None, nulls);
+        let how = Counting {
+            nulls,
+            ..Counting::default()
+        };
         let pq = pmldesign_data::columnar::count_parquet_until(file(), "v", how, &|| false);
         let cs = count_column_until(csv.as_bytes(), "v", how, &|| false).unwrap();
         assert_eq!(pq.unwrap(), cs);
@@ -300,4 +303,42 @@ fn nulls_are_dropped_or_counted_alike_in_csv_and_parquet() {
         e.contains("<null>") && e.contains("--nulls category"),
         "{e}"
     );
+}
+
+/// A Parquet column of integers is cut into bins as its CSV text is.
+#[test]
+fn a_parquet_column_of_numbers_bins_as_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let values: Vec<Option<i64>> = (0..2500)
+        .map(|i| (i % 41 != 0).then_some(i * 37 % 1000))
+        .collect();
+    let col: ArrayRef = Arc::new(Int64Array::from(values.clone()));
+    let batch = RecordBatch::try_from_iter([("n", col)]).unwrap();
+    let path = dir.path().join("n.parquet");
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(&path).unwrap(), batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+    // An id column: in a one-column CSV an empty value is a blank line, which CSV skips.
+    let csv: String = std::iter::once("id,n\n".to_string())
+        .chain(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("{i},{}\n", v.map_or(String::new(), |v| v.to_string()))),
+        )
+        .collect();
+    let bins = pmldesign_data::Bins::parse("bins", "0,250,500,1000").unwrap();
+    let how = Counting {
+        bins: Some(&bins),
+        nulls: Nulls::Drop,
+        ..Counting::default()
+    };
+    let file = std::fs::File::open(&path).unwrap();
+    let pq = pmldesign_data::columnar::count_parquet_until(file, "n", how, &|| false).unwrap();
+    assert_eq!(
+        pq,
+        count_column_until(csv.as_bytes(), "n", how, &|| false).unwrap()
+    );
+    assert_eq!((pq.labels.len(), pq.dropped, pq.rows), (3, 61, 2439));
 }

@@ -37,6 +37,13 @@ pub struct Input {
     /// more category, `<null>`). The choice is recorded in the design [default: error].
     #[arg(long, value_enum, requires = "data")]
     pub nulls: Option<NullsArg>,
+    /// Cut a numeric --column at these public edges, comma-separated and increasing
+    /// (`-inf` first and `inf` last allowed): each bin `[a, b)` is a category, the
+    /// bins in numeric order (the last includes its right edge). Edges must not come
+    /// from the data, whose quantiles or range would leak; the edges are recorded in
+    /// the design and `pml apply` cuts the column the same way.
+    #[arg(long, value_name = "EDGES", requires = "data", conflicts_with = "labels", allow_hyphen_values = true, value_parser = parse_bins)]
+    pub bins: Option<pmldesign_data::Bins>,
     /// Names of the symbols, comma-separated, one per prior entry. With --data
     /// they fix the alphabet and its order.
     #[arg(long, value_delimiter = ',')]
@@ -105,6 +112,20 @@ impl Input {
     pub fn nulls(&self) -> pmldesign_data::Nulls {
         self.nulls.map_or(pmldesign_data::Nulls::Error, Into::into)
     }
+
+    /// How `--data` is counted: `--labels`, `--nulls` and `--bins`.
+    pub fn counting(&self) -> pmldesign_data::Counting<'_> {
+        pmldesign_data::Counting {
+            labels: self.labels.as_deref(),
+            nulls: self.nulls(),
+            bins: self.bins.as_ref(),
+        }
+    }
+}
+
+/// `--bins EDGES`, read by [`pmldesign_data::Bins::parse`].
+fn parse_bins(text: &str) -> Result<pmldesign_data::Bins, String> {
+    pmldesign_data::Bins::parse("--bins", text).map_err(|e| e.to_string())
 }
 
 /// The format of a data file.

@@ -16,8 +16,8 @@ use pmldesign_data::record_privatise::{
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement, PrivatiseError,
-    RowPlace, privatise_column_by,
+    Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, NULL_LABEL, Nulls, OnUnknown,
+    Placement, PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -251,11 +251,11 @@ fn privatiser(
     let text = text.unwrap_or_default();
     let file = matrix_from_text("--mechanism", path, text)?;
     // A verified design is applied as it was verified: its own matrix and names.
-    let (mechanism, own, outputs, nulls) =
+    let (mechanism, own, outputs, recorded) =
         match check_claims(path, text, file.design, a.unverified)? {
             Some(d) => {
-                let nulls = recorded_nulls(&d, path)?;
-                (d.mechanism, d.labels, Some(d.outputs), nulls)
+                let recorded = recorded(&d, path)?;
+                (d.mechanism, d.labels, Some(d.outputs), recorded)
             }
             None => {
                 let m = Mechanism::from_rows(file.rows)
@@ -264,7 +264,7 @@ fn privatiser(
                     .map_err(|e| {
                         CliError::Usage(format!("--mechanism {shown}: the row labels: {e}"))
                     })?;
-                (m, own, file.outputs, Nulls::Error)
+                (m, own, file.outputs, Recorded::default())
             }
         };
     let labels = match &a.labels {
@@ -290,16 +290,45 @@ fn privatiser(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
-    Ok((Box::new(p), None, nulls))
+    match recorded.bins {
+        Some(bins) => Ok((Box::new(Binned::new(bins, p)), None, recorded.nulls)),
+        None => Ok((Box::new(p), None, recorded.nulls)),
+    }
+}
+
+/// What a design recorded of how its data were read (`pml design --nulls`,
+/// `--bins`): applied the same way.
+#[derive(Debug, Default)]
+struct Recorded {
+    nulls: Nulls,
+    bins: Option<Bins>,
 }
 
 /// What a design recorded for missing values (`provenance.settings.nulls`,
 /// written by `pml design --nulls`) [default: error].
-fn recorded_nulls(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Nulls, CliError> {
-    let recorded = d.provenance.as_ref().and_then(|p| p.settings.get("nulls"));
-    recorded.map_or(Ok(Nulls::Error), |v| {
-        let field = format!("--mechanism {}: provenance.settings.nulls", path.display());
-        Nulls::parse(&field, v).map_err(|e| CliError::Usage(e.to_string()))
+fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Recorded, CliError> {
+    let setting = |name: &str| d.provenance.as_ref().and_then(|p| p.settings.get(name));
+    let field = |name: &str| format!("--mechanism {}: provenance.settings.{name}", path.display());
+    let usage = |e: pmldesign_model::ModelError| CliError::Usage(e.to_string());
+    let nulls = match setting("nulls") {
+        Some(v) => Nulls::parse(&field("nulls"), v).map_err(usage)?,
+        None => Nulls::Error,
+    };
+    let Some(edges) = setting("bins") else {
+        return Ok(Recorded { nulls, bins: None });
+    };
+    let bins = Bins::parse(&field("bins"), edges).map_err(usage)?;
+    // Stored designs are untrusted: the bins must name exactly the design's inputs.
+    let own: Vec<&String> = d.labels.iter().filter(|l| *l != NULL_LABEL).collect();
+    if own.len() != bins.labels().len() || own.iter().zip(bins.labels()).any(|(a, b)| *a != b) {
+        return Err(CliError::Usage(format!(
+            "invalid {} = {edges:?}: its bins are not the design's labels; the file was altered: design it again with --bins",
+            field("bins")
+        )));
+    }
+    Ok(Recorded {
+        nulls,
+        bins: Some(bins),
     })
 }
 

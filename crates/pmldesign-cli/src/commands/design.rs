@@ -231,11 +231,26 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         if nulls != pmldesign_data::Nulls::Error {
             p.settings.insert("nulls".into(), nulls.name().into());
         }
+        if let Some(bins) = &a.input.bins {
+            p.settings.insert("bins".into(), bins.text());
+        }
         match &est.digest {
             Some((what, sha)) => p.with_input(what, sha),
             None => p,
         }
     });
+    if a.input.data.is_some()
+        && a.input.bins.is_none()
+        && est.labels.len() > NUMERIC_NOTE_FROM
+        && pmldesign_data::bins::looks_numeric(&est.labels)
+    {
+        eprintln!(
+            "note: --column {} holds {} distinct numbers, taken as {} unordered categories; to release ranges in numeric order, cut it at public edges with --bins E0,E1,... (then --utility loss --loss absolute, or --notion metric --metric line, suit its order)",
+            a.input.column.join(","),
+            est.labels.len(),
+            est.labels.len()
+        );
+    }
     if est.dropped > 0 {
         eprintln!(
             "note: {} rows with a missing value were left out (--nulls drop); `pml apply` writes them missing, so whether a value is missing is released as is, outside the guarantee",
@@ -244,6 +259,10 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
     }
     Ok((d, settings))
 }
+
+/// Past this many distinct numbers, a column taken as categories gets a note
+/// suggesting `--bins` (a handful of numeric codes is a common categorical column).
+const NUMERIC_NOTE_FROM: usize = 12;
 
 /// The error of a reading of `--data` stopped by the cancel or the deadline.
 fn stopped_reading(input: &crate::args::Input, run: &Run) -> CliError {

@@ -71,16 +71,14 @@ pub fn load_estimate_until(
     if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
-        let how = (input.labels.as_deref(), input.nulls());
-        return parquet_estimate(path, column, how, (zeros, stop));
+        return parquet_estimate(path, column, input.counting(), (zeros, stop));
     }
     if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
             1 << 20,
             open_data(path)?,
         ));
-        let labels = input.labels.as_deref();
-        let how = (labels, input.nulls());
+        let how = input.counting();
         let counts = pmldesign_data::count_column_until(&mut reader, column, how, stop)
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         let prior = if zeros {
@@ -122,7 +120,7 @@ pub fn open_file(path: &std::path::Path) -> Result<std::fs::File, CliError> {
 fn parquet_estimate(
     path: &std::path::Path,
     column: &str,
-    how: (Option<&[String]>, pmldesign_data::Nulls),
+    how: pmldesign_data::Counting<'_>,
     (zeros, stop): (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     let shown = path.display();
@@ -152,7 +150,7 @@ fn parquet_estimate(
 fn parquet_estimate(
     path: &std::path::Path,
     _: &str,
-    _: (Option<&[String]>, pmldesign_data::Nulls),
+    _: pmldesign_data::Counting<'_>,
     _: (bool, &dyn Fn() -> bool),
 ) -> Result<Estimate, CliError> {
     Err(no_parquet(path))
@@ -176,6 +174,11 @@ pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
         ));
     };
     let shown = path.display();
+    if input.bins.is_some() {
+        return Err(CliError::Usage(
+            "invalid --bins with several --column: a record's columns are not cut into bins yet; bin them first, or design each column alone".into(),
+        ));
+    }
     if input.nulls() != pmldesign_data::Nulls::Error {
         return Err(CliError::Usage(format!(
             "invalid --nulls {} with several --column: a record's missing values are not handled yet; drop or fill them first, or design each column alone",
