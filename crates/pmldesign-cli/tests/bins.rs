@@ -4,7 +4,7 @@
 //! refused.
 
 mod common;
-use common::{output_file, pml, s, usage_error, write};
+use common::{apply_design, output_file, pml, s, usage_error, words, write};
 use std::path::Path;
 
 /// 300 masses in grams, cycling through 31 distinct values.
@@ -16,23 +16,18 @@ fn data(dir: &Path) -> std::path::PathBuf {
     write(dir, "in.csv", &text)
 }
 
+/// `pml design` of the column `mass` of `data` at e^eps = 2, then `extra`.
+fn design_args<'a>(data: &'a str, extra: &str) -> Vec<&'a str> {
+    let rest = format!("--column mass --exp-epsilon 2 {extra}");
+    let rest: Vec<&'a str> = words(rest.leak()); // a few bytes a test
+    [&["design", "--data", data][..], &rest].concat()
+}
+
 #[test]
 fn a_binned_design_records_its_edges_and_apply_cuts_alike() {
     let dir = tempfile::tempdir().unwrap();
     let data = data(dir.path());
-    let args = [
-        "design",
-        "--data",
-        s(&data),
-        "--column",
-        "mass",
-        "--exp-epsilon",
-        "2",
-        "--bins",
-        "-inf,3500,4500,5000,inf",
-        "--format",
-        "json",
-    ];
+    let args = design_args(s(&data), "--bins -inf,3500,4500,5000,inf --format json");
     let d = output_file(dir.path(), "design.json", &args);
     let text = std::fs::read_to_string(&d).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -58,52 +53,26 @@ fn a_binned_design_records_its_edges_and_apply_cuts_alike() {
         "{prior:?}"
     );
     let out = dir.path().join("out.csv");
-    let apply = [
-        "apply",
-        "--mechanism",
-        s(&d),
-        "--data",
-        s(&data),
-        "--column",
-        "mass",
-    ];
-    pml()
-        .args(apply)
-        .args(["--output", s(&out)])
-        .assert()
-        .success();
+    assert!(
+        apply_design((&d, &data, "mass"), &out, &[])
+            .status
+            .success()
+    );
     // Edges recorded otherwise than the design's labels: refused as altered.
     let altered = text.replace("-inf,3500,4500,5000,inf", "-inf,3500,4600,5000,inf");
     let bad = write(dir.path(), "altered.json", &altered);
-    let apply = [
-        "apply",
-        "--mechanism",
-        s(&bad),
-        "--data",
-        s(&data),
-        "--column",
-        "mass",
-    ];
-    usage_error(
-        &[&apply[..], &["--output", s(&out)]].concat(),
-        "provenance.settings.bins",
-    );
+    let refused = apply_design((&bad, &data, "mass"), &out, &[]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("provenance.settings.bins"), "{err}");
 }
 
 #[test]
 fn a_numeric_column_taken_as_labels_gets_a_note_and_bad_edges_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let data = data(dir.path());
-    let args = [
-        "design",
-        "--data",
-        s(&data),
-        "--column",
-        "mass",
-        "--exp-epsilon",
-        "2",
-    ];
-    let done = pml().args(args).output().unwrap();
+    let args = design_args(s(&data), "");
+    let done = pml().args(&args).output().unwrap();
     let err = String::from_utf8_lossy(&done.stderr);
     assert!(
         done.status.success() && err.contains("31 distinct numbers") && err.contains("--bins"),

@@ -3,7 +3,7 @@
 //! apply` privatises the rows as the design recorded.
 
 mod common;
-use common::{output_file, pml, s, usage_error, write};
+use common::{apply_design, output_file, s, usage_error, write};
 use std::path::Path;
 
 /// 40 rows cycling a, b, c, every fifth value missing (an empty field).
@@ -73,21 +73,7 @@ fn design_and_apply(
     let d = design(dir, &data, nulls);
     let json = serde_json::from_slice(&std::fs::read(&d).unwrap()).unwrap();
     let out = dir.join("out.csv");
-    let apply = [
-        "apply",
-        "--mechanism",
-        s(&d),
-        "--data",
-        s(&data),
-        "--column",
-        "v",
-    ];
-    let done = pml()
-        .args(apply)
-        .args(["--output", s(&out)])
-        .args(extra)
-        .output()
-        .unwrap();
+    let done = apply_design((&d, &data, "v"), &out, extra);
     let err = String::from_utf8_lossy(&done.stderr).into_owned();
     assert_eq!(done.status.success(), extra.is_empty(), "{err}");
     (json, out, err)

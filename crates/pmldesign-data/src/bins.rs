@@ -111,7 +111,14 @@ impl Bins {
     /// The bin of a value written as a number (white space around it allowed);
     /// `None` for text that is not a number or a number outside the edges.
     pub fn index_of(&self, value: &str) -> Option<usize> {
-        let v: f64 = value.trim().parse().ok().filter(|v: &f64| !v.is_nan())?;
+        self.index_of_number(value.trim().parse().ok()?)
+    }
+
+    /// The bin of a number; `None` for NaN or a number outside the edges.
+    pub fn index_of_number(&self, v: f64) -> Option<usize> {
+        if v.is_nan() {
+            return None;
+        }
         let last = self.edges.len() - 1;
         if v < self.edges[0] || v > self.edges[last] {
             return None;

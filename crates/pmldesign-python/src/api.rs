@@ -35,6 +35,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(bin_codes, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;
@@ -326,6 +328,33 @@ fn apply_codes<'py>(
     let out = py
         .detach(move || engine::apply_codes(rows, &codes, &column, (offset, positions), seed))
         .map_err(|e| to_py_err(e, None))?;
+    Ok(PyArray1::from_vec(py, out))
+}
+
+/// The labels of the bins between `edges` (`count(..., bins=)`), as `pml design
+/// --bins` names them.
+#[pyfunction]
+fn bin_labels(edges: Vec<f64>) -> PyResult<Vec<String>> {
+    let bins =
+        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    Ok(bins.labels().to_vec())
+}
+
+/// The bin of each number (-1: NaN or outside the edges), as `pml apply` cuts a
+/// column.
+#[pyfunction]
+fn bin_codes<'py>(
+    py: Python<'py>,
+    edges: Vec<f64>,
+    values: Vector<'py>,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    let bins =
+        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    let out: Vec<i64> = values
+        .as_array()
+        .iter()
+        .map(|&v| bins.index_of_number(v).map_or(-1, |i| i as i64))
+        .collect();
     Ok(PyArray1::from_vec(py, out))
 }
 

@@ -95,3 +95,15 @@ def test_estimate_counts_where_the_data_live(design):
     got = pmldesign.estimate(design, frame, column="v_private").to_dict()
     ref = pmldesign.estimate(design, counts=pmldesign.count(list(released))).to_dict()
     assert got["estimates"] == ref["estimates"] and got["rows"] == 5_000
+
+
+def test_bins_are_counted_where_the_partitions_live():
+    import dask
+
+    masses = pd.Series([3000 + 100 * (i * 7 % 31) for i in range(300)] + [None] * 4, name="mass")
+    ddf = dd.from_pandas(masses.to_frame(), npartitions=3)
+    edges = [0, 3500, 4500, float("inf")]
+    with dask.config.set(scheduler="threads"):
+        assert pmldesign.count(ddf, "mass", bins=edges, nulls="drop") == pmldesign.count(masses, bins=edges, nulls="drop")
+        with pytest.raises(pmldesign.PmlError, match="300 values are not numbers within"):
+            pmldesign.count(ddf, "mass", bins=[0, 10], nulls="drop")

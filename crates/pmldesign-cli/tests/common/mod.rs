@@ -90,3 +90,27 @@ pub fn output_file(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Runs `pml apply --mechanism DESIGN --data DATA --column COLUMN --output OUT`
+/// with `extra` flags; returns the process output (the caller checks the status).
+pub fn apply_design(
+    (design, data, column): (&Path, &Path, &str),
+    out: &Path,
+    extra: &[&str],
+) -> std::process::Output {
+    let args = [
+        "apply",
+        "--mechanism",
+        s(design),
+        "--data",
+        s(data),
+        "--column",
+        column,
+    ];
+    pml()
+        .args(args)
+        .args(["--output", s(out)])
+        .args(extra)
+        .output()
+        .unwrap()
+}

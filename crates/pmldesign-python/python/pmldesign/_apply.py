@@ -190,24 +190,24 @@ def _own_name(values: Any) -> Optional[str]:
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
 ) -> "pandas.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
+    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
 ) -> "pyarrow.DictionaryArray": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ...,
+    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
 ) -> np.ndarray: ...
 def apply(
     design_or_matrix: MechanismLike,
@@ -221,6 +221,7 @@ def apply(
     on_unknown: str = "error",
     codes: bool = False,
     nulls: Optional[str] = None,
+    bins: Any = None,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
@@ -249,6 +250,9 @@ def apply(
     value outside the labels), ``drop`` (its output is missing, the row kept: whether
     a value is missing is then released as is) or ``category`` (privatised as the
     design's ``<null>`` input); by default what the design recorded, else ``error``.
+    ``bins`` (public edges) cuts a numeric column into the bins the mechanism's
+    labels name (``[0, 10)``...), as ``count(..., bins=)`` counted it; by default the
+    edges the design recorded (``pml design --bins``), else none.
 
     Returns the input's type: a categorical pandas Series over the outputs with the
     same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
@@ -274,8 +278,7 @@ def apply(
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
     column = str(column) if column is not None else own or DEFAULT_COLUMN
-    refuse_floats(values, own or column)
-    found, describe = codes_of(values, names, codes=check_codes(codes))
+    found, describe = input_codes(values, names, (check_codes(codes), bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():
         refuse(np.where(dropped, 0, found), describe, field_of(own), names)
@@ -283,6 +286,27 @@ def apply(
     out = draw(matrix, found, column, secret, offset=start, places=places)
     keep = None if how != "skip" else (found >= 0) | dropped
     return _shaped(values, out, outputs, keep)
+
+
+def input_codes(values: Any, names: list, how: Tuple[bool, Any, Any], name: str) -> Any:
+    """The row of each value: its label's, or with bins (given, or recorded in the
+    design) the label of its bin."""
+    from . import _bins
+
+    as_codes, bins, design = how
+    edges = _bins.edges_of(bins) if bins is not None else (_bins.recorded(design) if isinstance(design, Design) else None)
+    if edges is None:
+        refuse_floats(values, name)
+        return codes_of(values, names, codes=as_codes)
+    if as_codes:
+        raise PmlError("invalid codes=True with bins: the bins give each number its row; leave codes=False")
+    cut = _bins.labels(edges)
+    absent = [label for label in cut if label not in names]
+    if absent:
+        raise PmlError(f"invalid bins = {edges}: the bin {absent[0]!r} is not one of the mechanism's labels {names}; pass the edges the design was counted with")
+    table = np.array([names.index(label) for label in cut], dtype=np.int64)
+    found, describe = _bins.codes(values, edges)
+    return np.where(found >= 0, table[np.maximum(found, 0)], found), describe
 
 
 def null_codes(found: np.ndarray, nulls: str, names: list) -> Tuple[np.ndarray, np.ndarray]:

@@ -362,6 +362,8 @@ def design_from_counts(
     pricing: str = "auto",
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
+    nulls: str = "error",
+    bins: Any = None,
 ) -> Design:
     """The design from category counts of m samples with failure probability ``delta``.
 
@@ -373,10 +375,14 @@ def design_from_counts(
     (``pmldesign.count``'s result, a dict, a pandas ``value_counts()``); its keys
     are the labels, in their order, unless ``labels`` gives the order (the absolute and
     squared losses, which depend on it, require ``labels``). ``Design.guarantee`` states it, with the simpler
-    route of designing for the estimate alone ([E] eqs. (8), (13)). Other arguments
-    as in :func:`design`.
+    route of designing for the estimate alone ([E] eqs. (8), (13)). ``nulls`` and
+    ``bins``, as given to :func:`pmldesign.count`, are recorded in the design
+    (``provenance.settings``, as ``pml design --nulls/--bins`` records them), so that
+    :func:`pmldesign.apply`, ``pml apply`` and the engines read the data the same way.
+    Other arguments as in :func:`design`.
     """
     counts, labels = _counts_and_labels(counts, labels, loss)
+    recorded = _recorded_reading(nulls, bins, labels)
     data = _native.design_from_counts(
         _vector("counts", counts),
         _number("epsilon", epsilon),
@@ -385,7 +391,33 @@ def design_from_counts(
         radius=radius,
         progress=progress,
     )
+    if recorded and data.get("provenance") is not None:
+        data["provenance"]["settings"].update(recorded)
     return Design(data, _CERTIFIED)
+
+
+def _recorded_reading(nulls: Any, bins: Any, labels: Optional[list]) -> Dict[str, str]:
+    """What ``count(..., nulls=, bins=)`` did, as the design records it; the bins
+    must name the labels counted."""
+    if nulls not in ("error", "drop", "category"):
+        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    out = {} if nulls == "error" else {"nulls": str(nulls)}
+    if bins is not None:
+        from . import _bins
+
+        edges = _bins.edges_of(bins)
+        own = [label for label in (labels or []) if label != "<null>"]
+        if own != _bins.labels(edges):
+            raise PmlError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
+        out["bins"] = ",".join(_edge_text(e) for e in edges)
+    return out
+
+
+def _edge_text(e: float) -> str:
+    """An edge as the engine writes it: ``inf``, ``-inf``, ``10``, ``0.5``."""
+    if math.isinf(e):
+        return "inf" if e > 0 else "-inf"
+    return str(int(e)) if e == int(e) and abs(e) < 2**53 else repr(e)
 
 
 def exp_epsilon(e: float) -> float:

@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._codes import refuse_floats
+from ._codes import NULL, UNKNOWN, refuse_floats
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
@@ -52,7 +52,7 @@ def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") 
     return counts
 
 
-def count(data: Any, column: Optional[str] = None, *, nulls: str = "error") -> Dict[str, int]:
+def count(data: Any, column: Optional[str] = None, *, nulls: str = "error", bins: Any = None) -> Dict[str, int]:
     """Category counts of a column: ``{label: count}``.
 
     ``data`` is a pandas or polars DataFrame (with ``column``) or Series, a polars
@@ -64,11 +64,55 @@ def count(data: Any, column: Optional[str] = None, *, nulls: str = "error") -> D
     ``nulls`` says, an error naming the column (the default), left out (``drop``), or
     counted as one more category, ``"<null>"``, listed last (``category``); apply the
     design with the same ``nulls`` (the CLI records it in the design).
+
+    ``bins`` (public edges, increasing; ``-inf`` first and ``inf`` last allowed) cuts
+    a numeric column: each bin ``[a, b)`` (the last ``[a, b]``) is a category, listed
+    in numeric order with zero counts kept, as ``pml design --bins`` counts it. Edges
+    must not come from the data (its quantiles or range would leak); apply the
+    design with the same ``bins=``. Not for Spark frames (cut them with Spark first).
     """
     if nulls not in NULLS:
         raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    if bins is not None:
+        return _count_bins(data, column, bins, nulls)
     counted = _count(data, column)
     return _checked(counted[0], counted[1], counted[2], nulls)
+
+
+def _count_bins(data: Any, column: Optional[str], bins: Any, nulls: str) -> Dict[str, int]:
+    """``count(..., bins=)``: the column cut at the edges by the engine's own cut."""
+    from . import _bins
+
+    edges = _bins.edges_of(bins)
+    kind = _module(data)
+    if kind == "pyspark":
+        raise PmlError("invalid bins with a Spark DataFrame: not yet; cut the column with Spark (Bucketizer) and count the bins")
+    if kind == "polars" and type(data).__name__ == "LazyFrame":
+        data = data.select(column).collect() if column is not None else data
+    if kind == "pyarrow" and type(data).__name__ == "Table":
+        if column is None or column not in data.column_names:
+            raise PmlError(f"invalid column = {column!r}: a Table needs column=NAME, one of {data.column_names}")
+        data = data.column(column)
+    s = _pick(data, column, ("DataFrame",)) if kind in ("pandas", "polars", "dask") else data
+    name = str(getattr(s, "name", None) or column or "values")
+    widen = "widen the edges (-inf may be the first and inf the last), or fix the value"
+    if kind == "dask":  # cut where the partitions live; only the tallies come back
+        import pandas as pd
+
+        cut = s.map_partitions(lambda p: pd.Series(_bins.codes(p, edges)[0], index=p.index), meta=(s.name, "i8"))
+        by_code = {int(k): int(v) for k, v in cut.value_counts().compute().items()}
+        if by_code.get(UNKNOWN):
+            raise PmlError(f"invalid column {name!r}: {by_code[UNKNOWN]} values are not numbers within the edges {edges[0]} to {edges[-1]}; {widen}")
+        counts = {label: by_code.get(i, 0) for i, label in enumerate(_bins.labels(edges))}
+        return _checked(counts, name, by_code.get(NULL, 0), nulls)
+    found, describe = _bins.codes(s, edges)
+    bad = np.flatnonzero(found == UNKNOWN)
+    if bad.size:
+        i = int(bad[0])
+        raise PmlError(f"invalid column {name!r} at row {i}: {describe(i)} is not a number within the edges {edges[0]} to {edges[-1]}; {widen}")
+    tallies = np.bincount(found[found >= 0], minlength=len(edges) - 1)
+    counts = dict(zip(_bins.labels(edges), (int(t) for t in tallies)))
+    return _checked(counts, name, int((found == NULL).sum()), nulls)
 
 
 def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:

@@ -16,8 +16,7 @@ import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
-from ._codes import codes_of
+from ._apply import input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
 
 
 def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
@@ -39,7 +38,7 @@ def _partition(
     keep = "keep" if how == "skip" else how
     start = 0 if by is not None or partition_info is None else int(offsets[partition_info["number"]])
     if how == "error":  # named by the row's global position (or its key)
-        codes, describe = codes_of(part[column], design.labels)
+        codes, describe = input_codes(part[column], design.labels, (False, None, design), column)
         codes, dropped = null_codes(codes, nulls, design.labels)
         codes = np.where(dropped, 0, codes)
         if (codes < 0).any():

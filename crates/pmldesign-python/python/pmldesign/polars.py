@@ -14,8 +14,7 @@ from typing import Any, Optional, Tuple, TypeVar
 
 import numpy as np
 
-from ._apply import apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
-from ._codes import codes_of
+from ._apply import input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
 from ._design import Design
 from ._native import PmlError
 
@@ -36,7 +35,7 @@ def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tup
     def run(batch: Any) -> Any:
         values = batch.struct.field(column)
         place = batch.struct.field(by or _INDEX)
-        codes, describe = codes_of(values, labels)
+        codes, describe = input_codes(values, labels, (False, None, design), column)
         codes, dropped = null_codes(codes, nulls, labels)
         if by is None:
             places = place.to_numpy().astype(np.uint64)
