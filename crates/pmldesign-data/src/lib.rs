@@ -32,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bins;
+pub mod bootstrap;
 pub mod codes;
 #[cfg(feature = "parquet")]
 pub mod columnar;

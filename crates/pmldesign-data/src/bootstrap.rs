@@ -1,0 +1,141 @@
+//! The parametric bootstrap of a frequency estimate (`docs/theory.md` §13): the
+//! released counts are drawn again, `reps` times, from the fitted model (m rows
+//! from `q = W^T p^`), each set is estimated as the data were, and the spread of
+//! those estimates checks the delta-method intervals. Replicate r draws from row
+//! r of a keyed stream ([`crate::stream`]), so the check is reproducible.
+
+use crate::stream::{ColumnStream, StreamKey};
+use pmldesign_model::frequency::{FrequencyEstimate, FrequencySettings, estimate_frequencies};
+use pmldesign_model::{Mechanism, ModelError, Result};
+use rand_distr::{Binomial, Distribution};
+use serde::{Deserialize, Serialize};
+
+/// The bootstrap's view of an estimate, per group of inputs (as the estimate's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BootstrapCheck {
+    /// Replicates drawn.
+    pub reps: usize,
+    /// Standard deviation of the replicates' estimates.
+    pub standard_error: Vec<f64>,
+    /// Percentile interval at the estimate's confidence: the lower ends.
+    pub lower: Vec<f64>,
+    /// The upper ends.
+    pub upper: Vec<f64>,
+}
+
+/// The most replicates one check draws.
+pub const MAX_REPS: usize = 100_000;
+
+/// Words of the stream reserved for one replicate (far more than it draws).
+const WORDS_PER_REP: u64 = 1 << 32;
+
+/// Draws `reps` sets of `estimate.rows` released rows from the model fitted by
+/// `estimate` (made from `mechanism` with `settings`), estimates each, and returns
+/// the replicates' spread. Replicate r draws from row r of the stream of `key`.
+pub fn bootstrap(
+    mechanism: &Mechanism,
+    estimate: &FrequencyEstimate,
+    settings: &FrequencySettings,
+    (reps, key): (usize, &StreamKey),
+) -> Result<BootstrapCheck> {
+    if !(2..=MAX_REPS).contains(&reps) {
+        return Err(ModelError::invalid(
+            "bootstrap",
+            reps,
+            format!("a bootstrap needs 2 to {MAX_REPS} replicates"),
+            "give a number of replicates such as 200",
+        ));
+    }
+    let q = fitted_outputs(mechanism, estimate);
+    let mut stream = ColumnStream::new(key, "bootstrap", WORDS_PER_REP);
+    let groups = estimate.groups.len();
+    let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(reps); groups];
+    for r in 0..reps {
+        let counts = multinomial(estimate.rows, &q, stream.at(r as u64));
+        let again = estimate_frequencies(mechanism, &counts, settings)?;
+        for (g, d) in draws.iter_mut().enumerate() {
+            d.push(again.estimate[g]);
+        }
+    }
+    let tail = (1.0 - estimate.confidence) / 2.0;
+    let mut check = BootstrapCheck {
+        reps,
+        standard_error: Vec::with_capacity(groups),
+        lower: Vec::with_capacity(groups),
+        upper: Vec::with_capacity(groups),
+    };
+    for mut d in draws {
+        let mean = d.iter().sum::<f64>() / reps as f64;
+        let var = d.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (reps - 1) as f64;
+        d.sort_by(f64::total_cmp);
+        check.standard_error.push(var.sqrt());
+        check.lower.push(quantile(&d, tail));
+        check.upper.push(quantile(&d, 1.0 - tail));
+    }
+    Ok(check)
+}
+
+/// The output distribution of the fitted model: `q_y = sum_g p^_g W[g][y]`, a
+/// group's rows being equal.
+fn fitted_outputs(mechanism: &Mechanism, estimate: &FrequencyEstimate) -> Vec<f64> {
+    let w = mechanism.matrix();
+    (0..w.ncols())
+        .map(|y| {
+            let groups = estimate.groups.iter().zip(&estimate.estimate);
+            groups.map(|(g, &p)| p * w[[g[0], y]]).sum::<f64>().max(0.0)
+        })
+        .collect()
+}
+
+/// `m` rows spread over the outputs with probabilities `q`, by conditional
+/// binomials (the count of output y among the rows not yet placed).
+fn multinomial<R: rand::Rng + ?Sized>(m: u64, q: &[f64], rng: &mut R) -> Vec<u64> {
+    let mut counts = vec![0u64; q.len()];
+    let (mut left, mut rest) = (m, q.iter().sum::<f64>());
+    for (y, &qy) in q.iter().enumerate() {
+        if left == 0 || rest <= 0.0 {
+            break;
+        }
+        let p = (qy / rest).clamp(0.0, 1.0);
+        let n = if y + 1 == q.len() || p >= 1.0 {
+            left
+        } else {
+            Binomial::new(left, p).map_or(0, |b| b.sample(rng))
+        };
+        counts[y] = n;
+        left -= n;
+        rest -= qy;
+    }
+    counts
+}
+
+/// The `t`-quantile of sorted values (linear interpolation between order
+/// statistics).
+fn quantile(sorted: &[f64], t: f64) -> f64 {
+    let at = t * (sorted.len() - 1) as f64;
+    let (i, f) = (at.floor() as usize, at - at.floor());
+    let next = sorted[(i + 1).min(sorted.len() - 1)];
+    sorted[i] + f * (next - sorted[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multinomial_counts_sum_to_m_and_follow_q() {
+        let key = StreamKey::parse("7").unwrap();
+        let mut stream = ColumnStream::new(&key, "t", WORDS_PER_REP);
+        let q = [0.5, 0.0, 0.3, 0.2];
+        let c = multinomial(1_000_000, &q, stream.at(0));
+        assert_eq!(c.iter().sum::<u64>(), 1_000_000);
+        assert_eq!(c[1], 0);
+        for (y, &qy) in q.iter().enumerate() {
+            let sd = (1e6 * qy * (1.0 - qy)).sqrt();
+            assert!((c[y] as f64 - 1e6 * qy).abs() <= 5.0 * sd + 1.0, "{c:?}");
+        }
+        assert_eq!(multinomial(1_000_000, &q, stream.at(0)), c, "row 0 again");
+        assert_eq!(quantile(&[1.0, 2.0, 3.0], 0.5), 2.0);
+        assert_eq!(quantile(&[1.0, 2.0], 0.25), 1.25);
+    }
+}
