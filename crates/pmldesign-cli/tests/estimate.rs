@@ -94,3 +94,24 @@ fn bad_counts_are_usage_errors() {
         "counts",
     );
 }
+
+#[test]
+fn the_bootstrap_is_reproducible_and_close_to_the_delta_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = write(dir.path(), "w.csv", "0.75,0.25,0\n0.25,0.5,0.25\n0,0.25,0.75\n");
+    let run = |seed: &str| {
+        let args = ["estimate", "--mechanism", s(&w), "--counts", "500,300,200"];
+        json(&[&args[..], &["--bootstrap", "200", "--seed", seed]].concat())
+    };
+    let (a, b, c) = (run("3"), run("3"), run("4"));
+    assert_eq!(a, b);
+    assert_ne!(a["estimates"], c["estimates"]);
+    assert_eq!(a["bootstrap_replicates"], 200);
+    for e in a["estimates"].as_array().unwrap() {
+        let ratio = e["bootstrap"]["standard_error"].as_f64().unwrap()
+            / e["standard_error"].as_f64().unwrap();
+        assert!((ratio - 1.0).abs() < 0.25, "{e}");
+    }
+    let args = ["estimate", "--mechanism", s(&w), "--counts", "5,3,2"];
+    usage_error(&[&args[..], &["--bootstrap", "1"]].concat(), "--bootstrap");
+}

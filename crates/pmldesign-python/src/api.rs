@@ -386,16 +386,20 @@ fn assess<'py>(
 /// See `pmldesign.estimate`: the input distribution behind counts of released
 /// outputs (`pmldesign_model::frequency`).
 #[pyfunction]
-#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95))]
+#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95, bootstrap=None, seed=None))]
 fn estimate<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
     counts: Vector<'py>,
     method: String,
     confidence: f64,
+    bootstrap: Option<usize>,
+    seed: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let counts = counts.as_array().to_vec();
-    let v = engine::estimate(rows(&mechanism), &counts, &method, confidence)
+    let seed = seed.unwrap_or_else(|| "0".into());
+    let check = bootstrap.map(|reps| (reps, seed.as_str()));
+    let v = engine::estimate(rows(&mechanism), &counts, (&method, confidence), check)
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }

@@ -525,8 +525,8 @@ fn whole_counts(counts: &[f64]) -> Result<Vec<u64>> {
 pub fn estimate(
     rows: Vec<Vec<f64>>,
     counts: &[f64],
-    method: &str,
-    confidence: f64,
+    (method, confidence): (&str, f64),
+    bootstrap: Option<(usize, &str)>,
 ) -> Result<Value> {
     use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
     guarded(|| {
@@ -549,7 +549,16 @@ pub fn estimate(
             ..FrequencySettings::default()
         };
         let counts = whole_counts(counts)?;
-        Ok(json!(estimate_frequencies(&w, &counts, &settings)?))
+        let estimate = estimate_frequencies(&w, &counts, &settings)?;
+        let mut out = json!(estimate);
+        if let Some((reps, seed)) = bootstrap {
+            let key = pmldesign::data::stream::StreamKey::parse(seed)
+                .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
+            let check =
+                pmldesign::data::bootstrap::bootstrap(&w, &estimate, &settings, (reps, &key))?;
+            out["bootstrap"] = json!(check);
+        }
+        Ok(out)
     })
 }
 

@@ -99,3 +99,17 @@ def test_the_readme_example_runs(capsys):
     exec(compile(block, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "estimate" in out and "a" in out
+
+
+def test_the_bootstrap_checks_the_intervals_as_the_cli_does(tmp_path, run_pml):
+    w = np.array([[0.75, 0.25, 0.0], [0.25, 0.5, 0.25], [0.0, 0.25, 0.75]])
+    ours = pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=300, seed=5)
+    path = tmp_path / "w.csv"
+    np.savetxt(path, w, delimiter=",")
+    theirs = json.loads(run_pml("estimate", "--mechanism", str(path), "--counts", "500,300,200", "--bootstrap", "300",
+                                "--seed", "5", "--format", "json"))
+    for a, b in zip(ours.to_dict()["estimates"], theirs["estimates"]):
+        assert a["bootstrap_lower"] == b["bootstrap"]["lower"] and a["bootstrap_upper"] == b["bootstrap"]["upper"]
+        assert abs(a["bootstrap_standard_error"] / a["standard_error"] - 1) < 0.25
+    with pytest.raises(pmldesign.PmlError, match="bootstrap"):
+        pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=1)

@@ -36,6 +36,15 @@ pub struct EstimateArgs {
     /// Two-sided confidence of the intervals (delta method), in (0, 1).
     #[arg(long, default_value_t = 0.95, allow_hyphen_values = true)]
     pub confidence: f64,
+    /// Check the intervals by a parametric bootstrap of this many replicates (2 to
+    /// 100,000): released counts drawn again from the fitted model, each estimated
+    /// as the data were; shown beside the delta method's figures.
+    #[arg(long, value_name = "REPS")]
+    pub bootstrap: Option<usize>,
+    /// The key of the bootstrap's draws (a whole number below 2^256) [default: 0,
+    /// so that a check is reproducible].
+    #[arg(long, value_name = "S", requires = "bootstrap")]
+    pub seed: Option<String>,
     /// Output options: table, JSON, or CSV (one row per group of inputs).
     #[command(flatten)]
     pub output: OutputArgs,

@@ -10,6 +10,7 @@ use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::Report;
 use pmldesign_data::count_released;
+use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
 use pmldesign_solver::{Design, numbered};
@@ -50,10 +51,25 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     };
     let estimate = estimate_frequencies(&mechanism, &counts, &settings)
         .map_err(|e| CliError::Usage(e.to_string()))?;
+    let bootstrap = match a.bootstrap {
+        Some(reps) => {
+            let key = StreamKey::parse(a.seed.as_deref().unwrap_or("0"))
+                .map_err(|e| CliError::Usage(format!("--seed: {e}")))?;
+            let check = pmldesign_data::bootstrap::bootstrap(
+                &mechanism,
+                &estimate,
+                &settings,
+                (reps, &key),
+            );
+            Some(check.map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?)
+        }
+        None => None,
+    };
     let report = Report {
         mechanism: a.mechanism.display().to_string(),
         inputs,
         estimate,
+        bootstrap,
         note,
     };
     emit(a.output.path(), &report.render(a.output.format())?)

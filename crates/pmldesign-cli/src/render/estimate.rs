@@ -6,6 +6,7 @@ use super::number::num;
 use super::pretty;
 use crate::args::Format;
 use crate::error::CliError;
+use pmldesign_data::bootstrap::BootstrapCheck;
 use pmldesign_model::frequency::{FrequencyEstimate, FrequencyMethod};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -18,6 +19,8 @@ pub struct Report {
     pub inputs: Vec<String>,
     /// The estimate per group of inputs.
     pub estimate: FrequencyEstimate,
+    /// The parametric bootstrap's check of the intervals (`--bootstrap`).
+    pub bootstrap: Option<BootstrapCheck>,
     /// A note for a bare matrix.
     pub note: Option<String>,
 }
@@ -63,6 +66,11 @@ impl Report {
                     "upper": e.upper[g],
                     "standard_error": e.standard_error[g],
                     "unprojected": e.unprojected.get(g),
+                    "bootstrap": self.bootstrap.as_ref().map(|b| json!({
+                        "lower": b.lower[g],
+                        "upper": b.upper[g],
+                        "standard_error": b.standard_error[g],
+                    })),
                 })
             })
             .collect();
@@ -74,6 +82,7 @@ impl Report {
             "log_likelihood": e.log_likelihood,
             "iterations": e.iterations,
             "converged": e.converged,
+            "bootstrap_replicates": self.bootstrap.as_ref().map(|b| b.reps),
             "note": self.note,
             "estimates": rows,
         })
@@ -81,9 +90,13 @@ impl Report {
 
     fn csv(&self) -> String {
         let e = &self.estimate;
-        let mut out = String::from("label,estimate,lower,upper,standard_error\n");
+        let mut out = String::from("label,estimate,lower,upper,standard_error");
+        if self.bootstrap.is_some() {
+            out.push_str(",bootstrap_lower,bootstrap_upper,bootstrap_standard_error");
+        }
+        out.push('\n');
         for g in 0..e.groups.len() {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "{},{},{},{},{}",
                 csv_field(&self.label(g)),
@@ -92,6 +105,14 @@ impl Report {
                 e.upper[g],
                 e.standard_error[g]
             );
+            if let Some(b) = &self.bootstrap {
+                let _ = write!(
+                    out,
+                    ",{},{},{}",
+                    b.lower[g], b.upper[g], b.standard_error[g]
+                );
+            }
+            out.push('\n');
         }
         out
     }
@@ -128,13 +149,21 @@ impl Report {
             .max()
             .unwrap_or(5)
             .max(5);
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
             "input", "estimate", "lower", "upper", "std. error"
         );
+        if let Some(b) = &self.bootstrap {
+            let _ = write!(
+                out,
+                "  |  bootstrap ({} replicates): {:>10}  {:>10}  {:>10}",
+                b.reps, "lower", "upper", "std. error"
+            );
+        }
+        out.push('\n');
         for g in 0..e.groups.len() {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
                 self.label(g),
@@ -143,6 +172,18 @@ impl Report {
                 num(e.upper[g]),
                 num(e.standard_error[g])
             );
+            if let Some(b) = &self.bootstrap {
+                let pad = format!("bootstrap ({} replicates):", b.reps).len();
+                let _ = write!(
+                    out,
+                    "  |  {:pad$} {:>10}  {:>10}  {:>10}",
+                    "",
+                    num(b.lower[g]),
+                    num(b.upper[g]),
+                    num(b.standard_error[g])
+                );
+            }
+            out.push('\n');
         }
         out
     }

@@ -65,7 +65,14 @@ def compare(
     alip: Optional[Tuple[float, float]] = ...,
     labels: Optional[List[str]] = ...,
 ) -> Dict[str, Any]: ...
-def estimate(mechanism: npt.ArrayLike, counts: npt.ArrayLike, method: str = ..., confidence: float = ...) -> Dict[str, Any]: ...
+def estimate(
+    mechanism: npt.ArrayLike,
+    counts: npt.ArrayLike,
+    method: str = ...,
+    confidence: float = ...,
+    bootstrap: Optional[int] = ...,
+    seed: Optional[str] = ...,
+) -> Dict[str, Any]: ...
 def envelope(mechanism: npt.ArrayLike, prior: npt.ArrayLike, deltas: List[float], lp: bool = ...) -> Dict[str, Any]: ...
 def bound(
     question: str,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Union
 
+import numpy as np
+
 from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, _labels, _number, _vector
@@ -78,6 +80,13 @@ def envelope(
     return Record(_native.envelope(matrix, prior, ds, bool(lp)))
 
 
+def _whole(name: str, value: Any) -> int:
+    """A whole number of at least 2 (``bootstrap=``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
+        raise PmlError(f"invalid {name} = {value!r}: a whole number of replicates >= 2, e.g. {name}=200")
+    return int(value)
+
+
 def estimate(
     mechanism: MechanismLike,
     released: Any = None,
@@ -87,6 +96,8 @@ def estimate(
     method: str = "em",
     confidence: float = 0.95,
     nulls: str = "error",
+    bootstrap: Optional[int] = None,
+    seed: Any = None,
 ) -> Record:
     """The input distribution estimated from released data, with intervals.
 
@@ -99,6 +110,12 @@ def estimate(
     dropped with ``nulls="drop"``) is an error, or left out with ``nulls="drop"``.
     Inputs whose rows of the mechanism are equal are
     released alike: only their total is estimated, as one group.
+
+    ``bootstrap=B`` checks the intervals by a parametric bootstrap: B sets of
+    released counts drawn from the fitted model through the keyed stream of
+    ``seed`` (default 0, reproducible), each estimated again; each group then has
+    ``bootstrap_lower``, ``bootstrap_upper`` and ``bootstrap_standard_error``, as
+    ``pml estimate --bootstrap B`` gives.
 
     Returns a Record with ``estimates``: one dict per group (``label``, ``inputs``,
     ``estimate``, ``lower``, ``upper``, ``standard_error``), ready for
@@ -129,7 +146,10 @@ def estimate(
     values = list(counts)
     if len(values) != m:
         raise PmlError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
-    out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence)))
+    reps = None if bootstrap is None else _whole("bootstrap", bootstrap)
+    key = None if seed is None else str(seed)
+    out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence), reps, key))
+    check = out.pop("bootstrap", None)
     groups = out.pop("groups")
     rows = []
     for g, inputs in enumerate(groups):
@@ -142,6 +162,11 @@ def estimate(
                 "lower": out["lower"][g],
                 "upper": out["upper"][g],
                 "standard_error": out["standard_error"][g],
+                **(
+                    {}
+                    if check is None
+                    else {f"bootstrap_{k}": check[k][g] for k in ("lower", "upper", "standard_error")}
+                ),
             }
         )
     return Record({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})
