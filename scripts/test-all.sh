@@ -18,6 +18,9 @@ fi
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
 python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]" matplotlib
+# multi-freq-ldpy (numba; scipy for its jitted linear algebra) for the agreement of `estimate` with its IBU; skipped if absent.
+python -m pip install --quiet --disable-pip-version-check multi-freq-ldpy scipy ||
+    echo "multi-freq-ldpy could not be installed: its agreement test will be skipped"
 # Spark needs a JVM and pyspark: installed where they can be, else its tests are skipped.
 scripts/install-spark.sh
 # The browser tests of the reports and of `pml serve` need Chromium and playwright:

@@ -113,3 +113,21 @@ def test_the_bootstrap_checks_the_intervals_as_the_cli_does(tmp_path, run_pml):
         assert abs(a["bootstrap_standard_error"] / a["standard_error"] - 1) < 0.25
     with pytest.raises(pmldesign.PmlError, match="bootstrap"):
         pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=1)
+
+
+def test_em_agrees_with_multi_freq_ldpys_ibu_on_randomized_response():
+    pytest.importorskip("scipy", reason="scipy is not installed (multi-freq-ldpy's jitted IBU needs it)")
+    hist = pytest.importorskip("multi_freq_ldpy.estimators.Histogram_estimator", reason="multi-freq-ldpy is not installed")
+    k, eps = 6, 1.2
+    e = np.exp(eps)
+    w = np.full((k, k), 1 / (e + k - 1))
+    np.fill_diagonal(w, e / (e + k - 1))
+    rng = np.random.default_rng(3)
+    secrets_ = rng.choice(k, 20_000, p=[0.3, 0.25, 0.2, 0.1, 0.1, 0.05])
+    released = pmldesign.apply(w, secrets_, codes=True, seed=2**200 + 9)
+    reports = np.array([int(y[1:]) - 1 for y in released])
+    # Their generic IBU, as their GRR aggregator calls it (A symmetric, frequencies observed).
+    theirs = hist.IBU(k, w, np.bincount(reports, minlength=k) / len(reports), 100_000, 1e-13, "max_abs")
+    ours = pmldesign.estimate(w, counts=np.bincount(reports, minlength=k).tolist())
+    estimates = [row["estimate"] for row in ours.to_dict()["estimates"]]
+    np.testing.assert_allclose(estimates, theirs, atol=1e-8)
