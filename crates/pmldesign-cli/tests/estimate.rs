@@ -98,7 +98,11 @@ fn bad_counts_are_usage_errors() {
 #[test]
 fn the_bootstrap_is_reproducible_and_close_to_the_delta_method() {
     let dir = tempfile::tempdir().unwrap();
-    let w = write(dir.path(), "w.csv", "0.75,0.25,0\n0.25,0.5,0.25\n0,0.25,0.75\n");
+    let w = write(
+        dir.path(),
+        "w.csv",
+        "0.75,0.25,0\n0.25,0.5,0.25\n0,0.25,0.75\n",
+    );
     let run = |seed: &str| {
         let args = ["estimate", "--mechanism", s(&w), "--counts", "500,300,200"];
         json(&[&args[..], &["--bootstrap", "200", "--seed", seed]].concat())
