@@ -190,3 +190,36 @@ fn a_design_with_too_many_outputs_is_refused() {
     let assess = ["assess", "--design", s(&wide)].map(String::from);
     refused(&assess, "2048");
 }
+
+/// The estimation figures a design states (issue 37) are re-derived when it is
+/// read: an altered error or group is refused naming the field, everywhere.
+#[test]
+fn altered_estimation_figures_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [&EXAMPLE1[..], &["--labels", "a,b,c,d", "--format", "json"]].concat();
+    let design = output_file(dir.path(), "design.json", &args);
+    let stored = read_json(&design);
+    assert!(
+        stored["estimation"]["rows"][0]["error_per_row"].is_f64(),
+        "{stored}"
+    );
+    let forgeries: [(&str, fn(&mut Value)); 2] = [
+        ("error_per_row", |d| {
+            let e = d["estimation"]["rows"][0]["error_per_row"]
+                .as_f64()
+                .unwrap();
+            d["estimation"]["rows"][0]["error_per_row"] = json!(e / 2.0);
+        }),
+        ("merged", |d| {
+            d["estimation"]["rows"][0]["merged"] = json!([["a", "b"]])
+        }),
+    ];
+    for (field, forge) in forgeries {
+        let mut d = stored.clone();
+        forge(&mut d);
+        let forged = write(dir.path(), "forged.json", &d.to_string());
+        refused(&apply_args(dir.path(), &forged, &[]), field);
+        let assess = ["assess".to_string(), "--design".into(), s(&forged).into()];
+        refused(&assess, field);
+    }
+}

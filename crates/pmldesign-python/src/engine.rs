@@ -380,7 +380,7 @@ fn solve(
     if stopped.get() {
         return Err(Error::Stopped);
     }
-    let mut d = d?.with_envelope(o.envelope_delta)?;
+    let mut d = d?.with_envelope(o.envelope_delta)?.with_estimation()?;
     let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
     d.provenance = d.provenance.map(|p| p.with_tool(tool));
     Ok(serde_json::to_value(d)?)

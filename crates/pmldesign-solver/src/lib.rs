@@ -65,6 +65,7 @@ pub use reference::structured::{Family, StructuredBaseline};
 pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
+pub use solution::estimation::{ESTIMATION_UP_TO, Estimation, EstimationRow};
 pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;

@@ -398,6 +398,7 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
         mechanism: ld.mechanism,
         guarantee: None,
         envelope: None,
+        estimation: None,
         provenance: None,
         rays: None,
         iterations: ld.iterations,

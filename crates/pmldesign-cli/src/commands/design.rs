@@ -224,7 +224,7 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
     if let Some(mut bar) = bar {
         bar.finish();
     }
-    let mut d = d?.with_envelope(a.envelope_delta)?;
+    let mut d = d?.with_envelope(a.envelope_delta)?.with_estimation()?;
     let nulls = a.input.nulls();
     d.provenance = d.provenance.map(|p| {
         let mut p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));

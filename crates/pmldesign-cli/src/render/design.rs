@@ -93,49 +93,37 @@ fn design_table(d: &Design) -> String {
     s
 }
 
-/// Inputs past which the estimation table is left out (each row costs a
-/// pseudo-inverse, cubic in N).
-const ESTIMATION_TABLE_UP_TO: usize = 256;
-
 /// What an analyst can estimate from m released rows of the design and of
 /// each baseline (docs/theory.md §13): the groups released alike and the
 /// inversion estimate's expected squared error times m, under the reference
-/// prior.
+/// prior; the design's own figures, or derived here for one without them.
 fn estimation_table(d: &Design) -> String {
-    use pmldesign_model::frequency::estimability;
-    if d.labels.len() > ESTIMATION_TABLE_UP_TO {
+    let derived = match &d.estimation {
+        Some(e) => Some(e.clone()),
+        None => pmldesign_solver::Estimation::of(d).ok().flatten(),
+    };
+    let Some(estimation) = derived else {
         return String::new();
-    }
-    let prior = d.uncertainty.reference().to_vec();
+    };
     let mut s = format!(
         "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>16}\n",
         "mechanism", "groups", "m E|p^ - p|^2"
     );
-    let design = design_label(d);
-    let rows = std::iter::once((design, &d.mechanism)).chain(
-        d.baselines
-            .rows()
-            .into_iter()
-            .map(|r| (r.label, r.mechanism)),
-    );
-    let mut merged = None;
-    for (k, (label, m)) in rows.enumerate() {
-        let Ok(e) = estimability(m, &prior) else {
-            continue;
+    for (k, row) in estimation.rows.iter().enumerate() {
+        let label = if k == 0 {
+            design_label(d)
+        } else {
+            row.mechanism.clone()
         };
-        let error = e
+        let error = row
             .error_per_row
             .map_or("not estimable".into(), |v| format!("{v:.6}"));
-        s.push_str(&format!("{label:<44} {:>8} {error:>16}\n", e.groups.len()));
-        if k == 0 {
-            merged = e.groups.into_iter().find(|g| g.len() > 1);
-        }
+        s.push_str(&format!("{label:<44} {:>8} {error:>16}\n", row.groups));
     }
-    if let Some(g) = merged {
-        let names: Vec<&str> = g.iter().map(|&x| d.labels[x].as_str()).collect();
+    if let Some(g) = estimation.rows.first().and_then(|r| r.merged.first()) {
         s.push_str(&format!(
             "note: the design releases inputs {{{}}} alike (and maybe others): only their total is estimable\n",
-            names.join(", ")
+            g.join(", ")
         ));
     }
     s

@@ -164,6 +164,7 @@ fn certified_design(
         mechanism,
         guarantee: None,
         envelope: None,
+        estimation: None,
         provenance: None,
         rays: opt.rays,
         pricing: opt.pricing.to_string(),

@@ -97,6 +97,10 @@ pub struct Design {
     /// the reference prior, when asked for ([`Design::with_envelope`]; the CLI and
     /// Python add them at their `envelope_delta`); `None` from a solve.
     pub envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
+    /// What an analyst can estimate from released rows of the design and of its
+    /// baselines ([`Design::with_estimation`]; the CLI and Python add them up to
+    /// 256 inputs); `None` from a solve.
+    pub estimation: Option<crate::solution::estimation::Estimation>,
     /// Where the design came from (program, settings, input digest):
     /// informational, not a claim; kept as written when a design is read.
     pub provenance: Option<crate::solution::provenance::Provenance>,
@@ -114,6 +118,14 @@ pub struct Design {
 }
 
 impl Design {
+    /// The design with what an analyst can estimate from its released rows and
+    /// from its baselines' (docs/theory.md §13), under the reference prior;
+    /// unchanged past 256 inputs (each figure costs a pseudo-inverse).
+    pub fn with_estimation(mut self) -> crate::Result<Self> {
+        self.estimation = crate::solution::estimation::Estimation::of(&self)?;
+        Ok(self)
+    }
+
     /// The design with its envelope bounds at `delta` under the reference prior;
     /// unchanged (no envelope) when the reference has a mass 0 (a ball around an
     /// estimate with an unobserved category): the envelope is of a prior with full

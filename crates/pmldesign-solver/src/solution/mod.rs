@@ -6,6 +6,7 @@
 pub(crate) mod certificate;
 pub(crate) mod claims;
 pub(crate) mod design;
+pub(crate) mod estimation;
 pub(crate) mod guarantee;
 pub(crate) mod loss;
 pub(crate) mod provenance;

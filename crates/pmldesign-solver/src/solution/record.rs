@@ -14,6 +14,7 @@ use crate::solution::certificate::Certificate;
 use crate::solution::claims::{Stated, agree, agree_text, check, check_names};
 use crate::solution::design::{Design, DesignStatus, LossOutcome};
 use crate::solution::design::{envelope_bounds, per_output};
+use crate::solution::estimation::Estimation;
 use crate::solution::guarantee::Guarantee;
 use crate::solution::provenance::Provenance;
 use pmldesign_model::envelope::EnvelopeBounds;
@@ -94,6 +95,10 @@ pub(crate) struct DesignRecord {
     /// carries them ([`Design::with_envelope`]): re-derived on reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     envelope: Option<EnvelopeRecord>,
+    /// What an analyst can estimate from released rows, when the design
+    /// carries it ([`Design::with_estimation`]): re-derived on reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    estimation: Option<Estimation>,
 }
 
 /// Envelope bounds as written: the bounds, the envelope when they meet, and the
@@ -200,6 +205,7 @@ impl Serialize for Design {
             },
             provenance: d.provenance,
             envelope: d.envelope.as_ref().map(EnvelopeRecord::from),
+            estimation: d.estimation,
         }
         .serialize(s)
     }
@@ -238,6 +244,9 @@ impl DesignRecord {
         check(&stated, &design, &*value)?;
         if let Some(e) = &self.envelope {
             design.envelope = Some(e.check(&design.mechanism, &design.uncertainty)?);
+        }
+        if let Some(e) = &self.estimation {
+            design.estimation = Some(e.check(&design)?);
         }
         // The sentence as re-derived (a file may leave it out).
         design.guarantee = design.guarantee.map(|g| g.stated_at(design.epsilon));
@@ -329,6 +338,7 @@ impl DesignRecord {
             certificate,
             guarantee: self.guarantee.clone(),
             envelope: None,
+            estimation: None,
             provenance: self.provenance.clone(),
             rays: self.solver.extreme_rays,
             iterations: self.solver.pricing_passes,

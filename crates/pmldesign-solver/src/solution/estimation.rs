@@ -1,0 +1,123 @@
+//! What an analyst can estimate from m released rows of a design and of each of
+//! its baselines (docs/theory.md §13), under the reference prior: the inputs
+//! released alike, which only their total describes, and the inversion
+//! estimate's expected squared error times m. Derived from the matrices, so a
+//! stored copy is re-derived and compared when a design is read.
+
+use crate::solution::claims::{agree, altered};
+use crate::solution::design::Design;
+use pmldesign_model::Mechanism;
+use pmldesign_model::frequency::estimability;
+use serde::{Deserialize, Serialize};
+
+/// Inputs past which no estimation figures are derived (each row costs a
+/// pseudo-inverse, cubic in N).
+pub const ESTIMATION_UP_TO: usize = 256;
+
+/// One mechanism's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EstimationRow {
+    /// `design`, or the baseline's label.
+    pub mechanism: String,
+    /// How many groups of inputs it releases alike (N when every input is
+    /// identifiable alone).
+    pub groups: usize,
+    /// The groups of more than one input, by label: only their totals are
+    /// estimable.
+    pub merged: Vec<Vec<String>>,
+    /// `m E||p^ - p||^2` of the inversion estimate at `q = W^T p`; `None` when
+    /// the groups' rows are linearly dependent (nothing is estimable alone).
+    pub error_per_row: Option<f64>,
+}
+
+/// The design's figures, then its baselines' in their table order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Estimation {
+    /// One row per mechanism.
+    pub rows: Vec<EstimationRow>,
+}
+
+impl Estimation {
+    /// The figures of `d` and its baselines under its reference prior; `None`
+    /// past [`ESTIMATION_UP_TO`] inputs.
+    pub fn of(d: &Design) -> crate::Result<Option<Self>> {
+        if d.labels.len() > ESTIMATION_UP_TO {
+            return Ok(None);
+        }
+        let prior = d.uncertainty.reference().to_vec();
+        let baselines = d.baselines.rows();
+        let mechanisms = std::iter::once(("design".to_string(), &d.mechanism))
+            .chain(baselines.into_iter().map(|r| (r.label, r.mechanism)));
+        let rows = mechanisms
+            .map(|(name, m)| row(name, m, &prior, &d.labels))
+            .collect::<crate::Result<Vec<_>>>()?;
+        Ok(Some(Estimation { rows }))
+    }
+
+    /// A stored copy against the figures re-derived from `d`: the same rows,
+    /// names and groups, errors within 1e-9 relative.
+    pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
+        let derived = Estimation::of(d)?;
+        let Some(derived) = derived.filter(|e| e.rows.len() == self.rows.len()) else {
+            return Err(altered(
+                "estimation.rows",
+                self.rows.len(),
+                "the design and its baselines do not have these estimation figures",
+            ));
+        };
+        for (k, (stated, again)) in self.rows.iter().zip(&derived.rows).enumerate() {
+            let field = |name: &str| format!("estimation.rows[{k}].{name}");
+            let shown = |m: &[Vec<String>]| format!("{m:?}");
+            let names = [
+                (
+                    "mechanism",
+                    stated.mechanism.clone(),
+                    again.mechanism.clone(),
+                ),
+                (
+                    "groups",
+                    stated.groups.to_string(),
+                    again.groups.to_string(),
+                ),
+                ("merged", shown(&stated.merged), shown(&again.merged)),
+            ];
+            if let Some((name, s, a)) = names.into_iter().find(|(_, s, a)| s != a) {
+                return Err(altered(&field(name), s, &format!("re-derived it is {a}")));
+            }
+            match (stated.error_per_row, again.error_per_row) {
+                (Some(s), Some(a)) => agree(&field("error_per_row"), s, a)?,
+                (None, None) => {}
+                (s, _) => {
+                    let shown = s.map_or("null".to_string(), |v| v.to_string());
+                    let problem = "re-derived, estimability differs";
+                    return Err(altered(&field("error_per_row"), shown, problem));
+                }
+            }
+        }
+        Ok(derived)
+    }
+}
+
+/// The figures of one mechanism `m` under `prior`, its inputs named `labels`.
+fn row(
+    name: String,
+    m: &Mechanism,
+    prior: &[f64],
+    labels: &[String],
+) -> crate::Result<EstimationRow> {
+    let e = estimability(m, prior)?;
+    let merged = e
+        .groups
+        .iter()
+        .filter(|g| g.len() > 1)
+        .map(|g| g.iter().map(|&x| labels[x].clone()).collect())
+        .collect();
+    Ok(EstimationRow {
+        mechanism: name,
+        groups: e.groups.len(),
+        merged,
+        error_per_row: e.error_per_row,
+    })
+}
