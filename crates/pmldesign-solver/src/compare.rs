@@ -31,6 +31,10 @@ pub struct ComparisonRow {
     pub levels: NotionLevels,
     /// The mechanism.
     pub mechanism: Mechanism,
+    /// What an analyst can estimate from its released rows under the reference
+    /// prior: the groups of inputs released alike and `m E||p^ - p||^2` of the
+    /// inversion estimate (docs/theory.md §13); `None` past 256 inputs.
+    pub estimation: Option<(usize, Option<f64>)>,
 }
 
 /// Designs under several notions on one set and utility.
@@ -45,6 +49,16 @@ pub struct Comparison {
     /// One row per notion, then randomized response at LDP level eps and
     /// randomized response calibrated to worst-case PML eps.
     pub rows: Vec<ComparisonRow>,
+}
+
+/// The estimation figures of one row ([`ComparisonRow::estimation`]).
+fn estimation(m: &Mechanism, set: &UncertaintySet) -> Option<(usize, Option<f64>)> {
+    if m.inputs() > crate::solution::estimation::ESTIMATION_UP_TO {
+        return None;
+    }
+    let prior = set.reference().to_vec();
+    let e = pmldesign_model::frequency::estimability(m, &prior).ok()?;
+    Some((e.groups.len(), e.error_per_row))
 }
 
 /// The notions at a common level eps: PML, PMC, ALIP (`alip` gives `(eps_l, eps_u)`,
@@ -85,6 +99,7 @@ pub fn compare(
             utility: d.utility_value,
             upper_bound: Some(d.certificate.upper_bound),
             levels: d.certificate.levels,
+            estimation: estimation(&d.mechanism, set),
             mechanism: d.mechanism,
         });
     }
@@ -105,6 +120,7 @@ pub fn compare(
             utility: r.utility,
             upper_bound: None,
             levels: NotionLevels::measure(r.mechanism, set),
+            estimation: estimation(r.mechanism, set),
             mechanism: r.mechanism.clone(),
         });
     }

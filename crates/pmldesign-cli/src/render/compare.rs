@@ -40,6 +40,10 @@ fn compare_json(c: &Comparison, labels: &[String]) -> Result<String, CliError> {
                 "ldp_epsilon": finite_or_null(r.levels.ldp),
                 "maximal_leakage": r.levels.maximal_leakage,
                 "mechanism": r.mechanism.to_rows(),
+                "estimation": r.estimation.map(|(groups, error)| json!({
+                    "groups": groups,
+                    "error_per_row": error,
+                })),
             })
         })
         .collect();
@@ -63,8 +67,8 @@ fn compare_table(c: &Comparison) -> String {
     );
     let u = &c.utility_name;
     s.push_str(&format!(
-        "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7}\n",
-        "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status"
+        "{:<30} {:>8} {:>12} {:>11} {:>11} {:>11} {:>11} {:>7} {:>22}\n",
+        "notion", "outputs", u, "worst PML", "PMC", "LDP e_r", "max leak", "status", "m E|p^-p|^2"
     ));
     for r in &c.rows {
         let status = match r.status {
@@ -75,8 +79,15 @@ fn compare_table(c: &Comparison) -> String {
             Some(DesignStatus::GapLimit) => "gap",
             None => "-",
         };
+        let n = r.mechanism.inputs();
+        let estimation = match r.estimation {
+            Some((groups, Some(error))) if groups == n => format!("{error:.6}"),
+            Some((groups, Some(error))) => format!("{error:.6} ({groups} groups)"),
+            Some((groups, None)) => format!("none ({groups} groups)"),
+            None => "-".into(),
+        };
         s.push_str(&format!(
-            "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7}\n",
+            "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7} {:>22}\n",
             r.label,
             r.mechanism.outputs(),
             r.utility,
@@ -84,8 +95,12 @@ fn compare_table(c: &Comparison) -> String {
             num(r.levels.pmc),
             num(r.levels.ldp),
             r.levels.maximal_leakage,
-            status
+            status,
+            estimation
         ));
     }
+    s.push_str(
+        "\nm E|p^-p|^2: the expected squared error of the input distribution estimated from m released rows, times m (pml estimate --method inversion; docs/theory.md §13); with fewer groups than inputs, of the groups' totals only\n",
+    );
     s
 }
