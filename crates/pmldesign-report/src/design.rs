@@ -103,6 +103,13 @@ pub(crate) fn sections(p: &mut Page, d: &Design, o: &ReportOptions, prefix: &str
         "Certificate",
         &certificate(d, o),
     );
+    if let Some(html) = crate::estimation::section(d) {
+        p.section(
+            &format!("{prefix}estimation"),
+            "Estimating the input distribution from released rows",
+            &html,
+        );
+    }
     if let Some(html) = crate::envelope::section(d) {
         p.section(
             &format!("{prefix}envelope"),

@@ -30,6 +30,7 @@ mod curve;
 mod design;
 mod document;
 mod envelope;
+mod estimation;
 mod heatmap;
 mod matrix;
 mod record;
