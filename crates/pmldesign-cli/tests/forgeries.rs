@@ -191,6 +191,9 @@ fn a_design_with_too_many_outputs_is_refused() {
     refused(&assess, "2048");
 }
 
+/// An alteration of a stored design.
+type Forge = fn(&mut Value);
+
 /// The estimation figures a design states (issue 37) are re-derived when it is
 /// read: an altered error or group is refused naming the field, everywhere.
 #[test]
@@ -203,7 +206,7 @@ fn altered_estimation_figures_are_refused() {
         stored["estimation"]["rows"][0]["error_per_row"].is_f64(),
         "{stored}"
     );
-    let forgeries: [(&str, fn(&mut Value)); 2] = [
+    let forgeries: [(&str, Forge); 2] = [
         ("error_per_row", |d| {
             let e = d["estimation"]["rows"][0]["error_per_row"]
                 .as_f64()
