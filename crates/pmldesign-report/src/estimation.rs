@@ -32,5 +32,10 @@ pub fn section(d: &Design) -> Option<String> {
             g.join(", ")
         )));
     }
+    if let Some(advice) = e.advice(d) {
+        let mut first = advice[..1].to_uppercase();
+        first.push_str(&advice[1..]);
+        s.push_str(&note(&format!("{first}.")));
+    }
     Some(s)
 }

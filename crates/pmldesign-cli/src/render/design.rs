@@ -126,6 +126,9 @@ fn estimation_table(d: &Design) -> String {
             g.join(", ")
         ));
     }
+    if let Some(note) = estimation.advice(d) {
+        s.push_str(&format!("note: {note}\n"));
+    }
     s
 }
 

@@ -56,6 +56,43 @@ impl Estimation {
         Ok(Some(Estimation { rows }))
     }
 
+    /// The baseline that estimates every input's mass alone with the smallest
+    /// error, when it is at least twice as accurate as the design (or the design
+    /// merges inputs, or estimates nothing): the mechanism to release where the
+    /// histogram is the goal, with its error's ratio to the design's (infinite
+    /// when the design's is not defined per input).
+    pub fn better_baseline(&self, inputs: usize) -> Option<(&EstimationRow, f64)> {
+        let (design, baselines) = self.rows.split_first()?;
+        let best = baselines
+            .iter()
+            .filter(|r| r.groups == inputs)
+            .filter_map(|r| r.error_per_row.map(|e| (r, e)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
+        let ratio = match design.error_per_row {
+            Some(e) if design.groups == inputs => e / best.1,
+            _ => f64::INFINITY,
+        };
+        (ratio >= 2.0).then_some((best.0, ratio))
+    }
+
+    /// The sentence saying which baseline of `d` serves estimating the histogram
+    /// better than `d` itself, if one does by at least 2x
+    /// ([`Estimation::better_baseline`]).
+    pub fn advice(&self, d: &Design) -> Option<String> {
+        let (best, ratio) = self.better_baseline(d.labels.len())?;
+        let (name, utility) = (&best.mechanism, &d.utility_name);
+        let why = format!("the design maximises {utility}, not estimation accuracy");
+        Some(if ratio.is_finite() {
+            format!(
+                "to estimate the input distribution, {name} is {ratio:.1} times more accurate than the design ({why}): release it where the histogram is the goal"
+            )
+        } else {
+            format!(
+                "to estimate the input distribution, {name} determines every input's mass and the design does not ({why}): release it where the histogram is the goal"
+            )
+        })
+    }
+
     /// A stored copy against the figures re-derived from `d`: the same rows,
     /// names and groups, errors within 1e-9 relative.
     pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
