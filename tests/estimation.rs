@@ -7,7 +7,9 @@
 use pmldesign::data::bootstrap::bootstrap;
 use pmldesign::data::stream::ColumnStream;
 use pmldesign::data::{AliasTable, MechanismSampler, privatise_codes, seeded_rng};
+use pmldesign::model::record::RecordSample;
 use pmldesign::prelude::*;
+use pmldesign::solver::{RecordDesign, RecordMode, RecordProblem, estimate_record};
 
 const P: [f64; 5] = [0.35, 0.25, 0.2, 0.12, 0.08];
 const ROWS: usize = 100_000;
@@ -121,4 +123,141 @@ fn the_bootstrap_agrees_with_the_delta_method() {
     }
     let again = bootstrap(&w, &e, &settings, (400, &key)).unwrap();
     assert_eq!(again, check, "the same key, the same check");
+}
+
+/// Two correlated columns (3 x 4 cells), as in the record module's example.
+const JOINT: [[f64; 4]; 3] = [
+    [0.30, 0.02, 0.01, 0.01],
+    [0.01, 0.25, 0.02, 0.01],
+    [0.02, 0.01, 0.03, 0.31],
+];
+
+fn record_sample() -> RecordSample {
+    let tuples =
+        (0..3).flat_map(|a| (0..4).map(move |b| (vec![a, b], (JOINT[a][b] * 1000.0) as u64)));
+    let labels = vec![
+        vec!["a1".into(), "a2".into(), "a3".into()],
+        (1..=4).map(|b| format!("b{b}")).collect(),
+    ];
+    RecordSample::new(vec!["A".into(), "B".into()], labels, tuples.collect()).unwrap()
+}
+
+/// Released tuples of repetition `rep`: `rows` records drawn from `JOINT`, each
+/// released through the record design as `pml apply` releases it.
+fn released_records(r: &RecordDesign, rep: u64, rows: usize) -> Vec<(Vec<String>, u64)> {
+    let cells: Vec<[usize; 2]> = (0..3).flat_map(|a| (0..4).map(move |b| [a, b])).collect();
+    let alias =
+        AliasTable::new(&cells.iter().map(|&[a, b]| JOINT[a][b]).collect::<Vec<_>>()).unwrap();
+    let mut rng = seeded_rng(rep);
+    let drawn: Vec<[usize; 2]> = (0..rows).map(|_| cells[alias.sample(&mut rng)]).collect();
+    let key = StreamKey::parse(&(5_000 + rep).to_string()).unwrap();
+    let mut out: Vec<Vec<String>> = vec![Vec::new(); rows];
+    if r.mode == RecordMode::Joint {
+        let label = |c: &[usize; 2]| vec![format!("a{}", c[0] + 1), format!("b{}", c[1] + 1)];
+        let codes: Vec<u32> = drawn
+            .iter()
+            .map(|c| r.cells.iter().position(|t| *t == label(c)).unwrap() as u32)
+            .collect();
+        let ys = privatised(&r.designs[0].mechanism, &codes, &key, "AB");
+        ys.iter()
+            .zip(&mut out)
+            .for_each(|(&y, o)| *o = r.decoded[y as usize].clone());
+    } else {
+        for (j, d) in r.designs.iter().enumerate() {
+            let codes: Vec<u32> = drawn.iter().map(|c| c[j] as u32).collect();
+            let ys = privatised(&d.mechanism, &codes, &key, &r.columns[j]);
+            ys.iter()
+                .zip(&mut out)
+                .for_each(|(&y, o)| o.push(d.outputs[y as usize].clone()));
+        }
+    }
+    let mut counts: Vec<(Vec<String>, u64)> = Vec::new();
+    for t in out {
+        match counts.iter_mut().find(|(s, _)| *s == t) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    counts
+}
+
+fn privatised(w: &Mechanism, codes: &[u32], key: &StreamKey, column: &str) -> Vec<u32> {
+    let sampler = MechanismSampler::new(w).unwrap();
+    let mut out = vec![0u32; codes.len()];
+    privatise_codes(
+        &sampler,
+        codes,
+        &mut ColumnStream::new(key, column, 1),
+        0,
+        &mut out,
+    )
+    .unwrap();
+    out
+}
+
+/// A record released by `compose` and by `joint`: 200 repetitions of 10^5
+/// records; every identifiable marginal's and cell's 95 % interval covers its
+/// true mass in 92-98 % of them (observed: compose 93.5-97 % over its five
+/// identifiable marginals and six cells; joint 93-96 % over its three cells).
+#[test]
+fn a_records_marginals_and_cells_cover_at_their_level() {
+    let settings = FrequencySettings::default();
+    for mode in [RecordMode::Compose, RecordMode::Joint] {
+        let r = RecordProblem::new(record_sample(), 2.0)
+            .mode(mode)
+            .solve()
+            .unwrap();
+        let mut covered: Vec<(String, u64, u64)> = Vec::new();
+        for rep in 0..200 {
+            let e = estimate_record(&r, &released_records(&r, rep, 100_000), &settings).unwrap();
+            let truth_a = |v: &str| {
+                JOINT[v[1..].parse::<usize>().unwrap() - 1]
+                    .iter()
+                    .sum::<f64>()
+            };
+            let truth_b = |v: &str| {
+                (0..3)
+                    .map(|a| JOINT[a][v[1..].parse::<usize>().unwrap() - 1])
+                    .sum::<f64>()
+            };
+            let marginals = e.marginals[0]
+                .iter()
+                .map(|(v, f)| (format!("A={v}"), truth_a(v), f));
+            let marginals = marginals.chain(
+                e.marginals[1]
+                    .iter()
+                    .map(|(v, f)| (format!("B={v}"), truth_b(v), f)),
+            );
+            let cells = e.joint.iter().map(|(c, f)| {
+                let (a, b) = (
+                    c[0][1..].parse::<usize>().unwrap() - 1,
+                    c[1][1..].parse::<usize>().unwrap() - 1,
+                );
+                (format!("{c:?}"), JOINT[a][b], f)
+            });
+            for (k, (name, truth, f)) in marginals.chain(cells).enumerate() {
+                if covered.len() <= k {
+                    covered.push((name, 0, 0));
+                }
+                if let (Some(lo), Some(hi)) = (f.lower, f.upper) {
+                    covered[k].1 += u64::from(lo <= truth && truth <= hi);
+                    covered[k].2 += 1;
+                }
+            }
+        }
+        let rates: Vec<(String, f64)> = covered
+            .iter()
+            .filter(|(_, _, n)| *n > 0)
+            .map(|(name, c, n)| (name.clone(), *c as f64 / *n as f64))
+            .collect();
+        eprintln!("{mode:?}: {rates:?}");
+        // compose determines both marginals of A and most cells; the MI-optimal
+        // joint design at eps = 2 determines three cells only.
+        let least = if mode == RecordMode::Compose { 11 } else { 3 };
+        assert!(rates.len() >= least, "{mode:?}: {rates:?}");
+        assert!(
+            rates.iter().all(|(_, r)| (0.92..=0.98).contains(r)),
+            "{mode:?}: {rates:?}"
+        );
+    }
 }

@@ -9,7 +9,7 @@ use common::Rng;
 use ndarray::{Array2, array};
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{
-    FrequencyMethod, FrequencySettings, equal_rows, estimate_frequencies,
+    FrequencyMethod, FrequencySettings, equal_rows, estimate_frequencies, estimate_functionals,
 };
 
 /// k-ary randomized response at level eps.
@@ -187,4 +187,54 @@ fn estimability_has_its_closed_forms() {
     assert!((e.error_per_row.unwrap() - 0.32).abs() < 1e-12);
     let dependent = Mechanism::new(array![[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]).unwrap();
     assert_eq!(estimability(&dependent, &p).unwrap().error_per_row, None);
+}
+
+/// Functionals `a . p`: a single input's mass where the inputs are identifiable
+/// meets the (unbiased, unprojected) inversion estimate and its error; where two
+/// inputs are released alike their total is identifiable and each alone is not;
+/// the total mass is always 1 with no error.
+#[test]
+fn functionals_are_estimated_where_the_data_determine_them() {
+    let settings = settings(FrequencyMethod::Em);
+    let rr = randomized_response(3, 1.0);
+    let counts = [500, 300, 200];
+    let inversion = self::settings(FrequencyMethod::Inversion);
+    let whole = estimate_frequencies(&rr, &counts, &inversion).unwrap();
+    let unit = |x: usize| {
+        (0..3)
+            .map(|i| f64::from(u8::from(i == x)))
+            .collect::<Vec<f64>>()
+    };
+    let f =
+        estimate_functionals(&rr, &counts, &[unit(0), unit(2), vec![1.0; 3]], &settings).unwrap();
+    for (k, x) in [(0, 0), (1, 2)] {
+        let v = &f.values[k];
+        let unbiased = whole.unprojected[x].clamp(0.0, 1.0);
+        assert!((v.estimate - unbiased).abs() < 1e-8, "{v:?}");
+        let se = v.standard_error.unwrap();
+        assert!(
+            (se - whole.standard_error[x]).abs() < 1e-8 * (1.0 + se),
+            "{v:?}"
+        );
+    }
+    let total = &f.values[2];
+    assert!((total.estimate - 1.0).abs() < 1e-12 && total.standard_error.unwrap() < 1e-9);
+    // Inputs 0 and 1 released alike.
+    let w = Mechanism::new(array![[0.6, 0.4], [0.6, 0.4], [0.1, 0.9]]).unwrap();
+    let counts = [450, 550];
+    let grouped = estimate_frequencies(&w, &counts, &inversion).unwrap();
+    let f = estimate_functionals(&w, &counts, &[vec![1.0, 1.0, 0.0], unit(0)], &settings).unwrap();
+    let (pair, alone) = (&f.values[0], &f.values[1]);
+    assert!(pair.identifiable && !alone.identifiable && alone.standard_error.is_none());
+    assert!(
+        (pair.estimate - grouped.estimate[0]).abs() < 1e-8,
+        "{pair:?}"
+    );
+    let se = pair.standard_error.unwrap();
+    assert!(
+        (se - grouped.standard_error[0]).abs() < 1e-8,
+        "{pair:?} {grouped:?}"
+    );
+    let e = estimate_functionals(&w, &counts, &[vec![1.0]], &settings).unwrap_err();
+    assert!(e.to_string().contains("functionals[0]"), "{e}");
 }

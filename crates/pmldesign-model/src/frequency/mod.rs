@@ -31,6 +31,7 @@
 //! ```
 
 mod em;
+mod functionals;
 mod groups;
 mod inversion;
 
@@ -39,6 +40,7 @@ use crate::mechanism::Mechanism;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
+pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
 
 /// How the input distribution is estimated.
@@ -239,7 +241,7 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
 }
 
 /// One count per output and at least one released row.
-fn check_counts(mechanism: &Mechanism, counts: &[u64]) -> Result<()> {
+pub(crate) fn check_counts(mechanism: &Mechanism, counts: &[u64]) -> Result<()> {
     if counts.len() != mechanism.outputs() {
         return Err(ModelError::invalid(
             "counts",

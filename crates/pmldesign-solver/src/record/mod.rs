@@ -21,11 +21,13 @@
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 
+mod estimate;
 mod modes;
 mod outcome;
 mod split;
 mod verify;
 
+pub use estimate::{MAX_CHANNEL_ENTRIES, RecordEstimate, estimate_record};
 pub use outcome::{Naive, RecordDesign, RecordGuarantee, RecordUtility};
 
 use crate::error::Result;

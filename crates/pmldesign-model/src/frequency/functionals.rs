@@ -1,0 +1,158 @@
+//! Linear functionals of the input distribution (docs/theory.md §13), whether
+//! or not every input is identifiable. `a . p` is determined by the released
+//! data exactly when `a` lies in the span of W's columns (`a = W b`): it is then
+//! estimated without bias by `b . q^` from the released frequencies, with the
+//! standard error `sqrt(b^T (diag q^ - q^ q^^T) b / m)` (delta method). Otherwise
+//! the data do not determine it: its value at EM's maximum-likelihood estimate
+//! is given, with no interval. The marginals of a record's columns are such
+//! functionals of the joint distribution.
+
+use super::{FrequencySettings, check_counts, em};
+use crate::error::{ModelError, Result};
+use crate::mechanism::Mechanism;
+use ndarray::{Array1, Array2};
+use serde::{Deserialize, Serialize};
+
+/// One functional's estimate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionalValue {
+    /// `b . q^` where identifiable (clamped to the functional's range over the
+    /// simplex), else `a . p^` at EM's estimate.
+    pub estimate: f64,
+    /// Whether the data determine `a . p` (`a` in the span of W's columns).
+    pub identifiable: bool,
+    /// Its standard error (delta method), where identifiable.
+    pub standard_error: Option<f64>,
+    /// The interval's ends at the settings' confidence, clamped to the
+    /// functional's range over the simplex, where identifiable.
+    pub lower: Option<f64>,
+    /// The upper end.
+    pub upper: Option<f64>,
+}
+
+/// EM's estimate of the whole distribution and of each functional.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionalEstimate {
+    /// EM's estimate over every input (a maximum-likelihood estimate; where
+    /// inputs are not identifiable it is one of many).
+    pub distribution: Vec<f64>,
+    /// One value per functional, in order.
+    pub values: Vec<FunctionalValue>,
+    /// `sum_y n_y ln q_y` at the estimate.
+    pub log_likelihood: f64,
+    /// Released rows counted (m).
+    pub rows: u64,
+    /// EM's iterations.
+    pub iterations: usize,
+    /// Whether EM met its tolerance within its cap.
+    pub converged: bool,
+    /// The confidence of the intervals.
+    pub confidence: f64,
+}
+
+/// A functional is in the span of W's columns when `W b` meets it to this,
+/// relative to its largest entry.
+const IN_SPAN: f64 = 1e-9;
+
+/// Estimates each functional `a . p` (one weight per input) from `counts` of
+/// released outputs of `mechanism`, by EM (`settings.method` is not used: the
+/// inversion estimate needs every input identifiable).
+pub fn estimate_functionals(
+    mechanism: &Mechanism,
+    counts: &[u64],
+    functionals: &[Vec<f64>],
+    settings: &FrequencySettings,
+) -> Result<FunctionalEstimate> {
+    settings.validate()?;
+    check_counts(mechanism, counts)?;
+    let w = mechanism.matrix();
+    let n_inputs = w.nrows();
+    if let Some(k) = functionals.iter().position(|a| a.len() != n_inputs) {
+        return Err(ModelError::invalid(
+            format!("functionals[{k}]"),
+            format!("{} weights", functionals[k].len()),
+            format!("the mechanism has {n_inputs} inputs"),
+            "give one weight per input",
+        ));
+    }
+    let rows: u64 = counts.iter().sum();
+    let n = Array1::from_iter(counts.iter().map(|&c| c as f64));
+    let fit = em::maximum_likelihood(&w.to_owned(), &n, settings);
+    let q_hat = &n / rows as f64;
+    let spans = span_weights(&w.to_owned(), functionals)?;
+    let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
+    let values = functionals
+        .iter()
+        .zip(spans)
+        .map(|(a, b)| value(a, b, (&fit.estimate, &q_hat, rows), z))
+        .collect();
+    Ok(FunctionalEstimate {
+        log_likelihood: em::log_likelihood(&w.to_owned(), &n, &fit.estimate),
+        distribution: fit.estimate.to_vec(),
+        values,
+        rows,
+        iterations: fit.iterations,
+        converged: fit.converged,
+        confidence: settings.confidence,
+    })
+}
+
+/// For each functional `a`, the weights `b` on the outputs with `W b = a`, or
+/// `None` when `a` is not in the span of W's columns (by W's pseudo-inverse).
+fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<Array1<f64>>>> {
+    let (n, m) = w.dim();
+    let mat = faer::Mat::<f64>::from_fn(n, m, |i, j| w[[i, j]]);
+    let svd = mat.thin_svd().map_err(|_| {
+        ModelError::invalid(
+            "mechanism",
+            format!("{n}x{m}"),
+            "its singular value decomposition did not converge",
+            "check the matrix for extreme entries",
+        )
+    })?;
+    let pinv = svd.pseudoinverse();
+    Ok(functionals
+        .iter()
+        .map(|a| {
+            let b = Array1::from_shape_fn(m, |y| (0..n).map(|x| pinv[(y, x)] * a[x]).sum());
+            let back = w.dot(&b);
+            let scale = a.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+            let fits = back
+                .iter()
+                .zip(a)
+                .all(|(v, t)| (v - t).abs() <= IN_SPAN * scale);
+            fits.then_some(b)
+        })
+        .collect())
+}
+
+/// The estimate of `a . p`: with weights `b` on the outputs (`a = W b`), `b . q^`
+/// and its interval; without, its value at EM's estimate `p`.
+fn value(
+    a: &[f64],
+    b: Option<Array1<f64>>,
+    (p, q, rows): (&Array1<f64>, &Array1<f64>, u64),
+    z: f64,
+) -> FunctionalValue {
+    let Some(b) = b else {
+        return FunctionalValue {
+            estimate: a.iter().zip(p).map(|(a, p)| a * p).sum(),
+            identifiable: false,
+            standard_error: None,
+            lower: None,
+            upper: None,
+        };
+    };
+    let bq: f64 = b.iter().zip(q).map(|(b, q)| b * q).sum();
+    let second: f64 = b.iter().zip(q).map(|(b, q)| b * b * q).sum();
+    let se = ((second - bq * bq).max(0.0) / rows as f64).sqrt();
+    let lo = a.iter().copied().fold(f64::INFINITY, f64::min).min(0.0);
+    let hi = a.iter().copied().fold(f64::NEG_INFINITY, f64::max).max(0.0);
+    FunctionalValue {
+        estimate: bq.clamp(lo, hi),
+        identifiable: true,
+        standard_error: Some(se),
+        lower: Some((bq - z * se).clamp(lo, hi)),
+        upper: Some((bq + z * se).clamp(lo, hi)),
+    }
+}

@@ -1,0 +1,212 @@
+//! The analyst's half of a record release (docs/theory.md §13): from the counts
+//! of released tuples, the joint distribution of the record's columns by EM over
+//! its cells, and each column's marginal as a sum of cells. The record's channel
+//! is the joint design with its outputs merged where they are written alike
+//! (`joint`), or the product of the columns' designs (`compose`, `ldp`). A cell
+//! or a marginal that the released data do not determine is estimated without an
+//! interval ([`FunctionalValue::identifiable`]).
+
+use crate::error::Result;
+use crate::record::{RecordDesign, RecordMode};
+use pmldesign_model::frequency::{FrequencySettings, FunctionalValue, estimate_functionals};
+use pmldesign_model::{Mechanism, ModelError};
+use serde::{Deserialize, Serialize};
+
+/// The largest channel (cells x released tuples) estimated over.
+pub const MAX_CHANNEL_ENTRIES: usize = 1 << 22;
+
+/// The estimate of a record's joint distribution and of its marginals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordEstimate {
+    /// The record's columns.
+    pub columns: Vec<String>,
+    /// Each cell (one value per column) and its estimated mass.
+    pub joint: Vec<(Vec<String>, FunctionalValue)>,
+    /// Per column, each value and its estimated marginal mass.
+    pub marginals: Vec<Vec<(String, FunctionalValue)>>,
+    /// Released rows counted.
+    pub rows: u64,
+    /// `sum n ln q` at the estimate.
+    pub log_likelihood: f64,
+    /// EM's iterations, and whether it met its tolerance.
+    pub iterations: usize,
+    /// Whether EM met its tolerance within its cap.
+    pub converged: bool,
+    /// The confidence of the intervals.
+    pub confidence: f64,
+}
+
+/// The record's channel: its cells, the tuples it releases, and the matrix.
+struct Channel {
+    cells: Vec<Vec<String>>,
+    released: Vec<Vec<String>>,
+    matrix: Mechanism,
+}
+
+/// Estimates the record behind `released` (each released tuple, one value per
+/// column in the record's order, with its count). A tuple the design never
+/// writes is an error naming it.
+pub fn estimate_record(
+    r: &RecordDesign,
+    released: &[(Vec<String>, u64)],
+    settings: &FrequencySettings,
+) -> Result<RecordEstimate> {
+    let channel = channel(r)?;
+    let mut counts = vec![0u64; channel.released.len()];
+    for (tuple, n) in released {
+        let Some(t) = channel.released.iter().position(|t| t == tuple) else {
+            return Err(ModelError::invalid(
+                "released",
+                format!("{tuple:?}"),
+                "the record design never releases this combination of values",
+                "count the released columns ({column}_private) of data the design privatised",
+            )
+            .into());
+        };
+        counts[t] += n;
+    }
+    let k = r.columns.len();
+    let mut functionals: Vec<Vec<f64>> = (0..channel.cells.len())
+        .map(|c| {
+            (0..channel.cells.len())
+                .map(|i| f64::from(u8::from(i == c)))
+                .collect()
+        })
+        .collect();
+    let values: Vec<Vec<String>> = (0..k).map(|j| column_values(&channel.cells, j)).collect();
+    for (j, vs) in values.iter().enumerate() {
+        for v in vs {
+            let on = |cell: &Vec<String>| f64::from(u8::from(&cell[j] == v));
+            functionals.push(channel.cells.iter().map(on).collect());
+        }
+    }
+    let f = estimate_functionals(&channel.matrix, &counts, &functionals, settings)?;
+    let mut rest = f.values.into_iter();
+    let joint = channel.cells.into_iter().zip(rest.by_ref()).collect();
+    let marginals = values
+        .into_iter()
+        .map(|vs| vs.into_iter().zip(rest.by_ref()).collect())
+        .collect();
+    Ok(RecordEstimate {
+        columns: r.columns.clone(),
+        joint,
+        marginals,
+        rows: f.rows,
+        log_likelihood: f.log_likelihood,
+        iterations: f.iterations,
+        converged: f.converged,
+        confidence: f.confidence,
+    })
+}
+
+/// The values column `j` takes over `cells`, in first-seen order.
+fn column_values(cells: &[Vec<String>], j: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in cells {
+        if !out.contains(&c[j]) {
+            out.push(c[j].clone());
+        }
+    }
+    out
+}
+
+/// The channel a record design releases through.
+fn channel(r: &RecordDesign) -> Result<Channel> {
+    match r.mode {
+        RecordMode::Joint => joint_channel(r),
+        _ => product_channel(r),
+    }
+}
+
+/// `joint`: the design over the cells, its outputs merged by the tuple each is
+/// written as.
+fn joint_channel(r: &RecordDesign) -> Result<Channel> {
+    let w = r.designs[0].mechanism.matrix();
+    let mut released: Vec<Vec<String>> = Vec::new();
+    let mut of_output = Vec::with_capacity(r.decoded.len());
+    for t in &r.decoded {
+        let at = released.iter().position(|s| s == t).unwrap_or_else(|| {
+            released.push(t.clone());
+            released.len() - 1
+        });
+        of_output.push(at);
+    }
+    let mut rows = vec![vec![0.0; released.len()]; w.nrows()];
+    for (x, row) in rows.iter_mut().enumerate() {
+        for (y, &t) in of_output.iter().enumerate() {
+            row[t] += w[[x, y]];
+        }
+    }
+    check_size(w.nrows(), released.len())?;
+    Ok(Channel {
+        cells: r.cells.clone(),
+        released,
+        matrix: Mechanism::from_rows(rows)?,
+    })
+}
+
+/// `compose`, `ldp`: each column released by its own design, independently.
+fn product_channel(r: &RecordDesign) -> Result<Channel> {
+    let inputs: usize = r.designs.iter().map(|d| d.labels.len()).product();
+    let outputs: usize = r.designs.iter().map(|d| d.outputs.len()).product();
+    check_size(inputs, outputs)?;
+    let cells = product(r.designs.iter().map(|d| d.labels.len()).collect());
+    let tuples = product(r.designs.iter().map(|d| d.outputs.len()).collect());
+    let rows = cells
+        .iter()
+        .map(|c| {
+            tuples
+                .iter()
+                .map(|t| {
+                    let each = r.designs.iter().enumerate();
+                    each.map(|(j, d)| d.mechanism.matrix()[[c[j], t[j]]])
+                        .product()
+                })
+                .collect()
+        })
+        .collect();
+    let labels: Vec<&[String]> = r.designs.iter().map(|d| &d.labels[..]).collect();
+    let outputs: Vec<&[String]> = r.designs.iter().map(|d| &d.outputs[..]).collect();
+    Ok(Channel {
+        cells: cells.iter().map(|c| named(c, &labels)).collect(),
+        released: tuples.iter().map(|t| named(t, &outputs)).collect(),
+        matrix: Mechanism::from_rows(rows)?,
+    })
+}
+
+/// The names of an index tuple, `names[j]` naming column j's indices.
+fn named(idx: &[usize], names: &[&[String]]) -> Vec<String> {
+    idx.iter().zip(names).map(|(&i, n)| n[i].clone()).collect()
+}
+
+/// Every index tuple of a product of alphabets of these sizes, the last fastest.
+fn product(sizes: Vec<usize>) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for n in sizes {
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                (0..n).map(move |i| {
+                    let mut t = t.clone();
+                    t.push(i);
+                    t
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// A channel past [`MAX_CHANNEL_ENTRIES`] is refused.
+fn check_size(cells: usize, released: usize) -> Result<()> {
+    if cells.saturating_mul(released) > MAX_CHANNEL_ENTRIES {
+        return Err(ModelError::invalid(
+            "record",
+            format!("{cells} cells x {released} released tuples"),
+            format!("the record's channel is larger than {MAX_CHANNEL_ENTRIES} entries"),
+            "estimate each column alone, from its own design",
+        )
+        .into());
+    }
+    Ok(())
+}
