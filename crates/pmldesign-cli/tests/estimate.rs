@@ -119,3 +119,92 @@ fn the_bootstrap_is_reproducible_and_close_to_the_delta_method() {
     let args = ["estimate", "--mechanism", s(&w), "--counts", "5,3,2"];
     usage_error(&[&args[..], &["--bootstrap", "1"]].concat(), "--bootstrap");
 }
+
+/// A record design: its released columns give each column's marginal and the
+/// joint cells; masses the data do not determine carry no interval.
+#[test]
+fn a_record_design_estimates_its_marginals_and_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let cells = [
+        ("a1", "b1", 30),
+        ("a1", "b2", 3),
+        ("a2", "b2", 25),
+        ("a2", "b1", 2),
+        ("a3", "b3", 30),
+    ];
+    let mut rows = String::from("A,B\n");
+    for (a, b, n) in cells {
+        rows.push_str(&format!("{a},{b}\n").repeat(n * 20));
+    }
+    let data = write(dir.path(), "rec.csv", &rows);
+    let design = dir.path().join("rec.json");
+    let args = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "A",
+        "--column",
+        "B",
+        "--epsilon",
+        "2",
+    ];
+    let more = [
+        "--record",
+        "compose",
+        "--format",
+        "json",
+        "--output",
+        s(&design),
+    ];
+    stdout(&[&args[..], &more[..]].concat());
+    let released = dir.path().join("released.csv");
+    let apply = [
+        "apply",
+        "--mechanism",
+        s(&design),
+        "--data",
+        s(&data),
+        "--seed",
+        "0x1234567890abcdef1234567890abcdef",
+    ];
+    stdout(&[&apply[..], &["--output", s(&released)]].concat());
+    let e = json(&[
+        "estimate",
+        "--mechanism",
+        s(&design),
+        "--data",
+        s(&released),
+    ]);
+    assert_eq!(e["record"], serde_json::json!(["A", "B"]));
+    assert_eq!(e["rows"], 1800);
+    let a = e["marginals"][0]["values"].as_array().unwrap();
+    let total: f64 = a
+        .iter()
+        .map(|v| v["mass"]["estimate"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{e}");
+    for m in e["marginals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["values"].as_array().unwrap())
+    {
+        let mass = &m["mass"];
+        assert_eq!(
+            mass["identifiable"].as_bool().unwrap(),
+            mass["lower"].is_f64(),
+            "{m}"
+        );
+    }
+    let bad = [
+        "estimate",
+        "--mechanism",
+        s(&design),
+        "--data",
+        s(&released),
+        "--column",
+        "A_private",
+    ];
+    usage_error(&bad, "--column");
+}

@@ -14,8 +14,10 @@ pub struct EstimateArgs {
     /// released values.
     #[arg(long, value_name = "FILE")]
     pub mechanism: PathBuf,
-    /// A CSV file of released data (`-` for stdin); with --column.
-    #[arg(long, value_name = "FILE", requires = "column")]
+    /// A CSV file of released data (`-` for stdin); with --column, or, for a
+    /// record design, its released columns `{column}_private` (the joint
+    /// distribution and each column's marginal are estimated).
+    #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
     /// The released column of --data (for example `state_private`).
     #[arg(long, value_name = "NAME", requires = "data")]

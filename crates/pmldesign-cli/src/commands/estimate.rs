@@ -5,7 +5,7 @@ use crate::args::estimate::{EstimateArgs, MethodArg};
 use crate::args::parse_counts;
 use crate::error::CliError;
 use crate::io::data::open_data;
-use crate::io::load::design_from_text;
+use crate::io::load::{design_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::Report;
@@ -25,6 +25,9 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         &[("--output", a.output.path())],
     )?;
     let text = read_text("--mechanism", &a.mechanism)?;
+    if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
+        return run_record(&a, &r);
+    }
     let file = matrix_from_text("--mechanism", &a.mechanism, &text)?;
     let note = if file.design {
         design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;
@@ -41,14 +44,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         .outputs
         .unwrap_or_else(|| numbered("y", mechanism.outputs()));
     let counts = released_counts(&a, &outputs)?;
-    let settings = FrequencySettings {
-        method: match a.method {
-            MethodArg::Em => FrequencyMethod::Em,
-            MethodArg::Inversion => FrequencyMethod::Inversion,
-        },
-        confidence: a.confidence,
-        ..FrequencySettings::default()
-    };
+    let settings = settings(&a);
     let estimate = estimate_frequencies(&mechanism, &counts, &settings)
         .map_err(|e| CliError::Usage(e.to_string()))?;
     let bootstrap = match a.bootstrap {
@@ -147,4 +143,68 @@ fn counts_of(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
         counts[y] = c;
     }
     Ok(counts)
+}
+
+/// The estimation settings of `--method` and `--confidence`.
+fn settings(a: &EstimateArgs) -> FrequencySettings {
+    FrequencySettings {
+        method: match a.method {
+            MethodArg::Em => FrequencyMethod::Em,
+            MethodArg::Inversion => FrequencyMethod::Inversion,
+        },
+        confidence: a.confidence,
+        ..FrequencySettings::default()
+    }
+}
+
+/// `pml estimate` of a record design (read, and so verified): the released
+/// columns `{column}_private` of `--data` counted as tuples, then the record's
+/// cells and marginals estimated ([`pmldesign_solver::estimate_record`]).
+fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<(), CliError> {
+    let refused = [
+        (
+            a.counts.is_some(),
+            "--counts (count the released columns with --data)",
+        ),
+        (
+            a.column.is_some(),
+            "--column (a record names its columns: {column}_private)",
+        ),
+        (a.bootstrap.is_some(), "--bootstrap (not yet for records)"),
+        (a.nulls.is_some(), "--nulls (not yet for records)"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+        return Err(CliError::Usage(format!(
+            "invalid {flag} with a record design; drop it"
+        )));
+    }
+    let Some(path) = &a.data else {
+        return Err(CliError::Usage(
+            "pml estimate of a record design needs --data FILE with its released columns ({column}_private)".into(),
+        ));
+    };
+    let private: Vec<String> = r.columns.iter().map(|c| format!("{c}_private")).collect();
+    let usage =
+        |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
+    let sample = pmldesign_data::count_records(open_data(path)?, &private).map_err(usage)?;
+    let released: Vec<(Vec<String>, u64)> = sample
+        .tuples()
+        .iter()
+        .map(|(t, n)| {
+            let values = t
+                .iter()
+                .enumerate()
+                .map(|(j, &i)| sample.labels(j)[i].clone());
+            (values.collect(), *n)
+        })
+        .collect();
+    let mut settings = settings(a);
+    settings.method = FrequencyMethod::Em;
+    let estimate = pmldesign_solver::estimate_record(r, &released, &settings)
+        .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    let report = crate::render::estimate_record::RecordReport {
+        mechanism: a.mechanism.display().to_string(),
+        estimate,
+    };
+    emit(a.output.path(), &report.render(a.output.format())?)
 }

@@ -11,6 +11,7 @@ pub mod csv;
 pub mod design;
 pub mod envelope;
 pub mod estimate;
+pub mod estimate_record;
 pub mod matrix;
 pub mod number;
 pub mod plot;

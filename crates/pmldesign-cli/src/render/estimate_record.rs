@@ -1,0 +1,153 @@
+//! `pml estimate` of a record design rendered: each column's marginal, then the
+//! joint distribution over the record's cells, as a table, JSON or CSV. A mass
+//! the released data do not determine is shown without an interval.
+
+use super::csv::csv_field;
+use super::number::num;
+use super::pretty;
+use crate::args::Format;
+use crate::error::CliError;
+use pmldesign_model::frequency::FunctionalValue;
+use pmldesign_solver::RecordEstimate;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// What `pml estimate` found for a record design.
+pub struct RecordReport {
+    /// The `--mechanism` file.
+    pub mechanism: String,
+    /// The cells and marginals.
+    pub estimate: RecordEstimate,
+}
+
+/// One estimated mass as JSON.
+fn value_json(v: &FunctionalValue) -> Value {
+    json!({
+        "estimate": v.estimate,
+        "identifiable": v.identifiable,
+        "lower": v.lower,
+        "upper": v.upper,
+        "standard_error": v.standard_error,
+    })
+}
+
+/// `lower upper se`, or a dash for each where not identifiable.
+fn interval_cells(v: &FunctionalValue) -> [String; 3] {
+    let shown = |x: Option<f64>| x.map_or("-".to_string(), num);
+    [shown(v.lower), shown(v.upper), shown(v.standard_error)]
+}
+
+impl RecordReport {
+    /// The report as a table, JSON or CSV.
+    pub fn render(&self, format: Format) -> Result<String, CliError> {
+        Ok(match format {
+            Format::Json => pretty(&self.json())?,
+            Format::Csv => self.csv(),
+            Format::Table => self.table(),
+        })
+    }
+
+    /// Every estimated mass as (kind, column, value, mass): marginals first.
+    fn rows(&self) -> Vec<(&'static str, String, String, &FunctionalValue)> {
+        let e = &self.estimate;
+        let marginals = e.marginals.iter().zip(&e.columns).flat_map(|(m, c)| {
+            m.iter()
+                .map(move |(v, f)| ("marginal", c.clone(), v.clone(), f))
+        });
+        let joint = e
+            .joint
+            .iter()
+            .map(|(cell, f)| ("joint", e.columns.join("|"), cell.join("|"), f));
+        marginals.chain(joint).collect()
+    }
+
+    fn json(&self) -> Value {
+        let e = &self.estimate;
+        let marginals: Vec<Value> = e
+            .marginals
+            .iter()
+            .zip(&e.columns)
+            .map(|(m, c)| {
+                let values: Vec<Value> = m
+                    .iter()
+                    .map(|(v, f)| json!({"value": v, "mass": value_json(f)}))
+                    .collect();
+                json!({"column": c, "values": values})
+            })
+            .collect();
+        let joint: Vec<Value> = e
+            .joint
+            .iter()
+            .map(|(cell, f)| json!({"cell": cell, "mass": value_json(f)}))
+            .collect();
+        json!({
+            "mechanism": self.mechanism,
+            "record": e.columns,
+            "method": "em",
+            "rows": e.rows,
+            "confidence": e.confidence,
+            "log_likelihood": e.log_likelihood,
+            "iterations": e.iterations,
+            "converged": e.converged,
+            "marginals": marginals,
+            "joint": joint,
+        })
+    }
+
+    fn csv(&self) -> String {
+        let mut out = String::from("kind,column,value,estimate,lower,upper,standard_error\n");
+        let opt = |x: Option<f64>| x.map_or(String::new(), |v| v.to_string());
+        for (kind, column, value, f) in self.rows() {
+            let _ = writeln!(
+                out,
+                "{kind},{},{},{},{},{},{}",
+                csv_field(&column),
+                csv_field(&value),
+                f.estimate,
+                opt(f.lower),
+                opt(f.upper),
+                opt(f.standard_error)
+            );
+        }
+        out
+    }
+
+    fn table(&self) -> String {
+        let e = &self.estimate;
+        let mut out = format!(
+            "estimate of the record ({}) from {} released rows (em, {:.0} % intervals)\n",
+            e.columns.join(", "),
+            e.rows,
+            100.0 * e.confidence
+        );
+        let rows = self.rows();
+        let hidden = rows.iter().filter(|r| !r.3.identifiable).count();
+        if hidden > 0 {
+            let _ = writeln!(
+                out,
+                "note: {hidden} masses are not determined by the released data: shown at the maximum-likelihood estimate, without an interval"
+            );
+        }
+        let width = rows
+            .iter()
+            .map(|r| r.1.len() + r.2.len() + 3)
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
+            "mass", "estimate", "lower", "upper", "std. error"
+        );
+        for (_, column, value, f) in &rows {
+            let [lo, hi, se] = interval_cells(f);
+            let name = format!("{column} = {value}");
+            let _ = writeln!(
+                out,
+                "{name:<width$}  {:>10}  {lo:>10}  {hi:>10}  {se:>10}",
+                num(f.estimate)
+            );
+        }
+        out
+    }
+}
