@@ -43,6 +43,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(design_record, m)?)?;
     m.add_function(wrap_pyfunction!(check_record, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_record, m)?)?;
     m.add_function(wrap_pyfunction!(design_report, m)?)?;
     m.add_function(wrap_pyfunction!(record_report, m)?)?;
     Ok(())
@@ -258,6 +259,19 @@ fn design_record(
         gap,
     };
     py.detach(move || crate::record::design_record(req))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.estimate` with a record design: the cells and marginals
+/// behind released tuples, as JSON.
+#[pyfunction]
+fn estimate_record(
+    py: Python<'_>,
+    text: String,
+    released: Vec<(Vec<String>, u64)>,
+    confidence: f64,
+) -> PyResult<String> {
+    py.detach(move || crate::record::estimate_record(&text, released, confidence))
         .map_err(|e| to_py_err(e, None))
 }
 

@@ -61,6 +61,27 @@ pub fn design_record(req: RecordRequest) -> Result<String> {
     })
 }
 
+/// The joint distribution and the marginals behind released tuples of a record
+/// design (read back and verified first), as the JSON of
+/// `pmldesign_solver::RecordEstimate`.
+pub fn estimate_record(
+    text: &str,
+    released: Vec<(Vec<String>, u64)>,
+    confidence: f64,
+) -> Result<String> {
+    use pmldesign::model::frequency::FrequencySettings;
+    guarded(|| {
+        let r = read_record(text)?;
+        let settings = FrequencySettings {
+            confidence,
+            ..FrequencySettings::default()
+        };
+        let e = pmldesign::solver::estimate_record(&r, &released, &settings)?;
+        serde_json::to_string(&e)
+            .map_err(|e| invalid("estimate", "JSON", &e.to_string(), "report it"))
+    })
+}
+
 /// A record design file read back (every design re-certified, every figure
 /// re-derived) and written again.
 pub fn check_record(text: &str) -> Result<String> {

@@ -6,7 +6,8 @@ LDP), [V] (envelopes).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+import json
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -117,11 +118,21 @@ def estimate(
     ``bootstrap_lower``, ``bootstrap_upper`` and ``bootstrap_standard_error``, as
     ``pml estimate --bootstrap B`` gives.
 
+    With a :class:`RecordDesign`, ``released`` is the released pandas or polars
+    frame (its ``{column}_private`` columns): the result has ``marginals`` (one dict
+    per column value) and ``joint`` (one per cell), each mass with ``lower``/``upper``
+    where the released data determine it and ``identifiable`` False where they do not
+    (then shown at the maximum-likelihood estimate), as ``pml estimate`` of a record.
+
     Returns a Record with ``estimates``: one dict per group (``label``, ``inputs``,
     ``estimate``, ``lower``, ``upper``, ``standard_error``), ready for
     ``pandas.DataFrame(result.to_dict()["estimates"])``; and ``method``, ``rows``, ``confidence``,
     ``log_likelihood``, ``iterations``, ``converged`` (docs/theory.md §13).
     """
+    if type(mechanism).__name__ == "RecordDesign":
+        if counts is not None or bootstrap is not None:
+            raise PmlError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
+        return _estimate_record(mechanism, released, _number("confidence", confidence))
     matrix, labels, outputs, _ = mechanism_of(mechanism)
     n, m = matrix.shape
     labels = labels if labels is not None else [f"x{i + 1}" for i in range(n)]
@@ -170,3 +181,38 @@ def estimate(
             }
         )
     return Record({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})
+
+
+def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
+    """``estimate`` of a record design: the released tuples of ``frame``'s
+    ``{column}_private`` columns counted by the frame's engine, then the joint
+    cells and each column's marginal (``pml estimate`` of a record design)."""
+    columns = [f"{c}_private" for c in design.columns]
+    module = type(frame).__module__.split(".")[0]
+    names = list(frame.collect_schema().names() if hasattr(frame, "collect_schema") else getattr(frame, "columns", []))
+    missing = [c for c in columns if c not in names]
+    if module not in ("pandas", "polars") or missing:
+        raise PmlError(
+            f"invalid released = {type(frame).__name__}: a record design estimates from a pandas or polars frame "
+            f"with the columns {columns}" + (f" (missing {missing})" if missing else "")
+        )
+    if module == "pandas":
+        if frame[columns].isna().any().any():
+            raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
+        grouped = frame.groupby(columns, sort=False, observed=True).size()
+        tuples = [([str(v) for v in (k if isinstance(k, tuple) else (k,))], int(n)) for k, n in grouped.items()]
+    else:
+        data = frame.collect() if hasattr(frame, "collect") else frame
+        if any(data[c].null_count() for c in columns):
+            raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
+        grouped = data.group_by(columns, maintain_order=True).len()
+        tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]
+    out = json.loads(_native.estimate_record(design.to_json(), tuples, confidence))
+    def mass(v: Any) -> Dict[str, Any]:
+        return {k: v[k] for k in ("estimate", "lower", "upper", "standard_error", "identifiable")}
+    marginals = [
+        {"column": c, "value": value, **mass(f)} for c, per in zip(out["columns"], out["marginals"]) for value, f in per
+    ]
+    joint = [{"cell": cell, **mass(f)} for cell, f in out["joint"]]
+    keep = ("rows", "log_likelihood", "iterations", "converged", "confidence")
+    return Record({"record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})
