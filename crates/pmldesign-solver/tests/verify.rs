@@ -555,3 +555,33 @@ fn notion_loss_designs_carry_a_dual_that_verifies() {
         refused(forged, "loss.dual");
     }
 }
+
+/// A design stopped at a coarse gap over a large ball (18 symbols past
+/// Proposition 2) reads back: its dual is re-priced at the reduced cost it
+/// states, not to 1e-13, where the search stopped at its node budget with a
+/// looser bound and refused the true claim.
+#[test]
+fn a_gap_limited_design_over_a_large_ball_reads_back() {
+    let counts = [
+        27, 24, 13, 19, 25, 13, 16, 16, 19, 25, 23, 19, 20, 20, 21, 22, 8, 14,
+    ];
+    let set = ball(&counts.map(f64::from), 0.39097487115631313);
+    let d = Problem::new(set)
+        .epsilon(2.0)
+        .settings(Settings::default().gap(0.05))
+        .solve()
+        .unwrap();
+    assert!(
+        d.certificate.gap > 1e-6,
+        "stopped at the gap: {}",
+        d.certificate.gap
+    );
+    let back = read(stored(&d));
+    assert_eq!(back.mechanism, d.mechanism);
+    // Claiming a smaller reduced cost than its dual proves is still refused.
+    let mut forged = stored(&d);
+    let lambda: f64 = d.certificate.dual.as_ref().unwrap().lambda.iter().sum();
+    forged["certificate"]["dual"]["max_reduced_cost"] = json!(1e-9);
+    forged["certificate"]["dual"]["bound"] = json!(lambda + 1e-9);
+    refused(forged, "certificate");
+}

@@ -144,11 +144,21 @@ impl Design {
             return Ok((None, Repricing::Skipped));
         }
         let inner_outer = self.pricing == "branch_and_bound_inner_outer";
+        // Pruned at the stated reduced cost: a ray above it is found (or its
+        // node left open, and the claim refused), and a search no finer than
+        // the claim needs never stops at its node budget with a looser bound
+        // than the claim (which refused true claims of gap-limited designs).
+        let stated = dual.max_reduced_cost;
+        let tol = if stated.is_finite() {
+            stated.max(0.0)
+        } else {
+            0.0
+        };
         let Some((bound, how)) = repriced(
             &self.uncertainty,
             &self.notion,
             utility,
-            &lambda,
+            (&lambda, tol),
             inner_outer,
         )?
         else {
@@ -195,15 +205,15 @@ fn repriced(
     set: &UncertaintySet,
     notion: &Notion,
     utility: &dyn Utility,
-    lambda: &Array1<f64>,
+    (lambda, tol): (&Array1<f64>, f64),
     containing: bool,
 ) -> Result<Option<(f64, Repricing)>> {
     let reference = set.reference();
     let r = reference.view();
     let ones = Array1::ones(set.len());
     let ones_value = utility.column_value(ones.view(), r);
-    // As finely as pricing goes (1e-13 relative): a stored bound is never looser.
-    let bound = |o: &dyn RayOracle| dual_bound(o, ones_value, lambda, 0.0);
+    // Nodes pruned at `tol` (the stated reduced cost; at least 1e-13 relative).
+    let bound = |o: &dyn RayOracle| dual_bound(o, ones_value, lambda, tol);
     if let (true, UncertaintySet::L1Ball { center, .. }) = (containing, set) {
         let outer = ColumnCone::pml(&UncertaintySet::known(center.clone()), notion.epsilon())?;
         let oracle = pricing_oracle(&outer, r, utility, None);
