@@ -23,9 +23,12 @@ fn pml_tolerance() -> f64 {
 pub struct DualCertificate {
     /// The dual vector lambda, one entry per input.
     pub lambda: Vec<f64>,
-    /// A certified upper bound on `max_v mu(v) - lambda . v` over every ray.
+    /// A certified upper bound on `max_v mu(v) - lambda . v` over every ray
+    /// (infinite, written `null`, when a search stopped without one).
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     pub max_reduced_cost: f64,
-    /// `sum(lambda) + max(0, max_reduced_cost)`.
+    /// `sum(lambda) + max(0, max_reduced_cost)` (`null` when infinite).
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     pub bound: f64,
 }
 
@@ -195,5 +198,22 @@ impl Certificate {
             ));
         }
         Ok(cert)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DualCertificate;
+
+    /// A dual whose search stopped without a bound is written with `null`s
+    /// (JSON has no infinity) and reads back (issue 38: a record design
+    /// stopped by its time limit could not be read back).
+    #[test]
+    fn an_unbounded_dual_round_trips() {
+        let d = DualCertificate::new(vec![0.5, 0.5], f64::INFINITY);
+        let text = serde_json::to_string(&d).unwrap();
+        assert!(text.contains("\"max_reduced_cost\":null"), "{text}");
+        let back: DualCertificate = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, d);
     }
 }
