@@ -22,6 +22,10 @@ pub enum CliError {
     Usage(String),
     /// Something failed while working; exit status 1.
     Failure(String),
+    /// Standard output was closed by its reader (`pml ... | head -1`): not an
+    /// error; nothing is printed and the exit status is 0, as the reader chose
+    /// to stop.
+    Closed,
 }
 
 impl CliError {
@@ -30,6 +34,7 @@ impl CliError {
         match self {
             CliError::Usage(_) => 2,
             CliError::Failure(_) => 1,
+            CliError::Closed => 0,
         }
     }
 }
@@ -38,6 +43,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Usage(m) | CliError::Failure(m) => f.write_str(m),
+            CliError::Closed => f.write_str("standard output was closed by its reader"),
         }
     }
 }
@@ -60,6 +66,9 @@ impl From<SolverError> for CliError {
 
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return CliError::Closed;
+        }
         CliError::Failure(e.to_string())
     }
 }

@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", error::bounded(&e.to_string()));
             ExitCode::from(e.exit_code())

@@ -564,3 +564,40 @@ fn issue_13_reproducers_hold_from_the_command_line() {
         );
     }
 }
+
+/// `pml ... | head -c 10`: a reader that closes standard output early is no
+/// error (issue 38): nothing on stderr, exit status 0.
+#[test]
+fn a_closed_standard_output_is_not_an_error() {
+    use std::io::Read;
+    let prior = vec!["0.025"; 40].join(",");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("pml"))
+        .args([
+            "design",
+            "--prior",
+            &prior,
+            "--epsilon",
+            "1",
+            "--format",
+            "json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's read end is dropped here: the next write fails with EPIPE.
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

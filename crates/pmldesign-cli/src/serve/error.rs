@@ -47,6 +47,7 @@ impl From<CliError> for ApiError {
         match e {
             CliError::Usage(m) => ApiError::bad(m),
             CliError::Failure(m) => ApiError::internal(m),
+            closed @ CliError::Closed => ApiError::internal(closed.to_string()),
         }
     }
 }
