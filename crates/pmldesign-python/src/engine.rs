@@ -584,24 +584,7 @@ pub fn compare(
         let notions = pmldesign::solver::common_level_notions(epsilon, alip);
         let c =
             pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
-        let rows: Vec<Value> = c
-            .rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "label": r.label, "notion": r.notion, "status": r.status,
-                    "utility": r.utility, "upper_bound": r.upper_bound,
-                    "worst_case_pml": r.levels.pml, "pmc": r.levels.pmc,
-                    "ldp_epsilon": r.levels.ldp, "maximal_leakage": r.levels.maximal_leakage,
-                    "mechanism": r.mechanism,
-                })
-            })
-            .collect();
-        Ok(json!({
-            "prior": c.uncertainty.reference().to_vec(), "labels": names,
-            "epsilon": c.epsilon, "uncertainty": c.uncertainty,
-            "utility": c.utility_name, "rows": rows,
-        }))
+        Ok(c.to_json(&names))
     })
 }
 

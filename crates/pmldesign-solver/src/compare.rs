@@ -51,6 +51,44 @@ pub struct Comparison {
     pub rows: Vec<ComparisonRow>,
 }
 
+impl Comparison {
+    /// The JSON of `pml compare --format json` and of Python's `compare`: the
+    /// set, the level and one object per row (infinite levels as `null`).
+    pub fn to_json(&self, labels: &[String]) -> serde_json::Value {
+        use serde_json::json;
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "label": r.label,
+                    "notion": r.notion,
+                    "status": r.status,
+                    "utility": r.utility,
+                    "upper_bound": r.upper_bound,
+                    "worst_case_pml": r.levels.pml,
+                    "pmc": r.levels.pmc,
+                    "ldp_epsilon": r.levels.ldp,
+                    "maximal_leakage": r.levels.maximal_leakage,
+                    "mechanism": r.mechanism.to_rows(),
+                    "estimation": r.estimation.map(|(groups, error)| json!({
+                        "groups": groups,
+                        "error_per_row": error,
+                    })),
+                })
+            })
+            .collect();
+        json!({
+            "prior": self.uncertainty.reference().to_vec(),
+            "labels": labels,
+            "epsilon": self.epsilon,
+            "uncertainty": self.uncertainty,
+            "utility": self.utility_name,
+            "rows": rows,
+        })
+    }
+}
+
 /// The estimation figures of one row ([`ComparisonRow::estimation`]).
 fn estimation(m: &Mechanism, set: &UncertaintySet) -> Option<(usize, Option<f64>)> {
     if m.inputs() > crate::solution::estimation::ESTIMATION_UP_TO {

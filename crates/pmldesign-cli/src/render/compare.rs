@@ -1,12 +1,11 @@
 //! `pml compare` as text: one row per notion, as a table or JSON.
 
-use super::number::{finite_or_null, num};
+use super::number::num;
 use super::pretty;
 use super::words::describe_set;
 use crate::args::Format;
 use crate::error::CliError;
 use pmldesign_solver::{Comparison, DesignStatus};
-use serde_json::{Value, json};
 
 /// Renders `pml compare`: a table, or the same as JSON (CSV has no meaning here).
 pub fn render_comparison(
@@ -23,38 +22,10 @@ pub fn render_comparison(
     }
 }
 
-/// The comparison as JSON: the set, the level and one object per row.
+/// The comparison as JSON: the set, the level and one object per row (the
+/// solver's, which Python's `compare` returns too).
 fn compare_json(c: &Comparison, labels: &[String]) -> Result<String, CliError> {
-    let rows: Vec<Value> = c
-        .rows
-        .iter()
-        .map(|r| {
-            json!({
-                "label": r.label,
-                "notion": r.notion,
-                "status": r.status,
-                "utility": r.utility,
-                "upper_bound": r.upper_bound,
-                "worst_case_pml": finite_or_null(r.levels.pml),
-                "pmc": finite_or_null(r.levels.pmc),
-                "ldp_epsilon": finite_or_null(r.levels.ldp),
-                "maximal_leakage": r.levels.maximal_leakage,
-                "mechanism": r.mechanism.to_rows(),
-                "estimation": r.estimation.map(|(groups, error)| json!({
-                    "groups": groups,
-                    "error_per_row": error,
-                })),
-            })
-        })
-        .collect();
-    pretty(&json!({
-        "prior": c.uncertainty.reference().to_vec(),
-        "labels": labels,
-        "epsilon": c.epsilon,
-        "uncertainty": c.uncertainty,
-        "utility": c.utility_name,
-        "rows": rows,
-    }))
+    pretty(&c.to_json(labels))
 }
 
 /// The comparison as a table: one line per notion.
