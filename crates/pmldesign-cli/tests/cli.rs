@@ -3,7 +3,7 @@
 mod common;
 use common::{
     EXAMPLE1, json, one_line_usage_error, output_file, pml, s, stdout, usage_error, usage_stderr,
-    words,
+    words, write,
 };
 
 use serde_json::Value;
@@ -600,4 +600,66 @@ fn a_closed_standard_output_is_not_an_error() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `--mechanism -` and `--design -` read standard input (issue 38); two inputs
+/// from standard input are refused naming the second.
+#[test]
+fn a_mechanism_is_read_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = output_file(
+        dir.path(),
+        "design.json",
+        &[&EXAMPLE1[..], &["--labels", "a,b,c,d", "--format", "json"]].concat(),
+    );
+    let text = std::fs::read_to_string(&design).unwrap();
+    let verdict = pml()
+        .args(["assess", "--design", "-"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    assert!(
+        verdict.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verdict.stderr)
+    );
+    assert!(String::from_utf8_lossy(&verdict.stdout).contains("verified"));
+    let data = write(dir.path(), "in.csv", "v\na\nb\n");
+    let out = dir.path().join("out.csv");
+    let apply = [
+        "apply",
+        "--mechanism",
+        "-",
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--output",
+        s(&out),
+    ];
+    let done = pml()
+        .args(apply)
+        .args(["--seed", &format!("0x{}", "ab".repeat(32))])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let both = [
+        "apply",
+        "--mechanism",
+        "-",
+        "--data",
+        "-",
+        "--column",
+        "v",
+        "--output",
+        s(&out),
+    ];
+    let refused = pml().args(both).write_stdin(text).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("reads standard input already"));
 }

@@ -13,7 +13,8 @@ pub struct ApplyArgs {
     /// rows, or CSV rows (as for `pml assess`). Row labels in the file name the
     /// values of the column; outputs are written by their names (`y1..yM`).
     /// A design file is verified before it is used (its privacy re-measured, its
-    /// utility and bound re-checked); one that fails is refused.
+    /// utility and bound re-checked); one that fails is refused. `-` reads it from
+    /// standard input (then --data is a file).
     #[arg(long, value_name = "FILE")]
     pub mechanism: Option<PathBuf>,
     /// Apply a --mechanism design file without verifying it (a warning on stderr

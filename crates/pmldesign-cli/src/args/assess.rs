@@ -11,13 +11,14 @@ use std::path::PathBuf;
 pub struct AssessArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (optional header `input,y1,..`; optional leading label
-    /// column). One row per input symbol, each summing to 1.
+    /// column). One row per input symbol, each summing to 1. `-`: standard input.
     #[arg(long, value_name = "FILE", required_unless_present = "design")]
     pub mechanism: Option<PathBuf>,
     /// Verify a design file instead: the JSON written by `pml design --format
     /// json`. Its privacy is re-measured over its whole set, its utility (or
     /// expected loss) on its matrix, and its LP dual re-priced over every ray;
     /// the verdict is printed, and an altered file exits 2 naming the field.
+    /// `-`: standard input.
     #[arg(
         long,
         value_name = "FILE",

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Debug, Args)]
 pub struct EnvelopeArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
-    /// rows, or CSV rows (as for `pml assess`).
+    /// rows, or CSV rows (as for `pml assess`). `-`: standard input.
     #[arg(long, value_name = "FILE")]
     pub mechanism: PathBuf,
     /// The prior (or its estimate) the mechanism is released under.

@@ -11,7 +11,7 @@ pub struct EstimateArgs {
     /// The mechanism the data were released through: the JSON written by `pml
     /// design --format json` (verified before it is used), a JSON array of rows,
     /// or CSV rows. Its output names (`y1..yM` unless the file names them) are the
-    /// released values.
+    /// released values. `-` reads it from standard input (then --data is a file).
     #[arg(long, value_name = "FILE")]
     pub mechanism: PathBuf,
     /// A CSV file of released data (`-` for stdin); with --column, or, for a

@@ -29,6 +29,9 @@ pub struct MechanismFile {
 /// A file larger than a matrix of the largest alphabet takes is refused before it
 /// is read ([`MAX_MATRIX_FILE_BYTES`]); a leading byte order mark is dropped.
 pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
+    if path.as_os_str() == "-" {
+        return read_stdin(flag);
+    }
     if let Ok(meta) = std::fs::metadata(path)
         && meta.is_file()
         && meta.len() > MAX_MATRIX_FILE_BYTES
@@ -48,6 +51,28 @@ pub fn read_text(flag: &str, path: &Path) -> Result<String, CliError> {
     let bom = text.len() - strip_bom(&text).len();
     text.drain(..bom);
     Ok(text)
+}
+
+/// `flag -`: the text of standard input, refused past the largest matrix file.
+fn read_stdin(flag: &str) -> Result<String, CliError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_MATRIX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Usage(format!("cannot read {flag} - (standard input): {e}")))?;
+    if bytes.len() as u64 > MAX_MATRIX_FILE_BYTES {
+        return Err(CliError::Usage(format!(
+            "invalid {flag} -: standard input holds more than {MAX_MATRIX_FILE_BYTES} bytes, more than a matrix of N = {MAX_ALPHABET} symbols takes; pml reads alphabets up to {MAX_ALPHABET} symbols"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        CliError::Usage(format!(
+            "invalid {flag} - (standard input): not UTF-8 text ({e})"
+        ))
+    })?;
+    Ok(strip_bom(&text).to_owned())
 }
 
 /// `text` without a leading UTF-8 byte order mark (U+FEFF), which editors on

@@ -52,6 +52,16 @@ pub type Named<'a> = (&'static str, Option<&'a std::path::Path>);
 /// mechanism, the secret seed) or one output would replace the other. Standard
 /// input and output (`-`) are never a clash. Every command that writes calls it.
 pub fn check_outputs(inputs: &[Named<'_>], outputs: &[Named<'_>]) -> Result<(), CliError> {
+    let stdin: Vec<&str> = inputs
+        .iter()
+        .filter(|(_, p)| p.is_some_and(|p| p.as_os_str() == "-"))
+        .map(|(flag, _)| *flag)
+        .collect();
+    if let [first, second, ..] = stdin[..] {
+        return Err(CliError::Usage(format!(
+            "invalid {second} -: {first} reads standard input already; give {second} a file"
+        )));
+    }
     let (inputs, outputs) = (given(inputs), given(outputs));
     for (k, &(flag, out)) in outputs.iter().enumerate() {
         if let Some((input, path)) = inputs.iter().find(|(_, i)| same_file(i, out)) {
