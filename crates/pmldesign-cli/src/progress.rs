@@ -13,17 +13,23 @@ pub struct DesignProgress {
     bar: Option<ProgressBar>,
     /// Also one line per pass on stderr (`--verbose`), terminal or not.
     verbose: bool,
+    /// `--time-limit`, for the countdown.
+    limit: Option<Duration>,
 }
 
 impl DesignProgress {
-    /// A bar that appears after one second if stderr is a terminal; with
-    /// `verbose`, a line per pass as well.
-    pub fn new(verbose: bool) -> Self {
+    /// A bar that appears after one second if stderr is a terminal, counting
+    /// down to `limit` (seconds) when there is one; with `verbose`, a line per
+    /// pass as well.
+    pub fn new(verbose: bool, limit: Option<f64>) -> Self {
         DesignProgress {
             start: Instant::now(),
             enabled: std::io::stderr().is_terminal(),
             bar: None,
             verbose,
+            limit: limit
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(Duration::from_secs_f64),
         }
     }
 
@@ -35,6 +41,7 @@ impl DesignProgress {
         if !self.enabled || self.start.elapsed() < Duration::from_secs(1) {
             return;
         }
+        let message = self.message(&p);
         let bar = self.bar.get_or_insert_with(|| {
             let b = ProgressBar::new_spinner();
             b.set_style(
@@ -43,13 +50,24 @@ impl DesignProgress {
             );
             b
         });
+        bar.set_message(message);
+        bar.tick();
+    }
+
+    /// The bar's text, at most about 70 columns (80 with the spinner and the
+    /// elapsed time): pass, best mechanism, bound, relative gap, time left.
+    fn message(&self, p: &Progress) -> String {
         let gap = p.upper_bound - p.lower_bound;
         let relative = gap / p.upper_bound.abs().max(f64::MIN_POSITIVE);
-        bar.set_message(format!(
-            "pass {}: incumbent {:.9}, bound {:.9}, gap {:.2e} ({:.2e} relative), {} rays or nodes priced",
-            p.iterations, p.lower_bound, p.upper_bound, gap, relative, p.rays_priced
-        ));
-        bar.tick();
+        let mut text = format!(
+            "pass {}, best {:.6}, bound {:.6}, gap {:.1e}",
+            p.iterations, p.lower_bound, p.upper_bound, relative
+        );
+        if let Some(limit) = self.limit {
+            let left = limit.saturating_sub(self.start.elapsed()).as_secs_f64();
+            text.push_str(&format!(", {left:.0} s left"));
+        }
+        text
     }
 
     /// One line for `--verbose`: seconds, pass, incumbent, bound, gaps.
@@ -76,5 +94,35 @@ impl DesignProgress {
         if let Some(b) = self.bar.take() {
             b.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bar fits 80 columns with its spinner and elapsed time, and counts
+    /// down to the limit (issue 38: it wrapped at about 180 characters).
+    #[test]
+    fn the_line_fits_eighty_columns_and_counts_down() {
+        let bar = DesignProgress::new(false, Some(600.0));
+        let p = Progress {
+            // The widest a design reaches: 10^5 passes, an expected loss of 12
+            // (minus), a bound of ln 2048.
+            iterations: 99_999,
+            lower_bound: -12.345678,
+            upper_bound: 7.6246189,
+            rays_priced: u64::MAX,
+        };
+        let text = bar.message(&p);
+        // The spinner, a space, the elapsed time and a space: 11 columns.
+        let columns = text.chars().count() + 11;
+        assert!(columns <= 80, "{columns} columns: {text}");
+        assert!(text.ends_with("s left"), "{text}");
+        assert!(
+            !DesignProgress::new(false, None)
+                .message(&p)
+                .contains("left")
+        );
     }
 }

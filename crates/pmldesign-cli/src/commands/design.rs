@@ -210,7 +210,9 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         )));
     }
     let problem = problem(a, &est, loss)?;
-    let mut bar = run.progress.then(|| DesignProgress::new(a.verbose));
+    let mut bar = run
+        .progress
+        .then(|| DesignProgress::new(a.verbose, a.time_limit));
     let d = problem
         .notion(notion)
         .labels(est.labels.clone())
