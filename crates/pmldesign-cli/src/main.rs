@@ -20,6 +20,7 @@ mod error;
 mod io;
 mod progress;
 mod render;
+mod say;
 mod serve;
 mod signals;
 
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    say::set_quiet(cli.quiet);
     if let Some(k) = cli.threads {
         threads(k)?;
     }

@@ -24,7 +24,7 @@ impl DesignProgress {
     pub fn new(verbose: bool, limit: Option<f64>) -> Self {
         DesignProgress {
             start: Instant::now(),
-            enabled: std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal() && !crate::say::quiet(),
             bar: None,
             verbose,
             limit: limit

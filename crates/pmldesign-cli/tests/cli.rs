@@ -663,3 +663,43 @@ fn a_mechanism_is_read_from_standard_input() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("reads standard input already"));
 }
+
+/// `--quiet` silences notes and summaries, never a warning about a guarantee
+/// (issue 38).
+#[test]
+fn quiet_silences_notes_but_not_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "in.csv", "v\nx1\nx2\n");
+    let matrix = write(dir.path(), "w.csv", "0.75,0.25\n0.25,0.75\n");
+    let out = dir.path().join("out.csv");
+    let key = format!("0x{}", "cd".repeat(32));
+    let run = |extra: &[&str]| {
+        let args = [
+            "apply",
+            "--mechanism",
+            s(&matrix),
+            "--data",
+            s(&data),
+            "--column",
+            "v",
+        ];
+        let done = pml()
+            .args(args)
+            .args(["--output", s(&out), "--seed", &key])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(done.status.success());
+        String::from_utf8(done.stderr).unwrap()
+    };
+    let loud = run(&[]);
+    assert!(
+        loud.contains("pml apply: read 2 rows") && loud.contains("bare matrix"),
+        "{loud}"
+    );
+    let quiet = run(&["--quiet"]);
+    assert!(
+        !quiet.contains("pml apply: read") && quiet.contains("bare matrix"),
+        "{quiet}"
+    );
+}

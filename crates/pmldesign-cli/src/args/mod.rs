@@ -50,6 +50,10 @@ pub struct Cli {
     /// or Ctrl-C aside).
     #[arg(long, global = true, value_name = "K")]
     pub threads: Option<usize>,
+    /// Print nothing on stderr but errors and warnings about a guarantee (no
+    /// notes, summaries or progress line).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,

@@ -85,9 +85,9 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         };
         done.map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, &a)))
     })?;
-    eprintln!("{}", summary_line(&summary, &a.data, &a.output));
+    crate::say::note(&summary_line(&summary, &a.data, &a.output));
     if let Some(statement) = statement {
-        eprintln!("{statement}");
+        crate::say::note(&statement);
     }
     Ok(())
 }
@@ -187,7 +187,7 @@ fn run_record(
         }
         .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
-    eprintln!("{}", summary_line(&summary, &a.data, &a.output));
+    crate::say::note(&summary_line(&summary, &a.data, &a.output));
     Ok(())
 }
 

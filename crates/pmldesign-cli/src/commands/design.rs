@@ -117,9 +117,9 @@ const LONG_DESIGN_FROM: usize = 512;
 fn hint_how_to_stop(n: usize) {
     use std::io::IsTerminal;
     if std::io::stderr().is_terminal() {
-        eprintln!(
+        crate::say::note(&format!(
             "pml: {n} symbols and no --time-limit: the proof of optimality may take minutes. Ctrl-C stops the search and writes the best certified design found so far (never below the structured baselines), marked interrupted; --time-limit SECONDS does the same on a clock."
-        );
+        ));
     }
 }
 
@@ -246,18 +246,18 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         && est.labels.len() > NUMERIC_NOTE_FROM
         && pmldesign_data::bins::looks_numeric(&est.labels)
     {
-        eprintln!(
+        crate::say::note(&format!(
             "note: --column {} holds {} distinct numbers, taken as {} unordered categories; to release ranges in numeric order, cut it at public edges with --bins E0,E1,... (then --utility loss --loss absolute, or --notion metric --metric line, suit its order)",
             a.input.column.join(","),
             est.labels.len(),
             est.labels.len()
-        );
+        ));
     }
     if est.dropped > 0 {
-        eprintln!(
+        crate::say::note(&format!(
             "note: {} rows with a missing value were left out (--nulls drop); `pml apply` writes them missing, so whether a value is missing is released as is, outside the guarantee",
             est.dropped
-        );
+        ));
     }
     Ok((d, settings))
 }

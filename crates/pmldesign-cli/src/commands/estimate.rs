@@ -86,10 +86,10 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
     let counted = count_released(open_data(path)?, column, outputs, nulls)
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     if counted.dropped > 0 {
-        eprintln!(
+        crate::say::note(&format!(
             "note: {} released rows with a missing value were left out (--nulls drop)",
             counted.dropped
-        );
+        ));
     }
     Ok(counted.counts)
 }
