@@ -36,8 +36,10 @@ use clap::{Parser, Subcommand};
 /// The exit statuses, shown after `pml --help`.
 const EXIT_STATUS: &str = "Exit status:
   0    success
-  1    failure while working, including I/O errors (a file that cannot be read or written)
-  2    usage error: bad input, named in a one-line message with the fix
+  1    failure while working: an output that cannot be written, an I/O error while
+       reading, a design that fails its own check
+  2    usage error: bad input, named in a one-line message with the fix, including an
+       input file that does not exist or cannot be opened
   130  interrupted by SIGINT (Ctrl-C); 143: terminated by SIGTERM; 129, 131:
        by SIGHUP, SIGQUIT (temporary files are removed; no partial output is left)";
 
