@@ -70,6 +70,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Estimate(a) => commands::estimate::run(a),
         Command::Apply(a) => commands::apply::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Completions { shell } => commands::manual::completions(shell),
+        Command::Man => commands::manual::man(),
     }
 }
 

@@ -703,3 +703,21 @@ fn quiet_silences_notes_but_not_warnings() {
         "{quiet}"
     );
 }
+
+/// `pml completions SHELL` and `pml man` are generated from the arguments
+/// (issue 38): every subcommand appears in both.
+#[test]
+fn completions_and_the_manual_page_list_every_command() {
+    let bash = stdout(&["completions", "bash"]);
+    let man = stdout(&["man"]);
+    assert!(
+        man.starts_with(".ie") && man.contains(".TH pml 1"),
+        "{}",
+        &man[..80]
+    );
+    for command in ["design", "estimate", "apply", "assess", "envelope", "serve"] {
+        assert!(bash.contains(command), "bash: {command}");
+        assert!(man.contains(command), "man: {command}");
+    }
+    usage_error(&["completions", "tcsh"], "tcsh");
+}

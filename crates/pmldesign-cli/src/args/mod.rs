@@ -96,6 +96,14 @@ pub enum Command {
     /// the report, and download design.json, the report and the privatised file.
     /// Listens on 127.0.0.1; the URL it prints carries a per-run token.
     Serve(serve::ServeArgs),
+    /// Print a shell completion script (`pml completions bash > /etc/bash_completion.d/pml`;
+    /// zsh, fish, elvish and powershell as well).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff: `pml man > pml.1; man ./pml.1`).
+    Man,
 }
 
 /// A clap error in one line: a refused value names the flag, the value and the

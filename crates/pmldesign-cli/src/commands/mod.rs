@@ -10,4 +10,5 @@ pub mod design;
 pub mod envelope;
 pub mod estimate;
 pub mod grid_noise;
+pub mod manual;
 pub mod record;
