@@ -114,6 +114,17 @@ impl Certificate {
         Ok(cert)
     }
 
+    /// The verdict: every level of the notion, re-measured over the whole set,
+    /// is at most its target within the stated [`Certificate::tolerance`]
+    /// (at most 1e-12), entries are non-negative and rows sum to 1 within 1e-12.
+    /// `assert!(design.certificate.holds())`, rather than comparing
+    /// `worst_case_pml <= eps`, which rounding in the last bit can fail.
+    pub fn holds(&self) -> bool {
+        self.levels.excess(&self.notion) <= self.tolerance
+            && self.min_entry >= 0.0
+            && self.max_row_sum_error <= 1e-12
+    }
+
     /// True when the utility is within a relative 1e-7 of the dual bound.
     pub fn is_optimal(&self) -> bool {
         let scale = 1.0 + self.utility_value.abs();
@@ -204,6 +215,20 @@ impl Certificate {
 #[cfg(test)]
 mod tests {
     use super::DualCertificate;
+
+    /// A design's certificate holds; moving its level past the tolerance does not.
+    #[test]
+    fn a_designs_certificate_holds() {
+        use pmldesign_model::{Prior, UncertaintySet};
+        let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
+        let d = crate::Problem::new(set).epsilon(0.8).solve().unwrap();
+        assert!(d.certificate.holds());
+        let mut tighter = d.certificate.clone();
+        tighter.notion = pmldesign_model::Notion::Pml {
+            epsilon: 0.8 - 1e-9,
+        };
+        assert!(!tighter.holds());
+    }
 
     /// A dual whose search stopped without a bound is written with `null`s
     /// (JSON has no infinity) and reads back (issue 38: a record design
