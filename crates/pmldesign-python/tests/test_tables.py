@@ -210,3 +210,18 @@ def test_floats_are_not_categories(design):
             pmldesign.apply(design, data, seed=KEY)
     with pytest.raises(pmldesign.PmlError, match="'income'"):
         pmldesign.count(pd.DataFrame({"income": floats}), "income")
+
+
+def test_output_labels_name_the_outputs_as_the_cli_does(design, tmp_path, run_pml):
+    x = values(300)
+    key = "0x" + "1f83d9abfb41bd6b" * 4
+    names = [f"out{j}" for j in range(len(design.outputs))]
+    ours = pmldesign.apply(design, x, seed=key, column="v", output_labels=names)
+    path, data, out = tmp_path / "d.json", tmp_path / "in.csv", tmp_path / "out.csv"
+    path.write_text(design.to_json())
+    data.write_text("v\n" + "\n".join(x.tolist()) + "\n")
+    run_pml("apply", "--mechanism", str(path), "--data", str(data), "--column", "v", "--seed", key,
+            "--output", str(out), "--output-labels", ",".join(names))
+    assert ours.tolist() == [line.split(",")[-1] for line in out.read_text().splitlines()[1:]]
+    with pytest.raises(pmldesign.PmlError, match="output_labels"):
+        pmldesign.apply(design, x, output_labels=names[:-1] + [names[0]])

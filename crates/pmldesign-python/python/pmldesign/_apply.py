@@ -59,6 +59,19 @@ def row_labels(labels: Optional[Sequence[Any]], own: Optional[list], n: int) -> 
     return given or [f"x{i}" for i in range(1, n + 1)]
 
 
+def named_outputs(names: Optional[Sequence[Any]], m: int) -> Optional[List[str]]:
+    """``output_labels`` checked: one distinct, non-empty name per output."""
+    if names is None:
+        return None
+    given = [str(n) for n in names]
+    if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
+        raise PmlError(
+            f"invalid output_labels = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
+            "non-empty names, one per output of the mechanism"
+        )
+    return given
+
+
 def check_codes(codes: Any) -> bool:
     """``codes`` is True or False."""
     if not isinstance(codes, (bool, np.bool_)):
@@ -191,23 +204,27 @@ def _own_name(values: Any) -> Optional[str]:
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
     seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ...,
 ) -> "pandas.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
     seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ...,
 ) -> "pyarrow.DictionaryArray": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ...,
 ) -> np.ndarray: ...
 def apply(
     design_or_matrix: MechanismLike,
@@ -222,6 +239,7 @@ def apply(
     codes: bool = False,
     nulls: Optional[str] = None,
     bins: Any = None,
+    output_labels: Optional[Sequence[Any]] = None,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
@@ -252,7 +270,9 @@ def apply(
     design's ``<null>`` input); by default what the design recorded, else ``error``.
     ``bins`` (public edges) cuts a numeric column into the bins the mechanism's
     labels name (``[0, 10)``...), as ``count(..., bins=)`` counted it; by default the
-    edges the design recorded (``pml design --bins``), else none.
+    edges the design recorded (``pml design --bins``), else none. ``output_labels``
+    names the outputs (one distinct, non-empty name per output, in column order), as
+    ``pml apply --output-labels`` does; by default the design's, else y1..yM.
 
     Returns the input's type: a categorical pandas Series over the outputs with the
     same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
@@ -274,7 +294,7 @@ def apply(
         )
     n, m = matrix.shape
     names = row_labels(labels, own_labels, n)
-    outputs = outputs or [f"y{j}" for j in range(1, m + 1)]
+    outputs = named_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
     column = str(column) if column is not None else own or DEFAULT_COLUMN
