@@ -499,3 +499,63 @@ fn a_design_file_is_checked_before_it_is_applied() {
         "{noted}"
     );
 }
+
+/// `--replace` with a record design writes the private values in place of the
+/// raw ones (issue 38: the raw columns could not be dropped), in CSV and Parquet,
+/// the same values as the appended `{column}_private`.
+#[test]
+fn a_record_design_replaces_its_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rows = String::from("id,A,B\n");
+    for i in 0..600 {
+        rows.push_str(&format!("{i},a{},b{}\n", i % 3, (i / 2) % 2));
+    }
+    let data = write(dir.path(), "rec.csv", &rows);
+    let design = dir.path().join("rec.json");
+    let args = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "A",
+        "--column",
+        "B",
+        "--epsilon",
+        "2",
+    ];
+    let more = [
+        "--record",
+        "compose",
+        "--format",
+        "json",
+        "--output",
+        s(&design),
+    ];
+    pml().args(args).args(more).assert().success();
+    let key = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
+    let run = |out: &Path, extra: &[&str]| {
+        let apply = [
+            "apply",
+            "--mechanism",
+            s(&design),
+            "--data",
+            s(&data),
+            "--seed",
+            key,
+        ];
+        pml()
+            .args(apply)
+            .args(["--output", s(out)])
+            .args(extra)
+            .assert()
+            .success();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let appended = run(&dir.path().join("appended.csv"), &[]);
+    let replaced = run(&dir.path().join("replaced.csv"), &["--replace"]);
+    assert!(replaced.starts_with("id,A,B\n"), "{}", &replaced[..40]);
+    for (a, r) in appended.lines().skip(1).zip(replaced.lines().skip(1)) {
+        let (a, r): (Vec<&str>, Vec<&str>) = (a.split(',').collect(), r.split(',').collect());
+        assert_eq!((r[0], r[1], r[2]), (a[0], a[3], a[4]));
+    }
+}

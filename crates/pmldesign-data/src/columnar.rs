@@ -425,12 +425,16 @@ pub fn privatise_record_parquet<W: Write + Send>(
     input: File,
     output: W,
     columns: &[String],
-    on_unknown: OnUnknown,
+    (on_unknown, replace): (OnUnknown, bool),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let (reader, idx, schema) = open_columns(input, columns)?;
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-    for c in columns {
+    for (c, &i) in columns.iter().zip(&idx) {
+        if replace {
+            fields[i] = Field::new(c, DataType::Utf8, true);
+            continue;
+        }
         let name = format!("{c}_private");
         if fields.iter().any(|f| f.name() == &name) {
             return Err(ModelError::invalid(
@@ -452,7 +456,11 @@ pub fn privatise_record_parquet<W: Write + Send>(
         let texts = batch_texts(&batch, columns, &idx)?;
         let (private, keep) = record_batch(&texts, columns, on_unknown, privatiser, &mut summary)?;
         let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
-        arrays.extend(private);
+        if replace {
+            idx.iter().zip(private).for_each(|(&i, p)| arrays[i] = p);
+        } else {
+            arrays.extend(private);
+        }
         write_kept(&mut writer, &out_schema, arrays, keep)?;
     }
     writer.close().map_err(write_error)?;

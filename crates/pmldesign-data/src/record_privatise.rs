@@ -141,14 +141,16 @@ impl RecordPrivatiser for JointPrivatiser {
 }
 
 /// Streams CSV from `reader` to `writer`, appending `{column}_private` for each of
-/// `columns`, privatised together by `privatiser`. A row with a value outside its
-/// column's alphabet is handled as `on_unknown` says (kept with every private
-/// value empty); it keeps its place in the streams.
+/// `columns` (or, with `replace`, writing the private values in place of the
+/// raw ones, so the output holds no raw value of the record), privatised together
+/// by `privatiser`. A row with a value outside its column's alphabet is handled as
+/// `on_unknown` says (kept with every private value empty); it keeps its place in
+/// the streams.
 pub fn privatise_record<R: Read, W: std::io::Write>(
     reader: R,
     writer: W,
     columns: &[String],
-    on_unknown: OnUnknown,
+    (on_unknown, replace): (OnUnknown, bool),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let mut rdr = csv::ReaderBuilder::new()
@@ -164,6 +166,7 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
     let names: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
     if let Some(taken) = names
         .iter()
+        .filter(|_| !replace)
         .find(|n| header.iter().any(|h| h == n.as_bytes()))
     {
         return Err(ModelError::invalid(
@@ -174,7 +177,8 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
         )
         .into());
     }
-    wtr.record(header.iter().chain(names.iter().map(|n| n.as_bytes())))?;
+    let added = names.iter().filter(|_| !replace).map(|n| n.as_bytes());
+    wtr.record(header.iter().chain(added))?;
     let mut summary = PrivatiseSummary::default();
     let mut record = csv::ByteRecord::new();
     let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
@@ -206,7 +210,19 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
                 outs.iter_mut().for_each(Vec::clear);
             }
         }
-        wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?;
+        if replace {
+            let fields =
+                record
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| match idx.iter().position(|&k| k == i) {
+                        Some(j) => outs[j].as_slice(),
+                        None => f,
+                    });
+            wtr.record(fields)?;
+        } else {
+            wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?;
+        }
     }
     wtr.flush()?;
     Ok(summary)

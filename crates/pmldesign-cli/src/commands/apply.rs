@@ -158,8 +158,8 @@ fn run_record(
             "--nulls (not yet for records)",
         ),
         (
-            a.replace || a.output_column.is_some(),
-            "--replace/--output-column (each column gets {column}_private)",
+            a.output_column.is_some(),
+            "--output-column (each column gets {column}_private, or --replace)",
         ),
         (
             a.labels.is_some() || a.output_labels.is_some(),
@@ -177,7 +177,7 @@ fn run_record(
     } else {
         Source::Csv(open_data(&a.data)?)
     };
-    let how = on_unknown(a);
+    let how = (on_unknown(a), a.replace);
     let summary = write_atomic_with("--output", &a.output, |w| {
         let p = privatiser.as_mut();
         let w = &mut Stopping { inner: w, stop };
@@ -388,7 +388,7 @@ fn privatise_record_parquet(
     file: std::fs::File,
     w: &mut (dyn std::io::Write + Send),
     columns: &[String],
-    how: OnUnknown,
+    how: (OnUnknown, bool),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     pmldesign_data::columnar::privatise_record_parquet(file, w, columns, how, privatiser)
@@ -400,7 +400,7 @@ fn privatise_record_parquet(
     _: std::fs::File,
     _: &mut (dyn std::io::Write + Send),
     _: &[String],
-    _: OnUnknown,
+    _: (OnUnknown, bool),
     _: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(no_parquet_support())
