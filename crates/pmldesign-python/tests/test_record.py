@@ -159,3 +159,19 @@ def test_pml_apply_on_parquet_writes_the_record_as_on_csv(run_pml, table, tmp_pa
         mine = pmldesign.apply(r, frame, seed=KEY)
         assert out["A_private"].to_list() == mine["A_private"].astype(str).tolist(), mode
         assert out["B_private"].to_list() == mine["B_private"].astype(str).tolist(), mode
+
+
+def test_replace_puts_the_private_values_in_place_of_the_raw_columns():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    frame = pd.DataFrame({"id": range(400), "A": [f"a{i % 3}" for i in range(400)], "B": [f"b{(i // 2) % 2}" for i in range(400)]})
+    design = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    key = 2**120 + 7
+    appended = pmldesign.apply(design, frame, seed=key)
+    for data in (frame, pl.from_pandas(frame)):
+        replaced = pmldesign.apply(design, data, seed=key, replace=True)
+        assert list(replaced.columns) == ["id", "A", "B"]
+        for c in ("A", "B"):
+            assert [str(v) for v in replaced[c]] == appended[f"{c}_private"].astype(str).tolist()
+    with pytest.raises(pmldesign.PmlError, match="replace"):
+        pmldesign.apply(design.designs[0], ["a0"], replace=True)

@@ -204,27 +204,27 @@ def _own_name(values: Any) -> Optional[str]:
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
     seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> "pandas.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
     seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> "pyarrow.DictionaryArray": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> np.ndarray: ...
 def apply(
     design_or_matrix: MechanismLike,
@@ -240,6 +240,7 @@ def apply(
     nulls: Optional[str] = None,
     bins: Any = None,
     output_labels: Optional[Sequence[Any]] = None,
+    replace: bool = False,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
 
@@ -273,6 +274,8 @@ def apply(
     edges the design recorded (``pml design --bins``), else none. ``output_labels``
     names the outputs (one distinct, non-empty name per output, in column order), as
     ``pml apply --output-labels`` does; by default the design's, else y1..yM.
+    ``replace`` (a record design only) puts the private values in place of the raw
+    columns, as ``pml apply --replace``.
 
     Returns the input's type: a categorical pandas Series over the outputs with the
     same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
@@ -283,7 +286,9 @@ def apply(
     if type(design_or_matrix).__name__ == "RecordDesign":
         from ._record_design import apply_record
 
-        return apply_record(design_or_matrix, values, seed=seed, offset=offset, on_unknown=on_unknown)
+        return apply_record(design_or_matrix, values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace)
+    if replace:
+        raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     if not isinstance(design_or_matrix, Design):
         warnings.warn(

@@ -184,13 +184,17 @@ def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) 
             raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(names)})")
 
 
-def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: int = 0, on_unknown: str = "error") -> Any:
+def apply_record(
+    design: RecordDesign, frame: Any, *, seed: Any = None, offset: int = 0, on_unknown: str = "error", replace: bool = False
+) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
     compose and ldp draw each column from its own stream, joint one draw a row over
     the combinations, written back as the decoded values. Row ``offset + k`` draws
     from its own place of the streams. A row with a value outside its column's
-    labels follows ``on_unknown`` (kept with every private value missing)."""
+    labels follows ``on_unknown`` (kept with every private value missing). With
+    ``replace``, the private values take the raw columns' places and names (as
+    ``pml apply --replace``): the result holds no raw value of the record."""
     how = check_on_unknown(on_unknown)
     secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
@@ -198,7 +202,17 @@ def apply_record(design: RecordDesign, frame: Any, *, seed: Any = None, offset: 
     check_record_frame(design, list(frame.columns))
     places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, how)
-    return attached(frame, design, outs, missing, how)
+    done = attached(frame, design, outs, missing, how)
+    if not replace:
+        return done
+    private = [f"{c}_private" for c in design.columns]
+    if type(done).__module__.startswith("polars"):
+        import polars as pl
+
+        return done.with_columns([pl.col(p).alias(c) for p, c in zip(private, design.columns)]).drop(private)
+    for p, c in zip(private, design.columns):
+        done[c] = done.pop(p)
+    return done
 
 
 def record_codes(design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: str) -> Tuple[List[np.ndarray], np.ndarray]:
