@@ -231,3 +231,17 @@ def test_a_loaded_design_exposes_its_re_derived_figures():
     data["certificate"]["worst_case_pml"] += 1e-6
     with pytest.raises(pmldesign.PmlError, match="certificate.worst_case_pml"):
         pmldesign.Design.from_dict(data)
+
+
+def test_progress_reads_as_attributes_and_a_long_run_reports_itself(capsys, monkeypatch):
+    seen = []
+    pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.8, progress=lambda info: seen.append((info.iterations, info["upper_bound"])))
+    assert seen and all(isinstance(i, int) for i, _ in seen)
+    # Without a callback, a run past REPORT_AFTER says on stderr how far it is and how to stop.
+    from pmldesign import _design
+
+    monkeypatch.setattr(_design, "REPORT_AFTER", 0.0)
+    monkeypatch.setattr(_design, "REPORT_EVERY", 0.0)
+    pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.8)
+    err = capsys.readouterr().err
+    assert "pmldesign:" in err and "time_limit=" in err, err

@@ -12,6 +12,7 @@ numbering):
 from __future__ import annotations
 
 import json
+import sys
 import numbers
 import math
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
@@ -24,7 +25,48 @@ from . import _report
 from ._records import _CERTIFIED, Certificate, Checked, Record
 
 ArrayLike = Union[Sequence[float], np.ndarray]
-Progress = Callable[[Dict[str, float]], Any]
+Progress = Callable[[Any], Any]
+
+
+class ProgressInfo(dict):
+    """What ``progress`` receives after each pricing pass: ``iterations``,
+    ``lower_bound`` (the best certified mechanism), ``upper_bound`` (the certified
+    bound), ``rays_priced``, ``elapsed``, read as attributes or as keys."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"progress info has no {name!r}; it has {sorted(self)}") from None
+
+
+#: Seconds after which a design run without ``progress`` reports on stderr, and
+#: between two reports.
+REPORT_AFTER, REPORT_EVERY = 10.0, 30.0
+
+
+def _progress(progress: Optional[Progress]) -> Callable[[Dict[str, float]], Any]:
+    """The native callback: ``progress`` given a :class:`ProgressInfo`, or, without
+    one, a line on stderr once a design runs past 10 s and every 30 s after, saying
+    how far it is and how to stop it (in a notebook as off a terminal)."""
+    if progress is not None:
+        return lambda info: progress(ProgressInfo(info))
+    last = [0.0]
+
+    def report(info: Dict[str, float]) -> None:
+        elapsed = float(info.get("elapsed", 0.0))
+        if elapsed < REPORT_AFTER or elapsed - last[0] < REPORT_EVERY:
+            return
+        last[0] = elapsed
+        gap = (info["upper_bound"] - info["lower_bound"]) / max(abs(info["upper_bound"]), 1e-300)
+        print(
+            f"pmldesign: {elapsed:.0f} s, pass {int(info['iterations'])}, best {info['lower_bound']:.6f}, "
+            f"bound {info['upper_bound']:.6f}, gap {gap:.1e}; time_limit=SECONDS returns the best certified "
+            "design at that time (Ctrl-C raises KeyboardInterrupt)",
+            file=sys.stderr,
+        )
+
+    return report
 
 _LOSSES = ("hamming", "absolute", "squared")
 
@@ -321,7 +363,7 @@ def design(
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
         metric=metric if isinstance(metric, str) or metric is None else None,
         metric_matrix=None if metric is None or isinstance(metric, str) else _matrix("metric", metric).tolist(),
-        progress=progress,
+        progress=_progress(progress),
     )
     return Design(data, _CERTIFIED)
 
@@ -389,7 +431,7 @@ def design_from_counts(
         _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         delta=_number("delta", delta),
         radius=radius,
-        progress=progress,
+        progress=_progress(progress),
     )
     if recorded and data.get("provenance") is not None:
         data["provenance"]["settings"].update(recorded)
