@@ -79,6 +79,7 @@ impl Comparison {
             })
             .collect();
         json!({
+            "format_version": crate::OUTPUT_FORMAT_VERSION,
             "prior": self.uncertainty.reference().to_vec(),
             "labels": labels,
             "epsilon": self.epsilon,

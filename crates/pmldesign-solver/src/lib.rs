@@ -66,6 +66,12 @@ pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMetho
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
 pub use solution::estimation::{ESTIMATION_UP_TO, Estimation, EstimationRow};
+
+/// The layout version of every JSON output other than a design file (which has
+/// its own, `FORMAT_VERSION` of the record): `pml compare`, `estimate`, `assess`,
+/// `bounds` and `envelope` as JSON, and Python's `compare`. Raised when a key
+/// changes meaning or goes away, so that a script can check what it reads.
+pub const OUTPUT_FORMAT_VERSION: u32 = 1;
 pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;

@@ -24,7 +24,23 @@ use crate::error::CliError;
 /// Pretty JSON with a final newline, written straight from `v` (a large design
 /// through a `serde_json::Value` first took twice the time and memory).
 pub fn pretty(v: &impl serde::Serialize) -> Result<String, CliError> {
-    let mut s = serde_json::to_string_pretty(v).map_err(|e| CliError::Failure(e.to_string()))?;
+    let failed = |e: serde_json::Error| CliError::Failure(e.to_string());
+    let v = versioned(serde_json::to_value(v).map_err(failed)?);
+    let mut s = serde_json::to_string_pretty(&v).map_err(failed)?;
     s.push('\n');
     Ok(s)
+}
+
+/// An object with `format_version` first, unless it has one of its own.
+fn versioned(v: serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) if !m.contains_key("format_version") => {
+            let mut out = serde_json::Map::with_capacity(m.len() + 1);
+            let version = pmldesign_solver::OUTPUT_FORMAT_VERSION;
+            out.insert("format_version".into(), version.into());
+            out.extend(m);
+            serde_json::Value::Object(out)
+        }
+        other => other,
+    }
 }
