@@ -65,3 +65,14 @@ def test_design_from_counts_records_the_bins_for_apply():
     lazy = privatise(pl.LazyFrame({"mass": MASSES}), design, "mass", seed=KEY).collect()
     named = pmldesign.apply(design, MASSES, seed=KEY, column="mass")
     assert lazy["mass_private"].cast(pl.String).to_list() == named.tolist()
+
+
+def test_a_numeric_column_taken_as_labels_is_warned_about():
+    with pytest.warns(UserWarning, match="bins="):
+        pmldesign.count(MASSES)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pmldesign.count(MASSES, bins=EDGES)
+        pmldesign.count(["a", "b", "c"] * 10)

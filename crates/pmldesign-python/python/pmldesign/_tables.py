@@ -76,7 +76,31 @@ def count(data: Any, column: Optional[str] = None, *, nulls: str = "error", bins
     if bins is not None:
         return _count_bins(data, column, bins, nulls)
     counted = _count(data, column)
+    _note_numeric(counted[0], counted[1])
     return _checked(counted[0], counted[1], counted[2], nulls)
+
+
+#: Past this many distinct numbers, a column counted as labels gets a warning
+#: suggesting ``bins=`` (as ``pml design --data`` notes it).
+NUMERIC_NOTE_FROM = 12
+
+
+def _note_numeric(counts: Dict[str, int], name: str) -> None:
+    """Warns when a column of many distinct numbers is taken as unordered labels."""
+    if len(counts) <= NUMERIC_NOTE_FROM:
+        return
+    try:
+        [float(k) for k in counts]
+    except ValueError:
+        return
+    import warnings
+
+    warnings.warn(
+        f"column {name!r} holds {len(counts)} distinct numbers, taken as {len(counts)} unordered categories; "
+        "to release ranges in numeric order, cut it at public edges with bins=[e0, e1, ...]",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def _count_bins(data: Any, column: Optional[str], bins: Any, nulls: str) -> Dict[str, int]:
