@@ -510,28 +510,7 @@ fn a_record_design_replaces_its_columns() {
     for i in 0..600 {
         rows.push_str(&format!("{i},a{},b{}\n", i % 3, (i / 2) % 2));
     }
-    let data = write(dir.path(), "rec.csv", &rows);
-    let design = dir.path().join("rec.json");
-    let args = [
-        "design",
-        "--data",
-        s(&data),
-        "--column",
-        "A",
-        "--column",
-        "B",
-        "--epsilon",
-        "2",
-    ];
-    let more = [
-        "--record",
-        "compose",
-        "--format",
-        "json",
-        "--output",
-        s(&design),
-    ];
-    pml().args(args).args(more).assert().success();
+    let (data, design) = common::compose_record(dir.path(), &rows);
     let key = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
     let run = |out: &Path, extra: &[&str]| {
         let apply = [

@@ -136,28 +136,7 @@ fn a_record_design_estimates_its_marginals_and_cells() {
     for (a, b, n) in cells {
         rows.push_str(&format!("{a},{b}\n").repeat(n * 20));
     }
-    let data = write(dir.path(), "rec.csv", &rows);
-    let design = dir.path().join("rec.json");
-    let args = [
-        "design",
-        "--data",
-        s(&data),
-        "--column",
-        "A",
-        "--column",
-        "B",
-        "--epsilon",
-        "2",
-    ];
-    let more = [
-        "--record",
-        "compose",
-        "--format",
-        "json",
-        "--output",
-        s(&design),
-    ];
-    stdout(&[&args[..], &more[..]].concat());
+    let (data, design) = common::compose_record(dir.path(), &rows);
     let released = dir.path().join("released.csv");
     let apply = [
         "apply",

@@ -114,3 +114,28 @@ pub fn apply_design(
         .output()
         .unwrap()
 }
+
+/// Writes `rows` (CSV with columns A and B) to `dir/rec.csv` and designs a
+/// `compose` record over A and B at eps = 2 into `dir/rec.json`; returns both paths.
+pub fn compose_record(dir: &Path, rows: &str) -> (PathBuf, PathBuf) {
+    let data = write(dir, "rec.csv", rows);
+    let design = dir.join("rec.json");
+    let args = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "A",
+        "--column",
+        "B",
+    ];
+    let more = ["--epsilon", "2", "--record", "compose", "--format", "json"];
+    pml()
+        .args(args)
+        .args(more)
+        .arg("--output")
+        .arg(&design)
+        .assert()
+        .success();
+    (data, design)
+}
