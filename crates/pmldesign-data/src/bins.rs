@@ -102,6 +102,14 @@ impl Bins {
         &self.labels
     }
 
+    /// Whether `labels` are these bins' labels, in order, perhaps with the
+    /// category of nulls ([`crate::NULL_LABEL`]): the inputs of a design counted
+    /// with these bins.
+    pub fn names(&self, labels: &[String]) -> bool {
+        let own = labels.iter().filter(|l| *l != crate::NULL_LABEL);
+        own.eq(self.labels.iter())
+    }
+
     /// The edges as [`Bins::parse`] reads them back (recorded in a design).
     pub fn text(&self) -> String {
         let shown: Vec<String> = self.edges.iter().map(|e| e.to_string()).collect();
@@ -202,6 +210,12 @@ mod tests {
             [Some(0), Some(1)]
         );
         assert_eq!(Bins::parse("bins", &open.text()).unwrap(), open);
+        let mut named = open.labels().to_vec();
+        assert!(open.names(&named));
+        named.push(crate::NULL_LABEL.into());
+        assert!(open.names(&named));
+        named.swap(0, 1);
+        assert!(!open.names(&named) && !open.names(&named[..1]));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(bin_text, m)?)?;
     m.add_function(wrap_pyfunction!(bin_codes, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
@@ -352,6 +353,14 @@ fn bin_labels(edges: Vec<f64>) -> PyResult<Vec<String>> {
     let bins =
         pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
     Ok(bins.labels().to_vec())
+}
+
+/// The edges as a design records them (`pml design --bins` writes the same).
+#[pyfunction]
+fn bin_text(edges: Vec<f64>) -> PyResult<String> {
+    let bins =
+        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    Ok(bins.text())
 }
 
 /// The bin of each number (-1: NaN or outside the edges), as `pml apply` cuts a

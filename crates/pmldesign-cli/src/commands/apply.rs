@@ -16,8 +16,8 @@ use pmldesign_data::record_privatise::{
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, NULL_LABEL, Nulls, OnUnknown,
-    Placement, PrivatiseError, RowPlace, privatise_column_by,
+    Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
+    PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -319,8 +319,7 @@ fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Reco
     };
     let bins = Bins::parse(&field("bins"), edges).map_err(usage)?;
     // Stored designs are untrusted: the bins must name exactly the design's inputs.
-    let own: Vec<&String> = d.labels.iter().filter(|l| *l != NULL_LABEL).collect();
-    if own.len() != bins.labels().len() || own.iter().zip(bins.labels()).any(|(a, b)| *a != b) {
+    if !bins.names(&d.labels) {
         return Err(CliError::Usage(format!(
             "invalid {} = {edges:?}: its bins are not the design's labels; the file was altered: design it again with --bins",
             field("bins")

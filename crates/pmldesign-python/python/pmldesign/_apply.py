@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native
-from ._codes import NULL, codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import ArrayLike, Design, _labels, _matrix
 from ._native import PmlError
 
@@ -31,15 +31,6 @@ DEFAULT_COLUMN = "value"
 #: ``error`` (the default) refuses the column naming the row, ``skip`` leaves the
 #: row out, ``keep`` keeps it with a missing output (null; ``""`` in a numpy array).
 ON_UNKNOWN = ("error", "skip", "keep")
-
-#: What a null does, as ``pml apply --nulls``: ``error`` (a null is a value outside
-#: the labels: ``on_unknown`` decides), ``drop`` (its output is missing: whether a
-#: value is missing is released as is) or ``category`` (privatised as the design's
-#: ``<null>`` input). The default is what the design recorded, else ``error``.
-NULLS = ("error", "drop", "category")
-
-#: The label of the category of nulls (``nulls="category"``).
-NULL_LABEL = "<null>"
 
 
 def row_labels(labels: Optional[Sequence[Any]], own: Optional[list], n: int) -> list:
@@ -132,9 +123,7 @@ def check_nulls(nulls: Any, design: Any = None) -> str:
         if isinstance(design, Design):
             recorded = ((design.to_dict().get("provenance") or {}).get("settings") or {}).get("nulls")
         nulls = recorded or "error"
-    if nulls not in NULLS:
-        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
-    return str(nulls)
+    return check_nulls_name(nulls)
 
 
 def check_on_unknown(on_unknown: Any) -> str:

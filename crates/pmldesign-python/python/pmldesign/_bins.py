@@ -7,12 +7,12 @@ cut is the engine's own (``pmldesign_data::Bins``), so Python and the CLI agree.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _native
-from ._codes import NULL, UNKNOWN, kind
+from ._codes import NULL, NULL_LABEL, UNKNOWN, kind
 from ._native import PmlError
 
 
@@ -39,6 +39,18 @@ def labels(edges: List[float]) -> List[str]:
     return list(_native.bin_labels(edges))
 
 
+def names(edges: List[float], given: Sequence[Any]) -> bool:
+    """Whether ``given`` labels are the bins of ``edges`` (and perhaps the category of
+    nulls): the labels a design or counts cut at those edges carry."""
+    return [label for label in given if label != NULL_LABEL] == labels(edges)
+
+
+def text(edges: List[float]) -> str:
+    """The edges as a design records them, written by the engine (as ``pml design
+    --bins`` writes them)."""
+    return str(_native.bin_text(edges))
+
+
 def recorded(design: Any) -> Optional[List[float]]:
     """The edges a design recorded (``provenance.settings.bins``), checked against
     its labels (a stored design is untrusted), or None."""
@@ -46,8 +58,7 @@ def recorded(design: Any) -> Optional[List[float]]:
     if text is None:
         return None
     edges = edges_of(text, "provenance.settings.bins")
-    own = [label for label in design.labels if label != "<null>"]
-    if own != labels(edges):
+    if not names(edges, design.labels):
         raise PmlError(
             f"invalid provenance.settings.bins = {text!r}: its bins are not the design's labels; the design was altered: "
             "design it again with bins"

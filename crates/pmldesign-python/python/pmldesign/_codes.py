@@ -19,6 +19,22 @@ from ._native import PmlError
 #: Codes of a value outside the labels and of a null.
 UNKNOWN, NULL = -1, -2
 
+#: What a null does, everywhere (``nulls=``, ``pml ... --nulls``): ``error``,
+#: ``drop`` (left out of counts, written missing when applying) or ``category``
+#: (counted and privatised as :data:`NULL_LABEL`).
+NULLS = ("error", "drop", "category")
+
+#: The category of nulls under ``nulls="category"`` (as ``pml design`` names it).
+NULL_LABEL = "<null>"
+
+
+def check_nulls_name(nulls: Any) -> str:
+    """``nulls`` as one of :data:`NULLS`, else an error naming it."""
+    if nulls not in NULLS:
+        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    return str(nulls)
+
+
 #: ``describe(i)``: the value at row i, for an error message.
 Coded = Tuple[np.ndarray, Callable[[int], str]]
 

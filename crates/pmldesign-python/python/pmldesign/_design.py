@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Unio
 import numpy as np
 
 from . import _native
+from ._codes import check_nulls_name
 from ._native import PmlError
 from . import _report
 from ._records import _CERTIFIED, Certificate, Checked, Record
@@ -441,25 +442,15 @@ def design_from_counts(
 def _recorded_reading(nulls: Any, bins: Any, labels: Optional[list]) -> Dict[str, str]:
     """What ``count(..., nulls=, bins=)`` did, as the design records it; the bins
     must name the labels counted."""
-    if nulls not in ("error", "drop", "category"):
-        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
-    out = {} if nulls == "error" else {"nulls": str(nulls)}
+    out = {} if check_nulls_name(nulls) == "error" else {"nulls": str(nulls)}
     if bins is not None:
         from . import _bins
 
         edges = _bins.edges_of(bins)
-        own = [label for label in (labels or []) if label != "<null>"]
-        if own != _bins.labels(edges):
+        if not _bins.names(edges, labels or []):
             raise PmlError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
-        out["bins"] = ",".join(_edge_text(e) for e in edges)
+        out["bins"] = _bins.text(edges)
     return out
-
-
-def _edge_text(e: float) -> str:
-    """An edge as the engine writes it: ``inf``, ``-inf``, ``10``, ``0.5``."""
-    if math.isinf(e):
-        return "inf" if e > 0 else "-inf"
-    return str(int(e)) if e == int(e) and abs(e) < 2**53 else repr(e)
 
 
 def exp_epsilon(e: float) -> float:

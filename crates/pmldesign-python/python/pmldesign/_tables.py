@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._codes import NULL, UNKNOWN, refuse_floats
+from ._codes import NULL, NULL_LABEL, UNKNOWN, check_nulls_name, refuse_floats
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
@@ -30,13 +30,6 @@ def _pick(data: Any, column: Optional[str], frame_types: tuple) -> Any:
             raise PmlError(f"invalid column = {column!r}: no such column (it has {list(data.columns)}); pass one of them")
         return data[column]
     return data
-
-
-#: What a null does when counting (``count(..., nulls=)``, ``pml design --nulls``).
-NULLS = ("error", "drop", "category")
-
-#: The category of nulls under ``nulls="category"`` (as ``pml design`` names it).
-NULL_LABEL = "<null>"
 
 
 def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") -> Dict[str, int]:
@@ -71,8 +64,7 @@ def count(data: Any, column: Optional[str] = None, *, nulls: str = "error", bins
     must not come from the data (its quantiles or range would leak); apply the
     design with the same ``bins=``. Not for Spark frames (cut them with Spark first).
     """
-    if nulls not in NULLS:
-        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+    nulls = check_nulls_name(nulls)
     if bins is not None:
         return _count_bins(data, column, bins, nulls)
     counted = _count(data, column)
