@@ -5,8 +5,8 @@
 //! column's keyed stream as in a CSV file ([`crate::stream`]): the same rows give
 //! the same outputs in either format.
 
-use crate::counts::{CategoryCounts, Counting, MISSING_FIX};
-use crate::nulls::Nulls;
+use crate::counts::{CategoryCounts, Counting};
+use crate::nulls::{APPLY_FIX, COUNT_FIX, Nulls};
 use crate::privatise::{
     ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     unknown_at,
@@ -158,7 +158,7 @@ pub fn count_parquet_until(
                         place(),
                         NULL,
                         "a missing value cannot be counted",
-                        MISSING_FIX,
+                        COUNT_FIX,
                     ),
                 });
             }
@@ -209,8 +209,7 @@ fn missing_at(place: &str) -> PrivatiseError {
         place,
         NULL,
         "a missing value has no label of the mechanism",
-        "design with --nulls drop or category (nulls= in Python), fill the missing values, \
-         or skip or keep such rows",
+        APPLY_FIX,
     ))
 }
 

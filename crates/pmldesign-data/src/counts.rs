@@ -12,7 +12,7 @@
 //! ```
 
 use crate::bins::Bins;
-use crate::nulls::{NULL_LABEL, Nulls, is_missing};
+use crate::nulls::{COUNT_FIX, NULL_LABEL, Nulls, is_missing};
 use crate::table::{column_index, csv_error, list_labels};
 use pmldesign_model::{ModelError, Prior, Result};
 use serde::{Deserialize, Serialize};
@@ -259,10 +259,6 @@ where
 /// beyond any alphabet a mechanism can be designed for.
 pub const MAX_CATEGORIES: usize = 100_000;
 
-/// How to get past a missing value, in every error that refuses one.
-pub(crate) const MISSING_FIX: &str = "fill it in, or say what a missing value does: \
-     --nulls drop (left out) or --nulls category (counted as <null>); nulls= in Python";
-
 /// Why a value was not counted.
 pub(crate) enum Reject {
     Empty,
@@ -409,7 +405,7 @@ impl Counter {
                 place,
                 format!("{value:?}"),
                 "the value is missing (empty)",
-                MISSING_FIX,
+                COUNT_FIX,
             ),
             Reject::Unknown => ModelError::invalid(
                 place,

@@ -12,6 +12,14 @@ use serde::{Deserialize, Serialize};
 /// `<null>` in the data is the same category.
 pub const NULL_LABEL: &str = "<null>";
 
+/// How to get past a missing value when counting, in every error that refuses one.
+pub(crate) const COUNT_FIX: &str = "fill it in, or say what a missing value does: \
+     --nulls drop (left out) or --nulls category (counted as <null>); nulls= in Python";
+
+/// How to get past a missing value when privatising, in every error that refuses one.
+pub(crate) const APPLY_FIX: &str = "design with --nulls drop or category (nulls= in Python), \
+     fill the missing values, or skip or keep such rows";
+
 /// What a null does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -19,7 +19,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::nulls::{NULL_LABEL, Nulls, is_missing};
+use crate::nulls::{APPLY_FIX, NULL_LABEL, Nulls, is_missing};
 use crate::table::{column_index, csv_error, list_labels};
 use pmldesign_model::ModelError;
 use serde::{Deserialize, Serialize};
@@ -363,8 +363,7 @@ pub(crate) fn unknown_at(place: &str, shown: &str, alphabet: &[String]) -> Priva
             place,
             format!("{shown:?}"),
             "the value is missing (empty), and has no label of the mechanism",
-            "design with --nulls drop or category (nulls= in Python), fill the missing values, \
-             or skip or keep such rows",
+            APPLY_FIX,
         ));
     }
     PrivatiseError::Unknown(ModelError::invalid(
