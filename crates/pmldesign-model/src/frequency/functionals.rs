@@ -65,7 +65,7 @@ pub fn estimate_functionals(
 ) -> Result<FunctionalEstimate> {
     settings.validate()?;
     check_counts(mechanism, counts)?;
-    let w = mechanism.matrix();
+    let w = mechanism.matrix().to_owned();
     let n_inputs = w.nrows();
     if let Some(k) = functionals.iter().position(|a| a.len() != n_inputs) {
         return Err(ModelError::invalid(
@@ -77,9 +77,9 @@ pub fn estimate_functionals(
     }
     let rows: u64 = counts.iter().sum();
     let n = Array1::from_iter(counts.iter().map(|&c| c as f64));
-    let fit = em::maximum_likelihood(&w.to_owned(), &n, settings);
+    let fit = em::maximum_likelihood(&w, &n, settings);
     let q_hat = &n / rows as f64;
-    let spans = span_weights(&w.to_owned(), functionals)?;
+    let spans = span_weights(&w, functionals)?;
     let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
     let values = functionals
         .iter()
@@ -87,7 +87,7 @@ pub fn estimate_functionals(
         .map(|(a, b)| value(a, b, (&fit.estimate, &q_hat, rows), z))
         .collect();
     Ok(FunctionalEstimate {
-        log_likelihood: em::log_likelihood(&w.to_owned(), &n, &fit.estimate),
+        log_likelihood: em::log_likelihood(&w, &n, &fit.estimate),
         distribution: fit.estimate.to_vec(),
         values,
         rows,
@@ -111,17 +111,16 @@ fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<
         )
     })?;
     let pinv = svd.pseudoinverse();
-    Ok(functionals
-        .iter()
-        .map(|a| {
-            let b = Array1::from_shape_fn(m, |y| (0..n).map(|x| pinv[(y, x)] * a[x]).sum());
-            let back = w.dot(&b);
-            let scale = a.iter().fold(1.0f64, |s, v| s.max(v.abs()));
-            let fits = back
-                .iter()
-                .zip(a)
-                .all(|(v, t)| (v - t).abs() <= IN_SPAN * scale);
-            fits.then_some(b)
+    // One product for every functional: B = W^+ A, and W B to check each fits.
+    let k = functionals.len();
+    let a = faer::Mat::<f64>::from_fn(n, k, |x, j| functionals[j][x]);
+    let b = &pinv * &a;
+    let back = &mat * &b;
+    Ok((0..k)
+        .map(|j| {
+            let scale = functionals[j].iter().fold(1.0f64, |s, v| s.max(v.abs()));
+            let fits = (0..n).all(|x| (back[(x, j)] - a[(x, j)]).abs() <= IN_SPAN * scale);
+            fits.then(|| Array1::from_shape_fn(m, |y| b[(y, j)]))
         })
         .collect())
 }

@@ -53,8 +53,12 @@ pub fn estimate_record(
 ) -> Result<RecordEstimate> {
     let channel = channel(r)?;
     let mut counts = vec![0u64; channel.released.len()];
+    let index: std::collections::HashMap<&[String], usize> = (channel.released.iter())
+        .enumerate()
+        .map(|(t, v)| (v.as_slice(), t))
+        .collect();
     for (tuple, n) in released {
-        let Some(t) = channel.released.iter().position(|t| t == tuple) else {
+        let Some(&t) = index.get(tuple.as_slice()) else {
             return Err(ModelError::invalid(
                 "released",
                 format!("{tuple:?}"),
