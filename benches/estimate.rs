@@ -8,20 +8,6 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use pmldesign::prelude::*;
 use std::hint::black_box;
 
-/// k-ary randomized response at level eps.
-fn randomized_response(k: usize, eps: f64) -> Mechanism {
-    let e = eps.exp();
-    let d = e + k as f64 - 1.0;
-    let rows = (0..k)
-        .map(|x| {
-            (0..k)
-                .map(|y| if x == y { e / d } else { 1.0 / d })
-                .collect()
-        })
-        .collect();
-    Mechanism::from_rows(rows).expect("a stochastic matrix")
-}
-
 /// The expected counts of `m` rows from a Zipf-like prior through `w`, rounded.
 fn counts(w: &Mechanism, m: f64) -> Vec<u64> {
     let k = w.inputs();
@@ -40,7 +26,7 @@ fn bench_estimate(c: &mut Criterion) {
     let mut group = c.benchmark_group("estimate N=1024, 1e8 rows");
     group.sample_size(10);
     for (name, k, eps) in [("rr eps=3", 1024, 3.0), ("rr eps=6", 1024, 6.0)] {
-        let w = randomized_response(k, eps);
+        let w = closed_form::randomized_response(k, eps).expect("a level >= 0");
         let n = counts(&w, 1e8);
         for method in [FrequencyMethod::Inversion, FrequencyMethod::Em] {
             let settings = FrequencySettings {

@@ -37,20 +37,6 @@ fn released(w: &Mechanism, rep: u64) -> Vec<u64> {
     counts
 }
 
-/// k-ary randomized response at level eps.
-fn randomized_response(eps: f64) -> Mechanism {
-    let (k, e) = (P.len(), eps.exp());
-    let d = e + k as f64 - 1.0;
-    let rows = (0..k)
-        .map(|x| {
-            (0..k)
-                .map(|y| if x == y { e / d } else { 1.0 / d })
-                .collect()
-        })
-        .collect();
-    Mechanism::from_rows(rows).unwrap()
-}
-
 /// The eps-PML design for `P` maximising mutual information.
 fn designed(eps: f64) -> Mechanism {
     let design = Problem::new(UncertaintySet::known(Prior::new(P.to_vec()).unwrap()))
@@ -85,7 +71,11 @@ fn coverage(w: &Mechanism, method: FrequencyMethod) -> Vec<f64> {
 #[test]
 fn the_intervals_cover_at_their_level() {
     let cases = [
-        ("RR, EM", randomized_response(1.0), FrequencyMethod::Em),
+        (
+            "RR, EM",
+            closed_form::randomized_response(P.len(), 1.0).unwrap(),
+            FrequencyMethod::Em,
+        ),
         ("design, EM", designed(1.5), FrequencyMethod::Em),
         (
             "design, inversion",
