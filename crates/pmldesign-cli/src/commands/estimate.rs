@@ -198,9 +198,9 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             (values.collect(), *n)
         })
         .collect();
-    let mut settings = settings(a);
-    settings.method = FrequencyMethod::Em;
-    let estimate = pmldesign_solver::estimate_record(r, &released, &settings)
+    // The record's masses: unbiased where determined, EM's elsewhere (`--method`
+    // does not apply: estimate_functionals).
+    let estimate = pmldesign_solver::estimate_record(r, &released, &settings(a))
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     let report = crate::render::estimate_record::RecordReport {
         mechanism: a.mechanism.display().to_string(),

@@ -149,11 +149,8 @@ impl Report {
             .max()
             .unwrap_or(5)
             .max(5);
-        let _ = write!(
-            out,
-            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
-            "input", "estimate", "lower", "upper", "std. error"
-        );
+        let head = ["estimate", "lower", "upper", "std. error"].map(String::from);
+        interval_row(&mut out, ("input", width), &head);
         if let Some(b) = &self.bootstrap {
             let _ = write!(
                 out,
@@ -163,15 +160,8 @@ impl Report {
         }
         out.push('\n');
         for g in 0..e.groups.len() {
-            let _ = write!(
-                out,
-                "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
-                self.label(g),
-                num(e.estimate[g]),
-                num(e.lower[g]),
-                num(e.upper[g]),
-                num(e.standard_error[g])
-            );
+            let values = [e.estimate[g], e.lower[g], e.upper[g], e.standard_error[g]];
+            interval_row(&mut out, (&self.label(g), width), &values.map(num));
             if let Some(b) = &self.bootstrap {
                 let pad = format!("bootstrap ({} replicates):", b.reps).len();
                 let _ = write!(
@@ -187,4 +177,15 @@ impl Report {
         }
         out
     }
+}
+
+/// One row of an estimate's table, without its line end: the name padded to
+/// `width`, then the estimate, the interval's ends and the standard error, each
+/// in 10 columns (shared with `pml estimate` of a record design).
+pub(super) fn interval_row(out: &mut String, (name, width): (&str, usize), cells: &[String; 4]) {
+    let [estimate, lower, upper, se] = cells;
+    let _ = write!(
+        out,
+        "{name:<width$}  {estimate:>10}  {lower:>10}  {upper:>10}  {se:>10}"
+    );
 }

@@ -3,6 +3,7 @@
 //! the released data do not determine is shown without an interval.
 
 use super::csv::csv_field;
+use super::estimate::interval_row;
 use super::number::num;
 use super::pretty;
 use crate::args::Format;
@@ -134,19 +135,14 @@ impl RecordReport {
             .max()
             .unwrap_or(5)
             .max(5);
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>10}  {:>10}  {:>10}  {:>10}",
-            "mass", "estimate", "lower", "upper", "std. error"
-        );
+        let head = ["estimate", "lower", "upper", "std. error"].map(String::from);
+        interval_row(&mut out, ("mass", width), &head);
+        out.push('\n');
         for (_, column, value, f) in &rows {
             let [lo, hi, se] = interval_cells(f);
             let name = format!("{column} = {value}");
-            let _ = writeln!(
-                out,
-                "{name:<width$}  {:>10}  {lo:>10}  {hi:>10}  {se:>10}",
-                num(f.estimate)
-            );
+            interval_row(&mut out, (&name, width), &[num(f.estimate), lo, hi, se]);
+            out.push('\n');
         }
         out
     }
