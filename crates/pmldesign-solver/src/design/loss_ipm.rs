@@ -44,6 +44,16 @@ pub(crate) const MARGIN: f64 = 1e-11;
 /// form take 20 to 40).
 const MAX_ITERATIONS: u32 = 400;
 
+/// Iterative refinement of each KKT solve is off: Clarabel's default (up to 10
+/// steps to 1e-13) took a third of the solve for these LPs with no change in
+/// the optimum or the certified bound (measured on Dirichlet(1.3) priors, eps =
+/// 0.8: at N = 256 the squared loss went from 4.7 s to 2.9 s, absolute from
+/// 3.6 s to 2.6 s, Hamming from 2.0 s to 1.7 s, and over the l1 ball the
+/// squared loss from 7.1 s to 4.7 s, in the same number of iterations; at
+/// N = 512 the squared loss from 80 s to 54 s, 146 and 145 iterations). The
+/// bound is re-derived from the repaired dual whatever the solve's accuracy.
+const ITERATIVE_REFINEMENT: bool = false;
+
 /// The primal W and the dual multipliers of the direct LP with `E` replaced by
 /// `e_lp` in the primal rows.
 pub(crate) struct IpmSolution {
@@ -118,6 +128,7 @@ fn settings(deadline: Option<Instant>) -> DefaultSettings<f64> {
         tol_gap_abs: TOLERANCE,
         tol_gap_rel: TOLERANCE,
         tol_feas: TOLERANCE,
+        iterative_refinement_enable: ITERATIVE_REFINEMENT,
         ..DefaultSettings::default()
     }
 }
