@@ -154,3 +154,5 @@ def test_a_record_design_estimates_its_marginals_as_the_cli_does(tmp_path, run_p
     assert ours["rows"] == 3000 and len(ours["joint"]) == len(theirs["joint"])
     from_polars = pmldesign.estimate(design, pl.from_pandas(released.astype(str))).to_dict()
     assert [m["estimate"] for m in from_polars["marginals"]] == pytest.approx([m["estimate"] for m in ours["marginals"]])
+    with pytest.raises(pmldesign.PmlError, match="method = 'inversion' with a record design"):
+        pmldesign.estimate(design, released, method="inversion")

@@ -31,10 +31,12 @@ pub struct EstimateArgs {
     /// (`120,80,40`) or by name (`y1=120,y2=80,y3=40`; outputs not named count 0).
     #[arg(long, value_name = "COUNTS", conflicts_with = "data")]
     pub counts: Option<String>,
-    /// `em`: the maximum-likelihood estimate (never negative); `inversion`: the
-    /// unbiased least-squares estimate, projected onto the simplex.
-    #[arg(long, value_enum, default_value_t = MethodArg::Em)]
-    pub method: MethodArg,
+    /// `em` (the default): the maximum-likelihood estimate (never negative);
+    /// `inversion`: the unbiased least-squares estimate, projected onto the
+    /// simplex. Not for a record design, whose cells are estimated unbiasedly
+    /// where the released tuples determine them and by EM elsewhere.
+    #[arg(long, value_enum)]
+    pub method: Option<MethodArg>,
     /// Two-sided confidence of the intervals (delta method), in (0, 1).
     #[arg(long, default_value_t = 0.95, allow_hyphen_values = true)]
     pub confidence: f64,

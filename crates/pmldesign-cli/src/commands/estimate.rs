@@ -148,7 +148,7 @@ fn counts_of(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
 /// The estimation settings of `--method` and `--confidence`.
 fn settings(a: &EstimateArgs) -> FrequencySettings {
     FrequencySettings {
-        method: match a.method {
+        method: match a.method.unwrap_or(MethodArg::Em) {
             MethodArg::Em => FrequencyMethod::Em,
             MethodArg::Inversion => FrequencyMethod::Inversion,
         },
@@ -172,6 +172,10 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         ),
         (a.bootstrap.is_some(), "--bootstrap (not yet for records)"),
         (a.nulls.is_some(), "--nulls (not yet for records)"),
+        (
+            a.method == Some(MethodArg::Inversion),
+            "--method inversion (a record's cells are estimated unbiasedly where the released tuples determine them, by EM elsewhere)",
+        ),
     ];
     if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
         return Err(CliError::Usage(format!(
@@ -198,8 +202,8 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             (values.collect(), *n)
         })
         .collect();
-    // The record's masses: unbiased where determined, EM's elsewhere (`--method`
-    // does not apply: estimate_functionals).
+    // The record's masses: unbiased where determined, EM's elsewhere
+    // (estimate_functionals; `--method inversion` is refused above).
     let estimate = pmldesign_solver::estimate_record(r, &released, &settings(a))
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     let report = crate::render::estimate_record::RecordReport {

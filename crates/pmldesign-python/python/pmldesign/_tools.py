@@ -132,6 +132,11 @@ def estimate(
     if type(mechanism).__name__ == "RecordDesign":
         if counts is not None or bootstrap is not None:
             raise PmlError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
+        if method != "em":
+            raise PmlError(
+                f"invalid method = {method!r} with a record design: its cells are estimated unbiasedly where "
+                "the released tuples determine them and by EM elsewhere; drop method="
+            )
         return _estimate_record(mechanism, released, _number("confidence", confidence))
     matrix, labels, outputs, _ = mechanism_of(mechanism)
     n, m = matrix.shape
