@@ -2,6 +2,7 @@
 
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
 
+import numpy as np
 import numpy.typing as npt
 
 PML_TOLERANCE: float
