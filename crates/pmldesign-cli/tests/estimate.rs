@@ -189,5 +189,8 @@ fn a_record_design_estimates_its_marginals_and_cells() {
     // Inversion is a method for one column: refused for a record, never ignored.
     let inversion = [&bad[..5], &["--method", "inversion"]].concat();
     usage_error(&inversion, "--method inversion");
-    assert_eq!(json(&[&bad[..5], &["--method", "em"]].concat())["rows"], 1800);
+    assert_eq!(
+        json(&[&bad[..5], &["--method", "em"]].concat())["rows"],
+        1800
+    );
 }

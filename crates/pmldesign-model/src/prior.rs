@@ -127,7 +127,7 @@ fn summing_to_one(masses: Vec<f64>) -> Result<Prior> {
             "prior",
             format_list(&masses),
             format!("masses sum to {sum}, not 1 (tolerance {PRIOR_SUM_TOLERANCE:e})"),
-            "pass masses that sum to 1, or counts/weights with Prior::normalised",
+            "pass masses that sum to 1 (divide counts or weights by their total)",
         ));
     }
     Ok(Prior {

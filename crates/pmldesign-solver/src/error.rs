@@ -10,9 +10,11 @@ pub enum SolverError {
     /// The input was invalid.
     #[error(transparent)]
     Model(#[from] ModelError),
-    /// The alphabet is beyond exact ray enumeration.
+    /// The alphabet is beyond exact ray enumeration (from Rust, raise
+    /// `Settings::max_alphabet`; the message names no API item, as CLI and
+    /// Python users read it too).
     #[error(
-        "invalid prior: N = {n} symbols exceeds the limit of {limit} for exact ray enumeration ({method}); merge categories or raise Settings::max_alphabet"
+        "invalid prior: N = {n} symbols exceeds the limit of {limit} for exact ray enumeration ({method}); merge categories into at most {limit}"
     )]
     AlphabetTooLarge {
         /// Alphabet size asked for.

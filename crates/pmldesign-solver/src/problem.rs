@@ -310,7 +310,7 @@ fn sample_ball(sample: &Sample, notion: &Notion) -> Result<(UncertaintySet, Opti
             "notion",
             notion.name(),
             "guarantees from samples are for PML",
-            "use Problem::new with an l1 ball for other notions, or Notion::Pml",
+            "use PML, or design over an l1 ball of a chosen radius (beta) for other notions",
         )
         .into());
     }

@@ -282,3 +282,29 @@ fn unobserved_combinations_send_auto_to_compose_and_a_delta_covers_them() {
     );
     assert!(with_delta.leakage_about_record.unwrap() <= 1.0 + 1e-12);
 }
+
+/// `auto` keeps the better of joint and compose up to `AUTO_JOINT_CELLS`
+/// combinations, and composes past them (where the joint design takes minutes).
+#[test]
+fn auto_is_the_better_of_joint_and_compose_on_small_records_and_composes_past_them() {
+    for sample in [counterexample(), correlated(9, &[4, 2], true)] {
+        let run = |mode| {
+            RecordProblem::new(sample.clone(), 1.0)
+                .mode(mode)
+                .solve()
+                .unwrap()
+        };
+        let (auto, joint, compose) = (
+            run(RecordMode::Auto),
+            run(RecordMode::Joint),
+            run(RecordMode::Compose),
+        );
+        let best = joint.utility.value.max(compose.utility.value);
+        assert_eq!(auto.utility.value, best, "auto {:?}", auto.mode);
+        assert_ne!(auto.mode, RecordMode::Auto);
+    }
+    let wide = correlated(10, &[6, 6], true);
+    assert!(wide.tuples().len() > pmldesign_solver::AUTO_JOINT_CELLS);
+    let d = RecordProblem::new(wide, 1.0).solve().unwrap();
+    assert_eq!(d.mode, RecordMode::Compose);
+}

@@ -94,9 +94,9 @@ pub struct DesignArgs {
     /// (the estimate for --beta/--delta) ([V] Thm 3, Alg. 1).
     #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
     pub envelope_delta: f64,
-    /// With two or more --column: how to release the record. auto: joint when
-    /// the columns' labels have at most --max-cells combinations, every one
-    /// observed, else compose; joint: one design over every combination; compose:
+    /// With two or more --column: how to release the record. auto: the better
+    /// of joint and compose when the columns' labels have at most 32 combinations
+    /// (and --max-cells), every one observed or --delta given, else compose; joint: one design over every combination; compose:
     /// one design per column over the l1 ball of its conditional priors, the levels
     /// adding up (thesis Theorem 5.24); ldp: eps/k-LDP per column.
     #[arg(long, value_enum, default_value = "auto")]

@@ -45,7 +45,13 @@ const EXIT_STATUS: &str = "Exit status:
 
 /// Optimal privacy mechanisms under pointwise maximal leakage (PML).
 #[derive(Debug, Parser)]
-#[command(name = "pml", version, about, long_about = None, after_help = EXIT_STATUS)]
+#[command(
+    name = "pml",
+    version,
+    about = "Optimal privacy mechanisms under pointwise maximal leakage (PML)",
+    long_about = None,
+    after_help = EXIT_STATUS
+)]
 pub struct Cli {
     /// Worker threads for pricing and the master's scans [default: every core].
     /// The output is the same bytes for every count (runs stopped by a time limit

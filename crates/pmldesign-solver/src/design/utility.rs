@@ -230,7 +230,7 @@ pub fn optimise_in_cone(
         return Err(SolverError::AlphabetTooLarge {
             n,
             limit: settings.max_alphabet,
-            method: "Settings::max_alphabet",
+            method: "the alphabet limit of this notion",
         });
     }
     match cone {

@@ -42,6 +42,13 @@ pub const DEFAULT_MAX_CELLS: usize = 1024;
 /// The largest product alphabet on which the record's channel is measured.
 pub const MEASURED_CELLS: usize = 4096;
 
+/// The most combinations on which `auto` designs jointly (and keeps the better of
+/// joint and compose). Measured on 2-column records, eps = 2, delta = 1e-6, 20,000
+/// rows: the joint design took 0.24 s at 16 cells, 1.7 s at 24 and 21 s at 32,
+/// with record MI 1.73 / 1.81 / 1.80 against compose's 1.17 / 1.21 / 1.31 (0.1 s);
+/// at 108 cells it ran 13 minutes for 0.73 against compose's 0.85.
+pub const AUTO_JOINT_CELLS: usize = 32;
+
 /// Splits of eps that the default search of `compose` tries, at most.
 pub const SPLIT_BUDGET: usize = 24;
 
@@ -49,8 +56,9 @@ pub const SPLIT_BUDGET: usize = 24;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecordMode {
-    /// `joint` when the product alphabet fits and every combination was observed
-    /// (or a delta is given), else `compose`.
+    /// The better of `joint` and `compose` when the product alphabet has at most
+    /// [`AUTO_JOINT_CELLS`] combinations (within `max_cells`), every one observed
+    /// (or a delta is given); else `compose`.
     Auto,
     /// One design over the product alphabet.
     Joint,
@@ -134,25 +142,42 @@ impl RecordProblem {
     pub fn solve(self) -> Result<RecordDesign> {
         self.validate()?;
         let mode = self.resolved()?;
+        let design = self.solve_as(mode)?;
+        if self.mode == RecordMode::Auto && mode == RecordMode::Joint {
+            // Compose costs little beside joint on a small alphabet: never less.
+            if let Ok(compose) = self.solve_as(RecordMode::Compose)
+                && compose.utility.value > design.utility.value
+            {
+                return Ok(compose);
+            }
+        }
+        Ok(design)
+    }
+
+    /// The release in `mode` (resolved), assembled and measured.
+    fn solve_as(&self, mode: RecordMode) -> Result<RecordDesign> {
         let columns = match mode {
-            RecordMode::Joint => modes::joint(&self)?,
-            RecordMode::Ldp => modes::ldp(&self)?,
+            RecordMode::Joint => modes::joint(self)?,
+            RecordMode::Ldp => modes::ldp(self)?,
             _ => match &self.split {
-                Some(split) => modes::compose(&self, split, &mut modes::Cache::default())?,
-                None => split::search(&self)?,
+                Some(split) => modes::compose(self, split, &mut modes::Cache::default())?,
+                None => split::search(self)?,
             },
         };
-        outcome::assemble(&self, mode, columns)
+        outcome::assemble(self, mode, columns)
     }
 
     /// The mode `auto` stands for, or the mode asked for if it applies.
     fn resolved(&self) -> Result<RecordMode> {
         let fits = self.sample.cells().is_some_and(|c| c <= self.max_cells);
+        let small = self.sample.cells().is_some_and(|c| c <= AUTO_JOINT_CELLS);
         // A combination never observed has mass 0 in the joint estimate: fine for
         // the ball of a sample guarantee, not for a known prior.
         let seen = self.delta.is_some() || self.sample.cells() == Some(self.sample.tuples().len());
         match self.mode {
-            RecordMode::Auto if fits && seen && self.split.is_none() => Ok(RecordMode::Joint),
+            RecordMode::Auto if fits && small && seen && self.split.is_none() => {
+                Ok(RecordMode::Joint)
+            }
             RecordMode::Auto => Ok(RecordMode::Compose),
             RecordMode::Joint if !fits => Err(invalid(
                 "max_cells",
