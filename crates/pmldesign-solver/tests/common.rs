@@ -10,7 +10,7 @@ use pmldesign_solver::{
     Certificate, Design, DesignStatus, Loss, LossMethod, Problem, Result, Settings, Utility,
 };
 use rand::rngs::StdRng;
-use rand::{Rng as _, SeedableRng};
+use rand::{RngExt as _, SeedableRng};
 
 /// Shared with `pmldesign-model`'s tests: the seeded xorshift64* generator (`Rng(seed)`, with
 /// `unit`, `below`, `prior` and `mechanism`) and \[V\] Example 2.

@@ -27,7 +27,7 @@ use pmldesign_solver::internals::{
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, MapAccuracy, Settings, Utility};
 use proptest::prelude::*;
-use rand::Rng;
+use rand::RngExt;
 use rand::rngs::StdRng;
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures};
 use pmldesign_solver::closed_form::{binary_l1, high_privacy, k_singular};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, PricingMethod, Settings, Utility};
-use rand::Rng;
+use rand::RngExt;
 
 fn settings() -> Settings {
     Settings::default()

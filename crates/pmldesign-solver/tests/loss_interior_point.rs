@@ -12,7 +12,7 @@ use common::{
 };
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::{DesignStatus, Interrupt, Loss, LossMethod, Problem, Settings};
-use rand::Rng;
+use rand::RngExt;
 use rand::rngs::StdRng;
 
 /// The three built-in losses, by case.

@@ -9,7 +9,7 @@ use common::{known_or_small_ball, random_prior, rng};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::Loss;
 use pmldesign_solver::{MapAccuracy, Settings};
-use rand::Rng;
+use rand::RngExt;
 
 #[test]
 fn map_accuracy_is_one_minus_least_hamming_loss() {

@@ -8,7 +8,7 @@ use common::minimise_loss_with;
 use common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
 use pmldesign_solver::{DesignStatus, Loss, LossMethod, Settings};
-use rand::Rng;
+use rand::RngExt;
 
 #[test]
 fn column_generation_equals_direct_lp() {

@@ -18,7 +18,7 @@ use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{
     Constraint, DesignStatus, FInformation, Settings, Utility, design_intersection,
 };
-use rand::Rng;
+use rand::RngExt;
 use rand::rngs::StdRng;
 
 fn settings() -> Settings {
@@ -33,7 +33,7 @@ fn same_sets(a: &RaySet, b: &RaySet) -> bool {
         })
 }
 
-fn random_notion(r: &mut impl Rng, k: usize) -> Notion {
+fn random_notion(r: &mut impl RngExt, k: usize) -> Notion {
     let mut e = || 0.02 + 2.0 * r.random::<f64>();
     match k % 5 {
         0 => Notion::Pml { epsilon: e() },

@@ -162,7 +162,7 @@ fn bad_records_are_refused_naming_the_field() {
 /// A record of `sizes` columns driven by a hidden state, so the columns are
 /// correlated; every combination observed at least once when `full`.
 fn correlated(seed: u64, sizes: &[usize], full: bool) -> RecordSample {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let states = 3;
     let weights: Vec<Vec<Vec<f64>>> = sizes
