@@ -33,6 +33,9 @@ maturin build --quiet --release --sdist -m crates/pmldesign-python/Cargo.toml -o
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests
+# The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
+python -m pip install --quiet --disable-pip-version-check mypy
+(cd crates/pmldesign-python/python && python -m mypy --strict -p pmldesign)
 # Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
 base=$(python -c 'import sys; print(sys._base_executable)')
 smoke="$dist/smoke-venv"

@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union, overload
+from typing import TYPE_CHECKING, Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 
 from . import _native
-from ._codes import NULL, NULL_LABEL, check_nulls_name, codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import ArrayLike, Design, _labels, _matrix
 from ._native import PmlError
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # the engines are optional: only their types are named here
     import pandas
     import polars
     import pyarrow
+
+    from ._record_design import RecordDesign
 
 MechanismLike = Union[Design, ArrayLike]
 Seed = Union[None, int, str, bytes]
@@ -31,9 +33,10 @@ DEFAULT_COLUMN = "value"
 #: ``error`` (the default) refuses the column naming the row, ``skip`` leaves the
 #: row out, ``keep`` keeps it with a missing output (null; ``""`` in a numpy array).
 ON_UNKNOWN = ("error", "skip", "keep")
+OnUnknown = Literal["error", "skip", "keep"]
 
 
-def row_labels(labels: Optional[Sequence[Any]], own: Optional[list], n: int) -> list:
+def row_labels(labels: Optional[Sequence[Any]], own: Optional[List[str]], n: int) -> List[str]:
     """The labels of the mechanism's rows: a design's own (``labels`` may only
     repeat them: a certified design is never re-keyed), else ``labels``, else
     x1..xN."""
@@ -70,7 +73,7 @@ def check_codes(codes: Any) -> bool:
     return bool(codes)
 
 
-def mechanism_of(value: MechanismLike) -> Tuple[np.ndarray, Optional[list], Optional[list], Optional[list]]:
+def mechanism_of(value: MechanismLike) -> Tuple[np.ndarray, Optional[List[str]], Optional[List[str]], Optional[List[float]]]:
     """The matrix, labels, outputs and prior of a Design, or a bare matrix's."""
     if isinstance(value, Design):
         d = value.to_dict()
@@ -115,7 +118,7 @@ def shared_secret(seed: Any) -> str:
     return secret_of(seed) or str(secrets.randbits(256))
 
 
-def check_nulls(nulls: Any, design: Any = None) -> str:
+def check_nulls(nulls: Any, design: Any = None) -> Nulls:
     """``nulls`` checked, or (``None``) what ``design`` recorded at design time
     (``provenance.settings.nulls``, as ``pml design --nulls`` writes it), else ``error``."""
     if nulls is None:
@@ -126,10 +129,10 @@ def check_nulls(nulls: Any, design: Any = None) -> str:
     return check_nulls_name(nulls)
 
 
-def check_on_unknown(on_unknown: Any) -> str:
+def check_on_unknown(on_unknown: Any) -> OnUnknown:
     if on_unknown not in ON_UNKNOWN:
         raise PmlError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")
-    return str(on_unknown)
+    return cast(OnUnknown, str(on_unknown))
 
 
 def key_places(key: Any, rows: int) -> np.ndarray:
@@ -164,7 +167,7 @@ def draw(
     return out
 
 
-def refuse(codes: np.ndarray, describe: Callable[[int], str], field: Callable[[int], str], labels: list) -> None:
+def refuse(codes: np.ndarray, describe: Callable[[int], str], field: Callable[[int], str], labels: List[str]) -> None:
     """The error of ``on_unknown='error'`` for the first row that has no label;
     ``field(i)`` names row i (``values[i]``, ``column 'city' at row i``)."""
     i = int(np.flatnonzero(codes < 0)[0])
@@ -189,32 +192,38 @@ def _own_name(values: Any) -> Optional[str]:
     return None if name is None or name == "" else str(name)
 
 
+# The typed engines first: pandas and pyarrow are Any to a checker without their
+# stubs (they ship none), and an overload taking Any hides every one after it.
 @overload
 def apply(
-    design_or_matrix: MechanismLike, values: "pandas.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
-) -> "pandas.Series": ...
-@overload
-def apply(
-    design_or_matrix: MechanismLike, values: "polars.Series", *, labels: Optional[Sequence[Any]] = ...,
-    seed: Seed = ..., offset: int = ..., column: Optional[str] = ..., key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    design_or_matrix: MechanismLike, values: "polars.Series", *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
     output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
-    design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
-    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
-) -> "pyarrow.DictionaryArray": ...
-@overload
-def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
-    key: Any = ..., on_unknown: str = ..., codes: bool = ..., nulls: Optional[str] = ..., bins: Any = ...,
+    key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
     output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> np.ndarray: ...
+@overload
+def apply(
+    design_or_matrix: MechanismLike, values: "pandas.Series", *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+) -> "pandas.Series": ...
+# Without stubs for either, pandas.Series is Any and hides this one (checkers with
+# the stubs do match it, hence unused-ignore).
+@overload
+def apply(  # type: ignore[overload-cannot-match, unused-ignore]
+    design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+) -> "pyarrow.DictionaryArray": ...
 def apply(
     design_or_matrix: MechanismLike,
     values: Any,
@@ -224,9 +233,9 @@ def apply(
     offset: int = 0,
     column: Optional[str] = None,
     key: Any = None,
-    on_unknown: str = "error",
+    on_unknown: OnUnknown = "error",
     codes: bool = False,
-    nulls: Optional[str] = None,
+    nulls: Optional[Nulls] = None,
     bins: Any = None,
     output_labels: Optional[Sequence[Any]] = None,
     replace: bool = False,
@@ -275,7 +284,7 @@ def apply(
     if type(design_or_matrix).__name__ == "RecordDesign":
         from ._record_design import apply_record
 
-        return apply_record(design_or_matrix, values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace)
+        return apply_record(cast("RecordDesign", design_or_matrix), values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace)
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
@@ -302,7 +311,7 @@ def apply(
     return _shaped(values, out, outputs, keep)
 
 
-def input_codes(values: Any, names: list, how: Tuple[bool, Any, Any], name: str) -> Any:
+def input_codes(values: Any, names: List[str], how: Tuple[bool, Any, Any], name: str) -> Coded:
     """The row of each value: its label's, or with bins (given, or recorded in the
     design) the label of its bin."""
     from . import _bins
@@ -323,7 +332,7 @@ def input_codes(values: Any, names: list, how: Tuple[bool, Any, Any], name: str)
     return np.where(found >= 0, table[np.maximum(found, 0)], found), describe
 
 
-def null_codes(found: np.ndarray, nulls: str, names: list) -> Tuple[np.ndarray, np.ndarray]:
+def null_codes(found: np.ndarray, nulls: str, names: List[str]) -> Tuple[np.ndarray, np.ndarray]:
     """The codes with nulls made the ``<null>`` input (``category``), and which rows
     are nulls written missing (``drop``)."""
     is_null = found == NULL

@@ -10,7 +10,7 @@ text). Integers are row indices only when the caller says so (``codes=True``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Tuple
+from typing import Any, Callable, List, Literal, Tuple, cast
 
 import numpy as np
 
@@ -23,16 +23,17 @@ UNKNOWN, NULL = -1, -2
 #: ``drop`` (left out of counts, written missing when applying) or ``category``
 #: (counted and privatised as :data:`NULL_LABEL`).
 NULLS = ("error", "drop", "category")
+Nulls = Literal["error", "drop", "category"]
 
 #: The category of nulls under ``nulls="category"`` (as ``pml design`` names it).
 NULL_LABEL = "<null>"
 
 
-def check_nulls_name(nulls: Any) -> str:
+def check_nulls_name(nulls: Any) -> Nulls:
     """``nulls`` as one of :data:`NULLS`, else an error naming it."""
     if nulls not in NULLS:
         raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
-    return str(nulls)
+    return cast(Nulls, str(nulls))
 
 
 #: ``describe(i)``: the value at row i, for an error message.
@@ -59,7 +60,7 @@ def is_float(values: Any) -> bool:
 
         return bool(pa.types.is_floating(values.type))
     if kind(values) == "polars":
-        return bool(dtype.is_float())
+        return bool(values.dtype.is_float())
     return dtype is not None and getattr(dtype, "kind", "") == "f"
 
 
@@ -72,7 +73,7 @@ def refuse_floats(values: Any, name: str) -> None:
         )
 
 
-def codes_of(values: Any, labels: list, codes: bool = False) -> Coded:
+def codes_of(values: Any, labels: List[str], codes: bool = False) -> Coded:
     """The codes of ``values`` (int64), by the engine of their kind: each value
     matched to a label by value, or, with ``codes``, integers taken as row indices."""
     if codes:
@@ -124,7 +125,7 @@ def _indices(raw: np.ndarray, n: int) -> np.ndarray:
     return np.where((codes >= 0) & (codes < n), codes, UNKNOWN)
 
 
-def _lookup(keys: np.ndarray, labels: list) -> np.ndarray:
+def _lookup(keys: np.ndarray, labels: List[str]) -> np.ndarray:
     """The index in ``labels`` of each key (matched as text: the integer 3 is the
     label ``"3"``), one lookup per distinct key."""
     distinct, inverse = np.unique(keys, return_inverse=True)
@@ -133,7 +134,7 @@ def _lookup(keys: np.ndarray, labels: list) -> np.ndarray:
     return table[inverse.ravel()]
 
 
-def _plain(values: Any, labels: list) -> Coded:
+def _plain(values: Any, labels: List[str]) -> Coded:
     """A numpy array or any iterable: each value a label, matched as text."""
     if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
         flat = values.ravel()
@@ -153,7 +154,7 @@ def _plain(values: Any, labels: list) -> Coded:
     return codes, lambda i: repr(items[i].item() if isinstance(items[i], np.generic) else items[i])
 
 
-def _pandas(series: Any, labels: list) -> Coded:
+def _pandas(series: Any, labels: List[str]) -> Coded:
     """A pandas Series; a categorical one maps its categories once."""
     if str(series.dtype) == "category":
         cats = [str(c) for c in series.cat.categories]
@@ -168,7 +169,7 @@ def _pandas(series: Any, labels: list) -> Coded:
     return codes, lambda i: repr(series.iloc[i])
 
 
-def _polars(series: Any, labels: list) -> Coded:
+def _polars(series: Any, labels: List[str]) -> Coded:
     """A polars Series: the engine's own lookup (nulls stay nulls)."""
     import polars as pl
 
@@ -178,7 +179,7 @@ def _polars(series: Any, labels: list) -> Coded:
     return np.where(nulls, NULL, codes), lambda i: repr(series[i])
 
 
-def _arrow(values: Any, labels: list) -> Coded:
+def _arrow(values: Any, labels: List[str]) -> Coded:
     """A pyarrow Array or ChunkedArray, looked up by Arrow itself."""
     import pyarrow as pa
     import pyarrow.compute as pc

@@ -15,12 +15,12 @@ import json
 import sys
 import numbers
 import math
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _native
-from ._codes import check_nulls_name
+from ._codes import Nulls, check_nulls_name
 from ._native import PmlError
 from . import _report
 from ._records import _CERTIFIED, Certificate, Checked, Record
@@ -29,7 +29,7 @@ ArrayLike = Union[Sequence[float], np.ndarray]
 Progress = Callable[[Any], Any]
 
 
-class ProgressInfo(dict):
+class ProgressInfo(dict[str, Any]):
     """What ``progress`` receives after each pricing pass: ``iterations``,
     ``lower_bound`` (the best certified mechanism), ``upper_bound`` (the certified
     bound), ``rays_priced``, ``elapsed``, read as attributes or as keys."""
@@ -70,6 +70,10 @@ def _progress(progress: Optional[Progress]) -> Callable[[Dict[str, float]], Any]
     return report
 
 _LOSSES = ("hamming", "absolute", "squared")
+#: The string options the design functions accept (a loss and a distance may also
+#: be matrices; ``utility="loss"`` goes with a ``loss``).
+Loss = Literal["hamming", "absolute", "squared"]
+UtilityName = Literal["mi", "tv", "chi2", "hellinger", "map", "loss"]
 
 
 class PmlTypeError(PmlError, TypeError):
@@ -129,7 +133,7 @@ def _number(name: str, value: Any) -> float:
         raise PmlError(f"invalid {name} = {value!r}: not a number; pass e.g. {name}=0.5") from None
 
 
-def _labels(labels: Optional[Sequence[Any]]) -> Optional[list]:
+def _labels(labels: Optional[Sequence[Any]]) -> Optional[List[str]]:
     """Labels as strings (``None`` stays ``None``: the library names them x1..xN)."""
     if labels is None:
         return None
@@ -138,7 +142,9 @@ def _labels(labels: Optional[Sequence[Any]]) -> Optional[list]:
     return [str(label) for label in labels]
 
 
-def _options(utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pricing: str, envelope_delta: Any) -> Dict[str, Any]:
+def _options(
+    utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pricing: str, envelope_delta: Any
+) -> _native.DesignOptions:
     """The options dict of the native design functions (checked and converted)."""
     if loss is not None and utility not in ("mi", "loss"):
         raise PmlError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
@@ -189,12 +195,12 @@ class Design(Checked):
         return str(self._data["status"])
 
     @property
-    def labels(self) -> list:
+    def labels(self) -> List[str]:
         """The input names (rows)."""
         return list(self._data["labels"])
 
     @property
-    def outputs(self) -> list:
+    def outputs(self) -> List[str]:
         """The output names (columns): y1..yM, or for a loss the labels (output y is
         the guess "X = y")."""
         return list(self._data["outputs"])
@@ -324,17 +330,17 @@ def design(
     epsilon: float,
     *,
     beta: Optional[float] = None,
-    notion: str = "pml",
-    utility: str = "mi",
-    loss: Union[str, ArrayLike, None] = None,
+    notion: Literal["pml", "pmc", "alip", "lip", "ldp", "metric"] = "pml",
+    utility: UtilityName = "mi",
+    loss: Union[Loss, ArrayLike, None] = None,
     labels: Optional[Sequence[Any]] = None,
     time_limit: Optional[float] = None,
     epsilon_lower: Optional[float] = None,
     gap: float = 1e-9,
-    pricing: str = "auto",
+    pricing: Literal["auto", "enumerate"] = "auto",
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
-    metric: Union[str, ArrayLike, None] = None,
+    metric: Union[Literal["discrete", "line"], ArrayLike, None] = None,
 ) -> Design:
     """The mechanism maximising ``utility`` under eps-``notion`` for ``prior``.
 
@@ -397,15 +403,15 @@ def design_from_counts(
     *,
     delta: float,
     labels: Optional[Sequence[Any]] = None,
-    utility: str = "mi",
-    radius: str = "free",
-    loss: Union[str, ArrayLike, None] = None,
+    utility: UtilityName = "mi",
+    radius: Literal["free", "kappa"] = "free",
+    loss: Union[Loss, ArrayLike, None] = None,
     time_limit: Optional[float] = None,
     gap: float = 1e-9,
-    pricing: str = "auto",
+    pricing: Literal["auto", "enumerate"] = "auto",
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
-    nulls: str = "error",
+    nulls: Nulls = "error",
     bins: Any = None,
 ) -> Design:
     """The design from category counts of m samples with failure probability ``delta``.
@@ -439,7 +445,7 @@ def design_from_counts(
     return Design(data, _CERTIFIED)
 
 
-def _recorded_reading(nulls: Any, bins: Any, labels: Optional[list]) -> Dict[str, str]:
+def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) -> Dict[str, str]:
     """What ``count(..., nulls=, bins=)`` did, as the design records it; the bins
     must name the labels counted."""
     out = {} if check_nulls_name(nulls) == "error" else {"nulls": str(nulls)}

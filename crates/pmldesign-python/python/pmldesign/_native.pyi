@@ -1,9 +1,15 @@
 """Type stubs of the native module ``pmldesign._native`` (use ``pmldesign`` instead)."""
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, TypedDict
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypedDict, type_check_only
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "design", "design_from_counts", "check_design", "estimate",
+    "verify_design", "apply_codes", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
+    "envelope", "bound", "design_record", "check_record", "estimate_record", "design_report", "record_report",
+]
 
 PML_TOLERANCE: float
 ROW_SUM_TOLERANCE: float
@@ -11,8 +17,10 @@ ROW_SUM_TOLERANCE: float
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""
 
+@type_check_only
 class DesignOptions(TypedDict):
-    """The options of both design functions (every key is required)."""
+    """The options of both design functions (every key is required; a plain dict at
+    run time: the module defines no such class)."""
 
     utility: str
     loss: Optional[str]

@@ -14,7 +14,7 @@ l1 ball that holds its conditional priors; the levels add up, thesis Theorem 5.2
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -47,7 +47,8 @@ class RecordDesign(Checked):
             text = json.dumps({"record": dict(data)})
         except (TypeError, ValueError, RecursionError) as e:
             raise PmlError(f"invalid record design: not JSON data ({e}); pass the dict of RecordDesign.to_dict()") from None
-        return json.loads(_native.check_record(text))["record"]
+        record: Dict[str, Any] = json.loads(_native.check_record(text))["record"]
+        return record
 
     @property
     def labels(self) -> List[List[str]]:
@@ -60,7 +61,8 @@ class RecordDesign(Checked):
         """One design per column, or the one of joint (read back by the library)."""
         return [Design(d, _CERTIFIED) for d in self._data["designs"]]
 
-    def to_json(self) -> str:
+    # Takes no indent (unlike Record.to_json): the file is always written indented.
+    def to_json(self) -> str:  # type: ignore[override]
         """The record design file, ``{"record": ...}``, as ``pml design`` writes it."""
         return json.dumps({"record": self._data}, indent=2)
 
@@ -134,8 +136,8 @@ def design_record(
     epsilon: float,
     *,
     delta: Optional[float] = None,
-    mode: str = "auto",
-    utility: str = "mi",
+    mode: Literal["auto", "joint", "compose", "ldp"] = "auto",
+    utility: Literal["mi"] = "mi",
     split: Optional[Sequence[float]] = None,
     max_cells: int = 1024,
     time_limit: Optional[float] = None,
@@ -145,9 +147,9 @@ def design_record(
     ``epsilon`` about the whole record (docs/theory.md §12).
 
     ``data`` is a pandas or polars DataFrame (or LazyFrame), or a mapping from value
-    tuples (one value per column) to counts. ``mode``: ``auto`` (joint when the
-    columns' labels have at most ``max_cells`` combinations, every one observed,
-    else compose), ``joint``, ``compose`` (``split`` gives each column's level,
+    tuples (one value per column) to counts. ``mode``: ``auto`` (the better of
+    joint and compose when the columns' labels have at most 32 combinations, every
+    one observed or ``delta`` given, else compose), ``joint``, ``compose`` (``split`` gives each column's level,
     summing to eps; searched otherwise) or ``ldp``. With ``delta`` the guarantee is
     for the true distribution except with probability delta over the sample.
     Records maximise mutual information (``utility="mi"``). As

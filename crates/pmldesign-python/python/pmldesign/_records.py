@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict, Iterator, Mapping
+from typing import Any, Dict, Iterator, List, Mapping
 
 import numpy as np
 
@@ -39,6 +39,7 @@ class Record:
     """
 
     __slots__ = ("_data",)
+    _data: Dict[str, Any]
 
     def __init__(self, data: Mapping[str, Any]) -> None:
         object.__setattr__(self, "_data", dict(data))
@@ -52,7 +53,7 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
-    def __dir__(self) -> list:
+    def __dir__(self) -> List[str]:
         return sorted(set(super().__dir__()) | set(self._data))
 
     def __contains__(self, key: str) -> bool:

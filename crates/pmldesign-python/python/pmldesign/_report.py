@@ -26,7 +26,7 @@ def budget(tradeoff: Union[bool, float, None], seconds: Any) -> Optional[float]:
         raise PmlError(f"invalid budget = {seconds!r}: not a number; pass e.g. budget=20") from None
 
 
-def write(path: Union[str, os.PathLike], text: str) -> str:
+def write(path: Union[str, "os.PathLike[str]"], text: str) -> str:
     """Writes ``text`` to ``path`` through a temporary file in the same directory,
     renamed into place: nothing partial is ever left at ``path``. Returns the path."""
     path = os.fspath(path)

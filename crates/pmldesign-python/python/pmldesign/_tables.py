@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._codes import NULL, NULL_LABEL, UNKNOWN, check_nulls_name, refuse_floats
+from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_floats
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
@@ -21,7 +21,7 @@ def _module(data: Any) -> str:
     return type(data).__module__.split(".")[0]
 
 
-def _pick(data: Any, column: Optional[str], frame_types: tuple) -> Any:
+def _pick(data: Any, column: Optional[str], frame_types: Tuple[str, ...]) -> Any:
     """The column of a frame (``column`` required), or the series itself."""
     if type(data).__name__ in frame_types:
         if column is None:
@@ -45,7 +45,7 @@ def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") 
     return counts
 
 
-def count(data: Any, column: Optional[str] = None, *, nulls: str = "error", bins: Any = None) -> Dict[str, int]:
+def count(data: Any, column: Optional[str] = None, *, nulls: Nulls = "error", bins: Any = None) -> Dict[str, int]:
     """Category counts of a column: ``{label: count}``.
 
     ``data`` is a pandas or polars DataFrame (with ``column``) or Series, a polars

@@ -7,7 +7,7 @@ LDP), [V] (envelopes).
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Literal, Optional, Sequence, Union
 
 import numpy as np
 
@@ -94,9 +94,9 @@ def estimate(
     *,
     counts: Any = None,
     column: Optional[str] = None,
-    method: str = "em",
+    method: Literal["em", "inversion"] = "em",
     confidence: float = 0.95,
-    nulls: str = "error",
+    nulls: Literal["error", "drop"] = "error",
     bootstrap: Optional[int] = None,
     seed: Any = None,
 ) -> Record:

@@ -9,7 +9,7 @@ of [E] it comes from. Invalid regions (for example ``beta* e^eps >= 2``) raise
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Dict, Optional
 
 from . import _native
 from ._design import ArrayLike, _number, _vector
@@ -33,7 +33,7 @@ def _ask(question: str, **kwargs: Any) -> Record:
     return Record(_native.bound(question, **kwargs))
 
 
-def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> dict:
+def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> Dict[str, Any]:
     """``samples``, ``alphabet`` (an estimate's length by default) and ``estimate``."""
     est = None if estimate is None else _vector("estimate", estimate).tolist()
     n = len(est) if est is not None and alphabet is None else alphabet

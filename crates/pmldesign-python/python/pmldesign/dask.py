@@ -10,13 +10,17 @@ the workers as its JSON and is re-verified there when read back.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, cast
 
 import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
+from ._apply import OnUnknown, input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
+from ._codes import Nulls
+
+if TYPE_CHECKING:
+    from ._record_design import RecordDesign
 
 
 def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
@@ -30,20 +34,20 @@ def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
 
 
 def _partition(
-    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: Any, partition_info: Any = None
+    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: Tuple[OnUnknown, Nulls], partition_info: Any = None
 ) -> Any:
     design = Design.from_json(text)  # re-verified on the worker
     out = part.copy()
-    how, nulls = how
-    keep = "keep" if how == "skip" else how
+    on_unknown, nulls = how
+    keep: OnUnknown = "keep" if on_unknown == "skip" else on_unknown
     start = 0 if by is not None or partition_info is None else int(offsets[partition_info["number"]])
-    if how == "error":  # named by the row's global position (or its key)
+    if on_unknown == "error":  # named by the row's global position (or its key)
         codes, describe = input_codes(part[column], design.labels, (False, None, design), column)
         codes, dropped = null_codes(codes, nulls, design.labels)
         codes = np.where(dropped, 0, codes)
         if (codes < 0).any():
             keys = None if by is None else part[by].tolist()
-            at = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
+            at: Callable[[int], str] = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
             refuse(codes, describe, lambda i: f"column {column!r} at {at(i)}", design.labels)
     if by is not None:
         out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep, nulls=nulls)
@@ -51,7 +55,7 @@ def _partition(
         first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
         out[name] = apply(design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls)
     kept = out[name].notna() | (part[column].isna() if nulls == "drop" else False)
-    return out[kept] if how == "skip" else out
+    return out[kept] if on_unknown == "skip" else out
 
 
 def _record_partition(part: Any, text: str, secret: Any, offsets: Any, how: str, partition_info: Any = None) -> Any:
@@ -84,8 +88,8 @@ def privatise(
     seed: Any = None,
     name: Optional[str] = None,
     key: Optional[str] = None,
-    on_unknown: str = "error",
-    nulls: Optional[str] = None,
+    on_unknown: OnUnknown = "error",
+    nulls: Optional[Nulls] = None,
 ) -> Any:
     """``frame`` (a Dask DataFrame) with the column ``name`` (default
     ``{column}_private``): categorical over the design's outputs, drawn row by row
@@ -105,7 +109,7 @@ def privatise(
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(design, list(frame.columns), column, key, name)
+        check_record_frame(cast("RecordDesign", design), list(frame.columns), column, key, name)
         return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown))
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")

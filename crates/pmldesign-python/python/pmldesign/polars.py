@@ -10,13 +10,17 @@ so the column is the same for any batching, ``collect(engine="streaming")`` incl
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Optional, Tuple, TypeVar, Union, cast
 
 import numpy as np
 
-from ._apply import input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
+from ._apply import OnUnknown, input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
 from ._design import Design
+from ._codes import Nulls
 from ._native import PmlError
+
+if TYPE_CHECKING:
+    from ._record_design import RecordDesign
 
 Frame = TypeVar("Frame")
 
@@ -24,13 +28,14 @@ Frame = TypeVar("Frame")
 _INDEX = "__pmldesign_row__"
 
 
-def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tuple[str, str]) -> Any:
+def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tuple[OnUnknown, Nulls]) -> Any:
     """The function polars maps over each batch of ``struct(column, index or key)``."""
     import polars as pl
 
     matrix, labels, outputs, _ = mechanism_of(design)
+    assert labels is not None and outputs is not None  # a Design names both
     enum = pl.Enum(outputs)
-    how, nulls = how
+    on_unknown, nulls = how
 
     def run(batch: Any) -> Any:
         values = batch.struct.field(column)
@@ -41,7 +46,7 @@ def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tup
             places = place.to_numpy().astype(np.uint64)
         else:
             places = key_places(place, len(place))
-        if how == "error" and ((codes < 0) & ~dropped).any():
+        if on_unknown == "error" and ((codes < 0) & ~dropped).any():
             row = field_of(column)
             refuse(np.where(dropped, 0, codes), describe, (lambda i: row(int(places[i]))) if by is None else row, labels)
         out = draw(matrix, codes, column, secret, places=places)
@@ -104,8 +109,8 @@ def privatise(
     name: Optional[str] = None,
     offset: int = 0,
     key: Optional[str] = None,
-    on_unknown: str = "error",
-    nulls: Optional[str] = None,
+    on_unknown: OnUnknown = "error",
+    nulls: Optional[Nulls] = None,
 ) -> Frame:
     """``frame`` (a polars DataFrame or LazyFrame, returned as the same) with the
     column ``name`` (default ``{column}_private``) of privatised values, an Enum over
@@ -118,18 +123,22 @@ def privatise(
     import polars as pl
 
     lazy = isinstance(frame, pl.LazyFrame)
-    if not lazy and not isinstance(frame, pl.DataFrame):
+    data: Union[pl.DataFrame, pl.LazyFrame]
+    if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
+        data = frame
+    else:
         raise PmlError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
+    # Below, ``data`` is ``frame`` as polars types it; the result is of frame's type.
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, column, key, name)
+        check_record_frame(cast("RecordDesign", design), data.collect_schema().names() if lazy else data.columns, column, key, name)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
-        return _privatise_record(frame, design, secret, offset, how, lazy)
+        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy))
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
-    names = frame.collect_schema().names() if lazy else frame.columns
+    names = data.collect_schema().names() if lazy else data.columns
     for field, value in (("column", column), ("key", key)):
         if value is not None and value not in names:
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {names}); pass one of them")
@@ -142,17 +151,17 @@ def privatise(
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise PmlError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"
-    if not lazy:
+    if isinstance(data, pl.DataFrame):  # not lazy
         # Eager: one call over the whole column, so an error names its first bad row.
-        by = None if key is None else frame.get_column(key)
-        keep = "keep" if how == "skip" else how
-        out = apply(design, frame.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls)
-        done = frame.with_columns(out.alias(name))
-        return done.filter(kept) if how == "skip" else done
-    plan = frame if key is not None else frame.with_row_index(_INDEX, offset=offset)
+        by = None if key is None else data.get_column(key)
+        keep: OnUnknown = "keep" if how == "skip" else how
+        out = apply(design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls)
+        done = data.with_columns(out.alias(name))
+        return cast(Frame, done.filter(kept) if how == "skip" else done)
+    plan = data if key is not None else data.with_row_index(_INDEX, offset=offset)
     run = _batch(design, column, key, secret, (how, nulls))
     private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(design.outputs), is_elementwise=True)
     plan = plan.with_columns(private.alias(name))
     if how == "skip":
         plan = plan.filter(kept)
-    return plan if key is not None else plan.drop(_INDEX)
+    return cast(Frame, plan if key is not None else plan.drop(_INDEX))

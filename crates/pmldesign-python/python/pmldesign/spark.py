@@ -19,13 +19,17 @@ The design travels to the workers as its JSON and is re-verified there.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, cast
 
 import numpy as np
 
-from ._apply import apply, check_nulls, check_on_unknown, shared_secret
+from ._apply import OnUnknown, apply, check_nulls, check_on_unknown, shared_secret
+from ._codes import Nulls
 from ._design import Design
 from ._native import PmlError
+
+if TYPE_CHECKING:
+    from ._record_design import RecordDesign
 
 
 def _partition_counts(frame: Any, column: str) -> Dict[int, int]:
@@ -36,7 +40,9 @@ def _partition_counts(frame: Any, column: str) -> Dict[int, int]:
         from pyspark import TaskContext
 
         rows = sum(b.num_rows for b in batches)
-        part = pa.array([TaskContext.get().partitionId()], pa.int32())
+        context = TaskContext.get()
+        assert context is not None  # set in every Spark task
+        part = pa.array([context.partitionId()], pa.int32())
         yield pa.RecordBatch.from_arrays([part, pa.array([rows], pa.int64())], names=["part", "rows"])
 
     found = frame.select(column).mapInArrow(count, "part int, rows long").collect()
@@ -65,7 +71,7 @@ def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: boo
 
 
 def _privatiser(
-    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: Tuple[str, str]
+    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: Tuple[OnUnknown, Nulls]
 ) -> Any:
     """The function each Spark task maps over its Arrow batches."""
 
@@ -74,11 +80,13 @@ def _privatiser(
         from pyspark import TaskContext
 
         design = Design.from_json(text)  # re-verified on the worker
-        part = TaskContext.get().partitionId()
+        context = TaskContext.get()
+        assert context is not None  # set in every Spark task
+        part = context.partitionId()
         first = 0 if spans is None or part >= len(spans) else spans[part][0]
         at = first
         how_unknown, nulls = how
-        keep = "keep" if how_unknown == "skip" else how_unknown
+        keep: OnUnknown = "keep" if how_unknown == "skip" else how_unknown
         for batch in batches:
             values = batch.column(batch.schema.get_field_index(column))
             key = None if by is None else batch.column(batch.schema.get_field_index(by)).to_pylist()
@@ -110,7 +118,9 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
 
         design = RecordDesign.from_json(text)  # re-verified on the worker
         names = private_names(design)
-        part = TaskContext.get().partitionId()
+        context = TaskContext.get()
+        assert context is not None  # set in every Spark task
+        part = context.partitionId()
         first = spans[part][0] if part < len(spans) else 0
         at = first
         for batch in batches:
@@ -135,8 +145,8 @@ def privatise(
     seed: Any = None,
     name: Optional[str] = None,
     key: Optional[str] = None,
-    on_unknown: str = "error",
-    nulls: Optional[str] = None,
+    on_unknown: OnUnknown = "error",
+    nulls: Optional[Nulls] = None,
 ) -> Any:
     """``frame`` (a Spark DataFrame) with the string column ``name`` (default
     ``{column}_private``) of privatised values, drawn row by row from the keyed
@@ -150,12 +160,12 @@ def privatise(
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(design, frame.columns, column, key, name)
+        check_record_frame(cast("RecordDesign", design), frame.columns, column, key, name)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
-        spans = _spans(_partition_counts(frame, design.columns[0]))
+        record_spans = _spans(_partition_counts(frame, design.columns[0]))
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
-        return frame.mapInArrow(_record_privatiser(design.to_json(), secret, spans, how), StructType([*frame.schema.fields, *fields]))
+        return frame.mapInArrow(_record_privatiser(design.to_json(), secret, record_spans, how), StructType([*frame.schema.fields, *fields]))
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
