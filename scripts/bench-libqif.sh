@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pml beside libqif on libqif's problems (issue 15): installs `qif` (libqif's Python
 # bindings) into a venv, builds the release `pml`, and runs both in the same run
-# (scripts/bench_libqif.py prints the README's table).
+# (scripts/bench_libqif.py prints the table of docs/benchmarks.md).
 #
 #   scripts/bench-libqif.sh [--repeat K] [--limit SECONDS] [--grid N,N,..]
 #   QIF_VENV=DIR (default .venv-qif) and PML_BIN=PATH override the defaults.

@@ -1,4 +1,4 @@
-"""Throughput of privatising (README, Benchmarks): the Python package on 10 million
+"""Throughput of privatising (docs/benchmarks.md): the Python package on 10 million
 rows (a pandas categorical Series, a polars String Series, numpy integer codes, a
 polars LazyFrame streamed from Parquet), `count` against the engines' own
 value_counts, `pml apply` on a 10-million-row CSV and Parquet file (time and peak

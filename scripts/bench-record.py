@@ -1,7 +1,7 @@
-"""Record designs (README, Benchmarks): a generated table of 300,000 people with three
+"""Record designs (docs/benchmarks.md): a generated table of 300,000 people with three
 correlated columns, region (16 labels), age band (3) and income band (12), 576
 combinations; `pml design` releases the record by compose with --delta 1e-6 and by
-joint with --delta 1e-6 --time-limit 60. Prints the README's table (wall time and peak
+joint with --delta 1e-6 --time-limit 60. Prints the table of docs/benchmarks.md (wall time and peak
 memory by GNU time).
 
     .venv/bin/python scripts/bench-record.py      # after cargo build --release

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the README's benchmark table (release build, fixed seeds).
+# Regenerates the benchmark table of docs/benchmarks.md (release build, fixed seeds).
 # Usage: scripts/bench-report.sh [--notion NAME] [--utility NAME] [--gap G] [--known-only]
 #        [--compare-enumeration] [--time-limit S] [N ...]     (default N: 8 12 16 20 22 32)
 set -euo pipefail

@@ -11,7 +11,7 @@ time limit was kept (at most 1.1 T + 0.2 s) and the peak memory. The summary lin
 counts the cases where the design is at least every baseline and where the limit was
 kept. Prints markdown on stdout; `--pml` names the binary (default: the release build).
 
-Example (the README's table):
+Example (the table of docs/benchmarks.md):
     scripts/bench-targets.py --time-limit 10 --n 256 512 1024 2048 --eps 0.4 0.9 1.6
 """
 
