@@ -56,12 +56,36 @@ pub fn describe_set(set: &UncertaintySet) -> String {
     match set {
         UncertaintySet::Known { .. } => "known prior".into(),
         UncertaintySet::L1Ball { beta, .. } => {
-            format!("every prior within l1 distance {beta} of the estimate")
+            format!(
+                "every prior within l1 distance {} of the estimate",
+                radius_text(*beta)
+            )
         }
         UncertaintySet::Polytope { vertices } => {
             format!("every prior in the hull of {} vertices", vertices.len())
         }
     }
+}
+
+/// A ball's radius as a statement prints it: as given when it has at most six
+/// significant digits, else rounded down to six, so that the ball named is never
+/// larger than the one certified (a smaller ball's guarantee is implied).
+///
+/// ```
+/// use pmldesign_model::statement::radius_text;
+/// assert_eq!(radius_text(0.1), "0.1");
+/// assert_eq!(radius_text(0.33570193932026215), "0.335701");
+/// assert_eq!(radius_text(1.0415165300257812), "1.04151");
+/// ```
+pub fn radius_text(beta: f64) -> String {
+    let plain = beta.to_string();
+    let digits = plain.trim_start_matches(['0', '.']).replace('.', "");
+    if digits.len() <= 6 || !beta.is_finite() || beta <= 0.0 {
+        return plain;
+    }
+    let decimals = (5 - beta.log10().floor() as i32).max(0);
+    let scale = 10f64.powi(decimals);
+    format!("{:.*}", decimals as usize, (beta * scale).floor() / scale)
 }
 
 /// A certificate's PML clause: `<=` only when the measured worst case is at most
@@ -71,14 +95,15 @@ pub fn describe_set(set: &UncertaintySet) -> String {
 /// ```
 /// use pmldesign_model::statement::pml_clause;
 /// assert_eq!(pml_clause(0.5, 0.5, 1e-12), "worst-case PML 0.500000000 <= eps 0.500000000");
-/// assert!(pml_clause(0.5 + 1e-15, 0.5, 1e-12).contains("exceeds eps"));
+/// assert!(pml_clause(0.5 + 1e-15, 0.5, 1e-12).starts_with("holds within the certified tolerance 1e-12"));
 /// ```
 pub fn pml_clause(worst: f64, target: f64, tolerance: f64) -> String {
     if worst <= target {
         format!("worst-case PML {worst:.9} <= eps {target:.9}")
     } else {
+        // The verdict first; the arithmetic after, without 17 digits.
         format!(
-            "worst-case PML {worst:.17} exceeds eps {target:.17} by {:.1e} (rounding, within the certified tolerance {tolerance:.0e})",
+            "holds within the certified tolerance {tolerance:.0e}: worst-case PML {worst:.9} is eps {target:.9} + {:.1e} (rounding)",
             worst - target
         )
     }

@@ -14,7 +14,7 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
         UncertaintySet::L1Ball { beta, .. } => {
             format!(
                 "every prior within l1 distance {} of the prior",
-                super::number::short(*beta)
+                pmldesign_model::statement::radius_text(*beta)
             )
         }
         UncertaintySet::Polytope { vertices } => {
