@@ -148,6 +148,49 @@ fn inputs_released_alike_are_estimated_as_one_group() {
     assert_eq!(e.rows, 1000);
 }
 
+/// The signature-filtered grouping equals the plain first-fit over every group,
+/// on mechanisms with repeated rows, rows moved by 1e-13 (equal) and by 1e-11
+/// (distinct), at random sizes.
+#[test]
+fn grouping_by_signature_equals_first_fit_over_every_group() {
+    let first_fit = |w: &Array2<f64>| {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for x in 0..w.nrows() {
+            let same = |g: &Vec<usize>| {
+                w.row(g[0])
+                    .iter()
+                    .zip(w.row(x))
+                    .all(|(a, b)| (a - b).abs() <= 1e-12)
+            };
+            match groups.iter_mut().find(|g| same(g)) {
+                Some(g) => g.push(x),
+                None => groups.push(vec![x]),
+            }
+        }
+        groups
+    };
+    let mut rng = Rng(41);
+    for case in 0..200 {
+        let (n, m) = (2 + case % 23, 2 + (case * 7) % 11);
+        let distinct = 1 + case % n;
+        let base = Array2::from_shape_fn((distinct, m), |_| 0.1 + rng.unit());
+        let w = Array2::from_shape_fn((n, m), |(x, y)| {
+            let row = (x * 5 + case) % distinct;
+            let nudge = match (x + case) % 4 {
+                0 => 1e-13,
+                1 => 1e-11,
+                _ => 0.0,
+            };
+            base[[row, y]] + if y == x % m { nudge } else { 0.0 }
+        });
+        let sums = w.sum_axis(ndarray::Axis(1));
+        let w = Array2::from_shape_fn((n, m), |(x, y)| w[[x, y]] / sums[x]);
+        let expected = first_fit(&w);
+        let mechanism = Mechanism::new(w).unwrap();
+        assert_eq!(equal_rows(&mechanism), expected, "case {case}");
+    }
+}
+
 /// Bad input is refused naming the field.
 #[test]
 fn bad_input_is_refused_naming_the_field() {
