@@ -21,6 +21,7 @@ mod io;
 mod progress;
 mod render;
 mod say;
+#[cfg(feature = "serve")]
 mod serve;
 mod signals;
 
@@ -69,7 +70,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Envelope(a) => commands::envelope::run(a),
         Command::Estimate(a) => commands::estimate::run(a),
         Command::Apply(a) => commands::apply::run(a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(not(feature = "serve"))]
+        Command::Serve { .. } => Err(CliError::Usage(
+            "pml serve: this pml was built without the `serve` feature; build it with `cargo install pmldesign-cli` (default features) or `--features serve`".into(),
+        )),
         Command::Completions { shell } => commands::manual::completions(shell),
         Command::Man => commands::manual::man(),
     }

@@ -147,11 +147,14 @@ impl Drop for LiveTemp {
     }
 }
 
-/// A temporary directory in the registry; dropping it removes it and its files.
+/// A temporary directory in the registry; dropping it removes it and its files
+/// (`pml serve`'s uploads).
+#[cfg(feature = "serve")]
 pub struct LiveDir {
     dir: Option<tempfile::TempDir>,
 }
 
+#[cfg(feature = "serve")]
 impl LiveDir {
     /// Creates a private temporary directory named `prefix...` (0700: only its
     /// owner may list or open what it holds) and registers it.
@@ -171,6 +174,7 @@ impl LiveDir {
     }
 }
 
+#[cfg(feature = "serve")]
 impl Drop for LiveDir {
     fn drop(&mut self) {
         if let Some(dir) = self.dir.take() {

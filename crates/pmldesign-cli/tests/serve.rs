@@ -2,6 +2,7 @@
 //! that `pml assess --design` verifies, uploads (too large, not CSV, a column
 //! that does not exist, a million categories), the privatised file, and the
 //! limit on designs running at once with their cancel.
+#![cfg(feature = "serve")]
 
 mod common;
 use common::serve::{Server, request};

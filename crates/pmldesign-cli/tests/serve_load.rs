@@ -3,6 +3,7 @@
 //! a column that does not exist, a million categories, and requests without the
 //! token, from a foreign Origin or to a foreign Host. Every answer is a result or
 //! a clear one-line error; the server is still up afterwards, its memory bounded.
+#![cfg(feature = "serve")]
 
 mod common;
 use common::serve::{Answer, Client, Server, multipart, request, rss_kb};

@@ -17,6 +17,7 @@ pub mod level;
 pub mod metric;
 pub mod output;
 pub mod report;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod utility;
 pub mod values;
@@ -101,7 +102,17 @@ pub enum Command {
     /// file or paste counts, pick the column, eps, delta, notion and utility, see
     /// the report, and download design.json, the report and the privatised file.
     /// Listens on 127.0.0.1; the URL it prints carries a per-run token.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// `pml serve` in a build without the `serve` feature: a usage error that
+    /// says how to get it.
+    #[cfg(not(feature = "serve"))]
+    #[command(hide = true)]
+    Serve {
+        /// Whatever follows.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        rest: Vec<String>,
+    },
     /// Print a shell completion script (`pml completions bash > /etc/bash_completion.d/pml`;
     /// zsh, fish, elvish and powershell as well).
     Completions {

@@ -213,7 +213,9 @@ fn parquet_records(
 }
 
 /// The column names of a data file (its CSV header or Parquet schema), to offer
-/// them to choose from; a file that is not CSV text or Parquet is refused.
+/// them to choose from (`pml serve`); a file that is not CSV text or Parquet is
+/// refused.
+#[cfg(feature = "serve")]
 pub fn data_columns(path: &std::path::Path, format: DataFormat) -> Result<Vec<String>, CliError> {
     let file = open_file(path)?;
     let columns = match format {
@@ -223,7 +225,7 @@ pub fn data_columns(path: &std::path::Path, format: DataFormat) -> Result<Vec<St
     columns.map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))
 }
 
-#[cfg(feature = "parquet")]
+#[cfg(all(feature = "serve", feature = "parquet"))]
 fn parquet_columns(
     _: &std::path::Path,
     file: std::fs::File,
@@ -231,7 +233,7 @@ fn parquet_columns(
     Ok(pmldesign_data::columnar::parquet_columns(file))
 }
 
-#[cfg(not(feature = "parquet"))]
+#[cfg(all(feature = "serve", not(feature = "parquet")))]
 fn parquet_columns(
     path: &std::path::Path,
     _: std::fs::File,
