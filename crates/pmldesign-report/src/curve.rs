@@ -69,7 +69,32 @@ fn line(name: &str, points: Vec<(f64, f64)>, colour: usize, dashed: bool) -> Ser
     }
 }
 
+/// The chart alone as an SVG file: the namespace a standalone document needs,
+/// and a white background where the page has one.
+pub fn svg(e: &EnvelopeCurve) -> String {
+    let chart = line_chart(&alt(e), &AXES, &series(e), &marks(e));
+    let body = chart.replacen(
+        "<svg ",
+        r#"<svg xmlns="http://www.w3.org/2000/svg" style="background:#fff;font-family:sans-serif" "#,
+        1,
+    );
+    body + "\n"
+}
+
+const AXES: Axes<'static> = Axes {
+    x_label: "delta (log scale)",
+    y_label: "eps (nats)",
+    log_x: true,
+};
+
 fn chart(e: &EnvelopeCurve) -> String {
+    figure(
+        &line_chart(&alt(e), &AXES, &series(e), &marks(e)),
+        "The envelope eps_c(delta) lies between the bounds: for every post-processing Z of the output, P(l(X -> Z) > eps_c(delta)) <= delta. The raw level can be exceeded by post-processing.",
+    )
+}
+
+fn series(e: &EnvelopeCurve) -> Vec<Series> {
     let pick = |f: fn(&EnvelopeBounds) -> f64| e.curve.iter().map(|b| (b.delta, f(b))).collect();
     let mut series = vec![
         line(
@@ -95,27 +120,25 @@ fn chart(e: &EnvelopeCurve) -> String {
             .collect();
         series.push(line("LP: no post-processing leaks more", upper, 2, false));
     }
-    let alt = format!(
+    series
+}
+
+fn alt(e: &EnvelopeCurve) -> String {
+    format!(
         "Envelope bounds of the mechanism over {} values of delta from {} to {}; at delta = {}: {}",
         e.curve.len(),
         short(e.curve.first().map_or(0.0, |b| b.delta)),
         short(e.curve.last().map_or(0.0, |b| b.delta)),
         short(e.delta),
         e.statement
-    );
-    let axes = Axes {
-        x_label: "delta (log scale)",
-        y_label: "eps (nats)",
-        log_x: true,
-    };
-    let marks = [Mark::Vertical(
+    )
+}
+
+fn marks(e: &EnvelopeCurve) -> [Mark; 1] {
+    [Mark::Vertical(
         e.delta,
         format!("delta = {}", short(e.delta)),
-    )];
-    figure(
-        &line_chart(&alt, &axes, &series, &marks),
-        "The envelope eps_c(delta) lies between the bounds: for every post-processing Z of the output, P(l(X -> Z) > eps_c(delta)) <= delta. The raw level can be exceeded by post-processing.",
-    )
+    )]
 }
 
 fn numbers(e: &EnvelopeCurve) -> String {

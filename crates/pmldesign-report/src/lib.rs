@@ -96,3 +96,9 @@ pub fn comparison(c: &Comparison, labels: &[String]) -> String {
 pub fn envelope(e: &EnvelopeCurve) -> String {
     curve::page(e)
 }
+
+/// The chart of [`envelope`]'s page as a standalone SVG document (`pml envelope
+/// --plot`): one chart stack for pages and files.
+pub fn envelope_svg(e: &EnvelopeCurve) -> String {
+    curve::svg(e)
+}

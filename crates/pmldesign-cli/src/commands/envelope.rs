@@ -8,7 +8,6 @@ use crate::io::data::load_estimate;
 use crate::io::load::load_mechanism;
 use crate::io::write::{check_outputs, emit_with_report, write_atomic};
 use crate::render::envelope::{Report, published};
-use crate::render::plot::plot;
 use pmldesign_model::envelope::{self, Envelope};
 use pmldesign_solver::envelope::{envelope_curve, envelope_value};
 
@@ -51,19 +50,16 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
         headline_lp,
     };
     if let Some(path) = &a.plot {
-        write_atomic(
-            "--plot",
-            path,
-            &plot(&r.curve, r.lp.as_deref(), &r.env, &r.source)?,
-        )?;
+        let svg = pmldesign_report::envelope_svg(&curve_of(&r, a.delta));
+        write_atomic("--plot", path, &svg)?;
     }
-    let page = report_path.map(|p| (p, envelope_page(&r, a.delta)));
+    let page = report_path.map(|p| (p, pmldesign_report::envelope(&curve_of(&r, a.delta))));
     emit_with_report(a.output.path(), &r.render(a.output.format())?, page)
 }
 
-/// The HTML report of `pml envelope`.
-fn envelope_page(r: &Report, delta: f64) -> String {
-    pmldesign_report::envelope(&pmldesign_report::EnvelopeCurve {
+/// What the report and the `--plot` of `pml envelope` draw.
+fn curve_of(r: &Report, delta: f64) -> pmldesign_report::EnvelopeCurve<'_> {
+    pmldesign_report::EnvelopeCurve {
         source: &r.source,
         mechanism: &r.mechanism,
         prior: &r.prior,
@@ -75,5 +71,5 @@ fn envelope_page(r: &Report, delta: f64) -> String {
             .map(|v| v.iter().map(|x| (x.lower, x.upper)).collect()),
         delta,
         statement: &r.statement,
-    })
+    }
 }

@@ -14,7 +14,6 @@ pub mod estimate;
 pub mod estimate_record;
 pub mod matrix;
 pub mod number;
-pub mod plot;
 pub mod record;
 pub mod report;
 pub mod words;
