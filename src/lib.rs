@@ -1,9 +1,12 @@
-//! # pml
+//! # pmldesign
 //!
 //! Optimal privacy mechanisms under pointwise maximal leakage (PML), exact and
 //! certified. This facade re-exports the model ([`model`]), the solver
-//! ([`solver`]) and the data side ([`data`]: CSV columns counted and privatised);
-//! the `pml` command-line tool lives in `crates/pmldesign-cli`.
+//! ([`solver`]) and the data side ([`data`]: CSV columns counted and privatised),
+//! and [`ndarray`], whose arrays hold mechanisms and priors; the `pml`
+//! command-line tool is the crate `pmldesign-cli`. [`prelude`] has what most
+//! programs need: problems for a column or a whole record, the design and its
+//! certificate, baselines, guarantees and estimates.
 //!
 //! ```
 //! use pmldesign::prelude::*;
@@ -16,13 +19,14 @@
 //!     .epsilon(2f64.ln())
 //!     .utility(FInformation::mutual_information())
 //!     .solve()?;
-//! assert!(d.certificate.worst_case_pml <= 2f64.ln() + 1e-10);
+//! assert!(d.certificate.holds()); // every level within the stated tolerance (<= 1e-12)
 //! assert!(d.utility_value >= d.baselines.pml_calibrated.utility);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub use ndarray;
 pub use pmldesign_data as data;
 pub use pmldesign_model as model;
 pub use pmldesign_solver as solver;
@@ -36,12 +40,15 @@ pub mod prelude {
     pub use pmldesign_model::frequency::{
         FrequencyEstimate, FrequencyMethod, FrequencySettings, estimate_frequencies,
     };
+    pub use pmldesign_model::record::RecordSample;
     pub use pmldesign_model::{
         ColumnCone, Mechanism, Metric, ModelError, Notion, Prior, UncertaintySet, measures,
     };
     pub use pmldesign_solver::{
-        Certificate, Design, DesignStatus, FInformation, Loss, MapAccuracy, Problem, Progress,
-        RadiusMethod, Sample, Settings, SolverError, Utility, closed_form,
+        BaselineRow, Baselines, Certificate, Design, DesignStatus, DualCertificate, Estimation,
+        FInformation, Guarantee, Loss, LossOutcome, MapAccuracy, Problem, Progress, Provenance,
+        RadiusMethod, RandomizedResponse, RecordDesign, RecordMode, RecordProblem, Sample,
+        Settings, SolverError, StructuredBaseline, Utility, closed_form, estimate_record,
     };
 }
 
