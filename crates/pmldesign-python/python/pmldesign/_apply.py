@@ -192,8 +192,14 @@ def _own_name(values: Any) -> Optional[str]:
     return None if name is None or name == "" else str(name)
 
 
-# The typed engines first: pandas and pyarrow are Any to a checker without their
-# stubs (they ship none), and an overload taking Any hides every one after it.
+# A record design first (its own type), then the typed engines: pandas and pyarrow
+# are Any to a checker without their stubs (they ship none), and an overload taking
+# Any hides every one after it.
+@overload
+def apply(
+    design_or_matrix: "RecordDesign", values: Any, *,
+    seed: Seed = ..., offset: int = ..., on_unknown: OnUnknown = ..., replace: bool = ...,
+) -> Any: ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *,
@@ -225,7 +231,7 @@ def apply(  # type: ignore[overload-cannot-match, unused-ignore]
     output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
 ) -> "pyarrow.DictionaryArray": ...
 def apply(
-    design_or_matrix: MechanismLike,
+    design_or_matrix: Union[MechanismLike, "RecordDesign"],
     values: Any,
     *,
     labels: Optional[Sequence[Any]] = None,
@@ -287,6 +293,7 @@ def apply(
         return apply_record(cast("RecordDesign", design_or_matrix), values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace)
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
+    design_or_matrix = cast(MechanismLike, design_or_matrix)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     if not isinstance(design_or_matrix, Design):
         warnings.warn(

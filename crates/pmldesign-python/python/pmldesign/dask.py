@@ -10,7 +10,7 @@ the workers as its JSON and is re-verified there when read back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, cast
+from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -82,7 +82,7 @@ def _privatise_record(frame: Any, design: Any, secret: str, how: str) -> Any:
 
 def privatise(
     frame: Any,
-    design: Design,
+    design: Union[Design, "RecordDesign"],
     column: Optional[str] = None,
     *,
     seed: Any = None,

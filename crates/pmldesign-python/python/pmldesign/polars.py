@@ -102,7 +102,7 @@ def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: st
 
 def privatise(
     frame: Frame,
-    design: Design,
+    design: Union[Design, "RecordDesign"],
     column: Optional[str] = None,
     *,
     seed: Any = None,
@@ -136,6 +136,7 @@ def privatise(
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
         return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy))
+    design = cast(Design, design)
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     names = data.collect_schema().names() if lazy else data.columns

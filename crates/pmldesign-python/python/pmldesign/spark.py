@@ -19,7 +19,7 @@ The design travels to the workers as its JSON and is re-verified there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, cast
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union, cast
 
 import numpy as np
 
@@ -139,7 +139,7 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
 
 def privatise(
     frame: Any,
-    design: Design,
+    design: Union[Design, "RecordDesign"],
     column: Optional[str] = None,
     *,
     seed: Any = None,
