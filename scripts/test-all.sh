@@ -38,6 +38,16 @@ python -m pip install --quiet --disable-pip-version-check "ziglang<0.14" || {
 }
 maturin build --quiet --release --sdist "${portable[@]}" -m crates/pmldesign-python/Cargo.toml -o "$dist"
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
+# What PyPI and pip will see: the metadata renders (twine), and the platform tag the
+# wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
+python -m pip install --quiet --disable-pip-version-check twine auditwheel
+python -m twine check --strict "$dist"/pmldesign-*.tar.gz "$wheel"
+tag=$(auditwheel show "$wheel" | tr '\n' ' ' | grep -o 'platform tag: *"[^"]*"')
+echo "test-all: auditwheel: the wheel is consistent with the $tag"
+if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
+    echo "test-all: the zig-linked wheel should be manylinux_2_17, auditwheel says $tag" >&2
+    exit 1
+fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests
 # The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
