@@ -53,6 +53,16 @@ PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crate
 # The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
 python -m pip install --quiet --disable-pip-version-check mypy
 (cd crates/pmldesign-python/python && python -m mypy --strict -p pmldesign)
+# ... and the README's Python examples type-check against the installed wheel as written.
+examples="$dist/readme-examples"
+mkdir -p "$examples"
+python - "$examples" <<'PY'
+import pathlib, re, sys
+blocks = re.findall(r"```python\n(.*?)```", pathlib.Path("README.md").read_text(), flags=re.S)
+for i, block in enumerate(blocks):
+    (pathlib.Path(sys.argv[1]) / f"readme_{i}.py").write_text(block)
+PY
+python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml "$examples"
 # Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
 base=$(python -c 'import sys; print(sys._base_executable)')
 smoke="$dist/smoke-venv"
