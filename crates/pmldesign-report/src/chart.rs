@@ -177,6 +177,17 @@ fn axes(s: &mut String, f: &Frame, a: &Axes) {
     );
 }
 
+/// A chart of this module as a standalone SVG file: the namespace a document of
+/// its own needs, and the white background and font the page gives it.
+pub fn standalone(chart: &str) -> String {
+    let opened = chart.replacen(
+        "<svg ",
+        r#"<svg xmlns="http://www.w3.org/2000/svg" style="background:#fff;font-family:sans-serif" "#,
+        1,
+    );
+    opened + "\n"
+}
+
 /// A line chart of `series` with `marks`, and a legend below it.
 pub fn line_chart(alt: &str, a: &Axes, series: &[Series], marks: &[Mark]) -> String {
     let mut xs: Vec<f64> = series

@@ -2,7 +2,7 @@
 //! mechanism over delta (\[V\] Thm 3 and Algorithm 1), with the LP's bracket
 //! beside it when it was computed, and the statement a data holder can publish.
 
-use crate::chart::{Axes, Mark, Series, line_chart};
+use crate::chart::{Axes, Mark, Series, line_chart, standalone};
 use crate::colormap::SERIES;
 use crate::document::{Page, figure, table};
 use crate::matrix::{Matrix, mechanism_figure, prior_figure};
@@ -69,27 +69,24 @@ fn line(name: &str, points: Vec<(f64, f64)>, colour: usize, dashed: bool) -> Ser
     }
 }
 
-/// The chart alone as an SVG file: the namespace a standalone document needs,
-/// and a white background where the page has one.
+/// The chart alone as an SVG file (`pml envelope --plot`).
 pub fn svg(e: &EnvelopeCurve) -> String {
-    let chart = line_chart(&alt(e), &AXES, &series(e), &marks(e));
-    let body = chart.replacen(
-        "<svg ",
-        r#"<svg xmlns="http://www.w3.org/2000/svg" style="background:#fff;font-family:sans-serif" "#,
-        1,
-    );
-    body + "\n"
+    standalone(&plot(e))
 }
 
-const AXES: Axes<'static> = Axes {
-    x_label: "delta (log scale)",
-    y_label: "eps (nats)",
-    log_x: true,
-};
+/// The envelope's line chart, on the page and in the file alike.
+fn plot(e: &EnvelopeCurve) -> String {
+    let axes = Axes {
+        x_label: "delta (log scale)",
+        y_label: "eps (nats)",
+        log_x: true,
+    };
+    line_chart(&alt(e), &axes, &series(e), &marks(e))
+}
 
 fn chart(e: &EnvelopeCurve) -> String {
     figure(
-        &line_chart(&alt(e), &AXES, &series(e), &marks(e)),
+        &plot(e),
         "The envelope eps_c(delta) lies between the bounds: for every post-processing Z of the output, P(l(X -> Z) > eps_c(delta)) <= delta. The raw level can be exceeded by post-processing.",
     )
 }

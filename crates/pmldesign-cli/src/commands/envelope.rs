@@ -49,11 +49,11 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
         headline,
         headline_lp,
     };
+    let curve = curve_of(&r, a.delta);
     if let Some(path) = &a.plot {
-        let svg = pmldesign_report::envelope_svg(&curve_of(&r, a.delta));
-        write_atomic("--plot", path, &svg)?;
+        write_atomic("--plot", path, &pmldesign_report::envelope_svg(&curve))?;
     }
-    let page = report_path.map(|p| (p, pmldesign_report::envelope(&curve_of(&r, a.delta))));
+    let page = report_path.map(|p| (p, pmldesign_report::envelope(&curve)));
     emit_with_report(a.output.path(), &r.render(a.output.format())?, page)
 }
 
