@@ -512,24 +512,7 @@ fn a_record_design_replaces_its_columns() {
     }
     let (data, design) = common::compose_record(dir.path(), &rows);
     let key = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
-    let run = |out: &Path, extra: &[&str]| {
-        let apply = [
-            "apply",
-            "--mechanism",
-            s(&design),
-            "--data",
-            s(&data),
-            "--seed",
-            key,
-        ];
-        pml()
-            .args(apply)
-            .args(["--output", s(out)])
-            .args(extra)
-            .assert()
-            .success();
-        std::fs::read_to_string(out).unwrap()
-    };
+    let run = |out: &Path, extra: &[&str]| common::apply_record((&design, &data), key, out, extra);
     let appended = run(&dir.path().join("appended.csv"), &[]);
     let replaced = run(&dir.path().join("replaced.csv"), &["--replace"]);
     assert!(replaced.starts_with("id,A,B\n"), "{}", &replaced[..40]);

@@ -138,16 +138,8 @@ fn a_record_design_estimates_its_marginals_and_cells() {
     }
     let (data, design) = common::compose_record(dir.path(), &rows);
     let released = dir.path().join("released.csv");
-    let apply = [
-        "apply",
-        "--mechanism",
-        s(&design),
-        "--data",
-        s(&data),
-        "--seed",
-        "0x1234567890abcdef1234567890abcdef",
-    ];
-    stdout(&[&apply[..], &["--output", s(&released)]].concat());
+    let seed = "0x1234567890abcdef1234567890abcdef";
+    common::apply_record((&design, &data), seed, &released, &[]);
     let e = json(&[
         "estimate",
         "--mechanism",

@@ -115,6 +115,32 @@ pub fn apply_design(
         .unwrap()
 }
 
+/// `pml apply` of a record design (it names its own columns) to `data` with
+/// `seed`, writing `out`; asserts success and returns what was written.
+pub fn apply_record(
+    (design, data): (&Path, &Path),
+    seed: &str,
+    out: &Path,
+    extra: &[&str],
+) -> String {
+    let args = [
+        "apply",
+        "--mechanism",
+        s(design),
+        "--data",
+        s(data),
+        "--seed",
+        seed,
+    ];
+    pml()
+        .args(args)
+        .args(["--output", s(out)])
+        .args(extra)
+        .assert()
+        .success();
+    std::fs::read_to_string(out).unwrap()
+}
+
 /// Writes `rows` (CSV with columns A and B) to `dir/rec.csv` and designs a
 /// `compose` record over A and B at eps = 2 into `dir/rec.json`; returns both paths.
 pub fn compose_record(dir: &Path, rows: &str) -> (PathBuf, PathBuf) {
