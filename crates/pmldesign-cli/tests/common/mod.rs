@@ -98,21 +98,11 @@ pub fn apply_design(
     out: &Path,
     extra: &[&str],
 ) -> std::process::Output {
-    let args = [
-        "apply",
-        "--mechanism",
-        s(design),
-        "--data",
-        s(data),
-        "--column",
-        column,
-    ];
-    pml()
-        .args(args)
-        .args(["--output", s(out)])
-        .args(extra)
-        .output()
-        .unwrap()
+    apply_to(
+        (design, data),
+        out,
+        &[&["--column", column], extra].concat(),
+    )
 }
 
 /// `pml apply` of a record design (it names its own columns) to `data` with
@@ -123,22 +113,24 @@ pub fn apply_record(
     out: &Path,
     extra: &[&str],
 ) -> String {
-    let args = [
-        "apply",
-        "--mechanism",
-        s(design),
-        "--data",
-        s(data),
-        "--seed",
-        seed,
-    ];
+    let run = apply_to((design, data), out, &[&["--seed", seed], extra].concat());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// `pml apply --mechanism DESIGN --data DATA --output OUT` with `extra` flags.
+fn apply_to((design, data): (&Path, &Path), out: &Path, extra: &[&str]) -> std::process::Output {
+    let args = ["apply", "--mechanism", s(design), "--data", s(data)];
     pml()
         .args(args)
         .args(["--output", s(out)])
         .args(extra)
-        .assert()
-        .success();
-    std::fs::read_to_string(out).unwrap()
+        .output()
+        .unwrap()
 }
 
 /// Writes `rows` (CSV with columns A and B) to `dir/rec.csv` and designs a
