@@ -3,7 +3,9 @@
 //! same). Reading one back rebuilds the set through its checked constructors
 //! and re-measures the mechanism under the stated notion over the whole set
 //! ([`Certificate::check_notion_feasible`]), so a stored design that was edited
-//! into a leaky one is refused, never trusted.
+//! into a leaky one is refused, never trusted. `schemas/design.schema.json`
+//! describes this layout for other tools; a field added here goes there too
+//! (its test validates every route's file against it).
 
 use crate::objective::loss::expected_loss;
 use crate::objective::utility::builtin;
