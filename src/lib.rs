@@ -56,3 +56,8 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The user guide's Rust quick start (docs/quickstart/rust.md), run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/quickstart/rust.md")]
+pub struct GuideRustDoctests;

@@ -319,10 +319,10 @@ fn data_errors_name_the_problem() {
 }
 
 #[test]
-fn help_and_readme_list_the_exit_statuses() {
+fn help_and_guide_list_the_exit_statuses() {
     let help = stdout(&["--help"]);
-    let readme = include_str!("../../../README.md");
-    for text in [&help[..], readme] {
+    let guide = include_str!("../../../docs/reference/cli.md");
+    for text in [&help[..], guide] {
         for needle in [
             "Exit status",
             "0",
