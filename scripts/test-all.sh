@@ -50,17 +50,26 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
 PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests
+# The user guide (MkDocs, docs/ and mkdocs.yml): built strict, so a broken link to a page
+# or an anchor, or a Python docstring that does not render, fails the run.
+python -m pip install --quiet --disable-pip-version-check mkdocs "mkdocstrings[python]"
+python -m mkdocs build --strict -f mkdocs.yml -d "${CARGO_TARGET_DIR:-$PWD/target}/book"
 # The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
 python -m pip install --quiet --disable-pip-version-check mypy
 (cd crates/pmldesign-python/python && python -m mypy --strict -p pmldesign)
-# ... and the README's Python examples type-check against the installed wheel as written.
-examples="$dist/readme-examples"
+# ... and the Python examples of the README and of the user guide (docs/**/*.md)
+# type-check against the installed wheel as written, each block a module of its own.
+examples="$dist/guide-examples"
+rm -rf "$examples"
 mkdir -p "$examples"
 python - "$examples" <<'PY'
 import pathlib, re, sys
-blocks = re.findall(r"```python\n(.*?)```", pathlib.Path("README.md").read_text(), flags=re.S)
-for i, block in enumerate(blocks):
-    (pathlib.Path(sys.argv[1]) / f"readme_{i}.py").write_text(block)
+pages = [pathlib.Path("README.md"), *sorted(pathlib.Path("docs").rglob("*.md"))]
+for page in pages:
+    blocks = re.findall(r"^```python\n(.*?)^```", page.read_text(), flags=re.S | re.M)
+    stem = re.sub(r"\W", "_", str(page.with_suffix(""))).lower()
+    for i, block in enumerate(blocks):
+        (pathlib.Path(sys.argv[1]) / f"{stem}_{i}.py").write_text(block)
 PY
 python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml "$examples"
 # Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
