@@ -1,6 +1,6 @@
 """Designs: ``design``, ``design_from_counts`` and the ``Design`` they return.
 
-References (docs/theory.md of the repository states every formula with the papers'
+References (the theory page of the user guide states every formula with the papers'
 numbering):
 
 - [E] *Mechanism design from empirical distributions*: PML over sets of priors,
@@ -164,15 +164,21 @@ def _options(
 
 
 class Design(Checked):
-    """A certified optimal mechanism (docs/theory.md §4).
+    """A certified optimal mechanism (§4 of the theory page of the user guide).
 
-    Attributes: ``mechanism`` (float64, shape (N, M), rows are inputs), ``utility``,
-    ``status`` (``"optimal"``, ``"time_limit"``, ``"gap_limit"`` or
-    ``"no_privacy_needed"``), ``labels``, ``outputs``, ``certificate``, ``baselines``
-    (randomized response at the same LDP level and calibrated to the same worst-case
-    PML), ``guarantee`` (designs from counts, [E] Sec. III) and every other key of
-    ``to_dict()``, which is the JSON of ``pml design --format json``.
+    Returned by :func:`design` and :func:`design_from_counts`, or read back with
+    ``Design.from_json``. Besides the properties below, every key of
+    ``to_dict()`` (the JSON of ``pml design --format json``) is an attribute.
     ``Design(dict)`` reads the dict back and verifies it, as ``from_dict`` does.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> d = pmldesign.design([0.4, 0.2, 0.2, 0.2], 0.5)
+    >>> d.mechanism.shape, d.labels
+    ((4, 4), ['x1', 'x2', 'x3', 'x4'])
+    >>> pmldesign.Design.from_json(d.to_json()).status
+    'optimal'
     """
 
     @classmethod
@@ -241,15 +247,23 @@ class Design(Checked):
         return Record(g) if isinstance(g, dict) else Record({"statement": g})
 
     def verify(self) -> Record:
-        """Re-checks the design without trusting the run that made it, as
-        ``pml assess --design FILE`` does: privacy re-measured over the whole set,
-        the utility (or expected loss) re-measured on the matrix, and the stored
-        dual re-priced over every ray of the cone (or checked against the loss LP).
+        """Re-checks the design without trusting the run that made it.
 
-        Returns a record with ``utility_value``, ``proven_bound`` (the smallest upper
-        bound proven here; for a loss, minus the largest lower bound on the loss),
-        ``dual_bound`` and ``repricing`` (``exact``, ``containing``, ``skipped`` or
-        ``no_dual``). Raises PmlError naming the field that does not hold.
+        As ``pml assess --design FILE`` does: privacy re-measured over the whole set,
+        the utility (or expected loss) re-measured on the matrix, and the stored dual
+        re-priced over every ray of the cone (or checked against the loss LP).
+
+        Returns
+        -------
+        Record
+            ``utility_value``, ``proven_bound`` (the smallest upper bound proven here;
+            for a loss, minus the largest lower bound on the loss), ``dual_bound`` and
+            ``repricing`` (``exact``, ``containing``, ``skipped`` or ``no_dual``).
+
+        Raises
+        ------
+        PmlError
+            Naming the field that does not hold.
         """
         return Record(_native.verify_design(self.to_json()))
 
@@ -258,10 +272,26 @@ class Design(Checked):
         """A design from the JSON of ``to_json()`` or ``pml design --format json``.
 
         The library reads it back as it would a stored design, with the reader of
-        ``pml assess --design``: the text as it is (a key given twice is refused),
-        the set rebuilt through its checked constructors, the mechanism re-measured
-        over the whole set under the stated notion, the utility re-measured and the
-        stored dual re-priced, so an edited design raises PmlError.
+        ``pml assess --design``: the text as it is (a key given twice is refused), the
+        set rebuilt through its checked constructors, the mechanism re-measured over
+        the whole set under the stated notion, the utility re-measured and the stored
+        dual re-priced.
+
+        Parameters
+        ----------
+        text : str
+            The JSON text (UTF-8 bytes are accepted).
+
+        Returns
+        -------
+        Design
+            The design, with the figures the library re-derived.
+
+        Raises
+        ------
+        PmlError
+            If the text is not a design, or a stated figure differs from the
+            re-derived one (an edited design).
         """
         if not isinstance(text, (str, bytes, bytearray)):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of Design.to_json()")
@@ -274,7 +304,23 @@ class Design(Checked):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Design":
-        """A design from the dict of ``to_dict()``, read back as in ``from_json``."""
+        """A design from the dict of ``to_dict()``, read back as in ``from_json``.
+
+        Parameters
+        ----------
+        data : mapping
+            The dict of ``to_dict()`` (the parsed JSON of ``pml design --format json``).
+
+        Returns
+        -------
+        Design
+            The design, with the figures the library re-derived.
+
+        Raises
+        ------
+        PmlError
+            As ``from_json``.
+        """
         if not isinstance(data, Mapping):
             raise PmlError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
@@ -292,20 +338,56 @@ class Design(Checked):
         return f"Design({n}x{m}, utility={self.utility:.6g}, status={self.status!r})"
 
     def to_html(self, tradeoff: bool = False, *, budget: float = _report.DEFAULT_BUDGET, design_file: Optional[str] = None) -> str:
-        """The self-contained HTML report of the design (inline SVG and CSS, nothing
-        loaded from outside), as ``pml design --report`` writes it: the guarantee,
-        the mechanism, each output's leakage against eps and the prior, the design
-        against randomized response, the certificate and the envelope. With
-        ``tradeoff``, the trade-off curve: the design solved again at 12 levels of
-        eps, each certified, all within ``budget`` seconds. The library reads the
-        design back and re-certifies it first (an altered design raises PmlError).
-        ``design_file`` names the file in the re-check command ``pml assess --design``.
+        """The self-contained HTML report of the design, as ``pml design --report`` writes it.
+
+        Inline SVG and CSS, nothing loaded from outside: the guarantee, the mechanism,
+        each output's leakage against eps and the prior, the design against randomized
+        response, the certificate and the envelope. The library reads the design back
+        and re-certifies it first.
+
+        Parameters
+        ----------
+        tradeoff : bool, default False
+            Add the trade-off curve: the design solved again at 12 levels of eps,
+            each certified.
+        budget : float, default 20
+            Seconds for the whole trade-off curve.
+        design_file : str, optional
+            The file named in the page's re-check command ``pml assess --design``.
+
+        Returns
+        -------
+        str
+            The page.
+
+        Raises
+        ------
+        PmlError
+            If the design was altered.
         """
         return _native.design_report(self.to_json(), _report.budget(tradeoff, budget), design_file)
 
     def report(self, path: Any, tradeoff: bool = True, *, budget: float = _report.DEFAULT_BUDGET, design_file: Optional[str] = None) -> str:
-        """Writes ``to_html(tradeoff, budget=budget)`` to ``path`` (replaced
-        atomically: nothing partial is left on error); returns the path."""
+        """Writes the HTML report to ``path``.
+
+        The file is replaced atomically: nothing partial is left on error.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Where to write the page.
+        tradeoff : bool, default True
+            Include the trade-off curve (see ``to_html``).
+        budget : float, default 20
+            Seconds for the trade-off curve.
+        design_file : str, optional
+            As in ``to_html``.
+
+        Returns
+        -------
+        str
+            The path written.
+        """
         return _report.write(path, self.to_html(tradeoff, budget=budget, design_file=design_file))
 
     def _repr_html_(self) -> str:
@@ -314,14 +396,40 @@ class Design(Checked):
         return _report.notebook(self.to_html(False))
 
     def show(self, tradeoff: bool = True, *, budget: float = _report.DEFAULT_BUDGET) -> "_report.Page":
-        """The report for a notebook cell, with the trade-off curve unless
-        ``tradeoff=False`` (displaying the design itself shows the compact page)."""
+        """The report for a notebook cell.
+
+        Displaying the design itself shows the compact page (no trade-off curve).
+
+        Parameters
+        ----------
+        tradeoff : bool, default True
+            Include the trade-off curve.
+        budget : float, default 20
+            Seconds for the trade-off curve.
+
+        Returns
+        -------
+        Page
+            An object Jupyter displays (``.html`` is the page itself).
+        """
         return _report.Page(self.to_html(tradeoff, budget=budget))
 
     def plot(self, ax: Any = None) -> Any:
-        """A matplotlib figure: the mechanism as a viridis heatmap and each output's
-        certified worst-case PML against eps (with ``ax``, the heatmap alone on it).
-        Needs matplotlib (``pip install 'pmldesign[plot]'``); returns the figure."""
+        """A matplotlib figure of the design.
+
+        The mechanism as a viridis heatmap and each output's certified worst-case PML
+        against eps. Needs matplotlib (``pip install 'pmldesign[plot]'``).
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Draw the heatmap alone on these axes.
+
+        Returns
+        -------
+        matplotlib.figure.Figure
+            The figure.
+        """
         return _report.plot(self, ax)
 
 
@@ -344,22 +452,67 @@ def design(
 ) -> Design:
     """The mechanism maximising ``utility`` under eps-``notion`` for ``prior``.
 
-    With ``beta``, it is private for every prior within l1 distance ``beta`` of
-    ``prior`` ([E] Proposition 2 when ``beta < 2 min p``, the exact ball beyond).
-    Notions ([D], docs/theory.md §3): ``pml`` (i(x;y) <= eps), ``pmc`` (i >= -eps),
-    ``alip`` (``-epsilon_lower <= i <= epsilon``), ``lip`` (|i| <= eps), ``ldp``, and
-    ``metric`` (W[x][y] <= e^(eps d(x, x')) W[x'][y], docs/theory.md §9) with
-    ``metric="discrete"``, ``"line"`` (|i - j| over the label order) or an N x N
-    distance matrix.
-    Utilities: ``mi``, ``tv``, ``chi2``, ``hellinger``, ``map``; or ``loss`` =
-    ``"hamming"``, ``"absolute"``, ``"squared"`` or an N x N matrix to minimise an
-    expected loss (under any notion). The optimum is exact (an LP over the extreme rays of the
-    feasible cone, docs/theory.md §4) and certified. ``time_limit`` (seconds) returns
-    the best certified mechanism so far (status ``"time_limit"``). The GIL is released
-    while solving; Ctrl-C stops the run within about a pass (KeyboardInterrupt), and
-    ``progress(info)`` is called after each pricing pass with ``iterations``,
-    ``lower_bound``, ``upper_bound``, ``rays_priced`` and ``elapsed`` (an exception it
-    raises stops the run and propagates). Bad input raises :class:`PmlError`.
+    The optimum is exact (an LP over the extreme rays of the feasible cone, §4 of
+    the theory page of the user guide) and certified before it is returned. The GIL
+    is released while solving; Ctrl-C stops the run within about a pricing pass
+    (``KeyboardInterrupt``).
+
+    Parameters
+    ----------
+    prior : array_like of float
+        The distribution of the secret over its N values (sums to 1).
+    epsilon : float
+        The privacy level eps (``exp_epsilon(e)`` converts e^eps).
+    beta : float, optional
+        Design for every prior within l1 distance ``beta`` of ``prior`` ([E]
+        Proposition 2 when ``beta < 2 min p``, the exact ball beyond).
+    notion : {"pml", "pmc", "alip", "lip", "ldp", "metric"}, default "pml"
+        ``pml`` (``i(x;y) <= eps``), ``pmc`` (``i >= -eps``), ``alip``
+        (``-epsilon_lower <= i <= epsilon``), ``lip`` (``|i| <= eps``), ``ldp``, or
+        ``metric`` (``W[x][y] <= e^(eps d(x, x')) W[x'][y]``) with ``metric``.
+    utility : {"mi", "tv", "chi2", "hellinger", "map"}, default "mi"
+        The utility maximised: mutual information, total variation, chi-square,
+        squared Hellinger information, or MAP accuracy.
+    loss : {"hamming", "absolute", "squared"} or array_like, optional
+        Minimise this expected loss instead (an N x N matrix for your own), under
+        any notion.
+    labels : sequence, optional
+        The input names (default ``x1..xN``).
+    time_limit : float, optional
+        Seconds; the best certified mechanism so far is returned (status
+        ``"time_limit"``).
+    epsilon_lower : float, optional
+        The lower level of ``alip``.
+    gap : float, default 1e-9
+        Stop at this relative certified gap (status ``"gap_limit"``).
+    pricing : {"auto", "enumerate"}, default "auto"
+        ``enumerate`` forces exhaustive enumeration of the rays.
+    envelope_delta : float, default 0.05
+        The delta of the post-processing-safe statement reported with the design.
+    progress : callable, optional
+        Called after each pricing pass with ``iterations``, ``lower_bound``,
+        ``upper_bound``, ``rays_priced`` and ``elapsed`` (as attributes or keys);
+        an exception it raises stops the run and propagates.
+    metric : {"discrete", "line"} or array_like, optional
+        The distance of ``notion="metric"``: ``"discrete"``, ``"line"``
+        (``|i - j|`` over the label order) or an N x N distance matrix.
+
+    Returns
+    -------
+    Design
+        The certified mechanism with its certificate and baselines.
+
+    Raises
+    ------
+    PmlError
+        On bad input, with a one-line message naming the field and the fix.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> d = pmldesign.design([0.4, 0.2, 0.2, 0.2], pmldesign.exp_epsilon(9 / 8))
+    >>> d.status, round(d.utility, 6)
+    ('optimal', 0.026822)
     """
     data = _native.design(
         _vector("prior", prior),
@@ -414,21 +567,57 @@ def design_from_counts(
     nulls: Nulls = "error",
     bins: Any = None,
 ) -> Design:
-    """The design from category counts of m samples with failure probability ``delta``.
+    """The design from category counts of m samples, with failure probability ``delta``.
 
-    The estimate is ``counts / m``; ``delta`` gives the l1 radius ``beta*(delta)`` of
-    [E] eq. (7) (``radius="free"``) or of Theorem 2 at the estimate
-    (``radius="kappa"``, a plug-in), and the design is eps-PML over that ball: with
-    probability at least ``1 - delta`` over the sample it is eps-PML for the true
-    distribution (docs/theory.md §6). ``counts`` may be a mapping ``{label: count}``
-    (``pmldesign.count``'s result, a dict, a pandas ``value_counts()``); its keys
-    are the labels, in their order, unless ``labels`` gives the order (the absolute and
-    squared losses, which depend on it, require ``labels``). ``Design.guarantee`` states it, with the simpler
-    route of designing for the estimate alone ([E] eqs. (8), (13)). ``nulls`` and
-    ``bins``, as given to :func:`pmldesign.count`, are recorded in the design
-    (``provenance.settings``, as ``pml design --nulls/--bins`` records them), so that
-    :func:`pmldesign.apply`, ``pml apply`` and the engines read the data the same way.
-    Other arguments as in :func:`design`.
+    The estimate is ``counts / m``; ``delta`` gives an l1 radius around it, and the
+    design is eps-PML over that ball: with probability at least ``1 - delta`` over
+    the sample it is eps-PML for the true distribution (§6 of the theory page of
+    the user guide). ``Design.guarantee`` states it, with the simpler route of
+    designing for the estimate alone ([E] eqs. (8), (13)).
+
+    Parameters
+    ----------
+    counts : array_like of int or mapping
+        One count per label, or a mapping ``{label: count}`` (``count``'s result,
+        a dict, a pandas ``value_counts()``): its keys are the labels, in their
+        order, unless ``labels`` gives the order.
+    epsilon : float
+        The privacy level eps.
+    delta : float
+        The failure probability over the sample (``1e-6`` is a common choice).
+    labels : sequence, optional
+        The label order (required by the absolute and squared losses when
+        ``counts`` is a mapping); labels missing from a mapping count 0.
+    utility : {"mi", "tv", "chi2", "hellinger", "map"}, default "mi"
+        As in :func:`design`.
+    radius : {"free", "kappa"}, default "free"
+        ``free``: the distribution-free radius ``beta*(delta)`` of [E] eq. (7);
+        ``kappa``: the sharper Theorem 2 radius at the estimate (a plug-in).
+    loss, time_limit, gap, pricing, envelope_delta, progress
+        As in :func:`design`.
+    nulls : {"error", "drop", "category"}, default "error"
+        As given to :func:`count`; recorded in the design
+        (``provenance.settings``) so that :func:`apply`, ``pml apply`` and the
+        engines read the data the same way.
+    bins : sequence of float, optional
+        The public edges given to :func:`count`; recorded in the same way.
+
+    Returns
+    -------
+    Design
+        The certified design, with ``.guarantee``.
+
+    Raises
+    ------
+    PmlError
+        On bad input, naming the field and the fix.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> d = pmldesign.design_from_counts({"a": 412, "b": 301, "c": 187, "d": 100}, 1.0, delta=1e-6)
+    >>> d.guarantee.statement
+    'with probability at least 1 - 0.000001 over the sample of 1000, the mechanism is 1-PML for the true distribution'
     """
     counts, labels = _counts_and_labels(counts, labels, loss)
     recorded = _recorded_reading(nulls, bins, labels)
@@ -460,7 +649,29 @@ def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) ->
 
 
 def exp_epsilon(e: float) -> float:
-    """eps from e^eps (``exp_epsilon(9/8)`` is ln(9/8)), for levels given as in [E]."""
+    """eps from e^eps, for levels given as in [E].
+
+    Parameters
+    ----------
+    e : float
+        The factor e^eps, at least 1.
+
+    Returns
+    -------
+    float
+        ``ln(e)``.
+
+    Raises
+    ------
+    PmlError
+        If ``e`` is not a finite number at least 1.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> round(pmldesign.exp_epsilon(9 / 8), 6)
+    0.117783
+    """
     e = _number("e^eps", e)
     if not (math.isfinite(e) and e >= 1.0):
         raise PmlError(f"invalid e^eps = {e}: must be a finite number >= 1; pass e.g. 1.125")
