@@ -8,7 +8,7 @@ line tool). A mechanism is a row-stochastic matrix W = P(Y|X), rows are inputs.
     >>> round(d.utility, 6), d.status
     (0.026822, 'optimal')
 
-References (docs/theory.md in the repository states every formula with the papers'
+References (the theory page of the user guide states every formula with the papers'
 numbering): [E] *Mechanism design from empirical distributions*; [D] *Information
 density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 """

@@ -1,6 +1,6 @@
 """Privatising a column: ``apply``. Row ``offset + k`` of the column named
-``column`` draws from its own place of one keyed stream (ChaCha20, docs/theory.md
-§9), so any split of a column gives the whole, and ``pml apply`` the same rows.
+``column`` draws from its own place of one keyed stream (ChaCha20, §11 of the theory page
+of the user guide), so any split of a column gives the whole, and ``pml apply`` the same rows.
 """
 
 from __future__ import annotations
@@ -246,46 +246,76 @@ def apply(
     output_labels: Optional[Sequence[Any]] = None,
     replace: bool = False,
 ) -> Any:
-    """Privatises ``values``: each input x becomes an output y drawn from row W[x, :].
+    """Privatises ``values``: each input x becomes an output y drawn from row ``W[x, :]``.
 
-    ``values`` are input labels: a list, a numpy array, a pandas or polars Series, a
-    pyarrow Array or ChunkedArray. Each value is matched to a label by value (the
-    integer 3 is the label ``"3"``, as ``pml apply`` reads it from a CSV file); with
-    ``codes=True`` integers are row indices 0..N-1 instead. A design's rows are
-    bound to its labels: ``labels`` is for a bare matrix (default x1..xN) and, with a
-    :class:`Design`, must equal ``design.labels``. A bare matrix carries no
-    guarantee: a warning says so. Row ``offset + k`` of the column named ``column`` (default: the
-    Series' name, else ``"value"``) draws from its own place of one keyed stream
-    (ChaCha20), so privatising any split of a column part by part, each with its
-    offset, gives the whole, and the same rows give what
-    ``pml apply --column COLUMN --seed SEED`` writes.
+    Each value is matched to a label by value (the integer 3 is the label ``"3"``,
+    as ``pml apply`` reads it from a CSV file). Row ``offset + k`` of the column
+    named ``column`` draws from its own place of one keyed stream (ChaCha20), so
+    privatising any split of a column part by part, each with its offset, gives
+    the whole, and the same rows give what ``pml apply --column COLUMN --seed SEED``
+    writes. A bare matrix carries no guarantee: a warning says so.
 
-    ``seed`` is a secret key: a whole number below 2^256 (or a 0x-hex string, or 32
-    bytes); whoever knows it can undo most of the noise, and a short one is found by
-    trying them all (a seed under 64 bits warns). Without a seed the key comes from
-    the operating system. With ``key`` (one user key per value: a list, array or
-    Series), a row draws from the place its key gives instead of its position, so
-    shuffled or repartitioned rows draw the same (``offset`` is then unused).
-    ``on_unknown`` handles a null or a value outside the labels as
-    ``pml apply --on-unknown`` does: ``error``, ``skip`` (the row is left out) or
-    ``keep`` (its output is missing); a skipped row keeps its place in the stream.
-    ``nulls`` says what a null (``None``, ``NaN``, ``pd.NA``) does: ``error`` (as a
-    value outside the labels), ``drop`` (its output is missing, the row kept: whether
-    a value is missing is then released as is) or ``category`` (privatised as the
-    design's ``<null>`` input); by default what the design recorded, else ``error``.
-    ``bins`` (public edges) cuts a numeric column into the bins the mechanism's
-    labels name (``[0, 10)``...), as ``count(..., bins=)`` counted it; by default the
-    edges the design recorded (``pml design --bins``), else none. ``output_labels``
-    names the outputs (one distinct, non-empty name per output, in column order), as
-    ``pml apply --output-labels`` does; by default the design's, else y1..yM.
-    ``replace`` (a record design only) puts the private values in place of the raw
-    columns, as ``pml apply --replace``.
+    Parameters
+    ----------
+    design_or_matrix : Design, RecordDesign or array_like
+        The certified design (or a bare N x M matrix, rows are inputs).
+    values : list, numpy array, pandas or polars Series, pyarrow Array
+        The input labels, one per row; with a :class:`RecordDesign`, a pandas or
+        polars DataFrame holding the record's columns.
+    labels : sequence, optional
+        Names of a bare matrix's rows (default ``x1..xN``); with a :class:`Design`,
+        must equal ``design.labels``.
+    seed : int, str or bytes, optional
+        The secret key: a whole number below 2^256 (or a 0x-hex string, or 32
+        bytes). Whoever knows it can undo most of the noise; a seed under 64 bits
+        warns. Without one the key comes from the operating system.
+    offset : int, default 0
+        The position of the first value in the whole column.
+    column : str, optional
+        The stream's name (default the Series' name, else ``"value"``).
+    key : sequence, optional
+        One user key per value: a row draws from the place its key gives instead
+        of its position, so shuffled rows draw the same (``offset`` is unused).
+    on_unknown : {"error", "skip", "keep"}, default "error"
+        A null or a value outside the labels: an error naming the row, left out
+        (``skip``; it keeps its place in the stream), or a missing output
+        (``keep``), as ``pml apply --on-unknown``.
+    codes : bool, default False
+        Read integers as row indices 0..N-1 instead of labels.
+    nulls : {"error", "drop", "category"}, optional
+        What a null (``None``, ``NaN``, ``pd.NA``) does: an error, a missing output
+        (``drop``: whether a value is missing is released as is) or the design's
+        ``<null>`` input (``category``). By default what the design recorded.
+    bins : sequence of float, optional
+        Public edges cutting a numeric column into the bins the labels name, as
+        ``count(..., bins=)`` counted it; by default the edges the design recorded.
+    output_labels : sequence, optional
+        Names of the outputs, as ``pml apply --output-labels``; by default the
+        design's, else ``y1..yM``.
+    replace : bool, default False
+        With a record design only: the private values replace the raw columns.
 
-    Returns the input's type: a categorical pandas Series over the outputs with the
-    same index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array
-    of output names (the design's ``outputs``, or y1..yM). With a
-    :class:`RecordDesign`, ``values`` is a pandas or polars DataFrame and the result
-    is the frame with ``{column}_private`` for each column of the record.
+    Returns
+    -------
+    pandas.Series, polars.Series, pyarrow.DictionaryArray or numpy.ndarray
+        The input's type: a categorical pandas Series over the outputs with the same
+        index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array of
+        output names. With a :class:`RecordDesign`, the frame with
+        ``{column}_private`` for each column of the record.
+
+    Raises
+    ------
+    PmlError
+        On a value outside the labels (with ``on_unknown="error"``), naming the row,
+        or on bad arguments.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> d = pmldesign.design([0.5, 0.5], 1.0, labels=["no", "yes"])
+    >>> out = pmldesign.apply(d, ["no", "yes", "yes"], seed=2**200 + 12345)
+    >>> len(out), set(out) <= set(d.outputs)
+    (3, True)
     """
     if type(design_or_matrix).__name__ == "RecordDesign":
         from ._record_design import apply_record

@@ -1,4 +1,4 @@
-"""Whole records (docs/theory.md §12): several correlated columns of a table
+"""Whole records (§12 of the theory page of the user guide): several correlated columns of a table
 released under one guarantee about the whole record, as
 ``pml design --data F --column A --column B ...`` does.
 
@@ -31,14 +31,16 @@ MODES = ("auto", "joint", "compose", "ldp")
 class RecordDesign(Checked):
     """The release of a whole record and its guarantee.
 
-    Attributes: ``mode`` (``joint``, ``compose`` or ``ldp``), ``columns``,
-    ``epsilon`` (the total about the record), ``epsilons`` (one per column, or the
-    one of joint), ``radii`` (compose: each column's ball), ``cells`` and
-    ``decoded`` (joint), ``leakage_about_record`` (re-measured on the record's
-    channel at the joint estimate), ``utility`` (``measure`` and ``value``),
-    ``naive`` (what per-column designs at eps/k leak about the record: not a
-    guarantee), ``guarantee`` (``statement``, ``check``, ``delta``) and ``designs``.
-    ``RecordDesign(dict)`` reads the dict back and verifies it, as ``from_json`` does.
+    Returned by :func:`design_record`. Its attributes: ``mode`` (``joint``,
+    ``compose`` or ``ldp``), ``columns``, ``epsilon`` (the total about the
+    record), ``epsilons`` (one per column, or the one of joint), ``radii``
+    (compose: each column's ball), ``cells`` and ``decoded`` (joint),
+    ``leakage_about_record`` (re-measured on the record's channel at the joint
+    estimate), ``utility`` (``measure`` and ``value``), ``naive`` (what per-column
+    designs at eps/k leak about the record: not a guarantee), ``guarantee``
+    (``statement``, ``check``, ``delta``) and ``designs``.
+    ``RecordDesign(dict)`` reads the dict back and verifies it, as ``from_json``
+    does.
     """
 
     @classmethod
@@ -143,17 +145,48 @@ def design_record(
     time_limit: Optional[float] = None,
     gap: float = 1e-9,
 ) -> RecordDesign:
-    """The release of the records of ``columns`` under one guarantee of level
-    ``epsilon`` about the whole record (docs/theory.md §12).
+    """The release of the records of ``columns`` under one guarantee about the whole record.
 
-    ``data`` is a pandas or polars DataFrame (or LazyFrame), or a mapping from value
-    tuples (one value per column) to counts. ``mode``: ``auto`` (the better of
-    joint and compose when the columns' labels have at most 32 combinations, every
-    one observed or ``delta`` given, else compose), ``joint``, ``compose`` (``split`` gives each column's level,
-    summing to eps; searched otherwise) or ``ldp``. With ``delta`` the guarantee is
-    for the true distribution except with probability delta over the sample.
-    Records maximise mutual information (``utility="mi"``). As
-    ``pml design --data F --column A --column B ...``.
+    As ``pml design --data F --column A --column B ...`` (§12 of the theory page of
+    the user guide). Records maximise mutual information.
+
+    Parameters
+    ----------
+    data : DataFrame, LazyFrame or mapping
+        A pandas or polars DataFrame (or LazyFrame), or a mapping from value
+        tuples (one value per column) to counts.
+    columns : sequence of str
+        The record's columns.
+    epsilon : float
+        The level about the whole record.
+    delta : float, optional
+        The guarantee is then for the true distribution, except with probability
+        delta over the sample.
+    mode : {"auto", "joint", "compose", "ldp"}, default "auto"
+        ``joint`` (one design over every combination), ``compose`` (one design per
+        column, the levels add up), ``ldp`` (eps/k-LDP per column), or ``auto``:
+        the better of joint and compose when the labels have at most 32
+        combinations, every one observed or ``delta`` given, else compose.
+    utility : {"mi"}, default "mi"
+        Mutual information (the only one for records).
+    split : sequence of float, optional
+        Each column's level under ``compose`` (summing to eps); searched otherwise.
+    max_cells : int, default 1024
+        The most combinations ``joint`` designs over.
+    time_limit : float, optional
+        Seconds for each of its designs.
+    gap : float, default 1e-9
+        As in :func:`design`.
+
+    Returns
+    -------
+    RecordDesign
+        The release and its guarantee.
+
+    Raises
+    ------
+    PmlError
+        On bad input, naming the field and the fix.
     """
     if mode not in MODES:
         raise PmlError(f"invalid mode = {mode!r}: use one of {', '.join(MODES)}")

@@ -105,7 +105,7 @@ class Checked(Record):
 
 
 class Certificate(Record):
-    """The evidence behind a design ([E] Thm 1, docs/theory.md §4).
+    """The evidence behind a design ([E] Thm 1, §4 of the theory page of the user guide).
 
     ``worst_case_pml`` is re-measured from the matrix over the whole uncertainty set
     (exactly, by the greedy mass transfer for an l1 ball); it is at most the target eps

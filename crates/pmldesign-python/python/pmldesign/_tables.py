@@ -48,21 +48,46 @@ def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") 
 def count(data: Any, column: Optional[str] = None, *, nulls: Nulls = "error", bins: Any = None) -> Dict[str, int]:
     """Category counts of a column: ``{label: count}``.
 
-    ``data`` is a pandas or polars DataFrame (with ``column``) or Series, a polars
-    LazyFrame, a pyarrow Table (with ``column``), Array or ChunkedArray, a Dask
-    DataFrame (with ``column``) or Series, a Spark DataFrame (with ``column``), a
-    numpy array or any iterable. A
-    categorical column lists its categories in their order (zero counts kept);
-    other columns list labels sorted. A null (``None``, ``NaN``, ``pd.NA``) is, as
-    ``nulls`` says, an error naming the column (the default), left out (``drop``), or
-    counted as one more category, ``"<null>"``, listed last (``category``); apply the
-    design with the same ``nulls`` (the CLI records it in the design).
+    A categorical column lists its categories in their order (zero counts kept);
+    other columns list labels sorted. The engine counts where the data lives (a
+    Dask or Spark frame is counted on the cluster).
 
-    ``bins`` (public edges, increasing; ``-inf`` first and ``inf`` last allowed) cuts
-    a numeric column: each bin ``[a, b)`` (the last ``[a, b]``) is a category, listed
-    in numeric order with zero counts kept, as ``pml design --bins`` counts it. Edges
-    must not come from the data (its quantiles or range would leak); apply the
-    design with the same ``bins=``. Not for Spark frames (cut them with Spark first).
+    Parameters
+    ----------
+    data : DataFrame, Series, Array, numpy array or iterable
+        A pandas or polars DataFrame (with ``column``) or Series, a polars
+        LazyFrame, a pyarrow Table (with ``column``), Array or ChunkedArray, a Dask
+        DataFrame (with ``column``) or Series, a Spark DataFrame (with ``column``),
+        a numpy array or any iterable.
+    column : str, optional
+        The column of a table.
+    nulls : {"error", "drop", "category"}, default "error"
+        A null (``None``, ``NaN``, ``pd.NA``) is an error naming the column, left
+        out (``drop``), or counted as one more category, ``"<null>"``, listed last
+        (``category``). Apply the design with the same ``nulls``.
+    bins : sequence of float, optional
+        Public edges, increasing (``-inf`` first and ``inf`` last allowed): each bin
+        ``[a, b)`` (the last ``[a, b]``) of a numeric column is a category, listed in
+        numeric order with zero counts kept, as ``pml design --bins`` counts it.
+        Edges must not come from the data (its quantiles or range would leak).
+        Not for Spark frames (cut them with Spark first).
+
+    Returns
+    -------
+    dict of str to int
+        The counts, ready for :func:`design_from_counts`.
+
+    Raises
+    ------
+    PmlError
+        On a null with ``nulls="error"``, a missing column, or a column of more
+        distinct values than the limit.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> pmldesign.count(["b", "a", "b"])
+    {'a': 1, 'b': 2}
     """
     nulls = check_nulls_name(nulls)
     if bins is not None:

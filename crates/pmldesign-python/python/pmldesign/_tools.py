@@ -1,6 +1,6 @@
 """Auditing mechanisms: ``assess``, ``compare``, ``envelope``.
 
-References as in docs/theory.md: [E] (PML, sets of priors), [D] (PMC, LIP, ALIP,
+References as on the theory page of the user guide: [E] (PML, sets of priors), [D] (PMC, LIP, ALIP,
 LDP), [V] (envelopes).
 """
 
@@ -19,12 +19,26 @@ from ._records import Record
 
 
 def assess(mechanism: MechanismLike, prior: Optional[ArrayLike] = None, *, beta: Optional[float] = None) -> Record:
-    """Every leakage figure of a mechanism under ``prior`` (a Design's prior by default).
+    """Every leakage figure of a mechanism, as ``pml assess``.
 
-    PML per outcome and eps_min ([E] Thm 1), eps_max, the privacy region ([E] Def 4),
-    the (eps, delta) tail curve ([E] Def 3), PMC, LIP and LDP levels ([D]), maximal
-    leakage and, with ``beta``, the leakage capacity, sensitivity and the Theorem 4
-    bound over the l1 ball ([E] Defs 5-6, Thms 3-4). As ``pml assess``.
+    PML per outcome and eps_min ([E] Thm 1), eps_max, the privacy region ([E]
+    Def 4), the (eps, delta) tail curve ([E] Def 3), PMC, LIP and LDP levels ([D]),
+    maximal leakage and, with ``beta``, the leakage capacity, sensitivity and the
+    Theorem 4 bound over the l1 ball ([E] Defs 5-6, Thms 3-4).
+
+    Parameters
+    ----------
+    mechanism : Design or array_like
+        The mechanism (rows are inputs).
+    prior : array_like of float, optional
+        The prior; a Design's own by default.
+    beta : float, optional
+        Also report the figures over the l1 ball of this radius.
+
+    Returns
+    -------
+    Record
+        The JSON of ``pml assess --format json``.
     """
     matrix, _, _, own_prior = mechanism_of(mechanism)
     prior = _vector("prior", own_prior if prior is None else prior)
@@ -43,10 +57,29 @@ def compare(
 ) -> Record:
     """Optimal mechanisms under PML, PMC, ALIP, LIP and LDP at a common level eps.
 
-    One row per notion ([D], docs/theory.md §3) and two randomized-response rows, each
-    with ``utility``, ``worst_case_pml``, ``pmc``, ``ldp_epsilon``, ``maximal_leakage``
-    and ``mechanism``; the ALIP row uses (``epsilon_lower``, ``epsilon_upper``), both
-    eps by default. The JSON of ``pml compare --format json``.
+    One row per notion ([D], §3 of the theory page of the user guide) and two
+    randomized-response rows, as ``pml compare --format json``.
+
+    Parameters
+    ----------
+    prior : array_like of float
+        The prior.
+    epsilon : float
+        The common level.
+    beta : float, optional
+        Design for every prior within this l1 distance of ``prior``.
+    utility : str, default "mi"
+        As in :func:`design`.
+    epsilon_lower, epsilon_upper : float, optional
+        The levels of the ALIP row (both eps by default).
+    labels : sequence, optional
+        The input names.
+
+    Returns
+    -------
+    Record
+        One row per mechanism with ``utility``, ``worst_case_pml``, ``pmc``,
+        ``ldp_epsilon``, ``maximal_leakage`` and ``mechanism``.
     """
     eps = _number("epsilon", epsilon)
     alip = None
@@ -68,10 +101,26 @@ def envelope(
     """Post-processing-safe (eps, delta) guarantees: bounds on the PML envelope.
 
     For each delta, the raw quantiles, the binary lower bound ([V] Alg. 1), the
-    Theorem 3 upper bound ``min(L + ln(1/delta), max_y l(y))``, whether they meet and the
-    publishable statement (docs/theory.md §8); ``lp=True`` adds the envelope itself by
-    the [V] Thm 2 linear program, and the statement then publishes it where it is below
-    the Theorem 3 bound. Returns ``maximal_leakage``, ``max_pml`` and ``curve``.
+    Theorem 3 upper bound ``min(L + ln(1/delta), max_y l(y))``, whether they meet
+    and the publishable statement (§8 of the theory page of the user guide), as
+    ``pml envelope``.
+
+    Parameters
+    ----------
+    mechanism : Design or array_like
+        The mechanism (rows are inputs).
+    prior : array_like of float, optional
+        The prior; a Design's own by default.
+    deltas : float or sequence of float, default (0.01, 0.05, 0.1)
+        The levels delta.
+    lp : bool, default False
+        Add the envelope itself by the [V] Thm 2 linear program; the statement then
+        publishes it where it is below the Theorem 3 bound.
+
+    Returns
+    -------
+    Record
+        ``maximal_leakage``, ``max_pml`` and ``curve`` (one entry per delta).
     """
     matrix, _, _, own_prior = mechanism_of(mechanism)
     prior = _vector("prior", own_prior if prior is None else prior)
@@ -102,32 +151,62 @@ def estimate(
 ) -> Record:
     """The input distribution estimated from released data, with intervals.
 
-    ``mechanism`` is the Design (or matrix) the data went through. Give either
-    ``released``, the released column (anything ``count`` takes, with ``column`` for a
-    table; its values are the mechanism's output labels), or ``counts``: a dict
-    ``{output label: count}`` or one count per output in order. ``method`` is ``"em"``
-    (maximum likelihood, never negative) or ``"inversion"`` (unbiased least squares,
-    projected onto the simplex). A null released value (a row whose input was
-    dropped with ``nulls="drop"``) is an error, or left out with ``nulls="drop"``.
-    Inputs whose rows of the mechanism are equal are
-    released alike: only their total is estimated, as one group.
+    What the receiver of the data runs, as ``pml estimate``. Inputs whose rows of
+    the mechanism are equal are released alike: only their total is estimated, as
+    one group (§13 of the theory page of the user guide).
 
-    ``bootstrap=B`` checks the intervals by a parametric bootstrap: B sets of
-    released counts drawn from the fitted model through the keyed stream of
-    ``seed`` (default 0, reproducible), each estimated again; each group then has
-    ``bootstrap_lower``, ``bootstrap_upper`` and ``bootstrap_standard_error``, as
-    ``pml estimate --bootstrap B`` gives.
+    Parameters
+    ----------
+    mechanism : Design, RecordDesign or array_like
+        The design (or matrix) the data went through.
+    released : column or table, optional
+        The released column (anything :func:`count` takes, with ``column`` for a
+        table; its values are the mechanism's output labels). With a
+        :class:`RecordDesign`, the released pandas or polars frame (its
+        ``{column}_private`` columns).
+    counts : dict or sequence of int, optional
+        Instead of ``released``: ``{output label: count}`` or one count per output.
+    column : str, optional
+        The released column of a table.
+    method : {"em", "inversion"}, default "em"
+        Maximum likelihood (never negative) or unbiased least squares projected
+        onto the simplex.
+    confidence : float, default 0.95
+        The level of the intervals (delta method).
+    nulls : {"error", "drop"}, default "error"
+        A null released value (a row whose input was dropped) is an error, or left
+        out.
+    bootstrap : int, optional
+        Check the intervals by a parametric bootstrap of this many replicates:
+        each group then has ``bootstrap_lower``, ``bootstrap_upper`` and
+        ``bootstrap_standard_error``.
+    seed : int, optional
+        The key of the bootstrap's stream (default 0, reproducible).
 
-    With a :class:`RecordDesign`, ``released`` is the released pandas or polars
-    frame (its ``{column}_private`` columns): the result has ``marginals`` (one dict
-    per column value) and ``joint`` (one per cell), each mass with ``lower``/``upper``
-    where the released data determine it and ``identifiable`` False where they do not
-    (then shown at the maximum-likelihood estimate), as ``pml estimate`` of a record.
+    Returns
+    -------
+    Record
+        ``estimates``: one dict per group (``label``, ``inputs``, ``estimate``,
+        ``lower``, ``upper``, ``standard_error``), ready for
+        ``pandas.DataFrame(result.to_dict()["estimates"])``; and ``method``,
+        ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
+        ``converged``. For a record, ``marginals`` and ``joint`` instead, each mass
+        with ``lower``/``upper`` where the released data determine it and
+        ``identifiable`` False where they do not.
 
-    Returns a Record with ``estimates``: one dict per group (``label``, ``inputs``,
-    ``estimate``, ``lower``, ``upper``, ``standard_error``), ready for
-    ``pandas.DataFrame(result.to_dict()["estimates"])``; and ``method``, ``rows``, ``confidence``,
-    ``log_likelihood``, ``iterations``, ``converged`` (docs/theory.md §13).
+    Raises
+    ------
+    PmlError
+        On a released value that is not an output of the mechanism, or bad
+        arguments.
+
+    Examples
+    --------
+    >>> import pmldesign
+    >>> d = pmldesign.design([0.5, 0.5], 1.0, labels=["no", "yes"])
+    >>> est = pmldesign.estimate(d, counts=[600, 400])
+    >>> [e["label"] for e in est.to_dict()["estimates"]]
+    ['no', 'yes']
     """
     if type(mechanism).__name__ == "RecordDesign":
         if counts is not None or bootstrap is not None:

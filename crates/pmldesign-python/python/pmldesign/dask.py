@@ -91,19 +91,40 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
 ) -> Any:
-    """``frame`` (a Dask DataFrame) with the column ``name`` (default
-    ``{column}_private``): categorical over the design's outputs, drawn row by row
-    from the keyed stream of ``column`` at each row's global position. With a
-    :class:`pmldesign.RecordDesign` (no ``column``), one ``{column}_private`` per
-    column of the record, as ``pml apply`` writes them.
+    """A Dask DataFrame with a privatised column added.
 
-    Without ``seed`` a fresh key is drawn here, once, and shared by every partition
-    (each worker drawing its own would make rows of different partitions share
-    nothing, but the output could not be checked or re-run). With ``key`` (a column of
-    user keys), each row draws from the place its key gives: no counting pass, and the
-    output does not depend on the rows' order. ``on_unknown`` and ``nulls`` as in
-    :func:`pmldesign.apply` (``skip`` drops the row). A partition that holds other
-    than its counted rows fails, since rows could otherwise share draws."""
+    Each row draws from the keyed stream of ``column`` at its global position: a
+    first pass counts the partitions' lengths. A partition that then holds other
+    than its counted rows fails, since rows could otherwise share draws.
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+        The data.
+    design : Design or RecordDesign
+        The certified design; with a :class:`pmldesign.RecordDesign` (no
+        ``column``), one ``{column}_private`` per column of the record is added, as
+        ``pml apply`` writes them.
+    column : str, optional
+        The column to privatise (its name is also the stream's).
+    seed : int, str or bytes, optional
+        The secret key, as in :func:`pmldesign.apply`; without one a fresh key is
+        drawn here, once, and shared by every part.
+    name : str, optional
+        The new column's name (default ``{column}_private``).
+    key : str, optional
+        A column of user keys: each row draws from the place its key gives, so the
+        output does not depend on the rows' order.
+    on_unknown : {"error", "skip", "keep"}, default "error"
+        As in :func:`pmldesign.apply` (``skip`` drops the row).
+    nulls : {"error", "drop", "category"}, optional
+        As in :func:`pmldesign.apply`.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        ``frame`` with the column ``name``, categorical over the design's outputs.
+    """
     import pandas as pd
 
     if type(design).__name__ == "RecordDesign":

@@ -112,14 +112,42 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
 ) -> Frame:
-    """``frame`` (a polars DataFrame or LazyFrame, returned as the same) with the
-    column ``name`` (default ``{column}_private``) of privatised values, an Enum over
-    the design's outputs; with a :class:`pmldesign.RecordDesign` (no ``column``), one
-    ``{column}_private`` per column of the record, as ``pml apply`` writes them. ``offset`` is the global position of the frame's first row;
-    with ``key`` (a column of user keys) rows draw by key and order does not matter.
-    ``on_unknown`` and ``nulls`` as in :func:`pmldesign.apply` (``skip`` drops the row); a
-    LazyFrame raises when collected, naming a bad row (batches run in parallel, so
-    not always the first). Without ``seed`` a fresh key is drawn once for the frame."""
+    """A polars frame with a privatised column added.
+
+    Draws as one :func:`pmldesign.apply` over the whole column would. A LazyFrame
+    runs batch by batch (streaming) and raises when collected, naming a bad row
+    (batches run in parallel, so not always the first).
+
+    Parameters
+    ----------
+    frame : polars.DataFrame or polars.LazyFrame
+        The data; the result has the same type.
+    design : Design or RecordDesign
+        The certified design; with a :class:`pmldesign.RecordDesign` (no
+        ``column``), one ``{column}_private`` per column of the record is added, as
+        ``pml apply`` writes them.
+    column : str, optional
+        The column to privatise (its name is also the stream's).
+    seed : int, str or bytes, optional
+        The secret key, as in :func:`pmldesign.apply`; without one a fresh key is
+        drawn here, once, and shared by every part.
+    name : str, optional
+        The new column's name (default ``{column}_private``).
+    offset : int, default 0
+        The global position of the frame's first row.
+    key : str, optional
+        A column of user keys: each row draws from the place its key gives, so the
+        output does not depend on the rows' order.
+    on_unknown : {"error", "skip", "keep"}, default "error"
+        As in :func:`pmldesign.apply` (``skip`` drops the row).
+    nulls : {"error", "drop", "category"}, optional
+        As in :func:`pmldesign.apply`.
+
+    Returns
+    -------
+    polars.DataFrame or polars.LazyFrame
+        ``frame`` with the column ``name``, an Enum over the design's outputs.
+    """
     import polars as pl
 
     lazy = isinstance(frame, pl.LazyFrame)

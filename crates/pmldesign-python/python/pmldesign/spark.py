@@ -148,13 +148,40 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
 ) -> Any:
-    """``frame`` (a Spark DataFrame) with the string column ``name`` (default
-    ``{column}_private``) of privatised values, drawn row by row from the keyed
-    stream of ``column`` at each row's position (or its user's ``key``). With a
-    :class:`pmldesign.RecordDesign` (no ``column``), one ``{column}_private`` per
-    column of the record, as ``pml apply`` writes them.
-    ``on_unknown`` and ``nulls`` as in :func:`pmldesign.apply` (``skip`` drops the row). Without
-    ``seed`` a fresh key is drawn here, once, and shared by every partition."""
+    """A Spark DataFrame with a privatised column added.
+
+    Each row draws from the keyed stream of ``column`` at its position in partition
+    order (a first pass counts each partition's rows), or at its user's ``key``.
+    After a shuffle, call ``localCheckpoint()`` first or use ``key``.
+
+    Parameters
+    ----------
+    frame : pyspark.sql.DataFrame
+        The data.
+    design : Design or RecordDesign
+        The certified design; with a :class:`pmldesign.RecordDesign` (no
+        ``column``), one ``{column}_private`` per column of the record is added, as
+        ``pml apply`` writes them.
+    column : str, optional
+        The column to privatise (its name is also the stream's).
+    seed : int, str or bytes, optional
+        The secret key, as in :func:`pmldesign.apply`; without one a fresh key is
+        drawn here, once, and shared by every part.
+    name : str, optional
+        The new column's name (default ``{column}_private``).
+    key : str, optional
+        A column of user keys: each row draws from the place its key gives, so the
+        output does not depend on the rows' order.
+    on_unknown : {"error", "skip", "keep"}, default "error"
+        As in :func:`pmldesign.apply` (``skip`` drops the row).
+    nulls : {"error", "drop", "category"}, optional
+        As in :func:`pmldesign.apply`.
+
+    Returns
+    -------
+    pyspark.sql.DataFrame
+        ``frame`` with the string column ``name`` (``mapInArrow``).
+    """
     from pyspark.sql.types import StringType, StructField, StructType
 
     if type(design).__name__ == "RecordDesign":
