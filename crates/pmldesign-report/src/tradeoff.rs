@@ -118,7 +118,7 @@ pub fn budget(seconds: f64) -> Result<Option<Duration>, f64> {
     }
 }
 
-/// The curve of `d`: [`grid`] solved under `budget` shared evenly among the points
+/// The curve of `d`: `grid` solved under `budget` shared evenly among the points
 /// still to solve (with `settings` otherwise), and `d` itself marked as chosen.
 pub fn tradeoff(d: &Design, settings: &Settings, budget: Duration) -> Tradeoff {
     let start = Instant::now();

@@ -258,7 +258,7 @@ pub const FINISH_SECONDS_PER_ENTRY: f64 = 1e-6;
 
 impl ColumnGenerationSettings {
     /// The share of a time limit given to column generation over `n` inputs:
-    /// 90%, less [`FINISH_SECONDS_PER_ENTRY`] for each of the N^2 entries of the
+    /// 90%, less `FINISH_SECONDS_PER_ENTRY` (1e-6 s) for each of the N^2 entries of the
     /// mechanism, which polishing, certifying, the envelope, the baselines and
     /// writing the design take after the loop (about 4.2 s at N = 2048, 0.07 s
     /// at N = 256), so that a design returns within about the limit; at least

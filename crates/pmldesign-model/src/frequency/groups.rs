@@ -9,7 +9,7 @@ const EQUAL: f64 = 1e-12;
 /// order and the groups by their first input: the data determine only each
 /// group's total mass. Each input joins the first group whose first row it
 /// equals; only groups whose rows have a nearby signature (a fixed weighting of
-/// the entries, within what [`EQUAL`] allows) are compared, so distinct rows
+/// the entries, within what `EQUAL` (1e-12) allows) are compared, so distinct rows
 /// cost O(N M) in all instead of O(N^2 M) (53 % of an inversion at N = 1024).
 pub fn equal_rows(mechanism: &Mechanism) -> Vec<Vec<usize>> {
     let w = mechanism.matrix();

@@ -13,7 +13,7 @@ pub struct PassControl {
     pub interrupt: Interrupt,
     /// Multiplies the node cap of a pass that finds no entering ray (a proof);
     /// 1 by default, raised while a time limit leaves room
-    /// ([`solve_with_oracle`]).
+    /// (`engine::solve_with_oracle`).
     pub effort: u64,
 }
 

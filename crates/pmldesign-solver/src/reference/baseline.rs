@@ -34,7 +34,7 @@ pub struct Baselines {
     /// Randomized response with worst-case PML exactly eps over the set.
     pub pml_calibrated: RandomizedResponse,
     /// The best structured mechanism of each family for the design's notion
-    /// (partitions, covers, closed forms; [`structured_baselines`]), written
+    /// (partitions, covers, closed forms; `structured_baselines`), written
     /// beside randomized response as `baselines.structured`.
     #[serde(skip)]
     pub structured: Vec<StructuredBaseline>,
