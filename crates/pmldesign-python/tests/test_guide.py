@@ -145,3 +145,14 @@ def test_the_quick_starts_and_how_to_pages_run_pml_commands():
 def test_no_test_marks_are_rare():
     marks = sum(p.read_text().count("<!-- no-test -->") for p in [ROOT / "README.md", *DOCS.rglob("*.md")])
     assert marks <= 5, marks
+
+
+def test_the_readme_links_to_files_that_exist():
+    """The README's relative links (into docs/ and the repository) resolve; the book's
+    own links are checked by `mkdocs build --strict`."""
+    text = (ROOT / "README.md").read_text()
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [link for link in links if "://" not in link]
+    assert any(link.startswith("docs/quickstart/") for link in local)
+    for link in local:
+        assert (ROOT / link).exists(), link
