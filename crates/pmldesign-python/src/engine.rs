@@ -207,7 +207,7 @@ fn utility(name: &str) -> Result<Box<dyn Utility>> {
             "utility",
             name,
             "unknown utility",
-            "use one of mi, tv, chi2, hellinger, map (or pass loss=...)",
+            "use one of mi, tv, chi2, hellinger, map, estimation (or pass loss=...)",
         )
     })
 }
@@ -358,6 +358,7 @@ fn solve(
     let problem = match loss(&o.objective)? {
         Some(l) => problem.loss(l),
         None => match &o.objective {
+            Objective::Utility(name) if name == "estimation" => problem.estimation(),
             Objective::Utility(name) => problem.boxed_utility(utility(name)?),
             _ => unreachable!("loss objectives are handled above"),
         },

@@ -75,6 +75,9 @@ impl Sample {
 enum Objective<'a> {
     Utility(Box<dyn Utility + 'a>),
     Loss(Loss),
+    /// The least asymptotic error of the estimated input distribution
+    /// (docs/theory.md §13).
+    Estimation,
 }
 
 /// Where the priors come from.
@@ -139,6 +142,15 @@ impl<'a> Problem<'a> {
     /// Maximise a utility chosen at run time (e.g. [`crate::objective::utility::builtin`]).
     pub fn boxed_utility(mut self, utility: Box<dyn Utility + 'a>) -> Self {
         self.objective = Objective::Utility(utility);
+        self
+    }
+
+    /// Design for estimation instead: the least asymptotic error per released
+    /// row of the maximum-likelihood estimate of the input distribution,
+    /// `tr(J^-1) - ||p||^2` at the reference prior (A-optimal; docs/theory.md
+    /// §13), by Frank-Wolfe over the design LP, with a certified lower bound.
+    pub fn estimation(mut self) -> Self {
+        self.objective = Objective::Estimation;
         self
     }
 
@@ -222,6 +234,19 @@ impl<'a> Problem<'a> {
                 d.outputs = numbered("y", d.mechanism.outputs());
                 d
             }
+            Objective::Estimation => {
+                let mut d = crate::design::estimation::design_for_estimation(
+                    &set,
+                    &notion,
+                    settings,
+                    &mut report,
+                )
+                .map_err(explain)?;
+                // The simpler route compares utilities of the rays' LP; the
+                // guarantee itself stands as for any design over the ball.
+                d.guarantee = guarantee;
+                d
+            }
             Objective::Loss(l) => {
                 let ld = crate::design::notion_loss::minimise_notion_loss(
                     &set,
@@ -261,6 +286,7 @@ impl<'a> Problem<'a> {
         let objective = match &self.objective {
             Objective::Utility(u) => u.name(),
             Objective::Loss(l) => format!("{l:?}"),
+            Objective::Estimation => crate::objective::estimation::ESTIMATION_UTILITY_NAME.into(),
         };
         serde_json::json!({
             "priors": priors,

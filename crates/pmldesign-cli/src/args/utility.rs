@@ -19,6 +19,9 @@ pub enum UtilityName {
     /// Minus an expected label-dependent loss (--loss or --loss-matrix): output y
     /// is the guess "X = x_y".
     Loss,
+    /// Minus the error per released row of the estimated input distribution,
+    /// tr(J^-1) - |p|^2 (A-optimal: the best design for `pml estimate`)
+    Estimation,
 }
 
 impl UtilityName {
@@ -31,6 +34,7 @@ impl UtilityName {
             UtilityName::Hellinger => "hellinger",
             UtilityName::Map => "map",
             UtilityName::Loss => "loss",
+            UtilityName::Estimation => "estimation",
         }
     }
 }

@@ -302,6 +302,7 @@ fn problem<'a>(
     };
     Ok(match loss {
         Some(loss) => problem.loss(loss),
+        None if matches!(a.utility, UtilityName::Estimation) => problem.estimation(),
         None => {
             problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
         }

@@ -31,6 +31,7 @@
 //! ```
 
 mod em;
+mod fisher;
 mod functionals;
 mod groups;
 mod inversion;
@@ -40,6 +41,7 @@ use crate::mechanism::Mechanism;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
+pub use fisher::{asymptotic_error, fisher_information, inverse_fisher};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
 
@@ -203,13 +205,16 @@ pub fn estimate_frequencies(
 
 /// What a release through a mechanism lets an analyst estimate (docs/theory.md
 /// §13): the groups of inputs released alike, and the expected squared l2
-/// error of the inversion estimate of the groups' masses from m rows, times m.
+/// error of the maximum-likelihood (EM) estimate of the groups' masses from m
+/// rows, times m, as m grows (docs/theory.md §13).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Estimability {
     /// Groups of inputs with equal rows (singletons where identifiable alone).
     pub groups: Vec<Vec<usize>>,
-    /// `m E||p^ - p||^2 = tr(A (diag q - q q^T) A^T)` at `q = W^T p`; `None` when
-    /// the groups' rows are linearly dependent (no group is estimable).
+    /// `m E||p^ - p||^2 -> tr(J^-1) - ||p||^2` for the EM estimate (`J = W
+    /// diag(1/q) W^T`, the Cramér-Rao bound on the simplex; equal to the
+    /// unbiased inversion's error when W is square, smaller otherwise); `None`
+    /// when the groups' rows are linearly dependent (no group is estimable).
     pub error_per_row: Option<f64>,
 }
 
@@ -231,9 +236,7 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
             .iter()
             .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
     );
-    let q = w.t().dot(&p);
-    let error_per_row =
-        inversion::Inversion::new(&w).map(|a| a.standard_errors(&q, 1).iter().map(|s| s * s).sum());
+    let error_per_row = fisher::asymptotic_error_of(w.view(), p.view());
     Ok(Estimability {
         groups,
         error_per_row,

@@ -73,7 +73,7 @@ _LOSSES = ("hamming", "absolute", "squared")
 #: The string options the design functions accept (a loss and a distance may also
 #: be matrices; ``utility="loss"`` goes with a ``loss``).
 Loss = Literal["hamming", "absolute", "squared"]
-UtilityName = Literal["mi", "tv", "chi2", "hellinger", "map", "loss"]
+UtilityName = Literal["mi", "tv", "chi2", "hellinger", "map", "loss", "estimation"]
 
 
 class PmlTypeError(PmlError, TypeError):
@@ -192,7 +192,8 @@ class Design(Checked):
 
     @property
     def utility(self) -> float:
-        """The utility under the reference prior (minus the expected loss for a loss)."""
+        """The utility under the reference prior (minus the expected loss for a loss;
+        minus the estimation error per row for ``utility="estimation"``)."""
         return float(self._data["certificate"]["utility_value"])
 
     @property
@@ -470,9 +471,12 @@ def design(
         ``pml`` (``i(x;y) <= eps``), ``pmc`` (``i >= -eps``), ``alip``
         (``-epsilon_lower <= i <= epsilon``), ``lip`` (``|i| <= eps``), ``ldp``, or
         ``metric`` (``W[x][y] <= e^(eps d(x, x')) W[x'][y]``) with ``metric``.
-    utility : {"mi", "tv", "chi2", "hellinger", "map"}, default "mi"
+    utility : {"mi", "tv", "chi2", "hellinger", "map", "estimation"}, default "mi"
         The utility maximised: mutual information, total variation, chi-square,
-        squared Hellinger information, or MAP accuracy.
+        squared Hellinger information, MAP accuracy, or ``"estimation"``: minus
+        the error per released row of the estimated input distribution (the
+        best design for :func:`estimate`; its ``utility`` is minus
+        ``m E|p^ - p|^2``).
     loss : {"hamming", "absolute", "squared"} or array_like, optional
         Minimise this expected loss instead (an N x N matrix for your own), under
         any notion.
@@ -588,7 +592,7 @@ def design_from_counts(
     labels : sequence, optional
         The label order (required by the absolute and squared losses when
         ``counts`` is a mapping); labels missing from a mapping count 0.
-    utility : {"mi", "tv", "chi2", "hellinger", "map"}, default "mi"
+    utility : {"mi", "tv", "chi2", "hellinger", "map", "estimation"}, default "mi"
         As in :func:`design`.
     radius : {"free", "kappa"}, default "free"
         ``free``: the distribution-free radius ``beta*(delta)`` of [E] eq. (7);

@@ -1,5 +1,6 @@
 //! What a mechanism is worth: sub-convex utilities (\[E\] eq. 2) and label losses
 //! (docs/theory.md §4). Nothing here knows a cone or a solver.
 
+pub(crate) mod estimation;
 pub(crate) mod loss;
 pub(crate) mod utility;

@@ -140,6 +140,9 @@ pub fn baselines(
         loss: loss.is_some(),
     };
     b.structured = structured_baselines(set, notion, &scorer);
+    // A baseline the objective cannot score is no comparison: a partition's
+    // merged inputs cannot be estimated apart (the estimation objective's -inf).
+    b.structured.retain(|s| s.utility.is_finite());
     Ok(b)
 }
 

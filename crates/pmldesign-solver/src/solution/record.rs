@@ -7,6 +7,7 @@
 //! describes this layout for other tools; a field added here goes there too
 //! (its test validates every route's file against it).
 
+use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, estimation_value};
 use crate::objective::loss::expected_loss;
 use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
@@ -361,13 +362,18 @@ impl DesignRecord {
                 -expected_loss(m, reference.view(), d.view())
             }));
         }
+        if self.utility.name == ESTIMATION_UTILITY_NAME {
+            return Ok(Box::new(move |m: &Mechanism| {
+                estimation_value(m, reference.view())
+            }));
+        }
         match builtin(&self.utility.name) {
             Some(u) => Ok(Box::new(move |m: &Mechanism| u.value(m, reference.view()))),
             None => Err(ModelError::invalid(
                 "utility.name",
                 &self.utility.name,
                 "not a built-in utility, so it cannot be re-measured",
-                "use mi, tv, chi2, hellinger or map, or design it again",
+                "use mi, tv, chi2, hellinger, map or estimation, or design it again",
             )
             .into()),
         }

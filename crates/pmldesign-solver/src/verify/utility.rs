@@ -10,6 +10,7 @@ use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::StructuredFamily;
 use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
+use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_floor};
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
@@ -20,6 +21,7 @@ use crate::solution::design::{Design, DesignStatus};
 use crate::tolerance::value_tolerance;
 use crate::tolerance::{OPTIMALITY_GAP, gap_allowance};
 use ndarray::Array1;
+use pmldesign_model::frequency::{fisher_information, inverse_fisher};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{ColumnCone, Mechanism, Notion, UncertaintySet};
 use serde::Serialize;
@@ -76,6 +78,7 @@ impl Design {
                     repricing: c.repricing,
                 }
             }
+            None if self.utility_name == ESTIMATION_UTILITY_NAME => self.verify_estimation()?,
             None => self.verify_utility()?,
         };
         agree("utility.value", self.utility_value, v.utility_value)?;
@@ -123,6 +126,38 @@ impl Design {
             utility_value: value,
             proven_bound: proven,
             dual_bound,
+            repricing,
+        })
+    }
+
+    /// A design for estimation (docs/theory.md §13, "Designing for
+    /// estimation"): the error re-measured, the
+    /// linearisation rebuilt from the stored matrix and the stored dual
+    /// re-priced for it; `2 f - U` (at least 1) bounds the least error.
+    fn verify_estimation(&self) -> Result<Verification> {
+        let reference = self.uncertainty.reference();
+        let p = reference.view();
+        let norm = p.dot(&p);
+        let inv = inverse_fisher(&fisher_information(&self.mechanism, p)).ok_or_else(|| {
+            altered(
+                "mechanism",
+                "a singular channel",
+                "not every input can be estimated from its outputs, so it is no design for estimation",
+            )
+        })?;
+        let f = inv.diag().sum();
+        let linear = Linearised(inv.dot(&inv));
+        let identity = linear.value(&Mechanism::identity(self.uncertainty.len()), p);
+        let (dual_bound, repricing) = match &self.certificate.dual {
+            None => (None, Repricing::NoDual),
+            Some(dual) => self.reprice(dual, &linear)?,
+        };
+        let u = dual_bound.unwrap_or(f64::INFINITY).min(identity);
+        let in_utility = |u: f64| -(error_floor(f, u) - norm);
+        Ok(Verification {
+            utility_value: -(f - norm),
+            proven_bound: in_utility(u),
+            dual_bound: dual_bound.map(in_utility),
             repricing,
         })
     }

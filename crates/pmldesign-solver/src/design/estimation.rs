@@ -1,0 +1,414 @@
+//! Designing for estimation (docs/theory.md §13, "Designing for estimation"):
+//! the mechanism whose maximum-likelihood estimate of the input distribution
+//! has the least asymptotic error per released row, `f(W) = tr(J(W)^-1)` with
+//! `J(W) = sum_y c_y c_y^T / (p . c_y)` (the error is `f - ||p||^2`).
+//!
+//! Every mechanism of the cone is a mixture `W = sum_k theta_k r_k` of its rays,
+//! and J is linear in the weights theta (`c c^T / (p . c)` is homogeneous of
+//! degree 1), so f is convex in theta over a polytope. At W the linearisation
+//! `-sum_k theta_k u(r_k)`, `u(c) = c^T J^-2 c / (p . c)` (sub-convex), is
+//! minimised by the design LP of `u`, whose certified bound U gives
+//! `f* >= f(W) + (f(W) - U) = 2 f(W) - U` (convexity; `sum_y u(c_y) = f(W)` at W
+//! itself). Pairwise Frank-Wolfe mixes the LPs' mechanisms ([`Atoms`]) by exact
+//! line searches of the convex `tr(J^-1)` along segments. The last LP's dual is
+//! stored: a reader recomputes `u` from the stored matrix, re-prices the dual
+//! and re-derives the bound.
+
+use crate::colgen::engine::Progress;
+use crate::design::utility::design_notion_with_progress;
+use crate::error::Result;
+use crate::objective::estimation::{
+    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
+};
+use crate::reference::baseline::{Baselines, baselines};
+use crate::settings::Settings;
+use crate::solution::certificate::{Certificate, DualCertificate};
+use crate::solution::design::{Design, DesignStatus, numbered, per_output};
+use ndarray::{Array2, ArrayView1, Axis};
+use pmldesign_model::frequency::{asymptotic_error, fisher_information, inverse_fisher};
+use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
+use std::time::Instant;
+
+/// Frank-Wolfe steps at most: each solves one design LP.
+const MAX_STEPS: usize = 200;
+
+/// Pairwise steps among the atoms after each LP.
+const CORRECTIVE_STEPS: usize = 100;
+
+/// Golden-section iterations of the step length (the bracket shrinks by 0.618
+/// each: 1e-13 after 60).
+const LINE_SEARCH: usize = 60;
+
+/// Where Frank-Wolfe stands: the mechanism, `f` there, and the last LP's bound
+/// with its dual (taken at this mechanism).
+struct Iterate {
+    mechanism: Mechanism,
+    f: f64,
+    bound: f64,
+    dual: Option<DualCertificate>,
+    steps: usize,
+    rays_priced: u64,
+    converged: bool,
+    /// How the last LP priced its rays (a reader re-prices its dual the same way).
+    pricing: String,
+}
+
+impl Iterate {
+    /// The LP `s` of the linearisation at the current mechanism: its bound, dual
+    /// and pricing are the certificate's from now on.
+    fn priced(&mut self, s: &Design) {
+        self.steps += 1;
+        self.rays_priced += s.rays_priced;
+        self.bound = s.certificate.upper_bound;
+        self.dual = s.certificate.dual.clone();
+        self.pricing = s.pricing.clone();
+    }
+}
+
+/// The design for estimation over `set` under `notion` (module docs), started
+/// from the best-scoring baseline and certified like any design.
+pub(crate) fn design_for_estimation(
+    set: &UncertaintySet,
+    notion: &Notion,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Design> {
+    notion.check_alphabet(set.len())?;
+    let began = Instant::now();
+    let reference = set.reference();
+    let p = reference.view();
+    let value = |m: &Mechanism| estimation_value(m, p);
+    let baselines = baselines(set, notion, &value, None)?;
+    let start = starting_point(&baselines, set, notion, p)?;
+    let it = frank_wolfe(set, notion, start, settings, began, progress)?;
+    let norm = p.dot(&p);
+    // Measured on the mechanism as written, as a reader measures it.
+    let utility_value = estimation_value(&it.mechanism, p);
+    let upper_bound = -(error_floor(norm - utility_value, it.bound) - norm);
+    let mut certificate =
+        Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
+    certificate.dual = it.dual;
+    let status = DesignStatus::from_gap(certificate.gap, utility_value, it.converged);
+    let (q, pml_per_output, pmc_per_output) = per_output(&it.mechanism, p);
+    Ok(Design {
+        status,
+        notion: notion.clone(),
+        epsilon: notion.epsilon(),
+        uncertainty: set.clone(),
+        labels: numbered("x", set.len()),
+        outputs: numbered("y", it.mechanism.outputs()),
+        utility_name: ESTIMATION_UTILITY_NAME.into(),
+        utility_value,
+        loss: None,
+        output_probabilities: q,
+        pml_per_output,
+        pmc_per_output,
+        certificate,
+        baselines,
+        mechanism: it.mechanism,
+        guarantee: None,
+        envelope: None,
+        estimation: None,
+        provenance: None,
+        rays: None,
+        pricing: it.pricing,
+        iterations: it.steps,
+        rays_priced: it.rays_priced,
+    })
+}
+
+/// The baseline that meets the notion with the least error (randomized
+/// response at the same LDP level always qualifies: its rows are independent).
+fn starting_point(
+    b: &Baselines,
+    set: &UncertaintySet,
+    notion: &Notion,
+    p: ArrayView1<f64>,
+) -> Result<Mechanism> {
+    let candidates = [&b.pml_calibrated.mechanism, &b.same_ldp.mechanism]
+        .into_iter()
+        .chain(b.structured.iter().map(|s| &s.mechanism));
+    let meets = |m: &Mechanism| {
+        NotionLevels::measure_notion(m, set, notion).excess(notion)
+            <= crate::tolerance::PML_TOLERANCE
+    };
+    candidates
+        .filter(|m| meets(m))
+        .filter_map(|m| asymptotic_error(m, p).map(|e| (e, m)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, m)| m.clone())
+        .ok_or_else(|| {
+            ModelError::invalid(
+                "utility",
+                ESTIMATION_UTILITY_NAME,
+                "no mechanism at this level lets every input be estimated",
+                "raise epsilon",
+            )
+            .into()
+        })
+}
+
+/// The mechanisms W mixes (the LPs' solutions and the start), each with its
+/// Fisher information and weight: `W = sum_i alpha_i S_i`, `J(W) = sum_i
+/// alpha_i J(S_i)`.
+struct Atoms {
+    mechanisms: Vec<Mechanism>,
+    fisher: Vec<Array2<f64>>,
+    weights: Vec<f64>,
+}
+
+impl Atoms {
+    /// The mixture of one mechanism.
+    fn single(m: Mechanism, p: ArrayView1<f64>) -> Self {
+        Atoms {
+            fisher: vec![fisher_information(&m, p)],
+            mechanisms: vec![m],
+            weights: vec![1.0],
+        }
+    }
+
+    fn fisher(&self) -> Array2<f64> {
+        let mut j = Array2::zeros(self.fisher[0].raw_dim());
+        for (ji, a) in self.fisher.iter().zip(&self.weights) {
+            j.scaled_add(*a, ji);
+        }
+        j
+    }
+
+    /// `tr(J(W)^-1)` (`None` where J is singular).
+    fn trace_inverse(&self) -> Option<f64> {
+        inverse_fisher(&self.fisher()).map(|i| i.diag().sum())
+    }
+
+    /// The rates of the atoms under the linearisation at W: `<J^-2, J(S_i)>`,
+    /// minus the derivative of f along the weight of atom i.
+    fn rates(&self) -> Option<Vec<f64>> {
+        let inv = inverse_fisher(&self.fisher())?;
+        let c = inv.dot(&inv);
+        Some(self.fisher.iter().map(|j| (&c * j).sum()).collect())
+    }
+
+    /// The Frank-Wolfe step toward atom `k`: `alpha <- (1 - g) alpha + g e_k`
+    /// with the best g in [0, 1].
+    fn toward(&mut self, k: usize) {
+        let j = self.fisher();
+        let delta = &self.fisher[k] - &j;
+        let (g, _) = line_search(|g| trace_inverse(&(&j + &(&delta * g))), 1.0);
+        for a in &mut self.weights {
+            *a *= 1.0 - g;
+        }
+        self.weights[k] += g;
+    }
+
+    /// Pairwise steps among the atoms only (no LP): weight moves from the
+    /// active atom rated lowest to the atom rated highest, until their rates
+    /// agree to 1e-12 relative or `steps` are done. Drops atoms of weight 0.
+    fn correct(&mut self, steps: usize) {
+        for _ in 0..steps {
+            let Some(rates) = self.rates() else {
+                return;
+            };
+            let best = (0..rates.len()).max_by(|&a, &b| rates[a].total_cmp(&rates[b]));
+            let worst = (0..rates.len())
+                .filter(|&i| self.weights[i] > 0.0)
+                .min_by(|&a, &b| rates[a].total_cmp(&rates[b]));
+            let (Some(best), Some(worst)) = (best, worst) else {
+                return;
+            };
+            if best == worst || rates[best] - rates[worst] <= 1e-12 * rates[best].abs() {
+                break;
+            }
+            let most = self.weights[worst];
+            let j = self.fisher();
+            let delta = &self.fisher[best] - &self.fisher[worst];
+            let (g, _) = line_search(|g| trace_inverse(&(&j + &(&delta * g))), most);
+            if g <= 0.0 {
+                break;
+            }
+            self.weights[worst] = if most - g <= 1e-15 * most {
+                0.0
+            } else {
+                most - g
+            };
+            self.weights[best] += most - self.weights[worst];
+        }
+        self.drop_unused();
+    }
+
+    /// The atoms of weight 0 removed.
+    fn drop_unused(&mut self) {
+        let keep: Vec<bool> = self.weights.iter().map(|a| *a > 0.0).collect();
+        let mut k = keep.iter();
+        self.mechanisms
+            .retain(|_| *k.next().expect("one flag per atom"));
+        let mut k = keep.iter();
+        self.fisher
+            .retain(|_| *k.next().expect("one flag per atom"));
+        self.weights.retain(|a| *a > 0.0);
+    }
+
+    /// The atom `m` (an existing one if the same matrix), its index.
+    fn add(&mut self, m: Mechanism, p: ArrayView1<f64>) -> usize {
+        if let Some(i) = self.mechanisms.iter().position(|a| *a == m) {
+            return i;
+        }
+        self.fisher.push(fisher_information(&m, p));
+        self.mechanisms.push(m);
+        self.weights.push(0.0);
+        self.mechanisms.len() - 1
+    }
+
+    /// The mixture as one mechanism, proportional columns merged.
+    fn mechanism(&self) -> Result<Mechanism> {
+        let blocks: Vec<Array2<f64>> = self
+            .mechanisms
+            .iter()
+            .zip(&self.weights)
+            .filter(|(_, a)| **a > 0.0)
+            .map(|(m, a)| &m.matrix() * *a)
+            .collect();
+        let views: Vec<_> = blocks.iter().map(|b| b.view()).collect();
+        let joined = ndarray::concatenate(Axis(1), &views).map_err(|e| {
+            ModelError::invalid("mechanism", e, "the mixture is empty", "keep one atom")
+        })?;
+        merge_proportional(joined)
+    }
+}
+
+/// Pairwise Frank-Wolfe (Lacoste-Julien and Jaggi 2015) from `start` until the
+/// certified gap meets the settings' gap tolerance, the time limit or
+/// [`MAX_STEPS`]: each step moves weight from the active atom that the
+/// linearisation rates worst to the LP's mechanism, by an exact line search.
+/// The bound returned is always the one proven at the mechanism returned.
+fn frank_wolfe(
+    set: &UncertaintySet,
+    notion: &Notion,
+    start: Mechanism,
+    settings: &Settings,
+    began: Instant,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Iterate> {
+    let reference = set.reference();
+    let p = reference.view();
+    let cg = &settings.column_generation;
+    let deadline = cg.time_limit.map(|t| began + t);
+    let norm = p.dot(&p);
+    let mut atoms = Atoms::single(start, p);
+    let mut it = Iterate {
+        mechanism: atoms.mechanism()?,
+        f: f64::INFINITY,
+        bound: f64::INFINITY,
+        dual: None,
+        steps: 0,
+        rays_priced: 0,
+        converged: false,
+        pricing: String::new(),
+    };
+    loop {
+        let Some(inv) = inverse_fisher(&atoms.fisher()) else {
+            break;
+        };
+        it.f = inv.diag().sum();
+        let c = inv.dot(&inv);
+        let mut sub = settings.clone();
+        sub.column_generation.time_limit =
+            deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
+        it.priced(&s);
+        let floor = error_floor(it.f, it.bound);
+        progress(Progress {
+            iterations: it.steps,
+            lower_bound: -(it.f - norm),
+            upper_bound: -(floor - norm),
+            rays_priced: it.rays_priced,
+        });
+        let allowed = crate::tolerance::gap_allowance(cg.gap_tolerance, it.f - norm);
+        it.converged = it.f - floor <= allowed;
+        let out_of_time = cg.interrupt.or_past(deadline);
+        if it.converged || out_of_time || it.steps >= MAX_STEPS.min(cg.max_iterations) {
+            it.converged |= !out_of_time;
+            break;
+        }
+        let toward = atoms.add(s.mechanism, p);
+        let before = it.f;
+        atoms.toward(toward);
+        atoms.correct(CORRECTIVE_STEPS);
+        let Some(f) = atoms.trace_inverse() else {
+            break;
+        };
+        if f >= before {
+            // No descent toward the LP's mechanism: the bound at W stands.
+            it.converged = true;
+            break;
+        }
+        // The stored bound belongs to the old point: the loop re-prices at the new.
+        it.mechanism = atoms.mechanism()?;
+        (it.bound, it.dual) = (f64::INFINITY, None);
+    }
+    Ok(it)
+}
+
+/// `tr(j^-1)` (infinite where j is singular).
+fn trace_inverse(j: &Array2<f64>) -> f64 {
+    inverse_fisher(j).map_or(f64::INFINITY, |i| i.diag().sum())
+}
+
+/// The minimiser of a convex `f` on `[0, hi]` by golden section, the ends
+/// included: the argument and the value.
+fn line_search(f: impl Fn(f64) -> f64, hi: f64) -> (f64, f64) {
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut lo, mut up) = (0.0f64, hi);
+    let (mut a, mut b) = (up - g * (up - lo), lo + g * (up - lo));
+    let (mut fa, mut fb) = (f(a), f(b));
+    for _ in 0..LINE_SEARCH {
+        if fa <= fb {
+            (up, b, fb) = (b, a, fa);
+            a = up - g * (up - lo);
+            fa = f(a);
+        } else {
+            (lo, a, fa) = (a, b, fb);
+            b = lo + g * (up - lo);
+            fb = f(b);
+        }
+    }
+    let inner = if fa <= fb { (a, fa) } else { (b, fb) };
+    [(0.0, f(0.0)), (hi, f(hi)), inner]
+        .into_iter()
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .expect("three candidates")
+}
+
+/// The columns of `w` that are multiples of one another added into one (J and
+/// every notion's levels unchanged: both are homogeneous in a column), zero
+/// columns dropped.
+fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
+    let mut kept: Vec<ndarray::Array1<f64>> = Vec::new();
+    let mut shapes: Vec<ndarray::Array1<f64>> = Vec::new();
+    for c in w.columns() {
+        let total = c.sum();
+        if total <= 0.0 {
+            continue;
+        }
+        let shape = &c / total;
+        let same =
+            |s: &ndarray::Array1<f64>| s.iter().zip(&shape).all(|(a, b)| (a - b).abs() <= 1e-13);
+        match shapes.iter().position(same) {
+            Some(k) => kept[k] += &c,
+            None => {
+                shapes.push(shape);
+                kept.push(c.to_owned());
+            }
+        }
+    }
+    let cols: Vec<_> = kept.iter().map(|c| c.view()).collect();
+    let stacked = ndarray::stack(Axis(1), &cols).map_err(|e| {
+        ModelError::invalid(
+            "mechanism",
+            e,
+            "no column is left",
+            "mix mechanisms with outputs",
+        )
+    })?;
+    Ok(Mechanism::new(stacked)?)
+}

@@ -1,0 +1,47 @@
+//! The objective of a design for estimation (docs/theory.md §13, "Designing for
+//! estimation"): minus the asymptotic error per released row of the
+//! maximum-likelihood estimate of the input distribution, its linearisation (a
+//! sub-convex utility the design LP maximises) and the lower bound a bound on
+//! that LP proves.
+
+use crate::objective::utility::Utility;
+use ndarray::{Array2, ArrayView1};
+use pmldesign_model::Mechanism;
+use pmldesign_model::frequency::asymptotic_error;
+
+/// The utility name of a design for estimation; its value is minus the
+/// asymptotic error per row, `-(tr J^-1 - ||p||^2)`.
+pub const ESTIMATION_UTILITY_NAME: &str = "estimation";
+
+/// The objective of a design for estimation: minus the asymptotic error per
+/// row at the reference prior, `-inf` where some input is not estimable.
+pub fn estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
+    asymptotic_error(w, p).map_or(f64::NEG_INFINITY, |e| -e)
+}
+
+/// The linearisation at a mechanism: `u(c) = c^T C c / (p . c)` with
+/// `C = J^-2`, sub-convex (quadratic over linear), so the design LP maximises it
+/// over the cone's rays like any other utility.
+pub(crate) struct Linearised(pub(crate) Array2<f64>);
+
+impl Utility for Linearised {
+    fn name(&self) -> String {
+        "estimation_linearised".into()
+    }
+
+    fn column_value(&self, c: ArrayView1<f64>, p: ArrayView1<f64>) -> f64 {
+        let q = p.dot(&c);
+        if q <= 0.0 {
+            0.0
+        } else {
+            c.dot(&self.0.dot(&c)) / q
+        }
+    }
+}
+
+/// The lower bound on `min f` that a certified upper bound `u_bound` on the
+/// linearisation's optimum at W proves (`2 f(W) - U`), never below 1: every
+/// mechanism has `J <= diag(1/p)`, so `f >= tr diag(p) = 1`.
+pub(crate) fn error_floor(f: f64, u_bound: f64) -> f64 {
+    (2.0 * f - u_bound).max(1.0)
+}

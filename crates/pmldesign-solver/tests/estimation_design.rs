@@ -1,0 +1,171 @@
+//! Designs for estimation (`Problem::estimation`, docs/theory.md §13, "Designing for estimation"): the
+//! certified lower bound on the least error holds against every mechanism of the
+//! set that independent draws find, the design beats randomized response, and
+//! a stored design reads back only as written.
+
+use ndarray::Array1;
+use pmldesign_model::frequency::asymptotic_error;
+use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_solver::{Design, DesignStatus, Problem};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn known(p: &[f64]) -> UncertaintySet {
+    UncertaintySet::known(Prior::new(p.to_vec()).unwrap())
+}
+
+fn error(m: &Mechanism, p: &[f64]) -> f64 {
+    asymptotic_error(m, Array1::from(p.to_vec()).view()).unwrap_or(f64::INFINITY)
+}
+
+/// The error the design certifies no mechanism of its set can beat.
+fn floor(d: &Design) -> f64 {
+    -d.certificate.upper_bound
+}
+
+#[test]
+fn the_certified_floor_holds_against_random_private_mechanisms() {
+    let p = [0.5, 0.3, 0.2];
+    let eps = 1.2;
+    let d = Problem::new(known(&p))
+        .epsilon(eps)
+        .estimation()
+        .solve()
+        .unwrap();
+    assert!(
+        d.certificate.gap <= 1e-6 * d.utility_value.abs(),
+        "{:e}",
+        d.certificate.gap
+    );
+    let mut rng = StdRng::seed_from_u64(7);
+    let set = known(&p);
+    let mut checked = 0;
+    for _ in 0..4000 {
+        let m = 2 + rng.random_range(0..4);
+        let s: f64 = rng.random_range(0.0..1.0);
+        let rows: Vec<Vec<f64>> = (0..3)
+            .map(|_| {
+                let raw: Vec<f64> = (0..m).map(|_| rng.random_range(0.0..1.0)).collect();
+                let t: f64 = raw.iter().sum();
+                raw.iter()
+                    .map(|v| (1.0 - s) / m as f64 + s * v / t)
+                    .collect()
+            })
+            .collect();
+        let w = Mechanism::from_rows(rows).unwrap();
+        if set.worst_case_pml(&w) <= eps {
+            checked += 1;
+            assert!(
+                error(&w, &p) >= floor(&d) - 1e-9,
+                "{} < {}",
+                error(&w, &p),
+                floor(&d)
+            );
+        }
+    }
+    assert!(checked > 200, "{checked}");
+}
+
+#[test]
+fn the_design_beats_randomized_response_and_the_mi_design() {
+    let p = [0.3, 0.25, 0.2, 0.15, 0.1];
+    for eps in [0.5, 1.0, 2.0] {
+        let d = Problem::new(known(&p))
+            .epsilon(eps)
+            .estimation()
+            .solve()
+            .unwrap();
+        let mi = Problem::new(known(&p)).epsilon(eps).solve().unwrap();
+        let e = -d.utility_value;
+        assert!((e - error(&d.mechanism, &p)).abs() < 1e-12);
+        assert!(d.certificate.worst_case_pml <= eps + 1e-12);
+        for rr in [&d.baselines.pml_calibrated, &d.baselines.same_ldp] {
+            assert!(e <= error(&rr.mechanism, &p) + 1e-12, "eps {eps}");
+            assert!((rr.utility + error(&rr.mechanism, &p)).abs() < 1e-12);
+        }
+        assert!(e <= error(&mi.mechanism, &p), "eps {eps}");
+        // Every structured baseline kept can be scored: its inputs are estimable.
+        assert!(d.baselines.structured.iter().all(|b| b.utility.is_finite()));
+        assert!(
+            d.certificate.gap <= 1e-6 * e,
+            "eps {eps}: {:e}",
+            d.certificate.gap
+        );
+    }
+}
+
+#[test]
+fn the_floor_is_never_below_the_raw_sample_and_is_met_without_privacy() {
+    // Past the identity's leakage every mechanism qualifies: the identity's error
+    // 1 - |p|^2 is the least, and the design reaches it.
+    let p = [0.6, 0.4];
+    let d = Problem::new(known(&p))
+        .epsilon(3.0)
+        .estimation()
+        .solve()
+        .unwrap();
+    let raw = 1.0 - (0.36 + 0.16);
+    assert!(
+        (-d.utility_value - raw).abs() < 1e-9,
+        "{}",
+        -d.utility_value
+    );
+    assert!(floor(&d) >= raw - 1e-12);
+    assert_eq!(d.status, DesignStatus::Optimal);
+}
+
+#[test]
+fn designs_over_a_ball_and_under_ldp_are_certified_for_their_set() {
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let ball = UncertaintySet::l1_ball(Prior::new(p.to_vec()).unwrap(), 0.05).unwrap();
+    let d = Problem::new(ball.clone())
+        .epsilon(1.0)
+        .estimation()
+        .solve()
+        .unwrap();
+    assert!(ball.worst_case_pml(&d.mechanism) <= 1.0 + 1e-12);
+    assert!(-d.utility_value <= error(&d.baselines.pml_calibrated.mechanism, &p) + 1e-12);
+    let ldp = Problem::new(known(&p))
+        .notion(Notion::Ldp { epsilon: 1.0 })
+        .estimation()
+        .solve()
+        .unwrap();
+    assert!(ldp.certificate.levels.ldp <= 1.0 + 1e-12);
+    assert!(-ldp.utility_value <= error(&ldp.baselines.same_ldp.mechanism, &p) + 1e-12);
+    assert!(
+        -ldp.utility_value >= -d.utility_value - 1e-9,
+        "LDP is the stricter notion"
+    );
+}
+
+#[test]
+fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
+    let d = Problem::new(known(&[0.5, 0.3, 0.2]))
+        .epsilon(0.8)
+        .estimation()
+        .solve()
+        .unwrap();
+    let text = serde_json::to_string(&d).unwrap();
+    let back: Design = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.utility_name, "estimation");
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    let v = back.verify().unwrap();
+    assert!(v.proven_bound <= d.certificate.upper_bound + 1e-9);
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        f(&mut json);
+        serde_json::from_value::<Design>(json)
+            .unwrap_err()
+            .to_string()
+    };
+    let better = edit(&|j| j["utility"]["value"] = (d.utility_value + 0.1).into());
+    assert!(better.contains("utility.value"), "{better}");
+    let tighter = edit(&|j| {
+        let b = j["certificate"]["upper_bound"].as_f64().unwrap();
+        j["certificate"]["upper_bound"] = (b - 0.05).into();
+    });
+    assert!(
+        tighter.contains("upper_bound") || tighter.contains("bound"),
+        "{tighter}"
+    );
+}
