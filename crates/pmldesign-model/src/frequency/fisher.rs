@@ -33,7 +33,7 @@ pub(crate) fn fisher_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Array2<f64> {
 }
 
 /// `J^-1` of a symmetric positive definite `j` by Cholesky (faer); `None` when
-/// a pivot vanishes ([`PIVOT`]): J is singular.
+/// a pivot vanishes (below `PIVOT` = 1e-12 of its diagonal entry): J is singular.
 pub fn inverse_fisher(j: &Array2<f64>) -> Option<Array2<f64>> {
     let n = j.nrows();
     let mat = faer::Mat::<f64>::from_fn(n, n, |a, b| j[[a, b]]);
