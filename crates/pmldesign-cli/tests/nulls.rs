@@ -116,3 +116,120 @@ fn drop_leaves_missing_values_out_and_writes_them_missing() {
     ];
     usage_error(&estimate, "missing");
 }
+
+/// A record of two columns, A and B, 60 rows, with a missing A in every seventh
+/// row and a missing B in every eleventh.
+fn record_data(dir: &Path) -> std::path::PathBuf {
+    let mut text = String::from("A,B\n");
+    for i in 0..60 {
+        let a = if i % 7 == 6 { "" } else { ["a1", "a2"][i % 2] };
+        let b = if i % 11 == 10 {
+            ""
+        } else {
+            ["b1", "b2", "b3"][i % 3]
+        };
+        text.push_str(&format!("{a},{b}\n"));
+    }
+    write(dir, "rec.csv", &text)
+}
+
+/// `pml design` of the record over A and B with `--nulls nulls` and `--record mode`
+/// (with `--delta`: joint's sample misses combinations).
+fn record_design(dir: &Path, data: &Path, nulls: &str, mode: &str) -> std::path::PathBuf {
+    let args = [
+        "design",
+        "--data",
+        s(data),
+        "--column",
+        "A",
+        "--column",
+        "B",
+        "--epsilon",
+        "2",
+        "--record",
+        mode,
+        "--nulls",
+        nulls,
+        "--delta",
+        "1e-3",
+        "--format",
+        "json",
+    ];
+    output_file(dir, &format!("rec-{nulls}-{mode}.json"), &args)
+}
+
+#[test]
+fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = record_data(dir.path());
+    let refused = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "A",
+        "--column",
+        "B",
+        "--epsilon",
+        "2",
+    ];
+    usage_error(&refused, "--nulls");
+    for mode in ["compose", "joint"] {
+        let category = record_design(dir.path(), &data, "category", mode);
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&category).unwrap()).unwrap();
+        let labels = &json["record"]["sample"]["labels"];
+        assert!(
+            labels[0].as_array().unwrap().contains(&"<null>".into()),
+            "{labels}"
+        );
+        assert!(
+            labels[1].as_array().unwrap().contains(&"<null>".into()),
+            "{labels}"
+        );
+        let total: u64 = json["record"]["sample"]["tuples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[1].as_u64().unwrap())
+            .sum();
+        assert_eq!(total, 60, "every row counted");
+        assert_eq!(
+            json["record"]["designs"][0]["provenance"]["settings"]["nulls"],
+            "category"
+        );
+        // Applied as recorded: every row privatised, none missing.
+        let out = dir.path().join(format!("out-category-{mode}.csv"));
+        let text = common::apply_record((&category, &data), "7", &out, &[]);
+        let rows: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(rows.len(), 60);
+        let private = |r: &&str| r.split(',').skip(2).all(|v| !v.is_empty());
+        assert!(rows.iter().all(private), "{text}");
+
+        let drop = record_design(dir.path(), &data, "drop", mode);
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&drop).unwrap()).unwrap();
+        let total: u64 = json["record"]["sample"]["tuples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t[1].as_u64().unwrap())
+            .sum();
+        let kept = (0..60).filter(|i| i % 7 != 6 && i % 11 != 10).count() as u64;
+        assert_eq!(total, kept);
+        let out = dir.path().join(format!("out-drop-{mode}.csv"));
+        let text = common::apply_record((&drop, &data), "7", &out, &[]);
+        for (i, row) in text.lines().skip(1).enumerate() {
+            let fields: Vec<&str> = row.split(',').collect();
+            let missing = i % 7 == 6 || i % 11 == 10;
+            assert_eq!(
+                fields[2].is_empty() && fields[3].is_empty(),
+                missing,
+                "row {i}: {row}"
+            );
+        }
+        // The analyst leaves the released rows with missing values out as well.
+        let est = common::json(&["estimate", "--mechanism", s(&drop), "--data", s(&out)]);
+        assert_eq!(est["rows"], kept, "{est}");
+    }
+}

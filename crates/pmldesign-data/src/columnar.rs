@@ -169,10 +169,11 @@ pub fn count_parquet_until(
 }
 
 /// Counts the records of `columns` of a Parquet file as
-/// [`crate::records::count_records`] counts a CSV file; a null is refused naming
-/// its column and row (0-based).
-pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSample> {
-    let mut counter = RecordCounter::new(columns)?;
+/// [`crate::records::count_records`] counts a CSV file; a null is handled as
+/// `nulls` says (refused naming its column and row, 0-based, under
+/// [`Nulls::Error`]).
+pub fn count_records_parquet(file: File, columns: &[String], nulls: Nulls) -> Result<RecordSample> {
+    let mut counter = RecordCounter::new(columns, nulls)?;
     let (reader, idx, _) = open_columns(file, columns)?;
     let mut row = 0u64;
     for batch in reader {
@@ -182,15 +183,15 @@ pub fn count_records_parquet(file: File, columns: &[String]) -> Result<RecordSam
         for r in 0..batch.num_rows() {
             let place = |j: usize| format!("column {:?} at row {}", columns[j], row + r as u64);
             for (j, text) in texts.iter().enumerate() {
-                if text.is_null(r) {
+                if text.is_null(r) && nulls == Nulls::Error {
                     return Err(ModelError::invalid(
                         place(j),
                         NULL,
                         "a missing value cannot be counted",
-                        "drop or fill the missing values first",
+                        "pass --nulls drop or --nulls category, or fill the missing values first",
                     ));
                 }
-                values[j] = text.value(r);
+                values[j] = if text.is_null(r) { "" } else { text.value(r) };
             }
             counter.add(&values, place)?;
         }
@@ -424,7 +425,7 @@ pub fn privatise_record_parquet<W: Write + Send>(
     input: File,
     output: W,
     columns: &[String],
-    (on_unknown, replace): (OnUnknown, bool),
+    (on_unknown, replace, nulls): (OnUnknown, bool, Nulls),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let (reader, idx, schema) = open_columns(input, columns)?;
@@ -453,7 +454,8 @@ pub fn privatise_record_parquet<W: Write + Send>(
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
         let texts = batch_texts(&batch, columns, &idx)?;
-        let (private, keep) = record_batch(&texts, columns, on_unknown, privatiser, &mut summary)?;
+        let how = (on_unknown, nulls);
+        let (private, keep) = record_batch(&texts, columns, how, privatiser, &mut summary)?;
         let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
         if replace {
             idx.iter().zip(private).for_each(|(&i, p)| arrays[i] = p);
@@ -470,7 +472,7 @@ pub fn privatise_record_parquet<W: Write + Send>(
 fn record_batch(
     texts: &[StringArray],
     columns: &[String],
-    on_unknown: OnUnknown,
+    (on_unknown, nulls): (OnUnknown, Nulls),
     privatiser: &mut dyn RecordPrivatiser,
     summary: &mut PrivatiseSummary,
 ) -> std::result::Result<(Vec<ArrayRef>, Option<BooleanArray>), PrivatiseError> {
@@ -484,7 +486,7 @@ fn record_batch(
     for (r, kept) in keep.iter_mut().enumerate() {
         let row = summary.rows;
         summary.rows += 1;
-        let values: Vec<&[u8]> = texts
+        let mut values: Vec<&[u8]> = texts
             .iter()
             .map(|t| {
                 if t.is_null(r) {
@@ -494,6 +496,12 @@ fn record_batch(
                 }
             })
             .collect();
+        if !nulls.record_row(&mut values) {
+            // Dropped: every private value missing, the missingness as it is.
+            builders.iter_mut().for_each(StringBuilder::append_null);
+            summary.nulls += 1;
+            continue;
+        }
         match privatiser.privatise(row, &values, &mut outs) {
             Ok(()) => {
                 for (b, o) in builders.iter_mut().zip(&outs) {

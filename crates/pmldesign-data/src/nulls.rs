@@ -70,9 +70,41 @@ pub fn is_missing(value: &[u8]) -> bool {
     value.is_empty() || std::str::from_utf8(value).is_ok_and(|s| s.trim().is_empty())
 }
 
+impl Nulls {
+    /// A record's row under this rule: under [`Nulls::Category`] each missing
+    /// value becomes [`NULL_LABEL`]; under [`Nulls::Drop`] a row with a missing
+    /// value is left out (`false`: not counted, written with every private value
+    /// missing); under [`Nulls::Error`] the values are left as they are (a
+    /// missing one is then refused, naming its field).
+    pub fn record_row(self, values: &mut [&[u8]]) -> bool {
+        match self {
+            Nulls::Error => true,
+            Nulls::Drop => !values.iter().any(|v| is_missing(v)),
+            Nulls::Category => {
+                for v in values.iter_mut().filter(|v| is_missing(v)) {
+                    *v = NULL_LABEL.as_bytes();
+                }
+                true
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_rows_under_each_rule() {
+        let row = || [&b"a"[..], &b" "[..]];
+        let mut v = row();
+        assert!(Nulls::Error.record_row(&mut v) && v == row());
+        assert!(!Nulls::Drop.record_row(&mut row()));
+        assert!(Nulls::Drop.record_row(&mut [&b"a"[..], &b"b"[..]]));
+        let mut v = row();
+        assert!(Nulls::Category.record_row(&mut v));
+        assert_eq!(v, [&b"a"[..], NULL_LABEL.as_bytes()]);
+    }
 
     #[test]
     fn names_round_trip() {

@@ -3,6 +3,7 @@
 //! per row over the combinations of the columns' labels (`joint`), written back as
 //! one `{column}_private` per column.
 
+use crate::nulls::Nulls;
 use crate::privatise::{
     ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, read_error,
     unknown_error,
@@ -144,13 +145,15 @@ impl RecordPrivatiser for JointPrivatiser {
 /// `columns` (or, with `replace`, writing the private values in place of the
 /// raw ones, so the output holds no raw value of the record), privatised together
 /// by `privatiser`. A row with a value outside its column's alphabet is handled as
-/// `on_unknown` says (kept with every private value empty); it keeps its place in
-/// the streams.
+/// `on_unknown` says (kept with every private value empty); a missing value as
+/// `nulls` says ([`Nulls::record_row`]: the label [`crate::NULL_LABEL`], or the row
+/// written with every private value missing). Every row keeps its place in the
+/// streams.
 pub fn privatise_record<R: Read, W: std::io::Write>(
     reader: R,
     writer: W,
     columns: &[String],
-    (on_unknown, replace): (OnUnknown, bool),
+    (on_unknown, replace, nulls): (OnUnknown, bool, Nulls),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let mut rdr = csv::ReaderBuilder::new()
@@ -184,30 +187,35 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
     let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
     while rdr.read_byte_record(&mut record).map_err(read_error)? {
         summary.rows += 1;
-        let values: Vec<&[u8]> = idx
+        let mut values: Vec<&[u8]> = idx
             .iter()
             .map(|&i| record.get(i).unwrap_or_default())
             .collect();
-        match privatiser.privatise(summary.rows - 1, &values, &mut outs) {
-            Ok(()) => summary.privatised += 1,
-            Err(j) => {
-                let line = record.position().map_or(0, |p| p.line());
-                let shown = String::from_utf8_lossy(values[j]).into_owned();
-                if on_unknown == OnUnknown::Error {
-                    return Err(unknown_error(
-                        &columns[j],
-                        line,
-                        &shown,
-                        privatiser.alphabet(j),
-                    ));
+        if !nulls.record_row(&mut values) {
+            summary.nulls += 1;
+            outs.iter_mut().for_each(Vec::clear);
+        } else {
+            match privatiser.privatise(summary.rows - 1, &values, &mut outs) {
+                Ok(()) => summary.privatised += 1,
+                Err(j) => {
+                    let line = record.position().map_or(0, |p| p.line());
+                    let shown = String::from_utf8_lossy(values[j]).into_owned();
+                    if on_unknown == OnUnknown::Error {
+                        return Err(unknown_error(
+                            &columns[j],
+                            line,
+                            &shown,
+                            privatiser.alphabet(j),
+                        ));
+                    }
+                    summary.first_unknown.get_or_insert((line, shown));
+                    if on_unknown == OnUnknown::Skip {
+                        summary.skipped += 1;
+                        continue;
+                    }
+                    summary.kept += 1;
+                    outs.iter_mut().for_each(Vec::clear);
                 }
-                summary.first_unknown.get_or_insert((line, shown));
-                if on_unknown == OnUnknown::Skip {
-                    summary.skipped += 1;
-                    continue;
-                }
-                summary.kept += 1;
-                outs.iter_mut().for_each(Vec::clear);
             }
         }
         if replace {

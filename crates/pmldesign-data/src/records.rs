@@ -3,6 +3,7 @@
 //! record design (`pmldesign_model::record::RecordSample`).
 
 use crate::counts::Counter;
+use crate::nulls::Nulls;
 use crate::table::{column_index, csv_error};
 use pmldesign_model::record::RecordSample;
 use pmldesign_model::{ModelError, Result};
@@ -15,11 +16,15 @@ pub(crate) struct RecordCounter {
     counters: Vec<Counter>,
     tuples: HashMap<Vec<usize>, u64>,
     tuple: Vec<usize>,
+    nulls: Nulls,
+    /// Rows left out for a missing value ([`Nulls::Drop`]).
+    pub(crate) dropped: u64,
 }
 
 impl RecordCounter {
-    /// A counter of the named columns (each named once).
-    pub(crate) fn new(columns: &[String]) -> Result<Self> {
+    /// A counter of the named columns (each named once), missing values handled
+    /// as `nulls` says ([`Nulls::record_row`]).
+    pub(crate) fn new(columns: &[String], nulls: Nulls) -> Result<Self> {
         for (i, c) in columns.iter().enumerate() {
             if columns[..i].contains(c) {
                 return Err(ModelError::invalid(
@@ -37,12 +42,21 @@ impl RecordCounter {
                 .collect::<Result<_>>()?,
             tuples: HashMap::new(),
             tuple: vec![0; columns.len()],
+            nulls,
+            dropped: 0,
         })
     }
 
     /// Counts one record; `place(j)` names the field of column `j` in an error.
     pub(crate) fn add(&mut self, values: &[&str], place: impl Fn(usize) -> String) -> Result<()> {
-        for (j, value) in values.iter().enumerate() {
+        let mut bytes: Vec<&[u8]> = values.iter().map(|v| v.as_bytes()).collect();
+        if !self.nulls.record_row(&mut bytes) {
+            self.dropped += 1;
+            return Ok(());
+        }
+        for (j, value) in bytes.iter().enumerate() {
+            // Fields came in as text; a rule only swaps in the text NULL_LABEL.
+            let value = std::str::from_utf8(value).expect("text in, text out");
             match self.counters[j].add(value) {
                 Ok(i) => self.tuple[j] = i,
                 Err(reject) => return Err(self.counters[j].reject(reject, value, place(j))),
@@ -63,10 +77,11 @@ impl RecordCounter {
     }
 }
 
-/// Counts the records of `columns` in a CSV file with a header: a value missing
-/// or empty in any of them is an error naming its column and line.
-pub fn count_records<R: Read>(reader: R, columns: &[String]) -> Result<RecordSample> {
-    let mut counter = RecordCounter::new(columns)?;
+/// Counts the records of `columns` in a CSV file with a header. A value missing
+/// or empty in any of them is handled as `nulls` says: an error naming its
+/// column and line, the row left out, or the category [`crate::NULL_LABEL`].
+pub fn count_records<R: Read>(reader: R, columns: &[String], nulls: Nulls) -> Result<RecordSample> {
+    let mut counter = RecordCounter::new(columns, nulls)?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .from_reader(crate::table::bounded(reader));
@@ -96,7 +111,8 @@ mod tests {
     #[test]
     fn tuples_are_counted_with_first_seen_labels() {
         let csv = "id,city,age\n1,Oslo,young\n2,Lund,old\n3,Oslo,young\n4,Oslo,old\n";
-        let s = count_records(csv.as_bytes(), &["city".into(), "age".into()]).unwrap();
+        let s =
+            count_records(csv.as_bytes(), &["city".into(), "age".into()], Nulls::Error).unwrap();
         assert_eq!(s.labels(0), ["Oslo", "Lund"]);
         assert_eq!(
             s.tuples(),
@@ -105,13 +121,31 @@ mod tests {
         let e = count_records(
             "city,age\nOslo,\n".as_bytes(),
             &["city".into(), "age".into()],
+            Nulls::Error,
         );
         assert!(
             e.unwrap_err()
                 .to_string()
                 .contains(r#"column "age" at line 2"#)
         );
-        let twice = count_records(csv.as_bytes(), &["city".into(), "city".into()]);
+        let twice = count_records(
+            csv.as_bytes(),
+            &["city".into(), "city".into()],
+            Nulls::Error,
+        );
         assert!(twice.unwrap_err().to_string().starts_with("invalid column"));
+    }
+
+    #[test]
+    fn missing_values_are_dropped_or_counted_as_a_category() {
+        let csv = "city,age\nOslo,young\nOslo,\n ,old\nLund,old\n";
+        let columns = ["city".to_string(), "age".to_string()];
+        let dropped = count_records(csv.as_bytes(), &columns, Nulls::Drop).unwrap();
+        assert_eq!(dropped.labels(0), ["Oslo", "Lund"]);
+        assert_eq!(dropped.tuples().iter().map(|t| t.1).sum::<u64>(), 2);
+        let category = count_records(csv.as_bytes(), &columns, Nulls::Category).unwrap();
+        assert_eq!(category.labels(0), ["Oslo", crate::NULL_LABEL, "Lund"]);
+        assert_eq!(category.labels(1), ["young", crate::NULL_LABEL, "old"]);
+        assert_eq!(category.tuples().iter().map(|t| t.1).sum::<u64>(), 4);
     }
 }

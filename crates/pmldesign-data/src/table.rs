@@ -230,7 +230,12 @@ mod tests {
         .unwrap();
         let errors = [
             crate::count_column(long_line(), &column, None).unwrap_err(),
-            crate::count_records(long_line(), std::slice::from_ref(&column)).unwrap_err(),
+            crate::count_records(
+                long_line(),
+                std::slice::from_ref(&column),
+                crate::Nulls::Error,
+            )
+            .unwrap_err(),
             match crate::privatise_column(
                 long_line(),
                 &mut sink,

@@ -61,7 +61,7 @@ proptest! {
         let labels = ["a".to_string(), "b".to_string()];
         if let Err(e) = count_column(&bytes[..], "secret", Some(&labels)) { bounded(e) }
         let columns = ["secret".to_string(), "other".to_string()];
-        if let Err(e) = count_records(&bytes[..], &columns) { bounded(e) }
+        if let Err(e) = count_records(&bytes[..], &columns, pmldesign_data::Nulls::Error) { bounded(e) }
         if let Err(e) = csv_columns(&bytes[..]) { bounded(e) }
         let w = Mechanism::from_rows(vec![vec![0.75, 0.25], vec![0.25, 0.75]]).unwrap();
         let key = StreamKey::parse("0x1234567890abcdef1234567890abcdef").unwrap();

@@ -154,10 +154,6 @@ fn run_record(
         ),
         (a.key.is_some(), "--key (not yet for records)"),
         (
-            a.nulls.is_some_and(|n| n != crate::args::NullsArg::Error),
-            "--nulls (not yet for records)",
-        ),
-        (
             a.output_column.is_some(),
             "--output-column (each column gets {column}_private, or --replace)",
         ),
@@ -177,7 +173,13 @@ fn run_record(
     } else {
         Source::Csv(open_data(&a.data)?)
     };
-    let how = (on_unknown(a), a.replace);
+    // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
+    let recorded = super::record::recorded_nulls(r)?;
+    let how = (
+        on_unknown(a),
+        a.replace,
+        a.nulls.map_or(recorded, Into::into),
+    );
     let summary = write_atomic_with("--output", &a.output, |w| {
         let p = privatiser.as_mut();
         let w = &mut Stopping { inner: w, stop };
@@ -387,7 +389,7 @@ fn privatise_record_parquet(
     file: std::fs::File,
     w: &mut (dyn std::io::Write + Send),
     columns: &[String],
-    how: (OnUnknown, bool),
+    how: (OnUnknown, bool, Nulls),
     privatiser: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     pmldesign_data::columnar::privatise_record_parquet(file, w, columns, how, privatiser)
@@ -399,7 +401,7 @@ fn privatise_record_parquet(
     _: std::fs::File,
     _: &mut (dyn std::io::Write + Send),
     _: &[String],
-    _: (OnUnknown, bool),
+    _: (OnUnknown, bool, Nulls),
     _: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(no_parquet_support())

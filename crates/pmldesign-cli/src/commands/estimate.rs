@@ -171,7 +171,6 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             "--column (a record names its columns: {column}_private)",
         ),
         (a.bootstrap.is_some(), "--bootstrap (not yet for records)"),
-        (a.nulls.is_some(), "--nulls (not yet for records)"),
         (
             a.method == Some(MethodArg::Inversion),
             "--method inversion (a record's cells are estimated unbiasedly where the released tuples determine them, by EM elsewhere)",
@@ -190,7 +189,16 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
     let private: Vec<String> = r.columns.iter().map(|c| format!("{c}_private")).collect();
     let usage =
         |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
-    let sample = pmldesign_data::count_records(open_data(path)?, &private).map_err(usage)?;
+    // A row whose values were missing was released with every private value
+    // missing (--nulls drop): left out; anything else missing is refused.
+    let nulls = match a
+        .nulls
+        .map_or(super::record::recorded_nulls(r)?, Into::into)
+    {
+        pmldesign_data::Nulls::Drop => pmldesign_data::Nulls::Drop,
+        _ => pmldesign_data::Nulls::Error,
+    };
+    let sample = pmldesign_data::count_records(open_data(path)?, &private, nulls).map_err(usage)?;
     let released: Vec<(Vec<String>, u64)> = sample
         .tuples()
         .iter()

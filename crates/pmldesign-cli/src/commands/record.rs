@@ -8,7 +8,8 @@ use crate::io::data::load_record;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::record::render_record;
 use crate::render::report;
-use pmldesign_solver::{RecordMode, RecordProblem};
+use pmldesign_data::Nulls;
+use pmldesign_solver::{RecordDesign, RecordMode, RecordProblem};
 
 /// Runs `pml design --data F --column A --column B ...`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
@@ -36,10 +37,11 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
             .mode(RecordMode::Compose)
             .split(parse_numbers("--split", split)?);
     }
-    let r = problem.solve().map_err(|e| match e.is_input_error() {
+    let mut r = problem.solve().map_err(|e| match e.is_input_error() {
         true => CliError::Usage(flag_named(&e.to_string())),
         false => CliError::from(e),
     })?;
+    record_nulls(&mut r, a.input.nulls());
     let text = render_record(&r, a.output.format())?;
     let page = report::record_report(
         &r,
@@ -48,6 +50,40 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         report::written_design(&a.output),
     )?;
     emit_with_report(a.output.path(), &text, page)
+}
+
+/// How missing values were read, kept in every design's provenance (as a
+/// single column's design keeps it) so that `pml apply` reads the rows alike.
+fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
+    if nulls == Nulls::Error {
+        return;
+    }
+    for p in r.designs.iter_mut().filter_map(|d| d.provenance.as_mut()) {
+        p.settings.insert("nulls".into(), nulls.name().into());
+    }
+}
+
+/// What a record design recorded for missing values: its designs' (all alike,
+/// as `pml design` writes them) [default: error].
+pub(crate) fn recorded_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
+    let mut named = r.designs.iter().map(|d| {
+        d.provenance
+            .as_ref()
+            .and_then(|p| p.settings.get("nulls"))
+            .map_or(Ok(Nulls::Error), |v| {
+                Nulls::parse("designs[].provenance.settings.nulls", v)
+                    .map_err(|e| CliError::Usage(e.to_string()))
+            })
+    });
+    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
+    for other in named {
+        if other? != first {
+            return Err(CliError::Usage(
+                "invalid designs[].provenance.settings.nulls: the record's designs disagree on missing values; the file was altered: design it again with --nulls".into(),
+            ));
+        }
+    }
+    Ok(first)
 }
 
 fn mode(name: RecordModeName) -> RecordMode {

@@ -179,28 +179,24 @@ pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
             "invalid --bins with several --column: a record's columns are not cut into bins yet; bin them first, or design each column alone".into(),
         ));
     }
-    if input.nulls() != pmldesign_data::Nulls::Error {
-        return Err(CliError::Usage(format!(
-            "invalid --nulls {} with several --column: a record's missing values are not handled yet; drop or fill them first, or design each column alone",
-            input.nulls().name()
-        )));
-    }
     let usage = |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {shown}: {e}"));
     if DataFormat::of(path, input.data_format) == DataFormat::Parquet {
-        return parquet_records(path, &input.column)?.map_err(usage);
+        return parquet_records(path, &input.column, input.nulls())?.map_err(usage);
     }
     let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
-    pmldesign_data::count_records(reader, &input.column).map_err(usage)
+    pmldesign_data::count_records(reader, &input.column, input.nulls()).map_err(usage)
 }
 
 #[cfg(feature = "parquet")]
 fn parquet_records(
     path: &std::path::Path,
     columns: &[String],
+    nulls: pmldesign_data::Nulls,
 ) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
     Ok(pmldesign_data::columnar::count_records_parquet(
         open_file(path)?,
         columns,
+        nulls,
     ))
 }
 
@@ -208,6 +204,7 @@ fn parquet_records(
 fn parquet_records(
     path: &std::path::Path,
     _: &[String],
+    _: pmldesign_data::Nulls,
 ) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
     Err(no_parquet(path))
 }

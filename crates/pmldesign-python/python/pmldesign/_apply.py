@@ -320,7 +320,9 @@ def apply(
     if type(design_or_matrix).__name__ == "RecordDesign":
         from ._record_design import apply_record
 
-        return apply_record(cast("RecordDesign", design_or_matrix), values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace)
+        return apply_record(
+            cast("RecordDesign", design_or_matrix), values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace, nulls=nulls
+        )
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     design_or_matrix = cast(MechanismLike, design_or_matrix)

@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _native, _report
 from ._apply import check_on_unknown, draw, refuse, shared_secret
-from ._codes import codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number
 from ._native import PmlError
 from ._records import _CERTIFIED, Checked, Record
@@ -93,26 +93,38 @@ class RecordDesign(Checked):
         return _report.notebook(self.to_html())
 
 
-def _frame_tuples(data: Any, columns: Sequence[str]) -> Tuple[List[List[str]], np.ndarray]:
-    """Each column's labels (first-seen order) and the rows as label indices."""
+def _frame_tuples(data: Any, columns: Sequence[str], nulls: Nulls = "error") -> Tuple[List[List[str]], np.ndarray]:
+    """Each column's labels (first-seen order) and the rows as label indices; a
+    null is refused, leaves its row out (``drop``) or is the label ``<null>``
+    (``category``), as ``pml design --nulls`` does."""
     if type(data).__name__ == "LazyFrame":
         data = data.select(list(columns)).collect()
     names = list(data.columns)
-    labels, codes = [], []
+    texts, masks = [], []
     for c in columns:
         if c not in names:
             raise PmlError(f"invalid column = {c!r}: no such column (it has {names}); pass one of them")
         s = data[c]
         refuse_floats(s, c)
-        nulls = int(s.isna().sum()) if kind(s) == "pandas" else int(s.null_count())
-        if nulls:
-            raise PmlError(f"invalid column {c!r}: {nulls} null value(s) of {len(s)} rows; drop or fill them first")
+        null = s.isna().to_numpy() if kind(s) == "pandas" else s.is_null().to_numpy()
+        if null.any() and nulls == "error":
+            raise PmlError(
+                f"invalid column {c!r}: {int(null.sum())} null value(s) of {len(s)} rows; "
+                "pass nulls='drop' or nulls='category', or fill them first"
+            )
         text = s.astype(str).to_numpy() if kind(s) == "pandas" else np.asarray(s.cast(str).to_list(), dtype=object)
-        first, index = np.unique(text, return_index=True)
-        order = [str(v) for v in first[np.argsort(index)]]
-        labels.append(order)
-        code, _ = codes_of(s, order)
-        codes.append(code)
+        texts.append(np.where(null, NULL_LABEL, text).astype(object))
+        masks.append(null)
+    keep = ~np.logical_or.reduce(masks) if (masks and nulls == "drop") else np.ones(len(data), dtype=bool)
+    labels, codes = [], []
+    for text in texts:
+        text = text[keep]
+        first, index, inverse = np.unique(text, return_index=True, return_inverse=True)
+        order = np.argsort(index)
+        labels.append([str(v) for v in first[order]])
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes.append(rank[inverse.ravel()])
     return labels, np.stack(codes, axis=1) if codes else np.zeros((0, 0), dtype=np.int64)
 
 
@@ -144,6 +156,7 @@ def design_record(
     max_cells: int = 1024,
     time_limit: Optional[float] = None,
     gap: float = 1e-9,
+    nulls: Nulls = "error",
 ) -> RecordDesign:
     """The release of the records of ``columns`` under one guarantee about the whole record.
 
@@ -177,6 +190,11 @@ def design_record(
         Seconds for each of its designs.
     gap : float, default 1e-9
         As in :func:`design`.
+    nulls : {"error", "drop", "category"}, default "error"
+        What a null in a DataFrame does: refused, its row left out (and
+        :func:`apply_record` writes such rows with every private value null), or
+        counted and privatised as the label ``<null>`` of its column. Recorded in
+        the design, so that :func:`apply_record` reads rows alike.
 
     Returns
     -------
@@ -192,11 +210,12 @@ def design_record(
         raise PmlError(f"invalid mode = {mode!r}: use one of {', '.join(MODES)}")
     if utility != "mi":
         raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
+    nulls = check_nulls_name(nulls)
     columns = [str(c) for c in columns] if not isinstance(columns, str) else [columns]
     if isinstance(data, Mapping):
         labels, rows, counts = _mapping_tuples(data, columns)
     elif kind(data) == "plain" and type(data).__name__ in ("DataFrame", "LazyFrame"):
-        labels, codes = _frame_tuples(data, columns)
+        labels, codes = _frame_tuples(data, columns, nulls)
         rows, counts = np.unique(codes, axis=0, return_counts=True) if len(codes) else (codes, np.zeros(0, np.int64))
     else:
         raise PmlError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
@@ -206,7 +225,17 @@ def design_record(
         split=None if split is None else [float(e) for e in split], max_cells=int(max_cells), time_limit=time_limit,
         gap=float(gap),
     )
-    return RecordDesign(json.loads(text)["record"], _CERTIFIED)
+    record = json.loads(text)["record"]
+    if nulls != "error":
+        for d in record["designs"]:
+            d["provenance"]["settings"]["nulls"] = nulls
+    return RecordDesign(record, _CERTIFIED)
+
+
+def recorded_nulls(design: RecordDesign) -> Nulls:
+    """What the record design recorded for nulls (``pml design --nulls``), else ``error``."""
+    settings = design.to_dict()["designs"][0].get("provenance", {}).get("settings", {})
+    return check_nulls_name(settings.get("nulls", "error"))
 
 
 def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) -> None:
@@ -220,7 +249,14 @@ def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) 
 
 
 def apply_record(
-    design: RecordDesign, frame: Any, *, seed: Any = None, offset: int = 0, on_unknown: str = "error", replace: bool = False
+    design: RecordDesign,
+    frame: Any,
+    *,
+    seed: Any = None,
+    offset: int = 0,
+    on_unknown: str = "error",
+    replace: bool = False,
+    nulls: Optional[Nulls] = None,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
@@ -229,14 +265,18 @@ def apply_record(
     from its own place of the streams. A row with a value outside its column's
     labels follows ``on_unknown`` (kept with every private value missing). With
     ``replace``, the private values take the raw columns' places and names (as
-    ``pml apply --replace``): the result holds no raw value of the record."""
+    ``pml apply --replace``): the result holds no raw value of the record. A null
+    follows ``nulls`` (default: what the design recorded): ``category`` privatises
+    it as its column's ``<null>``, ``drop`` writes the row with every private value
+    null."""
     how = check_on_unknown(on_unknown)
+    rule = recorded_nulls(design) if nulls is None else check_nulls_name(nulls)
     secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
         raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
     check_record_frame(design, list(frame.columns))
     places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
-    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, how)
+    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule))
     done = attached(frame, design, outs, missing, how)
     if not replace:
         return done
@@ -250,19 +290,31 @@ def apply_record(
     return done
 
 
-def record_codes(design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: str) -> Tuple[List[np.ndarray], np.ndarray]:
+def record_codes(
+    design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: Any
+) -> Tuple[List[np.ndarray], np.ndarray]:
     """Each column's private values as codes into :func:`private_names` (-1 where
-    missing), row k drawn at ``places[k]``, and the rows with an unknown value."""
+    missing), row k drawn at ``places[k]``, and the rows with an unknown value.
+    ``how`` is ``on_unknown``, or ``(on_unknown, nulls)``: under ``category`` a null
+    is its column's ``<null>``, under ``drop`` its row is written missing (and
+    kept, whatever ``on_unknown`` says)."""
+    on_unknown, nulls = how if isinstance(how, tuple) else (how, "error")
     columns = design.columns
     labels = design.labels
     coded = []
+    dropped = np.zeros(len(places), dtype=bool)
     for c, l in zip(columns, labels):
         codes, describe = codes_of(values[c], l)
-        if how == "error" and (codes < 0).any():
-            at = lambda i: f"column {c!r} at row {int(places[i])}"  # noqa: E731
-            refuse(codes, describe, at, l)
+        if nulls == "category" and NULL_LABEL in l:
+            codes = np.where(codes == NULL, l.index(NULL_LABEL), codes)
+        elif nulls == "drop":
+            dropped |= codes == NULL
         coded.append(codes)
-    missing = np.zeros(len(places), dtype=bool)
+    for c, l, codes in zip(columns, labels, coded):
+        if on_unknown == "error" and ((codes < 0) & ~dropped).any():
+            at = lambda i: f"column {c!r} at row {int(places[i])}"  # noqa: E731
+            refuse(np.where(dropped, 0, codes), describe, at, l)
+    missing = dropped.copy()
     for codes in coded:
         missing |= codes < 0
     if design.mode == "joint":
@@ -279,7 +331,8 @@ def record_codes(design: RecordDesign, values: Dict[str, Any], secret: str, plac
             outs.append(draw(d.mechanism, np.where(missing, -1, codes), c, secret, places=places))
     for o in outs:
         o[missing] = -1
-    return outs, missing
+    # Dropped rows are written, not skipped: only unknown values follow on_unknown.
+    return outs, missing & ~dropped
 
 
 def private_names(design: RecordDesign) -> List[List[str]]:

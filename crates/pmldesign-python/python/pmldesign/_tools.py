@@ -280,13 +280,23 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
             f"invalid released = {type(frame).__name__}: a record design estimates from a pandas or polars frame "
             f"with the columns {columns}" + (f" (missing {missing})" if missing else "")
         )
+    from ._record_design import recorded_nulls
+
+    dropped = recorded_nulls(design) == "drop"
     if module == "pandas":
+        if dropped:
+            # Rows released with every private value null (nulls='drop'): left out.
+            frame = frame[~frame[columns].isna().all(axis=1)]
         if frame[columns].isna().any().any():
             raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = frame.groupby(columns, sort=False, observed=True).size()
         tuples = [([str(v) for v in (k if isinstance(k, tuple) else (k,))], int(n)) for k, n in grouped.items()]
     else:
         data = frame.collect() if hasattr(frame, "collect") else frame
+        if dropped:
+            import polars as pl
+
+            data = data.filter(~pl.all_horizontal([pl.col(c).is_null() for c in columns]))
         if any(data[c].null_count() for c in columns):
             raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = data.group_by(columns, maintain_order=True).len()

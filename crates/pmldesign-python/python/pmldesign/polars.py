@@ -61,14 +61,15 @@ def _record_batch(design: Any, secret: str, how: str) -> Any:
     for a record design: a struct of the private columns."""
     import polars as pl
 
-    from ._record_design import private_names, record_codes
+    from ._record_design import private_names, record_codes, recorded_nulls
 
     names = private_names(design)
+    rule = (how, recorded_nulls(design))
 
     def run(batch: Any) -> Any:
         values = {c: batch.struct.field(c) for c in design.columns}
         places = batch.struct.field(_INDEX).to_numpy().astype(np.uint64)
-        outs, _ = record_codes(design, values, secret, places, how)
+        outs, _ = record_codes(design, values, secret, places, rule)
         series = [
             pl.Series(f"{c}_private", o).replace_strict(list(range(len(n))), n, default=None, return_dtype=pl.Enum(n))
             for c, o, n in zip(design.columns, outs, names)

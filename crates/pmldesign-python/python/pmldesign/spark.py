@@ -114,10 +114,11 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
         import pyarrow as pa
         from pyspark import TaskContext
 
-        from ._record_design import RecordDesign, private_names, record_codes
+        from ._record_design import RecordDesign, private_names, record_codes, recorded_nulls
 
         design = RecordDesign.from_json(text)  # re-verified on the worker
         names = private_names(design)
+        rule = (how, recorded_nulls(design))
         context = TaskContext.get()
         assert context is not None  # set in every Spark task
         part = context.partitionId()
@@ -126,7 +127,7 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
         for batch in batches:
             values = {c: batch.column(batch.schema.get_field_index(c)) for c in design.columns}
             places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(at)
-            outs, missing = record_codes(design, values, secret, places, how)
+            outs, missing = record_codes(design, values, secret, places, rule)
             at += batch.num_rows
             _check_span(part, at - first, spans, done=False)
             private = [pa.array(np.asarray([*n, ""], dtype=object)[o], mask=o < 0, type=pa.string()) for o, n in zip(outs, names)]
