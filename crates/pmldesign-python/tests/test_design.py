@@ -245,3 +245,23 @@ def test_progress_reads_as_attributes_and_a_long_run_reports_itself(capsys, monk
     pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.8)
     err = capsys.readouterr().err
     assert "pmldesign:" in err and "time_limit=" in err, err
+
+
+def test_results_are_typed_classes_with_readable_reprs():
+    """Certificate, Guarantee, Baseline, Verification and Estimate are classes with
+    typed attributes (what mypy and an editor see), and their repr shows values."""
+    d = pmldesign.design_from_counts([400, 300, 200, 100], 1.0, delta=1e-3)
+    c = d.certificate
+    assert isinstance(c, pmldesign.Certificate) and c.holds()
+    assert isinstance(c.worst_case_pml, float) and c.worst_case_pml <= c.target_epsilon + 1e-12
+    assert c.upper_bound is not None and c.gap is not None and c.gap >= 0
+    g = d.guarantee
+    assert isinstance(g, pmldesign.Guarantee) and g.samples == 1000 and g.delta == 1e-3
+    assert "samples=1000" in repr(g) and "delta=0.001" in repr(g)
+    rr = d.baselines["pml_calibrated"]
+    assert isinstance(rr, pmldesign.Baseline) and rr.mechanism.shape == (4, 4)
+    assert rr.ratio is not None and rr.ratio >= 1 - 1e-12
+    v = d.verify()
+    assert isinstance(v, pmldesign.Verification) and v.utility_value == pytest.approx(d.utility)
+    e = pmldesign.estimate(d, counts=[400, 300, 200, 100])
+    assert isinstance(e, pmldesign.Estimate) and e.rows == 1000 and len(e.estimates) >= 1

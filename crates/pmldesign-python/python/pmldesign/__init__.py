@@ -17,18 +17,22 @@ from . import bounds, dask, polars, spark  # the engines themselves are imported
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
 from ._record_design import RecordDesign, design_record
-from ._records import Certificate, Record
+from ._records import Baseline, Certificate, Estimate, Guarantee, Record, Verification
 from ._tables import count
 from ._apply import apply
 from ._tools import assess, compare, envelope, estimate
 
 __all__ = [
+    "Baseline",
     "Certificate",
     "Design",
+    "Estimate",
+    "Guarantee",
     "PmlError",
     "PmlTypeError",
     "Record",
     "RecordDesign",
+    "Verification",
     "apply",
     "assess",
     "bounds",

@@ -23,7 +23,7 @@ from . import _native
 from ._codes import Nulls, check_nulls_name
 from ._native import PmlError
 from . import _report
-from ._records import _CERTIFIED, Certificate, Checked, Record
+from ._records import _CERTIFIED, Baseline, Certificate, Checked, Guarantee, Record, Verification
 
 ArrayLike = Union[Sequence[float], np.ndarray]
 Progress = Callable[[Any], Any]
@@ -218,7 +218,7 @@ class Design(Checked):
         return Certificate(self._data["certificate"])
 
     @property
-    def baselines(self) -> Dict[str, Record]:
+    def baselines(self) -> Dict[str, Baseline]:
         """Every mechanism the design is compared with, by name: randomized response
         (``"same_ldp"``, ``"pml_calibrated"``, each with ``ldp_epsilon``), then the best
         structured mechanism of each family calibrated to the same guarantee
@@ -236,18 +236,18 @@ class Design(Checked):
         out = {}
         for name, value in found.items():
             u = value["utility"]
-            out[name] = Record(dict(value, ratio=design / u if u != 0 else None))
+            out[name] = Baseline(dict(value, ratio=design / u if u != 0 else None))
         return out
 
     @property
-    def guarantee(self) -> Optional[Record]:
+    def guarantee(self) -> Optional[Guarantee]:
         """The (eps, delta) guarantee of a design from counts ([E] Sec. III), else None."""
         g = self._data.get("guarantee")
         if g is None:
             return None
-        return Record(g) if isinstance(g, dict) else Record({"statement": g})
+        return Guarantee(g) if isinstance(g, dict) else Guarantee({"statement": g})
 
-    def verify(self) -> Record:
+    def verify(self) -> Verification:
         """Re-checks the design without trusting the run that made it.
 
         As ``pml assess --design FILE`` does: privacy re-measured over the whole set,
@@ -256,7 +256,7 @@ class Design(Checked):
 
         Returns
         -------
-        Record
+        Verification
             ``utility_value``, ``proven_bound`` (the smallest upper bound proven here;
             for a loss, minus the largest lower bound on the loss), ``dual_bound`` and
             ``repricing`` (``exact``, ``containing``, ``skipped`` or ``no_dual``).
@@ -266,7 +266,7 @@ class Design(Checked):
         PmlError
             Naming the field that does not hold.
         """
-        return Record(_native.verify_design(self.to_json()))
+        return Verification(_native.verify_design(self.to_json()))
 
     @classmethod
     def from_json(cls, text: str) -> "Design":

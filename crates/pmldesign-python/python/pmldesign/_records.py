@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Dict, Iterator, List, Mapping
+from typing import Any, Dict, Iterator, List, Mapping, Optional
 
 import numpy as np
 
@@ -77,9 +77,145 @@ class Record:
         return json.dumps(self._data, indent=indent)
 
     def __repr__(self) -> str:
-        keys = ", ".join(list(self._data)[:8])
+        def short(v: Any) -> str:
+            if isinstance(v, dict):
+                return "{...}"
+            if isinstance(v, list):
+                return "[...]" if v else "[]"
+            text = repr(v)
+            return text if len(text) <= 60 else text[:57] + "..."
+
+        shown = [f"{k}={short(v)}" for k, v in list(self._data.items())[:8]]
         more = ", ..." if len(self._data) > 8 else ""
-        return f"{type(self).__name__}({keys}{more})"
+        return f"{type(self).__name__}({', '.join(shown)}{more})"
+
+
+def _real(v: Any) -> Optional[float]:
+    """A JSON number as a float; ``None`` (JSON null: infinite or undefined) stays None."""
+    return None if v is None else float(v)
+
+
+class Guarantee(Record):
+    """The (eps, delta) guarantee of a design from a sample ([E] Sec. III): with
+    probability at least ``1 - delta`` over the ``samples`` rows, the true distribution
+    lies in the l1 ball of radius ``beta`` that the design protects."""
+
+    __slots__ = ()
+
+    @property
+    def samples(self) -> int:
+        """The number of rows m behind the estimate."""
+        return int(self._data["samples"])
+
+    @property
+    def delta(self) -> float:
+        """The failure probability of the guarantee."""
+        return float(self._data["delta"])
+
+    @property
+    def beta(self) -> float:
+        """The l1 radius the design protects."""
+        return float(self._data["beta"])
+
+    @property
+    def radius_method(self) -> str:
+        """How beta follows from m and delta (``distribution_free`` or ``kappa``)."""
+        return str(self._data["radius_method"])
+
+    @property
+    def statement(self) -> str:
+        """The guarantee in words, to publish."""
+        return str(self._data.get("statement", ""))
+
+
+class Baseline(Record):
+    """A mechanism a design is compared with (randomized response or a structured one)."""
+
+    __slots__ = ()
+
+    @property
+    def utility(self) -> float:
+        """Its utility under the reference prior (minus the loss or the estimation error)."""
+        return float(self._data["utility"])
+
+    @property
+    def worst_case_pml(self) -> Optional[float]:
+        """Its worst-case PML over the design's set (None: infinite)."""
+        return _real(self._data.get("worst_case_pml"))
+
+    @property
+    def mechanism(self) -> np.ndarray:
+        """Its matrix, rows as inputs."""
+        return np.asarray(self._data["mechanism"], dtype=np.float64)
+
+    @property
+    def ratio(self) -> Optional[float]:
+        """The design's objective over this baseline's (None where the baseline's is 0)."""
+        return _real(self._data.get("ratio"))
+
+
+class Verification(Record):
+    """What re-checking a design proved (``Design.verify``, ``pml assess --design``)."""
+
+    __slots__ = ()
+
+    @property
+    def utility_value(self) -> float:
+        """The utility re-measured on the matrix."""
+        return float(self._data["utility_value"])
+
+    @property
+    def proven_bound(self) -> Optional[float]:
+        """The smallest upper bound on the optimum proven here."""
+        return _real(self._data.get("proven_bound"))
+
+    @property
+    def dual_bound(self) -> Optional[float]:
+        """The bound the stored dual proves once re-priced (None without one)."""
+        return _real(self._data.get("dual_bound"))
+
+    @property
+    def repricing(self) -> str:
+        """Over which rays the dual was re-priced (``exact``, ``containing``, ...)."""
+        return str(self._data["repricing"])
+
+
+class Estimate(Record):
+    """The input distribution estimated from released data (:func:`estimate`)."""
+
+    __slots__ = ()
+
+    @property
+    def estimates(self) -> List[Dict[str, Any]]:
+        """One dict per group of inputs released alike: ``label``, ``inputs``,
+        ``estimate``, ``lower``, ``upper``, ``standard_error`` (ready for
+        ``pandas.DataFrame(result.estimates)``)."""
+        return copy.deepcopy(list(self._data.get("estimates", [])))
+
+    @property
+    def method(self) -> str:
+        """``em`` or ``inversion``."""
+        return str(self._data["method"])
+
+    @property
+    def rows(self) -> int:
+        """Released rows counted."""
+        return int(self._data["rows"])
+
+    @property
+    def confidence(self) -> float:
+        """The confidence of the intervals."""
+        return float(self._data["confidence"])
+
+    @property
+    def log_likelihood(self) -> Optional[float]:
+        """The log-likelihood of the counts at the estimate."""
+        return _real(self._data.get("log_likelihood"))
+
+    @property
+    def converged(self) -> bool:
+        """Whether EM met its stopping rule before its iteration cap."""
+        return bool(self._data.get("converged", True))
 
 
 #: Passed by the library's own constructors: the data was certified (by the run
@@ -113,6 +249,52 @@ class Certificate(Record):
     ``upper_bound`` is an LP dual bound on the utility of every feasible mechanism and
     ``gap = upper_bound - utility_value``; ``dual`` holds lambda so anyone can check it.
     """
+
+    @property
+    def worst_case_pml(self) -> float:
+        """The largest PML of any output over the whole set, re-measured from the matrix."""
+        return float(self._data["worst_case_pml"])
+
+    @property
+    def target_epsilon(self) -> float:
+        """The level eps the design was asked for."""
+        return float(self._data["target_epsilon"])
+
+    @property
+    def utility_value(self) -> float:
+        """The utility measured on the matrix (minus the loss or the estimation error)."""
+        return float(self._data["utility_value"])
+
+    @property
+    def upper_bound(self) -> Optional[float]:
+        """The certified bound on every feasible mechanism's utility (``None``: none known)."""
+        return _real(self._data.get("upper_bound"))
+
+    @property
+    def gap(self) -> Optional[float]:
+        """``upper_bound - utility_value``: how far below the optimum the design can be."""
+        return _real(self._data.get("gap"))
+
+    @property
+    def max_row_sum_error(self) -> float:
+        """The largest ``|sum_y W[x, y] - 1|`` of the matrix."""
+        return float(self._data["max_row_sum_error"])
+
+    @property
+    def min_entry(self) -> float:
+        """The smallest entry of the matrix."""
+        return float(self._data["min_entry"])
+
+    @property
+    def dual(self) -> Optional[Record]:
+        """The LP dual behind the bound (``lambda``, ``max_reduced_cost``, ``bound``), or None."""
+        d = self._data.get("dual")
+        return Record(d) if isinstance(d, dict) else None
+
+    def holds(self) -> bool:
+        """Whether the design meets its level: the worst-case PML is at most the target
+        eps within the certified tolerance (the verdict; the arithmetic is in the fields)."""
+        return self.worst_case_pml <= self.target_epsilon + float(self._data.get("tolerance", self.tolerance))
 
     @property
     def tolerance(self) -> float:

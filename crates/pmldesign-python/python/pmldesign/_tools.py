@@ -15,7 +15,7 @@ from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, _labels, _number, _vector
 from ._native import PmlError
-from ._records import Record
+from ._records import Estimate, Record
 
 
 def assess(mechanism: MechanismLike, prior: Optional[ArrayLike] = None, *, beta: Optional[float] = None) -> Record:
@@ -264,7 +264,7 @@ def estimate(
                 ),
             }
         )
-    return Record({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})
+    return Estimate({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
