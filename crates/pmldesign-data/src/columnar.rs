@@ -11,7 +11,7 @@ use crate::privatise::{
     ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     unknown_at,
 };
-use crate::record_privatise::RecordPrivatiser;
+use crate::record_privatise::{RecordHandling, RecordPrivatiser};
 use crate::records::RecordCounter;
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
@@ -425,10 +425,15 @@ pub fn privatise_record_parquet<W: Write + Send>(
     input: File,
     output: W,
     columns: &[String],
-    (on_unknown, replace, nulls): (OnUnknown, bool, Nulls),
+    how: RecordHandling<'_>,
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let (reader, idx, schema) = open_columns(input, columns)?;
+    let replace = how.replace;
+    let key = match how.rows {
+        RowPlace::Key(name) => Some((name, column_of(&schema, name)?)),
+        RowPlace::Position => None,
+    };
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
     for (c, &i) in columns.iter().zip(&idx) {
         if replace {
@@ -454,8 +459,12 @@ pub fn privatise_record_parquet<W: Write + Send>(
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
         let texts = batch_texts(&batch, columns, &idx)?;
-        let how = (on_unknown, nulls);
-        let (private, keep) = record_batch(&texts, columns, how, privatiser, &mut summary)?;
+        let places = match key {
+            Some((name, k)) => Some(key_places(batch.column(k), name, summary.rows)?),
+            None => None,
+        };
+        let batch_how = (how.on_unknown, how.nulls, places.as_deref());
+        let (private, keep) = record_batch(&texts, columns, batch_how, privatiser, &mut summary)?;
         let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
         if replace {
             idx.iter().zip(private).for_each(|(&i, p)| arrays[i] = p);
@@ -472,7 +481,7 @@ pub fn privatise_record_parquet<W: Write + Send>(
 fn record_batch(
     texts: &[StringArray],
     columns: &[String],
-    (on_unknown, nulls): (OnUnknown, Nulls),
+    (on_unknown, nulls, places): (OnUnknown, Nulls, Option<&[u64]>),
     privatiser: &mut dyn RecordPrivatiser,
     summary: &mut PrivatiseSummary,
 ) -> std::result::Result<(Vec<ArrayRef>, Option<BooleanArray>), PrivatiseError> {
@@ -486,6 +495,8 @@ fn record_batch(
     for (r, kept) in keep.iter_mut().enumerate() {
         let row = summary.rows;
         summary.rows += 1;
+        // The stream place: the row's position, or its user's key's.
+        let place = places.map_or(row, |p| p[r]);
         let mut values: Vec<&[u8]> = texts
             .iter()
             .map(|t| {
@@ -502,7 +513,7 @@ fn record_batch(
             summary.nulls += 1;
             continue;
         }
-        match privatiser.privatise(row, &values, &mut outs) {
+        match privatiser.privatise(place, &values, &mut outs) {
             Ok(()) => {
                 for (b, o) in builders.iter_mut().zip(&outs) {
                     b.append_value(String::from_utf8_lossy(o));

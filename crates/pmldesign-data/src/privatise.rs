@@ -286,7 +286,7 @@ fn write_row<W: std::io::Write>(
 }
 
 /// The stream place of a record's key (column `name` at index `idx`).
-fn key_place(
+pub(crate) fn key_place(
     record: &csv::ByteRecord,
     (name, idx): (&str, usize),
 ) -> std::result::Result<u64, PrivatiseError> {

@@ -5,8 +5,8 @@
 
 use crate::nulls::Nulls;
 use crate::privatise::{
-    ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, read_error,
-    unknown_error,
+    ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, RowPlace,
+    key_place, read_error, unknown_error,
 };
 use crate::sampler::{LabelIndex, MechanismSampler};
 use crate::stream::{ColumnStream, StreamKey};
@@ -141,19 +141,35 @@ impl RecordPrivatiser for JointPrivatiser {
     }
 }
 
+/// How the rows of a record are privatised: a value outside its column's
+/// alphabet (`on_unknown`), a missing one (`nulls`, [`Nulls::record_row`]), where
+/// each row draws from (`rows`: its position, or its user's key as for one
+/// column) and whether the private values replace the raw ones.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RecordHandling<'a> {
+    /// A row with a value outside its column's alphabet.
+    pub on_unknown: OnUnknown,
+    /// The private values in place of the raw columns (the output then holds no
+    /// raw value of the record), or `{column}_private` appended.
+    pub replace: bool,
+    /// A missing value.
+    pub nulls: Nulls,
+    /// The place of the streams each row draws from.
+    pub rows: RowPlace<'a>,
+}
+
 /// Streams CSV from `reader` to `writer`, appending `{column}_private` for each of
-/// `columns` (or, with `replace`, writing the private values in place of the
-/// raw ones, so the output holds no raw value of the record), privatised together
-/// by `privatiser`. A row with a value outside its column's alphabet is handled as
-/// `on_unknown` says (kept with every private value empty); a missing value as
-/// `nulls` says ([`Nulls::record_row`]: the label [`crate::NULL_LABEL`], or the row
-/// written with every private value missing). Every row keeps its place in the
-/// streams.
+/// `columns` (or, with `how.replace`, writing the private values in place of the
+/// raw ones), privatised together by `privatiser`. A row with a value outside its
+/// column's alphabet is handled as `how.on_unknown` says (kept with every private
+/// value empty); a missing value as `how.nulls` says (the label
+/// [`crate::NULL_LABEL`], or the row written with every private value missing).
+/// Every row keeps its place in the streams: its position, or its key's.
 pub fn privatise_record<R: Read, W: std::io::Write>(
     reader: R,
     writer: W,
     columns: &[String],
-    (on_unknown, replace, nulls): (OnUnknown, bool, Nulls),
+    how: RecordHandling<'_>,
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let mut rdr = csv::ReaderBuilder::new()
@@ -166,6 +182,62 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
         .iter()
         .map(|c| column_index(&header, c))
         .collect::<Result<Vec<_>>>()?;
+    let key = match how.rows {
+        RowPlace::Key(name) => Some((name, column_index(&header, name)?)),
+        RowPlace::Position => None,
+    };
+    write_record_header(&mut wtr, &header, columns, how.replace)?;
+    let mut summary = PrivatiseSummary::default();
+    let mut record = csv::ByteRecord::new();
+    let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
+    while rdr.read_byte_record(&mut record).map_err(read_error)? {
+        summary.rows += 1;
+        let place = match key {
+            Some(k) => key_place(&record, k)?,
+            None => summary.rows - 1,
+        };
+        let mut values: Vec<&[u8]> = idx
+            .iter()
+            .map(|&i| record.get(i).unwrap_or_default())
+            .collect();
+        if !how.nulls.record_row(&mut values) {
+            summary.nulls += 1;
+            outs.iter_mut().for_each(Vec::clear);
+        } else if let Err(j) = privatiser.privatise(place, &values, &mut outs) {
+            let line = record.position().map_or(0, |p| p.line());
+            let shown = String::from_utf8_lossy(values[j]).into_owned();
+            if how.on_unknown == OnUnknown::Error {
+                return Err(unknown_error(
+                    &columns[j],
+                    line,
+                    &shown,
+                    privatiser.alphabet(j),
+                ));
+            }
+            summary.first_unknown.get_or_insert((line, shown));
+            if how.on_unknown == OnUnknown::Skip {
+                summary.skipped += 1;
+                continue;
+            }
+            summary.kept += 1;
+            outs.iter_mut().for_each(Vec::clear);
+        } else {
+            summary.privatised += 1;
+        }
+        write_record_row(&mut wtr, &record, (&idx, &outs), how.replace)?;
+    }
+    wtr.flush()?;
+    Ok(summary)
+}
+
+/// The header: the input's, with `{column}_private` appended for each of
+/// `columns` unless they replace the raw ones (a name the input has is refused).
+fn write_record_header<W: std::io::Write>(
+    wtr: &mut RecordWriter<W>,
+    header: &csv::ByteRecord,
+    columns: &[String],
+    replace: bool,
+) -> std::result::Result<(), PrivatiseError> {
     let names: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
     if let Some(taken) = names
         .iter()
@@ -181,57 +253,28 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
         .into());
     }
     let added = names.iter().filter(|_| !replace).map(|n| n.as_bytes());
-    wtr.record(header.iter().chain(added))?;
-    let mut summary = PrivatiseSummary::default();
-    let mut record = csv::ByteRecord::new();
-    let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
-    while rdr.read_byte_record(&mut record).map_err(read_error)? {
-        summary.rows += 1;
-        let mut values: Vec<&[u8]> = idx
-            .iter()
-            .map(|&i| record.get(i).unwrap_or_default())
-            .collect();
-        if !nulls.record_row(&mut values) {
-            summary.nulls += 1;
-            outs.iter_mut().for_each(Vec::clear);
-        } else {
-            match privatiser.privatise(summary.rows - 1, &values, &mut outs) {
-                Ok(()) => summary.privatised += 1,
-                Err(j) => {
-                    let line = record.position().map_or(0, |p| p.line());
-                    let shown = String::from_utf8_lossy(values[j]).into_owned();
-                    if on_unknown == OnUnknown::Error {
-                        return Err(unknown_error(
-                            &columns[j],
-                            line,
-                            &shown,
-                            privatiser.alphabet(j),
-                        ));
-                    }
-                    summary.first_unknown.get_or_insert((line, shown));
-                    if on_unknown == OnUnknown::Skip {
-                        summary.skipped += 1;
-                        continue;
-                    }
-                    summary.kept += 1;
-                    outs.iter_mut().for_each(Vec::clear);
-                }
-            }
-        }
-        if replace {
-            let fields =
-                record
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| match idx.iter().position(|&k| k == i) {
-                        Some(j) => outs[j].as_slice(),
-                        None => f,
-                    });
-            wtr.record(fields)?;
-        } else {
-            wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?;
-        }
+    wtr.record(header.iter().chain(added))
+}
+
+/// One output row: the private values in the raw columns' places (`replace`)
+/// or after the input's fields.
+fn write_record_row<W: std::io::Write>(
+    wtr: &mut RecordWriter<W>,
+    record: &csv::ByteRecord,
+    (idx, outs): (&[usize], &[Vec<u8>]),
+    replace: bool,
+) -> std::result::Result<(), PrivatiseError> {
+    if replace {
+        let fields =
+            record
+                .iter()
+                .enumerate()
+                .map(|(i, f)| match idx.iter().position(|&k| k == i) {
+                    Some(j) => outs[j].as_slice(),
+                    None => f,
+                });
+        Ok(wtr.record(fields)?)
+    } else {
+        Ok(wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?)
     }
-    wtr.flush()?;
-    Ok(summary)
 }

@@ -12,7 +12,7 @@ use crate::io::write::{check_outputs, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
 use pmldesign_data::record_privatise::{
-    ColumnByColumn, JointPrivatiser, RecordPrivatiser, privatise_record,
+    ColumnByColumn, JointPrivatiser, RecordHandling, RecordPrivatiser, privatise_record,
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
@@ -152,7 +152,6 @@ fn run_record(
             a.column.is_some(),
             "--column (the record design names its columns)",
         ),
-        (a.key.is_some(), "--key (not yet for records)"),
         (
             a.output_column.is_some(),
             "--output-column (each column gets {column}_private, or --replace)",
@@ -175,11 +174,12 @@ fn run_record(
     };
     // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
     let recorded = super::record::recorded_nulls(r)?;
-    let how = (
-        on_unknown(a),
-        a.replace,
-        a.nulls.map_or(recorded, Into::into),
-    );
+    let how = RecordHandling {
+        on_unknown: on_unknown(a),
+        replace: a.replace,
+        nulls: a.nulls.map_or(recorded, Into::into),
+        rows: a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key),
+    };
     let summary = write_atomic_with("--output", &a.output, |w| {
         let p = privatiser.as_mut();
         let w = &mut Stopping { inner: w, stop };
@@ -389,7 +389,7 @@ fn privatise_record_parquet(
     file: std::fs::File,
     w: &mut (dyn std::io::Write + Send),
     columns: &[String],
-    how: (OnUnknown, bool, Nulls),
+    how: RecordHandling<'_>,
     privatiser: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     pmldesign_data::columnar::privatise_record_parquet(file, w, columns, how, privatiser)
@@ -401,7 +401,7 @@ fn privatise_record_parquet(
     _: std::fs::File,
     _: &mut (dyn std::io::Write + Send),
     _: &[String],
-    _: (OnUnknown, bool, Nulls),
+    _: RecordHandling<'_>,
     _: &mut dyn RecordPrivatiser,
 ) -> Result<pmldesign_data::PrivatiseSummary, PrivatiseError> {
     Err(no_parquet_support())

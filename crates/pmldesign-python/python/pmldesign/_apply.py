@@ -273,9 +273,10 @@ def apply(
         The position of the first value in the whole column.
     column : str, optional
         The stream's name (default the Series' name, else ``"value"``).
-    key : sequence, optional
+    key : sequence or str, optional
         One user key per value: a row draws from the place its key gives instead
         of its position, so shuffled rows draw the same (``offset`` is unused).
+        With a :class:`RecordDesign`, also the name of the frame's key column.
     on_unknown : {"error", "skip", "keep"}, default "error"
         A null or a value outside the labels: an error naming the row, left out
         (``skip``; it keeps its place in the stream), or a missing output
@@ -321,7 +322,14 @@ def apply(
         from ._record_design import apply_record
 
         return apply_record(
-            cast("RecordDesign", design_or_matrix), values, seed=seed, offset=offset, on_unknown=on_unknown, replace=replace, nulls=nulls
+            cast("RecordDesign", design_or_matrix),
+            values,
+            seed=seed,
+            offset=offset,
+            on_unknown=on_unknown,
+            replace=replace,
+            nulls=nulls,
+            key=key,
         )
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")

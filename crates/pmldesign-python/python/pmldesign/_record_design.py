@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native, _report
-from ._apply import check_on_unknown, draw, refuse, shared_secret
+from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
 from ._codes import NULL, NULL_LABEL, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number
 from ._native import PmlError
@@ -257,6 +257,7 @@ def apply_record(
     on_unknown: str = "error",
     replace: bool = False,
     nulls: Optional[Nulls] = None,
+    key: Any = None,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
@@ -268,14 +269,20 @@ def apply_record(
     ``pml apply --replace``): the result holds no raw value of the record. A null
     follows ``nulls`` (default: what the design recorded): ``category`` privatises
     it as its column's ``<null>``, ``drop`` writes the row with every private value
-    null."""
+    null. With ``key`` (a column name of ``frame``, or one key per row), each row
+    draws from the place of the streams its user's key gives (as ``pml apply
+    --key``): reordered or split rows release the same values."""
     how = check_on_unknown(on_unknown)
     rule = recorded_nulls(design) if nulls is None else check_nulls_name(nulls)
     secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
         raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
     check_record_frame(design, list(frame.columns))
-    places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
+    if key is None:
+        places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
+    else:
+        keys = frame[key] if isinstance(key, str) else key
+        places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule))
     done = attached(frame, design, outs, missing, how)
     if not replace:
