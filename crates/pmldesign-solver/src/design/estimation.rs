@@ -342,8 +342,14 @@ fn frank_wolfe(
             it.converged = true;
             break;
         }
+        let mixed = atoms.mechanism()?;
+        if mixed.outputs() > crate::limits::MAX_ALPHABET {
+            // Past what any reader takes: the bound at W stands.
+            it.converged = true;
+            break;
+        }
         // The stored bound belongs to the old point: the loop re-prices at the new.
-        it.mechanism = atoms.mechanism()?;
+        it.mechanism = mixed;
         (it.bound, it.dual) = (f64::INFINITY, None);
     }
     Ok(it)
