@@ -29,16 +29,18 @@
 //!
 //! Figure 4: delta = 1e-9, eps in {0.25, 0.5, 1, 2}. Figure 5: eps = ln 2 and delta in
 //! {1e-2, 1e-6, 1e-9, 1e-15, 1e-30}, with delta = 0 the LDP mechanism.
+//!
+//! **Drawing.** One chart per feature, side by side, from `pmldesign_report::chart` (the
+//! charts of the reports), over a log m axis. Figure 4 spans decades, and the charts
+//! have no log y axis: its y axis is the log10 of the mutual information. Figure 5 is a
+//! narrow band on a linear axis.
 
 #[path = "support/files.rs"]
 mod files;
-#[path = "support/plot_additive.rs"]
-mod plot_additive;
 
 use files::{output_dir, write_csv};
-use plot_additive::{Panel, Series, draw};
-use plotters::chart::SeriesLabelPosition;
 use pmldesign_model::{Prior, additive, sample};
+use pmldesign_report::chart::{Axes, Series, line_chart, standalone};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -67,6 +69,13 @@ const FEATURES: [Feature; 2] = [
         ones: 16_192,
     },
 ];
+
+/// Line colours (the "tab10" palette) and the grey of the LDP curve of figure 5.
+const COLOURS: [&str; 4] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"];
+const COLOURS_5: [&str; 5] = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd"];
+const GREY: &str = "#5a5a5a";
+/// Height of the title row above each chart.
+const TITLE_H: f64 = 28.0;
 
 /// How the scale of one curve is chosen.
 #[derive(Clone, Copy)]
@@ -165,6 +174,51 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
     (mean, var.sqrt())
 }
 
+/// `charts` (title, chart) on a grid of `cols` columns, each under its title, as one
+/// standalone SVG document.
+fn grid(charts: &[(String, String)], cols: usize) -> String {
+    let size = |svg: &str, attr: &str| -> f64 {
+        let at = svg
+            .find(&format!(" {attr}=\""))
+            .expect("a chart has a size")
+            + attr.len()
+            + 3;
+        svg[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a numeric size")
+    };
+    let w = charts
+        .iter()
+        .map(|c| size(&c.1, "width"))
+        .fold(0.0, f64::max);
+    let h = charts
+        .iter()
+        .map(|c| size(&c.1, "height"))
+        .fold(0.0, f64::max)
+        + TITLE_H;
+    let rows = charts.len().div_ceil(cols);
+    let (total_w, total_h) = (w * cols as f64, h * rows as f64);
+    let mut svg =
+        format!(r#"<svg viewBox="0 0 {total_w} {total_h}" width="{total_w}" height="{total_h}">"#);
+    for (k, (title, chart)) in charts.iter().enumerate() {
+        let (x, y) = (w * (k % cols) as f64, h * (k / cols) as f64);
+        let title = title
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        svg.push_str(&format!(
+            r#"<text x="{}" y="{}" font-size="15" text-anchor="middle">{title}</text>"#,
+            x + w / 2.0,
+            y + 19.0
+        ));
+        svg.push_str(&chart.replacen("<svg ", &format!(r#"<svg x="{x}" y="{}" "#, y + TITLE_H), 1));
+    }
+    svg.push_str("</svg>");
+    standalone(&svg)
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = output_dir()?;
     let mut curves = Vec::new();
@@ -246,74 +300,65 @@ fn main() -> Result<(), Box<dyn Error>> {
     )?;
 
     for figure in [4u8, 5] {
-        let mut panels = Vec::new();
+        let mut charts = Vec::new();
         for (fi, feature) in FEATURES.iter().enumerate() {
             let mut series = Vec::new();
             for (ci, curve) in curves.iter().enumerate() {
                 if curve.figure != figure {
                     continue;
                 }
+                // Figure 4 spans decades: the log10 of the mean (the charts have no
+                // log y axis); figure 5 a narrow band: the mean itself.
                 let points = SIZES
                     .iter()
                     .zip(&results[fi][ci])
-                    .map(|(&m, r)| (m as f64, r.0))
+                    .map(|(&m, r)| (m as f64, if figure == 4 { r.0.log10() } else { r.0 }))
                     .collect();
-                let (color, dashed) = match (figure, curve.calibration) {
+                let (colour, dashed) = match (figure, curve.calibration) {
                     (4, c) => (
-                        [0.25, 0.5, 1.0, 2.0]
+                        COLOURS[[0.25, 0.5, 1.0, 2.0]
                             .iter()
                             .position(|&e| e == curve.eps)
-                            .unwrap() as i32,
+                            .unwrap()],
                         matches!(c, Calibration::Ldp),
                     ),
-                    (_, Calibration::Ldp) => (-1, true),
-                    (_, Calibration::Pml { .. }) => (ci as i32 - 8, false),
-                };
-                // Figure 4 labels eps by colour; solid/dashed is in the title.
-                let label = match (figure, curve.calibration) {
-                    (4, Calibration::Ldp) => String::new(),
-                    (4, _) => format!("eps = {}", curve.eps),
-                    _ => curve.label(),
+                    (_, Calibration::Ldp) => (GREY, true),
+                    (_, Calibration::Pml { .. }) => (COLOURS_5[ci - 8], false),
                 };
                 series.push(Series {
-                    label,
+                    name: curve.label(),
                     points,
-                    color,
+                    colour,
                     dashed,
+                    markers: false,
                 });
             }
-            let title = if figure == 4 {
-                format!(
-                    "{}: PML (delta = 1e-9, solid) vs LDP (dashed)",
-                    feature.name
+            let (title, y_label) = if figure == 4 {
+                (
+                    format!(
+                        "{}: PML (delta = 1e-9, solid) vs LDP (dashed)",
+                        feature.name
+                    ),
+                    "log10 empirical mutual information [nats]",
                 )
             } else {
-                format!("{}: eps = ln 2", feature.name)
+                (
+                    format!("{}: eps = ln 2", feature.name),
+                    "empirical mutual information [nats]",
+                )
             };
-            // Figure 4 spans decades (log axis), figure 5 a narrow band (linear axis).
-            let top = series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1))
-                .fold(0.0, f64::max);
-            let (y, y_log) = if figure == 4 {
-                ((1e-3, 1.0), true)
-            } else {
-                ((0.0, 1.15 * top), false)
+            let axes = Axes {
+                x_label: "samples m behind the estimate",
+                y_label,
+                log_x: true,
             };
-            panels.push(Panel {
-                title,
-                x_label: "samples m behind the estimate".into(),
-                y_label: "empirical mutual information [nats]".into(),
-                x: (90.0, 55_000.0),
-                y,
-                x_log: true,
-                y_log,
-                legend: SeriesLabelPosition::LowerRight,
-                series,
-            });
+            let alt = format!(
+                "{title}: mean empirical mutual information over {SHUFFLES} shuffles against m"
+            );
+            charts.push((title, line_chart(&alt, &axes, &series, &[])));
         }
         let path = dir.join(format!("fig{figure}_laplace.svg"));
-        draw(&path, (1200, 520), 1, 2, &panels)?;
+        std::fs::write(&path, grid(&charts, 2))?;
         println!("wrote {}", path.display());
     }
     println!("wrote {}", dir.join("fig4_5_laplace.csv").display());

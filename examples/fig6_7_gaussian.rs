@@ -13,19 +13,20 @@
 //! (`additive::gaussian_delta1`: closed-form violating set, branch and bound over the
 //! ball with a certified error bound, instead of the paper's grid search), and the
 //! point `(eps*, delta*)` uses `eps* = eps - ln(1 - beta e^eps / 2)` and
-//! `delta* = delta_1 + delta_2 - delta_1 delta_2`. The grey dotted curve is the known
-//! prior (`beta = 0`, `delta_2 = 0`), the black dashed one the pLDP mechanism,
+//! `delta* = delta_1 + delta_2 - delta_1 delta_2`. The grey dashed curve is the known
+//! prior (`beta = 0`, `delta_2 = 0`), the cyan dashed one the pLDP mechanism,
 //! `delta = erfc((sigma^2 eps - 2) / (2 sqrt(2) sigma))`.
+//!
+//! **Drawing.** One chart per panel, two by two, from `pmldesign_report::chart` (the
+//! charts of the reports). The charts have no log y axis: the y axis is the log10 of
+//! delta*, and every curve is cut to the window `eps* <= 6`, `delta* >= 1e-8`.
 
 #[path = "support/files.rs"]
 mod files;
-#[path = "support/plot_additive.rs"]
-mod plot_additive;
 
 use files::{output_dir, write_csv};
-use plot_additive::{Panel, Series, draw};
-use plotters::chart::SeriesLabelPosition;
 use pmldesign_model::{Prior, additive, sample};
+use pmldesign_report::chart::{Axes, Series, line_chart, standalone};
 use std::error::Error;
 
 /// Estimation failure probability (\[E\] Fig. 6).
@@ -36,6 +37,133 @@ const SIZES: [u64; 5] = [100, 1_000, 10_000, 100_000, 1_000_000];
 const POINTS: usize = 200;
 /// Range of the eps axis.
 const EPS_AXIS: f64 = 6.0;
+/// Bottom of the delta axis.
+const DELTA_AXIS: f64 = 1e-8;
+/// Line colours (the "tab10" palette): one per m, then the pLDP curve's.
+const COLOURS: [&str; 6] = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#17becf",
+];
+/// Colour of the known-prior curve.
+const GREY: &str = "#5a5a5a";
+/// Height of the title row above each chart.
+const TITLE_H: f64 = 28.0;
+
+/// One curve: its legend text, its points `(eps*, delta*)`, colour and dash.
+struct Curve {
+    label: String,
+    points: Vec<(f64, f64)>,
+    colour: &'static str,
+    dashed: bool,
+}
+
+/// One panel: its title and curves.
+struct Panel {
+    title: String,
+    series: Vec<Curve>,
+}
+
+/// `points` `(eps*, delta*)` as the chart draws them: `(eps*, log10 delta*)` cut to the
+/// window `[0, EPS_AXIS] x [DELTA_AXIS, 1]`. A segment that leaves the window ends on
+/// its edge, and a NaN breaks the line until it comes back.
+fn windowed(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    // log10 of 0 is -inf: the smallest positive double's instead, so the segment
+    // down to it crosses the bottom edge.
+    let log = |(x, y): (f64, f64)| (x, y.max(f64::MIN_POSITIVE).log10());
+    let (x_lo, x_hi, y_lo, y_hi) = (0.0, EPS_AXIS, DELTA_AXIS.log10(), 0.0);
+    let inside = |(x, y): (f64, f64)| (x_lo..=x_hi).contains(&x) && (y_lo..=y_hi).contains(&y);
+    // The part of the segment a -> b inside the window (Liang-Barsky), as fractions.
+    let clip = |a: (f64, f64), b: (f64, f64)| -> Option<(f64, f64)> {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for (p, q) in [
+            (-dx, a.0 - x_lo),
+            (dx, x_hi - a.0),
+            (-dy, a.1 - y_lo),
+            (dy, y_hi - a.1),
+        ] {
+            if p == 0.0 {
+                if q < 0.0 {
+                    return None;
+                }
+            } else if p < 0.0 {
+                t0 = t0.max(q / p);
+            } else {
+                t1 = t1.min(q / p);
+            }
+        }
+        (t0 <= t1).then_some((t0, t1))
+    };
+    let at = |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .copied()
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .map(log)
+        .collect();
+    let mut out = Vec::new();
+    if let Some(&first) = pts.first()
+        && inside(first)
+    {
+        out.push(first);
+    }
+    for w in pts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if let Some((t0, t1)) = clip(a, b) {
+            if t0 > 0.0 {
+                // Enters the window: break the line, then start on the edge.
+                out.push((f64::NAN, f64::NAN));
+                out.push(at(a, b, t0));
+            }
+            out.push(at(a, b, t1));
+        }
+    }
+    out
+}
+
+/// `charts` (title, chart) on a grid of `cols` columns, each under its title, as one
+/// standalone SVG document.
+fn grid(charts: &[(String, String)], cols: usize) -> String {
+    let size = |svg: &str, attr: &str| -> f64 {
+        let at = svg
+            .find(&format!(" {attr}=\""))
+            .expect("a chart has a size")
+            + attr.len()
+            + 3;
+        svg[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a numeric size")
+    };
+    let w = charts
+        .iter()
+        .map(|c| size(&c.1, "width"))
+        .fold(0.0, f64::max);
+    let h = charts
+        .iter()
+        .map(|c| size(&c.1, "height"))
+        .fold(0.0, f64::max)
+        + TITLE_H;
+    let rows = charts.len().div_ceil(cols);
+    let (total_w, total_h) = (w * cols as f64, h * rows as f64);
+    let mut svg =
+        format!(r#"<svg viewBox="0 0 {total_w} {total_h}" width="{total_w}" height="{total_h}">"#);
+    for (k, (title, chart)) in charts.iter().enumerate() {
+        let (x, y) = (w * (k % cols) as f64, h * (k / cols) as f64);
+        let title = title
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        svg.push_str(&format!(
+            r#"<text x="{}" y="{}" font-size="15" text-anchor="middle">{title}</text>"#,
+            x + w / 2.0,
+            y + 19.0
+        ));
+        svg.push_str(&chart.replacen("<svg ", &format!(r#"<svg x="{x}" y="{}" "#, y + TITLE_H), 1));
+    }
+    svg.push_str("</svg>");
+    standalone(&svg)
+}
 
 fn main() -> Result<(), Box<dyn Error>> {
     let dir = output_dir()?;
@@ -66,10 +194,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 ));
                 points.push((g.eps_star, g.delta_star));
             }
-            series.push(Series {
+            series.push(Curve {
                 label: format!("PML, m = {m}"),
                 points,
-                color: k as i32,
+                colour: COLOURS[k],
                 dashed: false,
             });
         }
@@ -85,10 +213,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 Ok((eps, d.delta1))
             })
             .collect::<Result<_, Box<dyn Error>>>()?;
-        series.push(Series {
+        series.push(Curve {
             label: "PML, known prior".into(),
             points: known,
-            color: -1,
+            colour: GREY,
             dashed: true,
         });
         let pldp: Vec<(f64, f64)> = (1..=POINTS)
@@ -101,10 +229,10 @@ fn main() -> Result<(), Box<dyn Error>> {
                 Ok((eps, delta))
             })
             .collect::<Result<_, Box<dyn Error>>>()?;
-        series.push(Series {
+        series.push(Curve {
             label: "pLDP".into(),
             points: pldp,
-            color: 7,
+            colour: COLOURS[5],
             dashed: true,
         });
         let suffix = if figure.is_empty() {
@@ -118,13 +246,6 @@ fn main() -> Result<(), Box<dyn Error>> {
                 1.0 - p_plus,
                 p_plus
             ),
-            x_label: "eps*".into(),
-            y_label: "delta*".into(),
-            x: (0.0, EPS_AXIS),
-            y: (1e-8, 1.0),
-            x_log: false,
-            y_log: true,
-            legend: SeriesLabelPosition::LowerLeft,
             series,
         });
     }
@@ -134,8 +255,31 @@ fn main() -> Result<(), Box<dyn Error>> {
         "sigma,p_plus,curve,m,beta,eps,eps_star,delta1,delta1_error_bound,delta2,delta_star",
         &rows,
     )?;
+    let axes = Axes {
+        x_label: "eps*",
+        y_label: "log10 delta*",
+        log_x: false,
+    };
+    let charts: Vec<(String, String)> = panels
+        .iter()
+        .map(|panel| {
+            let series: Vec<Series> = panel
+                .series
+                .iter()
+                .map(|c| Series {
+                    name: c.label.clone(),
+                    points: windowed(&c.points),
+                    colour: c.colour,
+                    dashed: c.dashed,
+                    markers: false,
+                })
+                .collect();
+            let alt = format!("{}: log10 delta* against eps*", panel.title);
+            (panel.title.clone(), line_chart(&alt, &axes, &series, &[]))
+        })
+        .collect();
     let svg = dir.join("fig6_7_gaussian.svg");
-    draw(&svg, (1200, 1000), 2, 2, &panels)?;
+    std::fs::write(&svg, grid(&charts, 2))?;
     println!("wrote {}\nwrote {}", svg.display(), csv.display());
     println!("largest delta_1 error bound over all points: {worst_error:.3e}");
 

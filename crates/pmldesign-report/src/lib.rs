@@ -23,7 +23,9 @@
 // `chart`, `heatmap` < `matrix` < `envelope`, `tradeoff` < `design`, `curve` <
 // `record`, `audit`, `comparison`.
 mod audit;
-mod chart;
+/// The SVG line and bar charts of the reports, public for the figure examples
+/// (`standalone` writes one as an SVG file of its own).
+pub mod chart;
 mod colormap;
 mod comparison;
 mod curve;
