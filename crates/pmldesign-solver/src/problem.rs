@@ -26,10 +26,11 @@ use crate::reference::structured::beating;
 use crate::settings::{LossMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::check_names;
-use crate::solution::design::{Design, DesignStatus, LossOutcome, numbered, per_output};
+use crate::solution::design::{Design, DesignStatus, LossOutcome, Run, numbered};
 use crate::solution::guarantee::Guarantee;
 use crate::solution::loss::LossDesign;
 use crate::solution::provenance::Provenance;
+use crate::solution::record::LOSS_UTILITY_NAME;
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{ModelError, Notion, Prior, UncertaintySet};
 
@@ -389,46 +390,37 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
         let converged = ld.status != crate::DesignStatus::TimeLimit;
         ld.status = crate::DesignStatus::from_gap(ld.certificate.gap, b.utility, converged);
     }
-    let (q, pml, pmc) = per_output(&ld.mechanism, reference.view());
     let pricing = match ld.method {
         LossMethod::ColumnGeneration => "column_generation",
         LossMethod::InnerOuter => "column_generation_inner_outer",
         LossMethod::Direct => "direct_lp",
         LossMethod::ClosedForm | LossMethod::Auto => "none",
     };
-    Ok(Design {
-        status: ld.status,
-        notion: ld.certificate.notion.clone(),
-        epsilon: ld.epsilon,
-        uncertainty: set.clone(),
-        labels: Vec::new(),
-        outputs: Vec::new(),
-        utility_name: crate::solution::record::LOSS_UTILITY_NAME.into(),
-        utility_value: -ld.expected_loss,
-        loss: Some(LossOutcome {
-            name: ld.loss_name,
-            expected_loss: ld.expected_loss,
-            lower_bound: ld.lower_bound,
-            method: ld.method,
-            dual: ld.dual,
-            matrix: match l {
-                Loss::Matrix(m) => Some(m.outer_iter().map(|r| r.to_vec()).collect()),
-                _ => None,
-            },
-        }),
-        output_probabilities: q,
-        pml_per_output: pml,
-        pmc_per_output: pmc,
-        certificate: ld.certificate,
-        baselines,
-        mechanism: ld.mechanism,
-        guarantee: None,
-        envelope: None,
-        estimation: None,
-        provenance: None,
+    let run = Run {
         rays: None,
+        pricing: pricing.into(),
         iterations: ld.iterations,
         rays_priced: 0,
-        pricing: pricing.into(),
-    })
+    };
+    let utility = (LOSS_UTILITY_NAME.to_string(), -ld.expected_loss);
+    let mut design = Design::assembled(
+        set,
+        ld.mechanism,
+        utility,
+        (ld.status, ld.certificate),
+        baselines,
+        run,
+    );
+    design.loss = Some(LossOutcome {
+        name: ld.loss_name,
+        expected_loss: ld.expected_loss,
+        lower_bound: ld.lower_bound,
+        method: ld.method,
+        dual: ld.dual,
+        matrix: match l {
+            Loss::Matrix(m) => Some(m.outer_iter().map(|r| r.to_vec()).collect()),
+            _ => None,
+        },
+    });
+    Ok(design)
 }

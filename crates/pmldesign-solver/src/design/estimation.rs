@@ -23,7 +23,7 @@ use crate::objective::estimation::{
 use crate::reference::baseline::{Baselines, baselines};
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
-use crate::solution::design::{Design, DesignStatus, numbered, per_output};
+use crate::solution::design::{Design, DesignStatus, Run};
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{asymptotic_error, fisher_information, inverse_fisher};
 use pmldesign_model::measures::NotionLevels;
@@ -90,32 +90,20 @@ pub(crate) fn design_for_estimation(
         Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
     certificate.dual = it.dual;
     let status = DesignStatus::from_gap(certificate.gap, utility_value, it.converged);
-    let (q, pml_per_output, pmc_per_output) = per_output(&it.mechanism, p);
-    Ok(Design {
-        status,
-        notion: notion.clone(),
-        epsilon: notion.epsilon(),
-        uncertainty: set.clone(),
-        labels: numbered("x", set.len()),
-        outputs: numbered("y", it.mechanism.outputs()),
-        utility_name: ESTIMATION_UTILITY_NAME.into(),
-        utility_value,
-        loss: None,
-        output_probabilities: q,
-        pml_per_output,
-        pmc_per_output,
-        certificate,
-        baselines,
-        mechanism: it.mechanism,
-        guarantee: None,
-        envelope: None,
-        estimation: None,
-        provenance: None,
+    let run = Run {
         rays: None,
         pricing: it.pricing,
         iterations: it.steps,
         rays_priced: it.rays_priced,
-    })
+    };
+    Ok(Design::assembled(
+        set,
+        it.mechanism,
+        (ESTIMATION_UTILITY_NAME.into(), utility_value),
+        (status, certificate),
+        baselines,
+        run,
+    ))
 }
 
 /// The baseline that meets the notion with the least error (randomized

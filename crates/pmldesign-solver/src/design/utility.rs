@@ -16,7 +16,7 @@ use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::structured::beating;
 use crate::settings::{PricingMethod, Settings};
 use crate::solution::certificate::Certificate;
-use crate::solution::design::{Design, DesignStatus, numbered, per_output};
+use crate::solution::design::{Design, DesignStatus, Run};
 use ndarray::ArrayView1;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::notion::check_epsilon;
@@ -127,7 +127,7 @@ fn certified_design(
     status: DesignStatus,
     baselines: Baselines,
 ) -> Result<Design> {
-    let (n, epsilon, reference) = (set.len(), notion.epsilon(), set.reference());
+    let reference = set.reference();
     let mut mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
     let mut utility_value = utility.value(&mechanism, reference.view());
     if let Some(b) = beating(&baselines.structured, utility_value) {
@@ -145,32 +145,20 @@ fn certified_design(
         DesignStatus::NoPrivacyNeeded => status,
         _ => DesignStatus::from_gap(certificate.gap, utility_value, opt.converged),
     };
-    let (q, pml_per_output, pmc_per_output) = per_output(&mechanism, reference.view());
-    Ok(Design {
-        status,
-        notion: notion.clone(),
-        epsilon,
-        uncertainty: set.clone(),
-        labels: numbered("x", n),
-        outputs: numbered("y", mechanism.outputs()),
-        utility_name: utility.name(),
-        utility_value,
-        loss: None,
-        output_probabilities: q,
-        pml_per_output,
-        pmc_per_output,
-        certificate,
-        baselines,
-        mechanism,
-        guarantee: None,
-        envelope: None,
-        estimation: None,
-        provenance: None,
+    let run = Run {
         rays: opt.rays,
         pricing: opt.pricing.to_string(),
         iterations: opt.iterations,
         rays_priced: opt.rays_priced,
-    })
+    };
+    Ok(Design::assembled(
+        set,
+        mechanism,
+        (utility.name(), utility_value),
+        (status, certificate),
+        baselines,
+        run,
+    ))
 }
 
 /// Optimises over the extreme rays of `cone`: branch-and-bound pricing where

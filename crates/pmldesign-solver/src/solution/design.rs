@@ -117,7 +117,61 @@ pub struct Design {
     pub pricing: String,
 }
 
+/// How the solver reached a design (the file's `solver`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Run {
+    /// Extreme rays of the cone, when counted.
+    pub(crate) rays: Option<u64>,
+    /// How rays were priced (`branch_and_bound`, `enumeration`, `direct_lp`, ...).
+    pub(crate) pricing: String,
+    /// Pricing passes (or LPs).
+    pub(crate) iterations: usize,
+    /// Rays priced over all passes.
+    pub(crate) rays_priced: u64,
+}
+
 impl Design {
+    /// A design of `mechanism` over `set` under its certificate's notion, with
+    /// its status and baselines: the per-output figures measured under the
+    /// reference prior, inputs named `x1..xN` and outputs `y1..yM` (a route
+    /// renames them), nothing attached yet (guarantee, envelope, estimation,
+    /// provenance). The one constructor of every design route.
+    pub(crate) fn assembled(
+        set: &UncertaintySet,
+        mechanism: Mechanism,
+        (utility_name, utility_value): (String, f64),
+        (status, certificate): (DesignStatus, Certificate),
+        baselines: Baselines,
+        run: Run,
+    ) -> Design {
+        let (q, pml_per_output, pmc_per_output) = per_output(&mechanism, set.reference().view());
+        Design {
+            status,
+            notion: certificate.notion.clone(),
+            epsilon: certificate.notion.epsilon(),
+            uncertainty: set.clone(),
+            labels: numbered("x", set.len()),
+            outputs: numbered("y", mechanism.outputs()),
+            utility_name,
+            utility_value,
+            loss: None,
+            output_probabilities: q,
+            pml_per_output,
+            pmc_per_output,
+            certificate,
+            baselines,
+            mechanism,
+            guarantee: None,
+            envelope: None,
+            estimation: None,
+            provenance: None,
+            rays: run.rays,
+            pricing: run.pricing,
+            iterations: run.iterations,
+            rays_priced: run.rays_priced,
+        }
+    }
+
     /// The design with what an analyst can estimate from its released rows and
     /// from its baselines' (docs/theory.md §13), under the reference prior;
     /// unchanged past 256 inputs (each figure costs a pseudo-inverse).
