@@ -721,3 +721,46 @@ fn completions_and_the_manual_page_list_every_command() {
     }
     usage_error(&["completions", "tcsh"], "tcsh");
 }
+
+/// Rules that depend only on which flags are given are clap's (issue 38): each
+/// refusal exits 2 before anything is read and names both flags (clap's
+/// conflict, or the required flag missing beside the one given).
+#[test]
+fn flag_rules_are_clap_s_and_name_both_flags() {
+    let conflict = "cannot be used with";
+    let missing = "required arguments were not provided";
+    let cases = [
+        (
+            "design --prior 0.5,0.5 --epsilon 1 --delta 0.05",
+            ["--delta", "--prior"],
+            conflict,
+        ),
+        (
+            "assess --mechanism m.csv --prior 0.5,0.5 --delta 0.05",
+            ["--delta", "--prior"],
+            conflict,
+        ),
+        (
+            "assess --mechanism m.csv --prior 0.5,0.5 --report r.html --tradeoff-budget 3",
+            ["--tradeoff-budget", "--mechanism"],
+            conflict,
+        ),
+        (
+            "bounds radius --prior 0.5,0.5 --delta 0.1",
+            ["--samples", "--prior"],
+            missing,
+        ),
+        (
+            "bounds failure-probability --prior 0.5,0.5 --beta 0.1",
+            ["--samples", "--prior"],
+            missing,
+        ),
+    ];
+    for (args, flags, kind) in cases {
+        let err = usage_stderr(&words(args));
+        assert!(err.contains(kind), "{args}: {err}");
+        for flag in flags {
+            assert!(err.contains(flag), "{args}: {flag} not named: {err}");
+        }
+    }
+}

@@ -12,7 +12,12 @@ pub struct AssessArgs {
     /// The mechanism: the JSON written by `pml design --format json`, a JSON array of
     /// rows, or CSV rows (optional header `input,y1,..`; optional leading label
     /// column). One row per input symbol, each summing to 1. `-`: standard input.
-    #[arg(long, value_name = "FILE", required_unless_present = "design")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "design",
+        conflicts_with = "tradeoff_budget"
+    )]
     pub mechanism: Option<PathBuf>,
     /// Verify a design file instead: the JSON written by `pml design --format
     /// json`. Its privacy is re-measured over its whole set, its utility (or
@@ -34,7 +39,7 @@ pub struct AssessArgs {
     pub beta: Option<f64>,
     /// With --counts or --data: assess over the l1 ball that holds the true prior
     /// with probability 1 - delta (radius from the sample size).
-    #[arg(long, allow_hyphen_values = true, conflicts_with = "priors")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with_all = ["priors", "prior"])]
     pub delta: Option<f64>,
     /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
     /// Theorem 2 with phi(kappa) of the estimate.

@@ -86,7 +86,7 @@ const KAPPA_HELP: &str = "[E] Theorem 2 with phi(kappa) of the estimate in place
 pub struct RadiusArgs {
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number, required_unless_present_any = ["counts", "data"])]
     pub samples: Option<u64>,
     /// Failure probability delta, in (0, 1).
     #[arg(long, allow_hyphen_values = true)]
@@ -115,7 +115,7 @@ pub struct FailureArgs {
     pub beta: f64,
     /// Number of samples m behind the estimate (defaults to the total of --counts
     /// or the rows of --data).
-    #[arg(long, allow_hyphen_values = true, value_parser = whole_number)]
+    #[arg(long, allow_hyphen_values = true, value_parser = whole_number, required_unless_present_any = ["counts", "data"])]
     pub samples: Option<u64>,
     /// Alphabet size N; taken from the estimate when one is given.
     #[arg(long, allow_hyphen_values = true, value_parser = whole_count, required_unless_present_any = ["prior", "counts", "data"])]

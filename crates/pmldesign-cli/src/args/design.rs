@@ -39,7 +39,7 @@ pub struct DesignArgs {
     pub beta: Option<f64>,
     /// With --counts or --data: the failure probability over the sample; the l1
     /// radius is derived from it and the sample size.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "prior")]
     pub delta: Option<f64>,
     /// How --delta becomes a radius: `free` is eq. (7), distribution-free; `kappa` is
     /// Theorem 2 with phi(kappa) of the estimate.

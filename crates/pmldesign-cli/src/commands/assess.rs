@@ -40,11 +40,10 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     if let Some(path) = &a.design {
         return verify_design(path, &a);
     }
-    let path = a.mechanism.as_deref().ok_or_else(|| {
-        CliError::Usage(
-            "give the mechanism with --mechanism FILE, or a design with --design FILE".into(),
-        )
-    })?;
+    let path = a
+        .mechanism
+        .as_deref()
+        .expect("clap requires --mechanism without --design");
     let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(path, &a.input, &est)?;
     let (set, radius) = uncertainty_set(&a, &est)?;
@@ -70,17 +69,12 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     )
 }
 
-/// The audit's HTML report, when `--report` asks for one (`--tradeoff-budget` is
-/// for designs only).
+/// The audit's HTML report, when `--report` asks for one (clap refuses
+/// `--tradeoff-budget`, for designs only, with `--mechanism`).
 fn audit_report(a: &AssessArgs, r: &Report) -> Result<report::Report, CliError> {
     let Some(path) = report::checked_path(a.report.report.as_ref(), a.output.as_deref())? else {
         return Ok(None);
     };
-    if a.report.tradeoff_budget.is_some() {
-        return Err(CliError::Usage(
-            "invalid --tradeoff-budget: a trade-off curve is drawn for a design (pml assess --design FILE); leave it out with --mechanism".into(),
-        ));
-    }
     let audit = pmldesign_report::Audit {
         assessment: r.assessment,
         envelope: r.envelope,
@@ -102,11 +96,9 @@ fn uncertainty_set(
         return Ok((Some(set), None));
     }
     if let Some(delta) = a.delta {
-        let samples = est.samples.ok_or_else(|| {
-            CliError::Usage(
-                "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
-            )
-        })?;
+        let samples = est
+            .samples
+            .expect("clap refuses --delta with --prior, the one input without a sample size");
         let beta = a.radius.radius(samples, delta, &est.prior)?;
         let method = match a.radius {
             RadiusMethod::DistributionFree => "distribution-free, eq. (7)",

@@ -103,7 +103,8 @@ impl Names {
     }
 }
 
-/// The alphabet size from --alphabet and/or the estimate (they must agree).
+/// The alphabet size from --alphabet and/or the estimate (they must agree; clap
+/// requires --alphabet without --prior, --counts or --data).
 fn alphabet(flag: Option<usize>, est: Option<&Estimate>) -> Result<usize, CliError> {
     match (flag, est) {
         (Some(n), Some(e)) if n != e.prior.len() => Err(CliError::Usage(format!(
@@ -112,14 +113,13 @@ fn alphabet(flag: Option<usize>, est: Option<&Estimate>) -> Result<usize, CliErr
         ))),
         (Some(n), _) => Ok(n),
         (None, Some(e)) => Ok(e.prior.len()),
-        (None, None) => Err(CliError::Usage(
-            "give the alphabet size with --alphabet N, or the estimate with --prior, --counts or --data".into(),
-        )),
+        (None, None) => unreachable!("clap requires --alphabet without an estimate"),
     }
 }
 
 /// The sample size from --samples, else from the counts or data behind the estimate.
-/// They must agree when both are given.
+/// They must agree when both are given (clap requires --samples without --counts
+/// or --data).
 fn sample_size(
     flag: Option<u64>,
     input: &Input,
@@ -138,10 +138,7 @@ fn sample_size(
         }
         (Some(m), _) => Ok((m, "--samples")),
         (None, Some(m)) => Ok((m, "estimate")),
-        (None, None) => Err(CliError::Usage(
-            "give the sample size with --samples M (or --counts, or --data FILE --column NAME)"
-                .into(),
-        )),
+        (None, None) => unreachable!("clap requires --samples without --counts or --data"),
     }
 }
 
@@ -320,9 +317,7 @@ fn epsilon_prime(a: &EpsilonPrimeArgs) -> Result<Report, CliError> {
         }
         None => {
             let (Some(m), Some(delta), Some(n)) = (a.samples, a.delta, a.alphabet) else {
-                return Err(CliError::Usage(
-                    "give the radius with --beta B, or --samples M --delta D --alphabet N".into(),
-                ));
+                unreachable!("clap requires --samples, --delta and --alphabet without --beta");
             };
             inputs.push(item("samples", "samples m", json!(m)));
             inputs.push(item("delta", "failure probability delta", json!(delta)));

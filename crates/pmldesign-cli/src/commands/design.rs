@@ -294,7 +294,7 @@ fn problem<'a>(
     loss: Option<Loss>,
 ) -> Result<Problem<'a>, CliError> {
     let problem = match a.delta {
-        Some(delta) => Problem::from_sample(sample_source(a, est, delta)?),
+        Some(delta) => Problem::from_sample(sample_source(a, est, delta)),
         None => Problem::new(match a.beta {
             None => UncertaintySet::known(est.prior.clone()),
             Some(beta) => UncertaintySet::l1_ball(est.prior.clone(), beta)?,
@@ -342,19 +342,17 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
     }
 }
 
-/// The sample size and radius method behind `--delta` (usage errors name the flag).
-fn sample_source(a: &DesignArgs, est: &Estimate, delta: f64) -> Result<Sample, CliError> {
-    let samples = est.samples.ok_or_else(|| {
-        CliError::Usage(
-            "invalid --delta: a failure probability needs a sample size; give --counts (whole numbers) or --data FILE --column NAME instead of --prior, or use --beta".into(),
-        )
-    })?;
-    Ok(Sample {
+/// The sample size and radius method behind `--delta` (clap refuses `--delta`
+/// with `--prior`; counts and data have a sample size).
+fn sample_source(a: &DesignArgs, est: &Estimate, delta: f64) -> Sample {
+    Sample {
         estimate: est.prior.clone(),
-        samples,
+        samples: est
+            .samples
+            .expect("clap refuses --delta with --prior, the one input without a sample size"),
         delta,
         radius: a.radius,
-    })
+    }
 }
 
 #[cfg(test)]
