@@ -35,11 +35,15 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // A value a parser refused: one line naming the flag, the value and the fix.
-        // A value outside a flag's list: one line with the values it takes.
+        // A value outside a flag's list: one line with the values it takes. Flags
+        // that cannot go together, or a missing one: one line naming them.
         Err(e)
             if matches!(
                 e.kind(),
-                clap::error::ErrorKind::ValueValidation | clap::error::ErrorKind::InvalidValue
+                clap::error::ErrorKind::ValueValidation
+                    | clap::error::ErrorKind::InvalidValue
+                    | clap::error::ErrorKind::ArgumentConflict
+                    | clap::error::ErrorKind::MissingRequiredArgument
             ) =>
         {
             eprintln!("{}", args::one_line(&e));

@@ -723,12 +723,12 @@ fn completions_and_the_manual_page_list_every_command() {
 }
 
 /// Rules that depend only on which flags are given are clap's (issue 38): each
-/// refusal exits 2 before anything is read and names both flags (clap's
-/// conflict, or the required flag missing beside the one given).
+/// refusal exits 2 before anything is read, in one line that names the flags
+/// (both of a conflict, or the one missing) and the fix.
 #[test]
 fn flag_rules_are_clap_s_and_name_both_flags() {
     let conflict = "cannot be used with";
-    let missing = "required arguments were not provided";
+    let missing = "error: missing --samples";
     let cases = [
         (
             "design --prior 0.5,0.5 --epsilon 1 --delta 0.05",
@@ -747,18 +747,23 @@ fn flag_rules_are_clap_s_and_name_both_flags() {
         ),
         (
             "bounds radius --prior 0.5,0.5 --delta 0.1",
-            ["--samples", "--prior"],
+            ["--samples", "add it"],
             missing,
         ),
         (
             "bounds failure-probability --prior 0.5,0.5 --beta 0.1",
-            ["--samples", "--prior"],
+            ["--samples", "add it"],
             missing,
         ),
     ];
     for (args, flags, kind) in cases {
         let err = usage_stderr(&words(args));
         assert!(err.contains(kind), "{args}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args}: {err}");
+        assert!(
+            kind == missing || err.contains("drop one of them"),
+            "{args}: {err}"
+        );
         for flag in flags {
             assert!(err.contains(flag), "{args}: {flag} not named: {err}");
         }

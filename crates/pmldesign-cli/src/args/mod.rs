@@ -126,10 +126,21 @@ pub enum Command {
 /// A clap error in one line: a refused value names the flag, the value and the
 /// fix; a value outside a flag's list adds the values it takes.
 pub fn one_line(e: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default();
     match e.kind() {
-        clap::error::ErrorKind::InvalidValue => one_line_invalid_value(&text),
-        _ => text.lines().next().unwrap_or_default().to_string(),
+        ErrorKind::InvalidValue => one_line_invalid_value(&text),
+        ErrorKind::ArgumentConflict => format!("{first}; drop one of them"),
+        ErrorKind::MissingRequiredArgument => match e.get(ContextKind::InvalidArg) {
+            Some(ContextValue::Strings(missing)) => format!(
+                "error: missing {}: add {} (`--help` lists what each flag needs)",
+                missing.join(" and "),
+                if missing.len() > 1 { "them" } else { "it" }
+            ),
+            _ => first.to_string(),
+        },
+        _ => first.to_string(),
     }
 }
 
