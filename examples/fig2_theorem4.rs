@@ -21,7 +21,7 @@ mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
-use plot_figs::{Legend, Panel, Series, Style};
+use plot_figs::{Panel, Series, Style};
 use pmldesign::model::measures::{sensitivity, theorem4_bound, theorem4_sensitivity_bound};
 use pmldesign::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -30,8 +30,9 @@ use std::error::Error;
 
 /// Random priors per panel (as in the paper).
 const SAMPLES: usize = 10_000;
-/// Of which this many are drawn in the SVG (all are in the CSV).
-const SHOWN: usize = 1_500;
+/// Of which this many are drawn in the SVG (all are in the CSV): few enough that the
+/// dots, drawn as large as the markers of the reports' charts, leave the curves visible.
+const SHOWN: usize = 500;
 /// Points of the curves.
 const GRID: usize = 80;
 
@@ -164,10 +165,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
         }
         let mut panel = Panel::new(case.title, "beta = ||P - Q||_1", "D_inf(P_Y || Q_Y)");
-        panel.legend = Legend::UpperLeft;
         panel.series = vec![
             Series::new(
-                format!("true, {SHOWN} random Q"),
+                format!("true, {SHOWN} random Q (dots)"),
                 samples[..SHOWN].to_vec(),
                 Style::Dots,
                 0,
@@ -184,6 +184,5 @@ fn main() -> Result<(), Box<dyn Error>> {
         "panel,kind,beta,value",
         &rows,
         &panels,
-        (620, 460),
     )
 }

@@ -17,7 +17,7 @@ mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
-use plot_figs::{Legend, Panel, Series, Style};
+use plot_figs::{Panel, Series, Style};
 use pmldesign::model::sample::{delta_min, epsilon_prime, radius_free};
 use std::error::Error;
 
@@ -41,7 +41,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     a.log_y = true;
     a.y_range = Some((1e-12, 2.0));
     a.x_range = Some((lo, hi));
-    a.legend = Legend::LowerLeft;
     for (i, m) in [1_000u64, 3_000, 10_000, 100_000].into_iter().enumerate() {
         let mut pts = Vec::new();
         for k in 1..=GRID {
@@ -71,7 +70,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     let (m_lo, m_hi) = (1e3f64, 1e8f64);
     b.x_range = Some((m_lo, m_hi));
     b.y_range = Some((0.0, 4.0));
-    b.legend = Legend::UpperRight;
     for (i, (name, eps)) in [
         ("ln 2", 2f64.ln()),
         ("ln 3", 3f64.ln()),
@@ -102,7 +100,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         b.series
             .push(Series::new(format!("eps = {name}"), pts, Style::Line, i));
         b.series.push(Series::new(
-            "",
+            format!("eps = {name} (the design level)"),
             vec![(m_lo, eps), (m_hi, eps)],
             Style::Dashed,
             i,
@@ -115,6 +113,5 @@ fn main() -> Result<(), Box<dyn Error>> {
         "panel,eps,m,eps_prime,delta",
         &rows,
         &[a, b],
-        (620, 460),
     )
 }

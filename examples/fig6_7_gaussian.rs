@@ -23,10 +23,13 @@
 
 #[path = "support/files.rs"]
 mod files;
+#[path = "support/plot_figs.rs"]
+mod plot_figs;
 
 use files::{output_dir, write_csv};
+use plot_figs::grid;
 use pmldesign_model::{Prior, additive, sample};
-use pmldesign_report::chart::{Axes, Series, line_chart, standalone};
+use pmldesign_report::chart::{Axes, Series, line_chart};
 use std::error::Error;
 
 /// Estimation failure probability (\[E\] Fig. 6).
@@ -45,8 +48,6 @@ const COLOURS: [&str; 6] = [
 ];
 /// Colour of the known-prior curve.
 const GREY: &str = "#5a5a5a";
-/// Height of the title row above each chart.
-const TITLE_H: f64 = 28.0;
 
 /// One curve: its legend text, its points `(eps*, delta*)`, colour and dash.
 struct Curve {
@@ -118,51 +119,6 @@ fn windowed(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
         }
     }
     out
-}
-
-/// `charts` (title, chart) on a grid of `cols` columns, each under its title, as one
-/// standalone SVG document.
-fn grid(charts: &[(String, String)], cols: usize) -> String {
-    let size = |svg: &str, attr: &str| -> f64 {
-        let at = svg
-            .find(&format!(" {attr}=\""))
-            .expect("a chart has a size")
-            + attr.len()
-            + 3;
-        svg[at..]
-            .split('"')
-            .next()
-            .and_then(|v| v.parse().ok())
-            .expect("a numeric size")
-    };
-    let w = charts
-        .iter()
-        .map(|c| size(&c.1, "width"))
-        .fold(0.0, f64::max);
-    let h = charts
-        .iter()
-        .map(|c| size(&c.1, "height"))
-        .fold(0.0, f64::max)
-        + TITLE_H;
-    let rows = charts.len().div_ceil(cols);
-    let (total_w, total_h) = (w * cols as f64, h * rows as f64);
-    let mut svg =
-        format!(r#"<svg viewBox="0 0 {total_w} {total_h}" width="{total_w}" height="{total_h}">"#);
-    for (k, (title, chart)) in charts.iter().enumerate() {
-        let (x, y) = (w * (k % cols) as f64, h * (k / cols) as f64);
-        let title = title
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;");
-        svg.push_str(&format!(
-            r#"<text x="{}" y="{}" font-size="15" text-anchor="middle">{title}</text>"#,
-            x + w / 2.0,
-            y + 19.0
-        ));
-        svg.push_str(&chart.replacen("<svg ", &format!(r#"<svg x="{x}" y="{}" "#, y + TITLE_H), 1));
-    }
-    svg.push_str("</svg>");
-    standalone(&svg)
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

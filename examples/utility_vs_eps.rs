@@ -13,7 +13,7 @@ mod files;
 #[path = "support/plot_figs.rs"]
 mod plot_figs;
 
-use plot_figs::{Legend, Panel, Series, Style};
+use plot_figs::{Panel, Series, Style};
 use pmldesign::prelude::*;
 use std::error::Error;
 
@@ -69,7 +69,6 @@ fn main() -> Result<(), Box<dyn Error>> {
         "eps (PML level, nats)",
         "mutual information I(X;Y) (nats)",
     );
-    panel.legend = Legend::LowerRight;
     panel.x_range = Some((0.0, top));
     panel.y_range = Some((0.0, 1.05 * entropy));
     panel.series = vec![
@@ -90,6 +89,5 @@ fn main() -> Result<(), Box<dyn Error>> {
         "eps,design_mi,rr_same_pml_mi,rr_same_ldp_mi,entropy",
         &rows,
         &[panel],
-        (720, 480),
     )
 }

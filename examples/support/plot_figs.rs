@@ -1,11 +1,17 @@
-//! Shared plumbing of the figure examples (`fig2_theorem4`, `fig3_sample_bounds`,
-//! `utility_vs_eps`): SVG line/scatter charts (plotters); files and flags are in
-//! `support/files.rs`. Included with `#[path = "support/plot_figs.rs"] mod plot_figs;`.
-//! No mathematics here.
+//! Shared drawing of the figure examples, with `pmldesign_report::chart` (the charts
+//! of the reports): panels of line, dashed and dot series (`fig2_theorem4`,
+//! `fig3_sample_bounds`, `utility_vs_eps`), and [`grid`], which lays charts side by
+//! side in one SVG file (all figure examples). Files and flags are in
+//! `support/files.rs`, which an example using [`write_figure`] must include as
+//! `files`. Included with `#[path = "support/plot_figs.rs"] mod plot_figs;`. No
+//! mathematics here.
+//!
+//! The charts have a logarithmic x axis only, ticked at powers of e, and no
+//! logarithmic y axis: a log axis of a panel is drawn as the log10 of the values,
+//! named in the axis label.
 #![allow(dead_code)]
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
+use pmldesign_report::chart::{self, Axes, line_chart, standalone};
 use std::error::Error;
 use std::path::Path;
 
@@ -16,7 +22,7 @@ pub enum Style {
     Line,
     /// A dashed line through the points.
     Dashed,
-    /// One small dot per point.
+    /// One dot per point, nothing between them.
     Dots,
 }
 
@@ -50,19 +56,6 @@ impl Series {
     }
 }
 
-/// Where a panel's legend goes.
-#[derive(Debug, Clone, Copy)]
-pub enum Legend {
-    /// Upper left corner.
-    UpperLeft,
-    /// Upper right corner.
-    UpperRight,
-    /// Lower right corner.
-    LowerRight,
-    /// Lower left corner.
-    LowerLeft,
-}
-
 /// One chart.
 #[derive(Debug, Clone)]
 pub struct Panel {
@@ -72,22 +65,22 @@ pub struct Panel {
     pub x_label: String,
     /// The y-axis description.
     pub y_label: String,
-    /// Logarithmic x axis (base 10).
+    /// Logarithmic x axis (drawn as log10 x).
     pub log_x: bool,
-    /// Logarithmic y axis (base 10).
+    /// Logarithmic y axis (drawn as log10 y).
     pub log_y: bool,
-    /// The x range in data coordinates; `None` fits the data.
+    /// The x window in data coordinates; lines are cut at its edges. `None` fits the
+    /// data.
     pub x_range: Option<(f64, f64)>,
-    /// The y range in data coordinates; `None` fits the data.
+    /// The y window in data coordinates; lines are cut at its edges. `None` fits the
+    /// data (the charts always show y = 0).
     pub y_range: Option<(f64, f64)>,
-    /// Where the legend goes.
-    pub legend: Legend,
     /// The series, drawn in order.
     pub series: Vec<Series>,
 }
 
 impl Panel {
-    /// A panel with linear axes fitted to the data and the legend at the upper left.
+    /// A panel with linear axes fitted to the data.
     pub fn new(
         title: impl Into<String>,
         x_label: impl Into<String>,
@@ -101,180 +94,203 @@ impl Panel {
             log_y: false,
             x_range: None,
             y_range: None,
-            legend: Legend::UpperLeft,
             series: Vec::new(),
         }
     }
 }
 
-/// Colours of series, by index.
-const PALETTE: [RGBColor; 7] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(44, 160, 44),
-    RGBColor(255, 127, 14),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(0, 0, 0),
+/// Colours of series, by index (the "tab10" palette, then black).
+const PALETTE: [&str; 7] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#000000",
 ];
 
+/// Height of the title row above each chart of a [`grid`].
+pub const TITLE_H: f64 = 28.0;
+
 /// Writes a figure: its data to `dir/stem.csv` (`header`, then each row
-/// comma-joined, through `files::write_csv`) and its panels to `dir/stem.svg`;
-/// says where. The example must also include `support/files.rs` as `files`.
+/// comma-joined, through `files::write_csv`) and its panels, side by side, to
+/// `dir/stem.svg`; says where.
 pub fn write_figure(
     dir: &Path,
     stem: &str,
     header: &str,
     rows: &[Vec<String>],
     panels: &[Panel],
-    panel_size: (u32, u32),
 ) -> Result<(), Box<dyn Error>> {
     let csv = dir.join(format!("{stem}.csv"));
     crate::files::write_csv(&csv, header, rows.iter().map(|r| r.join(",")))?;
     let svg = dir.join(format!("{stem}.svg"));
-    draw_svg(&svg, panels, panel_size)?;
+    let charts: Vec<(String, String)> = panels
+        .iter()
+        .map(|p| (p.title.clone(), draw_panel(p)))
+        .collect();
+    std::fs::write(&svg, grid(&charts, panels.len().max(1)))?;
     println!("wrote {} and {}", svg.display(), csv.display());
     Ok(())
 }
 
-/// Draws the panels side by side into one SVG file, each `panel_size` pixels.
-pub fn draw_svg(
-    path: &Path,
-    panels: &[Panel],
-    panel_size: (u32, u32),
-) -> Result<(), Box<dyn Error>> {
-    let width = panel_size.0 * panels.len() as u32;
-    let root = SVGBackend::new(path, (width, panel_size.1)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let areas = root.split_evenly((1, panels.len()));
-    for (area, panel) in areas.iter().zip(panels) {
-        draw_panel(area, panel)?;
+/// `charts` (title, chart) on a grid of `cols` columns, each under its title, as one
+/// standalone SVG document.
+pub fn grid(charts: &[(String, String)], cols: usize) -> String {
+    let size = |svg: &str, attr: &str| -> f64 {
+        let at = svg
+            .find(&format!(" {attr}=\""))
+            .expect("a chart has a size")
+            + attr.len()
+            + 3;
+        svg[at..]
+            .split('"')
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a numeric size")
+    };
+    let w = charts
+        .iter()
+        .map(|c| size(&c.1, "width"))
+        .fold(0.0, f64::max);
+    let h = charts
+        .iter()
+        .map(|c| size(&c.1, "height"))
+        .fold(0.0, f64::max)
+        + TITLE_H;
+    let rows = charts.len().div_ceil(cols);
+    let (total_w, total_h) = (w * cols as f64, h * rows as f64);
+    let mut svg =
+        format!(r#"<svg viewBox="0 0 {total_w} {total_h}" width="{total_w}" height="{total_h}">"#);
+    for (k, (title, chart)) in charts.iter().enumerate() {
+        let (x, y) = (w * (k % cols) as f64, h * (k / cols) as f64);
+        let title = title
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        svg.push_str(&format!(
+            r#"<text x="{}" y="{}" font-size="15" text-anchor="middle">{title}</text>"#,
+            x + w / 2.0,
+            y + 19.0
+        ));
+        svg.push_str(&chart.replacen("<svg ", &format!(r#"<svg x="{x}" y="{}" "#, y + TITLE_H), 1));
     }
-    root.present()?;
-    Ok(())
+    svg.push_str("</svg>");
+    standalone(&svg)
 }
 
-/// Maps a data coordinate to the drawn one (log10 on a log axis).
+/// A coordinate as drawn: log10 on a log axis, where a non-positive value becomes
+/// the smallest positive double's (far below any window, so a line down to it
+/// crosses the window's edge); `None` if not finite.
 fn axis(v: f64, log: bool) -> Option<f64> {
-    let t = if log { v.log10() } else { v };
-    (t.is_finite() && (!log || v > 0.0)).then_some(t)
-}
-
-/// A tick label: the value, or `1e{k}` at integers of a log axis (blank between).
-fn tick(v: f64, log: bool) -> String {
-    if !log {
-        let a = v.abs();
-        return if a != 0.0 && !(1e-3..1e5).contains(&a) {
-            format!("{v:.0e}")
-        } else {
-            let s = format!("{v:.4}");
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        };
-    }
-    let k = v.round();
-    if (v - k).abs() < 1e-9 {
-        format!("1e{k}")
+    let t = if log {
+        v.max(f64::MIN_POSITIVE).log10()
     } else {
-        String::new()
+        v
+    };
+    t.is_finite().then_some(t)
+}
+
+/// An axis label: the log10 of the description on a log axis.
+fn label(text: &str, log: bool) -> String {
+    if log {
+        format!("log10 {text}")
+    } else {
+        text.to_string()
     }
 }
 
-fn fit(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-        (a.min(v), b.max(v))
-    });
-    if !lo.is_finite() {
-        return (0.0, 1.0);
+/// A window `(x_lo, x_hi, y_lo, y_hi)` in drawn coordinates.
+type Window = (f64, f64, f64, f64);
+
+/// The part of the segment a -> b inside the window (Liang-Barsky), as fractions.
+fn clip(a: (f64, f64), b: (f64, f64), (x_lo, x_hi, y_lo, y_hi): Window) -> Option<(f64, f64)> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.0 - x_lo),
+        (dx, x_hi - a.0),
+        (-dy, a.1 - y_lo),
+        (dy, y_hi - a.1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return None;
+            }
+        } else if p < 0.0 {
+            t0 = t0.max(q / p);
+        } else {
+            t1 = t1.min(q / p);
+        }
     }
-    let pad = if hi > lo { 0.03 * (hi - lo) } else { 0.5 };
-    (lo - pad, hi + pad)
+    (t0 <= t1).then_some((t0, t1))
 }
 
-fn draw_panel(area: &DrawingArea<SVGBackend, Shift>, p: &Panel) -> Result<(), Box<dyn Error>> {
-    let series: Vec<(&Series, Vec<(f64, f64)>)> = p
+/// A line through `pts` (drawn coordinates) cut to the window: a segment that leaves
+/// it ends on its edge, and a NaN breaks the line until it comes back.
+fn windowed(pts: &[(f64, f64)], win: Window) -> Vec<(f64, f64)> {
+    let inside = |(x, y): (f64, f64)| x >= win.0 && x <= win.1 && y >= win.2 && y <= win.3;
+    let at = |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+    let mut out = Vec::new();
+    if let Some(&first) = pts.first()
+        && inside(first)
+    {
+        out.push(first);
+    }
+    for w in pts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if let Some((t0, t1)) = clip(a, b, win) {
+            if t0 > 0.0 {
+                // Enters the window: break the line, then start on the edge.
+                out.push((f64::NAN, f64::NAN));
+                out.push(at(a, b, t0));
+            }
+            out.push(at(a, b, t1));
+        }
+    }
+    out
+}
+
+/// One panel as a chart of `pmldesign_report::chart`.
+fn draw_panel(p: &Panel) -> String {
+    let range = |r: Option<(f64, f64)>, log: bool| match r {
+        Some((a, b)) => (
+            axis(a, log).unwrap_or(f64::NEG_INFINITY),
+            axis(b, log).unwrap_or(f64::INFINITY),
+        ),
+        None => (f64::NEG_INFINITY, f64::INFINITY),
+    };
+    let ((x_lo, x_hi), (y_lo, y_hi)) = (range(p.x_range, p.log_x), range(p.y_range, p.log_y));
+    let win = (x_lo, x_hi, y_lo, y_hi);
+    let series: Vec<chart::Series> = p
         .series
         .iter()
         .map(|s| {
-            let pts = s
+            let pts: Vec<(f64, f64)> = s
                 .points
                 .iter()
                 .filter_map(|&(x, y)| Some((axis(x, p.log_x)?, axis(y, p.log_y)?)))
                 .collect();
-            (s, pts)
+            let points = match s.style {
+                Style::Line | Style::Dashed => windowed(&pts, win),
+                // Markers at the points inside the window; a NaN after each keeps
+                // them apart.
+                Style::Dots => pts
+                    .into_iter()
+                    .filter(|&(x, y)| x >= x_lo && x <= x_hi && y >= y_lo && y <= y_hi)
+                    .flat_map(|q| [q, (q.0, f64::NAN)])
+                    .collect(),
+            };
+            chart::Series {
+                name: s.name.clone(),
+                points,
+                colour: PALETTE[s.color % PALETTE.len()],
+                dashed: s.style == Style::Dashed,
+                markers: s.style == Style::Dots,
+            }
         })
         .collect();
-    let range = |given: Option<(f64, f64)>, log: bool, pick: fn(&(f64, f64)) -> f64| match given {
-        Some((a, b)) => (axis(a, log).unwrap_or(0.0), axis(b, log).unwrap_or(1.0)),
-        None => fit(series.iter().flat_map(|(_, pts)| pts.iter().map(pick))),
+    let (x_label, y_label) = (label(&p.x_label, p.log_x), label(&p.y_label, p.log_y));
+    let axes = Axes {
+        x_label: &x_label,
+        y_label: &y_label,
+        log_x: false,
     };
-    let (x0, x1) = range(p.x_range, p.log_x, |q| q.0);
-    let (y0, y1) = range(p.y_range, p.log_y, |q| q.1);
-    let mut chart = ChartBuilder::on(area)
-        .caption(&p.title, ("sans-serif", 17))
-        .margin(12)
-        .x_label_area_size(42)
-        .y_label_area_size(58)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    let (lx, ly) = (p.log_x, p.log_y);
-    chart
-        .configure_mesh()
-        .x_desc(p.x_label.as_str())
-        .y_desc(p.y_label.as_str())
-        .x_label_formatter(&|v| tick(*v, lx))
-        .y_label_formatter(&|v| tick(*v, ly))
-        .light_line_style(RGBColor(235, 235, 235))
-        .draw()?;
-    let inside = |&(x, y): &(f64, f64)| x >= x0 && x <= x1 && y >= y0 && y <= y1;
-    for (s, pts) in series {
-        let color = PALETTE[s.color % PALETTE.len()];
-        let pts: Vec<(f64, f64)> = pts.into_iter().filter(inside).collect();
-        let name = s.name.clone();
-        // A series without a name has no legend entry.
-        let named = !name.is_empty();
-        match s.style {
-            Style::Line => {
-                let a = chart.draw_series(LineSeries::new(pts, color.stroke_width(2)))?;
-                if named {
-                    a.label(name).legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
-                }
-            }
-            Style::Dashed => {
-                let a =
-                    chart.draw_series(DashedLineSeries::new(pts, 6, 4, color.stroke_width(2)))?;
-                if named {
-                    a.label(name).legend(move |(x, y)| {
-                        EmptyElement::at((x, y))
-                            + PathElement::new(vec![(0, 0), (7, 0)], color.stroke_width(2))
-                            + PathElement::new(vec![(12, 0), (20, 0)], color.stroke_width(2))
-                    });
-                }
-            }
-            Style::Dots => {
-                let a = chart.draw_series(
-                    pts.into_iter()
-                        .map(|q| Circle::new(q, 1, color.mix(0.5).filled())),
-                )?;
-                if named {
-                    a.label(name)
-                        .legend(move |(x, y)| Circle::new((x + 10, y), 3, color.filled()));
-                }
-            }
-        }
-    }
-    let position = match p.legend {
-        Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
-        Legend::UpperRight => SeriesLabelPosition::UpperRight,
-        Legend::LowerRight => SeriesLabelPosition::LowerRight,
-        Legend::LowerLeft => SeriesLabelPosition::LowerLeft,
-    };
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(180, 180, 180))
-        .label_font(("sans-serif", 13))
-        .draw()?;
-    Ok(())
+    let alt = format!("{}: {y_label} against {x_label}", p.title);
+    line_chart(&alt, &axes, &series, &[])
 }
