@@ -47,6 +47,19 @@ pub struct Axes<'a> {
     pub log_x: bool,
 }
 
+/// Ticks of a log axis over [e^lo, e^hi]: the powers of ten inside, with 2 and 5
+/// times them where the axis spans less than three decades (round numbers a reader
+/// knows, not powers of e).
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let (a, b) = (lo / std::f64::consts::LN_10, hi / std::f64::consts::LN_10);
+    let steps: &[f64] = if b - a < 3.0 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    let inside = |v: f64| v.ln() >= lo - 1e-9 && v.ln() <= hi + 1e-9;
+    ((a.floor() as i32)..=(b.ceil() as i32))
+        .flat_map(|k| steps.iter().map(move |m| m * 10f64.powi(k)))
+        .filter(|v| inside(*v))
+        .collect()
+}
+
 /// Ticks over [lo, hi]: about five round numbers.
 fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
@@ -143,7 +156,7 @@ fn axes(s: &mut String, f: &Frame, a: &Axes) {
         );
     }
     let xt: Vec<f64> = if f.log_x {
-        ticks(f.x.0, f.x.1).into_iter().map(f64::exp).collect()
+        log_ticks(f.x.0, f.x.1)
     } else {
         ticks(f.x.0, f.x.1)
     };
