@@ -52,7 +52,11 @@ pub struct Axes<'a> {
 /// knows, not powers of e).
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let (a, b) = (lo / std::f64::consts::LN_10, hi / std::f64::consts::LN_10);
-    let steps: &[f64] = if b - a < 3.0 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    let steps: &[f64] = if b - a < 3.0 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
     let inside = |v: f64| v.ln() >= lo - 1e-9 && v.ln() <= hi + 1e-9;
     ((a.floor() as i32)..=(b.ceil() as i32))
         .flat_map(|k| steps.iter().map(move |m| m * 10f64.powi(k)))
