@@ -207,3 +207,29 @@ def test_a_record_drawn_by_key_matches_the_cli_in_any_row_order(tmp_path, run_pm
         both = ours.merge(cli, on="user", suffixes=("", "_cli"))
         for c in ("A_private", "B_private"):
             assert (both[c].astype(str) == both[c + "_cli"].astype(str)).all(), suffix
+
+
+def test_engines_draw_a_record_by_key_as_apply_does():
+    """polars (eager and lazy) and Dask with ``key=`` release a record as
+    ``apply(record, frame, key=)`` does, whatever the rows' order and partitions."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame({
+        "user": [f"u{i}" for i in range(300)],
+        "A": [f"a{1 + i % 3}" for i in range(300)],
+        "B": [f"b{1 + (i // 3) % 4}" for i in range(300)],
+    })
+    r = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="joint", delta=1e-3)
+    key = 2**200 + 5
+    want = pmldesign.apply(r, frame, seed=key, key="user").set_index("user")
+    shuffled = frame.sample(frac=1.0, random_state=9).reset_index(drop=True)
+    eager = pmldesign.polars.privatise(pl.from_pandas(shuffled), r, seed=key, key="user").to_pandas()
+    lazy = pmldesign.polars.privatise(pl.from_pandas(shuffled).lazy(), r, seed=key, key="user").collect().to_pandas()
+    dask = pmldesign.dask.privatise(dd.from_pandas(shuffled, npartitions=3), r, seed=key, key="user").compute()
+    for got in (eager, lazy, dask):
+        got = got.set_index("user").loc[want.index]
+        for c in ("A_private", "B_private"):
+            assert got[c].astype(str).tolist() == want[c].astype(str).tolist()
+    with pytest.raises(pmldesign.PmlError, match="invalid key"):
+        pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=key, key="nope")

@@ -144,3 +144,20 @@ def test_estimate_counts_where_the_data_live(spark, design, x):
     got = pmldesign.estimate(design, frame, column="city_private").to_dict()
     ref = pmldesign.estimate(design, counts=pmldesign.count(released.tolist())).to_dict()
     assert got["estimates"] == ref["estimates"] and got["rows"] == N
+
+
+def test_a_record_design_by_key_draws_as_apply_in_any_order(spark):
+    """``key=`` with a record design: each row draws from its key's place, so a
+    shuffled Spark frame releases what ``apply(record, frame, key=)`` does."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({
+        "user": [f"u{i}" for i in range(600)],
+        "A": [f"a{1 + i % 3}" for i in range(600)],
+        "B": [f"b{1 + (i // 3) % 4}" for i in range(600)],
+    })
+    r = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    whole = pmldesign.apply(r, frame, seed=KEY, key="user").set_index("user")
+    sdf = spark.createDataFrame(frame.sample(frac=1.0, random_state=5)).repartition(4)
+    out = pmldesign.spark.privatise(sdf, r, seed=KEY, key="user").toPandas().set_index("user").loc[whole.index]
+    for c in ("A_private", "B_private"):
+        assert out[c].tolist() == whole[c].astype(str).tolist()

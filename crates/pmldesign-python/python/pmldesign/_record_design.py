@@ -238,11 +238,14 @@ def recorded_nulls(design: RecordDesign) -> Nulls:
     return check_nulls_name(settings.get("nulls", "error"))
 
 
-def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any) -> None:
-    """A record design names its columns: none of ``given`` (column, key, name) is
-    passed, and the frame (column ``names``) has every column of the record."""
+def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any, key: Optional[str] = None) -> None:
+    """A record design names its columns: none of ``given`` (column, name) is
+    passed, and the frame (column ``names``) has every column of the record, and
+    the ``key`` column if one is named."""
     if any(g is not None for g in given):
-        raise PmlError("invalid column/key/name with a record design: it names its columns and adds {column}_private for each")
+        raise PmlError("invalid column/name with a record design: it names its columns and adds {column}_private for each")
+    if key is not None and key not in names:
+        raise PmlError(f"invalid key = {key!r}: no such column (it has {list(names)}); pass one of them")
     for c in design.columns:
         if c not in names:
             raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(names)})")

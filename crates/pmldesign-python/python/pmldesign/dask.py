@@ -58,26 +58,35 @@ def _partition(
     return out[kept] if on_unknown == "skip" else out
 
 
-def _record_partition(part: Any, text: str, secret: Any, offsets: Any, how: str, partition_info: Any = None) -> Any:
+def _record_partition(
+    part: Any, text: str, secret: Any, offsets: Any, how: str, key: Optional[str], partition_info: Any = None
+) -> Any:
     from ._record_design import RecordDesign, apply_record
 
     design = RecordDesign.from_json(text)  # re-verified on the worker
-    first = _first_row(part, offsets, partition_info, "persist the frame first")
+    if key is not None:
+        return apply_record(design, part, seed=secret, on_unknown=how, key=key)
+    first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
     return apply_record(design, part, seed=secret, offset=first, on_unknown=how)
 
 
-def _privatise_record(frame: Any, design: Any, secret: str, how: str) -> Any:
-    """A record design: every column it names, at each row's global position."""
+def _privatise_record(frame: Any, design: Any, secret: str, how: str, key: Optional[str]) -> Any:
+    """A record design: every column it names, at each row's global position (or
+    its key's place: then the partitions need not be counted)."""
     import pandas as pd
 
     from ._record_design import private_names
 
-    lengths = frame.map_partitions(len).compute()
-    offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    offsets = None
+    if key is None:
+        lengths = frame.map_partitions(len).compute()
+        offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
     meta = frame._meta.copy()
     for c, n in zip(design.columns, private_names(design)):
         meta[f"{c}_private"] = pd.Categorical([], categories=n)
-    return frame.map_partitions(_record_partition, design.to_json(), secret, offsets, how, meta=meta, align_dataframes=False)
+    return frame.map_partitions(
+        _record_partition, design.to_json(), secret, offsets, how, key, meta=meta, align_dataframes=False
+    )
 
 
 def privatise(
@@ -130,8 +139,8 @@ def privatise(
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(cast("RecordDesign", design), list(frame.columns), column, key, name)
-        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown))
+        check_record_frame(cast("RecordDesign", design), list(frame.columns), column, name, key=key)
+        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key)
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))

@@ -56,9 +56,9 @@ def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tup
     return run
 
 
-def _record_batch(design: Any, secret: str, how: str) -> Any:
-    """The function polars maps over each batch of ``struct(record columns, index)``
-    for a record design: a struct of the private columns."""
+def _record_batch(design: Any, secret: str, how: str, key: Optional[str] = None) -> Any:
+    """The function polars maps over each batch of ``struct(record columns, index
+    or key)`` for a record design: a struct of the private columns."""
     import polars as pl
 
     from ._record_design import private_names, record_codes, recorded_nulls
@@ -68,7 +68,10 @@ def _record_batch(design: Any, secret: str, how: str) -> Any:
 
     def run(batch: Any) -> Any:
         values = {c: batch.struct.field(c) for c in design.columns}
-        places = batch.struct.field(_INDEX).to_numpy().astype(np.uint64)
+        if key is None:
+            places = batch.struct.field(_INDEX).to_numpy().astype(np.uint64)
+        else:
+            places = np.asarray(key_places(batch.struct.field(key), len(batch)), dtype=np.uint64)
         outs, _ = record_codes(design, values, secret, places, rule)
         series = [
             pl.Series(f"{c}_private", o).replace_strict(list(range(len(n))), n, default=None, return_dtype=pl.Enum(n))
@@ -84,19 +87,21 @@ def _record_batch(design: Any, secret: str, how: str) -> Any:
 _PRIVATE = "__pmldesign_private__"
 
 
-def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool) -> Any:
-    """A record design over a DataFrame (one call) or a LazyFrame (batch by batch)."""
+def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool, key: Optional[str] = None) -> Any:
+    """A record design over a DataFrame (one call) or a LazyFrame (batch by batch),
+    each row at its position or its key's place."""
     import polars as pl
 
     from ._record_design import apply_record, check_record_frame
 
-    check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns)
+    check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, key=key)
     if not lazy:
-        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how)
-    run, dtype = _record_batch(design, secret, how)
-    plan = frame.with_row_index(_INDEX, offset=offset)
-    private = pl.struct([*design.columns, _INDEX]).map_batches(run, return_dtype=dtype, is_elementwise=True)
-    plan = plan.with_columns(private.alias(_PRIVATE)).unnest(_PRIVATE).drop(_INDEX)
+        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how, key=key)
+    run, dtype = _record_batch(design, secret, how, key)
+    plan = frame if key is not None else frame.with_row_index(_INDEX, offset=offset)
+    private = pl.struct([*design.columns, key or _INDEX]).map_batches(run, return_dtype=dtype, is_elementwise=True)
+    plan = plan.with_columns(private.alias(_PRIVATE)).unnest(_PRIVATE)
+    plan = plan if key is not None else plan.drop(_INDEX)
     first = f"{design.columns[0]}_private"
     return plan.filter(pl.col(first).is_not_null()) if how == "skip" else plan
 
@@ -161,10 +166,11 @@ def privatise(
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(cast("RecordDesign", design), data.collect_schema().names() if lazy else data.columns, column, key, name)
+        names = data.collect_schema().names() if lazy else data.columns
+        check_record_frame(cast("RecordDesign", design), names, column, name, key=key)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
-        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy))
+        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key))
     design = cast(Design, design)
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")

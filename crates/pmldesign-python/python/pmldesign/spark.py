@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Un
 
 import numpy as np
 
-from ._apply import OnUnknown, apply, check_nulls, check_on_unknown, shared_secret
+from ._apply import OnUnknown, apply, check_nulls, check_on_unknown, key_places, shared_secret
 from ._codes import Nulls
 from ._design import Design
 from ._native import PmlError
@@ -107,7 +107,7 @@ def _privatiser(
     return run
 
 
-def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how: str) -> Any:
+def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how: str, key: Optional[str] = None) -> Any:
     """The function each Spark task maps over its Arrow batches for a record design."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
@@ -126,14 +126,20 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
         at = first
         for batch in batches:
             values = {c: batch.column(batch.schema.get_field_index(c)) for c in design.columns}
-            places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(at)
+            if key is None:
+                places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(at)
+            else:
+                keys = batch.column(batch.schema.get_field_index(key))
+                places = np.asarray(key_places(keys, batch.num_rows), dtype=np.uint64)
             outs, missing = record_codes(design, values, secret, places, rule)
             at += batch.num_rows
-            _check_span(part, at - first, spans, done=False)
+            if key is None:
+                _check_span(part, at - first, spans, done=False)
             private = [pa.array(np.asarray([*n, ""], dtype=object)[o], mask=o < 0, type=pa.string()) for o, n in zip(outs, names)]
             done = pa.RecordBatch.from_arrays([*batch.columns, *private], names=[*batch.schema.names, *(f"{c}_private" for c in design.columns)])
             yield done.filter(pa.array(~missing)) if how == "skip" else done
-        _check_span(part, at - first, spans)
+        if key is None:
+            _check_span(part, at - first, spans)
 
     return run
 
@@ -188,12 +194,14 @@ def privatise(
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(cast("RecordDesign", design), frame.columns, column, key, name)
+        check_record_frame(cast("RecordDesign", design), frame.columns, column, name, key=key)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
-        record_spans = _spans(_partition_counts(frame, design.columns[0]))
+        # By key, the rows need not be counted per partition.
+        record_spans = [] if key is not None else _spans(_partition_counts(frame, design.columns[0]))
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
-        return frame.mapInArrow(_record_privatiser(design.to_json(), secret, record_spans, how), StructType([*frame.schema.fields, *fields]))
+        run = _record_privatiser(design.to_json(), secret, record_spans, how, key)
+        return frame.mapInArrow(run, StructType([*frame.schema.fields, *fields]))
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
