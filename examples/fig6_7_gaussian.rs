@@ -70,55 +70,13 @@ fn windowed(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     // log10 of 0 is -inf: the smallest positive double's instead, so the segment
     // down to it crosses the bottom edge.
     let log = |(x, y): (f64, f64)| (x, y.max(f64::MIN_POSITIVE).log10());
-    let (x_lo, x_hi, y_lo, y_hi) = (0.0, EPS_AXIS, DELTA_AXIS.log10(), 0.0);
-    let inside = |(x, y): (f64, f64)| (x_lo..=x_hi).contains(&x) && (y_lo..=y_hi).contains(&y);
-    // The part of the segment a -> b inside the window (Liang-Barsky), as fractions.
-    let clip = |a: (f64, f64), b: (f64, f64)| -> Option<(f64, f64)> {
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let (mut t0, mut t1) = (0.0f64, 1.0f64);
-        for (p, q) in [
-            (-dx, a.0 - x_lo),
-            (dx, x_hi - a.0),
-            (-dy, a.1 - y_lo),
-            (dy, y_hi - a.1),
-        ] {
-            if p == 0.0 {
-                if q < 0.0 {
-                    return None;
-                }
-            } else if p < 0.0 {
-                t0 = t0.max(q / p);
-            } else {
-                t1 = t1.min(q / p);
-            }
-        }
-        (t0 <= t1).then_some((t0, t1))
-    };
-    let at = |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
     let pts: Vec<(f64, f64)> = points
         .iter()
         .copied()
         .filter(|p| p.0.is_finite() && p.1.is_finite())
         .map(log)
         .collect();
-    let mut out = Vec::new();
-    if let Some(&first) = pts.first()
-        && inside(first)
-    {
-        out.push(first);
-    }
-    for w in pts.windows(2) {
-        let (a, b) = (w[0], w[1]);
-        if let Some((t0, t1)) = clip(a, b) {
-            if t0 > 0.0 {
-                // Enters the window: break the line, then start on the edge.
-                out.push((f64::NAN, f64::NAN));
-                out.push(at(a, b, t0));
-            }
-            out.push(at(a, b, t1));
-        }
-    }
-    out
+    plot_figs::windowed(&pts, (0.0, EPS_AXIS, DELTA_AXIS.log10(), 0.0))
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -196,7 +196,7 @@ fn label(text: &str, log: bool) -> String {
 }
 
 /// A window `(x_lo, x_hi, y_lo, y_hi)` in drawn coordinates.
-type Window = (f64, f64, f64, f64);
+pub type Window = (f64, f64, f64, f64);
 
 /// The part of the segment a -> b inside the window (Liang-Barsky), as fractions.
 fn clip(a: (f64, f64), b: (f64, f64), (x_lo, x_hi, y_lo, y_hi): Window) -> Option<(f64, f64)> {
@@ -223,7 +223,7 @@ fn clip(a: (f64, f64), b: (f64, f64), (x_lo, x_hi, y_lo, y_hi): Window) -> Optio
 
 /// A line through `pts` (drawn coordinates) cut to the window: a segment that leaves
 /// it ends on its edge, and a NaN breaks the line until it comes back.
-fn windowed(pts: &[(f64, f64)], win: Window) -> Vec<(f64, f64)> {
+pub fn windowed(pts: &[(f64, f64)], win: Window) -> Vec<(f64, f64)> {
     let inside = |(x, y): (f64, f64)| x >= win.0 && x <= win.1 && y >= win.2 && y <= win.3;
     let at = |a: (f64, f64), b: (f64, f64), t: f64| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
     let mut out = Vec::new();
