@@ -61,6 +61,14 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The serde name of a loss method (`column_generation`, `inner_outer`, ...).
+fn loss_method_name(m: crate::settings::LossMethod) -> String {
+    match serde_json::to_value(m) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => format!("{m:?}").to_lowercase(),
+    }
+}
+
 /// The settings that shape a design, by name.
 fn settings_by_name(s: &Settings) -> BTreeMap<String, String> {
     let cg = &s.column_generation;
@@ -69,7 +77,8 @@ fn settings_by_name(s: &Settings) -> BTreeMap<String, String> {
         .map_or("none".to_string(), |t| format!("{} s", t.as_secs_f64()));
     [
         ("pricing", format!("{:?}", s.pricing).to_lowercase()),
-        ("loss_method", format!("{:?}", s.loss_method).to_lowercase()),
+        // As `loss.method` names it (`column_generation`, not the Debug name).
+        ("loss_method", loss_method_name(s.loss_method)),
         ("max_alphabet", s.max_alphabet.to_string()),
         ("gap_tolerance", format!("{:e}", cg.gap_tolerance)),
         ("pricing_tolerance", format!("{:e}", cg.pricing_tolerance)),
