@@ -6,7 +6,7 @@ use crate::args::apply::{ApplyArgs, Unknown};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
-use crate::io::load::{design_from_text, record_from_text};
+use crate::io::load::{design_from_text, record_from_text, recorded_nulls, recorded_record_nulls};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
@@ -173,7 +173,7 @@ fn run_record(
         Source::Csv(open_data(&a.data)?)
     };
     // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
-    let recorded = super::record::recorded_nulls(r)?;
+    let recorded = recorded_record_nulls(r)?;
     let how = RecordHandling {
         on_unknown: on_unknown(a),
         replace: a.replace,
@@ -312,10 +312,7 @@ fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Reco
     let setting = |name: &str| d.provenance.as_ref().and_then(|p| p.settings.get(name));
     let field = |name: &str| format!("--mechanism {}: provenance.settings.{name}", path.display());
     let usage = |e: pmldesign_model::ModelError| CliError::Usage(e.to_string());
-    let nulls = match setting("nulls") {
-        Some(v) => Nulls::parse(&field("nulls"), v).map_err(usage)?,
-        None => Nulls::Error,
-    };
+    let nulls = recorded_nulls(d, &field("nulls"))?;
     let Some(edges) = setting("bins") else {
         return Ok(Recorded { nulls, bins: None });
     };

@@ -193,7 +193,7 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
     // missing (--nulls drop): left out; anything else missing is refused.
     let nulls = match a
         .nulls
-        .map_or(super::record::recorded_nulls(r)?, Into::into)
+        .map_or(crate::io::load::recorded_record_nulls(r)?, Into::into)
     {
         pmldesign_data::Nulls::Drop => pmldesign_data::Nulls::Drop,
         _ => pmldesign_data::Nulls::Error,

@@ -63,29 +63,6 @@ fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
     }
 }
 
-/// What a record design recorded for missing values: its designs' (all alike,
-/// as `pml design` writes them) [default: error].
-pub(crate) fn recorded_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
-    let mut named = r.designs.iter().map(|d| {
-        d.provenance
-            .as_ref()
-            .and_then(|p| p.settings.get("nulls"))
-            .map_or(Ok(Nulls::Error), |v| {
-                Nulls::parse("designs[].provenance.settings.nulls", v)
-                    .map_err(|e| CliError::Usage(e.to_string()))
-            })
-    });
-    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
-    for other in named {
-        if other? != first {
-            return Err(CliError::Usage(
-                "invalid designs[].provenance.settings.nulls: the record's designs disagree on missing values; the file was altered: design it again with --nulls".into(),
-            ));
-        }
-    }
-    Ok(first)
-}
-
 fn mode(name: RecordModeName) -> RecordMode {
     match name {
         RecordModeName::Auto => RecordMode::Auto,

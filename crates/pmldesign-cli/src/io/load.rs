@@ -5,8 +5,9 @@
 use super::matrix::{matrix_from_text, read_matrix_file, read_text, strip_bom};
 use crate::args::{Estimate, Input, MetricArgs, MetricName};
 use crate::error::CliError;
+use pmldesign_data::Nulls;
 use pmldesign_model::{Mechanism, Metric};
-use pmldesign_solver::Design;
+use pmldesign_solver::{Design, RecordDesign};
 use std::path::Path;
 
 /// Reads `--mechanism FILE` (design JSON, a JSON array of rows, or CSV) and checks it
@@ -131,4 +132,30 @@ pub fn design_from_text<T: serde::de::DeserializeOwned>(
         return Err(not_a_design());
     }
     serde_json::from_str(text).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
+}
+
+/// What a design recorded for missing values (`provenance.settings.nulls`,
+/// written by `pml design --nulls`) [default: error]; `field` names the setting
+/// in an error.
+pub fn recorded_nulls(d: &Design, field: &str) -> Result<Nulls, CliError> {
+    match d.provenance.as_ref().and_then(|p| p.settings.get("nulls")) {
+        Some(v) => Nulls::parse(field, v).map_err(|e| CliError::Usage(e.to_string())),
+        None => Ok(Nulls::Error),
+    }
+}
+
+/// What a record design recorded for missing values: its designs' (all alike,
+/// as `pml design` writes them) [default: error].
+pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
+    let field = "designs[].provenance.settings.nulls";
+    let mut named = r.designs.iter().map(|d| recorded_nulls(d, field));
+    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
+    for other in named {
+        if other? != first {
+            return Err(CliError::Usage(format!(
+                "invalid {field}: the record's designs disagree on missing values; the file was altered: design it again with --nulls"
+            )));
+        }
+    }
+    Ok(first)
 }
