@@ -134,8 +134,13 @@ fn record_data(dir: &Path) -> std::path::PathBuf {
 }
 
 /// `pml design` of the record over A and B with `--nulls nulls` and `--record mode`
-/// (with `--delta`: joint's sample misses combinations).
-fn record_design(dir: &Path, data: &Path, nulls: &str, mode: &str) -> std::path::PathBuf {
+/// (with `--delta`: joint's sample misses combinations): the file and its `record`.
+fn record_design(
+    dir: &Path,
+    data: &Path,
+    nulls: &str,
+    mode: &str,
+) -> (std::path::PathBuf, serde_json::Value) {
     let args = [
         "design",
         "--data",
@@ -155,7 +160,20 @@ fn record_design(dir: &Path, data: &Path, nulls: &str, mode: &str) -> std::path:
         "--format",
         "json",
     ];
-    output_file(dir, &format!("rec-{nulls}-{mode}.json"), &args)
+    let file = output_file(dir, &format!("rec-{nulls}-{mode}.json"), &args);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (file, json["record"].clone())
+}
+
+/// The rows a record design's sample counted.
+fn counted(record: &serde_json::Value) -> u64 {
+    record["sample"]["tuples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t[1].as_u64().unwrap())
+        .sum()
 }
 
 #[test]
@@ -175,10 +193,8 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
     ];
     usage_error(&refused, "--nulls");
     for mode in ["compose", "joint"] {
-        let category = record_design(dir.path(), &data, "category", mode);
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&category).unwrap()).unwrap();
-        let labels = &json["record"]["sample"]["labels"];
+        let (category, record) = record_design(dir.path(), &data, "category", mode);
+        let labels = &record["sample"]["labels"];
         assert!(
             labels[0].as_array().unwrap().contains(&"<null>".into()),
             "{labels}"
@@ -187,15 +203,9 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
             labels[1].as_array().unwrap().contains(&"<null>".into()),
             "{labels}"
         );
-        let total: u64 = json["record"]["sample"]["tuples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t[1].as_u64().unwrap())
-            .sum();
-        assert_eq!(total, 60, "every row counted");
+        assert_eq!(counted(&record), 60, "every row counted");
         assert_eq!(
-            json["record"]["designs"][0]["provenance"]["settings"]["nulls"],
+            record["designs"][0]["provenance"]["settings"]["nulls"],
             "category"
         );
         // Applied as recorded: every row privatised, none missing.
@@ -206,17 +216,9 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
         let private = |r: &&str| r.split(',').skip(2).all(|v| !v.is_empty());
         assert!(rows.iter().all(private), "{text}");
 
-        let drop = record_design(dir.path(), &data, "drop", mode);
-        let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&drop).unwrap()).unwrap();
-        let total: u64 = json["record"]["sample"]["tuples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t[1].as_u64().unwrap())
-            .sum();
+        let (drop, record) = record_design(dir.path(), &data, "drop", mode);
         let kept = (0..60).filter(|i| i % 7 != 6 && i % 11 != 10).count() as u64;
-        assert_eq!(total, kept);
+        assert_eq!(counted(&record), kept);
         let out = dir.path().join(format!("out-drop-{mode}.csv"));
         let text = common::apply_record((&drop, &data), "7", &out, &[]);
         for (i, row) in text.lines().skip(1).enumerate() {

@@ -301,14 +301,14 @@ def apply_record(
 
 
 def record_codes(
-    design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: Any
+    design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: Tuple[str, Nulls]
 ) -> Tuple[List[np.ndarray], np.ndarray]:
     """Each column's private values as codes into :func:`private_names` (-1 where
     missing), row k drawn at ``places[k]``, and the rows with an unknown value.
-    ``how`` is ``on_unknown``, or ``(on_unknown, nulls)``: under ``category`` a null
-    is its column's ``<null>``, under ``drop`` its row is written missing (and
-    kept, whatever ``on_unknown`` says)."""
-    on_unknown, nulls = how if isinstance(how, tuple) else (how, "error")
+    ``how`` is ``(on_unknown, nulls)``: under ``category`` a null is its column's
+    ``<null>``, under ``drop`` its row is written missing (and kept, whatever
+    ``on_unknown`` says)."""
+    on_unknown, nulls = how
     columns = design.columns
     labels = design.labels
     coded = []
