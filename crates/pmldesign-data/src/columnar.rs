@@ -12,7 +12,7 @@ use crate::privatise::{
     unknown_at,
 };
 use crate::record_privatise::{RecordHandling, RecordPrivatiser};
-use crate::records::RecordCounter;
+use crate::records::{RecordCounter, RecordCounting};
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -169,11 +169,16 @@ pub fn count_parquet_until(
 }
 
 /// Counts the records of `columns` of a Parquet file as
-/// [`crate::records::count_records`] counts a CSV file; a null is handled as
-/// `nulls` says (refused naming its column and row, 0-based, under
-/// [`Nulls::Error`]).
-pub fn count_records_parquet(file: File, columns: &[String], nulls: Nulls) -> Result<RecordSample> {
-    let mut counter = RecordCounter::new(columns, nulls)?;
+/// [`crate::records::count_records_with`] counts a CSV file (numbers cast to
+/// text, a binned column's cut into its bins); a null is handled as `how.nulls`
+/// says (refused naming its column and row, 0-based, under [`Nulls::Error`]).
+pub fn count_records_parquet(
+    file: File,
+    columns: &[String],
+    how: RecordCounting<'_>,
+) -> Result<RecordSample> {
+    let nulls = how.nulls;
+    let mut counter = RecordCounter::new(columns, how)?;
     let (reader, idx, _) = open_columns(file, columns)?;
     let mut row = 0u64;
     for batch in reader {

@@ -341,22 +341,26 @@ impl Counter {
 
     /// Counts one field of a column, `None` for a null: a missing value (a null,
     /// an empty or blank field) is refused, left out or counted as
-    /// [`NULL_LABEL`], as the counter's [`Nulls`] says.
+    /// [`NULL_LABEL`], as the counter's [`Nulls`] says. Returns the index of the
+    /// label counted (`None`: left out).
     #[inline]
-    pub(crate) fn add_field(&mut self, value: Option<&str>) -> std::result::Result<(), Reject> {
+    pub(crate) fn add_field(
+        &mut self,
+        value: Option<&str>,
+    ) -> std::result::Result<Option<usize>, Reject> {
         match (value, &self.bins) {
-            (Some(v), None) if !is_missing(v.as_bytes()) => self.add(v).map(drop),
+            (Some(v), None) if !is_missing(v.as_bytes()) => self.add(v).map(Some),
             (Some(v), Some(bins)) if !is_missing(v.as_bytes()) => {
                 let i = bins.index_of(v).ok_or(Reject::OutsideBins)?;
                 self.counts[i] += 1;
                 self.rows += 1;
-                Ok(())
+                Ok(Some(i))
             }
             _ => match self.nulls {
                 Nulls::Error => Err(Reject::Empty),
                 Nulls::Drop => {
                     self.dropped += 1;
-                    Ok(())
+                    Ok(None)
                 }
                 Nulls::Category => {
                     if self.bins.is_some() && !self.index.contains_key(NULL_LABEL) {
@@ -364,7 +368,7 @@ impl Counter {
                         self.labels.push(NULL_LABEL.into());
                         self.counts.push(0);
                     }
-                    self.add(NULL_LABEL).map(drop)
+                    self.add(NULL_LABEL).map(Some)
                 }
             },
         }

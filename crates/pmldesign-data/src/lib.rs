@@ -60,6 +60,6 @@ pub use privatise::{
     ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
     privatise_column, privatise_column_by,
 };
-pub use records::count_records;
+pub use records::{RecordCounting, count_records, count_records_with};
 pub use sampler::{AliasTable, CategoricalPrivatiser, MechanismSampler, SamplerRng, seeded_rng};
 pub use table::csv_columns;

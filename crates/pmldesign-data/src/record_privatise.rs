@@ -3,6 +3,7 @@
 //! per row over the combinations of the columns' labels (`joint`), written back as
 //! one `{column}_private` per column.
 
+use crate::bins::Bins;
 use crate::nulls::Nulls;
 use crate::privatise::{
     ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, RowPlace,
@@ -61,6 +62,52 @@ impl RecordPrivatiser for ColumnByColumn {
 
     fn alphabet(&self, j: usize) -> &[String] {
         self.0[j].alphabet()
+    }
+}
+
+/// A record's privatiser whose numeric columns are cut at public edges first:
+/// each number within the edges of its column's [`Bins`] is handed to `inner` as
+/// the label of its bin (anything else as it is, so a bin's own label or
+/// [`crate::NULL_LABEL`] is still accepted), as [`crate::Binned`] does for one
+/// column.
+pub struct BinnedRecord {
+    bins: Vec<Option<Bins>>,
+    inner: Box<dyn RecordPrivatiser>,
+}
+
+impl BinnedRecord {
+    /// `inner` fed the label of each binned value's bin; `bins` in the order of
+    /// the columns (`None`: the column's values are labels).
+    pub fn new(bins: Vec<Option<Bins>>, inner: Box<dyn RecordPrivatiser>) -> Self {
+        BinnedRecord { bins, inner }
+    }
+}
+
+impl RecordPrivatiser for BinnedRecord {
+    fn width(&self) -> usize {
+        self.inner.width()
+    }
+
+    fn privatise(
+        &mut self,
+        row: u64,
+        values: &[&[u8]],
+        outs: &mut [Vec<u8>],
+    ) -> std::result::Result<(), usize> {
+        let cut: Vec<&[u8]> = values
+            .iter()
+            .enumerate()
+            .map(|(j, &v)| {
+                let bins = self.bins.get(j).and_then(Option::as_ref);
+                let bin = bins.and_then(|b| Some((b, b.index_of(std::str::from_utf8(v).ok()?)?)));
+                bin.map_or(v, |(b, i)| b.labels()[i].as_bytes())
+            })
+            .collect();
+        self.inner.privatise(row, &cut, outs)
+    }
+
+    fn alphabet(&self, j: usize) -> &[String] {
+        self.inner.alphabet(j)
     }
 }
 

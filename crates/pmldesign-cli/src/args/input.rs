@@ -1,7 +1,9 @@
 //! Where the prior comes from (`--prior`, `--counts`, `--data`) and the estimate it
 //! becomes. Reading `--data` is [`crate::io::data::load_estimate`]'s.
 
+use crate::error::CliError;
 use clap::Args;
+use pmldesign_data::Bins;
 use pmldesign_model::Prior;
 use std::path::PathBuf;
 
@@ -41,9 +43,11 @@ pub struct Input {
     /// (`-inf` first and `inf` last allowed): each bin `[a, b)` is a category, the
     /// bins in numeric order (the last includes its right edge). Edges must not come
     /// from the data, whose quantiles or range would leak; the edges are recorded in
-    /// the design and `pml apply` cuts the column the same way.
-    #[arg(long, value_name = "EDGES", requires = "data", conflicts_with = "labels", allow_hyphen_values = true, value_parser = parse_bins)]
-    pub bins: Option<pmldesign_data::Bins>,
+    /// the design and `pml apply` cuts the column the same way. With several
+    /// --column (a record), name the column: --bins COLUMN=E0,E1,..., once per
+    /// numeric column.
+    #[arg(long, value_name = "[COLUMN=]EDGES", requires = "data", conflicts_with = "labels", allow_hyphen_values = true, action = clap::ArgAction::Append, value_parser = parse_bins)]
+    pub bins: Vec<BinsArg>,
     /// Names of the symbols, comma-separated, one per prior entry. With --data
     /// they fix the alphabet and its order.
     #[arg(long, value_delimiter = ',')]
@@ -58,11 +62,11 @@ impl Input {
 
     /// The one `--column`, if given; several are a record, which only `pml design`
     /// takes.
-    pub fn single_column(&self) -> Result<Option<&String>, crate::error::CliError> {
+    pub fn single_column(&self) -> Result<Option<&String>, CliError> {
         match self.column.as_slice() {
             [] => Ok(None),
             [c] => Ok(Some(c)),
-            many => Err(crate::error::CliError::Usage(format!(
+            many => Err(CliError::Usage(format!(
                 "invalid --column given {} times: only `pml design` takes several columns (a record); give one",
                 many.len()
             ))),
@@ -114,18 +118,99 @@ impl Input {
     }
 
     /// How `--data` is counted: `--labels`, `--nulls` and `--bins`.
-    pub fn counting(&self) -> pmldesign_data::Counting<'_> {
-        pmldesign_data::Counting {
+    pub fn counting(&self) -> Result<pmldesign_data::Counting<'_>, CliError> {
+        Ok(pmldesign_data::Counting {
             labels: self.labels.as_deref(),
             nulls: self.nulls(),
-            bins: self.bins.as_ref(),
+            bins: self.column_bins()?,
+        })
+    }
+
+    /// The `--bins` of one `--column`: given once, bare or naming that column.
+    pub fn column_bins(&self) -> Result<Option<&Bins>, CliError> {
+        match self.bins.as_slice() {
+            [] => Ok(None),
+            [b] => match &b.column {
+                Some(c) if !self.column.contains(c) => Err(unknown_column(b, &self.column)),
+                _ => Ok(Some(&b.bins)),
+            },
+            [_, again, ..] => Err(CliError::Usage(format!(
+                "invalid --bins {}: --bins is given {} times for one --column; give it once",
+                again.text,
+                self.bins.len()
+            ))),
         }
+    }
+
+    /// The `--bins COLUMN=EDGES` of a record, one per `--column` in their order
+    /// (`None`: not binned); a bare `--bins EDGES`, an unknown column or one
+    /// binned twice is refused.
+    pub fn record_bins(&self) -> Result<Vec<Option<Bins>>, CliError> {
+        let mut out: Vec<Option<Bins>> = vec![None; self.column.len()];
+        for b in &self.bins {
+            let Some(c) = &b.column else {
+                return Err(CliError::Usage(format!(
+                    "invalid --bins {} with several --column: say which column it cuts; write --bins COLUMN={}",
+                    b.text, b.text
+                )));
+            };
+            let Some(j) = self.column.iter().position(|k| k == c) else {
+                return Err(unknown_column(b, &self.column));
+            };
+            if out[j].replace(b.bins.clone()).is_some() {
+                return Err(CliError::Usage(format!(
+                    "invalid --bins {c}={}: the column {c:?} is binned twice; give one --bins per column",
+                    b.text
+                )));
+            }
+        }
+        Ok(out)
     }
 }
 
-/// `--bins EDGES`, read by [`pmldesign_data::Bins::parse`].
-fn parse_bins(text: &str) -> Result<pmldesign_data::Bins, String> {
-    pmldesign_data::Bins::parse("--bins", text).map_err(|e| e.to_string())
+/// The error of `--bins COLUMN=...` naming no `--column`.
+fn unknown_column(b: &BinsArg, columns: &[String]) -> CliError {
+    let c = b.column.as_deref().unwrap_or_default();
+    CliError::Usage(format!(
+        "invalid --bins {c}={}: {c:?} is not a --column ({}); name one of them",
+        b.text,
+        columns.join(", ")
+    ))
+}
+
+/// One `--bins`: the column it cuts (`COLUMN=`, for a record), and its edges.
+#[derive(Debug, Clone)]
+pub struct BinsArg {
+    /// The column named, if any.
+    pub column: Option<String>,
+    /// The edges, as given.
+    pub text: String,
+    /// The bins.
+    pub bins: Bins,
+}
+
+/// `--bins [COLUMN=]EDGES`, the edges read by [`pmldesign_data::Bins::parse`]
+/// (edges never hold `=`: the column is what comes before the last one).
+fn parse_bins(text: &str) -> Result<BinsArg, String> {
+    let (column, edges) = match text.rsplit_once('=') {
+        Some((c, e)) if c.trim().is_empty() => {
+            return Err(format!(
+                "invalid --bins {text:?}: no column before `=`; write --bins COLUMN={e}, or --bins {e} for one column"
+            ));
+        }
+        Some((c, e)) => (Some(c.to_string()), e),
+        None => (None, text),
+    };
+    let field = match &column {
+        Some(c) => format!("--bins {c}"),
+        None => "--bins".into(),
+    };
+    let bins = Bins::parse(&field, edges).map_err(|e| e.to_string())?;
+    Ok(BinsArg {
+        column,
+        text: edges.to_string(),
+        bins,
+    })
 }
 
 /// The format of a data file.

@@ -6,13 +6,16 @@ use crate::args::apply::{ApplyArgs, Unknown};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
-use crate::io::load::{design_from_text, record_from_text, recorded_nulls, recorded_record_nulls};
+use crate::io::load::{
+    design_from_text, record_from_text, recorded_nulls, recorded_record_bins, recorded_record_nulls,
+};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
 use pmldesign_data::record_privatise::{
-    ColumnByColumn, JointPrivatiser, RecordHandling, RecordPrivatiser, privatise_record,
+    BinnedRecord, ColumnByColumn, JointPrivatiser, RecordHandling, RecordPrivatiser,
+    privatise_record,
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
@@ -193,12 +196,23 @@ fn run_record(
     Ok(())
 }
 
-/// The privatiser of a record design: the joint design's one draw a row, or one
-/// design per column on its own stream.
+/// The privatiser of a record design, its binned columns cut at the edges it
+/// recorded (`pml design --bins COLUMN=EDGES`).
 fn record_privatiser(
     r: &RecordDesign,
     key: &StreamKey,
 ) -> Result<Box<dyn RecordPrivatiser>, CliError> {
+    let bins = recorded_record_bins(r)?;
+    let inner = draws(r, key)?;
+    Ok(match bins.iter().any(Option::is_some) {
+        true => Box::new(BinnedRecord::new(bins, inner)),
+        false => inner,
+    })
+}
+
+/// The draws of a record design: the joint design's one draw a row, or one
+/// design per column on its own stream.
+fn draws(r: &RecordDesign, key: &StreamKey) -> Result<Box<dyn RecordPrivatiser>, CliError> {
     let failure =
         |e: pmldesign_model::ModelError| CliError::Failure(format!("the record design: {e}"));
     if r.mode == RecordMode::Joint {

@@ -228,12 +228,13 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
     }
     let mut d = d?.with_envelope(a.envelope_delta)?.with_estimation()?;
     let nulls = a.input.nulls();
+    let bins = a.input.column_bins()?;
     d.provenance = d.provenance.map(|p| {
         let mut p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
         if nulls != pmldesign_data::Nulls::Error {
             p.settings.insert("nulls".into(), nulls.name().into());
         }
-        if let Some(bins) = &a.input.bins {
+        if let Some(bins) = bins {
             p.settings.insert("bins".into(), bins.text());
         }
         match &est.digest {
@@ -242,7 +243,7 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         }
     });
     if a.input.data.is_some()
-        && a.input.bins.is_none()
+        && a.input.bins.is_empty()
         && est.labels.len() > NUMERIC_NOTE_FROM
         && pmldesign_data::bins::looks_numeric(&est.labels)
     {

@@ -5,6 +5,7 @@ use crate::args::design::{DesignArgs, NotionName, RecordModeName};
 use crate::args::{UtilityName, parse_numbers};
 use crate::error::CliError;
 use crate::io::data::load_record;
+use crate::io::load::record_bins_setting;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::record::render_record;
 use crate::render::report;
@@ -42,6 +43,7 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         false => CliError::from(e),
     })?;
     record_nulls(&mut r, a.input.nulls());
+    record_bins(&mut r, &a.input.record_bins()?);
     let text = render_record(&r, a.output.format())?;
     let page = report::record_report(
         &r,
@@ -60,6 +62,19 @@ fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
     }
     for p in r.designs.iter_mut().filter_map(|d| d.provenance.as_mut()) {
         p.settings.insert("nulls".into(), nulls.name().into());
+    }
+}
+
+/// The edges of each binned column, kept in provenance as a single column's
+/// design keeps them (`bins`, in that column's design; the joint design, one for
+/// all, keeps `bins.COLUMN` for each) so that `pml apply` cuts the columns alike.
+fn record_bins(r: &mut RecordDesign, bins: &[Option<pmldesign_data::Bins>]) {
+    for (j, b) in bins.iter().enumerate() {
+        let (i, name) = record_bins_setting(r, j);
+        let design = r.designs.get_mut(i).and_then(|d| d.provenance.as_mut());
+        if let (Some(b), Some(p)) = (b, design) {
+            p.settings.insert(name, b.text());
+        }
     }
 }
 

@@ -71,14 +71,14 @@ pub fn load_estimate_until(
     if let (Some(path), Some(column)) = (&input.data, column)
         && DataFormat::of(path, input.data_format) == DataFormat::Parquet
     {
-        return parquet_estimate(path, column, input.counting(), (zeros, stop));
+        return parquet_estimate(path, column, input.counting()?, (zeros, stop));
     }
     if let (Some(path), Some(column)) = (&input.data, column) {
         let mut reader = pmldesign_data::digest::Digesting::new(std::io::BufReader::with_capacity(
             1 << 20,
             open_data(path)?,
         ));
-        let how = input.counting();
+        let how = input.counting()?;
         let counts = pmldesign_data::count_column_until(&mut reader, column, how, stop)
             .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
         let prior = if zeros {
@@ -165,8 +165,9 @@ pub fn no_parquet(path: &std::path::Path) -> CliError {
     ))
 }
 
-/// The records of several `--column`s of `--data` (CSV or Parquet). (A record design
-/// carries no provenance of its own, so the file is not hashed.)
+/// The records of several `--column`s of `--data` (CSV or Parquet), each column
+/// of a `--bins COLUMN=EDGES` cut into its bins. (A record design carries no
+/// provenance of its own, so the file is not hashed.)
 pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
     let Some(path) = &input.data else {
         return Err(CliError::Usage(
@@ -174,29 +175,29 @@ pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
         ));
     };
     let shown = path.display();
-    if input.bins.is_some() {
-        return Err(CliError::Usage(
-            "invalid --bins with several --column: a record's columns are not cut into bins yet; bin them first, or design each column alone".into(),
-        ));
-    }
+    let bins = input.record_bins()?;
+    let how = pmldesign_data::RecordCounting {
+        nulls: input.nulls(),
+        bins: &bins,
+    };
     let usage = |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {shown}: {e}"));
     if DataFormat::of(path, input.data_format) == DataFormat::Parquet {
-        return parquet_records(path, &input.column, input.nulls())?.map_err(usage);
+        return parquet_records(path, &input.column, how)?.map_err(usage);
     }
     let reader = std::io::BufReader::with_capacity(1 << 20, open_data(path)?);
-    pmldesign_data::count_records(reader, &input.column, input.nulls()).map_err(usage)
+    pmldesign_data::count_records_with(reader, &input.column, how).map_err(usage)
 }
 
 #[cfg(feature = "parquet")]
 fn parquet_records(
     path: &std::path::Path,
     columns: &[String],
-    nulls: pmldesign_data::Nulls,
+    how: pmldesign_data::RecordCounting<'_>,
 ) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
     Ok(pmldesign_data::columnar::count_records_parquet(
         open_file(path)?,
         columns,
-        nulls,
+        how,
     ))
 }
 
@@ -204,7 +205,7 @@ fn parquet_records(
 fn parquet_records(
     path: &std::path::Path,
     _: &[String],
-    _: pmldesign_data::Nulls,
+    _: pmldesign_data::RecordCounting<'_>,
 ) -> Result<pmldesign_model::Result<RecordSample>, CliError> {
     Err(no_parquet(path))
 }

@@ -5,7 +5,7 @@
 use super::matrix::{matrix_from_text, read_matrix_file, read_text, strip_bom};
 use crate::args::{Estimate, Input, MetricArgs, MetricName};
 use crate::error::CliError;
-use pmldesign_data::Nulls;
+use pmldesign_data::{Bins, Nulls};
 use pmldesign_model::{Mechanism, Metric};
 use pmldesign_solver::{Design, RecordDesign};
 use std::path::Path;
@@ -158,4 +158,40 @@ pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
         }
     }
     Ok(first)
+}
+
+/// Where a record design keeps the edges of column `j` (`pml design --bins
+/// COLUMN=EDGES`): the index of the design and the setting's name, `bins` in the
+/// column's own design (as one column's design keeps it), `bins.COLUMN` in the one
+/// design of joint.
+pub fn record_bins_setting(r: &RecordDesign, j: usize) -> (usize, String) {
+    match r.mode {
+        pmldesign_solver::RecordMode::Joint => (0, format!("bins.{}", r.columns[j])),
+        _ => (j, "bins".into()),
+    }
+}
+
+/// The edges a record design recorded for each column (`None`: not binned),
+/// checked against the column's labels: a stored design is untrusted, and edges
+/// whose bins are not the column's labels mean the file was altered.
+pub fn recorded_record_bins(r: &RecordDesign) -> Result<Vec<Option<Bins>>, CliError> {
+    (0..r.columns.len())
+        .map(|j| {
+            let (i, name) = record_bins_setting(r, j);
+            let design = r.designs.get(i);
+            let setting = design.and_then(|d| d.provenance.as_ref()?.settings.get(&name));
+            let Some(edges) = setting else {
+                return Ok(None);
+            };
+            let field = format!("designs[{i}].provenance.settings.{name}");
+            let bins = Bins::parse(&field, edges).map_err(|e| CliError::Usage(e.to_string()))?;
+            if !bins.names(r.sample.labels(j)) {
+                return Err(CliError::Usage(format!(
+                    "invalid {field} = {edges:?}: its bins are not the labels of column {:?}; the file was altered: design it again with --bins {}=...",
+                    r.columns[j], r.columns[j]
+                )));
+            }
+            Ok(Some(bins))
+        })
+        .collect()
 }
