@@ -20,9 +20,13 @@ fn data(dir: &Path) -> std::path::PathBuf {
     write(dir, "in.csv", &text)
 }
 
+/// A design for estimation (its rows stay linearly independent, so that the
+/// analyst's estimate below has every input's mass to give).
 fn design(dir: &Path, data: &Path, nulls: &str) -> std::path::PathBuf {
     let args = [
         "design",
+        "--utility",
+        "estimation",
         "--data",
         s(data),
         "--column",
@@ -114,7 +118,11 @@ fn drop_leaves_missing_values_out_and_writes_them_missing() {
         "--column",
         "v_private",
     ];
-    usage_error(&estimate, "missing");
+    // The analyst leaves them out as the design recorded (as for a record)...
+    let est = common::json(&estimate);
+    assert_eq!(est["rows"], 32, "{est}");
+    // ...unless told that a missing released value is an error.
+    usage_error(&[&estimate[..], &["--nulls", "error"]].concat(), "missing");
 }
 
 /// A record of two columns, A and B, 60 rows, with a missing A in every seventh

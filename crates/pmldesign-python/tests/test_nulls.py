@@ -77,6 +77,12 @@ def test_estimate_leaves_out_dropped_rows_when_asked():
     result = pmldesign.estimate(design, released, nulls="drop")
     assert result.rows == 240
     assert json.dumps(result.to_dict())  # plain data
+    # A design that recorded nulls="drop" leaves them out by default, as `pml estimate`.
+    recorded = pmldesign.design_from_counts(pmldesign.count(VALUES, nulls="drop"), 0.8, delta=1e-3, nulls="drop")
+    released = [None if v == "" else v for v in pmldesign.apply(recorded, VALUES, seed=KEY).tolist()]
+    assert pmldesign.estimate(recorded, released).rows == 240
+    with pytest.raises(pmldesign.PmlError, match="null"):
+        pmldesign.estimate(recorded, released, nulls="error")
 
 
 @pytest.mark.parametrize("mode", ["compose", "joint"])

@@ -24,7 +24,8 @@ pub struct EstimateArgs {
     pub column: Option<String>,
     /// A missing released value (written by `pml apply` for a row left out with
     /// `--nulls drop`): error, or drop (left out of the estimate; `category` is
-    /// an input label, never a released value, so it is taken as error).
+    /// an input label, never a released value, so it is taken as error)
+    /// [default: the rule the design recorded; error for a bare matrix].
     #[arg(long, value_enum, requires = "data")]
     pub nulls: Option<super::NullsArg>,
     /// Instead of --data: the counts of released values, one per output in order

@@ -29,11 +29,13 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         return run_record(&a, &r);
     }
     let file = matrix_from_text("--mechanism", &a.mechanism, &text)?;
-    let note = if file.design {
-        design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;
-        None
+    let (note, recorded) = if file.design {
+        let d = design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;
+        let field = "provenance.settings.nulls";
+        (None, crate::io::load::recorded_nulls(&d, field)?)
     } else {
-        Some("a bare matrix: nothing in it was verified".to_string())
+        let note = "a bare matrix: nothing in it was verified".to_string();
+        (Some(note), pmldesign_data::Nulls::Error)
     };
     let mechanism = Mechanism::from_rows(file.rows)
         .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", a.mechanism.display())))?;
@@ -43,7 +45,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     let outputs = file
         .outputs
         .unwrap_or_else(|| numbered("y", mechanism.outputs()));
-    let counts = released_counts(&a, &outputs)?;
+    let counts = released_counts(&a, &outputs, recorded)?;
     let settings = settings(&a);
     let estimate = estimate_frequencies(&mechanism, &counts, &settings)
         .map_err(|e| CliError::Usage(e.to_string()))?;
@@ -72,8 +74,13 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
 }
 
 /// The counts of released values: from `--counts` or by counting `--column`
-/// of `--data` against the mechanism's output names.
-fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, CliError> {
+/// of `--data` against the mechanism's output names. Missing values follow
+/// `--nulls`, by default the rule the design recorded (as for a record).
+fn released_counts(
+    a: &EstimateArgs,
+    outputs: &[String],
+    recorded: pmldesign_data::Nulls,
+) -> Result<Vec<u64>, CliError> {
     if let Some(text) = &a.counts {
         return counts_of(text, outputs);
     }
@@ -82,7 +89,7 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
             "pml estimate needs --data FILE --column NAME or --counts".into(),
         ));
     };
-    let nulls = a.nulls.map_or(pmldesign_data::Nulls::Error, Into::into);
+    let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
     let counted = count_released(open_data(path)?, column, outputs, nulls)
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     if counted.dropped > 0 {
@@ -92,6 +99,16 @@ fn released_counts(a: &EstimateArgs, outputs: &[String]) -> Result<Vec<u64>, Cli
         ));
     }
     Ok(counted.counts)
+}
+
+/// How a missing released value is counted: a row left out with `--nulls drop`
+/// was released missing and is left out again; `category` makes `<null>` an
+/// input label, never a missing released value, so a missing one is an error.
+fn released_nulls(rule: pmldesign_data::Nulls) -> pmldesign_data::Nulls {
+    match rule {
+        pmldesign_data::Nulls::Drop => pmldesign_data::Nulls::Drop,
+        _ => pmldesign_data::Nulls::Error,
+    }
 }
 
 /// `--counts`: `120,80,40` (one per output) or `y1=120,y3=40` (by name); the
@@ -191,13 +208,8 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
     // A row whose values were missing was released with every private value
     // missing (--nulls drop): left out; anything else missing is refused.
-    let nulls = match a
-        .nulls
-        .map_or(crate::io::load::recorded_record_nulls(r)?, Into::into)
-    {
-        pmldesign_data::Nulls::Drop => pmldesign_data::Nulls::Drop,
-        _ => pmldesign_data::Nulls::Error,
-    };
+    let recorded = crate::io::load::recorded_record_nulls(r)?;
+    let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
     let sample = pmldesign_data::count_records(open_data(path)?, &private, nulls).map_err(usage)?;
     let released: Vec<(Vec<String>, u64)> = sample
         .tuples()

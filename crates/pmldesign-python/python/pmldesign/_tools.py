@@ -145,7 +145,7 @@ def estimate(
     column: Optional[str] = None,
     method: Literal["em", "inversion"] = "em",
     confidence: float = 0.95,
-    nulls: Literal["error", "drop"] = "error",
+    nulls: Optional[Literal["error", "drop"]] = None,
     bootstrap: Optional[int] = None,
     seed: Any = None,
 ) -> Record:
@@ -173,9 +173,10 @@ def estimate(
         onto the simplex.
     confidence : float, default 0.95
         The level of the intervals (delta method).
-    nulls : {"error", "drop"}, default "error"
+    nulls : {"error", "drop"}, optional
         A null released value (a row whose input was dropped) is an error, or left
-        out.
+        out; by default the rule the design recorded (``drop`` for a design made
+        with ``nulls="drop"``, otherwise ``error``), as ``pml estimate`` does.
     bootstrap : int, optional
         Check the intervals by a parametric bootstrap of this many replicates:
         each group then has ``bootstrap_lower``, ``bootstrap_upper`` and
@@ -226,9 +227,12 @@ def estimate(
     if released is not None:
         from ._tables import count
 
-        if nulls not in ("error", "drop"):
+        from ._apply import check_nulls
+
+        if nulls not in ("error", "drop", None):
             raise PmlError(f"invalid nulls = {nulls!r}: a released column's null is an error ('error') or left out ('drop')")
-        counts = count(released, column, nulls=nulls)
+        rule: Literal["error", "drop"] = "drop" if check_nulls(nulls, mechanism) == "drop" else "error"
+        counts = count(released, column, nulls=rule)
     if isinstance(counts, dict):
         unknown = [k for k in counts if str(k) not in outputs]
         if unknown:
