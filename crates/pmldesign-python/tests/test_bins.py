@@ -76,3 +76,72 @@ def test_a_numeric_column_taken_as_labels_is_warned_about():
         warnings.simplefilter("error")
         pmldesign.count(MASSES, bins=EDGES)
         pmldesign.count(["a", "b", "c"] * 10)
+
+
+RECORD_EDGES = [float("-inf"), 3500, 4500, float("inf")]
+RECORD_TEXT = "-inf,3500,4500,inf"
+
+
+def _without_tool(text):
+    import json
+
+    d = json.loads(text)
+    for design in d["record"]["designs"]:
+        design["provenance"].pop("tool", None)
+    return d
+
+
+@pytest.mark.parametrize("mode", ["compose", "joint"])
+def test_a_record_with_a_binned_column_is_the_clis_byte_for_byte(tmp_path, run_pml, mode):
+    pd = pytest.importorskip("pandas")
+    cities = [["Oslo", "Lund", "Bergen"][i % 3] for i in range(len(MASSES))]
+    masses = [m + (600 if c == "Oslo" else 0) for m, c in zip(MASSES, cities)]
+    frame = pd.DataFrame({"mass": masses, "city": cities})
+    frame.loc[[4, 11], "mass"] = None  # counted as <null>, after the bins
+    data = tmp_path / "in.csv"
+    frame.to_csv(data, index_label="id")
+    flags = ["--epsilon", "2", "--delta", "1e-3", "--record", mode, "--nulls", "category"]
+    cli = run_pml("design", "--data", str(data), "--column", "mass", "--column", "city", "--bins", f"mass={RECORD_TEXT}",
+                  *flags, "--format", "json")
+    r = pmldesign.design_record(frame, ["mass", "city"], 2.0, delta=1e-3, mode=mode, nulls="category",
+                                bins={"mass": RECORD_EDGES})
+    assert r.labels[0] == ["(-inf, 3500)", "[3500, 4500)", "[4500, inf)", "<null>"]
+    assert _without_tool(r.to_json()) == _without_tool(cli)
+    # The file minus its tool line, byte for byte.
+    strip = lambda t: "\n".join(l for l in t.splitlines() if '"tool"' not in l)  # noqa: E731
+    assert strip(r.to_json()) == strip(cli.rstrip("\n"))
+    design_file = tmp_path / "r.json"
+    design_file.write_text(cli)
+    out = tmp_path / "out.csv"
+    run_pml("apply", "--mechanism", str(design_file), "--data", str(data), "--seed", KEY, "--output", str(out))
+    written = pd.read_csv(out, keep_default_na=False)
+    ours = pmldesign.apply(pmldesign.RecordDesign.from_json(cli), frame, seed=KEY)
+    for c in ("mass_private", "city_private"):
+        assert ours[c].astype(str).tolist() == written[c].astype(str).tolist()
+    if mode == "joint":
+        assert set(written["mass_private"]) <= set(r.labels[0])
+    pl = pytest.importorskip("polars")
+    from pmldesign.polars import privatise
+
+    lazy = privatise(pl.from_pandas(frame).lazy(), r, seed=KEY).collect()
+    assert lazy["mass_private"].cast(pl.String).to_list() == ours["mass_private"].astype(str).tolist()
+
+
+def test_bad_record_bins_are_refused_naming_the_fix():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"mass": MASSES, "city": ["Oslo", "Lund"] * 150})
+    with pytest.raises(pmldesign.PmlError, match="not one of the record's columns"):
+        pmldesign.design_record(frame, ["mass", "city"], 1.0, bins={"weight": RECORD_EDGES})
+    with pytest.raises(pmldesign.PmlError, match="name each column's edges"):
+        pmldesign.design_record(frame, ["mass", "city"], 1.0, bins=RECORD_EDGES)
+    with pytest.raises(pmldesign.PmlError, match="row 0: 3000 is not a number within the edges"):
+        pmldesign.design_record(frame, ["mass", "city"], 1.0, bins={"mass": [3100, 9000]})
+    with pytest.raises(pmldesign.PmlError, match="mapping of counts"):
+        pmldesign.design_record({(1, "a"): 2, (2, "b"): 3}, ["mass", "city"], 1.0, bins={"mass": RECORD_EDGES})
+    r = pmldesign.design_record(frame, ["mass", "city"], 1.0, mode="compose", bins={"mass": RECORD_EDGES})
+    assert r.designs[0].to_dict()["provenance"]["settings"]["bins"] == RECORD_TEXT
+    with pytest.raises(pmldesign.PmlError, match="not the labels of column 'mass'"):
+        pmldesign.apply(r, frame, seed=KEY, bins={"mass": [0, 4000, 9000]})
+    altered = pmldesign.RecordDesign.from_json(r.to_json().replace(RECORD_TEXT, "-inf,3500,4600,inf"))
+    with pytest.raises(pmldesign.PmlError, match="altered"):
+        pmldesign.apply(altered, frame, seed=KEY)

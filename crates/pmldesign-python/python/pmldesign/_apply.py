@@ -290,6 +290,8 @@ def apply(
     bins : sequence of float, optional
         Public edges cutting a numeric column into the bins the labels name, as
         ``count(..., bins=)`` counted it; by default the edges the design recorded.
+        With a :class:`RecordDesign`, a mapping of column to edges, as
+        ``design_record(..., bins=)`` took it.
     output_labels : sequence, optional
         Names of the outputs, as ``pml apply --output-labels``; by default the
         design's, else ``y1..yM``.
@@ -330,6 +332,7 @@ def apply(
             replace=replace,
             nulls=nulls,
             key=key,
+            bins=bins,
         )
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")

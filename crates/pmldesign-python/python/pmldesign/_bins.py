@@ -75,7 +75,7 @@ def _numbers(values: Any) -> Tuple[np.ndarray, np.ndarray, Callable[[int], str]]
 
         nulls = values.isna().to_numpy()
         nums = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-        return nums, nulls, lambda i: repr(values.iloc[i])
+        return nums, nulls, lambda i: repr(_plain(values.iloc[i]))
     if k == "polars":
         import polars as pl
 
@@ -86,6 +86,12 @@ def _numbers(values: Any) -> Tuple[np.ndarray, np.ndarray, Callable[[int], str]]
     nulls = np.array([v is None or (isinstance(v, float) and v != v) for v in items], dtype=bool)
     nums = np.array([_number(v) for v in items], dtype=float)
     return nums, nulls, lambda i: repr(items[i])
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python value it holds (shown as ``3000``, not
+    ``np.int64(3000)``)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _number(value: Any) -> float:

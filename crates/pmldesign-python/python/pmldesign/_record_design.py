@@ -18,9 +18,9 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import _native, _report
+from . import _bins, _native, _report
 from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
-from ._codes import NULL, NULL_LABEL, Nulls, check_nulls_name, codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number
 from ._native import PmlError
 from ._records import _CERTIFIED, Checked, Record
@@ -93,39 +93,65 @@ class RecordDesign(Checked):
         return _report.notebook(self.to_html())
 
 
-def _frame_tuples(data: Any, columns: Sequence[str], nulls: Nulls = "error") -> Tuple[List[List[str]], np.ndarray]:
-    """Each column's labels (first-seen order) and the rows as label indices; a
-    null is refused, leaves its row out (``drop``) or is the label ``<null>``
-    (``category``), as ``pml design --nulls`` does."""
+def _frame_tuples(
+    data: Any, columns: Sequence[str], nulls: Nulls = "error", bins: Optional[Mapping[str, List[float]]] = None
+) -> Tuple[List[List[str]], np.ndarray]:
+    """Each column's labels (first-seen order; a binned column's: its bins in numeric
+    order) and the rows as label indices; a null is refused, leaves its row out
+    (``drop``) or is the label ``<null>`` (``category``, after a column's bins), as
+    ``pml design --nulls`` does."""
+    bins = bins or {}
     if type(data).__name__ == "LazyFrame":
         data = data.select(list(columns)).collect()
     names = list(data.columns)
-    texts, masks = [], []
+    values, masks = [], []
     for c in columns:
         if c not in names:
             raise PmlError(f"invalid column = {c!r}: no such column (it has {names}); pass one of them")
-        s = data[c]
-        refuse_floats(s, c)
-        null = s.isna().to_numpy() if kind(s) == "pandas" else s.is_null().to_numpy()
+        value, null = _column_values(data[c], c, bins.get(c))
         if null.any() and nulls == "error":
             raise PmlError(
-                f"invalid column {c!r}: {int(null.sum())} null value(s) of {len(s)} rows; "
+                f"invalid column {c!r}: {int(null.sum())} null value(s) of {len(null)} rows; "
                 "pass nulls='drop' or nulls='category', or fill them first"
             )
-        text = s.astype(str).to_numpy() if kind(s) == "pandas" else np.asarray(s.cast(str).to_list(), dtype=object)
-        texts.append(np.where(null, NULL_LABEL, text).astype(object))
+        values.append(value)
         masks.append(null)
     keep = ~np.logical_or.reduce(masks) if (masks and nulls == "drop") else np.ones(len(data), dtype=bool)
     labels, codes = [], []
-    for text in texts:
-        text = text[keep]
-        first, index, inverse = np.unique(text, return_index=True, return_inverse=True)
+    for c, value in zip(columns, values):
+        value = value[keep]
+        if c in bins:
+            cut, null = _bins.labels(bins[c]), value == NULL
+            labels.append(cut + ([NULL_LABEL] if null.any() else []))
+            codes.append(np.where(null, len(cut), value).astype(np.int64))
+            continue
+        first, index, inverse = np.unique(value, return_index=True, return_inverse=True)
         order = np.argsort(index)
         labels.append([str(v) for v in first[order]])
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         codes.append(rank[inverse.ravel()])
     return labels, np.stack(codes, axis=1) if codes else np.zeros((0, 0), dtype=np.int64)
+
+
+def _column_values(s: Any, c: str, edges: Optional[List[float]]) -> Tuple[np.ndarray, np.ndarray]:
+    """A column's values and its nulls: the text of each value (``<null>`` for a
+    null), or with ``edges`` each value's bin (``NULL`` for a null; a value that is
+    not a number within the edges is refused, naming its row)."""
+    if edges is not None:
+        found, describe = _bins.codes(s, edges)
+        bad = np.flatnonzero(found == UNKNOWN)
+        if bad.size:
+            i = int(bad[0])
+            raise PmlError(
+                f"invalid column {c!r} at row {i}: {describe(i)} is not a number within the edges {edges[0]} to {edges[-1]}; "
+                "widen the edges (-inf may be the first and inf the last), or fix the value"
+            )
+        return found, found == NULL
+    refuse_floats(s, c)
+    null = s.isna().to_numpy() if kind(s) == "pandas" else s.is_null().to_numpy()
+    text = s.astype(str).to_numpy() if kind(s) == "pandas" else np.asarray(s.cast(str).to_list(), dtype=object)
+    return np.where(null, NULL_LABEL, text).astype(object), null
 
 
 def _mapping_tuples(data: Mapping[Any, Any], columns: Sequence[str]) -> Tuple[List[List[str]], np.ndarray, np.ndarray]:
@@ -157,6 +183,7 @@ def design_record(
     time_limit: Optional[float] = None,
     gap: float = 1e-9,
     nulls: Nulls = "error",
+    bins: Optional[Mapping[str, Any]] = None,
 ) -> RecordDesign:
     """The release of the records of ``columns`` under one guarantee about the whole record.
 
@@ -195,6 +222,11 @@ def design_record(
         :func:`apply_record` writes such rows with every private value null), or
         counted and privatised as the label ``<null>`` of its column. Recorded in
         the design, so that :func:`apply_record` reads rows alike.
+    bins : mapping of str to sequence of float, optional
+        Public edges of numeric columns, ``{"mass": [0, 10, 20, float("inf")]}``, as
+        ``pml design --bins mass=0,10,20,inf``: each such column's values are cut
+        into bins, its labels the intervals in numeric order. Recorded in the
+        design, so that :func:`apply_record` cuts the columns alike.
 
     Returns
     -------
@@ -212,10 +244,13 @@ def design_record(
         raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
     nulls = check_nulls_name(nulls)
     columns = [str(c) for c in columns] if not isinstance(columns, str) else [columns]
+    edges = record_edges(bins, columns)
     if isinstance(data, Mapping):
+        if edges:
+            raise PmlError("invalid bins with a mapping of counts: its values are counted already; pass the DataFrame, or count the bins' labels")
         labels, rows, counts = _mapping_tuples(data, columns)
     elif kind(data) == "plain" and type(data).__name__ in ("DataFrame", "LazyFrame"):
-        labels, codes = _frame_tuples(data, columns, nulls)
+        labels, codes = _frame_tuples(data, columns, nulls, edges)
         rows, counts = np.unique(codes, axis=0, return_counts=True) if len(codes) else (codes, np.zeros(0, np.int64))
     else:
         raise PmlError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
@@ -226,10 +261,53 @@ def design_record(
         gap=float(gap),
     )
     record = json.loads(text)["record"]
-    if nulls != "error":
-        for d in record["designs"]:
+    for d in record["designs"]:
+        if nulls != "error":
             d["provenance"]["settings"]["nulls"] = nulls
+    for j, c in enumerate(columns):
+        if c in edges:
+            i, name = bins_setting(record["mode"], columns, j)
+            record["designs"][i]["provenance"]["settings"][name] = _bins.text(edges[c])
+    for d in record["designs"]:  # in the order pml design writes them
+        d["provenance"]["settings"] = dict(sorted(d["provenance"]["settings"].items()))
     return RecordDesign(record, _CERTIFIED)
+
+
+def record_edges(bins: Optional[Mapping[str, Any]], columns: Sequence[str]) -> Dict[str, List[float]]:
+    """The edges of ``bins={column: edges}``, checked: each names a column of the record."""
+    if bins is None:
+        return {}
+    if not isinstance(bins, Mapping):
+        raise PmlError(f"invalid bins = {bins!r}: with a record, name each column's edges, e.g. bins={{'mass': [0, 10, float('inf')]}}")
+    for c in bins:
+        if c not in columns:
+            raise PmlError(f"invalid bins = {{{c!r}: ...}}: {c!r} is not one of the record's columns {list(columns)}; name one of them")
+    return {str(c): _bins.edges_of(e, f"bins[{c!r}]") for c, e in bins.items()}
+
+
+def bins_setting(mode: str, columns: Sequence[str], j: int) -> Tuple[int, str]:
+    """Where a record design keeps column ``j``'s edges, as ``pml design --bins
+    COLUMN=EDGES`` writes them: ``bins`` in the column's own design, ``bins.COLUMN``
+    in the one design of joint."""
+    return (0, f"bins.{columns[j]}") if mode == "joint" else (j, "bins")
+
+
+def recorded_bins(design: RecordDesign) -> Dict[str, List[float]]:
+    """The edges the record design recorded for each binned column, checked against
+    the column's labels (a stored design is untrusted)."""
+    out: Dict[str, List[float]] = {}
+    designs = design.to_dict()["designs"]
+    for j, (c, labels) in enumerate(zip(design.columns, design.labels)):
+        i, name = bins_setting(design.mode, design.columns, j)
+        text = ((designs[i].get("provenance") or {}).get("settings") or {}).get(name)
+        if text is None:
+            continue
+        field = f"designs[{i}].provenance.settings.{name}"
+        edges = _bins.edges_of(text, field)
+        if not _bins.names(edges, labels):
+            raise PmlError(f"invalid {field} = {text!r}: its bins are not the labels of column {c!r}; the design was altered: design it again with bins")
+        out[c] = edges
+    return out
 
 
 def recorded_nulls(design: RecordDesign) -> Nulls:
@@ -261,6 +339,7 @@ def apply_record(
     replace: bool = False,
     nulls: Optional[Nulls] = None,
     key: Any = None,
+    bins: Optional[Mapping[str, Any]] = None,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
@@ -274,9 +353,12 @@ def apply_record(
     it as its column's ``<null>``, ``drop`` writes the row with every private value
     null. With ``key`` (a column name of ``frame``, or one key per row), each row
     draws from the place of the streams its user's key gives (as ``pml apply
-    --key``): reordered or split rows release the same values."""
+    --key``): reordered or split rows release the same values. A binned column
+    (``design_record(..., bins=)``) is cut at ``bins={column: edges}``, by default
+    the edges the design recorded, as ``pml apply`` cuts it."""
     how = check_on_unknown(on_unknown)
     rule = recorded_nulls(design) if nulls is None else check_nulls_name(nulls)
+    edges = recorded_bins(design) if bins is None else given_bins(design, bins)
     secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
         raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
@@ -286,7 +368,7 @@ def apply_record(
     else:
         keys = frame[key] if isinstance(key, str) else key
         places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
-    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule))
+    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
     done = attached(frame, design, outs, missing, how)
     if not replace:
         return done
@@ -300,27 +382,46 @@ def apply_record(
     return done
 
 
+def given_bins(design: RecordDesign, bins: Mapping[str, Any]) -> Dict[str, List[float]]:
+    """``apply_record(..., bins=)``: each column's edges, whose bins must be its labels."""
+    edges = record_edges(bins, design.columns)
+    for c, e in edges.items():
+        labels = design.labels[design.columns.index(c)]
+        if not _bins.names(e, labels):
+            raise PmlError(f"invalid bins[{c!r}] = {e}: its bins are not the labels of column {c!r} {labels}; pass the edges the design was counted with")
+    return edges
+
+
 def record_codes(
-    design: RecordDesign, values: Dict[str, Any], secret: str, places: np.ndarray, how: Tuple[str, Nulls]
+    design: RecordDesign,
+    values: Dict[str, Any],
+    secret: str,
+    places: np.ndarray,
+    how: Tuple[str, Nulls],
+    bins: Optional[Dict[str, List[float]]] = None,
 ) -> Tuple[List[np.ndarray], np.ndarray]:
     """Each column's private values as codes into :func:`private_names` (-1 where
     missing), row k drawn at ``places[k]``, and the rows with an unknown value.
     ``how`` is ``(on_unknown, nulls)``: under ``category`` a null is its column's
     ``<null>``, under ``drop`` its row is written missing (and kept, whatever
-    ``on_unknown`` says)."""
+    ``on_unknown`` says). A column of ``bins`` (by default the edges the design
+    recorded) is cut into its bins first."""
     on_unknown, nulls = how
     columns = design.columns
     labels = design.labels
-    coded = []
+    edges = recorded_bins(design) if bins is None else bins
+    coded, described = [], []
     dropped = np.zeros(len(places), dtype=bool)
     for c, l in zip(columns, labels):
-        codes, describe = codes_of(values[c], l)
+        # A bin's index is its label's: a binned column's labels are its bins, then <null>.
+        codes, describe = _bins.codes(values[c], edges[c]) if c in edges else codes_of(values[c], l)
         if nulls == "category" and NULL_LABEL in l:
             codes = np.where(codes == NULL, l.index(NULL_LABEL), codes)
         elif nulls == "drop":
             dropped |= codes == NULL
         coded.append(codes)
-    for c, l, codes in zip(columns, labels, coded):
+        described.append(describe)
+    for c, l, codes, describe in zip(columns, labels, coded, described):
         if on_unknown == "error" and ((codes < 0) & ~dropped).any():
             at = lambda i: f"column {c!r} at row {int(places[i])}"  # noqa: E731
             refuse(np.where(dropped, 0, codes), describe, at, l)
