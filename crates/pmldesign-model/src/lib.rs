@@ -38,6 +38,6 @@ pub use cone::ColumnCone;
 pub use error::{ModelError, Result};
 pub use mechanism::Mechanism;
 pub use metric::Metric;
-pub use notion::Notion;
+pub use notion::{DensityRange, Notion};
 pub use prior::Prior;
 pub use uncertainty::UncertaintySet;

@@ -19,6 +19,26 @@ use crate::metric::Metric;
 use ndarray::{Array1, ArrayView1};
 use serde::Serialize;
 
+/// What a notion says of the information density `i(x; y) = ln(c_x / (p . c))`
+/// of every column c under the reference prior p (docs/theory.md §4d): the
+/// range an a-priori bound on a utility is taken over.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DensityRange {
+    /// `-lower <= i(x; y) <= upper` (PML: no lower level; LIP, ALIP).
+    Levels {
+        /// The PMC level eps_l, if any.
+        lower: Option<f64>,
+        /// The PML level eps_u.
+        upper: f64,
+    },
+    /// `i(x; y) - i(x'; y) <= eps` for all x, x' (LDP): the densities of one
+    /// column spread over at most eps, wherever they sit.
+    Spread {
+        /// The LDP level eps.
+        epsilon: f64,
+    },
+}
+
 /// A privacy notion and its level(s).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "notion", rename_all = "snake_case")]
@@ -173,6 +193,20 @@ impl Notion {
             | Notion::Ldp { epsilon }
             | Notion::Metric { epsilon, .. } => epsilon,
             Notion::Alip { epsilon_upper, .. } => epsilon_upper,
+        }
+    }
+
+    /// The range of the information density under the reference prior that the
+    /// notion implies, if it bounds it from above: PML, LIP and ALIP by their
+    /// levels, LDP by the spread of a column's densities; none for PMC (no upper
+    /// level) and metric privacy (a spread that grows with the distance).
+    pub fn density_range(&self) -> Option<DensityRange> {
+        match *self {
+            Notion::Ldp { epsilon } => Some(DensityRange::Spread { epsilon }),
+            _ => self.upper().map(|upper| DensityRange::Levels {
+                lower: self.lower(),
+                upper,
+            }),
         }
     }
 

@@ -386,3 +386,65 @@ fn large_eps_is_not_an_error_under_any_notion() {
         }
     }
 }
+
+/// The two-point value `P f(h) + (1 - P) f(l)`, `f(t) = t ln t`, of densities
+/// at `l` and `h` with mean 1 under the prior (docs/theory.md §4d).
+fn two_point(l: f64, h: f64) -> f64 {
+    let mass = (1.0 - l) / (h - l);
+    mass * h * h.ln() + (1.0 - mass) * l * l.ln()
+}
+
+#[test]
+fn a_priori_mutual_information_bounds_hold_and_are_near_the_lp_optimum() {
+    let mi = FInformation::mutual_information();
+    let mut r = rng(511);
+    for case in 0..80 {
+        let n = 2 + case % 5;
+        let p = random_prior(&mut r, n, 0.01);
+        let eps = 0.05 + 2.5 * r.random::<f64>();
+        let notion = match case % 3 {
+            0 => Notion::Ldp { epsilon: eps },
+            1 => Notion::Lip { epsilon: eps },
+            _ => Notion::Alip {
+                epsilon_lower: 2.0 * eps,
+                epsilon_upper: eps,
+            },
+        };
+        let bound = mi
+            .bound_on_density(notion.density_range().unwrap())
+            .unwrap();
+        // Independently: the two-point values, over a grid of the lower end for LDP.
+        let by_points = match notion {
+            Notion::Ldp { epsilon } => (1..20_000)
+                .map(|k| {
+                    let d = 1.0 + epsilon.exp_m1() * k as f64 / 20_000.0;
+                    two_point(1.0 / d, epsilon.exp() / d)
+                })
+                .fold(f64::NEG_INFINITY, f64::max),
+            _ => two_point((-notion.lower().unwrap()).exp(), eps.exp()),
+        };
+        assert!(
+            bound >= by_points && bound - by_points <= 1e-6 * bound,
+            "{notion:?}: {bound} {by_points}"
+        );
+        assert!(bound < eps, "tighter than the PML level");
+        let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
+        let rays = enumerate(&cone).unwrap();
+        let (_, lp, _) = optimise_over_rays(&rays, p.masses(), &mi, &settings()).unwrap();
+        assert!(
+            lp <= bound + 1e-12,
+            "case {case} {notion:?} p={:?}: LP {lp} > {bound}",
+            p.masses()
+        );
+    }
+    // Uniform on 12 inputs, eps = ln 3 under LDP: the optimum is near the bound.
+    let p = Prior::new(vec![1.0 / 12.0; 12]).unwrap();
+    let notion = Notion::Ldp { epsilon: 3f64.ln() };
+    let bound = mi
+        .bound_on_density(notion.density_range().unwrap())
+        .unwrap();
+    let cone = ColumnCone::for_notion(&UncertaintySet::known(p.clone()), &notion).unwrap();
+    let (_, lp, _) =
+        optimise_over_rays(&enumerate(&cone).unwrap(), p.masses(), &mi, &settings()).unwrap();
+    assert!(lp <= bound && lp >= 0.99 * bound, "{lp} {bound}");
+}

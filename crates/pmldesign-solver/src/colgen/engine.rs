@@ -58,7 +58,8 @@ pub struct Progress {
 
 /// An upper bound on the utility known before the loop, and the dual vector
 /// that proves it, if any: `bound r` for a bound `B` on `mu(v) / r . v` over
-/// the cone (`I <= eps` under eps-PML; docs/theory.md §4c).
+/// the cone (`I <= eps` under eps-PML, the two-point bounds under LIP, ALIP and
+/// LDP; docs/theory.md §4 and §4d).
 #[derive(Debug, Clone)]
 pub struct APriori {
     /// The bound (`INFINITY` if none).

@@ -29,8 +29,8 @@ const FIRST_WIDTH: f64 = 1e-3;
 
 /// The box is used when the master's first (seeded) optimum is within this
 /// relative distance of the a-priori bound: there the optimal dual is near the
-/// a-priori one. (Under LDP or LIP the bound is far from the optimum, and the
-/// a-priori dual is no centre.)
+/// a-priori one (eps-PML, and LIP, LDP and ALIP with the bounds of
+/// docs/theory.md §4d where the seeds come that close).
 pub(crate) const ENGAGE_WITHIN: f64 = 5e-2;
 
 /// Passes without a better mechanism after which the rows where the box is

@@ -172,9 +172,7 @@ pub fn optimise_in_cone(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Optimum> {
     let n = cone.dimension();
-    let a_priori = density_level(cone)
-        .and_then(|eps| utility.bound_at_level(eps))
-        .unwrap_or(f64::INFINITY);
+    let a_priori = a_priori_bound(cone, utility);
     if settings.pricing == PricingMethod::Auto {
         let deadline = settings.loop_deadline(n);
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
@@ -246,23 +244,26 @@ fn with_smoothing(cone: &ColumnCone, settings: &Settings) -> Settings {
     s
 }
 
-/// The level eps that bounds the information density `i(x; y)` from above under
-/// the reference prior for every mechanism of `cone`, if there is one: eps for
-/// PML (the reference lies in the set), LIP and LDP, eps_u for ALIP; none for PMC.
-fn density_level(cone: &ColumnCone) -> Option<f64> {
-    match cone {
+/// The utility's a-priori bound over `cone` (`INFINITY` if none): the least
+/// over the ranges of the information density under the reference prior that
+/// the cone's notions imply ([`Notion::density_range`]; docs/theory.md §4d).
+fn a_priori_bound(cone: &ColumnCone, utility: &dyn Utility) -> f64 {
+    let range = match cone {
         ColumnCone::PmlKnownPrior { epsilon, .. }
         | ColumnCone::PmlL1Ball { epsilon, .. }
-        | ColumnCone::PmlPolytope { epsilon, .. } => Some(*epsilon),
-        ColumnCone::Notion { notion, .. } => match *notion {
-            Notion::Ldp { epsilon } => Some(epsilon),
-            _ => notion.upper(),
-        },
-        ColumnCone::Intersection { cones } => cones
-            .iter()
-            .filter_map(density_level)
-            .min_by(f64::total_cmp),
-    }
+        | ColumnCone::PmlPolytope { epsilon, .. } => Some(pmldesign_model::DensityRange::Levels {
+            lower: None,
+            upper: *epsilon,
+        }),
+        ColumnCone::Notion { notion, .. } => notion.density_range(),
+        ColumnCone::Intersection { cones } => {
+            let each = cones.iter().map(|c| a_priori_bound(c, utility));
+            return each.fold(f64::INFINITY, f64::min);
+        }
+    };
+    range
+        .and_then(|r| utility.bound_on_density(r))
+        .unwrap_or(f64::INFINITY)
 }
 
 /// Designs over more inputs than this start their master from the structured

@@ -2,7 +2,7 @@
 //! sub-linear (positively homogeneous and convex) in the column.
 
 use ndarray::ArrayView1;
-use pmldesign_model::Mechanism;
+use pmldesign_model::{DensityRange, Mechanism};
 
 /// A sub-convex utility, given by its column function mu.
 ///
@@ -54,13 +54,14 @@ pub trait Utility: Send + Sync {
     }
 
     /// An upper bound on U for every mechanism whose information density
-    /// `i(x; y) = ln(W[x][y] / q_y)` is at most eps under the reference prior, if
-    /// one is known. Mutual information: eps, since
-    /// `I(X; Y) = E_y D(P_X|y || P_X) <= E_y D_inf(P_X|y || P_X) <= eps`
-    /// (docs/theory.md). Column generation stops once its mechanism is within the
-    /// gap tolerance of this bound.
-    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
-        let _ = epsilon;
+    /// `i(x; y) = ln(W[x][y] / q_y)` under the reference prior stays in `range`,
+    /// if one is known, proven by the dual `bound p` (docs/theory.md §4d). Mutual
+    /// information: eps under eps-PML, since
+    /// `I(X; Y) = E_y D(P_X|y || P_X) <= E_y D_inf(P_X|y || P_X) <= eps`, and the
+    /// two-point maxima under LIP, ALIP and LDP. Column generation stops once its
+    /// mechanism is within the gap tolerance of this bound.
+    fn bound_on_density(&self, range: DensityRange) -> Option<f64> {
+        let _ = range;
         None
     }
 
@@ -94,8 +95,8 @@ impl<U: Utility + ?Sized> Utility for &U {
     fn three_level_concave(&self) -> bool {
         (**self).three_level_concave()
     }
-    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
-        (**self).bound_at_level(epsilon)
+    fn bound_on_density(&self, range: DensityRange) -> Option<f64> {
+        (**self).bound_on_density(range)
     }
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
         (**self).value(mechanism, prior)
@@ -130,8 +131,8 @@ pub struct Block {
 pub struct FInformation {
     name: &'static str,
     f: fn(f64) -> f64,
-    /// Mutual information: bounded by the density level.
-    bounded_by_level: bool,
+    /// Mutual information: bounded by the density's range.
+    bounded_by_density: bool,
     /// See [`Utility::staircase_concave`].
     staircase_concave: bool,
     /// See [`Utility::three_level_concave`].
@@ -144,7 +145,7 @@ impl FInformation {
         FInformation {
             name,
             f,
-            bounded_by_level: false,
+            bounded_by_density: false,
             staircase_concave: false,
             three_level_concave: false,
         }
@@ -153,7 +154,7 @@ impl FInformation {
     /// Mutual information, `f(t) = t ln t` (nats).
     pub fn mutual_information() -> Self {
         FInformation {
-            bounded_by_level: true,
+            bounded_by_density: true,
             // m(W) = W E ln E - s ln s (also with E_B and S: f(0) = 0).
             staircase_concave: true,
             three_level_concave: true,
@@ -196,8 +197,9 @@ impl Utility for FInformation {
         Some(Separable::FInformation(self.f))
     }
 
-    fn bound_at_level(&self, epsilon: f64) -> Option<f64> {
-        self.bounded_by_level.then_some(epsilon)
+    fn bound_on_density(&self, range: DensityRange) -> Option<f64> {
+        self.bounded_by_density
+            .then(|| crate::objective::a_priori::mutual_information_bound(range))
     }
 
     fn staircase_concave(&self) -> bool {

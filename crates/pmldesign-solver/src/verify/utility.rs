@@ -111,8 +111,8 @@ impl Design {
             &Mechanism::identity(self.uncertainty.len()),
             reference.view(),
         );
-        let a_priori = density_level(&self.notion)
-            .and_then(|e| utility.bound_at_level(e))
+        let a_priori = (self.notion.density_range())
+            .and_then(|r| utility.bound_on_density(r))
             .unwrap_or(f64::INFINITY);
         let (dual_bound, repricing) = match &self.certificate.dual {
             None => (None, Repricing::NoDual),
@@ -283,15 +283,6 @@ fn repriced(
         bound(&MaterialisedRays::new(&set_of_rays, mu)),
         Repricing::Exact,
     )))
-}
-
-/// The level eps bounding the information density under the reference prior
-/// for every mechanism meeting `notion` (for the utility's a-priori bound).
-fn density_level(notion: &Notion) -> Option<f64> {
-    match notion {
-        Notion::Ldp { epsilon } => Some(*epsilon),
-        n => n.upper(),
-    }
 }
 
 /// A stored dual's lambda: one finite entry per input.

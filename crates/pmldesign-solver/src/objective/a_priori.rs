@@ -1,0 +1,112 @@
+//! Upper bounds on mutual information known before any LP (docs/theory.md §4d):
+//! with `z = c / (p . c)` a column's densities `e^i(x; y)`, `mu(c) = (p . c)
+//! sum_x p_x z_x ln z_x`, so `lambda = B p` is dual feasible for the ray LP (and
+//! `I(X; Y) <= B`) whenever `sum_x p_x z_x ln z_x <= B` for every z the notion
+//! allows with `p . z = 1`. The sum is convex in z, so over densities in
+//! `[l, h]` its largest value puts all mass on the two ends.
+
+use pmldesign_model::DensityRange;
+
+/// Allowance for the rounding of the closed forms below, relative to the terms
+/// they subtract (a few operations each), so that the bound never understates
+/// where the difference cancels.
+const ROUNDING: f64 = 64.0 * f64::EPSILON;
+
+/// The largest mutual information of a mechanism whose densities under the
+/// reference prior stay in `range`:
+///
+/// - `i <= eps` (PML): eps (\[T\] Prop. 5.35: `I <= E_y D_inf = eps`);
+/// - `-eps_l <= i <= eps_u` (ALIP, LIP): `P h eps_u - (1 - P) l eps_l` with
+///   `h = e^eps_u`, `l = e^-eps_l` and `P = (1 - l) / (h - l)`, the mass at h
+///   that keeps `p . z = 1`;
+/// - spread eps (LDP): densities in `[l, e^eps l]` for some l; with
+///   `D = 1 / l = 1 + (e^eps - 1) P` the two-point value is
+///   `(eps e^eps / (e^eps - 1)) (1 - 1 / D) - ln D`, largest at
+///   `D* = eps e^eps / (e^eps - 1)`: `D* - 1 - ln D*`.
+pub(crate) fn mutual_information_bound(range: DensityRange) -> f64 {
+    match range {
+        DensityRange::Levels { lower: None, upper } => upper,
+        DensityRange::Levels {
+            lower: Some(lower),
+            upper,
+        } => {
+            let (l, h) = ((-lower).exp(), upper.exp());
+            if h - l <= 0.0 {
+                return 0.0;
+            }
+            let mass = (1.0 - l) / (h - l);
+            let (high, low) = (mass * h * upper, (1.0 - mass) * l * lower);
+            (high - low + ROUNDING * (high + low)).max(0.0)
+        }
+        DensityRange::Spread { epsilon } => {
+            if epsilon <= 0.0 {
+                return 0.0;
+            }
+            let grown = epsilon.exp_m1();
+            // t = D* - 1 = (eps e^eps - (e^eps - 1)) / (e^eps - 1).
+            let t = (epsilon * (1.0 + grown) - grown) / grown;
+            (t - t.ln_1p() + ROUNDING * t).max(0.0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-point value over `P` on a fine grid, for the spread.
+    fn spread_by_grid(epsilon: f64) -> f64 {
+        let e = epsilon.exp();
+        (1..100_000)
+            .map(|k| {
+                let p = k as f64 / 100_000.0;
+                let d = 1.0 + (e - 1.0) * p;
+                p * (e / d) * (e / d).ln() + (1.0 - p) * (1.0 / d) * (1.0 / d).ln()
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn pml_is_its_level_and_lip_lies_below() {
+        let pml = DensityRange::Levels {
+            lower: None,
+            upper: 0.9,
+        };
+        assert_eq!(mutual_information_bound(pml), 0.9);
+        // A lower level far away is PML again.
+        let far = DensityRange::Levels {
+            lower: Some(50.0),
+            upper: 0.9,
+        };
+        assert!((mutual_information_bound(far) - 0.9).abs() < 1e-12);
+        let lip = DensityRange::Levels {
+            lower: Some(0.9),
+            upper: 0.9,
+        };
+        let b = mutual_information_bound(lip);
+        assert!((b - 0.379_709_104_725).abs() < 1e-9, "{b}");
+        let none = DensityRange::Levels {
+            lower: Some(0.0),
+            upper: 0.0,
+        };
+        assert_eq!(mutual_information_bound(none), 0.0);
+    }
+
+    #[test]
+    fn ldp_closed_form_is_the_two_point_maximum() {
+        for epsilon in [0.01, 0.4, 0.9, 1.6, 3.0, 8.0] {
+            let b = mutual_information_bound(DensityRange::Spread { epsilon });
+            let grid = spread_by_grid(epsilon);
+            assert!(
+                b >= grid && b - grid < 1e-8 * b.max(1e-6),
+                "{epsilon}: {b} {grid}"
+            );
+            // Below the PML level the same eps gives (LDP implies eps-PML).
+            assert!(b < epsilon);
+        }
+        assert_eq!(
+            mutual_information_bound(DensityRange::Spread { epsilon: 0.0 }),
+            0.0
+        );
+    }
+}
