@@ -260,6 +260,13 @@ def test_results_are_typed_classes_with_readable_reprs():
     assert "samples=1000" in repr(g) and "delta=0.001" in repr(g)
     rr = d.baselines["pml_calibrated"]
     assert isinstance(rr, pmldesign.Baseline) and rr.mechanism.shape == (4, 4)
+    # Design files leave randomized response's matrix out; it is re-derived from its level.
+    assert "mechanism" not in d.to_dict()["baselines"]["randomized_response"]["pml_calibrated"]
+    level = d.to_dict()["baselines"]["randomized_response"]["pml_calibrated"]["ldp_epsilon"]
+    if level is not None:
+        w = rr.mechanism
+        np.testing.assert_allclose(w.sum(axis=1), 1.0, rtol=1e-15)
+        np.testing.assert_allclose(np.diag(w), np.exp(level) * w[0, 1], rtol=1e-14)
     assert rr.ratio is not None and rr.ratio >= 1 - 1e-12
     v = d.verify()
     assert isinstance(v, pmldesign.Verification) and v.utility_value == pytest.approx(d.utility)

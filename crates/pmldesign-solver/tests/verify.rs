@@ -585,3 +585,37 @@ fn a_gap_limited_design_over_a_large_ball_reads_back() {
     forged["certificate"]["dual"]["bound"] = json!(lambda + 1e-9);
     refused(forged, "certificate");
 }
+
+/// Randomized response's matrices are left out of a design file (N^2 numbers its
+/// level determines): the file reads back with them re-derived; an older file
+/// that carries them is read when they are right and refused when altered.
+#[test]
+fn randomized_response_matrices_are_left_out_and_rederived() {
+    let d = Problem::new(known(&[0.4, 0.3, 0.2, 0.1]))
+        .epsilon(0.8)
+        .solve()
+        .unwrap();
+    let v = stored(&d);
+    for which in ["same_ldp", "pml_calibrated"] {
+        let rr = &v["baselines"]["randomized_response"][which];
+        assert!(rr.get("mechanism").is_none(), "{rr}");
+    }
+    let back = read(v.clone());
+    assert_eq!(
+        back.baselines.same_ldp.mechanism,
+        d.baselines.same_ldp.mechanism
+    );
+    // An older file with the matrix: compared with the re-derivation.
+    let mut old = v.clone();
+    let matrix = serde_json::to_value(&d.baselines.same_ldp.mechanism).unwrap();
+    old["baselines"]["randomized_response"]["same_ldp"]["mechanism"] = matrix.clone();
+    assert!(serde_json::from_value::<Design>(old.clone()).is_ok());
+    // Row 0 still sums to 1, but the diagonal moved.
+    let row = &mut old["baselines"]["randomized_response"]["same_ldp"]["mechanism"][0];
+    let (a, b) = (row[0].clone(), row[1].clone());
+    (row[0], row[1]) = (b, a);
+    let e = serde_json::from_value::<Design>(old)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("same_ldp.mechanism"), "{e}");
+}

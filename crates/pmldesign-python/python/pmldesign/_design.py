@@ -229,7 +229,8 @@ class Design(Checked):
         the baseline's (None where the baseline's is 0). The design is never below
         any of them."""
         b = self._data.get("baselines", {})
-        found = dict(b.get("randomized_response", {}))
+        n = len(self._data.get("prior", []))
+        found = {k: _with_rr_matrix(v, n) for k, v in b.get("randomized_response", {}).items()}
         for s in b.get("structured", []):
             found[s["family"]] = s
         design = self.utility
@@ -650,6 +651,22 @@ def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) ->
             raise PmlError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
         out["bins"] = _bins.text(edges)
     return out
+
+
+def _with_rr_matrix(rr: Dict[str, Any], n: int) -> Dict[str, Any]:
+    """A randomized-response baseline with its matrix: design files leave it out,
+    as k-ary randomized response at ``ldp_epsilon`` (None: infinite, the identity)
+    over the design's n inputs determines it."""
+    if "mechanism" in rr or n == 0:
+        return rr
+    level = rr.get("ldp_epsilon")
+    if level is None:
+        return dict(rr, mechanism=np.eye(n).tolist())
+    off = float(np.exp(-float(level)))
+    z = 1.0 + (n - 1) * off
+    w = np.full((n, n), off / z)
+    np.fill_diagonal(w, 1.0 / z)
+    return dict(rr, mechanism=w.tolist())
 
 
 def exp_epsilon(e: float) -> float:

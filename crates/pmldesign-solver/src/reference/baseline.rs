@@ -17,12 +17,33 @@ pub struct RandomizedResponse {
     /// Its LDP parameter `e_r` (infinite, serialised as `null`, for the identity).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     pub ldp_epsilon: f64,
-    /// The matrix.
+    /// The matrix, k-ary randomized response at `ldp_epsilon`. Not written to a
+    /// design file (its N^2 numbers are determined by `ldp_epsilon` and N: 320 MB
+    /// of JSON for the two at N = 2048); a reader re-derives it, and a file that
+    /// still carries it has it compared with the re-derivation. After
+    /// deserialising one without it, [`RandomizedResponse::UNREAD`].
+    #[serde(skip_serializing, default = "unread")]
     pub mechanism: Mechanism,
     /// Worst-case PML over the uncertainty set.
     pub worst_case_pml: f64,
     /// Utility under the reference prior.
     pub utility: f64,
+}
+
+impl RandomizedResponse {
+    /// The inputs of the placeholder matrix a deserialised baseline holds when
+    /// its file left the matrix out (a 1 x 1 identity: no design has one input).
+    pub const UNREAD: usize = 1;
+
+    /// Whether the matrix was read (or built), not the placeholder.
+    pub fn has_matrix(&self) -> bool {
+        self.mechanism.inputs() != Self::UNREAD
+    }
+}
+
+/// The placeholder for a matrix a file left out.
+fn unread() -> Mechanism {
+    Mechanism::identity(RandomizedResponse::UNREAD)
 }
 
 /// The two randomized-response comparators of a design at level eps.

@@ -395,6 +395,9 @@ fn baseline(field: &str, s: &RandomizedResponse, d: &RandomizedResponse) -> Resu
         d.utility,
         Within::Value,
     )?;
+    if !s.has_matrix() {
+        return Ok(());
+    }
     matrix(&format!("{field}.mechanism"), &s.mechanism, &d.mechanism)
 }
 
