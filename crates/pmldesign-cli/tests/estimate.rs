@@ -73,6 +73,53 @@ fn inputs_released_alike_are_one_group() {
     assert!(table.contains("released alike"), "{table}");
 }
 
+/// Row 3 is the mean of rows 4 and 5, the others independent: {x3, x4, x5}
+/// is released as one group (only its total is estimable) and none of its
+/// inputs gets a figure of its own.
+#[test]
+fn linearly_dependent_rows_form_one_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "0.7,0.1,0.1,0.1\n0.1,0.7,0.1,0.1\n0.1,0.1,0.4,0.4\n\
+                0.1,0.1,0.7,0.1\n0.1,0.1,0.1,0.7\n";
+    let w = write(dir.path(), "w.csv", rows);
+    let args = [
+        "estimate",
+        "--mechanism",
+        s(&w),
+        "--counts",
+        "3000,2000,2500,2500",
+    ];
+    let table = stdout(&[&args[..], &["--format", "table"]].concat());
+    assert!(
+        table.contains(
+            "note: inputs {x3, x4, x5} are released as one group: only their total is estimable"
+        ),
+        "{table}"
+    );
+    let firsts: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(firsts.contains(&"{x3,"), "{table}");
+    for x in ["x3", "x4", "x5"] {
+        assert!(!firsts.contains(&x), "{x} has a row of its own:\n{table}");
+    }
+    let out = json(&args);
+    let labels: Vec<&str> = out["estimates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["x1", "x2", "{x3, x4, x5}"], "{out}");
+    assert_eq!(out["estimates"][2]["dependent"], true);
+    assert_eq!(out["notes"].as_array().unwrap().len(), 1, "{out}");
+    let total: f64 = (0..3)
+        .map(|g| out["estimates"][g]["estimate"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-9, "{out}");
+}
+
 #[test]
 fn bad_counts_are_usage_errors() {
     let dir = tempfile::tempdir().unwrap();

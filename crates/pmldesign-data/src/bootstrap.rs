@@ -75,9 +75,13 @@ pub fn bootstrap(
     Ok(check)
 }
 
-/// The output distribution of the fitted model: `q_y = sum_g p^_g W[g][y]`, a
-/// group's rows being equal.
+/// The output distribution of the fitted model: the estimate's own
+/// ([`FrequencyEstimate::fitted`]), else (an estimate read from elsewhere)
+/// `q_y = sum_g p^_g W[g][y]`, a group's rows being equal.
 fn fitted_outputs(mechanism: &Mechanism, estimate: &FrequencyEstimate) -> Vec<f64> {
+    if estimate.fitted.len() == mechanism.outputs() {
+        return estimate.fitted.clone();
+    }
     let w = mechanism.matrix();
     (0..w.ncols())
         .map(|y| {

@@ -10,6 +10,7 @@ use ndarray::{Array2, array};
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{
     FrequencyMethod, FrequencySettings, equal_rows, estimate_frequencies, estimate_functionals,
+    identifiable_groups,
 };
 
 /// k-ary randomized response at level eps.
@@ -206,10 +207,43 @@ fn bad_input_is_refused_naming_the_field() {
         ..FrequencySettings::default()
     };
     assert!(err(&[1, 2, 3], &bad).contains("confidence"));
-    // Distinct rows that are linearly dependent: the third is the mean of the others.
+}
+
+/// Distinct rows that are linearly dependent, the third the mean of the
+/// others: only the total of all three is determined, which is 1 for certain.
+#[test]
+fn dependent_rows_of_every_input_give_one_group_of_mass_1() {
     let dependent = Mechanism::new(array![[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]).unwrap();
-    let e = estimate_frequencies(&dependent, &[5, 5], &s).unwrap_err();
-    assert!(e.to_string().contains("mechanism"), "{e}");
+    assert_eq!(
+        identifiable_groups(&dependent).unwrap(),
+        vec![vec![0, 1, 2]]
+    );
+    for method in [FrequencyMethod::Em, FrequencyMethod::Inversion] {
+        let e = estimate_frequencies(&dependent, &[5, 5], &settings(method)).unwrap();
+        assert_eq!(e.groups, vec![vec![0, 1, 2]], "{method:?}");
+        assert_eq!(e.dependent, vec![true]);
+        assert!((e.estimate[0] - 1.0).abs() < 1e-12, "{e:?}");
+        assert!(e.standard_error[0] < 1e-12, "{e:?}");
+        assert!((e.lower[0] - 1.0).abs() < 1e-9 && (e.upper[0] - 1.0).abs() < 1e-9);
+    }
+}
+
+/// Six inputs over four outputs: rows 0 and 5 equal, row 2 the mean of rows 3
+/// and 4, rows 0, 1, 3 and 4 independent; so {0, 5} is a group of equal rows,
+/// 1 is identifiable alone and {2, 3, 4} only together. Blended by an
+/// invertible stochastic matrix (which keeps `null(W^T)`) so that no entry is
+/// special.
+fn with_a_block() -> Mechanism {
+    let raw = array![
+        [0.7, 0.1, 0.1, 0.1],
+        [0.1, 0.7, 0.1, 0.1],
+        [0.1, 0.1, 0.4, 0.4],
+        [0.1, 0.1, 0.7, 0.1],
+        [0.1, 0.1, 0.1, 0.7],
+        [0.7, 0.1, 0.1, 0.1],
+    ];
+    let blend = Array2::from_shape_fn((4, 4), |(a, b)| if a == b { 0.7 } else { 0.1 });
+    Mechanism::new(raw.dot(&blend)).unwrap()
 }
 
 /// Design time: the identity releases the empirical distribution, whose
@@ -280,4 +314,98 @@ fn functionals_are_estimated_where_the_data_determine_them() {
     );
     let e = estimate_functionals(&w, &counts, &[vec![1.0]], &settings).unwrap_err();
     assert!(e.to_string().contains("functionals[0]"), "{e}");
+}
+
+/// Groups of equal rows, an input identifiable alone and a block of three
+/// whose rows are linearly dependent, found and estimated: with counts at the
+/// expected frequencies both methods give the true totals.
+#[test]
+fn a_block_of_dependent_rows_is_estimated_by_its_total() {
+    let w = with_a_block();
+    let want = vec![vec![0, 5], vec![1], vec![2, 3, 4]];
+    assert_eq!(identifiable_groups(&w).unwrap(), want);
+    let p = [0.2, 0.15, 0.1, 0.25, 0.2, 0.1];
+    let m = w.matrix();
+    let counts: Vec<u64> = (0..m.ncols())
+        .map(|y| (1e9 * (0..6).map(|x| p[x] * m[[x, y]]).sum::<f64>()).round() as u64)
+        .collect();
+    let truth = [0.3, 0.15, 0.55];
+    for method in [FrequencyMethod::Em, FrequencyMethod::Inversion] {
+        let e = estimate_frequencies(&w, &counts, &settings(method)).unwrap();
+        assert_eq!(e.groups, want, "{method:?}");
+        assert_eq!(e.dependent, vec![false, false, true]);
+        for (g, t) in truth.iter().enumerate() {
+            assert!((e.estimate[g] - t).abs() < 1e-6, "{method:?} {e:?}");
+            assert!(e.lower[g] < *t && *t < e.upper[g], "{method:?} {e:?}");
+        }
+        let q: f64 = e.fitted.iter().sum();
+        assert!((q - 1.0).abs() < 1e-9, "{e:?}");
+    }
+}
+
+/// Two blocks whose null vectors the decomposition mixes: reduced to
+/// row-echelon form they separate, beside an input identifiable alone.
+#[test]
+fn reduction_separates_independent_blocks() {
+    let a = |x: usize| Array2::from_shape_fn((1, 5), |(_, y)| if y == x { 0.6 } else { 0.1 });
+    let rows = [a(4), a(0), a(2), a(1), a(3)];
+    let mut w = Array2::zeros((7, 5));
+    for (x, r) in rows.iter().enumerate() {
+        w.row_mut(x).assign(&r.row(0));
+    }
+    let mean = |i: usize, j: usize| (&w.row(i) + &w.row(j)) / 2.0;
+    let (five, six) = (mean(1, 3), mean(2, 4));
+    w.row_mut(5).assign(&five);
+    w.row_mut(6).assign(&six);
+    let w = Mechanism::new(w).unwrap();
+    let groups = identifiable_groups(&w).unwrap();
+    assert_eq!(groups, vec![vec![0], vec![1, 3, 5], vec![2, 4, 6]]);
+}
+
+/// 400 repetitions of 10^4 rows through [`with_a_block`]: the unprojected
+/// inversion estimate of each group's total has its mean within 4 standard
+/// errors of the truth, and the 95 % intervals of both methods cover in
+/// 92-98 % of repetitions (observed at this seed: 0.95, 0.9475 and 0.9475 for
+/// both).
+#[test]
+fn block_totals_are_unbiased_and_covered() {
+    let w = with_a_block();
+    let p = [0.2, 0.15, 0.1, 0.25, 0.2, 0.1];
+    let truth = [0.3, 0.15, 0.55];
+    let (reps, m) = (400, 10_000);
+    let mut rng = Rng(29);
+    let mut sum = [0.0; 3];
+    let mut se = [0.0; 3];
+    let mut covered = [[0u32; 3]; 2];
+    for _ in 0..reps {
+        let counts = released(&mut rng, &w, &p, m);
+        for (k, method) in [FrequencyMethod::Inversion, FrequencyMethod::Em]
+            .into_iter()
+            .enumerate()
+        {
+            let e = estimate_frequencies(&w, &counts, &settings(method)).unwrap();
+            for g in 0..3 {
+                covered[k][g] += u32::from(e.lower[g] <= truth[g] && truth[g] <= e.upper[g]);
+                if k == 0 {
+                    sum[g] += e.unprojected[g];
+                    se[g] += e.standard_error[g];
+                }
+            }
+        }
+    }
+    for g in 0..3 {
+        let (mean, se) = (sum[g] / reps as f64, se[g] / reps as f64);
+        let tolerance = 4.0 * se / (reps as f64).sqrt();
+        assert!(
+            (mean - truth[g]).abs() < tolerance,
+            "group {g}: {mean} vs {}",
+            truth[g]
+        );
+    }
+    let rates = covered.map(|c| c.map(|c| f64::from(c) / reps as f64));
+    eprintln!("coverage (inversion, EM): {rates:?}");
+    assert!(
+        rates.iter().flatten().all(|r| (0.92..=0.98).contains(r)),
+        "{rates:?}"
+    );
 }

@@ -75,6 +75,25 @@ def test_inputs_released_alike_form_one_group():
     assert [e["label"] for e in r.to_dict()["estimates"]] == ["{x1, x3}", "x2", "x4"]
 
 
+def test_linearly_dependent_rows_form_one_group():
+    # Row 3 is the mean of rows 4 and 5: only the total of x3, x4 and x5 is determined.
+    w = np.array(
+        [[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.4, 0.4], [0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.1, 0.7]]
+    )
+    for method in ("em", "inversion"):
+        r = pmldesign.estimate(w, counts=[3000, 2000, 2500, 2500], method=method)
+        rows = r.to_dict()["estimates"]
+        assert [e["label"] for e in rows] == ["x1", "x2", "{x3, x4, x5}"]
+        assert rows[2]["inputs"] == ["x3", "x4", "x5"]
+        assert rows[2]["estimate"] == pytest.approx(0.5, abs=1e-9)
+        assert r.notes == [
+            "inputs {x3, x4, x5} are released as one group: only their total is estimable "
+            "(their rows of the mechanism are linearly dependent)"
+        ]
+    every = pmldesign.estimate(np.array([[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]), counts=[5, 5])
+    assert [e["estimate"] for e in every.estimates] == [pytest.approx(1.0)]
+
+
 def test_bad_input_is_refused():
     w = np.array([[0.75, 0.25], [0.25, 0.75]])
     with pytest.raises(pmldesign.PmlError, match="counts"):

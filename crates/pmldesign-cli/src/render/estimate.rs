@@ -47,6 +47,22 @@ impl Report {
         }
     }
 
+    /// One sentence per block of inputs whose rows differ but are linearly
+    /// dependent: only its total is estimable.
+    fn block_notes(&self) -> Vec<String> {
+        let e = &self.estimate;
+        (0..e.groups.len())
+            .filter(|&g| e.dependent.get(g).copied().unwrap_or(false))
+            .map(|g| {
+                format!(
+                    "inputs {} are released as one group: only their total is estimable \
+                     (their rows of the mechanism are linearly dependent)",
+                    self.label(g)
+                )
+            })
+            .collect()
+    }
+
     fn method(&self) -> &'static str {
         match self.estimate.method {
             FrequencyMethod::Em => "em",
@@ -61,6 +77,7 @@ impl Report {
                 json!({
                     "label": self.label(g),
                     "inputs": e.groups[g].iter().map(|&x| &self.inputs[x]).collect::<Vec<_>>(),
+                    "dependent": e.dependent.get(g).copied().unwrap_or(false),
                     "estimate": e.estimate[g],
                     "lower": e.lower[g],
                     "upper": e.upper[g],
@@ -84,6 +101,7 @@ impl Report {
             "converged": e.converged,
             "bootstrap_replicates": self.bootstrap.as_ref().map(|b| b.reps),
             "note": self.note,
+            "notes": self.block_notes(),
             "estimates": rows,
         })
     }
@@ -137,12 +155,19 @@ impl Report {
                 e.iterations
             );
         }
-        let merged = e.groups.iter().filter(|g| g.len() > 1).count();
+        let alike = |g: &usize| !e.dependent.get(*g).copied().unwrap_or(false);
+        let merged = (0..e.groups.len())
+            .filter(alike)
+            .filter(|&g| e.groups[g].len() > 1)
+            .count();
         if merged > 0 {
             let _ = writeln!(
                 out,
                 "note: {merged} group(s) of inputs are released alike: only each group's total is estimable"
             );
+        }
+        for block in self.block_notes() {
+            let _ = writeln!(out, "note: {block}");
         }
         let width = (0..e.groups.len())
             .map(|g| self.label(g).len())

@@ -6,7 +6,9 @@
 //! multinomial draw from q. Inputs whose rows of W are equal are released
 //! alike: only their total is identifiable, so estimates are made per group of
 //! equal rows ([`FrequencyEstimate::groups`]). When the groups' rows are
-//! linearly independent every group's mass is identifiable:
+//! linearly dependent, groups are joined further into blocks whose totals the
+//! data determine ([`identifiable_groups`]), and each block's total is
+//! estimated. Every group's mass is estimated by
 //!
 //! - **inversion** (least squares `p^ = (W W^T)^-1 W q^`, unbiased), with its
 //!   Euclidean projection onto the simplex;
@@ -34,6 +36,7 @@ mod em;
 mod fisher;
 mod functionals;
 mod groups;
+mod identifiable;
 mod inversion;
 
 use crate::error::{ModelError, Result};
@@ -119,9 +122,15 @@ pub struct FrequencyEstimate {
     /// The method used.
     pub method: FrequencyMethod,
     /// Groups of inputs (indices into the mechanism's rows) whose rows are
-    /// equal: the data determine only each group's total. Singletons where
-    /// an input is identifiable on its own.
+    /// equal, or where the distinct rows are linearly dependent, blocks of
+    /// them ([`identifiable_groups`]): the data determine only each group's
+    /// total. Singletons where an input is identifiable on its own.
     pub groups: Vec<Vec<usize>>,
+    /// Per group: whether it is a block of inputs whose rows differ but are
+    /// linearly dependent (its total is `g . q^` for weights g on the
+    /// outputs), not a group of equal rows or a single input.
+    #[serde(default)]
+    pub dependent: Vec<bool>,
     /// The estimated mass of each group (they sum to 1).
     pub estimate: Vec<f64>,
     /// For inversion, the least-squares estimate before its projection onto
@@ -134,6 +143,11 @@ pub struct FrequencyEstimate {
     pub lower: Vec<f64>,
     /// The interval's upper ends.
     pub upper: Vec<f64>,
+    /// The output distribution of the fitted model, `W^T p^` (one per
+    /// output; at a maximiser for EM, at the projected least-squares solution
+    /// for inversion), from which the bootstrap draws.
+    #[serde(default)]
+    pub fitted: Vec<f64>,
     /// The confidence of the intervals.
     pub confidence: f64,
     /// `sum_y n_y ln q_y` at the estimate.
@@ -148,9 +162,10 @@ pub struct FrequencyEstimate {
 
 /// Estimates the input distribution behind `counts` (one per output of
 /// `mechanism`, the numbers of released rows) by `settings.method`, per group
-/// of inputs released alike. An error, naming the field, when the counts do
-/// not fit the mechanism, when nothing was counted, or when the groups' rows
-/// are linearly dependent (then no group's mass is determined on its own).
+/// of inputs whose total the data determine: inputs with equal rows, and where
+/// the distinct rows are linearly dependent, the blocks of [`identifiable_groups`]
+/// (never a figure per input that the data cannot determine). An error, naming
+/// the field, when the counts do not fit the mechanism or nothing was counted.
 pub fn estimate_frequencies(
     mechanism: &Mechanism,
     counts: &[u64],
@@ -160,10 +175,65 @@ pub fn estimate_frequencies(
     check_counts(mechanism, counts)?;
     let groups = equal_rows(mechanism);
     let w = merged(mechanism, &groups);
-    let rows: u64 = counts.iter().sum();
     let n = Array1::from_iter(counts.iter().map(|&c| c as f64));
-    let q_hat = &n / rows as f64;
-    let lsq = inversion::Inversion::new(&w).ok_or_else(|| dependent(&groups))?;
+    let rows: u64 = counts.iter().sum();
+    let (groups, dependent, parts) = match inversion::Inversion::new(&w) {
+        Some(lsq) => {
+            let alone = vec![false; groups.len()];
+            (groups, alone, by_group(&w, &lsq, (&n, rows), settings))
+        }
+        None => {
+            let blocks = identifiable::Blocks::new(&w)?;
+            let parts = identifiable::estimate(&w, &blocks, (&n, rows), settings);
+            let (joined, dependent) = joined(&groups, &blocks.members);
+            (joined, dependent, parts)
+        }
+    };
+    let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
+    let interval = |sign: f64| -> Vec<f64> {
+        let ends = parts.estimate.iter().zip(&parts.standard_error);
+        ends.map(|(p, s)| (p + sign * z * s).clamp(0.0, 1.0))
+            .collect()
+    };
+    Ok(FrequencyEstimate {
+        method: settings.method,
+        groups,
+        dependent,
+        lower: interval(-1.0),
+        upper: interval(1.0),
+        estimate: parts.estimate.to_vec(),
+        unprojected: parts.unprojected,
+        standard_error: parts.standard_error.to_vec(),
+        fitted: parts.fitted,
+        confidence: settings.confidence,
+        log_likelihood: parts.log_likelihood,
+        rows,
+        iterations: parts.iterations,
+        converged: parts.converged,
+    })
+}
+
+/// One estimate's figures per group, before its intervals.
+pub(crate) struct Parts {
+    pub(crate) estimate: Array1<f64>,
+    pub(crate) unprojected: Vec<f64>,
+    pub(crate) standard_error: Array1<f64>,
+    pub(crate) log_likelihood: f64,
+    pub(crate) fitted: Vec<f64>,
+    pub(crate) iterations: usize,
+    pub(crate) converged: bool,
+}
+
+/// The estimate per group of `w` (one row per group of equal rows, linearly
+/// independent), with `lsq` its least squares, from the counts `n` of `rows`
+/// released rows.
+fn by_group(
+    w: &Array2<f64>,
+    lsq: &inversion::Inversion,
+    (n, rows): (&Array1<f64>, u64),
+    settings: &FrequencySettings,
+) -> Parts {
+    let q_hat = n / rows as f64;
     let raw = lsq.estimate(&q_hat);
     let (estimate, q, unprojected, iterations, converged) = match settings.method {
         FrequencyMethod::Inversion => {
@@ -171,36 +241,60 @@ pub fn estimate_frequencies(
             (p, q_hat.clone(), raw.to_vec(), 0, true)
         }
         FrequencyMethod::Em => {
-            let fit = em::maximum_likelihood(&w, &n, settings);
+            let fit = em::maximum_likelihood(w, n, settings);
             let q = w.t().dot(&fit.estimate);
             (fit.estimate, q, Vec::new(), fit.iterations, fit.converged)
         }
     };
-    let se = lsq.standard_errors(&q, rows);
-    let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
-    let log_likelihood = em::log_likelihood(&w, &n, &estimate);
-    Ok(FrequencyEstimate {
-        method: settings.method,
-        groups,
-        lower: estimate
-            .iter()
-            .zip(&se)
-            .map(|(p, s)| (p - z * s).clamp(0.0, 1.0))
-            .collect(),
-        upper: estimate
-            .iter()
-            .zip(&se)
-            .map(|(p, s)| (p + z * s).clamp(0.0, 1.0))
-            .collect(),
-        estimate: estimate.to_vec(),
+    Parts {
+        standard_error: lsq.standard_errors(&q, rows),
+        log_likelihood: em::log_likelihood(w, n, &estimate),
+        fitted: fitted_outputs(w, &estimate),
+        estimate,
         unprojected,
-        standard_error: se.to_vec(),
-        confidence: settings.confidence,
-        log_likelihood,
-        rows,
         iterations,
         converged,
-    })
+    }
+}
+
+/// The output distribution `q_y = sum_g p_g w[g][y]` (at least 0) of the model
+/// `p` over the rows of `w`.
+pub(crate) fn fitted_outputs(w: &Array2<f64>, p: &Array1<f64>) -> Vec<f64> {
+    (0..w.ncols())
+        .map(|y| {
+            let terms = p.iter().enumerate().map(|(g, &p)| p * w[[g, y]]);
+            terms.sum::<f64>().max(0.0)
+        })
+        .collect()
+}
+
+/// The groups of equal rows joined by `blocks` (of group indices): the inputs
+/// of each block in increasing order, and whether it joins distinct rows.
+fn joined(groups: &[Vec<usize>], blocks: &[Vec<usize>]) -> (Vec<Vec<usize>>, Vec<bool>) {
+    blocks
+        .iter()
+        .map(|b| {
+            let mut inputs: Vec<usize> = b.iter().flat_map(|&g| groups[g].clone()).collect();
+            inputs.sort_unstable();
+            (inputs, b.len() > 1)
+        })
+        .unzip()
+}
+
+/// The inputs grouped by what the released data determine (docs/theory.md
+/// §13): only each group's total is identifiable, and every group's is. Groups
+/// of equal rows ([`equal_rows`]); where the distinct rows are linearly
+/// dependent, those joined into blocks, the finest partition that a reduced
+/// basis of `null(W^T)` shows (not necessarily the finest possible). Each
+/// group in increasing order, the groups by their first input.
+pub fn identifiable_groups(mechanism: &Mechanism) -> Result<Vec<Vec<usize>>> {
+    let groups = equal_rows(mechanism);
+    let w = merged(mechanism, &groups);
+    if inversion::Inversion::new(&w).is_some() {
+        return Ok(groups);
+    }
+    let blocks = identifiable::Blocks::new(&w)?;
+    Ok(joined(&groups, &blocks.members).0)
 }
 
 /// What a release through a mechanism lets an analyst estimate (docs/theory.md
@@ -214,7 +308,10 @@ pub struct Estimability {
     /// `m E||p^ - p||^2 -> tr(J^-1) - ||p||^2` for the EM estimate (`J = W
     /// diag(1/q) W^T`, the Cramér-Rao bound on the simplex; equal to the
     /// unbiased inversion's error when W is square, smaller otherwise); `None`
-    /// when the groups' rows are linearly dependent (no group is estimable).
+    /// when the groups' rows are linearly dependent: some group's mass is then
+    /// not determined, so no per-group error exists ([`identifiable_groups`]
+    /// says which totals are; stored designs record these groups and this
+    /// figure, so they stay the groups of equal rows).
     pub error_per_row: Option<f64>,
 }
 
@@ -271,16 +368,4 @@ pub(crate) fn check_counts(mechanism: &Mechanism, counts: &[u64]) -> Result<()> 
 fn merged(mechanism: &Mechanism, groups: &[Vec<usize>]) -> Array2<f64> {
     let w = mechanism.matrix();
     Array2::from_shape_fn((groups.len(), w.ncols()), |(g, y)| w[[groups[g][0], y]])
-}
-
-/// The error for groups whose rows are linearly dependent.
-fn dependent(groups: &[Vec<usize>]) -> ModelError {
-    ModelError::invalid(
-        "mechanism",
-        format!("{} groups of equal rows", groups.len()),
-        "the rows of different groups are linearly dependent, so no group's mass is \
-         determined by the released data on its own",
-        "estimate with a mechanism whose distinct rows are linearly independent (for \
-         example randomized response, or a design with fewer merged outputs)",
-    )
 }

@@ -193,6 +193,13 @@ class Estimate(Record):
         return copy.deepcopy(list(self._data.get("estimates", [])))
 
     @property
+    def notes(self) -> List[str]:
+        """One sentence per group of inputs whose rows of the mechanism differ
+        but are linearly dependent: released as one group, only its total is
+        estimable."""
+        return list(self._data.get("notes", []))
+
+    @property
     def method(self) -> str:
         """``em`` or ``inversion``."""
         return str(self._data["method"])

@@ -153,7 +153,10 @@ def estimate(
 
     What the receiver of the data runs, as ``pml estimate``. Inputs whose rows of
     the mechanism are equal are released alike: only their total is estimated, as
-    one group (§13 of the theory page of the user guide).
+    one group; so are inputs whose distinct rows are linearly dependent, joined
+    into the blocks whose totals the data determine (each named in ``notes``), and
+    no input of such a group gets a figure of its own (§13 of the theory page of
+    the user guide).
 
     Parameters
     ----------
@@ -189,7 +192,8 @@ def estimate(
     Record
         ``estimates``: one dict per group (``label``, ``inputs``, ``estimate``,
         ``lower``, ``upper``, ``standard_error``), ready for
-        ``pandas.DataFrame(result.to_dict()["estimates"])``; and ``method``,
+        ``pandas.DataFrame(result.to_dict()["estimates"])``; ``notes``, one
+        sentence per group of linearly dependent rows; and ``method``,
         ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
         ``converged``. For a record, ``marginals`` and ``joint`` instead, each mass
         with ``lower``/``upper`` where the released data determine it and
@@ -268,7 +272,15 @@ def estimate(
                 ),
             }
         )
-    return Estimate({"estimates": rows, **{k: out[k] for k in ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")}})
+    dependent = out.pop("dependent", None) or [False] * len(groups)
+    notes = [
+        f"inputs {row['label']} are released as one group: only their total is estimable "
+        "(their rows of the mechanism are linearly dependent)"
+        for row, joined in zip(rows, dependent)
+        if joined
+    ]
+    kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")
+    return Estimate({"estimates": rows, "notes": notes, **{k: out[k] for k in kept}})
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
