@@ -263,7 +263,13 @@ fn estimability_has_its_closed_forms() {
     // Groups of mass 0.8 and 0.2: 2 * 0.8 * 0.2.
     assert!((e.error_per_row.unwrap() - 0.32).abs() < 1e-12);
     let dependent = Mechanism::new(array![[0.8, 0.2], [0.2, 0.8], [0.5, 0.5]]).unwrap();
-    assert_eq!(estimability(&dependent, &p).unwrap().error_per_row, None);
+    let e = estimability(&dependent, &p).unwrap();
+    assert_eq!(e.error_per_row, None);
+    // The design-time figures name the block the data determine only in total.
+    assert_eq!(e.groups, vec![vec![0, 1, 2]]);
+    let six = [0.1, 0.2, 0.15, 0.25, 0.2, 0.1];
+    let e = estimability(&with_a_block(), &six).unwrap();
+    assert_eq!(e.groups, vec![vec![0, 5], vec![1], vec![2, 3, 4]]);
 }
 
 /// Functionals `a . p`: a single input's mass where the inputs are identifiable

@@ -53,8 +53,8 @@ fn compare_table(c: &Comparison) -> String {
         let n = r.mechanism.inputs();
         let estimation = match r.estimation {
             Some((groups, Some(error))) if groups == n => format!("{error:.6}"),
-            Some((groups, Some(error))) => format!("{error:.6} ({groups} groups)"),
-            Some((groups, None)) => format!("none ({groups} groups)"),
+            Some((groups, Some(error))) => format!("{error:.6} ({})", groups_of(groups)),
+            Some((groups, None)) => format!("none ({})", groups_of(groups)),
             None => "-".into(),
         };
         s.push_str(&format!(
@@ -74,4 +74,13 @@ fn compare_table(c: &Comparison) -> String {
         "\nm E|p^-p|^2: the expected squared error of the input distribution estimated from m released rows, times m (pml estimate --method inversion; docs/theory.md §13); with fewer groups than inputs, of the groups' totals only\n",
     );
     s
+}
+
+/// "1 group", "3 groups".
+fn groups_of(n: usize) -> String {
+    if n == 1 {
+        "1 group".into()
+    } else {
+        format!("{n} groups")
+    }
 }

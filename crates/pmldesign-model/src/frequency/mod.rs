@@ -303,15 +303,16 @@ pub fn identifiable_groups(mechanism: &Mechanism) -> Result<Vec<Vec<usize>>> {
 /// rows, times m, as m grows (docs/theory.md §13).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Estimability {
-    /// Groups of inputs with equal rows (singletons where identifiable alone).
+    /// The groups of [`identifiable_groups`]: inputs with equal rows, or where
+    /// the distinct rows are linearly dependent the blocks whose totals alone
+    /// the data determine (singletons where identifiable alone), so that a
+    /// design's table and file say before release what an analyst can estimate.
     pub groups: Vec<Vec<usize>>,
     /// `m E||p^ - p||^2 -> tr(J^-1) - ||p||^2` for the EM estimate (`J = W
     /// diag(1/q) W^T`, the Cramér-Rao bound on the simplex; equal to the
     /// unbiased inversion's error when W is square, smaller otherwise); `None`
-    /// when the groups' rows are linearly dependent: some group's mass is then
-    /// not determined, so no per-group error exists ([`identifiable_groups`]
-    /// says which totals are; stored designs record these groups and this
-    /// figure, so they stay the groups of equal rows).
+    /// when the distinct rows are linearly dependent: some input's mass is then
+    /// not determined, and `groups` holds the blocks whose totals are.
     pub error_per_row: Option<f64>,
 }
 
@@ -326,17 +327,23 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
             "give one mass per input",
         ));
     }
-    let groups = equal_rows(mechanism);
-    let w = merged(mechanism, &groups);
+    let equal = equal_rows(mechanism);
+    let w = merged(mechanism, &equal);
     let p = Array1::from_iter(
-        groups
+        equal
             .iter()
             .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
     );
-    let error_per_row = fisher::asymptotic_error_of(w.view(), p.view());
+    if inversion::Inversion::new(&w).is_none() {
+        let blocks = identifiable::Blocks::new(&w)?;
+        return Ok(Estimability {
+            groups: joined(&equal, &blocks.members).0,
+            error_per_row: None,
+        });
+    }
     Ok(Estimability {
-        groups,
-        error_per_row,
+        groups: equal,
+        error_per_row: fisher::asymptotic_error_of(w.view(), p.view()),
     })
 }
 
