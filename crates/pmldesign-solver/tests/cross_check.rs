@@ -290,6 +290,61 @@ fn structured_rays_equal_generic_rays() {
     assert!(instances >= 60, "only {instances} instances");
 }
 
+/// A ball around an estimate with unobserved categories (masses 0 at the
+/// centre): every generic ray is structured, and every structured one lies in
+/// the cone (a few are not extreme: an unobserved category among the marginal
+/// donors is pinned by no constraint; a member of the cone that is no ray
+/// changes no optimum). The generic enumerator needs a positive normaliser, so
+/// its rays are normalised by their sum and then by the centre (every ray of
+/// the ball puts mass on an observed category). The structured families had
+/// left out family L with all the observed mass on top (`top = 1`, the
+/// unobserved categories at the level), whose level the normalisation does not
+/// fix (it was `0 / 0`).
+#[test]
+fn structured_rays_equal_generic_rays_around_unobserved_categories() {
+    let mut r = rng(seed(0x2E60_C0DE));
+    let mut instances = 0;
+    for n in 2..=6usize {
+        for _ in 0..12 {
+            let mut counts: Vec<f64> = (0..n)
+                .map(|_| {
+                    if r.random_bool(0.4) {
+                        0.0
+                    } else {
+                        f64::from(r.random_range(1..8u8))
+                    }
+                })
+                .collect();
+            counts[r.random_range(0..n)] = 0.0;
+            if counts.iter().filter(|&&c| c > 0.0).count() == 0 {
+                counts[0] = 2.0;
+            }
+            let p = Prior::center_normalised(counts.clone()).unwrap();
+            let beta = r.random_range(0.01..1.99);
+            let eps = r.random_range(0.05..2.5);
+            let set = UncertaintySet::l1_ball(p.clone(), beta).unwrap();
+            let cone = ColumnCone::pml(&set, eps).unwrap();
+            let s = internals::structured(&cone).unwrap();
+            let ones = Array1::from_elem(n, 1.0);
+            let raw =
+                internals::extreme_rays(&cone.inequalities(), &ones, 2_000_000_000, None).unwrap();
+            let scaled: Vec<Array1<f64>> = raw.iter().map(|v| v / p.masses().dot(v)).collect();
+            for v in &scaled {
+                assert!(
+                    s.iter().any(|w| rays_close(v.view(), w, 1e-8)),
+                    "counts {counts:?} beta={beta} eps={eps}: generic ray {v} is not structured"
+                );
+            }
+            for v in s.iter() {
+                assert!((p.masses().dot(&v) - 1.0).abs() < 1e-12, "{v}");
+                assert!(cone.violation(v) < 1e-10, "{v}");
+            }
+            instances += 1;
+        }
+    }
+    assert_eq!(instances, 60);
+}
+
 /// Degenerate cones: eps exactly at a region threshold (so `E p(A) = 1` for some A
 /// and the free coordinate sits at a bound), for uniform priors, priors with ties
 /// and random priors; for the ball, eps' at the threshold (to rounding).

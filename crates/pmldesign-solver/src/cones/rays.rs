@@ -237,7 +237,14 @@ impl StructuredFamily {
         if b > 0.0 || rest.count_ones() == 1 {
             let pl = self.mass[rest];
             let top = e * (pl + da) / (pl + e * da);
-            let level = (1.0 - top * pa) / pl;
+            // L of mass 0 (categories never observed, at the centre of a ball):
+            // the normalisation leaves its level to the leakage bound, the
+            // limit of the general formula (A holds all the mass, top = 1).
+            let level = if pl > 0.0 {
+                (1.0 - top * pa) / pl
+            } else {
+                (1.0 - e + e * da) / (e * da)
+            };
             if level > BOUND_TOL * top && level < top * (1.0 - BOUND_TOL) {
                 emit(LevelRay {
                     a,

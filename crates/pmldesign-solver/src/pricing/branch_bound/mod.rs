@@ -76,7 +76,28 @@ fn fine_proof(tol: f64, scale: f64) -> bool {
     tol.is_finite() && tol <= 1e-8 * (1.0 + scale.abs())
 }
 
-/// Items of a search in the order `lambda_x / p_x` ascending, with suffix sums.
+/// The order of the fractional-knapsack chain, `lambda_x / p_x`. A mass 0 (a
+/// category never observed, at the centre of a ball) adds its dual value at no
+/// weight: first in the chain when that is negative, last when positive, and
+/// anywhere (0) when it is 0. Plain division gave NaN for the last, sorted
+/// before everything, and among the branched items it broke the merge of
+/// [`Items::chain`] (every comparison with NaN is false): the chain then left
+/// the lower boundary of the dual masses, and a bound could fall below the
+/// reduced cost of a completion.
+fn ratio(lambda: f64, p: f64) -> f64 {
+    if p > 0.0 {
+        lambda / p
+    } else if lambda < 0.0 {
+        f64::NEG_INFINITY
+    } else if lambda > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    }
+}
+
+/// Items of a search in the order `lambda_x / p_x` ascending ([`ratio`]),
+/// with suffix sums.
 #[derive(Clone)]
 struct Items {
     /// Input index of each position.
@@ -100,7 +121,8 @@ impl Items {
         let mut index: Vec<usize> = (0..p.len()).filter(|&x| Some(x) != skip).collect();
         index.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
         let start = index.len() - index.len().min(suffix);
-        let by_ratio = |a: &usize, b: &usize| (lambda[*a] / p[*a]).total_cmp(&(lambda[*b] / p[*b]));
+        let by_ratio =
+            |a: &usize, b: &usize| ratio(lambda[*a], p[*a]).total_cmp(&ratio(lambda[*b], p[*b]));
         index[..start].sort_by(by_ratio);
         index[start..].sort_by(by_ratio);
         let pv: Vec<f64> = index.iter().map(|&x| p[x]).collect();
@@ -149,7 +171,7 @@ impl Iterator for Chain<'_> {
 
     fn next(&mut self) -> Option<usize> {
         let it = self.items;
-        let ratio = |i: usize| it.lambda[i] / it.p[i];
+        let ratio = |i: usize| ratio(it.lambda[i], it.p[i]);
         let take_a = self.a < it.start && (self.b >= it.len() || ratio(self.a) <= ratio(self.b));
         if take_a {
             self.a += 1;

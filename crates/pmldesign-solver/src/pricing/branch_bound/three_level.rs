@@ -304,8 +304,10 @@ impl Resumable for Search<'_> {
     }
 }
 
-/// A fractional-knapsack chain: cumulative masses `w` and dual masses `l` from
-/// (0, 0), in order of `lambda_x / p_x`.
+/// A fractional-knapsack chain: cumulative masses `w` (from 0, strictly
+/// increasing) and dual masses `l`, in order of `lambda_x / p_x`. It starts at
+/// the negative dual values of the items of mass 0 (which every completion may
+/// take at no weight) and leaves those items out after that ([`Chains::new`]).
 #[derive(Clone, Copy)]
 struct Chain<'a> {
     w: &'a [f64],
@@ -322,7 +324,7 @@ impl Chain<'_> {
     fn at(&self, x: f64) -> f64 {
         let last = self.w.len() - 1;
         if last == 0 {
-            return 0.0;
+            return self.l[0];
         }
         let k = self.w.partition_point(|&c| c < x).clamp(1, last);
         let (w0, w1) = (self.w[k - 1], self.w[k]);
@@ -358,7 +360,7 @@ impl Chain<'_> {
     /// Its range over `[0, x]` (convex: its least value at a vertex).
     fn range(&self, x: f64) -> Interval {
         let end = self.at(x);
-        let (mut lo, mut hi) = (end.min(0.0), end.max(0.0));
+        let (mut lo, mut hi) = (end.min(self.l[0]), end.max(self.l[0]));
         for k in 1..self.w.len() {
             if self.w[k] >= x {
                 break;
@@ -378,10 +380,20 @@ struct Chains {
 }
 
 impl Chains {
+    /// The chains of `items`; items of mass 0 lead the chain when their dual
+    /// value is negative ([`super::ratio`]) and are folded into its start:
+    /// steps at no weight had read the chain at 0 as the first step's dual
+    /// mass, not the least, and its slopes there as 0, so a bound could fall
+    /// below the reduced cost of a completion.
     fn new(items: &Items, b: f64) -> Self {
         let build = |depth: usize, fits: &dyn Fn(f64) -> bool| {
-            let (mut w, mut l) = (vec![0.0], vec![0.0]);
-            for i in items.chain(depth).filter(|&i| fits(items.p[i])) {
+            let mut chain = items.chain(depth).filter(|&i| fits(items.p[i])).peekable();
+            let mut start = 0.0;
+            while let Some(i) = chain.next_if(|&i| items.p[i] <= 0.0) {
+                start += items.lambda[i].min(0.0);
+            }
+            let (mut w, mut l) = (vec![0.0], vec![start]);
+            for i in chain.filter(|&i| items.p[i] > 0.0) {
                 w.push(w[w.len() - 1] + items.p[i]);
                 l.push(l[l.len() - 1] + items.lambda[i]);
             }

@@ -182,7 +182,7 @@ impl Family for TwoLevelMember<'_> {
     }
 
     fn reduced_cost(&self, node: &Node, taken: usize, n: usize, max_out: f64) -> Option<f64> {
-        if taken == 0 || taken == n || node.w >= self.family.max_weight() {
+        if taken == 0 || taken == n || node.w >= self.family.weight_limit() {
             return None;
         }
         let (top, level) = self.family.levels.at(node.w);
@@ -230,7 +230,7 @@ impl Family for TwoLevelMember<'_> {
         if let Some(e) = self.concave_staircase(threshold) {
             let (ws, ls): (Vec<f64>, Vec<f64>) = chain_walk(node, items, w_max).unzip();
             if ws.len() < 2 {
-                return self.cost(node.w, node.l, max_in, max_out);
+                return self.cost(ws[0], ls[0], max_in, max_out);
             }
             let chain = |w: f64| {
                 let k = ws.partition_point(|&x| x < w).clamp(1, ws.len() - 1);
@@ -249,9 +249,10 @@ impl Family for TwoLevelMember<'_> {
             return b;
         }
         // No slope enclosure somewhere on the chain: interval arithmetic.
-        let mut best = self.cost(node.w, node.l, max_in, max_out);
-        let mut start = (node.w, node.l);
-        for end in chain_walk(node, items, w_max).skip(1) {
+        let mut vertices = chain_walk(node, items, w_max);
+        let mut start = vertices.next().unwrap_or((node.w, node.l));
+        let mut best = self.cost(start.0, start.1, max_in, max_out);
+        for end in vertices {
             if best > threshold {
                 break;
             }
@@ -264,15 +265,25 @@ impl Family for TwoLevelMember<'_> {
 }
 
 /// The vertices of the fractional-knapsack chain from `node`, up to weight
-/// `w_max` (cut there).
+/// `w_max` (cut there), at strictly increasing weights: the free items of mass
+/// 0 ([`super::ratio`]) lower the first vertex by their negative dual values
+/// and are left out after it. A step at no weight had made the dual mass 0 / 0
+/// (a NaN, which the bounds then passed over, pruning sets with an entering
+/// reduced cost), and a first vertex repeated at one weight is read as the
+/// higher of its two dual masses by a chain interpolated between vertices.
 fn chain_walk<'a>(
     node: &Node,
     items: &'a Items,
     w_max: f64,
 ) -> impl Iterator<Item = (f64, f64)> + 'a {
-    let first = (node.w, node.l);
+    let mut chain = items.chain(node.depth).peekable();
+    let mut first = (node.w, node.l);
+    // Masses 0 of negative dual value lead the chain (ratio -inf).
+    while let Some(i) = chain.next_if(|&i| items.p[i] <= 0.0) {
+        first.1 += items.lambda[i].min(0.0);
+    }
     let mut at = first;
-    let rest = items.chain(node.depth).map_while(move |i| {
+    let rest = chain.filter(|&i| items.p[i] > 0.0).map_while(move |i| {
         let (w0, l0) = at;
         if w0 >= w_max {
             return None;
@@ -339,7 +350,7 @@ pub struct TwoLevel {
     concave: bool,
     utility: SliceUtility,
     deadline: Option<Instant>,
-    /// Members have `W < cap` (1: no cap).
+    /// Members have `W < cap` (infinite: no cap).
     cap: f64,
     /// The common unit of the masses, if any ([`TwoLevel::reach`]).
     lattice: Option<Lattice>,
@@ -356,7 +367,7 @@ impl TwoLevel {
             concave: matches!(kind, Separable::MaxWeighted) || utility.staircase_concave(),
             utility: column_value(p, kind),
             deadline: None,
-            cap: 1.0,
+            cap: f64::INFINITY,
             lattice: Lattice::of(p),
         })
     }
@@ -377,6 +388,18 @@ impl TwoLevel {
     /// The largest weight of a member.
     fn max_weight(&self) -> f64 {
         self.levels.max_weight().min(self.cap)
+    }
+
+    /// Members weigh less than this: the cap, and for family L the weight
+    /// where its level reaches 0. Not 1: a top set of weight 1 leaves only
+    /// inputs of mass 0 (unobserved categories at the centre of a ball) at the
+    /// level, a member like any other (`top = 1`); `taken < n` keeps the rest
+    /// nonempty.
+    fn weight_limit(&self) -> f64 {
+        match self.levels {
+            Levels::Staircase { .. } => self.cap.min(1.0),
+            Levels::BallLevel { e, b } => (1.0 / e + b).min(self.cap),
+        }
     }
 
     /// The largest weight a set below [`Self::max_weight`] can have: on a
