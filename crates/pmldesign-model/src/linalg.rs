@@ -25,19 +25,24 @@ pub fn least_squares_columns(a: &Array2<f64>, b: &Array2<f64>) -> Option<Array2<
     if m < n || b.nrows() != m {
         return None;
     }
-    let scale = (0..n)
-        .map(|j| a.column(j).dot(&a.column(j)).sqrt())
-        .fold(0.0, f64::max);
     let qr = faer::Mat::<f64>::from_fn(m, n, |i, j| a[[i, j]]).qr();
-    let r = qr.R();
-    let tolerance = 1e-13 * scale.max(f64::MIN_POSITIVE);
-    let rank_deficient = |k: usize| r[(k, k)].is_nan() || r[(k, k)].abs() <= tolerance;
-    if (0..n).any(rank_deficient) {
+    if rank_deficient(a, qr.R()) {
         return None;
     }
     let mut y = faer::Mat::<f64>::from_fn(m, b.ncols(), |i, j| b[[i, j]]);
     qr.solve_lstsq_in_place(&mut y);
     Some(Array2::from_shape_fn((n, b.ncols()), |(i, j)| y[(i, j)]))
+}
+
+/// Whether the triangular factor `t` of `a` (QR's R, LU's U) has a diagonal
+/// entry below `1e-13` times the largest column norm of `a` (or NaN): `a` is
+/// then rank deficient to working precision.
+fn rank_deficient(a: &Array2<f64>, t: faer::MatRef<'_, f64>) -> bool {
+    let scale = (0..a.ncols())
+        .map(|j| a.column(j).dot(&a.column(j)).sqrt())
+        .fold(0.0, f64::max);
+    let tolerance = 1e-13 * scale.max(f64::MIN_POSITIVE);
+    (0..a.ncols()).any(|k| t[(k, k)].is_nan() || t[(k, k)].abs() <= tolerance)
 }
 
 /// The inverse of a square `A` by faer's partial-pivoting LU (one thread, a
@@ -50,13 +55,8 @@ pub fn inverse(a: &Array2<f64>) -> Option<Array2<f64>> {
     if m != n {
         return None;
     }
-    let scale = (0..n)
-        .map(|j| a.column(j).dot(&a.column(j)).sqrt())
-        .fold(0.0, f64::max);
     let lu = faer::Mat::<f64>::from_fn(n, n, |i, j| a[[i, j]]).partial_piv_lu();
-    let u = lu.U();
-    let tolerance = 1e-13 * scale.max(f64::MIN_POSITIVE);
-    if (0..n).any(|k| u[(k, k)].is_nan() || u[(k, k)].abs() <= tolerance) {
+    if rank_deficient(a, lu.U()) {
         return None;
     }
     let inv = lu.inverse();
