@@ -619,3 +619,24 @@ fn randomized_response_matrices_are_left_out_and_rederived() {
         .to_string();
     assert!(e.contains("same_ldp.mechanism"), "{e}");
 }
+
+/// A level whose `e^eps` overflows is written as null and reads back (under
+/// LDP and LIP too, whose a-priori bounds stay finite there).
+#[test]
+fn a_huge_level_reads_back() {
+    for notion in [
+        Notion::Pml { epsilon: 800.0 },
+        Notion::Ldp { epsilon: 800.0 },
+        Notion::Lip { epsilon: 800.0 },
+    ] {
+        let d = Problem::new(known(&[0.5, 0.3, 0.2]))
+            .notion(notion.clone())
+            .solve()
+            .unwrap();
+        let v = stored(&d);
+        assert!(v["exp_epsilon"].is_null(), "{notion:?}");
+        let back = read(v);
+        assert_eq!(back.mechanism, d.mechanism, "{notion:?}");
+        assert_eq!(back.epsilon, 800.0);
+    }
+}

@@ -24,30 +24,44 @@ const ROUNDING: f64 = 64.0 * f64::EPSILON;
 ///   `(eps e^eps / (e^eps - 1)) (1 - 1 / D) - ln D`, largest at
 ///   `D* = eps e^eps / (e^eps - 1)`: `D* - 1 - ln D*`.
 pub(crate) fn mutual_information_bound(range: DensityRange) -> f64 {
-    match range {
-        DensityRange::Levels { lower: None, upper } => upper,
+    let (bound, level) = match range {
+        DensityRange::Levels { lower: None, upper } => return upper,
         DensityRange::Levels {
             lower: Some(lower),
             upper,
-        } => {
-            let (l, h) = ((-lower).exp(), upper.exp());
-            if h - l <= 0.0 {
-                return 0.0;
-            }
-            let mass = (1.0 - l) / (h - l);
-            let (high, low) = (mass * h * upper, (1.0 - mass) * l * lower);
-            (high - low + ROUNDING * (high + low)).max(0.0)
-        }
-        DensityRange::Spread { epsilon } => {
-            if epsilon <= 0.0 {
-                return 0.0;
-            }
-            let grown = epsilon.exp_m1();
-            // t = D* - 1 = (eps e^eps - (e^eps - 1)) / (e^eps - 1).
-            let t = (epsilon * (1.0 + grown) - grown) / grown;
-            (t - t.ln_1p() + ROUNDING * t).max(0.0)
-        }
+        } => (two_levels(lower, upper), upper),
+        DensityRange::Spread { epsilon } => (spread(epsilon), epsilon),
+    };
+    // The level itself always bounds (LIP, ALIP and LDP imply PML at it).
+    if bound.is_finite() {
+        bound.min(level)
+    } else {
+        level
     }
+}
+
+/// `P h eps_u - (1 - P) l eps_l`, written with `a = e^-eps_u` so that no
+/// factor overflows: `P h = (1 - l) / (1 - l a)`, `1 - P = (1 - a) / (1 - l a)`.
+fn two_levels(lower: f64, upper: f64) -> f64 {
+    let (l, a) = ((-lower).exp(), (-upper).exp());
+    let d = 1.0 - l * a;
+    if d <= 0.0 {
+        return 0.0;
+    }
+    let high = upper * (1.0 - l) / d;
+    let low = lower * l * (1.0 - a) / d;
+    (high - low + ROUNDING * (high + low)).max(0.0)
+}
+
+/// `D* - 1 - ln D*` with `t = D* - 1 = (eps + (e^-eps - 1)) / (1 - e^-eps)`,
+/// finite at every eps (no `e^eps`).
+fn spread(epsilon: f64) -> f64 {
+    if epsilon <= 0.0 {
+        return 0.0;
+    }
+    let shrunk = -(-epsilon).exp_m1();
+    let t = (epsilon - shrunk) / shrunk;
+    (t - t.ln_1p() + ROUNDING * t).max(0.0)
 }
 
 #[cfg(test)]
@@ -108,5 +122,28 @@ mod tests {
             mutual_information_bound(DensityRange::Spread { epsilon: 0.0 }),
             0.0
         );
+    }
+
+    #[test]
+    fn huge_levels_stay_finite_and_below_the_level() {
+        for eps in [50.0, 700.0, 800.0, 1e6] {
+            let ldp = mutual_information_bound(DensityRange::Spread { epsilon: eps });
+            // D* -> eps: eps - 1 - ln eps.
+            let want = eps - 1.0 - f64::ln(eps);
+            assert!(
+                (ldp - want).abs() <= 1e-9 * want && ldp <= eps,
+                "{eps}: {ldp}"
+            );
+            let lip = DensityRange::Levels {
+                lower: Some(eps),
+                upper: eps,
+            };
+            let b = mutual_information_bound(lip);
+            // P h -> 1 and l -> 0: the bound tends to eps.
+            assert!(
+                b.is_finite() && b <= eps && b >= eps * (1.0 - 1e-9),
+                "{eps}: {b}"
+            );
+        }
     }
 }

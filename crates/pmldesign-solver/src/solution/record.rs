@@ -73,6 +73,9 @@ pub(crate) struct DesignRecord {
     labels: Vec<String>,
     notion: Notion,
     epsilon: f64,
+    /// `e^eps`, written as null where it overflows (eps > 709): read back as
+    /// infinite, as written.
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     exp_epsilon: f64,
     uncertainty: UncertaintySet,
     status: DesignStatus,
