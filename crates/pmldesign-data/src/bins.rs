@@ -122,6 +122,16 @@ impl Bins {
         self.index_of_number(value.trim().parse().ok()?)
     }
 
+    /// What a privatiser over the bins' labels is fed for `value`: the label of
+    /// its bin when it is a number within the edges, else `value` as it is (so a
+    /// bin's own label, or [`crate::NULL_LABEL`], is still accepted).
+    pub fn cut<'a>(&'a self, value: &'a [u8]) -> &'a [u8] {
+        let bin = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| self.index_of(v));
+        bin.map_or(value, |i| self.labels[i].as_bytes())
+    }
+
     /// The bin of a number; `None` for NaN or a number outside the edges.
     pub fn index_of_number(&self, v: f64) -> Option<usize> {
         if v.is_nan() {
@@ -168,10 +178,7 @@ impl<P: ColumnPrivatiser> Binned<P> {
 
 impl<P: ColumnPrivatiser> ColumnPrivatiser for Binned<P> {
     fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool {
-        let bin = std::str::from_utf8(value)
-            .ok()
-            .and_then(|v| self.bins.index_of(v));
-        let label = bin.map_or(value, |i| self.bins.labels[i].as_bytes());
+        let label = self.bins.cut(value);
         self.inner.privatise(row, label, out)
     }
 

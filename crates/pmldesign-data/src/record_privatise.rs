@@ -97,10 +97,9 @@ impl RecordPrivatiser for BinnedRecord {
         let cut: Vec<&[u8]> = values
             .iter()
             .enumerate()
-            .map(|(j, &v)| {
-                let bins = self.bins.get(j).and_then(Option::as_ref);
-                let bin = bins.and_then(|b| Some((b, b.index_of(std::str::from_utf8(v).ok()?)?)));
-                bin.map_or(v, |(b, i)| b.labels()[i].as_bytes())
+            .map(|(j, &v)| match self.bins.get(j).and_then(Option::as_ref) {
+                Some(b) => b.cut(v),
+                None => v,
             })
             .collect();
         self.inner.privatise(row, &cut, outs)
