@@ -7,7 +7,8 @@ use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
 use crate::io::load::{
-    design_from_text, record_from_text, recorded_nulls, recorded_record_bins, recorded_record_nulls,
+    design_from_text, record_from_text, recorded_bins, recorded_nulls, recorded_record_bins,
+    recorded_record_nulls,
 };
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, write_atomic_with, write_error};
@@ -323,25 +324,11 @@ struct Recorded {
 /// What a design recorded for missing values (`provenance.settings.nulls`,
 /// written by `pml design --nulls`) [default: error].
 fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Recorded, CliError> {
-    let setting = |name: &str| d.provenance.as_ref().and_then(|p| p.settings.get(name));
     let field = |name: &str| format!("--mechanism {}: provenance.settings.{name}", path.display());
-    let usage = |e: pmldesign_model::ModelError| CliError::Usage(e.to_string());
     let nulls = recorded_nulls(d, &field("nulls"))?;
-    let Some(edges) = setting("bins") else {
-        return Ok(Recorded { nulls, bins: None });
-    };
-    let bins = Bins::parse(&field("bins"), edges).map_err(usage)?;
-    // Stored designs are untrusted: the bins must name exactly the design's inputs.
-    if !bins.names(&d.labels) {
-        return Err(CliError::Usage(format!(
-            "invalid {} = {edges:?}: its bins are not the design's labels; the file was altered: design it again with --bins",
-            field("bins")
-        )));
-    }
-    Ok(Recorded {
-        nulls,
-        bins: Some(bins),
-    })
+    let whose = ("the design's labels".to_string(), "--bins".to_string());
+    let bins = recorded_bins(d, "bins", &field("bins"), (&d.labels, &whose))?;
+    Ok(Recorded { nulls, bins })
 }
 
 /// A list of labels for a message: the first few, then how many more.

@@ -172,26 +172,44 @@ pub fn record_bins_setting(r: &RecordDesign, j: usize) -> (usize, String) {
 }
 
 /// The edges a record design recorded for each column (`None`: not binned),
-/// checked against the column's labels: a stored design is untrusted, and edges
-/// whose bins are not the column's labels mean the file was altered.
+/// each checked against its column's labels ([`recorded_bins`]).
 pub fn recorded_record_bins(r: &RecordDesign) -> Result<Vec<Option<Bins>>, CliError> {
     (0..r.columns.len())
         .map(|j| {
             let (i, name) = record_bins_setting(r, j);
-            let design = r.designs.get(i);
-            let setting = design.and_then(|d| d.provenance.as_ref()?.settings.get(&name));
-            let Some(edges) = setting else {
+            let Some(design) = r.designs.get(i) else {
                 return Ok(None);
             };
             let field = format!("designs[{i}].provenance.settings.{name}");
-            let bins = Bins::parse(&field, edges).map_err(|e| CliError::Usage(e.to_string()))?;
-            if !bins.names(r.sample.labels(j)) {
-                return Err(CliError::Usage(format!(
-                    "invalid {field} = {edges:?}: its bins are not the labels of column {:?}; the file was altered: design it again with --bins {}=...",
-                    r.columns[j], r.columns[j]
-                )));
-            }
-            Ok(Some(bins))
+            let column = &r.columns[j];
+            let whose = (
+                format!("the labels of column {column:?}"),
+                format!("--bins {column}=..."),
+            );
+            recorded_bins(design, &name, &field, (r.sample.labels(j), &whose))
         })
         .collect()
+}
+
+/// The edges a design recorded in its setting `name` (`pml design --bins`;
+/// `None` if none), shown as `field`. A stored design is untrusted: edges whose
+/// bins are not `labels` (described as `whose.0`) mean the file was altered,
+/// and `whose.1` is the flag to design it again with.
+pub fn recorded_bins(
+    d: &Design,
+    name: &str,
+    field: &str,
+    (labels, whose): (&[String], &(String, String)),
+) -> Result<Option<Bins>, CliError> {
+    let Some(edges) = d.provenance.as_ref().and_then(|p| p.settings.get(name)) else {
+        return Ok(None);
+    };
+    let bins = Bins::parse(field, edges).map_err(|e| CliError::Usage(e.to_string()))?;
+    if !bins.names(labels) {
+        return Err(CliError::Usage(format!(
+            "invalid {field} = {edges:?}: its bins are not {}; the file was altered: design it again with {}",
+            whose.0, whose.1
+        )));
+    }
+    Ok(Some(bins))
 }
