@@ -36,6 +36,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(randomized_response, m)?)?;
     m.add_function(wrap_pyfunction!(bin_text, m)?)?;
     m.add_function(wrap_pyfunction!(bin_codes, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
@@ -344,6 +345,18 @@ fn apply_codes<'py>(
         .detach(move || engine::apply_codes(rows, &codes, &column, (offset, positions), seed))
         .map_err(|e| to_py_err(e, None))?;
     Ok(PyArray1::from_vec(py, out))
+}
+
+/// k-ary randomized response over `n` inputs at `ldp_epsilon` (`None`:
+/// infinite, the identity), as the solver builds its baselines: a design file
+/// leaves its matrix out, and `Design.baselines` rebuilds it here.
+#[pyfunction]
+#[pyo3(signature = (n, ldp_epsilon=None))]
+fn randomized_response(n: usize, ldp_epsilon: Option<f64>) -> PyResult<Vec<Vec<f64>>> {
+    let level = ldp_epsilon.unwrap_or(f64::INFINITY);
+    let w = pmldesign::solver::closed_form::randomized_response(n, level)
+        .map_err(|e| PmlError::new_err(e.to_string()))?;
+    Ok(w.matrix().rows().into_iter().map(|r| r.to_vec()).collect())
 }
 
 /// The labels of the bins between `edges` (`count(..., bins=)`), as `pml design

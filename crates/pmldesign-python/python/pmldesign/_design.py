@@ -656,17 +656,10 @@ def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) ->
 def _with_rr_matrix(rr: Dict[str, Any], n: int) -> Dict[str, Any]:
     """A randomized-response baseline with its matrix: design files leave it out,
     as k-ary randomized response at ``ldp_epsilon`` (None: infinite, the identity)
-    over the design's n inputs determines it."""
+    over the design's n inputs determines it; rebuilt by the solver's closed form."""
     if "mechanism" in rr or n == 0:
         return rr
-    level = rr.get("ldp_epsilon")
-    if level is None:
-        return dict(rr, mechanism=np.eye(n).tolist())
-    off = float(np.exp(-float(level)))
-    z = 1.0 + (n - 1) * off
-    w = np.full((n, n), off / z)
-    np.fill_diagonal(w, 1.0 / z)
-    return dict(rr, mechanism=w.tolist())
+    return dict(rr, mechanism=_native.randomized_response(n, rr.get("ldp_epsilon")))
 
 
 def exp_epsilon(e: float) -> float:
