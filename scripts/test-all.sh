@@ -6,9 +6,15 @@
 #   scripts/test-all.sh            # PYTHON=python3.12 and PML_VENV=DIR override the defaults
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --workspace --release
+# Each step says how long it took, so a slow run shows where its time went.
+step() {
+    local start=$SECONDS
+    "$@"
+    echo "test-all: $((SECONDS - start)) s: $*" >&2
+}
+step cargo test --workspace --release
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
-python3 scripts/golden.py check --pml "${CARGO_TARGET_DIR:-$PWD/target}/release/pml"
+step python3 scripts/golden.py check --pml "${CARGO_TARGET_DIR:-$PWD/target}/release/pml"
 
 venv=${PML_VENV:-.venv}
 if [ ! -x "$venv/bin/python" ]; then
@@ -17,15 +23,15 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema
+step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema
 # multi-freq-ldpy (numba; scipy for its jitted linear algebra) for the agreement of `estimate` with its IBU; skipped if absent.
 python -m pip install --quiet --disable-pip-version-check multi-freq-ldpy scipy ||
     echo "multi-freq-ldpy could not be installed: its agreement test will be skipped"
 # Spark needs a JVM and pyspark: installed where they can be, else its tests are skipped.
-scripts/install-spark.sh
+step scripts/install-spark.sh
 # The browser tests of the reports and of `pml serve` need Chromium and playwright:
 # installed where they can be, else those tests are skipped with the reason.
-scripts/install-chromium.sh
+step scripts/install-chromium.sh
 # The sdist and the abi3 wheel built from it, once (release); the tests use that wheel.
 # Linked by zig against glibc 2.17 (manylinux2014: RHEL/Rocky 8, Ubuntu 20.04, Debian 11,
 # Amazon Linux 2, the usual Spark and Dask workers); the host's glibc where zig is absent.
@@ -36,7 +42,7 @@ python -m pip install --quiet --disable-pip-version-check "ziglang<0.14" || {
     echo "test-all: ziglang could not be installed: the wheel is built for this machine's glibc only"
     portable=()
 }
-maturin build --quiet --release --sdist "${portable[@]}" -m crates/pmldesign-python/Cargo.toml -o "$dist"
+step maturin build --quiet --release --sdist "${portable[@]}" -m crates/pmldesign-python/Cargo.toml -o "$dist"
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 # What PyPI and pip will see: the metadata renders (twine), and the platform tag the
 # wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
@@ -49,14 +55,14 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
     exit 1
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" python -m pytest -q crates/pmldesign-python/tests
+PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" step python -m pytest -q crates/pmldesign-python/tests
 # The user guide (MkDocs, docs/ and mkdocs.yml): built strict, so a broken link to a page
 # or an anchor, or a Python docstring that does not render, fails the run.
 python -m pip install --quiet --disable-pip-version-check mkdocs "mkdocstrings[python]"
-python -m mkdocs build --strict -f mkdocs.yml -d "${CARGO_TARGET_DIR:-$PWD/target}/book"
+step python -m mkdocs build --strict -f mkdocs.yml -d "${CARGO_TARGET_DIR:-$PWD/target}/book"
 # The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
 python -m pip install --quiet --disable-pip-version-check mypy
-(cd crates/pmldesign-python/python && python -m mypy --strict -p pmldesign)
+(cd crates/pmldesign-python/python && step python -m mypy --strict -p pmldesign)
 # ... and the Python examples of the README and of the user guide (docs/**/*.md)
 # type-check against the installed wheel as written, each block a module of its own.
 examples="$dist/guide-examples"
@@ -71,7 +77,7 @@ for page in pages:
     for i, block in enumerate(blocks):
         (pathlib.Path(sys.argv[1]) / f"{stem}_{i}.py").write_text(block)
 PY
-python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml "$examples"
+step python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml "$examples"
 # Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
 base=$(python -c 'import sys; print(sys._base_executable)')
 smoke="$dist/smoke-venv"
