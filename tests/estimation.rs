@@ -141,34 +141,43 @@ fn released_records(r: &RecordDesign, rep: u64, rows: usize) -> Vec<(Vec<String>
     let mut rng = seeded_rng(rep);
     let drawn: Vec<[usize; 2]> = (0..rows).map(|_| cells[alias.sample(&mut rng)]).collect();
     let key = StreamKey::parse(&(5_000 + rep).to_string()).unwrap();
-    let mut out: Vec<Vec<String>> = vec![Vec::new(); rows];
-    if r.mode == RecordMode::Joint {
+    // Released tuples are counted by their output codes, then labelled once.
+    let (codes, outputs): (Vec<Vec<u32>>, Vec<Vec<Vec<String>>>) = if r.mode == RecordMode::Joint {
         let label = |c: &[usize; 2]| vec![format!("a{}", c[0] + 1), format!("b{}", c[1] + 1)];
-        let codes: Vec<u32> = drawn
+        let cell: Vec<u32> = cells
             .iter()
             .map(|c| r.cells.iter().position(|t| *t == label(c)).unwrap() as u32)
             .collect();
-        let ys = privatised(&r.designs[0].mechanism, &codes, &key, "AB");
-        ys.iter()
-            .zip(&mut out)
-            .for_each(|(&y, o)| *o = r.decoded[y as usize].clone());
+        let x: Vec<u32> = drawn.iter().map(|&[a, b]| cell[a * 4 + b]).collect();
+        let ys = privatised(&r.designs[0].mechanism, &x, &key, "AB");
+        (vec![ys], vec![r.decoded.clone()])
     } else {
-        for (j, d) in r.designs.iter().enumerate() {
-            let codes: Vec<u32> = drawn.iter().map(|c| c[j] as u32).collect();
-            let ys = privatised(&d.mechanism, &codes, &key, &r.columns[j]);
-            ys.iter()
-                .zip(&mut out)
-                .for_each(|(&y, o)| o.push(d.outputs[y as usize].clone()));
-        }
-    }
-    let mut counts: Vec<(Vec<String>, u64)> = Vec::new();
-    for t in out {
-        match counts.iter_mut().find(|(s, _)| *s == t) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((t, 1)),
-        }
+        r.designs
+            .iter()
+            .enumerate()
+            .map(|(j, d)| {
+                let x: Vec<u32> = drawn.iter().map(|c| c[j] as u32).collect();
+                let ys = privatised(&d.mechanism, &x, &key, &r.columns[j]);
+                (ys, d.outputs.iter().map(|o| vec![o.clone()]).collect())
+            })
+            .unzip()
+    };
+    let mut counts: std::collections::BTreeMap<Vec<u32>, u64> = Default::default();
+    for i in 0..rows {
+        *counts
+            .entry(codes.iter().map(|ys| ys[i]).collect())
+            .or_default() += 1;
     }
     counts
+        .into_iter()
+        .map(|(y, n)| {
+            let label = y
+                .iter()
+                .zip(&outputs)
+                .flat_map(|(&k, o)| o[k as usize].clone());
+            (label.collect(), n)
+        })
+        .collect()
 }
 
 fn privatised(w: &Mechanism, codes: &[u32], key: &StreamKey, column: &str) -> Vec<u32> {
