@@ -12,7 +12,10 @@ step() {
     "$@"
     echo "test-all: $((SECONDS - start)) s: $*" >&2
 }
-step cargo test --workspace --release
+# Unit and integration tests, then the documentation's examples; the examples/
+# programs are not linked here (clippy --all-targets checks that they compile).
+step cargo test --workspace --release --tests
+step cargo test --workspace --release --doc
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
 step python3 scripts/golden.py check --pml "${CARGO_TARGET_DIR:-$PWD/target}/release/pml"
 

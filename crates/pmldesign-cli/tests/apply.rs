@@ -1,7 +1,6 @@
 //! End-to-end tests of `pml apply`.
 
-mod common;
-use common::{EXAMPLE1, output_file, pml, s, write};
+use crate::common::{EXAMPLE1, output_file, pml, s, write};
 
 use std::path::{Path, PathBuf};
 
@@ -510,9 +509,10 @@ fn a_record_design_replaces_its_columns() {
     for i in 0..600 {
         rows.push_str(&format!("{i},a{},b{}\n", i % 3, (i / 2) % 2));
     }
-    let (data, design) = common::compose_record(dir.path(), &rows);
+    let (data, design) = crate::common::compose_record(dir.path(), &rows);
     let key = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
-    let run = |out: &Path, extra: &[&str]| common::apply_record((&design, &data), key, out, extra);
+    let run =
+        |out: &Path, extra: &[&str]| crate::common::apply_record((&design, &data), key, out, extra);
     let appended = run(&dir.path().join("appended.csv"), &[]);
     let replaced = run(&dir.path().join("replaced.csv"), &["--replace"]);
     assert!(replaced.starts_with("id,A,B\n"), "{}", &replaced[..40]);

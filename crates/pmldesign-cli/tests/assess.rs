@@ -1,7 +1,8 @@
 //! End-to-end tests of `pml assess`.
 
-mod common;
-use common::{EXAMPLE1, json, one_line_usage_error, output_file, s, stdout, usage_stderr, write};
+use crate::common::{
+    EXAMPLE1, json, one_line_usage_error, output_file, s, stdout, usage_stderr, write,
+};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -270,7 +271,7 @@ fn verify_edited(design: &[&str], edit: impl Fn(&mut Value)) -> Result<Value, St
     let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     edit(&mut v);
     std::fs::write(&path, v.to_string()).unwrap();
-    let out = common::pml()
+    let out = crate::common::pml()
         .args(["assess", "--design", s(&path), "--format", "json"])
         .output()
         .unwrap();
@@ -377,7 +378,7 @@ fn an_altered_dual_fails() {
 #[test]
 fn design_conflicts_with_mechanism_and_prior() {
     for extra in [&["--mechanism", "m.csv"][..], &["--prior", "0.5,0.5"]] {
-        let out = common::pml()
+        let out = crate::common::pml()
             .args([&["assess", "--design", "d.json"][..], extra].concat())
             .output()
             .unwrap();

@@ -3,8 +3,7 @@
 //! recorded, `pml apply` cuts the column the same way, and an altered record is
 //! refused.
 
-mod common;
-use common::{apply_design, output_file, pml, s, usage_error, words, write};
+use crate::common::{apply_design, output_file, pml, s, usage_error, words, write};
 use std::path::Path;
 
 /// 300 masses in grams, cycling through 31 distinct values.

@@ -1,7 +1,6 @@
 //! End-to-end tests of `pml bounds`.
 
-mod common;
-use common::{json, one_line_usage_error, stdout, usage_stderr, words};
+use crate::common::{json, one_line_usage_error, stdout, usage_stderr, words};
 
 use serde_json::Value;
 

@@ -1,8 +1,7 @@
 //! Documented caps: the `--deltas` grid of `pml envelope`, the distinct
 //! categories counted from `--data`, and the size of a matrix file.
 
-mod common;
-use common::{EXAMPLE1, one_line_usage_error, output_file, s, write};
+use crate::common::{EXAMPLE1, one_line_usage_error, output_file, s, write};
 
 #[test]
 fn envelope_grid_is_capped() {

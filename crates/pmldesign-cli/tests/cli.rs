@@ -1,7 +1,6 @@
 //! End-to-end tests of the `pml` binary.
 
-mod common;
-use common::{
+use crate::common::{
     EXAMPLE1, json, one_line_usage_error, output_file, pml, s, stdout, usage_error, usage_stderr,
     words, write,
 };
@@ -370,7 +369,7 @@ fn negative_numbers_are_refused_naming_their_flag() {
         ),
     ];
     for (args, flag) in cases {
-        let err = one_line_usage_error(&common::words(args));
+        let err = one_line_usage_error(&crate::common::words(args));
         assert!(err.contains(flag), "{args}: {err}");
         assert!(!err.contains("unexpected argument"), "{args}: {err}");
     }
@@ -387,7 +386,7 @@ fn counts_are_whole_exact_and_agree_with_samples() {
     ] {
         for cmd in ["bounds radius --delta 0.1", "design --epsilon 1"] {
             let args = format!("{cmd} --counts {counts}");
-            let err = one_line_usage_error(&common::words(&args));
+            let err = one_line_usage_error(&crate::common::words(&args));
             assert!(
                 err.contains("--counts") && err.contains(needle),
                 "{args}: {err}"
@@ -395,18 +394,20 @@ fn counts_are_whole_exact_and_agree_with_samples() {
         }
     }
     // 4e1 is a whole number; the sample size is the total.
-    let v = json(&common::words("bounds radius --delta 0.1 --counts 4e1,60"));
+    let v = json(&crate::common::words(
+        "bounds radius --delta 0.1 --counts 4e1,60",
+    ));
     assert_eq!(v["inputs"]["samples"], 100);
     // --samples must agree with the counts.
-    let err = one_line_usage_error(&common::words(
+    let err = one_line_usage_error(&crate::common::words(
         "bounds radius --samples 5 --counts 50,50 --delta 0.1",
     ));
     assert!(err.contains("--samples") && err.contains("100"), "{err}");
-    let err = one_line_usage_error(&common::words(
+    let err = one_line_usage_error(&crate::common::words(
         "bounds failure-probability --beta 0.5 --samples 5 --counts 50,50",
     ));
     assert!(err.contains("--samples"), "{err}");
-    let v = json(&common::words(
+    let v = json(&crate::common::words(
         "bounds radius --samples 100 --counts 50,50 --delta 0.1",
     ));
     assert_eq!(v["inputs"]["samples"], 100);
@@ -442,7 +443,7 @@ fn data_dash_reads_standard_input() {
     let csv = "id,c,s\n1,a,1\n2,b,-1\n3,a,1\n4,b,1\n5,a,-1\n";
     let run = |args: &str| {
         let out = pml()
-            .args(common::words(args))
+            .args(crate::common::words(args))
             .write_stdin(csv)
             .output()
             .unwrap();
@@ -457,7 +458,7 @@ fn data_dash_reads_standard_input() {
     let mech = output_file(
         dir.path(),
         "m.json",
-        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+        &crate::common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
     );
     let v: Value = serde_json::from_str(&run(&format!(
         "assess --mechanism {} --data - --column c --format json",
@@ -490,9 +491,9 @@ fn csv_output_defuses_formula_cells() {
     let mech = output_file(
         dir.path(),
         "m.json",
-        &common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
+        &crate::common::words("design --prior 0.6,0.4 --epsilon 1 --labels a,b"),
     );
-    let data = common::write(dir.path(), "in.csv", "v\na\nb\na\n");
+    let data = crate::common::write(dir.path(), "in.csv", "v\na\nb\na\n");
     let out = stdout(&[
         "apply",
         "--mechanism",

@@ -1,8 +1,6 @@
 //! End-to-end tests of `pml design --notion` and `pml compare` (issue 5).
 
-mod common;
-
-use common::{json, s, stdout, usage_error, words, write};
+use crate::common::{json, s, stdout, usage_error, words, write};
 use serde_json::Value;
 
 fn f(v: &Value) -> f64 {
@@ -185,7 +183,7 @@ fn assess_reports_pmc_of_randomized_response() {
 /// utility names" before).
 #[test]
 fn compare_refuses_a_loss() {
-    let err = common::one_line_usage_error(&words(
+    let err = crate::common::one_line_usage_error(&words(
         "compare --prior 0.5,0.3,0.2 --epsilon 0.5 --utility loss",
     ));
     assert!(err.contains("'loss' for '--utility"), "{err}");

@@ -1,8 +1,7 @@
 //! End-to-end tests of `pml envelope` and of the envelope fields of `pml design` and
 //! `pml assess` (\[V\] "Information leakage envelopes").
 
-mod common;
-use common::{EXAMPLE1, json, output_file, run_json, s, stdout, usage_error, write};
+use crate::common::{EXAMPLE1, json, output_file, run_json, s, stdout, usage_error, write};
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

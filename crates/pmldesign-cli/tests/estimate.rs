@@ -2,8 +2,7 @@
 //! column and counts give the same estimate; inputs released alike are one
 //! group; bad counts are usage errors naming `--counts`.
 
-mod common;
-use common::{json, s, stdout, usage_error, write};
+use crate::common::{json, s, stdout, usage_error, write};
 
 /// Binary randomized response, 3/4 truthful, as CSV rows.
 const RR: &str = "0.75,0.25\n0.25,0.75\n";
@@ -183,10 +182,10 @@ fn a_record_design_estimates_its_marginals_and_cells() {
     for (a, b, n) in cells {
         rows.push_str(&format!("{a},{b}\n").repeat(n * 20));
     }
-    let (data, design) = common::compose_record(dir.path(), &rows);
+    let (data, design) = crate::common::compose_record(dir.path(), &rows);
     let released = dir.path().join("released.csv");
     let seed = "0x1234567890abcdef1234567890abcdef";
-    common::apply_record((&design, &data), seed, &released, &[]);
+    crate::common::apply_record((&design, &data), seed, &released, &[]);
     let e = json(&[
         "estimate",
         "--mechanism",
@@ -240,7 +239,7 @@ fn a_record_design_estimates_its_marginals_and_cells() {
 #[test]
 fn a_design_for_estimation_reads_back_and_beats_randomized_response() {
     let dir = tempfile::tempdir().unwrap();
-    let design = common::output_file(
+    let design = crate::common::output_file(
         dir.path(),
         "d.json",
         &[

@@ -1,8 +1,7 @@
 //! The files `pml` writes (`--output`, `--plot`): their modes, their errors, and the
 //! temporary files behind them on SIGINT / SIGTERM.
 
-mod common;
-use common::{EXAMPLE1, output_file, pml, s};
+use crate::common::{EXAMPLE1, output_file, pml, s};
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -208,8 +207,8 @@ fn colour_design(dir: &Path) -> std::path::PathBuf {
 fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let dir = tempdir();
     let mech = colour_design(dir.path());
-    let data = common::write(dir.path(), "in.csv", "id,c\n1,a\n2,b\n3,a\n");
-    let key = common::write(dir.path(), "key", "12345\n");
+    let data = crate::common::write(dir.path(), "in.csv", "id,c\n1,a\n2,b\n3,a\n");
+    let key = crate::common::write(dir.path(), "key", "12345\n");
     let link = dir.path().join("link.csv");
     std::os::unix::fs::symlink(&data, &link).unwrap();
     let (m, d, k, l) = (s(&mech), s(&data), s(&key), s(&link));
@@ -301,7 +300,7 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
         .map(|p| std::fs::read(p).unwrap())
         .collect();
     for (args, output, input) in cases {
-        let err = common::one_line_usage_error(&args);
+        let err = crate::common::one_line_usage_error(&args);
         assert!(
             err.contains(&format!("invalid {output} "))
                 && err.contains(&format!("the {input} file")),
@@ -314,7 +313,7 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
         assert!(after == before, "{args:?}: an input was changed");
     }
     let report = dir.path().join("r.html");
-    let err = common::one_line_usage_error(
+    let err = crate::common::one_line_usage_error(
         &[
             &EXAMPLE1[..],
             &["--output", s(&report), "--report", s(&report)],
@@ -404,8 +403,8 @@ fn temporary_files_are_private_and_removed_on_every_caught_signal() {
 fn long_lines_and_long_values_give_short_errors() {
     let dir = tempdir();
     let long = format!("id,c\n1,{}\n", "x".repeat(3 << 20));
-    let data = common::write(dir.path(), "long.csv", &long);
-    let err = common::one_line_usage_error(&[
+    let data = crate::common::write(dir.path(), "long.csv", &long);
+    let err = crate::common::one_line_usage_error(&[
         "design",
         "--data",
         s(&data),
@@ -416,9 +415,9 @@ fn long_lines_and_long_values_give_short_errors() {
     ]);
     assert!(err.contains("line 2") && err.contains("1 MiB"), "{err}");
     assert!(err.len() < 500, "{} bytes", err.len());
-    let data = common::write(dir.path(), "in.csv", "id,c\n1,a\n");
+    let data = crate::common::write(dir.path(), "in.csv", "id,c\n1,a\n");
     let column = "k".repeat(100_000);
-    let err = common::one_line_usage_error(&[
+    let err = crate::common::one_line_usage_error(&[
         "design",
         "--data",
         s(&data),
@@ -438,11 +437,11 @@ fn files_with_a_byte_order_mark_are_read() {
     let dir = tempdir();
     let mech = colour_design(dir.path());
     let text = std::fs::read_to_string(&mech).unwrap();
-    let bom = common::write(dir.path(), "bom.json", &format!("\u{feff}{text}"));
-    common::stdout(&["assess", "--design", s(&bom)]);
-    let data = common::write(dir.path(), "bom.csv", "\u{feff}id,c\n1,a\n2,b\n");
+    let bom = crate::common::write(dir.path(), "bom.json", &format!("\u{feff}{text}"));
+    crate::common::stdout(&["assess", "--design", s(&bom)]);
+    let data = crate::common::write(dir.path(), "bom.csv", "\u{feff}id,c\n1,a\n2,b\n");
     let out = dir.path().join("out.csv");
-    common::stdout(&[
+    crate::common::stdout(&[
         "apply",
         "--mechanism",
         s(&bom),
@@ -455,7 +454,7 @@ fn files_with_a_byte_order_mark_are_read() {
         "--output",
         s(&out),
     ]);
-    common::stdout(&[
+    crate::common::stdout(&[
         "design",
         "--data",
         s(&data),

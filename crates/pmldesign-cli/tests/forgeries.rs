@@ -3,8 +3,7 @@
 //! `pml assess`, a loss design of the wrong shape is refused without a panic, and
 //! an alphabet past the limit is refused before anything of its size is built.
 
-mod common;
-use common::{EXAMPLE1, output_file, pml, s, usage_stderr, write};
+use crate::common::{EXAMPLE1, output_file, pml, s, usage_stderr, write};
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! End-to-end tests of `pml design --utility loss` (issue 4).
 
-mod common;
-
-use common::{json, s, stdout, usage_error, write};
+use crate::common::{json, s, stdout, usage_error, write};
 use serde_json::Value;
 
 const PRIORS: [&str; 3] = [

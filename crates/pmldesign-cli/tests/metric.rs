@@ -2,9 +2,7 @@
 //! `pml design --notion ldp|metric --utility loss`, `pml assess --metric`,
 //! `pml compare --metric` and the errors of the distance flags.
 
-mod common;
-
-use common::{json, one_line_usage_error, usage_error, write};
+use crate::common::{json, one_line_usage_error, usage_error, write};
 
 const PRIOR: &str = "0.4,0.3,0.2,0.1";
 

@@ -2,8 +2,7 @@
 //! by default, left out (`drop`) or one more category (`category`), and `pml
 //! apply` privatises the rows as the design recorded.
 
-mod common;
-use common::{apply_design, output_file, s, usage_error, write};
+use crate::common::{apply_design, output_file, s, usage_error, write};
 use std::path::Path;
 
 /// 40 rows cycling a, b, c, every fifth value missing (an empty field).
@@ -119,7 +118,7 @@ fn drop_leaves_missing_values_out_and_writes_them_missing() {
         "v_private",
     ];
     // The analyst leaves them out as the design recorded (as for a record)...
-    let est = common::json(&estimate);
+    let est = crate::common::json(&estimate);
     assert_eq!(est["rows"], 32, "{est}");
     // ...unless told that a missing released value is an error.
     usage_error(&[&estimate[..], &["--nulls", "error"]].concat(), "missing");
@@ -218,7 +217,7 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
         );
         // Applied as recorded: every row privatised, none missing.
         let out = dir.path().join(format!("out-category-{mode}.csv"));
-        let text = common::apply_record((&category, &data), "7", &out, &[]);
+        let text = crate::common::apply_record((&category, &data), "7", &out, &[]);
         let rows: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(rows.len(), 60);
         let private = |r: &&str| r.split(',').skip(2).all(|v| !v.is_empty());
@@ -228,7 +227,7 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
         let kept = (0..60).filter(|i| i % 7 != 6 && i % 11 != 10).count() as u64;
         assert_eq!(counted(&record), kept);
         let out = dir.path().join(format!("out-drop-{mode}.csv"));
-        let text = common::apply_record((&drop, &data), "7", &out, &[]);
+        let text = crate::common::apply_record((&drop, &data), "7", &out, &[]);
         for (i, row) in text.lines().skip(1).enumerate() {
             let fields: Vec<&str> = row.split(',').collect();
             let missing = i % 7 == 6 || i % 11 == 10;
@@ -239,7 +238,7 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
             );
         }
         // The analyst leaves the released rows with missing values out as well.
-        let est = common::json(&["estimate", "--mechanism", s(&drop), "--data", s(&out)]);
+        let est = crate::common::json(&["estimate", "--mechanism", s(&drop), "--data", s(&out)]);
         assert_eq!(est["rows"], kept, "{est}");
     }
 }

@@ -3,8 +3,7 @@
 //! are recorded in the record's designs, `pml apply` cuts the column the same way,
 //! and bad `--bins` or altered edges are refused.
 
-mod common;
-use common::{apply_record, one_line_usage_error, output_file, s, usage_error, write};
+use crate::common::{apply_record, one_line_usage_error, output_file, s, usage_error, write};
 use std::path::{Path, PathBuf};
 
 const SEED: &str = "0x510e527fade682d19b05688c2b3e6c1f6a09e667f3bcc908b2fb1366ea957d3e";

@@ -2,8 +2,7 @@
 //! streams its user's key gives, so reordered or split rows release the same
 //! values, in CSV and Parquet alike; an empty key is refused naming its line.
 
-mod common;
-use common::{apply_record, compose_record, s, write};
+use crate::common::{apply_record, compose_record, s, write};
 
 /// 48 records with keys u0..u47 (A in a1..a3, B in b1..b4).
 fn rows(order: impl Iterator<Item = usize>) -> String {
@@ -49,7 +48,7 @@ fn a_key_draws_the_same_wherever_its_row_is() {
     let plain = apply_record((&design, &reversed), seed, &dir.path().join("p.csv"), &[]);
     assert_ne!(by_key(&plain), by_key(&backward));
     let empty = write(dir.path(), "empty.csv", "user,A,B\nu1,a1,b1\n,a2,b2\n");
-    let run = common::pml()
+    let run = crate::common::pml()
         .args([
             "apply",
             "--mechanism",

@@ -1,8 +1,7 @@
 //! `--report FILE.html`: the HTML report beside the usual output, for single and
 //! record designs; its flags' usage errors; nothing written on error.
 
-mod common;
-use common::{EXAMPLE1, one_line_usage_error, pml, s, usage_stderr};
+use crate::common::{EXAMPLE1, one_line_usage_error, pml, s, usage_stderr};
 use std::path::Path;
 
 fn tempdir() -> tempfile::TempDir {

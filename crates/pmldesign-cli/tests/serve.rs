@@ -4,8 +4,7 @@
 //! limit on designs running at once with their cancel.
 #![cfg(feature = "serve")]
 
-mod common;
-use common::serve::{Server, request};
+use crate::common::serve::{Server, request};
 use serde_json::json;
 
 const CSV: &str = "id,colour\n1,red\n2,blue\n3,red\n4,green\n5,red\n6,blue\n7,green\n8,red\n";
@@ -61,7 +60,7 @@ fn a_design_from_counts_verifies_with_pml_assess() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("design.json");
     std::fs::write(&path, design).unwrap();
-    let out = common::pml()
+    let out = crate::common::pml()
         .args([
             "assess",
             "--design",
@@ -149,7 +148,7 @@ fn bad_uploads_are_refused_with_a_clear_message() {
     let server = Server::start(&["--max-upload", "1k"]);
     let big = "x\n".repeat(1000);
     // Announced past the cap: refused before the body is sent.
-    let (content_type, body) = common::serve::multipart("big.csv", big.as_bytes());
+    let (content_type, body) = crate::common::serve::multipart("big.csv", big.as_bytes());
     let headers = [
         ("Content-Type", content_type.as_str()),
         ("Expect", "100-continue"),
@@ -275,7 +274,7 @@ fn bad_flags_are_one_line_usage_errors() {
         ("--host", "example.org"),
         ("--jobs", "0"),
     ] {
-        let err = common::usage_stderr(&["serve", flag, value, "--port", "0"]);
+        let err = crate::common::usage_stderr(&["serve", flag, value, "--port", "0"]);
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(flag) && err.contains(value), "{err}");
     }
@@ -358,7 +357,7 @@ fn the_store_and_its_uploads_are_private() {
 fn stalled_uploads_time_out_and_free_their_slots() {
     use std::io::{Read, Write};
     let server = Server::start(&["--upload-idle", "0.5"]);
-    let (content_type, body) = common::serve::multipart("people.csv", CSV.as_bytes());
+    let (content_type, body) = crate::common::serve::multipart("people.csv", CSV.as_bytes());
     let stalled: Vec<std::net::TcpStream> = (0..4)
         .map(|_| {
             let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();

@@ -5,8 +5,7 @@
 //! a clear one-line error; the server is still up afterwards, its memory bounded.
 #![cfg(feature = "serve")]
 
-mod common;
-use common::serve::{Answer, Client, Server, multipart, request, rss_kb};
+use crate::common::serve::{Answer, Client, Server, multipart, request, rss_kb};
 use serde_json::{Value, json};
 use std::sync::Arc;
 

@@ -1,8 +1,7 @@
 //! Privatising a CSV column as a stream: output frequencies and layout, values
 //! outside the alphabet, and additive noise on a grid on a binary column.
 
-mod common;
-use common::{assert_frequencies, example1};
+use crate::common::{assert_frequencies, example1};
 use pmldesign_data::discrete_noise::{DiscreteLaplace, ExactNoise, GridPrivatiser};
 use pmldesign_data::sampler::CategoricalPrivatiser;
 use pmldesign_data::stream::StreamKey;

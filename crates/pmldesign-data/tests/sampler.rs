@@ -4,8 +4,7 @@ use pmldesign_data::sampler::{AliasTable, MechanismSampler, seeded_rng};
 use pmldesign_model::Mechanism;
 use proptest::prelude::*;
 
-mod common;
-use common::{assert_frequencies, example1};
+use crate::common::{assert_frequencies, example1};
 
 /// A 10 x 10 mechanism with uneven rows and zeros (the 2-singular mechanism of
 /// \[E\] Example 2 mixed with skewed rows).

@@ -1,10 +1,8 @@
 //! Measures under every information-density notion (\[D\] = the PMC paper) against
 //! the paper's examples, the conversions between notions, and the column cones.
 
-mod common;
-
+use crate::common::{extremal, randomized_response};
 use approx::assert_abs_diff_eq;
-use common::{extremal, randomized_response};
 use ndarray::Array2;
 use pmldesign_model::measures::eps_min;
 use pmldesign_model::measures::{self, NotionLevels, ldp_parameter, maximal_leakage};

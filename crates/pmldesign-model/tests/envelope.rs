@@ -2,10 +2,8 @@
 //! paper's examples, the closed forms of Theorems 4 and 5, and the post-processing
 //! property the upper bound exists for.
 
-mod common;
-
+use crate::common::{Rng, example2, extremal, randomized_response};
 use approx::assert_abs_diff_eq;
-use common::{Rng, example2, extremal, randomized_response};
 use ndarray::Array2;
 use pmldesign_model::envelope::{
     self, Envelope, LeakageDistribution, RandomizedResponseEnvelope, binary_envelope, psi1, psi2,

@@ -3,9 +3,7 @@
 //! estimate is a fixed point at least as likely as the projected inversion,
 //! inputs released alike are estimated as one group, and bad input is refused.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use ndarray::{Array2, array};
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{

@@ -7,8 +7,7 @@ use pmldesign_model::{Mechanism, Prior, UncertaintySet};
 use pmldesign_report::{Audit, EnvelopeCurve, audit, comparison, envelope};
 use pmldesign_solver::{FInformation, Settings, common_level_notions, compare};
 
-mod common;
-use common::{balanced, esc, self_contained, svgs_parse};
+use crate::common::{balanced, esc, self_contained, svgs_parse};
 
 fn prior() -> Prior {
     Prior::new(vec![0.4, 0.2, 0.2, 0.2]).unwrap()

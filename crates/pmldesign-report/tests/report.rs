@@ -7,8 +7,7 @@ use pmldesign_report::{PointOutcome, ReportOptions, design, record, tradeoff};
 use pmldesign_solver::{Design, FInformation, Problem, RecordMode, RecordProblem, Settings};
 use std::time::Duration;
 
-mod common;
-use common::{balanced, esc, self_contained, svgs_parse};
+use crate::common::{balanced, esc, self_contained, svgs_parse};
 
 /// [E] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8, with labels to escape.
 fn example(labels: &[&str]) -> Design {

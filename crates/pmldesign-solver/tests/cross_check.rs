@@ -8,10 +8,8 @@
 //! 4. property tests of the certificate, the MI bound and the baselines;
 //! 5. randomized-response closed forms vs direct measurement.
 
-mod common;
-
-use common::design;
-use common::{assert_beats_baselines, large_ball, random_prior, rng, small_ball};
+use crate::common::design;
+use crate::common::{assert_beats_baselines, large_ball, random_prior, rng, small_ball};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
 use ndarray::{Array1, ArrayView1};
 use pmldesign_model::uncertainty::{DEFAULT_VERTEX_LIMIT, l1_ball_vertices};

@@ -1,10 +1,8 @@
 //! Degenerate instances: near-uniform and exactly uniform priors make the LP over
 //! rays massively degenerate (many tied rays); every design must still certify.
 
-mod common;
-
-use common::Rng;
-use common::design;
+use crate::common::Rng;
+use crate::common::design;
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::Settings;
 use pmldesign_solver::builtin;

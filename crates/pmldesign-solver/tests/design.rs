@@ -1,12 +1,10 @@
 //! Known answers and identities for `design` (issue 2).
 
-mod common;
-
-use approx::assert_abs_diff_eq;
-use common::design;
-use common::{
+use crate::common::design;
+use crate::common::{
     assert_beats_baselines, known_or_small_ball, random_prior, rng, same_up_to_column_order,
 };
+use approx::assert_abs_diff_eq;
 use ndarray::array;
 use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures};
 use pmldesign_solver::closed_form::{binary_l1, high_privacy, k_singular};

@@ -5,9 +5,7 @@
 //! between them. Each case below gave three different designs at 1, 2 and 4
 //! threads before; each is now checked at 1 and 4.
 
-mod common;
-
-use common::{Rng, design_notion, dirichlet_prior, json_with_threads};
+use crate::common::{Rng, design_notion, dirichlet_prior, json_with_threads};
 use pmldesign_model::{Notion, UncertaintySet};
 use pmldesign_solver::{FInformation, Settings, Utility};
 

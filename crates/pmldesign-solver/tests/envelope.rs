@@ -2,9 +2,7 @@
 //! \[V\] Example 2, agreement with the closed forms of Theorems 4 and 5, and, on small
 //! mechanisms, every deterministic merge of outputs stays below the computed value.
 
-mod common;
-
-use common::{Rng, example2};
+use crate::common::{Rng, example2};
 use ndarray::Array2;
 use pmldesign_model::envelope::{Envelope, LeakageDistribution, RandomizedResponseEnvelope};
 use pmldesign_model::{Mechanism, Prior};

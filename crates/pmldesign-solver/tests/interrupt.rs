@@ -4,9 +4,7 @@
 //! stops the run somewhere else, without timing anything; every stop must
 //! return a certified, private mechanism.
 
-mod common;
-
-use common::{Rng, dirichlet_prior};
+use crate::common::{Rng, dirichlet_prior};
 use pmldesign_model::{Notion, UncertaintySet};
 use pmldesign_solver::{DesignStatus, Interrupt, Problem, Settings};
 

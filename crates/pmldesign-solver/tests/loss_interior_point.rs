@@ -5,9 +5,7 @@
 //! generation). Its mechanisms are exactly private, its bounds hold for the
 //! other method's mechanism, and its bytes do not depend on the thread count.
 
-mod common;
-
-use common::{
+use crate::common::{
     LossResult, json_with_threads, large_ball, minimise_loss_with, random_prior, rng, small_ball,
 };
 use pmldesign_model::UncertaintySet;

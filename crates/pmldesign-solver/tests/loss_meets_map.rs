@@ -1,11 +1,9 @@
 //! The two LPs meet (issue 4): the best MAP accuracy from the LP over rays equals one
 //! minus the least expected Hamming loss from the direct LP.
 
-mod common;
-
-use common::design;
-use common::minimise_loss;
-use common::{known_or_small_ball, random_prior, rng};
+use crate::common::design;
+use crate::common::minimise_loss;
+use crate::common::{known_or_small_ball, random_prior, rng};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::Loss;
 use pmldesign_solver::{MapAccuracy, Settings};

@@ -2,10 +2,8 @@
 //! (warm master with a perturbed right-hand side, exact knapsack pricing) and the
 //! direct sparse LP, on random priors, levels, losses and both sets it covers.
 
-mod common;
-
-use common::minimise_loss_with;
-use common::{known_or_small_ball, random_prior, rng};
+use crate::common::minimise_loss_with;
+use crate::common::{known_or_small_ball, random_prior, rng};
 use ndarray::Array2;
 use pmldesign_solver::{DesignStatus, Loss, LossMethod, Settings};
 use rand::RngExt;

@@ -3,11 +3,9 @@
 //! response, \[D\] Corollary 5 (ALIP = PML in the high-privacy regime), and
 //! certificates that re-measure every notion.
 
-mod common;
-
+use crate::common::design_notion;
+use crate::common::{random_prior, rng, same_up_to_column_order};
 use approx::assert_abs_diff_eq;
-use common::design_notion;
-use common::{random_prior, rng, same_up_to_column_order};
 use pmldesign_model::measures::{self, NotionLevels};
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::closed_form::{high_privacy, randomized_response};

@@ -6,9 +6,7 @@
 //! alone) bracket the exact optimum, which the generic enumerator computes at
 //! small N. At real sizes the designs are certified over the whole ball.
 
-mod common;
-
-use common::design;
+use crate::common::design;
 use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::internals::PastProposition2;
 use pmldesign_solver::{BUILTIN_NAMES, builtin};

@@ -5,10 +5,8 @@
 //! prior) and every built-in utility; entering columns that are members of the
 //! cone; the same optimal designs; and designs past the enumeration limit.
 
-mod common;
-
-use common::{Rng, dirichlet_prior};
-use common::{design, design_notion};
+use crate::common::{Rng, dirichlet_prior};
+use crate::common::{design, design_notion};
 use ndarray::Array1;
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
 use pmldesign_solver::internals::enumerate;

@@ -4,9 +4,7 @@
 //! `H(Y) - H(Y | X)`), and a design is never below the best of them, at any
 //! time limit.
 
-mod common;
-
-use common::{Rng, dirichlet_prior};
+use crate::common::{Rng, dirichlet_prior};
 use ndarray::Array1;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
@@ -213,8 +211,8 @@ fn the_boxed_master_proves_its_optimum() {
             // Many small masses: the optimum is eps to 1e-6 (docs/theory.md §5b).
             assert!(d.utility_value >= 0.9 * (1.0 - 1e-6), "{}", d.utility_value);
             assert_eq!(
-                common::json_with_threads(1, solve),
-                common::json_with_threads(2, solve),
+                crate::common::json_with_threads(1, solve),
+                crate::common::json_with_threads(2, solve),
             );
         }
     }

@@ -1,0 +1,24 @@
+//! The `pml` binary's integration tests as one binary (one link for all;
+//! `cargo test --test cli MODULE::` runs one file): each module is one
+//! problem class.
+
+mod apply;
+mod assess;
+mod bins;
+mod bounds;
+mod caps;
+mod cli;
+mod common;
+mod compare;
+mod envelope;
+mod estimate;
+mod files;
+mod forgeries;
+mod loss;
+mod metric;
+mod nulls;
+mod record_bins;
+mod record_keys;
+mod report;
+mod serve;
+mod serve_load;

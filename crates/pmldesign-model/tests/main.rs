@@ -1,0 +1,11 @@
+//! The model crate's integration tests as one binary (one link for all;
+//! `cargo test --test model MODULE::` runs one file): each module is one
+//! problem class.
+
+mod additive;
+mod alip_levels;
+mod common;
+mod density;
+mod envelope;
+mod frequency;
+mod sample_plan;
