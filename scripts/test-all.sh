@@ -26,7 +26,7 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema
+step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pytest-xdist pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema
 # multi-freq-ldpy (numba; scipy for its jitted linear algebra) for the agreement of `estimate` with its IBU; skipped if absent.
 python -m pip install --quiet --disable-pip-version-check multi-freq-ldpy scipy ||
     echo "multi-freq-ldpy could not be installed: its agreement test will be skipped"
@@ -58,7 +58,8 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
     exit 1
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" step python -m pytest -q crates/pmldesign-python/tests
+# Two workers: the slow pages (a JVM, a Dask cluster, a browser) overlap the rest.
+PML_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/pml" step python -m pytest -q -n 2 crates/pmldesign-python/tests
 # The user guide (MkDocs, docs/ and mkdocs.yml): built strict, so a broken link to a page
 # or an anchor, or a Python docstring that does not render, fails the run.
 python -m pip install --quiet --disable-pip-version-check mkdocs "mkdocstrings[python]"
