@@ -1,5 +1,5 @@
 //! The `pml` binary's integration tests as one binary (one link for all;
-//! `cargo test --test cli MODULE::` runs one file): each module is one
+//! `cargo test --test cli -- MODULE::` runs one file): each module is one
 //! problem class.
 
 mod apply;

@@ -1,5 +1,5 @@
 //! The data crate's integration tests as one binary (one link for all;
-//! `cargo test --test data MODULE::` runs one file): each module is one
+//! `cargo test --test data -- MODULE::` runs one file): each module is one
 //! problem class.
 
 mod bins;

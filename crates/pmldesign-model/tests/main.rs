@@ -1,5 +1,5 @@
 //! The model crate's integration tests as one binary (one link for all;
-//! `cargo test --test model MODULE::` runs one file): each module is one
+//! `cargo test --test model -- MODULE::` runs one file): each module is one
 //! problem class.
 
 mod additive;

@@ -1,5 +1,5 @@
 //! The report crate's integration tests as one binary (one link for all;
-//! `cargo test --test report MODULE::` runs one file): each module is one
+//! `cargo test --test report -- MODULE::` runs one file): each module is one
 //! problem class.
 
 mod common;

@@ -1,5 +1,5 @@
 //! The solver's integration tests as one binary (one link for all;
-//! `cargo test --test solver MODULE::` runs one file): each module is one
+//! `cargo test --test solver -- MODULE::` runs one file): each module is one
 //! problem class.
 
 mod common;

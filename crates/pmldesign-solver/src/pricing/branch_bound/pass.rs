@@ -162,10 +162,10 @@ impl Pass {
         let (mut next, mut stop) = (0, Stop::No);
         let order = admission(count, WINDOW);
         while stop == Stop::No {
-            while active.len() < WINDOW && next < count {
-                active.push((order[next], make(order[next])));
-                next += 1;
-            }
+            // Built in parallel (each search's set-up is linear in N), in order.
+            let admitted = &order[next..(next + WINDOW - active.len()).min(count)];
+            next += admitted.len();
+            active.par_extend(admitted.par_iter().map(|&i| (i, make(i))));
             if active.is_empty() {
                 break;
             }
