@@ -5,7 +5,7 @@
 use super::envelope::envelope_table;
 use super::matrix::matrix_table;
 use super::number::num;
-use super::pretty;
+use super::own_version;
 use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
 use crate::error::CliError;
@@ -18,7 +18,7 @@ use std::fmt::Write;
 /// utility and a loss alike.
 pub fn render_design(d: &Design, format: Format) -> Result<String, CliError> {
     Ok(match format {
-        Format::Json => pretty(d)?,
+        Format::Json => own_version(d)?,
         Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
         Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
         Format::Table if d.loss.is_some() => loss_table(d)?,

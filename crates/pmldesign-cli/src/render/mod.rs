@@ -20,14 +20,24 @@ pub mod words;
 
 use crate::error::CliError;
 
-/// Pretty JSON with a final newline, written straight from `v` (a large design
-/// through a `serde_json::Value` first took twice the time and memory).
+/// Pretty JSON with a final newline and `format_version` first (through a
+/// `serde_json::Value`: for the small reports).
 pub fn pretty(v: &impl serde::Serialize) -> Result<String, CliError> {
-    let failed = |e: serde_json::Error| CliError::Failure(e.to_string());
     let v = versioned(serde_json::to_value(v).map_err(failed)?);
-    let mut s = serde_json::to_string_pretty(&v).map_err(failed)?;
+    own_version(&v)
+}
+
+/// Pretty JSON with a final newline, written straight from `v`, which carries
+/// its own `format_version` (a design). Through a `serde_json::Value` first,
+/// an LDP design at N = 2048 peaked at 1147 MB instead of 860 MB.
+pub fn own_version(v: &impl serde::Serialize) -> Result<String, CliError> {
+    let mut s = serde_json::to_string_pretty(v).map_err(failed)?;
     s.push('\n');
     Ok(s)
+}
+
+fn failed(e: serde_json::Error) -> CliError {
+    CliError::Failure(e.to_string())
 }
 
 /// An object with `format_version` first, unless it has one of its own.
