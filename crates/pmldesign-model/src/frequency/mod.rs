@@ -288,13 +288,20 @@ fn joined(groups: &[Vec<usize>], blocks: &[Vec<usize>]) -> (Vec<Vec<usize>>, Vec
 /// basis of `null(W^T)` shows (not necessarily the finest possible). Each
 /// group in increasing order, the groups by their first input.
 pub fn identifiable_groups(mechanism: &Mechanism) -> Result<Vec<Vec<usize>>> {
+    Ok(released_alike(mechanism)?.0)
+}
+
+/// The groups of [`identifiable_groups`], with the mechanism's merged rows
+/// (one per group) where those are linearly independent, `None` where they
+/// were joined into blocks.
+fn released_alike(mechanism: &Mechanism) -> Result<(Vec<Vec<usize>>, Option<Array2<f64>>)> {
     let groups = equal_rows(mechanism);
     let w = merged(mechanism, &groups);
     if inversion::Inversion::new(&w).is_some() {
-        return Ok(groups);
+        return Ok((groups, Some(w)));
     }
     let blocks = identifiable::Blocks::new(&w)?;
-    Ok(joined(&groups, &blocks.members).0)
+    Ok((joined(&groups, &blocks.members).0, None))
 }
 
 /// What a release through a mechanism lets an analyst estimate (docs/theory.md
@@ -327,23 +334,18 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
             "give one mass per input",
         ));
     }
-    let equal = equal_rows(mechanism);
-    let w = merged(mechanism, &equal);
-    let p = Array1::from_iter(
-        equal
-            .iter()
-            .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
-    );
-    if inversion::Inversion::new(&w).is_none() {
-        let blocks = identifiable::Blocks::new(&w)?;
-        return Ok(Estimability {
-            groups: joined(&equal, &blocks.members).0,
-            error_per_row: None,
-        });
-    }
+    let (groups, w) = released_alike(mechanism)?;
+    let error_per_row = match w {
+        Some(w) => {
+            let mass = |g: &Vec<usize>| g.iter().map(|&x| prior[x]).sum::<f64>();
+            let p = Array1::from_iter(groups.iter().map(mass));
+            fisher::asymptotic_error_of(w.view(), p.view())
+        }
+        None => None,
+    };
     Ok(Estimability {
-        groups: equal,
-        error_per_row: fisher::asymptotic_error_of(w.view(), p.view()),
+        groups,
+        error_per_row,
     })
 }
 
