@@ -640,3 +640,33 @@ fn a_huge_level_reads_back() {
         assert_eq!(back.epsilon, 800.0);
     }
 }
+
+/// A design that proved no upper bound (a pass the clock stopped before its
+/// searches started proves none) writes its bound and gap as `null` and reads
+/// back with them infinite: an infinite bound claims nothing.
+#[test]
+fn a_design_without_a_proven_bound_reads_back() {
+    let d = Problem::new(known(&[0.4, 0.3, 0.2, 0.1]))
+        .epsilon(0.5)
+        .solve()
+        .unwrap();
+    let mut v = stored(&d);
+    v["certificate"]["upper_bound"] = Value::Null;
+    v["certificate"]["gap"] = Value::Null;
+    v["status"] = json!("time_limit");
+    v["note"] = json!(format!(
+        "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and no upper bound on the optimal utility was proven yet",
+        d.iterations
+    ));
+    let back = read(v);
+    assert_eq!(back.certificate.upper_bound, f64::INFINITY);
+    assert_eq!(back.certificate.gap, f64::INFINITY);
+    assert_eq!(back.mechanism, d.mechanism);
+    let json = serde_json::to_value(&back).unwrap();
+    assert!(json["certificate"]["upper_bound"].is_null());
+    // Optimal with no bound is a contradiction, refused naming the status.
+    let mut v = stored(&d);
+    v["certificate"]["upper_bound"] = Value::Null;
+    v["certificate"]["gap"] = Value::Null;
+    refused(v, "status");
+}

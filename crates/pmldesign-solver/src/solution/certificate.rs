@@ -70,9 +70,12 @@ pub struct Certificate {
     pub min_entry: f64,
     /// Utility of the mechanism, measured on the matrix.
     pub utility_value: f64,
-    /// LP dual bound: no mechanism in the feasible set has larger utility.
+    /// LP dual bound: no mechanism in the feasible set has larger utility
+    /// (infinite, written `null`, when a run stopped before proving one).
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     pub upper_bound: f64,
-    /// `upper_bound - utility_value`.
+    /// `upper_bound - utility_value` (`null` when infinite).
+    #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
     pub gap: f64,
     /// The dual evidence behind the bound, when an LP over rays was solved:
     /// anyone can check it without trusting the solver (docs/theory.md §4b).

@@ -238,6 +238,24 @@ impl Design {
     pub fn note(&self) -> Option<String> {
         let relative =
             self.certificate.gap / self.certificate.upper_bound.abs().max(f64::MIN_POSITIVE);
+        let stopped = |how: &str| {
+            let far = match self.certificate.gap {
+                gap if gap.is_finite() => format!(
+                    "at most {gap:.3e} ({:.3}%) below the optimal utility",
+                    100.0 * relative
+                ),
+                _ => "no upper bound on the optimal utility was proven yet".into(),
+            };
+            Some(format!(
+                "{how} after {} pricing passes: the mechanism is {}valid and certified private, and {far}",
+                self.iterations,
+                if self.status == DesignStatus::Interrupted {
+                    "the best found, "
+                } else {
+                    ""
+                },
+            ))
+        };
         match self.status {
             DesignStatus::NoPrivacyNeeded => Some(format!(
                 "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
@@ -245,18 +263,8 @@ impl Design {
                 self.uncertainty
                     .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
             )),
-            DesignStatus::TimeLimit => Some(format!(
-                "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
-                self.iterations,
-                self.certificate.gap,
-                100.0 * relative
-            )),
-            DesignStatus::Interrupted => Some(format!(
-                "interrupted after {} pricing passes: the mechanism is the best found, valid and certified private, and at most {:.3e} ({:.3}%) below the optimal utility",
-                self.iterations,
-                self.certificate.gap,
-                100.0 * relative
-            )),
+            DesignStatus::TimeLimit => stopped("the time limit stopped the search"),
+            DesignStatus::Interrupted => stopped("interrupted"),
             DesignStatus::GapLimit => Some(format!(
                 "stopped at a certified gap of {:.3e} ({:.2e} relative) after {} pricing passes: the mechanism is valid and certified private, and at most that far below the optimal utility",
                 self.certificate.gap, relative, self.iterations,
