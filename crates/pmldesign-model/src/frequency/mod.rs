@@ -288,20 +288,33 @@ fn joined(groups: &[Vec<usize>], blocks: &[Vec<usize>]) -> (Vec<Vec<usize>>, Vec
 /// basis of `null(W^T)` shows (not necessarily the finest possible). Each
 /// group in increasing order, the groups by their first input.
 pub fn identifiable_groups(mechanism: &Mechanism) -> Result<Vec<Vec<usize>>> {
-    Ok(released_alike(mechanism)?.0)
+    Ok(ReleasedAlike::of(mechanism)?.groups)
 }
 
-/// The groups of [`identifiable_groups`], with the mechanism's merged rows
-/// (one per group) where those are linearly independent, `None` where they
-/// were joined into blocks.
-fn released_alike(mechanism: &Mechanism) -> Result<(Vec<Vec<usize>>, Option<Array2<f64>>)> {
-    let groups = equal_rows(mechanism);
-    let w = merged(mechanism, &groups);
-    if inversion::Inversion::new(&w).is_some() {
-        return Ok((groups, Some(w)));
+/// The groups of [`identifiable_groups`], with the mechanism's merged rows.
+struct ReleasedAlike {
+    groups: Vec<Vec<usize>>,
+    /// One row per group where those are linearly independent; `None` where
+    /// the groups are blocks of dependent rows.
+    rows: Option<Array2<f64>>,
+}
+
+impl ReleasedAlike {
+    fn of(mechanism: &Mechanism) -> Result<Self> {
+        let groups = equal_rows(mechanism);
+        let w = merged(mechanism, &groups);
+        if inversion::Inversion::new(&w).is_some() {
+            return Ok(ReleasedAlike {
+                groups,
+                rows: Some(w),
+            });
+        }
+        let blocks = identifiable::Blocks::new(&w)?;
+        Ok(ReleasedAlike {
+            groups: joined(&groups, &blocks.members).0,
+            rows: None,
+        })
     }
-    let blocks = identifiable::Blocks::new(&w)?;
-    Ok((joined(&groups, &blocks.members).0, None))
 }
 
 /// What a release through a mechanism lets an analyst estimate (docs/theory.md
@@ -334,8 +347,8 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
             "give one mass per input",
         ));
     }
-    let (groups, w) = released_alike(mechanism)?;
-    let error_per_row = match w {
+    let ReleasedAlike { groups, rows } = ReleasedAlike::of(mechanism)?;
+    let error_per_row = match rows {
         Some(w) => {
             let mass = |g: &Vec<usize>| g.iter().map(|&x| prior[x]).sum::<f64>();
             let p = Array1::from_iter(groups.iter().map(mass));
