@@ -194,16 +194,23 @@ impl Design {
     }
 
     /// The design's title line as `pml design` prints it: "Optimal eps-PML
-    /// mechanism  (eps = ..., e^eps = ...; known prior)", or the notion's label.
+    /// mechanism  (eps = ..., e^eps = ...; known prior)", or the notion's label;
+    /// "Near-optimal" when stopped at its gap, "Best-found" when stopped by the
+    /// clock or Ctrl-C (the note says how far from optimal).
     pub fn title(&self) -> String {
         let set = pmldesign_model::statement::describe_set(&self.uncertainty);
+        let verdict = match self.status {
+            DesignStatus::Optimal | DesignStatus::NoPrivacyNeeded => "Optimal",
+            DesignStatus::GapLimit => "Near-optimal",
+            DesignStatus::TimeLimit | DesignStatus::Interrupted => "Best-found",
+        };
         match &self.notion {
             Notion::Pml { .. } => format!(
-                "Optimal eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {set})",
+                "{verdict} eps-PML mechanism  (eps = {:.6}, e^eps = {:.6}; {set})",
                 self.epsilon,
                 self.epsilon.exp(),
             ),
-            n => format!("Optimal {} mechanism  ({set})", n.label()),
+            n => format!("{verdict} {} mechanism  ({set})", n.label()),
         }
     }
 
