@@ -261,3 +261,34 @@ fn certificate_dual_checks_against_every_ray() {
         assert!(d.utility_value <= dual.bound + 1e-12);
     }
 }
+
+/// The title gives the verdict: "Optimal" only for a design proven optimal,
+/// "Near-optimal" at a coarse gap, "Best-found" when the clock stopped it.
+#[test]
+fn the_title_says_whether_the_design_is_optimal() {
+    let p = crate::common::dirichlet_prior(&mut crate::common::Rng(48), 48);
+    let set = UncertaintySet::known(p);
+    let solve = |settings: Settings| {
+        pmldesign_solver::Problem::new(set.clone())
+            .epsilon(0.5)
+            .utility(FInformation::mutual_information())
+            .settings(settings)
+            .solve()
+            .unwrap()
+    };
+    let optimal = solve(Settings::default());
+    assert_eq!(optimal.status, DesignStatus::Optimal);
+    assert!(optimal.title().starts_with("Optimal eps-PML mechanism"));
+    let coarse = solve(Settings::default().gap(0.5));
+    assert_eq!(coarse.status, DesignStatus::GapLimit);
+    assert!(coarse.title().starts_with("Near-optimal eps-PML"));
+    let mut stopped = Settings::default();
+    stopped.column_generation.time_limit = Some(std::time::Duration::from_millis(1));
+    let stopped = solve(stopped);
+    assert_eq!(stopped.status, DesignStatus::TimeLimit);
+    assert!(
+        stopped.title().starts_with("Best-found eps-PML"),
+        "{}",
+        stopped.title()
+    );
+}
