@@ -288,13 +288,9 @@ impl Searched for BoxCut {
         // Every member's root bound over the chain of all inputs, f among them:
         // their zonotope holds the member's (a lower floor of dual mass), and
         // the heaviest mass bounds the member's (docs/theory.md §4b).
-        let unstarted = |f: usize| Found {
-            top: TopK::new(keep),
-            best: f64::NEG_INFINITY,
-            open: self
-                .member(f, &lambda, lambda_sum)
-                .bound(&Node::root(), &all, tol),
-            nodes: 0,
+        let unstarted = |f: usize| {
+            let member = self.member(f, &lambda, lambda_sum);
+            Found::unstarted(keep, member.bound(&Node::root(), &all, tol))
         };
         let found = pass.run(tol, n, make, Some(&unstarted));
         let results = found.into_iter().enumerate().collect();

@@ -226,6 +226,15 @@ impl<T: Tiebreak> Found<T> {
             nodes: 0,
         }
     }
+
+    /// A search the clock stopped before it started: nothing found, and
+    /// `open` the bound that stands for what it would have found.
+    fn unstarted(keep: usize, open: f64) -> Self {
+        Found {
+            open,
+            ..Found::new(keep)
+        }
+    }
 }
 
 impl<T: Tiebreak> Found<T> {
