@@ -6,12 +6,9 @@
 #   scripts/test-all.sh            # PYTHON=python3.12 and PML_VENV=DIR override the defaults
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Each step says how long it took, so a slow run shows where its time went.
-step() {
-    local start=$SECONDS
-    "$@"
-    echo "test-all: $((SECONDS - start)) s: $*" >&2
-}
+STEP_LABEL=test-all
+# shellcheck source=scripts/step.sh
+source scripts/step.sh
 # Unit and integration tests, then the documentation's examples; the examples/
 # programs are not linked here (clippy --all-targets checks that they compile).
 step cargo test --workspace --release --tests
