@@ -120,7 +120,7 @@ pub fn min_symbol_mass(set: &UncertaintySet) -> f64 {
 pub fn randomized_response_baselines(
     set: &UncertaintySet,
     epsilon: f64,
-    value: &dyn Fn(&Mechanism) -> f64,
+    value: &(dyn Fn(&Mechanism) -> f64 + Sync),
 ) -> Result<Baselines> {
     let make = |ldp_epsilon: f64| -> Result<RandomizedResponse> {
         let mechanism = randomized_response(set.len(), ldp_epsilon)?;
@@ -132,9 +132,13 @@ pub fn randomized_response_baselines(
         })
     };
     let m = min_symbol_mass(set);
+    let (same_ldp, pml_calibrated) = rayon::join(
+        || make(epsilon),
+        || make(calibrated_randomized_response(m, epsilon)),
+    );
     Ok(Baselines {
-        same_ldp: make(epsilon)?,
-        pml_calibrated: make(calibrated_randomized_response(m, epsilon))?,
+        same_ldp: same_ldp?,
+        pml_calibrated: pml_calibrated?,
         structured: Vec::new(),
     })
 }
@@ -146,7 +150,7 @@ pub fn randomized_response_baselines(
 pub fn baselines(
     set: &UncertaintySet,
     notion: &Notion,
-    value: &dyn Fn(&Mechanism) -> f64,
+    value: &(dyn Fn(&Mechanism) -> f64 + Sync),
     loss: Option<ArrayView2<f64>>,
 ) -> Result<Baselines> {
     let mut b = randomized_response_baselines(set, notion.epsilon(), value)?;

@@ -308,7 +308,7 @@ impl DesignRecord {
     fn measured(
         &self,
         set: UncertaintySet,
-        value: &dyn Fn(&Mechanism) -> f64,
+        value: &(dyn Fn(&Mechanism) -> f64 + Sync),
     ) -> crate::Result<Design> {
         let utility_value = value(&self.mechanism);
         let loss = match &self.loss {
@@ -387,7 +387,7 @@ impl DesignRecord {
 pub(crate) const LOSS_UTILITY_NAME: &str = "loss";
 
 /// A design's objective as a function of a mechanism.
-type Objective<'a> = Box<dyn Fn(&Mechanism) -> f64 + 'a>;
+type Objective<'a> = Box<dyn Fn(&Mechanism) -> f64 + Sync + 'a>;
 
 /// The set through its checked constructors.
 fn rebuild(set: UncertaintySet) -> pmldesign_model::Result<UncertaintySet> {

@@ -16,6 +16,7 @@ use calibrate::{headline, largest_weight, mixed};
 use ndarray::{Array1, Array2};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// A family of structured mechanisms.
@@ -78,10 +79,10 @@ pub struct StructuredBaseline {
 /// How a candidate is scored and what is released.
 pub struct Scorer<'a> {
     /// The objective of a mechanism (a utility, or minus an expected loss).
-    pub value: &'a dyn Fn(&Mechanism) -> f64,
+    pub value: &'a (dyn Fn(&Mechanism) -> f64 + Sync),
     /// The released mechanism of a candidate: itself, or for a loss its
     /// outputs merged by their best guess (post-processing keeps the notion).
-    pub finish: &'a dyn Fn(Mechanism) -> Option<Mechanism>,
+    pub finish: &'a (dyn Fn(Mechanism) -> Option<Mechanism> + Sync),
     /// True for a loss: contiguous partitions (ordered losses), and K = 1
     /// (the best constant guess).
     pub loss: bool,
@@ -90,6 +91,11 @@ pub struct Scorer<'a> {
 /// The best structured mechanism of each family for `notion` over `set`, in
 /// the order of [`Family`]; families with nothing better than a constant are
 /// left out, except the constant guess of a loss.
+///
+/// The candidates are built and scored in parallel and reduced in their
+/// enumeration order, so the result is the same at every thread count: per
+/// family, the candidate of highest objective (the first among equals) that
+/// meets the notion when re-measured over the whole set.
 pub fn structured_baselines(
     set: &UncertaintySet,
     notion: &Notion,
@@ -100,84 +106,116 @@ pub fn structured_baselines(
         return Vec::new();
     }
     let reference = set.reference();
-    let mut best: Vec<StructuredBaseline> = Vec::new();
-    // Measured over the whole set only when it would be its family's best.
-    let mut offer = |c: Option<StructuredBaseline>| {
-        let Some(c) = c else { return };
-        let at = best.iter().position(|b| b.family == c.family);
-        if at.is_some_and(|i| best[i].utility >= c.utility) {
-            return;
-        }
-        if let Some(c) = certified(c, set, notion) {
-            match at {
-                Some(i) => best[i] = c,
-                None => best.push(c),
-            }
-        }
-    };
     let lpt = partition::Balanced::new(reference.view());
+    let jobs = candidate_jobs(set, notion, scorer, &reference, &lpt);
+    let found: Vec<StructuredBaseline> = jobs.into_par_iter().filter_map(|job| job()).collect();
+    let mut best: Vec<StructuredBaseline> = Vec::new();
+    for family in FAMILIES {
+        let mut of: Vec<&StructuredBaseline> =
+            found.iter().filter(|c| c.family == family).collect();
+        // Stable: the first of equal objectives stays first.
+        of.sort_by(|a, b| b.utility.total_cmp(&a.utility));
+        if let Some(c) = of
+            .into_iter()
+            .find_map(|c| certified(c.clone(), set, notion))
+        {
+            best.push(c);
+        }
+    }
+    best
+}
+
+/// Every family, in the order baselines are listed.
+const FAMILIES: [Family; 7] = [
+    Family::BalancedPartition,
+    Family::ContiguousPartition,
+    Family::MassCover,
+    Family::SubsetCover,
+    Family::GroupCover,
+    Family::HighPrivacy,
+    Family::ConstantGuess,
+];
+
+/// One candidate to build and score (`None` when it does not apply).
+type Job<'s> = Box<dyn Fn() -> Option<StructuredBaseline> + Send + Sync + 's>;
+
+/// The candidates of every family, in enumeration order: balanced (and for a
+/// loss contiguous) partitions for each K, covers by mass or cyclic k-subsets
+/// for each arc length, covers by balanced groups, and region 1.
+fn candidate_jobs<'s>(
+    set: &'s UncertaintySet,
+    notion: &'s Notion,
+    scorer: &'s Scorer<'s>,
+    reference: &Array1<f64>,
+    lpt: &partition::Balanced,
+) -> Vec<Job<'s>> {
+    let n = set.len();
+    let mut jobs: Vec<Job<'s>> = Vec::new();
     let ks = group_counts(n, notion, scorer.loss);
     for &k in ks.iter().filter(|&&k| affordable(scorer, n, k)) {
-        let g = lpt.groups(k);
         let family = match k {
             1 => Family::ConstantGuess,
             _ => Family::BalancedPartition,
         };
-        let shape = partition::shape(&g, k);
-        offer(candidate(family, &shape, 0, set, notion, scorer));
+        let shape = partition::shape(&lpt.groups(k), k);
+        jobs.push(Box::new(move || {
+            candidate(family, &shape, 0, set, notion, scorer)
+        }));
         if scorer.loss && k > 1 {
-            let shape = partition::shape(&partition::contiguous(reference.view(), k), k);
-            offer(candidate(
-                Family::ContiguousPartition,
-                &shape,
-                0,
-                set,
-                notion,
-                scorer,
-            ));
+            let g = partition::contiguous(reference.view(), k);
+            let shape = partition::shape(&g, k);
+            let family = Family::ContiguousPartition;
+            jobs.push(Box::new(move || {
+                candidate(family, &shape, 0, set, notion, scorer)
+            }));
         }
     }
-    for (family, masses, l) in circles(n, notion, &reference) {
+    for (family, masses, l) in circles(n, notion, reference) {
         if !affordable(scorer, n, l) {
             continue;
         }
-        let mut ks = arc_lengths(l, notion);
+        let ks = arc_lengths(l, notion);
+        for &k in &ks {
+            let masses = masses.clone();
+            jobs.push(Box::new(move || {
+                let shape = cover::cover(masses.view(), l, k);
+                candidate(family, &shape, k, set, notion, scorer)
+            }));
+        }
         if family == Family::MassCover && notion.lower().is_none() {
+            // The shortest pure arc, found by bisection inside its job.
             let from = ((-notion.epsilon()).exp() * l as f64).floor() as usize;
-            let shape = |k: usize| cover::cover(masses.view(), l, k);
-            ks.extend(smallest_pure(l, from.max(1), set, notion, &shape));
-        }
-        ks.sort_unstable();
-        ks.dedup();
-        for k in ks {
-            let shape = cover::cover(masses.view(), l, k);
-            offer(candidate(family, &shape, k, set, notion, scorer));
+            jobs.push(Box::new(move || {
+                let shape = |k: usize| cover::cover(masses.view(), l, k);
+                let k = smallest_pure(l, from.max(1), set, notion, &shape)?;
+                if ks.contains(&k) {
+                    return None;
+                }
+                candidate(family, &shape(k), k, set, notion, scorer)
+            }));
         }
     }
-    for (l, k, group) in group_covers(n, notion, &reference, &lpt) {
-        let shape = |k: usize| cover::group_cover(&group, l, k);
-        let mut ks = vec![k];
+    for (l, k, group) in group_covers(n, notion, reference, lpt) {
+        let first = group.clone();
+        jobs.push(Box::new(move || {
+            let shape = cover::group_cover(&first, l, k);
+            candidate(Family::GroupCover, &shape, k, set, notion, scorer)
+        }));
         if !matches!(set, UncertaintySet::Known { .. }) && notion.lower().is_none() {
-            ks.extend(smallest_pure(l, k, set, notion, &shape));
-        }
-        for k in ks {
-            offer(candidate(
-                Family::GroupCover,
-                &shape(k),
-                k,
-                set,
-                notion,
-                scorer,
-            ));
+            jobs.push(Box::new(move || {
+                let shape = |k: usize| cover::group_cover(&group, l, k);
+                let k = smallest_pure(l, k, set, notion, &shape)?;
+                candidate(Family::GroupCover, &shape(k), k, set, notion, scorer)
+            }));
         }
     }
-    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion)
-        && let Ok(m) = high_privacy(prior, *epsilon)
-    {
-        offer(scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer));
+    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
+        jobs.push(Box::new(move || {
+            let m = high_privacy(prior, *epsilon).ok()?;
+            scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer)
+        }));
     }
-    best.sort_by_key(|b| b.family as u8);
-    best
+    jobs
 }
 
 /// Whether a loss's guesses for K outputs (`K N^2` operations) fit the
@@ -363,6 +401,7 @@ fn group_covers(
     };
     let t = (-up).exp();
     let mut found: Vec<(f64, usize, usize, Vec<usize>)> = (2..=(n / 2).min(MAX_GROUPS))
+        .into_par_iter()
         .filter_map(|l| {
             let group = lpt.groups(l);
             let mut g = vec![0.0; l];
