@@ -19,6 +19,7 @@ mod metric;
 mod nulls;
 mod record_bins;
 mod record_keys;
+mod record_labels;
 mod report;
 mod serve;
 mod serve_load;

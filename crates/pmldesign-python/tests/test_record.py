@@ -233,3 +233,29 @@ def test_engines_draw_a_record_by_key_as_apply_does():
             assert got[c].astype(str).tolist() == want[c].astype(str).tolist()
     with pytest.raises(pmldesign.PmlError, match="invalid key"):
         pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=key, key="nope")
+
+
+@pytest.mark.parametrize("mode", ["compose", "joint"])
+def test_output_labels_rename_a_record_column_as_the_cli_does(run_pml, table, tmp_path, mode):
+    frame, path = table
+    r = pmldesign.design_record(frame, ["A", "B"], 1.0, mode=mode, **({"split": [0.6, 0.4]} if mode == "compose" else {}))
+    values = r.labels[0] if mode == "joint" else r.designs[0].outputs
+    names = [f"n{i}" for i in range(len(values))]
+    (tmp_path / "r.json").write_text(r.to_json())
+    run_pml("apply", "--mechanism", str(tmp_path / "r.json"), "--data", str(path), "--output",
+            str(tmp_path / "out.csv"), "--seed", KEY, "--output-labels", "A=" + ",".join(names))
+    with open(tmp_path / "out.csv", newline="") as f:
+        cli = [(row["A_private"], row["B_private"]) for row in csv.DictReader(f)]
+    plain = pmldesign.apply(r, frame, seed=KEY)
+    out = pmldesign.apply(r, frame, seed=KEY, output_labels={"A": names})
+    assert list(out["A_private"].cat.categories) == names
+    assert [names[values.index(v)] for v in plain["A_private"]] == list(out["A_private"])
+    assert list(zip(out["A_private"], out["B_private"])) == cli
+    with pytest.raises(pmldesign.PmlError, match=r"output_labels\['A'\].*one per value column 'A' takes"):
+        pmldesign.apply(r, frame, seed=KEY, output_labels={"A": names[:-1]})
+    with pytest.raises(pmldesign.PmlError, match=r"output_labels\['C'\]: not a column"):
+        pmldesign.apply(r, frame, seed=KEY, output_labels={"C": names})
+    with pytest.raises(pmldesign.PmlError, match="mapping of column to names"):
+        pmldesign.apply(r, frame, seed=KEY, output_labels=names)
+    with pytest.raises(pmldesign.PmlError, match="a mapping names a record design's columns"):
+        pmldesign.apply(r.designs[0], ["a1"], seed=KEY, output_labels={"A": names})

@@ -133,9 +133,30 @@ pub struct ApplyArgs {
     #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub labels: Option<Vec<String>>,
     /// Names to write for the mechanism's outputs, comma-separated, in column order
-    /// (default: the names in the file, else y1..yM).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
-    pub output_labels: Option<Vec<String>>,
+    /// (default: the names in the file, else y1..yM). With a record design, name
+    /// the column, once per column to rename: --output-labels COLUMN=N1,N2,...,
+    /// one name per value its private column takes (compose and ldp: that
+    /// column's outputs; joint: that column's labels, which the decoded outputs
+    /// are written as).
+    #[arg(long, value_name = "[COLUMN=]NAMES", action = clap::ArgAction::Append, conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
+    pub output_labels: Vec<String>,
+}
+
+/// The names of one `--output-labels [COLUMN=]NAMES`: after `COLUMN=` when the
+/// text starts with the name of `column` and `=`, else the whole text (so a
+/// single mechanism's names may hold `=`).
+pub fn output_names_for(text: &str, column: &str) -> Vec<String> {
+    let names = match text.split_once('=') {
+        Some((c, rest)) if c == column => rest,
+        _ => text,
+    };
+    names.split(',').map(str::to_string).collect()
+}
+
+/// The column a record's `--output-labels COLUMN=NAMES` names, with its names.
+pub fn record_output_names(text: &str) -> Option<(&str, Vec<String>)> {
+    let (c, rest) = text.split_once('=')?;
+    Some((c, rest.split(',').map(str::to_string).collect()))
 }
 
 /// Handling of values outside the alphabet.

@@ -160,17 +160,14 @@ fn run_record(
             a.output_column.is_some(),
             "--output-column (each column gets {column}_private, or --replace)",
         ),
-        (
-            a.labels.is_some() || a.output_labels.is_some(),
-            "--labels/--output-labels (the design names them)",
-        ),
+        (a.labels.is_some(), "--labels (the design names them)"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
         return Err(CliError::Usage(format!(
             "invalid {flag} with a record design; drop it"
         )));
     }
-    let mut privatiser = record_privatiser(r, key)?;
+    let mut privatiser = record_privatiser(r, &record_output_names(a, r)?, key)?;
     let source = if formats(a)? {
         Source::Parquet(open_file(&a.data)?)
     } else {
@@ -201,40 +198,95 @@ fn run_record(
 /// recorded (`pml design --bins COLUMN=EDGES`).
 fn record_privatiser(
     r: &RecordDesign,
+    names: &[Vec<String>],
     key: &StreamKey,
 ) -> Result<Box<dyn RecordPrivatiser>, CliError> {
     let bins = recorded_record_bins(r)?;
-    let inner = draws(r, key)?;
+    let inner = draws(r, names, key)?;
     Ok(match bins.iter().any(Option::is_some) {
         true => Box::new(BinnedRecord::new(bins, inner)),
         false => inner,
     })
 }
 
-/// The draws of a record design: the joint design's one draw a row, or one
-/// design per column on its own stream.
-fn draws(r: &RecordDesign, key: &StreamKey) -> Result<Box<dyn RecordPrivatiser>, CliError> {
+/// The values each private column of a record design takes (compose and ldp:
+/// its design's outputs; joint: its labels, as the decoded outputs are written).
+fn private_values(r: &RecordDesign) -> Vec<Vec<String>> {
+    match r.mode {
+        RecordMode::Joint => (0..r.columns.len())
+            .map(|j| r.sample.labels(j).to_vec())
+            .collect(),
+        _ => r.designs.iter().map(|d| d.outputs.clone()).collect(),
+    }
+}
+
+/// The names each private column is written with: [`private_values`], renamed
+/// where `--output-labels COLUMN=NAMES` says (one distinct, non-empty name per
+/// value). Written as they are, so that `pml estimate` matches them.
+fn record_output_names(a: &ApplyArgs, r: &RecordDesign) -> Result<Vec<Vec<String>>, CliError> {
+    let mut names = private_values(r);
+    for text in &a.output_labels {
+        let named = crate::args::apply::record_output_names(text)
+            .and_then(|(c, n)| Some((r.columns.iter().position(|k| k == c)?, n)));
+        let Some((j, given)) = named else {
+            return Err(CliError::Usage(format!(
+                "invalid --output-labels {text}: with a record design name the column, as --output-labels COLUMN=N1,N2,..., COLUMN one of {}",
+                elide_list(&r.columns)
+            )));
+        };
+        let distinct: std::collections::HashSet<&String> = given.iter().collect();
+        if given.len() != names[j].len()
+            || distinct.len() != given.len()
+            || given.iter().any(|g| g.trim().is_empty())
+        {
+            return Err(CliError::Usage(format!(
+                "invalid --output-labels {text}: column {} takes {} private values ({}); give as many distinct, non-empty names",
+                r.columns[j],
+                names[j].len(),
+                elide_list(&names[j])
+            )));
+        }
+        names[j] = given;
+    }
+    Ok(names)
+}
+
+/// The draws of a record design, its private columns written with `names`:
+/// the joint design's one draw a row, or one design per column on its own
+/// stream.
+fn draws(
+    r: &RecordDesign,
+    names: &[Vec<String>],
+    key: &StreamKey,
+) -> Result<Box<dyn RecordPrivatiser>, CliError> {
     let failure =
         |e: pmldesign_model::ModelError| CliError::Failure(format!("the record design: {e}"));
     if r.mode == RecordMode::Joint {
-        let labels = (0..r.columns.len())
-            .map(|j| r.sample.labels(j).to_vec())
+        let labels = private_values(r);
+        // Each decoded value written by its column's name for it.
+        let decoded = r
+            .decoded
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .enumerate()
+                    .map(|(j, v)| match labels[j].iter().position(|l| l == v) {
+                        Some(i) => names[j][i].clone(),
+                        None => v.clone(),
+                    })
+                    .collect()
+            })
             .collect();
-        let p = JointPrivatiser::new(
-            &r.designs[0].mechanism,
-            labels,
-            r.decoded.clone(),
-            (key, &r.columns),
-        )
-        .map_err(failure)?;
+        let p = JointPrivatiser::new(&r.designs[0].mechanism, labels, decoded, (key, &r.columns))
+            .map_err(failure)?;
         return Ok(Box::new(p));
     }
     let mut columns: Vec<Box<dyn ColumnPrivatiser>> = Vec::new();
-    for (d, c) in r.designs.iter().zip(&r.columns) {
+    for ((d, c), outputs) in r.designs.iter().zip(&r.columns).zip(names) {
         let p = CategoricalPrivatiser::new(
             &d.mechanism,
             d.labels.clone(),
-            d.outputs.clone(),
+            outputs.clone(),
             (key, c.as_str()),
         )
         .map_err(failure)?;
@@ -296,8 +348,17 @@ fn privatiser(
         Some(l) => check_labels(Some(l), mechanism.inputs())?,
         None => own,
     };
-    let outputs = match a.output_labels.as_ref().or(outputs.as_ref()) {
-        Some(o) => o.clone(),
+    let given = match &a.output_labels[..] {
+        [] => None,
+        [one] => Some(crate::args::apply::output_names_for(one, column)),
+        [_, second, ..] => {
+            return Err(CliError::Usage(format!(
+                "invalid --output-labels {second}: a mechanism's outputs are named once; give one --output-labels N1,N2,..."
+            )));
+        }
+    };
+    let outputs = match given.or(outputs) {
+        Some(o) => o,
         None => numbered("y", mechanism.outputs()),
     };
     // Written as cells of the output CSV: guarded against formula injection.

@@ -6,7 +6,7 @@ of the user guide), so any split of a column gives the whole, and ``pml apply`` 
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, List, Literal, Optional, Sequence, Tuple, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 
@@ -53,15 +53,17 @@ def row_labels(labels: Optional[Sequence[Any]], own: Optional[List[str]], n: int
     return given or [f"x{i}" for i in range(1, n + 1)]
 
 
-def named_outputs(names: Optional[Sequence[Any]], m: int) -> Optional[List[str]]:
+def named_outputs(
+    names: Optional[Sequence[Any]], m: int, field: str = "output_labels", what: str = "one per output of the mechanism"
+) -> Optional[List[str]]:
     """``output_labels`` checked: one distinct, non-empty name per output."""
     if names is None:
         return None
     given = [str(n) for n in names]
     if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
         raise PmlError(
-            f"invalid output_labels = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
-            "non-empty names, one per output of the mechanism"
+            f"invalid {field} = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
+            f"non-empty names, {what}"
         )
     return given
 
@@ -199,6 +201,7 @@ def _own_name(values: Any) -> Optional[str]:
 def apply(
     design_or_matrix: "RecordDesign", values: Any, *,
     seed: Seed = ..., offset: int = ..., on_unknown: OnUnknown = ..., replace: bool = ...,
+    output_labels: Optional[Mapping[str, Sequence[Any]]] = ...,
 ) -> Any: ...
 @overload
 def apply(
@@ -243,7 +246,7 @@ def apply(
     codes: bool = False,
     nulls: Optional[Nulls] = None,
     bins: Any = None,
-    output_labels: Optional[Sequence[Any]] = None,
+    output_labels: Union[Sequence[Any], Mapping[str, Sequence[Any]], None] = None,
     replace: bool = False,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row ``W[x, :]``.
@@ -292,9 +295,12 @@ def apply(
         ``count(..., bins=)`` counted it; by default the edges the design recorded.
         With a :class:`RecordDesign`, a mapping of column to edges, as
         ``design_record(..., bins=)`` took it.
-    output_labels : sequence, optional
+    output_labels : sequence or mapping, optional
         Names of the outputs, as ``pml apply --output-labels``; by default the
-        design's, else ``y1..yM``.
+        design's, else ``y1..yM``. With a :class:`RecordDesign`, a mapping of
+        column to names, one per value its private column takes (compose and
+        ldp: that column's outputs; joint: that column's labels, which the
+        decoded outputs are written as).
     replace : bool, default False
         With a record design only: the private values replace the raw columns.
 
@@ -333,6 +339,7 @@ def apply(
             nulls=nulls,
             key=key,
             bins=bins,
+            output_labels=cast("Optional[Mapping[str, Sequence[Any]]]", output_labels),
         )
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
@@ -347,6 +354,8 @@ def apply(
         )
     n, m = matrix.shape
     names = row_labels(labels, own_labels, n)
+    if isinstance(output_labels, Mapping):
+        raise PmlError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
     outputs = named_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)

@@ -340,6 +340,7 @@ def apply_record(
     nulls: Optional[Nulls] = None,
     key: Any = None,
     bins: Optional[Mapping[str, Any]] = None,
+    output_labels: Optional[Mapping[str, Sequence[Any]]] = None,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
@@ -355,8 +356,12 @@ def apply_record(
     draws from the place of the streams its user's key gives (as ``pml apply
     --key``): reordered or split rows release the same values. A binned column
     (``design_record(..., bins=)``) is cut at ``bins={column: edges}``, by default
-    the edges the design recorded, as ``pml apply`` cuts it."""
+    the edges the design recorded, as ``pml apply`` cuts it. ``output_labels``
+    (a mapping of column to names) renames the values a private column takes,
+    as ``pml apply --output-labels COLUMN=NAMES``: one name per output of the
+    column's design (compose, ldp) or per label of the column (joint)."""
     how = check_on_unknown(on_unknown)
+    names = private_names(design, output_labels)
     rule = recorded_nulls(design) if nulls is None else check_nulls_name(nulls)
     edges = recorded_bins(design) if bins is None else given_bins(design, bins)
     secret = shared_secret(seed)
@@ -369,7 +374,7 @@ def apply_record(
         keys = frame[key] if isinstance(key, str) else key
         places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
-    done = attached(frame, design, outs, missing, how)
+    done = attached(frame, design, outs, missing, how, names)
     if not replace:
         return done
     private = [f"{c}_private" for c in design.columns]
@@ -446,19 +451,34 @@ def record_codes(
     return outs, missing & ~dropped
 
 
-def private_names(design: RecordDesign) -> List[List[str]]:
+def private_names(design: RecordDesign, output_labels: Optional[Mapping[str, Sequence[Any]]] = None) -> List[List[str]]:
     """The values each private column takes: the design's outputs, or for joint the
-    column's labels (the decoded combinations)."""
-    if design.mode == "joint":
-        return design.labels
-    return [d.outputs for d in design.designs]
+    column's labels (the decoded combinations); renamed where ``output_labels``
+    (column to names) says, one distinct name per value."""
+    from ._apply import named_outputs
+
+    names = [list(n) for n in design.labels] if design.mode == "joint" else [list(d.outputs) for d in design.designs]
+    if output_labels is None:
+        return names
+    if not isinstance(output_labels, Mapping):
+        raise PmlError(
+            f"invalid output_labels of type {type(output_labels).__name__}: a record design takes a mapping "
+            "of column to names, e.g. {column: [name, ...]}"
+        )
+    for c, given in output_labels.items():
+        if c not in design.columns:
+            raise PmlError(f"invalid output_labels[{c!r}]: not a column of the record design; name one of {design.columns}")
+        j = design.columns.index(c)
+        what = f"one per value column {c!r} takes ({names[j][:5]}{'...' if len(names[j]) > 5 else ''})"
+        names[j] = named_outputs(given, len(names[j]), f"output_labels[{c!r}]", what) or names[j]
+    return names
 
 
-def attached(frame: Any, design: RecordDesign, outs: List[np.ndarray], missing: np.ndarray, how: str) -> Any:
-    """The frame with the private columns, categorical over their values (every one
-    missing on a row with an unknown value; such rows dropped with ``skip``)."""
+def attached(frame: Any, design: RecordDesign, outs: List[np.ndarray], missing: np.ndarray, how: str, names: List[List[str]]) -> Any:
+    """The frame with the private columns, categorical over their values ``names``
+    (every one missing on a row with an unknown value; such rows dropped with
+    ``skip``)."""
     columns = [f"{c}_private" for c in design.columns]
-    names = private_names(design)
     if type(frame).__module__.startswith("polars"):
         import polars as pl
 
