@@ -10,6 +10,7 @@ mod determinism;
 mod edges;
 mod envelope;
 mod estimation_design;
+mod exact_mass;
 mod fuzz_design_file;
 mod interrupt;
 mod loss_interior_point;

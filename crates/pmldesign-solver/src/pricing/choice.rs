@@ -7,6 +7,7 @@ use crate::colgen::start::Started;
 use crate::objective::utility::{Separable, Utility};
 use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
+use crate::pricing::exact_mass::ExactMass;
 use ndarray::ArrayView1;
 use pmldesign_model::{ColumnCone, Notion};
 
@@ -63,7 +64,16 @@ fn search_oracle(
     let e = cone.epsilon().exp();
     let boxed = |o: BoxCut| -> Box<dyn RayOracle + Send> { Box::new(o.with_deadline(deadline)) };
     let oracle: Box<dyn RayOracle + Send> = match cone {
-        ColumnCone::PmlKnownPrior { .. } => boxed(BoxCut::new(&p, 0.0, e, false, utility)?),
+        ColumnCone::PmlKnownPrior { epsilon, .. } => {
+            let exact = boxed(BoxCut::new(&p, 0.0, e, false, utility)?);
+            match (kind, utility.bound_on_density(eps_pml(*epsilon))) {
+                // Sets of exact mass reach the a-priori bound (docs/theory.md §4e).
+                (Separable::FInformation(f), Some(_)) if p.len() > EXACT_MASS_ABOVE => {
+                    Box::new(ExactMass::new(exact, &p, *epsilon, EXACT_MASS_TOLERANCE, f))
+                }
+                _ => exact,
+            }
+        }
         ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => {
             let e_prime = cone.effective_exp_epsilon();
             let levels = Levels::BallLevel { e, b: beta / 2.0 };
@@ -99,6 +109,24 @@ fn search_oracle(
         _ => return None,
     };
     Some(oracle)
+}
+
+/// Designs over more inputs than this price sets of exact mass first
+/// ([`ExactMass`]); smaller ones prove their optimum by branch and bound in
+/// well under a second.
+const EXACT_MASS_ABOVE: usize = 32;
+
+/// How far above `e^-eps` a set's mass may lie (relative): each set's
+/// information density is then within this of eps (a hundredth of it where a
+/// set that close is found, so that designs reach the default gap of 1e-9).
+const EXACT_MASS_TOLERANCE: f64 = 1e-8;
+
+/// The range of the information density under eps-PML.
+fn eps_pml(epsilon: f64) -> pmldesign_model::DensityRange {
+    pmldesign_model::DensityRange::Levels {
+        lower: None,
+        upper: epsilon,
+    }
 }
 
 /// Start columns for `cone`: a randomized-response basis for the PML cones

@@ -7,6 +7,7 @@ pub(crate) mod branch_bound;
 pub(crate) mod choice;
 pub(crate) mod enumerated;
 pub(crate) mod exact_ball_loss;
+pub(crate) mod exact_mass;
 pub(crate) mod labels;
 pub(crate) mod line_metric;
 pub(crate) mod notion_slices;
