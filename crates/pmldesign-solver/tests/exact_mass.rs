@@ -1,11 +1,13 @@
 //! Sets of exact mass (docs/theory.md §4e): under eps-PML for a known prior of
 //! many small masses, a fractional cover by sets of mass just above `e^-eps`
 //! has mutual information eps, the a-priori bound. The design reaches it, so
-//! its certificate closes on the closed form `I <= eps` ([T] Prop. 5.35).
+//! its certificate closes on the closed form `I <= eps` ([T] Prop. 5.35); over
+//! the l1 ball of \[E\] Prop 2 the same holds at `eps' = ln(e^eps / (1 + (beta/2)
+//! e^eps))`, and the file reads back (its bound re-derived by the reader).
 
 use crate::common::{Rng, design_notion, dirichlet_prior};
 use pmldesign_model::{Notion, UncertaintySet};
-use pmldesign_solver::{DesignStatus, FInformation, Settings};
+use pmldesign_solver::{Design, DesignStatus, FInformation, Settings};
 
 /// The design's information and its bound, proven optimal at the default gap.
 fn reaches_eps(n: usize, epsilon: f64) {
@@ -44,4 +46,27 @@ fn a_known_prior_design_at_n64_reaches_eps() {
 #[test]
 fn a_known_prior_design_at_n128_reaches_eps() {
     reaches_eps(128, 1.6);
+}
+
+/// Over the ball of radius min p (Prop 2) the design reaches `eps'` and is
+/// proven optimal against it; the JSON reads back through the verifying reader.
+#[test]
+fn a_ball_design_at_n64_reaches_eps_prime_and_reads_back() {
+    let p = dirichlet_prior(&mut Rng(1064), 64);
+    let beta = p.min_mass();
+    let epsilon: f64 = 0.9;
+    let set = UncertaintySet::l1_ball(p, beta).unwrap();
+    let mi = FInformation::mutual_information();
+    let notion = Notion::Pml { epsilon };
+    let d = design_notion(&set, &notion, &mi, &Settings::default()).unwrap();
+    let eps_prime = (epsilon.exp() / (1.0 + beta / 2.0 * epsilon.exp())).ln();
+    assert_eq!(d.status, DesignStatus::Optimal);
+    assert!(
+        d.utility_value >= eps_prime * (1.0 - 1e-9),
+        "{} vs {eps_prime}",
+        d.utility_value
+    );
+    assert!(d.certificate.upper_bound <= eps_prime * (1.0 + 1e-12));
+    let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back.utility_value, d.utility_value);
 }

@@ -9,6 +9,7 @@ use crate::design::optimum::{Optimum, optimise, optimise_materialised};
 use crate::design::settle::meet_target;
 use crate::error::{Result, SolverError};
 use crate::limits::capped_levels;
+use crate::objective::a_priori::a_priori_bound;
 use crate::objective::utility::Utility;
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::StructuredRays;
@@ -242,28 +243,6 @@ fn with_smoothing(cone: &ColumnCone, settings: &Settings) -> Settings {
     let cg = &mut s.column_generation;
     cg.smoothing = Some(cg.smoothing.unwrap_or(if past_prop2 { 0.5 } else { 0.0 }));
     s
-}
-
-/// The utility's a-priori bound over `cone` (`INFINITY` if none): the least
-/// over the ranges of the information density under the reference prior that
-/// the cone's notions imply ([`Notion::density_range`]; docs/theory.md §4d).
-fn a_priori_bound(cone: &ColumnCone, utility: &dyn Utility) -> f64 {
-    let range = match cone {
-        ColumnCone::PmlKnownPrior { epsilon, .. }
-        | ColumnCone::PmlL1Ball { epsilon, .. }
-        | ColumnCone::PmlPolytope { epsilon, .. } => Some(pmldesign_model::DensityRange::Levels {
-            lower: None,
-            upper: *epsilon,
-        }),
-        ColumnCone::Notion { notion, .. } => notion.density_range(),
-        ColumnCone::Intersection { cones } => {
-            let each = cones.iter().map(|c| a_priori_bound(c, utility));
-            return each.fold(f64::INFINITY, f64::min);
-        }
-    };
-    range
-        .and_then(|r| utility.bound_on_density(r))
-        .unwrap_or(f64::INFINITY)
 }
 
 /// Designs over more inputs than this start their master from the structured

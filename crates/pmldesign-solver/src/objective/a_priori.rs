@@ -5,7 +5,8 @@
 //! allows with `p . z = 1`. The sum is convex in z, so over densities in
 //! `[l, h]` its largest value puts all mass on the two ends.
 
-use pmldesign_model::DensityRange;
+use crate::objective::utility::Utility;
+use pmldesign_model::{ColumnCone, DensityRange};
 
 /// Allowance for the rounding of the closed forms below, relative to the terms
 /// they subtract (a few operations each), so that the bound never understates
@@ -37,6 +38,45 @@ pub(crate) fn mutual_information_bound(range: DensityRange) -> f64 {
         bound.min(level)
     } else {
         level
+    }
+}
+
+/// The utility's a-priori bound over `cone` (`INFINITY` if none): the least
+/// over the ranges of the information density under the reference prior that
+/// the cone implies ([`cone_density_range`]). The design and the reading of a
+/// design file both take it from here.
+pub(crate) fn a_priori_bound(cone: &ColumnCone, utility: &dyn Utility) -> f64 {
+    if let ColumnCone::Intersection { cones } = cone {
+        let each = cones.iter().map(|c| a_priori_bound(c, utility));
+        return each.fold(f64::INFINITY, f64::min);
+    }
+    cone_density_range(cone)
+        .and_then(|r| utility.bound_on_density(r))
+        .unwrap_or(f64::INFINITY)
+}
+
+/// The range of the information density under the reference prior over
+/// `cone`: the notion's ([`pmldesign_model::Notion::density_range`]), `i <=
+/// eps` for PML, and for the l1 ball under \[E\] Prop 2 `i <= eps' = ln e'`,
+/// `e' = e^eps / (1 + (beta/2) e^eps)`, where `beta/2 <= (1 - 1/e') eps'`
+/// (docs/theory.md §4e). `None` for an intersection (bounded by its parts).
+pub(crate) fn cone_density_range(cone: &ColumnCone) -> Option<DensityRange> {
+    let pml = |upper: f64| Some(DensityRange::Levels { lower: None, upper });
+    match cone {
+        ColumnCone::PmlL1Ball { beta, epsilon, .. } if cone.is_proposition_2() => {
+            let e_prime = cone.effective_exp_epsilon();
+            let tight = e_prime.ln();
+            match tight > 0.0 && beta / 2.0 <= (1.0 - 1.0 / e_prime) * tight {
+                // ln e' = eps - ln(1 + h e^eps): a few roundings of terms of size eps.
+                true => pml((tight + ROUNDING * epsilon).min(*epsilon)),
+                false => pml(*epsilon),
+            }
+        }
+        ColumnCone::PmlKnownPrior { epsilon, .. }
+        | ColumnCone::PmlL1Ball { epsilon, .. }
+        | ColumnCone::PmlPolytope { epsilon, .. } => pml(*epsilon),
+        ColumnCone::Notion { notion, .. } => notion.density_range(),
+        ColumnCone::Intersection { .. } => None,
     }
 }
 
@@ -78,6 +118,27 @@ mod tests {
                 p * (e / d) * (e / d).ln() + (1.0 - p) * (1.0 / d) * (1.0 / d).ln()
             })
             .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The ball's `eps'` where `beta/2 <= (1 - 1/e') eps'`, else eps; never
+    /// below the exact `ln e'`.
+    #[test]
+    fn the_proposition_2_ball_is_bounded_by_its_effective_level() {
+        let center = pmldesign_model::Prior::new(vec![0.25; 4]).unwrap();
+        for (beta, tight) in [(0.1, true), (0.49, false)] {
+            let set = pmldesign_model::UncertaintySet::l1_ball(center.clone(), beta).unwrap();
+            let cone = ColumnCone::pml(&set, 0.9).unwrap();
+            let Some(DensityRange::Levels { lower: None, upper }) = cone_density_range(&cone)
+            else {
+                panic!("a PML range");
+            };
+            let e_prime = 0.9f64.exp() / (1.0 + beta / 2.0 * 0.9f64.exp());
+            let want = if tight { e_prime.ln() } else { 0.9 };
+            assert!(
+                upper >= want && upper - want < 1e-13,
+                "{beta}: {upper} {want}"
+            );
+        }
     }
 
     #[test]

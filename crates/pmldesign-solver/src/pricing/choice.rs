@@ -66,13 +66,7 @@ fn search_oracle(
     let oracle: Box<dyn RayOracle + Send> = match cone {
         ColumnCone::PmlKnownPrior { epsilon, .. } => {
             let exact = boxed(BoxCut::new(&p, 0.0, e, false, utility)?);
-            match (kind, utility.bound_on_density(eps_pml(*epsilon))) {
-                // Sets of exact mass reach the a-priori bound (docs/theory.md §4e).
-                (Separable::FInformation(f), Some(_)) if p.len() > EXACT_MASS_ABOVE => {
-                    Box::new(ExactMass::new(exact, &p, *epsilon, EXACT_MASS_TOLERANCE, f))
-                }
-                _ => exact,
-            }
+            with_exact_mass(exact, &p, *epsilon, (kind, utility), deadline)
         }
         ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => {
             let e_prime = cone.effective_exp_epsilon();
@@ -80,7 +74,8 @@ fn search_oracle(
             // The union's pass carries the deadline for both families.
             let family_l = TwoLevel::new(&p, levels, utility)?;
             let family_z = BoxCut::new(&p, 0.0, e_prime, true, utility)?;
-            Box::new(Union::ball(family_z, family_l, deadline))
+            let exact = Box::new(Union::ball(family_z, family_l, deadline));
+            with_exact_mass(exact, &p, e_prime.ln(), (kind, utility), deadline)
         }
         // Past Prop 2: the exact ball's families (docs/theory.md §4b); MAP
         // accuracy as the loss -diag(p), one linear pricing per maximiser.
@@ -121,11 +116,27 @@ const EXACT_MASS_ABOVE: usize = 32;
 /// set that close is found, so that designs reach the default gap of 1e-9).
 const EXACT_MASS_TOLERANCE: f64 = 1e-8;
 
-/// The range of the information density under eps-PML.
-fn eps_pml(epsilon: f64) -> pmldesign_model::DensityRange {
-    pmldesign_model::DensityRange::Levels {
+/// `exact` with sets of mass just above `e^-epsilon` priced first
+/// ([`ExactMass`]: columns `1_S / p(S)` of the cone when its largest density is
+/// `e^epsilon`), for an f-information bounded by the density (mutual
+/// information) past [`EXACT_MASS_ABOVE`] inputs; else `exact`.
+fn with_exact_mass(
+    exact: Box<dyn RayOracle + Send>,
+    p: &[f64],
+    epsilon: f64,
+    (kind, utility): (Separable, &dyn Utility),
+    deadline: Option<std::time::Instant>,
+) -> Box<dyn RayOracle + Send> {
+    let range = pmldesign_model::DensityRange::Levels {
         lower: None,
         upper: epsilon,
+    };
+    match (kind, utility.bound_on_density(range)) {
+        (Separable::FInformation(f), Some(_)) if p.len() > EXACT_MASS_ABOVE && epsilon > 0.0 => {
+            let tolerance = (EXACT_MASS_TOLERANCE, f);
+            Box::new(ExactMass::new(exact, p, epsilon, tolerance, deadline))
+        }
+        _ => exact,
     }
 }
 

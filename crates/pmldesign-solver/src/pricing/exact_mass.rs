@@ -21,6 +21,7 @@ use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
 use ndarray::Array1;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 /// Candidate sets built per pass (at most, and at most N / 2).
 const CANDIDATES: usize = 256;
@@ -42,17 +43,20 @@ pub(crate) struct ExactMass<'a> {
     f: fn(f64) -> f64,
     /// Passes so far: each pass perturbs its candidates differently.
     passes: AtomicU64,
+    /// When candidates stop being built (the loop's deadline).
+    deadline: Option<Instant>,
 }
 
 impl<'a> ExactMass<'a> {
     /// `inner` with sets of mass within `tol` (relative) of `e^-epsilon`
-    /// priced first, for the f-information `f` under the known prior `p`.
+    /// priced first, for the f-information `f` under the known prior `p`;
+    /// past `deadline` no candidate is built.
     pub(crate) fn new(
         inner: Box<dyn RayOracle + Send + 'a>,
         p: &[f64],
         epsilon: f64,
-        tol: f64,
-        f: fn(f64) -> f64,
+        (tol, f): (f64, fn(f64) -> f64),
+        deadline: Option<Instant>,
     ) -> Self {
         ExactMass {
             inner,
@@ -61,6 +65,7 @@ impl<'a> ExactMass<'a> {
             tol,
             f,
             passes: AtomicU64::new(0),
+            deadline,
         }
     }
 
@@ -87,6 +92,9 @@ impl<'a> ExactMass<'a> {
         let found: Vec<Option<Vec<bool>>> = (0..count)
             .into_par_iter()
             .map(|k| {
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return None;
+                }
                 let salt = mix(pass.wrapping_mul(1 << 20) ^ k as u64);
                 let spread = 0.3 * (k % 8) as f64 / 8.0;
                 let order = fill_order(&self.p, lambda, spread, salt);
@@ -130,7 +138,10 @@ impl RayOracle for ExactMass<'_> {
         keep: usize,
         control: &PassControl,
     ) -> Pricing {
-        let entering = self.sets(lambda, tol, keep.max(1));
+        let entering = match control.interrupt.or_past(self.deadline) {
+            true => Vec::new(),
+            false => self.sets(lambda, tol, keep.max(1)),
+        };
         if entering.is_empty() {
             return self.inner.price_with(lambda, tol, keep, control);
         }

@@ -111,9 +111,14 @@ impl Design {
             &Mechanism::identity(self.uncertainty.len()),
             reference.view(),
         );
-        let a_priori = (self.notion.density_range())
-            .and_then(|r| utility.bound_on_density(r))
-            .unwrap_or(f64::INFINITY);
+        // The design's own a-priori bound (its cone's); the notion's where no
+        // cone is built (levels past what doubles represent).
+        let a_priori = match ColumnCone::for_notion(&self.uncertainty, &self.notion) {
+            Ok(cone) => crate::objective::a_priori::a_priori_bound(&cone, utility.as_ref()),
+            Err(_) => (self.notion.density_range())
+                .and_then(|r| utility.bound_on_density(r))
+                .unwrap_or(f64::INFINITY),
+        };
         let (dual_bound, repricing) = match &self.certificate.dual {
             None => (None, Repricing::NoDual),
             Some(dual) => self.reprice(dual, utility.as_ref())?,
