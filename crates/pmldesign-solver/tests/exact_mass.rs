@@ -70,3 +70,25 @@ fn a_ball_design_at_n64_reaches_eps_prime_and_reads_back() {
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
     assert_eq!(back.utility_value, d.utility_value);
 }
+
+/// Past 384 inputs the design is assembled from blocks of about 256, each
+/// reaching eps, and proven optimal against the a-priori bound (no dual).
+#[test]
+fn a_known_prior_design_at_n400_is_assembled_from_blocks() {
+    let p = dirichlet_prior(&mut Rng(1400), 400);
+    let set = UncertaintySet::known(p);
+    let mi = FInformation::mutual_information();
+    let d = design_notion(
+        &set,
+        &Notion::Pml { epsilon: 0.4 },
+        &mi,
+        &Settings::default(),
+    )
+    .unwrap();
+    assert_eq!(d.status, DesignStatus::Optimal);
+    assert_eq!(d.pricing, "blocks");
+    assert!(d.utility_value >= 0.4 * (1.0 - 1e-9), "{}", d.utility_value);
+    assert!(d.certificate.dual.is_none());
+    let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(back.utility_value, d.utility_value);
+}

@@ -139,6 +139,9 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         (Repricing::Containing, Some(b)) => format!(
             "proves the {bound} {b:.9}, re-priced over every ray of a cone containing the design's"
         ),
+        (Repricing::NoDual, _) if d.pricing == "blocks" => {
+            "none: assembled from designs of blocks, bounded by the a-priori bound".into()
+        }
         (Repricing::NoDual, _) => "none (no LP was needed)".into(),
         _ => "not re-priced (beyond the enumeration limits); the identity's utility bounds the optimum".into(),
     };

@@ -3,6 +3,7 @@
 //! generation or the direct LP, losses under the other notions, intersections
 //! of constraints, and designs from samples.
 
+pub(crate) mod blocks;
 pub(crate) mod estimation;
 pub(crate) mod inner_outer;
 pub(crate) mod intersection;

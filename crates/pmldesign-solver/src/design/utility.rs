@@ -96,8 +96,16 @@ pub fn design_notion_with_progress(
             } else {
                 Vec::new()
             };
+            let a_priori = a_priori_bound(&cone, utility);
+            let by_blocks = match capped == *notion {
+                true => crate::design::blocks::by_blocks(set, notion, utility, a_priori, settings)?,
+                false => None,
+            };
             let settings = &seeded(settings, seeds, began.elapsed());
-            let mut opt = optimise_in_cone(&cone, reference.view(), utility, settings, progress)?;
+            let mut opt = match by_blocks {
+                Some(opt) => opt,
+                None => optimise_in_cone(&cone, reference.view(), utility, settings, progress)?,
+            };
             if capped != *notion {
                 opt.upper_bound = utility.value(&identity, reference.view());
             }

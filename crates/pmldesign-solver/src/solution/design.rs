@@ -112,8 +112,9 @@ pub struct Design {
     /// Rays priced over all passes (enumeration), or search nodes visited
     /// (branch and bound).
     pub rays_priced: u64,
-    /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss) or
-    /// `"none"` when no LP was needed.
+    /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss),
+    /// `"blocks"` (assembled from designs of blocks of the inputs, docs/theory.md
+    /// §4e) or `"none"` when no LP was needed.
     pub pricing: String,
 }
 

@@ -38,7 +38,8 @@ pub enum Repricing {
     /// Not re-priced: levels past what doubles represent (e^690), or rays beyond the
     /// enumeration limits; the identity's utility still bounds the optimum.
     Skipped,
-    /// The design carries no dual (no LP was needed).
+    /// The design carries no dual (no LP was needed, or it was assembled from
+    /// designs of blocks and rests on the a-priori bound).
     NoDual,
 }
 

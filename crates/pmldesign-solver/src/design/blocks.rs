@@ -1,0 +1,231 @@
+//! Large eps-PML designs for a known prior assembled from designs of blocks
+//! (docs/theory.md §4e): the inputs are dealt into K blocks, each block's
+//! mechanism is designed for its own normalised prior at the same eps, and the
+//! K mechanisms are coupled through their output distributions. The result has
+//! every block's densities (so it is eps-PML when they are) and mutual
+//! information `sum_j m_j I_j`, `m_j` the blocks' masses: when every block
+//! reaches eps, the a-priori bound, so does the whole, and it is certified
+//! against that bound without a pass over N inputs.
+
+use crate::colgen::engine::Progress;
+use crate::design::optimum::Optimum;
+use crate::error::Result;
+use crate::objective::utility::Utility;
+use crate::settings::Settings;
+use ndarray::Array2;
+use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+
+/// Inputs per block, about: blocks of this size are proven optimal in a few
+/// seconds (docs/theory.md §4e).
+const BLOCK: usize = 256;
+/// Designs over more inputs than this are tried by blocks first.
+pub(crate) const BLOCKS_ABOVE: usize = 384;
+
+/// The design by blocks of an eps-PML design over `set` (a known prior, or the
+/// l1 ball under \[E\] Prop 2 through its center, [`known_level`]) with a-priori
+/// bound `a_priori`, if every block reaches it within the gap tolerance
+/// (`None`: some block did not, or the route does not apply).
+pub(crate) fn by_blocks(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    a_priori: f64,
+    settings: &Settings,
+) -> Result<Option<Optimum>> {
+    let Some((prior, epsilon)) = known_level(set, notion) else {
+        return Ok(None);
+    };
+    let n = prior.len();
+    // Blocks at the level reach at most it: no use where the bound lies above.
+    let reachable = a_priori <= epsilon + crate::tolerance::gap_allowance(1e-12, epsilon);
+    if n <= BLOCKS_ABOVE || !a_priori.is_finite() || epsilon <= 0.0 || !reachable {
+        return Ok(None);
+    }
+    let notion = &Notion::Pml { epsilon };
+    let blocks = dealt(
+        prior.masses().as_slice().expect("contiguous"),
+        n.div_ceil(BLOCK),
+    );
+    let share = settings.with_time_share(1.0 / blocks.len() as f64);
+    let gap = settings.column_generation.gap_tolerance;
+    let mut designs = Vec::with_capacity(blocks.len());
+    for block in &blocks {
+        let (mass, inner) = block_prior(prior, block)?;
+        let set = UncertaintySet::known(inner);
+        let d = crate::design::utility::design_notion_with_progress(
+            &set,
+            notion,
+            utility,
+            &share,
+            &mut |_: Progress| {},
+        )?;
+        let bound = crate::tolerance::gap_allowance(gap, a_priori);
+        if d.utility_value < a_priori - bound || settings.column_generation.interrupt.is_set() {
+            return Ok(None);
+        }
+        designs.push((mass, inner_prior_of(&set), d.mechanism));
+    }
+    let mechanism = coupled(n, &blocks, &designs)?;
+    Ok(Some(Optimum {
+        mechanism,
+        upper_bound: a_priori,
+        dual: None,
+        rays: None,
+        pricing: "blocks",
+        iterations: 0,
+        rays_priced: 0,
+        converged: true,
+        repaired: true,
+    }))
+}
+
+/// The prior and the level of the known-prior PML cone whose designs meet the
+/// notion over `set`: the prior at eps, and for the l1 ball under \[E\] Prop 2
+/// its center at `eps' = ln(e^eps / (1 + (beta/2) e^eps))` (a column whose
+/// densities at the center stay within `e^eps'` meets the ball's cone; docs/theory.md
+/// §4e). The design is re-measured over the whole set all the same.
+fn known_level<'s>(set: &'s UncertaintySet, notion: &Notion) -> Option<(&'s Prior, f64)> {
+    let Notion::Pml { epsilon } = *notion else {
+        return None;
+    };
+    match set {
+        UncertaintySet::Known { prior } => Some((prior, epsilon)),
+        UncertaintySet::L1Ball { center, beta } if *beta < 2.0 * center.min_mass() => {
+            let e = epsilon.exp();
+            Some((center, (e / (1.0 + beta / 2.0 * e)).ln()))
+        }
+        _ => None,
+    }
+}
+
+/// The inputs dealt into k blocks by decreasing mass, round robin, so that
+/// every block holds large and small masses alike (in input order within each).
+fn dealt(p: &[f64], k: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..p.len()).collect();
+    order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
+    let mut blocks = vec![Vec::new(); k];
+    for (i, x) in order.into_iter().enumerate() {
+        blocks[i % k].push(x);
+    }
+    for b in &mut blocks {
+        b.sort_unstable();
+    }
+    blocks
+}
+
+/// The prior of a known set.
+fn inner_prior_of(set: &UncertaintySet) -> Prior {
+    match set {
+        UncertaintySet::Known { prior } => prior.clone(),
+        _ => unreachable!("blocks are known priors"),
+    }
+}
+
+/// A block's mass and its prior normalised to 1.
+fn block_prior(prior: &Prior, block: &[usize]) -> Result<(f64, Prior)> {
+    let p = prior.masses();
+    let mass: f64 = block.iter().map(|&x| p[x]).sum();
+    let inner = Prior::new(block.iter().map(|&x| p[x] / mass).collect::<Vec<_>>())?;
+    Ok((mass, inner))
+}
+
+/// The blocks' mechanisms coupled through their output distributions: each
+/// block's outputs laid on [0, 1) by their probabilities under its prior, one
+/// output per piece of the common refinement, `W[x][k] = len_k W_j[x][y_j] /
+/// q_j(y_j)` for x in block j, whose output piece k falls in `y_j`.
+fn coupled(
+    n: usize,
+    blocks: &[Vec<usize>],
+    designs: &[(f64, Prior, Mechanism)],
+) -> Result<Mechanism> {
+    let cuts: Vec<Vec<f64>> = designs
+        .iter()
+        .map(|(_, r, m)| {
+            let q = m.output_marginal(r);
+            let mut acc = 0.0;
+            q.iter()
+                .map(|v| {
+                    acc += v;
+                    acc
+                })
+                .collect()
+        })
+        .collect();
+    let mut points: Vec<f64> = cuts
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|&c| c < 1.0)
+        .collect();
+    points.push(0.0);
+    points.push(1.0);
+    points.sort_by(f64::total_cmp);
+    points.dedup();
+    let pieces: Vec<(f64, f64)> = points
+        .windows(2)
+        .filter(|w| w[1] > w[0])
+        .map(|w| (w[1] - w[0], 0.5 * (w[0] + w[1])))
+        .collect();
+    let mut w = Array2::zeros((n, pieces.len()));
+    for ((block, (_, r, m)), cut) in blocks.iter().zip(designs).zip(&cuts) {
+        let q = m.output_marginal(r);
+        let matrix = m.matrix();
+        for (k, &(len, mid)) in pieces.iter().enumerate() {
+            let y = cut.partition_point(|&c| c <= mid).min(q.len() - 1);
+            for (i, &x) in block.iter().enumerate() {
+                w[[x, k]] = len * matrix[[i, y]] / q[y];
+            }
+        }
+    }
+    for mut row in w.rows_mut() {
+        let s = row.sum();
+        row.mapv_inplace(|v| v / s);
+    }
+    Ok(Mechanism::new(w)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::objective::utility::FInformation;
+
+    /// Two blocks with their own mechanisms: the coupling keeps each block's
+    /// densities, sums rows to 1, and its information is `sum_j m_j I_j`.
+    #[test]
+    fn the_coupling_keeps_densities_and_averages_information() {
+        let p = Prior::new(vec![0.1, 0.2, 0.3, 0.15, 0.25]).unwrap();
+        let blocks = vec![vec![0, 2], vec![1, 3, 4]];
+        let w1 = Mechanism::new(ndarray::array![[0.7, 0.3], [0.2, 0.8]]).unwrap();
+        let w2 = Mechanism::new(ndarray::array![
+            [0.5, 0.5, 0.0],
+            [0.1, 0.6, 0.3],
+            [0.0, 0.2, 0.8]
+        ])
+        .unwrap();
+        let mi = FInformation::mutual_information();
+        let mut designs = Vec::new();
+        let mut want = 0.0;
+        for (b, w) in blocks.iter().zip([w1, w2]) {
+            let (mass, inner) = block_prior(&p, b).unwrap();
+            want += mass * mi.value(&w, inner.masses());
+            designs.push((mass, inner, w));
+        }
+        let m = coupled(5, &blocks, &designs).unwrap();
+        let got = mi.value(&m, p.masses());
+        assert!((got - want).abs() < 1e-12, "{got} {want}");
+        let max_density = |m: &Mechanism, r: &Prior| {
+            let q = m.output_marginal(r);
+            let w = m.matrix();
+            (0..w.nrows())
+                .flat_map(|x| (0..w.ncols()).map(move |y| (x, y)))
+                .filter(|&(_, y)| q[y] > 0.0)
+                .map(|(x, y)| w[[x, y]] / q[y])
+                .fold(0.0, f64::max)
+        };
+        let blocks_max = designs
+            .iter()
+            .map(|(_, r, w)| max_density(w, r))
+            .fold(0.0, f64::max);
+        assert!((max_density(&m, &p) - blocks_max).abs() < 1e-12);
+    }
+}
