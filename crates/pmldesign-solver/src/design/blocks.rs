@@ -23,8 +23,10 @@ pub(crate) const BLOCKS_ABOVE: usize = 384;
 
 /// The design by blocks of an eps-PML design over `set` (a known prior, or the
 /// l1 ball under \[E\] Prop 2 through its center, [`known_level`]) with a-priori
-/// bound `a_priori`, if every block reaches it within the gap tolerance
-/// (`None`: some block did not, or the route does not apply).
+/// bound `a_priori`: each block has its share of the time limit; without one,
+/// every block must reach the bound within the gap tolerance (`None`: some
+/// block did not, Ctrl-C, or the route does not apply), and with one the
+/// blocks' designs at the limit are coupled (not converged unless all reached it).
 pub(crate) fn by_blocks(
     set: &UncertaintySet,
     notion: &Notion,
@@ -48,6 +50,8 @@ pub(crate) fn by_blocks(
     );
     let share = settings.with_time_share(1.0 / blocks.len() as f64);
     let gap = settings.column_generation.gap_tolerance;
+    let timed = settings.column_generation.time_limit.is_some();
+    let mut converged = true;
     let mut designs = Vec::with_capacity(blocks.len());
     for block in &blocks {
         let (mass, inner) = block_prior(prior, block)?;
@@ -59,10 +63,13 @@ pub(crate) fn by_blocks(
             &share,
             &mut |_: Progress| {},
         )?;
-        let bound = crate::tolerance::gap_allowance(gap, a_priori);
-        if d.utility_value < a_priori - bound || settings.column_generation.interrupt.is_set() {
+        let within = d.utility_value >= a_priori - crate::tolerance::gap_allowance(gap, a_priori);
+        // Without a time limit only a design proven optimal will do (else the
+        // whole is designed directly); with one, the blocks' best by then.
+        if (!within && !timed) || settings.column_generation.interrupt.is_set() {
             return Ok(None);
         }
+        converged &= within;
         designs.push((mass, inner_prior_of(&set), d.mechanism));
     }
     let mechanism = coupled(n, &blocks, &designs)?;
@@ -74,7 +81,7 @@ pub(crate) fn by_blocks(
         pricing: "blocks",
         iterations: 0,
         rays_priced: 0,
-        converged: true,
+        converged,
         repaired: true,
     }))
 }
