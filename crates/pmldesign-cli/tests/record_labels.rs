@@ -4,7 +4,7 @@
 //! which its decoded outputs are written as) alike; a wrong count or an unknown
 //! column is a usage error naming the flag.
 
-use crate::common::{apply_record, compose_record, pml, s, write};
+use crate::common::{apply_record, compose_record, pml, record_of, s};
 use std::path::Path;
 
 /// 60 records: A in a1..a3, B in b1..b4.
@@ -66,23 +66,7 @@ fn a_compose_column_is_renamed_one_name_per_output() {
 #[test]
 fn a_joint_column_is_renamed_one_name_per_label() {
     let dir = tempfile::tempdir().unwrap();
-    let data = write(dir.path(), "rec.csv", &rows());
-    let design = dir.path().join("joint.json");
-    pml()
-        .args([
-            "design",
-            "--data",
-            s(&data),
-            "--column",
-            "A",
-            "--column",
-            "B",
-        ])
-        .args(["--epsilon", "2", "--record", "joint", "--format", "json"])
-        .arg("--output")
-        .arg(&design)
-        .assert()
-        .success();
+    let (data, design) = record_of(dir.path(), &rows(), "joint");
     let from: Vec<String> = ["a1", "a2", "a3"].map(String::from).to_vec();
     let to: Vec<String> = ["low", "mid", "high"].map(String::from).to_vec();
     let seed = "1234512345123451234512345";

@@ -136,6 +136,11 @@ fn apply_to((design, data): (&Path, &Path), out: &Path, extra: &[&str]) -> std::
 /// Writes `rows` (CSV with columns A and B) to `dir/rec.csv` and designs a
 /// `compose` record over A and B at eps = 2 into `dir/rec.json`; returns both paths.
 pub fn compose_record(dir: &Path, rows: &str) -> (PathBuf, PathBuf) {
+    record_of(dir, rows, "compose")
+}
+
+/// [`compose_record`] with the record mode `mode` (`compose`, `joint`, `ldp`).
+pub fn record_of(dir: &Path, rows: &str, mode: &str) -> (PathBuf, PathBuf) {
     let data = write(dir, "rec.csv", rows);
     let design = dir.join("rec.json");
     let args = [
@@ -147,7 +152,7 @@ pub fn compose_record(dir: &Path, rows: &str) -> (PathBuf, PathBuf) {
         "--column",
         "B",
     ];
-    let more = ["--epsilon", "2", "--record", "compose", "--format", "json"];
+    let more = ["--epsilon", "2", "--record", mode, "--format", "json"];
     pml()
         .args(args)
         .args(more)
