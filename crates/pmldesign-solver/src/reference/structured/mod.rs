@@ -149,6 +149,26 @@ fn candidate_jobs<'s>(
     reference: &Array1<f64>,
     lpt: &partition::Balanced,
 ) -> Vec<Job<'s>> {
+    let mut jobs = partition_jobs(set, notion, scorer, reference, lpt);
+    jobs.extend(cover_jobs(set, notion, scorer, reference, lpt));
+    let n = set.len();
+    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
+        jobs.push(Box::new(move || {
+            let m = high_privacy(prior, *epsilon).ok()?;
+            scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer)
+        }));
+    }
+    jobs
+}
+
+/// Balanced partitions for each K (for a loss also contiguous ones, and K = 1).
+fn partition_jobs<'s>(
+    set: &'s UncertaintySet,
+    notion: &'s Notion,
+    scorer: &'s Scorer<'s>,
+    reference: &Array1<f64>,
+    lpt: &partition::Balanced,
+) -> Vec<Job<'s>> {
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
     let ks = group_counts(n, notion, scorer.loss);
@@ -170,6 +190,20 @@ fn candidate_jobs<'s>(
             }));
         }
     }
+    jobs
+}
+
+/// Covers by mass or cyclic k-subsets for each arc length, then covers by
+/// balanced groups.
+fn cover_jobs<'s>(
+    set: &'s UncertaintySet,
+    notion: &'s Notion,
+    scorer: &'s Scorer<'s>,
+    reference: &Array1<f64>,
+    lpt: &partition::Balanced,
+) -> Vec<Job<'s>> {
+    let n = set.len();
+    let mut jobs: Vec<Job<'s>> = Vec::new();
     for (family, masses, l) in circles(n, notion, reference) {
         if !affordable(scorer, n, l) {
             continue;
@@ -208,12 +242,6 @@ fn candidate_jobs<'s>(
                 candidate(Family::GroupCover, &shape(k), k, set, notion, scorer)
             }));
         }
-    }
-    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
-        jobs.push(Box::new(move || {
-            let m = high_privacy(prior, *epsilon).ok()?;
-            scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer)
-        }));
     }
     jobs
 }
