@@ -44,10 +44,12 @@ pub(crate) fn by_blocks(
         return Ok(None);
     }
     let notion = &Notion::Pml { epsilon };
-    let blocks = dealt(
-        prior.masses().as_slice().expect("contiguous"),
-        n.div_ceil(BLOCK),
-    );
+    let owned = prior.masses();
+    let masses = owned.as_slice().expect("contiguous");
+    let blocks = dealt(masses, n.div_ceil(BLOCK));
+    if !fine_enough(masses, &blocks, (-epsilon).exp()) {
+        return Ok(None);
+    }
     let share = settings.with_time_share(1.0 / blocks.len() as f64);
     let gap = settings.column_generation.gap_tolerance;
     let timed = settings.column_generation.time_limit.is_some();
@@ -103,6 +105,17 @@ fn known_level<'s>(set: &'s UncertaintySet, notion: &Notion) -> Option<(&'s Prio
         }
         _ => None,
     }
+}
+
+/// Whether every input is small within its block beside the sets' mass
+/// `t = e^-eps` (at most t / 4): sets of exact mass then exist in numbers. An
+/// input heavier than t cannot reach density e^eps at all (`e^eps p_x > 1`), so
+/// its block could not reach eps, and would only delay the direct route.
+fn fine_enough(p: &[f64], blocks: &[Vec<usize>], t: f64) -> bool {
+    blocks.iter().all(|b| {
+        let mass: f64 = b.iter().map(|&x| p[x]).sum();
+        b.iter().all(|&x| p[x] <= t / 4.0 * mass)
+    })
 }
 
 /// The inputs dealt into k blocks by decreasing mass, round robin, so that
