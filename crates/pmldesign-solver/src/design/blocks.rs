@@ -14,10 +14,13 @@ use crate::objective::utility::Utility;
 use crate::settings::Settings;
 use ndarray::Array2;
 use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use rayon::prelude::*;
 
 /// Inputs per block, about: blocks of this size are proven optimal in a few
 /// seconds (docs/theory.md §4e).
 const BLOCK: usize = 256;
+/// Blocks designed at once.
+const PAIR: usize = 2;
 /// Designs over more inputs than this are tried by blocks first.
 pub(crate) const BLOCKS_ABOVE: usize = 384;
 
@@ -50,29 +53,38 @@ pub(crate) fn by_blocks(
     if !fine_enough(masses, &blocks, (-epsilon).exp()) {
         return Ok(None);
     }
-    let share = settings.with_time_share(1.0 / blocks.len() as f64);
+    // Two blocks at a time: their masters are serial, so two share the cores.
+    let share = settings.with_time_share(PAIR as f64 / blocks.len() as f64);
     let gap = settings.column_generation.gap_tolerance;
     let timed = settings.column_generation.time_limit.is_some();
     let mut converged = true;
     let mut designs = Vec::with_capacity(blocks.len());
-    for block in &blocks {
-        let (mass, inner) = block_prior(prior, block)?;
-        let set = UncertaintySet::known(inner);
-        let d = crate::design::utility::design_notion_with_progress(
-            &set,
-            notion,
-            utility,
-            &share,
-            &mut |_: Progress| {},
-        )?;
-        let within = d.utility_value >= a_priori - crate::tolerance::gap_allowance(gap, a_priori);
-        // Without a time limit only a design proven optimal will do (else the
-        // whole is designed directly); with one, the blocks' best by then.
-        if (!within && !timed) || settings.column_generation.interrupt.is_set() {
-            return Ok(None);
+    for pair in blocks.chunks(PAIR) {
+        let done: Vec<(f64, Prior, f64, Mechanism)> = pair
+            .par_iter()
+            .map(|block| {
+                let (mass, inner) = block_prior(prior, block)?;
+                let set = UncertaintySet::known(inner.clone());
+                let d = crate::design::utility::design_notion_with_progress(
+                    &set,
+                    notion,
+                    utility,
+                    &share,
+                    &mut |_: Progress| {},
+                )?;
+                Ok((mass, inner, d.utility_value, d.mechanism))
+            })
+            .collect::<Result<_>>()?;
+        for (mass, inner, value, mechanism) in done {
+            let within = value >= a_priori - crate::tolerance::gap_allowance(gap, a_priori);
+            // Without a time limit only a design proven optimal will do (else
+            // the whole is designed directly); with one, the blocks' best by then.
+            if (!within && !timed) || settings.column_generation.interrupt.is_set() {
+                return Ok(None);
+            }
+            converged &= within;
+            designs.push((mass, inner, mechanism));
         }
-        converged &= within;
-        designs.push((mass, inner_prior_of(&set), d.mechanism));
     }
     let mechanism = coupled(n, &blocks, &designs)?;
     Ok(Some(Optimum {
@@ -131,14 +143,6 @@ fn dealt(p: &[f64], k: usize) -> Vec<Vec<usize>> {
         b.sort_unstable();
     }
     blocks
-}
-
-/// The prior of a known set.
-fn inner_prior_of(set: &UncertaintySet) -> Prior {
-    match set {
-        UncertaintySet::Known { prior } => prior.clone(),
-        _ => unreachable!("blocks are known priors"),
-    }
 }
 
 /// A block's mass and its prior normalised to 1.
