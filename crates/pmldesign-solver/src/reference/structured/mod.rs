@@ -107,7 +107,12 @@ pub fn structured_baselines(
     }
     let reference = set.reference();
     let lpt = partition::Balanced::new(reference.view());
-    let jobs = candidate_jobs(set, notion, scorer, &reference, &lpt);
+    let problem = Problem {
+        set,
+        notion,
+        scorer,
+    };
+    let jobs = candidate_jobs(&problem, &reference, &lpt);
     let found: Vec<StructuredBaseline> = jobs.into_par_iter().filter_map(|job| job()).collect();
     let mut best: Vec<StructuredBaseline> = Vec::new();
     for family in FAMILIES {
@@ -136,6 +141,14 @@ const FAMILIES: [Family; 7] = [
     Family::ConstantGuess,
 ];
 
+/// What every candidate is built for: the set, the notion and the scoring.
+#[derive(Clone, Copy)]
+struct Problem<'s> {
+    set: &'s UncertaintySet,
+    notion: &'s Notion,
+    scorer: &'s Scorer<'s>,
+}
+
 /// One candidate to build and score (`None` when it does not apply).
 type Job<'s> = Box<dyn Fn() -> Option<StructuredBaseline> + Send + Sync + 's>;
 
@@ -143,14 +156,17 @@ type Job<'s> = Box<dyn Fn() -> Option<StructuredBaseline> + Send + Sync + 's>;
 /// loss contiguous) partitions for each K, covers by mass or cyclic k-subsets
 /// for each arc length, covers by balanced groups, and region 1.
 fn candidate_jobs<'s>(
-    set: &'s UncertaintySet,
-    notion: &'s Notion,
-    scorer: &'s Scorer<'s>,
+    c: &Problem<'s>,
     reference: &Array1<f64>,
     lpt: &partition::Balanced,
 ) -> Vec<Job<'s>> {
-    let mut jobs = partition_jobs(set, notion, scorer, reference, lpt);
-    jobs.extend(cover_jobs(set, notion, scorer, reference, lpt));
+    let mut jobs = partition_jobs(c, reference, lpt);
+    jobs.extend(cover_jobs(c, reference, lpt));
+    let Problem {
+        set,
+        notion,
+        scorer,
+    } = *c;
     let n = set.len();
     if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
         jobs.push(Box::new(move || {
@@ -163,12 +179,15 @@ fn candidate_jobs<'s>(
 
 /// Balanced partitions for each K (for a loss also contiguous ones, and K = 1).
 fn partition_jobs<'s>(
-    set: &'s UncertaintySet,
-    notion: &'s Notion,
-    scorer: &'s Scorer<'s>,
+    c: &Problem<'s>,
     reference: &Array1<f64>,
     lpt: &partition::Balanced,
 ) -> Vec<Job<'s>> {
+    let Problem {
+        set,
+        notion,
+        scorer,
+    } = *c;
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
     let ks = group_counts(n, notion, scorer.loss);
@@ -196,12 +215,15 @@ fn partition_jobs<'s>(
 /// Covers by mass or cyclic k-subsets for each arc length, then covers by
 /// balanced groups.
 fn cover_jobs<'s>(
-    set: &'s UncertaintySet,
-    notion: &'s Notion,
-    scorer: &'s Scorer<'s>,
+    c: &Problem<'s>,
     reference: &Array1<f64>,
     lpt: &partition::Balanced,
 ) -> Vec<Job<'s>> {
+    let Problem {
+        set,
+        notion,
+        scorer,
+    } = *c;
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
     for (family, masses, l) in circles(n, notion, reference) {
