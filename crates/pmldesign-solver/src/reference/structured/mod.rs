@@ -107,11 +107,7 @@ pub fn structured_baselines(
     }
     let reference = set.reference();
     let lpt = partition::Balanced::new(reference.view());
-    let problem = Problem {
-        set,
-        notion,
-        scorer,
-    };
+    let problem = Problem(set, notion, scorer);
     let jobs = candidate_jobs(&problem, &reference, &lpt);
     let found: Vec<StructuredBaseline> = jobs.into_par_iter().filter_map(|job| job()).collect();
     let mut best: Vec<StructuredBaseline> = Vec::new();
@@ -143,11 +139,7 @@ const FAMILIES: [Family; 7] = [
 
 /// What every candidate is built for: the set, the notion and the scoring.
 #[derive(Clone, Copy)]
-struct Problem<'s> {
-    set: &'s UncertaintySet,
-    notion: &'s Notion,
-    scorer: &'s Scorer<'s>,
-}
+struct Problem<'s>(&'s UncertaintySet, &'s Notion, &'s Scorer<'s>);
 
 /// One candidate to build and score (`None` when it does not apply).
 type Job<'s> = Box<dyn Fn() -> Option<StructuredBaseline> + Send + Sync + 's>;
@@ -155,18 +147,10 @@ type Job<'s> = Box<dyn Fn() -> Option<StructuredBaseline> + Send + Sync + 's>;
 /// The candidates of every family, in enumeration order: balanced (and for a
 /// loss contiguous) partitions for each K, covers by mass or cyclic k-subsets
 /// for each arc length, covers by balanced groups, and region 1.
-fn candidate_jobs<'s>(
-    c: &Problem<'s>,
-    reference: &Array1<f64>,
-    lpt: &partition::Balanced,
-) -> Vec<Job<'s>> {
-    let mut jobs = partition_jobs(c, reference, lpt);
-    jobs.extend(cover_jobs(c, reference, lpt));
-    let Problem {
-        set,
-        notion,
-        scorer,
-    } = *c;
+fn candidate_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balanced) -> Vec<Job<'s>> {
+    let mut jobs = partition_jobs(c, r, lpt);
+    jobs.extend(cover_jobs(c, r, lpt));
+    let Problem(set, notion, scorer) = *c;
     let n = set.len();
     if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
         jobs.push(Box::new(move || {
@@ -178,16 +162,8 @@ fn candidate_jobs<'s>(
 }
 
 /// Balanced partitions for each K (for a loss also contiguous ones, and K = 1).
-fn partition_jobs<'s>(
-    c: &Problem<'s>,
-    reference: &Array1<f64>,
-    lpt: &partition::Balanced,
-) -> Vec<Job<'s>> {
-    let Problem {
-        set,
-        notion,
-        scorer,
-    } = *c;
+fn partition_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balanced) -> Vec<Job<'s>> {
+    let Problem(set, notion, scorer) = *c;
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
     let ks = group_counts(n, notion, scorer.loss);
@@ -201,7 +177,7 @@ fn partition_jobs<'s>(
             candidate(family, &shape, 0, set, notion, scorer)
         }));
         if scorer.loss && k > 1 {
-            let g = partition::contiguous(reference.view(), k);
+            let g = partition::contiguous(r.view(), k);
             let shape = partition::shape(&g, k);
             let family = Family::ContiguousPartition;
             jobs.push(Box::new(move || {
@@ -214,19 +190,11 @@ fn partition_jobs<'s>(
 
 /// Covers by mass or cyclic k-subsets for each arc length, then covers by
 /// balanced groups.
-fn cover_jobs<'s>(
-    c: &Problem<'s>,
-    reference: &Array1<f64>,
-    lpt: &partition::Balanced,
-) -> Vec<Job<'s>> {
-    let Problem {
-        set,
-        notion,
-        scorer,
-    } = *c;
+fn cover_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balanced) -> Vec<Job<'s>> {
+    let Problem(set, notion, scorer) = *c;
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
-    for (family, masses, l) in circles(n, notion, reference) {
+    for (family, masses, l) in circles(n, notion, r) {
         if !affordable(scorer, n, l) {
             continue;
         }
@@ -251,7 +219,7 @@ fn cover_jobs<'s>(
             }));
         }
     }
-    for (l, k, group) in group_covers(n, notion, reference, lpt) {
+    for (l, k, group) in group_covers(n, notion, r, lpt) {
         let first = group.clone();
         jobs.push(Box::new(move || {
             let shape = cover::group_cover(&first, l, k);
