@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::settings::Settings;
 use ndarray::Array2;
-use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_model::{ColumnCone, Mechanism, Notion, Prior, UncertaintySet};
 use rayon::prelude::*;
 
 /// Inputs per block, about: blocks of this size are proven optimal in a few
@@ -31,13 +31,12 @@ pub(crate) const BLOCKS_ABOVE: usize = 384;
 /// block did not, Ctrl-C, or the route does not apply), and with one the
 /// blocks' designs at the limit are coupled (not converged unless all reached it).
 pub(crate) fn by_blocks(
-    set: &UncertaintySet,
-    notion: &Notion,
+    cone: &ColumnCone,
     utility: &dyn Utility,
     a_priori: f64,
     settings: &Settings,
 ) -> Result<Option<Optimum>> {
-    let Some((prior, epsilon)) = known_level(set, notion) else {
+    let Some((prior, epsilon)) = known_level(cone) else {
         return Ok(None);
     };
     let n = prior.len();
@@ -100,20 +99,16 @@ pub(crate) fn by_blocks(
     }))
 }
 
-/// The prior and the level of the known-prior PML cone whose designs meet the
-/// notion over `set`: the prior at eps, and for the l1 ball under \[E\] Prop 2
-/// its center at `eps' = ln(e^eps / (1 + (beta/2) e^eps))` (a column whose
-/// densities at the center stay within `e^eps'` meets the ball's cone; docs/theory.md
-/// §4e). The design is re-measured over the whole set all the same.
-fn known_level<'s>(set: &'s UncertaintySet, notion: &Notion) -> Option<(&'s Prior, f64)> {
-    let Notion::Pml { epsilon } = *notion else {
-        return None;
-    };
-    match set {
-        UncertaintySet::Known { prior } => Some((prior, epsilon)),
-        UncertaintySet::L1Ball { center, beta } if *beta < 2.0 * center.min_mass() => {
-            let e = epsilon.exp();
-            Some((center, (e / (1.0 + beta / 2.0 * e)).ln()))
+/// The prior and the level of the known-prior PML cone whose designs lie in
+/// `cone`: the prior at eps, and for the l1 ball under \[E\] Prop 2 its center
+/// at `eps' = ln e'` (a column whose densities at the center stay within `e'`
+/// meets the ball's cone; docs/theory.md §4e). The design is re-measured over
+/// the whole set all the same.
+fn known_level(cone: &ColumnCone) -> Option<(&Prior, f64)> {
+    match cone {
+        ColumnCone::PmlKnownPrior { prior, epsilon } => Some((prior, *epsilon)),
+        ColumnCone::PmlL1Ball { center, .. } if cone.is_proposition_2() => {
+            Some((center, cone.effective_exp_epsilon().ln()))
         }
         _ => None,
     }
@@ -162,10 +157,13 @@ fn coupled(
     blocks: &[Vec<usize>],
     designs: &[(f64, Prior, Mechanism)],
 ) -> Result<Mechanism> {
-    let cuts: Vec<Vec<f64>> = designs
+    let marginals: Vec<ndarray::Array1<f64>> = designs
         .iter()
-        .map(|(_, r, m)| {
-            let q = m.output_marginal(r);
+        .map(|(_, r, m)| m.output_marginal(r))
+        .collect();
+    let cuts: Vec<Vec<f64>> = marginals
+        .iter()
+        .map(|q| {
             let mut acc = 0.0;
             q.iter()
                 .map(|v| {
@@ -191,8 +189,8 @@ fn coupled(
         .map(|w| (w[1] - w[0], 0.5 * (w[0] + w[1])))
         .collect();
     let mut w = Array2::zeros((n, pieces.len()));
-    for ((block, (_, r, m)), cut) in blocks.iter().zip(designs).zip(&cuts) {
-        let q = m.output_marginal(r);
+    let each = blocks.iter().zip(designs).zip(cuts.iter().zip(&marginals));
+    for ((block, (_, _, m)), (cut, q)) in each {
         let matrix = m.matrix();
         for (k, &(len, mid)) in pieces.iter().enumerate() {
             let y = cut.partition_point(|&c| c <= mid).min(q.len() - 1);

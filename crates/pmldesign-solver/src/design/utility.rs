@@ -98,7 +98,7 @@ pub fn design_notion_with_progress(
             };
             let a_priori = a_priori_bound(&cone, utility);
             let by_blocks = match capped == *notion {
-                true => crate::design::blocks::by_blocks(set, notion, utility, a_priori, settings)?,
+                true => crate::design::blocks::by_blocks(&cone, utility, a_priori, settings)?,
                 false => None,
             };
             let settings = &seeded(settings, seeds, began.elapsed());

@@ -132,8 +132,8 @@ fn with_exact_mass(
         upper: epsilon,
     };
     match (kind, utility.bound_on_density(range)) {
-        (Separable::FInformation(f), Some(_)) if p.len() > EXACT_MASS_ABOVE && epsilon > 0.0 => {
-            let tolerance = (EXACT_MASS_TOLERANCE, f);
+        (Separable::FInformation(_), Some(_)) if p.len() > EXACT_MASS_ABOVE && epsilon > 0.0 => {
+            let tolerance = (EXACT_MASS_TOLERANCE, kind);
             Box::new(ExactMass::new(exact, p, epsilon, tolerance, deadline))
         }
         _ => exact,

@@ -18,6 +18,8 @@
 //! exact oracle's.
 
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle};
+use crate::objective::utility::Separable;
+use crate::pricing::branch_bound::{SliceUtility, column_value as slice_utility};
 use ndarray::Array1;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,14 +35,13 @@ const MOVES_MOST: usize = 65_536;
 /// The exact oracle with sets of exact mass priced first.
 pub(crate) struct ExactMass<'a> {
     inner: Box<dyn RayOracle + Send + 'a>,
-    p: Vec<f64>,
+    /// The reference prior p with the utility on the slice `p . c = 1`.
+    slice: SliceUtility,
     /// `e^-eps`, raised by a relative 1e-14 so that rounding in `p(S)` never
     /// takes a set outside the cone.
     t: f64,
     /// The relative excess of mass allowed, `p(S) <= t (1 + tol)`.
     tol: f64,
-    /// The utility on the slice, `mu(c) = sum_x p_x f(c_x)`.
-    f: fn(f64) -> f64,
     /// Passes so far: each pass perturbs its candidates differently.
     passes: AtomicU64,
     /// When candidates stop being built (the loop's deadline).
@@ -49,46 +50,38 @@ pub(crate) struct ExactMass<'a> {
 
 impl<'a> ExactMass<'a> {
     /// `inner` with sets of mass within `tol` (relative) of `e^-epsilon`
-    /// priced first, for the f-information `f` under the known prior `p`;
-    /// past `deadline` no candidate is built.
+    /// priced first, for the separable utility `kind` under the known prior
+    /// `p`; past `deadline` no candidate is built.
     pub(crate) fn new(
         inner: Box<dyn RayOracle + Send + 'a>,
         p: &[f64],
         epsilon: f64,
-        (tol, f): (f64, fn(f64) -> f64),
+        (tol, kind): (f64, Separable),
         deadline: Option<Instant>,
     ) -> Self {
         ExactMass {
             inner,
-            p: p.to_vec(),
+            slice: slice_utility(p, kind),
             t: (-epsilon).exp() * (1.0 + 1e-14),
             tol,
-            f,
             passes: AtomicU64::new(0),
             deadline,
         }
     }
 
-    /// The column `1_S / p(S)` of the set `members`, with its value.
-    fn column(&self, members: &[bool]) -> Column {
-        let mass: f64 = (0..self.p.len())
-            .filter(|&x| members[x])
-            .map(|x| self.p[x])
-            .sum();
+    /// The column `1_S / p(S)` of the set `members`, priced under `lambda`.
+    fn priced(&self, members: &[bool], lambda: &Array1<f64>) -> (f64, Column) {
+        let p = &self.slice.p;
+        let mass: f64 = (0..p.len()).filter(|&x| members[x]).map(|x| p[x]).sum();
         let vector = Array1::from_iter(members.iter().map(|&m| if m { 1.0 / mass } else { 0.0 }));
-        let value = vector
-            .iter()
-            .zip(&self.p)
-            .map(|(&c, &px)| px * (self.f)(c))
-            .sum();
-        Column { vector, value }
+        self.slice.priced(vector, lambda)
     }
 
     /// Sets of positive reduced cost (above `tol`) under `lambda`, best first.
     fn sets(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Vec<(f64, Column)> {
-        let n = self.p.len();
+        let p = &self.slice.p;
         let pass = self.passes.fetch_add(1, Ordering::Relaxed);
-        let count = CANDIDATES.min(n / 2).max(1);
+        let count = CANDIDATES.min(p.len() / 2).max(1);
         let found: Vec<Option<Vec<bool>>> = (0..count)
             .into_par_iter()
             .map(|k| {
@@ -97,8 +90,8 @@ impl<'a> ExactMass<'a> {
                 }
                 let salt = mix(pass.wrapping_mul(1 << 20) ^ k as u64);
                 let spread = 0.3 * (k % 8) as f64 / 8.0;
-                let order = fill_order(&self.p, lambda, spread, salt);
-                exact_set(&self.p, self.t, self.tol, &order, salt)
+                let order = fill_order(p, lambda, spread, salt);
+                exact_set(p, self.t, self.tol, &order, salt)
             })
             .collect();
         let mut out: Vec<(f64, Column)> = Vec::new();
@@ -107,8 +100,7 @@ impl<'a> ExactMass<'a> {
             if !seen.insert(members.clone()) {
                 continue;
             }
-            let c = self.column(&members);
-            let rc = c.value - lambda.dot(&c.vector);
+            let (rc, c) = self.priced(&members, lambda);
             if rc > tol {
                 out.push((rc, c));
             }

@@ -590,15 +590,17 @@ impl Node {
     }
 }
 
-/// `mu(c)` on the slice `p . c = 1` from the separable form.
-struct SliceUtility {
-    p: Vec<f64>,
+/// `mu(c)` on the slice `p . c = 1` from the separable form (also the value of
+/// the sets of exact mass, `pricing/exact_mass.rs`).
+pub(crate) struct SliceUtility {
+    /// The reference prior.
+    pub(crate) p: Vec<f64>,
     kind: Separable,
 }
 
 impl SliceUtility {
     /// The column of ray v with its value, and its reduced cost under lambda.
-    fn priced(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+    pub(crate) fn priced(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
         let value = self.value(&v);
         (value - lambda.dot(&v), Column { vector: v, value })
     }
@@ -612,7 +614,7 @@ impl SliceUtility {
     }
 }
 
-fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
+pub(crate) fn column_value(p: &[f64], kind: Separable) -> SliceUtility {
     SliceUtility {
         p: p.to_vec(),
         kind,
