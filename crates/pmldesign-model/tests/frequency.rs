@@ -413,3 +413,23 @@ fn block_totals_are_unbiased_and_covered() {
         "{rates:?}"
     );
 }
+
+/// A loss baseline (a cover by mass at N = 256, outputs merged to guesses: 5 of
+/// its 256 outputs used) whose 238 distinct rows faer's SVD did not converge
+/// on, which failed the design it came with: its blocks are found, at most
+/// rank W (5) of them, covering every input once.
+#[test]
+fn a_matrix_of_few_used_outputs_has_its_blocks() {
+    let text = include_str!("data/svd_baseline.txt");
+    let mut w = Array2::zeros((256, 256));
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(' ').collect();
+        let (x, y): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        w[[x, y]] = f[2].parse::<f64>().unwrap();
+    }
+    let groups = identifiable_groups(&Mechanism::new(w).unwrap()).unwrap();
+    assert!(!groups.is_empty() && groups.len() <= 5, "{}", groups.len());
+    let mut inputs: Vec<usize> = groups.concat();
+    inputs.sort_unstable();
+    assert_eq!(inputs, (0..256).collect::<Vec<_>>());
+}

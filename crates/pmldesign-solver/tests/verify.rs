@@ -346,7 +346,7 @@ fn the_schema_is_strict_and_versioned() {
         .solve()
         .unwrap();
     let good = stored(&d);
-    assert_eq!(good["format_version"], json!(5));
+    assert_eq!(good["format_version"], json!(6));
     assert!(good["provenance"]["input_sha256"].as_str().unwrap().len() == 64);
     let error = |v: Value| serde_json::from_value::<Design>(v).unwrap_err().to_string();
     let mut v = good.clone();
@@ -359,9 +359,9 @@ fn the_schema_is_strict_and_versioned() {
     v["provenance"]["toool"] = json!("x");
     assert!(error(v).contains("unknown field `toool`"));
     let mut v = good.clone();
-    v["format_version"] = json!(6);
+    v["format_version"] = json!(7);
     let e = error(v);
-    assert!(e.contains("format_version") && e.contains('6'), "{e}");
+    assert!(e.contains("format_version") && e.contains('7'), "{e}");
     let mut v = good.clone();
     v["provenance"]["tool"] = json!("someone else's tool");
     assert_eq!(read(v).provenance.unwrap().tool, "someone else's tool");
@@ -669,4 +669,32 @@ fn a_design_without_a_proven_bound_reads_back() {
     v["certificate"]["upper_bound"] = Value::Null;
     v["certificate"]["gap"] = Value::Null;
     refused(v, "status");
+}
+
+/// Issue 36.5: a time limit the baselines use up returns the best structured
+/// baseline at once (`pricing = "baseline"`, no dual, bounded a priori), and a
+/// file leaves out every baseline matrix past 65,536 entries (the cyclic
+/// k-subsets at N = 300 have N^2): it reads back and verifies, the readers
+/// re-deriving the matrices.
+#[test]
+fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
+    let p: Vec<f64> = (1..=300).map(|k| 1.0 + (k % 7) as f64).collect();
+    let set = UncertaintySet::known(Prior::normalised(p).unwrap());
+    let settings = Settings::default().time_limit(std::time::Duration::from_millis(1));
+    let d = Problem::new(set)
+        .notion(Notion::Ldp { epsilon: 1.0 })
+        .settings(settings)
+        .solve()
+        .unwrap();
+    assert_eq!(d.pricing, "baseline");
+    assert!(d.certificate.dual.is_none() && d.certificate.upper_bound.is_finite());
+    let best = d.baselines.structured.iter().map(|b| b.utility);
+    assert_eq!(best.fold(f64::NEG_INFINITY, f64::max), d.utility_value);
+    let v = stored(&d);
+    let stated = v["baselines"]["structured"].as_array().unwrap();
+    let left_out = |b: &Value| b.get("mechanism").is_none();
+    assert!(stated.iter().any(left_out) && !stated.iter().all(left_out));
+    let back = read(v);
+    back.verify().unwrap();
+    assert!(back.baselines.structured.iter().all(|b| b.has_matrix()));
 }

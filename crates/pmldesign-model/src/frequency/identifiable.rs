@@ -55,27 +55,16 @@ impl Blocks {
     /// The blocks of `w`, from one singular value decomposition (U complete).
     pub(crate) fn new(w: &Array2<f64>) -> Result<Self> {
         let (g, m) = w.dim();
-        let mat = faer::Mat::<f64>::from_fn(g, m, |i, j| w[[i, j]]);
-        // The thin U is square when g <= m; past that the full one is needed.
-        let svd = if g <= m { mat.thin_svd() } else { mat.svd() };
-        let svd = svd.map_err(|_| {
-            ModelError::invalid(
-                "mechanism",
-                format!("{g}x{m}"),
-                "its singular value decomposition did not converge",
-                "check the matrix for extreme entries",
-            )
-        })?;
-        let (u, s, v) = (svd.U(), svd.S().column_vector(), svd.V());
-        let largest = (0..s.nrows()).map(|i| s[i]).fold(0.0, f64::max);
-        let rank = (0..s.nrows())
+        let (u, s, v) = singular_values(w)?;
+        let largest = s.iter().fold(0.0, |a: f64, &b| a.max(b));
+        let rank = (0..s.len())
             .filter(|&i| s[i] > RANK * largest)
             .count()
             .min(g.saturating_sub(1));
-        let null = Array2::from_shape_fn((g - rank, g), |(k, x)| u[(x, rank + k)]);
+        let null = Array2::from_shape_fn((g - rank, g), |(k, x)| u[[x, rank + k]]);
         let members = components(&reduced(null), g);
-        let left = Array2::from_shape_fn((g, rank), |(x, i)| u[(x, i)]);
-        let right = Array2::from_shape_fn((m, rank), |(y, i)| v[(y, i)] / s[i]);
+        let left = Array2::from_shape_fn((g, rank), |(x, i)| u[[x, i]]);
+        let right = Array2::from_shape_fn((m, rank), |(y, i)| v[[y, i]] / s[i]);
         // pinv(W) 1_B = right (left^T 1_B).
         let sums = Array2::from_shape_fn((rank, members.len()), |(i, b)| {
             members[b].iter().map(|&x| left[[x, i]]).sum::<f64>()
@@ -118,6 +107,55 @@ impl Blocks {
     fn sums(&self, p: &Array1<f64>) -> Array1<f64> {
         Array1::from_iter(self.members.iter().map(|b| b.iter().map(|&x| p[x]).sum()))
     }
+}
+
+/// `W = U S V^T` with U complete (g x g), the singular values decreasing. The
+/// SVD is of W without its zero columns (outputs no input reaches: their rows
+/// of V are zero), by faer, or where that does not converge by that of the
+/// transpose, `W^T = V S U^T`. Seen: faer's iteration did not converge on the
+/// 238 distinct rows of a loss baseline with 5 of its 256 outputs used (nor on
+/// their transpose), and does on those 5 columns (tests/data/svd_baseline.txt).
+fn singular_values(w: &Array2<f64>) -> Result<(Array2<f64>, Vec<f64>, Array2<f64>)> {
+    let g = w.nrows();
+    let used: Vec<usize> = (0..w.ncols())
+        .filter(|&y| w.column(y).iter().any(|&v| v != 0.0))
+        .collect();
+    let m = used.len();
+    let mat = faer::Mat::<f64>::from_fn(g, m, |i, j| w[[i, used[j]]]);
+    // The thin U is square when g <= m; past that the full one is needed.
+    let direct = if g <= m { mat.thin_svd() } else { mat.svd() };
+    let (u, s, v) = match direct {
+        Ok(svd) => {
+            let (u, v, s) = (svd.U(), svd.V(), svd.S().column_vector());
+            let k = s.nrows();
+            let s: Vec<f64> = (0..k).map(|i| s[i]).collect();
+            let u = Array2::from_shape_fn((g, g), |(i, j)| u[(i, j)]);
+            (u, s, Array2::from_shape_fn((m, k), |(i, j)| v[(i, j)]))
+        }
+        Err(_) => {
+            let t = mat.transpose().to_owned();
+            // W^T is m x g: its V (g x g) is W's complete U.
+            let svd = if m >= g { t.thin_svd() } else { t.svd() };
+            let svd = svd.map_err(|_| {
+                ModelError::invalid(
+                    "mechanism",
+                    format!("{g}x{}", w.ncols()),
+                    "its singular value decomposition did not converge",
+                    "check the matrix for extreme entries",
+                )
+            })?;
+            let (u, v, s) = (svd.U(), svd.V(), svd.S().column_vector());
+            let k = s.nrows().min(g);
+            let s: Vec<f64> = (0..k).map(|i| s[i]).collect();
+            let u_w = Array2::from_shape_fn((g, g), |(i, j)| v[(i, j)]);
+            (u_w, s, Array2::from_shape_fn((m, k), |(i, j)| u[(i, j)]))
+        }
+    };
+    let mut full_v = Array2::zeros((w.ncols(), s.len()));
+    for (j, &y) in used.iter().enumerate() {
+        full_v.row_mut(y).assign(&v.row(j));
+    }
+    Ok((u, s, full_v))
 }
 
 /// The estimate per block of `w` (one row per group of equal rows) by

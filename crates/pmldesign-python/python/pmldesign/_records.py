@@ -144,9 +144,12 @@ class Baseline(Record):
         return _real(self._data.get("worst_case_pml"))
 
     @property
-    def mechanism(self) -> np.ndarray:
-        """Its matrix, rows as inputs."""
-        return np.asarray(self._data["mechanism"], dtype=np.float64)
+    def mechanism(self) -> Optional[np.ndarray]:
+        """Its matrix, rows as inputs. None for a structured baseline of more than
+        65,536 entries read from a design file, which leaves it out (``pml``'s
+        readers re-derive it)."""
+        m = self._data.get("mechanism")
+        return None if m is None else np.asarray(m, dtype=np.float64)
 
     @property
     def ratio(self) -> Optional[float]:

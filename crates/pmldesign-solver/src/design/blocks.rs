@@ -53,7 +53,9 @@ pub(crate) fn by_blocks(
         return Ok(None);
     }
     // Two blocks at a time: their masters are serial, so two share the cores.
-    let share = settings.with_time_share(PAIR as f64 / blocks.len() as f64);
+    let mut share = settings.with_time_share(PAIR as f64 / blocks.len() as f64);
+    // The whole's seeds are over N inputs; each block seeds from its own baselines.
+    share.column_generation.seeds.clear();
     let gap = settings.column_generation.gap_tolerance;
     let timed = settings.column_generation.time_limit.is_some();
     let mut converged = true;

@@ -10,6 +10,7 @@ use crate::design::settle::{REPAIR_MIX, mix_with_means, polish, repair, stacked}
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::pricing::enumerated::MaterialisedRays;
+use crate::reference::structured::StructuredBaseline;
 use crate::settings::Settings;
 use crate::solution::certificate::DualCertificate;
 use ndarray::{Array1, Array2, ArrayView1};
@@ -28,7 +29,7 @@ pub struct Optimum {
     pub dual: Option<DualCertificate>,
     /// Number of extreme rays of the cone, when counted.
     pub rays: Option<u64>,
-    /// `"branch_and_bound"`, `"enumeration"` or `"none"`.
+    /// `"branch_and_bound"`, `"enumeration"`, `"blocks"`, `"baseline"` or `"none"`.
     pub pricing: &'static str,
     /// Pricing passes.
     pub iterations: usize,
@@ -44,6 +45,26 @@ pub struct Optimum {
 }
 
 impl Optimum {
+    /// The best of `structured` baselines with `bound` (a valid upper bound on
+    /// the utility: the a-priori bound, the identity's utility) and no dual:
+    /// for a time limit spent before the search began. `None` without one.
+    pub(crate) fn baseline(structured: &[StructuredBaseline], bound: f64) -> Option<Self> {
+        let best = structured
+            .iter()
+            .max_by(|a, b| a.utility.total_cmp(&b.utility))?;
+        Some(Optimum {
+            mechanism: best.mechanism.clone(),
+            upper_bound: bound,
+            dual: None,
+            rays: None,
+            pricing: "baseline",
+            iterations: 0,
+            rays_priced: 0,
+            converged: false,
+            repaired: false,
+        })
+    }
+
     /// The identity with its utility `u` as the bound: no LP was needed (every
     /// mechanism meets the notion, and by sub-additivity none beats the identity).
     pub(crate) fn identity(identity: Mechanism, u: f64) -> Self {

@@ -97,17 +97,22 @@ pub fn design_notion_with_progress(
                 Vec::new()
             };
             let a_priori = a_priori_bound(&cone, utility);
-            let by_blocks = match capped == *notion {
-                true => crate::design::blocks::by_blocks(&cone, utility, a_priori, settings)?,
+            let identity_value = utility.value(&identity, reference.view());
+            let settings = &seeded(settings, seeds, began.elapsed());
+            let mut opt = match out_of_time(settings, set.len()) {
+                // The set-up (the baselines) took the loop's share of the limit.
+                true => Optimum::baseline(&baselines.structured, a_priori.min(identity_value)),
                 false => None,
             };
-            let settings = &seeded(settings, seeds, began.elapsed());
-            let mut opt = match by_blocks {
+            if opt.is_none() && capped == *notion {
+                opt = crate::design::blocks::by_blocks(&cone, utility, a_priori, settings)?;
+            }
+            let mut opt = match opt {
                 Some(opt) => opt,
                 None => optimise_in_cone(&cone, reference.view(), utility, settings, progress)?,
             };
             if capped != *notion {
-                opt.upper_bound = utility.value(&identity, reference.view());
+                opt.upper_bound = identity_value;
             }
             (DesignStatus::Optimal, opt)
         };
@@ -122,6 +127,13 @@ fn seeded(settings: &Settings, seeds: Vec<Mechanism>, spent: std::time::Duration
     cg.seeds.extend(seeds);
     cg.time_limit = cg.time_limit.map(|t| t.saturating_sub(spent));
     s
+}
+
+/// Whether a time limit leaves column generation over `n` inputs no time:
+/// [`crate::ColumnGenerationSettings::loop_time`] of what is left is zero.
+fn out_of_time(settings: &Settings, n: usize) -> bool {
+    let cg = &settings.column_generation;
+    cg.time_limit.is_some_and(|t| cg.loop_time(t, n).is_zero())
 }
 
 /// The design of `opt`, brought to the notion's target ([`meet_target`]) and

@@ -43,7 +43,7 @@ impl RandomizedResponse {
 
 /// The placeholder for a matrix a file left out.
 fn unread() -> Mechanism {
-    Mechanism::identity(RandomizedResponse::UNREAD)
+    crate::reference::structured::unread_matrix()
 }
 
 /// The two randomized-response comparators of a design at level eps.

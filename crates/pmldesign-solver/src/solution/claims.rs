@@ -441,7 +441,9 @@ fn structured(s: &[StructuredBaseline], d: &[StructuredBaseline]) -> Result<()> 
             d.utility,
             Within::Value,
         )?;
-        matrix(&format!("{field}.mechanism"), &s.mechanism, &d.mechanism)?;
+        if s.has_matrix() {
+            matrix(&format!("{field}.mechanism"), &s.mechanism, &d.mechanism)?;
+        }
     }
     Ok(())
 }

@@ -114,7 +114,8 @@ pub struct Design {
     pub rays_priced: u64,
     /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss),
     /// `"blocks"` (assembled from designs of blocks of the inputs, docs/theory.md
-    /// §4e) or `"none"` when no LP was needed.
+    /// §4e), `"baseline"` (the best structured baseline: the time limit was spent
+    /// before the search began) or `"none"` when no LP was needed.
     pub pricing: String,
 }
 

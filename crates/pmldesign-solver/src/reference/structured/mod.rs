@@ -72,8 +72,25 @@ pub struct StructuredBaseline {
     pub worst_case_pml: f64,
     /// Its objective (a utility, or minus an expected loss).
     pub utility: f64,
-    /// The matrix (for a loss, outputs decoded to guesses).
+    /// The matrix (for a loss, outputs decoded to guesses). Written to a design
+    /// file only up to [`STATED_ENTRIES`] entries (a cover at N = 2048 has N^2:
+    /// 97 MB of JSON); a reader re-derives it all the same, and after reading a
+    /// file that left it out holds the placeholder ([`StructuredBaseline::has_matrix`]).
+    #[serde(skip_serializing_if = "too_large_to_state", default = "unread_matrix")]
     pub mechanism: Mechanism,
+}
+
+/// Most entries of a baseline's matrix a design file states (N K).
+pub const STATED_ENTRIES: usize = 1 << 16;
+
+fn too_large_to_state(m: &Mechanism) -> bool {
+    m.inputs() * m.outputs() > STATED_ENTRIES
+}
+
+/// The placeholder for a baseline's matrix a file left out: a 1 x 1 identity
+/// (no design has one input).
+pub(crate) fn unread_matrix() -> Mechanism {
+    Mechanism::identity(1)
 }
 
 /// How a candidate is scored and what is released.
@@ -270,6 +287,12 @@ fn smallest_pure(
 }
 
 impl StructuredBaseline {
+    /// Whether the matrix was read (or built), not the placeholder of a file
+    /// that left it out.
+    pub fn has_matrix(&self) -> bool {
+        self.mechanism.inputs() != 1
+    }
+
     /// A one-line name with its parameters, for tables.
     pub fn label(&self) -> String {
         let how = if self.mix < 1.0 { " + uniform" } else { "" };
