@@ -259,3 +259,13 @@ def test_output_labels_rename_a_record_column_as_the_cli_does(run_pml, table, tm
         pmldesign.apply(r, frame, seed=KEY, output_labels=names)
     with pytest.raises(pmldesign.PmlError, match="a mapping names a record design's columns"):
         pmldesign.apply(r.designs[0], ["a1"], seed=KEY, output_labels={"A": names})
+    pl = pytest.importorskip("polars")
+    dd = pytest.importorskip("dask.dataframe")
+    eager = pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=KEY, output_labels={"A": names})
+    lazy = pmldesign.polars.privatise(pl.from_pandas(frame).lazy(), r, seed=KEY, output_labels={"A": names}).collect()
+    dask = pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=KEY, output_labels={"A": names})
+    for got in (eager.to_pandas(), lazy.to_pandas(), dask.compute()):
+        assert list(got["A_private"].cat.categories) == names
+        assert list(zip(got["A_private"].astype(str), got["B_private"].astype(str))) == cli
+    with pytest.raises(pmldesign.PmlError, match=r"output_labels\['C'\]: not a column"):
+        pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=KEY, output_labels={"C": names})

@@ -67,6 +67,11 @@ def test_any_partitioning_gives_the_single_process_column(spark, design, x):
         out = pmldesign.spark.privatise(split(spark, rows, cuts), design, "city", seed=KEY).toPandas()
         assert out["id"].tolist() == list(range(N))
         assert out["city_private"].tolist() == whole, parts
+    names = [f"out{j}" for j in range(len(design.outputs))]
+    renamed = pmldesign.spark.privatise(split(spark, rows, [0, 7000, N]), design, "city", seed=KEY, output_labels=names)
+    assert renamed.toPandas()["city_private"].tolist() == [names[design.outputs.index(v)] for v in whole]
+    with pytest.raises(pmldesign.PmlError, match="output_labels"):
+        pmldesign.spark.privatise(split(spark, rows, [0, N]), design, "city", seed=KEY, output_labels=names[:-1])
 
 
 def test_key_rows_draw_the_same_in_any_order(spark, design, x):
@@ -135,6 +140,11 @@ def test_a_record_design_draws_as_one_call(spark):
         assert out["id"].tolist() == list(range(N))
         assert out["A_private"].tolist() == whole["A_private"].astype(str).tolist(), mode
         assert out["B_private"].tolist() == whole["B_private"].astype(str).tolist(), mode
+        values = r.labels[0] if mode == "joint" else r.designs[0].outputs
+        names = [f"n{i}" for i in range(len(values))]
+        renamed = pmldesign.spark.privatise(sdf, r, seed=KEY, output_labels={"A": names}).toPandas()
+        assert renamed["A_private"].tolist() == [names[values.index(v)] for v in out["A_private"]], mode
+        assert renamed["B_private"].tolist() == out["B_private"].tolist(), mode
 
 
 def test_estimate_counts_where_the_data_live(spark, design, x):

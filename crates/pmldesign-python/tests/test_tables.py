@@ -225,3 +225,30 @@ def test_output_labels_name_the_outputs_as_the_cli_does(design, tmp_path, run_pm
     assert ours.tolist() == [line.split(",")[-1] for line in out.read_text().splitlines()[1:]]
     with pytest.raises(pmldesign.PmlError, match="output_labels"):
         pmldesign.apply(design, x, output_labels=names[:-1] + [names[0]])
+
+
+def test_engines_take_output_labels_as_apply_does(design):
+    """polars (eager and lazy) and Dask release the names ``output_labels`` gives,
+    the same draws as :func:`pmldesign.apply`; a wrong count or a mapping is refused
+    before any pass over the data."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    dd = pytest.importorskip("dask.dataframe")
+    x = values(400)
+    names = [f"out{j}" for j in range(len(design.outputs))]
+    want = pmldesign.apply(design, x, seed=KEY, column="v", output_labels=names).astype(str).tolist()
+    frame = pl.DataFrame({"v": x})
+    eager = pmldesign.polars.privatise(frame, design, "v", seed=KEY, output_labels=names)
+    lazy = pmldesign.polars.privatise(frame.lazy(), design, "v", seed=KEY, output_labels=names).collect()
+    for got in (eager, lazy):
+        assert got["v_private"].dtype == pl.Enum(names)
+        assert got["v_private"].cast(pl.String).to_list() == want
+    parts = dd.from_pandas(pd.DataFrame({"v": x}), npartitions=3)
+    out = pmldesign.dask.privatise(parts, design, "v", seed=KEY, output_labels=names).compute()
+    assert list(out["v_private"].cat.categories) == names
+    assert out["v_private"].astype(str).tolist() == want
+    for engine, data in ((pmldesign.polars, frame), (pmldesign.dask, parts)):
+        with pytest.raises(pmldesign.PmlError, match="output_labels"):
+            engine.privatise(data, design, "v", seed=KEY, output_labels=names[:-1])
+        with pytest.raises(pmldesign.PmlError, match="a mapping names a record design's columns"):
+            engine.privatise(data, design, "v", seed=KEY, output_labels={"v": names})

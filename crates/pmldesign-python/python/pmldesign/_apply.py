@@ -68,6 +68,30 @@ def named_outputs(
     return given
 
 
+#: ``output_labels`` as the engines take it: one name per output of a design, or
+#: for a record design a mapping from its columns to their names.
+OutputLabels = Union[Sequence[Any], Mapping[str, Sequence[Any]], None]
+
+
+def engine_labels(
+    design: Union[Design, "RecordDesign"], output_labels: OutputLabels
+) -> Tuple[Optional[List[str]], Optional[Mapping[str, Sequence[Any]]]]:
+    """``output_labels`` checked on the driver, as :func:`apply` checks them: the
+    names of a design's outputs, or a record design's mapping (either None)."""
+    if output_labels is None:
+        return None, None
+    if type(design).__name__ == "RecordDesign":
+        from ._record_design import private_names
+
+        record = cast("RecordDesign", design)
+        mapping = cast("Mapping[str, Sequence[Any]]", output_labels)
+        private_names(record, mapping)  # refuses a bad mapping, naming it
+        return None, {str(c): [str(n) for n in names] for c, names in mapping.items()}
+    if isinstance(output_labels, Mapping):
+        raise PmlError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
+    return named_outputs(output_labels, len(cast(Design, design).outputs)), None
+
+
 def check_codes(codes: Any) -> bool:
     """``codes`` is True or False."""
     if not isinstance(codes, (bool, np.bool_)):

@@ -10,13 +10,13 @@ the workers as its JSON and is re-verified there when read back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import OnUnknown, input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
+from ._apply import OnUnknown, OutputLabels, engine_labels, input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
 from ._codes import Nulls
 
 if TYPE_CHECKING:
@@ -34,7 +34,16 @@ def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
 
 
 def _partition(
-    part: Any, text: str, column: str, name: str, secret: Any, offsets: Any, by: Any, how: Tuple[OnUnknown, Nulls], partition_info: Any = None
+    part: Any,
+    text: str,
+    column: str,
+    name: str,
+    secret: Any,
+    offsets: Any,
+    by: Any,
+    how: Tuple[OnUnknown, Nulls],
+    outputs: Optional[List[str]] = None,
+    partition_info: Any = None,
 ) -> Any:
     design = Design.from_json(text)  # re-verified on the worker
     out = part.copy()
@@ -50,27 +59,36 @@ def _partition(
             at: Callable[[int], str] = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
             refuse(codes, describe, lambda i: f"column {column!r} at {at(i)}", design.labels)
     if by is not None:
-        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep, nulls=nulls)
+        out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep, nulls=nulls, output_labels=outputs)
     else:
         first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
-        out[name] = apply(design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls)
+        out[name] = apply(
+            design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls, output_labels=outputs
+        )
     kept = out[name].notna() | (part[column].isna() if nulls == "drop" else False)
     return out[kept] if on_unknown == "skip" else out
 
 
 def _record_partition(
-    part: Any, text: str, secret: Any, offsets: Any, how: str, key: Optional[str], partition_info: Any = None
+    part: Any,
+    text: str,
+    secret: Any,
+    offsets: Any,
+    how: str,
+    key: Optional[str],
+    labels: Optional[Mapping[str, Sequence[Any]]] = None,
+    partition_info: Any = None,
 ) -> Any:
     from ._record_design import RecordDesign, apply_record
 
     design = RecordDesign.from_json(text)  # re-verified on the worker
     if key is not None:
-        return apply_record(design, part, seed=secret, on_unknown=how, key=key)
+        return apply_record(design, part, seed=secret, on_unknown=how, key=key, output_labels=labels)
     first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
-    return apply_record(design, part, seed=secret, offset=first, on_unknown=how)
+    return apply_record(design, part, seed=secret, offset=first, on_unknown=how, output_labels=labels)
 
 
-def _privatise_record(frame: Any, design: Any, secret: str, how: str, key: Optional[str]) -> Any:
+def _privatise_record(frame: Any, design: Any, secret: str, how: str, key: Optional[str], labels: Optional[Mapping[str, Sequence[Any]]]) -> Any:
     """A record design: every column it names, at each row's global position (or
     its key's place: then the partitions need not be counted)."""
     import pandas as pd
@@ -82,10 +100,10 @@ def _privatise_record(frame: Any, design: Any, secret: str, how: str, key: Optio
         lengths = frame.map_partitions(len).compute()
         offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
     meta = frame._meta.copy()
-    for c, n in zip(design.columns, private_names(design)):
+    for c, n in zip(design.columns, private_names(design, labels)):
         meta[f"{c}_private"] = pd.Categorical([], categories=n)
     return frame.map_partitions(
-        _record_partition, design.to_json(), secret, offsets, how, key, meta=meta, align_dataframes=False
+        _record_partition, design.to_json(), secret, offsets, how, key, labels, meta=meta, align_dataframes=False
     )
 
 
@@ -99,6 +117,7 @@ def privatise(
     key: Optional[str] = None,
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
+    output_labels: OutputLabels = None,
 ) -> Any:
     """A Dask DataFrame with a privatised column added.
 
@@ -128,11 +147,15 @@ def privatise(
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
         As in :func:`pmldesign.apply`.
+    output_labels : sequence or mapping, optional
+        The released values' names, as in :func:`pmldesign.apply`: one per output
+        of a design, or for a record design a mapping from its columns to theirs.
 
     Returns
     -------
     dask.dataframe.DataFrame
-        ``frame`` with the column ``name``, categorical over the design's outputs.
+        ``frame`` with the column ``name``, categorical over the design's outputs
+        (or ``output_labels``).
     """
     import pandas as pd
 
@@ -140,10 +163,12 @@ def privatise(
         from ._record_design import check_record_frame
 
         check_record_frame(cast("RecordDesign", design), list(frame.columns), column, name, key=key)
-        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key)
+        _, mapping = engine_labels(design, output_labels)
+        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping)
     if column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
+    outputs, _ = engine_labels(design, output_labels)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
     if key is not None and key not in frame.columns:
@@ -153,7 +178,7 @@ def privatise(
         lengths = frame.map_partitions(len).compute()
         offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
     meta = frame._meta.copy()
-    meta[name] = pd.Categorical([], categories=design.outputs)
+    meta[name] = pd.Categorical([], categories=outputs or design.outputs)
     return frame.map_partitions(
-        _partition, design.to_json(), column, name, secret, offsets, key, how, meta=meta, align_dataframes=False
+        _partition, design.to_json(), column, name, secret, offsets, key, how, outputs, meta=meta, align_dataframes=False
     )

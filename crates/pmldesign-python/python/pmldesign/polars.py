@@ -10,11 +10,11 @@ so the column is the same for any batching, ``collect(engine="streaming")`` incl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Tuple, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
 
 import numpy as np
 
-from ._apply import OnUnknown, input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
+from ._apply import OnUnknown, OutputLabels, engine_labels, input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
 from ._design import Design
 from ._codes import Nulls
 from ._native import PmlError
@@ -28,12 +28,14 @@ Frame = TypeVar("Frame")
 _INDEX = "__pmldesign_row__"
 
 
-def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tuple[OnUnknown, Nulls]) -> Any:
-    """The function polars maps over each batch of ``struct(column, index or key)``."""
+def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tuple[OnUnknown, Nulls], names: Optional[List[str]] = None) -> Any:
+    """The function polars maps over each batch of ``struct(column, index or key)``;
+    the outputs written as ``names`` (default: the design's)."""
     import polars as pl
 
     matrix, labels, outputs, _ = mechanism_of(design)
     assert labels is not None and outputs is not None  # a Design names both
+    outputs = names or outputs
     enum = pl.Enum(outputs)
     on_unknown, nulls = how
 
@@ -56,14 +58,15 @@ def _batch(design: Design, column: str, by: Optional[str], secret: str, how: Tup
     return run
 
 
-def _record_batch(design: Any, secret: str, how: str, key: Optional[str] = None) -> Any:
+def _record_batch(design: Any, secret: str, how: str, key: Optional[str] = None, labels: Optional[Mapping[str, Sequence[Any]]] = None) -> Any:
     """The function polars maps over each batch of ``struct(record columns, index
-    or key)`` for a record design: a struct of the private columns."""
+    or key)`` for a record design: a struct of the private columns, named as
+    ``labels`` renames them."""
     import polars as pl
 
     from ._record_design import private_names, record_codes, recorded_nulls
 
-    names = private_names(design)
+    names = private_names(design, labels)
     rule = (how, recorded_nulls(design))
 
     def run(batch: Any) -> Any:
@@ -87,7 +90,9 @@ def _record_batch(design: Any, secret: str, how: str, key: Optional[str] = None)
 _PRIVATE = "__pmldesign_private__"
 
 
-def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool, key: Optional[str] = None) -> Any:
+def _privatise_record(
+    frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool, key: Optional[str] = None, labels: Optional[Mapping[str, Sequence[Any]]] = None
+) -> Any:
     """A record design over a DataFrame (one call) or a LazyFrame (batch by batch),
     each row at its position or its key's place."""
     import polars as pl
@@ -96,8 +101,8 @@ def _privatise_record(frame: Any, design: Any, secret: str, offset: int, how: st
 
     check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, key=key)
     if not lazy:
-        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how, key=key)
-    run, dtype = _record_batch(design, secret, how, key)
+        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how, key=key, output_labels=labels)
+    run, dtype = _record_batch(design, secret, how, key, labels)
     plan = frame if key is not None else frame.with_row_index(_INDEX, offset=offset)
     private = pl.struct([*design.columns, key or _INDEX]).map_batches(run, return_dtype=dtype, is_elementwise=True)
     plan = plan.with_columns(private.alias(_PRIVATE)).unnest(_PRIVATE)
@@ -117,6 +122,7 @@ def privatise(
     key: Optional[str] = None,
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
+    output_labels: OutputLabels = None,
 ) -> Frame:
     """A polars frame with a privatised column added.
 
@@ -148,11 +154,15 @@ def privatise(
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
         As in :func:`pmldesign.apply`.
+    output_labels : sequence or mapping, optional
+        The released values' names, as in :func:`pmldesign.apply`: one per output
+        of a design, or for a record design a mapping from its columns to theirs.
 
     Returns
     -------
     polars.DataFrame or polars.LazyFrame
-        ``frame`` with the column ``name``, an Enum over the design's outputs.
+        ``frame`` with the column ``name``, an Enum over the design's outputs (or
+        ``output_labels``).
     """
     import polars as pl
 
@@ -170,8 +180,10 @@ def privatise(
         check_record_frame(cast("RecordDesign", design), names, column, name, key=key)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
-        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key))
+        _, mapping = engine_labels(design, output_labels)
+        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key, mapping))
     design = cast(Design, design)
+    outputs, _ = engine_labels(design, output_labels)
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     names = data.collect_schema().names() if lazy else data.columns
@@ -191,12 +203,14 @@ def privatise(
         # Eager: one call over the whole column, so an error names its first bad row.
         by = None if key is None else data.get_column(key)
         keep: OnUnknown = "keep" if how == "skip" else how
-        out = apply(design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls)
+        out = apply(
+            design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls, output_labels=outputs
+        )
         done = data.with_columns(out.alias(name))
         return cast(Frame, done.filter(kept) if how == "skip" else done)
     plan = data if key is not None else data.with_row_index(_INDEX, offset=offset)
-    run = _batch(design, column, key, secret, (how, nulls))
-    private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(design.outputs), is_elementwise=True)
+    run = _batch(design, column, key, secret, (how, nulls), outputs)
+    private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(outputs or design.outputs), is_elementwise=True)
     plan = plan.with_columns(private.alias(name))
     if how == "skip":
         plan = plan.filter(kept)

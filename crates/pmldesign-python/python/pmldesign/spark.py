@@ -19,11 +19,11 @@ The design travels to the workers as its JSON and is re-verified there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
-from ._apply import OnUnknown, apply, check_nulls, check_on_unknown, key_places, shared_secret
+from ._apply import OnUnknown, OutputLabels, engine_labels, apply, check_nulls, check_on_unknown, key_places, shared_secret
 from ._codes import Nulls
 from ._design import Design
 from ._native import PmlError
@@ -71,7 +71,14 @@ def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: boo
 
 
 def _privatiser(
-    text: str, column: str, name: str, secret: str, spans: Optional[List[Tuple[int, int]]], by: Optional[str], how: Tuple[OnUnknown, Nulls]
+    text: str,
+    column: str,
+    name: str,
+    secret: str,
+    spans: Optional[List[Tuple[int, int]]],
+    by: Optional[str],
+    how: Tuple[OnUnknown, Nulls],
+    outputs: Optional[List[str]] = None,
 ) -> Any:
     """The function each Spark task maps over its Arrow batches."""
 
@@ -90,7 +97,7 @@ def _privatiser(
         for batch in batches:
             values = batch.column(batch.schema.get_field_index(column))
             key = None if by is None else batch.column(batch.schema.get_field_index(by)).to_pylist()
-            out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep, nulls=nulls)
+            out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep, nulls=nulls, output_labels=outputs)
             at += batch.num_rows
             done = pa.RecordBatch.from_arrays([*batch.columns, out.cast(pa.string())], names=[*batch.schema.names, name])
             if spans is not None:
@@ -107,7 +114,9 @@ def _privatiser(
     return run
 
 
-def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how: str, key: Optional[str] = None) -> Any:
+def _record_privatiser(
+    text: str, secret: str, spans: List[Tuple[int, int]], how: str, key: Optional[str] = None, labels: Optional[Mapping[str, Sequence[Any]]] = None
+) -> Any:
     """The function each Spark task maps over its Arrow batches for a record design."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
@@ -117,7 +126,7 @@ def _record_privatiser(text: str, secret: str, spans: List[Tuple[int, int]], how
         from ._record_design import RecordDesign, private_names, record_codes, recorded_nulls
 
         design = RecordDesign.from_json(text)  # re-verified on the worker
-        names = private_names(design)
+        names = private_names(design, labels)
         rule = (how, recorded_nulls(design))
         context = TaskContext.get()
         assert context is not None  # set in every Spark task
@@ -154,6 +163,7 @@ def privatise(
     key: Optional[str] = None,
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
+    output_labels: OutputLabels = None,
 ) -> Any:
     """A Spark DataFrame with a privatised column added.
 
@@ -183,6 +193,9 @@ def privatise(
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
         As in :func:`pmldesign.apply`.
+    output_labels : sequence or mapping, optional
+        The released values' names, as in :func:`pmldesign.apply`: one per output
+        of a design, or for a record design a mapping from its columns to theirs.
 
     Returns
     -------
@@ -195,12 +208,13 @@ def privatise(
         from ._record_design import check_record_frame
 
         check_record_frame(cast("RecordDesign", design), frame.columns, column, name, key=key)
+        _, mapping = engine_labels(design, output_labels)
         how = check_on_unknown(on_unknown)
         secret = shared_secret(seed)
         # By key, the rows need not be counted per partition.
         record_spans = [] if key is not None else _spans(_partition_counts(frame, design.columns[0]))
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
-        run = _record_privatiser(design.to_json(), secret, record_spans, how, key)
+        run = _record_privatiser(design.to_json(), secret, record_spans, how, key, mapping)
         return frame.mapInArrow(run, StructType([*frame.schema.fields, *fields]))
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
@@ -209,10 +223,11 @@ def privatise(
             raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
     how = check_on_unknown(on_unknown)
     nulls = check_nulls(nulls, design)
+    outputs, _ = engine_labels(design, output_labels)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
     if name in frame.columns:
         raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")
     spans = None if key is not None else _spans(_partition_counts(frame, column))
     schema = StructType([*frame.schema.fields, StructField(name, StringType(), nullable=how != "error" or nulls == "drop")])
-    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls)), schema)
+    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls), outputs), schema)
