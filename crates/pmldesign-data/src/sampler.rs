@@ -317,6 +317,8 @@ impl CategoricalPrivatiser {
     }
 }
 
+/// `names` for the mechanism's `n` inputs or outputs (`what`): one each, every
+/// one non-blank and distinct ([`pmldesign_model::names::check_names`]).
 fn check_names(field: &str, names: &[String], n: usize, what: &str) -> Result<()> {
     if names.len() != n {
         return Err(ModelError::invalid(
@@ -329,25 +331,7 @@ fn check_names(field: &str, names: &[String], n: usize, what: &str) -> Result<()
             format!("give exactly {n} {field}"),
         ));
     }
-    for (i, l) in names.iter().enumerate() {
-        if l.is_empty() {
-            return Err(ModelError::invalid(
-                format!("{field}[{i}]"),
-                "\"\"",
-                "a name must not be empty",
-                "name every symbol",
-            ));
-        }
-        if let Some(j) = names[..i].iter().position(|m| m == l) {
-            return Err(ModelError::invalid(
-                format!("{field}[{i}]"),
-                format!("{l:?}"),
-                format!("the name repeats {field}[{j}]"),
-                "give distinct names",
-            ));
-        }
-    }
-    Ok(())
+    pmldesign_model::names::check_names(field, names)
 }
 
 impl ColumnPrivatiser for CategoricalPrivatiser {

@@ -26,6 +26,7 @@ pub mod linalg;
 pub mod measures;
 pub mod mechanism;
 pub mod metric;
+pub mod names;
 pub mod notion;
 pub mod prior;
 pub mod record;

@@ -131,32 +131,7 @@ fn numbers(field: &str, stated: &[f64], derived: &[f64], within: Within) -> Resu
     Ok(())
 }
 
-/// Names that must each be non-blank and distinct (the `labels` of the inputs,
-/// the `outputs`): an error names `field[i]` of the first that is not.
-pub(crate) fn check_names(field: &str, names: &[String]) -> pmldesign_model::Result<()> {
-    // A set, not a scan of the names before: linear in a file's size (a
-    // scan took 7.9 s at 100,000 outputs and was quadratic).
-    let mut seen = std::collections::HashSet::with_capacity(names.len());
-    for (i, l) in names.iter().enumerate() {
-        if l.trim().is_empty() {
-            return Err(ModelError::invalid(
-                format!("{field}[{i}]"),
-                format!("{l:?}"),
-                "blank label",
-                "give every symbol a name",
-            ));
-        }
-        if !seen.insert(l.as_str()) {
-            return Err(ModelError::invalid(
-                format!("{field}[{i}]"),
-                l,
-                "duplicate label",
-                "give every symbol a distinct name",
-            ));
-        }
-    }
-    Ok(())
-}
+pub(crate) use pmldesign_model::names::check_names;
 
 /// Checks every figure of `stated` against the design `derived` (built from the
 /// file's set, notion, utility and matrix, its figures re-measured).

@@ -1,0 +1,49 @@
+//! Names of symbols (a mechanism's input labels, its outputs): each non-blank and
+//! distinct, the one rule every reader and writer of names applies.
+
+use crate::error::{ModelError, Result};
+
+/// Names that must each be non-blank and distinct: an error names `field[i]` of
+/// the first that is not.
+pub fn check_names(field: &str, names: &[String]) -> Result<()> {
+    // A set, not a scan of the names before: linear in a file's size (a
+    // scan took 7.9 s at 100,000 outputs and was quadratic).
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    for (i, l) in names.iter().enumerate() {
+        if l.trim().is_empty() {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                format!("{l:?}"),
+                "blank label",
+                "give every symbol a name",
+            ));
+        }
+        if !seen.insert(l.as_str()) {
+            return Err(ModelError::invalid(
+                format!("{field}[{i}]"),
+                l,
+                "duplicate label",
+                "give every symbol a distinct name",
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_names;
+
+    #[test]
+    fn blank_and_repeated_names_are_refused_by_position() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_names("labels", &names(&["a", "b"])).is_ok());
+        let e = check_names("labels", &names(&["a", " "])).unwrap_err();
+        assert!(e.to_string().contains("labels[1]") && e.to_string().contains("blank"));
+        let e = check_names("outputs", &names(&["a", "b", "a"])).unwrap_err();
+        assert!(
+            e.to_string().contains("outputs[2] = a: duplicate label"),
+            "{e}"
+        );
+    }
+}
