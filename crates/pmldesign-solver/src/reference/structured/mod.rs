@@ -73,7 +73,7 @@ pub struct StructuredBaseline {
     /// Its objective (a utility, or minus an expected loss).
     pub utility: f64,
     /// The matrix (for a loss, outputs decoded to guesses). Written to a design
-    /// file only up to [`STATED_ENTRIES`] entries (a cover at N = 2048 has N^2:
+    /// file only up to 65,536 entries, N K (a cover at N = 2048 has N^2:
     /// 97 MB of JSON); a reader re-derives it all the same, and after reading a
     /// file that left it out holds the placeholder ([`StructuredBaseline::has_matrix`]).
     #[serde(skip_serializing_if = "too_large_to_state", default = "unread_matrix")]
@@ -81,7 +81,7 @@ pub struct StructuredBaseline {
 }
 
 /// Most entries of a baseline's matrix a design file states (N K).
-pub const STATED_ENTRIES: usize = 1 << 16;
+pub(crate) const STATED_ENTRIES: usize = 1 << 16;
 
 fn too_large_to_state(m: &Mechanism) -> bool {
     m.inputs() * m.outputs() > STATED_ENTRIES
