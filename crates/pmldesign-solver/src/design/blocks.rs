@@ -30,11 +30,14 @@ pub(crate) const BLOCKS_ABOVE: usize = 384;
 /// every block must reach the bound within the gap tolerance (`None`: some
 /// block did not, Ctrl-C, or the route does not apply), and with one the
 /// blocks' designs at the limit are coupled (not converged unless all reached it).
+/// After each pair, `progress` has the pairs done, the information the blocks
+/// done guarantee (at least `floor`, a baseline's) and the a-priori bound.
 pub(crate) fn by_blocks(
     cone: &ColumnCone,
     utility: &dyn Utility,
-    a_priori: f64,
+    (a_priori, floor): (f64, f64),
     settings: &Settings,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Option<Optimum>> {
     let Some((prior, epsilon)) = known_level(cone) else {
         return Ok(None);
@@ -60,7 +63,9 @@ pub(crate) fn by_blocks(
     let timed = settings.column_generation.time_limit.is_some();
     let mut converged = true;
     let mut designs = Vec::with_capacity(blocks.len());
-    for pair in blocks.chunks(PAIR) {
+    // The blocks done, coupled with constants for the rest, hold `sum m_j I_j`.
+    let mut held = 0.0;
+    for (pairs, pair) in blocks.chunks(PAIR).enumerate() {
         let done: Vec<(f64, Prior, f64, Mechanism)> = pair
             .par_iter()
             .map(|block| {
@@ -84,8 +89,15 @@ pub(crate) fn by_blocks(
                 return Ok(None);
             }
             converged &= within;
+            held += mass * value;
             designs.push((mass, inner, mechanism));
         }
+        progress(Progress {
+            iterations: pairs + 1,
+            lower_bound: held.max(floor),
+            upper_bound: a_priori,
+            rays_priced: 0,
+        });
     }
     let mechanism = coupled(n, &blocks, &designs)?;
     Ok(Some(Optimum {

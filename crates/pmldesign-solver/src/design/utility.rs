@@ -105,7 +105,13 @@ pub fn design_notion_with_progress(
                 false => None,
             };
             if opt.is_none() && capped == *notion {
-                opt = crate::design::blocks::by_blocks(&cone, utility, a_priori, settings)?;
+                let floor = baselines
+                    .structured
+                    .iter()
+                    .map(|b| b.utility)
+                    .fold(0.0, f64::max);
+                let bounds = (a_priori, floor);
+                opt = crate::design::blocks::by_blocks(&cone, utility, bounds, settings, progress)?;
             }
             let mut opt = match opt {
                 Some(opt) => opt,
