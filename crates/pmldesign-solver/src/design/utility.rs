@@ -81,48 +81,57 @@ pub fn design_notion_with_progress(
                 Optimum::identity(identity, u),
             )
         } else {
-            // Levels past what doubles represent are designed at the largest one that
-            // is (stricter, so still private at the asked level); the dual bound of
-            // that smaller cone does not cover the asked one, the identity's utility
-            // does (sub-additivity).
-            let capped = capped_levels(notion);
-            let cone = ColumnCone::for_notion(set, &capped)?;
-            let seeds = if capped == *notion && set.len() > SEED_ABOVE {
-                baselines
-                    .structured
-                    .iter()
-                    .map(|b| b.mechanism.clone())
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            let a_priori = a_priori_bound(&cone, utility);
-            let identity_value = utility.value(&identity, reference.view());
-            let settings = &seeded(settings, seeds, began.elapsed());
-            let mut opt = match out_of_time(settings, set.len()) {
-                // The set-up (the baselines) took the loop's share of the limit.
-                true => Optimum::baseline(&baselines.structured, a_priori.min(identity_value)),
-                false => None,
-            };
-            if opt.is_none() && capped == *notion {
-                let floor = baselines
-                    .structured
-                    .iter()
-                    .map(|b| b.utility)
-                    .fold(0.0, f64::max);
-                let bounds = (a_priori, floor);
-                opt = crate::design::blocks::by_blocks(&cone, utility, bounds, settings, progress)?;
-            }
-            let mut opt = match opt {
-                Some(opt) => opt,
-                None => optimise_in_cone(&cone, reference.view(), utility, settings, progress)?,
-            };
-            if capped != *notion {
-                opt.upper_bound = identity_value;
-            }
+            let spent = (&baselines, began.elapsed());
+            let opt = private_optimum(set, notion, utility, settings, spent, progress)?;
             (DesignStatus::Optimal, opt)
         };
     certified_design(set, notion, utility, opt, status, baselines)
+}
+
+/// The optimum over the notion's cone, once the identity is known not to meet
+/// it: the best baseline where the time limit is already `spent` on the
+/// baselines, else designs by blocks where they apply, else column generation.
+fn private_optimum(
+    set: &UncertaintySet,
+    notion: &Notion,
+    utility: &dyn Utility,
+    settings: &Settings,
+    (baselines, spent): (&Baselines, std::time::Duration),
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Optimum> {
+    let reference = set.reference();
+    // Levels past what doubles represent are designed at the largest one that
+    // is (stricter, so still private at the asked level); the dual bound of
+    // that smaller cone does not cover the asked one, the identity's utility
+    // does (sub-additivity).
+    let capped = capped_levels(notion);
+    let cone = ColumnCone::for_notion(set, &capped)?;
+    let structured = &baselines.structured;
+    let seeds = match capped == *notion && set.len() > SEED_ABOVE {
+        true => structured.iter().map(|b| b.mechanism.clone()).collect(),
+        false => Vec::new(),
+    };
+    let a_priori = a_priori_bound(&cone, utility);
+    let identity_value = utility.value(&Mechanism::identity(set.len()), reference.view());
+    let settings = &seeded(settings, seeds, spent);
+    let mut opt = match out_of_time(settings, set.len()) {
+        // The set-up (the baselines) took the loop's share of the limit.
+        true => Optimum::baseline(structured, a_priori.min(identity_value)),
+        false => None,
+    };
+    if opt.is_none() && capped == *notion {
+        let floor = structured.iter().map(|b| b.utility).fold(0.0, f64::max);
+        let bounds = (a_priori, floor);
+        opt = crate::design::blocks::by_blocks(&cone, utility, bounds, settings, progress)?;
+    }
+    let mut opt = match opt {
+        Some(opt) => opt,
+        None => optimise_in_cone(&cone, reference.view(), utility, settings, progress)?,
+    };
+    if capped != *notion {
+        opt.upper_bound = identity_value;
+    }
+    Ok(opt)
 }
 
 /// `settings` with `seeds` for the master and the time already spent (on the
