@@ -427,9 +427,28 @@ fn a_matrix_of_few_used_outputs_has_its_blocks() {
         let (x, y): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
         w[[x, y]] = f[2].parse::<f64>().unwrap();
     }
-    let groups = identifiable_groups(&Mechanism::new(w).unwrap()).unwrap();
+    let w = Mechanism::new(w).unwrap();
+    let groups = identifiable_groups(&w).unwrap();
     assert!(!groups.is_empty() && groups.len() <= 5, "{}", groups.len());
     let mut inputs: Vec<usize> = groups.concat();
     inputs.sort_unstable();
     assert_eq!(inputs, (0..256).collect::<Vec<_>>());
+    // The total is always identifiable (`W 1 = 1`): its estimate is the share of
+    // the rows counted, 1, whatever the counts on the outputs used.
+    let used = |y: usize| (0..256).any(|x| w.matrix()[[x, y]] > 0.0);
+    let counts: Vec<u64> = (0..256)
+        .map(|y| if used(y) { 10 + y as u64 } else { 0 })
+        .collect();
+    let f = estimate_functionals(
+        &w,
+        &counts,
+        &[vec![1.0; 256]],
+        &settings(FrequencyMethod::Inversion),
+    )
+    .unwrap();
+    assert!(
+        f.values[0].identifiable && (f.values[0].estimate - 1.0).abs() < 1e-9,
+        "{:?}",
+        f.values[0]
+    );
 }

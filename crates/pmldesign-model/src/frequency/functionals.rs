@@ -101,7 +101,12 @@ pub fn estimate_functionals(
 /// `None` when `a` is not in the span of W's columns (by W's pseudo-inverse).
 fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<Array1<f64>>>> {
     let (n, m) = w.dim();
-    let mat = faer::Mat::<f64>::from_fn(n, m, |i, j| w[[i, j]]);
+    // Outputs no input reaches carry weight 0 and are left out of the SVD (as in
+    // `identifiable`: faer's did not converge on a matrix keeping them).
+    let used: Vec<usize> = (0..m)
+        .filter(|&y| w.column(y).iter().any(|&v| v != 0.0))
+        .collect();
+    let mat = faer::Mat::<f64>::from_fn(n, used.len(), |i, j| w[[i, used[j]]]);
     let svd = mat.thin_svd().map_err(|_| {
         ModelError::invalid(
             "mechanism",
@@ -120,7 +125,13 @@ fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<
         .map(|j| {
             let scale = functionals[j].iter().fold(1.0f64, |s, v| s.max(v.abs()));
             let fits = (0..n).all(|x| (back[(x, j)] - a[(x, j)]).abs() <= IN_SPAN * scale);
-            fits.then(|| Array1::from_shape_fn(m, |y| b[(y, j)]))
+            fits.then(|| {
+                let mut weights = Array1::zeros(m);
+                for (i, &y) in used.iter().enumerate() {
+                    weights[y] = b[(i, j)];
+                }
+                weights
+            })
         })
         .collect())
 }
