@@ -103,18 +103,11 @@ fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<
     let (n, m) = w.dim();
     // Outputs no input reaches carry weight 0 and are left out of the SVD (as in
     // `identifiable`: faer's did not converge on a matrix keeping them).
-    let used: Vec<usize> = (0..m)
-        .filter(|&y| w.column(y).iter().any(|&v| v != 0.0))
-        .collect();
+    let used = super::identifiable::used_columns(w);
     let mat = faer::Mat::<f64>::from_fn(n, used.len(), |i, j| w[[i, used[j]]]);
-    let svd = mat.thin_svd().map_err(|_| {
-        ModelError::invalid(
-            "mechanism",
-            format!("{n}x{m}"),
-            "its singular value decomposition did not converge",
-            "check the matrix for extreme entries",
-        )
-    })?;
+    let svd = mat
+        .thin_svd()
+        .map_err(|_| super::identifiable::not_converged(w))?;
     let pinv = svd.pseudoinverse();
     // One product for every functional: B = W^+ A, and W B to check each fits.
     let k = functionals.len();

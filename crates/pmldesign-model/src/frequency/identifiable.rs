@@ -117,9 +117,7 @@ impl Blocks {
 /// their transpose), and does on those 5 columns (tests/data/svd_baseline.txt).
 fn singular_values(w: &Array2<f64>) -> Result<(Array2<f64>, Vec<f64>, Array2<f64>)> {
     let g = w.nrows();
-    let used: Vec<usize> = (0..w.ncols())
-        .filter(|&y| w.column(y).iter().any(|&v| v != 0.0))
-        .collect();
+    let used = used_columns(w);
     let m = used.len();
     let mat = faer::Mat::<f64>::from_fn(g, m, |i, j| w[[i, used[j]]]);
     // The thin U is square when g <= m; past that the full one is needed.
@@ -136,14 +134,7 @@ fn singular_values(w: &Array2<f64>) -> Result<(Array2<f64>, Vec<f64>, Array2<f64
             let t = mat.transpose().to_owned();
             // W^T is m x g: its V (g x g) is W's complete U.
             let svd = if m >= g { t.thin_svd() } else { t.svd() };
-            let svd = svd.map_err(|_| {
-                ModelError::invalid(
-                    "mechanism",
-                    format!("{g}x{}", w.ncols()),
-                    "its singular value decomposition did not converge",
-                    "check the matrix for extreme entries",
-                )
-            })?;
+            let svd = svd.map_err(|_| not_converged(w))?;
             let (u, v, s) = (svd.U(), svd.V(), svd.S().column_vector());
             let k = s.nrows().min(g);
             let s: Vec<f64> = (0..k).map(|i| s[i]).collect();
@@ -156,6 +147,25 @@ fn singular_values(w: &Array2<f64>) -> Result<(Array2<f64>, Vec<f64>, Array2<f64
         full_v.row_mut(y).assign(&v.row(j));
     }
     Ok((u, s, full_v))
+}
+
+/// The columns of `w` some row reaches (the outputs an SVD must keep: the rest
+/// carry weight 0 in `W^+`).
+pub(super) fn used_columns(w: &Array2<f64>) -> Vec<usize> {
+    (0..w.ncols())
+        .filter(|&y| w.column(y).iter().any(|&v| v != 0.0))
+        .collect()
+}
+
+/// The error of an SVD of `w` that did not converge.
+pub(super) fn not_converged(w: &Array2<f64>) -> ModelError {
+    let (g, m) = w.dim();
+    ModelError::invalid(
+        "mechanism",
+        format!("{g}x{m}"),
+        "its singular value decomposition did not converge",
+        "check the matrix for extreme entries",
+    )
 }
 
 /// The estimate per block of `w` (one row per group of equal rows) by

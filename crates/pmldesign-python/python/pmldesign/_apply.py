@@ -87,9 +87,14 @@ def engine_labels(
         mapping = cast("Mapping[str, Sequence[Any]]", output_labels)
         private_names(record, mapping)  # refuses a bad mapping, naming it
         return None, {str(c): [str(n) for n in names] for c, names in mapping.items()}
+    return design_outputs(output_labels, len(cast(Design, design).outputs)), None
+
+
+def design_outputs(output_labels: OutputLabels, m: int) -> Optional[List[str]]:
+    """``output_labels`` for a design (not a record) of ``m`` outputs, checked."""
     if isinstance(output_labels, Mapping):
         raise PmlError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
-    return named_outputs(output_labels, len(cast(Design, design).outputs)), None
+    return named_outputs(output_labels, m)
 
 
 def check_codes(codes: Any) -> bool:
@@ -378,9 +383,7 @@ def apply(
         )
     n, m = matrix.shape
     names = row_labels(labels, own_labels, n)
-    if isinstance(output_labels, Mapping):
-        raise PmlError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
-    outputs = named_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
+    outputs = design_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
     column = str(column) if column is not None else own or DEFAULT_COLUMN

@@ -22,7 +22,10 @@ pub struct RandomizedResponse {
     /// of JSON for the two at N = 2048); a reader re-derives it, and a file that
     /// still carries it has it compared with the re-derivation. After
     /// deserialising one without it, [`RandomizedResponse::UNREAD`].
-    #[serde(skip_serializing, default = "unread")]
+    #[serde(
+        skip_serializing,
+        default = "crate::reference::structured::unread_matrix"
+    )]
     pub mechanism: Mechanism,
     /// Worst-case PML over the uncertainty set.
     pub worst_case_pml: f64,
@@ -33,17 +36,12 @@ pub struct RandomizedResponse {
 impl RandomizedResponse {
     /// The inputs of the placeholder matrix a deserialised baseline holds when
     /// its file left the matrix out (a 1 x 1 identity: no design has one input).
-    pub const UNREAD: usize = 1;
+    pub const UNREAD: usize = crate::reference::structured::UNREAD_INPUTS;
 
     /// Whether the matrix was read (or built), not the placeholder.
     pub fn has_matrix(&self) -> bool {
-        self.mechanism.inputs() != Self::UNREAD
+        !crate::reference::structured::is_unread(&self.mechanism)
     }
-}
-
-/// The placeholder for a matrix a file left out.
-fn unread() -> Mechanism {
-    crate::reference::structured::unread_matrix()
 }
 
 /// The two randomized-response comparators of a design at level eps.

@@ -87,10 +87,18 @@ fn too_large_to_state(m: &Mechanism) -> bool {
     m.inputs() * m.outputs() > STATED_ENTRIES
 }
 
-/// The placeholder for a baseline's matrix a file left out: a 1 x 1 identity
-/// (no design has one input).
+/// The inputs of the placeholder for a matrix a file left out (a baseline's,
+/// randomized response's): a 1 x 1 identity, as no design has one input.
+pub(crate) const UNREAD_INPUTS: usize = 1;
+
+/// The placeholder for a matrix a file left out.
 pub(crate) fn unread_matrix() -> Mechanism {
-    Mechanism::identity(1)
+    Mechanism::identity(UNREAD_INPUTS)
+}
+
+/// Whether `m` is [`unread_matrix`]'s placeholder, not a matrix read or built.
+pub(crate) fn is_unread(m: &Mechanism) -> bool {
+    m.inputs() == UNREAD_INPUTS
 }
 
 /// How a candidate is scored and what is released.
@@ -290,7 +298,7 @@ impl StructuredBaseline {
     /// Whether the matrix was read (or built), not the placeholder of a file
     /// that left it out.
     pub fn has_matrix(&self) -> bool {
-        self.mechanism.inputs() != 1
+        !is_unread(&self.mechanism)
     }
 
     /// A one-line name with its parameters, for tables.
