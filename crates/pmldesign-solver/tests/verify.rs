@@ -698,3 +698,28 @@ fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
     back.verify().unwrap();
     assert!(back.baselines.structured.iter().all(|b| b.has_matrix()));
 }
+
+/// Designs by blocks stopped by the clock (N = 400, eps-PML): whichever route
+/// the limit leaves (the best baseline at once, as at 30 ms here, or blocks
+/// coupled at the limit and beaten by that baseline, as at 300 and 1200 ms), the design is at least every structured baseline, stays
+/// within its bound, and its file reads back and verifies.
+#[test]
+fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
+    let p: Vec<f64> = (1..=400).map(|k| 1.0 + (k * k % 11) as f64).collect();
+    let set = UncertaintySet::known(Prior::normalised(p).unwrap());
+    for ms in [30, 300, 1200] {
+        let settings = Settings::default().time_limit(std::time::Duration::from_millis(ms));
+        let d = Problem::new(set.clone())
+            .epsilon(0.9)
+            .settings(settings)
+            .solve()
+            .unwrap();
+        let best = d.baselines.structured.iter().map(|b| b.utility);
+        let best = best.fold(f64::NEG_INFINITY, f64::max);
+        let ctx = format!("{ms} ms, {}: I = {}", d.pricing, d.utility_value);
+        assert!(d.utility_value >= best, "{ctx} < best baseline {best}");
+        assert!(d.utility_value <= d.certificate.upper_bound, "{ctx}");
+        assert!(d.certificate.upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
+        read(stored(&d)).verify().unwrap();
+    }
+}
