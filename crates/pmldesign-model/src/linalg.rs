@@ -1,9 +1,22 @@
 //! Small dense linear algebra: least squares by faer's Householder QR, and
-//! non-negative least squares.
-//!
-//! Used to polish LP solutions so that designed mechanisms have exact row sums.
+//! non-negative least squares (used to polish LP solutions so that designed
+//! mechanisms have exact row sums); every column's extremes in one pass.
 
-use ndarray::{Array1, Array2};
+use ndarray::{Array1, Array2, ArrayView2};
+
+/// `(max, min)` of every column of `a` (`(-inf, inf)` for none), read in row
+/// order: a pass column by column over a row-major N x N matrix misses the
+/// cache at every entry. Maxima and minima are exact, so any order gives them.
+pub fn column_extremes(a: ArrayView2<'_, f64>) -> Vec<(f64, f64)> {
+    let mut ext = vec![(f64::NEG_INFINITY, f64::INFINITY); a.ncols()];
+    for row in a.rows() {
+        for ((hi, lo), &v) in ext.iter_mut().zip(row) {
+            *hi = hi.max(v);
+            *lo = lo.min(v);
+        }
+    }
+    ext
+}
 
 /// Solves `min ||A x - b||_2` for a tall or square `A` (rows >= cols) with full
 /// column rank by faer's blocked Householder QR (one thread, a fixed order of
@@ -146,6 +159,16 @@ fn feasible_step(
 mod tests {
     use super::*;
     use ndarray::array;
+
+    #[test]
+    fn column_extremes_are_each_columns_max_and_min() {
+        let a = array![[0.5, 0.0, 2.0], [0.25, 3.0, 2.0]];
+        assert_eq!(
+            column_extremes(a.view()),
+            vec![(0.5, 0.25), (3.0, 0.0), (2.0, 2.0)]
+        );
+        assert_eq!(column_extremes(a.t()), vec![(2.0, 0.0), (3.0, 0.25)]);
+    }
 
     #[test]
     fn solves_square_and_tall() {

@@ -210,6 +210,50 @@ impl Utility for FInformation {
         self.three_level_concave
     }
 
+    /// `sum_y mu(W[:, y])` in two row-major passes (a pass column by column over a
+    /// row-major N x N matrix misses the cache at every entry: mutual information
+    /// was 29 % of an LDP design's baselines at N = 2048). Each column's sums take
+    /// the same terms in the same order as [`Utility::column_value`] over its
+    /// strided column, so the value is the same to the last bit.
+    fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
+        let w = mechanism.matrix();
+        let k = w.ncols();
+        let (Some(rows), Some(p)) = (w.as_slice(), prior.as_slice()) else {
+            return mechanism
+                .columns()
+                .map(|c| self.column_value(c, prior))
+                .sum();
+        };
+        if k == 1 {
+            // A contiguous column: `column_value`'s dot product is unrolled.
+            return self.column_value(w.column(0), prior);
+        }
+        // `s_y = p . W[:, y]`, added in input order as a strided dot product is.
+        let mut s = vec![0.0; k];
+        for (row, &px) in rows.chunks_exact(k).zip(p) {
+            for (sy, &c) in s.iter_mut().zip(row) {
+                *sy += px * c;
+            }
+        }
+        // f of the previous entry of each column is reused where it repeats.
+        let mut last = vec![(f64::NAN, 0.0); k];
+        let mut sum = vec![-0.0; k];
+        for (row, &px) in rows.chunks_exact(k).zip(p) {
+            for (y, &c) in row.iter().enumerate() {
+                if s[y] > 0.0 {
+                    if c != last[y].0 {
+                        last[y] = (c, (self.f)(c / s[y]));
+                    }
+                    sum[y] += px * last[y].1;
+                }
+            }
+        }
+        s.iter()
+            .zip(&sum)
+            .map(|(&sy, &t)| if sy <= 0.0 { 0.0 } else { sy * t })
+            .sum()
+    }
+
     fn column_value_on_blocks(&self, blocks: &[Block]) -> Option<f64> {
         let s: f64 = blocks.iter().map(|b| b.mass * b.value).sum();
         if s <= 0.0 {
@@ -295,7 +339,48 @@ pub const BUILTIN_NAMES: [&str; 5] = ["mi", "tv", "chi2", "hellinger", "map"];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ndarray::array;
+    use ndarray::{Array1, Array2, array};
+
+    /// The row-major value is the sum of the column values to the last bit:
+    /// repeated entries, a zero column, one column, and every f-information.
+    #[test]
+    fn f_information_by_rows_equals_the_columns_bit_for_bit() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for (n, k) in [(7, 5), (40, 33), (3, 1), (64, 2)] {
+            let p = Array1::from_shape_fn(n, |_| 0.1 + next());
+            let p = &p / p.sum();
+            let mut w = Array2::from_shape_fn((n, k), |(x, y)| match (x + y) % 3 {
+                0 => 0.5,
+                _ => next(),
+            });
+            if k > 2 {
+                w.column_mut(1).fill(0.0);
+            }
+            for mut row in w.rows_mut() {
+                let s = row.sum();
+                row /= s;
+            }
+            let m = Mechanism::new(w).unwrap();
+            for u in [
+                FInformation::mutual_information(),
+                FInformation::total_variation(),
+                FInformation::chi_square(),
+            ] {
+                let by_columns: f64 = m.columns().map(|c| u.column_value(c, p.view())).sum();
+                assert_eq!(
+                    u.value(&m, p.view()).to_bits(),
+                    by_columns.to_bits(),
+                    "{n}x{k}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn identity_mutual_information_is_entropy() {

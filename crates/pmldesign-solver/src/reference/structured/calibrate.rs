@@ -7,7 +7,8 @@
 //! minimum of ratios, computed in one pass. The result is then re-measured like
 //! a design (the caller keeps only what passes).
 
-use ndarray::{Array2, ArrayView1};
+use ndarray::Array2;
+use pmldesign_model::linalg::column_extremes;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
@@ -30,8 +31,11 @@ pub(crate) fn largest_weight(
             t = t.min(b / a);
         }
     };
-    for d in shape.columns() {
-        let (d_max, d_min) = extremes(d);
+    for (d, (d_max, d_min)) in shape
+        .columns()
+        .into_iter()
+        .zip(column_extremes(shape.view()))
+    {
         match *notion {
             Notion::Ldp { epsilon } => {
                 let e = epsilon.exp();
@@ -79,11 +83,4 @@ pub(crate) fn headline(levels: &NotionLevels, notion: &Notion) -> f64 {
         Notion::Ldp { .. } => levels.ldp,
         Notion::Metric { .. } => levels.metric.unwrap_or(f64::INFINITY),
     }
-}
-
-fn extremes(d: ArrayView1<f64>) -> (f64, f64) {
-    d.iter()
-        .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), &v| {
-            (hi.max(v), lo.min(v))
-        })
 }
