@@ -1,8 +1,9 @@
 //! Small dense linear algebra: least squares by faer's Householder QR, and
 //! non-negative least squares (used to polish LP solutions so that designed
-//! mechanisms have exact row sums); every column's extremes in one pass.
+//! mechanisms have exact row sums); every column's extremes and dot products in
+//! one row-major pass.
 
-use ndarray::{Array1, Array2, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 /// `(max, min)` of every column of `a` (`(-inf, inf)` for none), read in row
 /// order: a pass column by column over a row-major N x N matrix misses the
@@ -16,6 +17,23 @@ pub fn column_extremes(a: ArrayView2<'_, f64>) -> Vec<(f64, f64)> {
         }
     }
     ext
+}
+
+/// `p . a[:, y]` for every column y, added in row order from 0 as ndarray's dot
+/// product of a strided column adds them: the same bits as column by column, in
+/// one pass that reads the matrix in memory order. `None` where `a` is not
+/// row-major or has one column (a contiguous column, whose dot product ndarray
+/// unrolls into eight sums).
+pub fn column_dots(p: ArrayView1<'_, f64>, a: ArrayView2<'_, f64>) -> Option<Vec<f64>> {
+    let k = a.ncols();
+    let rows = a.as_slice().filter(|_| k > 1)?;
+    let mut dots = vec![0.0; k];
+    for (row, &px) in rows.chunks_exact(k).zip(p) {
+        for (d, &c) in dots.iter_mut().zip(row) {
+            *d += px * c;
+        }
+    }
+    Some(dots)
 }
 
 /// Solves `min ||A x - b||_2` for a tall or square `A` (rows >= cols) with full
@@ -168,6 +186,19 @@ mod tests {
             vec![(0.5, 0.25), (3.0, 0.0), (2.0, 2.0)]
         );
         assert_eq!(column_extremes(a.t()), vec![(2.0, 0.0), (3.0, 0.25)]);
+    }
+
+    #[test]
+    fn column_dots_are_the_columns_dot_products_bit_for_bit() {
+        let a = Array2::from_shape_fn((37, 5), |(x, y)| 1.0 / (1.0 + (x * 7 + y * 3) as f64));
+        let p = Array1::from_shape_fn(37, |x| 0.3 / (1.0 + x as f64).sqrt());
+        let dots = column_dots(p.view(), a.view()).unwrap();
+        for (y, d) in dots.iter().enumerate() {
+            assert_eq!(d.to_bits(), p.dot(&a.column(y)).to_bits());
+        }
+        let one = a.column(0).to_owned().insert_axis(ndarray::Axis(1));
+        assert_eq!(column_dots(p.view(), one.view()), None);
+        assert_eq!(column_dots(Array1::ones(5).view(), a.t()), None);
     }
 
     #[test]

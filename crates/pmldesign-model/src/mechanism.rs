@@ -37,15 +37,17 @@ impl Mechanism {
                 "give one row per input symbol and at least one column",
             ));
         }
-        for ((x, y), &v) in matrix.indexed_iter() {
-            if !v.is_finite() || v < 0.0 {
-                return Err(ModelError::invalid(
-                    format!("mechanism[{x}][{y}]"),
-                    v,
-                    "entries are probabilities and must be finite and >= 0",
-                    "fix the entry so that it is a probability",
-                ));
-            }
+        // The first bad entry in row order (`iter` walks that order without the
+        // index bookkeeping of `indexed_iter`).
+        let bad = |v: &f64| !v.is_finite() || *v < 0.0;
+        if let Some(i) = matrix.iter().position(bad) {
+            let (x, y) = (i / matrix.ncols(), i % matrix.ncols());
+            return Err(ModelError::invalid(
+                format!("mechanism[{x}][{y}]"),
+                matrix[[x, y]],
+                "entries are probabilities and must be finite and >= 0",
+                "fix the entry so that it is a probability",
+            ));
         }
         for (x, row) in matrix.axis_iter(Axis(0)).enumerate() {
             let s = row.sum();

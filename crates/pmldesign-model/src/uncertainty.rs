@@ -2,6 +2,7 @@
 //! estimate (\[E\] Prop 2, App. D) and polytopes given by their vertices (\[E\] Cor 1).
 
 use crate::error::{ModelError, Result};
+use crate::linalg::{column_dots, column_extremes};
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
 use ndarray::{Array1, ArrayView1};
@@ -148,19 +149,23 @@ impl UncertaintySet {
     /// some prior of the (closed) set gives the output probability 0.
     pub fn column_worst_case_pml(&self, c: ArrayView1<f64>) -> Option<f64> {
         let m = c.iter().copied().fold(0.0, f64::max);
-        if m <= 0.0 {
-            return None;
-        }
-        let q = self.min_output_probability(c);
-        Some(if q <= 0.0 {
-            f64::INFINITY
-        } else {
-            (m / q).ln().max(0.0)
-        })
+        (m > 0.0).then(|| pml_of(m, self.min_output_probability(c)))
     }
 
-    /// Worst-case PML of each output over the set.
+    /// Worst-case PML of each output over the set (for a known prior in one pass
+    /// in memory order, the same bits as column by column).
     pub fn worst_case_pml_per_output(&self, mechanism: &Mechanism) -> Vec<Option<f64>> {
+        let w = mechanism.matrix();
+        if let UncertaintySet::Known { prior } = self
+            && let Some(q) = column_dots(prior.masses(), w)
+        {
+            let ext = column_extremes(w);
+            return q
+                .into_iter()
+                .zip(ext)
+                .map(|(q, (m, _))| (m > 0.0).then(|| pml_of(m, q)))
+                .collect();
+        }
         mechanism
             .columns()
             .map(|c| self.column_worst_case_pml(c))
@@ -186,6 +191,16 @@ impl UncertaintySet {
                 Ok(vertices.iter().map(|v| Array1::from(v.clone())).collect())
             }
         }
+    }
+}
+
+/// `ln(m / q)` (at least 0) of an output of largest likelihood m and smallest
+/// probability q; infinite where q is not positive.
+fn pml_of(m: f64, q: f64) -> f64 {
+    if q <= 0.0 {
+        f64::INFINITY
+    } else {
+        (m / q).ln().max(0.0)
     }
 }
 

@@ -2,6 +2,7 @@
 //! sub-linear (positively homogeneous and convex) in the column.
 
 use ndarray::ArrayView1;
+use pmldesign_model::linalg::column_dots;
 use pmldesign_model::{DensityRange, Mechanism};
 
 /// A sub-convex utility, given by its column function mu.
@@ -218,27 +219,17 @@ impl Utility for FInformation {
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
         let w = mechanism.matrix();
         let k = w.ncols();
-        let (Some(rows), Some(p)) = (w.as_slice(), prior.as_slice()) else {
+        // `s_y = p . W[:, y]`, as column by column to the last bit.
+        let (Some(rows), Some(s)) = (w.as_slice(), column_dots(prior, w)) else {
             return mechanism
                 .columns()
                 .map(|c| self.column_value(c, prior))
                 .sum();
         };
-        if k == 1 {
-            // A contiguous column: `column_value`'s dot product is unrolled.
-            return self.column_value(w.column(0), prior);
-        }
-        // `s_y = p . W[:, y]`, added in input order as a strided dot product is.
-        let mut s = vec![0.0; k];
-        for (row, &px) in rows.chunks_exact(k).zip(p) {
-            for (sy, &c) in s.iter_mut().zip(row) {
-                *sy += px * c;
-            }
-        }
         // f of the previous entry of each column is reused where it repeats.
         let mut last = vec![(f64::NAN, 0.0); k];
         let mut sum = vec![-0.0; k];
-        for (row, &px) in rows.chunks_exact(k).zip(p) {
+        for (row, &px) in rows.chunks_exact(k).zip(prior) {
             for (y, &c) in row.iter().enumerate() {
                 if s[y] > 0.0 {
                     if c != last[y].0 {
