@@ -701,7 +701,8 @@ fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
 
 /// Designs by blocks stopped by the clock (N = 400, eps-PML): whichever route
 /// the limit leaves (the best baseline at once, as at 30 ms here, or blocks
-/// coupled at the limit and beaten by that baseline, as at 300 and 1200 ms), the design is at least every structured baseline, stays
+/// coupled at the limit and beaten by that baseline, as at 300 and 1200 ms,
+/// which says `baseline` too: no dual, the a-priori bound), the design is at least every structured baseline, stays
 /// within its bound, and its file reads back and verifies.
 #[test]
 fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
@@ -718,6 +719,9 @@ fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
         let best = best.fold(f64::NEG_INFINITY, f64::max);
         let ctx = format!("{ms} ms, {}: I = {}", d.pricing, d.utility_value);
         assert!(d.utility_value >= best, "{ctx} < best baseline {best}");
+        if d.utility_value == best {
+            assert_eq!(d.pricing, "baseline", "{ctx}");
+        }
         assert!(d.utility_value <= d.certificate.upper_bound, "{ctx}");
         assert!(d.certificate.upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
         read(stored(&d)).verify().unwrap();

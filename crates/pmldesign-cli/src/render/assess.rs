@@ -143,7 +143,7 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
             "none: assembled from designs of blocks, bounded by the a-priori bound".into()
         }
         (Repricing::NoDual, _) if d.pricing == "baseline" => {
-            "none: the best structured baseline (the time limit ended before the search), bounded a priori and by the identity's utility".into()
+            "none: the best structured baseline (the time limit ended before the search beat it), bounded a priori and by the identity's utility".into()
         }
         (Repricing::NoDual, _) => "none (no LP was needed)".into(),
         _ => "not re-priced (beyond the enumeration limits); the identity's utility bounds the optimum".into(),

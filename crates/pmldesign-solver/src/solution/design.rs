@@ -115,7 +115,8 @@ pub struct Design {
     /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss),
     /// `"blocks"` (assembled from designs of blocks of the inputs, docs/theory.md
     /// §4e), `"baseline"` (the best structured baseline: the time limit was spent
-    /// before the search began) or `"none"` when no LP was needed.
+    /// before the search began, or before the blocks beat it) or `"none"` when no
+    /// LP was needed.
     pub pricing: String,
 }
 
