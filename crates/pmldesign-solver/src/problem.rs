@@ -380,7 +380,7 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
     };
     let notion = ld.certificate.notion.clone();
     let baselines = baselines(set, &notion, &value, Some(d.view()))?;
-    if let Some(b) = beating(&baselines.structured, -ld.expected_loss) {
+    if let Some(b) = beating(&baselines.structured, -ld.expected_loss, true) {
         // Never below a structured mechanism: the LP stopped before it.
         let bound = ld.certificate.upper_bound;
         ld.certificate =

@@ -169,7 +169,7 @@ fn certified_design(
     let mut mechanism = meet_target(opt.mechanism, set, notion, reference.view(), false)?;
     let mut utility_value = utility.value(&mechanism, reference.view());
     let mut pricing = opt.pricing;
-    if let Some(b) = beating(&baselines.structured, utility_value) {
+    if let Some(b) = beating(&baselines.structured, utility_value, opt.converged) {
         (mechanism, utility_value) = (b.mechanism.clone(), b.utility);
         // Blocks coupled at the limit prove nothing of their own (no dual): the
         // design is the baseline, bounded a priori, and says so.
