@@ -494,3 +494,29 @@ fn arc_lengths(l: usize, notion: &Notion) -> Vec<usize> {
     ks.dedup();
     ks
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stopped search gives way to any better baseline; a converged one
+    /// keeps its design within rounding.
+    #[test]
+    fn a_stopped_design_gives_way_to_any_better_baseline() {
+        let b = StructuredBaseline {
+            family: Family::BalancedPartition,
+            groups: 2,
+            arc: 0,
+            mix: 1.0,
+            level: 0.0,
+            worst_case_pml: 0.0,
+            utility: 0.5,
+            mechanism: Mechanism::identity(2),
+        };
+        let bs = std::slice::from_ref(&b);
+        assert!(beating(bs, 0.5 - 1e-14, false).is_some());
+        assert!(beating(bs, 0.5 - 1e-14, true).is_none());
+        assert!(beating(bs, 0.5 - 1e-11, true).is_some());
+        assert!(beating(bs, 0.5, false).is_none());
+    }
+}
