@@ -68,11 +68,14 @@ pub trait Utility: Send + Sync {
 
     /// `U(W, p) = sum_y mu(W[:, y])`.
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
-        mechanism
-            .columns()
-            .map(|c| self.column_value(c, prior))
-            .sum()
+        by_columns(self, mechanism, prior)
     }
+}
+
+/// `sum_y mu(W[:, y])`, column by column: [`Utility::value`]'s default, and
+/// f-information's where its passes in memory order do not apply.
+fn by_columns<U: Utility + ?Sized>(u: &U, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
+    mechanism.columns().map(|c| u.column_value(c, prior)).sum()
 }
 
 /// A reference to a utility is the utility: `Problem::new(set).utility(&mi)` keeps
@@ -221,10 +224,7 @@ impl Utility for FInformation {
         let k = w.ncols();
         // `s_y = p . W[:, y]`, as column by column to the last bit.
         let (Some(rows), Some(s)) = (w.as_slice(), column_dots(prior, w)) else {
-            return mechanism
-                .columns()
-                .map(|c| self.column_value(c, prior))
-                .sum();
+            return by_columns(self, mechanism, prior);
         };
         // f of the previous entry of each column is reused where it repeats.
         let mut last = vec![(f64::NAN, 0.0); k];
