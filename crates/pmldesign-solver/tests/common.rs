@@ -157,9 +157,29 @@ pub fn minimise_loss_with(
     })
 }
 
+/// The loss design of `set` at `epsilon` by `method` (default settings otherwise).
+pub fn loss_design(set: &UncertaintySet, epsilon: f64, loss: &Loss, method: LossMethod) -> Design {
+    let settings = Settings {
+        loss_method: method,
+        ..Settings::default()
+    };
+    Problem::new(set.clone())
+        .epsilon(epsilon)
+        .loss(loss.clone())
+        .settings(settings)
+        .solve()
+        .unwrap()
+}
+
 /// [`minimise_loss_with`] with the default settings.
 pub fn minimise_loss(set: &UncertaintySet, epsilon: f64, loss: &Loss) -> Result<LossResult> {
     minimise_loss_with(set, epsilon, loss, &Settings::default())
+}
+
+/// Whether `run` gives the same design JSON, byte for byte, under rayon pools of
+/// 1 and 2 threads.
+pub fn same_at_1_and_2_threads(run: impl Fn() -> Result<Design> + Send + Sync) -> bool {
+    json_with_threads(1, &run) == json_with_threads(2, &run)
 }
 
 /// The JSON of the design `run` returns under a rayon pool of `threads`

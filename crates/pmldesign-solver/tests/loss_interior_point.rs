@@ -6,10 +6,11 @@
 //! other method's mechanism, and its bytes do not depend on the thread count.
 
 use crate::common::{
-    LossResult, json_with_threads, large_ball, minimise_loss_with, random_prior, rng, small_ball,
+    LossResult, large_ball, loss_design, minimise_loss_with, random_prior, rng,
+    same_at_1_and_2_threads, small_ball,
 };
 use pmldesign_model::UncertaintySet;
-use pmldesign_solver::{DesignStatus, Interrupt, Loss, LossMethod, Problem, Settings};
+use pmldesign_solver::{DesignStatus, Interrupt, Loss, LossMethod, Settings};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
@@ -132,19 +133,8 @@ fn interior_point_design_is_the_same_at_1_and_2_threads() {
     let mut r = rng(3604);
     let p = random_prior(&mut r, 40, 0.2);
     let set = small_ball(&mut r, &p, 0.2..0.8);
-    let json = |threads: usize| {
-        json_with_threads(threads, || {
-            Problem::new(set.clone())
-                .epsilon(0.8)
-                .loss(Loss::Absolute)
-                .settings(Settings {
-                    loss_method: LossMethod::Direct,
-                    ..Settings::default()
-                })
-                .solve()
-        })
-    };
-    assert!(json(1) == json(2), "1 and 2 threads differ");
+    let run = || Ok(loss_design(&set, 0.8, &Loss::Absolute, LossMethod::Direct));
+    assert!(same_at_1_and_2_threads(run), "1 and 2 threads differ");
 }
 
 /// Ctrl-C during the interior point (the flag set at its first check) stops the

@@ -14,6 +14,7 @@ mod exact_mass;
 mod fuzz_design_file;
 mod interrupt;
 mod loss_interior_point;
+mod loss_labels;
 mod loss_meets_map;
 mod loss_methods;
 mod metric;

@@ -174,18 +174,7 @@ fn exact_ball_losses_match_the_vertex_lp() {
         let p = zipf(n);
         let set = UncertaintySet::l1_ball(p.clone(), factor * p.min_mass()).unwrap();
         for loss in [Loss::Hamming, Loss::Squared] {
-            let solve = |loss_method: LossMethod| {
-                let settings = Settings {
-                    loss_method,
-                    ..Settings::default()
-                };
-                Problem::new(set.clone())
-                    .epsilon(eps)
-                    .loss(loss.clone())
-                    .settings(settings)
-                    .solve()
-                    .unwrap()
-            };
+            let solve = |method: LossMethod| crate::common::loss_design(&set, eps, &loss, method);
             let (cg, direct) = (
                 solve(LossMethod::ColumnGeneration),
                 solve(LossMethod::Direct),

@@ -220,7 +220,8 @@ pub(crate) fn solve_dual(
     })
 }
 
-/// Repairs a dual point to exact feasibility, with the lower bound it proves,
+/// Repairs a dual point to exact feasibility, with the lower bound it proves
+/// over the labels that are the columns of `c`,
 /// `sum_x min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
 ///
 /// Weak duality: for feasible (W, m, t) and multipliers `>= 0` with
@@ -229,7 +230,6 @@ pub(crate) fn solve_dual(
 /// multipliers are clamped to `>= 0`; sigma, then gamma, are scaled down per output
 /// where a coupling constraint is violated (scaling down keeps the earlier ones).
 pub(crate) fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> DirectDual {
-    let n = c.nrows();
     let relu = |v: f64| if v.is_finite() && v > 0.0 { v } else { 0.0 };
     dual.gamma.mapv_inplace(relu);
     dual.sigma.mapv_inplace(relu);
@@ -237,7 +237,7 @@ pub(crate) fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint)
     // The factor below 1 absorbs the rounding of the sums, so that the coupling
     // constraints hold in floating point too.
     let shrink = |have: f64, need: f64| have / need * (1.0 - 1e-12);
-    for y in 0..n {
+    for y in 0..c.ncols() {
         if cons.uses_t() {
             let need = cons.h * dual.sigma.column(y).sum();
             let have = dual.rho.column(y).sum();

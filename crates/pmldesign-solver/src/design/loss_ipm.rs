@@ -4,17 +4,19 @@
 //!
 //! Clarabel solves `min q.x` subject to `A x + s = b`, `s` in a product of cones
 //! (here the zero cone for the rows of W, the nonnegative orthant for the rest),
-//! with the multipliers `z` of `A x + s = b` as its dual. The variables are
-//! `W[x][y]` (index `x N + y`), `m_y` and, under Proposition 2, `t_y`; `m` and
+//! with the multipliers `z` of `A x + s = b` as its dual. The outputs are the
+//! columns of the cost matrix handed over (all N labels, or the labels of a
+//! restricted LP, the `loss_labels` module): with L of them the variables are
+//! `W[x][y]` (index `x L + y`), `m_y` and, under Proposition 2, `t_y`; `m` and
 //! `t` are left free, as the rows force `m >= 0` and a negative `t` only
 //! tightens. The rows, in order:
 //!
 //! ```text
 //! sum_y W[x][y] = 1                         (N rows; z = -alpha_x)
-//! W[x][y] - E m_y <= 0                      (N^2; z = gamma_xy)
-//! m_y - l_k . W[:, y] - h t_y <= 0          (K N; z = sigma_ky)
-//! t_y - W[x][y] <= 0                        (N^2 under Prop 2; z = rho_xy)
-//! -W[x][y] <= 0                             (N^2)
+//! W[x][y] - E m_y <= 0                      (N L; z = gamma_xy)
+//! m_y - l_k . W[:, y] - h t_y <= 0          (K L; z = sigma_ky)
+//! t_y - W[x][y] <= 0                        (N L under Prop 2; z = rho_xy)
+//! -W[x][y] <= 0                             (N L)
 //! ```
 //!
 //! so `gamma`, `sigma` and `rho` are read off `z` and repaired to exact dual
@@ -55,9 +57,9 @@ const MAX_ITERATIONS: u32 = 400;
 const ITERATIVE_REFINEMENT: bool = false;
 
 /// The primal W and the dual multipliers of the direct LP with `E` replaced by
-/// `e_lp` in the primal rows.
+/// `e_lp` in the primal rows, one column per column of the costs.
 pub(crate) struct IpmSolution {
-    /// The LP's W (N x N), to be cleaned.
+    /// The LP's W (N x L), to be cleaned.
     pub w: Array2<f64>,
     /// The multipliers, to be repaired against the exact `E`.
     pub dual: DualPoint,
@@ -73,9 +75,9 @@ pub(crate) enum IpmFailure {
     Failed,
 }
 
-/// Solves the direct LP (module docs) by Clarabel with `E` tightened to `e_lp`
-/// in the primal rows, stopping at `deadline` or when `interrupt` is set
-/// (checked once per iteration).
+/// Solves the direct LP (module docs) over the outputs of the N x L costs `c` by
+/// Clarabel with `E` tightened to `e_lp` in the primal rows, stopping at
+/// `deadline` or when `interrupt` is set (checked once per iteration).
 pub(crate) fn solve(
     cons: &Constraints,
     c: &Array2<f64>,
@@ -83,11 +85,11 @@ pub(crate) fn solve(
     deadline: Option<Instant>,
     interrupt: &Interrupt,
 ) -> std::result::Result<IpmSolution, IpmFailure> {
-    let layout = Layout::new(cons, c.nrows());
+    let layout = Layout::new(cons, c.nrows(), c.ncols());
     let a = layout.matrix(cons, e_lp);
     let mut q = vec![0.0; layout.variables()];
     for ((x, y), &v) in c.indexed_iter() {
-        q[x * layout.n + y] = v;
+        q[x * layout.l + y] = v;
     }
     let mut b = vec![0.0; layout.rows()];
     b[..layout.n].fill(1.0);
@@ -103,7 +105,7 @@ pub(crate) fn solve(
     solver.solve();
     let sol = &solver.solution;
     let last = IpmSolution {
-        w: Array2::from_shape_fn((layout.n, layout.n), |(x, y)| sol.x[x * layout.n + y]),
+        w: Array2::from_shape_fn((layout.n, layout.l), |(x, y)| sol.x[x * layout.l + y]),
         dual: layout.dual(&sol.z),
     };
     match sol.status {
@@ -135,7 +137,10 @@ fn settings(deadline: Option<Instant>) -> DefaultSettings<f64> {
 
 /// Where the variables and the row blocks of the module docs sit.
 struct Layout {
+    /// Inputs.
     n: usize,
+    /// Outputs (columns of the costs).
+    l: usize,
     /// Functionals `l_k`.
     k: usize,
     /// Whether the `t` variables and the `rho` rows exist.
@@ -143,16 +148,17 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(cons: &Constraints, n: usize) -> Self {
+    fn new(cons: &Constraints, n: usize, l: usize) -> Self {
         Layout {
             n,
+            l,
             k: cons.functionals.len(),
             uses_t: cons.uses_t(),
         }
     }
 
     fn variables(&self) -> usize {
-        self.n * self.n + self.n * (1 + usize::from(self.uses_t))
+        self.n * self.l + self.l * (1 + usize::from(self.uses_t))
     }
 
     /// First row of the `gamma`, `sigma`, `rho` and `W >= 0` blocks.
@@ -160,30 +166,30 @@ impl Layout {
         self.n
     }
     fn sigma(&self) -> usize {
-        self.gamma() + self.n * self.n
+        self.gamma() + self.n * self.l
     }
     fn rho(&self) -> usize {
-        self.sigma() + self.k * self.n
+        self.sigma() + self.k * self.l
     }
     fn sign(&self) -> usize {
-        self.rho() + if self.uses_t { self.n * self.n } else { 0 }
+        self.rho() + if self.uses_t { self.n * self.l } else { 0 }
     }
     fn rows(&self) -> usize {
-        self.sign() + self.n * self.n
+        self.sign() + self.n * self.l
     }
 
     /// `A` column by column (the variables in order, rows increasing in each).
     fn matrix(&self, cons: &Constraints, e_lp: f64) -> CscMatrix<f64> {
-        let n = self.n;
+        let (n, ls) = (self.n, self.l);
         let mut col = Columns::default();
         for x in 0..n {
-            for y in 0..n {
-                let at = x * n + y;
+            for y in 0..ls {
+                let at = x * ls + y;
                 col.push(x, 1.0);
                 col.push(self.gamma() + at, 1.0);
                 for (k, l) in cons.functionals.iter().enumerate() {
                     if l[x] != 0.0 {
-                        col.push(self.sigma() + k * n + y, -l[x]);
+                        col.push(self.sigma() + k * ls + y, -l[x]);
                     }
                 }
                 if self.uses_t {
@@ -193,15 +199,15 @@ impl Layout {
                 col.end();
             }
         }
-        for y in 0..n {
-            (0..n).for_each(|x| col.push(self.gamma() + x * n + y, -e_lp));
-            (0..self.k).for_each(|k| col.push(self.sigma() + k * n + y, 1.0));
+        for y in 0..ls {
+            (0..n).for_each(|x| col.push(self.gamma() + x * ls + y, -e_lp));
+            (0..self.k).for_each(|k| col.push(self.sigma() + k * ls + y, 1.0));
             col.end();
         }
         if self.uses_t {
-            for y in 0..n {
-                (0..self.k).for_each(|k| col.push(self.sigma() + k * n + y, -cons.h));
-                (0..n).for_each(|x| col.push(self.rho() + x * n + y, 1.0));
+            for y in 0..ls {
+                (0..self.k).for_each(|k| col.push(self.sigma() + k * ls + y, -cons.h));
+                (0..n).for_each(|x| col.push(self.rho() + x * ls + y, 1.0));
                 col.end();
             }
         }
@@ -210,9 +216,9 @@ impl Layout {
 
     /// The multipliers of the `gamma`, `sigma` and `rho` blocks (zeros without `t`).
     fn dual(&self, z: &[f64]) -> DualPoint {
-        let n = self.n;
+        let (n, l) = (self.n, self.l);
         let block = |start: usize, rows: usize| {
-            Array2::from_shape_fn((rows, n), |(i, y)| z[start + i * n + y])
+            Array2::from_shape_fn((rows, l), |(i, y)| z[start + i * l + y])
         };
         DualPoint {
             gamma: block(self.gamma(), n),
@@ -220,7 +226,7 @@ impl Layout {
             rho: if self.uses_t {
                 block(self.rho(), n)
             } else {
-                Array2::zeros((n, n))
+                Array2::zeros((n, l))
             },
         }
     }

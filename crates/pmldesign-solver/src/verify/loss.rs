@@ -260,16 +260,16 @@ pub(crate) struct DualPoint {
     pub(crate) rho: Array2<f64>,
 }
 
-/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)`.
+/// `alpha_x = min_y (c_xy + gamma_xy - sum_k sigma_ky l_k[x] - rho_xy)` over the
+/// columns y of `c` (every label, or those of a restricted LP).
 pub(crate) fn direct_alpha(
     functionals: &[Array1<f64>],
     c: &Array2<f64>,
     dual: &DualPoint,
 ) -> Vec<f64> {
-    let n = c.nrows();
-    (0..n)
+    (0..c.nrows())
         .map(|x| {
-            (0..n)
+            (0..c.ncols())
                 .map(|y| {
                     let s: f64 = functionals
                         .iter()

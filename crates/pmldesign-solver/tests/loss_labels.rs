@@ -1,0 +1,92 @@
+//! Losses by generated labels (docs/theory.md §4, "Losses by generated labels"):
+//! past N = 64 the default method solves the direct LP over a growing set of
+//! labels, priced exactly. It agrees with the full direct LP over all N^2
+//! entries (`LossMethod::Direct`), an independent solve: the same optimum, each
+//! bound below the other's loss, a dual that reads back and re-prices, and the
+//! same bytes at 1 and 2 threads.
+
+use crate::common::{loss_design, random_prior, rng, same_at_1_and_2_threads, small_ball};
+use pmldesign_model::UncertaintySet;
+use pmldesign_solver::{Design, DesignStatus, Loss, LossDual, LossMethod};
+use rand::RngExt;
+
+/// Generated labels (the default) and the full direct LP on `set`: the same
+/// optimum to 1e-8 relative, each bound below the other's loss, the labels'
+/// dual column generation's (re-priced by `verify`), both private.
+fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
+    let labels = loss_design(set, eps, loss, LossMethod::Auto);
+    let full = loss_design(set, eps, loss, LossMethod::Direct);
+    let (l, f) = (labels.loss.as_ref().unwrap(), full.loss.as_ref().unwrap());
+    assert_eq!(l.method, LossMethod::Direct, "{ctx}");
+    assert!(
+        matches!(l.dual, Some(LossDual::ColumnGeneration(_))),
+        "{ctx}"
+    );
+    assert!(matches!(f.dual, Some(LossDual::Direct(_))), "{ctx}");
+    assert_eq!(labels.status, DesignStatus::Optimal, "{ctx}");
+    let scale = 1.0 + f.expected_loss.abs();
+    assert!(
+        (l.expected_loss - f.expected_loss).abs() <= 1e-8 * scale,
+        "{ctx}: labels {} vs full {}",
+        l.expected_loss,
+        f.expected_loss
+    );
+    assert!(l.lower_bound <= f.expected_loss + 1e-12 * scale, "{ctx}");
+    assert!(f.lower_bound <= l.expected_loss + 1e-12 * scale, "{ctx}");
+    for d in [&labels, &full] {
+        assert!(d.certificate.worst_case_pml <= eps + 1e-10, "{ctx}");
+        let read: Design = serde_json::from_str(&serde_json::to_string(d).unwrap()).unwrap();
+        let v = read.verify().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        let stated = d.loss.as_ref().unwrap().lower_bound;
+        assert!(-v.proven_bound >= stated - 1e-9 * scale, "{ctx}");
+    }
+}
+
+#[test]
+fn generated_labels_equal_the_full_direct_lp_for_known_priors() {
+    let mut r = rng(3611);
+    for (case, loss) in [Loss::Hamming, Loss::Absolute, Loss::Squared]
+        .into_iter()
+        .enumerate()
+    {
+        let n = r.random_range(65..=96);
+        let eps = r.random_range(0.3..1.2);
+        let set = UncertaintySet::known(random_prior(&mut r, n, 0.2));
+        agree(
+            &set,
+            eps,
+            &loss,
+            &format!("known, case {case}, N = {n}, eps = {eps}"),
+        );
+    }
+}
+
+#[test]
+fn generated_labels_equal_the_full_direct_lp_for_balls_under_proposition_2() {
+    let mut r = rng(3612);
+    for (case, loss) in [Loss::Hamming, Loss::Absolute, Loss::Squared]
+        .into_iter()
+        .enumerate()
+    {
+        let n = r.random_range(65..=96);
+        let eps = r.random_range(0.3..1.2);
+        let p = random_prior(&mut r, n, 0.2);
+        let set = small_ball(&mut r, &p, 0.1..0.9);
+        agree(
+            &set,
+            eps,
+            &loss,
+            &format!("ball, case {case}, N = {n}, eps = {eps}"),
+        );
+    }
+}
+
+/// Pricing runs on rayon and the interior point on one thread: the design is
+/// the same at 1 and 2 threads.
+#[test]
+fn generated_labels_are_the_same_at_1_and_2_threads() {
+    let mut r = rng(3613);
+    let set = UncertaintySet::known(random_prior(&mut r, 80, 0.2));
+    let run = || Ok(loss_design(&set, 0.6, &Loss::Squared, LossMethod::Auto));
+    assert!(same_at_1_and_2_threads(run), "1 and 2 threads differ");
+}
