@@ -1,9 +1,10 @@
-//! Upper bounds on mutual information known before any LP (docs/theory.md §4d):
+//! Upper bounds on f-informations known before any LP (docs/theory.md §4d):
 //! with `z = c / (p . c)` a column's densities `e^i(x; y)`, `mu(c) = (p . c)
-//! sum_x p_x z_x ln z_x`, so `lambda = B p` is dual feasible for the ray LP (and
-//! `I(X; Y) <= B`) whenever `sum_x p_x z_x ln z_x <= B` for every z the notion
+//! sum_x p_x f(z_x)`, so `lambda = B p` is dual feasible for the ray LP (and
+//! `I_f(X; Y) <= B`) whenever `sum_x p_x f(z_x) <= B` for every z the notion
 //! allows with `p . z = 1`. The sum is convex in z, so over densities in
-//! `[l, h]` its largest value puts all mass on the two ends.
+//! `[l, h]` its largest value puts all mass on the two ends:
+//! `P f(h) + (1 - P) f(l)` with `P = (1 - l) / (h - l)`.
 
 use crate::objective::utility::Utility;
 use pmldesign_model::{ColumnCone, DensityRange};
@@ -39,6 +40,87 @@ pub(crate) fn mutual_information_bound(range: DensityRange) -> f64 {
     } else {
         level
     }
+}
+
+/// The f-informations with a bound in closed form over a range of densities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DensityBound {
+    /// [`mutual_information_bound`].
+    MutualInformation,
+    /// [`chi_square_bound`].
+    ChiSquare,
+    /// [`total_variation_bound`].
+    TotalVariation,
+    /// [`hellinger_bound`].
+    Hellinger,
+}
+
+impl DensityBound {
+    /// The largest value of the f-information over mechanisms whose
+    /// densities stay in `range`.
+    pub(crate) fn over(self, range: DensityRange) -> f64 {
+        match self {
+            DensityBound::MutualInformation => mutual_information_bound(range),
+            DensityBound::ChiSquare => chi_square_bound(range),
+            DensityBound::TotalVariation => total_variation_bound(range),
+            DensityBound::Hellinger => hellinger_bound(range),
+        }
+    }
+}
+
+/// `e^-eps_l` (0 without a lower level) and `a = e^-eps_u` of a two-level range.
+fn ends(lower: Option<f64>, upper: f64) -> (f64, f64) {
+    (lower.map_or(0.0, |l| (-l).exp()), (-upper).exp())
+}
+
+/// The largest chi-square information, `f(t) = (t - 1)^2`: two levels give
+/// `(1 - l)(h - 1)` (`e^eps - 1` under PML); under eps-LDP, with `h = e^eps l`,
+/// the largest over l is at `l = (1 + e^eps) / (2 e^eps)`:
+/// `(e^eps - 1)^2 / (4 e^eps)`.
+pub(crate) fn chi_square_bound(range: DensityRange) -> f64 {
+    let bound = match range {
+        DensityRange::Levels { lower, upper } => {
+            let (l, _) = ends(lower, upper);
+            (1.0 - l) * upper.exp_m1()
+        }
+        DensityRange::Spread { epsilon } => epsilon.exp_m1() * -(-epsilon).exp_m1() / 4.0,
+    };
+    bound.max(0.0) * (1.0 + ROUNDING)
+}
+
+/// The largest total-variation information, `f(t) = |t - 1| / 2`: two levels
+/// give `(1 - l)(h - 1) / (h - l) = (1 - l)(1 - a) / (1 - l a)` (`1 - e^-eps`
+/// under PML); under eps-LDP the largest over l is at `l = e^(-eps/2)`:
+/// `tanh(eps / 4)`.
+pub(crate) fn total_variation_bound(range: DensityRange) -> f64 {
+    let bound = match range {
+        DensityRange::Levels { lower, upper } => {
+            let (l, a) = ends(lower, upper);
+            (1.0 - l) * (1.0 - a) / (1.0 - l * a)
+        }
+        DensityRange::Spread { epsilon } => (epsilon / 4.0).tanh(),
+    };
+    bound.max(0.0) * (1.0 + ROUNDING)
+}
+
+/// The largest squared-Hellinger information, `f(t) = (sqrt t - 1)^2`: with
+/// `p . z = 1` the sum is `2 - 2 sum_x p_x sqrt z_x`, and two levels give
+/// `2 (1 - sqrt l)(sqrt h - 1) / (sqrt l + sqrt h)` (`2 - 2 e^(-eps/2)` under
+/// PML); under eps-LDP the largest over l is at `l = e^(-eps/2)`:
+/// `2 (e^(eps/4) - 1)^2 / (1 + e^(eps/2)) = 2 (1 - c)^2 / (1 + c^2)`, `c = e^(-eps/4)`.
+pub(crate) fn hellinger_bound(range: DensityRange) -> f64 {
+    let bound = match range {
+        DensityRange::Levels { lower, upper } => {
+            let (l, a) = ends(lower, upper);
+            let (root_l, root_a) = (l.sqrt(), a.sqrt());
+            2.0 * (1.0 - root_l) * (1.0 - root_a) / (1.0 + root_l * root_a)
+        }
+        DensityRange::Spread { epsilon } => {
+            let c = (-epsilon / 4.0).exp();
+            2.0 * (1.0 - c) * (1.0 - c) / (1.0 + c * c)
+        }
+    };
+    bound.max(0.0) * (1.0 + ROUNDING)
 }
 
 /// The utility's a-priori bound over `cone` (`INFINITY` if none): the least
@@ -183,6 +265,119 @@ mod tests {
             mutual_information_bound(DensityRange::Spread { epsilon: 0.0 }),
             0.0
         );
+    }
+
+    /// A convex f with `f(1) = 0`.
+    type F = fn(f64) -> f64;
+
+    /// The f of each bound, and the bound.
+    fn bounds() -> [(F, DensityBound); 4] {
+        [
+            (
+                |t| if t > 0.0 { t * t.ln() } else { 0.0 },
+                DensityBound::MutualInformation,
+            ),
+            (|t| (t - 1.0) * (t - 1.0), DensityBound::ChiSquare),
+            (|t| (t - 1.0).abs() / 2.0, DensityBound::TotalVariation),
+            (|t| (t.sqrt() - 1.0).powi(2), DensityBound::Hellinger),
+        ]
+    }
+
+    /// `P f(h) + (1 - P) f(l)` with `P = (1 - l) / (h - l)`.
+    fn two_point(f: F, l: f64, h: f64) -> f64 {
+        let p = (1.0 - l) / (h - l);
+        p * f(h) + (1.0 - p) * f(l)
+    }
+
+    /// Each closed form over two levels (and PML's one) is the two-point value,
+    /// never below it.
+    #[test]
+    fn two_level_closed_forms_are_the_two_point_values() {
+        for (f, bound) in bounds() {
+            for lower in [None, Some(0.05), Some(0.4), Some(1.3), Some(6.0)] {
+                for upper in [0.05f64, 0.4, 0.9, 1.6, 6.0] {
+                    let l = lower.map_or(0.0, |v: f64| (-v).exp());
+                    let want = two_point(f, l, upper.exp());
+                    let got = bound.over(DensityRange::Levels { lower, upper });
+                    // The test's own sum rounds too (MI under PML is eps exactly).
+                    assert!(
+                        (got - want).abs() <= 1e-12 * (1.0 + want) && got >= want * (1.0 - 1e-14),
+                        "{bound:?} {lower:?} {upper}: {got} {want}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Under eps-LDP each closed form is the largest two-point value over the
+    /// low density l in `[e^-eps, 1]` (high density `e^eps l`), on a fine grid.
+    #[test]
+    fn ldp_closed_forms_are_the_two_point_maxima() {
+        for (f, bound) in bounds() {
+            for epsilon in [0.01, 0.4, 0.9, 1.6, 3.0, 8.0] {
+                let e = f64::exp(epsilon);
+                let grid = (1..20_000)
+                    .map(|k| {
+                        let l = 1.0 / e + (1.0 - 1.0 / e) * k as f64 / 20_000.0;
+                        two_point(f, l, e * l)
+                    })
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let got = bound.over(DensityRange::Spread { epsilon });
+                assert!(
+                    got >= grid && got - grid < 1e-7 * grid.max(1e-6),
+                    "{bound:?} {epsilon}: {got} {grid}"
+                );
+            }
+        }
+    }
+
+    /// Any column's value `sum_x p_x f(z_x)` (densities `z = c / (p . c)`) is at
+    /// most each bound over the ranges it lies in: PML at its largest density,
+    /// two levels at both ends, LDP at its spread.
+    #[test]
+    fn random_columns_stay_below_every_bound() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut unit = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..400 {
+            let n = 2 + case % 9;
+            let p: Vec<f64> = (0..n).map(|_| 0.05 + unit()).collect();
+            let total: f64 = p.iter().sum();
+            let p: Vec<f64> = p.iter().map(|v| v / total).collect();
+            let c: Vec<f64> = (0..n).map(|_| 0.01 + unit().powi(3)).collect();
+            let s: f64 = p.iter().zip(&c).map(|(a, b)| a * b).sum();
+            let z: Vec<f64> = c.iter().map(|v| v / s).collect();
+            let (lo, hi) = z
+                .iter()
+                .fold((f64::INFINITY, 0.0f64), |(a, b), &v| (a.min(v), b.max(v)));
+            let ranges = [
+                DensityRange::Levels {
+                    lower: None,
+                    upper: hi.ln(),
+                },
+                DensityRange::Levels {
+                    lower: Some(-lo.ln()),
+                    upper: hi.ln(),
+                },
+                DensityRange::Spread {
+                    epsilon: (hi / lo).ln(),
+                },
+            ];
+            for (f, bound) in bounds() {
+                let value: f64 = p.iter().zip(&z).map(|(a, &t)| a * f(t)).sum();
+                for range in ranges {
+                    let b = bound.over(range);
+                    assert!(
+                        value <= b + 1e-12 * (1.0 + b),
+                        "{bound:?} {range:?}: {value} > {b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Sub-convex utilities (\[E\] eq. 2): `U(W, p) = sum_y mu(W[:, y])` with mu
 //! sub-linear (positively homogeneous and convex) in the column.
 
+use crate::objective::a_priori::DensityBound;
 use ndarray::ArrayView1;
 use pmldesign_model::linalg::column_dots;
 use pmldesign_model::{DensityRange, Mechanism};
@@ -59,8 +60,10 @@ pub trait Utility: Send + Sync {
     /// if one is known, proven by the dual `bound p` (docs/theory.md §4d). Mutual
     /// information: eps under eps-PML, since
     /// `I(X; Y) = E_y D(P_X|y || P_X) <= E_y D_inf(P_X|y || P_X) <= eps`, and the
-    /// two-point maxima under LIP, ALIP and LDP. Column generation stops once its
-    /// mechanism is within the gap tolerance of this bound.
+    /// two-point maxima under LIP, ALIP and LDP; chi-square, total variation and
+    /// squared Hellinger likewise (their two-point values in closed form).
+    /// Column generation stops once its mechanism is within the gap tolerance of
+    /// this bound.
     fn bound_on_density(&self, range: DensityRange) -> Option<f64> {
         let _ = range;
         None
@@ -135,8 +138,8 @@ pub struct Block {
 pub struct FInformation {
     name: &'static str,
     f: fn(f64) -> f64,
-    /// Mutual information: bounded by the density's range.
-    bounded_by_density: bool,
+    /// Its bound in closed form over a range of densities, if any.
+    density_bound: Option<DensityBound>,
     /// See [`Utility::staircase_concave`].
     staircase_concave: bool,
     /// See [`Utility::three_level_concave`].
@@ -149,7 +152,7 @@ impl FInformation {
         FInformation {
             name,
             f,
-            bounded_by_density: false,
+            density_bound: None,
             staircase_concave: false,
             three_level_concave: false,
         }
@@ -158,7 +161,7 @@ impl FInformation {
     /// Mutual information, `f(t) = t ln t` (nats).
     pub fn mutual_information() -> Self {
         FInformation {
-            bounded_by_density: true,
+            density_bound: Some(DensityBound::MutualInformation),
             // m(W) = W E ln E - s ln s (also with E_B and S: f(0) = 0).
             staircase_concave: true,
             three_level_concave: true,
@@ -169,6 +172,7 @@ impl FInformation {
     /// Total-variation information, `f(t) = |t - 1| / 2`.
     pub fn total_variation() -> Self {
         FInformation {
+            density_bound: Some(DensityBound::TotalVariation),
             // m(W) = (E - 1) W (1 - W) / 2.
             staircase_concave: true,
             ..FInformation::new("tv", |t| (t - 1.0).abs() / 2.0)
@@ -178,6 +182,7 @@ impl FInformation {
     /// Chi-square information, `f(t) = (t - 1)^2`.
     pub fn chi_square() -> Self {
         FInformation {
+            density_bound: Some(DensityBound::ChiSquare),
             // m(W) = (E - 1)^2 W (1 - W) / (1 + (E - 1) W); with E_B and S,
             // m(W) = (W E_B^2 + S - W) / s - s.
             staircase_concave: true,
@@ -188,7 +193,10 @@ impl FInformation {
 
     /// Squared-Hellinger information, `f(t) = (sqrt t - 1)^2`.
     pub fn hellinger() -> Self {
-        FInformation::new("hellinger", |t| (t.sqrt() - 1.0).powi(2))
+        FInformation {
+            density_bound: Some(DensityBound::Hellinger),
+            ..FInformation::new("hellinger", |t| (t.sqrt() - 1.0).powi(2))
+        }
     }
 }
 
@@ -202,8 +210,7 @@ impl Utility for FInformation {
     }
 
     fn bound_on_density(&self, range: DensityRange) -> Option<f64> {
-        self.bounded_by_density
-            .then(|| crate::objective::a_priori::mutual_information_bound(range))
+        self.density_bound.map(|b| b.over(range))
     }
 
     fn staircase_concave(&self) -> bool {

@@ -119,7 +119,8 @@ const EXACT_MASS_TOLERANCE: f64 = 1e-8;
 /// `exact` with sets of mass just above `e^-epsilon` priced first
 /// ([`ExactMass`]: columns `1_S / p(S)` of the cone when its largest density is
 /// `e^epsilon`), for an f-information bounded by the density (mutual
-/// information) past [`EXACT_MASS_ABOVE`] inputs; else `exact`.
+/// information, chi-square, total variation, squared Hellinger: an exact cover
+/// by such sets reaches each bound) past [`EXACT_MASS_ABOVE`] inputs; else `exact`.
 fn with_exact_mass(
     exact: Box<dyn RayOracle + Send>,
     p: &[f64],
