@@ -55,7 +55,7 @@
 //! knapsack slice (a known prior, the ball under Proposition 2; the `loss_labels`
 //! module, docs/theory.md §4): the LP over a few labels, grown by exact pricing,
 //! certified by column generation's dual. Same machine and priors: 0.1 to 0.4 s at
-//! N = 128, 0.3 to 2.6 s at N = 256 and 1.0 to 11.8 s at N = 512 (the full LP:
+//! N = 128, 0.2 to 2.1 s at N = 256 and 0.8 to 11.3 s at N = 512 (the full LP:
 //! 16 to 50 s known, 35 s to past 60 s over the ball).
 //!
 //! # Column generation ([`LossMethod::ColumnGeneration`])
@@ -342,7 +342,16 @@ fn direct(
                 iterations: g.rounds,
                 converged: g.converged,
             };
-            return result.solved(LossMethod::Direct, set, epsilon, c, DesignStatus::Optimal);
+            let mut solved =
+                result.solved(LossMethod::Direct, set, epsilon, c, DesignStatus::Optimal)?;
+            // The polished LP's mechanism where it loses less once cleaned.
+            let loss = |m: &Mechanism| (&m.matrix() * c).sum();
+            if let Some(m) = g.polished.and_then(|w| clean(w, set, epsilon).ok())
+                && loss(&m) < loss(&solved.mechanism)
+            {
+                solved.mechanism = m;
+            }
+            return Ok(solved);
         }
         match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline, interrupt) {
             Ok(sol) => {

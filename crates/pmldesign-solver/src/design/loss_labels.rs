@@ -49,6 +49,40 @@ pub(crate) struct Generated {
     pub rounds: usize,
     /// Whether no label priced out (else the clock stopped the rounds).
     pub converged: bool,
+    /// The converged LP solved again over the labels it uses ([`polished`]).
+    pub polished: Option<Array2<f64>>,
+}
+
+/// A label is used when its output probability `r . W[:, y]` exceeds this.
+const USED: f64 = 1e-9;
+
+/// The restricted LP solved again over the labels its solution `w` uses, when
+/// it leaves some out and time remains: the interior point gives every label
+/// of its LP a little mass, and cleaning lifts each such near-empty column
+/// that exceeds eps (by about 1e-13) across all N inputs. The caller keeps
+/// whichever cleaned mechanism loses less. Squared loss, N = 512, known prior:
+/// 16 outputs instead of 66 (entries above 1e-12) and a gap of 4.5e-11
+/// instead of 9.3e-11, for 0.5 s more; over the ball the used columns' own
+/// lifts cost more and the first mechanism stays (gap 8.9e-10).
+fn polished(
+    cons: &Constraints,
+    c: &Array2<f64>,
+    (w, labels): (&Array2<f64>, &[usize]),
+    e_lp: f64,
+    (deadline, interrupt): (Option<Instant>, &Interrupt),
+) -> Option<Array2<f64>> {
+    let r = &cons.functionals[0];
+    let used: Vec<usize> = labels
+        .iter()
+        .copied()
+        .filter(|&y| r.dot(&w.column(y)) > USED)
+        .collect();
+    if used.len() == labels.len() || used.is_empty() || interrupt.or_past(deadline) {
+        return None;
+    }
+    let restricted = c.select(Axis(1), &used);
+    let sol = loss_ipm::solve(cons, &restricted, e_lp, deadline, interrupt).ok()?;
+    Some(spread(&sol.w, &used, c.nrows()))
 }
 
 /// Label generation (module docs) with `E` tightened to `e_lp` in the primal
@@ -90,11 +124,15 @@ pub(crate) fn solve(
             rays_priced: (round * c.ncols()) as u64,
         });
         let converged = entering.is_empty() && !stopped;
+        let polished = converged
+            .then(|| polished(cons, c, (&w, &labels), e_lp, (deadline, interrupt)))
+            .flatten();
         let generated = Generated {
             w,
             dual,
             rounds: round,
             converged,
+            polished,
         };
         if converged || stopped || interrupt.or_past(deadline) {
             return Some(generated);
