@@ -90,3 +90,27 @@ fn generated_labels_are_the_same_at_1_and_2_threads() {
     let run = || Ok(loss_design(&set, 0.6, &Loss::Squared, LossMethod::Auto));
     assert!(same_at_1_and_2_threads(run), "1 and 2 threads differ");
 }
+
+/// A time limit that stops the rounds (from the first interior-point
+/// iteration to a few rounds in) leaves a private design whose bound holds
+/// and whose stored dual reads back.
+#[test]
+fn generated_labels_stopped_by_the_clock_are_certified_and_read_back() {
+    let mut r = rng(3614);
+    let set = UncertaintySet::known(random_prior(&mut r, 200, 0.2));
+    for micros in [1, 20_000, 200_000] {
+        let mut settings = pmldesign_solver::Settings::default();
+        settings.column_generation.time_limit = Some(std::time::Duration::from_micros(micros));
+        let d = pmldesign_solver::Problem::new(set.clone())
+            .epsilon(0.8)
+            .loss(Loss::Squared)
+            .settings(settings)
+            .solve()
+            .unwrap();
+        let outcome = d.loss.as_ref().unwrap();
+        assert!(d.certificate.worst_case_pml <= 0.8 + 1e-10, "{micros} us");
+        assert!(outcome.lower_bound <= outcome.expected_loss, "{micros} us");
+        let read: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        read.verify().unwrap_or_else(|e| panic!("{micros} us: {e}"));
+    }
+}

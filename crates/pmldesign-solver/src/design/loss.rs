@@ -335,23 +335,7 @@ fn direct(
                 loss_labels::solve(cons, &slice, c, e_lp, tol, (deadline, interrupt), progress)
             });
         if let Some(g) = generated {
-            let result = ColumnGenerationResult {
-                w: g.w,
-                lower_bound: -g.dual.bound,
-                dual: Some(g.dual),
-                iterations: g.rounds,
-                converged: g.converged,
-            };
-            let mut solved =
-                result.solved(LossMethod::Direct, set, epsilon, c, DesignStatus::Optimal)?;
-            // The polished LP's mechanism where it loses less once cleaned.
-            let loss = |m: &Mechanism| (&m.matrix() * c).sum();
-            if let Some(m) = g.polished.and_then(|w| clean(w, set, epsilon).ok())
-                && loss(&m) < loss(&solved.mechanism)
-            {
-                solved.mechanism = m;
-            }
-            return Ok(solved);
+            return by_labels(set, epsilon, c, g);
         }
         match loss_ipm::solve(cons, c, tightened(loss_ipm::MARGIN), deadline, interrupt) {
             Ok(sol) => {
@@ -389,6 +373,46 @@ fn direct(
         }),
         Err(e) => Err(e),
     }
+}
+
+/// Label generation's answer: the cleaned mechanism (the polished LP's where
+/// it loses less), bounded by column generation's dual. A round the clock
+/// stopped may leave an iterate that does not clean (a zero row): then the
+/// constant guess, still bounded by that dual.
+fn by_labels(
+    set: &UncertaintySet,
+    epsilon: f64,
+    c: &Array2<f64>,
+    g: loss_labels::Generated,
+) -> Result<Solved> {
+    let converged = g.converged;
+    let result = ColumnGenerationResult {
+        w: g.w,
+        lower_bound: -g.dual.bound,
+        dual: Some(g.dual.clone()),
+        iterations: g.rounds,
+        converged,
+    };
+    let mut solved = match result.solved(LossMethod::Direct, set, epsilon, c, DesignStatus::Optimal)
+    {
+        Ok(solved) => solved,
+        Err(_) if !converged => Solved {
+            method: LossMethod::Direct,
+            lower_bound: (-g.dual.bound).max(free_lower_bound(c)),
+            dual: Some(LossDual::ColumnGeneration(g.dual)),
+            iterations: g.rounds,
+            status: DesignStatus::TimeLimit,
+            ..constant_guess(c)?
+        },
+        Err(e) => return Err(e),
+    };
+    let loss = |m: &Mechanism| (&m.matrix() * c).sum();
+    if let Some(m) = g.polished.and_then(|w| clean(w, set, epsilon).ok())
+        && loss(&m) < loss(&solved.mechanism)
+    {
+        solved.mechanism = m;
+    }
+    Ok(solved)
 }
 
 /// The direct LP's answer: the cleaned mechanism and the repaired dual's bound.
