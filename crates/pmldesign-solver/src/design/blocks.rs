@@ -2,10 +2,12 @@
 //! (docs/theory.md §4e): the inputs are dealt into K blocks, each block's
 //! mechanism is designed for its own normalised prior at the same eps, and the
 //! K mechanisms are coupled through their output distributions. The result has
-//! every block's densities (so it is eps-PML when they are) and mutual
-//! information `sum_j m_j I_j`, `m_j` the blocks' masses: when every block
-//! reaches eps, the a-priori bound, so does the whole, and it is certified
-//! against that bound without a pass over N inputs.
+//! every block's densities (so it is eps-PML when they are) and f-information
+//! `sum_j m_j I_j`, `m_j` the blocks' masses (the densities are kept, so each
+//! block's terms are its own): when every block reaches the a-priori bound
+//! (eps for mutual information, `e^eps - 1` for chi-square, docs/theory.md
+//! §4d), so does the whole, and it is certified against that bound without a
+//! pass over N inputs.
 
 use crate::colgen::engine::Progress;
 use crate::design::optimum::Optimum;
@@ -13,7 +15,7 @@ use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::settings::Settings;
 use ndarray::Array2;
-use pmldesign_model::{ColumnCone, Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_model::{ColumnCone, DensityRange, Mechanism, Notion, Prior, UncertaintySet};
 use rayon::prelude::*;
 
 /// Inputs per block, about: blocks of this size are proven optimal in a few
@@ -43,8 +45,16 @@ pub(crate) fn by_blocks(
         return Ok(None);
     };
     let n = prior.len();
-    // Blocks at the level reach at most it: no use where the bound lies above.
-    let reachable = a_priori <= epsilon + crate::tolerance::gap_allowance(1e-12, epsilon);
+    // Blocks at the level reach at most the utility's bound there (eps for
+    // mutual information, e^eps - 1 for chi-square, ...): no use where the
+    // whole's bound lies above.
+    let at_level = utility
+        .bound_on_density(DensityRange::Levels {
+            lower: None,
+            upper: epsilon,
+        })
+        .unwrap_or(f64::INFINITY);
+    let reachable = a_priori <= at_level + crate::tolerance::gap_allowance(1e-12, at_level);
     if n <= BLOCKS_ABOVE || !a_priori.is_finite() || epsilon <= 0.0 || !reachable {
         return Ok(None);
     }
@@ -226,7 +236,7 @@ mod tests {
     use crate::objective::utility::FInformation;
 
     /// Two blocks with their own mechanisms: the coupling keeps each block's
-    /// densities, sums rows to 1, and its information is `sum_j m_j I_j`.
+    /// densities, sums rows to 1, and every f-information is `sum_j m_j I_j`.
     #[test]
     fn the_coupling_keeps_densities_and_averages_information() {
         let p = Prior::new(vec![0.1, 0.2, 0.3, 0.15, 0.25]).unwrap();
@@ -238,17 +248,25 @@ mod tests {
             [0.0, 0.2, 0.8]
         ])
         .unwrap();
-        let mi = FInformation::mutual_information();
         let mut designs = Vec::new();
-        let mut want = 0.0;
         for (b, w) in blocks.iter().zip([w1, w2]) {
             let (mass, inner) = block_prior(&p, b).unwrap();
-            want += mass * mi.value(&w, inner.masses());
             designs.push((mass, inner, w));
         }
         let m = coupled(5, &blocks, &designs).unwrap();
-        let got = mi.value(&m, p.masses());
-        assert!((got - want).abs() < 1e-12, "{got} {want}");
+        for f in [
+            FInformation::mutual_information(),
+            FInformation::chi_square(),
+            FInformation::total_variation(),
+            FInformation::hellinger(),
+        ] {
+            let want: f64 = designs
+                .iter()
+                .map(|(mass, inner, w)| mass * f.value(w, inner.masses()))
+                .sum();
+            let got = f.value(&m, p.masses());
+            assert!((got - want).abs() < 1e-12, "{}: {got} {want}", f.name());
+        }
         let max_density = |m: &Mechanism, r: &Prior| {
             let q = m.output_marginal(r);
             let w = m.matrix();
