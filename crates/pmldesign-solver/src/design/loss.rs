@@ -397,18 +397,15 @@ fn by_labels(
     {
         Ok(solved) => solved,
         Err(_) if !converged => Solved {
-            method: LossMethod::Direct,
             lower_bound: (-g.dual.bound).max(free_lower_bound(c)),
             dual: Some(LossDual::ColumnGeneration(g.dual)),
             iterations: g.rounds,
-            status: DesignStatus::TimeLimit,
-            ..constant_guess(c)?
+            ..stopped_direct(c)?
         },
         Err(e) => return Err(e),
     };
-    let loss = |m: &Mechanism| (&m.matrix() * c).sum();
     if let Some(m) = g.polished.and_then(|w| clean(w, set, epsilon).ok())
-        && loss(&m) < loss(&solved.mechanism)
+        && cost(&m, c) < cost(&solved.mechanism, c)
     {
         solved.mechanism = m;
     }
@@ -448,8 +445,7 @@ fn stopped_ipm(
         return Ok(guess);
     };
     let iterate = direct_solved(cons, c, mechanism, last.dual);
-    let loss = |s: &Solved| (&s.mechanism.matrix() * c).sum();
-    let mechanism = if loss(&iterate) < loss(&guess) {
+    let mechanism = if cost(&iterate.mechanism, c) < cost(&guess.mechanism, c) {
         iterate.mechanism
     } else {
         guess.mechanism
@@ -459,6 +455,12 @@ fn stopped_ipm(
         status: DesignStatus::TimeLimit,
         ..iterate
     })
+}
+
+/// `sum_{x,y} c[x][y] W[x][y]`: the expected loss of `m` (`c = p d`), to choose
+/// between two private candidates.
+fn cost(m: &Mechanism, c: &Array2<f64>) -> f64 {
+    (&m.matrix() * c).sum()
 }
 
 /// The direct LP stopped by the time limit (or Ctrl-C) before its primal: the
