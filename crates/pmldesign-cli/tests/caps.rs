@@ -68,6 +68,6 @@ fn oversized_matrix_files_are_refused_unread() {
         vec!["assess", "--mechanism", p, "--prior", "0.5,0.5"],
     ] {
         let err = one_line_usage_error(&args);
-        assert!(err.contains("more than a matrix of N = 2048"), "{err}");
+        assert!(err.contains("more than a matrix of N = 4096"), "{err}");
     }
 }

@@ -159,7 +159,7 @@ fn an_alphabet_past_the_limit_is_refused() {
         "1",
     ]
     .map(String::from);
-    refused(&args, "2048");
+    refused(&args, "4096");
 }
 
 /// Issue 35.8: a design file with 100,000 outputs added is refused naming the
@@ -187,7 +187,7 @@ fn a_design_with_too_many_outputs_is_refused() {
     v["outputs"].as_array_mut().unwrap().extend(names);
     let wide = write(dir.path(), "wide.json", &serde_json::to_string(&v).unwrap());
     let assess = ["assess", "--design", s(&wide)].map(String::from);
-    refused(&assess, "2048");
+    refused(&assess, "4096");
 }
 
 /// An alteration of a stored design.

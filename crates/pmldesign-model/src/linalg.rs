@@ -19,6 +19,26 @@ pub fn column_extremes(a: ArrayView2<'_, f64>) -> Vec<(f64, f64)> {
     ext
 }
 
+/// `((max, first row of it), (min, first row of it))` of every column of a
+/// non-empty `a`, read in row order as [`column_extremes`].
+pub fn column_first_extremes(a: ArrayView2<'_, f64>) -> Vec<((f64, usize), (f64, usize))> {
+    let Some(first) = a.rows().into_iter().next() else {
+        return Vec::new();
+    };
+    let mut ext: Vec<_> = first.iter().map(|&v| ((v, 0), (v, 0))).collect();
+    for (x, row) in a.rows().into_iter().enumerate().skip(1) {
+        for (((hi, top), (lo, bottom)), &v) in ext.iter_mut().zip(row) {
+            if v > *hi {
+                (*hi, *top) = (v, x);
+            }
+            if v < *lo {
+                (*lo, *bottom) = (v, x);
+            }
+        }
+    }
+    ext
+}
+
 /// `p . a[:, y]` for every column y, added in row order from 0 as ndarray's dot
 /// product of a strided column adds them: the same bits as column by column, in
 /// one pass that reads the matrix in memory order. `None` where `a` is not

@@ -470,7 +470,7 @@ fn an_alphabet_past_the_limit_is_refused_before_allocating() {
         .solve()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("2048") && e.contains("100000"), "{e}");
+    assert!(e.contains("4096") && e.contains("100000"), "{e}");
     let counts = vec![1u64; n];
     let sample = Sample::from_counts(&counts, 1e-6).unwrap();
     let e = Problem::from_sample(sample)
@@ -478,7 +478,7 @@ fn an_alphabet_past_the_limit_is_refused_before_allocating() {
         .solve()
         .unwrap_err()
         .to_string();
-    assert!(e.contains("2048"), "{e}");
+    assert!(e.contains("4096"), "{e}");
 }
 
 /// Losses under the other notions carry their LP's dual (format 4): column

@@ -187,7 +187,7 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         && est.prior.len() > max
     {
         return Err(CliError::Usage(format!(
-            "invalid {}: {} categories, more than the {max} that pml designs for here (the largest alphabet pml reads a design back for); merge categories",
+            "invalid {}: {} categories, more than the {max} that this server designs for; merge categories, or design with `pml design`",
             input_flag(&a.input),
             est.prior.len()
         )));

@@ -11,7 +11,7 @@ use crate::commands;
 use crate::commands::design::Run;
 use crate::render::design::render_design;
 use crate::render::report::design_page;
-use pmldesign_solver::{Interrupt, MAX_ALPHABET};
+use pmldesign_solver::Interrupt;
 use std::time::Duration;
 
 /// The file the report names in its re-check command.
@@ -27,8 +27,13 @@ pub struct Designed {
     pub report: String,
 }
 
-/// Solves `a` (stopped by `interrupt`; an alphabet past [`MAX_ALPHABET`], the
-/// largest whose design file pml reads back, refused) and renders it; the report's trade-off
+/// The largest alphabet the server designs for: a design of it peaks at about
+/// 0.85 GB, and `--jobs` of them run at once (`pml design` takes up to
+/// `pmldesign_solver::MAX_ALPHABET`).
+pub const SERVE_MAX_ALPHABET: usize = 2048;
+
+/// Solves `a` (stopped by `interrupt`; an alphabet past [`SERVE_MAX_ALPHABET`]
+/// refused) and renders it; the report's trade-off
 /// curve shares `tradeoff` if given. An upload's stored path is named by the
 /// name the browser gave it, in messages and in the provenance.
 pub fn design(
@@ -44,7 +49,7 @@ pub fn design(
     let run = Run {
         interrupt,
         progress: false,
-        max_alphabet: Some(MAX_ALPHABET),
+        max_alphabet: Some(SERVE_MAX_ALPHABET),
         deadline: a.time_limit.and_then(|s| {
             std::time::Instant::now().checked_add(Duration::try_from_secs_f64(s).ok()?)
         }),

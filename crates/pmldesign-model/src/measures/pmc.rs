@@ -16,6 +16,7 @@
 //! # Ok::<(), pmldesign_model::ModelError>(())
 //! ```
 
+use crate::linalg::column_extremes;
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
 use crate::uncertainty::UncertaintySet;
@@ -65,14 +66,14 @@ pub fn pmc(mechanism: &Mechanism, prior: &Prior) -> f64 {
 /// maximum is at a vertex; for the ball it is the greedy transfer of beta/2 onto
 /// the largest entry (the mirror of \[E\] App. D).
 pub fn worst_case_pmc(mechanism: &Mechanism, set: &UncertaintySet) -> f64 {
-    mechanism
-        .columns()
-        .filter_map(|c| {
-            let q = max_output_probability(set, c);
+    let w = mechanism.matrix();
+    set.max_output_probabilities(w)
+        .into_iter()
+        .zip(column_extremes(w))
+        .filter_map(|(q, (_, min))| {
             if q <= 0.0 {
                 return None;
             }
-            let min = c.iter().copied().fold(f64::INFINITY, f64::min);
             Some(if min <= 0.0 {
                 f64::INFINITY
             } else {

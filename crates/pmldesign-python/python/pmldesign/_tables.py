@@ -14,7 +14,7 @@ from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_f
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
-MAX_CATEGORIES = 2048
+MAX_CATEGORIES = 4096
 
 
 def _module(data: Any) -> str:

@@ -31,10 +31,16 @@ pub(crate) fn largest_weight(
             t = t.min(b / a);
         }
     };
-    for (d, (d_max, d_min)) in shape
+    let lowest = match notion {
+        Notion::Ldp { .. } | Notion::Metric { .. } => Vec::new(),
+        _ if notion.upper().is_some() => set.min_output_probabilities(shape.view()),
+        _ => Vec::new(),
+    };
+    for (y, (d, (d_max, d_min))) in shape
         .columns()
         .into_iter()
         .zip(column_extremes(shape.view()))
+        .enumerate()
     {
         match *notion {
             Notion::Ldp { epsilon } => {
@@ -45,7 +51,7 @@ pub(crate) fn largest_weight(
             _ => {
                 if let Some(up) = notion.upper() {
                     let e = up.exp();
-                    let q = set.min_output_probability(d);
+                    let q = lowest[y];
                     bound(d_max - u - e * (q - u), (e - 1.0) * u);
                 }
                 if let Some(lo) = notion.lower() {
