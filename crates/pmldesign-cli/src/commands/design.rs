@@ -2,12 +2,12 @@
 //! an estimate from data with a failure probability.
 
 use crate::args::design::{DesignArgs, LossName, NotionName};
-use crate::args::{Estimate, Level, UtilityName};
+use crate::args::{Estimate, Format, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate_until;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
-use crate::io::write::{check_outputs, emit_with_report};
+use crate::io::write::{check_outputs, emit, emit_json, write_report};
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use crate::render::report;
@@ -135,7 +135,6 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         ..Run::default()
     };
     let (d, settings) = solve(&a, &run)?;
-    let text = render_design(&d, a.output.format())?;
     let page = report::design_report(
         &d,
         &a.report,
@@ -143,7 +142,12 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         report::written_design(&a.output),
         (&settings, a.time_limit),
     )?;
-    emit_with_report(a.output.path(), &text, page)
+    match a.output.format() {
+        // The design carries its own format_version: streamed, not held.
+        Format::Json => emit_json(a.output.path(), &d)?,
+        format => emit(a.output.path(), &render_design(&d, format)?)?,
+    }
+    write_report(page)
 }
 
 /// How [`solve`] runs: `pml design` shows a progress bar on a terminal; `pml
