@@ -483,28 +483,16 @@ mod tests {
                     beta,
                 });
             }
+            let bits = |v: Vec<f64>| v.iter().map(|q| q.to_bits()).collect::<Vec<_>>();
             for set in &sets {
-                let want: Vec<u64> = w
-                    .columns()
-                    .into_iter()
-                    .map(|c| set.min_output_probability(c).to_bits())
-                    .collect();
-                let got: Vec<u64> = set
-                    .min_output_probabilities(w.view())
-                    .iter()
-                    .map(|q| q.to_bits())
-                    .collect();
-                assert_eq!(got, want, "n {n} set {set:?}");
-                let want: Vec<u64> = w
-                    .columns()
-                    .into_iter()
-                    .map(|c| set.max_output_probability(c).to_bits())
-                    .collect();
-                let got: Vec<u64> = set
-                    .max_output_probabilities(w.view())
-                    .iter()
-                    .map(|q| q.to_bits())
-                    .collect();
+                let by_column = |f: fn(&UncertaintySet, ArrayView1<f64>) -> f64| {
+                    bits(w.columns().into_iter().map(|c| f(set, c)).collect())
+                };
+                let want = by_column(UncertaintySet::min_output_probability);
+                let got = bits(set.min_output_probabilities(w.view()));
+                assert_eq!(got, want, "min: n {n} set {set:?}");
+                let want = by_column(UncertaintySet::max_output_probability);
+                let got = bits(set.max_output_probabilities(w.view()));
                 assert_eq!(got, want, "max: n {n} set {set:?}");
             }
         }
