@@ -268,18 +268,16 @@ pub fn binary_envelope(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Resu
     let observed: Vec<usize> = (0..q.len()).filter(|&y| q[y] > 0.0).collect();
     let mut best: f64 = 0.0;
     let mut s = vec![0.0; q.len()];
+    // Each output adds at most the largest mass.
+    let largest = q.iter().copied().fold(0.0, f64::max);
+    let at_least = (delta / largest).ceil().clamp(1.0, q.len() as f64) as usize;
     for x in 0..mechanism.inputs() {
         for &y in &observed {
             s[y] = w[[x, y]] / q[y];
         }
         let order = |a: &usize, b: &usize| s[*b].total_cmp(&s[*a]).then(a.cmp(b));
-        best = best.max(binary_value(
-            w.row(x),
-            q.view(),
-            observed.clone(),
-            order,
-            delta,
-        ));
+        let outputs = (observed.clone(), at_least);
+        best = best.max(binary_value(w.row(x), q.view(), outputs, order, delta));
     }
     Ok(best.ln().max(0.0))
 }
@@ -288,14 +286,14 @@ pub fn binary_envelope(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Resu
 fn binary_value(
     row: ArrayView1<f64>,
     q: ArrayView1<f64>,
-    outputs: Vec<usize>,
+    (outputs, at_least): (Vec<usize>, usize),
     order: impl Fn(&usize, &usize) -> std::cmp::Ordering,
     delta: f64,
 ) -> f64 {
     let mut mass = 0.0;
     let mut conditional = 0.0;
     let mut value = None;
-    in_order_until(outputs, order, |y| {
+    in_order_until(outputs, order, at_least, |y| {
         if mass + q[y] >= delta - MASS_TOLERANCE {
             let zeta = ((delta - mass) / q[y]).clamp(0.0, 1.0);
             value = Some((conditional + zeta * row[y]) / delta);

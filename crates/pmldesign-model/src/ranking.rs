@@ -9,21 +9,28 @@ use std::cmp::Ordering;
 
 /// Calls `take` on each of `items` in the order of `order` (a total order:
 /// break ties, by index for example, so the order is that of a full sort)
-/// until it returns false: the first by one scan, then 8, 32, 128, ... of the
-/// smallest remaining at a time.
+/// until it returns false: `at_least` of the smallest at once (a hint: how
+/// many `take` surely asks for; the first alone by one scan when it is 1),
+/// then 4 times as many of the remaining at a time, at least 8. The hint
+/// changes the work, never the order.
 pub(crate) fn in_order_until(
     mut items: Vec<usize>,
     order: impl Fn(&usize, &usize) -> Ordering,
+    at_least: usize,
     mut take: impl FnMut(usize) -> bool,
 ) {
-    let Some(first) = (0..items.len()).min_by(|&a, &b| order(&items[a], &items[b])) else {
-        return;
-    };
-    if !take(items.swap_remove(first)) {
-        return;
-    }
-    let mut chunk = 8;
     let mut rest = items.as_mut_slice();
+    if at_least <= 1 {
+        let Some(first) = (0..rest.len()).min_by(|&a, &b| order(&rest[a], &rest[b])) else {
+            return;
+        };
+        rest.swap(0, first);
+        if !take(rest[0]) {
+            return;
+        }
+        rest = &mut rest[1..];
+    }
+    let mut chunk = at_least.max(8);
     while !rest.is_empty() {
         let m = chunk.min(rest.len());
         if m < rest.len() {
@@ -35,8 +42,44 @@ pub(crate) fn in_order_until(
             return;
         }
         rest = tail;
-        chunk *= 4;
+        chunk = chunk.saturating_mul(4);
     }
+}
+
+/// Most distinct values [`by_few_levels`] takes: the structured mechanisms'
+/// columns hold one to three.
+const LEVELS: usize = 4;
+
+/// Calls `take` on each of `items` (ascending) by decreasing `key` (ties in
+/// the order of `items`) until it returns false, one scan per distinct value,
+/// when the keys hold at most [`LEVELS`] distinct values (by `total_cmp`);
+/// returns false, without calling `take`, when they hold more. The order of
+/// [`in_order_until`] in O(N) for the columns of structured mechanisms, whose
+/// greedy steps can take thousands of items (an l1 ball of radius 0.1).
+pub(crate) fn by_few_levels(
+    items: &[usize],
+    key: impl Fn(usize) -> f64,
+    mut take: impl FnMut(usize) -> bool,
+) -> bool {
+    let mut levels: Vec<f64> = Vec::with_capacity(LEVELS);
+    for &i in items {
+        let v = key(i);
+        if !levels.iter().any(|l| l.total_cmp(&v).is_eq()) {
+            if levels.len() == LEVELS {
+                return false;
+            }
+            levels.push(v);
+        }
+    }
+    levels.sort_by(|a, b| b.total_cmp(a));
+    for v in levels {
+        for &i in items {
+            if key(i).total_cmp(&v).is_eq() && !take(i) {
+                return true;
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -45,7 +88,8 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// The order of a full stable sort, for values with many ties (a few
-    /// distinct ones) and every stopping point.
+    /// distinct ones), every stopping point and hints below, at and past it;
+    /// and by levels where there are few.
     #[test]
     fn the_order_is_a_full_sorts() {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(36);
@@ -54,14 +98,38 @@ mod tests {
                 let c: Vec<u32> = (0..n).map(|_| rng.random_range(0..levels)).collect();
                 let mut want: Vec<usize> = (0..n).collect();
                 want.sort_by(|&a, &b| c[b].cmp(&c[a]));
-                for stop in [1, 7, 8, 9, 40, n] {
+                for (stop, hint) in [1, 7, 8, 9, 40, n]
+                    .into_iter()
+                    .flat_map(|s| [(s, 1), (s, s), (s, 20)])
+                {
                     let mut got = Vec::new();
                     let order = |a: &usize, b: &usize| c[*b].cmp(&c[*a]).then(a.cmp(b));
-                    in_order_until((0..n).collect(), order, |i| {
+                    in_order_until((0..n).collect(), order, hint, |i| {
                         got.push(i);
                         got.len() < stop
                     });
-                    assert_eq!(got, want[..stop.min(n)], "n {n} levels {levels}");
+                    assert_eq!(
+                        got,
+                        want[..stop.min(n)],
+                        "n {n} levels {levels} hint {hint}"
+                    );
+                    let mut got = Vec::new();
+                    let items: Vec<usize> = (0..n).collect();
+                    let few = by_few_levels(
+                        &items,
+                        |i| f64::from(c[i]),
+                        |i| {
+                            got.push(i);
+                            got.len() < stop
+                        },
+                    );
+                    let distinct = c.iter().collect::<std::collections::BTreeSet<_>>().len();
+                    assert_eq!(few, distinct <= LEVELS);
+                    if few {
+                        assert_eq!(got, want[..stop.min(n)], "n {n} levels {levels}");
+                    } else {
+                        assert!(got.is_empty());
+                    }
                 }
             }
         }

@@ -5,7 +5,7 @@ use crate::error::{ModelError, Result};
 use crate::linalg::{column_dots, column_extremes, column_first_extremes};
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
-use crate::ranking::in_order_until;
+use crate::ranking::{by_few_levels, in_order_until};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use serde::Serialize;
 
@@ -285,20 +285,29 @@ fn clamp_transfer(value: f64, n: usize, scale: f64) -> f64 {
 /// the same bits.
 fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
     let n = p.len();
+    let mut budget = beta / 2.0;
+    // The dot product of the column as given (its bits), the rest on a copy
+    // read contiguously.
+    let mut value = p.dot(&c);
+    let c = c.to_vec();
     let k = (0..n)
         .min_by(|&a, &b| c[a].total_cmp(&c[b]))
         .expect("non-empty");
-    let mut budget = beta / 2.0;
-    let mut value = p.dot(&c);
     if budget > 0.0 {
-        let donors = (0..n).filter(|&i| i != k).collect();
-        let order = |a: &usize, b: &usize| c[*b].total_cmp(&c[*a]).then(a.cmp(b));
-        in_order_until(donors, order, |i| {
+        let donors: Vec<usize> = (0..n).filter(|&i| i != k).collect();
+        // Each donor gives at most the largest mass.
+        let largest = p.iter().copied().fold(0.0, f64::max);
+        let at_least = (budget / largest).ceil().clamp(1.0, n as f64) as usize;
+        let mut give = |i: usize| {
             let moved = budget.min(p[i]);
             value -= moved * (c[i] - c[k]);
             budget -= moved;
             budget > 0.0
-        });
+        };
+        if !by_few_levels(&donors, |i| c[i], &mut give) {
+            let order = |a: &usize, b: &usize| c[*b].total_cmp(&c[*a]).then(a.cmp(b));
+            in_order_until(donors, order, at_least, give);
+        }
     }
     value
 }
