@@ -259,7 +259,7 @@ impl LeakageDistribution {
 /// delta (the last one in part), and `ln max_x P(E | x) / delta` is returned. A lower
 /// bound on the envelope (\[V\] Sec. IV-B). The outputs are selected a few at a time
 /// in the order of a stable sort (`ranking`): sorting all of them for every x took
-/// 2 s of a dense design at N = 4096.
+/// about 1 s of a dense design at N = 4096 (11 % of its profile, now 6 %).
 pub fn binary_envelope(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Result<f64> {
     mechanism.check_inputs(prior)?;
     check_delta(delta)?;

@@ -278,11 +278,12 @@ fn clamp_transfer(value: f64, n: usize, scale: f64) -> f64 {
 /// The greedy transfer of [`ball_min_dot`] for a column of any sign (no clamping
 /// at 0); `max Q . c` over the ball is `-ball_min_dot_signed(p, beta, -c)`.
 ///
-/// The donors are taken in order of decreasing c (ties by index), found a few
-/// at a time ([`in_order_until`]): the budget beta/2 is usually spent by the
-/// first one or two, and sorting every column took 5 of the 7.5 s of an l1-ball
-/// design's baselines at N = 4096. The same order as a full stable sort, so
-/// the same bits.
+/// The donors are taken in order of decreasing c (ties by index), value by
+/// value where the column holds few ([`by_few_levels`]), else found a few at a
+/// time ([`in_order_until`]): a small budget beta/2 is spent by the first one
+/// or two, and sorting every column took 5 of the 7.5 s of an l1-ball design's
+/// baselines at N = 4096. The same order as a full stable sort, so the same
+/// bits.
 fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
     let n = p.len();
     let mut budget = beta / 2.0;
