@@ -34,11 +34,12 @@
 //! ```
 
 use crate::error::{ModelError, Result};
+use crate::linalg::column_dots;
 use crate::measures;
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
 use crate::ranking::in_order_until;
-use ndarray::{Array2, ArrayView1};
+use ndarray::{Array1, Array2, ArrayView1};
 use serde::Serialize;
 
 /// Lower and upper bounds closer than this make the envelope exact.
@@ -107,12 +108,10 @@ pub fn log_grid(lo: f64, hi: f64, n: usize) -> Result<Vec<f64>> {
 /// listed by their first output, each ascending.
 pub fn similar_outputs(mechanism: &Mechanism) -> Vec<Vec<usize>> {
     // Each column normalised to sum 1; similar columns have equal normalised forms.
-    let normalised: Vec<Option<(Vec<f64>, [f64; 2])>> = mechanism
-        .columns()
-        .map(|c| {
-            let s = c.sum();
-            (s > 0.0).then(|| {
-                let col: Vec<f64> = c.iter().map(|v| v / s).collect();
+    let normalised: Vec<Option<(Vec<f64>, [f64; 2])>> = normalised_columns(mechanism)
+        .into_iter()
+        .map(|col| {
+            col.map(|col| {
                 let moments = fingerprint(&col);
                 (col, moments)
             })
@@ -139,6 +138,29 @@ pub fn similar_outputs(mechanism: &Mechanism) -> Vec<Vec<usize>> {
         }
     }
     groups
+}
+
+/// Every column divided by its sum (`None` for a zero column), read in memory
+/// order: the sums add in row order from 0, as ndarray sums a strided column,
+/// so the same bits as column by column (which missed the cache at every
+/// entry of a dense N = 4096 design).
+fn normalised_columns(mechanism: &Mechanism) -> Vec<Option<Vec<f64>>> {
+    let w = mechanism.matrix();
+    let ones = Array1::ones(w.nrows());
+    let sums = column_dots(ones.view(), w)
+        .unwrap_or_else(|| mechanism.columns().map(|c| c.sum()).collect());
+    let mut cols: Vec<Option<Vec<f64>>> = sums
+        .iter()
+        .map(|&s| (s > 0.0).then(|| Vec::with_capacity(w.nrows())))
+        .collect();
+    for row in w.rows() {
+        for ((col, &s), &v) in cols.iter_mut().zip(&sums).zip(row) {
+            if let Some(col) = col {
+                col.push(v / s);
+            }
+        }
+    }
+    cols
 }
 
 /// `(sum_i (i + 1) c_i, sum_i c_i^2)` of a normalised column: two columns within
@@ -202,14 +224,18 @@ impl LeakageDistribution {
     pub fn new(mechanism: &Mechanism, prior: &Prior) -> Result<Self> {
         mechanism.check_inputs(prior)?;
         let (reduced, groups) = reduce(mechanism)?;
-        let mut atoms: Vec<LeakageAtom> = reduced
-            .columns()
+        // Per reduced output in memory order, the bits of `column_pml` and
+        // `prior.dot` column by column.
+        let probabilities = column_dots(prior.masses(), reduced.matrix())
+            .unwrap_or_else(|| reduced.columns().map(|c| prior.dot(c)).collect());
+        let mut atoms: Vec<LeakageAtom> = measures::pml_per_outcome(&reduced, prior)
+            .into_iter()
+            .zip(probabilities)
             .zip(groups)
-            .filter_map(|(c, outputs)| {
-                let pml = measures::column_pml(c, prior)?;
+            .filter_map(|((pml, probability), outputs)| {
                 Some(LeakageAtom {
-                    pml,
-                    probability: prior.dot(c),
+                    pml: pml?,
+                    probability,
                     outputs,
                 })
             })
@@ -554,5 +580,61 @@ impl RandomizedResponseEnvelope {
             (a / qn).ln()
         };
         Ok(Some(h))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// The memory-order passes give the bits of the column-by-column ones: the
+    /// normalised columns, and each atom's PML and probability.
+    #[test]
+    fn memory_order_passes_are_the_columns_bits() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(4096);
+        for (n, k) in [(2, 1), (3, 5), (17, 40)] {
+            let raw =
+                Array2::from_shape_fn((n, k), |(_, y)| match (y % 5, rng.random_range(0..3)) {
+                    (0, _) => 0.0,
+                    (_, 0) => 0.25,
+                    _ => rng.random_range(0.0..1.0),
+                });
+            // A single column may not be zero (its rows would be).
+            let raw = if k == 1 { raw + 1e-3 } else { raw };
+            let sums = raw.sum_axis(ndarray::Axis(1)).insert_axis(ndarray::Axis(1));
+            let w = Mechanism::new(&raw / &sums).unwrap();
+            let want: Vec<Option<Vec<u64>>> = w
+                .columns()
+                .map(|c| {
+                    let s = c.sum();
+                    (s > 0.0).then(|| c.iter().map(|v| (v / s).to_bits()).collect())
+                })
+                .collect();
+            let got: Vec<Option<Vec<u64>>> = normalised_columns(&w)
+                .into_iter()
+                .map(|c| c.map(|c| c.iter().map(|v| v.to_bits()).collect()))
+                .collect();
+            assert_eq!(got, want, "n {n} k {k}");
+            let weights: Vec<f64> = (0..n).map(|_| rng.random_range(0.1..1.0)).collect();
+            let p = Prior::normalised(weights).unwrap();
+            let (reduced, _) = reduce(&w).unwrap();
+            let want: Vec<(u64, u64)> = reduced
+                .columns()
+                .filter_map(|c| {
+                    let pml = measures::column_pml(c, &p)?;
+                    Some((pml.to_bits(), p.dot(c).to_bits()))
+                })
+                .collect();
+            let mut got: Vec<(usize, u64, u64)> = LeakageDistribution::new(&w, &p)
+                .unwrap()
+                .atoms
+                .iter()
+                .map(|a| (a.outputs[0], a.pml.to_bits(), a.probability.to_bits()))
+                .collect();
+            got.sort_by_key(|a| a.0);
+            let got: Vec<(u64, u64)> = got.into_iter().map(|(_, l, q)| (l, q)).collect();
+            assert_eq!(got, want, "n {n} k {k}");
+        }
     }
 }

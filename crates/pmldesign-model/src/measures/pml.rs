@@ -2,6 +2,7 @@
 //! Thm 1, Defs 3-4; `docs/theory.md` §2): the PML of each output, `eps_min` and
 //! `eps_max`, the privacy regions and the `(eps, delta)` tail.
 
+use crate::linalg::{column_dots, column_extremes};
 use crate::mechanism::Mechanism;
 use crate::prior::Prior;
 use ndarray::ArrayView1;
@@ -19,9 +20,17 @@ pub fn column_pml(column: ArrayView1<f64>, prior: &Prior) -> Option<f64> {
     (q > 0.0).then(|| (m / q).ln().max(0.0))
 }
 
-/// PML of every output `l(y)`, `None` for outputs of probability 0 (\[E\] Thm 1).
+/// PML of every output `l(y)`, `None` for outputs of probability 0 (\[E\] Thm 1);
+/// [`column_pml`]'s bits, in one pass in memory order.
 pub fn pml_per_outcome(mechanism: &Mechanism, prior: &Prior) -> Vec<Option<f64>> {
-    mechanism.columns().map(|c| column_pml(c, prior)).collect()
+    let w = mechanism.matrix();
+    let Some(q) = column_dots(prior.masses(), w) else {
+        return mechanism.columns().map(|c| column_pml(c, prior)).collect();
+    };
+    q.into_iter()
+        .zip(column_extremes(w))
+        .map(|(q, (m, _))| (q > 0.0).then(|| (m.max(0.0) / q).ln().max(0.0)))
+        .collect()
 }
 
 /// `eps_min(W, p) = max_y l(y)`: the smallest eps for which W is eps-PML w.r.t. p.
