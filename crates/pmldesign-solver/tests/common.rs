@@ -157,14 +157,24 @@ pub fn minimise_loss_with(
     })
 }
 
-/// The loss design of `set` at `epsilon` by `method` (default settings otherwise).
+/// The loss design of `set` at eps-PML `epsilon` by `method` (default settings otherwise).
 pub fn loss_design(set: &UncertaintySet, epsilon: f64, loss: &Loss, method: LossMethod) -> Design {
+    loss_design_under(set, Notion::Pml { epsilon }, loss, method)
+}
+
+/// [`loss_design`] under any notion.
+pub fn loss_design_under(
+    set: &UncertaintySet,
+    notion: Notion,
+    loss: &Loss,
+    method: LossMethod,
+) -> Design {
     let settings = Settings {
         loss_method: method,
         ..Settings::default()
     };
     Problem::new(set.clone())
-        .epsilon(epsilon)
+        .notion(notion)
         .loss(loss.clone())
         .settings(settings)
         .solve()

@@ -6,9 +6,10 @@
 //! same bytes at 1 and 2 threads.
 
 use crate::common::{loss_design, random_prior, rng, same_at_1_and_2_threads, small_ball};
-use pmldesign_model::UncertaintySet;
+use pmldesign_model::{Prior, UncertaintySet};
 use pmldesign_solver::{Design, DesignStatus, Loss, LossDual, LossMethod};
 use rand::RngExt;
+use rand::rngs::StdRng;
 
 /// Generated labels (the default) and the full direct LP on `set`: the same
 /// optimum to 1e-8 relative, each bound below the other's loss, the labels'
@@ -42,28 +43,10 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     }
 }
 
-#[test]
-fn generated_labels_equal_the_full_direct_lp_for_known_priors() {
-    let mut r = rng(3611);
-    for (case, loss) in [Loss::Hamming, Loss::Absolute, Loss::Squared]
-        .into_iter()
-        .enumerate()
-    {
-        let n = r.random_range(65..=96);
-        let eps = r.random_range(0.3..1.2);
-        let set = UncertaintySet::known(random_prior(&mut r, n, 0.2));
-        agree(
-            &set,
-            eps,
-            &loss,
-            &format!("known, case {case}, N = {n}, eps = {eps}"),
-        );
-    }
-}
-
-#[test]
-fn generated_labels_equal_the_full_direct_lp_for_balls_under_proposition_2() {
-    let mut r = rng(3612);
+/// [`agree`] for each built-in loss on a random N in 65..=96 and eps in
+/// [0.3, 1.2), over the set `make` builds around a random prior.
+fn agree_for_each_loss(seed: u64, kind: &str, make: impl Fn(&mut StdRng, Prior) -> UncertaintySet) {
+    let mut r = rng(seed);
     for (case, loss) in [Loss::Hamming, Loss::Absolute, Loss::Squared]
         .into_iter()
         .enumerate()
@@ -71,14 +54,20 @@ fn generated_labels_equal_the_full_direct_lp_for_balls_under_proposition_2() {
         let n = r.random_range(65..=96);
         let eps = r.random_range(0.3..1.2);
         let p = random_prior(&mut r, n, 0.2);
-        let set = small_ball(&mut r, &p, 0.1..0.9);
-        agree(
-            &set,
-            eps,
-            &loss,
-            &format!("ball, case {case}, N = {n}, eps = {eps}"),
-        );
+        let set = make(&mut r, p);
+        let ctx = format!("{kind}, case {case}, N = {n}, eps = {eps}");
+        agree(&set, eps, &loss, &ctx);
     }
+}
+
+#[test]
+fn generated_labels_equal_the_full_direct_lp_for_known_priors() {
+    agree_for_each_loss(3611, "known", |_, p| UncertaintySet::known(p));
+}
+
+#[test]
+fn generated_labels_equal_the_full_direct_lp_for_balls_under_proposition_2() {
+    agree_for_each_loss(3612, "ball", |r, p| small_ball(r, &p, 0.1..0.9));
 }
 
 /// Pricing runs on rayon and the interior point on one thread: the design is

@@ -2,21 +2,9 @@
 //! optimality on the line, the discrete metric against LDP, user matrices and
 //! their errors.
 
+use crate::common::loss_design_under;
 use pmldesign_model::{Metric, Notion, Prior, UncertaintySet};
-use pmldesign_solver::{Design, FInformation, Loss, LossMethod, MapAccuracy, Problem, Settings};
-
-fn loss_design(set: &UncertaintySet, notion: Notion, loss: &Loss, method: LossMethod) -> Design {
-    let settings = Settings {
-        loss_method: method,
-        ..Settings::default()
-    };
-    Problem::new(set.clone())
-        .notion(notion)
-        .loss(loss.clone())
-        .settings(settings)
-        .solve()
-        .unwrap()
-}
+use pmldesign_solver::{FInformation, Loss, LossMethod, MapAccuracy, Problem, Settings};
 
 fn line(epsilon: f64) -> Notion {
     Notion::Metric {
@@ -74,7 +62,7 @@ fn line_metric_losses_are_the_geometric_mechanism() {
         let set = UncertaintySet::known(prior);
         for (loss, d) in &losses {
             let want = geometric_then_remap(&p, eps, d);
-            let design = loss_design(&set, line(eps), loss, LossMethod::Auto);
+            let design = loss_design_under(&set, line(eps), loss, LossMethod::Auto);
             let got = design.loss.as_ref().unwrap().expected_loss;
             // The lift to the envelope of eps (1 - 1e-9) gives up about 1e-9,
             // relative (docs/theory.md §9).
@@ -95,8 +83,8 @@ fn line_metric_direct_lp_equals_column_generation() {
     let set = UncertaintySet::known(Prior::new(vec![0.3, 0.05, 0.2, 0.15, 0.1, 0.2]).unwrap());
     for loss in [Loss::Absolute, Loss::Squared, Loss::Hamming] {
         for eps in [0.2, 0.9] {
-            let a = loss_design(&set, line(eps), &loss, LossMethod::Direct);
-            let b = loss_design(&set, line(eps), &loss, LossMethod::ColumnGeneration);
+            let a = loss_design_under(&set, line(eps), &loss, LossMethod::Direct);
+            let b = loss_design_under(&set, line(eps), &loss, LossMethod::ColumnGeneration);
             let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
             assert_eq!(lb.method, LossMethod::ColumnGeneration);
             assert!(
@@ -120,10 +108,10 @@ fn discrete_metric_is_ldp() {
         metric: Metric::Discrete,
     };
     for loss in [Loss::Hamming, Loss::Absolute] {
-        let ldp = loss_design(&set, Notion::Ldp { epsilon: 0.7 }, &loss, LossMethod::Auto);
+        let ldp = loss_design_under(&set, Notion::Ldp { epsilon: 0.7 }, &loss, LossMethod::Auto);
         let want = ldp.loss.unwrap().expected_loss;
         for method in [LossMethod::Direct, LossMethod::ColumnGeneration] {
-            let d = loss_design(&set, discrete.clone(), &loss, method);
+            let d = loss_design_under(&set, discrete.clone(), &loss, method);
             let l = d.loss.unwrap();
             assert_eq!(l.method, method);
             assert!((l.expected_loss - want).abs() < 1e-9);
@@ -158,8 +146,8 @@ fn user_matrices() {
         epsilon: 0.4,
         metric: Metric::from_rows(rows).unwrap(),
     };
-    let a = loss_design(&set, matrix, &Loss::Absolute, LossMethod::Auto);
-    let b = loss_design(&set, line(0.4), &Loss::Absolute, LossMethod::Auto);
+    let a = loss_design_under(&set, matrix, &Loss::Absolute, LossMethod::Auto);
+    let b = loss_design_under(&set, line(0.4), &Loss::Absolute, LossMethod::Auto);
     let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
     assert!((la.expected_loss - lb.expected_loss).abs() < 1e-9);
     // A star: input 0 at distance 1 from every other, the others 2 apart.
@@ -178,7 +166,7 @@ fn user_matrices() {
         epsilon: 0.6,
         metric: Metric::from_rows(star).unwrap(),
     };
-    let d = loss_design(&set, notion.clone(), &Loss::Hamming, LossMethod::Auto);
+    let d = loss_design_under(&set, notion.clone(), &Loss::Hamming, LossMethod::Auto);
     let l = d.loss.as_ref().unwrap();
     assert!(d.certificate.levels.metric.unwrap() <= 0.6 + 1e-12);
     assert!(l.lower_bound <= l.expected_loss && l.expected_loss - l.lower_bound < 1e-9);

@@ -336,13 +336,9 @@ mod tests {
     /// two levels at both ends, LDP at its spread.
     #[test]
     fn random_columns_stay_below_every_bound() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut unit = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(36);
+        let mut unit = || rng.random::<f64>();
         for case in 0..400 {
             let n = 2 + case % 9;
             let p: Vec<f64> = (0..n).map(|_| 0.05 + unit()).collect();
