@@ -74,6 +74,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Envelope(a) => commands::envelope::run(a),
         Command::Estimate(a) => commands::estimate::run(a),
         Command::Apply(a) => commands::apply::run(a),
+        Command::Publish(a) => commands::publish::run(a),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
         #[cfg(not(feature = "serve"))]

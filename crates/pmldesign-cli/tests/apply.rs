@@ -82,12 +82,12 @@ fn same_seed_same_file() {
     assert_ne!(a, seeded("18", "c.csv"));
     // Without --seed the draws come from the OS and differ between runs.
     assert_ne!(run(None, "d.csv").1, run(None, "e.csv").1);
-    // The original columns are kept, quoted as needed, and a column of output names
-    // (the "outputs" of the design) is added.
+    // The other columns are kept, quoted as needed, the raw column is left out, and
+    // a column of output names (the "outputs" of the design) is added.
     let mut lines = a.lines();
-    assert_eq!(lines.next(), Some("id,secret,note,secret_private"));
+    assert_eq!(lines.next(), Some("id,note,secret_private"));
     for (i, line) in lines.enumerate() {
-        let prefix = format!("{i},{},\"n, {i}\",", ["a", "b", "c", "d"][i % 4]);
+        let prefix = format!("{i},\"n, {i}\",");
         let y = line.strip_prefix(&prefix).expect(line);
         assert!(["y1", "y2", "y3", "y4"].contains(&y), "{line}");
     }
@@ -138,7 +138,7 @@ fn mechanism_as_csv_and_replace() {
     ]);
     apply_ok(&named);
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(text.starts_with("id,secret,note,answer\n"), "{text}");
+    assert!(text.starts_with("id,note,answer\n"), "{text}");
     assert!(
         text.lines()
             .skip(1)
@@ -185,7 +185,7 @@ fn unknown_value_names_the_line() {
     let ks: Vec<&str> = text
         .lines()
         .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap())
+        .map(|l| l.split(',').next().unwrap())
         .collect();
     assert_eq!(ks, ["1", "2", "4"]);
 
@@ -196,8 +196,8 @@ fn unknown_value_names_the_line() {
     let text = std::fs::read_to_string(&out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6);
-    assert_eq!(lines[3], "zz,3,");
-    assert_eq!(lines[5], ",5,");
+    assert_eq!(lines[3], "3,");
+    assert_eq!(lines[5], "5,");
 }
 
 #[test]
@@ -513,7 +513,7 @@ fn a_record_design_replaces_its_columns() {
     let key = "0x510e527fade682d19b05688c2b3e6c1f1f83d9abfb41bd6b5be0cd19137e2179";
     let run =
         |out: &Path, extra: &[&str]| crate::common::apply_record((&design, &data), key, out, extra);
-    let appended = run(&dir.path().join("appended.csv"), &[]);
+    let appended = run(&dir.path().join("appended.csv"), &["--keep-raw"]);
     let replaced = run(&dir.path().join("replaced.csv"), &["--replace"]);
     assert!(replaced.starts_with("id,A,B\n"), "{}", &replaced[..40]);
     for (a, r) in appended.lines().skip(1).zip(replaced.lines().skip(1)) {

@@ -468,7 +468,7 @@ fn data_dash_reads_standard_input() {
     assert_eq!(v["prior"][0], 0.6, "{v}");
     let out = run("apply --laplace-scale 1 --seed 3 --data - --column s --output -");
     assert_eq!(out.lines().count(), 6, "{out}");
-    assert!(out.starts_with("id,c,s,s_private\n"), "{out}");
+    assert!(out.starts_with("id,c,s_private\n"), "{out}");
 }
 
 #[test]
@@ -510,8 +510,7 @@ fn csv_output_defuses_formula_cells() {
         "=HYPERLINK(1),+A2",
     ]);
     for line in out.lines().skip(1) {
-        let cell = line.split(',').nth(1).unwrap();
-        assert!(cell == "'=HYPERLINK(1)" || cell == "'+A2", "{out}");
+        assert!(line == "'=HYPERLINK(1)" || line == "'+A2", "{out}");
     }
 }
 

@@ -20,6 +20,7 @@ mod nulls;
 mod record_bins;
 mod record_keys;
 mod record_labels;
+mod release;
 mod report;
 mod serve;
 mod serve_load;

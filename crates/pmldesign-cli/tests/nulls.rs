@@ -231,8 +231,9 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
         for (i, row) in text.lines().skip(1).enumerate() {
             let fields: Vec<&str> = row.split(',').collect();
             let missing = i % 7 == 6 || i % 11 == 10;
+            let n = fields.len();
             assert_eq!(
-                fields[2].is_empty() && fields[3].is_empty(),
+                fields[n - 2].is_empty() && fields[n - 1].is_empty(),
                 missing,
                 "row {i}: {row}"
             );

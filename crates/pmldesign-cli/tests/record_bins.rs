@@ -73,7 +73,7 @@ fn a_binned_column_is_counted_in_its_bins_and_apply_cuts_it_alike() {
         let settings = &record["designs"][design]["provenance"]["settings"];
         assert_eq!(settings[setting], EDGES, "{mode}: {settings}");
         let out = dir.path().join(format!("{mode}.csv"));
-        let written = apply_record((&file, &data), SEED, &out, &[]);
+        let written = apply_record((&file, &data), SEED, &out, &["--keep-raw"]);
         let private = column(&written, 3);
         assert_eq!(private.len(), 120);
         let released: Vec<String> = match mode {
@@ -105,8 +105,9 @@ fn apply_recuts_by_the_recorded_edges_and_refuses_altered_ones() {
         labelled.push_str(&format!("{},\"{}\",{}\n", f[0], LABELS[bin], f[2]));
     }
     let labels = write(dir.path(), "labels.csv", &labelled);
-    let by_number = apply_record((&file, &data), SEED, &dir.path().join("a.csv"), &[]);
-    let by_label = apply_record((&file, &labels), SEED, &dir.path().join("b.csv"), &[]);
+    let keep = ["--keep-raw"];
+    let by_number = apply_record((&file, &data), SEED, &dir.path().join("a.csv"), &keep);
+    let by_label = apply_record((&file, &labels), SEED, &dir.path().join("b.csv"), &keep);
     assert_eq!(column(&by_number, 3), column(&by_label, 3));
     assert_eq!(column(&by_number, 4), column(&by_label, 4));
     let text = std::fs::read_to_string(&file).unwrap();

@@ -19,7 +19,9 @@ fn by_key(out: &str) -> std::collections::BTreeMap<String, String> {
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (f[0].to_string(), format!("{},{}", f[3], f[4]))
+            // The private columns are the last two (the raw ones are left out).
+            let n = f.len();
+            (f[0].to_string(), format!("{},{}", f[n - 2], f[n - 1]))
         })
         .collect()
 }

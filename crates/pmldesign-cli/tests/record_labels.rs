@@ -22,7 +22,9 @@ fn released(out: &str) -> Vec<(String, String)> {
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (f[2].to_string(), f[3].to_string())
+            // The private columns are the last two (the raw ones are left out).
+            let n = f.len();
+            (f[n - 2].to_string(), f[n - 1].to_string())
         })
         .collect()
 }

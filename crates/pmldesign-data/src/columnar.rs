@@ -9,9 +9,11 @@ use crate::counts::{CategoryCounts, Counting};
 use crate::nulls::{APPLY_FIX, COUNT_FIX, Nulls};
 use crate::privatise::{
     ColumnPrivatiser, Handling, OnUnknown, Placement, PrivatiseError, PrivatiseSummary, RowPlace,
-    unknown_at,
+    SeenKeys, unknown_at,
 };
-use crate::record_privatise::{RecordHandling, RecordPrivatiser};
+use crate::record_privatise::{
+    RecordHandling, RecordPrivatiser, Slot, output_slots, private_names,
+};
 use crate::records::{RecordCounter, RecordCounting};
 use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch, StringArray};
@@ -219,13 +221,17 @@ fn missing_at(place: &str) -> PrivatiseError {
     ))
 }
 
-/// The schema written: the input's, with the privatised column appended or in
-/// place of the original (text, nullable: a kept unknown value is null).
+/// The schema written: the input's (without the raw column unless it is kept),
+/// with the privatised column appended or in place of the original (text,
+/// nullable: a kept unknown value is null).
 fn output_schema(schema: &Schema, idx: usize, placement: Placement<'_>) -> Result<SchemaRef> {
     let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
     match placement {
         Placement::Replace => fields[idx] = Field::new(fields[idx].name(), DataType::Utf8, true),
-        Placement::Append(name) => {
+        Placement::Private(name) | Placement::Append(name) => {
+            if !placement.keeps_raw() {
+                fields.remove(idx);
+            }
             if fields.iter().any(|f| f.name() == name) {
                 return Err(ModelError::invalid(
                     "output column",
@@ -290,11 +296,16 @@ where
     let out_schema = output_schema(&schema, idx, placement)?;
     let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
     let mut summary = PrivatiseSummary::default();
+    let mut seen = SeenKeys::default();
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
         let text = as_text(batch.column(idx), column)?;
         let places = match key {
-            Some((name, k)) => Some(key_places(batch.column(k), name, summary.rows)?),
+            Some((name, k)) => Some(key_places(
+                batch.column(k),
+                (name, summary.rows),
+                &mut seen,
+            )?),
             None => None,
         };
         let rows = (how, places.as_deref());
@@ -303,6 +314,10 @@ where
         match placement {
             Placement::Replace => columns[idx] = private,
             Placement::Append(_) => columns.push(private),
+            Placement::Private(_) => {
+                columns.remove(idx);
+                columns.push(private);
+            }
         }
         write_kept(&mut writer, &out_schema, columns, keep)?;
     }
@@ -342,21 +357,26 @@ fn column_of(schema: &Schema, name: &str) -> Result<usize> {
     })
 }
 
-/// The stream places of a batch's keys (rows from `first`); a null or empty key
-/// is refused naming its row.
-fn key_places(keys: &ArrayRef, name: &str, first: u64) -> Result<Vec<u64>> {
+/// The stream places of a batch's keys (rows from `first`); a null, empty or
+/// repeated key is refused naming its row ([`SeenKeys`]).
+fn key_places(
+    keys: &ArrayRef,
+    (name, first): (&str, u64),
+    seen: &mut SeenKeys,
+) -> Result<Vec<u64>> {
     let text = as_text(keys, name)?;
     (0..text.len())
         .map(|i| {
-            if text.is_null(i) || text.value(i).is_empty() {
+            let row = first + i as u64;
+            if text.is_null(i) {
                 return Err(ModelError::invalid(
-                    format!("key column {name:?} at row {}", first + i as u64),
-                    if text.is_null(i) { NULL } else { "\"\"" },
+                    format!("key column {name:?} at row {row}"),
+                    NULL,
                     "every row needs its user's key",
                     "fill the key column, or draw by position (no --key)",
                 ));
             }
-            Ok(crate::stream::key_position(text.value(i).as_bytes()))
+            seen.place(text.value(i).as_bytes(), name, ("row", row))
         })
         .collect()
 }
@@ -423,8 +443,8 @@ fn privatise_batch<P: ColumnPrivatiser + ?Sized>(
 }
 
 /// Privatises the columns of a record together in a Parquet file, as
-/// [`crate::record_privatise::privatise_record`] does for CSV: every input column
-/// kept, `{column}_private` appended for each (text, null where a row was kept with
+/// [`crate::record_privatise::privatise_record`] does for CSV: the raw columns
+/// left out, kept or replaced as `how.raw` says, `{column}_private` for each (text, null where a row was kept with
 /// a value outside its column's alphabet), batch by batch.
 pub fn privatise_record_parquet<W: Write + Send>(
     input: File,
@@ -434,52 +454,64 @@ pub fn privatise_record_parquet<W: Write + Send>(
     privatiser: &mut dyn RecordPrivatiser,
 ) -> std::result::Result<PrivatiseSummary, PrivatiseError> {
     let (reader, idx, schema) = open_columns(input, columns)?;
-    let replace = how.replace;
     let key = match how.rows {
         RowPlace::Key(name) => Some((name, column_of(&schema, name)?)),
         RowPlace::Position => None,
     };
-    let mut fields: Vec<Field> = schema.fields().iter().map(|f| f.as_ref().clone()).collect();
-    for (c, &i) in columns.iter().zip(&idx) {
-        if replace {
-            fields[i] = Field::new(c, DataType::Utf8, true);
-            continue;
-        }
-        let name = format!("{c}_private");
-        if fields.iter().any(|f| f.name() == &name) {
-            return Err(ModelError::invalid(
-                "output column",
-                format!("{name:?}"),
-                "the file has a column of that name already",
-                "rename that column of the input first",
-            )
-            .into());
-        }
-        fields.push(Field::new(name, DataType::Utf8, true));
-    }
-    let out_schema: SchemaRef =
-        Arc::new(Schema::new_with_metadata(fields, schema.metadata().clone()));
+    let slots = output_slots(schema.fields().len(), &idx, how.raw);
+    let out_schema = record_schema(&schema, &slots, &private_names(columns, how.raw))?;
     let mut writer = ArrowWriter::try_new(output, out_schema.clone(), None).map_err(write_error)?;
     let mut summary = PrivatiseSummary::default();
+    let mut seen = SeenKeys::default();
     for batch in reader {
         let batch = batch.map_err(parquet_error)?;
         let texts = batch_texts(&batch, columns, &idx)?;
         let places = match key {
-            Some((name, k)) => Some(key_places(batch.column(k), name, summary.rows)?),
+            Some((name, k)) => Some(key_places(
+                batch.column(k),
+                (name, summary.rows),
+                &mut seen,
+            )?),
             None => None,
         };
         let batch_how = (how.on_unknown, how.nulls, places.as_deref());
         let (private, keep) = record_batch(&texts, columns, batch_how, privatiser, &mut summary)?;
-        let mut arrays: Vec<ArrayRef> = batch.columns().to_vec();
-        if replace {
-            idx.iter().zip(private).for_each(|(&i, p)| arrays[i] = p);
-        } else {
-            arrays.extend(private);
-        }
+        let arrays: Vec<ArrayRef> = slots
+            .iter()
+            .map(|s| match *s {
+                Slot::Input(i) => batch.column(i).clone(),
+                Slot::Private(j) => private[j].clone(),
+            })
+            .collect();
         write_kept(&mut writer, &out_schema, arrays, keep)?;
     }
     writer.close().map_err(write_error)?;
     Ok(summary)
+}
+
+/// The schema of a record's output, laid out by `slots` (private columns as
+/// nullable text named `names`); a name written twice is refused.
+fn record_schema(schema: &Schema, slots: &[Slot], names: &[String]) -> Result<SchemaRef> {
+    let fields: Vec<Field> = slots
+        .iter()
+        .map(|s| match *s {
+            Slot::Input(i) => schema.field(i).clone(),
+            Slot::Private(j) => Field::new(&names[j], DataType::Utf8, true),
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    if let Some(taken) = fields.iter().find(|f| !seen.insert(f.name().clone())) {
+        return Err(ModelError::invalid(
+            "output column",
+            format!("{:?}", taken.name()),
+            "the file has a column of that name already",
+            "rename that column of the input first",
+        ));
+    }
+    Ok(Arc::new(Schema::new_with_metadata(
+        fields,
+        schema.metadata().clone(),
+    )))
 }
 
 /// One batch of a record: the private columns, and the rows kept if some were skipped.

@@ -24,7 +24,7 @@
 //! let mut privatiser = CategoricalPrivatiser::new(&w, labels.clone(), labels, (&key, "colour"))?;
 //! let mut out = Vec::new();
 //! let summary = privatise_column(csv.as_bytes(), &mut out, "colour",
-//!     Placement::Append("colour_private"), OnUnknown::Error, &mut privatiser)?;
+//!     Placement::Private("colour_private"), OnUnknown::Error, &mut privatiser)?;
 //! assert_eq!(summary.privatised, 3);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -12,10 +12,11 @@
 //! let mut p = CategoricalPrivatiser::new(&w, names.clone(), names, (&key, "v"))?;
 //! let mut out = Vec::new();
 //! let input = "id,v\n1,a\n2,b\n";
-//! let summary = privatise_column(input.as_bytes(), &mut out, "v", Placement::Append("v_private"),
+//! let summary = privatise_column(input.as_bytes(), &mut out, "v", Placement::Private("v_private"),
 //!                                OnUnknown::Error, &mut p)?;
 //! assert_eq!(summary.privatised, 2);
-//! assert_eq!(String::from_utf8(out).unwrap(), "id,v,v_private\n1,a,a\n2,b,b\n");
+//! // The raw column is left out: the output holds no raw value of the secret.
+//! assert_eq!(String::from_utf8(out).unwrap(), "id,v_private\n1,a\n2,b\n");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -49,13 +50,24 @@ pub enum OnUnknown {
     Keep,
 }
 
-/// Where the privatised values go.
+/// Where the privatised values go, and whether the raw column stays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement<'a> {
-    /// A new last column of this name (the original column stays).
+    /// A new last column of this name, the raw column left out: the output holds
+    /// no raw value of the secret (the default of `pml apply`).
+    Private(&'a str),
+    /// A new last column of this name beside the raw column, which stays
+    /// (`pml apply --keep-raw`: such an output is not a release).
     Append(&'a str),
     /// In place of the original values (the header is unchanged).
     Replace,
+}
+
+impl Placement<'_> {
+    /// Whether the raw column is written (only [`Placement::Append`] keeps it).
+    pub fn keeps_raw(self) -> bool {
+        matches!(self, Placement::Append(_))
+    }
 }
 
 /// What [`privatise_column`] did.
@@ -132,7 +144,8 @@ where
 /// where each row draws from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Handling<'a> {
-    /// Where the privatised values go [default: appended as `private`].
+    /// Where the privatised values go [default: appended as `private`, the raw
+    /// column left out].
     pub placement: Placement<'a>,
     /// A value outside the alphabet [default: an error].
     pub on_unknown: OnUnknown,
@@ -148,7 +161,7 @@ pub struct Handling<'a> {
 impl Default for Handling<'_> {
     fn default() -> Self {
         Handling {
-            placement: Placement::Append("private"),
+            placement: Placement::Private("private"),
             on_unknown: OnUnknown::Error,
             rows: RowPlace::Position,
             nulls: Nulls::Error,
@@ -225,7 +238,8 @@ where
         RowPlace::Key(name) => Some((name, column_index(&header, name)?)),
         RowPlace::Position => None,
     };
-    write_header(&mut wtr, &header, placement)?;
+    write_header(&mut wtr, &header, (idx, placement))?;
+    let mut seen = SeenKeys::default();
 
     let mut summary = PrivatiseSummary::default();
     let mut record = csv::ByteRecord::new();
@@ -236,7 +250,7 @@ where
         // The reader is not flexible: every record has as many fields as the header.
         let field = record.get(idx).unwrap_or_default();
         let row = match key {
-            Some(k) => key_place(&record, k)?,
+            Some(k) => seen.of_record(&record, k)?,
             None => summary.rows - 1,
         };
         let Some(value) = how.value(field) else {
@@ -275,6 +289,14 @@ fn write_row<W: std::io::Write>(
     out: &[u8],
 ) -> std::result::Result<(), PrivatiseError> {
     match placement {
+        Placement::Private(_) => wtr.record(
+            record
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != idx)
+                .map(|(_, f)| f)
+                .chain(std::iter::once(out)),
+        ),
         Placement::Append(_) => wtr.record(record.iter().chain(std::iter::once(out))),
         Placement::Replace => wtr.record(
             record
@@ -285,22 +307,60 @@ fn write_row<W: std::io::Write>(
     }
 }
 
-/// The stream place of a record's key (column `name` at index `idx`).
-pub(crate) fn key_place(
-    record: &csv::ByteRecord,
-    (name, idx): (&str, usize),
-) -> std::result::Result<u64, PrivatiseError> {
-    let key = record.get(idx).unwrap_or_default();
-    if key.is_empty() {
-        let line = record.position().map_or(0, |p| p.line());
-        return Err(PrivatiseError::Input(ModelError::invalid(
-            format!("key column {name:?} at line {line}"),
-            "\"\"",
-            "every row needs its user's key",
-            "fill the key column, or draw by position (no --key)",
-        )));
+/// The user keys of a file's rows, by the stream place each gives: a key on two
+/// rows (or two keys sharing a place) would give both rows the same draw, and
+/// seeing two different outputs would then prove the person's two values
+/// differ; the second such row is refused. Holds one entry (about 32 bytes) per
+/// row: 10 million keyed rows take about 320 MB.
+#[derive(Debug, Default)]
+pub(crate) struct SeenKeys {
+    first: std::collections::HashMap<u64, u64>,
+}
+
+impl SeenKeys {
+    /// The place of `key` on row `at` (a CSV line, or a Parquet row: `unit`
+    /// says which) of key column `name`, refused if empty or seen before.
+    pub(crate) fn place(
+        &mut self,
+        key: &[u8],
+        name: &str,
+        (unit, at): (&str, u64),
+    ) -> std::result::Result<u64, ModelError> {
+        let field = || format!("key column {name:?} at {unit} {at}");
+        if key.is_empty() {
+            return Err(ModelError::invalid(
+                field(),
+                "\"\"",
+                "every row needs its user's key",
+                "fill the key column, or draw by position (no --key)",
+            ));
+        }
+        let place = crate::stream::key_position(key);
+        if let Some(before) = self.first.insert(place, at) {
+            return Err(ModelError::invalid(
+                field(),
+                format!("{:?}", String::from_utf8_lossy(key)),
+                format!(
+                    "{unit} {before} has this key too (or one drawing from the same place), and \
+                     rows of one key would draw the same noise"
+                ),
+                "give each row its own key (release one record per user with a record \
+                 design), or draw by position (no --key)",
+            ));
+        }
+        Ok(place)
     }
-    Ok(crate::stream::key_position(key))
+
+    /// The place of a CSV record's key (column `name` at index `idx`).
+    pub(crate) fn of_record(
+        &mut self,
+        record: &csv::ByteRecord,
+        (name, idx): (&str, usize),
+    ) -> std::result::Result<u64, PrivatiseError> {
+        let line = record.position().map_or(0, |p| p.line());
+        let key = record.get(idx).unwrap_or_default();
+        Ok(self.place(key, name, ("line", line))?)
+    }
 }
 
 /// A `csv` reading error: an I/O failure, or malformed input naming its line.
@@ -317,16 +377,19 @@ pub(crate) fn read_error(e: csv::Error) -> PrivatiseError {
     }
 }
 
-/// Writes the header of the output: the input's, with the new column appended
-/// unless the values are replaced in place (a name already taken is an error).
+/// Writes the header of the output: the input's (without the raw column unless
+/// it is kept), with the new column appended unless the values are replaced in
+/// place (a name another column has is an error).
 fn write_header<W: std::io::Write>(
     wtr: &mut RecordWriter<W>,
     header: &csv::ByteRecord,
-    placement: Placement<'_>,
+    (idx, placement): (usize, Placement<'_>),
 ) -> std::result::Result<(), PrivatiseError> {
     match placement {
-        Placement::Append(name) => {
-            if header.iter().any(|h| h == name.as_bytes()) {
+        Placement::Private(name) | Placement::Append(name) => {
+            let kept = |&(i, _): &(usize, &[u8])| placement.keeps_raw() || i != idx;
+            let mut names = header.iter().enumerate().filter(kept).map(|(_, h)| h);
+            if names.any(|h| h == name.as_bytes()) {
                 return Err(ModelError::invalid(
                     "output column",
                     format!("{name:?}"),
@@ -335,7 +398,8 @@ fn write_header<W: std::io::Write>(
                 )
                 .into());
             }
-            wtr.record(header.iter().chain(std::iter::once(name.as_bytes())))
+            let names = header.iter().enumerate().filter(kept).map(|(_, h)| h);
+            wtr.record(names.chain(std::iter::once(name.as_bytes())))
         }
         Placement::Replace => wtr.record(header.iter()),
     }

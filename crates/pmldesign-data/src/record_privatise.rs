@@ -7,7 +7,7 @@ use crate::bins::Bins;
 use crate::nulls::Nulls;
 use crate::privatise::{
     ColumnPrivatiser, OnUnknown, PrivatiseError, PrivatiseSummary, RecordWriter, RowPlace,
-    key_place, read_error, unknown_error,
+    SeenKeys, read_error, unknown_error,
 };
 use crate::sampler::{LabelIndex, MechanismSampler};
 use crate::stream::{ColumnStream, StreamKey};
@@ -190,23 +190,63 @@ impl RecordPrivatiser for JointPrivatiser {
 /// How the rows of a record are privatised: a value outside its column's
 /// alphabet (`on_unknown`), a missing one (`nulls`, [`Nulls::record_row`]), where
 /// each row draws from (`rows`: its position, or its user's key as for one
-/// column) and whether the private values replace the raw ones.
+/// column) and what becomes of the raw columns (`raw`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RecordHandling<'a> {
     /// A row with a value outside its column's alphabet.
     pub on_unknown: OnUnknown,
-    /// The private values in place of the raw columns (the output then holds no
-    /// raw value of the record), or `{column}_private` appended.
-    pub replace: bool,
+    /// The raw columns of the record: left out (the default), kept beside the
+    /// private ones, or replaced by them in place.
+    pub raw: RawColumns,
     /// A missing value.
     pub nulls: Nulls,
     /// The place of the streams each row draws from.
     pub rows: RowPlace<'a>,
 }
 
-/// Streams CSV from `reader` to `writer`, appending `{column}_private` for each of
-/// `columns` (or, with `how.replace`, writing the private values in place of the
-/// raw ones), privatised together by `privatiser`. A row with a value outside its
+/// What becomes of a record's raw columns in the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RawColumns {
+    /// Left out, `{column}_private` appended for each: the output holds no raw
+    /// value of the record (the default).
+    #[default]
+    Dropped,
+    /// Kept, `{column}_private` appended beside them (`pml apply --keep-raw`:
+    /// such an output is not a release).
+    Kept,
+    /// The private values written in the raw columns' places, under their names.
+    Replaced,
+}
+
+/// Where one output column comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// Input column `i`, as it is.
+    Input(usize),
+    /// The private values of the record's column `j`.
+    Private(usize),
+}
+
+/// The output's columns, in order, for an input of `width` columns whose
+/// record columns are at `idx`: the CSV and the Parquet writers' one layout.
+pub(crate) fn output_slots(width: usize, idx: &[usize], raw: RawColumns) -> Vec<Slot> {
+    let private = |i: usize| idx.iter().position(|&k| k == i);
+    let mut slots: Vec<Slot> = (0..width)
+        .filter_map(|i| match (private(i), raw) {
+            (Some(j), RawColumns::Replaced) => Some(Slot::Private(j)),
+            (Some(_), RawColumns::Dropped) => None,
+            _ => Some(Slot::Input(i)),
+        })
+        .collect();
+    if raw != RawColumns::Replaced {
+        slots.extend((0..idx.len()).map(Slot::Private));
+    }
+    slots
+}
+
+/// Streams CSV from `reader` to `writer` with `{column}_private` for each of
+/// `columns`, the raw columns left out, kept or replaced as `how.raw` says,
+/// privatised together by `privatiser`. A row with a value outside its
 /// column's alphabet is handled as `how.on_unknown` says (kept with every private
 /// value empty); a missing value as `how.nulls` says (the label
 /// [`crate::NULL_LABEL`], or the row written with every private value missing).
@@ -232,14 +272,16 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
         RowPlace::Key(name) => Some((name, column_index(&header, name)?)),
         RowPlace::Position => None,
     };
-    write_record_header(&mut wtr, &header, columns, how.replace)?;
+    let slots = output_slots(header.len(), &idx, how.raw);
+    write_record_header(&mut wtr, &header, (columns, how.raw), &slots)?;
+    let mut seen = SeenKeys::default();
     let mut summary = PrivatiseSummary::default();
     let mut record = csv::ByteRecord::new();
     let mut outs: Vec<Vec<u8>> = vec![Vec::new(); columns.len()];
     while rdr.read_byte_record(&mut record).map_err(read_error)? {
         summary.rows += 1;
         let place = match key {
-            Some(k) => key_place(&record, k)?,
+            Some(k) => seen.of_record(&record, k)?,
             None => summary.rows - 1,
         };
         let mut values: Vec<&[u8]> = idx
@@ -270,57 +312,60 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
         } else {
             summary.privatised += 1;
         }
-        write_record_row(&mut wtr, &record, (&idx, &outs), how.replace)?;
+        write_record_row(&mut wtr, &record, &outs, &slots)?;
     }
     wtr.flush()?;
     Ok(summary)
 }
 
-/// The header: the input's, with `{column}_private` appended for each of
-/// `columns` unless they replace the raw ones (a name the input has is refused).
+/// The header, laid out by `slots`: an input column's name, or a private
+/// column's (`{column}_private`, or the raw name when it replaces it). A name
+/// written twice is refused.
 fn write_record_header<W: std::io::Write>(
     wtr: &mut RecordWriter<W>,
     header: &csv::ByteRecord,
-    columns: &[String],
-    replace: bool,
+    (columns, raw): (&[String], RawColumns),
+    slots: &[Slot],
 ) -> std::result::Result<(), PrivatiseError> {
-    let names: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
-    if let Some(taken) = names
-        .iter()
-        .filter(|_| !replace)
-        .find(|n| header.iter().any(|h| h == n.as_bytes()))
-    {
+    let names = private_names(columns, raw);
+    let field = |s: &Slot| match *s {
+        Slot::Input(i) => header.get(i).unwrap_or_default(),
+        Slot::Private(j) => names[j].as_bytes(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    if let Some(taken) = slots.iter().map(field).find(|n| !seen.insert(*n)) {
         return Err(ModelError::invalid(
             "output column",
-            format!("{taken:?}"),
+            format!("{:?}", String::from_utf8_lossy(taken)),
             "the input already has a column of that name",
             "rename that column of the input first",
         )
         .into());
     }
-    let added = names.iter().filter(|_| !replace).map(|n| n.as_bytes());
-    wtr.record(header.iter().chain(added))
+    wtr.record(slots.iter().map(field))
 }
 
-/// One output row: the private values in the raw columns' places (`replace`)
-/// or after the input's fields.
+/// The names of the private columns: the raw names where they replace the raw
+/// columns, else `{column}_private`.
+pub(crate) fn private_names(columns: &[String], raw: RawColumns) -> Vec<String> {
+    columns
+        .iter()
+        .map(|c| match raw {
+            RawColumns::Replaced => c.clone(),
+            _ => format!("{c}_private"),
+        })
+        .collect()
+}
+
+/// One output row, laid out by `slots`.
 fn write_record_row<W: std::io::Write>(
     wtr: &mut RecordWriter<W>,
     record: &csv::ByteRecord,
-    (idx, outs): (&[usize], &[Vec<u8>]),
-    replace: bool,
+    outs: &[Vec<u8>],
+    slots: &[Slot],
 ) -> std::result::Result<(), PrivatiseError> {
-    if replace {
-        let fields =
-            record
-                .iter()
-                .enumerate()
-                .map(|(i, f)| match idx.iter().position(|&k| k == i) {
-                    Some(j) => outs[j].as_slice(),
-                    None => f,
-                });
-        Ok(wtr.record(fields)?)
-    } else {
-        Ok(wtr.record(record.iter().chain(outs.iter().map(Vec::as_slice)))?)
-    }
+    wtr.record(slots.iter().map(|s| match *s {
+        Slot::Input(i) => record.get(i).unwrap_or_default(),
+        Slot::Private(j) => outs[j].as_slice(),
+    }))
 }

@@ -342,3 +342,99 @@ fn a_parquet_column_of_numbers_bins_as_csv() {
     );
     assert_eq!((pq.labels.len(), pq.dropped, pq.rows), (3, 61, 2439));
 }
+
+/// The names of a Parquet file's columns.
+fn column_names(bytes: &[u8]) -> Vec<String> {
+    let b = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::copy_from_slice(bytes)).unwrap();
+    b.schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect()
+}
+
+/// A release leaves the raw column out, in Parquet as in CSV, with the same draws
+/// as when the raw column is kept.
+#[test]
+fn the_private_placement_leaves_the_raw_column_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 2500, None);
+    let run = |placement| {
+        let mut out = Vec::new();
+        let f = std::fs::File::open(&path).unwrap();
+        privatise_parquet(
+            f,
+            &mut out,
+            "v",
+            placement,
+            OnUnknown::Error,
+            &mut privatiser(),
+        )
+        .unwrap();
+        out
+    };
+    let (released, kept) = (
+        run(Placement::Private("v_private")),
+        run(Placement::Append("v_private")),
+    );
+    assert_eq!(column_names(&released), ["id", "v_private"]);
+    assert_eq!(column_names(&kept), ["id", "v", "v_private"]);
+    let mut csv_out = Vec::new();
+    let p = Placement::Private("v_private");
+    privatise_column(
+        csv.as_bytes(),
+        &mut csv_out,
+        "v",
+        p,
+        OnUnknown::Error,
+        &mut privatiser(),
+    )
+    .unwrap();
+    let text = String::from_utf8(csv_out).unwrap();
+    assert!(text.starts_with("id,v_private\n0,"), "{}", &text[..40]);
+    let csv_private: Vec<Option<String>> = text
+        .lines()
+        .skip(1)
+        .map(|l| Some(l.rsplit(',').next().unwrap().to_string()))
+        .collect();
+    assert_eq!(private_column(kept), csv_private);
+}
+
+/// A key on two rows is refused, naming the key and both places, in CSV and
+/// Parquet: the two rows would draw the same noise.
+#[test]
+fn a_repeated_key_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, csv) = files(dir.path(), 30, None);
+    let how = Handling {
+        placement: Placement::Private("v_private"),
+        rows: pmldesign_data::RowPlace::Key("v"),
+        ..Handling::default()
+    };
+    let mut sink = Vec::new();
+    let e =
+        privatise_column_by(csv.as_bytes(), &mut sink, "v", how, &mut privatiser()).unwrap_err();
+    let text = e.to_string();
+    // Rows 0..2 hold three distinct values; the first repeat is on line 5, of line 3.
+    assert!(
+        text.contains("key column \"v\" at line 5") && text.contains("line 3 has this key"),
+        "{text}"
+    );
+    let f = std::fs::File::open(&path).unwrap();
+    let e =
+        pmldesign_data::columnar::privatise_parquet_by(f, &mut sink, "v", how, &mut privatiser())
+            .unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("at row 3") && text.contains("row 1 has this key"),
+        "{text}"
+    );
+    // Distinct keys draw: the id column.
+    let how = Handling {
+        rows: pmldesign_data::RowPlace::Key("id"),
+        ..how
+    };
+    let mut out = Vec::new();
+    let s = privatise_column_by(csv.as_bytes(), &mut out, "v", how, &mut privatiser()).unwrap();
+    assert_eq!(s.privatised, 30);
+}

@@ -76,6 +76,7 @@ pub const OUTPUT_FORMAT_VERSION: u32 = 1;
 pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;
+pub use solution::public::{PublicChecks, PublicDesign, PublicSet};
 pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
 

@@ -88,20 +88,31 @@ pub struct ApplyArgs {
     pub column: Option<String>,
     /// A column of user keys: each row draws from the place of the stream its key
     /// gives instead of its position, so reordered or split rows draw the same
-    /// (Python's `apply(..., key=)`). A missing key is an error.
+    /// (Python's `apply(..., key=)`). A missing key is an error, and so is a key
+    /// on two rows (their draws would be the same: release one record per user
+    /// with a record design instead). The keys seen are held in memory, about
+    /// 32 bytes a row.
     #[arg(long, value_name = "NAME")]
     pub key: Option<String>,
-    /// Where to write the CSV with the privatised column (a regular file is
-    /// replaced atomically: a temporary file renamed into place; `-` is stdout).
+    /// Where to write the release: the table's other columns as they are and the
+    /// privatised column appended (`<column>_private`), the raw column left out
+    /// (see --keep-raw, --replace). A regular file is replaced atomically (a
+    /// temporary file renamed into place); `-` is stdout.
     #[arg(long, value_name = "OUT.csv")]
     pub output: PathBuf,
     /// Name of the added column [default: <column>_private].
     #[arg(long, value_name = "NAME", conflicts_with = "replace")]
     pub output_column: Option<String>,
-    /// Overwrite the secret column with the privatised values instead of adding a
-    /// column (the output then holds no raw secret).
+    /// Write the privatised values in the secret column's place, under its name,
+    /// instead of appending `<column>_private` (record designs: every column of
+    /// the record).
     #[arg(long)]
     pub replace: bool,
+    /// Keep the raw secret column (record designs: every raw column of the
+    /// record) beside the privatised one. The output is then not a release: it
+    /// holds the very values the guarantee protects; a warning says so.
+    #[arg(long, conflicts_with = "replace")]
+    pub keep_raw: bool,
     /// Secret key of the random draws, a whole number below 2^256 (decimal or
     /// 0x-hex): the same key, mechanism, column name and rows give the same output,
     /// however the rows are split. Whoever knows it can undo most of the noise,

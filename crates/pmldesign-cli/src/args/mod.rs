@@ -16,6 +16,7 @@ pub mod input;
 pub mod level;
 pub mod metric;
 pub mod output;
+pub mod publish;
 pub mod report;
 #[cfg(feature = "serve")]
 pub mod serve;
@@ -95,9 +96,13 @@ pub enum Command {
     Estimate(estimate::EstimateArgs),
     /// Apply a mechanism to a CSV column: each row's value x gets an output drawn
     /// from P(.|x) (or, for a {-1,1} column, x plus discrete Laplace or Gaussian
-    /// noise on a grid),
-    /// added as a new column; streamed, reproducible with --seed.
+    /// noise on a grid), written in place of the raw column as
+    /// `<column>_private`; streamed, reproducible with --seed.
     Apply(apply::ApplyArgs),
+    /// Cut the file handed to the receivers of a release from a design file: the
+    /// mechanism, names and guarantee, without the prior, counts or sample size
+    /// (`pml estimate` reads it).
+    Publish(publish::PublishArgs),
     /// A local web page for people who do not script: upload a CSV or Parquet
     /// file or paste counts, pick the column, eps, delta, notion and utility, see
     /// the report, and download design.json, the report and the privatised file.

@@ -15,7 +15,7 @@ use crate::io::write::{check_outputs, write_atomic_with, write_error};
 use crate::render::apply::summary_line;
 use crate::render::csv::defuse;
 use pmldesign_data::record_privatise::{
-    BinnedRecord, ColumnByColumn, JointPrivatiser, RecordHandling, RecordPrivatiser,
+    BinnedRecord, ColumnByColumn, JointPrivatiser, RawColumns, RecordHandling, RecordPrivatiser,
     privatise_record,
 };
 use pmldesign_data::stream::StreamKey;
@@ -50,10 +50,16 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         Some(path) => Some(read_text("--mechanism", path)?),
         None => None,
     };
-    if let (Some(path), Some(text)) = (&a.mechanism, &text)
-        && let Some(r) = record_from_text("--mechanism", path, text)?
-    {
-        return run_record(&a, &r, &key, stop);
+    if let (Some(path), Some(text)) = (&a.mechanism, &text) {
+        if crate::io::load::public_from_text("--mechanism", path, text)?.is_some() {
+            return Err(CliError::Usage(format!(
+                "invalid --mechanism {}: a public file (pml publish), which carries no certificate to verify; apply the design file it was published from",
+                path.display()
+            )));
+        }
+        if let Some(r) = record_from_text("--mechanism", path, text)? {
+            return run_record(&a, &r, &key, stop);
+        }
     }
     let column = a.column.clone().ok_or_else(|| {
         CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
@@ -62,10 +68,11 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     let nulls = a.nulls.map_or(recorded, Into::into);
     let on_unknown = on_unknown(&a);
     let default_name = format!("{column}_private");
-    let placement = if a.replace {
-        Placement::Replace
-    } else {
-        Placement::Append(a.output_column.as_deref().unwrap_or(&default_name))
+    let name = a.output_column.as_deref().unwrap_or(&default_name);
+    let placement = match (a.replace, a.keep_raw) {
+        (true, _) => Placement::Replace,
+        (false, true) => Placement::Append(name),
+        (false, false) => Placement::Private(name),
     };
     // Opened once, before the output exists.
     let source = if formats(&a)? {
@@ -93,7 +100,20 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     if let Some(statement) = statement {
         crate::say::note(&statement);
     }
+    warn_kept_raw(&a, std::slice::from_ref(&column));
     Ok(())
+}
+
+/// Under `--keep-raw`, the warning that the output is no release (printed even
+/// under `-q`: it is about the guarantee).
+fn warn_kept_raw(a: &ApplyArgs, columns: &[String]) {
+    if a.keep_raw {
+        eprintln!(
+            "warning: --keep-raw: {} holds the raw column(s) {} beside the privatised values; it is not a release: hand out a copy without them (apply without --keep-raw)",
+            a.output.display(),
+            columns.join(", ")
+        );
+    }
 }
 
 /// The output of a run that can be stopped: every write first asks `stop`, and
@@ -144,7 +164,8 @@ fn on_unknown(a: &ApplyArgs) -> OnUnknown {
 }
 
 /// `pml apply` with a record design: every column it names, privatised together
-/// (CSV or Parquet), each `{column}_private` appended.
+/// (CSV or Parquet), each `{column}_private` appended in place of the raw
+/// columns (or beside them, `--keep-raw`; or in their places, `--replace`).
 fn run_record(
     a: &ApplyArgs,
     r: &RecordDesign,
@@ -175,9 +196,14 @@ fn run_record(
     };
     // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
     let recorded = recorded_record_nulls(r)?;
+    let raw = match (a.replace, a.keep_raw) {
+        (true, _) => RawColumns::Replaced,
+        (false, true) => RawColumns::Kept,
+        (false, false) => RawColumns::Dropped,
+    };
     let how = RecordHandling {
         on_unknown: on_unknown(a),
-        replace: a.replace,
+        raw,
         nulls: a.nulls.map_or(recorded, Into::into),
         rows: a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key),
     };
@@ -191,6 +217,7 @@ fn run_record(
         .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
     crate::say::note(&summary_line(&summary, &a.data, &a.output));
+    warn_kept_raw(a, &r.columns);
     Ok(())
 }
 

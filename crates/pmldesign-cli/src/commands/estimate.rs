@@ -5,7 +5,7 @@ use crate::args::estimate::{EstimateArgs, MethodArg};
 use crate::args::parse_counts;
 use crate::error::CliError;
 use crate::io::data::open_data;
-use crate::io::load::{design_from_text, record_from_text};
+use crate::io::load::{design_from_text, nulls_setting, public_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::Report;
@@ -28,23 +28,13 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
         return run_record(&a, &r);
     }
-    let file = matrix_from_text("--mechanism", &a.mechanism, &text)?;
-    let (note, recorded) = if file.design {
-        let d = design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;
-        let field = "provenance.settings.nulls";
-        (None, crate::io::load::recorded_nulls(&d, field)?)
-    } else {
-        let note = "a bare matrix: nothing in it was verified".to_string();
-        (Some(note), pmldesign_data::Nulls::Error)
-    };
-    let mechanism = Mechanism::from_rows(file.rows)
-        .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", a.mechanism.display())))?;
-    let inputs = file
-        .labels
-        .unwrap_or_else(|| numbered("x", mechanism.inputs()));
-    let outputs = file
-        .outputs
-        .unwrap_or_else(|| numbered("y", mechanism.outputs()));
+    let Read {
+        mechanism,
+        inputs,
+        outputs,
+        note,
+        recorded,
+    } = read_mechanism(&a, &text)?;
     let counts = released_counts(&a, &outputs, recorded)?;
     let settings = settings(&a);
     let estimate = estimate_frequencies(&mechanism, &counts, &settings)
@@ -71,6 +61,58 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         note,
     };
     emit(a.output.path(), &report.render(a.output.format())?)
+}
+
+/// The mechanism of `pml estimate`, its names, what could not be verified, and
+/// the recorded rule for missing values.
+struct Read {
+    mechanism: Mechanism,
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    note: Option<String>,
+    recorded: pmldesign_data::Nulls,
+}
+
+/// `--mechanism`: a public file (its checks redone), a design file (verified) or
+/// a bare matrix (nothing to verify).
+fn read_mechanism(a: &EstimateArgs, text: &str) -> Result<Read, CliError> {
+    if let Some(p) = public_from_text("--mechanism", &a.mechanism, text)? {
+        let recorded = nulls_setting(p.setting("nulls"), "settings.nulls")?;
+        return Ok(Read {
+            mechanism: p.mechanism().clone(),
+            inputs: p.labels().to_vec(),
+            outputs: p.outputs().to_vec(),
+            note: Some(format!(
+                "a public file: not re-verified here: {}",
+                p.unverified()
+            )),
+            recorded,
+        });
+    }
+    let file = matrix_from_text("--mechanism", &a.mechanism, text)?;
+    let (note, recorded) = if file.design {
+        let d = design_from_text::<Design>("--mechanism", &a.mechanism, text)?;
+        let field = "provenance.settings.nulls";
+        (None, crate::io::load::recorded_nulls(&d, field)?)
+    } else {
+        let note = "a bare matrix: nothing in it was verified".to_string();
+        (Some(note), pmldesign_data::Nulls::Error)
+    };
+    let mechanism = Mechanism::from_rows(file.rows)
+        .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", a.mechanism.display())))?;
+    let inputs = file
+        .labels
+        .unwrap_or_else(|| numbered("x", mechanism.inputs()));
+    let outputs = file
+        .outputs
+        .unwrap_or_else(|| numbered("y", mechanism.outputs()));
+    Ok(Read {
+        mechanism,
+        inputs,
+        outputs,
+        note,
+        recorded,
+    })
 }
 
 /// The counts of released values: from `--counts` or by counting `--column`

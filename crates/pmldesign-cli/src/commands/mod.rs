@@ -11,4 +11,5 @@ pub mod envelope;
 pub mod estimate;
 pub mod grid_noise;
 pub mod manual;
+pub mod publish;
 pub mod record;

@@ -138,10 +138,35 @@ pub fn design_from_text<T: serde::de::DeserializeOwned>(
 /// written by `pml design --nulls`) [default: error]; `field` names the setting
 /// in an error.
 pub fn recorded_nulls(d: &Design, field: &str) -> Result<Nulls, CliError> {
-    match d.provenance.as_ref().and_then(|p| p.settings.get("nulls")) {
+    let setting = d.provenance.as_ref().and_then(|p| p.settings.get("nulls"));
+    nulls_setting(setting.map(String::as_str), field)
+}
+
+/// A recorded `nulls` setting (a design's, a public file's) [default: error].
+pub fn nulls_setting(setting: Option<&str>, field: &str) -> Result<Nulls, CliError> {
+    match setting {
         Some(v) => Nulls::parse(field, v).map_err(|e| CliError::Usage(e.to_string())),
         None => Ok(Nulls::Error),
     }
+}
+
+/// A public file (`pml publish`) read from the file given with `flag` and
+/// verified, or `None` when the text is not one.
+pub fn public_from_text(
+    flag: &str,
+    path: &Path,
+    text: &str,
+) -> Result<Option<pmldesign_solver::PublicDesign>, CliError> {
+    let text = strip_bom(text);
+    let public = text.trim_start().starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|v| pmldesign_solver::PublicDesign::is_public_file(&v));
+    if !public {
+        return Ok(None);
+    }
+    pmldesign_solver::PublicDesign::from_json(text)
+        .map(Some)
+        .map_err(|e| CliError::Usage(format!("{flag} {}: {e}", path.display())))
 }
 
 /// What a record design recorded for missing values: its designs' (all alike,

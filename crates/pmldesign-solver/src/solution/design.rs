@@ -134,6 +134,18 @@ pub(crate) struct Run {
 }
 
 impl Design {
+    /// Whether `m` meets this design's notion at its level over its set, within
+    /// the certificate's tolerance: the test every mechanism recommended beside
+    /// the design passes (a baseline that fails it is marked, never advised).
+    pub fn admits(&self, m: &Mechanism) -> bool {
+        let levels = pmldesign_model::measures::NotionLevels::measure_notion(
+            m,
+            &self.uncertainty,
+            &self.notion,
+        );
+        levels.excess(&self.notion) <= self.certificate.tolerance
+    }
+
     /// A design of `mechanism` over `set` under its certificate's notion, with
     /// its status and baselines: the per-output figures measured under the
     /// reference prior, inputs named `x1..xN` and outputs `y1..yM` (a route

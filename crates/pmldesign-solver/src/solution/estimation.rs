@@ -56,16 +56,27 @@ impl Estimation {
         Ok(Some(Estimation { rows }))
     }
 
-    /// The baseline that estimates every input's mass alone with the smallest
-    /// error, when it is at least twice as accurate as the design (or the design
-    /// merges inputs, or estimates nothing): the mechanism to release where the
-    /// histogram is the goal, with its error's ratio to the design's (infinite
-    /// when the design's is not defined per input).
-    pub fn better_baseline(&self, inputs: usize) -> Option<(&EstimationRow, f64)> {
+    /// Among the baselines of `d` that meet its notion at its level
+    /// ([`Design::admits`]), the one that estimates every input's mass alone with
+    /// the smallest error, when it is at least twice as accurate as the design
+    /// (or the design merges inputs, or estimates nothing): the mechanism to
+    /// release where the histogram is the goal, with its error's ratio to the
+    /// design's (infinite when the design's is not defined per input).
+    pub fn better_baseline(&self, d: &Design) -> Option<(&EstimationRow, f64)> {
+        let inputs = d.labels.len();
         let (design, baselines) = self.rows.split_first()?;
+        let admitted: Vec<bool> = d
+            .baselines
+            .rows()
+            .iter()
+            // A matrix a file left out (the placeholder) is not measured.
+            .map(|r| r.mechanism.inputs() == inputs && d.admits(r.mechanism))
+            .collect();
         let best = baselines
             .iter()
-            .filter(|r| r.groups == inputs)
+            .zip(admitted.iter().chain(std::iter::repeat(&false)))
+            .filter(|&(r, &ok)| ok && r.groups == inputs)
+            .map(|(r, _)| r)
             .filter_map(|r| r.error_per_row.map(|e| (r, e)))
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
         let ratio = match design.error_per_row {
@@ -79,7 +90,7 @@ impl Estimation {
     /// better than `d` itself, if one does by at least 2x
     /// ([`Estimation::better_baseline`]).
     pub fn advice(&self, d: &Design) -> Option<String> {
-        let (best, ratio) = self.better_baseline(d.labels.len())?;
+        let (best, ratio) = self.better_baseline(d)?;
         let (name, utility) = (&best.mechanism, &d.utility_name);
         let why = format!("the design maximises {utility}, not estimation accuracy");
         Some(if ratio.is_finite() {

@@ -10,4 +10,5 @@ pub(crate) mod estimation;
 pub(crate) mod guarantee;
 pub(crate) mod loss;
 pub(crate) mod provenance;
+pub(crate) mod public;
 pub(crate) mod record;
