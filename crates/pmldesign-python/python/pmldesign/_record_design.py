@@ -341,9 +341,11 @@ def apply_record(
     key: Any = None,
     bins: Optional[Mapping[str, Any]] = None,
     output_labels: Optional[Mapping[str, Sequence[Any]]] = None,
+    keep_raw: bool = False,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
-    column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
+    column of the record design in place of the raw columns (which ``keep_raw``
+    keeps beside them), as ``pml apply --mechanism RECORD.json`` writes:
     compose and ldp draw each column from its own stream, joint one draw a row over
     the combinations, written back as the decoded values. Row ``offset + k`` draws
     from its own place of the streams. A row with a value outside its column's
@@ -354,7 +356,8 @@ def apply_record(
     it as its column's ``<null>``, ``drop`` writes the row with every private value
     null. With ``key`` (a column name of ``frame``, or one key per row), each row
     draws from the place of the streams its user's key gives (as ``pml apply
-    --key``): reordered or split rows release the same values. A binned column
+    --key``): reordered or split rows release the same values; a repeated key is
+    refused (the rows' draws would be coupled). A binned column
     (``design_record(..., bins=)``) is cut at ``bins={column: edges}``, by default
     the edges the design recorded, as ``pml apply`` cuts it. ``output_labels``
     (a mapping of column to names) renames the values a private column takes,
@@ -375,16 +378,27 @@ def apply_record(
         places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
     done = attached(frame, design, outs, missing, how, names)
-    if not replace:
+    return released(done, design.columns, replace=replace, keep_raw=keep_raw)
+
+
+def released(done: Any, raw: Sequence[str], *, replace: bool = False, keep_raw: bool = False) -> Any:
+    """A pandas or polars frame with ``{column}_private`` beside each raw column of
+    ``raw``, as released: the raw columns dropped (the default), the private
+    values in their places and names (``replace``), or both kept (``keep_raw``)."""
+    if keep_raw:
         return done
-    private = [f"{c}_private" for c in design.columns]
+    private = [f"{c}_private" for c in raw]
     if type(done).__module__.startswith("polars"):
         import polars as pl
 
-        return done.with_columns([pl.col(p).alias(c) for p, c in zip(private, design.columns)]).drop(private)
-    for p, c in zip(private, design.columns):
-        done[c] = done.pop(p)
-    return done
+        if replace:
+            return done.with_columns([pl.col(p).alias(c) for p, c in zip(private, raw)]).drop(private)
+        return done.drop(list(raw))
+    if replace:
+        for p, c in zip(private, raw):
+            done[c] = done.pop(p)
+        return done
+    return done.drop(columns=list(raw))
 
 
 def given_bins(design: RecordDesign, bins: Mapping[str, Any]) -> Dict[str, List[float]]:
