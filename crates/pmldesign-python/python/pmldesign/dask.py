@@ -140,7 +140,7 @@ def _refuse_repeated_keys(frame: Any, key: str) -> None:
     import dask
 
     places = frame.map_partitions(_keyed, key, meta=meta)["place"]
-    distinct, rows = dask.compute(places.nunique(), places.size)
+    distinct, rows = cast(Any, dask).compute(places.nunique(), places.size)  # one pass
     if distinct != rows:
         counts = places.value_counts().compute()
         place = counts[counts > 1].index[0]
@@ -214,7 +214,7 @@ def privatise(
         _, mapping = engine_labels(design, output_labels)
         kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
         return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping, kept_raw)
-    if column not in frame.columns:
+    if column is None or column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
     outputs, _ = engine_labels(design, output_labels)
