@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _native
 from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats
-from ._design import ArrayLike, Design, _labels, _matrix
+from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import PmlError
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
@@ -59,7 +59,7 @@ def named_outputs(
     """``output_labels`` checked: one distinct, non-empty name per output."""
     if names is None:
         return None
-    given = [str(n) for n in names]
+    given = [str(n) for n in _sequence(field, names)]
     if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
         raise PmlError(
             f"invalid {field} = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
@@ -170,7 +170,7 @@ def key_places(key: Any, rows: int, *, once: bool = True) -> np.ndarray:
     """The stream place of each row's user key (``pml apply --key``). Two rows at
     one place would draw the same uniform, which couples their outputs: with
     ``once``, a repeated key (or two keys at one place) is refused, naming them."""
-    keys = key.tolist() if hasattr(key, "tolist") else list(key)
+    keys = key.tolist() if hasattr(key, "tolist") else _sequence("key", key)
     if len(keys) != rows:
         raise PmlError(f"invalid key = {len(keys)} entries: one key per value ({rows}); pass the key column of the same rows")
     if any(k is None or (isinstance(k, float) and k != k) or k == "" for k in keys):
@@ -267,6 +267,13 @@ def _offset(offset: Any) -> int:
     if not (isinstance(offset, (int, np.integer)) and not isinstance(offset, bool) and 0 <= offset < 2**63):
         raise PmlError(f"invalid offset = {offset!r}: the position of the first value, a whole number >= 0")
     return int(offset)
+
+
+def _column(column: Any) -> Optional[str]:
+    """``column`` checked: the stream's name, a string (or None)."""
+    if column is not None and not isinstance(column, str):
+        raise PmlTypeError(f"invalid column = {column!r}: not a string; pass the stream's name, e.g. column='city'")
+    return column
 
 
 def _own_name(values: Any) -> Optional[str]:
@@ -451,7 +458,9 @@ def apply(
     outputs = design_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
-    column = str(column) if column is not None else own or DEFAULT_COLUMN
+    column = _column(column) or own or DEFAULT_COLUMN
+    if kind(values) == "plain" and not isinstance(values, np.ndarray):
+        values = _sequence("values", values)
     found, describe = input_codes(values, names, (check_codes(codes), bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():

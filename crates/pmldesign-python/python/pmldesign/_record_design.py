@@ -21,9 +21,10 @@ import numpy as np
 from . import _bins, _native, _report
 from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
-from ._design import Design, PmlTypeError, _number
+from ._design import Design, PmlTypeError, _number, _sequence, _vector
 from ._native import PmlError
 from ._records import _CERTIFIED, Checked, Record
+from .bounds import _whole
 
 MODES = ("auto", "joint", "compose", "ldp")
 
@@ -243,7 +244,7 @@ def design_record(
     if utility != "mi":
         raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
     nulls = check_nulls_name(nulls)
-    columns = [str(c) for c in columns] if not isinstance(columns, str) else [columns]
+    columns = [str(c) for c in _sequence("columns", columns)] if not isinstance(columns, str) else [columns]
     edges = record_edges(bins, columns)
     if isinstance(data, Mapping):
         if edges:
@@ -257,8 +258,8 @@ def design_record(
     tuples = [(r.tolist(), int(c)) for r, c in zip(rows, counts)]
     text = _native.design_record(
         columns, labels, tuples, _number("epsilon", epsilon), delta=None if delta is None else _number("delta", delta), mode=mode,
-        split=None if split is None else [float(e) for e in split], max_cells=int(max_cells), time_limit=time_limit,
-        gap=float(gap),
+        split=None if split is None else _vector("split", split).tolist(), max_cells=_whole("max_cells", max_cells, 1),
+        time_limit=None if time_limit is None else _number("time_limit", time_limit), gap=_number("gap", gap),
     )
     record = json.loads(text)["record"]
     for d in record["designs"]:
