@@ -322,7 +322,7 @@ def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any, 
     passed, and the frame (column ``names``) has every column of the record, and
     the ``key`` column if one is named."""
     if any(g is not None for g in given):
-        raise PmlError("invalid column/name with a record design: it names its columns and adds {column}_private for each")
+        raise PmlError("invalid column/name with a record design: it names its columns and writes {column}_private for each")
     if key is not None and key not in names:
         raise PmlError(f"invalid key = {key!r}: no such column (it has {list(names)}); pass one of them")
     for c in design.columns:
