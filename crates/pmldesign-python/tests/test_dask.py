@@ -107,3 +107,25 @@ def test_bins_are_counted_where_the_partitions_live():
         assert pmldesign.count(ddf, "mass", bins=edges, nulls="drop") == pmldesign.count(masses, bins=edges, nulls="drop")
         with pytest.raises(pmldesign.PmlError, match="300 values are not numbers within"):
             pmldesign.count(ddf, "mass", bins=[0, 10], nulls="drop")
+
+
+def test_a_privatised_dask_frame_holds_no_raw_column_unless_kept(design):
+    frame = dd.from_pandas(pd.DataFrame({"id": range(40), "city": values(40)}), npartitions=3)
+    out = pmldesign.dask.privatise(frame, design, "city", seed=KEY)
+    assert list(out.columns) == ["id", "city_private"] and list(out.compute().columns) == ["id", "city_private"]
+    with pytest.warns(UserWarning, match="must not be released"):
+        kept = pmldesign.dask.privatise(frame, design, "city", seed=KEY, keep_raw=True)
+    kept = kept.compute()
+    assert list(kept.columns) == ["id", "city", "city_private"]
+    assert kept["city_private"].astype(str).tolist() == out.compute()["city_private"].astype(str).tolist()
+    with pytest.raises(pmldesign.PmlError, match="keep_raw"):
+        pmldesign.dask.privatise(frame, design, "city", seed=KEY, keep_raw=1)
+
+
+def test_dask_refuses_a_repeated_key_before_drawing(design):
+    users = [f"u{i}" for i in range(30)] + ["u4"]
+    frame = dd.from_pandas(pd.DataFrame({"user": users, "city": values(31)}), npartitions=4)
+    with pytest.raises(pmldesign.PmlError, match="the key 'u4' is on more than one row; each key draws once"):
+        pmldesign.dask.privatise(frame, design, "city", seed=KEY, key="user")
+    unique = dd.from_pandas(pd.DataFrame({"user": users[:30], "city": values(30)}), npartitions=4)
+    assert len(pmldesign.dask.privatise(unique, design, "city", seed=KEY, key="user").compute()) == 30

@@ -120,6 +120,11 @@ def test_the_page_runs(page, pml_bin, tmp_path, monkeypatch):
     stopped = run_page(page, tmp_path, pml_bin)
     if page == DOCS / "quickstart" / "engines.md" and stopped is None or (stopped and "Spark" in stopped):
         assert (tmp_path / "people_private.parquet").exists() and (tmp_path / "people_private_dask").is_dir()
+        import pyarrow.dataset as ds
+
+        for written in ("people_private.parquet", "people_private_dask"):  # released without the raw column
+            names = ds.dataset(tmp_path / written).schema.names
+            assert "city_private" in names and "city" not in names, (written, names)
     if page == DOCS / "quickstart" / "engines.md" and stopped is None:
         assert (tmp_path / "people_private_spark").is_dir()
     if page == DOCS / "quickstart" / "shell.md":

@@ -155,7 +155,7 @@ def test_pml_apply_on_parquet_writes_the_record_as_on_csv(run_pml, table, tmp_pa
         run_pml("apply", "--mechanism", str(tmp_path / "r.json"), "--data", str(tmp_path / "in.parquet"),
                 "--output", str(tmp_path / "out.parquet"), "--seed", KEY)
         out = pl.read_parquet(tmp_path / "out.parquet")
-        assert out.columns == ["id", "A", "B", "A_private", "B_private"]
+        assert out.columns == ["id", "A_private", "B_private"]
         mine = pmldesign.apply(r, frame, seed=KEY)
         assert out["A_private"].to_list() == mine["A_private"].astype(str).tolist(), mode
         assert out["B_private"].to_list() == mine["B_private"].astype(str).tolist(), mode
@@ -269,3 +269,55 @@ def test_output_labels_rename_a_record_column_as_the_cli_does(run_pml, table, tm
         assert list(zip(got["A_private"].astype(str), got["B_private"].astype(str))) == cli
     with pytest.raises(pmldesign.PmlError, match=r"output_labels\['C'\]: not a column"):
         pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=KEY, output_labels={"C": names})
+
+
+def test_a_released_record_holds_no_raw_column_unless_kept():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    dd = pytest.importorskip("dask.dataframe")
+    frame = pd.DataFrame({"id": range(90), "A": [f"a{i % 3}" for i in range(90)], "B": [f"b{(i // 3) % 2}" for i in range(90)]})
+    r = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    key = 2**120 + 11
+    whole = pmldesign.apply(r, frame, seed=key)
+    assert list(whole.columns) == ["id", "A_private", "B_private"]
+    outs = {
+        "polars": pmldesign.apply(r, pl.from_pandas(frame), seed=key).to_pandas(),
+        "polars eager": pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=key).to_pandas(),
+        "polars lazy": pmldesign.polars.privatise(pl.from_pandas(frame).lazy(), r, seed=key).collect().to_pandas(),
+        "dask": pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=key).compute(),
+    }
+    for engine, out in outs.items():
+        assert list(out.columns) == ["id", "A_private", "B_private"], engine
+        assert out["A_private"].astype(str).tolist() == whole["A_private"].astype(str).tolist(), engine
+    calls = {
+        "pandas": lambda: pmldesign.apply(r, frame, seed=key, keep_raw=True),
+        "polars eager": lambda: pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=key, keep_raw=True).to_pandas(),
+        "polars lazy": lambda: pmldesign.polars.privatise(pl.from_pandas(frame).lazy(), r, seed=key, keep_raw=True).collect().to_pandas(),
+        "dask": lambda: pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=key, keep_raw=True).compute(),
+    }
+    for engine, call in calls.items():
+        with pytest.warns(UserWarning, match=r"still holds the raw private column\(s\) \['A', 'B'\]; it must not be released"):
+            kept = call()
+        assert list(kept.columns) == ["id", "A", "B", "A_private", "B_private"], engine
+        assert kept["B_private"].astype(str).tolist() == whole["B_private"].astype(str).tolist(), engine
+    with pytest.raises(pmldesign.PmlError, match="invalid keep_raw=True with replace=True") as e:
+        pmldesign.apply(r, frame, seed=key, keep_raw=True, replace=True)
+    assert "\n" not in str(e.value)
+
+
+def test_a_record_with_a_repeated_key_is_refused():
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    dd = pytest.importorskip("dask.dataframe")
+    users = [f"u{i}" for i in range(40)]
+    users[25] = "u3"
+    frame = pd.DataFrame({"user": users, "A": [f"a{i % 3}" for i in range(40)], "B": [f"b{i % 2}" for i in range(40)]})
+    r = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u3' is on rows 3 and 25; each key draws once, so one key per row"):
+        pmldesign.apply(r, frame, seed=KEY, key="user")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u3' is on rows 3 and 25"):
+        pmldesign.polars.privatise(pl.from_pandas(frame), r, seed=KEY, key="user")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u3' is on more than one row"):
+        pmldesign.polars.privatise(pl.from_pandas(frame).lazy(), r, seed=KEY, key="user")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u3' is on more than one row"):
+        pmldesign.dask.privatise(dd.from_pandas(frame, npartitions=3), r, seed=KEY, key="user")

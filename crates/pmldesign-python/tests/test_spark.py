@@ -171,3 +171,38 @@ def test_a_record_design_by_key_draws_as_apply_in_any_order(spark):
     out = pmldesign.spark.privatise(sdf, r, seed=KEY, key="user").toPandas().set_index("user").loc[whole.index]
     for c in ("A_private", "B_private"):
         assert out[c].tolist() == whole[c].astype(str).tolist()
+
+
+def test_a_privatised_spark_frame_holds_no_raw_column_unless_kept(spark, design):
+    pd = pytest.importorskip("pandas")
+    frame = spark.createDataFrame([(0, "u0", "a"), (1, "u1", "b"), (2, "u2", "c")], "id long, user string, city string").coalesce(1)
+    out = pmldesign.spark.privatise(frame, design, "city", seed=KEY)
+    assert out.columns == ["id", "user", "city_private"]
+    want = pmldesign.apply(design, ["a", "b", "c"], seed=KEY, column="city").tolist()
+    assert out.toPandas()["city_private"].tolist() == want
+    with pytest.warns(UserWarning, match="must not be released"):
+        kept = pmldesign.spark.privatise(frame, design, "city", seed=KEY, keep_raw=True)
+    assert kept.columns == ["id", "user", "city", "city_private"] and kept.toPandas()["city_private"].tolist() == want
+    assert pmldesign.spark.privatise(frame, design, "city", seed=KEY, name="city").toPandas()["city"].tolist() == want
+    records = pd.DataFrame({"id": range(60), "A": [f"a{i % 3}" for i in range(60)], "B": [f"b{i % 2}" for i in range(60)]})
+    r = pmldesign.design_record(records, ["A", "B"], 2.0, mode="compose")
+    sdf = spark.createDataFrame(records).coalesce(1)
+    whole = pmldesign.apply(r, records, seed=KEY)
+    released = pmldesign.spark.privatise(sdf, r, seed=KEY)
+    assert released.columns == ["id", "A_private", "B_private"]
+    assert released.toPandas()["A_private"].tolist() == whole["A_private"].astype(str).tolist()
+    with pytest.warns(UserWarning, match=r"\['A', 'B'\]; it must not be released"):
+        both = pmldesign.spark.privatise(sdf, r, seed=KEY, keep_raw=True)
+    assert both.columns == ["id", "A", "B", "A_private", "B_private"]
+
+
+def test_spark_refuses_a_repeated_key_before_drawing(spark, design):
+    pd = pytest.importorskip("pandas")
+    users = [f"u{i}" for i in range(50)] + ["u17"]
+    frame = pd.DataFrame({"user": users, "A": [f"a{i % 3}" for i in range(51)], "B": [f"b{i % 2}" for i in range(51)]})
+    sdf = spark.createDataFrame(frame.assign(city=["a", "b", "c"] * 17)).repartition(3)
+    with pytest.raises(pmldesign.PmlError, match="the key 'u17' is on more than one row; each key draws once"):
+        pmldesign.spark.privatise(sdf, design, "city", seed=KEY, key="user")
+    r = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u17' is on more than one row"):
+        pmldesign.spark.privatise(sdf, r, seed=KEY, key="user")

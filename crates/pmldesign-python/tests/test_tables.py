@@ -130,8 +130,12 @@ def test_polars_series_and_frames(design):
     assert out.to_list() == pmldesign.apply(design, x, seed=KEY, column="city").tolist()
     frame = pl.DataFrame({"id": np.arange(4000), "city": x.tolist()})
     done = pmldesign.polars.privatise(frame, design, "city", seed=KEY)
-    assert done.columns == ["id", "city", "city_private"]
+    assert done.columns == ["id", "city_private"]
     assert done["city_private"].to_list() == out.to_list()
+    with pytest.warns(UserWarning, match="must not be released"):
+        kept = pmldesign.polars.privatise(frame, design, "city", seed=KEY, keep_raw=True)
+    assert kept.columns == ["id", "city", "city_private"] and kept["city_private"].to_list() == out.to_list()
+    assert pmldesign.polars.privatise(frame, design, "city", seed=KEY, name="city").columns == ["id", "city"]
     # Two slices with their offsets give the whole column.
     top = pmldesign.polars.privatise(frame[:1234], design, "city", seed=KEY)
     rest = pmldesign.polars.privatise(frame[1234:], design, "city", seed=KEY, offset=1234)
@@ -152,14 +156,15 @@ def test_polars_lazy_frames_stream_in_batches(design, tmp_path):
     assert isinstance(lazy, pl.LazyFrame)
     for engine in ("streaming", "in-memory"):
         out = lazy.collect(engine=engine)
-        assert out.columns == ["id", "city", "city_private"] and out["city_private"].to_list() == whole, engine
+        assert out.columns == ["id", "city_private"] and out["city_private"].to_list() == whole, engine
     # Offsets: the second half of a column, lazily, is the second half of the whole.
     half = pl.scan_parquet(tmp_path / "t.parquet").slice(60_000)
     rest = pmldesign.polars.privatise(half, design, "city", seed=KEY, offset=60_000).collect(engine="streaming")
     assert rest["city_private"].to_list() == whole[60_000:]
     bad = pl.LazyFrame({"city": ["a", "z", None, "b"], "user": ["u1", "u2", "u3", "u4"]})
-    skipped = pmldesign.polars.privatise(bad, design, "city", seed=KEY, on_unknown="skip").collect()
-    assert skipped["city"].to_list() == ["a", "b"]
+    with pytest.warns(UserWarning, match="raw private column"):
+        skipped = pmldesign.polars.privatise(bad, design, "city", seed=KEY, on_unknown="skip", keep_raw=True).collect()
+    assert skipped["city"].to_list() == ["a", "b"] and skipped.columns == ["city", "user", "city_private"]
     by_key = pmldesign.polars.privatise(bad, design, "city", seed=KEY, key="user", on_unknown="keep").collect()
     keyed = pmldesign.apply(design, ["a", "z", None, "b"], seed=KEY, column="city", key=["u1", "u2", "u3", "u4"], on_unknown="keep")
     assert [v or "" for v in by_key["city_private"].to_list()] == keyed.tolist()
@@ -252,3 +257,51 @@ def test_engines_take_output_labels_as_apply_does(design):
             engine.privatise(data, design, "v", seed=KEY, output_labels=names[:-1])
         with pytest.raises(pmldesign.PmlError, match="a mapping names a record design's columns"):
             engine.privatise(data, design, "v", seed=KEY, output_labels={"v": names})
+
+
+def test_a_repeated_key_is_refused_naming_it_and_its_rows(design):
+    x = ["a", "b", "c", "d", "a"]
+    with pytest.raises(pmldesign.PmlError, match=r"the key 'u7' is on rows 1 and 4; each key draws once") as e:
+        pmldesign.apply(design, x, seed=KEY, key=["u1", "u7", "u2", "u3", "u7"])
+    assert "\n" not in str(e.value)
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(pmldesign.PmlError, match="the key '3' is on rows 0 and 2"):
+        pmldesign.apply(design, pd.Series(x[:3], name="city"), seed=KEY, key=pd.Series([3, 4, 3]))
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"user": ["u1", "u7", "u2", "u3", "u7"], "city": x})
+    with pytest.raises(pmldesign.PmlError, match="the key 'u7' is on rows 1 and 4"):
+        pmldesign.polars.privatise(frame, design, "city", seed=KEY, key="user")
+    with pytest.raises(pmldesign.PmlError, match="the key 'u7' is on more than one row"):
+        pmldesign.polars.privatise(frame.lazy(), design, "city", seed=KEY, key="user")
+
+
+def test_two_keys_at_one_place_of_the_stream_are_refused(design, monkeypatch):
+    """Two different keys whose places coincide would couple their rows as one
+    key would: the places are compared, not the keys' text."""
+    places = {"u1": 10, "u2": 11, "u3": 10}
+    monkeypatch.setattr(pmldesign._native, "key_positions", lambda keys: np.array([places[k] for k in keys], dtype=np.uint64))
+    with pytest.raises(pmldesign.PmlError, match=r"the keys 'u1' and 'u3' \(on rows 0 and 2\) draw from the same place"):
+        pmldesign.apply(design, ["a", "b", "c"], seed=KEY, key=["u1", "u2", "u3"])
+    pl = pytest.importorskip("polars")
+    frame = pl.LazyFrame({"user": ["u1", "u2", "u3"], "city": ["a", "b", "c"]})
+    with pytest.raises(pmldesign.PmlError, match="the keys '(u1|u3)' and '(u1|u3)' .* draw from the same place"):
+        pmldesign.polars.privatise(frame, design, "city", seed=KEY, key="user")
+
+
+def test_a_privatised_polars_frame_holds_no_raw_column_unless_kept(design):
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"id": [1, 2, 3], "city": ["a", "b", "c"]})
+    for data in (frame, frame.lazy()):
+        out = pmldesign.polars.privatise(data, design, "city", seed=KEY)
+        out = out.collect() if isinstance(out, pl.LazyFrame) else out
+        assert out.columns == ["id", "city_private"]
+        with pytest.warns(UserWarning, match=r"still holds the raw private column\(s\) \['city'\]; it must not be released"):
+            kept = pmldesign.polars.privatise(data, design, "city", seed=KEY, keep_raw=True)
+        kept = kept.collect() if isinstance(kept, pl.LazyFrame) else kept
+        assert kept.columns == ["id", "city", "city_private"] and kept["city_private"].to_list() == out["city_private"].to_list()
+    with pytest.raises(pmldesign.PmlError, match="invalid keep_raw = 'yes'"):
+        pmldesign.polars.privatise(frame, design, "city", seed=KEY, keep_raw="yes")
+    with pytest.raises(pmldesign.PmlError, match="invalid keep_raw=True with name = 'city'"):
+        pmldesign.polars.privatise(frame, design, "city", seed=KEY, keep_raw=True, name="city")
+    with pytest.raises(pmldesign.PmlError, match="invalid keep_raw = True: only a record design"):
+        pmldesign.apply(design, ["a"], seed=KEY, keep_raw=True)

@@ -6,13 +6,13 @@ of the user guide), so any split of a column gives the whole, and ``pml apply`` 
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, NoReturn, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy as np
 
 from . import _native
 from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats
-from ._design import ArrayLike, Design, _labels, _matrix
+from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import PmlError
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
@@ -59,7 +59,7 @@ def named_outputs(
     """``output_labels`` checked: one distinct, non-empty name per output."""
     if names is None:
         return None
-    given = [str(n) for n in names]
+    given = [str(n) for n in _sequence(field, names)]
     if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
         raise PmlError(
             f"invalid {field} = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
@@ -166,14 +166,66 @@ def check_on_unknown(on_unknown: Any) -> OnUnknown:
     return cast(OnUnknown, str(on_unknown))
 
 
-def key_places(key: Any, rows: int) -> np.ndarray:
-    """The stream place of each row's user key (``pml apply --key``)."""
-    keys = key.tolist() if hasattr(key, "tolist") else list(key)
+def key_places(key: Any, rows: int, *, once: bool = True) -> np.ndarray:
+    """The stream place of each row's user key (``pml apply --key``). Two rows at
+    one place would draw the same uniform, which couples their outputs: with
+    ``once``, a repeated key (or two keys at one place) is refused, naming them."""
+    keys = key.tolist() if hasattr(key, "tolist") else _sequence("key", key)
     if len(keys) != rows:
         raise PmlError(f"invalid key = {len(keys)} entries: one key per value ({rows}); pass the key column of the same rows")
     if any(k is None or (isinstance(k, float) and k != k) or k == "" for k in keys):
         raise PmlError("invalid key: a null or empty key; every row needs its user's key")
-    return _native.key_positions([str(k) for k in keys])
+    texts = [str(k) for k in keys]
+    places = _native.key_positions(texts)
+    if once:
+        order = np.argsort(places, kind="stable")
+        same = np.flatnonzero(places[order][1:] == places[order][:-1])
+        if same.size:
+            i, j = int(order[same[0]]), int(order[same[0] + 1])
+            refuse_repeated_key(texts[i], texts[j], f"on rows {i} and {j}")
+    return places
+
+
+def refuse_repeated_key(first: Any, second: Any, where: str) -> NoReturn:
+    """The error of two rows at one place of the keyed stream (their draws would
+    be coupled): one key on two rows, or two keys at one place; ``where`` names
+    the rows."""
+    first, second = str(first), str(second)
+    if first == second:
+        raise PmlError(
+            f"invalid key: the key {first!r} is {where}; each key draws once, so one key per row: "
+            "release one record per user (a record design), or draw by position (no key)"
+        )
+    raise PmlError(
+        f"invalid key: the keys {first!r} and {second!r} ({where}) draw from the same place of the stream, "
+        "which would couple their rows; give one of them another key, or draw by position (no key)"
+    )
+
+
+def check_keep_raw(keep_raw: Any, raw: Sequence[str], *, replace: bool = False, stacklevel: int = 3) -> bool:
+    """``keep_raw`` checked: a bool, never with ``replace``; True warns that the
+    output still holds the raw private columns ``raw`` (at the caller's caller)."""
+    if not isinstance(keep_raw, (bool, np.bool_)):
+        raise PmlError(f"invalid keep_raw = {keep_raw!r}: pass True (the output also holds the raw column) or False")
+    if keep_raw and replace:
+        raise PmlError("invalid keep_raw=True with replace=True: replace puts the private values in the raw columns' places; pass one of them")
+    if keep_raw:
+        warnings.warn(
+            f"keep_raw=True: the output still holds the raw private column(s) {list(raw)}; it must not be "
+            "released: drop them first, or leave keep_raw out",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+    return bool(keep_raw)
+
+
+def raw_columns(column: str, name: str, keep_raw: Any) -> List[str]:
+    """``keep_raw`` checked for an engine's privatise, and the raw column it drops
+    beside the private column ``name`` (none with ``keep_raw``, or when ``name``
+    takes its place)."""
+    if keep_raw is True and name == column:
+        raise PmlError(f"invalid keep_raw=True with name = {name!r}: the private column takes the raw column's name; pass another name, or leave keep_raw out")
+    return [] if check_keep_raw(keep_raw, [column], stacklevel=4) or name == column else [column]
 
 
 def draw(
@@ -217,6 +269,13 @@ def _offset(offset: Any) -> int:
     return int(offset)
 
 
+def _column(column: Any) -> Optional[str]:
+    """``column`` checked: the stream's name, a string (or None)."""
+    if column is not None and not isinstance(column, str):
+        raise PmlTypeError(f"invalid column = {column!r}: not a string; pass the stream's name, e.g. column='city'")
+    return column
+
+
 def _own_name(values: Any) -> Optional[str]:
     """The name of a pandas or polars Series, if it has one."""
     name = getattr(values, "name", None) if kind(values) in ("pandas", "polars") else None
@@ -230,7 +289,7 @@ def _own_name(values: Any) -> Optional[str]:
 def apply(
     design_or_matrix: "RecordDesign", values: Any, *,
     seed: Seed = ..., offset: int = ..., on_unknown: OnUnknown = ..., replace: bool = ...,
-    output_labels: Optional[Mapping[str, Sequence[Any]]] = ...,
+    output_labels: Optional[Mapping[str, Sequence[Any]]] = ..., key: Any = ..., keep_raw: bool = ...,
 ) -> Any: ...
 @overload
 def apply(
@@ -277,6 +336,7 @@ def apply(
     bins: Any = None,
     output_labels: Union[Sequence[Any], Mapping[str, Sequence[Any]], None] = None,
     replace: bool = False,
+    keep_raw: bool = False,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row ``W[x, :]``.
 
@@ -309,6 +369,8 @@ def apply(
         One user key per value: a row draws from the place its key gives instead
         of its position, so shuffled rows draw the same (``offset`` is unused).
         With a :class:`RecordDesign`, also the name of the frame's key column.
+        Each key draws once: a repeated key (or two keys at one place of the
+        stream) is refused, naming them, since the rows' draws would be coupled.
     on_unknown : {"error", "skip", "keep"}, default "error"
         A null or a value outside the labels: an error naming the row, left out
         (``skip``; it keeps its place in the stream), or a missing output
@@ -331,15 +393,21 @@ def apply(
         ldp: that column's outputs; joint: that column's labels, which the
         decoded outputs are written as).
     replace : bool, default False
-        With a record design only: the private values replace the raw columns.
+        With a record design only: the private values take the raw columns'
+        places and names.
+    keep_raw : bool, default False
+        With a record design only: the result also holds the record's raw
+        columns (a warning says it must not be released). By default it holds
+        the frame's other columns and the private ones alone.
 
     Returns
     -------
     pandas.Series, polars.Series, pyarrow.DictionaryArray or numpy.ndarray
         The input's type: a categorical pandas Series over the outputs with the same
         index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array of
-        output names. With a :class:`RecordDesign`, the frame with
-        ``{column}_private`` for each column of the record.
+        output names. With a :class:`RecordDesign`, the frame's other columns and
+        ``{column}_private`` for each column of the record, whose raw columns it
+        leaves out.
 
     Raises
     ------
@@ -358,8 +426,9 @@ def apply(
     if type(design_or_matrix).__name__ == "RecordDesign":
         from ._record_design import apply_record
 
+        record = cast("RecordDesign", design_or_matrix)
         return apply_record(
-            cast("RecordDesign", design_or_matrix),
+            record,
             values,
             seed=seed,
             offset=offset,
@@ -369,9 +438,12 @@ def apply(
             key=key,
             bins=bins,
             output_labels=cast("Optional[Mapping[str, Sequence[Any]]]", output_labels),
+            keep_raw=check_keep_raw(keep_raw, record.columns, replace=replace),
         )
     if replace:
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
+    if keep_raw is not False:
+        raise PmlError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
     design_or_matrix = cast(MechanismLike, design_or_matrix)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     if not isinstance(design_or_matrix, Design):
@@ -386,7 +458,9 @@ def apply(
     outputs = design_outputs(output_labels, m) or outputs or [f"y{j}" for j in range(1, m + 1)]
     secret, start, how = secret_of(seed), _offset(offset), check_on_unknown(on_unknown)
     own = _own_name(values)
-    column = str(column) if column is not None else own or DEFAULT_COLUMN
+    column = _column(column) or own or DEFAULT_COLUMN
+    if kind(values) == "plain" and not isinstance(values, np.ndarray):
+        values = _sequence("values", values)
     found, describe = input_codes(values, names, (check_codes(codes), bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():

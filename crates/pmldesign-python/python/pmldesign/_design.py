@@ -51,6 +51,8 @@ def _progress(progress: Optional[Progress]) -> Callable[[Dict[str, float]], Any]
     one, a line on stderr once a design runs past 10 s and every 30 s after, saying
     how far it is and how to stop it (in a notebook as off a terminal)."""
     if progress is not None:
+        if not callable(progress):
+            raise PmlTypeError(f"invalid progress = {progress!r}: not callable; pass a function of one ProgressInfo, or leave it out")
         return lambda info: progress(ProgressInfo(info))
     last = [0.0]
 
@@ -133,13 +135,29 @@ def _number(name: str, value: Any) -> float:
         raise PmlError(f"invalid {name} = {value!r}: not a number; pass e.g. {name}=0.5") from None
 
 
+def _sequence(name: str, value: Any) -> List[Any]:
+    """``value`` as a list, or a one-line PmlTypeError naming ``name`` (a single
+    string or a number is not a sequence)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise PmlTypeError(f"invalid {name} = {value!r}: not a sequence; pass a list such as ['a', 'b']")
+    return list(value)
+
+
+def _text(name: str, value: Any, example: str) -> str:
+    """A string argument (a name among the documented ones), or a one-line
+    PmlTypeError naming ``name``."""
+    if not isinstance(value, str):
+        raise PmlTypeError(f"invalid {name} = {value!r}: not a string; pass a name such as {name}={example!r}")
+    return value
+
+
 def _labels(labels: Optional[Sequence[Any]]) -> Optional[List[str]]:
     """Labels as strings (``None`` stays ``None``: the library names them x1..xN)."""
     if labels is None:
         return None
     if isinstance(labels, str):
         raise PmlError(f"invalid labels = {labels!r}: a single string; pass a list such as ['a', 'b']")
-    return [str(label) for label in labels]
+    return [str(label) for label in _sequence("labels", labels)]
 
 
 def _options(
@@ -152,13 +170,13 @@ def _options(
         raise PmlError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
     named = loss if isinstance(loss, str) else None
     return {
-        "utility": utility,
+        "utility": _text("utility", utility, "mi"),
         "loss": named,
         "loss_matrix": None if loss is None or named else _matrix("loss", loss).tolist(),
         "labels": _labels(labels),
         "time_limit": None if time_limit is None else _number("time_limit", time_limit),
         "gap": _number("gap", gap),
-        "pricing": pricing,
+        "pricing": _text("pricing", pricing, "auto"),
         "envelope_delta": _number("envelope_delta", envelope_delta),
     }
 
@@ -524,7 +542,7 @@ def design(
         _number("epsilon", epsilon),
         _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         beta=None if beta is None else _number("beta", beta),
-        notion=notion,
+        notion=_text("notion", notion, "pml"),
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
         metric=metric if isinstance(metric, str) or metric is None else None,
         metric_matrix=None if metric is None or isinstance(metric, str) else _matrix("metric", metric).tolist(),
@@ -631,7 +649,7 @@ def design_from_counts(
         _number("epsilon", epsilon),
         _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         delta=_number("delta", delta),
-        radius=radius,
+        radius=_text("radius", radius, "free"),
         progress=_progress(progress),
     )
     if recorded and data.get("provenance") is not None:

@@ -21,9 +21,10 @@ import numpy as np
 from . import _bins, _native, _report
 from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
-from ._design import Design, PmlTypeError, _number
+from ._design import Design, PmlTypeError, _number, _sequence, _vector
 from ._native import PmlError
 from ._records import _CERTIFIED, Checked, Record
+from .bounds import _whole
 
 MODES = ("auto", "joint", "compose", "ldp")
 
@@ -243,7 +244,7 @@ def design_record(
     if utility != "mi":
         raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
     nulls = check_nulls_name(nulls)
-    columns = [str(c) for c in columns] if not isinstance(columns, str) else [columns]
+    columns = [str(c) for c in _sequence("columns", columns)] if not isinstance(columns, str) else [columns]
     edges = record_edges(bins, columns)
     if isinstance(data, Mapping):
         if edges:
@@ -257,8 +258,8 @@ def design_record(
     tuples = [(r.tolist(), int(c)) for r, c in zip(rows, counts)]
     text = _native.design_record(
         columns, labels, tuples, _number("epsilon", epsilon), delta=None if delta is None else _number("delta", delta), mode=mode,
-        split=None if split is None else [float(e) for e in split], max_cells=int(max_cells), time_limit=time_limit,
-        gap=float(gap),
+        split=None if split is None else _vector("split", split).tolist(), max_cells=_whole("max_cells", max_cells, 1),
+        time_limit=None if time_limit is None else _number("time_limit", time_limit), gap=_number("gap", gap),
     )
     record = json.loads(text)["record"]
     for d in record["designs"]:
@@ -321,7 +322,7 @@ def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any, 
     passed, and the frame (column ``names``) has every column of the record, and
     the ``key`` column if one is named."""
     if any(g is not None for g in given):
-        raise PmlError("invalid column/name with a record design: it names its columns and adds {column}_private for each")
+        raise PmlError("invalid column/name with a record design: it names its columns and writes {column}_private for each")
     if key is not None and key not in names:
         raise PmlError(f"invalid key = {key!r}: no such column (it has {list(names)}); pass one of them")
     for c in design.columns:
@@ -341,9 +342,11 @@ def apply_record(
     key: Any = None,
     bins: Optional[Mapping[str, Any]] = None,
     output_labels: Optional[Mapping[str, Sequence[Any]]] = None,
+    keep_raw: bool = False,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
-    column of the record design, as ``pml apply --mechanism RECORD.json`` writes:
+    column of the record design in place of the raw columns (which ``keep_raw``
+    keeps beside them), as ``pml apply --mechanism RECORD.json`` writes:
     compose and ldp draw each column from its own stream, joint one draw a row over
     the combinations, written back as the decoded values. Row ``offset + k`` draws
     from its own place of the streams. A row with a value outside its column's
@@ -354,7 +357,8 @@ def apply_record(
     it as its column's ``<null>``, ``drop`` writes the row with every private value
     null. With ``key`` (a column name of ``frame``, or one key per row), each row
     draws from the place of the streams its user's key gives (as ``pml apply
-    --key``): reordered or split rows release the same values. A binned column
+    --key``): reordered or split rows release the same values; a repeated key is
+    refused (the rows' draws would be coupled). A binned column
     (``design_record(..., bins=)``) is cut at ``bins={column: edges}``, by default
     the edges the design recorded, as ``pml apply`` cuts it. ``output_labels``
     (a mapping of column to names) renames the values a private column takes,
@@ -375,16 +379,27 @@ def apply_record(
         places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
     outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
     done = attached(frame, design, outs, missing, how, names)
-    if not replace:
+    return released(done, design.columns, replace=replace, keep_raw=keep_raw)
+
+
+def released(done: Any, raw: Sequence[str], *, replace: bool = False, keep_raw: bool = False) -> Any:
+    """A pandas or polars frame with ``{column}_private`` beside each raw column of
+    ``raw``, as released: the raw columns dropped (the default), the private
+    values in their places and names (``replace``), or both kept (``keep_raw``)."""
+    if keep_raw:
         return done
-    private = [f"{c}_private" for c in design.columns]
+    private = [f"{c}_private" for c in raw]
     if type(done).__module__.startswith("polars"):
         import polars as pl
 
-        return done.with_columns([pl.col(p).alias(c) for p, c in zip(private, design.columns)]).drop(private)
-    for p, c in zip(private, design.columns):
-        done[c] = done.pop(p)
-    return done
+        if replace:
+            return done.with_columns([pl.col(p).alias(c) for p, c in zip(private, raw)]).drop(private)
+        return done.drop(list(raw))
+    if replace:
+        for p, c in zip(private, raw):
+            done[c] = done.pop(p)
+        return done
+    return done.drop(columns=list(raw))
 
 
 def given_bins(design: RecordDesign, bins: Mapping[str, Any]) -> Dict[str, List[float]]:

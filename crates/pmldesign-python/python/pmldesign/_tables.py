@@ -11,6 +11,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_floats
+from ._design import _sequence
 from ._native import PmlError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
@@ -213,7 +214,7 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
         else:
             keys, counts = np.unique(flat.astype(str), return_counts=True)
             return {str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0
-    tally = Counter(data)
+    tally = Counter(_sequence("data", data))
     missing = [k for k in tally if k is None or (isinstance(k, float) and k != k)]
     nulls = sum(tally.pop(k) for k in missing)
     return {str(k): int(v) for k, v in sorted(tally.items(), key=lambda kv: str(kv[0]))}, str(column or "values"), nulls

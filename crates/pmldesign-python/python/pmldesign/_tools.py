@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _native
 from ._apply import MechanismLike, mechanism_of
-from ._design import ArrayLike, _labels, _number, _vector
+from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import PmlError
 from ._records import Estimate, Record
 
@@ -88,7 +88,7 @@ def compare(
         hi = eps if epsilon_upper is None else _number("epsilon_upper", epsilon_upper)
         alip = (lo, hi)
     b = None if beta is None else _number("beta", beta)
-    return Record(_native.compare(_vector("prior", prior), eps, b, utility, alip, _labels(labels)))
+    return Record(_native.compare(_vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels)))
 
 
 def envelope(
@@ -127,6 +127,8 @@ def envelope(
     if isinstance(deltas, (int, float)):
         deltas = [deltas]
     ds = [_number("deltas", d) for d in deltas]
+    if not isinstance(lp, (bool, np.bool_)):
+        raise PmlTypeError(f"invalid lp = {lp!r}: pass True (the exact LP bound) or False")
     return Record(_native.envelope(matrix, prior, ds, bool(lp)))
 
 
@@ -233,6 +235,8 @@ def estimate(
 
         from ._apply import check_nulls
 
+        if isinstance(released, (str, bytes)) or np.isscalar(released):
+            raise PmlTypeError(f"invalid released = {released!r}: a single value; pass the released column (or a table with column=)")
         if nulls not in ("error", "drop", None):
             raise PmlError(f"invalid nulls = {nulls!r}: a released column's null is an error ('error') or left out ('drop')")
         rule: Literal["error", "drop"] = "drop" if check_nulls(nulls, mechanism) == "drop" else "error"
@@ -246,7 +250,7 @@ def estimate(
             )
         by_name = {str(k): v for k, v in counts.items()}
         counts = [by_name.get(o, 0) for o in outputs]
-    values = list(counts)
+    values = _sequence("counts", counts)
     if len(values) != m:
         raise PmlError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
     reps = None if bootstrap is None else _whole("bootstrap", bootstrap)

@@ -4,7 +4,8 @@ Row i of the column draws from its own place of one keyed stream, i its global
 position: the partitions' lengths are counted first (one pass), and partition k
 starts at the sum of the lengths before it. The output is then the same for any
 partitioning, and equal to :func:`pmldesign.apply` on the whole column and to
-``pml apply --column COLUMN --seed SEED`` on the same rows. The design travels to
+``pml apply --column COLUMN --seed SEED`` on the same rows. The private column takes
+the raw one's place (``keep_raw=True`` keeps both). The design travels to
 the workers as its JSON and is re-verified there when read back.
 """
 
@@ -16,7 +17,10 @@ import numpy as np
 
 from ._design import Design
 from ._native import PmlError
-from ._apply import OnUnknown, OutputLabels, engine_labels, input_codes, apply, check_nulls, check_on_unknown, null_codes, refuse, shared_secret
+from ._apply import (
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, engine_labels, input_codes, key_places,
+    null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
+)
 from ._codes import Nulls
 
 if TYPE_CHECKING:
@@ -43,6 +47,7 @@ def _partition(
     by: Any,
     how: Tuple[OnUnknown, Nulls],
     outputs: Optional[List[str]] = None,
+    raw: Sequence[str] = (),
     partition_info: Any = None,
 ) -> Any:
     design = Design.from_json(text)  # re-verified on the worker
@@ -66,7 +71,7 @@ def _partition(
             design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls, output_labels=outputs
         )
     kept = out[name].notna() | (part[column].isna() if nulls == "drop" else False)
-    return out[kept] if on_unknown == "skip" else out
+    return (out[kept] if on_unknown == "skip" else out).drop(columns=list(raw))
 
 
 def _record_partition(
@@ -77,34 +82,71 @@ def _record_partition(
     how: str,
     key: Optional[str],
     labels: Optional[Mapping[str, Sequence[Any]]] = None,
+    keep_raw: bool = False,
     partition_info: Any = None,
 ) -> Any:
     from ._record_design import RecordDesign, apply_record
 
     design = RecordDesign.from_json(text)  # re-verified on the worker
     if key is not None:
-        return apply_record(design, part, seed=secret, on_unknown=how, key=key, output_labels=labels)
+        return apply_record(design, part, seed=secret, on_unknown=how, key=key, output_labels=labels, keep_raw=keep_raw)
     first = _first_row(part, offsets, partition_info, "persist the frame first, or pass key=COLUMN")
-    return apply_record(design, part, seed=secret, offset=first, on_unknown=how, output_labels=labels)
+    return apply_record(design, part, seed=secret, offset=first, on_unknown=how, output_labels=labels, keep_raw=keep_raw)
 
 
-def _privatise_record(frame: Any, design: Any, secret: str, how: str, key: Optional[str], labels: Optional[Mapping[str, Sequence[Any]]]) -> Any:
+def _privatise_record(
+    frame: Any, design: Any, secret: str, how: str, key: Optional[str], labels: Optional[Mapping[str, Sequence[Any]]], keep_raw: bool
+) -> Any:
     """A record design: every column it names, at each row's global position (or
     its key's place: then the partitions need not be counted)."""
     import pandas as pd
 
-    from ._record_design import private_names
+    from ._record_design import private_names, released
 
-    offsets = None
-    if key is None:
-        lengths = frame.map_partitions(len).compute()
-        offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    if key is not None:
+        _refuse_repeated_keys(frame, key)
+    offsets = None if key is not None else _offsets(frame)
     meta = frame._meta.copy()
     for c, n in zip(design.columns, private_names(design, labels)):
         meta[f"{c}_private"] = pd.Categorical([], categories=n)
+    meta = released(meta, design.columns, keep_raw=keep_raw)
     return frame.map_partitions(
-        _record_partition, design.to_json(), secret, offsets, how, key, labels, meta=meta, align_dataframes=False
+        _record_partition, design.to_json(), secret, offsets, how, key, labels, keep_raw, meta=meta, align_dataframes=False
     )
+
+
+def _offsets(frame: Any) -> List[int]:
+    """The global position of each partition's first row, and the row count last
+    (a first pass counts the partitions' lengths)."""
+    lengths = frame.map_partitions(len).compute()
+    return cast(List[int], np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist())
+
+
+def _keyed(part: Any, key: str) -> Any:
+    """A partition's keys (as text) and the place of the stream each gives."""
+    import pandas as pd
+
+    keys = part[key]
+    texts = [str(k) for k in keys.tolist()]
+    return pd.DataFrame({"key": texts, "place": key_places(keys, len(part), once=False)}, index=part.index)
+
+
+def _refuse_repeated_keys(frame: Any, key: str) -> None:
+    """A pass over the ``key`` column before any draw: every row's key must draw
+    from its own place of the stream (:func:`pmldesign.apply`'s ``key``)."""
+    import pandas as pd
+
+    meta = pd.DataFrame({"key": pd.Series([], dtype=object), "place": pd.Series([], dtype=np.uint64)})
+    import dask
+
+    places = frame.map_partitions(_keyed, key, meta=meta)["place"]
+    distinct, rows = cast(Any, dask).compute(places.nunique(), places.size)  # one pass
+    if distinct != rows:
+        counts = places.value_counts().compute()
+        place = counts[counts > 1].index[0]
+        pairs = frame.map_partitions(_keyed, key, meta=meta)
+        two = pairs[pairs["place"] == place]["key"].compute().tolist()
+        refuse_repeated_key(two[0], two[1], "on more than one row")
 
 
 def privatise(
@@ -118,8 +160,9 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
+    keep_raw: bool = False,
 ) -> Any:
-    """A Dask DataFrame with a privatised column added.
+    """A Dask DataFrame with a privatised column in place of the raw one.
 
     Each row draws from the keyed stream of ``column`` at its global position: a
     first pass counts the partitions' lengths. A partition that then holds other
@@ -131,8 +174,8 @@ def privatise(
         The data.
     design : Design or RecordDesign
         The certified design; with a :class:`pmldesign.RecordDesign` (no
-        ``column``), one ``{column}_private`` per column of the record is added, as
-        ``pml apply`` writes them.
+        ``column``), one ``{column}_private`` per column of the record takes the
+        place of the record's columns, as ``pml apply`` writes them.
     column : str, optional
         The column to privatise (its name is also the stream's).
     seed : int, str or bytes, optional
@@ -142,7 +185,8 @@ def privatise(
         The new column's name (default ``{column}_private``).
     key : str, optional
         A column of user keys: each row draws from the place its key gives, so the
-        output does not depend on the rows' order.
+        output does not depend on the rows' order. A first pass refuses a repeated
+        key (its rows' draws would be coupled), naming it.
     on_unknown : {"error", "skip", "keep"}, default "error"
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
@@ -150,12 +194,16 @@ def privatise(
     output_labels : sequence or mapping, optional
         The released values' names, as in :func:`pmldesign.apply`: one per output
         of a design, or for a record design a mapping from its columns to theirs.
+    keep_raw : bool, default False
+        Keep the raw column(s) beside the private one(s); a warning says the
+        result must not be released.
 
     Returns
     -------
     dask.dataframe.DataFrame
-        ``frame`` with the column ``name``, categorical over the design's outputs
-        (or ``output_labels``).
+        ``frame``'s other columns and the column ``name``, categorical over the
+        design's outputs (or ``output_labels``); the raw column only with
+        ``keep_raw``.
     """
     import pandas as pd
 
@@ -164,21 +212,22 @@ def privatise(
 
         check_record_frame(cast("RecordDesign", design), list(frame.columns), column, name, key=key)
         _, mapping = engine_labels(design, output_labels)
-        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping)
-    if column not in frame.columns:
+        kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
+        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping, kept_raw)
+    if column is None or column not in frame.columns:
         raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
     outputs, _ = engine_labels(design, output_labels)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
+    raw = raw_columns(column, name, keep_raw)
     if key is not None and key not in frame.columns:
         raise PmlError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")
-    offsets = None
-    if key is None:
-        lengths = frame.map_partitions(len).compute()
-        offsets = np.concatenate([[0], np.cumsum(np.asarray(lengths, dtype=np.int64))]).tolist()
+    if key is not None:
+        _refuse_repeated_keys(frame, key)
+    offsets = None if key is not None else _offsets(frame)
     meta = frame._meta.copy()
     meta[name] = pd.Categorical([], categories=outputs or design.outputs)
     return frame.map_partitions(
-        _partition, design.to_json(), column, name, secret, offsets, key, how, outputs, meta=meta, align_dataframes=False
+        _partition, design.to_json(), column, name, secret, offsets, key, how, outputs, raw, meta=meta.drop(columns=raw), align_dataframes=False
     )

@@ -1,7 +1,7 @@
 """Privatising a polars column (``pip install 'pmldesign[polars]'``).
 
-``privatise(frame, design, column, seed=...)`` adds ``{column}_private`` to a
-DataFrame or a LazyFrame: row i of the column draws from its own place of the keyed
+``privatise(frame, design, column, seed=...)`` puts ``{column}_private`` in place of
+``column`` in a DataFrame or a LazyFrame (``keep_raw=True`` keeps both): row i of the column draws from its own place of the keyed
 stream of ``column`` (as ``pml apply --column COLUMN --seed SEED`` and
 :func:`pmldesign.apply` do), i the row's index in the frame plus ``offset``, or the
 place of its user's ``key``. Each batch polars hands over carries its rows' indices,
@@ -14,7 +14,10 @@ from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple,
 
 import numpy as np
 
-from ._apply import OnUnknown, OutputLabels, engine_labels, input_codes, apply, check_nulls, check_on_unknown, draw, field_of, key_places, mechanism_of, null_codes, refuse, shared_secret
+from ._apply import (
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, draw, engine_labels, field_of, input_codes,
+    key_places, mechanism_of, null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
+)
 from ._design import Design
 from ._codes import Nulls
 from ._native import PmlError
@@ -91,24 +94,44 @@ _PRIVATE = "__pmldesign_private__"
 
 
 def _privatise_record(
-    frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool, key: Optional[str] = None, labels: Optional[Mapping[str, Sequence[Any]]] = None
+    frame: Any, design: Any, secret: str, offset: int, how: str, lazy: bool, key: Optional[str] = None,
+    labels: Optional[Mapping[str, Sequence[Any]]] = None, keep_raw: bool = False,
 ) -> Any:
     """A record design over a DataFrame (one call) or a LazyFrame (batch by batch),
     each row at its position or its key's place."""
     import polars as pl
 
-    from ._record_design import apply_record, check_record_frame
+    from ._record_design import apply_record, check_record_frame, released
 
     check_record_frame(design, frame.collect_schema().names() if lazy else frame.columns, key=key)
     if not lazy:
-        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how, key=key, output_labels=labels)
+        return apply_record(design, frame, seed=secret, offset=offset, on_unknown=how, key=key, output_labels=labels, keep_raw=keep_raw)
+    if key is not None:
+        _refuse_repeated_keys(frame, key)
     run, dtype = _record_batch(design, secret, how, key, labels)
     plan = frame if key is not None else frame.with_row_index(_INDEX, offset=offset)
     private = pl.struct([*design.columns, key or _INDEX]).map_batches(run, return_dtype=dtype, is_elementwise=True)
     plan = plan.with_columns(private.alias(_PRIVATE)).unnest(_PRIVATE)
     plan = plan if key is not None else plan.drop(_INDEX)
     first = f"{design.columns[0]}_private"
-    return plan.filter(pl.col(first).is_not_null()) if how == "skip" else plan
+    plan = plan.filter(pl.col(first).is_not_null()) if how == "skip" else plan
+    return released(plan, design.columns, keep_raw=keep_raw)
+
+
+def _refuse_repeated_keys(frame: Any, key: str) -> None:
+    """A pass over a LazyFrame's ``key`` column before any draw: every row's key
+    must draw from its own place of the stream (:func:`key_places`)."""
+    import polars as pl
+
+    def places(keys: Any) -> Any:
+        return pl.Series(key_places(keys, len(keys), once=False))
+
+    place = pl.col(key).map_batches(places, return_dtype=pl.UInt64, is_elementwise=True).alias("place")
+    pairs = frame.select(pl.col(key).cast(pl.String).alias("key"), place)
+    distinct, rows = pairs.select(pl.col("place").n_unique(), pl.len()).collect().row(0)
+    if distinct != rows:
+        two = pairs.filter(pl.col("place").is_duplicated()).sort("place", maintain_order=True).head(2).collect()["key"].to_list()
+        refuse_repeated_key(two[0], two[1], "on more than one row")
 
 
 def privatise(
@@ -123,8 +146,9 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
+    keep_raw: bool = False,
 ) -> Frame:
-    """A polars frame with a privatised column added.
+    """A polars frame with a privatised column in place of the raw one.
 
     Draws as one :func:`pmldesign.apply` over the whole column would. A LazyFrame
     runs batch by batch (streaming) and raises when collected, naming a bad row
@@ -136,8 +160,8 @@ def privatise(
         The data; the result has the same type.
     design : Design or RecordDesign
         The certified design; with a :class:`pmldesign.RecordDesign` (no
-        ``column``), one ``{column}_private`` per column of the record is added, as
-        ``pml apply`` writes them.
+        ``column``), one ``{column}_private`` per column of the record takes the
+        place of the record's columns, as ``pml apply`` writes them.
     column : str, optional
         The column to privatise (its name is also the stream's).
     seed : int, str or bytes, optional
@@ -149,7 +173,9 @@ def privatise(
         The global position of the frame's first row.
     key : str, optional
         A column of user keys: each row draws from the place its key gives, so the
-        output does not depend on the rows' order.
+        output does not depend on the rows' order. A repeated key is refused (a
+        LazyFrame's keys are read in a first pass), since its rows' draws would
+        be coupled.
     on_unknown : {"error", "skip", "keep"}, default "error"
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
@@ -157,12 +183,16 @@ def privatise(
     output_labels : sequence or mapping, optional
         The released values' names, as in :func:`pmldesign.apply`: one per output
         of a design, or for a record design a mapping from its columns to theirs.
+    keep_raw : bool, default False
+        Keep the raw column(s) beside the private one(s); a warning says the
+        result must not be released.
 
     Returns
     -------
     polars.DataFrame or polars.LazyFrame
-        ``frame`` with the column ``name``, an Enum over the design's outputs (or
-        ``output_labels``).
+        ``frame``'s other columns and the column ``name``, an Enum over the
+        design's outputs (or ``output_labels``); the raw column only with
+        ``keep_raw``.
     """
     import polars as pl
 
@@ -179,9 +209,10 @@ def privatise(
         names = data.collect_schema().names() if lazy else data.columns
         check_record_frame(cast("RecordDesign", design), names, column, name, key=key)
         how = check_on_unknown(on_unknown)
+        kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
         secret = shared_secret(seed)
         _, mapping = engine_labels(design, output_labels)
-        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key, mapping))
+        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key, mapping, kept_raw))
     design = cast(Design, design)
     outputs, _ = engine_labels(design, output_labels)
     if column is None:
@@ -199,6 +230,7 @@ def privatise(
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise PmlError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"
+    raw = raw_columns(column, name, keep_raw)
     if isinstance(data, pl.DataFrame):  # not lazy
         # Eager: one call over the whole column, so an error names its first bad row.
         by = None if key is None else data.get_column(key)
@@ -207,11 +239,13 @@ def privatise(
             design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls, output_labels=outputs
         )
         done = data.with_columns(out.alias(name))
-        return cast(Frame, done.filter(kept) if how == "skip" else done)
+        return cast(Frame, (done.filter(kept) if how == "skip" else done).drop(raw))
+    if key is not None:
+        _refuse_repeated_keys(data, key)
     plan = data if key is not None else data.with_row_index(_INDEX, offset=offset)
     run = _batch(design, column, key, secret, (how, nulls), outputs)
     private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(outputs or design.outputs), is_elementwise=True)
     plan = plan.with_columns(private.alias(name))
     if how == "skip":
         plan = plan.filter(kept)
-    return cast(Frame, plan if key is not None else plan.drop(_INDEX))
+    return cast(Frame, (plan if key is not None else plan.drop(_INDEX)).drop(raw))

@@ -14,7 +14,8 @@ partitions): a task whose partition holds other than its counted rows fails the 
 since two rows could otherwise share a place of the stream. After a shuffle, call
 ``frame.localCheckpoint()`` first, or pass ``key=`` (a column of user keys): each row
 then draws from the place its key gives, and neither counting nor order is needed.
-The design travels to the workers as its JSON and is re-verified there.
+The private column takes the raw one's place (``keep_raw=True`` keeps both). The
+design travels to the workers as its JSON and is re-verified there.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, 
 
 import numpy as np
 
-from ._apply import OnUnknown, OutputLabels, engine_labels, apply, check_nulls, check_on_unknown, key_places, shared_secret
+from ._apply import (
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, engine_labels, key_places, raw_columns,
+    refuse_repeated_key, shared_secret,
+)
 from ._codes import Nulls
 from ._design import Design
 from ._native import PmlError
@@ -70,6 +74,37 @@ def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: boo
         )
 
 
+def _without(batch: Any, raw: Sequence[str], private: Sequence[Any], names: Sequence[str]) -> Any:
+    """An Arrow batch with the ``private`` arrays (named ``names``) appended and
+    the ``raw`` columns left out."""
+    import pyarrow as pa
+
+    kept = [i for i, c in enumerate(batch.schema.names) if c not in raw]
+    columns = [batch.column(i) for i in kept]
+    return pa.RecordBatch.from_arrays([*columns, *private], names=[*(batch.schema.names[i] for i in kept), *names])
+
+
+def _refuse_repeated_keys(frame: Any, key: str) -> None:
+    """A pass over the ``key`` column before any draw: every row's key must draw
+    from its own place of the stream (:func:`pmldesign.apply`'s ``key``)."""
+    from pyspark.sql import functions as F
+
+    def places(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        for batch in batches:
+            keys = batch.column(0)
+            place = key_places(keys, batch.num_rows, once=False).view(np.int64)
+            yield pa.RecordBatch.from_arrays([pa.array([str(k) for k in keys.to_pylist()]), pa.array(place)], names=["key", "place"])
+
+    pairs = frame.select(key).mapInArrow(places, "key string, place long")
+    found = pairs.agg(F.countDistinct("place").alias("distinct"), F.count("*").alias("rows")).collect()[0]
+    if found["distinct"] != found["rows"]:
+        place = pairs.groupBy("place").count().filter(F.col("count") > 1).first()["place"]
+        two = [r["key"] for r in pairs.filter(F.col("place") == place).limit(2).collect()]
+        refuse_repeated_key(two[0], two[1], "on more than one row")
+
+
 def _privatiser(
     text: str,
     column: str,
@@ -79,6 +114,7 @@ def _privatiser(
     by: Optional[str],
     how: Tuple[OnUnknown, Nulls],
     outputs: Optional[List[str]] = None,
+    raw: Sequence[str] = (),
 ) -> Any:
     """The function each Spark task maps over its Arrow batches."""
 
@@ -99,10 +135,10 @@ def _privatiser(
             key = None if by is None else batch.column(batch.schema.get_field_index(by)).to_pylist()
             out = apply(design, values, seed=secret, offset=at, column=column, key=key, on_unknown=keep, nulls=nulls, output_labels=outputs)
             at += batch.num_rows
-            done = pa.RecordBatch.from_arrays([*batch.columns, out.cast(pa.string())], names=[*batch.schema.names, name])
+            done = _without(batch, raw, [out.cast(pa.string())], [name])
             if spans is not None:
                 _check_span(part, at - first, spans, done=False)
-            kept = done.column(name).is_valid()
+            kept = done.column(done.schema.get_field_index(name)).is_valid()
             if nulls == "drop":  # a dropped null is written missing, not skipped
                 import pyarrow.compute as pc
 
@@ -115,7 +151,8 @@ def _privatiser(
 
 
 def _record_privatiser(
-    text: str, secret: str, spans: List[Tuple[int, int]], how: str, key: Optional[str] = None, labels: Optional[Mapping[str, Sequence[Any]]] = None
+    text: str, secret: str, spans: List[Tuple[int, int]], how: str, key: Optional[str] = None,
+    labels: Optional[Mapping[str, Sequence[Any]]] = None, keep_raw: bool = False,
 ) -> Any:
     """The function each Spark task maps over its Arrow batches for a record design."""
 
@@ -145,7 +182,8 @@ def _record_privatiser(
             if key is None:
                 _check_span(part, at - first, spans, done=False)
             private = [pa.array(np.asarray([*n, ""], dtype=object)[o], mask=o < 0, type=pa.string()) for o, n in zip(outs, names)]
-            done = pa.RecordBatch.from_arrays([*batch.columns, *private], names=[*batch.schema.names, *(f"{c}_private" for c in design.columns)])
+            raw = [] if keep_raw else design.columns
+            done = _without(batch, raw, private, [f"{c}_private" for c in design.columns])
             yield done.filter(pa.array(~missing)) if how == "skip" else done
         if key is None:
             _check_span(part, at - first, spans)
@@ -164,8 +202,9 @@ def privatise(
     on_unknown: OnUnknown = "error",
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
+    keep_raw: bool = False,
 ) -> Any:
-    """A Spark DataFrame with a privatised column added.
+    """A Spark DataFrame with a privatised column in place of the raw one.
 
     Each row draws from the keyed stream of ``column`` at its position in partition
     order (a first pass counts each partition's rows), or at its user's ``key``.
@@ -177,8 +216,8 @@ def privatise(
         The data.
     design : Design or RecordDesign
         The certified design; with a :class:`pmldesign.RecordDesign` (no
-        ``column``), one ``{column}_private`` per column of the record is added, as
-        ``pml apply`` writes them.
+        ``column``), one ``{column}_private`` per column of the record takes the
+        place of the record's columns, as ``pml apply`` writes them.
     column : str, optional
         The column to privatise (its name is also the stream's).
     seed : int, str or bytes, optional
@@ -188,7 +227,8 @@ def privatise(
         The new column's name (default ``{column}_private``).
     key : str, optional
         A column of user keys: each row draws from the place its key gives, so the
-        output does not depend on the rows' order.
+        output does not depend on the rows' order. A first pass refuses a repeated
+        key (its rows' draws would be coupled), naming it.
     on_unknown : {"error", "skip", "keep"}, default "error"
         As in :func:`pmldesign.apply` (``skip`` drops the row).
     nulls : {"error", "drop", "category"}, optional
@@ -196,11 +236,15 @@ def privatise(
     output_labels : sequence or mapping, optional
         The released values' names, as in :func:`pmldesign.apply`: one per output
         of a design, or for a record design a mapping from its columns to theirs.
+    keep_raw : bool, default False
+        Keep the raw column(s) beside the private one(s); a warning says the
+        result must not be released.
 
     Returns
     -------
     pyspark.sql.DataFrame
-        ``frame`` with the string column ``name`` (``mapInArrow``).
+        ``frame``'s other columns and the string column ``name``
+        (``mapInArrow``); the raw column only with ``keep_raw``.
     """
     from pyspark.sql.types import StringType, StructField, StructType
 
@@ -210,12 +254,16 @@ def privatise(
         check_record_frame(cast("RecordDesign", design), frame.columns, column, name, key=key)
         _, mapping = engine_labels(design, output_labels)
         how = check_on_unknown(on_unknown)
+        kept_raw = check_keep_raw(keep_raw, design.columns)
         secret = shared_secret(seed)
+        if key is not None:
+            _refuse_repeated_keys(frame, key)
         # By key, the rows need not be counted per partition.
         record_spans = [] if key is not None else _spans(_partition_counts(frame, design.columns[0]))
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
-        run = _record_privatiser(design.to_json(), secret, record_spans, how, key, mapping)
-        return frame.mapInArrow(run, StructType([*frame.schema.fields, *fields]))
+        run = _record_privatiser(design.to_json(), secret, record_spans, how, key, mapping, kept_raw)
+        others = [f for f in frame.schema.fields if kept_raw or f.name not in design.columns]
+        return frame.mapInArrow(run, StructType([*others, *fields]))
     if column is None:
         raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
@@ -226,8 +274,12 @@ def privatise(
     outputs, _ = engine_labels(design, output_labels)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
-    if name in frame.columns:
+    raw = raw_columns(column, name, keep_raw) or ([column] if name == column else [])  # name may take column's place
+    if name in frame.columns and name not in raw:
         raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")
+    if key is not None:
+        _refuse_repeated_keys(frame, key)
     spans = None if key is not None else _spans(_partition_counts(frame, column))
-    schema = StructType([*frame.schema.fields, StructField(name, StringType(), nullable=how != "error" or nulls == "drop")])
-    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls), outputs), schema)
+    others = [f for f in frame.schema.fields if f.name not in raw]
+    schema = StructType([*others, StructField(name, StringType(), nullable=how != "error" or nulls == "drop")])
+    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls), outputs, raw), schema)
