@@ -33,6 +33,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
+    m.add_function(wrap_pyfunction!(public_design, m)?)?;
+    m.add_function(wrap_pyfunction!(check_public, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
@@ -312,6 +314,22 @@ fn record_report(py: Python<'_>, text: String, design_file: Option<String>) -> P
 fn check_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
     let v = py
         .detach(move || engine::check_design(&text))
+        .map_err(|e| to_py_err(e, None))?;
+    to_python(py, &v)
+}
+
+/// See `pmldesign.Design.public`: the public file of a design's JSON.
+#[pyfunction]
+fn public_design(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || engine::public_design(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.PublicDesign.from_json`: a public file read back, verified.
+#[pyfunction]
+fn check_public(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+    let v = py
+        .detach(move || engine::check_public(&text))
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }

@@ -406,6 +406,24 @@ pub fn check_design(text: &str) -> Result<Value> {
     guarded(|| Ok(serde_json::to_value(read_design(text)?)?))
 }
 
+/// The public file of a design's JSON (`pml publish`): the design read back
+/// (verified) first, then cut to what receivers get.
+pub fn public_design(text: &str) -> Result<String> {
+    guarded(|| Ok(pmldesign::solver::PublicDesign::of(&read_design(text)?).to_json()))
+}
+
+/// A public file read back, its checks and sentence re-derived; the file as
+/// read, and what a receiver cannot re-verify from it.
+pub fn check_public(text: &str) -> Result<Value> {
+    guarded(|| {
+        let p = pmldesign::solver::PublicDesign::from_json(design_text(text)?)
+            .map_err(|e| format!("public file: {e}"))?;
+        let mut v = serde_json::to_value(&p)?;
+        v["unverified"] = json!(p.unverified());
+        Ok(v)
+    })
+}
+
 /// A design read back from its JSON (verified as it is read), refused past the
 /// largest file a matrix of [`MAX_ALPHABET`] symbols takes (before it is parsed).
 pub(crate) fn read_design(text: &str) -> Result<Design> {

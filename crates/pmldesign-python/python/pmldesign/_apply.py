@@ -14,6 +14,7 @@ from . import _native
 from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import PmlError
+from ._public import PublicDesign
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
     import pandas
@@ -104,8 +105,13 @@ def check_codes(codes: Any) -> bool:
     return bool(codes)
 
 
-def mechanism_of(value: MechanismLike) -> Tuple[np.ndarray, Optional[List[str]], Optional[List[str]], Optional[List[float]]]:
-    """The matrix, labels, outputs and prior of a Design, or a bare matrix's."""
+def mechanism_of(
+    value: Union[MechanismLike, PublicDesign],
+) -> Tuple[np.ndarray, Optional[List[str]], Optional[List[str]], Optional[List[float]]]:
+    """The matrix, labels, outputs and prior of a Design (a PublicDesign has no
+    prior), or a bare matrix's."""
+    if isinstance(value, PublicDesign):
+        return value.mechanism, value.labels, value.outputs, None
     if isinstance(value, Design):
         d = value.to_dict()
         return value.mechanism, d["labels"], d["outputs"], d.get("prior")
@@ -156,6 +162,8 @@ def check_nulls(nulls: Any, design: Any = None) -> Nulls:
         recorded = None
         if isinstance(design, Design):
             recorded = ((design.to_dict().get("provenance") or {}).get("settings") or {}).get("nulls")
+        elif isinstance(design, PublicDesign):
+            recorded = design.settings.get("nulls")
         nulls = recorded or "error"
     return check_nulls_name(nulls)
 
@@ -444,6 +452,11 @@ def apply(
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     if keep_raw is not False:
         raise PmlError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
+    if type(design_or_matrix).__name__ == "PublicDesign":
+        raise PmlError(
+            "invalid design_or_matrix: a PublicDesign carries no certificate to verify; "
+            "apply the Design it was published from (Design.public() is for the receivers)"
+        )
     design_or_matrix = cast(MechanismLike, design_or_matrix)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     if not isinstance(design_or_matrix, Design):

@@ -15,7 +15,7 @@ import json
 import sys
 import numbers
 import math
-from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from ._codes import Nulls, check_nulls_name
 from ._native import PmlError
 from . import _report
 from ._records import _CERTIFIED, Baseline, Certificate, Checked, Guarantee, Record, Verification
+
+if TYPE_CHECKING:
+    from ._public import PublicDesign
 
 ArrayLike = Union[Sequence[float], np.ndarray]
 Progress = Callable[[Any], Any]
@@ -286,6 +289,26 @@ class Design(Checked):
             Naming the field that does not hold.
         """
         return Verification(_native.verify_design(self.to_json()))
+
+    def public(self) -> "PublicDesign":
+        """What the receivers of a release get, as ``pml publish`` writes it.
+
+        The mechanism, its labels and outputs, how values were read (missing values,
+        bins), the notion and level with the guarantee in words, and the checks a
+        receiver can redo (rows, LDP level); no prior, count, sample size, input path
+        or digest. Hand out ``public().to_json()`` with the released column and keep
+        this design: it holds the sample's distribution. The mechanism itself can
+        still reveal the distribution it was designed for (its tight constraints), as
+        the guide's page on applying a mechanism explains.
+
+        Returns
+        -------
+        PublicDesign
+            Read back with ``PublicDesign.from_json``; :func:`estimate` takes it.
+        """
+        from ._public import public_of
+
+        return public_of(self.to_json())
 
     @classmethod
     def from_json(cls, text: str) -> "Design":

@@ -15,6 +15,7 @@ from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import PmlError
+from ._public import PublicDesign
 from ._records import Estimate, Record
 
 
@@ -140,7 +141,7 @@ def _whole(name: str, value: Any) -> int:
 
 
 def estimate(
-    mechanism: MechanismLike,
+    mechanism: Union[MechanismLike, PublicDesign],
     released: Any = None,
     *,
     counts: Any = None,
@@ -162,8 +163,9 @@ def estimate(
 
     Parameters
     ----------
-    mechanism : Design, RecordDesign or array_like
-        The design (or matrix) the data went through.
+    mechanism : Design, PublicDesign, RecordDesign or array_like
+        The design (or matrix) the data went through; a receiver passes the
+        :class:`PublicDesign` the data holder handed out (``Design.public()``).
     released : column or table, optional
         The released column (anything :func:`count` takes, with ``column`` for a
         table; its values are the mechanism's output labels). With a
@@ -283,6 +285,12 @@ def estimate(
         for row, joined in zip(rows, dependent)
         if joined
     ]
+    if isinstance(mechanism, PublicDesign):
+        notes.insert(
+            0,
+            "a public design: its rows and LDP level were re-checked; not re-verifiable from it: "
+            f"{mechanism.unverified} (the data holder's design certifies them)",
+        )
     kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")
     return Estimate({"estimates": rows, "notes": notes, **{k: out[k] for k in kept}})
 

@@ -1,0 +1,55 @@
+"""What the receivers of a release get: Design.public(), read back and estimated from."""
+
+import json
+
+import numpy as np
+import pytest
+
+import pmldesign
+from pmldesign import PmlError, PublicDesign
+
+
+@pytest.fixture(scope="module")
+def design():
+    counts = {"red": 310, "green": 190, "blue": 100}
+    return pmldesign.design_from_counts(counts, 1.0, delta=1e-6)
+
+
+def test_the_public_file_holds_no_sample(design):
+    p = design.public()
+    assert isinstance(p, PublicDesign)
+    keys = sorted(p.to_dict())
+    assert keys == ["checks", "delta", "format", "guarantee", "labels", "mechanism", "notion", "outputs", "set", "settings", "version"]
+    text = p.to_json()
+    for absent in ("prior", "310", "600", "samples", "beta", "sha256"):
+        assert absent not in text, absent
+    assert p.labels == design.labels and p.outputs == design.outputs
+    np.testing.assert_array_equal(p.mechanism, design.mechanism)
+    assert "PML(1)" in p.guarantee
+
+
+def test_a_public_file_reads_back_and_an_altered_one_is_refused(design):
+    p = design.public()
+    assert PublicDesign.from_json(p.to_json()) == p
+    data = p.to_dict()
+    for field, value in (("guarantee", "perfectly private"), ("prior", [0.5, 0.3, 0.2])):
+        altered = dict(data, **{field: value})
+        with pytest.raises(PmlError, match=field):
+            PublicDesign.from_json(json.dumps(altered))
+    checks = dict(data["checks"], ldp_epsilon=0.01)
+    with pytest.raises(PmlError, match="ldp_epsilon"):
+        PublicDesign.from_json(json.dumps(dict(data, checks=checks)))
+
+
+def test_the_receiver_estimates_from_it_as_from_the_design(design):
+    p = design.public()
+    counts = [200, 250, 150][: len(p.outputs)] + [0] * max(0, len(p.outputs) - 3)
+    from_public = pmldesign.estimate(p, counts=counts).to_dict()
+    from_design = pmldesign.estimate(design, counts=counts).to_dict()
+    assert from_public["estimates"] == from_design["estimates"]
+    assert from_public["notes"][0].startswith("a public design")
+
+
+def test_a_public_design_is_not_applied(design):
+    with pytest.raises(PmlError, match="PublicDesign"):
+        pmldesign.apply(design.public(), ["red", "green"])
