@@ -25,6 +25,11 @@ fn design_from(dir: &Path, data: &Path) -> PathBuf {
     output_file(dir, "design.json", &[&args[..], &more].concat())
 }
 
+/// `pml publish --mechanism DESIGN --output dir/public.json`.
+fn publish(dir: &Path, design: &Path) -> PathBuf {
+    output_file(dir, "public.json", &["publish", "--mechanism", s(design)])
+}
+
 fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -124,11 +129,7 @@ fn the_public_file_holds_no_sample_and_estimate_reads_it() {
     let dir = tempfile::tempdir().unwrap();
     let data = table(dir.path(), 600);
     let design = design_from(dir.path(), &data);
-    let public = output_file(
-        dir.path(),
-        "public.json",
-        &["publish", "--mechanism", s(&design)],
-    );
+    let public = publish(dir.path(), &design);
     let text = std::fs::read_to_string(&public).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -182,11 +183,7 @@ fn an_altered_public_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let data = table(dir.path(), 600);
     let design = design_from(dir.path(), &data);
-    let public = output_file(
-        dir.path(),
-        "public.json",
-        &["publish", "--mechanism", s(&design)],
-    );
+    let public = publish(dir.path(), &design);
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&public).unwrap()).unwrap();
     // Some outputs exclude some inputs: no finite LDP level (null).
     assert!(v["checks"]["ldp_epsilon"].is_null(), "{v}");

@@ -104,7 +104,7 @@ def test_pml_apply_on_parquet_gives_the_python_stream(run_pml, tmp_path):
     run_pml("apply", "--mechanism", str(tmp_path / "design.json"), "--data", str(tmp_path / "in.parquet"),
             "--column", "x", "--output", str(tmp_path / "out.parquet"), "--seed", key)
     out = pl.read_parquet(tmp_path / "out.parquet")
-    assert out.columns == ["id", "x", "x_private"]
+    assert out.columns == ["id", "x_private"]  # a release: the raw column is left out
     assert out["x_private"].to_list() == pmldesign.apply(d, values, seed=key, column="x").tolist()
     counted = json.loads(run_pml("design", "--data", str(tmp_path / "in.parquet"), "--column", "x",
                                  "--delta", "0.05", "--epsilon", "1", "--format", "json"))

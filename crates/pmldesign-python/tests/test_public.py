@@ -21,7 +21,7 @@ def test_the_public_file_holds_no_sample(design):
     keys = sorted(p.to_dict())
     assert keys == ["checks", "delta", "format", "guarantee", "labels", "mechanism", "notion", "outputs", "set", "settings", "version"]
     text = p.to_json()
-    for absent in ("prior", "310", "600", "samples", "beta", "sha256"):
+    for absent in ('"prior"', "310", "600", "samples", "beta", "sha256"):
         assert absent not in text, absent
     assert p.labels == design.labels and p.outputs == design.outputs
     np.testing.assert_array_equal(p.mechanism, design.mechanism)

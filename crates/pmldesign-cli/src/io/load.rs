@@ -99,15 +99,28 @@ pub fn record_from_text(
     path: &Path,
     text: &str,
 ) -> Result<Option<pmldesign_solver::RecordDesign>, CliError> {
+    use pmldesign_solver::RecordDesign;
+    file_of_kind(
+        (flag, path, text),
+        RecordDesign::is_record_file,
+        RecordDesign::from_json,
+    )
+}
+
+/// A JSON object `is` recognises, read by `read` (which verifies it), or `None`
+/// for any other text; a refusal names the flag and the file.
+fn file_of_kind<T, E: std::fmt::Display>(
+    (flag, path, text): (&str, &Path, &str),
+    is: impl Fn(&serde_json::Value) -> bool,
+    read: impl Fn(&str) -> Result<T, E>,
+) -> Result<Option<T>, CliError> {
     let text = strip_bom(text);
-    let head = text.trim_start();
-    let record = head.starts_with('{')
-        && serde_json::from_str::<serde_json::Value>(text)
-            .is_ok_and(|v| pmldesign_solver::RecordDesign::is_record_file(&v));
-    if !record {
+    let kind = text.trim_start().starts_with('{')
+        && serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| is(&v));
+    if !kind {
         return Ok(None);
     }
-    pmldesign_solver::RecordDesign::from_json(text)
+    read(text)
         .map(Some)
         .map_err(|e| CliError::Usage(format!("{flag} {}: {e}", path.display())))
 }
@@ -157,16 +170,12 @@ pub fn public_from_text(
     path: &Path,
     text: &str,
 ) -> Result<Option<pmldesign_solver::PublicDesign>, CliError> {
-    let text = strip_bom(text);
-    let public = text.trim_start().starts_with('{')
-        && serde_json::from_str::<serde_json::Value>(text)
-            .is_ok_and(|v| pmldesign_solver::PublicDesign::is_public_file(&v));
-    if !public {
-        return Ok(None);
-    }
-    pmldesign_solver::PublicDesign::from_json(text)
-        .map(Some)
-        .map_err(|e| CliError::Usage(format!("{flag} {}: {e}", path.display())))
+    use pmldesign_solver::PublicDesign;
+    file_of_kind(
+        (flag, path, text),
+        PublicDesign::is_public_file,
+        PublicDesign::from_json,
+    )
 }
 
 /// What a record design recorded for missing values: its designs' (all alike,
