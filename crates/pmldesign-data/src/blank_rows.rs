@@ -160,7 +160,9 @@ mod tests {
 
     fn through(text: &str) -> String {
         let mut out = String::new();
-        blank_rows(text.as_bytes()).read_to_string(&mut out).unwrap();
+        blank_rows(text.as_bytes())
+            .read_to_string(&mut out)
+            .unwrap();
         out
     }
 

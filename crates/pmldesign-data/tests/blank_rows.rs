@@ -6,7 +6,7 @@ use pmldesign_data::sampler::CategoricalPrivatiser;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     Counting, Handling, NULL_LABEL, Nulls, OnUnknown, Placement, PrivatiseError, RowPlace,
-    count_column_until, count_released, count_records, privatise_column_by,
+    count_column_until, count_records, count_released, privatise_column_by,
 };
 use pmldesign_model::Mechanism;
 
