@@ -80,7 +80,8 @@ fn table_and_csv() {
         text.contains("Certificate (tolerance 1e-12): worst-case PML"),
         "{text}"
     );
-    let text = example1(&["--format", "csv", "--labels", "a,\"b\",c,d"]);
+    // --labels is one line of CSV: a quote inside a label is doubled.
+    let text = example1(&["--format", "csv", "--labels", "a,\"\"\"b\"\"\",c,d"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "input,y1,y2,y3,y4");
     assert_eq!(lines.len(), 5);
@@ -714,55 +715,34 @@ fn quiet_keeps_every_warning_about_a_guarantee() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
     let key = format!("0x{}", "cd".repeat(32));
-    let data = write(dir.path(), "in.csv", "v\n-1\n1\n");
-    let noise = [
-        "apply",
-        "--gaussian-sigma",
-        "1",
-        "--grid",
-        "1",
-        "--range",
-        "100000",
-        "--data",
-        s(&data),
-        "--column",
-        "v",
-        "--output",
-        s(&out),
-        "--seed",
-        &key,
-        "-q",
-    ];
-    let done = pml().args(noise).output().unwrap();
-    assert!(done.status.success());
-    let err = String::from_utf8(done.stderr).unwrap();
+    // `pml -q apply ARGS` on the column v of `data`: its stderr.
+    let quiet_apply = |data: &str, args: &[&str]| {
+        let data = write(dir.path(), "in.csv", data);
+        let done = pml()
+            .args(["-q", "apply", "--data", s(&data), "--column", "v"])
+            .args(["--output", s(&out), "--seed", &key])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(done.status.success());
+        String::from_utf8(done.stderr).unwrap()
+    };
+    let noise = words("--gaussian-sigma 1 --grid 1 --range 100000");
+    let err = quiet_apply("v\n-1\n1\n", &noise);
     assert!(
         err.starts_with("warning: ") && err.contains("no finite LDP level"),
         "{err}"
     );
-    let data = write(dir.path(), "nulls.csv", "v\nx1\n \nx2\n");
     let matrix = write(dir.path(), "w.csv", "0.75,0.25\n0.25,0.75\n");
-    let args = [
-        "apply",
+    let bare = [
         "--mechanism",
         s(&matrix),
         "--labels",
         "x1,x2",
         "--nulls",
         "drop",
-        "--data",
-        s(&data),
-        "--column",
-        "v",
-        "--output",
-        s(&out),
-        "--seed",
-        &key,
-        "--quiet",
     ];
-    let done = pml().args(args).output().unwrap();
-    assert!(done.status.success());
-    let err = String::from_utf8(done.stderr).unwrap();
+    let err = quiet_apply("v\nx1\n \nx2\n", &bare);
     assert!(
         err.contains("1 row with a missing value written missing")
             && err.contains("released as is")
