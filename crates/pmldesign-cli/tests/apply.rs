@@ -445,7 +445,7 @@ fn output_onto_its_own_input_is_refused() {
 
 /// A design file is verified before it is applied: one whose stated utility was
 /// altered is refused naming the field, and
-/// `--unverified` applies it with a warning; a bare matrix gets a note that no
+/// `--unverified` applies it with a warning; a bare matrix gets a warning that no
 /// guarantee was checked.
 #[test]
 fn a_design_file_is_checked_before_it_is_applied() {

@@ -80,7 +80,8 @@ fn table_and_csv() {
         text.contains("Certificate (tolerance 1e-12): worst-case PML"),
         "{text}"
     );
-    let text = example1(&["--format", "csv", "--labels", "a,\"b\",c,d"]);
+    // --labels is one line of CSV: a quote inside a label is doubled.
+    let text = example1(&["--format", "csv", "--labels", "a,\"\"\"b\"\"\",c,d"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "input,y1,y2,y3,y4");
     assert_eq!(lines.len(), 5);
@@ -706,6 +707,50 @@ fn quiet_silences_notes_but_not_warnings() {
     );
 }
 
+/// `--quiet` never hides a warning about a guarantee: a release with no finite
+/// LDP level, and rows whose missingness is released as is (`--nulls drop`).
+#[test]
+fn quiet_keeps_every_warning_about_a_guarantee() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let key = format!("0x{}", "cd".repeat(32));
+    // `pml -q apply ARGS` on the column v of `data`: its stderr.
+    let quiet_apply = |data: &str, args: &[&str]| {
+        let data = write(dir.path(), "in.csv", data);
+        let done = pml()
+            .args(["-q", "apply", "--data", s(&data), "--column", "v"])
+            .args(["--output", s(&out), "--seed", &key])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(done.status.success());
+        String::from_utf8(done.stderr).unwrap()
+    };
+    let noise = words("--gaussian-sigma 1 --grid 1 --range 100000");
+    let err = quiet_apply("v\n-1\n1\n", &noise);
+    assert!(
+        err.starts_with("warning: ") && err.contains("no finite LDP level"),
+        "{err}"
+    );
+    let matrix = write(dir.path(), "w.csv", "0.75,0.25\n0.25,0.75\n");
+    let bare = [
+        "--mechanism",
+        s(&matrix),
+        "--labels",
+        "x1,x2",
+        "--nulls",
+        "drop",
+    ];
+    let err = quiet_apply("v\nx1\n \nx2\n", &bare);
+    assert!(
+        err.contains("1 row with a missing value written missing")
+            && err.contains("released as is")
+            && err.contains("bare matrix")
+            && !err.contains("pml apply: read"),
+        "{err}"
+    );
+}
+
 /// `pml completions SHELL` and `pml man` are generated from the arguments
 /// (issue 38): every subcommand appears in both.
 #[test]
@@ -769,5 +814,95 @@ fn flag_rules_are_clap_s_and_name_both_flags() {
         for flag in flags {
             assert!(err.contains(flag), "{args}: {flag} not named: {err}");
         }
+    }
+}
+
+/// `--labels` reads CSV quoting, so a label may hold a comma; `--labels-file`
+/// takes one label a line; both together, or a blank line in the file, are
+/// usage errors.
+#[test]
+fn labels_with_commas_by_quoting_or_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = |labels: &[&str]| {
+        let args = [
+            &["design", "--prior", "0.5,0.5", "--epsilon", "1"][..],
+            labels,
+        ]
+        .concat();
+        json(&args)["labels"].clone()
+    };
+    let want = serde_json::json!(["a,b", "c"]);
+    assert_eq!(design(&["--labels", "\"a,b\",c"]), want);
+    let file = write(dir.path(), "labels.txt", "a,b\r\nc\n");
+    assert_eq!(design(&["--labels-file", s(&file)]), want);
+    let base = ["design", "--prior", "0.5,0.5", "--epsilon", "1"];
+    let both = [&base[..], &["--labels", "x,y", "--labels-file", s(&file)]].concat();
+    usage_error(&both, "--labels-file");
+    let blank = write(dir.path(), "blank.txt", "a\n\nc\n");
+    let err = usage_stderr(&[&base[..], &["--labels-file", s(&blank)]].concat());
+    assert!(
+        err.contains("--labels-file") && err.contains("line 2"),
+        "{err}"
+    );
+    // pml apply matches the quoted labels to the column's values.
+    let data = write(dir.path(), "in.csv", "v\n\"a,b\"\nc\n");
+    let matrix = write(dir.path(), "w.csv", "0.75,0.25\n0.25,0.75\n");
+    let out = dir.path().join("out.csv");
+    let key = format!("0x{}", "cd".repeat(32));
+    let args = [
+        "apply",
+        "--mechanism",
+        s(&matrix),
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--output",
+        s(&out),
+        "--seed",
+        &key,
+    ];
+    for labels in [["--labels", "\"a,b\",c"], ["--labels-file", s(&file)]] {
+        let done = pml().args(args).args(labels).output().unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(
+            done.status.success() && err.contains("2 privatised"),
+            "{err}"
+        );
+    }
+}
+
+/// A design file with a key the reader does not know inside `notion`,
+/// `uncertainty`, `certificate.notion` or `certificate.levels` is refused,
+/// naming the key.
+#[test]
+fn unknown_keys_inside_a_design_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/golden/inputs/design_ball.json"
+    ))
+    .unwrap();
+    let original: Value = serde_json::from_str(&text).unwrap();
+    let ok = write(dir.path(), "ok.json", &text);
+    pml()
+        .args(["assess", "--design", s(&ok)])
+        .assert()
+        .success();
+    for path in [
+        &["notion"][..],
+        &["uncertainty"],
+        &["certificate", "notion"],
+        &["certificate", "levels"],
+    ] {
+        let mut v = original.clone();
+        let mut at = &mut v;
+        for key in path {
+            at = &mut at[*key];
+        }
+        at["extra_key"] = serde_json::json!(1);
+        let f = write(dir.path(), "extra.json", &v.to_string());
+        let err = one_line_usage_error(&["assess", "--design", s(&f)]);
+        assert!(err.contains("unknown field `extra_key`"), "{path:?}: {err}");
     }
 }

@@ -324,6 +324,48 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     assert!(temporaries(dir.path()).is_empty());
 }
 
+/// Two outputs, or an output and an input, spelled differently but at one
+/// place (`r.html` and `./r.html`, `sub/../r.html`), before the file exists,
+/// are refused naming both flags; nothing is written.
+#[test]
+fn outputs_at_one_place_under_two_spellings_are_refused() {
+    let dir = tempdir();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    let run = |args: &[&str]| {
+        let out = pml().current_dir(dir.path()).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    for report in ["./r.html", "sub/../r.html"] {
+        let args = [&EXAMPLE1[..], &["--output", "r.html", "--report", report]].concat();
+        let err = run(&args);
+        assert!(
+            err.contains(&format!("invalid --report {report}"))
+                && err.contains("also the --output file"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert!(!dir.path().join("r.html").exists());
+    std::fs::write(dir.path().join("c.csv"), "c\na\nb\n").unwrap();
+    let err = run(&[
+        "bounds",
+        "radius",
+        "--data",
+        "c.csv",
+        "--column",
+        "c",
+        "--delta",
+        "0.1",
+        "--output",
+        "./sub/../c.csv",
+    ]);
+    assert!(
+        err.contains("invalid --output ./sub/../c.csv") && err.contains("the --data file"),
+        "{err}"
+    );
+}
+
 /// Writes `rows` rows of a column `c` of colours `a` and `b` to `dir/big.csv`.
 fn big_csv(dir: &Path, rows: u32) -> std::path::PathBuf {
     use std::io::Write;

@@ -44,7 +44,8 @@ fn design(dir: &Path, data: &Path, nulls: &str) -> std::path::PathBuf {
 fn private(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();
     let rows = text.lines().skip(1);
-    rows.map(|l| l.rsplit(',').next().unwrap().to_string())
+    // A lone empty field is written `""` (a blank line would be a missing row).
+    rows.map(|l| l.rsplit(',').next().unwrap().trim_matches('"').to_string())
         .collect()
 }
 
@@ -242,4 +243,70 @@ fn records_count_missing_values_as_a_category_or_leave_their_rows_out() {
         let est = crate::common::json(&["estimate", "--mechanism", s(&drop), "--data", s(&out)]);
         assert_eq!(est["rows"], kept, "{est}");
     }
+}
+
+/// A one-column file with blank lines (polars writes a null that way): each
+/// blank line is a missing value, refused naming its line by default, never
+/// skipped; `pml apply` and `pml estimate` read all eight rows.
+#[test]
+fn a_blank_line_of_a_one_column_file_is_a_missing_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "blank.csv", "v\na\nb\n\na\nb\na\n\nb\n");
+    let refused = [
+        "design",
+        "--data",
+        s(&data),
+        "--column",
+        "v",
+        "--epsilon",
+        "1",
+    ];
+    usage_error(&refused, "line 4");
+    let d = design(dir.path(), &data, "drop");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&d).unwrap()).unwrap();
+    assert_eq!(json["labels"], serde_json::json!(["a", "b"]));
+    let out = dir.path().join("out.csv");
+    let refused = apply_design((&d, &data, "v"), &out, &["--nulls", "error"]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{err}");
+    assert!(err.contains("line 4") && err.lines().count() == 1, "{err}");
+    assert!(!out.exists());
+    let done = apply_design((&d, &data, "v"), &out, &[]);
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        done.status.success() && err.contains("read 8 rows"),
+        "{err}"
+    );
+    let values = private(&out);
+    let empty: Vec<usize> = (0..8).filter(|&i| values[i].is_empty()).collect();
+    assert_eq!(empty, [2, 6]);
+    // The released column alone, its missing values blank lines: refused, or
+    // left out.
+    let released = write(
+        dir.path(),
+        "released.csv",
+        &format!("v_private\n{}\n", values.join("\n")),
+    );
+    let estimate = |nulls: &'static str| {
+        crate::common::pml()
+            .args(["estimate", "--mechanism", s(&d), "--data", s(&released)])
+            .args([
+                "--column",
+                "v_private",
+                "--nulls",
+                nulls,
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap()
+    };
+    let refused = estimate("error");
+    assert_eq!(refused.status.code(), Some(2));
+    let kept = estimate("drop");
+    let err = String::from_utf8_lossy(&kept.stderr);
+    assert!(
+        kept.status.success() && err.contains("2 released rows"),
+        "{err}"
+    );
 }

@@ -192,7 +192,7 @@ fn count_with<R: Read>(
 ) -> Result<CategoryCounts> {
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(crate::table::bounded(reader));
+        .from_reader(crate::table::data_text(reader));
     let header = rdr.byte_headers().map_err(csv_error)?;
     let idx = column_index(header, column)?;
 

@@ -32,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 pub mod bins;
+mod blank_rows;
 pub mod bootstrap;
 pub mod codes;
 #[cfg(feature = "parquet")]
@@ -62,4 +63,4 @@ pub use privatise::{
 };
 pub use records::{RecordCounting, count_records, count_records_with};
 pub use sampler::{AliasTable, CategoricalPrivatiser, MechanismSampler, SamplerRng, seeded_rng};
-pub use table::csv_columns;
+pub use table::{csv_columns, csv_record};

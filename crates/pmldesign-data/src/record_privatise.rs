@@ -261,7 +261,7 @@ pub fn privatise_record<R: Read, W: std::io::Write>(
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .buffer_capacity(1 << 16)
-        .from_reader(crate::table::bounded(reader));
+        .from_reader(crate::table::data_text(reader));
     let mut wtr = RecordWriter::new(writer);
     let header = rdr.byte_headers().map_err(read_error)?.clone();
     let idx = columns

@@ -143,7 +143,7 @@ pub fn count_records_with<R: Read>(
     let mut counter = RecordCounter::new(columns, how)?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
-        .from_reader(crate::table::bounded(reader));
+        .from_reader(crate::table::data_text(reader));
     let header = rdr.byte_headers().map_err(csv_error)?;
     let idx = columns
         .iter()

@@ -66,6 +66,13 @@ impl<R: Read> Read for LineLimit<R> {
     }
 }
 
+/// The text of a data file as every reader of data rows takes it: its lines
+/// bounded, and a blank line of a one-column file a missing value
+/// ([`crate::blank_rows`]).
+pub(crate) fn data_text<R: Read>(reader: R) -> crate::blank_rows::BlankRows<LineLimit<R>> {
+    crate::blank_rows::blank_rows(bounded(reader))
+}
+
 /// The line of a [`LineLimit`] error, if `e` is one.
 fn too_long(e: &std::io::Error) -> Option<u64> {
     e.get_ref()?.downcast_ref::<LineTooLong>().map(|t| t.line)
@@ -159,6 +166,33 @@ pub(crate) fn csv_error(e: csv::Error) -> ModelError {
         _ => "check that the input is comma-separated CSV with a header row",
     };
     ModelError::invalid("csv", place, e.to_string(), fix)
+}
+
+/// The fields of one line of CSV text (`"a,b",c` is `a,b` and `c`): a list given
+/// on the command line, read with the quoting of a CSV file. Text of no record
+/// or of several lines is refused.
+pub fn csv_record(text: &str) -> Result<Vec<String>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records = rdr.records();
+    let one_line = |problem: &str| {
+        ModelError::invalid(
+            "list",
+            format!("{:?}", pmldesign_model::error::elide(text)),
+            problem.to_owned(),
+            "give one line of comma-separated values, quoting a value that holds a comma (\"a,b\",c)",
+        )
+    };
+    let first = match records.next() {
+        Some(r) => r.map_err(csv_error)?,
+        None => return Err(one_line("it holds no value")),
+    };
+    if records.next().is_some() {
+        return Err(one_line("it holds more than one line"));
+    }
+    Ok(first.iter().map(str::to_owned).collect())
 }
 
 /// The bytes of a file's start searched for a NUL byte, which no CSV text holds.
@@ -266,6 +300,17 @@ mod tests {
         let long = format!("{},colour\n", "n".repeat(10_000));
         let e = crate::count_column(long.as_bytes(), "x", None).unwrap_err();
         assert!(e.to_string().len() < 400, "{e}");
+    }
+
+    #[test]
+    fn a_list_is_read_with_csv_quoting() {
+        let r = |t: &str| super::csv_record(t).map_err(|e| e.to_string());
+        assert_eq!(r("a,b").unwrap(), ["a", "b"]);
+        assert_eq!(r("\"a,b\",c").unwrap(), ["a,b", "c"]);
+        assert_eq!(r("\"say \"\"hi\"\"\",x").unwrap(), ["say \"hi\"", "x"]);
+        assert_eq!(r("a,,b").unwrap(), ["a", "", "b"]);
+        assert!(r("").unwrap_err().contains("no value"));
+        assert!(r("a\nb").unwrap_err().contains("more than one line"));
     }
 
     #[test]

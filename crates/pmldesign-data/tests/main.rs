@@ -3,6 +3,7 @@
 //! problem class.
 
 mod bins;
+mod blank_rows;
 mod columnar;
 mod common;
 mod discrete_noise;

@@ -28,6 +28,7 @@ pub mod mechanism;
 pub mod metric;
 pub mod names;
 pub mod notion;
+pub mod printed;
 pub mod prior;
 mod ranking;
 pub mod record;

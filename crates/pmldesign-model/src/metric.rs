@@ -18,7 +18,7 @@ pub const MAX_EXPONENT: f64 = 690.0;
 
 /// A distance on the N inputs.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Metric {
     /// `d(x, x') = 1` for `x != x'`: d-privacy is eps-LDP.
     Discrete,

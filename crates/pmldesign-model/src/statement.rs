@@ -19,8 +19,8 @@ use crate::uncertainty::UncertaintySet;
 /// that no smaller eps holds.
 pub fn publishable(epsilon: f64, delta: f64, tight: bool) -> String {
     format!(
-        "for every post-processing Z of the output, P(l(X -> Z) > {:.6}) <= {delta}{}",
-        (epsilon * 1e6).ceil() / 1e6,
+        "for every post-processing Z of the output, P(l(X -> Z) > {}) <= {delta}{}",
+        crate::printed::level(epsilon),
         if tight {
             " (the envelope: no smaller eps holds)"
         } else {
@@ -99,12 +99,15 @@ pub fn radius_text(beta: f64) -> String {
 /// ```
 pub fn pml_clause(worst: f64, target: f64, tolerance: f64) -> String {
     if worst <= target {
-        format!("worst-case PML {worst:.9} <= eps {target:.9}")
+        format!(
+            "worst-case PML {} <= eps {target:.9}",
+            crate::printed::level_at(worst, 9)
+        )
     } else {
         // The verdict first; the arithmetic after, without 17 digits.
         format!(
-            "holds within the certified tolerance {tolerance:.0e}: worst-case PML {worst:.9} is eps {target:.9} + {:.1e} (rounding)",
-            worst - target
+            "holds within the certified tolerance {tolerance:.0e}: worst-case PML is eps {target:.9} + {} (rounding)",
+            crate::printed::level(worst - target)
         )
     }
 }

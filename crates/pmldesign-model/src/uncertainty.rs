@@ -14,7 +14,7 @@ pub const DEFAULT_VERTEX_LIMIT: usize = 200_000;
 
 /// The set of priors over which leakage is guaranteed.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum UncertaintySet {
     /// A single, known prior.
     Known {

@@ -7,7 +7,7 @@ use crate::colormap::SERIES;
 use crate::document::{Page, facts, figure, para};
 use crate::envelope::bounds_section;
 use crate::matrix::{Matrix, leakage_figure, mechanism_figure, prior_figure};
-use crate::text::num;
+use crate::text::level;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::statement::describe_set;
@@ -65,14 +65,14 @@ pub fn page(a: &Audit) -> String {
 fn sentence(s: &Assessment) -> String {
     let mut t = format!(
         "Under the prior, the mechanism is eps-PML for every eps >= {} (e^eps = {}), the largest PML of any output.",
-        num(s.eps_min),
-        num(s.exp_eps_min)
+        level(s.eps_min),
+        level(s.exp_eps_min)
     );
     if let Some(u) = &s.uncertainty {
         t.push_str(&format!(
             " Over {}, its worst-case PML is {} (the leakage capacity).",
             describe_set(&u.set),
-            num(u.leakage_capacity)
+            level(u.leakage_capacity)
         ));
     }
     t
@@ -113,21 +113,21 @@ fn leakage(s: &Assessment, m: &Matrix) -> String {
 
 fn measures(s: &Assessment) -> String {
     let mut rows = vec![
-        ("eps_min (largest PML under the prior)", num(s.eps_min)),
+        ("eps_min (largest PML under the prior)", level(s.eps_min)),
         (
             "eps_max = -ln min p (every mechanism is eps_max-PML)",
-            num(s.eps_max),
+            level(s.eps_max),
         ),
         ("privacy region of eps_min", s.privacy_region.to_string()),
-        ("PMC (smallest eps-PMC)", num(s.pmc)),
-        ("LIP parameter", num(s.lip_parameter)),
-        ("LDP parameter", num(s.ldp_parameter)),
-        ("maximal leakage", num(s.maximal_leakage)),
+        ("PMC (smallest eps-PMC)", level(s.pmc)),
+        ("LIP parameter", level(s.lip_parameter)),
+        ("LDP parameter", level(s.ldp_parameter)),
+        ("maximal leakage", level(s.maximal_leakage)),
     ];
     if let Some(u) = &s.uncertainty {
-        rows.push(("leakage capacity over the set", num(u.leakage_capacity)));
-        rows.push(("sensitivity over the set", num(u.sensitivity)));
-        rows.push(("Lipschitz constant e^C", num(u.lipschitz_constant)));
+        rows.push(("leakage capacity over the set", level(u.leakage_capacity)));
+        rows.push(("sensitivity over the set", level(u.sensitivity)));
+        rows.push(("Lipschitz constant e^C", level(u.lipschitz_constant)));
     }
     let mut html = facts(&rows);
     html.push_str(&para(
@@ -146,7 +146,7 @@ fn tail(s: &Assessment) -> String {
     }
     let alt = format!(
         "Step chart of delta(eps) = P(l(Y) > eps) under the prior: from 1 at eps = 0 to 0 at eps_min = {}",
-        num(s.eps_min)
+        level(s.eps_min)
     );
     let series = [Series {
         name: "delta(eps) = P(l(Y) > eps)".into(),

@@ -6,7 +6,7 @@ use crate::chart::bar_chart;
 use crate::design::status_word;
 use crate::document::{Page, figure, para, table};
 use crate::matrix::{Matrix, mechanism_figure};
-use crate::text::{num, short};
+use crate::text::{level, num, short};
 use pmldesign_model::statement::describe_set;
 use pmldesign_solver::{Comparison, numbered};
 
@@ -65,10 +65,10 @@ fn side_by_side(c: &Comparison) -> String {
                     .map_or("baseline".into(), |s| status_word(s).into()),
                 num(r.utility),
                 r.upper_bound.map_or("-".into(), num),
-                num(r.levels.pml),
-                num(r.levels.pmc),
-                num(r.levels.ldp),
-                num(r.levels.maximal_leakage),
+                level(r.levels.pml),
+                level(r.levels.pmc),
+                level(r.levels.ldp),
+                level(r.levels.maximal_leakage),
             ]
         })
         .collect();

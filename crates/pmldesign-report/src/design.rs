@@ -6,7 +6,7 @@ use crate::ReportOptions;
 use crate::chart::bar_chart;
 use crate::document::{Page, facts, figure, note, para, table};
 use crate::matrix::{Matrix, leakage_figure, mechanism_figure, prior_figure};
-use crate::text::{escape, num, short};
+use crate::text::{certified, escape, level, num, short};
 use pmldesign_model::Notion;
 use pmldesign_model::statement::describe_set;
 use pmldesign_solver::{Design, DesignStatus, RadiusMethod};
@@ -199,15 +199,19 @@ fn against_baselines(d: &Design) -> String {
     let mut rows = vec![vec![
         format!("optimal {} design", d.notion.name().to_uppercase()),
         "-".into(),
-        num(d.certificate.worst_case_pml),
+        certified(
+            d.certificate.worst_case_pml,
+            d.certificate.target_epsilon,
+            d.certificate.tolerance,
+        ),
         num(sign * d.utility_value),
         rel(d.utility_value),
     ]];
     for r in d.baselines.rows() {
         rows.push(vec![
             r.label.clone(),
-            r.ldp_epsilon.map_or("-".into(), num),
-            num(r.worst_case_pml),
+            r.ldp_epsilon.map_or("-".into(), level),
+            level(r.worst_case_pml),
             num(sign * r.utility),
             rel(r.utility),
         ]);

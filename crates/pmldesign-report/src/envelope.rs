@@ -5,7 +5,7 @@
 use crate::chart::{Axes, Mark, Series, line_chart};
 use crate::colormap::SERIES;
 use crate::document::{facts, figure, note, para};
-use crate::text::{num, short};
+use crate::text::{level, num, short};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds, log_grid};
 use pmldesign_model::statement::envelope as envelope_statement;
 use pmldesign_model::{Mechanism, Prior};
@@ -49,7 +49,7 @@ fn statement(b: &EnvelopeBounds) -> String {
     s.push_str(&facts(&[
         ("delta", short(b.delta)),
         ("lower bound on eps_c(delta)", num(b.lower)),
-        ("upper bound on eps_c(delta)", num(b.upper)),
+        ("upper bound on eps_c(delta)", level(b.upper)),
         (
             "bounds meet",
             if b.exact { "yes".into() } else { "no".into() },

@@ -6,7 +6,7 @@ use crate::ReportOptions;
 use crate::chart::bar_chart;
 use crate::design::{sections, status_word};
 use crate::document::{Page, facts, figure, note, table};
-use crate::text::{num, short};
+use crate::text::{certified, level, num, short};
 use pmldesign_solver::{RecordDesign, RecordMode};
 
 /// The whole page of a record design (the trade-off of `o` is not drawn: it is
@@ -61,7 +61,11 @@ fn split(r: &RecordDesign) -> String {
                 short(r.epsilon),
                 "-".into(),
                 d.mechanism.outputs().to_string(),
-                num(d.certificate.worst_case_pml),
+                certified(
+                    d.certificate.worst_case_pml,
+                    d.certificate.target_epsilon,
+                    d.certificate.tolerance,
+                ),
             ]);
         }
         _ => {
@@ -72,7 +76,11 @@ fn split(r: &RecordDesign) -> String {
                     format!("{} = {}", d.notion.name(), short(r.epsilons[j])),
                     radius,
                     d.mechanism.outputs().to_string(),
-                    num(d.certificate.worst_case_pml),
+                    certified(
+                        d.certificate.worst_case_pml,
+                        d.certificate.target_epsilon,
+                        d.certificate.tolerance,
+                    ),
                 ]);
             }
         }
@@ -113,12 +121,12 @@ fn split(r: &RecordDesign) -> String {
 
 fn measured(r: &RecordDesign, _o: &ReportOptions) -> String {
     let at = r
-        .leakage_about_record
-        .map_or("not measured (over 4096 cells)".into(), num);
+        .printed_leakage()
+        .unwrap_or_else(|| "not measured (over 4096 cells)".into());
     let naive = r
         .naive
         .leakage_about_record
-        .map_or("not measured".into(), num);
+        .map_or("not measured".into(), level);
     let mut s = facts(&[
         ("leakage about the record at the estimate", at),
         ("total eps", short(r.epsilon)),

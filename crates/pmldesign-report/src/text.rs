@@ -17,7 +17,10 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// A number with 6 decimals, or `inf` / `nan` (as `pml` prints levels).
+pub use pmldesign_model::printed::{certified, level};
+
+/// A number with 6 decimals, or `inf` / `nan` (utilities and probabilities; a
+/// privacy level is printed rounded up by [`level`]).
 pub fn num(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.6}")

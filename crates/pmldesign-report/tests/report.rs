@@ -210,7 +210,7 @@ fn a_record_report_shows_the_split_and_the_measured_leakage() {
     self_contained(&html);
     assert!(html.contains(&esc(&r.guarantee.statement)));
     assert!(html.contains("pml = 0.7") && html.contains("pml = 0.3"));
-    assert!(html.contains(&format!("{:.6}", r.leakage_about_record.unwrap())));
+    assert!(html.contains(&r.printed_leakage().unwrap()));
     assert!(html.contains("&lt;B&gt;") && !html.contains("<B>"));
     assert_eq!(html, record(&r, &ReportOptions::default()));
     let joint = RecordProblem::new(two_columns(), 1.0)

@@ -139,10 +139,14 @@ pub struct ApplyArgs {
     #[arg(long, value_enum, conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub nulls: Option<super::NullsArg>,
     /// The values of the column for the rows of a bare matrix, in row order,
-    /// comma-separated. A design file's rows are certified for its own labels:
-    /// with one, --labels must equal them (a design is never re-keyed).
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
-    pub labels: Option<Vec<String>>,
+    /// comma-separated, quoted as in CSV where a value holds a comma
+    /// (--labels '"a,b",c'). A design file's rows are certified for its own
+    /// labels: with one, --labels must equal them (a design is never re-keyed).
+    #[arg(long, value_name = "L1,L2,...", value_parser = super::values::parse_labels, conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
+    pub labels: Option<super::values::Labels>,
+    /// --labels read from a file, one value per line (a value may hold commas).
+    #[arg(long, value_name = "FILE", value_parser = super::values::labels_file, conflicts_with_all = ["labels", "laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
+    pub labels_file: Option<super::values::Labels>,
     /// Names to write for the mechanism's outputs, comma-separated, in column order
     /// (default: the names in the file, else y1..yM). With a record design, name
     /// the column, once per column to rename: --output-labels COLUMN=N1,N2,...,
@@ -151,6 +155,13 @@ pub struct ApplyArgs {
     /// are written as).
     #[arg(long, value_name = "[COLUMN=]NAMES", action = clap::ArgAction::Append, conflicts_with_all = ["laplace_scale", "laplace_epsilon", "gaussian_sigma"])]
     pub output_labels: Vec<String>,
+}
+
+impl ApplyArgs {
+    /// The labels given by `--labels` or `--labels-file`.
+    pub fn labels(&self) -> Option<&[String]> {
+        self.labels.as_deref().or(self.labels_file.as_deref())
+    }
 }
 
 /// The names of one `--output-labels [COLUMN=]NAMES`: after `COLUMN=` when the

@@ -27,7 +27,7 @@ pub struct AssessArgs {
     #[arg(
         long,
         value_name = "FILE",
-        conflicts_with_all = ["mechanism", "prior", "counts", "data", "labels", "beta", "delta", "priors"]
+        conflicts_with_all = ["mechanism", "prior", "counts", "data", "labels", "labels_file", "beta", "delta", "priors"]
     )]
     pub design: Option<PathBuf>,
     /// The prior (or its estimate) the mechanism is assessed under.

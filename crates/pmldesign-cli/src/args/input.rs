@@ -46,15 +46,24 @@ pub struct Input {
     /// the design and `pml apply` cuts the column the same way. With several
     /// --column (a record), name the column: --bins COLUMN=E0,E1,..., once per
     /// numeric column.
-    #[arg(long, value_name = "[COLUMN=]EDGES", requires = "data", conflicts_with = "labels", allow_hyphen_values = true, action = clap::ArgAction::Append, value_parser = parse_bins)]
+    #[arg(long, value_name = "[COLUMN=]EDGES", requires = "data", conflicts_with_all = ["labels", "labels_file"], allow_hyphen_values = true, action = clap::ArgAction::Append, value_parser = parse_bins)]
     pub bins: Vec<BinsArg>,
-    /// Names of the symbols, comma-separated, one per prior entry. With --data
-    /// they fix the alphabet and its order.
-    #[arg(long, value_delimiter = ',')]
-    pub labels: Option<Vec<String>>,
+    /// Names of the symbols, comma-separated, one per prior entry, quoted as in
+    /// CSV where a name holds a comma (--labels '"a,b",c'). With --data they
+    /// fix the alphabet and its order.
+    #[arg(long, value_name = "L1,L2,...", value_parser = super::values::parse_labels)]
+    pub labels: Option<super::values::Labels>,
+    /// --labels read from a file, one label per line (a label may hold commas).
+    #[arg(long, value_name = "FILE", conflicts_with = "labels", value_parser = super::values::labels_file)]
+    pub labels_file: Option<super::values::Labels>,
 }
 
 impl Input {
+    /// The labels given by `--labels` or `--labels-file`.
+    pub fn labels(&self) -> Option<&[String]> {
+        self.labels.as_deref().or(self.labels_file.as_deref())
+    }
+
     /// The `--data` file with its flag, for the check that no output overwrites it.
     pub fn named(&self) -> (&'static str, Option<&std::path::Path>) {
         ("--data", self.data.as_deref())
@@ -120,7 +129,7 @@ impl Input {
     /// How `--data` is counted: `--labels`, `--nulls` and `--bins`.
     pub fn counting(&self) -> Result<pmldesign_data::Counting<'_>, CliError> {
         Ok(pmldesign_data::Counting {
-            labels: self.labels.as_deref(),
+            labels: self.labels(),
             nulls: self.nulls(),
             bins: self.column_bins()?,
         })

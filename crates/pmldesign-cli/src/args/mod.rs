@@ -60,8 +60,9 @@ pub struct Cli {
     /// or Ctrl-C aside).
     #[arg(long, global = true, value_name = "K")]
     pub threads: Option<usize>,
-    /// Print nothing on stderr but errors and warnings about a guarantee (no
-    /// notes, summaries or progress line).
+    /// Hide progress lines, summaries and notes on stderr. Errors and warnings
+    /// about a guarantee (`warning:` lines: no finite level, missingness released
+    /// as is, a bare or --unverified matrix, a short seed) always print.
     #[arg(long, short = 'q', global = true)]
     pub quiet: bool,
     /// What to do.

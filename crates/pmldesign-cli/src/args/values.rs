@@ -10,6 +10,55 @@ pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, 
     pmldesign_solver::check_labels(labels, n).map_err(|e| flag_error("--", e))
 }
 
+/// Names of symbols as `--labels` or `--labels-file` gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Labels(pub Vec<String>);
+
+impl std::ops::Deref for Labels {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
+}
+
+/// Parses `--labels`: one line of CSV, so that a label holding a comma is
+/// quoted (`--labels '"a,b",c'`).
+pub fn parse_labels(s: &str) -> Result<Labels, String> {
+    pmldesign_data::csv_record(s)
+        .map(Labels)
+        .map_err(|e| e.to_string())
+}
+
+/// The labels most files given to `--labels-file` hold (the alphabets `pml`
+/// designs for are far smaller).
+const MAX_LABEL_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads `--labels-file FILE`: one label per line, as written (a final newline
+/// ends the last label; `\r\n` line ends are taken); an empty line is refused
+/// naming it.
+pub fn labels_file(s: &str) -> Result<Labels, String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(s)
+        .and_then(|f| f.take(MAX_LABEL_FILE_BYTES).read_to_string(&mut text))
+        .map_err(|e| {
+            format!("cannot read it: {e}; give a readable UTF-8 file, one label a line")
+        })?;
+    let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    let labels: Vec<String> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_owned())
+        .collect();
+    if let Some(i) = labels.iter().position(String::is_empty) {
+        return Err(format!(
+            "line {} is empty; give one non-empty label a line, with no blank lines",
+            i + 1
+        ));
+    }
+    Ok(Labels(labels))
+}
+
 /// Parses `--radius`: `free` ([`RadiusMethod::DistributionFree`]) or `kappa`, each
 /// value documented in `--help`; `kappa_help` says what the kappa method takes.
 pub fn radius_method(

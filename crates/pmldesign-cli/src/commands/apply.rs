@@ -12,7 +12,7 @@ use crate::io::load::{
 };
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, write_atomic_with, write_error};
-use crate::render::apply::summary_line;
+use crate::render::apply::{NoiseStatement, noise_line, nulls_warning, summary_line};
 use crate::render::csv::defuse;
 use pmldesign_data::record_privatise::{
     BinnedRecord, ColumnByColumn, JointPrivatiser, RawColumns, RecordHandling, RecordPrivatiser,
@@ -96,9 +96,9 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         };
         done.map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, &a)))
     })?;
-    crate::say::note(&summary_line(&summary, &a.data, &a.output));
+    say_summary(&summary, &a);
     if let Some(statement) = statement {
-        crate::say::note(&statement);
+        say_noise(&statement);
     }
     warn_kept_raw(&a, std::slice::from_ref(&column));
     Ok(())
@@ -108,11 +108,30 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
 /// under `-q`: it is about the guarantee).
 fn warn_kept_raw(a: &ApplyArgs, columns: &[String]) {
     if a.keep_raw {
-        eprintln!(
+        crate::say::warn_guarantee(&format!(
             "warning: --keep-raw: {} holds the raw column(s) {} beside the privatised values; it is not a release: hand out a copy without them (apply without --keep-raw)",
             a.output.display(),
             columns.join(", ")
-        );
+        ));
+    }
+}
+
+/// What was read and written, a note; rows written missing, a warning.
+fn say_summary(summary: &pmldesign_data::PrivatiseSummary, a: &ApplyArgs) {
+    crate::say::note(&summary_line(summary, &a.data, &a.output));
+    if let Some(warning) = nulls_warning(summary) {
+        crate::say::warn_guarantee(&warning);
+    }
+}
+
+/// The measured guarantee of additive noise: a note, or a warning where no
+/// finite level holds.
+fn say_noise(statement: &NoiseStatement) {
+    let line = noise_line(statement);
+    if statement.bounded() {
+        crate::say::note(&line);
+    } else {
+        crate::say::warn_guarantee(&format!("warning: {line}"));
     }
 }
 
@@ -181,7 +200,7 @@ fn run_record(
             a.output_column.is_some(),
             "--output-column (each column gets {column}_private, or --replace)",
         ),
-        (a.labels.is_some(), "--labels (the design names them)"),
+        (a.labels().is_some(), "--labels (the design names them)"),
     ];
     if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
         return Err(CliError::Usage(format!(
@@ -216,7 +235,7 @@ fn run_record(
         }
         .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
-    crate::say::note(&summary_line(&summary, &a.data, &a.output));
+    say_summary(&summary, a);
     warn_kept_raw(a, &r.columns);
     Ok(())
 }
@@ -322,9 +341,9 @@ fn draws(
     Ok(Box::new(ColumnByColumn(columns)))
 }
 
-/// A privatiser, for additive noise the line stating its measured guarantee, and
-/// what a missing value does as the design recorded it (`--nulls` at design time).
-type Privatiser = (Box<dyn ColumnPrivatiser>, Option<String>, Nulls);
+/// A privatiser, for additive noise its measured guarantee, and what a missing
+/// value does as the design recorded it (`--nulls` at design time).
+type Privatiser = (Box<dyn ColumnPrivatiser>, Option<NoiseStatement>, Nulls);
 
 /// The sampler asked for: a mechanism with its labels, or additive noise on a
 /// grid ([`super::grid_noise`]).
@@ -363,9 +382,9 @@ fn privatiser(
                 (m, own, file.outputs, Recorded::default())
             }
         };
-    let labels = match &a.labels {
+    let labels = match a.labels() {
         // A design's rows are certified for its labels: never re-keyed.
-        Some(l) if file.design && *l != own => {
+        Some(l) if file.design && l != own.as_slice() => {
             return Err(CliError::Usage(format!(
                 "invalid --labels {}: the design in --mechanism {shown} is certified for its own labels {}, and its rows cannot be re-keyed; drop --labels and map the column's values to the design's labels",
                 elide_list(l),
@@ -524,10 +543,10 @@ fn stream_key(a: &ApplyArgs) -> Result<StreamKey, CliError> {
         (None, None) => return Ok(StreamKey::from_os()),
     };
     if key.bits() < 64 {
-        eprintln!(
+        crate::say::warn_guarantee(&format!(
             "warning: the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)",
             key.bits()
-        );
+        ));
     }
     Ok(key)
 }
@@ -566,13 +585,15 @@ fn check_claims(
 ) -> Result<Option<pmldesign_solver::Design>, CliError> {
     let shown = path.display();
     if !design {
-        eprintln!("note: --mechanism {shown} is a bare matrix: no privacy guarantee was checked");
+        crate::say::warn_guarantee(&format!(
+            "warning: --mechanism {shown} is a bare matrix: no privacy guarantee was checked"
+        ));
         return Ok(None);
     }
     if unverified {
-        eprintln!(
+        crate::say::warn_guarantee(&format!(
             "warning: --unverified: the design in --mechanism {shown} was not checked; no privacy guarantee holds for the output"
-        );
+        ));
         return Ok(None);
     }
     // Reading a design verifies it (its privacy, utility, dual and status).

@@ -259,8 +259,8 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         ));
     }
     if est.dropped > 0 {
-        crate::say::note(&format!(
-            "note: {} rows with a missing value were left out (--nulls drop); `pml apply` writes them missing, so whether a value is missing is released as is, outside the guarantee",
+        crate::say::warn_guarantee(&format!(
+            "warning: {} rows with a missing value were left out (--nulls drop); `pml apply` writes them missing, so whether a value is missing is released as is, outside the guarantee",
             est.dropped
         ));
     }

@@ -5,7 +5,7 @@
 
 use crate::args::apply::{ApplyArgs, DEFAULT_TAIL_DELTA, check_scale};
 use crate::error::CliError;
-use crate::render::apply::{NoiseStatement, noise_line};
+use crate::render::apply::NoiseStatement;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     ColumnPrivatiser, DiscreteGaussian, DiscreteLaplace, ExactNoise, GridPrivatiser,
@@ -16,11 +16,11 @@ use pmldesign_model::{ModelError, Prior, additive, measures};
 /// The default grid step is the largest 1/n at most the noise's scale over this.
 pub const DEFAULT_STEPS_PER_SCALE: f64 = 8.0;
 
-/// A privatiser of additive noise and the line stating its measured guarantee.
-pub type Noisy = (Box<dyn ColumnPrivatiser>, String);
+/// A privatiser of additive noise and its measured guarantee.
+pub type Noisy = (Box<dyn ColumnPrivatiser>, NoiseStatement);
 
 /// The privatiser of `--laplace-scale`, `--laplace-epsilon` or `--gaussian-sigma`,
-/// with the line that states its measured guarantee; `None` without them.
+/// with its measured guarantee; `None` without them.
 pub fn grid_privatiser(
     a: &ApplyArgs,
     stream: (&StreamKey, &str),
@@ -41,7 +41,7 @@ pub fn grid_privatiser(
         (None, None, None) => return Ok(None),
     };
     let r = release(a, (flag, value), prior, stream)?;
-    Ok(Some((Box::new(r.privatiser), noise_line(&r.statement))))
+    Ok(Some((Box::new(r.privatiser), r.statement)))
 }
 
 const LAPLACE: &str = "--laplace-scale";

@@ -113,7 +113,7 @@ fn refuse_single_column_flags(a: &DesignArgs) -> Result<(), CliError> {
             "--beta (a record's balls come from its conditionals; use --delta)",
         ),
         (
-            a.input.labels.is_some(),
+            a.input.labels().is_some(),
             "--labels (a record's labels come from its data)",
         ),
         (

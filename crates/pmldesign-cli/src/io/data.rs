@@ -31,7 +31,7 @@ pub fn load_estimate_until(
         } else {
             Prior::new(masses)?
         };
-        let labels = check_labels(input.labels.as_deref(), prior.len())?;
+        let labels = check_labels(input.labels(), prior.len())?;
         return Ok(Estimate {
             prior,
             labels,
@@ -58,7 +58,7 @@ pub fn load_estimate_until(
                 }
             ))
         })?;
-        let labels = check_labels(input.labels.as_deref(), prior.len())?;
+        let labels = check_labels(input.labels(), prior.len())?;
         return Ok(Estimate {
             prior,
             labels,

@@ -43,7 +43,7 @@ pub fn load_mechanism(
     }
     let labels = match file.labels {
         Some(fl) if fl.len() == n => {
-            let explicit = input.labels.is_some() || input.data.is_some();
+            let explicit = input.labels().is_some() || input.data.is_some();
             if explicit && fl != est.labels {
                 let mut x = fl.clone();
                 let mut y = est.labels.clone();

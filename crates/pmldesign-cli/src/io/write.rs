@@ -95,17 +95,14 @@ pub fn check_outputs(inputs: &[Named<'_>], outputs: &[Named<'_>]) -> Result<(), 
     }
     let (inputs, outputs) = (given(inputs), given(outputs));
     for (k, &(flag, out)) in outputs.iter().enumerate() {
-        if let Some((input, path)) = inputs.iter().find(|(_, i)| same_file(i, out)) {
+        if let Some((input, path)) = inputs.iter().find(|(_, i)| same_place(i, out)) {
             return Err(CliError::Usage(format!(
                 "invalid {flag} {}: it is the {input} file {} itself; give {flag} another file, so that the input is kept",
                 out.display(),
                 path.display()
             )));
         }
-        if let Some((earlier, _)) = outputs[..k]
-            .iter()
-            .find(|(_, o)| *o == out || same_file(o, out))
-        {
+        if let Some((earlier, _)) = outputs[..k].iter().find(|(_, o)| same_place(o, out)) {
             return Err(CliError::Usage(format!(
                 "invalid {flag} {}: it is also the {earlier} file; give each output its own file, e.g. {flag} {}",
                 out.display(),
@@ -132,6 +129,24 @@ fn example(flag: &str) -> &'static str {
         "--plot" => "plot.svg",
         _ => "out.json",
     }
+}
+
+/// Whether two paths name one file: [`same_file`] for files that exist, else
+/// the same resolved location (the canonical parent directory and the file
+/// name: `r.html`, `./r.html` and `dir/../r.html` are one file before it exists).
+fn same_place(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b || same_file(a, b) || resolved(a).is_some_and(|x| resolved(b).as_ref() == Some(&x))
+}
+
+/// Where `path` is or will be: its parent directory, canonical, and its file
+/// name; `None` where the directory does not exist.
+fn resolved(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let name = path.file_name()?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    Some(std::fs::canonicalize(parent).ok()?.join(name))
 }
 
 /// Whether `output` names the file `input` already is (the same path, a relative

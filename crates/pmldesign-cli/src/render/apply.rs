@@ -23,6 +23,14 @@ pub struct NoiseStatement {
     pub continuous: Option<f64>,
 }
 
+impl NoiseStatement {
+    /// Whether every level measured is finite: if not, the release guarantees
+    /// nothing, which is a warning rather than a note.
+    pub fn bounded(&self) -> bool {
+        self.ldp.is_finite() && self.pml.is_none_or(f64::is_finite)
+    }
+}
+
 /// One line for stderr: the law, grid and range released, and the measured levels
 /// beside \[E\]'s continuous figure.
 pub fn noise_line(s: &NoiseStatement) -> String {
@@ -69,7 +77,7 @@ pub fn noise_line(s: &NoiseStatement) -> String {
 /// `eps = v` under a notion, or that no finite level holds.
 fn level(notion: &str, v: f64) -> String {
     if v.is_finite() {
-        format!("{notion} eps = {v:.6}")
+        format!("{notion} eps = {}", pmldesign_model::printed::level(v))
     } else {
         format!(
             "no finite {notion} level (a grid point's probability under one secret underflows; give a smaller --range)"
@@ -98,16 +106,21 @@ pub fn summary_line(s: &PrivatiseSummary, data: &Path, output: &Path) -> String 
             rows(s.kept)
         ));
     }
-    if s.nulls > 0 {
-        line.push_str(&format!(
-            "; {} with a missing value written missing (--nulls drop: whether a value is missing is released as is)",
-            rows(s.nulls)
-        ));
-    }
     if let Some((line_no, value)) = &s.first_unknown {
         line.push_str(&format!(" (the first at line {line_no}: {value:?})"));
     }
     line
+}
+
+/// The warning of rows written missing (`--nulls drop`): whether a value is
+/// missing is released as it is, outside the guarantee.
+pub fn nulls_warning(s: &PrivatiseSummary) -> Option<String> {
+    (s.nulls > 0).then(|| {
+        format!(
+            "warning: pml apply: {} with a missing value written missing (--nulls drop): whether a value is missing is released as is, outside the guarantee",
+            rows(s.nulls)
+        )
+    })
 }
 
 fn rows(n: u64) -> String {

@@ -5,7 +5,7 @@
 use super::design::meets;
 use super::envelope::envelope_json;
 use super::matrix::matrix_table;
-use super::number::{finite_or_null, num, opt, short};
+use super::number::{finite_or_null, level, num, opt_level, short};
 use super::pretty;
 use super::words::describe_assessed_set;
 use crate::args::assess::AssessFormat;
@@ -50,11 +50,11 @@ pub fn render_assessment(r: &Report, format: AssessFormat) -> Result<String, Cli
         }
         AssessFormat::Table => {
             let mut s = to_table(r);
-            if let Some((name, level)) = &r.metric {
+            if let Some((name, smallest)) = &r.metric {
                 let _ = writeln!(
                     s,
                     "\nMetric privacy ({name} distance): smallest eps with W[x][y] <= e^(eps d(x, x')) W[x'][y]: {}",
-                    num(*level)
+                    level(*smallest)
                 );
             }
             Ok(s)
@@ -233,7 +233,7 @@ fn to_table(r: &Report) -> String {
 /// The mechanism with the prior beside it and, under it, P(y), PML(y), PMC(y) and
 /// the worst-case PML(y) over the set.
 fn assessed_matrix(a: &Assessment, labels: &[String]) -> String {
-    let cells = |values: &[Option<f64>]| values.iter().map(|l| opt(*l)).collect();
+    let cells = |values: &[Option<f64>]| values.iter().map(|l| opt_level(*l)).collect();
     let mut footer = vec![
         (
             "P(y)",
@@ -266,8 +266,8 @@ fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
     row(
         s,
         "eps_min (PML of the mechanism)",
-        num(a.eps_min),
-        format!("e^eps = {}", num(a.exp_eps_min)),
+        level(a.eps_min),
+        format!("e^eps = {}", level(a.exp_eps_min)),
     );
     let bound = if env.exact {
         "exact".to_string()
@@ -277,10 +277,10 @@ fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
     row(
         s,
         &format!("PML envelope at delta = {} ([V])", env.delta),
-        num(env.upper),
+        level(env.upper),
         format!(
             "{bound}: for every post-processing, P(leakage > it) <= delta; raw eps_Y {}",
-            num(env.left_quantile)
+            level(env.left_quantile)
         ),
     );
     let k = a.privacy_region;
@@ -298,18 +298,18 @@ fn prior_table(s: &mut String, a: &Assessment, env: &EnvelopeBounds) {
     row(
         s,
         "eps_max = -ln min p",
-        num(a.eps_max),
+        level(a.eps_max),
         "every mechanism is eps_max-PML".into(),
     );
     row(
         s,
         "PMC ([D] Thm 1)",
-        num(a.pmc),
+        level(a.pmc),
         format!(
             "information density >= -PMC; ALIP ({}, {}), LIP {}",
-            num(a.pmc),
-            num(a.eps_min),
-            num(a.lip_parameter)
+            level(a.pmc),
+            level(a.eps_min),
+            level(a.lip_parameter)
         ),
     );
 }
@@ -320,13 +320,13 @@ fn prior_free_table(s: &mut String, a: &Assessment) {
     row(
         s,
         "LDP parameter",
-        num(a.ldp_parameter),
+        level(a.ldp_parameter),
         "max_y ln(max_x W / min_x W)".into(),
     );
     row(
         s,
         "maximal leakage",
-        num(a.maximal_leakage),
+        level(a.maximal_leakage),
         "ln sum_y max_x W[x][y]".into(),
     );
 }
@@ -339,7 +339,7 @@ fn tail_table(s: &mut String, a: &Assessment) {
         let _ = writeln!(s, "  {:>12} {:>12}", num(0.0), num(1.0));
     }
     for t in &a.tail_curve {
-        let _ = writeln!(s, "  {:>12} {:>12}", num(t.epsilon), num(t.delta));
+        let _ = writeln!(s, "  {:>12} {:>12}", num(t.epsilon), level(t.delta));
     }
 }
 
@@ -355,19 +355,19 @@ fn set_table(s: &mut String, u: &SetAssessment, eps_min: f64, radius: Option<&Ra
     row(
         s,
         "leakage capacity C ([E] Def 5)",
-        num(u.leakage_capacity),
+        level(u.leakage_capacity),
         "exact worst-case PML over the set".into(),
     );
     row(
         s,
         "sensitivity S = C - eps_min ([E] Def 6)",
-        num(u.sensitivity),
+        level(u.sensitivity),
         "exact".into(),
     );
     row(
         s,
         "Lipschitz constant e^C ([E] Thm 3)",
-        num(u.lipschitz_constant),
+        level(u.lipschitz_constant),
         "|eps_min(P) - eps_min(Q)| <= e^C |P - Q|_1".into(),
     );
     if let Some(t) = &u.theorem4 {
@@ -383,8 +383,8 @@ fn theorem4_rows(s: &mut String, t: &Theorem4Check, eps_min: f64) {
             row(
                 s,
                 &format!("Theorem 4 bound on S (region {})", t.region),
-                num(sb),
-                format!("C <= eps_min + bound = {}: {verdict}", num(cb)),
+                level(sb),
+                format!("C <= eps_min + bound = {}: {verdict}", level(cb)),
             );
         }
         _ => row(
@@ -398,7 +398,7 @@ fn theorem4_rows(s: &mut String, t: &Theorem4Check, eps_min: f64) {
         (Some(b), Some(slack)) => row(
             s,
             "Corollary 2 bound on C",
-            num(b),
+            level(b),
             format!(
                 "eps - ln(1 - e^eps beta/2), any region: {}",
                 verdict(slack, b)
@@ -415,7 +415,7 @@ fn theorem4_rows(s: &mut String, t: &Theorem4Check, eps_min: f64) {
         row(
             s,
             "eps_min at the centre of the ball",
-            num(t.eps_min_at_center),
+            level(t.eps_min_at_center),
             "the bounds are taken there".into(),
         );
     }

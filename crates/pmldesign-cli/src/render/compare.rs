@@ -1,6 +1,6 @@
 //! `pml compare` as text: one row per notion, as a table or JSON.
 
-use super::number::num;
+use super::number::level;
 use super::pretty;
 use super::words::describe_set;
 use crate::args::Format;
@@ -58,14 +58,14 @@ fn compare_table(c: &Comparison) -> String {
             None => "-".into(),
         };
         s.push_str(&format!(
-            "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11.6} {:>7} {:>22}\n",
+            "{:<30} {:>8} {:>12.6} {:>11} {:>11} {:>11} {:>11} {:>7} {:>22}\n",
             r.label,
             r.mechanism.outputs(),
             r.utility,
-            num(r.levels.pml),
-            num(r.levels.pmc),
-            num(r.levels.ldp),
-            r.levels.maximal_leakage,
+            level(r.levels.pml),
+            level(r.levels.pmc),
+            level(r.levels.ldp),
+            level(r.levels.maximal_leakage),
             status,
             estimation
         ));

@@ -4,7 +4,7 @@
 
 use super::envelope::envelope_table;
 use super::matrix::matrix_table;
-use super::number::num;
+use super::number::{certified, level, opt_level};
 use super::own_version;
 use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
@@ -145,15 +145,27 @@ fn design_heading(d: &Design) -> String {
 /// The matrix, one row per input, then P(y), PML(y), PMC(y) and the worst case.
 fn design_matrix(d: &Design) -> String {
     let fixed = |values: &[f64]| values.iter().map(|v| format!("{v:.6}")).collect();
+    // Levels are rounded up; one certified at the target within the tolerance
+    // is the target (the certificate line states the tolerance).
+    let c = &d.certificate;
+    let levels = |values: &[f64]| {
+        values
+            .iter()
+            .map(|v| certified(*v, c.target_epsilon, c.tolerance))
+            .collect()
+    };
     let mut footer = vec![
         ("P(y)", fixed(&d.output_probabilities)),
-        ("PML(y)", fixed(&d.pml_per_output)),
+        ("PML(y)", levels(&d.pml_per_output)),
     ];
     if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
-        footer.push(("PMC(y)", d.pmc_per_output.iter().map(|v| num(*v)).collect()));
+        footer.push((
+            "PMC(y)",
+            d.pmc_per_output.iter().map(|v| level(*v)).collect(),
+        ));
     }
     if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
-        footer.push(("worst", fixed(&d.certificate.worst_case_pml_per_output)));
+        footer.push(("worst", levels(&c.worst_case_pml_per_output)));
     }
     let prior = d.uncertainty.reference();
     let table = matrix_table(
@@ -203,26 +215,28 @@ fn comparison_table(d: &Design) -> String {
             format!("{:>9}", "-")
         }
     };
-    let mut line = |name: &str, er: String, worst: f64, u: f64| {
+    let mut line = |name: &str, er: String, worst: String, u: f64| {
         s.push_str(&format!(
-            "{name:<44} {er:>10} {worst:>14.6} {u:>12.6} {}\n",
+            "{name:<44} {er:>10} {worst:>14} {u:>12.6} {}\n",
             rel(u)
         ));
     };
     let design = design_label(d);
+    let c = &d.certificate;
     line(
         &design,
         "-".into(),
-        d.certificate.worst_case_pml,
+        certified(c.worst_case_pml, c.target_epsilon, c.tolerance),
         d.utility_value,
     );
     for r in d.baselines.rows() {
-        let er = match r.ldp_epsilon {
-            Some(e) if e.is_finite() => format!("{e:.6}"),
-            Some(_) => "inf".to_string(),
-            None => "-".to_string(),
-        };
-        line(&baseline_label(d, &r), er, r.worst_case_pml, r.utility);
+        let er = opt_level(r.ldp_epsilon);
+        line(
+            &baseline_label(d, &r),
+            er,
+            level(r.worst_case_pml),
+            r.utility,
+        );
     }
     s
 }

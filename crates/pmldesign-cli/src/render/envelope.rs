@@ -2,6 +2,7 @@
 //! delta as JSON or as lines of a report (under `pml design` and `pml assess`), and
 //! the report of `pml envelope` over a grid of delta as a table, JSON or CSV.
 
+use super::number::level;
 use super::pretty;
 use super::words::{envelope_statement, statement_at};
 use crate::args::Format;
@@ -23,11 +24,11 @@ pub fn envelope_json(b: &EnvelopeBounds) -> Value {
 /// The envelope bounds at one delta as lines of a report.
 pub fn envelope_table(b: &EnvelopeBounds) -> String {
     format!(
-        "\nPost-processing-safe guarantee at delta = {} ([V] envelope):\n  raw (eps, delta)-PML level {:.6} (not closed under post-processing)\n  envelope in [{:.6}, {:.6}]{}\n  publishable: {}\n",
+        "\nPost-processing-safe guarantee at delta = {} ([V] envelope):\n  raw (eps, delta)-PML level {} (not closed under post-processing)\n  envelope in [{:.6}, {}]{}\n  publishable: {}\n",
         b.delta,
-        b.left_quantile,
+        level(b.left_quantile),
         b.lower,
-        b.upper,
+        level(b.upper),
         if b.exact { ": exact" } else { "" },
         envelope_statement(b)
     )
@@ -191,9 +192,9 @@ impl Report {
         );
         let _ = writeln!(
             s,
-            "  max PML {:.6}   maximal leakage L {:.6}\n",
-            env.max_pml(),
-            env.maximal_leakage()
+            "  max PML {}   maximal leakage L {}\n",
+            level(env.max_pml()),
+            level(env.maximal_leakage())
         );
         s.push_str("Leakage distribution:\n");
         let _ = writeln!(s, "  {:>12} {:>12}  outputs", "PML", "P");
@@ -201,8 +202,8 @@ impl Report {
             let names: Vec<String> = t.outputs.iter().map(|y| format!("y{}", y + 1)).collect();
             let _ = writeln!(
                 s,
-                "  {:>12.6} {:>12.6}  {}",
-                t.pml,
+                "  {:>12} {:>12.6}  {}",
+                level(t.pml),
                 t.probability,
                 names.join(",")
             );
@@ -216,8 +217,9 @@ impl Report {
         let (lo, hi) = by_lp.map_or((h.lower, h.upper), |v| (v.lower, v.upper));
         let _ = writeln!(
             s,
-            "  (the raw (eps, delta)-PML level {:.6} does not survive post-processing; the envelope lies in [{lo:.6}, {hi:.6}]{})\n",
-            h.left_quantile,
+            "  (the raw (eps, delta)-PML level {} does not survive post-processing; the envelope lies in [{lo:.6}, {}]{})\n",
+            level(h.left_quantile),
+            level(hi),
             if by_lp.is_some() { ", by LP" } else { "" }
         );
         s
@@ -246,7 +248,7 @@ impl Report {
             }
             let _ = write!(s, "  {:<5}", if b.exact { "yes" } else { "" });
             if let Some(lp) = lp {
-                let _ = write!(s, "  {:.6}", lp[i].upper);
+                let _ = write!(s, "  {}", level(lp[i].upper));
                 if !lp[i].converged {
                     let _ = write!(s, " (>= {:.6})", lp[i].lower);
                 }

@@ -1,6 +1,7 @@
 //! Numbers as `pml` prints them: fixed decimals, `inf`, short forms and JSON nulls.
 //! Every report formats its numbers here, so that they read the same everywhere.
 
+pub use pmldesign_model::printed::{certified, level};
 use serde_json::{Value, json};
 
 /// A number for JSON: null when it is not finite (serde_json would write null
@@ -24,9 +25,9 @@ pub fn short(x: f64) -> String {
     if s.len() > 10 { format!("{x:.6}") } else { s }
 }
 
-/// An optional number with 6 decimals, `-` when absent.
-pub fn opt(x: Option<f64>) -> String {
-    x.map_or_else(|| "-".into(), num)
+/// An optional privacy level rounded up ([`level`]), `-` when absent.
+pub fn opt_level(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".into(), level)
 }
 
 /// Fixed notation in [1e-3, 1e7), scientific outside, about nine significant

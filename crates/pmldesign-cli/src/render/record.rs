@@ -2,7 +2,7 @@
 
 use crate::args::Format;
 use crate::error::CliError;
-use crate::render::number::{num, short};
+use crate::render::number::{certified, level, num, short};
 use pmldesign_solver::{RecordDesign, RecordMode};
 
 /// The design in `format`: JSON is the design file (`{"record": ...}`), which
@@ -49,14 +49,18 @@ fn record_table(r: &RecordDesign) -> String {
                     d.notion.name(),
                     short(r.epsilons[j]),
                     d.mechanism.outputs(),
-                    num(d.certificate.worst_case_pml)
+                    certified(
+                        d.certificate.worst_case_pml,
+                        d.certificate.target_epsilon,
+                        d.certificate.tolerance
+                    )
                 ));
             }
         }
     }
     let measured = r
-        .leakage_about_record
-        .map_or("not measured (over 4096 cells)".into(), num);
+        .printed_leakage()
+        .unwrap_or_else(|| "not measured (over 4096 cells)".into());
     s.push_str(&format!(
         "Leakage about the record at the estimate: {measured}\n"
     ));
@@ -68,7 +72,7 @@ fn record_table(r: &RecordDesign) -> String {
     let naive = r
         .naive
         .leakage_about_record
-        .map_or("not measured".into(), num);
+        .map_or("not measured".into(), level);
     s.push_str(&format!(
         "Naive release, not offered: each column at eps/k = {} for its own marginal leaks {naive} about the record (not a guarantee)\n",
         short(r.naive.epsilon_per_column)

@@ -75,10 +75,10 @@ async fn serve(a: ServeArgs, ip: IpAddr) -> Result<(), CliError> {
         })?;
     let bound = listener.local_addr()?;
     if !ip.is_loopback() {
-        eprintln!(
+        crate::say::warn_guarantee(&format!(
             "warning: --host {}: the page is reachable from other machines on the network; only the token in the URL guards it (use the default 127.0.0.1 to keep it on this machine)",
             a.host
-        );
+        ));
     }
     let guard = Arc::new(Guard::new(bound));
     let store = store::Store::new()

@@ -211,6 +211,7 @@ impl Assessment {
 /// Everything the notions need to know about a mechanism over a set of priors:
 /// the worst-case PML and PMC and the prior-free LDP parameter and maximal leakage.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NotionLevels {
     /// Worst-case PML over the set (\[E\] Def 5).
     pub pml: f64,

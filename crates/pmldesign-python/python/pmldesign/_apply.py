@@ -461,7 +461,7 @@ def apply(
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)
     if not isinstance(design_or_matrix, Design):
         warnings.warn(
-            "the mechanism is a bare matrix: no privacy guarantee was checked (as `pml apply` notes); "
+            "the mechanism is a bare matrix: no privacy guarantee was checked (as `pml apply` warns); "
             "apply a certified Design to release under one",
             UserWarning,
             stacklevel=2,

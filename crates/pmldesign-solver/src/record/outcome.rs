@@ -278,3 +278,18 @@ fn statement(p: &RecordProblem, mode: RecordMode, epsilons: &[f64]) -> String {
         ),
     }
 }
+
+impl RecordDesign {
+    /// The leakage about the record at the estimate as printed: rounded up, or
+    /// the total eps where it is above it by no more than the certified
+    /// tolerance ([`pmldesign_model::printed::certified`]); `None` where it was
+    /// not measured.
+    pub fn printed_leakage(&self) -> Option<String> {
+        let x = self.leakage_about_record?;
+        Some(pmldesign_model::printed::certified(
+            x,
+            self.epsilon,
+            PML_TOLERANCE,
+        ))
+    }
+}

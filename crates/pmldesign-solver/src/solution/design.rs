@@ -229,6 +229,22 @@ impl Design {
         }
     }
 
+    /// A measured level as the certificate prints it: rounded up, or one of the
+    /// notion's levels where it is above that level by no more than the
+    /// certified tolerance ([`pmldesign_model::printed::certified`]).
+    fn printed_level(&self, x: f64) -> String {
+        let c = &self.certificate;
+        let targets = match self.notion {
+            Notion::Alip {
+                epsilon_lower,
+                epsilon_upper,
+            } => [epsilon_lower, epsilon_upper],
+            ref n => [n.epsilon(); 2],
+        };
+        let near = targets.into_iter().find(|&t| x > t && x <= t + c.tolerance);
+        pmldesign_model::printed::certified(x, near.unwrap_or(x), c.tolerance)
+    }
+
     /// The certificate's privacy clause as `pml design` and `pml assess` print
     /// it: the worst-case PML against eps, or the measured levels against the
     /// notion (re-measured numbers, never the target alone).
@@ -242,14 +258,14 @@ impl Design {
             ),
             ref n @ Notion::Metric { .. } => format!(
                 "measured metric level {} meets {}",
-                fixed6(c.levels.metric.unwrap_or(f64::INFINITY)),
+                self.printed_level(c.levels.metric.unwrap_or(f64::INFINITY)),
                 n.label()
             ),
             ref n => format!(
                 "measured PML {}, PMC {}, LDP {} meet {}",
-                fixed6(c.levels.pml),
-                fixed6(c.levels.pmc),
-                fixed6(c.levels.ldp),
+                self.printed_level(c.levels.pml),
+                self.printed_level(c.levels.pmc),
+                self.printed_level(c.levels.ldp),
                 n.label()
             ),
         }
@@ -280,10 +296,12 @@ impl Design {
         };
         match self.status {
             DesignStatus::NoPrivacyNeeded => Some(format!(
-                "eps = {} is at least the identity's worst-case PML ({:.6}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
+                "eps = {} is at least the identity's worst-case PML ({}): every mechanism qualifies, so the identity (optimal for every utility) is returned",
                 self.epsilon,
-                self.uncertainty
-                    .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
+                pmldesign_model::printed::level(
+                    self.uncertainty
+                        .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
+                )
             )),
             DesignStatus::TimeLimit => stopped("the time limit stopped the search"),
             DesignStatus::Interrupted => stopped("interrupted"),
@@ -315,15 +333,6 @@ pub struct LossOutcome {
     /// re-checked; `None` for the named losses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matrix: Option<Vec<Vec<f64>>>,
-}
-
-/// A number with 6 decimals, or `inf` (as `pml` prints levels).
-fn fixed6(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        "inf".into()
-    }
 }
 
 /// The names `prefix1..prefixN`.

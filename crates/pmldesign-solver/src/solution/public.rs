@@ -294,7 +294,7 @@ fn statement(notion: &Notion, set: PublicSet, delta: Option<f64>, ldp: f64) -> S
         }
     };
     let ldp = if ldp.is_finite() {
-        format!("at most {}-LDP", up6(ldp))
+        format!("at most {}-LDP", pmldesign_model::printed::level(ldp))
     } else {
         "of no finite LDP level".into()
     };
@@ -302,13 +302,4 @@ fn statement(notion: &Notion, set: PublicSet, delta: Option<f64>, ldp: f64) -> S
         "each released value is {} {prior}; the mechanism is {ldp} (for every distribution of X). Relative to the distribution of X alone: an adversary who also knows correlated columns released beside it holds another prior (release such columns as one record, or rely on the LDP level)",
         notion.label()
     )
-}
-
-/// `v` rounded up at six decimals (a printed level never understates).
-pub(crate) fn up6(v: f64) -> String {
-    let near = format!("{v:.6}");
-    match near.parse::<f64>() {
-        Ok(r) if r < v => format!("{:.6}", r + 1e-6),
-        _ => near,
-    }
 }

@@ -1,0 +1,113 @@
+//! Privacy levels as text: rounded *up* at the precision printed, so that a
+//! printed eps, LDP level, PML or leakage, read back, is never below the level
+//! measured (a reader who publishes the printed figure never understates it).
+//! Utilities and other numbers keep their rounding to nearest.
+//!
+//! ```
+//! use pmldesign_model::printed::{certified, level};
+//! assert_eq!(level(14.1718864), "14.171887");
+//! assert_eq!(level(0.5), "0.500000");
+//! assert_eq!(level(2e-12), "2e-12");
+//! assert_eq!(level(f64::INFINITY), "inf");
+//! assert_eq!(certified(0.5 + 1e-15, 0.5, 1e-12), "0.500000");
+//! ```
+
+/// A level at 6 decimals, rounded up ([`level_at`]).
+pub fn level(x: f64) -> String {
+    level_at(x, 6)
+}
+
+/// A level at `decimals` decimals, rounded up: the text, read back as a number,
+/// is at least `x`. A positive level below one unit of the last decimal is
+/// written in scientific notation with three significant digits, rounded up
+/// (`2e-12`, never `0.000000`); `inf` and `nan` as such.
+pub fn level_at(x: f64, decimals: usize) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let unit = 10f64.powi(-(decimals as i32));
+    if x > 0.0 && x < unit {
+        return scientific_up(x);
+    }
+    let fixed = |v: f64| format!("{v:.decimals$}");
+    let text = fixed(x);
+    match text.parse::<f64>() {
+        Ok(v) if v < x => fixed(v + unit),
+        _ => text,
+    }
+}
+
+/// A level certified against `target` within `tolerance`: a level above the
+/// target by no more than the tolerance is the target (the certificate states
+/// the tolerance beside it), at 6 decimals; any other, [`level`].
+pub fn certified(x: f64, target: f64, tolerance: f64) -> String {
+    if x > target && x <= target + tolerance {
+        return format!("{target:.6}");
+    }
+    level(x)
+}
+
+/// `x > 0` with three significant digits in scientific notation, rounded up,
+/// trailing zeros of the mantissa dropped (`2e-12`, `1.25e-9`).
+fn scientific_up(x: f64) -> String {
+    let text = format!("{x:.2e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let (mut m, mut e): (f64, i32) = (
+        mantissa.parse().unwrap_or(0.0),
+        exponent.parse().unwrap_or(0),
+    );
+    if text.parse::<f64>().is_ok_and(|v| v < x) {
+        m += 0.01;
+        if m >= 9.995 {
+            m /= 10.0;
+            e += 1;
+        }
+    }
+    let m = format!("{m:.2}");
+    let m = m.trim_end_matches('0').trim_end_matches('.');
+    format!("{m}e{e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_round_up_at_their_precision() {
+        // Gaussian sigma 1's release: 14.1718864 is 14.171887, not 14.171886.
+        assert_eq!(level(14.171_886_4), "14.171887");
+        assert_eq!(level(0.25), "0.250000");
+        assert_eq!(level(0.3), "0.300000");
+        assert_eq!(level(0.1 + 0.2), "0.300001");
+        assert_eq!(level(1.386_294_361_119_890_6), "1.386295");
+        assert_eq!(level(0.0), "0.000000");
+        assert_eq!(level_at(0.123_456_789_1, 9), "0.123456790");
+        assert_eq!(level_at(0.5, 9), "0.500000000");
+        assert_eq!(level(f64::INFINITY), "inf");
+        assert_eq!(level(f64::NAN), "nan");
+    }
+
+    #[test]
+    fn tiny_levels_are_never_zero() {
+        // --laplace-scale 1e12: an LDP level of 2e-12.
+        assert_eq!(level(2e-12), "2e-12");
+        assert_eq!(level(2.000_000_1e-12), "2.01e-12");
+        assert_eq!(level(1.234e-7), "1.24e-7");
+        assert_eq!(level(9.999e-9), "1e-8");
+        assert_eq!(level(5e-7), "5e-7");
+        for x in [2e-12, 2.000_000_1e-12, 1.234e-7, 9.999e-9, 3.3e-300] {
+            assert!(level(x).parse::<f64>().unwrap() >= x, "{x}");
+        }
+    }
+
+    #[test]
+    fn a_certified_level_within_tolerance_is_its_target() {
+        assert_eq!(certified(0.5 + 1e-15, 0.5, 1e-12), "0.500000");
+        assert_eq!(certified(0.499_999_999_9, 0.5, 1e-12), "0.500000");
+        assert_eq!(certified(0.5 + 1e-9, 0.5, 1e-12), "0.500001");
+        assert_eq!(certified(0.25, 0.5, 1e-12), "0.250000");
+    }
+}
