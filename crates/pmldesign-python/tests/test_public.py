@@ -53,3 +53,12 @@ def test_the_receiver_estimates_from_it_as_from_the_design(design):
 def test_a_public_design_is_not_applied(design):
     with pytest.raises(PmlError, match="PublicDesign"):
         pmldesign.apply(design.public(), ["red", "green"])
+
+
+def test_a_record_design_has_no_public_file_yet():
+    import pandas as pd
+
+    frame = pd.DataFrame({"A": ["a1", "a2"] * 30, "B": ["b1", "b1", "b2"] * 20})
+    record = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    with pytest.raises(PmlError, match="no public file yet"):
+        record.public()

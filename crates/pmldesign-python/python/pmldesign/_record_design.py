@@ -78,6 +78,16 @@ class RecordDesign(Checked):
         text = text.decode() if isinstance(text, (bytes, bytearray)) else text
         return cls(json.loads(_native.check_record(text))["record"], _CERTIFIED)
 
+    def public(self) -> Any:
+        """Not for records yet: a record's channel is indexed by the cells its sample
+        holds, so its file cannot leave the sample out. Raises PmlError, as ``pml
+        publish`` refuses a record design; hand the record's design file only to those
+        who may see the sample."""
+        raise PmlError(
+            "invalid RecordDesign.public(): a record design has no public file yet (its channel is "
+            "indexed by the cells its sample holds); hand its design file only to those who may see the sample"
+        )
+
     def to_html(self, *, design_file: Optional[str] = None) -> str:
         """The self-contained HTML report of the record design, as ``pml design
         --column A --column B --report`` writes it: the guarantee about the whole
