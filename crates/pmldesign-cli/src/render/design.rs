@@ -323,7 +323,7 @@ mod tests {
         assert!(!above.contains("<="), "{above}");
         assert!(
             above.starts_with("holds within the certified tolerance")
-                && above.contains("+ 2.2e-16"),
+                && above.contains("+ 2.23e-16"),
             "{above}"
         );
     }
