@@ -523,13 +523,21 @@ fn stream_key(a: &ApplyArgs) -> Result<StreamKey, CliError> {
         (None, Some(path)) => key_file(path)?,
         (None, None) => return Ok(StreamKey::from_os()),
     };
-    if key.bits() < 64 {
-        eprintln!(
-            "warning: the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)",
-            key.bits()
-        );
+    if let Some(warning) = short_seed(&key) {
+        eprintln!("warning: {warning} (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)");
     }
     Ok(key)
+}
+
+/// The warning for a key under 64 bits, which is found by trying every key that
+/// short (`pml serve` shows it beside the privatised file).
+pub fn short_seed(key: &StreamKey) -> Option<String> {
+    (key.bits() < 64).then(|| {
+        format!(
+            "the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits",
+            key.bits()
+        )
+    })
 }
 
 /// `--seed-file`: a whole number as `--seed` takes it, or exactly 32 raw bytes.
