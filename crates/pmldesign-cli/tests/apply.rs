@@ -521,3 +521,57 @@ fn a_record_design_replaces_its_columns() {
         assert_eq!((r[0], r[1], r[2]), (a[0], a[3], a[4]));
     }
 }
+
+/// A column of `rows` values, `counts[i]` of every `rows` taken from `values[i]`
+/// in turn.
+fn column(dir: &Path, name: &str, values: &[(&str, usize)]) -> PathBuf {
+    let mut s = String::from("id,secret\n");
+    let mut i = 0;
+    for (value, count) in values {
+        for _ in 0..*count {
+            s.push_str(&format!("{i},{value}\n"));
+            i += 1;
+        }
+    }
+    write(dir, name, &s)
+}
+
+/// A design made on one table (an l1 ball around its frequencies) warns when
+/// it privatises a table of very different frequencies, and not on its own.
+#[test]
+fn data_from_another_population_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = column(dir.path(), "own.csv", &[("a", 700), ("b", 200), ("c", 100)]);
+    let other = column(
+        dir.path(),
+        "other.csv",
+        &[("a", 100), ("b", 200), ("c", 700)],
+    );
+    let design = output_file(
+        dir.path(),
+        "design.json",
+        &[
+            "design",
+            "--data",
+            s(&own),
+            "--column",
+            "secret",
+            "--delta",
+            "0.001",
+            "--epsilon",
+            "1",
+        ],
+    );
+    let out = dir.path().join("out.csv");
+    let run = |data: &Path| {
+        let m = ["--mechanism", s(&design)];
+        apply_ok(&argv(m, s(data), "secret", s(&out), &["--seed", KEY, "-q"]))
+    };
+    let err = run(&own);
+    assert!(!err.contains("population"), "{err}");
+    let err = run(&other);
+    assert!(
+        err.contains("warning:") && err.contains("another population") && err.contains("1000 rows"),
+        "{err}"
+    );
+}

@@ -289,3 +289,66 @@ fn a_design_for_estimation_reads_back_and_beats_randomized_response() {
         assert!((got - want).abs() < 1e-4, "{e}");
     }
 }
+
+/// Counts released through one mechanism and estimated with a very different
+/// one fail the G test and are warned of; the same counts estimated with their
+/// own mechanism fit it. A square invertible mechanism leaves the test no power.
+#[test]
+fn counts_from_another_mechanism_are_warned_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let own = "0.7,0.1,0.1,0.1\n0.1,0.7,0.1,0.1\n0.1,0.1,0.7,0.1\n";
+    let other = "0.1,0.1,0.1,0.7\n0.1,0.1,0.7,0.1\n0.7,0.1,0.1,0.1\n";
+    let own = write(dir.path(), "own.csv", own);
+    let other = write(dir.path(), "other.csv", other);
+    // The expected counts of 10000 rows of p = (0.5, 0.3, 0.2) through `own`.
+    let counts = "4000,2800,2200,1000";
+    let run = |w: &std::path::Path| {
+        let args = [
+            "estimate",
+            "--mechanism",
+            s(w),
+            "--counts",
+            counts,
+            "--format",
+            "json",
+        ];
+        crate::common::pml().args(args).output().unwrap()
+    };
+    let fits = run(&own);
+    assert!(fits.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&fits.stdout).unwrap();
+    assert_eq!(v["fit"]["degrees_of_freedom"], 1, "{v}");
+    assert!(v["fit"]["p_value"].as_f64().unwrap() > 0.5, "{v}");
+    assert!(v["fit"]["note"].is_null(), "{v}");
+    assert!(!String::from_utf8_lossy(&fits.stderr).contains("warning"));
+    let misfit = run(&other);
+    assert!(misfit.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&misfit.stdout).unwrap();
+    assert!(v["fit"]["p_value"].as_f64().unwrap() < 1e-6, "{v}");
+    let err = String::from_utf8_lossy(&misfit.stderr).to_string();
+    assert!(
+        err.contains("warning:") && err.contains("another design"),
+        "{err}"
+    );
+    let table = stdout(&[
+        "estimate",
+        "--mechanism",
+        s(&other),
+        "--counts",
+        counts,
+        "--format",
+        "table",
+    ]);
+    assert!(
+        table.contains("G test") && table.contains("another design"),
+        "{table}"
+    );
+    let w = write(dir.path(), "rr.csv", RR);
+    let square = json(&["estimate", "--mechanism", s(&w), "--counts", "600,400"]);
+    assert_eq!(square["fit"]["degrees_of_freedom"], 0);
+    assert!(square["fit"]["p_value"].is_null());
+    assert!(
+        square["fit"]["note"].as_str().unwrap().contains("no power"),
+        "{square}"
+    );
+}

@@ -140,8 +140,18 @@ fn an_upload_is_designed_and_privatised() {
     // A release: the raw column is left out.
     assert_eq!(text.lines().next(), Some("id,colour_private"));
     assert_eq!(text.lines().count(), 9);
+    assert_eq!(first.header("x-pml-warning"), None, "a 64-bit seed");
     let again = server.post_json("/api/privatise", &seeded);
     assert_eq!(again.body, first.body, "the same seed draws the same");
+    // A short seed is privatised with, and the answer says why it is weak.
+    let short = json!({"design": v["design_id"], "seed": "42"});
+    let answer = server.post_json("/api/privatise", &short);
+    assert_eq!(answer.status, 200, "{}", answer.error());
+    let warning = answer.header("x-pml-warning").unwrap_or_default();
+    assert!(
+        warning.contains("6-bit number") && warning.contains("every seed that short"),
+        "{warning:?}"
+    );
 }
 
 #[test]
@@ -394,4 +404,53 @@ fn a_line_past_the_limit_is_refused_in_a_short_error() {
     let answer = server.upload("long.csv", long.as_bytes());
     answer.refused(400, "1 MiB");
     assert!(answer.body.len() < 2_000, "{} bytes", answer.body.len());
+}
+
+/// Connections that never finish their request headers (or send nothing) are
+/// closed after `--header-timeout`, so that they cannot hold the server's file
+/// descriptors; the server answers a whole request afterwards.
+#[test]
+fn half_open_connections_are_closed_after_the_header_timeout() {
+    use std::io::{Read, Write};
+    let server = Server::start(&["--header-timeout", "0.5"]);
+    let started = std::time::Instant::now();
+    let idle: Vec<std::net::TcpStream> = (0..4)
+        .map(|i| {
+            let mut stream = std::net::TcpStream::connect(&server.addr).unwrap();
+            if i % 2 == 0 {
+                stream.write_all(b"GET / HT").unwrap();
+            }
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+                .unwrap();
+            stream
+        })
+        .collect();
+    for mut stream in idle {
+        let mut answer = Vec::new();
+        // Closed by the server: the end of the stream (after at most a short
+        // answer), or a reset; never the 20 s read timeout.
+        match stream.read_to_end(&mut answer) {
+            Ok(_) => assert!(answer.len() < 1_000, "{answer:?}"),
+            Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+        }
+    }
+    assert!(started.elapsed() < std::time::Duration::from_secs(15));
+    let answer = server.upload("people.csv", CSV.as_bytes());
+    assert_eq!(answer.status, 200, "{}", answer.error());
+}
+
+/// `--header-timeout` and `--max-connections` out of range are one-line usage
+/// errors naming the flag.
+#[test]
+fn connection_limits_out_of_range_are_refused() {
+    use crate::common::usage_error;
+    usage_error(
+        &["serve", "--port", "0", "--header-timeout", "0"],
+        "--header-timeout",
+    );
+    usage_error(
+        &["serve", "--port", "0", "--max-connections", "2"],
+        "--max-connections",
+    );
 }

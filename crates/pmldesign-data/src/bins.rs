@@ -185,6 +185,10 @@ impl<P: ColumnPrivatiser> ColumnPrivatiser for Binned<P> {
     fn alphabet(&self) -> &[String] {
         self.inner.alphabet()
     }
+
+    fn counts(&self) -> Option<&[u64]> {
+        self.inner.counts()
+    }
 }
 
 /// Whether every label reads as a number: a column taken as unordered categories

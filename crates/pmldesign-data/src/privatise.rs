@@ -36,6 +36,11 @@ pub trait ColumnPrivatiser {
     fn privatise(&mut self, row: u64, value: &[u8], out: &mut Vec<u8>) -> bool;
     /// The values accepted, for error messages.
     fn alphabet(&self) -> &[String];
+    /// How many rows of each value of the alphabet were privatised so far, for
+    /// a privatiser that keeps a count per label (not the rows themselves).
+    fn counts(&self) -> Option<&[u64]> {
+        None
+    }
 }
 
 /// What [`privatise_column`] does with a row whose value is outside the alphabet.

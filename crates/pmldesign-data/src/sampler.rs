@@ -288,6 +288,8 @@ pub struct CategoricalPrivatiser {
     labels: Vec<String>,
     outputs: Vec<String>,
     stream: ColumnStream,
+    /// Rows privatised per label.
+    counts: Vec<u64>,
 }
 
 impl CategoricalPrivatiser {
@@ -310,6 +312,7 @@ impl CategoricalPrivatiser {
         Ok(CategoricalPrivatiser {
             sampler: MechanismSampler::new(mechanism)?,
             index: LabelIndex::new(&labels),
+            counts: vec![0; labels.len()],
             labels,
             outputs,
             stream: ColumnStream::new(key, column, 1),
@@ -341,6 +344,7 @@ impl ColumnPrivatiser for CategoricalPrivatiser {
             Some(x) => {
                 let y = self.sampler.sample(x, self.stream.at(row));
                 out.extend_from_slice(self.outputs[y].as_bytes());
+                self.counts[x] += 1;
                 true
             }
             None => false,
@@ -349,6 +353,10 @@ impl ColumnPrivatiser for CategoricalPrivatiser {
 
     fn alphabet(&self) -> &[String] {
         &self.labels
+    }
+
+    fn counts(&self) -> Option<&[u64]> {
+        Some(&self.counts)
     }
 }
 

@@ -39,6 +39,22 @@ pub enum UncertaintySet {
 }
 
 impl UncertaintySet {
+    /// The l1 distance from the distribution `q` (one mass per input) to the
+    /// set: `||q - p||_1` to a known prior, `max(0, ||q - c||_1 - beta)` to a
+    /// ball; `None` for a polytope, or when `q` has another length.
+    pub fn l1_distance(&self, q: &[f64]) -> Option<f64> {
+        let from = |p: &Prior| -> Option<f64> {
+            let masses = p.masses();
+            (masses.len() == q.len())
+                .then(|| masses.iter().zip(q).map(|(a, b)| (a - b).abs()).sum())
+        };
+        match self {
+            UncertaintySet::Known { prior } => from(prior),
+            UncertaintySet::L1Ball { center, beta } => from(center).map(|d| (d - beta).max(0.0)),
+            UncertaintySet::Polytope { .. } => None,
+        }
+    }
+
     /// A known prior.
     pub fn known(prior: Prior) -> Self {
         UncertaintySet::Known { prior }

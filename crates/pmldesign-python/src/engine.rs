@@ -570,6 +570,11 @@ pub fn estimate(
         let counts = whole_counts(counts)?;
         let estimate = estimate_frequencies(&w, &counts, &settings)?;
         let mut out = json!(estimate);
+        out["fit"] = json!(pmldesign::model::frequency::goodness_of_fit(
+            &counts,
+            &estimate.fitted,
+            estimate.groups.len()
+        ));
         if let Some((reps, seed)) = bootstrap {
             let key = pmldesign::data::stream::StreamKey::parse(seed)
                 .map_err(|e| Error::Invalid(format!("seed: {e}")))?;

@@ -193,3 +193,19 @@ def test_a_design_for_estimation_has_a_smaller_error_than_randomized_response():
         errors.append(m * sum((g["estimate"] - p) ** 2 for g, p in zip(e, PRIOR)))
     # 60 draws of a scaled chi-square-like error: the mean within 25 %.
     assert np.mean(errors) == pytest.approx(error, rel=0.25), (np.mean(errors), error)
+
+
+def test_counts_from_another_mechanism_are_warned_of():
+    own = [[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.7, 0.1]]
+    other = [[0.1, 0.1, 0.1, 0.7], [0.1, 0.1, 0.7, 0.1], [0.7, 0.1, 0.1, 0.1]]
+    # The expected counts of 10000 rows of p = (0.5, 0.3, 0.2) through `own`.
+    counts = [4000, 2800, 2200, 1000]
+    fits = pmldesign.estimate(np.array(own), counts=counts)
+    assert fits.fit is not None and fits.fit["degrees_of_freedom"] == 1
+    assert fits.fit["p_value"] > 0.5
+    with pytest.warns(UserWarning, match="another design"):
+        misfit = pmldesign.estimate(np.array(other), counts=counts)
+    assert misfit.fit is not None and misfit.fit["p_value"] < 1e-6
+    assert any("another design" in n for n in misfit.notes)
+    square = pmldesign.estimate(np.array([[0.75, 0.25], [0.25, 0.75]]), counts=[600, 400])
+    assert square.fit is not None and square.fit["p_value"] is None

@@ -40,6 +40,20 @@ pub struct ServeArgs {
         allow_hyphen_values = true
     )]
     pub upload_idle: f64,
+    /// Seconds a connection may take to send a request's headers (or may sit
+    /// idle between requests) before it is closed, so that half-open
+    /// connections cannot hold the server's file descriptors.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        allow_hyphen_values = true
+    )]
+    pub header_timeout: f64,
+    /// Connections served at once; more wait in the system's queue until one
+    /// closes.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..=65_536))]
+    pub max_connections: u32,
 }
 
 /// Parses a size: a number of bytes, or a number with a unit: k/kB (1000),

@@ -23,7 +23,7 @@ use pmldesign_data::{
     Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
     PrivatiseError, RowPlace, privatise_column_by,
 };
-use pmldesign_model::Mechanism;
+use pmldesign_model::{Mechanism, UncertaintySet};
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
 
 /// Runs `pml apply`.
@@ -64,7 +64,8 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
     let column = a.column.clone().ok_or_else(|| {
         CliError::Usage("pml apply needs --column NAME: the column to privatise (a record design names its own)".into())
     })?;
-    let (mut privatiser, statement, recorded) = privatiser(&a, &column, text.as_deref(), &key)?;
+    let (mut privatiser, statement, recorded, certified) =
+        privatiser(&a, &column, text.as_deref(), &key)?;
     let nulls = a.nulls.map_or(recorded, Into::into);
     let on_unknown = on_unknown(&a);
     let default_name = format!("{column}_private");
@@ -101,7 +102,44 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         say_noise(&statement);
     }
     warn_kept_raw(&a, std::slice::from_ref(&column));
+    if let (Some(set), Some(counts)) = (&certified, privatiser.counts()) {
+        warn_other_population(&a, &column, set, counts);
+    }
     Ok(())
+}
+
+/// The confidence level of [`warn_other_population`]'s sampling radius.
+const POPULATION_DELTA: f64 = 1e-6;
+
+/// Warns (even under `-q`: it is about the guarantee) when the values of the
+/// column privatised lie farther from the design's set of priors than these
+/// rows' own sampling radius (`pml bounds radius`, distribution-free, at delta
+/// [`POPULATION_DELTA`]): the design was certified for another population.
+fn warn_other_population(a: &ApplyArgs, column: &str, set: &UncertaintySet, counts: &[u64]) {
+    let m: u64 = counts.iter().sum();
+    if m == 0 {
+        return;
+    }
+    let q: Vec<f64> = counts.iter().map(|&c| c as f64 / m as f64).collect();
+    let (Some(distance), Ok(radius)) = (
+        set.l1_distance(&q),
+        pmldesign_model::sample::radius_free(m, POPULATION_DELTA, counts.len()),
+    ) else {
+        return;
+    };
+    if distance <= radius {
+        return;
+    }
+    let certified = match set {
+        UncertaintySet::L1Ball { beta, .. } => {
+            format!("the l1 ball of radius {beta} it was designed for")
+        }
+        _ => "the prior it was designed for".to_string(),
+    };
+    crate::say::warn_guarantee(&format!(
+        "warning: --data {} column {column}: the {m} rows' frequencies are at l1 distance {distance:.4} from {certified}, past their own sampling radius {radius:.4} (delta {POPULATION_DELTA:e}): the design's guarantee is about another population; design from these data (pml design --data ... --delta ...)",
+        a.data.display()
+    ));
 }
 
 /// Under `--keep-raw`, the warning that the output is no release (printed even
@@ -341,9 +379,15 @@ fn draws(
     Ok(Box::new(ColumnByColumn(columns)))
 }
 
-/// A privatiser, for additive noise its measured guarantee, and what a missing
-/// value does as the design recorded it (`--nulls` at design time).
-type Privatiser = (Box<dyn ColumnPrivatiser>, Option<NoiseStatement>, Nulls);
+/// A privatiser, for additive noise its measured guarantee, what a missing
+/// value does as the design recorded it (`--nulls` at design time), and a
+/// verified design's set of priors.
+type Privatiser = (
+    Box<dyn ColumnPrivatiser>,
+    Option<NoiseStatement>,
+    Nulls,
+    Option<UncertaintySet>,
+);
 
 /// The sampler asked for: a mechanism with its labels, or additive noise on a
 /// grid ([`super::grid_noise`]).
@@ -355,13 +399,14 @@ fn privatiser(
 ) -> Result<Privatiser, CliError> {
     let stream = (key, column);
     if let Some((p, statement)) = super::grid_noise::grid_privatiser(a, stream)? {
-        return Ok((p, Some(statement), Nulls::Error));
+        return Ok((p, Some(statement), Nulls::Error, None));
     }
     let path = a
         .mechanism
         .as_ref()
         .expect("clap requires one of the three");
     let shown = path.display();
+    let mut certified = None;
     // Read once: the matrix, and the claims of a design file beside it.
     let text = text.unwrap_or_default();
     let file = matrix_from_text("--mechanism", path, text)?;
@@ -370,6 +415,7 @@ fn privatiser(
         match check_claims(path, text, file.design, a.unverified)? {
             Some(d) => {
                 let recorded = recorded(&d, path)?;
+                certified = Some(d.uncertainty);
                 (d.mechanism, d.labels, Some(d.outputs), recorded)
             }
             None => {
@@ -415,8 +461,13 @@ fn privatiser(
         ))
     })?;
     match recorded.bins {
-        Some(bins) => Ok((Box::new(Binned::new(bins, p)), None, recorded.nulls)),
-        None => Ok((Box::new(p), None, recorded.nulls)),
+        Some(bins) => Ok((
+            Box::new(Binned::new(bins, p)),
+            None,
+            recorded.nulls,
+            certified,
+        )),
+        None => Ok((Box::new(p), None, recorded.nulls, certified)),
     }
 }
 
@@ -542,13 +593,23 @@ fn stream_key(a: &ApplyArgs) -> Result<StreamKey, CliError> {
         (None, Some(path)) => key_file(path)?,
         (None, None) => return Ok(StreamKey::from_os()),
     };
-    if key.bits() < 64 {
+    if let Some(warning) = short_seed(&key) {
         crate::say::warn_guarantee(&format!(
-            "warning: the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)",
-            key.bits()
+            "warning: {warning} (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)"
         ));
     }
     Ok(key)
+}
+
+/// The warning for a key under 64 bits, which is found by trying every key that
+/// short (`pml serve` shows it beside the privatised file).
+pub fn short_seed(key: &StreamKey) -> Option<String> {
+    (key.bits() < 64).then(|| {
+        format!(
+            "the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits",
+            key.bits()
+        )
+    })
 }
 
 /// `--seed-file`: a whole number as `--seed` takes it, or exactly 32 raw bytes.

@@ -8,11 +8,13 @@ use crate::io::data::open_data;
 use crate::io::load::{design_from_text, nulls_setting, public_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
-use crate::render::estimate::Report;
+use crate::render::estimate::{Report, fit_note};
 use pmldesign_data::count_released;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
-use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
+use pmldesign_model::frequency::{
+    FrequencyMethod, FrequencySettings, estimate_frequencies, goodness_of_fit,
+};
 use pmldesign_solver::{Design, numbered};
 
 /// Runs `pml estimate`.
@@ -53,12 +55,20 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    let fit = goodness_of_fit(&counts, &estimate.fitted, estimate.groups.len());
+    // About the guarantee of the intervals: printed even under -q.
+    if fit.unlikely()
+        && let Some(warning) = fit_note(&fit)
+    {
+        eprintln!("warning: {warning}");
+    }
     let report = Report {
         mechanism: a.mechanism.display().to_string(),
         inputs,
         estimate,
         bootstrap,
         note,
+        fit,
     };
     emit(a.output.path(), &report.render(a.output.format())?)
 }

@@ -7,7 +7,7 @@ use super::pretty;
 use crate::args::Format;
 use crate::error::CliError;
 use pmldesign_data::bootstrap::BootstrapCheck;
-use pmldesign_model::frequency::{FrequencyEstimate, FrequencyMethod};
+use pmldesign_model::frequency::{FitTest, FrequencyEstimate, FrequencyMethod, UNLIKELY_FIT};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -23,6 +23,24 @@ pub struct Report {
     pub bootstrap: Option<BootstrapCheck>,
     /// A note for a bare matrix.
     pub note: Option<String>,
+    /// The G test of the counts against the fitted output distribution.
+    pub fit: FitTest,
+}
+
+/// What the G test says when it says something: the counts are unlikely under
+/// the mechanism, or the test has no power (also `pml estimate`'s warning).
+pub fn fit_note(fit: &FitTest) -> Option<String> {
+    if fit.unlikely() {
+        return Some(format!(
+            "the released counts are unlikely under this mechanism (G = {} on {} degrees of freedom, p = {:.3e} < {UNLIKELY_FIT:e}): the data may have been released through another design; estimate with the design that released them",
+            num(fit.statistic),
+            fit.degrees_of_freedom,
+            fit.p_value.unwrap_or(0.0)
+        ));
+    }
+    (fit.p_value.is_none()).then(|| {
+        "the mechanism has as many free outputs as estimated masses: any counts fit it, so the goodness-of-fit test has no power".to_string()
+    })
 }
 
 impl Report {
@@ -97,6 +115,12 @@ impl Report {
             "rows": e.rows,
             "confidence": e.confidence,
             "log_likelihood": e.log_likelihood,
+            "fit": json!({
+                "statistic": self.fit.statistic,
+                "degrees_of_freedom": self.fit.degrees_of_freedom,
+                "p_value": self.fit.p_value,
+                "note": fit_note(&self.fit),
+            }),
             "iterations": e.iterations,
             "converged": e.converged,
             "bootstrap_replicates": self.bootstrap.as_ref().map(|b| b.reps),
@@ -169,6 +193,7 @@ impl Report {
         for block in self.block_notes() {
             let _ = writeln!(out, "note: {block}");
         }
+        self.fit_lines(&mut out);
         let width = (0..e.groups.len())
             .map(|g| self.label(g).len())
             .max()
@@ -201,6 +226,23 @@ impl Report {
             out.push('\n');
         }
         out
+    }
+}
+
+impl Report {
+    /// The G test's line of the table, and its note if it has one.
+    fn fit_lines(&self, out: &mut String) {
+        let f = &self.fit;
+        let p = f.p_value.map_or("-".to_string(), |p| format!("{p:.3e}"));
+        let _ = writeln!(
+            out,
+            "fit of the counts (G test): G = {}, {} degrees of freedom, p = {p}",
+            num(f.statistic),
+            f.degrees_of_freedom
+        );
+        if let Some(note) = fit_note(f) {
+            let _ = writeln!(out, "note: {note}");
+        }
     }
 }
 

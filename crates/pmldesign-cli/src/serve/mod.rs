@@ -21,11 +21,17 @@ mod work;
 
 use crate::args::serve::ServeArgs;
 use crate::error::CliError;
+use axum::Router;
 use guard::Guard;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use routes::{App, router};
 use std::io::Write;
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 
 /// Runs `pml serve` until Ctrl-C (or SIGTERM).
 pub fn run(a: ServeArgs) -> Result<(), CliError> {
@@ -39,6 +45,12 @@ pub fn run(a: ServeArgs) -> Result<(), CliError> {
         return Err(CliError::Usage(format!(
             "invalid --upload-idle = {:?}: give a positive number of seconds up to a day, such as 30",
             a.upload_idle
+        )));
+    }
+    if !(a.header_timeout.is_finite() && a.header_timeout > 0.0 && a.header_timeout <= 3_600.0) {
+        return Err(CliError::Usage(format!(
+            "invalid --header-timeout = {:?}: give a positive number of seconds up to an hour, such as 10",
+            a.header_timeout
         )));
     }
     let ip = host_ip(&a.host)?;
@@ -65,14 +77,12 @@ fn host_ip(host: &str) -> Result<IpAddr, CliError> {
 }
 
 async fn serve(a: ServeArgs, ip: IpAddr) -> Result<(), CliError> {
-    let listener = tokio::net::TcpListener::bind((ip, a.port))
-        .await
-        .map_err(|e| {
-            CliError::Failure(format!(
-                "cannot listen on --host {} --port {}: {e}; choose another --port (0 picks a free one)",
-                a.host, a.port
-            ))
-        })?;
+    let listener = TcpListener::bind((ip, a.port)).await.map_err(|e| {
+        CliError::Failure(format!(
+            "cannot listen on --host {} --port {}: {e}; choose another --port (0 picks a free one)",
+            a.host, a.port
+        ))
+    })?;
     let bound = listener.local_addr()?;
     if !ip.is_loopback() {
         crate::say::warn_guarantee(&format!(
@@ -98,9 +108,52 @@ async fn serve(a: ServeArgs, ip: IpAddr) -> Result<(), CliError> {
         "pml serve: open the URL above in a browser (it holds this run's token); Ctrl-C stops the server and removes its uploads ({})",
         app.store.dir().display()
     );
-    axum::serve(listener, router(app, guard))
-        .await
-        .map_err(|e| CliError::Failure(format!("the server stopped: {e}")))
+    let limits = Connections {
+        at_once: a.max_connections as usize,
+        header_timeout: Duration::from_secs_f64(a.header_timeout),
+    };
+    accept(listener, router(app, guard), limits).await
+}
+
+/// How the server holds its connections: `--max-connections` and
+/// `--header-timeout`.
+struct Connections {
+    at_once: usize,
+    header_timeout: Duration,
+}
+
+/// Serves `app` over HTTP/1.1, each connection on its own task: at most
+/// `at_once` open (the next waits in the listen queue), and each closed when a
+/// request's headers (or the next request, on an idle connection) take longer
+/// than `header_timeout`, so that half-open connections cannot hold the
+/// server's file descriptors.
+async fn accept(listener: TcpListener, app: Router, limits: Connections) -> Result<(), CliError> {
+    let slots = Arc::new(Semaphore::new(limits.at_once));
+    loop {
+        let slot = slots
+            .clone()
+            .acquire_owned()
+            .await
+            .map_err(|e| CliError::Failure(format!("the server stopped: {e}")))?;
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors, or a connection reset before it was
+            // accepted: wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let service = TowerToHyperService::new(app.clone());
+        let mut http = hyper::server::conn::http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(limits.header_timeout);
+        tokio::spawn(async move {
+            // A connection's error (a timeout, a reset) ends only that connection.
+            let _ = http.serve_connection(TokioIo::new(stream), service).await;
+            drop(slot);
+        });
+    }
 }
 
 #[cfg(test)]

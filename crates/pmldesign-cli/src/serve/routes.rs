@@ -5,7 +5,7 @@
 //! - `POST /api/design` (JSON [`DesignForm`]): `{design_id, design, table, report}`;
 //! - `POST /api/cancel` (`{job}`): `{cancelled}`;
 //! - `POST /api/privatise` (`{design, seed}`): the privatised file, as an
-//!   attachment.
+//!   attachment, with a warning about a short seed in `X-Pml-Warning`.
 //!
 //! Every error is `{"error": "one line"}` with its status.
 
@@ -30,6 +30,10 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
 use tokio::sync::Semaphore;
+
+/// The header of a privatised file's answer that carries a warning about its
+/// guarantee (a short seed), shown on the page.
+const WARNING_HEADER: &str = "x-pml-warning";
 
 /// Uploads received at once; more are refused with 503.
 const UPLOADS_AT_ONCE: usize = 4;
@@ -220,7 +224,11 @@ async fn privatise(
         file
     })
     .await;
-    let (file, name) = done.map_err(crashed)??;
+    let work::Privatised {
+        file,
+        name,
+        warning,
+    } = done.map_err(crashed)??;
     let name: String = name
         .chars()
         .map(|c| {
@@ -231,7 +239,11 @@ async fn privatise(
             }
         })
         .collect();
-    Response::builder()
+    let mut answer = Response::builder();
+    if let Some(w) = warning {
+        answer = answer.header(WARNING_HEADER, w);
+    }
+    answer
         .header(header::CONTENT_TYPE, "application/octet-stream")
         .header(
             header::CONTENT_DISPOSITION,

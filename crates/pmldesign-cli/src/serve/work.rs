@@ -11,6 +11,7 @@ use crate::commands;
 use crate::commands::design::Run;
 use crate::render::design::render_design;
 use crate::render::report::design_page;
+use pmldesign_data::stream::StreamKey;
 use pmldesign_solver::Interrupt;
 use std::time::Duration;
 
@@ -65,16 +66,24 @@ pub fn design(
     })
 }
 
+/// A privatised file as the page downloads it.
+pub struct Privatised {
+    /// The open output, already unlinked from the work directory.
+    pub file: std::fs::File,
+    /// Its download name.
+    pub name: String,
+    /// The warning about the seed (one under 64 bits), shown beside the file.
+    pub warning: Option<String>,
+}
+
 /// Privatises the column a kept design was counted from, as `pml apply
-/// --mechanism design.json --seed S` does (the design verified first). Returns
-/// the open output (already unlinked from the work directory) and its download
-/// name.
+/// --mechanism design.json --seed S` does (the design verified first).
 pub fn privatise(
     store: &Store,
     kept: &Kept,
     seed: Option<&str>,
     (interrupt, time_limit): (Interrupt, f64),
-) -> Result<(std::fs::File, String), ApiError> {
+) -> Result<Privatised, ApiError> {
     let Some((upload, column)) = &kept.source else {
         return Err(ApiError::bad(
             "this design came from pasted counts, so there is no file to privatise; upload the file and design from its column",
@@ -121,5 +130,12 @@ pub fn privatise(
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("data");
-    Ok((file?, format!("{stem}_private.{extension}")))
+    let warning = seed
+        .and_then(|s| StreamKey::parse(s).ok())
+        .and_then(|k| commands::apply::short_seed(&k));
+    Ok(Privatised {
+        file: file?,
+        name: format!("{stem}_private.{extension}"),
+        warning,
+    })
 }

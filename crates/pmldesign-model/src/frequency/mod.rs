@@ -34,6 +34,7 @@
 
 mod em;
 mod fisher;
+mod fit;
 mod functionals;
 mod groups;
 mod identifiable;
@@ -45,6 +46,7 @@ use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
 pub use fisher::{asymptotic_error, fisher_information, inverse_fisher};
+pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
 

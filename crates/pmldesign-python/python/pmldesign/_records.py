@@ -227,6 +227,16 @@ class Estimate(Record):
         """Whether EM met its stopping rule before its iteration cap."""
         return bool(self._data.get("converged", True))
 
+    @property
+    def fit(self) -> Optional[Dict[str, Any]]:
+        """The G test of the counts against the fitted output distribution:
+        ``statistic``, ``degrees_of_freedom`` and ``p_value`` (None with no
+        degree of freedom: the test has no power). A p-value below 1e-6 (also
+        a note and a warning) says the data may have been released through
+        another design. None for a record."""
+        fit = self._data.get("fit")
+        return None if fit is None else dict(fit)
+
 
 #: Passed by the library's own constructors: the data was certified (by the run
 #: that made it, or by the native reader). Any other construction is checked.

@@ -7,6 +7,7 @@ LDP), [V] (envelopes).
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Dict, Literal, Optional, Sequence, Union
 
 import numpy as np
@@ -291,8 +292,17 @@ def estimate(
             "a public design: its rows and LDP level were re-checked; not re-verifiable from it: "
             f"{mechanism.unverified} (the data holder's design certifies them)",
         )
+    fit = dict(out["fit"])
+    if fit["p_value"] is not None and fit["p_value"] < 1e-6:
+        unlikely = (
+            f"the released counts are unlikely under this mechanism (G = {fit['statistic']:.6g} on "
+            f"{fit['degrees_of_freedom']} degrees of freedom, p = {fit['p_value']:.3e} < 1e-6): the data may "
+            "have been released through another design; estimate with the design that released them"
+        )
+        notes.append(unlikely)
+        warnings.warn(unlikely, stacklevel=2)
     kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")
-    return Estimate({"estimates": rows, "notes": notes, **{k: out[k] for k in kept}})
+    return Estimate({"estimates": rows, "notes": notes, "fit": fit, **{k: out[k] for k in kept}})
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:

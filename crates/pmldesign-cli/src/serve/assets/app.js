@@ -160,6 +160,8 @@
       const name = (disposition.match(/filename="([^"]+)"/) || [])[1] || "private.csv";
       download(name, await response.blob());
       status(`Downloaded ${name}.`);
+      const warning = response.headers.get("X-Pml-Warning");
+      if (warning) showError(`Warning: ${warning}`);
     } catch (e) {
       status("");
       showError(e.message);

@@ -1,0 +1,104 @@
+//! Whether released counts can plausibly come from the fitted model: the
+//! likelihood-ratio (G) test of the counts against the fitted output
+//! distribution `q = W^T p^`, on the chi-square distribution.
+
+use serde::{Deserialize, Serialize};
+
+/// Below this p-value the counts are reported as unlikely under the mechanism.
+pub const UNLIKELY_FIT: f64 = 1e-6;
+
+/// The G test of released counts against a fitted output distribution.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FitTest {
+    /// `G = 2 sum_y n_y ln(n_y / (m q_y))` over the outputs counted (infinite
+    /// when an output of fitted probability 0 was counted).
+    pub statistic: f64,
+    /// The outputs the mechanism can release, less 1, less the free
+    /// parameters fitted (the groups estimated, less 1); at least 0.
+    pub degrees_of_freedom: usize,
+    /// `P(chi2 >= G)` on those degrees of freedom; `None` with none, where
+    /// the fitted model reproduces any counts and the test has no power.
+    pub p_value: Option<f64>,
+}
+
+impl FitTest {
+    /// Whether the counts are unlikely under the mechanism (p below
+    /// [`UNLIKELY_FIT`]).
+    pub fn unlikely(&self) -> bool {
+        self.p_value.is_some_and(|p| p < UNLIKELY_FIT)
+    }
+}
+
+/// The G test of `counts` (one per output) against `fitted` (the model's
+/// output distribution, one per output) with `groups` estimated masses (their
+/// sum fixed at 1). Outputs the model cannot release and nobody released do
+/// not count towards the degrees of freedom.
+pub fn goodness_of_fit(counts: &[u64], fitted: &[f64], groups: usize) -> FitTest {
+    let m: u64 = counts.iter().sum();
+    let mut statistic = 0.0;
+    let mut cells = 0usize;
+    for (&n, &q) in counts.iter().zip(fitted) {
+        if n == 0 && q <= 0.0 {
+            continue;
+        }
+        cells += 1;
+        if n == 0 {
+            continue;
+        }
+        let n = n as f64;
+        statistic += if q > 0.0 {
+            2.0 * n * (n / (m as f64 * q)).ln()
+        } else {
+            f64::INFINITY
+        };
+    }
+    // Rounding may leave a perfect fit a hair below 0.
+    let statistic = statistic.max(0.0);
+    let degrees_of_freedom = cells.saturating_sub(groups.max(1));
+    let p_value = (degrees_of_freedom > 0).then(|| chi_square_tail(statistic, degrees_of_freedom));
+    FitTest {
+        statistic,
+        degrees_of_freedom,
+        p_value,
+    }
+}
+
+/// `P(chi2_k >= x)`: the upper regularised incomplete gamma `Q(k/2, x/2)`.
+fn chi_square_tail(x: f64, k: usize) -> f64 {
+    if !x.is_finite() {
+        return 0.0;
+    }
+    if x <= 0.0 {
+        return 1.0;
+    }
+    statrs::function::gamma::checked_gamma_ur(k as f64 / 2.0, x / 2.0).unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{chi_square_tail, goodness_of_fit};
+
+    #[test]
+    fn chi_square_tails_match_tables() {
+        // P(chi2_1 >= 3.841459) = 0.05; P(chi2_2 >= x) = exp(-x/2).
+        assert!((chi_square_tail(3.841_458_820_694_124, 1) - 0.05).abs() < 1e-9);
+        assert!((chi_square_tail(10.0, 2) - (-5.0f64).exp()).abs() < 1e-12);
+        assert_eq!(chi_square_tail(0.0, 3), 1.0);
+        assert_eq!(chi_square_tail(f64::INFINITY, 3), 0.0);
+    }
+
+    #[test]
+    fn a_perfect_fit_and_an_impossible_count() {
+        let fit = goodness_of_fit(&[25, 25, 50, 0], &[0.25, 0.25, 0.5, 0.0], 2);
+        assert_eq!(fit.degrees_of_freedom, 1);
+        assert!(fit.statistic.abs() < 1e-12 && fit.p_value == Some(1.0));
+        // G by hand: 2 (30 ln(30/25) + 20 ln(20/25)) on 3 - 2 = 1 degree.
+        let fit = goodness_of_fit(&[30, 20, 50], &[0.25, 0.25, 0.5], 2);
+        let g = 2.0 * (30.0 * 1.2f64.ln() + 20.0 * 0.8f64.ln());
+        assert!((fit.statistic - g).abs() < 1e-12);
+        let fit = goodness_of_fit(&[1, 9], &[0.0, 1.0], 1);
+        assert!(fit.statistic.is_infinite() && fit.unlikely());
+        // Square and invertible: no degree of freedom, no power.
+        assert_eq!(goodness_of_fit(&[3, 7], &[0.3, 0.7], 2).p_value, None);
+    }
+}
