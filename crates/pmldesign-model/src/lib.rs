@@ -29,6 +29,7 @@ pub mod metric;
 pub mod names;
 pub mod notion;
 pub mod prior;
+pub mod private_prior;
 mod ranking;
 pub mod record;
 pub mod sample;
