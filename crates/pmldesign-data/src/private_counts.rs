@@ -69,7 +69,10 @@ mod tests {
                 assert!(total.abs_diff(m) <= moved);
                 over += usize::from(l1 > 2.0 * t as f64 / total as f64);
             }
-            assert!(over as f64 <= noise_delta * 2000.0, "eps {eps}: {over} of 2000");
+            assert!(
+                over as f64 <= noise_delta * 2000.0,
+                "eps {eps}: {over} of 2000"
+            );
         }
     }
 

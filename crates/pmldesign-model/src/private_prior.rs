@@ -171,7 +171,13 @@ mod tests {
         let a = (-epsilon).exp();
         let c = (1.0 - a) / (1.0 + a);
         (0..=k_max)
-            .map(|k| if k == 0 { c } else { 2.0 * c * a.powi(k as i32) })
+            .map(|k| {
+                if k == 0 {
+                    c
+                } else {
+                    2.0 * c * a.powi(k as i32)
+                }
+            })
             .collect()
     }
 
@@ -195,12 +201,23 @@ mod tests {
 
     #[test]
     fn the_bound_holds_against_the_exact_law() {
-        for &(n, eps, delta) in &[(2, 1.0, 0.05), (5, 0.5, 0.01), (10, 2.0, 1e-3), (3, 0.2, 0.1)] {
+        for &(n, eps, delta) in &[
+            (2, 1.0, 0.05),
+            (5, 0.5, 0.01),
+            (10, 2.0, 1e-3),
+            (3, 0.2, 0.1),
+        ] {
             let t = noise_bound(n, eps, delta).unwrap();
             let tail = exact_tail(n, eps, t as usize);
-            assert!(tail <= delta, "n {n} eps {eps}: P(T >= {t}) = {tail} > {delta}");
+            assert!(
+                tail <= delta,
+                "n {n} eps {eps}: P(T >= {t}) = {tail} > {delta}"
+            );
             // And not absurdly loose: a quarter of t is exceeded often.
-            assert!(exact_tail(n, eps, (t / 4) as usize) > delta, "n {n} eps {eps}");
+            assert!(
+                exact_tail(n, eps, (t / 4) as usize) > delta,
+                "n {n} eps {eps}"
+            );
         }
     }
 

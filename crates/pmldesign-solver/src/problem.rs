@@ -362,7 +362,12 @@ fn sample_ball(sample: &Sample, notion: &Notion) -> Result<(UncertaintySet, Opti
         )
         .into());
     }
-    let (p, m, delta, method) = (&sample.estimate, sample.samples, sample.delta, sample.radius);
+    let (p, m, delta, method) = (
+        &sample.estimate,
+        sample.samples,
+        sample.delta,
+        sample.radius,
+    );
     let g = match sample.private_prior {
         None => Guarantee::new(p, m, delta, method)?,
         Some(eps_d) => Guarantee::private(p, m, delta, method, eps_d)?,

@@ -55,7 +55,12 @@ pub struct DesignArgs {
     /// widened for the noise, so that the design does not reveal the sample's
     /// frequencies: it is EPS_D-DP about the dataset. Half of --delta covers the
     /// sample, half the noise. With --data, fix the alphabet with --labels or --bins.
-    #[arg(long, value_name = "EPS_D", allow_hyphen_values = true, requires = "delta")]
+    #[arg(
+        long,
+        value_name = "EPS_D",
+        allow_hyphen_values = true,
+        requires = "delta"
+    )]
     pub private_prior: Option<f64>,
     /// With --private-prior: the secret key of the noise, a whole number below 2^256
     /// (decimal or 0x-hex): the same key and counts give the same noise. Whoever

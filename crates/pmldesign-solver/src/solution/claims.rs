@@ -281,7 +281,12 @@ fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Re
 /// delta, the level of the noise and the centre.
 fn private_prior(s: &PrivateRadius, d: &PrivateRadius) -> Result<()> {
     let field = |f: &str| format!("guarantee.private_prior.{f}");
-    number(&field("noise_delta"), s.noise_delta, d.noise_delta, Within::Value)?;
+    number(
+        &field("noise_delta"),
+        s.noise_delta,
+        d.noise_delta,
+        Within::Value,
+    )?;
     for (f, a, b) in [
         ("noise_bound", s.noise_bound, d.noise_bound),
         ("samples_lower", s.samples_lower, d.samples_lower),
@@ -290,8 +295,18 @@ fn private_prior(s: &PrivateRadius, d: &PrivateRadius) -> Result<()> {
             return Err(refused(&field(f), a, b));
         }
     }
-    number(&field("sample_beta"), s.sample_beta, d.sample_beta, Within::Value)?;
-    number(&field("noise_beta"), s.noise_beta, d.noise_beta, Within::Value)
+    number(
+        &field("sample_beta"),
+        s.sample_beta,
+        d.sample_beta,
+        Within::Value,
+    )?;
+    number(
+        &field("noise_beta"),
+        s.noise_beta,
+        d.noise_beta,
+        Within::Value,
+    )
 }
 
 fn certificate(s: &Certificate, d: &Certificate) -> Result<()> {
