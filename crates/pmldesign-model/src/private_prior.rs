@@ -60,7 +60,7 @@ pub fn log_tail(n: usize, epsilon: f64, t: f64) -> f64 {
     let nf = n as f64;
     let u = t / ((nf * nf + t * t).sqrt() + nf);
     let ln_a = -epsilon;
-    if !(u > 0.0) || u.ln() <= ln_a {
+    if u.is_nan() || u <= 0.0 || u.ln() <= ln_a {
         return 0.0;
     }
     let ln_ratio = (-(-epsilon).exp_m1()).ln() - (-epsilon).exp().ln_1p();
