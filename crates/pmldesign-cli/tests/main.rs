@@ -17,6 +17,7 @@ mod forgeries;
 mod loss;
 mod metric;
 mod nulls;
+mod private_prior;
 mod record_bins;
 mod record_keys;
 mod record_labels;

@@ -160,6 +160,31 @@ impl DiscreteLaplace {
         }
     }
 
+    /// The law `P(N = k) ∝ e^(-epsilon |k|)`: the scale `1/epsilon` exactly (the
+    /// dyadic `epsilon = m 2^e` gives `2^-e / m`). Errors when that ratio needs
+    /// more than 64 bits (epsilon below about 5e-4) or epsilon is not positive.
+    pub fn of_epsilon(epsilon: f64) -> Result<Self> {
+        let bad = || {
+            ModelError::invalid(
+                "laplace epsilon",
+                epsilon,
+                "its scale 1/epsilon must be a ratio of 64-bit integers",
+                "give a finite epsilon >= 0.001",
+            )
+        };
+        if !(epsilon.is_finite() && epsilon > 0.0) {
+            return Err(bad());
+        }
+        let (m, e) = dyadic(epsilon);
+        // 1/epsilon = 2^-e / m: t = 2^-e, s = m for e <= 0; t = 1, s = m 2^e else.
+        let (t, s) = match e {
+            e if e <= 0 && -e < 64 => (1u64 << -e, m),
+            e if e > 0 && m.leading_zeros() as i32 > e => (1, m << e),
+            _ => return Err(bad()),
+        };
+        Self::new(t, s)
+    }
+
     /// The scale as `(t, s)`: `t/s` steps.
     pub fn ratio(&self) -> (u64, u64) {
         (self.t, self.s)

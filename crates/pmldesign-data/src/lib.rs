@@ -42,6 +42,7 @@ pub mod digest;
 pub mod discrete_noise;
 pub mod matrix;
 pub mod nulls;
+pub mod private_counts;
 pub mod privatise;
 pub mod record_privatise;
 pub mod records;

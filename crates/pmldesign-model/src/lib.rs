@@ -30,6 +30,7 @@ pub mod names;
 pub mod notion;
 pub mod printed;
 pub mod prior;
+pub mod private_prior;
 mod ranking;
 pub mod record;
 pub mod sample;

@@ -38,6 +38,21 @@ pub fn sample_guarantee(epsilon: f64, delta: f64, samples: u64) -> String {
     )
 }
 
+/// The guarantee of a design over the ball around a noisy estimate
+/// ([`crate::private_prior`]): the release's PML for the true distribution, and
+/// the published mechanism's differential privacy about the dataset.
+pub fn private_sample_guarantee(
+    epsilon: f64,
+    delta: f64,
+    noisy_total: u64,
+    epsilon_d: f64,
+) -> String {
+    format!(
+        "with probability at least 1 - {delta} over the sample and the noise, every row's release is {epsilon}-PML for the true distribution; the published mechanism is {epsilon_d}-DP about the dataset (a row added or removed; {}-DP for a row changed), a post-processing of counts given discrete Laplace noise of scale 1/{epsilon_d} (noisy total {noisy_total})",
+        2.0 * epsilon_d
+    )
+}
+
 /// The [`publishable`] statement of envelope bounds: their upper end at their delta.
 pub fn envelope(b: &EnvelopeBounds) -> String {
     publishable(b.upper, b.delta, b.exact)

@@ -333,6 +333,7 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
             samples,
             delta: req.delta,
             radius,
+            private_prior: None,
         };
         let notion = Notion::Pml {
             epsilon: req.epsilon,

@@ -48,6 +48,11 @@ pub struct Sample {
     pub delta: f64,
     /// How the radius follows from (m, delta). Default: distribution-free.
     pub radius: RadiusMethod,
+    /// The level eps_D of the discrete Laplace noise the counts were given (the
+    /// estimate is then the noisy counts over their total, and `samples` that
+    /// total): the radius is widened for the noise (`docs/theory.md` §6, "A
+    /// private prior"). `None`: the counts are exact.
+    pub private_prior: Option<f64>,
 }
 
 impl Sample {
@@ -62,7 +67,17 @@ impl Sample {
             samples,
             delta,
             radius: RadiusMethod::DistributionFree,
+            private_prior: None,
         })
+    }
+
+    /// The sample of counts given discrete Laplace noise at level `epsilon_d`
+    /// (`pmldesign_data::private_counts`): its guarantee's radius is widened for
+    /// the noise, and its statement says the mechanism is eps_D-DP.
+    pub fn from_noisy_counts(noisy: &[u64], delta: f64, epsilon_d: f64) -> Result<Self> {
+        let mut sample = Sample::from_counts(noisy, delta)?;
+        sample.private_prior = Some(epsilon_d);
+        Ok(sample)
     }
 
     /// The same sample with another radius method.
@@ -277,12 +292,18 @@ impl<'a> Problem<'a> {
     fn described(&self, labels: &[String]) -> String {
         let priors = match &self.priors {
             Priors::Set(set) => serde_json::json!({ "set": set }),
-            Priors::Sample(s) => serde_json::json!({ "sample": {
-                "estimate": s.estimate.masses(),
-                "samples": s.samples,
-                "delta": s.delta,
-                "radius": s.radius,
-            }}),
+            Priors::Sample(s) => {
+                let mut sample = serde_json::json!({
+                    "estimate": s.estimate.masses(),
+                    "samples": s.samples,
+                    "delta": s.delta,
+                    "radius": s.radius,
+                });
+                if let Some(eps_d) = s.private_prior {
+                    sample["private_prior"] = eps_d.into();
+                }
+                serde_json::json!({ "sample": sample })
+            }
         };
         let objective = match &self.objective {
             Objective::Utility(u) => u.name(),
@@ -341,12 +362,16 @@ fn sample_ball(sample: &Sample, notion: &Notion) -> Result<(UncertaintySet, Opti
         )
         .into());
     }
-    let g = Guarantee::new(
+    let (p, m, delta, method) = (
         &sample.estimate,
         sample.samples,
         sample.delta,
         sample.radius,
-    )?;
+    );
+    let g = match sample.private_prior {
+        None => Guarantee::new(p, m, delta, method)?,
+        Some(eps_d) => Guarantee::private(p, m, delta, method, eps_d)?,
+    };
     let set = UncertaintySet::l1_ball(sample.estimate.clone(), g.beta)?;
     Ok((set, Some(g)))
 }

@@ -239,6 +239,7 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
                 samples: *samples,
                 delta: *delta,
                 radius: *radius,
+                private_prior: None,
             }),
             (_, Some(set)) => Problem::new(set),
             (_, None) => unreachable!("only samples have no set"),

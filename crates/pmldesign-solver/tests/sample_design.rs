@@ -69,6 +69,7 @@ fn kappa_radius_is_sharper_and_noted() {
         samples: 1000,
         delta: 1e-3,
         radius: RadiusMethod::Kappa,
+        private_prior: None,
     };
     let d = Problem::from_sample(sample)
         .epsilon(0.5)
@@ -93,6 +94,7 @@ fn rare_categories_use_the_exact_ball() {
         samples: 10_000,
         delta: 1e-6,
         radius: RadiusMethod::DistributionFree,
+        private_prior: None,
     };
     let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
     assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);

@@ -50,6 +50,34 @@ pub struct DesignArgs {
         requires = "delta"
     )]
     pub radius: RadiusMethod,
+    /// With --delta: give each count discrete Laplace noise of scale 1/EPS_D (drawn
+    /// exactly from the secret key) and design over a ball around the noisy estimate,
+    /// widened for the noise, so that the design does not reveal the sample's
+    /// frequencies: it is EPS_D-DP about the dataset. Half of --delta covers the
+    /// sample, half the noise. With --data, fix the alphabet with --labels or --bins.
+    #[arg(
+        long,
+        value_name = "EPS_D",
+        allow_hyphen_values = true,
+        requires = "delta"
+    )]
+    pub private_prior: Option<f64>,
+    /// With --private-prior: the secret key of the noise, a whole number below 2^256
+    /// (decimal or 0x-hex): the same key and counts give the same noise. Whoever
+    /// knows it can remove the noise: use 256 random bits, or leave it out for a
+    /// fresh key from the operating system.
+    #[arg(
+        long,
+        value_name = "S",
+        allow_hyphen_values = true,
+        requires = "private_prior",
+        conflicts_with = "seed_file"
+    )]
+    pub seed: Option<String>,
+    /// With --private-prior: a file holding the secret key, a whole number as --seed
+    /// takes it or 32 raw bytes (`head -c 32 /dev/urandom > key`).
+    #[arg(long, value_name = "FILE", requires = "private_prior")]
+    pub seed_file: Option<std::path::PathBuf>,
     /// The utility to maximise (`loss`: minimise an expected loss instead, with
     /// --loss or --loss-matrix).
     #[arg(long, value_enum, default_value = "mi")]
@@ -133,12 +161,13 @@ pub enum RecordModeName {
 impl DesignArgs {
     /// The files read and written, with their flags, for the check that no
     /// output overwrites an input or another output.
-    pub fn files(&self) -> ([NamedFile<'_>; 3], [NamedFile<'_>; 2]) {
+    pub fn files(&self) -> ([NamedFile<'_>; 4], [NamedFile<'_>; 2]) {
         (
             [
                 self.input.named(),
                 self.metric.named(),
                 ("--loss-matrix", self.loss_matrix.as_deref()),
+                ("--seed-file", self.seed_file.as_deref()),
             ],
             [
                 ("--output", self.output.path()),

@@ -92,6 +92,8 @@ pub struct Estimate {
     pub labels: Vec<String>,
     /// The sample size m when the prior was estimated from counts or data.
     pub samples: Option<u64>,
+    /// The counts behind the estimate (empty for `--prior`).
+    pub counts: Vec<u64>,
     /// What was read and its SHA-256 (hex), for a prior counted from a data file.
     pub digest: Option<(String, String)>,
     /// Rows of --data with a missing value left out (`--nulls drop`).

@@ -6,6 +6,7 @@ use crate::args::apply::{ApplyArgs, Unknown};
 use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
+use crate::io::key::stream_key;
 use crate::io::load::{
     design_from_text, record_from_text, recorded_bins, recorded_nulls, recorded_record_bins,
     recorded_record_nulls,
@@ -45,7 +46,7 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         ],
         &[("--output", Some(&a.output))],
     )?;
-    let key = stream_key(&a)?;
+    let key = stream_key(a.seed.as_deref(), a.seed_file.as_deref())?;
     let text = match &a.mechanism {
         Some(path) => Some(read_text("--mechanism", path)?),
         None => None,
@@ -583,55 +584,6 @@ fn no_parquet_support() -> PrivatiseError {
         "this pml was built without Parquet support",
         "rebuild it with default features, or give CSV",
     ))
-}
-
-/// The key of the draws: `--seed`, `--seed-file`, or a fresh one from the OS. A
-/// key under 64 bits is used with a warning: it is found by trying them all.
-fn stream_key(a: &ApplyArgs) -> Result<StreamKey, CliError> {
-    let key = match (&a.seed, &a.seed_file) {
-        (Some(s), _) => StreamKey::parse(s).map_err(|e| CliError::Usage(format!("--seed: {e}")))?,
-        (None, Some(path)) => key_file(path)?,
-        (None, None) => return Ok(StreamKey::from_os()),
-    };
-    if let Some(warning) = short_seed(&key) {
-        crate::say::warn_guarantee(&format!(
-            "warning: {warning} (--seed-file FILE after `head -c 32 /dev/urandom > FILE`)"
-        ));
-    }
-    Ok(key)
-}
-
-/// The warning for a key under 64 bits, which is found by trying every key that
-/// short (`pml serve` shows it beside the privatised file).
-pub fn short_seed(key: &StreamKey) -> Option<String> {
-    (key.bits() < 64).then(|| {
-        format!(
-            "the seed is a {}-bit number: whoever knows the mechanism can try every seed that short and undo the noise; keep the seed secret and use 256 random bits",
-            key.bits()
-        )
-    })
-}
-
-/// `--seed-file`: a whole number as `--seed` takes it, or exactly 32 raw bytes.
-fn key_file(path: &std::path::Path) -> Result<StreamKey, CliError> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| {
-        CliError::Usage(format!(
-            "cannot read --seed-file {shown}: {e}; give a readable file"
-        ))
-    })?;
-    if let Ok(text) = std::str::from_utf8(&bytes)
-        && let Ok(key) = StreamKey::parse(text)
-    {
-        return Ok(key);
-    }
-    let raw: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
-        CliError::Usage(format!(
-            "invalid --seed-file {shown}: {} bytes, neither a whole number below 2^256 nor 32 raw bytes; write one with `head -c 32 /dev/urandom > {shown}`",
-            bytes.len()
-        ))
-    })?;
-    Ok(StreamKey::from_bytes(raw))
 }
 
 /// A design file is verified before it is applied (its privacy re-measured over

@@ -5,6 +5,7 @@ use crate::args::design::{DesignArgs, LossName, NotionName};
 use crate::args::{Estimate, Format, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate_until;
+use crate::io::key::stream_key;
 use crate::io::load::load_metric;
 use crate::io::matrix::read_matrix_file;
 use crate::io::write::{check_outputs, emit, emit_json, write_report};
@@ -187,6 +188,10 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         true => stopped_reading(&a.input, run),
         false => e,
     })?;
+    let est = match a.private_prior {
+        Some(epsilon_d) => noisy_estimate(a, est, epsilon_d)?,
+        None => est,
+    };
     if let Some(max) = run.max_alphabet
         && est.prior.len() > max
     {
@@ -265,6 +270,39 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         ));
     }
     Ok((d, settings))
+}
+
+/// `--private-prior`: the estimate of the counts given discrete Laplace noise of
+/// scale `1/epsilon_d` from the secret key, over the noisy total, with no digest
+/// of the data (a hash of the file would tell datasets apart).
+fn noisy_estimate(a: &DesignArgs, est: Estimate, epsilon_d: f64) -> Result<Estimate, CliError> {
+    pmldesign_model::private_prior::check_epsilon("--private-prior", epsilon_d).map_err(|_| {
+        CliError::Usage(format!(
+            "invalid --private-prior = {epsilon_d}: the level of the noise on the counts must be a finite number >= {}; give e.g. --private-prior 1 (smaller is more private and noisier)",
+            pmldesign_model::private_prior::MIN_EPSILON
+        ))
+    })?;
+    if a.input.data.is_some() && a.input.labels.is_none() && a.input.bins.is_empty() {
+        return Err(CliError::Usage(
+            "invalid --private-prior without --labels or --bins: the categories seen in --data would be published as the alphabet; fix the alphabet with --labels A,B,... (or cut a numeric column at public edges with --bins)".into(),
+        ));
+    }
+    let key = stream_key(a.seed.as_deref(), a.seed_file.as_deref())?;
+    let noisy = pmldesign_data::private_counts::noisy_counts(&est.counts, epsilon_d, &key)?;
+    let total = pmldesign_model::sample::sample_size(&noisy)?;
+    if total == 0 {
+        return Err(CliError::Usage(format!(
+            "invalid --private-prior = {epsilon_d}: every noisy count is 0; give more rows or a larger --private-prior"
+        )));
+    }
+    let weights: Vec<f64> = noisy.iter().map(|&c| c as f64).collect();
+    Ok(Estimate {
+        prior: pmldesign_model::Prior::center_normalised(weights)?,
+        samples: Some(total),
+        counts: noisy,
+        digest: None,
+        ..est
+    })
 }
 
 /// Past this many distinct numbers, a column taken as categories gets a note
@@ -357,6 +395,7 @@ fn sample_source(a: &DesignArgs, est: &Estimate, delta: f64) -> Sample {
             .expect("clap refuses --delta with --prior, the one input without a sample size"),
         delta,
         radius: a.radius,
+        private_prior: a.private_prior,
     }
 }
 

@@ -124,6 +124,10 @@ fn refuse_single_column_flags(a: &DesignArgs) -> Result<(), CliError> {
             a.report.tradeoff_budget.is_some(),
             "--tradeoff-budget (a record's report has no trade-off curve)",
         ),
+        (
+            a.private_prior.is_some(),
+            "--private-prior (noisy counts are for one column)",
+        ),
     ];
     match given.iter().find(|(on, _)| *on) {
         Some((_, flag)) => Err(CliError::Usage(format!(

@@ -36,6 +36,7 @@ pub fn load_estimate_until(
             prior,
             labels,
             samples: None,
+            counts: Vec::new(),
             digest: None,
             dropped: 0,
         });
@@ -63,6 +64,7 @@ pub fn load_estimate_until(
             prior,
             labels,
             samples: Some(total),
+            counts,
             digest: None,
             dropped: 0,
         });
@@ -91,6 +93,7 @@ pub fn load_estimate_until(
             prior,
             labels: counts.labels,
             samples: Some(counts.rows),
+            counts: counts.counts,
             digest: Some((format!("data file {}", path.display()), reader.hex())),
             dropped: counts.dropped,
         });
@@ -140,6 +143,7 @@ fn parquet_estimate(
         prior,
         labels: counts.labels,
         samples: Some(counts.rows),
+        counts: counts.counts,
         digest: Some((format!("data file {shown}"), digest.hex())),
         dropped: counts.dropped,
     })

@@ -4,6 +4,7 @@
 //! structs only say which files were named.
 
 pub mod data;
+pub mod key;
 pub mod load;
 pub mod matrix;
 pub mod write;

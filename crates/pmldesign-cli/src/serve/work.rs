@@ -132,7 +132,7 @@ pub fn privatise(
         .unwrap_or("data");
     let warning = seed
         .and_then(|s| StreamKey::parse(s).ok())
-        .and_then(|k| commands::apply::short_seed(&k));
+        .and_then(|k| crate::io::key::short_seed(&k));
     Ok(Privatised {
         file: file?,
         name: format!("{stem}_private.{extension}"),

@@ -14,6 +14,7 @@ use crate::solution::design::Design;
 use crate::solution::guarantee::Guarantee;
 use crate::tolerance::{PML_TOLERANCE, value_tolerance};
 use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::private_prior::PrivateRadius;
 use pmldesign_model::{Mechanism, ModelError, UncertaintySet, sample};
 
 /// The figures a design file states beside its matrix.
@@ -214,7 +215,14 @@ fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Re
             "a design that is not over an l1 ball",
         ));
     };
-    let again = Guarantee::new(center, g.samples, g.delta, g.radius_method)?.stated_at(d.epsilon);
+    let again = match &g.private_prior {
+        None => Guarantee::new(center, g.samples, g.delta, g.radius_method)?,
+        Some(p) => Guarantee::private(center, g.samples, g.delta, g.radius_method, p.epsilon)?,
+    }
+    .stated_at(d.epsilon);
+    if let (Some(s), Some(a)) = (&g.private_prior, &again.private_prior) {
+        private_prior(s, a)?;
+    }
     if let (Some(s), Some(again)) = (&g.statement, &again.statement) {
         agree_text("guarantee.statement", s, again)?;
     }
@@ -267,6 +275,38 @@ fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Re
         ));
     }
     Ok(())
+}
+
+/// A private prior's figures against their re-derivation from the noisy total,
+/// delta, the level of the noise and the centre.
+fn private_prior(s: &PrivateRadius, d: &PrivateRadius) -> Result<()> {
+    let field = |f: &str| format!("guarantee.private_prior.{f}");
+    number(
+        &field("noise_delta"),
+        s.noise_delta,
+        d.noise_delta,
+        Within::Value,
+    )?;
+    for (f, a, b) in [
+        ("noise_bound", s.noise_bound, d.noise_bound),
+        ("samples_lower", s.samples_lower, d.samples_lower),
+    ] {
+        if a != b {
+            return Err(refused(&field(f), a, b));
+        }
+    }
+    number(
+        &field("sample_beta"),
+        s.sample_beta,
+        d.sample_beta,
+        Within::Value,
+    )?;
+    number(
+        &field("noise_beta"),
+        s.noise_beta,
+        d.noise_beta,
+        Within::Value,
+    )
 }
 
 fn certificate(s: &Certificate, d: &Certificate) -> Result<()> {

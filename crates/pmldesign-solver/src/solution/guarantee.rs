@@ -4,6 +4,7 @@
 //! least `1 - delta` over the sample.
 
 use crate::error::Result;
+use pmldesign_model::private_prior::{PrivateRadius, private_radius};
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, Prior};
 use serde::Serialize;
@@ -30,7 +31,8 @@ pub struct SimplerRoute {
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Guarantee {
-    /// Sample size m.
+    /// Sample size m; for a private prior, the noisy total `M~` (the true m is
+    /// not published).
     pub samples: u64,
     /// Failure probability delta over the sample.
     pub delta: f64,
@@ -43,6 +45,10 @@ pub struct Guarantee {
     /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
     /// design maximises a utility.
     pub simpler_route: Option<SimplerRoute>,
+    /// For a ball around noisy counts (`docs/theory.md` §6, "A private prior"): the
+    /// level of the noise and how the radius was widened for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private_prior: Option<PrivateRadius>,
     /// The guarantee in words for the design's eps
     /// ([`pmldesign_model::statement::sample_guarantee`]; set with the design).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,11 +58,11 @@ pub struct Guarantee {
 impl Guarantee {
     /// The guarantee of a design at level `epsilon`, with its sentence.
     pub fn stated_at(mut self, epsilon: f64) -> Self {
-        self.statement = Some(pmldesign_model::statement::sample_guarantee(
-            epsilon,
-            self.delta,
-            self.samples,
-        ));
+        use pmldesign_model::statement::{private_sample_guarantee, sample_guarantee};
+        self.statement = Some(match &self.private_prior {
+            None => sample_guarantee(epsilon, self.delta, self.samples),
+            Some(p) => private_sample_guarantee(epsilon, self.delta, self.samples, p.epsilon),
+        });
         self
     }
 
@@ -74,7 +80,27 @@ impl Guarantee {
             radius_method: method,
             radius_note,
             simpler_route: None,
+            private_prior: None,
             statement: None,
         })
+    }
+
+    /// The radius around a noisy estimate of noisy total `noisy_total`, its counts
+    /// noised at level `epsilon_d`: the sample's radius at the least true total
+    /// and delta/2, widened by the noise's bound at delta/2
+    /// ([`pmldesign_model::private_prior`]).
+    pub fn private(
+        estimate: &Prior,
+        noisy_total: u64,
+        delta: f64,
+        method: RadiusMethod,
+        epsilon_d: f64,
+    ) -> Result<Self> {
+        let p = private_radius(method, noisy_total, delta, epsilon_d, estimate)?;
+        let mut g = Guarantee::new(estimate, p.samples_lower, delta, method)?;
+        g.samples = noisy_total;
+        g.beta = p.beta();
+        g.private_prior = Some(p);
+        Ok(g)
     }
 }
