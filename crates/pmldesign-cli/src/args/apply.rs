@@ -91,7 +91,7 @@ pub struct ApplyArgs {
     /// (Python's `apply(..., key=)`). A missing key is an error, and so is a key
     /// on two rows (their draws would be the same: release one record per user
     /// with a record design instead). The keys seen are held in memory, about
-    /// 32 bytes a row.
+    /// 55 bytes a row at peak.
     #[arg(long, value_name = "NAME")]
     pub key: Option<String>,
     /// Where to write the release: the table's other columns as they are and the
