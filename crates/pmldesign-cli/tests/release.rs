@@ -253,4 +253,33 @@ fn ldp_advice_names_no_mechanism_above_the_level() {
         .filter(|l| l.starts_with("randomized response, same PML"))
         .all(|l| l.contains("(fails LDP(4))"));
     assert!(marked, "{text}");
+    // The report's tables mark it too, and its advice does not name it.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("r.html");
+    let out = pml()
+        .args([
+            "design",
+            "--counts",
+            &prior,
+            "--notion",
+            "ldp",
+            "--epsilon",
+            "4",
+        ])
+        .args(["--time-limit", "5", "--format", "json", "--output"])
+        .arg(dir.path().join("d.json"))
+        .arg("--report")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("same PML (fails LDP(4))"),
+        "the report marks it"
+    );
+    assert!(
+        !html.contains("same PML is"),
+        "the report's advice never names it"
+    );
 }

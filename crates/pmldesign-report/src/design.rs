@@ -209,7 +209,7 @@ fn against_baselines(d: &Design) -> String {
     ]];
     for r in d.baselines.rows() {
         rows.push(vec![
-            r.label.clone(),
+            d.baseline_label(&r),
             r.ldp_epsilon.map_or("-".into(), level),
             level(r.worst_case_pml),
             num(sign * r.utility),

@@ -15,11 +15,12 @@ pub fn section(d: &Design) -> Option<String> {
     let rows: Vec<Vec<String>> = e
         .rows
         .iter()
-        .map(|r| {
+        .zip(e.labels(d))
+        .map(|(r, label)| {
             let error = r
                 .error_per_row
                 .map_or("not estimable".into(), |v| format!("{v:.6}"));
-            vec![r.mechanism.clone(), r.groups.to_string(), error]
+            vec![label, r.groups.to_string(), error]
         })
         .collect();
     let mut s = para(

@@ -109,13 +109,9 @@ fn estimation_table(d: &Design) -> String {
         "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>16}\n",
         "mechanism", "groups", "m E|p^ - p|^2"
     );
-    let baselines = d.baselines.rows();
-    for (k, row) in estimation.rows.iter().enumerate() {
-        let label = match k.checked_sub(1).and_then(|b| baselines.get(b)) {
-            None if k == 0 => design_label(d),
-            Some(b) if b.label == row.mechanism => baseline_label(d, b),
-            _ => row.mechanism.clone(),
-        };
+    let labels = estimation.labels(d);
+    for (k, (row, label)) in estimation.rows.iter().zip(labels).enumerate() {
+        let label = if k == 0 { design_label(d) } else { label };
         let error = row
             .error_per_row
             .map_or("not estimable".into(), |v| format!("{v:.6}"));
@@ -232,23 +228,13 @@ fn comparison_table(d: &Design) -> String {
     for r in d.baselines.rows() {
         let er = opt_level(r.ldp_epsilon);
         line(
-            &baseline_label(d, &r),
+            &d.baseline_label(&r),
             er,
             level(r.worst_case_pml),
             r.utility,
         );
     }
     s
-}
-
-/// A baseline's row label, marked when it fails the design's notion at its
-/// level (never one to release in the design's place).
-fn baseline_label(d: &Design, r: &pmldesign_solver::BaselineRow<'_>) -> String {
-    let unread = r.mechanism.inputs() != d.labels.len();
-    if unread || d.admits(r.mechanism) {
-        return r.label.clone();
-    }
-    format!("{} (fails {})", r.label, d.notion.label())
 }
 
 /// The design's row in the comparison and estimation tables.

@@ -146,6 +146,17 @@ impl Design {
         levels.excess(&self.notion) <= self.certificate.tolerance
     }
 
+    /// A baseline's label in a table beside this design, marked `(fails NOTION)`
+    /// when it does not meet the design's notion at its level ([`Design::admits`];
+    /// a matrix a file left out is not measured).
+    pub fn baseline_label(&self, r: &crate::reference::baseline::BaselineRow<'_>) -> String {
+        let unread = r.mechanism.inputs() != self.labels.len();
+        if unread || self.admits(r.mechanism) {
+            return r.label.clone();
+        }
+        format!("{} (fails {})", r.label, self.notion.label())
+    }
+
     /// A design of `mechanism` over `set` under its certificate's notion, with
     /// its status and baselines: the per-output figures measured under the
     /// reference prior, inputs named `x1..xN` and outputs `y1..yM` (a route

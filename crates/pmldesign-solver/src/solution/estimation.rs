@@ -86,6 +86,22 @@ impl Estimation {
         (ratio >= 2.0).then_some((best.0, ratio))
     }
 
+    /// Each row's mechanism as a table beside `d` names it: `design`, then the
+    /// baselines, those that fail `d`'s notion marked ([`Design::baseline_label`]).
+    pub fn labels(&self, d: &Design) -> Vec<String> {
+        let baselines = d.baselines.rows();
+        self.rows
+            .iter()
+            .enumerate()
+            .map(
+                |(k, row)| match k.checked_sub(1).and_then(|b| baselines.get(b)) {
+                    Some(b) if b.label == row.mechanism => d.baseline_label(b),
+                    _ => row.mechanism.clone(),
+                },
+            )
+            .collect()
+    }
+
     /// The sentence saying which baseline of `d` serves estimating the histogram
     /// better than `d` itself, if one does by at least 2x
     /// ([`Estimation::better_baseline`]).
