@@ -10,6 +10,8 @@
 //! assert_eq!(level(2e-12), "2e-12");
 //! assert_eq!(level(f64::INFINITY), "inf");
 //! assert_eq!(certified(0.5 + 1e-15, 0.5, 1e-12), "0.500000");
+//! let eps = (9f64 / 8.0).ln(); // 0.1177830357: met with equality, printed as eps is
+//! assert_eq!(certified(eps, eps, 1e-12), format!("{eps:.6}"));
 //! ```
 
 /// A level at 6 decimals, rounded up ([`level_at`]).
@@ -40,11 +42,12 @@ pub fn level_at(x: f64, decimals: usize) -> String {
     }
 }
 
-/// A level certified against `target` within `tolerance`: a level above the
-/// target by no more than the tolerance is the target (the certificate states
-/// the tolerance beside it), at 6 decimals; any other, [`level`].
+/// A level certified against `target` within `tolerance`: a level within the
+/// tolerance of the target is the target, printed as the target is (at 6
+/// decimals; the certificate states the tolerance beside it), so that a level
+/// met with equality reads as the eps asked for; any other, [`level`].
 pub fn certified(x: f64, target: f64, tolerance: f64) -> String {
-    if x > target && x <= target + tolerance {
+    if (x - target).abs() <= tolerance {
         return format!("{target:.6}");
     }
     level(x)

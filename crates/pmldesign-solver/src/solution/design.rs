@@ -252,8 +252,10 @@ impl Design {
             } => [epsilon_lower, epsilon_upper],
             ref n => [n.epsilon(); 2],
         };
-        let near = targets.into_iter().find(|&t| x > t && x <= t + c.tolerance);
-        pmldesign_model::printed::certified(x, near.unwrap_or(x), c.tolerance)
+        match targets.into_iter().find(|&t| (x - t).abs() <= c.tolerance) {
+            Some(t) => pmldesign_model::printed::certified(x, t, c.tolerance),
+            None => pmldesign_model::printed::level(x),
+        }
     }
 
     /// The certificate's privacy clause as `pml design` and `pml assess` print
