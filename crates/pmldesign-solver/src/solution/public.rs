@@ -90,6 +90,9 @@ struct PublicFile {
 }
 
 impl PublicDesign {
+    /// The `format` field that marks a public file.
+    pub const FORMAT: &str = PUBLIC_FORMAT;
+
     /// The public part of `d`: its matrix, names, notion and the reading
     /// settings of its provenance, with the checks and sentence derived here.
     pub fn of(d: &Design) -> PublicDesign {
