@@ -12,7 +12,7 @@ use pmldesign_model::frequency::{
 };
 
 /// k-ary randomized response at level eps.
-fn randomized_response(k: usize, eps: f64) -> Mechanism {
+pub(crate) fn randomized_response(k: usize, eps: f64) -> Mechanism {
     let e = eps.exp();
     let d = e + k as f64 - 1.0;
     Mechanism::new(Array2::from_shape_fn((k, k), |(x, y)| {
@@ -22,7 +22,7 @@ fn randomized_response(k: usize, eps: f64) -> Mechanism {
 }
 
 /// Counts of `m` rows drawn from p and released through w.
-fn released(rng: &mut Rng, w: &Mechanism, p: &[f64], m: usize) -> Vec<u64> {
+pub(crate) fn released(rng: &mut Rng, w: &Mechanism, p: &[f64], m: usize) -> Vec<u64> {
     let w = w.matrix();
     let q: Vec<f64> = (0..w.ncols())
         .map(|y| p.iter().enumerate().map(|(x, px)| px * w[[x, y]]).sum())
@@ -43,7 +43,7 @@ fn released(rng: &mut Rng, w: &Mechanism, p: &[f64], m: usize) -> Vec<u64> {
     counts
 }
 
-fn settings(method: FrequencyMethod) -> FrequencySettings {
+pub(crate) fn settings(method: FrequencyMethod) -> FrequencySettings {
     FrequencySettings {
         method,
         ..FrequencySettings::default()
@@ -205,6 +205,15 @@ fn bad_input_is_refused_naming_the_field() {
         ..FrequencySettings::default()
     };
     assert!(err(&[1, 2, 3], &bad).contains("confidence"));
+    // A count of an output no input can release.
+    let never = Mechanism::new(array![[0.5, 0.5, 0.0], [0.25, 0.75, 0.0]]).unwrap();
+    let e = estimate_frequencies(&never, &[3, 4, 1], &s)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("counts[2]") && e.contains("never releases"),
+        "{e}"
+    );
 }
 
 /// Distinct rows that are linearly dependent, the third the mean of the
@@ -271,7 +280,8 @@ fn estimability_has_its_closed_forms() {
 }
 
 /// Functionals `a . p`: a single input's mass where the inputs are identifiable
-/// meets the (unbiased, unprojected) inversion estimate and its error; where two
+/// meets EM's estimate and its error (the inverse Fisher information, here at a
+/// maximum on the boundary); where two
 /// inputs are released alike their total is identifiable and each alone is not;
 /// the total mass is always 1 with no error.
 #[test]
@@ -279,8 +289,7 @@ fn functionals_are_estimated_where_the_data_determine_them() {
     let settings = settings(FrequencyMethod::Em);
     let rr = randomized_response(3, 1.0);
     let counts = [500, 300, 200];
-    let inversion = self::settings(FrequencyMethod::Inversion);
-    let whole = estimate_frequencies(&rr, &counts, &inversion).unwrap();
+    let whole = estimate_frequencies(&rr, &counts, &settings).unwrap();
     let unit = |x: usize| {
         (0..3)
             .map(|i| f64::from(u8::from(i == x)))
@@ -290,8 +299,7 @@ fn functionals_are_estimated_where_the_data_determine_them() {
         estimate_functionals(&rr, &counts, &[unit(0), unit(2), vec![1.0; 3]], &settings).unwrap();
     for (k, x) in [(0, 0), (1, 2)] {
         let v = &f.values[k];
-        let unbiased = whole.unprojected[x].clamp(0.0, 1.0);
-        assert!((v.estimate - unbiased).abs() < 1e-8, "{v:?}");
+        assert!((v.estimate - whole.estimate[x]).abs() < 1e-8, "{v:?}");
         let se = v.standard_error.unwrap();
         assert!(
             (se - whole.standard_error[x]).abs() < 1e-8 * (1.0 + se),
@@ -303,7 +311,7 @@ fn functionals_are_estimated_where_the_data_determine_them() {
     // Inputs 0 and 1 released alike.
     let w = Mechanism::new(array![[0.6, 0.4], [0.6, 0.4], [0.1, 0.9]]).unwrap();
     let counts = [450, 550];
-    let grouped = estimate_frequencies(&w, &counts, &inversion).unwrap();
+    let grouped = estimate_frequencies(&w, &counts, &settings).unwrap();
     let f = estimate_functionals(&w, &counts, &[vec![1.0, 1.0, 0.0], unit(0)], &settings).unwrap();
     let (pair, alone) = (&f.values[0], &f.values[1]);
     assert!(pair.identifiable && !alone.identifiable && alone.standard_error.is_none());

@@ -8,4 +8,5 @@ mod common;
 mod density;
 mod envelope;
 mod frequency;
+mod frequency_mle;
 mod sample_plan;

@@ -55,6 +55,11 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         }
         None => None,
     };
+    warn_uncertified(
+        estimate.converged,
+        estimate.iterations,
+        estimate.likelihood_gap,
+    );
     let fit = goodness_of_fit(&counts, &estimate.fitted, estimate.groups.len());
     // About the guarantee of the intervals: printed even under -q.
     if fit.unlikely()
@@ -242,7 +247,7 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         (a.bootstrap.is_some(), "--bootstrap (not yet for records)"),
         (
             a.method == Some(MethodArg::Inversion),
-            "--method inversion (a record's cells are estimated unbiasedly where the released tuples determine them, by EM elsewhere)",
+            "--method inversion (a record is estimated by maximum likelihood, so that its masses form a distribution)",
         ),
     ];
     if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
@@ -274,13 +279,29 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             (values.collect(), *n)
         })
         .collect();
-    // The record's masses: unbiased where determined, EM's elsewhere
-    // (estimate_functionals; `--method inversion` is refused above).
+    // The record's masses at the maximum-likelihood estimate (EM), so that they
+    // form a distribution (`--method inversion` is refused above).
     let estimate = pmldesign_solver::estimate_record(r, &released, &settings(a))
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    warn_uncertified(
+        estimate.converged,
+        estimate.iterations,
+        estimate.likelihood_gap,
+    );
     let report = crate::render::estimate_record::RecordReport {
         mechanism: a.mechanism.display().to_string(),
         estimate,
     };
     emit(a.output.path(), &report.render(a.output.format())?)
+}
+
+/// The warning, in every format and even under -q, that EM stopped at its cap
+/// before its likelihood gap certified the maximum.
+fn warn_uncertified(converged: bool, iterations: usize, gap: Option<f64>) {
+    if !converged {
+        let gap = gap.map_or("unbounded".to_string(), |g| format!("{g:.3e} nats"));
+        eprintln!(
+            "warning: EM stopped at its cap of {iterations} iterations before certifying the maximum likelihood (gap {gap}): the estimate and its intervals may be off; report it with the counts"
+        );
+    }
 }

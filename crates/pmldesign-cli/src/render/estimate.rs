@@ -123,6 +123,7 @@ impl Report {
             }),
             "iterations": e.iterations,
             "converged": e.converged,
+            "likelihood_gap": e.likelihood_gap,
             "bootstrap_replicates": self.bootstrap.as_ref().map(|b| b.reps),
             "note": self.note,
             "notes": self.block_notes(),
@@ -175,8 +176,14 @@ impl Report {
         if !e.converged {
             let _ = writeln!(
                 out,
-                "note: EM stopped at its cap of {} iterations",
+                "note: EM stopped at its cap of {} iterations before certifying the maximum likelihood",
                 e.iterations
+            );
+        } else if let (FrequencyMethod::Em, Some(gap)) = (e.method, e.likelihood_gap) {
+            let _ = writeln!(
+                out,
+                "maximum likelihood certified: within {} nats of the maximum",
+                num(gap)
             );
         }
         let alike = |g: &usize| !e.dependent.get(*g).copied().unwrap_or(false);

@@ -90,6 +90,7 @@ impl RecordReport {
             "log_likelihood": e.log_likelihood,
             "iterations": e.iterations,
             "converged": e.converged,
+            "likelihood_gap": e.likelihood_gap,
             "marginals": marginals,
             "joint": joint,
         })
@@ -121,6 +122,19 @@ impl RecordReport {
             e.rows,
             100.0 * e.confidence
         );
+        if !e.converged {
+            let _ = writeln!(
+                out,
+                "note: EM stopped at its cap of {} iterations before certifying the maximum likelihood",
+                e.iterations
+            );
+        } else if let Some(gap) = e.likelihood_gap {
+            let _ = writeln!(
+                out,
+                "maximum likelihood certified: within {} nats of the maximum",
+                num(gap)
+            );
+        }
         let rows = self.rows();
         let hidden = rows.iter().filter(|r| !r.3.identifiable).count();
         if hidden > 0 {

@@ -7,7 +7,7 @@
 use crate::mechanism::Mechanism;
 use faer::Side;
 use faer::linalg::solvers::DenseSolveCore;
-use ndarray::{Array2, ArrayView1, ArrayView2};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2};
 
 /// A Cholesky pivot `L_ii^2` below this fraction of `J_ii` counts as zero: the
 /// rows of W are then (numerically) dependent and some input is not estimable.
@@ -60,6 +60,89 @@ pub(crate) fn asymptotic_error_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Opt
     let inv = inverse_fisher(&fisher_of(m, p))?;
     // Never below 0, which rounding could pass where one mass is 1.
     Some((inv.diag().sum() - p.dot(&p)).max(0.0))
+}
+
+/// Standard errors of the maximum-likelihood estimate `p` from `rows` released
+/// rows through `m`: the square roots of the diagonal of `(J^-1 - p p^T) / m`,
+/// the inverse Fisher information on the simplex (docs/theory.md §13); `None`
+/// where J is singular at `p`.
+pub(crate) fn simplex_standard_errors(
+    m: ArrayView2<f64>,
+    p: ArrayView1<f64>,
+    rows: u64,
+) -> Option<Array1<f64>> {
+    let inv = inverse_fisher(&fisher_of(m, p))?;
+    let rows = rows as f64;
+    Some(Array1::from_shape_fn(p.len(), |g| {
+        ((inv[[g, g]] - p[g] * p[g]).max(0.0) / rows).sqrt()
+    }))
+}
+
+/// The inverse Fisher information on the simplex at an estimate `p`, for the
+/// variances of functionals `a . p^`: `a^T J^+ a - (a . p)^2` per row, with `J`
+/// possibly singular (inputs not identifiable). From the thin SVD `B = U S V^T`
+/// of `B = W diag(q)^(-1/2)` over the outputs of positive probability
+/// (`J = B B^T`, so `a^T J^+ a = ||S^-1 U^T a||^2` for `a` in U's range).
+pub(crate) struct SimplexFisher {
+    q: Array1<f64>,
+    /// `U` over the singular values above 1e-12 of the largest.
+    u: Option<Array2<f64>>,
+    /// The kept singular values.
+    s: Vec<f64>,
+}
+
+impl SimplexFisher {
+    pub(crate) fn new(w: ArrayView2<f64>, p: ArrayView1<f64>) -> Self {
+        let q = w.t().dot(&p);
+        let kept: Vec<usize> = (0..q.len()).filter(|&y| q[y] > 0.0).collect();
+        let b = faer::Mat::<f64>::from_fn(w.nrows(), kept.len(), |x, k| {
+            w[[x, kept[k]]] / q[kept[k]].sqrt()
+        });
+        let Ok(svd) = b.thin_svd() else {
+            return SimplexFisher {
+                q,
+                u: None,
+                s: Vec::new(),
+            };
+        };
+        let sv = svd.S().column_vector();
+        let top = (0..sv.nrows()).fold(0.0f64, |a, i| a.max(sv[i]));
+        let rank: Vec<usize> = (0..sv.nrows()).filter(|&i| sv[i] > 1e-12 * top).collect();
+        let u = svd.U();
+        let u = Array2::from_shape_fn((w.nrows(), rank.len()), |(x, k)| u[(x, rank[k])]);
+        SimplexFisher {
+            q,
+            u: Some(u),
+            s: rank.iter().map(|&i| sv[i]).collect(),
+        }
+    }
+
+    /// `W^T p`.
+    pub(crate) fn fitted(&self) -> &Array1<f64> {
+        &self.q
+    }
+
+    /// `a^T J^+ a - value^2` (0 where below 1e-12 of the first term), `value`
+    /// being `a . p`; `None` where
+    /// `a` is not in J's range to 1e-9 of its largest weight.
+    pub(crate) fn variance(&self, a: &[f64], value: f64) -> Option<f64> {
+        let u = self.u.as_ref()?;
+        let a = ArrayView1::from(a);
+        let c = u.t().dot(&a);
+        let back = u.dot(&c);
+        let scale = a.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        if back
+            .iter()
+            .zip(&a)
+            .any(|(b, a)| (b - a).abs() > 1e-9 * scale)
+        {
+            return None;
+        }
+        let quad: f64 = c.iter().zip(&self.s).map(|(c, s)| (c / s).powi(2)).sum();
+        // Below rounding of the quadratic form, 0 (the total mass: `J p = 1`).
+        let v = quad - value * value;
+        Some(if v <= 1e-12 * quad { 0.0 } else { v })
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
 //! Linear functionals of the input distribution (docs/theory.md §13), whether
 //! or not every input is identifiable. `a . p` is determined by the released
-//! data exactly when `a` lies in the span of W's columns (`a = W b`): it is then
-//! estimated without bias by `b . q^` from the released frequencies, with the
-//! standard error `sqrt(b^T (diag q^ - q^ q^^T) b / m)` (delta method). Otherwise
-//! the data do not determine it: its value at EM's maximum-likelihood estimate
-//! is given, with no interval. The marginals of a record's columns are such
-//! functionals of the joint distribution.
+//! data exactly when `a` lies in the span of W's columns (`a = W b`). Every
+//! functional is estimated at the maximum-likelihood estimate `p^` (EM), so that
+//! estimates of masses form a distribution and sums of them are the sums of
+//! their estimates; where identifiable, with the standard error of the inverse
+//! Fisher information on the simplex, `sqrt((a^T J^+ a - (a . p^)^2) / m)` (delta
+//! method; docs/theory.md §13). Otherwise the data do not determine it: its
+//! value at that estimate (one of many maximisers) is given, with no interval.
+//! The marginals of a record's columns are such functionals of the joint
+//! distribution.
 
 use super::{FrequencySettings, check_counts, em};
 use crate::error::{ModelError, Result};
@@ -16,8 +19,7 @@ use serde::{Deserialize, Serialize};
 /// One functional's estimate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionalValue {
-    /// `b . q^` where identifiable (clamped to the functional's range over the
-    /// simplex), else `a . p^` at EM's estimate.
+    /// `a . p^` at the maximum-likelihood estimate.
     pub estimate: f64,
     /// Whether the data determine `a . p` (`a` in the span of W's columns).
     pub identifiable: bool,
@@ -44,8 +46,13 @@ pub struct FunctionalEstimate {
     pub rows: u64,
     /// EM's iterations.
     pub iterations: usize,
-    /// Whether EM met its tolerance within its cap.
+    /// Whether the likelihood gap certifies the maximum (at most `max(1e-6,
+    /// 1e-12 m)` nats) within the cap.
     pub converged: bool,
+    /// The maximum log-likelihood exceeds the estimate's by at most this many
+    /// nats ([`super::FrequencyEstimate::likelihood_gap`]).
+    #[serde(default)]
+    pub likelihood_gap: Option<f64>,
     /// The confidence of the intervals.
     pub confidence: f64,
 }
@@ -77,14 +84,14 @@ pub fn estimate_functionals(
     }
     let rows: u64 = counts.iter().sum();
     let n = Array1::from_iter(counts.iter().map(|&c| c as f64));
-    let fit = em::maximum_likelihood(&w, &n, settings);
-    let q_hat = &n / rows as f64;
+    let fit = em::maximum_likelihood(&w, &n, settings, None);
     let spans = span_weights(&w, functionals)?;
+    let fisher = super::fisher::SimplexFisher::new(w.view(), fit.estimate.view());
     let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
     let values = functionals
         .iter()
         .zip(spans)
-        .map(|(a, b)| value(a, b, (&fit.estimate, &q_hat, rows), z))
+        .map(|(a, b)| value(a, b, (&fit.estimate, &fisher, rows), z))
         .collect();
     Ok(FunctionalEstimate {
         log_likelihood: em::log_likelihood(&w, &n, &fit.estimate),
@@ -93,6 +100,7 @@ pub fn estimate_functionals(
         rows,
         iterations: fit.iterations,
         converged: fit.converged,
+        likelihood_gap: fit.gap.is_finite().then_some(fit.gap),
         confidence: settings.confidence,
     })
 }
@@ -129,33 +137,41 @@ fn span_weights(w: &Array2<f64>, functionals: &[Vec<f64>]) -> Result<Vec<Option<
         .collect())
 }
 
-/// The estimate of `a . p`: with weights `b` on the outputs (`a = W b`), `b . q^`
-/// and its interval; without, its value at EM's estimate `p`.
+/// The estimate of `a . p` at the maximum-likelihood estimate `p`: where `a` is
+/// identifiable (weights `b` on the outputs, `a = W b`), with its interval from
+/// the inverse Fisher information, or where that cannot be evaluated (J's range
+/// misses `a` at a boundary estimate) from the variance of the unbiased `b . q^`
+/// at the fitted q (larger).
 fn value(
     a: &[f64],
     b: Option<Array1<f64>>,
-    (p, q, rows): (&Array1<f64>, &Array1<f64>, u64),
+    (p, fisher, rows): (&Array1<f64>, &super::fisher::SimplexFisher, u64),
     z: f64,
 ) -> FunctionalValue {
+    let estimate: f64 = a.iter().zip(p).map(|(a, p)| a * p).sum();
     let Some(b) = b else {
         return FunctionalValue {
-            estimate: a.iter().zip(p).map(|(a, p)| a * p).sum(),
+            estimate,
             identifiable: false,
             standard_error: None,
             lower: None,
             upper: None,
         };
     };
-    let bq: f64 = b.iter().zip(q).map(|(b, q)| b * q).sum();
-    let second: f64 = b.iter().zip(q).map(|(b, q)| b * b * q).sum();
-    let se = ((second - bq * bq).max(0.0) / rows as f64).sqrt();
+    let variance = fisher.variance(a, estimate).unwrap_or_else(|| {
+        let q = fisher.fitted();
+        let bq: f64 = b.iter().zip(q).map(|(b, q)| b * q).sum();
+        let second: f64 = b.iter().zip(q).map(|(b, q)| b * b * q).sum();
+        (second - bq * bq).max(0.0)
+    });
+    let se = (variance / rows as f64).sqrt();
     let lo = a.iter().copied().fold(f64::INFINITY, f64::min).min(0.0);
     let hi = a.iter().copied().fold(f64::NEG_INFINITY, f64::max).max(0.0);
     FunctionalValue {
-        estimate: bq.clamp(lo, hi),
+        estimate,
         identifiable: true,
         standard_error: Some(se),
-        lower: Some((bq - z * se).clamp(lo, hi)),
-        upper: Some((bq + z * se).clamp(lo, hi)),
+        lower: Some((estimate - z * se).clamp(lo, hi)),
+        upper: Some((estimate + z * se).clamp(lo, hi)),
     }
 }

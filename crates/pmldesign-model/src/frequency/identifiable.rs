@@ -187,21 +187,26 @@ pub(crate) fn estimate(
             Parts {
                 estimate: project_to_simplex(&raw),
                 unprojected: raw.to_vec(),
+                centre: raw,
                 standard_error: blocks.standard_errors(&q_hat, rows),
                 log_likelihood: em::log_likelihood(w, n, &full),
+                likelihood_gap: em::likelihood_gap(w, n, &full),
                 fitted: fitted_outputs(w, &full),
                 iterations: 0,
                 converged: true,
             }
         }
         FrequencyMethod::Em => {
-            let fit = em::maximum_likelihood(w, n, settings);
+            let fit = em::maximum_likelihood(w, n, settings, None);
             let q = w.t().dot(&fit.estimate);
+            let estimate = blocks.sums(&fit.estimate);
             Parts {
-                estimate: blocks.sums(&fit.estimate),
+                centre: estimate.clone(),
+                estimate,
                 unprojected: Vec::new(),
                 standard_error: blocks.standard_errors(&q, rows),
                 log_likelihood: em::log_likelihood(w, n, &fit.estimate),
+                likelihood_gap: fit.gap,
                 fitted: fitted_outputs(w, &fit.estimate),
                 iterations: fit.iterations,
                 converged: fit.converged,

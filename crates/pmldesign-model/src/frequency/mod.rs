@@ -39,6 +39,7 @@ mod functionals;
 mod groups;
 mod identifiable;
 mod inversion;
+mod newton;
 
 use crate::error::{ModelError, Result};
 use crate::mechanism::Mechanism;
@@ -68,11 +69,8 @@ pub struct FrequencySettings {
     pub method: FrequencyMethod,
     /// Two-sided confidence of the intervals, in (0, 1). Default 0.95.
     pub confidence: f64,
-    /// EM stops when its estimated distance to the maximum-likelihood
-    /// estimate (largest entry, from the geometric rate of its last two
-    /// steps) is at most this. Default 1e-10.
-    pub tolerance: f64,
-    /// EM's iteration cap. Default 100,000.
+    /// EM's cap: iterations and Newton steps together. Default 100,000; where
+    /// it is reached the estimate is not certified (`converged` false).
     pub max_iterations: usize,
 }
 
@@ -81,7 +79,6 @@ impl Default for FrequencySettings {
         FrequencySettings {
             method: FrequencyMethod::Em,
             confidence: 0.95,
-            tolerance: 1e-10,
             max_iterations: 100_000,
         }
     }
@@ -96,14 +93,6 @@ impl FrequencySettings {
                 self.confidence,
                 "a confidence level lies strictly between 0 and 1",
                 "use 0.95 or 0.99",
-            ));
-        }
-        if !(self.tolerance > 0.0 && self.tolerance.is_finite()) {
-            return Err(ModelError::invalid(
-                "tolerance",
-                self.tolerance,
-                "EM's tolerance must be positive and finite",
-                "use the default 1e-10",
             ));
         }
         if self.max_iterations == 0 {
@@ -156,10 +145,18 @@ pub struct FrequencyEstimate {
     pub log_likelihood: f64,
     /// Released rows counted (m).
     pub rows: u64,
-    /// EM's iterations (0 for inversion).
+    /// EM's iterations and Newton steps (0 for inversion).
     pub iterations: usize,
-    /// Whether EM met its tolerance within its cap (always for inversion).
+    /// For EM, whether the likelihood gap certifies the maximum: at most
+    /// `max(1e-6, 1e-12 m)` nats (always true for inversion, which claims no
+    /// maximum).
     pub converged: bool,
+    /// `max_g G_g - m` with `G = W (n / q^)` (docs/theory.md §13): the maximum
+    /// log-likelihood exceeds [`FrequencyEstimate::log_likelihood`] by at most
+    /// this many nats (0 at the maximum-likelihood estimate). `None` where
+    /// infinite (inversion's estimate gives a released output probability 0).
+    #[serde(default)]
+    pub likelihood_gap: Option<f64>,
 }
 
 /// Estimates the input distribution behind `counts` (one per output of
@@ -192,10 +189,15 @@ pub fn estimate_frequencies(
         }
     };
     let z = std::f64::consts::SQRT_2 * statrs::function::erf::erfc_inv(1.0 - settings.confidence);
+    // Centred on the unprojected estimate for inversion (whose standard error
+    // it is), and always holding the reported point.
     let interval = |sign: f64| -> Vec<f64> {
-        let ends = parts.estimate.iter().zip(&parts.standard_error);
-        ends.map(|(p, s)| (p + sign * z * s).clamp(0.0, 1.0))
-            .collect()
+        let ends = (parts.centre.iter().zip(&parts.standard_error)).zip(&parts.estimate);
+        ends.map(|((c, s), &p)| {
+            let end = c + sign * z * s;
+            (if sign < 0.0 { end.min(p) } else { end.max(p) }).clamp(0.0, 1.0)
+        })
+        .collect()
     };
     Ok(FrequencyEstimate {
         method: settings.method,
@@ -212,18 +214,26 @@ pub fn estimate_frequencies(
         rows,
         iterations: parts.iterations,
         converged: parts.converged,
+        likelihood_gap: parts
+            .likelihood_gap
+            .is_finite()
+            .then_some(parts.likelihood_gap),
     })
 }
 
 /// One estimate's figures per group, before its intervals.
 pub(crate) struct Parts {
     pub(crate) estimate: Array1<f64>,
+    /// Where the interval is centred: the estimate, or for inversion the
+    /// unprojected least-squares estimate its standard error belongs to.
+    pub(crate) centre: Array1<f64>,
     pub(crate) unprojected: Vec<f64>,
     pub(crate) standard_error: Array1<f64>,
     pub(crate) log_likelihood: f64,
     pub(crate) fitted: Vec<f64>,
     pub(crate) iterations: usize,
     pub(crate) converged: bool,
+    pub(crate) likelihood_gap: f64,
 }
 
 /// The estimate per group of `w` (one row per group of equal rows, linearly
@@ -237,25 +247,41 @@ fn by_group(
 ) -> Parts {
     let q_hat = n / rows as f64;
     let raw = lsq.estimate(&q_hat);
-    let (estimate, q, unprojected, iterations, converged) = match settings.method {
+    match settings.method {
         FrequencyMethod::Inversion => {
-            let p = inversion::project_to_simplex(&raw);
-            (p, q_hat.clone(), raw.to_vec(), 0, true)
+            let estimate = inversion::project_to_simplex(&raw);
+            Parts {
+                standard_error: lsq.standard_errors(&q_hat, rows),
+                log_likelihood: em::log_likelihood(w, n, &estimate),
+                likelihood_gap: em::likelihood_gap(w, n, &estimate),
+                fitted: fitted_outputs(w, &estimate),
+                unprojected: raw.to_vec(),
+                centre: raw,
+                estimate,
+                iterations: 0,
+                converged: true,
+            }
         }
         FrequencyMethod::Em => {
-            let fit = em::maximum_likelihood(w, n, settings);
+            let fit = em::maximum_likelihood(w, n, settings, Some(&raw));
             let q = w.t().dot(&fit.estimate);
-            (fit.estimate, q, Vec::new(), fit.iterations, fit.converged)
+            // Square: `A (diag q - q q^T) A^T = J^-1 - p p^T`, the inverse
+            // Fisher information on the simplex; wide: that, where J is regular.
+            let fisher = (w.ncols() > w.nrows())
+                .then(|| fisher::simplex_standard_errors(w.view(), fit.estimate.view(), rows))
+                .flatten();
+            Parts {
+                standard_error: fisher.unwrap_or_else(|| lsq.standard_errors(&q, rows)),
+                log_likelihood: em::log_likelihood(w, n, &fit.estimate),
+                likelihood_gap: fit.gap,
+                fitted: fitted_outputs(w, &fit.estimate),
+                centre: fit.estimate.clone(),
+                estimate: fit.estimate,
+                unprojected: Vec::new(),
+                iterations: fit.iterations,
+                converged: fit.converged,
+            }
         }
-    };
-    Parts {
-        standard_error: lsq.standard_errors(&q, rows),
-        log_likelihood: em::log_likelihood(w, n, &estimate),
-        fitted: fitted_outputs(w, &estimate),
-        estimate,
-        unprojected,
-        iterations,
-        converged,
     }
 }
 
@@ -375,6 +401,16 @@ pub(crate) fn check_counts(mechanism: &Mechanism, counts: &[u64]) -> Result<()> 
                 mechanism.outputs()
             ),
             "count the released column against the mechanism's output labels",
+        ));
+    }
+    let w = mechanism.matrix();
+    let never = (0..counts.len()).find(|&y| counts[y] > 0 && w.column(y).iter().all(|&v| v == 0.0));
+    if let Some(y) = never {
+        return Err(ModelError::invalid(
+            format!("counts[{y}]"),
+            counts[y],
+            "the mechanism never releases this output (every input's probability of it is 0)",
+            "count the column the mechanism released, against its output labels",
         ));
     }
     if counts.iter().all(|&c| c == 0) {

@@ -200,7 +200,8 @@ def estimate(
         ``pandas.DataFrame(result.to_dict()["estimates"])``; ``notes``, one
         sentence per group of linearly dependent rows; and ``method``,
         ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
-        ``converged``. For a record, ``marginals`` and ``joint`` instead, each mass
+        ``converged``, ``likelihood_gap`` (the maximum log-likelihood exceeds the
+        estimate's by at most this many nats). For a record, ``marginals`` and ``joint`` instead, each mass
         with ``lower``/``upper`` where the released data determine it and
         ``identifiable`` False where they do not.
 
@@ -301,7 +302,14 @@ def estimate(
         )
         notes.append(unlikely)
         warnings.warn(unlikely, stacklevel=2)
-    kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")
+    if not out["converged"]:
+        uncertified = (
+            f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood: "
+            "the estimate and its intervals may be off"
+        )
+        notes.append(uncertified)
+        warnings.warn(uncertified, stacklevel=2)
+    kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged", "likelihood_gap")
     return Estimate({"estimates": rows, "notes": notes, "fit": fit, **{k: out[k] for k in kept}})
 
 
@@ -346,5 +354,7 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
         {"column": c, "value": value, **mass(f)} for c, per in zip(out["columns"], out["marginals"]) for value, f in per
     ]
     joint = [{"cell": cell, **mass(f)} for cell, f in out["joint"]]
-    keep = ("rows", "log_likelihood", "iterations", "converged", "confidence")
+    if not out["converged"]:
+        warnings.warn(f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood", stacklevel=2)
+    keep = ("rows", "log_likelihood", "iterations", "converged", "likelihood_gap", "confidence")
     return Record({"record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})

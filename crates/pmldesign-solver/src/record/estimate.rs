@@ -1,6 +1,7 @@
 //! The analyst's half of a record release (docs/theory.md §13): from the counts
-//! of released tuples, the joint distribution of the record's columns by EM over
-//! its cells, and each column's marginal as a sum of cells. The record's channel
+//! of released tuples, the joint distribution of the record's columns by maximum
+//! likelihood (EM) over its cells, and each column's marginal as the sum of its
+//! cells' masses (so that the joint and every marginal sum to 1). The record's channel
 //! is the joint design with its outputs merged where they are written alike
 //! (`joint`), or the product of the columns' designs (`compose`, `ldp`). A cell
 //! or a marginal that the released data do not determine is estimated without an
@@ -28,10 +29,14 @@ pub struct RecordEstimate {
     pub rows: u64,
     /// `sum n ln q` at the estimate.
     pub log_likelihood: f64,
-    /// EM's iterations, and whether it met its tolerance.
+    /// EM's iterations and Newton steps.
     pub iterations: usize,
-    /// Whether EM met its tolerance within its cap.
+    /// Whether the likelihood gap certifies the maximum within the cap.
     pub converged: bool,
+    /// The maximum log-likelihood exceeds the estimate's by at most this many
+    /// nats.
+    #[serde(default)]
+    pub likelihood_gap: Option<f64>,
     /// The confidence of the intervals.
     pub confidence: f64,
 }
@@ -99,6 +104,7 @@ pub fn estimate_record(
         log_likelihood: f.log_likelihood,
         iterations: f.iterations,
         converged: f.converged,
+        likelihood_gap: f.likelihood_gap,
         confidence: f.confidence,
     })
 }
