@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 36's design targets, measured: `pml design` against the best structured
+"""The design targets, measured: `pml design` against the best structured
 baseline, on Dirichlet(1.3) priors with fixed seeds, mutual information.
 
 For every notion (eps-PML for a known prior and for an l1 ball of radius min p,

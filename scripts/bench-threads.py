@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Thread scaling of `pml design` (issue 36): the N = 256 mutual-information designs
+"""Thread scaling of `pml design`: the N = 256 mutual-information designs
 of scripts/bench-targets.py (the same Dirichlet(1.3) prior) stopped at a fixed gap, so
 that every thread count does the same work, at 1, 2, 4, ... threads up to the cores
 this machine has; prints a Markdown table of the times, the speedup over one thread,

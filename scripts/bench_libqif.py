@@ -1,4 +1,4 @@
-"""pml beside libqif (`pip install qif`) on libqif's own problems (issue 15).
+"""pml beside libqif (`pip install qif`) on libqif's own problems.
 
 Run by scripts/bench-libqif.sh, which installs qif into a venv and builds `pml`.
 Each tool runs in a subprocess of its own, timed from outside (wall clock, process

@@ -1,6 +1,6 @@
 //! The flow from data to privatised data through the facade's prelude: count a
 //! CSV column, design over the l1 ball around its estimate, keep the design as
-//! JSON, read it back and privatise the column with it (issue 12: this panicked
+//! JSON, read it back and privatise the column with it (this panicked
 //! with "standard layout" when the design's matrix was column-major).
 
 use pmldesign::prelude::*;

@@ -1,4 +1,4 @@
-//! The analyst's half of a release (issue 37, docs/theory.md §13): inputs drawn
+//! The analyst's half of a release (docs/theory.md §13): inputs drawn
 //! from a known distribution, privatised with the project's keyed stream through
 //! a designed mechanism and through randomized response, then estimated. The
 //! 95 % intervals cover the true masses at their level, and the parametric

@@ -102,7 +102,7 @@ mod tests {
     use super::*;
 
     /// The bar fits 80 columns with its spinner and elapsed time, and counts
-    /// down to the limit (issue 38: it wrapped at about 180 characters).
+    /// down to the limit (it wrapped at about 180 characters).
     #[test]
     fn the_line_fits_eighty_columns_and_counts_down() {
         let bar = DesignProgress::new(false, Some(600.0));

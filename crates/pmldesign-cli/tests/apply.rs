@@ -500,7 +500,7 @@ fn a_design_file_is_checked_before_it_is_applied() {
 }
 
 /// `--replace` with a record design writes the private values in place of the
-/// raw ones (issue 38: the raw columns could not be dropped), in CSV and Parquet,
+/// raw ones (the raw columns could not be dropped), in CSV and Parquet,
 /// the same values as the appended `{column}_private`.
 #[test]
 fn a_record_design_replaces_its_columns() {

@@ -75,7 +75,7 @@ fn table_and_csv() {
     let example1 = |more: &[&str]| stdout(&[&EXAMPLE1[..], more].concat());
     let text = example1(&["--format", "table", "--labels", "a,b,c,d"]);
     assert!(text.contains("Certificate") && text.contains("randomized response"));
-    // Issue 13: the certificate's tolerance is printed in the table too.
+    // The certificate's tolerance is printed in the table too.
     assert!(
         text.contains("Certificate (tolerance 1e-12): worst-case PML"),
         "{text}"
@@ -515,7 +515,7 @@ fn csv_output_defuses_formula_cells() {
     }
 }
 
-/// Issue 13, "valid input never ends in certificate check failed": a valid input
+/// "valid input never ends in certificate check failed": a valid input
 /// past a numerical limit (a mass of 1e-12 over the whole simplex at eps = 700)
 /// names the field, its value and the fix, on one line with exit status 1, and
 /// writes no mechanism.
@@ -534,7 +534,7 @@ fn a_numerical_limit_names_its_field_and_fix() {
     );
 }
 
-/// Issue 13's exact reproducers, end to end: at eps = 1e-300 the JSON's worst
+/// Extreme levels, end to end: at eps = 1e-300 the JSON's worst
 /// case stays within the stated tolerance of the target; a prior with a mass
 /// of 1e-12 is not called optimal at a large relative gap; PMC and LIP at
 /// eps = 710 are designs, not errors.
@@ -569,7 +569,7 @@ fn issue_13_reproducers_hold_from_the_command_line() {
 }
 
 /// `pml ... | head -c 10`: a reader that closes standard output early is no
-/// error (issue 38): nothing on stderr, exit status 0.
+/// error: nothing on stderr, exit status 0.
 #[test]
 fn a_closed_standard_output_is_not_an_error() {
     use std::io::Read;
@@ -605,7 +605,7 @@ fn a_closed_standard_output_is_not_an_error() {
     );
 }
 
-/// `--mechanism -` and `--design -` read standard input (issue 38); two inputs
+/// `--mechanism -` and `--design -` read standard input; two inputs
 /// from standard input are refused naming the second.
 #[test]
 fn a_mechanism_is_read_from_standard_input() {
@@ -667,8 +667,7 @@ fn a_mechanism_is_read_from_standard_input() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("reads standard input already"));
 }
 
-/// `--quiet` silences notes and summaries, never a warning about a guarantee
-/// (issue 38).
+/// `--quiet` silences notes and summaries, never a warning about a guarantee.
 #[test]
 fn quiet_silences_notes_but_not_warnings() {
     let dir = tempfile::tempdir().unwrap();
@@ -751,8 +750,8 @@ fn quiet_keeps_every_warning_about_a_guarantee() {
     );
 }
 
-/// `pml completions SHELL` and `pml man` are generated from the arguments
-/// (issue 38): every subcommand appears in both.
+/// `pml completions SHELL` and `pml man` are generated from the arguments:
+/// every subcommand appears in both.
 #[test]
 fn completions_and_the_manual_page_list_every_command() {
     let bash = stdout(&["completions", "bash"]);
@@ -769,7 +768,7 @@ fn completions_and_the_manual_page_list_every_command() {
     usage_error(&["completions", "tcsh"], "tcsh");
 }
 
-/// Rules that depend only on which flags are given are clap's (issue 38): each
+/// Rules that depend only on which flags are given are clap's: each
 /// refusal exits 2 before anything is read, in one line that names the flags
 /// (both of a conflict, or the one missing) and the fix.
 #[test]

@@ -1,4 +1,4 @@
-//! End-to-end tests of `pml design --notion` and `pml compare` (issue 5).
+//! End-to-end tests of `pml design --notion` and `pml compare`.
 
 use crate::common::{json, s, stdout, usage_error, words, write};
 use serde_json::Value;

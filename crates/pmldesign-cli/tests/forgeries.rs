@@ -1,4 +1,4 @@
-//! Issue 35: stored designs are untrusted input on every route. A design's rows
+//! Stored designs are untrusted input on every route. A design's rows
 //! stay bound to its labels, a record file is verified by `pml apply` as by
 //! `pml assess`, a loss design of the wrong shape is refused without a panic, and
 //! an alphabet past the limit is refused before anything of its size is built.
@@ -43,7 +43,7 @@ fn refused(args: &[String], needle: &str) -> String {
     err
 }
 
-/// Issue 35.3: `--labels` cannot re-key a verified design (it swapped rows: the
+/// `--labels` cannot re-key a verified design (it swapped rows: the
 /// effective channel leaked more than certified); repeating its labels is fine.
 #[test]
 fn labels_cannot_rekey_a_design() {
@@ -75,7 +75,7 @@ fn labels_cannot_rekey_a_design() {
         .success();
 }
 
-/// Issue 35.4: a record file whose sub-design's dual is zeroed is refused by
+/// A record file whose sub-design's dual is zeroed is refused by
 /// `pml apply`, as by `pml assess --design` (every mode).
 #[test]
 fn apply_verifies_record_files() {
@@ -102,7 +102,7 @@ fn apply_verifies_record_files() {
     }
 }
 
-/// Issue 35.6: a loss design with an output added or dropped is refused by every
+/// A loss design with an output added or dropped is refused by every
 /// command that reads it (it panicked in expected_loss's length assertion).
 #[test]
 fn a_loss_design_of_the_wrong_shape_is_refused_everywhere() {
@@ -139,7 +139,7 @@ fn a_loss_design_of_the_wrong_shape_is_refused_everywhere() {
     }
 }
 
-/// Issue 35.7: 100,000 categories abort no process: the design is refused naming
+/// 100,000 categories abort no process: the design is refused naming
 /// the limit (it tried to allocate 80 GB).
 #[test]
 fn an_alphabet_past_the_limit_is_refused() {
@@ -162,7 +162,7 @@ fn an_alphabet_past_the_limit_is_refused() {
     refused(&args, "4096");
 }
 
-/// Issue 35.8: a design file with 100,000 outputs added is refused naming the
+/// A design file with 100,000 outputs added is refused naming the
 /// limit, after a read linear in its size (the duplicate-name scan was quadratic:
 /// 7.9 s here, and 400,000 outputs did not finish in 120 s).
 #[test]
@@ -193,7 +193,7 @@ fn a_design_with_too_many_outputs_is_refused() {
 /// An alteration of a stored design.
 type Forge = fn(&mut Value);
 
-/// The estimation figures a design states (issue 37) are re-derived when it is
+/// The estimation figures a design states are re-derived when it is
 /// read: an altered error or group is refused naming the field, everywhere.
 #[test]
 fn altered_estimation_figures_are_refused() {

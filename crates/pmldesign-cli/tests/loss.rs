@@ -1,4 +1,4 @@
-//! End-to-end tests of `pml design --utility loss` (issue 4).
+//! End-to-end tests of `pml design --utility loss`.
 
 use crate::common::{json, s, stdout, usage_error, write};
 use serde_json::Value;

@@ -1,4 +1,4 @@
-//! End-to-end tests of losses under every notion and of metric privacy (issue 15):
+//! End-to-end tests of losses under every notion and of metric privacy:
 //! `pml design --notion ldp|metric --utility loss`, `pml assess --metric`,
 //! `pml compare --metric` and the errors of the distance flags.
 

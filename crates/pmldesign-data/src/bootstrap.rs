@@ -21,6 +21,10 @@ pub struct BootstrapCheck {
     pub lower: Vec<f64>,
     /// The upper ends.
     pub upper: Vec<f64>,
+    /// Replicates whose EM estimate stopped at its cap before its likelihood
+    /// gap certified the maximum (0 for inversion).
+    #[serde(default)]
+    pub uncertified: usize,
 }
 
 /// The most replicates one check draws.
@@ -50,9 +54,11 @@ pub fn bootstrap(
     let mut stream = ColumnStream::new(key, "bootstrap", WORDS_PER_REP);
     let groups = estimate.groups.len();
     let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(reps); groups];
+    let mut uncertified = 0;
     for r in 0..reps {
         let counts = multinomial(estimate.rows, &q, stream.at(r as u64));
         let again = estimate_frequencies(mechanism, &counts, settings)?;
+        uncertified += usize::from(!again.converged);
         for (g, d) in draws.iter_mut().enumerate() {
             d.push(again.estimate[g]);
         }
@@ -63,6 +69,7 @@ pub fn bootstrap(
         standard_error: Vec::with_capacity(groups),
         lower: Vec::with_capacity(groups),
         upper: Vec::with_capacity(groups),
+        uncertified,
     };
     for mut d in draws {
         let mean = d.iter().sum::<f64>() / reps as f64;

@@ -1,4 +1,4 @@
-//! Issue 35: the CSV readers under random input. Byte strings built from the
+//! The CSV readers under random input. Byte strings built from the
 //! characters that matter to CSV (quotes, separators, line ends, a BOM, long
 //! runs, invalid UTF-8) are counted, read as records, sniffed for columns and
 //! privatised; every reader returns a value or an error, never a panic, and an

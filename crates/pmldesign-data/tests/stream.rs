@@ -1,4 +1,4 @@
-//! One keyed stream for any partitioning (issue 25): the draw of row i depends on
+//! One keyed stream for any partitioning: the draw of row i depends on
 //! the key, the column's name, i and the row's value only.
 
 use pmldesign_data::stream::{ColumnStream, StreamKey};

@@ -1,4 +1,4 @@
-"""Numeric columns cut at public edges (issue 37): ``count(..., bins=)`` counts as
+"""Numeric columns cut at public edges: ``count(..., bins=)`` counts as
 ``pml design --bins`` does, the edges are recorded in the design, and ``apply`` (and
 the engines) cut the column as ``pml apply`` does."""
 

@@ -1,4 +1,4 @@
-"""Dask (issue 25): one keyed stream for any partitioning, on the threaded scheduler
+"""Dask: one keyed stream for any partitioning, on the threaded scheduler
 and on a LocalCluster of two worker processes on 127.0.0.1."""
 
 import numpy as np

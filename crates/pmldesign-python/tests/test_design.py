@@ -195,7 +195,7 @@ def test_exp_epsilon():
 
 
 def test_losses_under_ldp_and_the_line_metric():
-    # Issue 15: eps-LDP Hamming on a uniform prior is randomized response; the line
+    # Eps-LDP Hamming on a uniform prior is randomized response; the line
     # metric's absolute loss is certified by the measured metric level.
     n, eps = 5, 1.0
     d = pmldesign.design(np.full(n, 1.0 / n), eps, notion="ldp", loss="hamming")

@@ -1,4 +1,4 @@
-"""Issue 35: what a release may use. Values are matched to a design's labels by
+"""What a release may use. Values are matched to a design's labels by
 value (never silently as row indices), a design's rows cannot be re-keyed, every
 public route to a Design or RecordDesign verifies it, and the Python reader is
 the CLI's (a key given twice is refused)."""

@@ -1,4 +1,4 @@
-"""Missing values (issue 37): ``nulls="error"|"drop"|"category"`` counts and
+"""Missing values: ``nulls="error"|"drop"|"category"`` counts and
 privatises a null alike in every engine, and as ``pml design/apply --nulls`` do."""
 
 import json

@@ -1,4 +1,4 @@
-"""Whole records (issue 26): design_record and apply against `pml design --column A
+"""Whole records: design_record and apply against `pml design --column A
 --column B` and `pml apply --mechanism RECORD.json` on the same data."""
 
 import csv

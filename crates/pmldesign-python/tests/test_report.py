@@ -1,4 +1,4 @@
-"""HTML reports in Python (issue 28): Design.to_html / report / _repr_html_ and the
+"""HTML reports in Python: Design.to_html / report / _repr_html_ and the
 record design's, against the page `pml design --report` writes; plots."""
 
 import html

@@ -1,4 +1,4 @@
-"""Every report kind in a real browser (issue 28): headless Chromium (Debian's,
+"""Every report kind in a real browser: headless Chromium (Debian's,
 driven by playwright; `scripts/install-chromium.sh` installs both) loads each page
 with no console error and no request leaving the file, and a full-page
 screenshot of each is kept as a test artefact (`target/browser-screenshots/`,

@@ -1,4 +1,4 @@
-"""Spark (issue 25): one keyed stream for any partitioning, on local[2].
+"""Spark: one keyed stream for any partitioning, on local[2].
 
 Needs a JVM and pyspark (scripts/install-spark.sh installs both where it can); the
 tests are skipped, with the reason, where either is missing."""

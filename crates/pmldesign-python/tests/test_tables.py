@@ -1,4 +1,4 @@
-"""Tables where they live (issue 25): counting columns, privatising pandas Series,
+"""Tables where they live: counting columns, privatising pandas Series,
 one keyed stream for any split of a column."""
 
 import numpy as np

@@ -1,5 +1,5 @@
-//! Side-by-side designs under every information-density notion at a common level
-//! (issue 5): the optimal mechanism for each notion on the same prior (or set) and
+//! Side-by-side designs under every information-density notion at a common level:
+//! the optimal mechanism for each notion on the same prior (or set) and
 //! utility, each re-measured under every notion, with the randomized-response rows.
 //!
 //! The common level eps maps to PML(eps), PMC(eps), ALIP(eps_l, eps_u) with both

@@ -16,7 +16,7 @@ pub const OPTIMALITY_GAP: f64 = 1e-9;
 pub const OPTIMALITY_ABSOLUTE_GAP: f64 = 1e-15;
 
 /// How far the measured utility may exceed its bound, relative to `1 + |U|`:
-/// the rounding of the two sums, no more (issue 13: a bound 1.2e-5 below the
+/// the rounding of the two sums, no more (a bound 1.2e-5 below the
 /// utility, relative, from pricing at masses of 2.6e-12, passed the earlier
 /// 1e-7 and was reported optimal).
 pub const BOUND_ROUNDING: f64 = 1e-9;

@@ -570,7 +570,7 @@ fn design_equals_full_lp_over_all_rays() {
     let mut total_rays = 0;
     let mut max_rc_seen = f64::NEG_INFINITY;
     for case in 0..120 {
-        // N = 2..=10 (the range for the column generation / full LP check).
+        // N = 2..=10 (the range of the column generation / full LP check).
         let n = 2 + case % 9;
         let p = case_prior(&mut r, n, case);
         let set = random_set(&mut r, &p, case % 3);

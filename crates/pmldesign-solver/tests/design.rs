@@ -1,4 +1,4 @@
-//! Known answers and identities for `design` (issue 2).
+//! Known answers and identities for `design`.
 
 use crate::common::design;
 use crate::common::{

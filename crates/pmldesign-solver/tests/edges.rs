@@ -1,4 +1,4 @@
-//! Extreme and random inputs through the public entry point (issue 13, "A
+//! Extreme and random inputs through the public entry point ("A
 //! library-level fuzz/property suite"): priors on 2..6 symbols with masses down
 //! to 1e-12, eps log-uniform in [1e-12, 700] (and a few exact edges), every set
 //! (known prior, l1 ball of radius up to 2, polytope of 2-3 priors, the ball of a
@@ -15,13 +15,12 @@
 //!    [`pmldesign_model::ModelError`], or the alphabet limit, which names `prior`),
 //!    or `numerical limit: <field> = <value>: <limit>; <fix>` (a valid input
 //!    past a documented limit of double precision, whose design failed its
-//!    check: issue 13, "the error names the numerical limit and a fix"). No
+//!    check: the error names the numerical limit and a fix). No
 //!    other error is accepted: a bare failed LP or failed certificate on valid
 //!    input is a bug.
 //!
 //! CI runs [`DEFAULT_CASES`] designs and as many assessments; set
-//! `PML_EDGE_CASES` to run more (the closing note of issue 13 reports a run of
-//! 10^5), and `PML_EDGE_TRACE=FILE` to write each design case to FILE before it
+//! `PML_EDGE_CASES` to run more (10^5 have been run), and `PML_EDGE_TRACE=FILE` to write each design case to FILE before it
 //! runs (the case of a run that stops making progress).
 
 use std::collections::BTreeMap;
@@ -42,7 +41,7 @@ use proptest::test_runner::Config;
 /// Designs per CI run (the assessments run as many).
 const DEFAULT_CASES: u32 = 5000;
 
-/// The certificate's tolerance on every measured level (issue 13: at most 1e-12).
+/// The certificate's tolerance on every measured level (at most 1e-12).
 const LEVEL_TOLERANCE: f64 = 1e-12;
 
 /// The smallest radius at which the ball's vertices are a reference:
@@ -173,7 +172,7 @@ fn case() -> impl Strategy<Value = Case> {
     (2usize..=6)
         .prop_flat_map(|n| (masses(n), set_spec(n), notion(), objective()))
         .prop_map(|(prior, set, notion, objective)| {
-            // Losses run under every notion (issue 15).
+            // Losses run under every notion.
             Case {
                 prior,
                 set,
@@ -432,7 +431,7 @@ proptest! {
     }
 }
 
-/// Issue 13, "valid input never ends in certificate check failed": inputs whose
+/// "valid input never ends in certificate check failed": inputs whose
 /// designs failed their check with a bare "certificate check failed" now name
 /// the numerical limit they are past, its field and value, and a fix.
 #[test]
@@ -474,7 +473,7 @@ fn past_a_numerical_limit_the_error_names_the_field_and_the_fix() {
     }
 }
 
-/// Issue 13, "unbounded resources": microlp cycled forever on the restricted
+/// "unbounded resources": microlp cycled forever on the restricted
 /// master of this design (a mass of 8.7e-13 at eps = 1.4e-10, total variation);
 /// every LP now stops at its stall guard, and the design ends, certified or with
 /// an error naming a field.
@@ -497,7 +496,7 @@ fn a_cycling_lp_stops_at_its_guard() {
     verdict(&case).unwrap();
 }
 
-/// Issue 13, "unbounded resources": the generic ray enumeration of this ALIP
+/// "unbounded resources": the generic ray enumeration of this ALIP
 /// cone (levels 1.9e-11 and 1.1e-8 over a ball around a prior with a mass of
 /// 3e-13) split into 15,000 near-duplicate rays and ran for minutes; it now stops
 /// at its work budget or, as here, at the time limit, and the error names the
@@ -530,7 +529,7 @@ fn a_split_ray_enumeration_stops_at_its_budget() {
     );
 }
 
-/// Issue 13, "a certificate that overstates": this design was reported optimal
+/// "a certificate that overstates": this design was reported optimal
 /// with a bound 1.2e-8 below its measured utility (1.2e-5 relative: pricing at
 /// masses of 2.6e-12); the certificate now allows only rounding (1e-9), and the
 /// input ends in its numerical limit.
@@ -694,7 +693,7 @@ fn loss_past_the_largest_level_does_not_panic() {
                 objective: Objective::Loss(loss.clone()),
             };
             verdict(&case).unwrap_or_else(|e| panic!("{case:?}: {e}"));
-            // The other notions (issue 15): designed at the largest level too.
+            // The other notions: designed at the largest level too.
             for notion in [
                 Notion::Pmc { epsilon: eps },
                 Notion::Lip { epsilon: eps },

@@ -1,4 +1,4 @@
-//! Issue 35: the design-file reader under random damage. Genuine designs (a
+//! The design-file reader under random damage. Genuine designs (a
 //! utility under a known prior and a ball, a PML loss, a loss under LDP and
 //! under PMC over a ball) are mutated at the JSON level (a value replaced, a key
 //! dropped, an array grown or shrunk) and at the byte level (truncated, a byte

@@ -1,4 +1,4 @@
-//! The direct loss LP by Clarabel's interior point (issue 36, item 4) agrees
+//! The direct loss LP by Clarabel's interior point agrees
 //! with column generation, an independent exact method, at N <= 32: Hamming,
 //! absolute and squared losses, known priors and l1 balls (under \[E\] Prop 2,
 //! and past it with the vertex list against the exact ball's column

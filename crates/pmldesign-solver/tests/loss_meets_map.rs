@@ -1,4 +1,4 @@
-//! The two LPs meet (issue 4): the best MAP accuracy from the LP over rays equals one
+//! The two LPs meet: the best MAP accuracy from the LP over rays equals one
 //! minus the least expected Hamming loss from the direct LP.
 
 use crate::common::design;

@@ -1,4 +1,4 @@
-//! Two independent methods for the loss LP agree (issue 4): column generation
+//! Two independent methods for the loss LP agree: column generation
 //! (warm master with a perturbed right-hand side, exact knapsack pricing) and the
 //! direct sparse LP, on random priors, levels, losses and both sets it covers.
 

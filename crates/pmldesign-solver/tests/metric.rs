@@ -1,4 +1,4 @@
-//! Metric (d-) privacy (issue 15, docs/theory.md §9): the geometric mechanism's
+//! Metric (d-) privacy (docs/theory.md §9): the geometric mechanism's
 //! optimality on the line, the discrete metric against LDP, user matrices and
 //! their errors.
 

@@ -1,4 +1,4 @@
-//! Losses under PMC, ALIP, LIP and LDP (issue 15, docs/theory.md §4c): known
+//! Losses under PMC, ALIP, LIP and LDP (docs/theory.md §4c): known
 //! optima, the direct LP against column generation, and the certificate's
 //! re-measured levels.
 

@@ -1,4 +1,4 @@
-//! One engine for every information-density notion (issue 5): structured ray
+//! One engine for every information-density notion: structured ray
 //! families against the generic enumerator, optimal LDP against randomized
 //! response, \[D\] Corollary 5 (ALIP = PML in the high-privacy regime), and
 //! certificates that re-measure every notion.

@@ -1,5 +1,5 @@
 //! The l1 ball past \[E\] Proposition 2 (`beta >= 2 min p^`) at alphabets the
-//! exact enumerators cannot take (issue 11). Mutual information, chi-square and
+//! exact enumerators cannot take. Mutual information, chi-square and
 //! MAP accuracy are priced exactly over the ball's four ray families (branch and
 //! bound, docs/theory.md §4b) and agree with enumeration; for the other
 //! utilities the inner cone (Prop 2's formula) and the outer bound (the estimate

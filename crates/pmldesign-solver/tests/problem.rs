@@ -1,4 +1,4 @@
-//! The single entry point `Problem … solve()` (issue 12): every objective and
+//! The single entry point `Problem … solve()`: every objective and
 //! source of priors through one chain, designs that survive a JSON round trip,
 //! and stored designs that are re-checked when read back.
 
@@ -119,7 +119,7 @@ fn bad_problems_name_the_field() {
         .unwrap_err()
         .to_string();
     assert!(gap.contains("gap_tolerance"), "{gap}");
-    // A loss under LDP is designed now (issue 15); column generation under PMC
+    // A loss under LDP is designed now; column generation under PMC
     // over a ball is refused, naming the field.
     let pmc_ball =
         Problem::new(UncertaintySet::l1_ball(Prior::new(vec![0.5, 0.5]).unwrap(), 0.1).unwrap())

@@ -1,4 +1,4 @@
-//! Designs from counts (issue 3): the certificate holds over the whole ball, checked
+//! Designs from counts: the certificate holds over the whole ball, checked
 //! by the exact greedy worst case, by the ball's vertices (an independent method),
 //! and by sampling priors from the ball.
 

@@ -1,4 +1,4 @@
-//! Structured baselines (docs/theory.md §5b, issue 36): every one meets its notion
+//! Structured baselines (docs/theory.md §5b): every one meets its notion
 //! when re-measured, the closed forms hold (a deterministic partition's mutual
 //! information is the entropy of its groups, K-group randomized response's is
 //! `H(Y) - H(Y | X)`), and a design is never below the best of them, at any

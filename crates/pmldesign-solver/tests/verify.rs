@@ -1,4 +1,4 @@
-//! `Design::verify` (issue 13, "certificates anyone can check"): every kind of
+//! `Design::verify` ("certificates anyone can check"): every kind of
 //! design read back from JSON passes; an altered dual, utility or bound fails
 //! with a one-line error naming the field.
 
@@ -263,7 +263,7 @@ fn leaf<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
 /// required to fail.
 const NOT_CLAIMS: [&str; 2] = ["solver.", "provenance."];
 
-/// A design file is a claim (issue 24): for designs of every route (a sample
+/// A design file is a claim: for designs of every route (a sample
 /// design with its guarantee and simpler route included, each with its envelope),
 /// each numeric, boolean or word leaf the file states (not the names of inputs
 /// and outputs) (enumerated from the JSON itself, so fields added later are
@@ -373,7 +373,7 @@ fn the_schema_is_strict_and_versioned() {
     read(v).verify().unwrap();
 }
 
-/// Issue 35.5: a design whose dual proves a bound above its utility by 1e-7
+/// A design whose dual proves a bound above its utility by 1e-7
 /// relative (6e-11 absolute: below the old slack of 1e-9 (1 + |U|)), stated as
 /// "optimal" with its bound lowered to its utility, is refused on reading: the
 /// stated bound is held to the status's relative rule.
@@ -399,7 +399,7 @@ fn a_small_gap_edited_to_optimal_is_refused() {
     refused(v, "certificate.upper_bound");
 }
 
-/// Issue 35.4/35.5: reading a design verifies it, so a zeroed dual is refused by
+/// Reading a design verifies it, so a zeroed dual is refused by
 /// the reader itself (every route reads through it), not only by `verify()`.
 #[test]
 fn reading_a_design_verifies_its_dual() {
@@ -417,7 +417,7 @@ fn reading_a_design_verifies_its_dual() {
     assert!(serde_json::from_value::<Design>(stored(&d)).is_ok());
 }
 
-/// Issue 35.6: a loss design whose matrix gained, lost or split an output is
+/// A loss design whose matrix gained, lost or split an output is
 /// refused naming the mechanism, never a panic.
 #[test]
 fn a_loss_design_of_the_wrong_shape_is_refused() {
@@ -459,7 +459,7 @@ fn a_loss_design_of_the_wrong_shape_is_refused() {
     }
 }
 
-/// Issue 35.7: an alphabet past the largest supported N is refused, naming the
+/// An alphabet past the largest supported N is refused, naming the
 /// limit, before anything of its size is built (it aborted allocating 80 GB).
 #[test]
 fn an_alphabet_past_the_limit_is_refused_before_allocating() {
@@ -671,7 +671,7 @@ fn a_design_without_a_proven_bound_reads_back() {
     refused(v, "status");
 }
 
-/// Issue 36.5: a time limit the baselines use up returns the best structured
+/// A time limit the baselines use up returns the best structured
 /// baseline at once (`pricing = "baseline"`, no dual, bounded a priori), and a
 /// file leaves out every baseline matrix past 65,536 entries (the cyclic
 /// k-subsets at N = 300 have N^2): it reads back and verifies, the readers

@@ -1,4 +1,4 @@
-//! Zero counts (issue 26): a category never observed has mass 0 in the estimate,
+//! Zero counts: a category never observed has mass 0 in the estimate,
 //! and the ball of the sample guarantee (or a given radius) still protects it. A
 //! known prior with a zero stays an error (its row would be unconstrained).
 

@@ -51,7 +51,14 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
                 &settings,
                 (reps, &key),
             );
-            Some(check.map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?)
+            let check = check.map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?;
+            if check.uncertified > 0 {
+                eprintln!(
+                    "warning: {} of {reps} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood: the bootstrap interval may be off",
+                    check.uncertified
+                );
+            }
+            Some(check)
         }
         None => None,
     };

@@ -302,6 +302,10 @@ def estimate(
         )
         notes.append(unlikely)
         warnings.warn(unlikely, stacklevel=2)
+    if check is not None and check.get("uncertified"):
+        late = f"{check['uncertified']} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood"
+        notes.append(late)
+        warnings.warn(late, stacklevel=2)
     if not out["converged"]:
         uncertified = (
             f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood: "

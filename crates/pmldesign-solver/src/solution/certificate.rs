@@ -234,7 +234,7 @@ mod tests {
     }
 
     /// A dual whose search stopped without a bound is written with `null`s
-    /// (JSON has no infinity) and reads back (issue 38: a record design
+    /// (JSON has no infinity) and reads back (a record design
     /// stopped by its time limit could not be read back).
     #[test]
     fn an_unbounded_dual_round_trips() {

@@ -143,7 +143,7 @@ pub fn extreme_rays(
 /// Steps of the double description's work budget ([`extreme_rays`]) that a
 /// run of the test suite stays far below (its largest enumeration takes
 /// 1.3e8), and that a run split into ten thousand near-duplicate rays by
-/// degenerate constraints reaches within seconds (issue 13: a cone of six
+/// degenerate constraints reaches within seconds (a cone of six
 /// coordinates at levels near 1e-11 grew to 15,000 rays and ran for minutes).
 pub(crate) const WORK_BUDGET: u64 = 2_000_000_000;
 

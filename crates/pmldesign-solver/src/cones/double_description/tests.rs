@@ -163,7 +163,7 @@ fn box_vertices(p: &[f64], e: f64) -> Vec<Vec<f64>> {
 }
 
 /// The work budget and the deadline stop an enumeration with what they are
-/// (issue 13: a split enumeration ran for minutes), and a generous budget
+/// (a split enumeration ran for minutes), and a generous budget
 /// changes nothing.
 #[test]
 fn budget_and_deadline_stop_the_enumeration() {

@@ -307,7 +307,7 @@ mod tests {
     use crate::objective::utility::FInformation;
 
     /// A free coordinate that rounds to an end never lifts a coordinate above
-    /// the cap (issue 13: a set raised 1e-12 above it measured above eps, and
+    /// the cap (a set raised 1e-12 above it measured above eps, and
     /// the design paid for mixing), and the ray stays normalised.
     #[test]
     fn rays_at_an_end_stay_in_the_box() {
