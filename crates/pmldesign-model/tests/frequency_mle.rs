@@ -168,7 +168,11 @@ fn intervals_cover_on_square_and_wide_mechanisms() {
         ("RR 6, interior", randomized_response(6, 1.0), zipf(6, 0)),
         ("RR 6, zeros", randomized_response(6, 1.0), zipf(6, 2)),
         ("RR 16, low eps", randomized_response(16, 0.5), zipf(16, 0)),
-        ("RR 16, low eps, zeros", randomized_response(16, 0.5), zipf(16, 8)),
+        (
+            "RR 16, low eps, zeros",
+            randomized_response(16, 0.5),
+            zipf(16, 8),
+        ),
         ("wide 4x9", wide.clone(), vec![0.4, 0.3, 0.2, 0.1]),
         ("wide 4x9, zero", wide, vec![0.5, 0.3, 0.2, 0.0]),
     ];
