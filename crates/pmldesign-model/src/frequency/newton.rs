@@ -61,19 +61,21 @@ pub(super) fn finish(model: &Model<'_>, mut p: Array1<f64>, target: f64, cap: us
 /// gradient exceeds m, leaving out those that would turn negative), zero on the
 /// rest; `None` where no free set gives an ascent direction.
 fn direction(model: &Model<'_>, p: &Array1<f64>, gradient: &Array1<f64>) -> Option<Array1<f64>> {
-    let mut free: Vec<usize> = (0..p.len())
+    let rows: Vec<usize> = (0..p.len())
         .filter(|&i| p[i] > 0.0 || gradient[i] > model.m)
         .collect();
-    let hessian = hessian(model, p);
-    for _ in 0..p.len() + 1 {
-        let d = on_face(&hessian, (gradient, model.m), &free)?;
+    let hessian = hessian(model, p, &rows);
+    // Positions in `rows` of the masses still free.
+    let mut free: Vec<usize> = (0..rows.len()).collect();
+    for _ in 0..rows.len() + 1 {
+        let d = on_face(&hessian, (gradient, model.m), (&rows, &free))?;
         let blocked: Vec<usize> = (0..free.len())
-            .filter(|&k| p[free[k]] <= 0.0 && d[k] < 0.0)
+            .filter(|&k| p[rows[free[k]]] <= 0.0 && d[k] < 0.0)
             .collect();
         if blocked.is_empty() {
             let mut full = Array1::zeros(p.len());
-            for (k, &i) in free.iter().enumerate() {
-                full[i] = d[k];
+            for (k, &at) in free.iter().enumerate() {
+                full[rows[at]] = d[k];
             }
             return (gradient.dot(&full) > 0.0).then_some(full);
         }
@@ -85,11 +87,12 @@ fn direction(model: &Model<'_>, p: &Array1<f64>, gradient: &Array1<f64>) -> Opti
     None
 }
 
-/// `-grad^2 LL = sum_y (n_y / q_y^2) w_y w_y^T` over every input (positive
-/// semidefinite).
-fn hessian(model: &Model<'_>, p: &Array1<f64>) -> Array2<f64> {
+/// `-grad^2 LL = sum_y (n_y / q_y^2) w_y w_y^T` over the inputs `rows`
+/// (positive semidefinite; the free masses only, a quarter of the work where
+/// half the masses are 0).
+fn hessian(model: &Model<'_>, p: &Array1<f64>, rows: &[usize]) -> Array2<f64> {
     let q = model.wt.dot(p);
-    let mut scaled = model.w.to_owned();
+    let mut scaled = model.w.select(ndarray::Axis(0), rows);
     for (y, mut col) in scaled.columns_mut().into_iter().enumerate() {
         let s = if model.n[y] > 0.0 && q[y] > 0.0 {
             model.n[y].sqrt() / q[y]
@@ -107,7 +110,7 @@ fn hessian(model: &Model<'_>, p: &Array1<f64>) -> Array2<f64> {
 fn on_face(
     hessian: &Array2<f64>,
     (gradient, m): (&Array1<f64>, f64),
-    free: &[usize],
+    (rows, free): (&[usize], &[usize]),
 ) -> Option<Array1<f64>> {
     let f = free.len();
     if f < 2 {
@@ -121,13 +124,13 @@ fn on_face(
     let llt = h.llt(Side::Lower).ok()?;
     // The reduced gradient G - m (small near the maximum; G itself is near m,
     // and `H^-1 G - lambda H^-1 1` would cancel to nothing).
-    let rhs = faer::Mat::<f64>::from_fn(
-        f,
-        2,
-        |a, c| {
-            if c == 0 { gradient[free[a]] - m } else { 1.0 }
-        },
-    );
+    let rhs = faer::Mat::<f64>::from_fn(f, 2, |a, c| {
+        if c == 0 {
+            gradient[rows[free[a]]] - m
+        } else {
+            1.0
+        }
+    });
     let sol = llt.solve(&rhs);
     let (su, sv) = (0..f).fold((0.0, 0.0), |(u, v), a| (u + sol[(a, 0)], v + sol[(a, 1)]));
     if sv.is_nan() || sv <= 0.0 {
