@@ -28,6 +28,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PmlError", m.py().get_type::<PmlError>())?;
     m.add("PML_TOLERANCE", engine::PML_TOLERANCE)?;
     m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
+    m.add("OUTPUT_FORMAT_VERSION", engine::OUTPUT_FORMAT_VERSION)?;
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;

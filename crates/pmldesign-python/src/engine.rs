@@ -59,6 +59,8 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 /// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
 pub const PML_TOLERANCE: f64 = pmldesign::solver::tolerance::PML_TOLERANCE;
+/// The version of the layout of `pml`'s JSON outputs (`format_version`).
+pub const OUTPUT_FORMAT_VERSION: u32 = pmldesign::solver::OUTPUT_FORMAT_VERSION;
 /// The certificate's tolerance on the row sums of a designed mechanism.
 pub const ROW_SUM_TOLERANCE: f64 = pmldesign::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 
@@ -571,11 +573,13 @@ pub fn estimate(
         let counts = whole_counts(counts)?;
         let estimate = estimate_frequencies(&w, &counts, &settings)?;
         let mut out = json!(estimate);
-        out["fit"] = json!(pmldesign::model::frequency::goodness_of_fit(
+        let fit = pmldesign::model::frequency::goodness_of_fit(
             &counts,
             &estimate.fitted,
-            estimate.groups.len()
-        ));
+            estimate.groups.len(),
+        );
+        out["fit"] = json!(fit);
+        out["fit"]["note"] = json!(fit.note());
         if let Some((reps, seed)) = bootstrap {
             let key = pmldesign::data::stream::StreamKey::parse(seed)
                 .map_err(|e| Error::Invalid(format!("seed: {e}")))?;

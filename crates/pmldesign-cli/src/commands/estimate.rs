@@ -4,12 +4,11 @@
 use crate::args::estimate::{EstimateArgs, MethodArg};
 use crate::args::parse_counts;
 use crate::error::CliError;
-use crate::io::data::open_data;
+use crate::io::data::{count_released_data, released_records};
 use crate::io::load::{design_from_text, nulls_setting, public_from_text, record_from_text};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::{Report, fit_note};
-use pmldesign_data::count_released;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{
@@ -142,8 +141,7 @@ fn released_counts(
         ));
     };
     let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
-    let counted = count_released(open_data(path)?, column, outputs, nulls)
-        .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    let counted = count_released_data(path, a.data_format, column, outputs, nulls)?;
     if counted.dropped > 0 {
         crate::say::note(&format!(
             "note: {} released rows with a missing value were left out (--nulls drop)",
@@ -256,13 +254,11 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         ));
     };
     let private: Vec<String> = r.columns.iter().map(|c| format!("{c}_private")).collect();
-    let usage =
-        |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
     // A row whose values were missing was released with every private value
     // missing (--nulls drop): left out; anything else missing is refused.
     let recorded = crate::io::load::recorded_record_nulls(r)?;
     let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
-    let sample = pmldesign_data::count_records(open_data(path)?, &private, nulls).map_err(usage)?;
+    let sample = released_records(path, a.data_format, &private, nulls)?;
     let released: Vec<(Vec<String>, u64)> = sample
         .tuples()
         .iter()

@@ -6,13 +6,14 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "design", "design_from_counts", "check_design", "estimate",
+    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
     "verify_design", "apply_codes", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
     "envelope", "bound", "design_record", "check_record", "estimate_record", "design_report", "record_report",
 ]
 
 PML_TOLERANCE: float
 ROW_SUM_TOLERANCE: float
+OUTPUT_FORMAT_VERSION: int
 
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""

@@ -195,12 +195,14 @@ def estimate(
     Returns
     -------
     Record
-        ``estimates``: one dict per group (``label``, ``inputs``, ``estimate``,
-        ``lower``, ``upper``, ``standard_error``), ready for
+        ``estimates``: one dict per group (``label``, ``inputs``,
+        ``dependent``, ``estimate``, ``lower``, ``upper``, ``standard_error``,
+        ``unprojected``), ready for
         ``pandas.DataFrame(result.to_dict()["estimates"])``; ``notes``, one
-        sentence per group of linearly dependent rows; and ``method``,
-        ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
-        ``converged``. For a record, ``marginals`` and ``joint`` instead, each mass
+        sentence per group of linearly dependent rows; ``fit`` (the G test, with
+        its ``note``); and ``method``, ``rows``, ``confidence``,
+        ``log_likelihood``, ``iterations``, ``converged``,
+        ``bootstrap_replicates``: the fields of ``pml estimate --format json``. For a record, ``marginals`` and ``joint`` instead, each mass
         with ``lower``/``upper`` where the released data determine it and
         ``identifiable`` False where they do not.
 
@@ -261,6 +263,8 @@ def estimate(
     out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence), reps, key))
     check = out.pop("bootstrap", None)
     groups = out.pop("groups")
+    dependent = out.pop("dependent", None) or [False] * len(groups)
+    unprojected = out.get("unprojected") or []
     rows = []
     for g, inputs in enumerate(groups):
         names = [labels[x] for x in inputs]
@@ -268,10 +272,12 @@ def estimate(
             {
                 "label": names[0] if len(names) == 1 else "{" + ", ".join(names) + "}",
                 "inputs": names,
+                "dependent": bool(dependent[g]),
                 "estimate": out["estimate"][g],
                 "lower": out["lower"][g],
                 "upper": out["upper"][g],
                 "standard_error": out["standard_error"][g],
+                "unprojected": unprojected[g] if g < len(unprojected) else None,
                 **(
                     {}
                     if check is None
@@ -279,7 +285,6 @@ def estimate(
                 ),
             }
         )
-    dependent = out.pop("dependent", None) or [False] * len(groups)
     notes = [
         f"inputs {row['label']} are released as one group: only their total is estimable "
         "(their rows of the mechanism are linearly dependent)"
@@ -294,15 +299,19 @@ def estimate(
         )
     fit = dict(out["fit"])
     if fit["p_value"] is not None and fit["p_value"] < 1e-6:
-        unlikely = (
-            f"the released counts are unlikely under this mechanism (G = {fit['statistic']:.6g} on "
-            f"{fit['degrees_of_freedom']} degrees of freedom, p = {fit['p_value']:.3e} < 1e-6): the data may "
-            "have been released through another design; estimate with the design that released them"
-        )
-        notes.append(unlikely)
-        warnings.warn(unlikely, stacklevel=2)
+        notes.append(fit["note"])
+        warnings.warn(fit["note"], stacklevel=2)
     kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged")
-    return Estimate({"estimates": rows, "notes": notes, "fit": fit, **{k: out[k] for k in kept}})
+    return Estimate(
+        {
+            "format_version": _native.OUTPUT_FORMAT_VERSION,
+            "estimates": rows,
+            "notes": notes,
+            "fit": fit,
+            "bootstrap_replicates": reps,
+            **{k: out[k] for k in kept},
+        }
+    )
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
@@ -347,4 +356,4 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     ]
     joint = [{"cell": cell, **mass(f)} for cell, f in out["joint"]]
     keep = ("rows", "log_likelihood", "iterations", "converged", "confidence")
-    return Record({"record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})
+    return Record({"format_version": _native.OUTPUT_FORMAT_VERSION, "record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})
