@@ -214,7 +214,8 @@ fn design<'py>(
 
 /// See `pmldesign.design_from_counts`.
 #[pyfunction]
-#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), progress=None))]
+#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), private_prior=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn design_from_counts<'py>(
     py: Python<'py>,
     counts: Vector<'py>,
@@ -222,6 +223,7 @@ fn design_from_counts<'py>(
     options: DesignOptions,
     delta: f64,
     radius: String,
+    private_prior: Option<(f64, String)>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = engine::CountsRequest {
@@ -229,6 +231,7 @@ fn design_from_counts<'py>(
         epsilon,
         delta,
         radius,
+        private_prior,
         options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))

@@ -51,6 +51,7 @@ def design_from_counts(
     *,
     delta: float,
     radius: str = ...,
+    private_prior: Optional[Tuple[float, str]] = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def check_design(text: str) -> Dict[str, Any]: ...
