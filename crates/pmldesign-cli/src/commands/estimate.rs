@@ -5,7 +5,9 @@ use crate::args::estimate::{EstimateArgs, MethodArg};
 use crate::args::parse_counts;
 use crate::error::CliError;
 use crate::io::data::{count_released_data, released_records};
-use crate::io::load::{design_from_text, nulls_setting, public_from_text, record_from_text};
+use crate::io::load::{
+    design_from_text, nulls_setting, public_from_text, public_record_from_text, record_from_text,
+};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::{Report, fit_note};
@@ -27,7 +29,20 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     )?;
     let text = read_text("--mechanism", &a.mechanism)?;
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
-        return run_record(&a, &r);
+        let recorded = crate::io::load::recorded_record_nulls(&r)?;
+        return run_record(&a, (&r.columns, recorded), &|released, s| {
+            pmldesign_solver::estimate_record(&r, released, s)
+        });
+    }
+    if let Some(p) = public_record_from_text("--mechanism", &a.mechanism, &text)? {
+        crate::say::note(&format!(
+            "note: a public record file: not re-verified here: {}",
+            p.unverified()
+        ));
+        let recorded = crate::io::load::recorded_public_record_nulls(&p)?;
+        return run_record(&a, (p.columns(), recorded), &|released, s| {
+            pmldesign_solver::estimate_public_record(&p, released, s)
+        });
     }
     let Read {
         mechanism,
@@ -224,10 +239,23 @@ fn settings(a: &EstimateArgs) -> FrequencySettings {
     }
 }
 
-/// `pml estimate` of a record design (read, and so verified): the released
-/// columns `{column}_private` of `--data` counted as tuples, then the record's
-/// cells and marginals estimated ([`pmldesign_solver::estimate_record`]).
-fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<(), CliError> {
+/// How a record's released tuples are estimated from: its design or its public
+/// file ([`pmldesign_solver::estimate_record`], `estimate_public_record`).
+type RecordEstimator<'a> = &'a dyn Fn(
+    &[(Vec<String>, u64)],
+    &FrequencySettings,
+)
+    -> pmldesign_solver::Result<pmldesign_solver::RecordEstimate>;
+
+/// `pml estimate` of a record design or its public file (read, and so
+/// verified), of `columns` whose design recorded the rule `recorded` for missing
+/// values: the released columns `{column}_private` of `--data` counted as
+/// tuples, then the record's cells and marginals estimated by `estimate`.
+fn run_record(
+    a: &EstimateArgs,
+    (columns, recorded): (&[String], pmldesign_data::Nulls),
+    estimate: RecordEstimator<'_>,
+) -> Result<(), CliError> {
     let refused = [
         (
             a.counts.is_some(),
@@ -253,10 +281,9 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             "pml estimate of a record design needs --data FILE with its released columns ({column}_private)".into(),
         ));
     };
-    let private: Vec<String> = r.columns.iter().map(|c| format!("{c}_private")).collect();
+    let private: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
     // A row whose values were missing was released with every private value
     // missing (--nulls drop): left out; anything else missing is refused.
-    let recorded = crate::io::load::recorded_record_nulls(r)?;
     let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
     let sample = released_records(path, a.data_format, &private, nulls)?;
     let released: Vec<(Vec<String>, u64)> = sample
@@ -272,7 +299,7 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         .collect();
     // The record's masses: unbiased where determined, EM's elsewhere
     // (estimate_functionals; `--method inversion` is refused above).
-    let estimate = pmldesign_solver::estimate_record(r, &released, &settings(a))
+    let estimate = estimate(&released, &settings(a))
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     let report = crate::render::estimate_record::RecordReport {
         mechanism: a.mechanism.display().to_string(),
