@@ -48,6 +48,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(design_record, m)?)?;
     m.add_function(wrap_pyfunction!(check_record, m)?)?;
+    m.add_function(wrap_pyfunction!(public_record, m)?)?;
+    m.add_function(wrap_pyfunction!(check_public_record, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_public_record, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_record, m)?)?;
     m.add_function(wrap_pyfunction!(design_report, m)?)?;
     m.add_function(wrap_pyfunction!(record_report, m)?)?;
@@ -280,6 +283,32 @@ fn estimate_record(
     confidence: f64,
 ) -> PyResult<String> {
     py.detach(move || crate::record::estimate_record(&text, released, confidence))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.RecordDesign.public`: the public file of a record design.
+#[pyfunction]
+fn public_record(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || crate::record::public_record(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.PublicRecord.from_json`: the file read back and written again.
+#[pyfunction]
+fn check_public_record(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || crate::record::check_public_record(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.estimate` with a `PublicRecord`: as [`estimate_record`].
+#[pyfunction]
+fn estimate_public_record(
+    py: Python<'_>,
+    text: String,
+    released: Vec<(Vec<String>, u64)>,
+    confidence: f64,
+) -> PyResult<String> {
+    py.detach(move || crate::record::estimate_public_record(&text, released, confidence))
         .map_err(|e| to_py_err(e, None))
 }
 

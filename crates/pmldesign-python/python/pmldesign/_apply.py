@@ -423,10 +423,10 @@ def apply(
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     if keep_raw is not False:
         raise PmlError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
-    if type(design_or_matrix).__name__ == "PublicDesign":
+    if type(design_or_matrix).__name__ in ("PublicDesign", "PublicRecord"):
         raise PmlError(
-            "invalid design_or_matrix: a PublicDesign carries no certificate to verify; "
-            "apply the Design it was published from (Design.public() is for the receivers)"
+            f"invalid design_or_matrix: a {type(design_or_matrix).__name__} carries no certificate to verify; "
+            "apply the design it was published from (.public() is for the receivers)"
         )
     design_or_matrix = cast(MechanismLike, design_or_matrix)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)

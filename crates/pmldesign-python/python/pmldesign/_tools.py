@@ -16,7 +16,7 @@ from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import PmlError
-from ._public import PublicDesign
+from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
 
 
@@ -164,14 +164,15 @@ def estimate(
 
     Parameters
     ----------
-    mechanism : Design, PublicDesign, RecordDesign or array_like
+    mechanism : Design, PublicDesign, RecordDesign, PublicRecord or array_like
         The design (or matrix) the data went through; a receiver passes the
-        :class:`PublicDesign` the data holder handed out (``Design.public()``).
+        :class:`PublicDesign` the data holder handed out (``Design.public()``),
+        or for a record the :class:`PublicRecord` (``RecordDesign.public()``).
     released : column or table, optional
         The released column (anything :func:`count` takes, with ``column`` for a
         table; its values are the mechanism's output labels). With a
-        :class:`RecordDesign`, the released pandas or polars frame (its
-        ``{column}_private`` columns).
+        :class:`RecordDesign` or :class:`PublicRecord`, the released pandas or
+        polars frame (its ``{column}_private`` columns).
     counts : dict or sequence of int, optional
         Instead of ``released``: ``{output label: count}`` or one count per output.
     column : str, optional
@@ -220,7 +221,7 @@ def estimate(
     >>> [e["label"] for e in est.to_dict()["estimates"]]
     ['no', 'yes']
     """
-    if type(mechanism).__name__ == "RecordDesign":
+    if type(mechanism).__name__ in ("RecordDesign", "PublicRecord"):
         if counts is not None or bootstrap is not None:
             raise PmlError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
         if method != "em":
@@ -329,7 +330,9 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
         )
     from ._record_design import recorded_nulls
 
-    dropped = recorded_nulls(design) == "drop"
+    public = isinstance(design, PublicRecord)
+    rule = design.parts[0].settings.get("nulls", "error") if public else recorded_nulls(design)
+    dropped = rule == "drop"
     if module == "pandas":
         if dropped:
             # Rows released with every private value null (nulls='drop'): left out.
@@ -348,7 +351,8 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
             raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = data.group_by(columns, maintain_order=True).len()
         tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]
-    out = json.loads(_native.estimate_record(design.to_json(), tuples, confidence))
+    native = _native.estimate_public_record if public else _native.estimate_record
+    out = json.loads(native(design.to_json(), tuples, confidence))
     def mass(v: Any) -> Dict[str, Any]:
         return {k: v[k] for k in ("estimate", "lower", "upper", "standard_error", "identifiable")}
     marginals = [
