@@ -352,3 +352,83 @@ fn counts_from_another_mechanism_are_warned_of() {
         "{square}"
     );
 }
+
+/// A release written as Parquet by `pml apply` is estimated from as its CSV
+/// twin is: the same counts and the same estimate, for a record's released
+/// tuples and for one column (the format from the name or `--data-format`).
+#[cfg(feature = "parquet")]
+#[test]
+fn a_parquet_release_estimates_as_its_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let rows = "A,B\n".to_string()
+        + &"a1,b1\n".repeat(300)
+        + &"a2,b2\n".repeat(200)
+        + &"a1,b2\n".repeat(100);
+    let (data, design) = crate::common::compose_record(dir.path(), &rows);
+    let table = dir.path().join("rec.parquet");
+    crate::common::parquet_of(&rows, &table);
+    let seed = "0x1234567890abcdef1234567890abcdef";
+    let released = |input: &std::path::Path, out: &str| {
+        let path = dir.path().join(out);
+        crate::common::pml()
+            .args(["apply", "--mechanism", s(&design), "--data", s(input)])
+            .args(["--seed", seed, "--output", s(&path)])
+            .assert()
+            .success();
+        path
+    };
+    let (csv, parquet) = (
+        released(&data, "rec_out.csv"),
+        released(&table, "rec_out.parquet"),
+    );
+    assert_eq!(&std::fs::read(&parquet).unwrap()[..4], b"PAR1");
+    let record =
+        |path: &std::path::Path| json(&["estimate", "--mechanism", s(&design), "--data", s(path)]);
+    let by_csv = record(&csv);
+    assert_eq!(by_csv["rows"], 600);
+    assert_eq!(record(&parquet), by_csv);
+    // One column: a single-column design applied to A, released both ways.
+    let single = dir.path().join("a.json");
+    crate::common::pml()
+        .args([
+            "design",
+            "--data",
+            s(&data),
+            "--column",
+            "A",
+            "--epsilon",
+            "1",
+        ])
+        .args(["--format", "json", "--output", s(&single)])
+        .assert()
+        .success();
+    let one = |input: &std::path::Path, out: &str| {
+        let path = dir.path().join(out);
+        let run = crate::common::apply_design((&single, input, "A"), &path, &["--seed", seed]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        path
+    };
+    let (csv, parquet) = (one(&data, "a.csv"), one(&table, "a.parquet"));
+    let column = |path: &std::path::Path, extra: &[&str]| {
+        let args = ["estimate", "--mechanism", s(&single), "--data", s(path)];
+        json(&[&args[..], &["--column", "A_private"], extra].concat())
+    };
+    let by_csv = column(&csv, &[]);
+    assert_eq!(by_csv["rows"], 600);
+    assert_eq!(column(&parquet, &[]), by_csv);
+    // A Parquet file under another name, told by --data-format.
+    let renamed = dir.path().join("a.bin");
+    std::fs::copy(&parquet, &renamed).unwrap();
+    assert_eq!(column(&renamed, &["--data-format", "parquet"]), by_csv);
+    // Read as CSV, it is one line naming the fix, never the file's bytes.
+    let args = ["estimate", "--mechanism", s(&single), "--data", s(&renamed)];
+    let err =
+        crate::common::one_line_usage_error(&[&args[..], &["--column", "A_private"]].concat());
+    assert!(err.contains("a Parquet file"), "{err}");
+    assert!(err.contains("--data-format parquet"), "{err}");
+    assert!(!err.contains("\\u{") && err.len() < 400, "{err}");
+}

@@ -18,6 +18,7 @@ mod loss;
 mod metric;
 mod nulls;
 mod private_prior;
+mod public_record;
 mod record_bins;
 mod record_keys;
 mod record_labels;

@@ -141,8 +141,31 @@ pub fn count_parquet_until(
     how: Counting<'_>,
     stop: &dyn Fn() -> bool,
 ) -> Result<CategoryCounts> {
+    count_parquet_with(how.counter()?, file, column, stop)
+}
+
+/// Counts a released Parquet column against the mechanism's `outputs` as
+/// [`crate::count_released`] counts a CSV column (`pml estimate`): an output
+/// that never occurs counts 0; a null is left out under [`Nulls::Drop`] and
+/// refused otherwise.
+pub fn count_released_parquet(
+    file: File,
+    column: &str,
+    outputs: &[String],
+    nulls: Nulls,
+) -> Result<CategoryCounts> {
+    let counter = crate::counts::released_counter(outputs, nulls)?;
+    count_parquet_with(counter, file, column, &|| false)
+}
+
+/// The Parquet loop of [`count_parquet_until`] and [`count_released_parquet`].
+fn count_parquet_with(
+    mut counter: crate::counts::Counter,
+    file: File,
+    column: &str,
+    stop: &dyn Fn() -> bool,
+) -> Result<CategoryCounts> {
     let (reader, idx, _) = open(file, column, true)?;
-    let mut counter = how.counter()?;
     let mut row = 0u64;
     for batch in reader {
         if stop() {

@@ -173,6 +173,13 @@ pub fn count_released<R: Read>(
     outputs: &[String],
     nulls: Nulls,
 ) -> Result<CategoryCounts> {
+    count_with(released_counter(outputs, nulls)?, reader, column, &|| false)
+}
+
+/// The counter of [`count_released`] (and of its Parquet twin): the outputs as
+/// labels, each allowed to count 0, a missing value left out under
+/// [`Nulls::Drop`] and refused otherwise.
+pub(crate) fn released_counter(outputs: &[String], nulls: Nulls) -> Result<Counter> {
     let nulls = if nulls == Nulls::Drop {
         nulls
     } else {
@@ -180,7 +187,7 @@ pub fn count_released<R: Read>(
     };
     let mut counter = Counter::new(Some(outputs))?.with_nulls(nulls);
     counter.zeros = true;
-    count_with(counter, reader, column, &|| false)
+    Ok(counter)
 }
 
 /// The CSV loop of [`count_column_until`] and [`count_released`].

@@ -17,7 +17,7 @@
 use crate::discrete_noise::DiscreteLaplace;
 use crate::stream::{StreamKey, column_seed};
 use chacha20::ChaCha20Rng;
-use pmldesign_model::Result;
+use pmldesign_model::{ModelError, Prior, Result};
 use rand::SeedableRng;
 
 /// Separates the noise on counts from every other use of the key.
@@ -36,6 +36,48 @@ pub fn noisy_counts(counts: &[u64], epsilon: f64, key: &StreamKey) -> Result<Vec
             u64::try_from(noisy.max(0)).unwrap_or(u64::MAX)
         })
         .collect())
+}
+
+/// The centre of a design from privatised counts (`pml design --private-prior`,
+/// Python's `design_from_counts(..., private_prior=)`): the noisy counts, their
+/// total `M~` and the estimate `c~ / M~` (a ball's centre, where a mass may be 0).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoisyEstimate {
+    /// `max(0, c_x + Z_x)` per category ([`noisy_counts`]).
+    pub counts: Vec<u64>,
+    /// Their total, the sample size the guarantee states.
+    pub total: u64,
+    /// The noisy counts over their total.
+    pub prior: Prior,
+}
+
+/// [`noisy_counts`] and the estimate over their total; errors name `field` (the
+/// flag or argument of the noise's level): a level below
+/// [`pmldesign_model::private_prior::MIN_EPSILON`], or noise that left every
+/// count at 0.
+pub fn noisy_estimate(
+    field: &str,
+    counts: &[u64],
+    epsilon: f64,
+    key: &StreamKey,
+) -> Result<NoisyEstimate> {
+    pmldesign_model::private_prior::check_epsilon(field, epsilon)?;
+    let noisy = noisy_counts(counts, epsilon, key)?;
+    let total = pmldesign_model::sample::sample_size(&noisy)?;
+    if total == 0 {
+        return Err(ModelError::invalid(
+            field,
+            epsilon,
+            "every noisy count is 0",
+            format!("give more rows or a larger {field}"),
+        ));
+    }
+    let weights: Vec<f64> = noisy.iter().map(|&c| c as f64).collect();
+    Ok(NoisyEstimate {
+        prior: Prior::center_normalised(weights)?,
+        counts: noisy,
+        total,
+    })
 }
 
 #[cfg(test)]
@@ -88,6 +130,34 @@ mod tests {
         assert!(mean.abs() < 0.1, "{mean}");
         assert!((var / var_law - 1.0).abs() < 0.1, "{var} vs {var_law}");
         assert_ne!(noisy, noisy_counts(&vec![1000; n], 1.0, &key(8)).unwrap());
+    }
+
+    /// The estimate is the noisy counts over their total; noise that leaves
+    /// nothing is an error naming the field given.
+    #[test]
+    fn the_estimate_is_the_noisy_counts_over_their_total() {
+        let e = noisy_estimate("private_prior", &[40, 0, 60], 1.0, &key(3)).unwrap();
+        assert_eq!(e.counts, noisy_counts(&[40, 0, 60], 1.0, &key(3)).unwrap());
+        assert_eq!(e.total, e.counts.iter().sum::<u64>());
+        let masses: Vec<f64> = e
+            .counts
+            .iter()
+            .map(|&c| c as f64 / e.total as f64)
+            .collect();
+        assert_eq!(e.prior.masses().to_vec(), masses);
+        let err = (0..50)
+            .map(|i| noisy_estimate("private_prior", &[0, 0], 50.0, &key(i)))
+            .find_map(|r| r.err())
+            .unwrap();
+        assert!(
+            err.to_string().contains("invalid private_prior = 50"),
+            "{err}"
+        );
+        let low = noisy_estimate("private_prior", &[5, 5], 0.0, &key(1)).unwrap_err();
+        assert!(
+            low.to_string().contains("invalid private_prior = 0"),
+            "{low}"
+        );
     }
 
     #[test]

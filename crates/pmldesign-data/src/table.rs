@@ -99,6 +99,14 @@ const LIST_LIMIT: usize = 20;
 /// The position of `column` in a CSV header: an error listing the columns if it is
 /// missing, or naming the positions if it is not unique.
 pub(crate) fn column_index(header: &csv::ByteRecord, column: &str) -> Result<usize> {
+    if header.get(0).is_some_and(|h| h.starts_with(b"PAR1")) {
+        return Err(ModelError::invalid(
+            "data",
+            "a Parquet file",
+            "it was read as CSV, but it starts with Parquet's magic bytes PAR1",
+            "give it a name ending in .parquet, or pass --data-format parquet",
+        ));
+    }
     let names: Vec<String> = header
         .iter()
         .map(|h| String::from_utf8_lossy(h).into_owned())

@@ -28,6 +28,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PmlError", m.py().get_type::<PmlError>())?;
     m.add("PML_TOLERANCE", engine::PML_TOLERANCE)?;
     m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
+    m.add("OUTPUT_FORMAT_VERSION", engine::OUTPUT_FORMAT_VERSION)?;
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
@@ -47,6 +48,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bound, m)?)?;
     m.add_function(wrap_pyfunction!(design_record, m)?)?;
     m.add_function(wrap_pyfunction!(check_record, m)?)?;
+    m.add_function(wrap_pyfunction!(public_record, m)?)?;
+    m.add_function(wrap_pyfunction!(check_public_record, m)?)?;
+    m.add_function(wrap_pyfunction!(estimate_public_record, m)?)?;
     m.add_function(wrap_pyfunction!(estimate_record, m)?)?;
     m.add_function(wrap_pyfunction!(design_report, m)?)?;
     m.add_function(wrap_pyfunction!(record_report, m)?)?;
@@ -213,7 +217,8 @@ fn design<'py>(
 
 /// See `pmldesign.design_from_counts`.
 #[pyfunction]
-#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), progress=None))]
+#[pyo3(signature = (counts, epsilon, options, *, delta, radius="free".to_string(), private_prior=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn design_from_counts<'py>(
     py: Python<'py>,
     counts: Vector<'py>,
@@ -221,6 +226,7 @@ fn design_from_counts<'py>(
     options: DesignOptions,
     delta: f64,
     radius: String,
+    private_prior: Option<(f64, String)>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let req = engine::CountsRequest {
@@ -228,6 +234,7 @@ fn design_from_counts<'py>(
         epsilon,
         delta,
         radius,
+        private_prior,
         options: options.into_engine(),
     };
     run_design(py, progress, move |o| engine::design_from_counts(&req, o))
@@ -276,6 +283,32 @@ fn estimate_record(
     confidence: f64,
 ) -> PyResult<String> {
     py.detach(move || crate::record::estimate_record(&text, released, confidence))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.RecordDesign.public`: the public file of a record design.
+#[pyfunction]
+fn public_record(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || crate::record::public_record(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.PublicRecord.from_json`: the file read back and written again.
+#[pyfunction]
+fn check_public_record(py: Python<'_>, text: String) -> PyResult<String> {
+    py.detach(move || crate::record::check_public_record(&text))
+        .map_err(|e| to_py_err(e, None))
+}
+
+/// See `pmldesign.estimate` with a `PublicRecord`: as [`estimate_record`].
+#[pyfunction]
+fn estimate_public_record(
+    py: Python<'_>,
+    text: String,
+    released: Vec<(Vec<String>, u64)>,
+    confidence: f64,
+) -> PyResult<String> {
+    py.detach(move || crate::record::estimate_public_record(&text, released, confidence))
         .map_err(|e| to_py_err(e, None))
 }
 

@@ -59,6 +59,8 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 
 /// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
 pub const PML_TOLERANCE: f64 = pmldesign::solver::tolerance::PML_TOLERANCE;
+/// The version of the layout of `pml`'s JSON outputs (`format_version`).
+pub const OUTPUT_FORMAT_VERSION: u32 = pmldesign::solver::OUTPUT_FORMAT_VERSION;
 /// The certificate's tolerance on the row sums of a designed mechanism.
 pub const ROW_SUM_TOLERANCE: f64 = pmldesign::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 
@@ -122,6 +124,9 @@ pub struct CountsRequest {
     pub delta: f64,
     /// `free` (\[E\] eq. (7)) or `kappa` (Theorem 2 at the estimate).
     pub radius: String,
+    /// `private_prior=`: the level eps_D of the discrete Laplace noise on the
+    /// counts and the secret key of its draws (`pml design --private-prior`).
+    pub private_prior: Option<(f64, String)>,
     /// Everything else.
     pub options: Options,
 }
@@ -315,7 +320,10 @@ pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
 /// Theorem 2, docs/theory.md §6) and returns the CLI's JSON with `guarantee`.
 pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
-        let (estimate, samples) = counts_prior(&req.counts)?;
+        let (estimate, samples) = match &req.private_prior {
+            None => counts_prior(&req.counts)?,
+            Some((epsilon_d, seed)) => noisy_prior(&req.counts, *epsilon_d, seed)?,
+        };
         let radius = match req.radius.as_str() {
             "free" => RadiusMethod::DistributionFree,
             "kappa" => RadiusMethod::Kappa,
@@ -333,7 +341,7 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
             samples,
             delta: req.delta,
             radius,
-            private_prior: None,
+            private_prior: req.private_prior.as_ref().map(|p| p.0),
         };
         let notion = Notion::Pml {
             epsilon: req.epsilon,
@@ -395,6 +403,18 @@ fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
     // mass 0, which the ball covers.
     let prior = Prior::center_normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
     Ok((prior, total))
+}
+
+/// The centre of the ball from counts given discrete Laplace noise of level
+/// `epsilon_d` drawn from the key `seed` (`pml design --private-prior`), and the
+/// noisy total: the true counts are used for nothing else.
+fn noisy_prior(counts: &[f64], epsilon_d: f64, seed: &str) -> Result<(Prior, u64)> {
+    let key = pmldesign::data::stream::StreamKey::parse(seed)
+        .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
+    let counts = whole_counts(counts)?;
+    let noisy =
+        pmldesign::data::private_counts::noisy_estimate("private_prior", &counts, epsilon_d, &key)?;
+    Ok((noisy.prior, noisy.total))
 }
 
 /// Checks the JSON of a design (a utility's or a loss's) as the library reads it
@@ -571,11 +591,13 @@ pub fn estimate(
         let counts = whole_counts(counts)?;
         let estimate = estimate_frequencies(&w, &counts, &settings)?;
         let mut out = json!(estimate);
-        out["fit"] = json!(pmldesign::model::frequency::goodness_of_fit(
+        let fit = pmldesign::model::frequency::goodness_of_fit(
             &counts,
             &estimate.fitted,
-            estimate.groups.len()
-        ));
+            estimate.groups.len(),
+        );
+        out["fit"] = json!(fit);
+        out["fit"]["note"] = json!(fit.note());
         if let Some((reps, seed)) = bootstrap {
             let key = pmldesign::data::stream::StreamKey::parse(seed)
                 .map_err(|e| Error::Invalid(format!("seed: {e}")))?;

@@ -4,7 +4,7 @@
 use crate::engine::{Objective, Options, Result, guarded, invalid, settings};
 use pmldesign::model::record::RecordSample;
 use pmldesign::solver::{
-    Interrupt, MAX_MATRIX_FILE_BYTES, RecordDesign, RecordMode, RecordProblem,
+    Interrupt, MAX_MATRIX_FILE_BYTES, PublicRecord, RecordDesign, RecordMode, RecordProblem,
 };
 
 /// A record's sample and how to release it.
@@ -80,6 +80,51 @@ pub fn estimate_record(
         serde_json::to_string(&e)
             .map_err(|e| invalid("estimate", "JSON", &e.to_string(), "report it"))
     })
+}
+
+/// The public file of a record design's JSON (`pml publish`): the design read
+/// back (re-certified) first; a `joint` record is refused with the reason.
+pub fn public_record(text: &str) -> Result<String> {
+    guarded(|| Ok(PublicRecord::of(&read_record(text)?)?.to_json()))
+}
+
+/// A public record file read back (every part re-checked, the sentence
+/// re-derived) and written again.
+pub fn check_public_record(text: &str) -> Result<String> {
+    guarded(|| Ok(read_public_record(text)?.to_json()))
+}
+
+/// [`estimate_record`] from a public record file.
+pub fn estimate_public_record(
+    text: &str,
+    released: Vec<(Vec<String>, u64)>,
+    confidence: f64,
+) -> Result<String> {
+    use pmldesign::model::frequency::FrequencySettings;
+    guarded(|| {
+        let p = read_public_record(text)?;
+        let settings = FrequencySettings {
+            confidence,
+            ..FrequencySettings::default()
+        };
+        let e = pmldesign::solver::estimate_public_record(&p, &released, &settings)?;
+        serde_json::to_string(&e)
+            .map_err(|e| invalid("estimate", "JSON", &e.to_string(), "report it"))
+    })
+}
+
+/// A public record file read back, refused past the largest file a record
+/// design takes.
+fn read_public_record(text: &str) -> Result<PublicRecord> {
+    if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
+        return Err(invalid(
+            "public record JSON",
+            text.len(),
+            "larger than any public record file pml writes",
+            "pass the text of PublicRecord.to_json()",
+        ));
+    }
+    Ok(PublicRecord::from_json(text)?)
 }
 
 /// A record design file read back (every design re-certified, every figure

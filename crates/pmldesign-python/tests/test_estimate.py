@@ -243,3 +243,65 @@ def test_em_reaches_the_maximum_where_multi_freq_ldpys_ibu_approaches_it_on_a_fa
     raw = (np.array(counts) - n * q_lie) / (p_true - q_lie) / n
     np.testing.assert_allclose(inverted["unprojected"] if "unprojected" in inverted else
                                [r["unprojected"] for r in inverted["estimates"]], raw, atol=1e-12)
+
+
+# What only the CLI's JSON holds: the path of its --mechanism file, and its one
+# ``note`` about that file (a public file or a bare matrix), which Python puts
+# first in ``notes``.
+CLI_ONLY = {"mechanism", "note"}
+
+
+def flat_bootstrap(row):
+    """A CLI estimate row with its ``bootstrap`` object as Python's three
+    ``bootstrap_*`` keys (or none)."""
+    row = dict(row)
+    check = row.pop("bootstrap")
+    if check is not None:
+        row.update({f"bootstrap_{k}": v for k, v in check.items()})
+    return row
+
+
+@pytest.mark.parametrize("method,extra", [("em", []), ("inversion", []), ("em", ["--bootstrap", "50"])])
+def test_the_estimate_has_the_cli_jsons_fields(tmp_path, run_pml, method, extra):
+    # Row 3 is the mean of rows 4 and 5: {x3, x4, x5} is one dependent block.
+    w = np.array(
+        [[0.7, 0.1, 0.1, 0.1], [0.1, 0.7, 0.1, 0.1], [0.1, 0.1, 0.4, 0.4], [0.1, 0.1, 0.7, 0.1], [0.1, 0.1, 0.1, 0.7]]
+    )
+    path = tmp_path / "w.csv"
+    np.savetxt(path, w, delimiter=",")
+    theirs = json.loads(run_pml("estimate", "--mechanism", str(path), "--counts", "3000,2000,2500,2500",
+                                "--method", method, "--format", "json", *extra))
+    reps = 50 if extra else None
+    ours = pmldesign.estimate(w, counts=[3000, 2000, 2500, 2500], method=method, bootstrap=reps).to_dict()
+    assert set(ours) == set(theirs) - CLI_ONLY
+    assert ours["fit"] == theirs["fit"]
+    assert ours["bootstrap_replicates"] == theirs["bootstrap_replicates"]
+    assert len(ours["estimates"]) == len(theirs["estimates"]) == 3
+    for mine, cli in zip(ours["estimates"], theirs["estimates"]):
+        cli = flat_bootstrap(cli)
+        assert set(mine) == set(cli)
+        for key in ("label", "inputs", "dependent", "unprojected"):
+            assert mine[key] == cli[key], key
+    assert [r["dependent"] for r in ours["estimates"]] == [False, False, True]
+    unprojected = [r["unprojected"] for r in ours["estimates"]]
+    if method == "inversion":
+        assert sum(unprojected) == pytest.approx(1.0, abs=1e-9)
+    else:
+        assert unprojected == [None, None, None]
+
+
+def test_a_record_estimate_has_the_cli_jsons_fields(tmp_path, run_pml):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"A": ["a1", "a2", "a1", "a2"] * 200, "B": ["b1", "b2", "b2", "b2"] * 200})
+    design = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    released = pmldesign.apply(design, frame, seed=2**100 + 3)
+    ours = pmldesign.estimate(design, released).to_dict()
+    path, out = tmp_path / "record.json", tmp_path / "released.csv"
+    path.write_text(design.to_json())
+    released.to_csv(out, index=False)
+    theirs = json.loads(run_pml("estimate", "--mechanism", str(path), "--data", str(out), "--format", "json"))
+    assert set(ours) == set(theirs) - CLI_ONLY
+    # Python's marginals and cells are flat rows (one DataFrame), the CLI's nested.
+    mass = set(theirs["marginals"][0]["values"][0]["mass"])
+    assert set(ours["marginals"][0]) == mass | {"column", "value"}
+    assert set(ours["joint"][0]) == mass | {"cell"}

@@ -55,10 +55,33 @@ def test_a_public_design_is_not_applied(design):
         pmldesign.apply(design.public(), ["red", "green"])
 
 
-def test_a_record_design_has_no_public_file_yet():
+def test_a_record_designs_public_file_estimates_as_the_design(tmp_path, run_pml):
+    import json
+
     import pandas as pd
 
-    frame = pd.DataFrame({"A": ["a1", "a2"] * 30, "B": ["b1", "b1", "b2"] * 20})
-    record = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
-    with pytest.raises(PmlError, match="no public file yet"):
-        record.public()
+    frame = pd.DataFrame({"A": ["a1", "a2"] * 300, "B": ["b1", "b1", "b2"] * 200})
+    for mode in ("compose", "ldp"):
+        record = pmldesign.design_record(frame, ["A", "B"], 2.0, mode=mode)
+        public = record.public()
+        data = json.loads(public.to_json())
+        assert set(data) == {"format", "version", "mode", "columns", "epsilon", "guarantee", "parts"}
+        assert public.columns == ["A", "B"] and public.mode == mode and len(public.parts) == 2
+        assert "\"prior\"" not in public.to_json() and "\"radii\"" not in public.to_json()
+        # The CLI cuts the same file from the same design.
+        path = tmp_path / f"{mode}.json"
+        path.write_text(record.to_json())
+        assert json.loads(run_pml("publish", "--mechanism", str(path))) == data
+        again = pmldesign.PublicRecord.from_json(public.to_json())
+        assert again.to_json() == public.to_json()
+        released = pmldesign.apply(record, frame, seed=2**100 + 3)
+        by_public = pmldesign.estimate(public, released).to_dict()
+        assert by_public == pmldesign.estimate(record, released).to_dict()
+        with pytest.raises(PmlError, match="PublicRecord carries no certificate"):
+            pmldesign.apply(public, frame)
+    data["parts"][0]["mechanism"][0][0] *= 0.9
+    with pytest.raises(PmlError, match=r"parts\[0\]"):
+        pmldesign.PublicRecord.from_json(json.dumps(data))
+    joint = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="joint")
+    with pytest.raises(PmlError, match="a joint record has no public file"):
+        joint.public()

@@ -56,9 +56,9 @@ pub use objective::utility::{
 pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample, check_labels};
 pub use record::{
-    AUTO_JOINT_CELLS, DEFAULT_MAX_CELLS, MAX_CHANNEL_ENTRIES, MEASURED_CELLS, Naive, RecordDesign,
-    RecordEstimate, RecordGuarantee, RecordMode, RecordProblem, RecordUtility, SPLIT_BUDGET,
-    estimate_record,
+    AUTO_JOINT_CELLS, DEFAULT_MAX_CELLS, MAX_CHANNEL_ENTRIES, MEASURED_CELLS, Naive, PublicRecord,
+    RecordDesign, RecordEstimate, RecordGuarantee, RecordMode, RecordProblem, RecordUtility,
+    SPLIT_BUDGET, estimate_public_record, estimate_record,
 };
 pub use reference::baseline::{BaselineRow, Baselines, RandomizedResponse};
 pub use reference::closed_form;

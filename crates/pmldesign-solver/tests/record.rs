@@ -358,3 +358,41 @@ fn a_record_estimate_is_a_distribution() {
         }
     }
 }
+
+/// The public file of a compose record: read back as written, and the estimate
+/// from it is the record design's (the same product channel); its sentence is
+/// re-derived, so a stronger one is refused; a joint record has none.
+#[test]
+fn a_public_record_estimates_as_its_design_and_states_only_what_it_derives() {
+    use pmldesign_model::frequency::FrequencySettings;
+    use pmldesign_solver::{PublicRecord, estimate_public_record, estimate_record};
+    let compose = solve(counterexample(), RecordMode::Compose, Some(vec![0.7, 0.3]));
+    let public = PublicRecord::of(&compose).unwrap();
+    let text = public.to_json();
+    let read = PublicRecord::from_json(&text).unwrap();
+    assert_eq!(read, public);
+    assert_eq!(read.columns(), ["A", "B"]);
+    assert_eq!(read.parts().len(), 2);
+    let (a, b) = (read.parts()[0].outputs(), read.parts()[1].outputs());
+    let (la, lb) = (a.len() - 1, b.len() - 1);
+    let released: Vec<(Vec<String>, u64)> = vec![
+        (vec![a[0].clone(), b[0].clone()], 300),
+        (vec![a[la].clone(), b[lb].clone()], 250),
+        (vec![a[0].clone(), b[lb].clone()], 40),
+    ];
+    let s = FrequencySettings::default();
+    assert_eq!(
+        estimate_public_record(&read, &released, &s).unwrap(),
+        estimate_record(&compose, &released, &s).unwrap()
+    );
+    let stronger = text.replace(
+        "is 1-PML about the whole record",
+        "is 0.5-PML about the whole record",
+    );
+    assert_ne!(stronger, text);
+    let err = PublicRecord::from_json(&stronger).unwrap_err().to_string();
+    assert!(err.contains("invalid guarantee"), "{err}");
+    let joint = solve(counterexample(), RecordMode::Joint, None);
+    let err = PublicRecord::of(&joint).unwrap_err().to_string();
+    assert!(err.contains("a joint record has no public file"), "{err}");
+}

@@ -14,11 +14,15 @@ pub struct EstimateArgs {
     /// released values. `-` reads it from standard input (then --data is a file).
     #[arg(long, value_name = "FILE")]
     pub mechanism: PathBuf,
-    /// A CSV file of released data (`-` for stdin); with --column, or, for a
-    /// record design, its released columns `{column}_private` (the joint
-    /// distribution and each column's marginal are estimated).
+    /// A CSV (`-` for stdin) or Parquet file of released data; with --column,
+    /// or, for a record design, its released columns `{column}_private` (the
+    /// joint distribution and each column's marginal are estimated).
     #[arg(long, value_name = "FILE")]
     pub data: Option<PathBuf>,
+    /// The format of --data [default: parquet for names ending in .parquet,
+    /// else csv].
+    #[arg(long, value_enum, requires = "data")]
+    pub data_format: Option<super::input::DataFormat>,
     /// The released column of --data (for example `state_private`).
     #[arg(long, value_name = "NAME", requires = "data")]
     pub column: Option<String>,

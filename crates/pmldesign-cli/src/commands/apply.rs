@@ -52,7 +52,9 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         None => None,
     };
     if let (Some(path), Some(text)) = (&a.mechanism, &text) {
-        if crate::io::load::public_from_text("--mechanism", path, text)?.is_some() {
+        if crate::io::load::public_from_text("--mechanism", path, text)?.is_some()
+            || crate::io::load::public_record_from_text("--mechanism", path, text)?.is_some()
+        {
             return Err(CliError::Usage(format!(
                 "invalid --mechanism {}: a public file (pml publish), which carries no certificate to verify; apply the design file it was published from",
                 path.display()

@@ -288,18 +288,17 @@ fn noisy_estimate(a: &DesignArgs, est: Estimate, epsilon_d: f64) -> Result<Estim
         ));
     }
     let key = stream_key(a.seed.as_deref(), a.seed_file.as_deref())?;
-    let noisy = pmldesign_data::private_counts::noisy_counts(&est.counts, epsilon_d, &key)?;
-    let total = pmldesign_model::sample::sample_size(&noisy)?;
-    if total == 0 {
-        return Err(CliError::Usage(format!(
-            "invalid --private-prior = {epsilon_d}: every noisy count is 0; give more rows or a larger --private-prior"
-        )));
-    }
-    let weights: Vec<f64> = noisy.iter().map(|&c| c as f64).collect();
+    let noisy = pmldesign_data::private_counts::noisy_estimate(
+        "--private-prior",
+        &est.counts,
+        epsilon_d,
+        &key,
+    )
+    .map_err(|e| CliError::Usage(e.to_string()))?;
     Ok(Estimate {
-        prior: pmldesign_model::Prior::center_normalised(weights)?,
-        samples: Some(total),
-        counts: noisy,
+        prior: noisy.prior,
+        samples: Some(noisy.total),
+        counts: noisy.counts,
         digest: None,
         ..est
     })

@@ -4,12 +4,13 @@
 use crate::args::estimate::{EstimateArgs, MethodArg};
 use crate::args::parse_counts;
 use crate::error::CliError;
-use crate::io::data::open_data;
-use crate::io::load::{design_from_text, nulls_setting, public_from_text, record_from_text};
+use crate::io::data::{count_released_data, released_records};
+use crate::io::load::{
+    design_from_text, nulls_setting, public_from_text, public_record_from_text, record_from_text,
+};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
 use crate::render::estimate::{Report, fit_note};
-use pmldesign_data::count_released;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::{
@@ -28,7 +29,20 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     )?;
     let text = read_text("--mechanism", &a.mechanism)?;
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
-        return run_record(&a, &r);
+        let recorded = crate::io::load::recorded_record_nulls(&r)?;
+        return run_record(&a, (&r.columns, recorded), &|released, s| {
+            pmldesign_solver::estimate_record(&r, released, s)
+        });
+    }
+    if let Some(p) = public_record_from_text("--mechanism", &a.mechanism, &text)? {
+        crate::say::note(&format!(
+            "note: a public record file: not re-verified here: {}",
+            p.unverified()
+        ));
+        let recorded = crate::io::load::recorded_public_record_nulls(&p)?;
+        return run_record(&a, (p.columns(), recorded), &|released, s| {
+            pmldesign_solver::estimate_public_record(&p, released, s)
+        });
     }
     let Read {
         mechanism,
@@ -154,8 +168,7 @@ fn released_counts(
         ));
     };
     let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
-    let counted = count_released(open_data(path)?, column, outputs, nulls)
-        .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
+    let counted = count_released_data(path, a.data_format, column, outputs, nulls)?;
     if counted.dropped > 0 {
         crate::say::note(&format!(
             "note: {} released rows with a missing value were left out (--nulls drop)",
@@ -238,10 +251,23 @@ fn settings(a: &EstimateArgs) -> FrequencySettings {
     }
 }
 
-/// `pml estimate` of a record design (read, and so verified): the released
-/// columns `{column}_private` of `--data` counted as tuples, then the record's
-/// cells and marginals estimated ([`pmldesign_solver::estimate_record`]).
-fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<(), CliError> {
+/// How a record's released tuples are estimated from: its design or its public
+/// file ([`pmldesign_solver::estimate_record`], `estimate_public_record`).
+type RecordEstimator<'a> = &'a dyn Fn(
+    &[(Vec<String>, u64)],
+    &FrequencySettings,
+)
+    -> pmldesign_solver::Result<pmldesign_solver::RecordEstimate>;
+
+/// `pml estimate` of a record design or its public file (read, and so
+/// verified), of `columns` whose design recorded the rule `recorded` for missing
+/// values: the released columns `{column}_private` of `--data` counted as
+/// tuples, then the record's cells and marginals estimated by `estimate`.
+fn run_record(
+    a: &EstimateArgs,
+    (columns, recorded): (&[String], pmldesign_data::Nulls),
+    estimate: RecordEstimator<'_>,
+) -> Result<(), CliError> {
     let refused = [
         (
             a.counts.is_some(),
@@ -267,14 +293,11 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
             "pml estimate of a record design needs --data FILE with its released columns ({column}_private)".into(),
         ));
     };
-    let private: Vec<String> = r.columns.iter().map(|c| format!("{c}_private")).collect();
-    let usage =
-        |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
+    let private: Vec<String> = columns.iter().map(|c| format!("{c}_private")).collect();
     // A row whose values were missing was released with every private value
     // missing (--nulls drop): left out; anything else missing is refused.
-    let recorded = crate::io::load::recorded_record_nulls(r)?;
     let nulls = released_nulls(a.nulls.map_or(recorded, Into::into));
-    let sample = pmldesign_data::count_records(open_data(path)?, &private, nulls).map_err(usage)?;
+    let sample = released_records(path, a.data_format, &private, nulls)?;
     let released: Vec<(Vec<String>, u64)> = sample
         .tuples()
         .iter()
@@ -288,7 +311,7 @@ fn run_record(a: &EstimateArgs, r: &pmldesign_solver::RecordDesign) -> Result<()
         .collect();
     // The record's masses at the maximum-likelihood estimate (EM), so that they
     // form a distribution (`--method inversion` is refused above).
-    let estimate = pmldesign_solver::estimate_record(r, &released, &settings(a))
+    let estimate = estimate(&released, &settings(a))
         .map_err(|e| CliError::Usage(format!("--data {}: {e}", path.display())))?;
     warn_uncertified(
         estimate.converged,

@@ -6,7 +6,7 @@ use crate::error::CliError;
 use crate::io::load::{design_from_text, record_from_text};
 use crate::io::matrix::read_text;
 use crate::io::write::{check_outputs, emit};
-use pmldesign_solver::{Design, PublicDesign};
+use pmldesign_solver::{Design, PublicDesign, PublicRecord};
 
 /// Runs `pml publish`.
 pub fn run(a: PublishArgs) -> Result<(), CliError> {
@@ -16,11 +16,18 @@ pub fn run(a: PublishArgs) -> Result<(), CliError> {
         &[("--output", output)],
     )?;
     let text = read_text("--mechanism", &a.mechanism)?;
-    if record_from_text("--mechanism", &a.mechanism, &text)?.is_some() {
-        return Err(CliError::Usage(format!(
-            "invalid --mechanism {}: a record design; pml publish takes the design of one column (a record design has no public file yet: hand its design file only to those who may see the sample)",
-            a.mechanism.display()
-        )));
+    if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
+        let public = PublicRecord::of(&r)
+            .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", a.mechanism.display())))?;
+        let mut json = public.to_json();
+        json.push('\n');
+        emit(output, &json)?;
+        let shown = output.map_or("stdout".into(), |p| p.display().to_string());
+        crate::say::note(&format!(
+            "pml publish: wrote {shown}: each column's mechanism, names and guarantee, and the record's, without the prior, counts, sample size or radii; a receiver re-checks the rows and LDP levels, and cannot re-verify {} (the design file, which you keep, certifies them)",
+            public.unverified()
+        ));
+        return Ok(());
     }
     // Reading verifies the design: only a certified design is published.
     let d = design_from_text::<Design>("--mechanism", &a.mechanism, &text)?;

@@ -192,6 +192,51 @@ pub fn load_record(input: &Input) -> Result<RecordSample, CliError> {
     pmldesign_data::count_records_with(reader, &input.column, how).map_err(usage)
 }
 
+/// The released `column` of `--data` (`pml estimate`; CSV or Parquet, as
+/// `format` or the file's name says) counted against the mechanism's `outputs`:
+/// an output never released counts 0; a missing value follows `nulls`.
+pub fn count_released_data(
+    path: &std::path::Path,
+    format: Option<DataFormat>,
+    column: &str,
+    outputs: &[String],
+    nulls: pmldesign_data::Nulls,
+) -> Result<pmldesign_data::CategoryCounts, CliError> {
+    let usage =
+        |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
+    if DataFormat::of(path, format) == DataFormat::Parquet {
+        #[cfg(feature = "parquet")]
+        return pmldesign_data::columnar::count_released_parquet(
+            open_file(path)?,
+            column,
+            outputs,
+            nulls,
+        )
+        .map_err(usage);
+        #[cfg(not(feature = "parquet"))]
+        return Err(no_parquet(path));
+    }
+    pmldesign_data::count_released(open_data(path)?, column, outputs, nulls).map_err(usage)
+}
+
+/// The released tuples of a record's `columns` in `--data` (`pml estimate`;
+/// CSV or Parquet, as `format` or the file's name says), a missing value
+/// following `nulls`.
+pub fn released_records(
+    path: &std::path::Path,
+    format: Option<DataFormat>,
+    columns: &[String],
+    nulls: pmldesign_data::Nulls,
+) -> Result<RecordSample, CliError> {
+    let usage =
+        |e: pmldesign_model::ModelError| CliError::Usage(format!("--data {}: {e}", path.display()));
+    if DataFormat::of(path, format) == DataFormat::Parquet {
+        let how = pmldesign_data::RecordCounting { nulls, bins: &[] };
+        return parquet_records(path, columns, how)?.map_err(usage);
+    }
+    pmldesign_data::count_records(open_data(path)?, columns, nulls).map_err(usage)
+}
+
 #[cfg(feature = "parquet")]
 fn parquet_records(
     path: &std::path::Path,

@@ -188,6 +188,41 @@ pub fn public_from_text(
     )
 }
 
+/// A public record file (`pml publish` of a `compose` or `ldp` record) read
+/// from the file given with `flag` and verified, or `None` when the text is not
+/// one.
+pub fn public_record_from_text(
+    flag: &str,
+    path: &Path,
+    text: &str,
+) -> Result<Option<pmldesign_solver::PublicRecord>, CliError> {
+    use pmldesign_solver::PublicRecord;
+    file_of_kind(
+        (flag, path, text),
+        |h| h.format.as_ref().and_then(|f| f.as_str()) == Some(PublicRecord::FORMAT),
+        PublicRecord::from_json,
+    )
+}
+
+/// What a public record file's parts recorded for missing values (all alike,
+/// as `pml publish` writes them) [default: error].
+pub fn recorded_public_record_nulls(p: &pmldesign_solver::PublicRecord) -> Result<Nulls, CliError> {
+    let field = "parts[].settings.nulls";
+    let mut named = p
+        .parts()
+        .iter()
+        .map(|d| nulls_setting(d.setting("nulls"), field));
+    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
+    for other in named {
+        if other? != first {
+            return Err(CliError::Usage(format!(
+                "invalid {field}: the record's parts disagree on missing values; the file was altered: publish it again from its design file"
+            )));
+        }
+    }
+    Ok(first)
+}
+
 /// What a record design recorded for missing values: its designs' (all alike,
 /// as `pml design` writes them) [default: error].
 pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {

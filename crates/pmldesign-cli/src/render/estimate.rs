@@ -7,7 +7,7 @@ use super::pretty;
 use crate::args::Format;
 use crate::error::CliError;
 use pmldesign_data::bootstrap::BootstrapCheck;
-use pmldesign_model::frequency::{FitTest, FrequencyEstimate, FrequencyMethod, UNLIKELY_FIT};
+use pmldesign_model::frequency::{FitTest, FrequencyEstimate, FrequencyMethod};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -30,17 +30,7 @@ pub struct Report {
 /// What the G test says when it says something: the counts are unlikely under
 /// the mechanism, or the test has no power (also `pml estimate`'s warning).
 pub fn fit_note(fit: &FitTest) -> Option<String> {
-    if fit.unlikely() {
-        return Some(format!(
-            "the released counts are unlikely under this mechanism (G = {} on {} degrees of freedom, p = {:.3e} < {UNLIKELY_FIT:e}): the data may have been released through another design; estimate with the design that released them",
-            num(fit.statistic),
-            fit.degrees_of_freedom,
-            fit.p_value.unwrap_or(0.0)
-        ));
-    }
-    (fit.p_value.is_none()).then(|| {
-        "the mechanism has as many free outputs as estimated masses: any counts fit it, so the goodness-of-fit test has no power".to_string()
-    })
+    fit.note()
 }
 
 impl Report {

@@ -162,3 +162,24 @@ pub fn record_of(dir: &Path, rows: &str, mode: &str) -> (PathBuf, PathBuf) {
         .success();
     (data, design)
 }
+
+/// Writes the CSV text `csv` (a header, then rows of plain values, no quoting)
+/// as a Parquet file of text columns at `path`.
+pub fn parquet_of(csv: &str, path: &Path) {
+    use arrow_array::{ArrayRef, RecordBatch, StringArray};
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let columns = header.iter().enumerate().map(|(j, name)| {
+        let values: Vec<&str> = rows.iter().map(|r| r[j]).collect();
+        (
+            *name,
+            std::sync::Arc::new(StringArray::from(values)) as ArrayRef,
+        )
+    });
+    let batch = RecordBatch::try_from_iter(columns).unwrap();
+    let file = std::fs::File::create(path).unwrap();
+    let mut w = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    w.write(&batch).unwrap();
+    w.close().unwrap();
+}

@@ -27,6 +27,27 @@ impl FitTest {
     pub fn unlikely(&self) -> bool {
         self.p_value.is_some_and(|p| p < UNLIKELY_FIT)
     }
+
+    /// What the test says when it says something (the CLI's and Python's
+    /// `fit.note`, and their warning): the counts are unlikely under the
+    /// mechanism, or the test has no power.
+    pub fn note(&self) -> Option<String> {
+        if self.unlikely() {
+            let g = if self.statistic.is_finite() {
+                format!("{:.6}", self.statistic)
+            } else {
+                "inf".to_string()
+            };
+            return Some(format!(
+                "the released counts are unlikely under this mechanism (G = {g} on {} degrees of freedom, p = {:.3e} < {UNLIKELY_FIT:e}): the data may have been released through another design; estimate with the design that released them",
+                self.degrees_of_freedom,
+                self.p_value.unwrap_or(0.0)
+            ));
+        }
+        self.p_value.is_none().then(|| {
+            "the mechanism has as many free outputs as estimated masses: any counts fit it, so the goodness-of-fit test has no power".to_string()
+        })
+    }
 }
 
 /// The G test of `counts` (one per output) against `fitted` (the model's

@@ -16,7 +16,7 @@ density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 from . import bounds, dask, polars, spark  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
-from ._public import PublicDesign
+from ._public import PublicDesign, PublicRecord
 from ._record_design import RecordDesign, design_record
 from ._records import Baseline, Certificate, Estimate, Guarantee, Record, Verification
 from ._tables import count
@@ -32,6 +32,7 @@ __all__ = [
     "PmlError",
     "PmlTypeError",
     "PublicDesign",
+    "PublicRecord",
     "Record",
     "RecordDesign",
     "Verification",

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, NoRetur
 import numpy as np
 
 from . import _native
-from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats, secret_of
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import PmlError
 from ._public import PublicDesign
@@ -116,35 +116,6 @@ def mechanism_of(
         d = value.to_dict()
         return value.mechanism, d["labels"], d["outputs"], d.get("prior")
     return _matrix("mechanism", value), None, None, None
-
-
-def secret_of(seed: Any) -> Optional[str]:
-    """The key as ``pml apply --seed`` takes it, warning about a short one."""
-    if seed is None:
-        return None
-    if isinstance(seed, (bytes, bytearray)):
-        if len(seed) != 32:
-            raise PmlError(f"invalid seed = {len(seed)} bytes: a key given as bytes has 32; pass os.urandom(32)")
-        return "0x" + bytes(seed).hex()
-    if isinstance(seed, str):
-        try:
-            number = int(seed.strip(), 0)
-        except ValueError:
-            raise PmlError(f"invalid seed = {seed!r}: not a whole number; give a decimal or 0x-hex number below 2^256") from None
-    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        number = int(seed)
-    else:
-        raise PmlError(f"invalid seed = {seed!r}: give a whole number below 2^256, a 0x-hex string or 32 bytes")
-    if not 0 <= number < 2**256:
-        raise PmlError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^256); pass e.g. secrets.randbits(256)")
-    if number.bit_length() < 64:
-        warnings.warn(
-            f"the seed is a {number.bit_length()}-bit number: whoever knows the mechanism can try every "
-            "seed that short and undo the noise; keep it secret and use secrets.randbits(256)",
-            UserWarning,
-            stacklevel=3,
-        )
-    return str(number)
 
 
 def shared_secret(seed: Any) -> str:
@@ -452,10 +423,10 @@ def apply(
         raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     if keep_raw is not False:
         raise PmlError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
-    if type(design_or_matrix).__name__ == "PublicDesign":
+    if type(design_or_matrix).__name__ in ("PublicDesign", "PublicRecord"):
         raise PmlError(
-            "invalid design_or_matrix: a PublicDesign carries no certificate to verify; "
-            "apply the Design it was published from (Design.public() is for the receivers)"
+            f"invalid design_or_matrix: a {type(design_or_matrix).__name__} carries no certificate to verify; "
+            "apply the design it was published from (.public() is for the receivers)"
         )
     design_or_matrix = cast(MechanismLike, design_or_matrix)
     matrix, own_labels, outputs, _ = mechanism_of(design_or_matrix)

@@ -10,7 +10,8 @@ text). Integers are row indices only when the caller says so (``codes=True``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Literal, Tuple, cast
+import warnings
+from typing import Any, Callable, List, Literal, Optional, Tuple, cast
 
 import numpy as np
 
@@ -188,3 +189,33 @@ def _arrow(values: Any, labels: List[str]) -> Coded:
     index = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(labels, type=pa.string()))
     codes = pc.fill_null(index.cast(pa.int64()), UNKNOWN).to_numpy(zero_copy_only=False)
     return np.where(nulls, NULL, codes), lambda i: repr(values[i].as_py())
+
+
+def secret_of(seed: Any, stacklevel: int = 3) -> Optional[str]:
+    """The key as ``pml apply --seed`` and ``pml design --seed`` take it, warning
+    about a short one (under 64 bits, as ``pml`` warns)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bytes, bytearray)):
+        if len(seed) != 32:
+            raise PmlError(f"invalid seed = {len(seed)} bytes: a key given as bytes has 32; pass os.urandom(32)")
+        return "0x" + bytes(seed).hex()
+    if isinstance(seed, str):
+        try:
+            number = int(seed.strip(), 0)
+        except ValueError:
+            raise PmlError(f"invalid seed = {seed!r}: not a whole number; give a decimal or 0x-hex number below 2^256") from None
+    elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        number = int(seed)
+    else:
+        raise PmlError(f"invalid seed = {seed!r}: give a whole number below 2^256, a 0x-hex string or 32 bytes")
+    if not 0 <= number < 2**256:
+        raise PmlError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^256); pass e.g. secrets.randbits(256)")
+    if number.bit_length() < 64:
+        warnings.warn(
+            f"the seed is a {number.bit_length()}-bit number: whoever knows the mechanism can try every "
+            "seed that short and undo the noise; keep it secret and use secrets.randbits(256)",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+    return str(number)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Literal, Mapping, O
 import numpy as np
 
 from . import _native
-from ._codes import Nulls, check_nulls_name
+from ._codes import Nulls, check_nulls_name, secret_of
 from ._native import PmlError
 from . import _report
 from ._records import _CERTIFIED, Baseline, Certificate, Checked, Guarantee, Record, Verification
@@ -612,6 +612,8 @@ def design_from_counts(
     progress: Optional[Progress] = None,
     nulls: Nulls = "error",
     bins: Any = None,
+    private_prior: Optional[float] = None,
+    seed: Any = None,
 ) -> Design:
     """The design from category counts of m samples, with failure probability ``delta``.
 
@@ -647,6 +649,22 @@ def design_from_counts(
         engines read the data the same way.
     bins : sequence of float, optional
         The public edges given to :func:`count`; recorded in the same way.
+    private_prior : float, optional
+        eps_D: a design that does not reveal the counts' distribution, as ``pml
+        design --private-prior``. The counts get exact discrete Laplace noise of
+        scale ``1/eps_D`` drawn from ``seed``, the ball is centred at the noisy
+        estimate and its radius widened for the noise (half of ``delta`` for the
+        sample, half for the noise: §6 of the theory page of the user guide).
+        The design holds the noisy estimate and noisy total only, and the
+        published mechanism is eps_D-DP about the dataset. Counts given as a
+        mapping need ``labels`` (or ``bins``): the categories seen would
+        otherwise be published as the alphabet.
+    seed : int, str or bytes
+        With ``private_prior``, required: the secret key of the noise (a whole
+        number below 2^256, a 0x-hex string or 32 bytes; keep it secret, e.g.
+        ``secrets.randbits(256)``). A key under 64 bits warns, as ``pml``
+        does. The same counts, level and key give the same design as ``pml
+        design --counts ... --private-prior EPS_D --seed KEY``.
 
     Returns
     -------
@@ -665,6 +683,7 @@ def design_from_counts(
     >>> d.guarantee.statement
     'with probability at least 1 - 0.000001 over the sample of 1000, the mechanism is 1-PML for the true distribution'
     """
+    noise = _private_prior(private_prior, seed, counts, labels, bins)
     counts, labels = _counts_and_labels(counts, labels, loss)
     recorded = _recorded_reading(nulls, bins, labels)
     data = _native.design_from_counts(
@@ -673,11 +692,33 @@ def design_from_counts(
         _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
         delta=_number("delta", delta),
         radius=_text("radius", radius, "free"),
+        private_prior=noise,
         progress=_progress(progress),
     )
     if recorded and data.get("provenance") is not None:
         data["provenance"]["settings"].update(recorded)
     return Design(data, _CERTIFIED)
+
+
+def _private_prior(level: Any, seed: Any, counts: Any, labels: Any, bins: Any) -> Optional[Tuple[float, str]]:
+    """``private_prior=`` and its ``seed=`` checked as ``pml design
+    --private-prior`` checks its flags: the level, and the secret key (required)."""
+    if level is None:
+        if seed is not None:
+            raise PmlError("invalid seed without private_prior=: a seed keys the noise on the counts; pass private_prior=EPS_D or drop seed=")
+        return None
+    if seed is None:
+        raise PmlError(
+            "invalid seed = None: private_prior= needs the secret key of the noise on the counts; "
+            "pass seed=secrets.randbits(256) and keep it secret"
+        )
+    is_series = type(counts).__module__.startswith("pandas") and type(counts).__name__ == "Series"
+    if (isinstance(counts, Mapping) or is_series) and labels is None and bins is None:
+        raise PmlError(
+            "invalid private_prior without labels= or bins=: the categories seen in the counts would be published "
+            "as the alphabet; fix the alphabet with labels=[...] (or count with public bins=)"
+        )
+    return _number("private_prior", level), str(secret_of(seed, stacklevel=4))
 
 
 def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) -> Dict[str, str]:

@@ -6,13 +6,15 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "design", "design_from_counts", "check_design", "estimate",
+    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
     "verify_design", "apply_codes", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
-    "envelope", "bound", "design_record", "check_record", "estimate_record", "design_report", "record_report",
+    "envelope", "bound", "design_record", "check_record", "estimate_record",
+    "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
 
 PML_TOLERANCE: float
 ROW_SUM_TOLERANCE: float
+OUTPUT_FORMAT_VERSION: int
 
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""
@@ -50,6 +52,7 @@ def design_from_counts(
     *,
     delta: float,
     radius: str = ...,
+    private_prior: Optional[Tuple[float, str]] = ...,
     progress: Optional[Callable[[Dict[str, float]], Any]] = ...,
 ) -> Dict[str, Any]: ...
 def check_design(text: str) -> Dict[str, Any]: ...
@@ -113,5 +116,8 @@ def design_record(
 ) -> str: ...
 def check_record(text: str) -> str: ...
 def estimate_record(text: str, released: List[Tuple[List[str], int]], confidence: float) -> str: ...
+def public_record(text: str) -> str: ...
+def check_public_record(text: str) -> str: ...
+def estimate_public_record(text: str, released: List[Tuple[List[str], int]], confidence: float) -> str: ...
 def design_report(text: str, tradeoff: Optional[float] = ..., design_file: Optional[str] = ...) -> str: ...
 def record_report(text: str, design_file: Optional[str] = ...) -> str: ...

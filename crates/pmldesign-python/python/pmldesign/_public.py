@@ -97,3 +97,71 @@ class PublicDesign(Checked):
 def public_of(design_json: str) -> PublicDesign:
     """The public part of a design's JSON (read back and verified first)."""
     return PublicDesign.from_json(_native.public_design(design_json))
+
+
+class PublicRecord(Checked):
+    """What the receivers of a ``compose`` or ``ldp`` record release get, as ``pml
+    publish`` writes it for a record design: one :class:`PublicDesign` per column
+    (``parts``), the record's ``columns``, ``mode`` and total level, and the
+    record's guarantee in words, re-derived on reading from the parts' levels. No
+    prior, count, sample size or radius.
+
+    Made by :meth:`RecordDesign.public`, written with ``to_json()``, read back
+    with ``PublicRecord.from_json``. :func:`estimate` takes it in place of the
+    record design, with the released frame; :func:`apply` refuses it.
+    """
+
+    @classmethod
+    def _checked(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
+        import json
+
+        return cls.from_json(json.dumps(dict(data)))._data
+
+    @classmethod
+    def from_json(cls, text: str) -> "PublicRecord":
+        """A public record file read back: every part re-checked and the record's
+        sentence re-derived; a file whose statements differ is refused (PmlError)."""
+        import json
+
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise PmlError(f"invalid text of type {type(text).__name__}: pass the str of PublicRecord.to_json()")
+        if isinstance(text, (bytes, bytearray)):
+            text = bytes(text).decode("utf-8", errors="replace")
+        return cls(json.loads(_native.check_public_record(text)), _CERTIFIED)
+
+    @property
+    def columns(self) -> List[str]:
+        """The record's columns, released as ``{column}_private``."""
+        return list(self._data["columns"])
+
+    @property
+    def mode(self) -> str:
+        """``compose`` or ``ldp``."""
+        return str(self._data["mode"])
+
+    @property
+    def parts(self) -> List[PublicDesign]:
+        """The public part of each column, in the columns' order."""
+        return [PublicDesign(part, _CERTIFIED) for part in self._data["parts"]]
+
+    @property
+    def guarantee(self) -> str:
+        """The record's guarantee in words."""
+        return str(self._data["guarantee"])
+
+    @property
+    def unverified(self) -> str:
+        """What a receiver cannot re-verify from this file."""
+        if self.mode == "ldp":
+            return "the designs' optimality"
+        return (
+            "the record's PML guarantee, which depends on the distribution of the record that the file "
+            "leaves out, and the designs' optimality"
+        )
+
+
+def public_record_of(record_json: str) -> PublicRecord:
+    """The public file of a record design's JSON (read back and re-certified first)."""
+    import json
+
+    return PublicRecord(json.loads(_native.public_record(record_json)), _CERTIFIED)

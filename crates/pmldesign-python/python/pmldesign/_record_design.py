@@ -20,6 +20,7 @@ import numpy as np
 
 from . import _bins, _native, _report
 from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
+from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
 from ._native import PmlError
@@ -78,15 +79,13 @@ class RecordDesign(Checked):
         text = text.decode() if isinstance(text, (bytes, bytearray)) else text
         return cls(json.loads(_native.check_record(text))["record"], _CERTIFIED)
 
-    def public(self) -> Any:
-        """Not for records yet: a record's channel is indexed by the cells its sample
-        holds, so its file cannot leave the sample out. Raises PmlError, as ``pml
-        publish`` refuses a record design; hand the record's design file only to those
-        who may see the sample."""
-        raise PmlError(
-            "invalid RecordDesign.public(): a record design has no public file yet (its channel is "
-            "indexed by the cells its sample holds); hand its design file only to those who may see the sample"
-        )
+    def public(self) -> "PublicRecord":
+        """What the receivers of the release get, as ``pml publish`` writes it: for
+        a ``compose`` or ``ldp`` record, one public part per column with the
+        record's columns, mode, level and guarantee (:class:`PublicRecord`). A
+        ``joint`` record raises PmlError: its alphabet is the sample's
+        combinations, which the file would publish."""
+        return public_record_of(self.to_json())
 
     def to_html(self, *, design_file: Optional[str] = None) -> str:
         """The self-contained HTML report of the record design, as ``pml design

@@ -191,7 +191,10 @@ class Estimate(Record):
     @property
     def estimates(self) -> List[Dict[str, Any]]:
         """One dict per group of inputs released alike: ``label``, ``inputs``,
-        ``estimate``, ``lower``, ``upper``, ``standard_error`` (ready for
+        ``dependent`` (a block of linearly dependent rows), ``estimate``,
+        ``lower``, ``upper``, ``standard_error`` and ``unprojected`` (for
+        inversion, the estimate before its projection onto the simplex; None for
+        EM), as in ``pml estimate --format json`` (ready for
         ``pandas.DataFrame(result.estimates)``)."""
         return copy.deepcopy(list(self._data.get("estimates", [])))
 

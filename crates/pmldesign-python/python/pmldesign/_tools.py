@@ -16,7 +16,7 @@ from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import PmlError
-from ._public import PublicDesign
+from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
 
 
@@ -164,14 +164,15 @@ def estimate(
 
     Parameters
     ----------
-    mechanism : Design, PublicDesign, RecordDesign or array_like
+    mechanism : Design, PublicDesign, RecordDesign, PublicRecord or array_like
         The design (or matrix) the data went through; a receiver passes the
-        :class:`PublicDesign` the data holder handed out (``Design.public()``).
+        :class:`PublicDesign` the data holder handed out (``Design.public()``),
+        or for a record the :class:`PublicRecord` (``RecordDesign.public()``).
     released : column or table, optional
         The released column (anything :func:`count` takes, with ``column`` for a
         table; its values are the mechanism's output labels). With a
-        :class:`RecordDesign`, the released pandas or polars frame (its
-        ``{column}_private`` columns).
+        :class:`RecordDesign` or :class:`PublicRecord`, the released pandas or
+        polars frame (its ``{column}_private`` columns).
     counts : dict or sequence of int, optional
         Instead of ``released``: ``{output label: count}`` or one count per output.
     column : str, optional
@@ -195,13 +196,16 @@ def estimate(
     Returns
     -------
     Record
-        ``estimates``: one dict per group (``label``, ``inputs``, ``estimate``,
-        ``lower``, ``upper``, ``standard_error``), ready for
+        ``estimates``: one dict per group (``label``, ``inputs``,
+        ``dependent``, ``estimate``, ``lower``, ``upper``, ``standard_error``,
+        ``unprojected``), ready for
         ``pandas.DataFrame(result.to_dict()["estimates"])``; ``notes``, one
-        sentence per group of linearly dependent rows; and ``method``,
-        ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
-        ``converged``, ``likelihood_gap`` (the maximum log-likelihood exceeds the
-        estimate's by at most this many nats). For a record, ``marginals`` and ``joint`` instead, each mass
+        sentence per group of linearly dependent rows; ``fit`` (the G test, with
+        its ``note``); and ``method``, ``rows``, ``confidence``,
+        ``log_likelihood``, ``iterations``, ``converged``, ``likelihood_gap``
+        (the maximum log-likelihood exceeds the estimate's by at most this many
+        nats), ``bootstrap_replicates``: the fields of ``pml estimate --format
+        json``. For a record, ``marginals`` and ``joint`` instead, each mass
         with ``lower``/``upper`` where the released data determine it and
         ``identifiable`` False where they do not.
 
@@ -219,7 +223,7 @@ def estimate(
     >>> [e["label"] for e in est.to_dict()["estimates"]]
     ['no', 'yes']
     """
-    if type(mechanism).__name__ == "RecordDesign":
+    if type(mechanism).__name__ in ("RecordDesign", "PublicRecord"):
         if counts is not None or bootstrap is not None:
             raise PmlError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
         if method != "em":
@@ -262,6 +266,8 @@ def estimate(
     out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence), reps, key))
     check = out.pop("bootstrap", None)
     groups = out.pop("groups")
+    dependent = out.pop("dependent", None) or [False] * len(groups)
+    unprojected = out.get("unprojected") or []
     rows = []
     for g, inputs in enumerate(groups):
         names = [labels[x] for x in inputs]
@@ -269,10 +275,12 @@ def estimate(
             {
                 "label": names[0] if len(names) == 1 else "{" + ", ".join(names) + "}",
                 "inputs": names,
+                "dependent": bool(dependent[g]),
                 "estimate": out["estimate"][g],
                 "lower": out["lower"][g],
                 "upper": out["upper"][g],
                 "standard_error": out["standard_error"][g],
+                "unprojected": unprojected[g] if g < len(unprojected) else None,
                 **(
                     {}
                     if check is None
@@ -280,7 +288,6 @@ def estimate(
                 ),
             }
         )
-    dependent = out.pop("dependent", None) or [False] * len(groups)
     notes = [
         f"inputs {row['label']} are released as one group: only their total is estimable "
         "(their rows of the mechanism are linearly dependent)"
@@ -295,13 +302,8 @@ def estimate(
         )
     fit = dict(out["fit"])
     if fit["p_value"] is not None and fit["p_value"] < 1e-6:
-        unlikely = (
-            f"the released counts are unlikely under this mechanism (G = {fit['statistic']:.6g} on "
-            f"{fit['degrees_of_freedom']} degrees of freedom, p = {fit['p_value']:.3e} < 1e-6): the data may "
-            "have been released through another design; estimate with the design that released them"
-        )
-        notes.append(unlikely)
-        warnings.warn(unlikely, stacklevel=2)
+        notes.append(fit["note"])
+        warnings.warn(fit["note"], stacklevel=2)
     if check is not None and check.get("uncertified"):
         late = f"{check['uncertified']} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood"
         notes.append(late)
@@ -314,7 +316,16 @@ def estimate(
         notes.append(uncertified)
         warnings.warn(uncertified, stacklevel=2)
     kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged", "likelihood_gap")
-    return Estimate({"estimates": rows, "notes": notes, "fit": fit, **{k: out[k] for k in kept}})
+    return Estimate(
+        {
+            "format_version": _native.OUTPUT_FORMAT_VERSION,
+            "estimates": rows,
+            "notes": notes,
+            "fit": fit,
+            "bootstrap_replicates": reps,
+            **{k: out[k] for k in kept},
+        }
+    )
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
@@ -332,7 +343,9 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
         )
     from ._record_design import recorded_nulls
 
-    dropped = recorded_nulls(design) == "drop"
+    public = isinstance(design, PublicRecord)
+    rule = design.parts[0].settings.get("nulls", "error") if public else recorded_nulls(design)
+    dropped = rule == "drop"
     if module == "pandas":
         if dropped:
             # Rows released with every private value null (nulls='drop'): left out.
@@ -351,7 +364,8 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
             raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = data.group_by(columns, maintain_order=True).len()
         tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]
-    out = json.loads(_native.estimate_record(design.to_json(), tuples, confidence))
+    native = _native.estimate_public_record if public else _native.estimate_record
+    out = json.loads(native(design.to_json(), tuples, confidence))
     def mass(v: Any) -> Dict[str, Any]:
         return {k: v[k] for k in ("estimate", "lower", "upper", "standard_error", "identifiable")}
     marginals = [
@@ -361,4 +375,4 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     if not out["converged"]:
         warnings.warn(f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood", stacklevel=2)
     keep = ("rows", "log_likelihood", "iterations", "converged", "likelihood_gap", "confidence")
-    return Record({"record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})
+    return Record({"format_version": _native.OUTPUT_FORMAT_VERSION, "record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})

@@ -8,7 +8,7 @@
 //! interval ([`FunctionalValue::identifiable`]).
 
 use crate::error::Result;
-use crate::record::{RecordDesign, RecordMode};
+use crate::record::{PublicRecord, RecordDesign, RecordMode};
 use pmldesign_model::frequency::{FrequencySettings, FunctionalValue, estimate_functionals};
 use pmldesign_model::{Mechanism, ModelError};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,29 @@ pub fn estimate_record(
     released: &[(Vec<String>, u64)],
     settings: &FrequencySettings,
 ) -> Result<RecordEstimate> {
-    let channel = channel(r)?;
+    estimate_over(&r.columns, channel(r)?, released, settings)
+}
+
+/// [`estimate_record`] from a public record file: the same estimate as from the
+/// design it was published from (the channel is the product of its parts).
+pub fn estimate_public_record(
+    p: &PublicRecord,
+    released: &[(Vec<String>, u64)],
+    settings: &FrequencySettings,
+) -> Result<RecordEstimate> {
+    let parts: Vec<Part<'_>> = (p.parts().iter())
+        .map(|d| (d.labels(), d.outputs(), d.mechanism()))
+        .collect();
+    estimate_over(p.columns(), product_channel(&parts)?, released, settings)
+}
+
+/// The estimate of the record of `columns` over its channel.
+fn estimate_over(
+    columns: &[String],
+    channel: Channel,
+    released: &[(Vec<String>, u64)],
+    settings: &FrequencySettings,
+) -> Result<RecordEstimate> {
     let mut counts = vec![0u64; channel.released.len()];
     let index: std::collections::HashMap<&[String], usize> = (channel.released.iter())
         .enumerate()
@@ -74,7 +96,7 @@ pub fn estimate_record(
         };
         counts[t] += n;
     }
-    let k = r.columns.len();
+    let k = columns.len();
     let mut functionals: Vec<Vec<f64>> = (0..channel.cells.len())
         .map(|c| {
             (0..channel.cells.len())
@@ -97,7 +119,7 @@ pub fn estimate_record(
         .map(|vs| vs.into_iter().zip(rest.by_ref()).collect())
         .collect();
     Ok(RecordEstimate {
-        columns: r.columns.clone(),
+        columns: columns.to_vec(),
         joint,
         marginals,
         rows: f.rows,
@@ -124,9 +146,17 @@ fn column_values(cells: &[Vec<String>], j: usize) -> Vec<String> {
 fn channel(r: &RecordDesign) -> Result<Channel> {
     match r.mode {
         RecordMode::Joint => joint_channel(r),
-        _ => product_channel(r),
+        _ => {
+            let parts: Vec<Part<'_>> = (r.designs.iter())
+                .map(|d| (&d.labels[..], &d.outputs[..], &d.mechanism))
+                .collect();
+            product_channel(&parts)
+        }
     }
 }
+
+/// A column's release: its labels, its outputs and its mechanism.
+type Part<'a> = (&'a [String], &'a [String], &'a Mechanism);
 
 /// `joint`: the design over the cells, its outputs merged by the tuple each is
 /// written as.
@@ -156,27 +186,26 @@ fn joint_channel(r: &RecordDesign) -> Result<Channel> {
 }
 
 /// `compose`, `ldp`: each column released by its own design, independently.
-fn product_channel(r: &RecordDesign) -> Result<Channel> {
-    let inputs: usize = r.designs.iter().map(|d| d.labels.len()).product();
-    let outputs: usize = r.designs.iter().map(|d| d.outputs.len()).product();
+fn product_channel(parts: &[Part<'_>]) -> Result<Channel> {
+    let inputs: usize = parts.iter().map(|p| p.0.len()).product();
+    let outputs: usize = parts.iter().map(|p| p.1.len()).product();
     check_size(inputs, outputs)?;
-    let cells = product(r.designs.iter().map(|d| d.labels.len()).collect());
-    let tuples = product(r.designs.iter().map(|d| d.outputs.len()).collect());
+    let cells = product(parts.iter().map(|p| p.0.len()).collect());
+    let tuples = product(parts.iter().map(|p| p.1.len()).collect());
     let rows = cells
         .iter()
         .map(|c| {
             tuples
                 .iter()
                 .map(|t| {
-                    let each = r.designs.iter().enumerate();
-                    each.map(|(j, d)| d.mechanism.matrix()[[c[j], t[j]]])
-                        .product()
+                    let each = parts.iter().enumerate();
+                    each.map(|(j, p)| p.2.matrix()[[c[j], t[j]]]).product()
                 })
                 .collect()
         })
         .collect();
-    let labels: Vec<&[String]> = r.designs.iter().map(|d| &d.labels[..]).collect();
-    let outputs: Vec<&[String]> = r.designs.iter().map(|d| &d.outputs[..]).collect();
+    let labels: Vec<&[String]> = parts.iter().map(|p| p.0).collect();
+    let outputs: Vec<&[String]> = parts.iter().map(|p| p.1).collect();
     Ok(Channel {
         cells: cells.iter().map(|c| named(c, &labels)).collect(),
         released: tuples.iter().map(|t| named(t, &outputs)).collect(),

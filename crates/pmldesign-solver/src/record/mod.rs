@@ -24,11 +24,13 @@
 mod estimate;
 mod modes;
 mod outcome;
+mod public;
 mod split;
 mod verify;
 
-pub use estimate::{MAX_CHANNEL_ENTRIES, RecordEstimate, estimate_record};
+pub use estimate::{MAX_CHANNEL_ENTRIES, RecordEstimate, estimate_public_record, estimate_record};
 pub use outcome::{Naive, RecordDesign, RecordGuarantee, RecordUtility};
+pub use public::PublicRecord;
 
 use crate::error::Result;
 use crate::settings::Settings;

@@ -236,42 +236,59 @@ fn decode(s: &RecordSample, mode: RecordMode, c: &Columns) -> Vec<Vec<String>> {
 
 /// The guarantee in words, citing the composition theorem.
 fn statement(p: &RecordProblem, mode: RecordMode, epsilons: &[f64]) -> String {
-    let names = p.sample.columns().join(", ");
-    let outputs = p
-        .sample
-        .columns()
+    let level = (p.epsilon, epsilons, p.delta);
+    stated(p.sample.columns(), mode, level, Some(&p.sample))
+}
+
+/// The guarantee of a release of `columns` at `(epsilon, epsilons, delta)` in
+/// words, from the sample where there is one; without it (a public record file),
+/// from those alone, the estimates and cells of the sample left unnamed.
+pub(super) fn stated(
+    columns: &[String],
+    mode: RecordMode,
+    (eps, epsilons, delta): (f64, &[f64], Option<f64>),
+    sample: Option<&RecordSample>,
+) -> String {
+    let names = columns.join(", ");
+    let outputs = columns
         .iter()
         .map(|c| format!("{c}_private"))
         .collect::<Vec<_>>()
         .join(", ");
-    let eps = p.epsilon;
     let sum = epsilons
         .iter()
         .map(|e| e.to_string())
         .collect::<Vec<_>>()
         .join(" + ");
-    let (lead, prior) = match p.delta {
-        Some(d) if mode == RecordMode::Compose => (
+    let (lead, prior) = match (delta, sample) {
+        (Some(d), Some(s)) if mode == RecordMode::Compose => (
             format!(
                 "With probability at least 1 - {d} over the sample ({d} shared equally by the {} estimates the balls rest on), ",
-                pmldesign_model::record::radius::events(&p.sample)
+                pmldesign_model::record::radius::events(s)
             ),
             "the true distribution",
         ),
-        Some(d) => (
+        (Some(d), None) if mode == RecordMode::Compose => (
+            format!(
+                "With probability at least 1 - {d} over the data holder's sample ({d} shared equally by the estimates the balls rest on), "
+            ),
+            "the true distribution",
+        ),
+        (Some(d), _) => (
             format!("With probability at least 1 - {d} over the sample, "),
             "the true distribution",
         ),
-        None => (String::new(), "the sample's joint estimate"),
+        (None, Some(_)) => (String::new(), "the sample's joint estimate"),
+        (None, None) => (String::new(), "the data holder's joint estimate"),
     };
     match mode {
         RecordMode::Ldp => format!(
             "({outputs}) is {eps}-LDP, so {eps}-PML about the whole record ({names}) for every distribution: each column is {}-LDP and the levels add up (thesis Theorem 5.24 (i))",
-            epsilons[0]
+            epsilons.first().copied().unwrap_or(eps)
         ),
         RecordMode::Joint => format!(
             "{lead}the release of ({names}) through one design over their {} combinations is {eps}-PML about the whole record for {prior}",
-            p.sample.cells().unwrap_or(0)
+            sample.and_then(RecordSample::cells).unwrap_or(0)
         ),
         _ => format!(
             "{lead}({outputs}) is {eps}-PML about the whole record ({names}) for {prior}: the columns' levels {sum} add up (thesis Theorem 5.24 (i)), each column's design holding for every prior in the l1 ball that holds its conditional priors"

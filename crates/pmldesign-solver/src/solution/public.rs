@@ -144,6 +144,20 @@ impl PublicDesign {
         PublicDesign::checked(file)
     }
 
+    /// A public file's JSON value, read as [`PublicDesign::from_json`] reads its
+    /// text (a part of a public record file).
+    pub(crate) fn from_value(value: serde_json::Value) -> crate::Result<PublicDesign> {
+        let file: PublicFile = serde_json::from_value(value).map_err(|e| {
+            crate::SolverError::from(pmldesign_model::ModelError::invalid(
+                "public file",
+                "its JSON",
+                format!("not a public design file ({e})"),
+                "give the output of `pml publish`",
+            ))
+        })?;
+        PublicDesign::checked(file)
+    }
+
     /// The file's statements against their re-derivation.
     fn checked(f: PublicFile) -> crate::Result<PublicDesign> {
         if f.format != PUBLIC_FORMAT || f.version != PUBLIC_VERSION {
