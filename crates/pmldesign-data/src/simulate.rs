@@ -6,13 +6,15 @@
 //! This is what the design-time advice compares where the rows' number is known:
 //! the figure in the m -> infinity limit (inverse Fisher information) can reverse
 //! the comparison at real sizes. Replicate r draws from row r of the keyed stream
-//! ([`crate::stream`]) of `seed` and the stream's name, one replicate after the
-//! other: the same input gives the same bytes on any machine and thread count.
+//! ([`crate::stream`]) of `seed` and the stream's name; the replicates run in
+//! parallel and their errors are summed in replicate order, so the same input
+//! gives the same bytes at any thread count.
 
 use crate::bootstrap::multinomial;
 use crate::stream::{ColumnStream, StreamKey};
 use pmldesign_model::frequency::{FrequencySettings, estimate_frequencies};
 use pmldesign_model::{Mechanism, ModelError, Result};
+use rayon::prelude::*;
 
 /// The most replicates one simulation draws.
 pub const MAX_REPLICATES: usize = 100_000;
@@ -56,24 +58,27 @@ pub fn simulated_error(
         })
         .collect();
     let key = StreamKey::parse(&sim.seed.to_string())?;
-    let mut stream = ColumnStream::new(&key, sim.stream, WORDS_PER_REP);
     let settings = FrequencySettings::default();
-    let mut total = 0.0;
-    for r in 0..sim.replicates {
-        let counts = multinomial(sim.rows, &q, stream.at(r as u64));
-        let e = estimate_frequencies(mechanism, &counts, &settings)?;
-        if e.groups.len() != prior.len() || e.groups.iter().any(|g| g.len() != 1) {
-            return Ok(None);
-        }
-        let squared: f64 = e
-            .groups
-            .iter()
-            .zip(&e.estimate)
-            .map(|(g, p_hat)| (p_hat - prior[g[0]]).powi(2))
-            .sum();
-        total += squared;
-    }
-    Ok(Some(sim.rows as f64 * total / sim.replicates as f64))
+    // Each replicate seeks its own row of a fresh stream (a stream read on from
+    // the last replicate would continue where that one's draws stopped); the
+    // squared errors are summed in replicate order: the thread count changes no bit.
+    let squared = (0..sim.replicates)
+        .into_par_iter()
+        .map(|r| {
+            let mut stream = ColumnStream::new(&key, sim.stream, WORDS_PER_REP);
+            let counts = multinomial(sim.rows, &q, stream.at(r as u64));
+            let e = estimate_frequencies(mechanism, &counts, &settings)?;
+            let alone = e.groups.len() == prior.len() && e.groups.iter().all(|g| g.len() == 1);
+            Ok(alone.then(|| {
+                let pairs = e.groups.iter().zip(&e.estimate);
+                pairs
+                    .map(|(g, p_hat)| (p_hat - prior[g[0]]).powi(2))
+                    .sum::<f64>()
+            }))
+        })
+        .collect::<Result<Vec<Option<f64>>>>()?;
+    let total: Option<f64> = squared.into_iter().sum();
+    Ok(total.map(|t| sim.rows as f64 * t / sim.replicates as f64))
 }
 
 /// The simulation's inputs: a prior of the mechanism's inputs, at least one row
@@ -166,6 +171,37 @@ mod tests {
         let q1 = 0.1 * a + 0.9 * (1.0 - a);
         let limit = 2.0 * q1 * (1.0 - q1) / (2.0 * a - 1.0).powi(2);
         assert!(exact_binary(a, 0.1, 20).0 < 0.8 * limit);
+    }
+
+    /// One thread or several: the same bits.
+    #[test]
+    fn the_figure_does_not_depend_on_the_thread_count() {
+        let w = Mechanism::from_rows(vec![
+            vec![0.6, 0.2, 0.2],
+            vec![0.2, 0.6, 0.2],
+            vec![0.2, 0.2, 0.6],
+        ])
+        .unwrap();
+        let sim = Simulation {
+            rows: 500,
+            replicates: 64,
+            seed: 3,
+            stream: "t",
+        };
+        let at = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                simulated_error(&w, &[0.7, 0.2, 0.1], &sim)
+                    .unwrap()
+                    .unwrap()
+            })
+        };
+        let one = at(1);
+        assert_eq!(one.to_bits(), at(3).to_bits());
+        assert_eq!(one.to_bits(), at(8).to_bits());
     }
 
     #[test]
