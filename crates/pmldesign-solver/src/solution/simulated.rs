@@ -24,8 +24,10 @@ pub const ADVICE_SEED: u64 = 1;
 pub const ADVICE_INPUTS_UP_TO: usize = 64;
 
 /// The most cells `replicates x N x M`, summed over the mechanisms simulated,
-/// that one simulation draws and estimates; past it the advice keeps the limit.
-pub const ADVICE_WORK_UP_TO: u64 = 200 * 4 * 64 * 64;
+/// that one simulation draws and estimates (the design and two randomized
+/// responses at 32 inputs: 614,400; each EM fit also costs a few N^3 for its
+/// intervals); past it the advice keeps the limit and says so.
+pub const ADVICE_WORK_UP_TO: u64 = 1_000_000;
 
 /// The most replicates a stored simulation may state.
 const MAX_STATED_REPLICATES: usize = 100_000;
