@@ -111,3 +111,48 @@ fn the_report_says_what_its_figures_assume() {
         "its seed and replicates"
     );
 }
+
+/// A stored design's simulated figures are advice: read back without being
+/// simulated again (another figure of the right shape is accepted), but a
+/// figure of the wrong shape is refused in one line naming the field.
+#[test]
+fn stored_simulated_figures_are_checked_for_shape_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "design",
+        "--counts",
+        "30,20,10,5",
+        "--epsilon",
+        "1",
+        "-q",
+        "--format",
+        "json",
+    ];
+    let design = crate::common::output_file(dir.path(), "d.json", &args);
+    let stored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&design).unwrap()).unwrap();
+    assert_eq!(stored["estimation"]["simulated"]["rows"], 65, "{stored}");
+    let assess = |d: &serde_json::Value| {
+        let path = crate::common::write(dir.path(), "forged.json", &d.to_string());
+        pml()
+            .args(["assess", "--design", s(&path)])
+            .output()
+            .unwrap()
+    };
+    let mut other = stored.clone();
+    other["estimation"]["simulated"]["error_per_row"][0] = serde_json::json!(1.0e6);
+    assert!(
+        assess(&other).status.success(),
+        "not re-checked, so not refused"
+    );
+    let mut bad = stored.clone();
+    bad["estimation"]["simulated"]["error_per_row"][0] = serde_json::json!(-1.0);
+    let out = assess(&bad);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("estimation.simulated.error_per_row[0]"),
+        "{err}"
+    );
+}
