@@ -155,7 +155,9 @@ impl Estimation {
     }
 
     /// A stored copy against the figures re-derived from `d`: the same rows,
-    /// names and groups, errors within 1e-9 relative.
+    /// names and groups, errors within 1e-9 relative; the simulated figures
+    /// checked for shape only, kept and marked not re-checked
+    /// ([`SimulatedErrors::check`]).
     pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
         let derived = Estimation::of(d)?;
         let Some(derived) = derived.filter(|e| e.rows.len() == self.rows.len()) else {
