@@ -2,6 +2,7 @@
 //! `cargo test --test cli -- MODULE::` runs one file): each module is one
 //! problem class.
 
+mod advice;
 mod apply;
 mod assess;
 mod bins;

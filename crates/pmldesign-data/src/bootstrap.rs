@@ -100,7 +100,7 @@ fn fitted_outputs(mechanism: &Mechanism, estimate: &FrequencyEstimate) -> Vec<f6
 
 /// `m` rows spread over the outputs with probabilities `q`, by conditional
 /// binomials (the count of output y among the rows not yet placed).
-fn multinomial<R: rand::Rng + ?Sized>(m: u64, q: &[f64], rng: &mut R) -> Vec<u64> {
+pub(crate) fn multinomial<R: rand::Rng + ?Sized>(m: u64, q: &[f64], rng: &mut R) -> Vec<u64> {
     let mut counts = vec![0u64; q.len()];
     let (mut left, mut rest) = (m, q.iter().sum::<f64>());
     for (y, &qy) in q.iter().enumerate() {

@@ -47,6 +47,7 @@ pub mod privatise;
 pub mod record_privatise;
 pub mod records;
 pub mod sampler;
+pub mod simulate;
 pub mod stream;
 mod table;
 

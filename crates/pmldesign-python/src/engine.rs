@@ -312,7 +312,7 @@ pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
             None => UncertaintySet::known(prior),
             Some(beta) => UncertaintySet::l1_ball(prior, beta)?,
         };
-        solve(Problem::new(set), notion, &req.options, observer)
+        solve(Problem::new(set), notion, &req.options, (None, observer))
     })
 }
 
@@ -346,18 +346,25 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
         let notion = Notion::Pml {
             epsilon: req.epsilon,
         };
-        solve(Problem::from_sample(sample), notion, &req.options, observer)
+        let rows = Some(samples);
+        solve(
+            Problem::from_sample(sample),
+            notion,
+            &req.options,
+            (rows, observer),
+        )
     })
 }
 
 /// Solves `problem` under `notion` with the options; a false from `observer` sets
 /// the run's interrupt (the library then stops after the pass) and the result is
-/// [`Error::Stopped`].
+/// [`Error::Stopped`]. With the data's `rows`, the estimation advice compares
+/// the mechanisms at that size by the data crate's seeded simulation.
 fn solve(
     problem: Problem<'_>,
     notion: Notion,
     o: &Options,
-    observer: Observer<'_>,
+    (rows, observer): (Option<u64>, Observer<'_>),
 ) -> Result<Value> {
     // Checked before solving, not after: a bad delta costs no design.
     pmldesign::model::envelope::check_delta(o.envelope_delta)
@@ -391,6 +398,17 @@ fn solve(
         return Err(Error::Stopped);
     }
     let mut d = d?.with_envelope(o.envelope_delta)?.with_estimation()?;
+    if let Some(rows) = rows {
+        d = d.with_simulated_advice(rows, |mechanism, prior, draws| {
+            let sim = pmldesign::data::simulate::Simulation {
+                rows: draws.rows,
+                replicates: draws.replicates,
+                seed: draws.seed,
+                stream: draws.stream,
+            };
+            pmldesign::data::simulate::simulated_error(mechanism, prior, &sim)
+        })?;
+    }
     let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
     d.provenance = d.provenance.map(|p| p.with_tool(tool));
     Ok(serde_json::to_value(d)?)

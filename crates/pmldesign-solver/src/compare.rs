@@ -32,8 +32,9 @@ pub struct ComparisonRow {
     /// The mechanism.
     pub mechanism: Mechanism,
     /// What an analyst can estimate from its released rows under the reference
-    /// prior: the groups of inputs released alike and `m E||p^ - p||^2` of the
-    /// inversion estimate (docs/theory.md §13); `None` past 256 inputs.
+    /// prior: the groups of inputs released alike and `m E||p^ - p||^2` in the
+    /// m -> infinity limit (inverse Fisher information; docs/theory.md §13);
+    /// `None` past 256 inputs.
     pub estimation: Option<(usize, Option<f64>)>,
 }
 

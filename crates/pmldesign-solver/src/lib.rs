@@ -67,6 +67,10 @@ pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMetho
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
 pub use solution::estimation::{ESTIMATION_UP_TO, Estimation, EstimationRow};
+pub use solution::simulated::{
+    ADVICE_INPUTS_UP_TO, ADVICE_REPLICATES, ADVICE_SEED, ADVICE_WORK_UP_TO, AdviceDraws,
+    SimulatedErrors,
+};
 
 /// The layout version of every JSON output other than a design file (which has
 /// its own, `FORMAT_VERSION` of the record): `pml compare`, `estimate`, `assess`,

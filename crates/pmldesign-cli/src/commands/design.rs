@@ -236,6 +236,9 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         bar.finish();
     }
     let mut d = d?.with_envelope(a.envelope_delta)?.with_estimation()?;
+    if let Some(rows) = est.samples {
+        d = d.with_simulated_advice(rows, simulate_advice)?;
+    }
     let nulls = a.input.nulls();
     let bins = a.input.column_bins()?;
     d.provenance = d.provenance.map(|p| {
@@ -270,6 +273,22 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         ));
     }
     Ok((d, settings))
+}
+
+/// The estimation error the advice compares at the data's `rows`, by the data
+/// crate's seeded simulation (docs/concepts/estimation.md).
+fn simulate_advice(
+    mechanism: &pmldesign_model::Mechanism,
+    prior: &[f64],
+    draws: pmldesign_solver::AdviceDraws<'_>,
+) -> pmldesign_model::Result<Option<f64>> {
+    let sim = pmldesign_data::simulate::Simulation {
+        rows: draws.rows,
+        replicates: draws.replicates,
+        seed: draws.seed,
+        stream: draws.stream,
+    };
+    pmldesign_data::simulate::simulated_error(mechanism, prior, &sim)
 }
 
 /// `--private-prior`: the estimate of the counts given discrete Laplace noise of

@@ -71,7 +71,7 @@ fn compare_table(c: &Comparison) -> String {
         ));
     }
     s.push_str(
-        "\nm E|p^-p|^2: the expected squared error of the input distribution estimated from m released rows, times m (pml estimate --method inversion; docs/theory.md §13); with fewer groups than inputs, of the groups' totals only\n",
+        "\nm E|p^-p|^2: the expected squared error of the input distribution estimated from m released rows, times m, in the m -> infinity limit (inverse Fisher information; at a finite m the error of EM can be far smaller; docs/theory.md §13); with fewer groups than inputs, of the groups' totals only\n",
     );
     s
 }

@@ -95,8 +95,9 @@ fn design_table(d: &Design) -> String {
 
 /// What an analyst can estimate from m released rows of the design and of
 /// each baseline (docs/theory.md §13): the groups released alike and the
-/// inversion estimate's expected squared error times m, under the reference
-/// prior; the design's own figures, or derived here for one without them.
+/// expected squared error times m in the m -> infinity limit, under the
+/// reference prior, beside the simulated error at the data's m where the design
+/// carries it; the design's own figures, or derived here for one without them.
 fn estimation_table(d: &Design) -> String {
     let derived = match &d.estimation {
         Some(e) => Some(e.clone()),
@@ -105,17 +106,46 @@ fn estimation_table(d: &Design) -> String {
     let Some(estimation) = derived else {
         return String::new();
     };
+    let simulated = estimation.simulated.as_ref();
     let mut s = format!(
-        "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>16}\n",
-        "mechanism", "groups", "m E|p^ - p|^2"
+        "\nEstimating the input distribution from m released rows (pml estimate):\n{:<44} {:>8} {:>22}",
+        "mechanism", "groups", "m E|p^-p|^2, m -> inf"
     );
+    if let Some(sim) = simulated {
+        s.push_str(&format!(" {:>22}", format!("EM at m = {}", sim.rows)));
+    }
+    s.push('\n');
     let labels = estimation.labels(d);
     for (k, (row, label)) in estimation.rows.iter().zip(labels).enumerate() {
         let label = if k == 0 { design_label(d) } else { label };
         let error = row
             .error_per_row
             .map_or("not estimable".into(), |v| format!("{v:.6}"));
-        s.push_str(&format!("{label:<44} {:>8} {error:>16}\n", row.groups));
+        s.push_str(&format!("{label:<44} {:>8} {error:>22}", row.groups));
+        if let Some(sim) = simulated {
+            let at_m = sim.error_per_row.get(k).copied().flatten();
+            let at_m = at_m.map_or("-".into(), |v| format!("{v:.6}"));
+            s.push_str(&format!(" {at_m:>22}"));
+        }
+        s.push('\n');
+    }
+    s.push_str(&estimation_notes(d, &estimation));
+    s
+}
+
+/// The notes under the estimation table: what its columns assume, the inputs
+/// the design releases alike, and the advice.
+fn estimation_notes(d: &Design, estimation: &pmldesign_solver::Estimation) -> String {
+    let mut s = String::from(
+        "note: m E|p^-p|^2, m -> inf is the limit of many rows (inverse Fisher information); at a finite m, EM's error can be far smaller\n",
+    );
+    if let Some(sim) = &estimation.simulated {
+        s.push_str(&format!(
+            "note: EM at m = {}: m E|p^-p|^2 of the EM estimate from the data's {} rows ({}; - where not compared); the advice compares these\n",
+            sim.rows,
+            sim.rows,
+            sim.basis()
+        ));
     }
     if let Some(g) = estimation.rows.first().and_then(|r| r.merged.first()) {
         s.push_str(&format!(

@@ -1,11 +1,15 @@
 //! What an analyst can estimate from m released rows of a design and of each of
 //! its baselines (docs/theory.md §13), under the reference prior: the inputs
-//! released alike, which only their total describes, and the inversion
-//! estimate's expected squared error times m. Derived from the matrices, so a
-//! stored copy is re-derived and compared when a design is read.
+//! released alike, which only their total describes, and the estimate's expected
+//! squared error times m in the m -> infinity limit (inverse Fisher information).
+//! Derived from the matrices, so a stored copy is re-derived and compared when a
+//! design is read. The advice compares mechanisms at the data's size where it is
+//! known, by simulation ([`crate::solution::simulated`]): the limit can reverse
+//! the comparison at real sizes.
 
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
+use crate::solution::simulated::SimulatedErrors;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::estimability;
 use serde::{Deserialize, Serialize};
@@ -26,8 +30,10 @@ pub struct EstimationRow {
     /// The groups of more than one input, by label: only their totals are
     /// estimable.
     pub merged: Vec<Vec<String>>,
-    /// `m E||p^ - p||^2` of the inversion estimate at `q = W^T p`; `None` when
-    /// the groups' rows are linearly dependent (nothing is estimable alone).
+    /// `m E||p^ - p||^2` at `q = W^T p` in the m -> infinity limit (inverse
+    /// Fisher information: the inversion and EM estimates agree there); at a
+    /// finite m the error can be far smaller (EM stays in the simplex). `None`
+    /// when the groups' rows are linearly dependent (nothing is estimable alone).
     pub error_per_row: Option<f64>,
 }
 
@@ -37,6 +43,12 @@ pub struct EstimationRow {
 pub struct Estimation {
     /// One row per mechanism.
     pub rows: Vec<EstimationRow>,
+    /// The errors at the data's size m, simulated when the design was made
+    /// ([`Design::with_simulated_advice`]): what the advice compares where
+    /// present. Absent for a design from a given prior (no m), or past the
+    /// simulation's bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated: Option<SimulatedErrors>,
 }
 
 impl Estimation {
@@ -53,7 +65,10 @@ impl Estimation {
         let rows = mechanisms
             .map(|(name, m)| row(name, m, &prior, &d.labels))
             .collect::<crate::Result<Vec<_>>>()?;
-        Ok(Some(Estimation { rows }))
+        Ok(Some(Estimation {
+            rows,
+            simulated: None,
+        }))
     }
 
     /// Among the baselines of `d` that meet its notion at its level
@@ -61,7 +76,9 @@ impl Estimation {
     /// the smallest error, when it is at least twice as accurate as the design
     /// (or the design merges inputs, or estimates nothing): the mechanism to
     /// release where the histogram is the goal, with its error's ratio to the
-    /// design's (infinite when the design's is not defined per input).
+    /// design's (infinite when the design's is not defined per input). The
+    /// errors compared are the simulated ones at the data's m where present, else
+    /// those in the m -> infinity limit.
     pub fn better_baseline(&self, d: &Design) -> Option<(&EstimationRow, f64)> {
         let inputs = d.labels.len();
         let (design, baselines) = self.rows.split_first()?;
@@ -74,16 +91,25 @@ impl Estimation {
             .collect();
         let best = baselines
             .iter()
+            .enumerate()
             .zip(admitted.iter().chain(std::iter::repeat(&false)))
-            .filter(|&(r, &ok)| ok && r.groups == inputs)
-            .map(|(r, _)| r)
-            .filter_map(|r| r.error_per_row.map(|e| (r, e)))
+            .filter(|&((_, r), &ok)| ok && r.groups == inputs)
+            .filter_map(|((k, r), _)| self.compared_error(k + 1).map(|e| (r, e)))
             .min_by(|a, b| a.1.total_cmp(&b.1))?;
-        let ratio = match design.error_per_row {
-            Some(e) if design.groups == inputs => e / best.1,
+        let ratio = match self.compared_error(0) {
+            Some(e) if design.groups == inputs => e / best.1.max(f64::MIN_POSITIVE),
             _ => f64::INFINITY,
         };
         (ratio >= 2.0).then_some((best.0, ratio))
+    }
+
+    /// Row `k`'s error as the advice compares it: simulated at the data's m where
+    /// a simulation is present, else in the m -> infinity limit.
+    fn compared_error(&self, k: usize) -> Option<f64> {
+        match &self.simulated {
+            Some(s) => s.error_per_row.get(k).copied().flatten(),
+            None => self.rows.get(k)?.error_per_row,
+        }
     }
 
     /// Each row's mechanism as a table beside `d` names it: `design`, then the
@@ -104,24 +130,34 @@ impl Estimation {
 
     /// The sentence saying which baseline of `d` serves estimating the histogram
     /// better than `d` itself, if one does by at least 2x
-    /// ([`Estimation::better_baseline`]).
+    /// ([`Estimation::better_baseline`]), and what the comparison assumed: the
+    /// data's m and the simulation (seed, replicates; "not re-checked" for a
+    /// copy read from a file), or the m -> infinity limit.
     pub fn advice(&self, d: &Design) -> Option<String> {
         let (best, ratio) = self.better_baseline(d)?;
         let (name, utility) = (&best.mechanism, &d.utility_name);
         let why = format!("the design maximises {utility}, not estimation accuracy");
-        Some(if ratio.is_finite() {
-            format!(
-                "to estimate the input distribution, {name} is {ratio:.1} times more accurate than the design ({why}): release it where the histogram is the goal"
-            )
-        } else {
-            format!(
+        if !ratio.is_finite() {
+            return Some(format!(
                 "to estimate the input distribution, {name} determines every input's mass and the design does not ({why}): release it where the histogram is the goal"
-            )
+            ));
+        }
+        Some(match &self.simulated {
+            Some(s) => format!(
+                "to estimate the input distribution from m = {} rows, {name} is {ratio:.1} times more accurate than the design (EM, {}; {why}): release it where the histogram is the goal",
+                s.rows,
+                s.basis()
+            ),
+            None => format!(
+                "to estimate the input distribution, {name} is {ratio:.1} times more accurate than the design in the m -> infinity limit ({why}; not simulated at a finite m, where the comparison can reverse): release it where the histogram is the goal"
+            ),
         })
     }
 
     /// A stored copy against the figures re-derived from `d`: the same rows,
-    /// names and groups, errors within 1e-9 relative.
+    /// names and groups, errors within 1e-9 relative; the simulated figures
+    /// checked for shape only, kept and marked not re-checked
+    /// ([`SimulatedErrors::check`]).
     pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
         let derived = Estimation::of(d)?;
         let Some(derived) = derived.filter(|e| e.rows.len() == self.rows.len()) else {
@@ -160,7 +196,14 @@ impl Estimation {
                 }
             }
         }
-        Ok(derived)
+        let simulated = match &self.simulated {
+            Some(s) => Some(s.check(self, d.labels.len())?),
+            None => None,
+        };
+        Ok(Estimation {
+            simulated,
+            ..derived
+        })
     }
 }
 

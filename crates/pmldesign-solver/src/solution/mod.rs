@@ -12,3 +12,4 @@ pub(crate) mod loss;
 pub(crate) mod provenance;
 pub(crate) mod public;
 pub(crate) mod record;
+pub(crate) mod simulated;
