@@ -1,8 +1,8 @@
 //! The parametric bootstrap of a frequency estimate (`docs/theory.md` §13): the
 //! released counts are drawn again, `reps` times, from the fitted model (m rows
 //! from `q = W^T p^`), each set is estimated as the data were, and the spread of
-//! those estimates checks the delta-method intervals. Replicate r draws from row
-//! r of a keyed stream ([`crate::stream`]), so the check is reproducible.
+//! those estimates checks the delta-method intervals. The replicates draw in
+//! turn from one keyed stream ([`crate::stream`]), so the check is reproducible.
 
 use crate::stream::{ColumnStream, StreamKey};
 use pmldesign_model::frequency::{FrequencyEstimate, FrequencySettings, estimate_frequencies};
@@ -35,7 +35,7 @@ const WORDS_PER_REP: u64 = 1 << 32;
 
 /// Draws `reps` sets of `estimate.rows` released rows from the model fitted by
 /// `estimate` (made from `mechanism` with `settings`), estimates each, and returns
-/// the replicates' spread. Replicate r draws from row r of the stream of `key`.
+/// the replicates' spread. The replicates draw in turn from the stream of `key`.
 pub fn bootstrap(
     mechanism: &Mechanism,
     estimate: &FrequencyEstimate,
