@@ -19,13 +19,19 @@ use crate::cones::notion_form::ColumnForm;
 use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
+use std::time::Instant;
 
 fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
     SolverError::Lp(format!("notion loss LP ({what}): {e}"))
 }
 
-/// The primal LP (module docs) over the cone `form`; returns W.
-pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f64>> {
+/// The primal LP (module docs) over the cone `form`; returns W. Stops at
+/// `deadline` (an error saying so, as microlp words it).
+pub(crate) fn solve_primal(
+    form: &ColumnForm,
+    c: &Array2<f64>,
+    deadline: Option<Instant>,
+) -> Result<Array2<f64>> {
     let n = c.nrows();
     let mut vars = ProblemVariables::new();
     // Column y's variables: its N entries, then its auxiliaries.
@@ -41,7 +47,7 @@ pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<
         .filter(|&(x, y)| c[[x, y]] != 0.0)
         .map(|(x, y)| c[[x, y]] * cols[y][x])
         .sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.minimise(objective).using(solver);
     for x in 0..n {
         let s: Expression = cols.iter().map(|col| col[x]).sum();
@@ -61,7 +67,12 @@ pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<
 
 /// The dual LP: `max sum alpha` subject to `alpha_x <= c_xy + (A^T g_y)_x`,
 /// `(A^T g_y)_k >= 0` for the auxiliaries, `g >= 0`; returns g (outputs x rows).
-pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f64>> {
+/// Stops at `deadline`.
+pub(crate) fn solve_dual(
+    form: &ColumnForm,
+    c: &Array2<f64>,
+    deadline: Option<Instant>,
+) -> Result<Array2<f64>> {
     let n = c.nrows();
     let rows = form.rows.len();
     let mut vars = ProblemVariables::new();
@@ -70,7 +81,7 @@ pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f6
         .map(|_| (0..rows).map(|_| vars.add(variable().min(0.0))).collect())
         .collect();
     let objective: Expression = alpha.iter().copied().sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.maximise(objective).using(solver);
     // (A^T g_y)_v as an expression, for every variable v of column y.
     let transpose = |gy: &[Variable]| {
