@@ -25,6 +25,19 @@ fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
     SolverError::Lp(format!("notion loss LP ({what}): {e}"))
 }
 
+/// An error in microlp's words (read by `limits::explain` as a stop by the
+/// clock) once `deadline` has passed: building the LP of a ball with many
+/// vertices can take longer than solving it, and microlp's clock starts after.
+fn past(deadline: Option<Instant>) -> Result<()> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(lp_error(
+            "building",
+            "Time limit reached before finding a feasible solution",
+        ));
+    }
+    Ok(())
+}
+
 /// The primal LP (module docs) over the cone `form`; returns W. Stops at
 /// `deadline` (an error saying so, as microlp words it).
 pub(crate) fn solve_primal(
@@ -54,6 +67,7 @@ pub(crate) fn solve_primal(
         model = model.with(s.eq(1.0));
     }
     for col in &cols {
+        past(deadline)?;
         for row in &form.rows {
             let e: Expression = row.iter().map(|&(v, a)| a * col[v]).sum();
             model = model.with(e.leq(0.0));
@@ -94,6 +108,7 @@ pub(crate) fn solve_dual(
         t
     };
     for (y, gy) in g.iter().enumerate() {
+        past(deadline)?;
         let t = transpose(gy);
         for x in 0..n {
             model = model.with((alpha[x] - t[x].clone()).leq(c[[x, y]]));
