@@ -27,10 +27,18 @@ pub enum SolverError {
     /// The LP solver failed.
     #[error("linear program failed: {0}")]
     Lp(String),
-    /// A computation passed its budget of work (the message says which, and
-    /// where): the generic ray enumeration split by degenerate constraints.
-    #[error("resources exhausted: {0}")]
-    Resources(String),
+    /// A design stopped before it had a mechanism to certify: by the time limit
+    /// or by a named work budget (never by a numerical limit, which is
+    /// [`SolverError::NumericalLimit`]).
+    #[error("stopped by {by}: {detail}; {fix}")]
+    Stopped {
+        /// What stopped it: `time_limit`, or the work budget's name.
+        by: &'static str,
+        /// Where it stopped, and the budget's value.
+        detail: String,
+        /// How to let it finish.
+        fix: &'static str,
+    },
     /// A computed mechanism failed its verification; it is not emitted.
     #[error("certificate check failed: {0}")]
     Certificate(String),

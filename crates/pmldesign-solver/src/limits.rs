@@ -2,11 +2,11 @@
 //! in double precision cannot be certified to the tolerance of 1e-12, named
 //! with the field, the value and a fix.
 //!
-//! A design whose certificate check fails (or whose LP fails, or whose ray
-//! enumeration passes its budget) on such an input
-//! ends in [`SolverError::NumericalLimit`] rather than a bare "certificate check
-//! failed": the user learns which input is at fault and what to change. No
-//! mechanism is emitted either way. The limits were measured by the edges suite
+//! A design whose certificate check fails (or whose LP fails numerically) on
+//! such an input ends in [`SolverError::NumericalLimit`] rather than a bare
+//! "certificate check failed": the user learns which input is at fault and what
+//! to change. A stop by the time limit or a work budget says so instead
+//! ([`SolverError::Stopped`]). No mechanism is emitted either way. The limits were measured by the edges suite
 //! (`crates/pmldesign-solver/tests/edges.rs`); a failure outside them stays a
 //! bare error, which that suite reports as a bug.
 
@@ -161,10 +161,16 @@ fn limit(i: &Input) -> Option<NumericalLimit> {
             "use a level of at least 1e-3",
         ),
         (
-            i.boundary && (i.largest > 5.0 || cancels),
+            i.boundary && i.largest > 5.0,
             ("epsilon", i.largest),
             "levels above 5 over a set reaching the simplex's boundary exceed it by more than 1e-12 after rounding",
             "use a level of at most 5, or a radius below twice the smallest mass",
+        ),
+        (
+            i.boundary && cancels,
+            ("prior", i.min_mass),
+            "over a set reaching the simplex's boundary, masses below 2.2e-3 e^eps cancel the smallest output probability to a relative error u e^eps / min p above 1e-13",
+            "merge the rarest categories into others, or use a radius below twice the smallest mass",
         ),
         (
             i.two_sided && i.beta.is_some_and(|b| b < 1e-4),
@@ -189,24 +195,51 @@ fn limit(i: &Input) -> Option<NumericalLimit> {
     })
 }
 
-/// `err` named as the numerical limit the input is past, when it is a failed
-/// check or LP on such an input; otherwise `err` itself.
+/// `err` as the user should read it: an LP stopped by its clock is a stop by
+/// the time limit (`out_of_time`: the design's deadline has passed) or by the
+/// LP's stall guard, never a numerical limit; a failed check or a failed LP on
+/// an input past a numerical limit is that limit; anything else (a stop by a
+/// named work budget included) is `err` itself.
 pub(crate) fn explain(
     err: SolverError,
     set: &UncertaintySet,
     notion: &Notion,
     loss: bool,
+    out_of_time: bool,
 ) -> SolverError {
-    let detail = match &err {
-        SolverError::Certificate(_) | SolverError::Lp(_) | SolverError::Resources(_) => {
-            err.to_string()
+    match &err {
+        SolverError::Lp(detail) if is_clock_stop(detail) => {
+            let detail = detail.clone();
+            if out_of_time {
+                SolverError::Stopped {
+                    by: "time_limit",
+                    detail,
+                    fix: "give a longer time limit",
+                }
+            } else {
+                SolverError::Stopped {
+                    by: "the LP's stall guard (5 + 1e-4 n^1.5 s for n variables)",
+                    detail,
+                    fix: "use a smaller alphabet or a set of priors with fewer vertices",
+                }
+            }
         }
-        _ => return err,
-    };
-    match numerical_limit(set, notion, loss) {
-        Some(limit) => SolverError::NumericalLimit { limit, detail },
-        None => err,
+        SolverError::Certificate(_) | SolverError::Lp(_) => {
+            match numerical_limit(set, notion, loss) {
+                Some(limit) => SolverError::NumericalLimit {
+                    limit,
+                    detail: err.to_string(),
+                },
+                None => err,
+            }
+        }
+        _ => err,
     }
+}
+
+/// True when an LP's error says that its clock stopped it (microlp's words).
+fn is_clock_stop(detail: &str) -> bool {
+    detail.contains("Time limit reached")
 }
 
 /// The largest information-density level a cone is built for: `e^690` and
@@ -238,5 +271,101 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
         },
         // Each factor e^(eps d) is capped where it is built (`Metric::factor`).
         Notion::Metric { .. } => notion.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pmldesign_model::Prior;
+
+    /// A ball reaching the simplex's boundary at eps = 0.8 with a smallest
+    /// mass of 2e-3: only the cancellation rule applies to it.
+    fn cancelling() -> (UncertaintySet, Notion) {
+        let prior = Prior::new(vec![0.002, 0.499, 0.499]).unwrap();
+        let set = UncertaintySet::l1_ball(prior, 0.1).unwrap();
+        (set, Notion::Lip { epsilon: 0.8 })
+    }
+
+    fn timed_out_lp() -> SolverError {
+        SolverError::Lp(
+            "notion loss LP (primal): An unexpected error occurred while running the optimizer: Time limit reached before finding a feasible solution.".into(),
+        )
+    }
+
+    #[test]
+    fn an_lp_past_the_deadline_is_a_time_stop() {
+        let (set, notion) = cancelling();
+        let err = explain(timed_out_lp(), &set, &notion, true, true);
+        let SolverError::Stopped { by, .. } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(*by, "time_limit");
+        assert!(
+            err.to_string().starts_with("stopped by time_limit: "),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("give a longer time limit"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_lp_stopped_before_the_deadline_names_the_stall_guard() {
+        let (set, notion) = cancelling();
+        let err = explain(timed_out_lp(), &set, &notion, true, false);
+        assert!(
+            err.to_string()
+                .starts_with("stopped by the LP's stall guard"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_work_budget_stop_passes_unchanged() {
+        let (set, notion) = cancelling();
+        let budget = SolverError::Stopped {
+            by: "the ray enumeration's work budget",
+            detail: "ray enumeration passed its budget of 2e9 steps".into(),
+            fix: "use a smaller alphabet or levels of at least 1e-3",
+        };
+        let err = explain(budget, &set, &notion, false, false);
+        assert!(
+            err.to_string()
+                .starts_with("stopped by the ray enumeration's work budget: "),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_failed_check_names_the_quantity_that_cancels() {
+        let (set, notion) = cancelling();
+        let failed = SolverError::Certificate("column 2 measures 0.81 > 0.8".into());
+        let err = explain(failed, &set, &notion, false, false);
+        let SolverError::NumericalLimit { limit, .. } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!((limit.field, limit.value), ("prior", 0.002));
+        assert!(limit.limit.contains("u e^eps / min p"), "{err}");
+        assert!(!err.to_string().contains("levels above 5"), "{err}");
+    }
+
+    #[test]
+    fn a_failed_lp_inside_every_limit_stays_bare() {
+        let prior = Prior::new(vec![0.3, 0.3, 0.4]).unwrap();
+        let set = UncertaintySet::known(prior);
+        let notion = Notion::Pml { epsilon: 0.8 };
+        let failed = SolverError::Lp("Infeasible".into());
+        let err = explain(failed, &set, &notion, false, true);
+        assert!(matches!(err, SolverError::Lp(_)), "{err}");
+    }
+
+    #[test]
+    fn a_level_above_five_at_the_boundary_names_epsilon() {
+        let prior = Prior::new(vec![0.2, 0.3, 0.5]).unwrap();
+        let set = UncertaintySet::l1_ball(prior, 1.0).unwrap();
+        let limit = numerical_limit(&set, &Notion::Pml { epsilon: 6.0 }, false).unwrap();
+        assert_eq!((limit.field, limit.value), ("epsilon", 6.0));
     }
 }

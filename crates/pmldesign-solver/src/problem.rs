@@ -222,7 +222,12 @@ impl<'a> Problem<'a> {
         };
         let settings = &self.settings;
         let loss = matches!(self.objective, Objective::Loss(_));
-        let explain = |e| crate::limits::explain(e, &set, &notion, loss);
+        let cg = &settings.column_generation;
+        let deadline = cg.deadline_from(std::time::Instant::now(), set.len());
+        let explain = |e| {
+            let out_of_time = cg.interrupt.or_past(deadline);
+            crate::limits::explain(e, &set, &notion, loss, out_of_time)
+        };
         let mut d = match self.objective {
             Objective::Utility(u) => {
                 let main = match guarantee {

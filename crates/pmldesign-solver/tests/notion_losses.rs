@@ -201,3 +201,43 @@ fn noise_columns_are_dropped() {
     );
     assert!(d.certificate.levels.lip() <= 0.0415 + 1e-12);
 }
+
+/// The direct LP under LIP over a ball past Proposition 2 keeps the time
+/// limit: stopped before its primal, the design is still returned, certified
+/// LIP over the whole ball (the constant guess or a structured baseline that
+/// loses less), with the loss without privacy as its bound and a time-limit
+/// status; the same route serves PMC, ALIP and metric privacy.
+#[test]
+fn direct_lp_under_lip_stops_at_the_time_limit() {
+    use pmldesign_model::measures::NotionLevels;
+    let set = UncertaintySet::l1_ball(harmonic(12), 0.5).unwrap();
+    let mut settings = Settings {
+        loss_method: LossMethod::Direct,
+        ..Settings::default()
+    };
+    settings.column_generation.time_limit = Some(std::time::Duration::from_nanos(1));
+    for notion in [
+        Notion::Lip { epsilon: 0.8 },
+        Notion::Pmc { epsilon: 0.8 },
+        Notion::Metric {
+            epsilon: 0.8,
+            metric: pmldesign_model::Metric::Line,
+        },
+    ] {
+        let d = Problem::new(set.clone())
+            .notion(notion.clone())
+            .loss(Loss::Hamming)
+            .settings(settings.clone())
+            .solve()
+            .unwrap();
+        assert_eq!(d.status, DesignStatus::TimeLimit, "{notion:?}");
+        let excess = NotionLevels::measure_notion(&d.mechanism, &set, &notion).excess(&notion);
+        assert!(excess <= 1e-12, "{notion:?}: {excess}");
+        let loss = d.loss.as_ref().unwrap();
+        assert!(loss.lower_bound <= loss.expected_loss, "{notion:?}");
+        // The constant guess loses 1 - max p; a structured baseline only less.
+        let p = set.reference();
+        let max_p = p.iter().copied().fold(0.0, f64::max);
+        assert!(loss.expected_loss <= 1.0 - max_p + 1e-12, "{notion:?}");
+    }
+}

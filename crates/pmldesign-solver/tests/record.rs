@@ -396,3 +396,27 @@ fn a_public_record_estimates_as_its_design_and_states_only_what_it_derives() {
     let err = PublicRecord::of(&joint).unwrap_err().to_string();
     assert!(err.contains("a joint record has no public file"), "{err}");
 }
+
+/// The time limit bounds the whole record, not each of its designs: spent at
+/// once, the split search stops at the equal split, each column's design gets
+/// what is left (a millisecond) and returns its best certified mechanism (a
+/// time-limit stop, or optimal where that took less), and the record is still
+/// certified within its level.
+#[test]
+fn a_spent_time_limit_bounds_the_whole_record() {
+    use pmldesign_solver::{DesignStatus, Settings};
+    let settings = Settings::default().time_limit(std::time::Duration::from_nanos(1));
+    let r = RecordProblem::new(counterexample(), 1.0)
+        .mode(RecordMode::Compose)
+        .settings(settings)
+        .solve()
+        .unwrap();
+    assert_eq!(r.epsilons, vec![0.5, 0.5]);
+    for d in &r.designs {
+        // A column this small may be proven optimal within its millisecond.
+        let stopped = [DesignStatus::TimeLimit, DesignStatus::Optimal];
+        assert!(stopped.contains(&d.status), "{:?}", d.status);
+        assert!(d.certificate.worst_case_pml <= 0.5 + 1e-12);
+    }
+    assert!(r.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+}

@@ -95,7 +95,8 @@ pub struct DesignArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub loss_method: LossMethodName,
     /// Stop after this many seconds with the best certified mechanism and bound so
-    /// far; the output says how far from optimal it may be.
+    /// far; the output says how far from optimal it may be. With --record the
+    /// limit bounds the whole record, shared by its column designs.
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub time_limit: Option<f64>,
     /// Print the incumbent utility, the certified bound and the gap after every

@@ -83,8 +83,8 @@ pub fn enumerate(cone: &ColumnCone) -> Result<RaySet> {
     enumerate_until(cone, None)
 }
 
-/// [`enumerate`], stopped with [`SolverError::Resources`] when `deadline`
-/// passes during a generic enumeration.
+/// [`enumerate`], stopped with [`SolverError::Stopped`] when `deadline`
+/// passes during a generic enumeration (or its work budget runs out).
 pub fn enumerate_until(cone: &ColumnCone, deadline: Option<Instant>) -> Result<RaySet> {
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => structured(cone),
@@ -117,7 +117,19 @@ fn generic_until(cone: &ColumnCone, deadline: Option<Instant>) -> Result<RaySet>
         crate::cones::double_description::WORK_BUDGET,
         deadline,
     )
-    .map_err(|e| SolverError::Resources(format!("{e} (N = {n})")))?;
+    .map_err(|e| SolverError::Stopped {
+        by: if e.budget.is_some() {
+            "the ray enumeration's work budget"
+        } else {
+            "time_limit"
+        },
+        detail: format!("{e} (N = {n})"),
+        fix: if e.budget.is_some() {
+            "use a smaller alphabet or levels of at least 1e-3"
+        } else {
+            "give a longer time limit"
+        },
+    })?;
     Ok(RaySet::from_vectors(n, &rays))
 }
 

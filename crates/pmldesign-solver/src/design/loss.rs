@@ -465,7 +465,7 @@ fn cost(m: &Mechanism, c: &Array2<f64>) -> f64 {
 
 /// The direct LP stopped by the time limit (or Ctrl-C) before its primal: the
 /// constant guess, private at every level, bounded by the loss without privacy.
-fn stopped_direct(c: &Array2<f64>) -> Result<Solved> {
+pub(crate) fn stopped_direct(c: &Array2<f64>) -> Result<Solved> {
     Ok(Solved {
         method: LossMethod::Direct,
         lower_bound: free_lower_bound(c),

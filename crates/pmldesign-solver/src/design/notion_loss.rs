@@ -114,7 +114,7 @@ fn by_lp(
             Err(_) => {}
         }
     }
-    direct(set, notion, c)
+    direct(set, notion, c, settings)
 }
 
 fn from_column_generation(
@@ -137,14 +137,46 @@ fn from_column_generation(
     })
 }
 
-/// The direct LP: primal with tightened factors, dual with exact ones.
-fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solved> {
-    let w = lifted(
-        crate::design::notion_lp::solve_primal(&notion_form(set, notion, true)?, c)?,
-        notion,
-    )?;
+/// The direct LP: primal with tightened factors, dual with exact ones, both
+/// stopped at the loop's deadline ([`crate::Settings::loop_deadline`]). A
+/// primal the clock stopped leaves the constant guess (private under every
+/// notion, and replaced by a structured baseline where one loses less); a dual
+/// it stopped leaves the bound of the loss without privacy. Either is reported
+/// as a time-limit stop.
+fn direct(
+    set: &UncertaintySet,
+    notion: &Notion,
+    c: &Array2<f64>,
+    settings: &crate::Settings,
+) -> Result<Solved> {
+    let deadline = settings.loop_deadline(c.nrows());
+    let stopped = || settings.column_generation.interrupt.or_past(deadline);
+    if stopped() {
+        return crate::design::loss::stopped_direct(c);
+    }
+    let primal = notion_form(set, notion, true)
+        .and_then(|form| crate::design::notion_lp::solve_primal(&form, c, deadline));
+    let w = match primal {
+        Ok(w) => lifted(w, notion)?,
+        Err(_) if stopped() => return crate::design::loss::stopped_direct(c),
+        Err(e) => return Err(e),
+    };
+    let mechanism = clean_columns(w)?;
     let exact = notion_form(set, notion, false)?;
-    let g = crate::design::notion_lp::solve_dual(&exact, c)?;
+    let g = match crate::design::notion_lp::solve_dual(&exact, c, deadline) {
+        Ok(g) => g,
+        Err(_) if stopped() => {
+            return Ok(Solved {
+                method: LossMethod::Direct,
+                mechanism,
+                lower_bound: crate::objective::loss::free_lower_bound(c),
+                dual: None,
+                iterations: 0,
+                status: DesignStatus::TimeLimit,
+            });
+        }
+        Err(e) => return Err(e),
+    };
     // Clamped as the bound clamps them: what is stored is what is proven.
     let g = g.mapv(|v| if v.is_finite() && v > 0.0 { v } else { 0.0 });
     let bound = dual_bound(&exact, c, &g);
@@ -154,7 +186,7 @@ fn direct(set: &UncertaintySet, notion: &Notion, c: &Array2<f64>) -> Result<Solv
     };
     Ok(Solved {
         method: LossMethod::Direct,
-        mechanism: clean_columns(w)?,
+        mechanism,
         lower_bound: bound.max(crate::objective::loss::free_lower_bound(c)),
         dual: Some(crate::solution::loss::LossDual::Notion(dual)),
         iterations: 0,

@@ -19,13 +19,32 @@ use crate::cones::notion_form::ColumnForm;
 use crate::error::{Result, SolverError};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
+use std::time::Instant;
 
 fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
     SolverError::Lp(format!("notion loss LP ({what}): {e}"))
 }
 
-/// The primal LP (module docs) over the cone `form`; returns W.
-pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f64>> {
+/// An error in microlp's words (read by `limits::explain` as a stop by the
+/// clock) once `deadline` has passed: building the LP of a ball with many
+/// vertices can take longer than solving it, and microlp's clock starts after.
+fn past(deadline: Option<Instant>) -> Result<()> {
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(lp_error(
+            "building",
+            "Time limit reached before finding a feasible solution",
+        ));
+    }
+    Ok(())
+}
+
+/// The primal LP (module docs) over the cone `form`; returns W. Stops at
+/// `deadline` (an error saying so, as microlp words it).
+pub(crate) fn solve_primal(
+    form: &ColumnForm,
+    c: &Array2<f64>,
+    deadline: Option<Instant>,
+) -> Result<Array2<f64>> {
     let n = c.nrows();
     let mut vars = ProblemVariables::new();
     // Column y's variables: its N entries, then its auxiliaries.
@@ -41,13 +60,14 @@ pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<
         .filter(|&(x, y)| c[[x, y]] != 0.0)
         .map(|(x, y)| c[[x, y]] * cols[y][x])
         .sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.minimise(objective).using(solver);
     for x in 0..n {
         let s: Expression = cols.iter().map(|col| col[x]).sum();
         model = model.with(s.eq(1.0));
     }
     for col in &cols {
+        past(deadline)?;
         for row in &form.rows {
             let e: Expression = row.iter().map(|&(v, a)| a * col[v]).sum();
             model = model.with(e.leq(0.0));
@@ -61,7 +81,12 @@ pub(crate) fn solve_primal(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<
 
 /// The dual LP: `max sum alpha` subject to `alpha_x <= c_xy + (A^T g_y)_x`,
 /// `(A^T g_y)_k >= 0` for the auxiliaries, `g >= 0`; returns g (outputs x rows).
-pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f64>> {
+/// Stops at `deadline`.
+pub(crate) fn solve_dual(
+    form: &ColumnForm,
+    c: &Array2<f64>,
+    deadline: Option<Instant>,
+) -> Result<Array2<f64>> {
     let n = c.nrows();
     let rows = form.rows.len();
     let mut vars = ProblemVariables::new();
@@ -70,7 +95,7 @@ pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f6
         .map(|_| (0..rows).map(|_| vars.add(variable().min(0.0))).collect())
         .collect();
     let objective: Expression = alpha.iter().copied().sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.maximise(objective).using(solver);
     // (A^T g_y)_v as an expression, for every variable v of column y.
     let transpose = |gy: &[Variable]| {
@@ -83,6 +108,7 @@ pub(crate) fn solve_dual(form: &ColumnForm, c: &Array2<f64>) -> Result<Array2<f6
         t
     };
     for (y, gy) in g.iter().enumerate() {
+        past(deadline)?;
         let t = transpose(gy);
         for x in 0..n {
             model = model.with((alpha[x] - t[x].clone()).leq(c[[x, y]]));

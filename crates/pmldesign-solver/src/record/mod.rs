@@ -37,6 +37,7 @@ use crate::settings::Settings;
 use pmldesign_model::ModelError;
 use pmldesign_model::record::RecordSample;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// The largest product alphabet `joint` designs over by default (`--max-cells`).
 pub const DEFAULT_MAX_CELLS: usize = 1024;
@@ -50,6 +51,10 @@ pub const MEASURED_CELLS: usize = 4096;
 /// with record MI 1.73 / 1.81 / 1.80 against compose's 1.17 / 1.21 / 1.31 (0.1 s);
 /// at 108 cells it ran 13 minutes for 0.73 against compose's 0.85.
 pub const AUTO_JOINT_CELLS: usize = 32;
+
+/// The least time an inner design of a record is given once the record's time
+/// limit is spent: it then returns at once with its best structured baseline.
+const MIN_SHARE: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Splits of eps that the default search of `compose` tries, at most.
 pub const SPLIT_BUDGET: usize = 24;
@@ -92,6 +97,9 @@ pub struct RecordProblem {
     split: Option<Vec<f64>>,
     max_cells: usize,
     settings: Settings,
+    /// When the whole record must be done: the time limit from the start of
+    /// [`RecordProblem::solve`], shared by its inner designs ([`Self::share`]).
+    deadline: Option<Instant>,
 }
 
 impl RecordProblem {
@@ -106,6 +114,7 @@ impl RecordProblem {
             split: None,
             max_cells: DEFAULT_MAX_CELLS,
             settings: Settings::default(),
+            deadline: None,
         }
     }
 
@@ -133,7 +142,8 @@ impl RecordProblem {
         self
     }
 
-    /// The settings of every design.
+    /// The settings of every design; a time limit bounds the whole record,
+    /// its time split across the inner designs as they run.
     pub fn settings(mut self, settings: Settings) -> Self {
         self.settings = settings;
         self
@@ -141,11 +151,13 @@ impl RecordProblem {
 
     /// Designs the release, measures it on the record's channel and states its
     /// guarantee; a failed check is an error.
-    pub fn solve(self) -> Result<RecordDesign> {
+    pub fn solve(mut self) -> Result<RecordDesign> {
         self.validate()?;
+        let limit = self.settings.column_generation.time_limit;
+        self.deadline = limit.map(|t| Instant::now() + t);
         let mode = self.resolved()?;
         let design = self.solve_as(mode)?;
-        if self.mode == RecordMode::Auto && mode == RecordMode::Joint {
+        if self.mode == RecordMode::Auto && mode == RecordMode::Joint && !self.out_of_time() {
             // Compose costs little beside joint on a small alphabet: never less.
             if let Ok(compose) = self.solve_as(RecordMode::Compose)
                 && compose.utility.value > design.utility.value
@@ -154,6 +166,34 @@ impl RecordProblem {
             }
         }
         Ok(design)
+    }
+
+    /// The settings of the next inner design, when `parts` designs (it
+    /// included) share the time left: each gets `1/parts` of it (at least a
+    /// millisecond, past which a design returns its best structured baseline,
+    /// reported as a time-limit stop).
+    pub(super) fn share(&self, parts: usize) -> Settings {
+        let mut s = self.settings.clone();
+        if let Some(d) = self.deadline {
+            let left = d.saturating_duration_since(Instant::now()) / parts.max(1) as u32;
+            s.column_generation.time_limit = Some(left.max(MIN_SHARE));
+        }
+        s
+    }
+
+    /// True once less than half the record's time limit is left (never
+    /// without one).
+    pub(super) fn past_half(&self) -> bool {
+        let limit = self.settings.column_generation.time_limit;
+        match (self.deadline, limit) {
+            (Some(d), Some(t)) => d.saturating_duration_since(Instant::now()) <= t / 2,
+            _ => false,
+        }
+    }
+
+    /// True once the record's time limit has passed (never without one).
+    pub(super) fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The release in `mode` (resolved), assembled and measured.

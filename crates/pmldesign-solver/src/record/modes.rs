@@ -66,7 +66,9 @@ pub(super) fn compose(p: &RecordProblem, split: &[f64], cache: &mut Cache) -> Re
             Some(d) => d.clone(),
             None => {
                 let set = column_set(&p.sample, j, r)?;
-                let d = column_problem(p, j, set).epsilon(eps).solve()?;
+                // The columns left, and the naive release's k designs after.
+                let parts = split.len() - j + split.len();
+                let d = column_problem(p, j, set, parts).epsilon(eps).solve()?;
                 cache.0.insert(key, d.clone());
                 d
             }
@@ -89,7 +91,7 @@ pub(super) fn ldp(p: &RecordProblem) -> Result<Columns> {
     let designs = (0..k)
         .map(|j| {
             let set = UncertaintySet::known(marginal(&p.sample, j)?);
-            column_problem(p, j, set)
+            column_problem(p, j, set, 2 * k - j)
                 .notion(Notion::Ldp { epsilon: eps })
                 .solve()
         })
@@ -109,7 +111,7 @@ pub(super) fn naive(p: &RecordProblem) -> Result<Vec<Design>> {
     (0..k)
         .map(|j| {
             let set = UncertaintySet::known(marginal(&p.sample, j)?);
-            column_problem(p, j, set)
+            column_problem(p, j, set, k - j)
                 .epsilon(p.epsilon / k as f64)
                 .solve()
         })
@@ -128,7 +130,8 @@ pub(super) fn joint(p: &RecordProblem) -> Result<Columns> {
     let d = problem
         .epsilon(p.epsilon)
         .labels(cell_labels(&tuples))
-        .settings(p.settings.clone())
+        // Then the naive release's k designs, and compose's 2k under auto.
+        .settings(p.share(1 + 3 * s.columns().len()))
         .solve()?;
     Ok(Columns {
         epsilons: vec![p.epsilon],
@@ -189,8 +192,14 @@ pub(super) fn cell_labels(tuples: &[Vec<String>]) -> Vec<String> {
     }
 }
 
-fn column_problem<'a>(p: &RecordProblem, j: usize, set: UncertaintySet) -> Problem<'a> {
+/// Column `j`'s problem, one of `parts` designs that share the time left.
+fn column_problem<'a>(
+    p: &RecordProblem,
+    j: usize,
+    set: UncertaintySet,
+    parts: usize,
+) -> Problem<'a> {
     Problem::new(set)
         .labels(p.sample.labels(j).to_vec())
-        .settings(p.settings.clone())
+        .settings(p.share(parts))
 }

@@ -1,7 +1,8 @@
 //! The split of eps across the columns of `compose`: a coordinate search over the
 //! simplex of splits that maximises the record's utility ([`super::outcome::utility`]),
 //! moving a share of eps from one column to another, halving the share when no
-//! move helps, within [`SPLIT_BUDGET`] splits. Shares are whole numbers of
+//! move helps, within [`SPLIT_BUDGET`] splits and half the record's time
+//! limit. Shares are whole numbers of
 //! eps/[`UNITS`], so that the levels print as the fractions they are.
 
 use super::modes::{self, Cache, Columns};
@@ -29,13 +30,15 @@ pub(super) fn search(p: &RecordProblem) -> Result<Columns> {
     let mut score = utility(&p.sample, &best.designs).value;
     let mut tried = 1;
     let mut step = FIRST_STEP;
-    while step >= LAST_STEP && tried < SPLIT_BUDGET {
+    // Past half the record's time the search stops with the best split so
+    // far, whose designs are all certified (the naive release still runs).
+    while step >= LAST_STEP && tried < SPLIT_BUDGET && !p.past_half() {
         let mut improved = false;
         for (from, to) in pairs(k) {
             let Some(candidate) = moved(&units, from, to, step) else {
                 continue;
             };
-            if tried >= SPLIT_BUDGET {
+            if tried >= SPLIT_BUDGET || p.past_half() {
                 break;
             }
             tried += 1;
