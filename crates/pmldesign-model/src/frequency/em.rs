@@ -21,6 +21,22 @@ pub(crate) struct Fit {
     /// `max_g G_g - m`: the maximum log-likelihood exceeds the estimate's by at
     /// most this (nats).
     pub(crate) gap: f64,
+    /// `sum_y n_y ln q_y` at the estimate.
+    pub(crate) log_likelihood: f64,
+}
+
+impl Fit {
+    /// The fit ending at `estimate` with likelihood gap `gap`, certified where
+    /// that meets [`gap_target`].
+    fn at(model: &Model<'_>, estimate: Array1<f64>, (iterations, gap): (usize, f64)) -> Self {
+        Fit {
+            log_likelihood: model.likelihood(&estimate),
+            converged: gap <= gap_target(model.m),
+            estimate,
+            iterations,
+            gap,
+        }
+    }
 }
 
 /// The likelihood gap certified for `m` rows: `max(1e-6, 1e-12 m)` nats, far
@@ -102,8 +118,9 @@ impl<'a> Model<'a> {
 /// estimate, where there is one) or the uniform distribution: SQUAREM
 /// steps until the likelihood gap is at most [`gap_target`], then, where EM has
 /// not got there in [`EM_BEFORE_NEWTON`] iterations or its gap has not halved
-/// in [`STALLED`], Newton's method on the face ([`newton::finish`]). `converged` only where the gap meets the target
-/// within `settings.max_iterations` (EM iterations and Newton steps together).
+/// in [`STALLED`], Newton's method on the face ([`newton::finish`]).
+/// `converged` only where the gap meets the target within
+/// `settings.max_iterations` (EM iterations and Newton steps together).
 pub(crate) fn maximum_likelihood(
     w: &Array2<f64>,
     n: &Array1<f64>,
@@ -123,18 +140,8 @@ pub(crate) fn maximum_likelihood(
         if gap <= target {
             let left = cap.saturating_sub(iterations);
             return match settled(&model, &p, &gradient, left) {
-                Some(done) => Fit {
-                    estimate: done.estimate,
-                    iterations: iterations + done.steps,
-                    converged: true,
-                    gap: done.gap,
-                },
-                None => Fit {
-                    estimate: p,
-                    iterations,
-                    converged: true,
-                    gap,
-                },
+                Some(done) => Fit::at(&model, done.estimate, (iterations + done.steps, done.gap)),
+                None => Fit::at(&model, p, (iterations, gap)),
             };
         }
         if gap <= halved.0 / 2.0 {
@@ -148,12 +155,7 @@ pub(crate) fn maximum_likelihood(
         (p, ll) = squarem(&model, &p, first, ll);
     }
     let done = newton::finish(&model, p, target, (cap - iterations).min(NEWTON_STEPS));
-    Fit {
-        estimate: done.estimate,
-        iterations: iterations + done.steps,
-        converged: done.gap <= target,
-        gap: done.gap,
-    }
+    Fit::at(&model, done.estimate, (iterations + done.steps, done.gap))
 }
 
 /// Where EM starts: `start` itself where it is a distribution whose gap meets
@@ -258,13 +260,10 @@ fn squarem(model: &Model<'_>, p: &Array1<f64>, p1: Array1<f64>, ll: f64) -> (Arr
     }
 }
 
-/// `sum_y n_y ln q_y` with `q = W^T p` (outputs never released count 0).
-pub(crate) fn log_likelihood(w: &Array2<f64>, n: &Array1<f64>, p: &Array1<f64>) -> f64 {
-    Model::new(w, n).likelihood(p)
-}
-
-/// The likelihood gap `max_g G_g - m` of `p` (docs/theory.md §13).
-pub(crate) fn likelihood_gap(w: &Array2<f64>, n: &Array1<f64>, p: &Array1<f64>) -> f64 {
+/// `sum_y n_y ln q_y` with `q = W^T p` (outputs never released count 0) and
+/// the likelihood gap `max_g G_g - m` of `p` (docs/theory.md §13), for an
+/// estimate not made by [`maximum_likelihood`].
+pub(crate) fn measured(w: &Array2<f64>, n: &Array1<f64>, p: &Array1<f64>) -> (f64, f64) {
     let model = Model::new(w, n);
-    model.gap_of(&model.gradient(p))
+    (model.likelihood(p), model.gap_of(&model.gradient(p)))
 }

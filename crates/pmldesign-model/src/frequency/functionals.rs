@@ -94,7 +94,7 @@ pub fn estimate_functionals(
         .map(|(a, b)| value(a, b, (&fit.estimate, &fisher, rows), z))
         .collect();
     Ok(FunctionalEstimate {
-        log_likelihood: em::log_likelihood(&w, &n, &fit.estimate),
+        log_likelihood: fit.log_likelihood,
         distribution: fit.estimate.to_vec(),
         values,
         rows,

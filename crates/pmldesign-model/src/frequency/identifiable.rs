@@ -184,13 +184,14 @@ pub(crate) fn estimate(
         FrequencyMethod::Inversion => {
             let raw = blocks.totals(&q_hat);
             let full = project_to_simplex(&blocks.least_squares(&q_hat));
+            let (log_likelihood, likelihood_gap) = em::measured(w, n, &full);
             Parts {
                 estimate: project_to_simplex(&raw),
                 unprojected: raw.to_vec(),
                 centre: raw,
                 standard_error: blocks.standard_errors(&q_hat, rows),
-                log_likelihood: em::log_likelihood(w, n, &full),
-                likelihood_gap: em::likelihood_gap(w, n, &full),
+                log_likelihood,
+                likelihood_gap,
                 fitted: fitted_outputs(w, &full),
                 iterations: 0,
                 converged: true,
@@ -205,7 +206,7 @@ pub(crate) fn estimate(
                 estimate,
                 unprojected: Vec::new(),
                 standard_error: blocks.standard_errors(&q, rows),
-                log_likelihood: em::log_likelihood(w, n, &fit.estimate),
+                log_likelihood: fit.log_likelihood,
                 likelihood_gap: fit.gap,
                 fitted: fitted_outputs(w, &fit.estimate),
                 iterations: fit.iterations,

@@ -250,10 +250,11 @@ fn by_group(
     match settings.method {
         FrequencyMethod::Inversion => {
             let estimate = inversion::project_to_simplex(&raw);
+            let (log_likelihood, likelihood_gap) = em::measured(w, n, &estimate);
             Parts {
                 standard_error: lsq.standard_errors(&q_hat, rows),
-                log_likelihood: em::log_likelihood(w, n, &estimate),
-                likelihood_gap: em::likelihood_gap(w, n, &estimate),
+                log_likelihood,
+                likelihood_gap,
                 fitted: fitted_outputs(w, &estimate),
                 unprojected: raw.to_vec(),
                 centre: raw,
@@ -272,7 +273,7 @@ fn by_group(
                 .flatten();
             Parts {
                 standard_error: fisher.unwrap_or_else(|| lsq.standard_errors(&q, rows)),
-                log_likelihood: em::log_likelihood(w, n, &fit.estimate),
+                log_likelihood: fit.log_likelihood,
                 likelihood_gap: fit.gap,
                 fitted: fitted_outputs(w, &fit.estimate),
                 centre: fit.estimate.clone(),
