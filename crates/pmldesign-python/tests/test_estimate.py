@@ -132,13 +132,19 @@ def test_the_bootstrap_checks_the_intervals_as_the_cli_does(tmp_path, run_pml):
         pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=1)
 
 
-def test_em_agrees_with_multi_freq_ldpys_ibu_on_randomized_response():
-    pytest.importorskip("scipy", reason="scipy is not installed (multi-freq-ldpy's jitted IBU needs it)")
-    hist = pytest.importorskip("multi_freq_ldpy.estimators.Histogram_estimator", reason="multi-freq-ldpy is not installed")
-    k, eps = 6, 1.2
+def _randomized_response(k, eps):
+    """k-ary randomized response at level eps: e^eps / (e^eps + k - 1) on the diagonal."""
     e = np.exp(eps)
     w = np.full((k, k), 1 / (e + k - 1))
     np.fill_diagonal(w, e / (e + k - 1))
+    return w
+
+
+def test_em_agrees_with_multi_freq_ldpys_ibu_on_randomized_response():
+    pytest.importorskip("scipy", reason="scipy is not installed (multi-freq-ldpy's jitted IBU needs it)")
+    hist = pytest.importorskip("multi_freq_ldpy.estimators.Histogram_estimator", reason="multi-freq-ldpy is not installed")
+    k = 6
+    w = _randomized_response(k, 1.2)
     rng = np.random.default_rng(3)
     secrets_ = rng.choice(k, 20_000, p=[0.3, 0.25, 0.2, 0.1, 0.1, 0.05])
     released = pmldesign.apply(w, secrets_, codes=True, seed=2**200 + 9)
@@ -226,9 +232,8 @@ def test_em_reaches_the_maximum_where_multi_freq_ldpys_ibu_approaches_it_on_a_fa
     pytest.importorskip("scipy", reason="scipy is not installed (multi-freq-ldpy's jitted IBU needs it)")
     hist = pytest.importorskip("multi_freq_ldpy.estimators.Histogram_estimator", reason="multi-freq-ldpy is not installed")
     k, eps = 8, 0.5
+    w = _randomized_response(k, eps)
     e = np.exp(eps)
-    w = np.full((k, k), 1 / (e + k - 1))
-    np.fill_diagonal(w, e / (e + k - 1))
     counts = [1538, 1296, 1283, 1219, 1205, 1195, 1118, 1146]
     ours = pmldesign.estimate(w, counts=counts).to_dict()
     assert ours["converged"] and ours["likelihood_gap"] <= 1e-6
