@@ -133,28 +133,14 @@ impl PublicDesign {
     /// Reads a public file, re-deriving its checks and its sentence; a file whose
     /// statements differ from what its matrix and notion give is refused.
     pub fn from_json(text: &str) -> crate::Result<PublicDesign> {
-        let file: PublicFile = serde_json::from_str(text).map_err(|e| {
-            crate::SolverError::from(pmldesign_model::ModelError::invalid(
-                "public file",
-                "its JSON",
-                format!("not a public design file ({e})"),
-                "give the output of `pml publish`",
-            ))
-        })?;
+        let file: PublicFile = serde_json::from_str(text).map_err(not_public)?;
         PublicDesign::checked(file)
     }
 
     /// A public file's JSON value, read as [`PublicDesign::from_json`] reads its
     /// text (a part of a public record file).
     pub(crate) fn from_value(value: serde_json::Value) -> crate::Result<PublicDesign> {
-        let file: PublicFile = serde_json::from_value(value).map_err(|e| {
-            crate::SolverError::from(pmldesign_model::ModelError::invalid(
-                "public file",
-                "its JSON",
-                format!("not a public design file ({e})"),
-                "give the output of `pml publish`",
-            ))
-        })?;
+        let file: PublicFile = serde_json::from_value(value).map_err(not_public)?;
         PublicDesign::checked(file)
     }
 
@@ -319,4 +305,14 @@ fn statement(notion: &Notion, set: PublicSet, delta: Option<f64>, ldp: f64) -> S
         "each released value is {} {prior}; the mechanism is {ldp} (for every distribution of X). Relative to the distribution of X alone: an adversary who also knows correlated columns released beside it holds another prior (release such columns as one record, or rely on the LDP level)",
         notion.label()
     )
+}
+
+/// The error of a file that does not parse as a public design file.
+fn not_public(e: serde_json::Error) -> crate::SolverError {
+    crate::SolverError::from(pmldesign_model::ModelError::invalid(
+        "public file",
+        "its JSON",
+        format!("not a public design file ({e})"),
+        "give the output of `pml publish`",
+    ))
 }
