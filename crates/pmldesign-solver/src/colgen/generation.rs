@@ -195,8 +195,13 @@ impl<'a> Generation<'a> {
         // The rays of largest mu, unless there are seeds: at N = 2048 under
         // LDP this search alone took 10 s of a 10 s limit, and the seeds (the
         // structured baselines) are better first columns.
+        let control = PassControl {
+            interrupt: settings.interrupt.clone(),
+            effort: 1,
+            deadline: settings.deadline_from(began, n),
+        };
         let seed = if seeds.is_empty() {
-            oracle.price(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n)
+            oracle.price_with(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n, &control)
         } else {
             Pricing::default()
         };
@@ -216,10 +221,7 @@ impl<'a> Generation<'a> {
             best: None,
             iterations: 0,
             rays_priced: seed.priced,
-            control: PassControl {
-                interrupt: settings.interrupt.clone(),
-                effort: 1,
-            },
+            control,
             resolves: 0,
             idle: vec![0],
             center: a_priori.dual.filter(|_| !seeds.is_empty()),

@@ -5,6 +5,7 @@
 use crate::settings::Interrupt;
 use ndarray::Array1;
 use std::collections::BinaryHeap;
+use std::time::Instant;
 
 /// How far one pricing pass may go.
 #[derive(Debug, Clone)]
@@ -15,6 +16,16 @@ pub struct PassControl {
     /// 1 by default, raised while a time limit leaves room
     /// (`engine::solve_with_oracle`).
     pub effort: u64,
+    /// The run's deadline: a pass that reaches it stops with the bound of what
+    /// it left unpriced (`+inf` where an enumeration stops part-way).
+    pub deadline: Option<Instant>,
+}
+
+impl PassControl {
+    /// Whether the pass must stop now (Ctrl-C or the deadline).
+    pub fn stop(&self) -> bool {
+        self.interrupt.or_past(self.deadline)
+    }
 }
 
 impl Default for PassControl {
@@ -22,6 +33,7 @@ impl Default for PassControl {
         PassControl {
             interrupt: Interrupt::default(),
             effort: 1,
+            deadline: None,
         }
     }
 }

@@ -10,6 +10,7 @@ use pmldesign_model::{ColumnCone, UncertaintySet};
 
 /// The cone of one column in the sparse form of the module docs:
 /// `max_x c_x <= e * min_k (l_k . c + h min_x c)`.
+#[derive(Clone)]
 pub(crate) struct Constraints {
     /// `E` (`e^eps`, or `e^eps'` under Proposition 2).
     pub(crate) e: f64,

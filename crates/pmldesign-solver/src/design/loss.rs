@@ -109,6 +109,7 @@ use crate::design::loss_direct::{solve_dual, solve_primal};
 use crate::design::loss_ipm::{self, IpmFailure, IpmSolution};
 use crate::design::loss_labels;
 use crate::error::Result;
+use crate::lp::backend::until_deadline;
 use crate::objective::loss::{Loss, argmin, constant_label, expected_loss, free_lower_bound};
 use crate::pricing::exact_ball_loss::ExactBallLoss;
 use crate::pricing::labels::Slice;
@@ -356,12 +357,23 @@ fn direct(
             Err(IpmFailure::Failed) => {}
         }
     }
-    let mechanism = match solve_primal(cons, c, tightened(PRIMAL_MARGIN), deadline) {
+    let (owned, e_lp) = (
+        std::sync::Arc::new((cons.clone(), c.clone())),
+        tightened(PRIMAL_MARGIN),
+    );
+    let lp = owned.clone();
+    let primal = until_deadline(deadline, "loss LP (primal)", move || {
+        solve_primal(&lp.0, &lp.1, e_lp, deadline)
+    });
+    let mechanism = match primal {
         Ok(w) => clean(w, set, epsilon)?,
         Err(_) if stopped() => return stopped_direct(c),
         Err(e) => return Err(e),
     };
-    match solve_dual(cons, c, deadline) {
+    let dual = until_deadline(deadline, "loss LP (dual)", move || {
+        solve_dual(&owned.0, &owned.1, deadline)
+    });
+    match dual {
         Ok(dual) => Ok(direct_solved(cons, c, mechanism, dual)),
         Err(_) if stopped() => Ok(Solved {
             method: LossMethod::Direct,

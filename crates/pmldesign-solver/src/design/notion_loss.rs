@@ -24,6 +24,7 @@ use crate::design::loss::Solved;
 use crate::design::loss_colgen::ColumnGenerationResult;
 use crate::design::loss_direct::ENTRY_CUTOFF;
 use crate::error::Result;
+use crate::lp::backend::until_deadline;
 use crate::objective::loss::Loss;
 use crate::pricing::notion_slices::slice_of;
 use crate::settings::LossMethod;
@@ -154,16 +155,25 @@ fn direct(
     if stopped() {
         return crate::design::loss::stopped_direct(c);
     }
-    let primal = notion_form(set, notion, true)
-        .and_then(|form| crate::design::notion_lp::solve_primal(&form, c, deadline));
+    let owned = std::sync::Arc::new(c.clone());
+    let primal = notion_form(set, notion, true).and_then(|form| {
+        let c = owned.clone();
+        until_deadline(deadline, "notion loss LP (primal)", move || {
+            crate::design::notion_lp::solve_primal(&form, &c, deadline)
+        })
+    });
     let w = match primal {
         Ok(w) => lifted(w, notion)?,
         Err(_) if stopped() => return crate::design::loss::stopped_direct(c),
         Err(e) => return Err(e),
     };
     let mechanism = clean_columns(w)?;
-    let exact = notion_form(set, notion, false)?;
-    let g = match crate::design::notion_lp::solve_dual(&exact, c, deadline) {
+    let exact = std::sync::Arc::new(notion_form(set, notion, false)?);
+    let form = exact.clone();
+    let dual = until_deadline(deadline, "notion loss LP (dual)", move || {
+        crate::design::notion_lp::solve_dual(&form, &owned, deadline)
+    });
+    let g = match dual {
         Ok(g) => g,
         Err(_) if stopped() => {
             return Ok(Solved {

@@ -53,3 +53,39 @@ pub(crate) fn guarded_until(
 fn stall_guard(variables: usize) -> f64 {
     5.0 + 1e-4 * (variables as f64).powf(1.5)
 }
+
+/// Runs `solve` on a thread of its own and waits for it until `deadline`:
+/// microlp looks at its clock once per thousand pivots, which on a large LP is
+/// many seconds (the direct LP of PMC over a ball at N = 32 ended 56 s past a
+/// 5 s limit), and building a large LP does not look at all. At the deadline
+/// the answer is "time limit reached" (microlp's words, read by
+/// `limits::explain` as a stop by the clock); the solve left behind stops at
+/// its own next look at the same deadline, and its answer is dropped. Without
+/// a deadline `solve` runs on the calling thread.
+pub(crate) fn until_deadline<T: Send + 'static>(
+    deadline: Option<Instant>,
+    what: &'static str,
+    solve: impl FnOnce() -> crate::error::Result<T> + Send + 'static,
+) -> crate::error::Result<T> {
+    let Some(deadline) = deadline else {
+        return solve();
+    };
+    let stopped = || {
+        crate::error::SolverError::Lp(format!(
+            "{what}: Time limit reached before finding a feasible solution"
+        ))
+    };
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let spawned = std::thread::Builder::new()
+        .name("pml-lp".into())
+        .spawn(move || {
+            let _ = tx.send(solve());
+        });
+    if spawned.is_err() {
+        return Err(stopped());
+    }
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(answer) => answer,
+        Err(_) => Err(stopped()),
+    }
+}

@@ -3,13 +3,27 @@
 //! stored (the reference for branch and bound).
 
 use crate::colgen::engine::{RayLpSolution, solve_with_oracle};
-use crate::colgen::oracle::{Column, Pricing, RayOracle, Tiebreak, TopK};
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, Tiebreak, TopK};
 use crate::cones::rays::{LevelRay, RaySet, StructuredFamily};
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::settings::ColumnGenerationSettings;
 use ndarray::Array1;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Rays per check of the clock in a pass over materialised rays.
+const CHECK_EVERY: usize = 4096;
+
+/// The pass's bound: the largest reduced cost seen where every ray was priced,
+/// none (`+inf`) where the pass stopped part-way.
+fn bound_of(max_rc: f64, stopped: &AtomicBool) -> f64 {
+    if stopped.load(Ordering::Relaxed) {
+        f64::INFINITY
+    } else {
+        max_rc
+    }
+}
 
 /// Rays held in memory with their cached utilities.
 pub struct MaterialisedRays<'a> {
@@ -31,13 +45,30 @@ impl RayOracle for MaterialisedRays<'_> {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_with(lambda, tol, keep, &PassControl::default())
+    }
+
+    fn price_with(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        control: &PassControl,
+    ) -> Pricing {
         let l = lambda.as_slice().expect("contiguous");
+        let stopped = AtomicBool::new(false);
         let (max_rc, top) = (0..self.rays.len())
             .into_par_iter()
-            .with_min_len(4096)
+            .with_min_len(CHECK_EVERY)
             .fold(
                 || (f64::NEG_INFINITY, TopK::new(keep)),
                 |(mx, mut top), k| {
+                    if k % CHECK_EVERY == 0 && control.stop() {
+                        stopped.store(true, Ordering::Relaxed);
+                    }
+                    if stopped.load(Ordering::Relaxed) {
+                        return (mx, top);
+                    }
                     let r = self.rays.ray(k);
                     let rc = self.mu[k] - r.iter().zip(l).map(|(a, b)| a * b).sum::<f64>();
                     if rc > tol && rc >= top.threshold() {
@@ -51,7 +82,7 @@ impl RayOracle for MaterialisedRays<'_> {
                 |(m1, t1), (m2, t2)| (m1.max(m2), t1.merge(t2)),
             );
         Pricing {
-            max_reduced_cost: max_rc,
+            max_reduced_cost: bound_of(max_rc, &stopped),
             entering: top
                 .into_sorted()
                 .into_iter()
@@ -122,6 +153,17 @@ impl RayOracle for StructuredRays<'_> {
     }
 
     fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_with(lambda, tol, keep, &PassControl::default())
+    }
+
+    /// Stops between groups at the deadline or Ctrl-C, then bounds nothing.
+    fn price_with(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        control: &PassControl,
+    ) -> Pricing {
         // lambda(S) for every subset, as for the masses.
         let n = self.family.dimension();
         let full: usize = (1 << n) - 1;
@@ -130,6 +172,7 @@ impl RayOracle for StructuredRays<'_> {
             let low = s.trailing_zeros() as usize;
             sums[s] = sums[s & (s - 1)] + lambda[low];
         }
+        let stopped = AtomicBool::new(false);
         let (max_rc, top, priced) = self
             .family
             .groups()
@@ -138,6 +181,12 @@ impl RayOracle for StructuredRays<'_> {
             .fold(
                 || (f64::NEG_INFINITY, TopK::new(keep), 0u64),
                 |(mut mx, mut top, mut priced), a| {
+                    if a % 256 == 0 && control.stop() {
+                        stopped.store(true, Ordering::Relaxed);
+                    }
+                    if stopped.load(Ordering::Relaxed) {
+                        return (mx, top, priced);
+                    }
                     self.family.rays_with_top(a, &mut |r| {
                         let mu = self.value(&r);
                         let rc = mu - (r.top * sums[r.a] + r.level * sums[r.l]);
@@ -155,7 +204,7 @@ impl RayOracle for StructuredRays<'_> {
                 |(m1, t1, c1), (m2, t2, c2)| (m1.max(m2), t1.merge(t2), c1 + c2),
             );
         Pricing {
-            max_reduced_cost: max_rc,
+            max_reduced_cost: bound_of(max_rc, &stopped),
             entering: top
                 .into_sorted()
                 .into_iter()
