@@ -52,7 +52,7 @@ pub mod stream;
 mod table;
 
 pub use bins::{Binned, Bins};
-pub use codes::{privatise_codes, privatise_codes_at};
+pub use codes::{Rows, privatise_codes, privatise_codes_at, privatise_mapped};
 pub use counts::{
     CategoryCounts, Counting, MAX_CATEGORIES, STOP_EVERY, count_column, count_column_until,
     count_released, count_values, stopped,

@@ -185,3 +185,37 @@ fn positions_and_keys_name_places_of_the_stream() {
     assert_eq!(key_position(b"user-17"), key_position(b"user-17"));
     assert_ne!(key_position(b"user-17"), key_position(b"user-18"));
 }
+
+/// A column long enough to be drawn in parallel chunks draws, at any number of
+/// threads, what each row draws alone from its place of the stream; a bad code
+/// in a later chunk is refused naming its own position.
+#[test]
+fn parallel_chunks_draw_what_each_row_draws_alone() {
+    let x = codes(300_001, 5);
+    let s = MechanismSampler::new(&mechanism()).unwrap();
+    let offset = 12_345u64;
+    let mut one_by_one = ColumnStream::new(&key(), "city", 1);
+    let expected: Vec<u32> = (x.iter().enumerate())
+        .map(|(k, &c)| s.sample(c as usize, one_by_one.at(offset + k as u64)) as u32)
+        .collect();
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let got = pool.install(|| {
+            let mut out = vec![0; x.len()];
+            let mut stream = ColumnStream::new(&key(), "city", 1);
+            privatise_codes(&s, &x, &mut stream, offset, &mut out).unwrap();
+            out
+        });
+        assert!(got == expected, "{threads} threads");
+    }
+    let mut bad = x.clone();
+    bad[250_000] = 9;
+    bad[290_000] = 9;
+    let mut out = vec![0; bad.len()];
+    let mut stream = ColumnStream::new(&key(), "city", 1);
+    let e = privatise_codes(&s, &bad, &mut stream, 0, &mut out).unwrap_err();
+    assert!(e.to_string().contains("codes[250000]"), "{e}");
+}

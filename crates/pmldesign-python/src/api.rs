@@ -2,7 +2,9 @@
 //! and progress callbacks. Every computation is a call into [`crate::engine`].
 
 use crate::engine::{self, Bound as Question, Objective, Options, Progress};
-use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayLike2};
+use numpy::{
+    AllowTypeChange, PyArray1, PyArrayLike1, PyArrayLike2, PyArrayMethods, PyReadonlyArray1,
+};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -37,6 +39,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(public_design, m)?)?;
     m.add_function(wrap_pyfunction!(check_public, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_categories, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
     m.add_function(wrap_pyfunction!(randomized_response, m)?)?;
@@ -390,12 +393,134 @@ fn apply_codes<'py>(
     positions: Option<PyArrayLike1<'py, u64, AllowTypeChange>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let rows = rows(&mechanism);
-    let codes = codes.as_array().to_vec();
-    let positions = positions.map(|p| p.as_array().to_vec());
-    let out = py
-        .detach(move || engine::apply_codes(rows, &codes, &column, (offset, positions), seed))
+    let codes = contiguous(&codes);
+    let positions = positions.as_ref().map(|p| contiguous(p));
+    let out = PyArray1::<u32>::zeros(py, codes.len(), false);
+    {
+        let mut written = out.readwrite();
+        let dst = written
+            .as_slice_mut()
+            .map_err(|e| PmlError::new_err(e.to_string()))?;
+        py.detach(|| {
+            let at = (offset, positions.as_deref());
+            engine::apply_codes(rows, &codes, &column, at, seed, dst)
+        })
         .map_err(|e| to_py_err(e, None))?;
-    Ok(PyArray1::from_vec(py, out))
+    }
+    Ok(out)
+}
+
+/// The elements of a 1-D array, borrowed where it is contiguous.
+fn contiguous<'a, T: numpy::Element + Clone>(
+    a: &'a PyReadonlyArray1<'_, T>,
+) -> std::borrow::Cow<'a, [T]> {
+    let view = a.as_array();
+    match view.to_slice() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(view.to_vec()),
+    }
+}
+
+/// See `pmldesign.apply` on a pandas categorical Series: `codes` are its category
+/// codes (int8, int16, int32 or int64, as pandas stores them; none negative) and
+/// `table[c]` the mechanism's row of category c. The output codes are int8, int16
+/// or int32, the type pandas stores codes in for that many outputs, so that a
+/// Categorical is built from them without a copy.
+#[pyfunction]
+#[pyo3(signature = (mechanism, codes, table, column, offset=0, seed=None))]
+fn apply_categories<'py>(
+    py: Python<'py>,
+    mechanism: Matrix<'py>,
+    codes: &Bound<'py, PyAny>,
+    table: Vec<usize>,
+    column: String,
+    offset: u64,
+    seed: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let draw = Categories {
+        rows: rows(&mechanism),
+        outputs: mechanism.as_array().ncols(),
+        table,
+        column,
+        offset,
+        seed,
+    };
+    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i8>>() {
+        return draw.by_width(py, &c);
+    }
+    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i16>>() {
+        return draw.by_width(py, &c);
+    }
+    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i32>>() {
+        return draw.by_width(py, &c);
+    }
+    let c = codes.extract::<PyArrayLike1<'py, i64, AllowTypeChange>>()?;
+    draw.by_width(py, &c)
+}
+
+/// The arguments of [`apply_categories`] but the codes.
+struct Categories {
+    rows: Vec<Vec<f64>>,
+    outputs: usize,
+    table: Vec<usize>,
+    column: String,
+    offset: u64,
+    seed: Option<String>,
+}
+
+impl Categories {
+    /// Output codes as pandas stores them for this many outputs (its
+    /// `coerce_indexer_dtype`).
+    fn by_width<'py, C>(
+        self,
+        py: Python<'py>,
+        codes: &PyReadonlyArray1<'py, C>,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        C: numpy::Element + Copy + Sync + std::fmt::Display,
+        usize: TryFrom<C>,
+    {
+        if self.outputs < i8::MAX as usize {
+            self.draw::<C, i8>(py, codes)
+        } else if self.outputs < i16::MAX as usize {
+            self.draw::<C, i16>(py, codes)
+        } else {
+            self.draw::<C, i32>(py, codes)
+        }
+    }
+
+    fn draw<'py, C, O>(
+        self,
+        py: Python<'py>,
+        codes: &PyReadonlyArray1<'py, C>,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        C: numpy::Element + Copy + Sync + std::fmt::Display,
+        usize: TryFrom<C>,
+        O: numpy::Element + Send + TryFrom<usize>,
+    {
+        let codes = contiguous(codes);
+        let out = PyArray1::<O>::zeros(py, codes.len(), false);
+        let mut written = out.readwrite();
+        let dst = written
+            .as_slice_mut()
+            .map_err(|e| PmlError::new_err(e.to_string()))?;
+        let Categories {
+            rows,
+            table,
+            column,
+            offset,
+            seed,
+            ..
+        } = self;
+        py.detach(|| {
+            let row_of = |&c: &C| usize::try_from(c).ok().and_then(|c| table.get(c).copied());
+            engine::apply_mapped(rows, (&codes, row_of), &column, (offset, None), seed, dst)
+        })
+        .map_err(|e| to_py_err(e, None))?;
+        drop(written);
+        Ok(out.into_any())
+    }
 }
 
 /// k-ary randomized response over `n` inputs at `ldp_epsilon` (`None`:

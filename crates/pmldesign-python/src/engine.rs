@@ -5,7 +5,7 @@
 //! `pml` CLI) or vectors.
 
 use pmldesign::data::stream::{ColumnStream, StreamKey};
-use pmldesign::data::{MechanismSampler, privatise_codes, privatise_codes_at};
+use pmldesign::data::{MechanismSampler, Rows, privatise_mapped};
 use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign::model::{measures::Assessment, sample};
 use pmldesign::prelude::*;
@@ -511,17 +511,43 @@ fn mechanism(rows: Vec<Vec<f64>>) -> Result<Mechanism> {
     Mechanism::from_rows(rows).map_err(|e| Error::Invalid(format!("mechanism: {e}")))
 }
 
-/// Runs the mechanism on input codes (row indices): one output code per code,
-/// row `offset + k` drawing from its place of the keyed stream of `column`, as
-/// `pml apply --column COLUMN --seed SEED` draws the same rows. Without a seed
-/// the key comes from the operating system.
+/// Runs the mechanism on input codes (row indices): `out[k]` is the output code
+/// of `codes[k]`, row `offset + k` (or `positions[k]`) drawing from its place of
+/// the keyed stream of `column`, as `pml apply --column COLUMN --seed SEED` draws
+/// the same rows. Without a seed the key comes from the operating system.
 pub fn apply_codes(
     rows: Vec<Vec<f64>>,
     codes: &[u32],
     column: &str,
-    (offset, positions): (u64, Option<Vec<u64>>),
+    (offset, positions): (u64, Option<&[u64]>),
     seed: Option<String>,
-) -> Result<Vec<u32>> {
+    out: &mut [u32],
+) -> Result<()> {
+    apply_mapped(
+        rows,
+        (codes, |&x: &u32| Some(x as usize)),
+        column,
+        (offset, positions),
+        seed,
+        out,
+    )
+}
+
+/// [`apply_codes`] for codes of any integer type, each made a row of the
+/// mechanism by `row_of` (a DataFrame's category codes through the table of its
+/// categories), into output codes of any integer type wide enough for them.
+pub fn apply_mapped<C, O>(
+    rows: Vec<Vec<f64>>,
+    (codes, row_of): (&[C], impl Fn(&C) -> Option<usize> + Sync),
+    column: &str,
+    (offset, positions): (u64, Option<&[u64]>),
+    seed: Option<String>,
+    out: &mut [O],
+) -> Result<()>
+where
+    C: Sync + std::fmt::Display,
+    O: Send + TryFrom<usize>,
+{
     guarded(|| {
         let w = mechanism(rows)?;
         let key = match seed {
@@ -529,13 +555,13 @@ pub fn apply_codes(
             None => StreamKey::from_os(),
         };
         let sampler = MechanismSampler::new(&w)?;
-        let mut stream = ColumnStream::new(&key, column, 1);
-        let mut out = vec![0; codes.len()];
-        match positions {
-            Some(at) => privatise_codes_at(&sampler, codes, &mut stream, &at, &mut out)?,
-            None => privatise_codes(&sampler, codes, &mut stream, offset, &mut out)?,
-        }
-        Ok(out)
+        let stream = ColumnStream::new(&key, column, 1);
+        let at = match positions {
+            Some(p) => Rows::At(p),
+            None => Rows::From(offset),
+        };
+        privatise_mapped(&sampler, codes, &stream, at, out, row_of)?;
+        Ok(())
     })
 }
 

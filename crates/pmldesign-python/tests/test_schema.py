@@ -4,6 +4,7 @@ record mode, and Python's `to_json()`; and it refuses what the readers refuse (a
 or missing key), so the schema and the readers do not drift apart."""
 
 import copy
+import functools
 import json
 import re
 import subprocess
@@ -45,7 +46,10 @@ FRESH = [
 ]
 
 
+@functools.cache
 def validator():
+    """The schema's validator, the schema checked against its meta-schema once (each
+    check costs about 0.4 s: once per document was most of this file's time)."""
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     return jsonschema.Draft202012Validator(SCHEMA)
 

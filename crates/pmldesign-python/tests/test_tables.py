@@ -95,6 +95,25 @@ def test_pandas_series_keep_their_index_and_become_categorical(design):
     assert pmldesign.apply(design, plain, seed=KEY).astype(str).tolist() == out.astype(str).tolist()
 
 
+def test_pandas_categories_draw_as_the_labels_do_whatever_their_codes_width():
+    """A categorical Series goes by its category codes (int8, or int16 past 127
+    categories), over several parallel chunks, with an offset: the same outputs as
+    the same values as strings; with a null or a category outside the labels too."""
+    pd = pytest.importorskip("pandas")
+    for k in (4, 200):
+        labels = [f"v{i}" for i in range(k)]
+        d = pmldesign.design(np.full(k, 1 / k), 0.5, labels=labels)
+        x = np.array(labels)[np.random.default_rng(k).integers(0, k, 150_000)]
+        s = pd.Series(pd.Categorical(x, categories=labels[::-1]), name="x")
+        out = pmldesign.apply(d, s, seed=KEY, offset=7)
+        assert str(out.dtype) == "category" and out.cat.codes.dtype == (np.int8 if k < 127 else np.int16)
+        assert out.astype(str).tolist() == pmldesign.apply(d, x, seed=KEY, column="x", offset=7).tolist()
+    gaps = pd.Series(pd.Categorical(["v1", None, "v2", "zz"], categories=["v1", "v2", "zz"]), name="x")
+    kept = pmldesign.apply(d, gaps, seed=KEY, on_unknown="keep")
+    expected = pmldesign.apply(d, ["v1", None, "v2", "zz"], seed=KEY, column="x", on_unknown="keep")
+    assert kept.astype(object).where(kept.notna(), "").tolist() == expected.tolist()
+
+
 def test_pandas_counts_and_nulls(design):
     pd = pytest.importorskip("pandas")
     x = values(1000)

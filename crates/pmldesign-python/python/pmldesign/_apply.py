@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, NoRetur
 import numpy as np
 
 from . import _native
-from ._codes import NULL, NULL_LABEL, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats, secret_of
+from ._codes import NULL, NULL_LABEL, UNKNOWN, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats, secret_of
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import PmlError
 from ._public import PublicDesign
@@ -219,11 +219,10 @@ def draw(
     """Output codes (int64, -1 where ``codes`` is negative) of rows ``offset + k``,
     or of the stream places ``places``: the one call into the native stream."""
     ok = codes >= 0
-    out = np.full(len(codes), -1, dtype=np.int64)
     if ok.all():
-        where = None if places is None else places
-        out[:] = _native.apply_codes(matrix, codes.astype(np.uint32), column, offset, secret, where)
-    elif ok.any():
+        return _native.apply_codes(matrix, codes.astype(np.uint32), column, offset, secret, places).astype(np.int64)
+    out = np.full(len(codes), -1, dtype=np.int64)
+    if ok.any():
         where = (np.flatnonzero(ok).astype(np.uint64) + np.uint64(offset)) if places is None else places[ok]
         out[ok] = _native.apply_codes(matrix, codes[ok].astype(np.uint32), column, 0, secret, where)
     return out
@@ -445,7 +444,15 @@ def apply(
     column = _column(column) or own or DEFAULT_COLUMN
     if kind(values) == "plain" and not isinstance(values, np.ndarray):
         values = _sequence("values", values)
-    found, describe = input_codes(values, names, (check_codes(codes), bins, design_or_matrix), own or column)
+    as_codes = check_codes(codes)
+    if not as_codes and bins is None and key is None and _is_categorical(values):
+        # Edges the design recorded cut the values instead (input_codes refuses them).
+        if not (isinstance(design_or_matrix, Design) and _bins_recorded(design_or_matrix)):
+            check_nulls(nulls, design_or_matrix)
+            fast = _categorical(matrix, values, names, outputs, (column, start, secret))
+            if fast is not None:
+                return fast
+    found, describe = input_codes(values, names, (as_codes, bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():
         refuse(np.where(dropped, 0, found), describe, field_of(own), names)
@@ -453,6 +460,33 @@ def apply(
     out = draw(matrix, found, column, secret, offset=start, places=places)
     keep = None if how != "skip" else (found >= 0) | dropped
     return _shaped(values, out, outputs, keep)
+
+
+def _is_categorical(values: Any) -> bool:
+    return kind(values) == "pandas" and str(values.dtype) == "category"
+
+
+def _bins_recorded(design: Design) -> bool:
+    from . import _bins
+
+    return _bins.recorded(design) is not None
+
+
+def _categorical(matrix: np.ndarray, series: Any, names: List[str], outputs: List[str], stream: Tuple[str, int, Optional[str]]) -> Any:
+    """A pandas categorical Series whose categories are all labels and which holds
+    no null, privatised from its category codes in one native pass (the rows
+    :func:`draw` draws), as a categorical Series over the outputs built on the
+    output codes without a copy; None for any other, which the general path takes."""
+    import pandas as pd
+
+    index = {label: i for i, label in enumerate(names)}
+    table = [index.get(str(c), UNKNOWN) for c in series.cat.categories]
+    raw = series.cat.codes.to_numpy()
+    if not len(raw) or min(table, default=UNKNOWN) < 0 or raw.min() < 0:
+        return None
+    column, offset, secret = stream
+    out = _native.apply_categories(matrix, raw, table, column, offset, secret)
+    return pd.Series(pd.Categorical.from_codes(out, categories=outputs), index=series.index, name=series.name)
 
 
 def input_codes(values: Any, names: List[str], how: Tuple[bool, Any, Any], name: str) -> Coded:

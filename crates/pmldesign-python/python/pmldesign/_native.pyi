@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 __all__ = [
     "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
-    "verify_design", "apply_codes", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
+    "verify_design", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
     "envelope", "bound", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
@@ -67,6 +67,14 @@ def apply_codes(
     seed: Optional[str] = ...,
     positions: Optional[npt.ArrayLike] = ...,
 ) -> npt.NDArray[np.uint32]: ...
+def apply_categories(
+    mechanism: npt.ArrayLike,
+    codes: npt.NDArray[np.integer[Any]],
+    table: List[int],
+    column: str,
+    offset: int = ...,
+    seed: Optional[str] = ...,
+) -> npt.NDArray[np.signedinteger[Any]]: ...
 def key_positions(keys: List[str]) -> npt.NDArray[np.uint64]: ...
 def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> List[List[float]]: ...
 def bin_labels(edges: List[float]) -> List[str]: ...
