@@ -28,7 +28,7 @@
 /// right) bounds h outside the window by its end value, which the test then
 /// requires below 0. Where such a chord cannot be found (steps of rounding
 /// size, chords narrower than the resolution) every sample is tested.
-pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: Vec<f64>) -> bool {
+pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: &[f64]) -> bool {
     let n = xs.len();
     let min_width = 1e-9 * (xs[n - 1] - xs[0]).max(f64::MIN_POSITIVE);
     if n > LOCATE_ABOVE {
@@ -58,7 +58,7 @@ pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: Vec<f64>) -> boo
         let (y0, y1) = (y(0), y(n - 1));
         let window: Vec<f64> = (a..=b).map(|k| y(k)).collect();
         let margin = margin_of(window.iter().chain([&y0, &y1]));
-        return bracketed(h, xs[a..=b].to_vec(), window, min_width, margin);
+        return bracketed(h, &xs[a..=b], window, min_width, margin);
     }
     let ys: Vec<f64> = xs.iter().map(|&x| h(x)).collect();
     let margin = margin_of(ys.iter());
@@ -73,11 +73,17 @@ fn margin_of<'a>(ys: impl Iterator<Item = &'a f64>) -> f64 {
 /// [`concave_at_most_zero`] over the samples `xs` with their values `ys`.
 fn bracketed(
     h: &impl Fn(f64) -> f64,
-    mut xs: Vec<f64>,
+    xs: &[f64],
     mut ys: Vec<f64>,
     min_width: f64,
     margin: f64,
 ) -> bool {
+    let mut xs = {
+        let mut v = Vec::with_capacity(xs.len() + MAX_SAMPLES);
+        v.extend_from_slice(xs);
+        v
+    };
+    ys.reserve(MAX_SAMPLES);
     for _ in 0..MAX_SAMPLES {
         if ys.iter().any(|&y| y > -margin) {
             return false;
@@ -144,18 +150,18 @@ mod tests {
         for c in [-1e-7, -1e-3, 1e-9, 1e-3] {
             let h = |x: f64| -(x - 0.3) * (x - 0.3) + c;
             assert_eq!(
-                concave_at_most_zero(&h, vec![0.0, 1.0]),
+                concave_at_most_zero(&h, &[0.0, 1.0]),
                 c <= 0.0,
                 "c = {c}"
             );
         }
         // A maximum at the end of the range.
         let h = |x: f64| x.ln() - 1e-9;
-        assert!(concave_at_most_zero(&h, vec![0.5, 1.0]));
+        assert!(concave_at_most_zero(&h, &[0.5, 1.0]));
         // A kink, and the maximum far from the first samples (rounding noise in
         // narrow chords must not prune it).
         let h = |x: f64| -(x - 0.4556).abs() - 0.1 * x * x + 0.1 * 0.4556 * 0.4556 + 1e-7;
-        assert!(!concave_at_most_zero(&h, vec![0.33, 0.3300000001, 0.48]));
+        assert!(!concave_at_most_zero(&h, &[0.33, 0.3300000001, 0.48]));
     }
 
     #[test]
@@ -188,7 +194,7 @@ mod tests {
                 .fold(f64::NEG_INFINITY, f64::max);
             let shift = top + [-1e-3, -1e-6, 1e-6, 1e-3][case % 4];
             let h = |x: f64| shape(x) - shift;
-            let proven = concave_at_most_zero(&h, xs.clone());
+            let proven = concave_at_most_zero(&h, &xs);
             // The maximum sits at top - shift (to the grid's resolution).
             let max = top - shift;
             if max > 1e-7 {
