@@ -149,11 +149,7 @@ mod tests {
         // -(x - 0.3)^2 + c: at most 0 iff c <= 0 (proven for c well below 0).
         for c in [-1e-7, -1e-3, 1e-9, 1e-3] {
             let h = |x: f64| -(x - 0.3) * (x - 0.3) + c;
-            assert_eq!(
-                concave_at_most_zero(&h, &[0.0, 1.0]),
-                c <= 0.0,
-                "c = {c}"
-            );
+            assert_eq!(concave_at_most_zero(&h, &[0.0, 1.0]), c <= 0.0, "c = {c}");
         }
         // A maximum at the end of the range.
         let h = |x: f64| x.ln() - 1e-9;
