@@ -56,7 +56,7 @@ pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: &[f64]) -> bool 
             b += 1;
         }
         let (y0, y1) = (y(0), y(n - 1));
-        let window: Vec<f64> = (a..=b).map(|k| y(k)).collect();
+        let window: Vec<f64> = (a..=b).map(&mut y).collect();
         let margin = margin_of(window.iter().chain([&y0, &y1]));
         return bracketed(h, &xs[a..=b], window, min_width, margin);
     }
