@@ -111,7 +111,22 @@ pub(super) struct Generation<'a> {
     /// Passes since the incumbent last improved (or the box was widened).
     stalled: usize,
     last_lower: f64,
+    /// The gaps at which the a-priori dual was priced for its near-tight rays
+    /// ([`Generation::price_support`]).
+    support_priced: Vec<f64>,
+    /// The a-priori bound's dual (its largest reduced cost is at most 0).
+    a_priori_dual: Option<Array1<f64>>,
 }
+
+/// The master's value within this (relative) of the best bound, but not
+/// within the gap tolerance: the loop prices the best bound's dual for its
+/// near-tight rays ([`Generation::price_support`]).
+const SUPPORT_WITHIN: f64 = 1e-6;
+/// Best bounds whose duals are priced that way, at most.
+const SUPPORT_PASSES: usize = 2;
+/// How far below the best dual's largest reduced cost a ray may price and be
+/// admitted, in multiples of the gap between the bound and the master.
+const SUPPORT_DEPTH: f64 = 64.0;
 
 /// Passes out of the master's optimum after which a column may be retired.
 const RETIRE_AFTER: u32 = 8;
@@ -224,11 +239,13 @@ impl<'a> Generation<'a> {
             control,
             resolves: 0,
             idle: vec![0],
-            center: a_priori.dual.filter(|_| !seeds.is_empty()),
+            center: a_priori.dual.clone().filter(|_| !seeds.is_empty()),
             dual_box: None,
             incumbent: None,
             stalled: 0,
             last_lower: f64::NEG_INFINITY,
+            support_priced: Vec::new(),
+            a_priori_dual: a_priori.dual.clone(),
         };
         let start = oracle.start();
         let k = start.len();
@@ -504,6 +521,7 @@ impl<'a> Generation<'a> {
         let allowance = crate::tolerance::gap_allowance(s.gap_tolerance, bound);
         let tol = (s.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
         let keep = s.batch.max(1) + self.working.len();
+        let support = self.price_support(bound, allowance, keep);
         let mut entering = Vec::new();
         let mut priced = (lambda.clone(), f64::INFINITY);
         let alpha = self.smoothing;
@@ -550,7 +568,7 @@ impl<'a> Generation<'a> {
             bound,
             max_rc: priced.1,
             allowance,
-            added,
+            added: added + support,
             repeated,
         }
     }
@@ -566,6 +584,50 @@ impl<'a> Generation<'a> {
             self.best = Some((lambda.clone(), max_rc));
         }
         max_rc
+    }
+
+    /// Admits the rays nearly tight at the a-priori dual while its bound `B`
+    /// is the best one, once the master is within [`SUPPORT_WITHIN`] of it
+    /// but not within the gap tolerance (and again each time the master has
+    /// closed half of the gap it left then, up to [`SUPPORT_PASSES`] times).
+    /// Every ray prices at most 0 there, and with `U` the optimum every column
+    /// of an optimal mechanism of weight `theta` prices at least
+    /// `-(B - U) / theta >= -(B - bound) / theta` (the weights sum to 1): the
+    /// rays within [`SUPPORT_DEPTH`] times `B - bound` of 0 hold the optimum's
+    /// heavier columns. Under LDP, where `B` is nearly reached by sets of
+    /// weight near the best one (docs/theory.md §4d), the master's own dual,
+    /// one vertex of a degenerate optimal face, found them a few at a time.
+    /// A heuristic for columns: its pass's bound is recorded like any other.
+    /// Returns the number of columns it added.
+    fn price_support(&mut self, bound: f64, allowance: f64, keep: usize) -> usize {
+        let (None, Some(center)) = (&self.best, &self.a_priori_dual) else {
+            return 0;
+        };
+        let center = center.clone();
+        let gap = self.best_bound - bound;
+        // Again only once the master has closed half the gap it left then.
+        let fresh = self.support_priced.last().is_none_or(|&g| gap < 0.5 * g);
+        if gap <= allowance
+            || gap > SUPPORT_WITHIN * self.best_bound.abs()
+            || !fresh
+            || self.support_priced.len() >= SUPPORT_PASSES
+        {
+            return 0;
+        }
+        self.support_priced.push(gap);
+        let tol = -SUPPORT_DEPTH * gap;
+        let pricing = self.oracle.price_with(&center, tol, keep, &self.control);
+        self.record(&center, &pricing);
+        let mut added = 0;
+        for (_, c) in pricing.entering {
+            if added == self.settings.batch.max(1) {
+                break;
+            }
+            if self.admit(c) {
+                added += 1;
+            }
+        }
+        added
     }
 
     /// After a pass that added no column and left a gap: whether to go on.

@@ -369,6 +369,15 @@ trait Family: Sync {
     /// An upper bound on the reduced cost of every completion of `node`, exact
     /// enough to stop above `threshold`.
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64;
+    /// An upper bound on the reduced cost of every completion of a node that a
+    /// stopped search leaves open, where a bound at most `floor` (the largest
+    /// reduced cost the search has seen, or its tolerance, both of which the
+    /// pass reports anyway) need not be told apart from `floor`. By default
+    /// the node's full bound.
+    fn open_bound(&self, node: &Node, items: &Items, floor: f64) -> f64 {
+        let _ = floor;
+        self.bound(node, items, f64::INFINITY)
+    }
     /// Nodes a search over `items` items visits between two looks at the
     /// clock and the budget: [`ROUND`], fewer where a bound costs much.
     fn round_nodes(&self, items: usize) -> u64 {
@@ -399,6 +408,10 @@ impl<T: Family> Family for &T {
 
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
         (**self).bound(node, items, threshold)
+    }
+
+    fn open_bound(&self, node: &Node, items: &Items, floor: f64) -> f64 {
+        (**self).open_bound(node, items, floor)
     }
 
     fn box_bound(
@@ -538,7 +551,8 @@ impl Search<'_> {
     fn expand(&mut self, family: &impl Family, node: Node, stopped: bool) {
         let items = &*self.items;
         if stopped {
-            let bound = family.bound(&node, items, f64::INFINITY);
+            let floor = self.found.best.max(self.tol);
+            let bound = family.open_bound(&node, items, floor);
             self.found.open = self.found.open.max(bound);
             return;
         }

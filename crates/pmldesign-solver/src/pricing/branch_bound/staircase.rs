@@ -20,10 +20,70 @@
 /// is above 0, or the budget or the resolution runs out (false: not proven).
 /// Chords narrower than 1e-9 of the range are not used: their slopes are
 /// rounding noise.
-pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, mut xs: Vec<f64>) -> bool {
-    let mut ys: Vec<f64> = xs.iter().map(|&x| h(x)).collect();
-    let min_width = 1e-9 * (xs[xs.len() - 1] - xs[0]).max(f64::MIN_POSITIVE);
-    let margin = 1e-13 * (1.0 + ys.iter().fold(0.0f64, |m, y| m.max(y.abs())));
+///
+/// Past [`LOCATE_ABOVE`] samples the test first locates the largest sample by
+/// bisection on the sign of the steps between neighbours (a concave function's
+/// steps change sign once) and tests only the samples around it: a chord
+/// rising toward the window from the left (or falling away from it on the
+/// right) bounds h outside the window by its end value, which the test then
+/// requires below 0. Where such a chord cannot be found (steps of rounding
+/// size, chords narrower than the resolution) every sample is tested.
+pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: &[f64]) -> bool {
+    let n = xs.len();
+    let min_width = 1e-9 * (xs[n - 1] - xs[0]).max(f64::MIN_POSITIVE);
+    if n > LOCATE_ABOVE {
+        let mut ys: Vec<Option<f64>> = vec![None; n];
+        let mut y = |k: usize| *ys[k].get_or_insert_with(|| h(xs[k]));
+        // The first k whose step to k + 1 does not rise (n - 1 if none).
+        let (mut lo, mut hi) = (0, n - 1);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if y(mid + 1) <= y(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let width = |k: usize| xs[k + 1] - xs[k];
+        // A chord (a, a + 1) that rises, or (b - 1, b) that falls, wide
+        // enough to trust its slope.
+        let mut a = lo.saturating_sub(1);
+        while a > 0 && !(width(a) >= min_width && y(a + 1) >= y(a)) {
+            a -= 1;
+        }
+        let mut b = (lo + 1).min(n - 1);
+        while b < n - 1 && !(width(b - 1) >= min_width && y(b - 1) >= y(b)) {
+            b += 1;
+        }
+        let (y0, y1) = (y(0), y(n - 1));
+        let window: Vec<f64> = (a..=b).map(&mut y).collect();
+        let margin = margin_of(window.iter().chain([&y0, &y1]));
+        return bracketed(h, &xs[a..=b], window, min_width, margin);
+    }
+    let ys: Vec<f64> = xs.iter().map(|&x| h(x)).collect();
+    let margin = margin_of(ys.iter());
+    bracketed(h, xs, ys, min_width, margin)
+}
+
+/// The rounding allowance of a test whose samples take the values `ys`.
+fn margin_of<'a>(ys: impl Iterator<Item = &'a f64>) -> f64 {
+    1e-13 * (1.0 + ys.fold(0.0f64, |m, y| m.max(y.abs())))
+}
+
+/// [`concave_at_most_zero`] over the samples `xs` with their values `ys`.
+fn bracketed(
+    h: &impl Fn(f64) -> f64,
+    xs: &[f64],
+    mut ys: Vec<f64>,
+    min_width: f64,
+    margin: f64,
+) -> bool {
+    let mut xs = {
+        let mut v = Vec::with_capacity(xs.len() + MAX_SAMPLES);
+        v.extend_from_slice(xs);
+        v
+    };
+    ys.reserve(MAX_SAMPLES);
     for _ in 0..MAX_SAMPLES {
         if ys.iter().any(|&y| y > -margin) {
             return false;
@@ -51,6 +111,9 @@ pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, mut xs: Vec<f64>) ->
     }
     false
 }
+
+/// Samples past which [`concave_at_most_zero`] locates the maximum first.
+const LOCATE_ABOVE: usize = 5;
 
 /// Samples a test may take.
 const MAX_SAMPLES: usize = 40;
@@ -86,18 +149,56 @@ mod tests {
         // -(x - 0.3)^2 + c: at most 0 iff c <= 0 (proven for c well below 0).
         for c in [-1e-7, -1e-3, 1e-9, 1e-3] {
             let h = |x: f64| -(x - 0.3) * (x - 0.3) + c;
-            assert_eq!(
-                concave_at_most_zero(&h, vec![0.0, 1.0]),
-                c <= 0.0,
-                "c = {c}"
-            );
+            assert_eq!(concave_at_most_zero(&h, &[0.0, 1.0]), c <= 0.0, "c = {c}");
         }
         // A maximum at the end of the range.
         let h = |x: f64| x.ln() - 1e-9;
-        assert!(concave_at_most_zero(&h, vec![0.5, 1.0]));
+        assert!(concave_at_most_zero(&h, &[0.5, 1.0]));
         // A kink, and the maximum far from the first samples (rounding noise in
         // narrow chords must not prune it).
         let h = |x: f64| -(x - 0.4556).abs() - 0.1 * x * x + 0.1 * 0.4556 * 0.4556 + 1e-7;
-        assert!(!concave_at_most_zero(&h, vec![0.33, 0.3300000001, 0.48]));
+        assert!(!concave_at_most_zero(&h, &[0.33, 0.3300000001, 0.48]));
+    }
+
+    #[test]
+    fn locating_the_maximum_first_judges_like_every_sample() {
+        // Concave h (a parabola minus a convex polyline, like Q(W, Phi(W)))
+        // sampled at many points: the located test proves exactly where the
+        // maximum is below 0, and never where it is above.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut unit = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..2000 {
+            let n = 6 + case % 40;
+            let mut xs: Vec<f64> = (0..n).map(|_| unit()).collect();
+            xs.sort_by(f64::total_cmp);
+            xs.dedup();
+            let kinks: Vec<(f64, f64)> = (0..4).map(|_| (unit(), 2.0 * unit())).collect();
+            let (c, a) = (unit(), 0.01 + unit());
+            let shape = |x: f64| {
+                let poly: f64 = kinks.iter().map(|&(k, s)| s * (x - k).max(0.0)).sum();
+                -a * (x - c) * (x - c) - 0.3 * x - poly
+            };
+            let lo = xs[0];
+            let hi = xs[xs.len() - 1];
+            let top = (0..=20_000)
+                .map(|i| shape(lo + (hi - lo) * i as f64 / 20_000.0))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let shift = top + [-1e-3, -1e-6, 1e-6, 1e-3][case % 4];
+            let h = |x: f64| shape(x) - shift;
+            let proven = concave_at_most_zero(&h, &xs);
+            // The maximum sits at top - shift (to the grid's resolution).
+            let max = top - shift;
+            if max > 1e-7 {
+                assert!(!proven, "case {case}: proven with a maximum {max}");
+            }
+            if max < -1e-4 {
+                assert!(proven, "case {case}: not proven with a maximum {max}");
+            }
+        }
     }
 }

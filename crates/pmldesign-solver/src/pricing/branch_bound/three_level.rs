@@ -626,7 +626,7 @@ impl<'a> Bound<'a> {
             xs.push(w0 + self.wa_max);
         }
         if self.family.concave {
-            return concave_at_most_zero(&h, xs);
+            return concave_at_most_zero(&h, &xs);
         }
         let slope = |a: f64, b: f64| {
             let (w, chain) = (Interval { lo: a, hi: b }, self.light.slopes(a - w0, b - w0));

@@ -148,7 +148,7 @@ impl TwoLevelMember<'_> {
         threshold: f64,
         max_in: f64,
         max_out: f64,
-        xs: Vec<f64>,
+        xs: &[f64],
         floor: &dyn Fn(f64) -> f64,
     ) -> f64 {
         let lam = self.lambda_sum;
@@ -209,7 +209,7 @@ impl Family for TwoLevelMember<'_> {
         }
         let xs = floor.breaks(a, b);
         if let Some(e) = self.concave_staircase(threshold) {
-            return self.concave_test(e, threshold, max_in, max_out, xs, &|w| floor.at(w));
+            return self.concave_test(e, threshold, max_in, max_out, &xs, &|w| floor.at(w));
         }
         let points = xs.iter().map(|&w| (w, floor.at(w)));
         let fallback = || {
@@ -223,12 +223,26 @@ impl Family for TwoLevelMember<'_> {
             .unwrap_or_else(fallback)
     }
 
+    /// Where the concave test applies, a node it proves at `floor` is
+    /// bounded by `floor` (one test instead of the whole chain's bound).
+    fn open_bound(&self, node: &Node, items: &Items, floor: f64) -> f64 {
+        if self.concave_staircase(floor).is_some() && self.bound(node, items, floor) <= floor {
+            return floor;
+        }
+        self.bound(node, items, f64::INFINITY)
+    }
+
     fn bound(&self, node: &Node, items: &Items, threshold: f64) -> f64 {
         let w_max = self.reach;
         let rest = items.suffix_max[node.depth];
         let (max_in, max_out) = (node.max_in.max(rest), node.max_out.max(rest));
         if let Some(e) = self.concave_staircase(threshold) {
-            let (ws, ls): (Vec<f64>, Vec<f64>) = chain_walk(node, items, w_max).unzip();
+            let cap = items.len() + 1 - node.depth.min(items.len());
+            let (mut ws, mut ls) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
+            for (w, l) in chain_walk(node, items, w_max) {
+                ws.push(w);
+                ls.push(l);
+            }
             if ws.len() < 2 {
                 return self.cost(ws[0], ls[0], max_in, max_out);
             }
@@ -241,7 +255,7 @@ impl Family for TwoLevelMember<'_> {
                     ls[k - 1].min(ls[k])
                 }
             };
-            return self.concave_test(e, threshold, max_in, max_out, ws.clone(), &chain);
+            return self.concave_test(e, threshold, max_in, max_out, &ws, &chain);
         }
         let masses = (max_in, max_out);
         let chain = chain_walk(node, items, w_max);
