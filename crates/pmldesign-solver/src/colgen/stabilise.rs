@@ -16,6 +16,16 @@
 //! mechanism, and the loop keeps the last one that was. When pricing finds no
 //! ray while a box column is in use, the optimum's dual lies outside the box,
 //! which is widened tenfold on the rows that use it (and so after a stall).
+//!
+//! A row whose centre is 0 (an input of mass 0 at the centre of a ball, a
+//! category never observed) has no a-priori dual to stay near: its box is as
+//! wide as the centres' total, `[-B, B]` (the row's dual is nearly free).
+//! Relative to its own centre its box was the point 0 and stayed so when
+//! widened: the master covered the row with the box's free columns pass after
+//! pass, and no solution counted as a mechanism (N = 48 with 16 zeros: still
+//! the seed's value, 6 % below the optimum, after 316 passes; with the box of
+//! the centres' total, optimal in 53 passes, as with 1e-3 of the largest
+//! centre in 48).
 
 use crate::colgen::oracle::Column;
 use crate::lp::master::Master;
@@ -51,7 +61,10 @@ const UNUSED: f64 = 1e-10;
 #[derive(Debug, Clone)]
 pub(crate) struct DualBox {
     center: Array1<f64>,
-    /// Half-width of each row's interval, relative to the centre.
+    /// What each row's width is relative to: its centre's magnitude, or the
+    /// centres' total where the centre is 0.
+    scale: Vec<f64>,
+    /// Half-width of each row's interval, relative to [`Self::scale`].
     width: Vec<f64>,
     /// Working-set index of the lower column `e_x` and the upper `-e_x` of
     /// each row x.
@@ -63,8 +76,17 @@ impl DualBox {
     /// The box of [`FIRST_WIDTH`] around `center`; its columns are placed by
     /// [`DualBox::place`].
     pub(crate) fn new(center: Array1<f64>) -> Self {
+        let total: f64 = center.iter().map(|c| c.abs()).sum();
+        let (scale, width) = center
+            .iter()
+            .map(|c| match *c != 0.0 {
+                true => (c.abs(), FIRST_WIDTH),
+                false => (total, 1.0),
+            })
+            .unzip();
         DualBox {
-            width: vec![FIRST_WIDTH; center.len()],
+            scale,
+            width,
             center,
             lower: Vec::new(),
             upper: Vec::new(),
@@ -90,8 +112,8 @@ impl DualBox {
 
     /// The box's edges on row x.
     fn edges(&self, x: usize) -> (f64, f64) {
-        let (c, w) = (self.center[x], self.width[x]);
-        (c - w * c.abs(), c + w * c.abs())
+        let (c, w) = (self.center[x], self.width[x] * self.scale[x]);
+        (c - w, c + w)
     }
 
     /// Every working-set index that is a box column.
@@ -137,5 +159,25 @@ impl DualBox {
         for k in self.lower.iter_mut().chain(self.upper.iter_mut()) {
             *k = map[*k];
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row centred at 0 gets a box as wide as the centres' total, and
+    /// widening scales it: a box relative to the centre alone was the point 0
+    /// forever.
+    #[test]
+    fn a_row_centred_at_zero_has_a_box_that_widens() {
+        let mut b = DualBox::new(Array1::from(vec![0.5, 0.0, -0.25]));
+        assert_eq!(b.edges(0), (0.5 - 5e-4, 0.5 + 5e-4));
+        assert_eq!(b.edges(1), (-0.75, 0.75));
+        assert_eq!(b.edges(2), (-0.25 - 2.5e-4, -0.25 + 2.5e-4));
+        b.width[1] *= 10.0;
+        assert_eq!(b.edges(1), (-7.5, 7.5));
+        let [lower, upper] = b.columns(1);
+        assert_eq!((lower.value, upper.value), (-7.5, -7.5));
     }
 }
