@@ -270,7 +270,7 @@ fn counts_with_unobserved_categories_design_like_enumeration() {
 /// never widened: the master covered it with the box's free columns, no
 /// solution counted as a mechanism, and the design kept its seed. Large
 /// samples with unobserved categories (a seed within 20 % of the bound, so
-/// the box goes on) design what enumeration designs without seeds.
+/// the box goes on) design what enumeration designs without seeds, optimal.
 #[test]
 fn seeded_designs_around_unobserved_categories_match_enumeration() {
     for counts in [
@@ -296,8 +296,10 @@ fn seeded_designs_around_unobserved_categories_match_enumeration() {
         let best_seed = (reference.baselines.structured.iter())
             .map(|b| b.utility)
             .fold(0.0, f64::max);
+        // The box goes on for a seed within 20 % of the a-priori bound (eps:
+        // a ball around zeros is past Prop 2) and short of the optimum.
         assert!(
-            best_seed >= 0.8 * reference.utility_value && best_seed < reference.utility_value,
+            best_seed >= 0.8 && best_seed < reference.utility_value - 1e-6,
             "{counts:?}: the seeds ({best_seed}) engage the box"
         );
         let d = solve(seeded);

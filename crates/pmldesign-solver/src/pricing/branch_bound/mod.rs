@@ -102,8 +102,8 @@ fn ratio(lambda: f64, p: f64) -> f64 {
 /// dual value: the highest level of the ray when negative (it lowers the dual
 /// mass most), the lowest when positive (at 0 either). Branching on each of
 /// them was `2^z` (`3^z` for three levels) leaves that no bound could tell
-/// apart: an estimate of 48 categories with 16 never observed did not finish
-/// a design in five minutes. The only reason to place one elsewhere is a set
+/// apart: over an estimate of 48 categories with 13 never observed a pass
+/// took 0.65 s, grouped 0.14 s. The only reason to place one elsewhere is a set
 /// that must not be empty (a ray's top set, its rest, the zeros of \[E\]
 /// Prop 2's family Z, the middle and bottom sets of a three-level ray): at
 /// most two sets besides its best, each needing one input, and the cheapest
