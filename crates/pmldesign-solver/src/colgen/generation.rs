@@ -393,7 +393,9 @@ impl<'a> Generation<'a> {
             self.center = None;
             return false;
         }
-        let mut dual_box = DualBox::new(self.center.take().expect("checked"));
+        let center = self.center.take().expect("checked");
+        let seed_gap = gap / self.best_bound.abs();
+        let mut dual_box = DualBox::new(center, seed_gap);
         self.keep_incumbent(m);
         for x in 0..self.oracle.dimension() {
             let [lower, upper] = dual_box.columns(x);

@@ -275,20 +275,32 @@ impl Searched for BoxCut {
         // inputs meets those in the middle: one tree serves them all.
         let all = Items::new(&self.p, &lambda, None, suffix);
         let shared = Suffix::new(&all);
+        // A free coordinate of mass 0 is not free: the slice leaves it at
+        // an end, and that vertex (U at `hi` weighing `W*`) is the end of the
+        // window of every free coordinate of positive mass outside U. Its
+        // member is not searched (its free value was `0 / 0`).
+        let massless = |f: usize| self.p[f] <= 0.0;
         let make = |f: usize| {
             let items = Items::new(&self.p, &lambda, Some(f), suffix);
             let member = self.member(f, &lambda, lambda_sum);
-            let tree = if all.index[all.start..].contains(&f) {
+            let tree = if all.index[all.start..].contains(&f) && !massless(f) {
                 Cow::Owned(Suffix::new(&items))
             } else {
                 Cow::Borrowed(&shared)
             };
-            Job::root(member, Cow::Owned(items), tree, tol, keep)
+            let mut job = Job::root(member, Cow::Owned(items), tree, tol, keep);
+            if massless(f) {
+                job.search.frames.clear();
+            }
+            job
         };
         // Every member's root bound over the chain of all inputs, f among them:
         // their zonotope holds the member's (a lower floor of dual mass), and
         // the heaviest mass bounds the member's (docs/theory.md §4b).
         let unstarted = |f: usize| {
+            if massless(f) {
+                return Found::unstarted(keep, f64::NEG_INFINITY);
+            }
             let member = self.member(f, &lambda, lambda_sum);
             Found::unstarted(keep, member.bound(&Node::root(), &all, tol))
         };

@@ -200,11 +200,11 @@ impl<'a> Search<'a> {
         let (stack, items, dim) = (&self.stack, self.items, self.family.p.len());
         self.found.offer(rc, self.tol, || {
             let n = items.len();
-            let place = |k: usize| {
-                let x = items.index[k % n];
-                if k < n { x } else { x + dim }
-            };
-            stack.iter().map(|&k| place(k)).collect()
+            let shift = |k: usize| if k < n { 0 } else { dim };
+            stack
+                .iter()
+                .flat_map(|&k| items.inputs(k % n).map(move |x| x + shift(k)))
+                .collect()
         });
     }
 
