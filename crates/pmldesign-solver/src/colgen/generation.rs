@@ -9,7 +9,7 @@ use crate::colgen::restricted::{restricted_dual, solve_restricted_primal};
 use crate::colgen::stabilise::{DualBox, ENGAGE_WITHIN, STALL_PASSES};
 use crate::error::{Result, SolverError};
 use crate::lp::master::{Master, MasterSolution};
-use crate::settings::ColumnGenerationSettings;
+use crate::settings::{ColumnGenerationSettings, Interrupt};
 use ndarray::Array1;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -215,8 +215,15 @@ impl<'a> Generation<'a> {
             effort: 1,
             deadline: settings.deadline_from(began, n),
         };
+        // The seed pass stops at the deadline but not for Ctrl-C: the loop's
+        // first check reports an interrupt, and a run whose seeds were cut short
+        // by one would reach another certified vertex.
+        let seed_control = PassControl {
+            interrupt: Interrupt::default(),
+            ..control.clone()
+        };
         let seed = if seeds.is_empty() {
-            oracle.price_with(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n, &control)
+            oracle.price_with(&Array1::zeros(n), f64::NEG_INFINITY, 2 * n, &seed_control)
         } else {
             Pricing::default()
         };
