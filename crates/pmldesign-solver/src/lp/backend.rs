@@ -9,6 +9,7 @@ use good_lp::highs as lp_backend;
 #[cfg(not(feature = "highs"))]
 use good_lp::microlp as lp_backend;
 use good_lp::{Solver, SolverModel, WithTimeLimit};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Instant;
 
 /// Name of the LP backend compiled in (`"microlp"` or `"highs"`), for reports.
@@ -70,22 +71,21 @@ pub(crate) fn until_deadline<T: Send + 'static>(
     let Some(deadline) = deadline else {
         return solve();
     };
-    let stopped = || {
-        crate::error::SolverError::Lp(format!(
-            "{what}: Time limit reached before finding a feasible solution"
-        ))
-    };
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    let spawned = std::thread::Builder::new()
+    std::thread::Builder::new()
         .name("pml-lp".into())
         .spawn(move || {
             let _ = tx.send(solve());
-        });
-    if spawned.is_err() {
-        return Err(stopped());
-    }
+        })
+        .map_err(|e| {
+            crate::error::SolverError::Lp(format!("{what}: could not start its thread: {e}"))
+        })?;
+    let failed = |why: &str| Err(crate::error::SolverError::Lp(format!("{what}: {why}")));
     match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         Ok(answer) => answer,
-        Err(_) => Err(stopped()),
+        Err(RecvTimeoutError::Timeout) => {
+            failed("Time limit reached before finding a feasible solution")
+        }
+        Err(RecvTimeoutError::Disconnected) => failed("the solver stopped without an answer"),
     }
 }
