@@ -10,3 +10,4 @@ mod envelope;
 mod frequency;
 mod frequency_mle;
 mod sample_plan;
+mod subset;

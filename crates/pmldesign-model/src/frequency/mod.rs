@@ -40,6 +40,7 @@ mod groups;
 mod identifiable;
 mod inversion;
 mod newton;
+mod subset;
 
 use crate::error::{ModelError, Result};
 use crate::mechanism::Mechanism;
@@ -50,6 +51,7 @@ pub use fisher::{asymptotic_error, fisher_information, inverse_fisher};
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
+pub use subset::{best_subset_size_uniform, subset_error, subset_error_uniform, subset_fisher};
 
 /// How the input distribution is estimated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

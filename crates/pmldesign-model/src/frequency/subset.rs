@@ -1,0 +1,248 @@
+//! The d-subset mechanism (k-subset selection: Wang et al. 2016, Ye and Barg
+//! 2018) and the error of the maximum-likelihood estimate through it, computed
+//! without its `C(k, d)` outputs (docs/theory.md §13).
+//!
+//! Each input x releases a set S of d inputs with `W(S|x) = (1 + a [x in S]) / Z`,
+//! `Z = C(k, d) (1 + a d / k)`: an LDP level of `ln(1 + a)`. Under a prior p,
+//! `q(S) = (1 + a p(S)) / Z`, so the Fisher information is
+//!
+//! `J_ij = (1 / Z) sum_S (1 + a [i in S]) (1 + a [j in S]) / (1 + a p(S))`.
+//!
+//! With `1 / (1 + a p(S)) = int_0^1 prod_{l in S} t^(a p_l) dt`, each sum over S
+//! is an elementary symmetric polynomial `e_d` of `z_l = t^(a p_l)`, with the
+//! weights of i and j multiplied by `1 + a`; the integral is taken by tanh-sinh
+//! quadrature (161 nodes: 2e-15 on every `t^r`, `r >= 0`, the integrand's terms).
+//! Inputs of equal mass have equal rows and columns of J, so one pair per pair
+//! of mass groups is computed: `O(G k d)` per node for G distinct masses.
+
+use ndarray::{Array1, Array2, ArrayView1};
+
+/// The tanh-sinh step and half-width: nodes `t_j`, `j = -80..=80`, `h = 1/16`.
+const STEP: f64 = 1.0 / 16.0;
+const HALF_WIDTH: i32 = 80;
+
+/// The quadrature's nodes and weights on `[0, 1]`.
+fn tanh_sinh() -> impl Iterator<Item = (f64, f64)> {
+    (-HALF_WIDTH..=HALF_WIDTH).map(|j| {
+        let x = STEP * f64::from(j);
+        let s = std::f64::consts::FRAC_PI_2 * x.sinh();
+        let t = 1.0 / (1.0 + (-2.0 * s).exp());
+        let c = s.cosh();
+        (
+            t,
+            0.5 * STEP * std::f64::consts::FRAC_PI_2 * x.cosh() / (c * c),
+        )
+    })
+}
+
+/// `ln C(n, r)`.
+fn ln_binomial(n: usize, r: usize) -> f64 {
+    (1..=r).map(|i| ((n - r + i) as f64 / i as f64).ln()).sum()
+}
+
+/// The error per row `m E|p^ - p|^2 -> (k - 1)^2 (k + a d)^2 / (a^2 d (k - d) k)`
+/// of the d-subset mechanism under the uniform prior, where `J` is `alpha I +
+/// beta 1 1^T` with `alpha = a^2 d (k - d) / (k (k - 1) (1 + a d / k)^2)`.
+pub fn subset_error_uniform(k: usize, d: usize, a: f64) -> f64 {
+    let (k, d) = (k as f64, d as f64);
+    (k - 1.0).powi(2) * (k + a * d).powi(2) / (a * a * d * (k - d) * k)
+}
+
+/// The subset size that minimises [`subset_error_uniform`] at `a` (Ye and
+/// Barg's optimum lies next to `k / (e^eps + 1)`, `1 + a = e^eps`).
+pub fn best_subset_size_uniform(k: usize, a: f64) -> usize {
+    (1..k)
+        .min_by(|&x, &y| subset_error_uniform(k, x, a).total_cmp(&subset_error_uniform(k, y, a)))
+        .unwrap_or(1)
+}
+
+/// The Fisher information of the d-subset mechanism with boost `a > 0` under
+/// the prior `p` (k masses, `1 <= d < k`).
+pub fn subset_fisher(p: ArrayView1<f64>, d: usize, a: f64) -> Array2<f64> {
+    let k = p.len();
+    let groups = MassGroups::new(p);
+    // z scaled by lambda with lambda^d = 1 / C(k, d): e_d then carries 1 / C(k, d).
+    let lambda = (-ln_binomial(k, d) / d as f64).exp();
+    let g = groups.reps.len();
+    let mut pair = Array2::<f64>::zeros((g, g));
+    let mut diag = Array1::<f64>::zeros(g);
+    for (t, w) in tanh_sinh() {
+        let z: Vec<f64> = groups
+            .order
+            .iter()
+            .map(|&x| lambda * t.powf(a * p[x]))
+            .collect();
+        let node = SymmetricSums::new(&z, d);
+        for (gi, &i) in groups.reps.iter().enumerate() {
+            diag[gi] += w * node.diagonal(&z, i, a);
+            node.pairs(&z, i, &groups.partner, a, |gj, within, v| {
+                if within == (gj == gi) {
+                    pair[[gi, gj]] += w * v;
+                }
+            });
+        }
+    }
+    let scale = 1.0 / (1.0 + a * d as f64 / k as f64);
+    let mut j = Array2::<f64>::zeros((k, k));
+    for (si, &x) in groups.order.iter().enumerate() {
+        for (sj, &y) in groups.order.iter().enumerate() {
+            let (gx, gy) = (groups.of[si], groups.of[sj]);
+            let v = if si == sj {
+                diag[gx]
+            } else {
+                pair[[gx.min(gy), gx.max(gy)]]
+            };
+            j[[x, y]] = scale * v;
+        }
+    }
+    j
+}
+
+/// The error per row of the maximum-likelihood estimate through the d-subset
+/// mechanism, `tr(J^-1) - |p|^2`; `None` where J is singular.
+pub fn subset_error(p: ArrayView1<f64>, d: usize, a: f64) -> Option<f64> {
+    let inv = super::inverse_fisher(&subset_fisher(p, d, a))?;
+    Some((inv.diag().sum() - p.dot(&p)).max(0.0))
+}
+
+/// The inputs sorted by mass, and the groups of equal mass in that order.
+struct MassGroups {
+    /// Input at each sorted position.
+    order: Vec<usize>,
+    /// Group of each sorted position.
+    of: Vec<usize>,
+    /// First sorted position of each group.
+    reps: Vec<usize>,
+    /// For each sorted position j, the pair it stands for: `Some((h, false))`
+    /// where j is the first of group h (its pairs with earlier groups),
+    /// `Some((h, true))` where it is the second (the pair within group h).
+    partner: Vec<Option<(usize, bool)>>,
+}
+
+impl MassGroups {
+    fn new(p: ArrayView1<f64>) -> Self {
+        let mut order: Vec<usize> = (0..p.len()).collect();
+        order.sort_by(|&x, &y| p[x].total_cmp(&p[y]).then(x.cmp(&y)));
+        let (mut of, mut reps, mut partner) = (Vec::new(), Vec::new(), Vec::new());
+        for (s, &x) in order.iter().enumerate() {
+            let new_group = s == 0 || p[order[s - 1]] != p[x];
+            if new_group {
+                reps.push(s);
+            }
+            let g = reps.len() - 1;
+            of.push(g);
+            let second = !new_group && reps[g] + 1 == s;
+            partner.push((new_group || second).then_some((g, second)));
+        }
+        MassGroups {
+            order,
+            of,
+            reps,
+            partner,
+        }
+    }
+}
+
+/// Prefix and suffix products `prod (1 + z_l x)` truncated to degree d, at
+/// one quadrature node: every sum is of positive terms, so no cancellation.
+struct SymmetricSums {
+    d: usize,
+    prefix: Vec<Vec<f64>>,
+    suffix: Vec<Vec<f64>>,
+}
+
+impl SymmetricSums {
+    fn new(z: &[f64], d: usize) -> Self {
+        let k = z.len();
+        let one = |_: usize| {
+            let mut v = vec![0.0; d + 1];
+            v[0] = 1.0;
+            v
+        };
+        let mut prefix = vec![one(0)];
+        for l in 0..k.saturating_sub(1) {
+            let mut next = prefix[l].clone();
+            times_linear(&mut next, z[l]);
+            prefix.push(next);
+        }
+        let mut suffix = vec![one(0); k];
+        for l in (0..k.saturating_sub(1)).rev() {
+            let mut next = suffix[l + 1].clone();
+            times_linear(&mut next, z[l + 1]);
+            suffix[l] = next;
+        }
+        SymmetricSums { d, prefix, suffix }
+    }
+
+    /// `e_d` with `z_i` multiplied by `(1 + a)^2`: `e_d(R) + (1 + a)^2 z_i e_{d-1}(R)`.
+    fn diagonal(&self, z: &[f64], i: usize, a: f64) -> f64 {
+        let (pre, suf) = (&self.prefix[i], &self.suffix[i]);
+        let e = |r: usize| coefficient(pre, suf, r);
+        e(self.d) + (1.0 + a).powi(2) * z[i] * e(self.d - 1)
+    }
+
+    /// For each later position j standing for a pair, `e_d` with `z_i` and
+    /// `z_j` multiplied by `1 + a`, reported with j's group and whether j is
+    /// its group's second.
+    fn pairs(
+        &self,
+        z: &[f64],
+        i: usize,
+        partner: &[Option<(usize, bool)>],
+        a: f64,
+        mut report: impl FnMut(usize, bool, f64),
+    ) {
+        let d = self.d;
+        let mut between = self.prefix[i].clone();
+        for j in i + 1..z.len() {
+            if let Some((h, within)) = partner[j] {
+                let suf = &self.suffix[j];
+                let e = |r: usize| coefficient(&between, suf, r);
+                let b = 1.0 + a;
+                let mut v = e(d) + b * (z[i] + z[j]) * e(d - 1);
+                if d >= 2 {
+                    v += b * b * z[i] * z[j] * e(d - 2);
+                }
+                report(h, within, v);
+            }
+            times_linear(&mut between, z[j]);
+        }
+    }
+}
+
+/// `poly <- poly * (1 + z x)`, truncated to its degree.
+fn times_linear(poly: &mut [f64], z: f64) {
+    for r in (1..poly.len()).rev() {
+        poly[r] += z * poly[r - 1];
+    }
+}
+
+/// The coefficient of `x^r` in `u * v`.
+fn coefficient(u: &[f64], v: &[f64], r: usize) -> f64 {
+    (0..=r).map(|s| u[s] * v[r - s]).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quadrature_integrates_powers() {
+        for r in [0.0, 1e-6, 0.5, 1.7, 55.0, 200.0] {
+            let v: f64 = tanh_sinh().map(|(t, w)| w * t.powf(r)).sum();
+            assert!((v * (1.0 + r) - 1.0).abs() < 1e-13, "r = {r}: {v}");
+        }
+    }
+
+    #[test]
+    fn groups_name_one_pair_per_group_pair() {
+        let p = ndarray::array![0.3, 0.1, 0.3, 0.3];
+        let g = MassGroups::new(p.view());
+        assert_eq!(g.order, vec![1, 0, 2, 3]);
+        assert_eq!(g.reps, vec![0, 1]);
+        assert_eq!(
+            g.partner,
+            vec![Some((0, false)), Some((1, false)), Some((1, true)), None]
+        );
+    }
+}
