@@ -11,3 +11,4 @@ mod frequency;
 mod frequency_mle;
 mod sample_plan;
 mod subset;
+mod unary;

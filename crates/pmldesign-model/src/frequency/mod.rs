@@ -40,7 +40,9 @@ mod groups;
 mod identifiable;
 mod inversion;
 mod newton;
+mod quadrature;
 mod subset;
+mod unary;
 
 use crate::error::{ModelError, Result};
 use crate::mechanism::Mechanism;
@@ -52,6 +54,7 @@ pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
 pub use subset::{best_subset_size_uniform, subset_error, subset_error_uniform, subset_fisher};
+pub use unary::{unary_error, unary_fisher};
 
 /// How the input distribution is estimated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
