@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# pml beside libqif on libqif's problems (issue 15): installs `qif` (libqif's Python
+# pml beside libqif on libqif's problems: installs `qif` (libqif's Python
 # bindings) into a venv, builds the release `pml`, and runs both in the same run
 # (scripts/bench_libqif.py prints the table of docs/benchmarks.md).
 #

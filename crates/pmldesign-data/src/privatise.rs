@@ -450,9 +450,8 @@ pub(crate) fn unknown_at(place: &str, shown: &str, alphabet: &[String]) -> Priva
 /// Writes CSV records as the `csv` crate's writer does with its defaults (fields
 /// quoted only when they contain a comma, a quote or a line break; a lone empty
 /// field quoted; records ending in `\n`), but faster for the one-record-at-a-time
-/// stream of [`privatise_column`]. Measured against `csv::Writer` (64 KiB buffer,
-/// same bytes out): `pml apply` on 2 million rows of three columns (33 MB), six
-/// interleaved runs, 0.25-0.31 s here against 0.29-0.36 s with the crate's writer.
+/// stream of [`privatise_column`], with the same bytes out (the side-by-side
+/// measurement is in docs/benchmarks.md, "Privatising").
 pub(crate) struct RecordWriter<W: std::io::Write> {
     inner: W,
     buf: Vec<u8>,

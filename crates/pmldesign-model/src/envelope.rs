@@ -166,9 +166,9 @@ fn normalised_columns(mechanism: &Mechanism) -> Vec<Option<Vec<f64>>> {
 /// `(sum_i (i + 1) c_i, sum_i c_i^2)` of a normalised column: two columns within
 /// [`SIMILARITY_TOLERANCE`] entry by entry have these within a relative
 /// `2 * SIMILARITY_TOLERANCE` (plus rounding), so a larger difference rules
-/// the pair out without comparing the columns. Comparing entries alone cost
+/// the pair out without comparing the columns. Comparing entries alone costs
 /// O(K^2 N) for K outputs that share long runs of equal entries (LDP's
-/// staircases: 2.8 s at N = 2048).
+/// staircases), seconds at N = 2048.
 fn fingerprint(col: &[f64]) -> [f64; 2] {
     let first = col
         .iter()
@@ -284,8 +284,9 @@ impl LeakageDistribution {
 /// the outputs by decreasing `s_x(y) = W[x][y] / q_y` are taken until their mass reaches
 /// delta (the last one in part), and `ln max_x P(E | x) / delta` is returned. A lower
 /// bound on the envelope (\[V\] Sec. IV-B). The outputs are selected a few at a time
-/// in the order of a stable sort (`ranking`): sorting all of them for every x took
-/// about 1 s of a dense design at N = 4096 (11 % of its profile, now 6 %).
+/// in the order of a stable sort (`ranking`): the mass delta is usually reached
+/// after a few outputs, and sorting all of them for every x is N^2 log N work over
+/// a dense N x N design.
 pub fn binary_envelope(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Result<f64> {
     mechanism.check_inputs(prior)?;
     check_delta(delta)?;

@@ -297,8 +297,9 @@ fn clamp_transfer(value: f64, n: usize, scale: f64) -> f64 {
 /// The donors are taken in order of decreasing c (ties by index), value by
 /// value where the column holds few ([`by_few_levels`]), else found a few at a
 /// time ([`in_order_until`]): a small budget beta/2 is spent by the first one
-/// or two, and sorting every column took 5 of the 7.5 s of an l1-ball design's
-/// baselines at N = 4096. The same order as a full stable sort, so the same
+/// or two, so a full sort of every column (N log N each, over N columns) would
+/// order entries the transfer never reads, the bulk of an l1-ball design's
+/// baselines at large N. The same order as a full stable sort, so the same
 /// bits.
 fn ball_min_dot_signed(p: ArrayView1<f64>, beta: f64, c: ArrayView1<f64>) -> f64 {
     let n = p.len();

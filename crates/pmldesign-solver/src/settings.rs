@@ -237,9 +237,9 @@ pub struct ColumnGenerationSettings {
     /// this far from the master's dual toward the dual of the best bound so far
     /// (halved at every pass where that point finds no entering ray; 0: off).
     /// `None` (the default) chooses: 0.5 over the exact l1 ball past \[E\]
-    /// Prop 2, where the master's dual oscillates (a Zipf column of 120
-    /// categories reached a gap of 1e-6 in 78 s instead of 298 s), 0 elsewhere
-    /// (LDP at N = 64 took 33 s instead of 15 s with it).
+    /// Prop 2, where the master's dual oscillates and smoothing shortens the
+    /// run several times over (a Zipf column of 120 categories), 0 elsewhere,
+    /// where it slows the design down (LDP at N = 64: about twice as long).
     pub smoothing: Option<f64>,
     /// Mechanisms whose columns (normalised by the reference prior) start in
     /// the master's working set, so that the loop's mechanism is at least as
@@ -276,9 +276,8 @@ impl ColumnGenerationSettings {
 
     /// When polishing the loop's weights (an exact basis, least squares over
     /// the support) must stop: half of the finishing share after the loop's
-    /// own deadline, so that the rest (repair, certificate, writing) still fits.
-    /// Measured at N = 2048 with a 10 s limit: polishing ran to the limit
-    /// itself and the JSON design came 1.7 s late (11.9 s).
+    /// own deadline, so that the rest (repair, certificate, writing) still fits:
+    /// at N = 2048 polishing alone can otherwise run to the limit itself.
     pub(crate) fn polish_deadline_from(&self, start: Instant, n: usize) -> Option<Instant> {
         let finish = std::time::Duration::from_secs_f64(FINISH_SECONDS_PER_ENTRY * (n * n) as f64);
         self.time_limit

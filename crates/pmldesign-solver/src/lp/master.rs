@@ -77,10 +77,10 @@ const OPTIMALITY_TOLERANCE: f64 = 1e-11;
 /// master on the last optimum's support and the newest columns): a warm solve
 /// takes a few hundred, and a longer one is cycling through degenerate bases
 /// (the Harris ratio test lets basic values dip below zero, resetting the
-/// degenerate run before Bland's rule takes over). Measured at N = 128, known
-/// prior, gap 1e-6: with 200k, one run in four spent 10 s per stall (21 s
-/// instead of 3.3 s). Larger masters need more: at N = 192 a cap of 30k made
-/// the design take 47 s instead of 24 s, so the cap grows with the rows.
+/// degenerate run before Bland's rule takes over). A cap far above a warm
+/// solve's pivots lets a stall run for seconds before the rebuild ends it, and
+/// a fixed cap cuts short the genuine solves of larger masters (N = 192 and
+/// up), so the cap grows with the rows.
 const MAX_PIVOTS: usize = 30_000;
 /// ... or this many per row, where that is more.
 const MAX_PIVOTS_PER_ROW: usize = 500;

@@ -46,10 +46,9 @@ pub const DEFAULT_MAX_CELLS: usize = 1024;
 pub const MEASURED_CELLS: usize = 4096;
 
 /// The most combinations on which `auto` designs jointly (and keeps the better of
-/// joint and compose). Measured on 2-column records, eps = 2, delta = 1e-6, 20,000
-/// rows: the joint design took 0.24 s at 16 cells, 1.7 s at 24 and 21 s at 32,
-/// with record MI 1.73 / 1.81 / 1.80 against compose's 1.17 / 1.21 / 1.31 (0.1 s);
-/// at 108 cells it ran 13 minutes for 0.73 against compose's 0.85.
+/// joint and compose): up to here the joint design gains clearly over compose in
+/// seconds, while its time grows steeply with the cells and past about a hundred
+/// it can fall below compose within its time (docs/benchmarks.md, "Records").
 pub const AUTO_JOINT_CELLS: usize = 32;
 
 /// The least time an inner design of a record is given once the record's time
