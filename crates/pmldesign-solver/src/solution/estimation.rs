@@ -14,6 +14,9 @@ use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::estimability;
 use serde::{Deserialize, Serialize};
 
+/// How the literature's rows end their names: figures, not mechanisms held.
+pub(crate) const FIGURE_ONLY: &str = "(figure only)";
+
 /// Inputs past which no estimation figures are derived (each row costs a
 /// pseudo-inverse, cubic in N).
 pub const ESTIMATION_UP_TO: usize = 256;
@@ -37,7 +40,8 @@ pub struct EstimationRow {
     pub error_per_row: Option<f64>,
 }
 
-/// The design's figures, then its baselines' in their table order.
+/// The design's figures, then its baselines' in their table order, then the
+/// literature's mechanisms that are figures only.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Estimation {
@@ -52,8 +56,9 @@ pub struct Estimation {
 }
 
 impl Estimation {
-    /// The figures of `d` and its baselines under its reference prior; `None`
-    /// past [`ESTIMATION_UP_TO`] inputs.
+    /// The figures of `d` and its baselines under its reference prior, then
+    /// those of the literature's mechanisms too large to list, where calibrated
+    /// to `d`'s notion (figures only); `None` past [`ESTIMATION_UP_TO`] inputs.
     pub fn of(d: &Design) -> crate::Result<Option<Self>> {
         if d.labels.len() > ESTIMATION_UP_TO {
             return Ok(None);
@@ -62,9 +67,10 @@ impl Estimation {
         let baselines = d.baselines.rows();
         let mechanisms = std::iter::once(("design".to_string(), &d.mechanism))
             .chain(baselines.into_iter().map(|r| (r.label, r.mechanism)));
-        let rows = mechanisms
+        let mut rows = mechanisms
             .map(|(name, m)| row(name, m, &prior, &d.labels))
             .collect::<crate::Result<Vec<_>>>()?;
+        rows.extend(crate::solution::literature::rows(d, &prior));
         Ok(Some(Estimation {
             rows,
             simulated: None,
@@ -160,7 +166,14 @@ impl Estimation {
     /// ([`SimulatedErrors::check`]).
     pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
         let derived = Estimation::of(d)?;
-        let Some(derived) = derived.filter(|e| e.rows.len() == self.rows.len()) else {
+        // A file may predate the literature's rows (figures only): its rows
+        // are then the derived ones without them.
+        let listed = |e: &Estimation| {
+            let figures = e.rows.iter().filter(|r| r.mechanism.ends_with(FIGURE_ONLY));
+            e.rows.len() - figures.count()
+        };
+        let fits = |e: &Estimation| [e.rows.len(), listed(e)].contains(&self.rows.len());
+        let Some(derived) = derived.filter(fits) else {
             return Err(altered(
                 "estimation.rows",
                 self.rows.len(),
@@ -197,7 +210,11 @@ impl Estimation {
             }
         }
         let simulated = match &self.simulated {
-            Some(s) => Some(s.check(self, d.labels.len())?),
+            Some(s) => {
+                let mut checked = s.check(self, d.labels.len())?;
+                checked.error_per_row.resize(derived.rows.len(), None);
+                Some(checked)
+            }
             None => None,
         };
         Ok(Estimation {

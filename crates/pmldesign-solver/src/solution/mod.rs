@@ -8,6 +8,7 @@ pub(crate) mod claims;
 pub(crate) mod design;
 pub(crate) mod estimation;
 pub(crate) mod guarantee;
+pub(crate) mod literature;
 pub(crate) mod loss;
 pub(crate) mod provenance;
 pub(crate) mod public;
