@@ -21,6 +21,7 @@ use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
 use crate::reference::baseline::{Baselines, baselines};
+use crate::reference::literature::{Level, best_size, subset_mechanism};
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
@@ -107,16 +108,19 @@ pub(crate) fn design_for_estimation(
 }
 
 /// The baseline that meets the notion with the least error (randomized
-/// response at the same LDP level always qualifies: its rows are independent).
+/// response at the same LDP level always qualifies: its rows are independent),
+/// or k-subset selection where it can be written out and does better.
 fn starting_point(
     b: &Baselines,
     set: &UncertaintySet,
     notion: &Notion,
     p: ArrayView1<f64>,
 ) -> Result<Mechanism> {
+    let subsets = subset_selection(set, notion, p);
     let candidates = [&b.pml_calibrated.mechanism, &b.same_ldp.mechanism]
         .into_iter()
-        .chain(b.structured.iter().map(|s| &s.mechanism));
+        .chain(b.structured.iter().map(|s| &s.mechanism))
+        .chain(subsets.as_ref());
     let meets = |m: &Mechanism| {
         NotionLevels::measure_notion(m, set, notion).excess(notion)
             <= crate::tolerance::PML_TOLERANCE
@@ -135,6 +139,20 @@ fn starting_point(
             )
             .into()
         })
+}
+
+/// k-subset selection at its best size, calibrated to the notion, where its
+/// outputs are few enough to write out ([`crate::reference::literature`]).
+fn subset_selection(
+    set: &UncertaintySet,
+    notion: &Notion,
+    p: ArrayView1<f64>,
+) -> Option<Mechanism> {
+    let level = Level::of(notion, set)?;
+    let mut sorted = p.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let (size, a) = best_size(&sorted, &level)?;
+    subset_mechanism(p.len(), size, a)
 }
 
 /// The mechanisms W mixes (the LPs' solutions and the start), each with its

@@ -3,4 +3,5 @@
 
 pub(crate) mod baseline;
 pub mod closed_form;
+pub(crate) mod literature;
 pub mod structured;

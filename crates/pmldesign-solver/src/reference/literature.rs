@@ -1,0 +1,113 @@
+//! The literature's estimation mechanisms as the design's notion allows them
+//! (docs/theory.md §13): k-subset selection and optimised unary encoding,
+//! calibrated where a closed calibration exists:
+//!
+//! - eps-LDP: boost `a = e^eps - 1` (both are eps-LDP there);
+//! - eps-PML for a known prior or an l1 ball of radius beta: an output S of
+//!   either leaks `ln((1 + a) / (1 + a Q(S)))`, largest at the smallest mass a
+//!   prior Q of the set gives a released set (the d smallest masses less
+//!   `beta / 2`, at least 0), so `a = (e^eps - 1) / (1 - e^eps m)` where
+//!   `e^eps m < 1`, with m that smallest mass (subsets of size d for k-subset
+//!   selection, a single input for OUE, whose empty output leaks nothing).
+
+use pmldesign_model::frequency::subset_error_uniform;
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
+
+/// Outputs past which k-subset selection is not written out as a mechanism.
+pub(crate) const SUBSET_OUTPUTS_UP_TO: usize = 2048;
+
+/// The subset size of least error under the uniform prior at the boost the
+/// notion allows for that size (the general prior's error is computed once,
+/// at that size).
+pub(crate) fn best_size(sorted: &[f64], level: &Level) -> Option<(usize, f64)> {
+    let k = sorted.len();
+    let mut smallest = 0.0;
+    let mut best: Option<(usize, f64, f64)> = None;
+    for size in 1..k {
+        smallest += sorted[size - 1];
+        let Some(a) = level.boost(smallest) else {
+            continue;
+        };
+        let e = subset_error_uniform(k, size, a);
+        if best.is_none_or(|(_, _, b)| e < b) {
+            best = Some((size, a, e));
+        }
+    }
+    best.map(|(size, a, _)| (size, a))
+}
+
+/// What the design's notion allows an output of smallest released mass m.
+pub(crate) enum Level {
+    /// eps-LDP: `e^eps - 1`, whatever m.
+    Ldp(f64),
+    /// eps-PML over priors that may take `shift` from a released set's mass.
+    Pml { epsilon: f64, shift: f64 },
+}
+
+impl Level {
+    pub(crate) fn of(notion: &Notion, set: &UncertaintySet) -> Option<Self> {
+        match (notion, set) {
+            (Notion::Ldp { epsilon }, _) => Some(Level::Ldp(*epsilon)),
+            (Notion::Pml { epsilon }, UncertaintySet::Known { .. }) => Some(Level::Pml {
+                epsilon: *epsilon,
+                shift: 0.0,
+            }),
+            (Notion::Pml { epsilon }, UncertaintySet::L1Ball { beta, .. }) => Some(Level::Pml {
+                epsilon: *epsilon,
+                shift: beta / 2.0,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The boost `a` at which an output whose released set has mass `m`
+    /// under the reference prior meets the level; `None` where none is finite
+    /// or where the level allows no boost.
+    pub(crate) fn boost(&self, m: f64) -> Option<f64> {
+        let a = match *self {
+            Level::Ldp(epsilon) => epsilon.exp_m1(),
+            Level::Pml { epsilon, shift } => {
+                let worst = (m - shift).max(0.0);
+                let room = 1.0 - epsilon.exp() * worst;
+                if room <= 0.0 {
+                    return None;
+                }
+                epsilon.exp_m1() / room
+            }
+        };
+        (a.is_finite() && a > 0.0).then_some(a)
+    }
+}
+
+/// k-subset selection written out, `W(S|x) = (1 + a [x in S]) / Z`, where its
+/// `C(k, size)` outputs are at most [`SUBSET_OUTPUTS_UP_TO`].
+pub(crate) fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
+    let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
+    for x in 0..k {
+        let mut next = Vec::new();
+        for s in sets {
+            if s.len() < size {
+                let mut with = s.clone();
+                with.push(x);
+                next.push(with);
+            }
+            if s.len() + (k - x) > size {
+                next.push(s);
+            }
+            if next.len() > SUBSET_OUTPUTS_UP_TO {
+                return None;
+            }
+        }
+        sets = next;
+    }
+    let z = sets.len() as f64 * (1.0 + a * size as f64 / k as f64);
+    let rows = (0..k)
+        .map(|x| {
+            let row = sets
+                .iter()
+                .map(|s| (1.0 + a * f64::from(u8::from(s.contains(&x)))) / z);
+            row.collect()
+        })
+        .collect();
+    Mechanism::from_rows(rows).ok()
+}
