@@ -169,3 +169,54 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
         "{tighter}"
     );
 }
+
+/// Under LDP the design meets k-subset selection (Ye and Barg), which is
+/// optimal under a uniform prior, and is certified there; under PML and LDP
+/// with skewed priors it is never above the literature's figures.
+#[test]
+fn the_design_meets_or_beats_the_literature_figures() {
+    let uniform = [0.125; 8];
+    let d = Problem::new(known(&uniform))
+        .notion(Notion::Ldp { epsilon: 0.5 })
+        .estimation()
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    assert!(
+        d.certificate.gap <= 1e-9 * d.utility_value.abs(),
+        "{:e}",
+        d.certificate.gap
+    );
+    let subset = pmldesign_model::frequency::subset_error_uniform(8, 3, 0.5f64.exp_m1());
+    assert!(
+        (-d.utility_value - subset).abs() <= 1e-9 * subset,
+        "{} vs {subset}",
+        -d.utility_value
+    );
+    let skewed = [0.3, 0.2, 0.15, 0.1, 0.1, 0.08, 0.05, 0.02];
+    for notion in [Notion::Ldp { epsilon: 1.0 }, Notion::Pml { epsilon: 1.0 }] {
+        let d = Problem::new(known(&skewed))
+            .notion(notion.clone())
+            .estimation()
+            .solve()
+            .unwrap()
+            .with_estimation()
+            .unwrap();
+        let rows = d.estimation.as_ref().unwrap().rows.clone();
+        let figures: Vec<_> = rows
+            .iter()
+            .filter(|r| r.mechanism.ends_with("(figure only)"))
+            .collect();
+        assert_eq!(figures.len(), 2, "{notion:?}: {rows:?}");
+        for r in figures {
+            let e = r.error_per_row.unwrap();
+            assert!(
+                -d.utility_value <= e * (1.0 + 1e-9),
+                "{notion:?}: {} > {e} ({})",
+                -d.utility_value,
+                r.mechanism
+            );
+        }
+    }
+}
