@@ -391,6 +391,28 @@ fn two_moves(moves: &[Move], lo: f64, hi: f64) -> Option<(Move, Option<Move>)> {
 mod tests {
     use super::*;
 
+    /// Mutual information under eps-LDP: the best top mass is the closed form
+    /// `(D* - 1) / (e^eps - 1)` of docs/theory.md §4d with the value `D* - 1 -
+    /// ln D*`, and a window around it ends where the value is its floor.
+    #[test]
+    fn staircase_windows_hold_the_best_top_mass() {
+        let f: fn(f64) -> f64 = |t| if t > 0.0 { t * t.ln() } else { 0.0 };
+        for eps in [0.2f64, 1.0, 3.0] {
+            let e = eps.exp();
+            let d = eps * e / (e - 1.0);
+            let value = staircase_value(e, f);
+            let (best, top) = maximum(&value);
+            assert!((best - (d - 1.0) / (e - 1.0)).abs() < 1e-6, "{eps}: {best}");
+            assert!((top - (d - 1.0 - d.ln())).abs() < 1e-13, "{eps}: {top}");
+            let floor = top * (1.0 - 1e-8);
+            let (lo, hi) = within(&value, best, floor);
+            assert!(lo < best && best < hi, "{eps}: {lo} {hi}");
+            for end in [lo, hi] {
+                assert!(value(end) >= floor && value(end) - floor < 1e-12 * top);
+            }
+        }
+    }
+
     /// 200 masses `sqrt(i)` normalised (not on a grid, as rational masses
     /// would be): every set found is within the window, and most candidates find one.
     #[test]
