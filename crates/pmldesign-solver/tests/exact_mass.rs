@@ -93,3 +93,29 @@ fn a_known_prior_design_at_n400_is_assembled_from_blocks() {
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
     assert_eq!(back.utility_value, d.utility_value);
 }
+
+/// Under eps-LDP, staircases on sets of mass near the best top mass reach the
+/// two-point bound `D* - 1 - ln D*` (`D* = eps e^eps / (e^eps - 1)`, docs/theory.md
+/// §4d) at N = 64: the design is proven optimal against that closed form, and
+/// the JSON reads back through the verifying reader.
+#[test]
+fn an_ldp_design_at_n64_reaches_the_two_point_bound_and_reads_back() {
+    let p = dirichlet_prior(&mut Rng(1064), 64);
+    let set = UncertaintySet::known(p);
+    let mi = FInformation::mutual_information();
+    for epsilon in [0.5f64, 1.5] {
+        let e = epsilon.exp();
+        let d_star = epsilon * e / (e - 1.0);
+        let bound = d_star - 1.0 - d_star.ln();
+        let notion = Notion::Ldp { epsilon };
+        let d = design_notion(&set, &notion, &mi, &Settings::default()).unwrap();
+        let ctx = format!("eps = {epsilon}: I = {}", d.utility_value);
+        assert_eq!(d.status, DesignStatus::Optimal, "{ctx}");
+        assert!(d.utility_value >= bound * (1.0 - 1e-9), "{ctx}");
+        assert!(d.utility_value <= bound * (1.0 + 1e-12), "{ctx}");
+        assert!(d.certificate.upper_bound <= bound * (1.0 + 1e-12), "{ctx}");
+        assert!(d.certificate.holds(), "{ctx}");
+        let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        assert_eq!(back.utility_value, d.utility_value, "{ctx}");
+    }
+}

@@ -152,6 +152,21 @@ struct Pass {
     repeated: usize,
 }
 
+impl Pass {
+    /// No pass: the master at `lambda` is within the gap `allowance` of the
+    /// best bound, which stands; nothing is known of the largest reduced cost.
+    fn unpriced(lambda: Array1<f64>, bound: f64, allowance: f64) -> Self {
+        Pass {
+            lambda,
+            bound,
+            max_rc: f64::INFINITY,
+            allowance,
+            added: 0,
+            repeated: 0,
+        }
+    }
+}
+
 impl<'a> Generation<'a> {
     /// The loop: master, pricing, until the gap closes, nothing enters or the
     /// clock stops it ([`crate::colgen::engine::solve_with_oracle`]).
@@ -172,6 +187,14 @@ impl<'a> Generation<'a> {
             }
             let lambda = self.dual(warm.as_ref())?;
             let lower = self.lower_bound(warm.as_ref(), &lambda);
+            let allowance = crate::tolerance::gap_allowance(settings.gap_tolerance, lower);
+            if self.best_bound - lower <= allowance {
+                // Within the gap of a bound already certified: a pass would
+                // prove nothing the design needs (it is not counted).
+                self.iterations -= 1;
+                let pass = Pass::unpriced(lambda, lower, allowance);
+                return self.finish(warm, pass, false, true);
+            }
             let pass = self.price(lambda, lower, progress);
             self.widen_if_stalled(warm.as_ref(), lower);
             let out_of_time = self.out_of_time();

@@ -89,8 +89,9 @@ fn search_oracle(
         },
         ColumnCone::Notion { notion, .. } => match *notion {
             Notion::Ldp { epsilon } if epsilon > 0.0 => {
-                let levels = Levels::Staircase { e: epsilon.exp() };
-                Box::new(TwoLevel::new(&p, levels, utility)?.with_deadline(deadline))
+                let levels = Levels::Staircase { e };
+                let exact = Box::new(TwoLevel::new(&p, levels, utility)?.with_deadline(deadline));
+                with_staircase_sets(exact, &p, e, kind, deadline)
             }
             Notion::Pmc { .. } | Notion::Alip { .. } | Notion::Lip { .. } => {
                 cone.known_prior()?;
@@ -138,6 +139,31 @@ fn with_exact_mass(
             Box::new(ExactMass::new(exact, p, epsilon, tolerance, deadline))
         }
         _ => exact,
+    }
+}
+
+/// `exact` (the eps-LDP staircases, `e = e^eps`) with staircases on sets of
+/// mass near the best top mass priced first ([`ExactMass::staircases`]: the
+/// a-priori bound of §4d is reached by covers with such sets), for an
+/// f-information past [`EXACT_MASS_ABOVE`] inputs; else `exact`.
+fn with_staircase_sets(
+    exact: Box<dyn RayOracle + Send>,
+    p: &[f64],
+    e: f64,
+    kind: Separable,
+    deadline: Option<std::time::Instant>,
+) -> Box<dyn RayOracle + Send> {
+    let Separable::FInformation(f) = kind else {
+        return exact;
+    };
+    if p.len() <= EXACT_MASS_ABOVE {
+        return exact;
+    }
+    // `exact` comes back when no best top mass lies inside (0, 1).
+    let sets = |exact| ExactMass::staircases(exact, p, e, (EXACT_MASS_TOLERANCE, f), deadline);
+    match sets(exact) {
+        Ok(sets) => Box::new(sets),
+        Err(exact) => exact,
     }
 }
 

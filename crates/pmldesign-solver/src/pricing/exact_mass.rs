@@ -4,11 +4,14 @@
 //! `ln(1 / p(S))`: with `p(S)` within a factor `1 + tol` of t, within `tol` of
 //! eps. A fractional exact cover by such sets has mutual information within
 //! `tol` of eps, the a-priori bound ([T] Prop. 5.35), so the master certifies
-//! itself against that bound without a proof by branch and bound.
+//! itself against that bound without a proof by branch and bound. Under
+//! eps-LDP the staircase on a set S of mass near the best top mass `P*` of
+//! §4d is worth nearly the a-priori bound per unit, and a fractional cover
+//! of the inputs, each `P*` of the time, by such sets reaches it the same way.
 //!
 //! For a dual lambda, each candidate fills a set greedily by increasing
 //! `lambda_x / p_x` (perturbed differently per candidate), then brings its mass
-//! into `[t, t (1 + tol)]` by one move or two disjoint moves (an input added,
+//! into the target window by one move or two disjoint moves (an input added,
 //! removed, or swapped), found by a meet-in-the-middle search over sorted moves.
 //! The sets of positive reduced cost enter; when none does, the pass is left to
 //! the exact oracle, whose bound is then the pass's. A pass that returns sets
@@ -32,16 +35,25 @@ const CANDIDATES: usize = 256;
 const MOVES_FIRST: usize = 4096;
 const MOVES_MOST: usize = 65_536;
 
+/// The ray a set stands for.
+#[derive(Clone, Copy, Debug)]
+enum SetRay {
+    /// eps-PML for a known prior: `1_S / p(S)`.
+    Indicator,
+    /// eps-LDP: the staircase `(1 + (e - 1) 1_S) / (1 + (e - 1) p(S))`.
+    Staircase { e: f64 },
+}
+
 /// The exact oracle with sets of exact mass priced first.
 pub(crate) struct ExactMass<'a> {
     inner: Box<dyn RayOracle + Send + 'a>,
     /// The reference prior p with the utility on the slice `p . c = 1`.
     slice: SliceUtility,
-    /// `e^-eps`, raised by a relative 1e-14 so that rounding in `p(S)` never
-    /// takes a set outside the cone.
-    t: f64,
-    /// The relative excess of mass allowed, `p(S) <= t (1 + tol)`.
-    tol: f64,
+    /// The ray of a set.
+    ray: SetRay,
+    /// The masses a set may have: a narrow window tried first, then a wide
+    /// one (each `[lo, hi]`).
+    windows: [(f64, f64); 2],
     /// Passes so far: each pass perturbs its candidates differently.
     passes: AtomicU64,
     /// When candidates stop being built (the loop's deadline).
@@ -59,21 +71,59 @@ impl<'a> ExactMass<'a> {
         (tol, kind): (f64, Separable),
         deadline: Option<Instant>,
     ) -> Self {
+        // Raised by a relative 1e-14 so that rounding in `p(S)` never takes a
+        // set outside the cone.
+        let t = (-epsilon).exp() * (1.0 + 1e-14);
         ExactMass {
             inner,
             slice: slice_utility(p, kind),
-            t: (-epsilon).exp() * (1.0 + 1e-14),
-            tol,
+            ray: SetRay::Indicator,
+            windows: [(t, t * (1.0 + tol / 100.0)), (t, t * (1.0 + tol))],
             passes: AtomicU64::new(0),
             deadline,
         }
     }
 
-    /// The column `1_S / p(S)` of the set `members`, priced under `lambda`.
+    /// `inner` (the eps-LDP staircases, `e = e^eps`) with staircases priced
+    /// first whose top sets weigh within a loss of `tol` (relative to the
+    /// best value per unit, a hundredth of it first) of the best top mass,
+    /// for the f-information `f` under the reference `p`. `inner` back when
+    /// the best top mass is not inside (0, 1) or its value is not positive.
+    pub(crate) fn staircases(
+        inner: Box<dyn RayOracle + Send + 'a>,
+        p: &[f64],
+        e: f64,
+        (tol, f): (f64, fn(f64) -> f64),
+        deadline: Option<Instant>,
+    ) -> Result<Self, Box<dyn RayOracle + Send + 'a>> {
+        let value = staircase_value(e, f);
+        let (best, top) = maximum(&value);
+        if !(top > 0.0 && best > 0.0 && best < 1.0) {
+            return Err(inner);
+        }
+        let window = |loss: f64| within(&value, best, top - loss);
+        Ok(ExactMass {
+            inner,
+            slice: slice_utility(p, Separable::FInformation(f)),
+            ray: SetRay::Staircase { e },
+            windows: [window(top * tol / 100.0), window(top * tol)],
+            passes: AtomicU64::new(0),
+            deadline,
+        })
+    }
+
+    /// The column of the set `members`, priced under `lambda`.
     fn priced(&self, members: &[bool], lambda: &Array1<f64>) -> (f64, Column) {
         let p = &self.slice.p;
         let mass: f64 = (0..p.len()).filter(|&x| members[x]).map(|x| p[x]).sum();
-        let vector = Array1::from_iter(members.iter().map(|&m| if m { 1.0 / mass } else { 0.0 }));
+        let (top, rest) = match self.ray {
+            SetRay::Indicator => (1.0 / mass, 0.0),
+            SetRay::Staircase { e } => {
+                let s = 1.0 + (e - 1.0) * mass;
+                (e / s, 1.0 / s)
+            }
+        };
+        let vector = Array1::from_iter(members.iter().map(|&m| if m { top } else { rest }));
         self.slice.priced(vector, lambda)
     }
 
@@ -91,7 +141,7 @@ impl<'a> ExactMass<'a> {
                 let salt = mix(pass.wrapping_mul(1 << 20) ^ k as u64);
                 let spread = 0.3 * (k % 8) as f64 / 8.0;
                 let order = fill_order(p, lambda, spread, salt);
-                exact_set(p, self.t, self.tol, &order, salt)
+                exact_set(p, self.windows, &order, salt)
             })
             .collect();
         let mut out: Vec<(f64, Column)> = Vec::new();
@@ -176,6 +226,40 @@ fn fill_order(p: &[f64], lambda: &Array1<f64>, spread: f64, salt: u64) -> Vec<us
     order
 }
 
+/// The maximiser of `g` over (0, 1) by golden-section search, with its value
+/// (g concave near its maximum, as the staircase's value per unit is).
+fn maximum(g: &dyn Fn(f64) -> f64) -> (f64, f64) {
+    let r = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut a, mut b) = (0.0, 1.0);
+    for _ in 0..200 {
+        let (c, d) = (b - r * (b - a), a + r * (b - a));
+        if g(c) < g(d) {
+            a = c;
+        } else {
+            b = d;
+        }
+    }
+    let w = 0.5 * (a + b);
+    (w, g(w))
+}
+
+/// The widest interval `[lo, hi]` around `best` on which `g` stays at least
+/// `floor`, each end found by bisection (g unimodal around `best`).
+fn within(g: &dyn Fn(f64) -> f64, best: f64, floor: f64) -> (f64, f64) {
+    let end = |mut inside: f64, mut outside: f64| {
+        for _ in 0..200 {
+            let mid = 0.5 * (inside + outside);
+            if g(mid) >= floor {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        inside
+    };
+    (end(best, 0.0), end(best, 1.0))
+}
+
 /// A move: inputs added and removed (`usize::MAX` for none) and the change of mass.
 #[derive(Clone, Copy)]
 struct Move {
@@ -202,29 +286,39 @@ impl Move {
     }
 }
 
-/// A set of mass in `[t, t (1 + tol)]`: the inputs of `order` taken while they
-/// fit under t, then one move or two disjoint moves into the window, its
-/// hundredth first (`None` when none is found).
-fn exact_set(p: &[f64], t: f64, tol: f64, order: &[usize], salt: u64) -> Option<Vec<bool>> {
+/// A set of mass in the wide window (`windows[1]`): the inputs of `order`
+/// taken while they fit under the narrow window's lower end, then one move or
+/// two disjoint moves into the narrow window, else the wide one (`None` when
+/// none is found).
+fn exact_set(p: &[f64], windows: [(f64, f64); 2], order: &[usize], salt: u64) -> Option<Vec<bool>> {
+    let [(lo, hi), (wide_lo, wide_hi)] = windows;
     let mut members = vec![false; p.len()];
     let mut mass = 0.0;
     for &x in order {
-        if mass + p[x] <= t {
+        if mass + p[x] <= lo {
             members[x] = true;
             mass += p[x];
         }
     }
     let moves = sampled_moves(p, &members, salt);
-    // The narrowest window first: a hundredth of `tol`, then `tol`.
-    let lo = t - mass;
-    let (a, b) = two_moves(&moves, lo, t * (1.0 + tol / 100.0) - mass)
-        .or_else(|| two_moves(&moves, lo, t * (1.0 + tol) - mass))?;
+    let (a, b) = two_moves(&moves, lo - mass, hi - mass)
+        .or_else(|| two_moves(&moves, wide_lo - mass, wide_hi - mass))?;
     a.apply(&mut members);
     if let Some(b) = b {
         b.apply(&mut members);
     }
     let mass: f64 = (0..p.len()).filter(|&x| members[x]).map(|x| p[x]).sum();
-    (mass >= t && mass <= t * (1.0 + tol)).then_some(members)
+    (mass >= wide_lo && mass <= wide_hi).then_some(members)
+}
+
+/// The value per unit (`p . v = 1`) of the eps-LDP staircase whose top set
+/// weighs W, `W f(e / s) + (1 - W) f(1 / s)` with `s = 1 + (e - 1) W`, for the
+/// f-information `f`.
+fn staircase_value(e: f64, f: fn(f64) -> f64) -> impl Fn(f64) -> f64 {
+    move |w: f64| {
+        let s = 1.0 + (e - 1.0) * w;
+        w * f(e / s) + (1.0 - w) * f(1.0 / s)
+    }
 }
 
 /// Every single add and remove, and swaps (an input in for one out): all of
@@ -297,6 +391,28 @@ fn two_moves(moves: &[Move], lo: f64, hi: f64) -> Option<(Move, Option<Move>)> {
 mod tests {
     use super::*;
 
+    /// Mutual information under eps-LDP: the best top mass is the closed form
+    /// `(D* - 1) / (e^eps - 1)` of docs/theory.md §4d with the value `D* - 1 -
+    /// ln D*`, and a window around it ends where the value is its floor.
+    #[test]
+    fn staircase_windows_hold_the_best_top_mass() {
+        let f: fn(f64) -> f64 = |t| if t > 0.0 { t * t.ln() } else { 0.0 };
+        for eps in [0.2f64, 1.0, 3.0] {
+            let e = eps.exp();
+            let d = eps * e / (e - 1.0);
+            let value = staircase_value(e, f);
+            let (best, top) = maximum(&value);
+            assert!((best - (d - 1.0) / (e - 1.0)).abs() < 1e-6, "{eps}: {best}");
+            assert!((top - (d - 1.0 - d.ln())).abs() < 1e-13, "{eps}: {top}");
+            let floor = top * (1.0 - 1e-8);
+            let (lo, hi) = within(&value, best, floor);
+            assert!(lo < best && best < hi, "{eps}: {lo} {hi}");
+            for end in [lo, hi] {
+                assert!(value(end) >= floor && value(end) - floor < 1e-12 * top);
+            }
+        }
+    }
+
     /// 200 masses `sqrt(i)` normalised (not on a grid, as rational masses
     /// would be): every set found is within the window, and most candidates find one.
     #[test]
@@ -309,7 +425,8 @@ mod tests {
         let mut found = 0;
         for k in 0..32u64 {
             let order = fill_order(&p, &lambda, 0.3, mix(k));
-            if let Some(m) = exact_set(&p, t, 1e-9, &order, mix(k)) {
+            let windows = [(t, t * (1.0 + 1e-11)), (t, t * (1.0 + 1e-9))];
+            if let Some(m) = exact_set(&p, windows, &order, mix(k)) {
                 let mass: f64 = (0..200).filter(|&x| m[x]).map(|x| p[x]).sum();
                 assert!(mass >= t && mass <= t * (1.0 + 1e-9), "{mass} vs {t}");
                 found += 1;
