@@ -231,7 +231,7 @@ pub fn optimise_in_cone(
             {
                 let family = StructuredFamily::new(cone)?;
                 opt.rays = StructuredRays::new(&family, utility, reference.to_owned())
-                    .count_until(&counting(settings, deadline));
+                    .count_until(&counting(deadline));
             }
             return Ok(opt);
         }
@@ -270,7 +270,7 @@ pub fn optimise_in_cone(
             let family = StructuredFamily::new(cone)?;
             let oracle = StructuredRays::new(&family, utility, reference.to_owned());
             let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
-            opt.rays = oracle.count_until(&counting(settings, deadline));
+            opt.rays = oracle.count_until(&counting(deadline));
             Ok(opt)
         }
         _ => {
@@ -281,10 +281,10 @@ pub fn optimise_in_cone(
 }
 
 /// What stops the count of the rays reported beside a design: the loop's
-/// deadline and interrupt (a run stopped by either reports no count).
-fn counting(settings: &Settings, deadline: Option<std::time::Instant>) -> PassControl {
+/// deadline (a run past it reports no count). Not the interrupt: a count cut
+/// by Ctrl-C would change the file of a design that was already optimal.
+fn counting(deadline: Option<std::time::Instant>) -> PassControl {
     PassControl {
-        interrupt: settings.column_generation.interrupt.clone(),
         deadline,
         ..PassControl::default()
     }
