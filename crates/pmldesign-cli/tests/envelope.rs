@@ -135,6 +135,50 @@ fn lp_envelope_of_example2() {
     );
 }
 
+/// `--lp --time-limit` with a limit of a nanosecond (its loop share is nothing):
+/// the LP stops before its first solve at \[V\] Example 2's delta = 0.2, reports
+/// the Theorem 3 bracket marked stopped, and the statement publishes the bound
+/// ln 4, never less.
+#[test]
+fn lp_envelope_stopped_by_the_time_limit_publishes_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = example2(dir.path());
+    let v = run_json(&uniform(
+        s(&m),
+        &[
+            "--deltas",
+            "0.2",
+            "--delta",
+            "0.2",
+            "--lp",
+            "--time-limit",
+            "1e-9",
+            "--format",
+            "json",
+        ],
+    ));
+    let lp = &v["curve"][0]["lp"];
+    assert_eq!(lp["stopped"], true, "{lp}");
+    assert_eq!(lp["linear_programs"], 0, "{lp}");
+    assert!(close(&lp["upper"], LN4), "{lp}");
+    assert_eq!(v["statement"]["lp"]["stopped"], true);
+    let text = v["statement"]["text"].as_str().unwrap();
+    assert!(text.contains("1.386295"), "{text}");
+    let table = stdout(&uniform(
+        s(&m),
+        &[
+            "--deltas",
+            "0.2",
+            "--lp",
+            "--time-limit",
+            "1e-9",
+            "--format",
+            "table",
+        ],
+    ));
+    assert!(table.contains("The time limit stopped the LP"), "{table}");
+}
+
 #[test]
 fn usage_errors_name_the_flag() {
     let dir = tempfile::tempdir().unwrap();
@@ -146,6 +190,8 @@ fn usage_errors_name_the_flag() {
         ("--deltas", "0.1:0.5"),
         ("--deltas", "0.1,2"),
         ("--delta", "1.5"),
+        ("--time-limit", "0"),
+        ("--time-limit", "-1"),
     ] {
         usage_error(&uniform(m, &[flag, value]), flag);
     }

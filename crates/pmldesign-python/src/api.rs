@@ -636,17 +636,18 @@ fn compare<'py>(
 
 /// See `pmldesign.envelope`.
 #[pyfunction]
-#[pyo3(signature = (mechanism, prior, deltas, lp=false))]
+#[pyo3(signature = (mechanism, prior, deltas, lp=false, time_limit=None))]
 fn envelope<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
     prior: Vector<'py>,
     deltas: Vec<f64>,
     lp: bool,
+    time_limit: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (rows, prior) = (rows(&mechanism), prior.as_array().to_vec());
     run_design(py, None, move |_| {
-        engine::envelope(rows, prior, &deltas, lp)
+        engine::envelope(rows, prior, &deltas, lp, time_limit)
     })
 }
 

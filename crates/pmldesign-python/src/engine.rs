@@ -276,20 +276,24 @@ pub(crate) fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
         }
     };
     if let Some(t) = o.time_limit {
-        let limit = std::time::Duration::try_from_secs_f64(t)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                invalid(
-                    "time_limit",
-                    t,
-                    "not a positive, finite number of seconds",
-                    "pass e.g. time_limit=60",
-                )
-            })?;
-        s.column_generation.time_limit = Some(limit);
+        s.column_generation.time_limit = Some(positive_seconds(t)?);
     }
     Ok(s)
+}
+
+/// `time_limit` as a duration: positive and finite, else an error naming it.
+fn positive_seconds(t: f64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(t)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            invalid(
+                "time_limit",
+                t,
+                "not a positive, finite number of seconds",
+                "pass e.g. time_limit=60",
+            )
+        })
 }
 
 /// The input names: `labels` checked by the library, or `x1..xN`.
@@ -680,28 +684,42 @@ pub fn compare(
 }
 
 /// Bounds on the post-processing envelope `eps_c(delta)` at each delta (\[V\] Thm 3,
-/// Alg. 1), with `lp` the exact envelope by the \[V\] Thm 2 linear program.
-pub fn envelope(rows: Vec<Vec<f64>>, prior: Vec<f64>, deltas: &[f64], lp: bool) -> Result<Value> {
+/// Alg. 1), with `lp` the exact envelope by the \[V\] Thm 2 linear program, its
+/// bisections stopped after about `time_limit` seconds (a stopped one keeps its
+/// certified bracket, marked `stopped`).
+pub fn envelope(
+    rows: Vec<Vec<f64>>,
+    prior: Vec<f64>,
+    deltas: &[f64],
+    lp: bool,
+    time_limit: Option<f64>,
+) -> Result<Value> {
     guarded(|| {
         let w = mechanism(rows)?;
         let prior = Prior::new(prior)?;
         let env = Envelope::new(&w, &prior)?;
+        let mut settings = Settings::default();
+        if let Some(t) = time_limit {
+            settings.column_generation.time_limit = Some(positive_seconds(t)?);
+        }
         let mut curve = Vec::with_capacity(deltas.len());
         for (i, &delta) in deltas.iter().enumerate() {
             pmldesign::model::envelope::check_delta(delta)
                 .map_err(|e| format!("deltas[{i}]: {e}"))?;
-            let b = env.bounds(delta)?;
-            let mut v = bounds_json(&b);
-            if lp {
-                let value = pmldesign::solver::envelope::envelope_value(&w, &prior, delta)?;
+            curve.push(bounds_json(&env.bounds(delta)?));
+        }
+        if lp {
+            let values =
+                pmldesign::solver::envelope::envelope_curve_with(&w, &prior, deltas, &settings)?;
+            for ((v, value), &delta) in curve.iter_mut().zip(values).zip(deltas) {
                 // The LP's envelope is published where it beats Theorem 3.
+                let b = env.bounds(delta)?;
                 v["statement"] = json!(pmldesign::model::statement::envelope_at(
                     &b,
                     value.published(&b)
                 ));
                 v["lp"] = json!(value);
             }
-            curve.push(v);
         }
         Ok(json!({
             "maximal_leakage": env.maximal_leakage(),

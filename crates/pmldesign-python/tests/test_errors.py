@@ -44,6 +44,7 @@ BAD = [
     ("beta", lambda: pmldesign.bounds.epsilon_prime(2.0, 1.9)),
     ("question", lambda: pmldesign._native.bound("nothing")),
     ("deltas", lambda: pmldesign.envelope(np.eye(2), [0.5, 0.5], [2.0])),
+    ("time_limit", lambda: pmldesign.envelope(np.eye(2), [0.5, 0.5], [0.1], lp=True, time_limit=0)),
 ]
 
 

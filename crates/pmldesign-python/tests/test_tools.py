@@ -80,6 +80,16 @@ def test_envelope_statement_uses_the_tighter_lp():
     assert "0.893818" in point.statement and "1.386295" not in point.statement
 
 
+def test_envelope_stopped_by_its_time_limit_keeps_the_bound():
+    # A limit of a nanosecond stops the LP before its first solve: the Theorem 3
+    # bracket, marked stopped, and the statement publishes the bound ln 4.
+    w = [[0, 0, 0.5, 0.5], [0, 0, 0.5, 0.5], [0, 0.2, 0.4, 0.4], [0.2, 0, 0.4, 0.4]]
+    point = pmldesign.envelope(w, [0.25] * 4, deltas=[0.2], lp=True, time_limit=1e-9).curve[0]
+    assert point.lp.stopped is True and point.lp.linear_programs == 0
+    assert point.lp.upper == pytest.approx(math.log(4))
+    assert "1.386295" in point.statement
+
+
 def test_bounds_agree_with_the_formulas():
     m, delta, n = 1000, 0.05, 4
     beta = math.sqrt(2 / m * (math.log(2**n - 2) - math.log(delta)))

@@ -20,13 +20,22 @@
 //! turned into the post-processing `Z` (outcome x takes `g_x(y)`, one more outcome the
 //! rest), and its right quantile at delta, re-measured by `pmldesign_model`, is the value
 //! reported. The upper end rests on the LP optimum (`microlp`, about 1e-10).
+//!
+//! A time limit ([`envelope_curve_with`]) stops the bisection: each LP runs on a
+//! thread given up at the deadline (`lp::backend::until_deadline`), and the bracket
+//! reached so far is reported as it is, marked [`EnvelopeValue::stopped`]. Both ends
+//! stay certified, so the published level (the upper end) never understates.
 
 use crate::error::{Result, SolverError};
+use crate::lp::backend::until_deadline;
+use crate::settings::Settings;
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
 use ndarray::Array2;
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds, LeakageDistribution};
 use pmldesign_model::{Mechanism, Prior};
 use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Bisection stops when the bracket is this narrow (nats).
 pub const BISECTION_TOLERANCE: f64 = 1e-9;
@@ -58,8 +67,12 @@ pub struct EnvelopeValue {
     /// LPs solved.
     pub linear_programs: usize,
     /// Whether `upper - lower <= CONVERGED_WIDTH`. False when the LP failed numerically
-    /// early; the bracket is valid either way.
+    /// early or the time limit stopped it; the bracket is valid either way.
     pub converged: bool,
+    /// Whether the time limit (or an interrupt) stopped the bisection before the
+    /// bracket converged; serialised only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }
 
 impl EnvelopeValue {
@@ -84,18 +97,34 @@ impl EnvelopeValue {
 /// when `microlp` reports a numerical failure on a degenerate problem. A relaxation
 /// only raises `D(t)`, so a mass below delta still proves the upper end, and a
 /// witness is re-measured before it counts.
-fn largest_mass(w: &Mechanism, q: &[f64], t: f64) -> Result<(f64, Array2<f64>)> {
-    let mut last = None;
-    for relax in [0.0, 1e-12, 1e-10, 1e-8] {
-        match solve_largest_mass(w, q, t, relax) {
-            Ok(r) => return Ok(r),
-            Err(e) => last = Some(e),
+///
+/// With a deadline the LPs run on a thread given up at it (an error then).
+fn largest_mass(
+    w: &Arc<Mechanism>,
+    q: &Arc<Vec<f64>>,
+    t: f64,
+    deadline: Option<Instant>,
+) -> Result<(f64, Array2<f64>)> {
+    let (w, q) = (w.clone(), q.clone());
+    until_deadline(deadline, "envelope LP", move || {
+        let mut last = None;
+        for relax in [0.0, 1e-12, 1e-10, 1e-8] {
+            match solve_largest_mass(&w, &q, t, relax, deadline) {
+                Ok(r) => return Ok(r),
+                Err(e) => last = Some(e),
+            }
         }
-    }
-    Err(last.expect("at least one attempt"))
+        Err(last.expect("at least one attempt"))
+    })
 }
 
-fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f64, Array2<f64>)> {
+fn solve_largest_mass(
+    w: &Mechanism,
+    q: &[f64],
+    t: f64,
+    relax: f64,
+    deadline: Option<Instant>,
+) -> Result<(f64, Array2<f64>)> {
     let (n, m) = (w.inputs(), w.outputs());
     let e = t.exp();
     let mut vars = ProblemVariables::new();
@@ -107,7 +136,7 @@ fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f
         })
         .collect();
     let objective: Expression = h.iter().flatten().flatten().copied().sum();
-    let solver = crate::lp::backend::guarded(vars.len());
+    let solver = crate::lp::backend::guarded_until(vars.len(), deadline);
     let mut model = vars.maximise(objective).using(solver);
     let matrix = w.matrix();
     for (x, row) in h.iter().enumerate() {
@@ -158,6 +187,18 @@ fn solve_largest_mass(w: &Mechanism, q: &[f64], t: f64, relax: f64) -> Result<(f
 /// The envelope `eps_c(delta)` of W under p to [`BISECTION_TOLERANCE`], with a
 /// certified lower end and the post-processing that attains it.
 pub fn envelope_value(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Result<EnvelopeValue> {
+    envelope_value_until(mechanism, prior, delta, &Settings::default(), None)
+}
+
+/// [`envelope_value`], stopped at `deadline` or by the settings' interrupt (the
+/// bracket so far, marked stopped).
+fn envelope_value_until(
+    mechanism: &Mechanism,
+    prior: &Prior,
+    delta: f64,
+    settings: &Settings,
+    deadline: Option<Instant>,
+) -> Result<EnvelopeValue> {
     let bounds = Envelope::new(mechanism, prior)?.bounds(delta)?;
     let mut value = EnvelopeValue {
         delta,
@@ -166,18 +207,26 @@ pub fn envelope_value(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Resul
         witness: None,
         linear_programs: 0,
         converged: true,
+        stopped: false,
     };
     if bounds.exact {
         return Ok(value);
     }
-    let q = mechanism.output_marginal(prior).to_vec();
+    let stop = || settings.column_generation.interrupt.or_past(deadline);
+    let w = Arc::new(mechanism.clone());
+    let q = Arc::new(mechanism.output_marginal(prior).to_vec());
     // Bisection on t by the LP; `value.lower` only moves to re-measured witnesses.
     let mut reached_t = value.lower;
     while value.upper - reached_t > BISECTION_TOLERANCE {
+        if stop() {
+            value.stopped = true;
+            break;
+        }
         let t = 0.5 * (reached_t + value.upper);
         value.linear_programs += 1;
-        let Ok((mass, channel)) = largest_mass(mechanism, &q, t) else {
+        let Ok((mass, channel)) = largest_mass(&w, &q, t, deadline) else {
             // The bracket so far stays valid; report it as it is.
+            value.stopped = stop();
             break;
         };
         if mass < delta * (1.0 - MASS_MARGIN) {
@@ -195,6 +244,7 @@ pub fn envelope_value(mechanism: &Mechanism, prior: &Prior, delta: f64) -> Resul
         reached_t = t.max(reached).min(value.upper);
     }
     value.converged = value.upper - value.lower <= CONVERGED_WIDTH;
+    value.stopped &= !value.converged;
     Ok(value)
 }
 
@@ -204,8 +254,23 @@ pub fn envelope_curve(
     prior: &Prior,
     deltas: &[f64],
 ) -> Result<Vec<EnvelopeValue>> {
+    envelope_curve_with(mechanism, prior, deltas, &Settings::default())
+}
+
+/// [`envelope_curve`] under the time limit and interrupt of `settings`
+/// (`settings.column_generation`; the other fields do not apply): the grid shares
+/// the limit's loop share ([`crate::ColumnGenerationSettings::loop_time`]), and a
+/// value the clock stopped is its bracket so far ([`EnvelopeValue::stopped`]).
+pub fn envelope_curve_with(
+    mechanism: &Mechanism,
+    prior: &Prior,
+    deltas: &[f64],
+    settings: &Settings,
+) -> Result<Vec<EnvelopeValue>> {
+    settings.validate()?;
+    let deadline = settings.loop_deadline(mechanism.inputs().max(mechanism.outputs()));
     deltas
         .iter()
-        .map(|&d| envelope_value(mechanism, prior, d))
+        .map(|&d| envelope_value_until(mechanism, prior, d, settings, deadline))
         .collect()
 }

@@ -167,3 +167,34 @@ fn converges_on_larger_mechanisms() {
         }
     }
 }
+
+/// A time limit that has passed before the first LP (an interrupt, or a limit of
+/// a nanosecond, whose loop share is nothing) stops the bisection at the
+/// Theorem 3 bracket: marked stopped, no LP solved, both ends the general
+/// bounds, so what is published never understates the envelope.
+#[test]
+fn a_stopped_envelope_keeps_the_certified_bracket() {
+    use pmldesign_solver::envelope::envelope_curve_with;
+    use pmldesign_solver::{Interrupt, Settings};
+    let (w, p) = example2();
+    let b = Envelope::new(&w, &p).unwrap().bounds(0.2).unwrap();
+    let interrupted = Interrupt::new();
+    interrupted.set();
+    let mut by_flag = Settings::default();
+    by_flag.column_generation.interrupt = interrupted;
+    let by_clock = Settings::default().time_limit(std::time::Duration::from_nanos(1));
+    for settings in [by_flag, by_clock] {
+        let v = envelope_curve_with(&w, &p, &[0.2, 0.1], &settings).unwrap();
+        let stopped = &v[0];
+        assert!(stopped.stopped && !stopped.converged, "{stopped:?}");
+        assert_eq!(stopped.linear_programs, 0);
+        assert_eq!((stopped.lower, stopped.upper), (b.lower, b.upper));
+        assert_eq!(stopped.published(&b), (b.upper, false));
+        // Where the bounds meet there is nothing to stop.
+        assert!(!v[1].stopped && v[1].converged && v[1].lower == v[1].upper);
+    }
+    // Without a limit the same grid converges.
+    let free = envelope_curve_with(&w, &p, &[0.2], &Settings::default()).unwrap();
+    assert!(!free[0].stopped && free[0].converged);
+    assert!(free[0].upper < b.upper);
+}

@@ -218,5 +218,42 @@ fn the_design_meets_or_beats_the_literature_figures() {
                 r.mechanism
             );
         }
+
+/// A time limit already spent (a nanosecond, whose loop share is nothing) or
+/// an interrupt set before the start: no LP runs, and the design is the best
+/// baseline that meets the notion, certified, marked `time_limit` (or
+/// `interrupted`), with the
+/// trivial floor (no dual), and it reads back as written.
+#[test]
+fn a_spent_limit_returns_the_best_baseline_certified() {
+    use pmldesign_solver::{Interrupt, Settings};
+    let p = [0.4, 0.3, 0.2, 0.1];
+    let eps = 1.0;
+    let interrupted = Interrupt::new();
+    interrupted.set();
+    let mut by_flag = Settings::default();
+    by_flag.column_generation.interrupt = interrupted;
+    let by_clock = Settings::default().time_limit(std::time::Duration::from_nanos(1));
+    for (settings, status) in [
+        (by_clock, DesignStatus::TimeLimit),
+        (by_flag, DesignStatus::Interrupted),
+    ] {
+        let d = Problem::new(known(&p))
+            .epsilon(eps)
+            .estimation()
+            .settings(settings)
+            .solve()
+            .unwrap();
+        assert_eq!(d.status, status);
+        assert_eq!((d.iterations, d.pricing.as_str()), (0, "baseline"));
+        assert!(d.certificate.dual.is_none());
+        assert!(known(&p).worst_case_pml(&d.mechanism) <= eps + 1e-9);
+        let rr = &d.baselines.same_ldp.mechanism;
+        assert!(error(&d.mechanism, &p) <= error(rr, &p) + 1e-12);
+        // The floor proven is the trivial one, below the design's error.
+        assert!(floor(&d) <= error(&d.mechanism, &p) + 1e-12);
+        let text = serde_json::to_string(&d).unwrap();
+        let back: Design = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
     }
 }

@@ -30,6 +30,11 @@ pub struct EnvelopeArgs {
     /// the Theorem 3 bound.
     #[arg(long)]
     pub lp: bool,
+    /// With --lp: stop the linear programs after about this many seconds; a delta
+    /// whose bisection the limit stopped reports its certified bracket so far (its
+    /// upper end is what is published there).
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub time_limit: Option<f64>,
     /// Also draw the curves as an SVG file (written atomically).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -39,6 +44,25 @@ pub struct EnvelopeArgs {
     /// The HTML report.
     #[command(flatten)]
     pub report: ReportFileArgs,
+}
+
+impl EnvelopeArgs {
+    /// The settings of the LP envelope: `--time-limit`, checked.
+    pub fn settings(&self) -> Result<pmldesign_solver::Settings, CliError> {
+        let mut settings = pmldesign_solver::Settings::default();
+        if let Some(t) = self.time_limit {
+            let limit = std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero());
+            let Some(limit) = limit else {
+                return Err(CliError::Usage(format!(
+                    "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
+                )));
+            };
+            settings.column_generation.time_limit = Some(limit);
+        }
+        Ok(settings)
+    }
 }
 
 /// The most points of the `--deltas` grid: each costs a row of output (and, with

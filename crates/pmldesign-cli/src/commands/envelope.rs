@@ -9,7 +9,7 @@ use crate::io::load::load_mechanism;
 use crate::io::write::{check_outputs, emit_with_report, write_atomic};
 use crate::render::envelope::{Report, published};
 use pmldesign_model::envelope::{self, Envelope};
-use pmldesign_solver::envelope::{envelope_curve, envelope_value};
+use pmldesign_solver::envelope::envelope_curve_with;
 
 /// Runs `pml envelope`.
 pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
@@ -23,6 +23,7 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     )?;
     let report_path = a.report.report.clone();
     let deltas = parse_deltas(&a.deltas)?;
+    let settings = a.settings()?;
     envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
     let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
@@ -30,10 +31,13 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     let curve = env.curve(&deltas)?;
     let headline = env.bounds(a.delta)?;
     let (lp, headline_lp) = if a.lp {
-        (
-            Some(envelope_curve(&mechanism, &est.prior, &deltas)?),
-            Some(envelope_value(&mechanism, &est.prior, a.delta)?),
-        )
+        // The headline first, so that a time limit stops the grid rather than it.
+        let grid: Vec<f64> = std::iter::once(a.delta)
+            .chain(deltas.iter().copied())
+            .collect();
+        let mut values = envelope_curve_with(&mechanism, &est.prior, &grid, &settings)?;
+        let headline = values.remove(0);
+        (Some(values), Some(headline))
     } else {
         (None, None)
     };

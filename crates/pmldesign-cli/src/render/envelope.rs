@@ -83,6 +83,9 @@ fn bounds_json(b: &EnvelopeBounds, lp: Option<&EnvelopeValue>) -> serde_json::Va
             "converged": lp.converged,
             "linear_programs": lp.linear_programs,
         });
+        if lp.stopped {
+            v["lp"]["stopped"] = json!(true);
+        }
         v["statement"] = json!(published(b, Some(lp)));
     }
     v
@@ -222,6 +225,10 @@ impl Report {
             level(hi),
             if by_lp.is_some() { ", by LP" } else { "" }
         );
+        let stopped = self.lp.iter().flatten().chain(by_lp).any(|v| v.stopped);
+        if stopped {
+            s.push_str("  The time limit stopped the LP: where its bracket did not converge, the upper end is published.\n\n");
+        }
         s
     }
 

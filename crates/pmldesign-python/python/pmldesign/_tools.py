@@ -99,6 +99,7 @@ def envelope(
     deltas: Union[float, Sequence[float]] = (0.01, 0.05, 0.1),
     *,
     lp: bool = False,
+    time_limit: Optional[float] = None,
 ) -> Record:
     """Post-processing-safe (eps, delta) guarantees: bounds on the PML envelope.
 
@@ -118,6 +119,10 @@ def envelope(
     lp : bool, default False
         Add the envelope itself by the [V] Thm 2 linear program; the statement then
         publishes it where it is below the Theorem 3 bound.
+    time_limit : float, optional
+        With ``lp``: stop the linear programs after about this many seconds; a delta
+        whose bisection the limit stopped keeps its certified bracket so far, marked
+        ``lp["stopped"]`` (its upper end is what is published there).
 
     Returns
     -------
@@ -131,7 +136,8 @@ def envelope(
     ds = [_number("deltas", d) for d in deltas]
     if not isinstance(lp, (bool, np.bool_)):
         raise PmlTypeError(f"invalid lp = {lp!r}: pass True (the exact LP bound) or False")
-    return Record(_native.envelope(matrix, prior, ds, bool(lp)))
+    limit = None if time_limit is None else _number("time_limit", time_limit)
+    return Record(_native.envelope(matrix, prior, ds, bool(lp), limit))
 
 
 def _whole(name: str, value: Any) -> int:

@@ -37,6 +37,31 @@ const MAX_STEPS: usize = 200;
 /// Pairwise steps among the atoms after each LP.
 const CORRECTIVE_STEPS: usize = 100;
 
+/// Seconds per subset of the inputs that one design LP of the linearisation
+/// spends before it can stop at its deadline: its rays are enumerated from
+/// tables over all 2^N subsets (the family's masses, each pass's sums of the
+/// dual), and building them does not look at the clock. About 3.6e-8 s was
+/// measured at N = 24 (0.6 s of CPU); the constant is conservative.
+pub const SETUP_SECONDS_PER_SUBSET: f64 = 6e-8;
+
+/// Seconds per ray and squared input of one pricing pass of that LP: about
+/// `N 2^(N-1)` rays, each valued in `N^2` operations (`u(c) = c^T J^-2 c / (p . c)`).
+/// A pass stopped part-way bounds nothing, so an LP whose first pass cannot end
+/// in the time left proves nothing and improves nothing.
+pub const PASS_SECONDS_PER_RAY_ENTRY: f64 = 1e-9;
+
+/// The time one design LP over `n` inputs needs before it can help: its set-up
+/// and one pricing pass ([`SETUP_SECONDS_PER_SUBSET`],
+/// [`PASS_SECONDS_PER_RAY_ENTRY`]): 0.14 s at N = 16, 4.3 s at N = 20 and 117 s
+/// at N = 24. A Frank-Wolfe step starts only when the loop's time left covers
+/// it (a rule on N and the time left, documented in docs/benchmarks.md);
+/// otherwise the design stops with the point it has.
+fn lp_setup(n: usize) -> std::time::Duration {
+    let subsets = (n as f64).exp2();
+    let pass = PASS_SECONDS_PER_RAY_ENTRY * subsets / 2.0 * (n as f64).powi(3);
+    std::time::Duration::from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass)
+}
+
 /// Golden-section iterations of the step length (the bracket shrinks by 0.618
 /// each: 1e-13 after 60).
 const LINE_SEARCH: usize = 60;
@@ -298,7 +323,10 @@ fn frank_wolfe(
     let reference = set.reference();
     let p = reference.view();
     let cg = &settings.column_generation;
-    let deadline = cg.time_limit.map(|t| began + t);
+    let deadline = cg.deadline_from(began, set.len());
+    let no_time_for_lp = || {
+        deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set.len()))
+    };
     let norm = p.dot(&p);
     let mut atoms = Atoms::single(start, p);
     let mut it = Iterate {
@@ -309,13 +337,18 @@ fn frank_wolfe(
         steps: 0,
         rays_priced: 0,
         converged: false,
-        pricing: String::new(),
+        // The best baseline, until an LP prices the linearisation.
+        pricing: "baseline".into(),
     };
     loop {
         let Some(inv) = inverse_fisher(&atoms.fisher()) else {
             break;
         };
         it.f = inv.diag().sum();
+        if cg.interrupt.or_past(deadline) || no_time_for_lp() {
+            // The point stands with the bound proven at it (none after a move).
+            break;
+        }
         let c = inv.dot(&inv);
         let mut sub = settings.clone();
         sub.column_generation.time_limit =

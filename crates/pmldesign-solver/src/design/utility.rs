@@ -3,6 +3,7 @@
 //! rays, polish, certify and compare with randomized response.
 
 use crate::colgen::engine::Progress;
+use crate::colgen::oracle::PassControl;
 use crate::cones::rays::StructuredFamily;
 use crate::design::inner_outer::PastProposition2;
 use crate::design::optimum::{Optimum, optimise, optimise_materialised};
@@ -229,8 +230,8 @@ pub fn optimise_in_cone(
             ) && n <= COUNT_RAYS_UP_TO
             {
                 let family = StructuredFamily::new(cone)?;
-                opt.rays =
-                    Some(StructuredRays::new(&family, utility, reference.to_owned()).count());
+                opt.rays = StructuredRays::new(&family, utility, reference.to_owned())
+                    .count_until(&counting(deadline));
             }
             return Ok(opt);
         }
@@ -265,16 +266,27 @@ pub fn optimise_in_cone(
     }
     match cone {
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
+            let deadline = settings.loop_deadline(n);
             let family = StructuredFamily::new(cone)?;
             let oracle = StructuredRays::new(&family, utility, reference.to_owned());
             let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
-            opt.rays = Some(oracle.count());
+            opt.rays = oracle.count_until(&counting(deadline));
             Ok(opt)
         }
         _ => {
             let rays = crate::cones::rays::enumerate_until(cone, settings.loop_deadline(n))?;
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
+    }
+}
+
+/// What stops the count of the rays reported beside a design: the loop's
+/// deadline (a run past it reports no count). Not the interrupt: a count cut
+/// by Ctrl-C would change the file of a design that was already optimal.
+fn counting(deadline: Option<std::time::Instant>) -> PassControl {
+    PassControl {
+        deadline,
+        ..PassControl::default()
     }
 }
 

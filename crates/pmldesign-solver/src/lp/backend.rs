@@ -29,14 +29,10 @@ pub const LOSS_LP_BACKEND: &str = if cfg!(feature = "highs") {
 };
 
 /// The backend for an LP of `variables` variables, stopped after
-/// [`stall_guard`] seconds: microlp can cycle on a degenerate LP (seen on a
-/// master of five columns at eps = 1.4e-10), and an LP that runs past
-/// its guard fails with an error instead of running forever.
-pub(crate) fn guarded(variables: usize) -> impl Solver<Model = impl SolverModel + WithTimeLimit> {
-    guarded_until(variables, None)
-}
-
-/// [`guarded`], and stopped at `deadline` if that comes first.
+/// [`stall_guard`] seconds, or at `deadline` if that comes first: microlp can
+/// cycle on a degenerate LP (seen on a master of five columns at eps =
+/// 1.4e-10), and an LP that runs past its guard fails with an error instead of
+/// running forever.
 pub(crate) fn guarded_until(
     variables: usize,
     deadline: Option<Instant>,

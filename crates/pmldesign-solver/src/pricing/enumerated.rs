@@ -134,16 +134,32 @@ impl<'a> StructuredRays<'a> {
 
     /// Number of rays (one counting pass).
     pub fn count(&self) -> u64 {
-        self.family
+        self.count_until(&PassControl::default())
+            .expect("a pass without a deadline runs to its end")
+    }
+
+    /// [`Self::count`], or `None` where `control` stops the pass (it looks
+    /// between groups of 256 sets, as pricing does): a count is as long as a
+    /// pricing pass, 2^N groups.
+    pub fn count_until(&self, control: &PassControl) -> Option<u64> {
+        let stopped = AtomicBool::new(control.stop());
+        let k = self
+            .family
             .groups()
             .into_par_iter()
             .with_min_len(256)
             .map(|a| {
+                if a % 256 == 0 && control.stop() {
+                    stopped.store(true, Ordering::Relaxed);
+                }
                 let mut k = 0u64;
-                self.family.rays_with_top(a, &mut |_| k += 1);
+                if !stopped.load(Ordering::Relaxed) {
+                    self.family.rays_with_top(a, &mut |_| k += 1);
+                }
                 k
             })
-            .sum()
+            .sum();
+        (!stopped.load(Ordering::Relaxed)).then_some(k)
     }
 }
 
@@ -164,6 +180,14 @@ impl RayOracle for StructuredRays<'_> {
         keep: usize,
         control: &PassControl,
     ) -> Pricing {
+        if control.stop() {
+            // Not even the 2^N sums below: the pass bounds nothing.
+            return Pricing {
+                max_reduced_cost: f64::INFINITY,
+                entering: Vec::new(),
+                priced: 0,
+            };
+        }
         // lambda(S) for every subset, as for the masses.
         let n = self.family.dimension();
         let full: usize = (1 << n) - 1;
