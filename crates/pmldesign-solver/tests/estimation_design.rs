@@ -218,6 +218,8 @@ fn the_design_meets_or_beats_the_literature_figures() {
                 r.mechanism
             );
         }
+    }
+}
 
 /// A time limit already spent (a nanosecond, whose loop share is nothing) or
 /// an interrupt set before the start: no LP runs, and the design is the best
