@@ -39,9 +39,11 @@ step scripts/install-spark.sh
 # The browser tests of the reports and of `pml serve` need Chromium and playwright:
 # installed where they can be, else those tests are skipped with the reason.
 step scripts/install-chromium.sh
-# The sdist and the abi3 wheel, once, in the tests' profile `ci`: the bindings are a
-# workspace member, so this compiles only pyo3, numpy and the bindings and links against
-# the crates `cargo test` built. The tests use that wheel. Linked by zig against glibc
+# The sdist, and the abi3 wheel once, from the tree, in the tests' profile `ci`: the
+# bindings are a workspace member with pinned features, so this compiles only pyo3,
+# numpy, pmldesign-data and the facade (without Parquet) and the bindings, and reuses
+# the rest of what `cargo test` built (a wheel built from the unpacked sdist would
+# compile the workspace's crates again). The tests use that wheel. Linked by zig against glibc
 # 2.17 (manylinux2014: RHEL/Rocky 8, Ubuntu 20.04, Debian 11, Amazon Linux 2, the usual
 # Spark and Dask workers); the host's glibc where zig is absent. zig is the final link's
 # linker only (scripts/zig-cc-manylinux2014.sh): `maturin --zig` would set it for every
@@ -53,7 +55,19 @@ python -m pip install --quiet --disable-pip-version-check "ziglang<0.14" || {
     echo "test-all: ziglang could not be installed: the wheel is built for this machine's glibc only"
     portable=()
 }
-step maturin build --profile ci --sdist -m crates/pmldesign-python/Cargo.toml -o "$dist" "${portable[@]}"
+step maturin sdist -m crates/pmldesign-python/Cargo.toml -o "$dist"
+# The sdist is complete: its manifests resolve offline, and against its copy of the
+# workspace's lock, which only loses the packages of the members it leaves out (the CLI).
+sdist=$(ls "$dist"/pmldesign-*.tar.gz)
+tar -xzf "$sdist" -C "$dist"
+unpacked="$dist/$(basename "$sdist" .tar.gz)"
+cp "$unpacked/Cargo.lock" "$dist/sdist-Cargo.lock"
+cargo metadata --offline --format-version 1 --manifest-path "$unpacked/crates/pmldesign-python/Cargo.toml" >/dev/null
+if diff "$dist/sdist-Cargo.lock" "$unpacked/Cargo.lock" | grep '^>'; then
+    echo "test-all: the sdist's Cargo.lock does not pin what it builds (lines above)" >&2
+    exit 1
+fi
+step maturin build --profile ci -m crates/pmldesign-python/Cargo.toml -o "$dist" "${portable[@]}"
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 # What PyPI and pip will see: the metadata renders (twine), and the platform tag the
 # wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
