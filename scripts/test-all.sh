@@ -13,6 +13,10 @@ source scripts/step.sh
 # programs are not linked here (clippy --all-targets checks that they compile).
 # Profile `ci` (Cargo.toml): release with the byte-moving dependencies unoptimised,
 # the same numbers, built cold in about 6 minutes on two cores instead of 9.
+# `--workspace` selects the Python bindings too (they have no Rust tests, so nothing of
+# theirs is built here): their features count, and with the pins in their Cargo.toml
+# (scripts/feature-pins.py) the wheel below, built by maturin in the same profile and
+# target directory, reuses every dependency compiled here.
 step cargo test --workspace --profile ci --tests
 step cargo test --workspace --profile ci --doc
 pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"
@@ -35,17 +39,35 @@ step scripts/install-spark.sh
 # The browser tests of the reports and of `pml serve` need Chromium and playwright:
 # installed where they can be, else those tests are skipped with the reason.
 step scripts/install-chromium.sh
-# The sdist and the abi3 wheel built from it, once (release); the tests use that wheel.
-# Linked by zig against glibc 2.17 (manylinux2014: RHEL/Rocky 8, Ubuntu 20.04, Debian 11,
-# Amazon Linux 2, the usual Spark and Dask workers); the host's glibc where zig is absent.
+# The sdist, and the abi3 wheel once, from the tree, in the tests' profile `ci`: the
+# bindings are a workspace member with pinned features, so this compiles only pyo3,
+# numpy, pmldesign-data and the facade (without Parquet) and the bindings, and reuses
+# the rest of what `cargo test` built (a wheel built from the unpacked sdist would
+# compile the workspace's crates again). The tests use that wheel. Linked by zig against glibc
+# 2.17 (manylinux2014: RHEL/Rocky 8, Ubuntu 20.04, Debian 11, Amazon Linux 2, the usual
+# Spark and Dask workers); the host's glibc where zig is absent. zig is the final link's
+# linker only (scripts/zig-cc-manylinux2014.sh): `maturin --zig` would set it for every
+# crate, a new fingerprint for each, and compile them all again.
 dist="${CARGO_TARGET_DIR:-$PWD/target}/python-dist"
 rm -rf "$dist"
-portable=(--zig --compatibility manylinux2014)
+portable=(--compatibility manylinux2014 -- -C "linker=$PWD/scripts/zig-cc-manylinux2014.sh")
 python -m pip install --quiet --disable-pip-version-check "ziglang<0.14" || {
     echo "test-all: ziglang could not be installed: the wheel is built for this machine's glibc only"
     portable=()
 }
-step maturin build --quiet --release --sdist "${portable[@]}" -m crates/pmldesign-python/Cargo.toml -o "$dist"
+step maturin sdist -m crates/pmldesign-python/Cargo.toml -o "$dist"
+# The sdist is complete: its manifests resolve offline, and against its copy of the
+# workspace's lock, which only loses the packages of the members it leaves out (the CLI).
+sdist=$(ls "$dist"/pmldesign-*.tar.gz)
+tar -xzf "$sdist" -C "$dist"
+unpacked="$dist/$(basename "$sdist" .tar.gz)"
+cp "$unpacked/Cargo.lock" "$dist/sdist-Cargo.lock"
+cargo metadata --offline --format-version 1 --manifest-path "$unpacked/crates/pmldesign-python/Cargo.toml" >/dev/null
+if diff "$dist/sdist-Cargo.lock" "$unpacked/Cargo.lock" | grep '^>'; then
+    echo "test-all: the sdist's Cargo.lock does not pin what it builds (lines above)" >&2
+    exit 1
+fi
+step maturin build --profile ci -m crates/pmldesign-python/Cargo.toml -o "$dist" "${portable[@]}"
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 # What PyPI and pip will see: the metadata renders (twine), and the platform tag the
 # wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
@@ -58,8 +80,10 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
     exit 1
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-# Two workers: the slow pages (a JVM, a Dask cluster, a browser) overlap the rest.
-PML_BIN="$pml" step python -m pytest -q -n 2 crates/pmldesign-python/tests
+# Two workers: the slow pages (a JVM, a Dask cluster, a browser) overlap the rest. Spark's
+# tests and the engines page form one group (`xdist_group("spark")`), run by one worker:
+# one JVM instead of two on two cores. The slowest tests are listed at the end.
+PML_BIN="$pml" step python -m pytest -q -n 2 --dist loadgroup --durations=15 crates/pmldesign-python/tests
 # The user guide (MkDocs, docs/ and mkdocs.yml): built strict, so a broken link to a page
 # or an anchor, or a Python docstring that does not render, fails the run.
 python -m pip install --quiet --disable-pip-version-check mkdocs "mkdocstrings[python]"

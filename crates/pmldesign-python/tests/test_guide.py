@@ -112,7 +112,16 @@ def run_page(page: Path, where: Path, pml: Path) -> Optional[str]:
     return None
 
 
-@pytest.mark.parametrize("page", pages(), ids=page_id)
+def with_group(page: Path):
+    """The engines page starts Spark: it joins test_spark.py's xdist group, so one
+    worker runs one JVM. It runs first (conftest.py): the JVM keeps the directory it
+    started in for relative paths, and the page reads `people.parquet` from its own."""
+    if page == DOCS / "quickstart" / "engines.md":
+        return pytest.param(page, marks=pytest.mark.xdist_group("spark"))
+    return page
+
+
+@pytest.mark.parametrize("page", [with_group(p) for p in pages()], ids=page_id)
 def test_the_page_runs(page, pml_bin, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)

@@ -17,7 +17,12 @@ if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
     pytest.skip("no Java runtime (scripts/install-spark.sh installs openjdk-17-jre-headless)", allow_module_level=True)
 
 # pyspark warns about pandas 3 at every conversion; the conversions tested here work.
-pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
+# One xdist worker runs all of Spark (`--dist loadgroup`, scripts/test-all.sh): one JVM,
+# started once, instead of one per worker (test_guide.py explains the group's order).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning"),
+    pytest.mark.xdist_group("spark"),
+]
 
 KEY = "0x" + "3c6ef372fe94f82b" * 4
 N = 20_000
