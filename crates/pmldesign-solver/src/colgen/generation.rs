@@ -44,8 +44,9 @@ fn rebuilt_master(working: &[Column], ones_value: f64, start_basis: &[usize]) ->
 
 /// The weights of the last master solved on the true right-hand side: a master
 /// solved with a perturbed one is finished on the true one; microlp is next
-/// (not after a time-limit stop: building its model alone took 1.1 s at
-/// N = 200, and it then failed at its deadline); the perturbed weights (rows
+/// (not after a time-limit stop: building its model alone costs about as much
+/// as a time limit leaves at a few hundred inputs, and it would then fail at
+/// its deadline); the perturbed weights (rows
 /// off by about the perturbation, or more if the master stopped mid-pivot,
 /// which the design repairs and mixes until private) are the last resort.
 fn final_weights(
@@ -230,9 +231,9 @@ impl<'a> Generation<'a> {
             value: ones_value,
         };
         let began = std::time::Instant::now();
-        // The rays of largest mu, unless there are seeds: at N = 2048 under
-        // LDP this search alone took 10 s of a 10 s limit, and the seeds (the
-        // structured baselines) are better first columns.
+        // The rays of largest mu, unless there are seeds: at thousands of
+        // inputs under LDP this search alone can spend a whole time limit, and
+        // the seeds (the structured baselines) are better first columns.
         let control = PassControl {
             interrupt: settings.interrupt.clone(),
             effort: 1,

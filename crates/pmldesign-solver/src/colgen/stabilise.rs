@@ -27,25 +27,24 @@
 //! optimum: a box of 1e-3 then took five rounds of widening, ten passes each,
 //! before the master held a mechanism again. Where the centre has a zero the
 //! box therefore starts as wide as the seed's relative gap to the bound (the
-//! optimal dual's total lies in that range): the record of 8 x 6 combinations,
-//! 13 never observed, went from 90 s to 5.2 s (6.8 s without those cells).
+//! optimal dual's total lies in that range), so unobserved categories cost no
+//! more than observed ones (docs/benchmarks.md, "Unobserved categories").
 
 use crate::colgen::oracle::Column;
 use crate::lp::master::Master;
 use ndarray::Array1;
 
-/// The box's first half-width, relative to the a-priori dual. Measured at
-/// N = 256, eps-PML, eps = 0.9 (Dirichlet(1.3) prior, seed 7): a relative gap
-/// of 1e-6 for the box's own value after 2.9 s with 1e-3, 6.9 s with 1e-2;
-/// 1e-1 stalled.
+/// The box's first half-width, relative to the a-priori dual: narrow enough
+/// that the master follows the a-priori dual closely (a width of 1e-1 stalls
+/// at N = 256), wide enough to leave it where the optimal dual differs.
 const FIRST_WIDTH: f64 = 1e-3;
 
 /// The box is used when the master's first (seeded) optimum is within this
 /// relative distance of the a-priori bound: there the optimal dual is near the
 /// a-priori one (eps-PML, and LIP, LDP and ALIP with the bounds of
-/// docs/theory.md §4d). 5e-2 until those bounds; 2e-1 lets ALIP at
-/// (eps_l, eps_u) = (1.8, 0.9), N = 256, whose seeds start 12 % below B, reach
-/// a relative gap of 2.7e-7 in 10 s (from 0.12) with a mechanism 14 % better.
+/// docs/theory.md §4d). Wide enough for designs whose seeds start 10 to 20 %
+/// below the bound (ALIP at (eps_l, eps_u) = (1.8, 0.9), N = 256, starts 12 %
+/// below) to be stabilised too.
 pub(crate) const ENGAGE_WITHIN: f64 = 2e-1;
 
 /// Passes without a better mechanism after which the rows where the box is

@@ -45,18 +45,14 @@
 //! renormalisation below perturbs PML by as much; the loss given up is far inside
 //! the certificate's gap tolerance.
 //!
-//! Release build, eps = 0.8, Dirichlet(1.3) priors, 2 cores, Hamming, absolute and
-//! squared losses alike: the interior point takes 0.02 s at N = 32, 0.07 to 0.3 s
-//! at N = 64, 0.5 to 0.9 s at N = 128, 2.5 to 8 s at N = 256 and 23 to 50 s at
-//! N = 512 (the ball's `t` rows cost up to twice the known prior's; its absolute
-//! and squared losses pass 60 s at N = 512); `microlp`'s simplex took 0.5 s at
-//! N = 32, 7 s at N = 64 and 100 s at N = 128. [`LossMethod::Auto`] takes it past
-//! [`COLUMN_GENERATION_UP_TO`] inputs, over generated labels where the cone has a
-//! knapsack slice (a known prior, the ball under Proposition 2; the `loss_labels`
-//! module, docs/theory.md §4): the LP over a few labels, grown by exact pricing,
-//! certified by column generation's dual. Same machine and priors: 0.1 to 0.4 s at
-//! N = 128, 0.2 to 2.1 s at N = 256 and 0.8 to 11.3 s at N = 512 (the full LP:
-//! 16 to 50 s known, 35 s to past 60 s over the ball).
+//! The interior point's time grows about as `N^3` (the ball's `t` rows cost up
+//! to twice the known prior's); `microlp`'s simplex is slower by one to two
+//! orders of magnitude from N = 32 on (docs/benchmarks.md, "Designs", the loss LP).
+//! [`LossMethod::Auto`] takes it past [`COLUMN_GENERATION_UP_TO`] inputs, over
+//! generated labels where the cone has a knapsack slice (a known prior, the ball
+//! under Proposition 2; the `loss_labels` module, docs/theory.md §4): the LP over
+//! a few labels, grown by exact pricing, certified by column generation's dual,
+//! several times faster than the full LP.
 //!
 //! # Column generation ([`LossMethod::ColumnGeneration`])
 //!
@@ -80,10 +76,9 @@
 //! The master problem has N rows and is solved by the `ray_lp` module; every pricing
 //! pass is exact over all rays, so `sum lambda + max(0, max reduced cost)` is a valid
 //! upper bound on `-L` (the certificate's bound). This is the default for a known
-//! prior and the ball under Proposition 2 up to [`COLUMN_GENERATION_UP_TO`] inputs
-//! (0.01 to 0.03 s at N = 32 and 0.07 to 0.26 s at N = 64, as fast as the interior
-//! point, with gaps of 1e-14 against its 1e-12 to 1e-9; but 2.4 to 4.4 s at N = 128
-//! and past a minute at N = 256). Past N of about 100 the master is very degenerate
+//! prior and the ball under Proposition 2 up to [`COLUMN_GENERATION_UP_TO`] inputs,
+//! where it is as fast as the interior point with smaller gaps (1e-14 against
+//! 1e-12 to 1e-9), and far slower past them. Past N of about 100 the master is very degenerate
 //! and its basis can go numerically singular; it is rebuilt (the `ray_lp` module),
 //! and if column generation still fails, `Auto` falls back to the direct LP.
 //!

@@ -102,8 +102,7 @@ fn ratio(lambda: f64, p: f64) -> f64 {
 /// dual value: the highest level of the ray when negative (it lowers the dual
 /// mass most), the lowest when positive (at 0 either). Branching on each of
 /// them was `2^z` (`3^z` for three levels) leaves that no bound could tell
-/// apart: over an estimate of 48 categories with 13 never observed a pass
-/// took 0.65 s, grouped 0.14 s. The only reason to place one elsewhere is a set
+/// apart, so they are placed as a group. The only reason to place one elsewhere is a set
 /// that must not be empty (a ray's top set, its rest, the zeros of \[E\]
 /// Prop 2's family Z, the middle and bottom sets of a three-level ray): at
 /// most two sets besides its best, each needing one input, and the cheapest
@@ -379,7 +378,7 @@ impl<'a> Search<'a> {
     /// Stops the search at once, its open nodes bounded by the bound of its
     /// start (one evaluation) instead of each its own: a pass the clock has
     /// stopped need not be tight, and walking the open nodes of a deep
-    /// two-level search took 1.2 s at N = 2048.
+    /// two-level search costs seconds at thousands of inputs.
     fn abandon(&mut self, family: &impl Family) {
         if !self.frames.is_empty() {
             let bound = family.bound(&self.start, &self.items, f64::INFINITY);

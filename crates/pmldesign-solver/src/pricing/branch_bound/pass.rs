@@ -129,8 +129,8 @@ impl Pass {
     /// `unstarted(i)`, where the family has one, is a bound on search i found
     /// without building it (its root's bound relaxed, in time linear in N):
     /// once the clock or Ctrl-C has stopped the pass, the searches not yet
-    /// started get it instead of their own root bound. At N = 2048 building
-    /// each search took 3.4 s of a pass that the deadline had already stopped.
+    /// started get it instead of their own root bound: at thousands of
+    /// inputs building each search costs seconds the deadline has not left.
     pub(super) fn run<S: Resumable>(
         &self,
         tol: f64,

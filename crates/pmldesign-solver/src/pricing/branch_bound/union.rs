@@ -74,9 +74,9 @@ impl RayOracle for Union {
             if fine && pass.spent() && !top.is_empty() && control.effort == 1 {
                 // Toward an exact design, a pass's bound serves only once it
                 // proves: the families left can give their entering rays in a
-                // later pass (N = 32 over the ball: 1.3 s instead of 2.0 s).
+                // later pass, which is cheaper than searching them all now.
                 // Approximate designs stop on a pass's bound, so they search
-                // them all (N = 64 to 1e-6 took 2.3 s instead of 1.2 s); so
+                // them all (stopping early costs them more passes); so
                 // does a pass whose searches found rays that did not enter
                 // once re-priced exactly, and a pass asked for more effort
                 // (without them an exact design could stop on its a-priori
