@@ -13,6 +13,9 @@ numbering): [E] *Mechanism design from empirical distributions*; [D] *Informatio
 density bounds* (PMC, LIP, ALIP); [V] *Information leakage envelopes*.
 """
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+
 from . import bounds, dask, polars, spark  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
 from ._native import PmlError
@@ -22,6 +25,11 @@ from ._records import Baseline, Certificate, Estimate, Guarantee, Record, Verifi
 from ._tables import count
 from ._apply import apply
 from ._tools import assess, compare, envelope, estimate
+
+try:
+    __version__: str = _version("pmldesign")
+except PackageNotFoundError:  # imported from a source tree, not an installed wheel
+    __version__ = "0+unknown"
 
 __all__ = [
     "Baseline",
