@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Error per row of the estimate (m E|p^ - p|^2, m -> inf) for `pml design --utility
+estimation` beside randomized response and the literature's estimation mechanisms
+(k-subset selection at its best size, OUE: figures computed without their outputs), under
+LDP and PML, uniform and Zipf priors. Prints a Markdown table for docs/benchmarks.md.
+
+    scripts/bench-estimation.py --pml target/ci/pml [--k 8 16] [--eps 0.5 1 2] [--time-limit 60]
+"""
+
+import argparse
+import json
+import subprocess
+import time
+
+
+def prior(kind: str, k: int) -> list[float]:
+    w = [1.0] * k if kind == "uniform" else [1.0 / (i + 1) for i in range(k)]
+    s = sum(w)
+    return [x / s for x in w]
+
+
+def run(pml: str, p: list[float], notion: str, eps: float, limit: float) -> tuple[dict, float]:
+    args = [pml, "design", "--prior", ",".join(repr(x) for x in p), "--notion", notion,
+            "--epsilon", str(eps), "--utility", "estimation", "--time-limit", str(limit),
+            "--format", "json"]
+    began = time.monotonic()
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return json.loads(out), time.monotonic() - began
+
+
+def figure(rows: list[dict], prefix: str) -> str:
+    for r in rows:
+        if prefix in r["mechanism"] and r["error_per_row"] is not None:
+            return f"{r['error_per_row']:.4g}"
+    return "-"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pml", default="target/ci/pml")
+    ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
+    ap.add_argument("--eps", type=float, nargs="+", default=[0.5, 1.0, 2.0])
+    ap.add_argument("--time-limit", type=float, default=60)
+    a = ap.parse_args()
+    print("| notion | prior | k | eps | design | relative gap | time (s) | RR, same LDP eps "
+          "| k-subset (figure) | OUE (figure) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for notion in ["ldp", "pml"]:
+        for kind in ["uniform", "zipf"]:
+            for k in a.k:
+                for eps in a.eps:
+                    d, secs = run(a.pml, prior(kind, k), notion, eps, a.time_limit)
+                    rows = d["estimation"]["rows"]
+                    design = rows[0]["error_per_row"]
+                    gap = d["certificate"]["gap"] / max(abs(d["utility"]["value"]), 1e-300)
+                    subset = next((r["mechanism"].split()[0] for r in rows
+                                   if "subset selection" in r["mechanism"]), "")
+                    print(f"| {notion} | {kind} | {k} | {eps:g} | {design:.4g} | {gap:.1e} | "
+                          f"{secs:.2f} | {figure(rows, 'same LDP eps')} | "
+                          f"{figure(rows, 'subset selection')} ({subset}) | {figure(rows, 'OUE')} |",
+                          flush=True)
+
+
+if __name__ == "__main__":
+    main()
