@@ -1,7 +1,7 @@
 //! The three releases of a record: one design over the product alphabet, one per
 //! column over the ball of its conditional priors, or eps/k-LDP per column.
 
-use super::RecordProblem;
+use super::{RecordMode, RecordProblem};
 use crate::error::Result;
 use crate::problem::{Problem, Sample};
 use crate::solution::design::Design;
@@ -130,8 +130,9 @@ pub(super) fn joint(p: &RecordProblem) -> Result<Columns> {
     let d = problem
         .epsilon(p.epsilon)
         .labels(cell_labels(&tuples))
-        // Then the naive release's k designs, and compose's 2k under auto.
-        .settings(p.share(1 + 3 * s.columns().len()))
+        // Then the naive release's k designs, and compose's 2k under auto
+        // (asked for by name, joint runs no compose after it).
+        .settings(p.share(1 + later_designs(p)))
         .solve()?;
     Ok(Columns {
         epsilons: vec![p.epsilon],
@@ -139,6 +140,13 @@ pub(super) fn joint(p: &RecordProblem) -> Result<Columns> {
         designs: vec![d],
         cells: tuples,
     })
+}
+
+/// The designs that follow a joint design within the record's time limit: the
+/// naive release's one per column, and compose's two per column under `auto`.
+fn later_designs(p: &RecordProblem) -> usize {
+    let per_column = if p.mode == RecordMode::Auto { 3 } else { 1 };
+    per_column * p.sample.columns().len()
 }
 
 /// The count of every combination of the labels, in row-major order.
