@@ -193,15 +193,7 @@ impl DesignArgs {
             settings.pricing = PricingMethod::Enumerate;
         }
         if let Some(t) = a.time_limit {
-            let limit = std::time::Duration::try_from_secs_f64(t)
-                .ok()
-                .filter(|d| !d.is_zero());
-            let Some(limit) = limit else {
-                return Err(CliError::Usage(format!(
-                    "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
-                )));
-            };
-            settings.column_generation.time_limit = Some(limit);
+            settings.column_generation.time_limit = Some(time_limit(t)?);
         }
         settings.loss_method = match a.loss_method {
             LossMethodName::Auto => LossMethod::Auto,
@@ -259,4 +251,16 @@ pub enum LossMethodName {
     Direct,
     /// Column generation with exact pricing (known prior or a ball under Prop 2).
     ColumnGeneration,
+}
+
+/// `--time-limit` as a duration: a positive, finite number of seconds.
+pub(crate) fn time_limit(t: f64) -> Result<std::time::Duration, CliError> {
+    std::time::Duration::try_from_secs_f64(t)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            CliError::Usage(format!(
+                "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
+            ))
+        })
 }

@@ -51,15 +51,7 @@ impl EnvelopeArgs {
     pub fn settings(&self) -> Result<pmldesign_solver::Settings, CliError> {
         let mut settings = pmldesign_solver::Settings::default();
         if let Some(t) = self.time_limit {
-            let limit = std::time::Duration::try_from_secs_f64(t)
-                .ok()
-                .filter(|d| !d.is_zero());
-            let Some(limit) = limit else {
-                return Err(CliError::Usage(format!(
-                    "invalid --time-limit = {t:?}: give a positive, finite number of seconds such as 60"
-                )));
-            };
-            settings.column_generation.time_limit = Some(limit);
+            settings.column_generation.time_limit = Some(super::design::time_limit(t)?);
         }
         Ok(settings)
     }
