@@ -102,6 +102,7 @@ pub mod internals {
     pub use crate::pricing::choice::pricing_oracle;
     pub use crate::pricing::enumerated::{MaterialisedRays, StructuredRays, solve};
     pub use crate::reference::baseline::{
-        baselines, guesses, randomized_response_baselines, randomized_response_worst_case_pml,
+        baselines, randomized_response_baselines, randomized_response_worst_case_pml,
     };
+    pub use crate::reference::guesses::guesses;
 }

@@ -413,9 +413,12 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
     if let Some(b) = beating(&baselines.structured, -ld.expected_loss, true) {
         // Never below a structured mechanism: the LP stopped before it.
         let bound = ld.certificate.upper_bound;
+        let released = b.released().ok_or_else(|| {
+            crate::SolverError::Certificate(format!("baseline {} has no release", b.label()))
+        })?;
         ld.certificate =
-            Certificate::check_notion_feasible(&b.mechanism, set, &notion, b.utility, bound)?;
-        ld.mechanism = b.mechanism.clone();
+            Certificate::check_notion_feasible(&released, set, &notion, b.utility, bound)?;
+        ld.mechanism = released;
         ld.expected_loss = -b.utility;
         let converged = ld.status != crate::DesignStatus::TimeLimit;
         ld.status = crate::DesignStatus::from_gap(ld.certificate.gap, b.utility, converged);

@@ -1,10 +1,11 @@
 //! Randomized-response baselines: at the same LDP parameter as the design's eps, and
 //! calibrated so that its worst-case PML over the uncertainty set equals eps.
 
-use crate::objective::loss::{LabelledLoss, Shape};
+use crate::objective::loss::Shape;
 use crate::reference::closed_form::{
     calibrated_randomized_response, randomized_response, randomized_response_pml,
 };
+use crate::reference::guesses::{Guesser, LossScore, weighted_loss};
 use crate::reference::structured::{Scorer, StructuredBaseline, structured_baselines};
 use ndarray::{Array1, ArrayView2};
 use pmldesign_model::{Mechanism, Notion, Result, UncertaintySet};
@@ -144,7 +145,7 @@ pub fn randomized_response_baselines(
 /// Every baseline of a design of `notion` over `set`: randomized response and
 /// the structured mechanisms. `value` is the design's objective; for a loss
 /// design `loss` is its matrix, and structured mechanisms release their
-/// outputs' best guesses ([`guesses`]).
+/// outputs' best guesses ([`crate::reference::guesses`]).
 pub fn baselines(
     set: &UncertaintySet,
     notion: &Notion,
@@ -155,54 +156,25 @@ pub fn baselines(
     let reference = set.reference();
     let weighted = loss.map(|d| weighted_loss(reference.view(), d));
     let shape = weighted.as_ref().map(Shape::of);
-    let finish = |m: Mechanism| match (&weighted, &shape) {
-        (Some(c), Some(shape)) => guesses_of(&m, &LabelledLoss::with_shape(c, shape)),
-        _ => Some(m),
+    let score = match (&weighted, &shape, loss) {
+        (Some(c), Some(shape), Some(d)) => Some(LossScore {
+            c,
+            shape,
+            r: reference.view(),
+            d,
+        }),
+        _ => None,
     };
+    let guessed = |m: &Mechanism| score.as_ref().and_then(|s| s.guessed(m));
     let scorer = Scorer {
         value,
-        finish: &finish,
-        loss: loss.is_some(),
+        loss: score.as_ref().map(|_| &guessed as &Guesser<'_>),
     };
     b.structured = structured_baselines(set, notion, &scorer);
     // A baseline the objective cannot score is no comparison: a partition's
     // merged inputs cannot be estimated apart (the estimation objective's -inf).
     b.structured.retain(|s| s.utility.is_finite());
     Ok(b)
-}
-
-/// A mechanism with its outputs merged by their Bayes guess under the
-/// reference prior (`argmin_g sum_x r_x W[x][y] d[x][g]`, ties to the lowest
-/// g): an N x N mechanism whose output is the guess, a post-processing, so
-/// every notion it met it still meets (`None` only if the rows drift).
-pub fn guesses(
-    m: &Mechanism,
-    r: ndarray::ArrayView1<f64>,
-    d: ArrayView2<f64>,
-) -> Option<Mechanism> {
-    guesses_of(m, &LabelledLoss::new(&weighted_loss(r, d)))
-}
-
-/// `c[x][g] = r_x d[x][g]`: the risk of guess g is `c[:, g] . W[:, y]`.
-fn weighted_loss(r: ndarray::ArrayView1<f64>, d: ArrayView2<f64>) -> ndarray::Array2<f64> {
-    &d * &r.insert_axis(ndarray::Axis(1))
-}
-
-/// [`guesses`] under the weighted loss `c`: each output's risks in time linear
-/// in N for the built-in losses ([`LabelledLoss::costs`]); a product with the
-/// N x N matrix made the baselines of a Hamming design at N = 1024 take 6 s.
-/// The output is filled row by row (contiguous, where adding whole columns
-/// walked it with a stride), each entry summed in the order of the outputs.
-fn guesses_of(m: &Mechanism, c: &LabelledLoss<'_>) -> Option<Mechanism> {
-    let w = m.matrix();
-    let labels: Vec<usize> = w.columns().into_iter().map(|v| c.best_label(v).0).collect();
-    let mut out = ndarray::Array2::zeros((w.nrows(), w.nrows()));
-    for (mut to, row) in out.outer_iter_mut().zip(w.outer_iter()) {
-        for (&g, &v) in labels.iter().zip(row) {
-            to[g] += v;
-        }
-    }
-    Mechanism::new(out).ok()
 }
 
 /// Worst-case PML of randomized response over the set, by the closed form.

@@ -3,5 +3,6 @@
 
 pub(crate) mod baseline;
 pub mod closed_form;
+pub(crate) mod guesses;
 pub(crate) mod literature;
 pub mod structured;

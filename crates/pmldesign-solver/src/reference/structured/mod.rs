@@ -12,6 +12,7 @@ mod cover;
 mod partition;
 
 use crate::reference::closed_form::high_privacy;
+use crate::reference::guesses::{Guessed, Guesser};
 use calibrate::{headline, largest_weight, mixed};
 use ndarray::{Array1, Array2};
 use pmldesign_model::measures::NotionLevels;
@@ -76,9 +77,19 @@ pub struct StructuredBaseline {
     /// file only up to 65,536 entries, N K (a cover at N = 2048 has N^2:
     /// 97 MB of JSON); a reader re-derives it all the same, and after reading a
     /// file that left it out holds the placeholder ([`StructuredBaseline::has_matrix`]).
+    /// A loss baseline past [`MATERIALISED_ENTRIES`] holds the placeholder too
+    /// ([`StructuredBaseline::released`] builds it).
     #[serde(skip_serializing_if = "too_large_to_state", default = "unread_matrix")]
     pub mechanism: Mechanism,
+    /// A loss baseline's outputs merged by their guess (what is scored and
+    /// measured), from which its N x N release is built.
+    #[serde(skip)]
+    guessed: Option<Guessed>,
 }
+
+/// Most entries (N^2) of a loss baseline's release held in memory: 8 MB at
+/// N = 1024; past it, seven families at N = 4096 held 940 MB.
+pub(crate) const MATERIALISED_ENTRIES: usize = 1 << 20;
 
 /// Most entries of a baseline's matrix a design file states (N K).
 pub(crate) const STATED_ENTRIES: usize = 1 << 16;
@@ -102,15 +113,14 @@ pub(crate) fn is_unread(m: &Mechanism) -> bool {
 }
 
 /// How a candidate is scored and what is released.
-pub struct Scorer<'a> {
-    /// The objective of a mechanism (a utility, or minus an expected loss).
-    pub value: &'a (dyn Fn(&Mechanism) -> f64 + Sync),
-    /// The released mechanism of a candidate: itself, or for a loss its
-    /// outputs merged by their best guess (post-processing keeps the notion).
-    pub finish: &'a (dyn Fn(Mechanism) -> Option<Mechanism> + Sync),
-    /// True for a loss: contiguous partitions (ordered losses), and K = 1
+pub(crate) struct Scorer<'a> {
+    /// The objective of a mechanism (a utility; a loss scores by `loss`).
+    pub(crate) value: &'a (dyn Fn(&Mechanism) -> f64 + Sync),
+    /// For a loss, how a candidate's outputs are merged by their best guess
+    /// (post-processing keeps the notion) and that release's expected loss;
+    /// a loss also tries contiguous partitions (ordered losses) and K = 1
     /// (the best constant guess).
-    pub loss: bool,
+    pub(crate) loss: Option<&'a Guesser<'a>>,
 }
 
 /// The best structured mechanism of each family for `notion` over `set`, in
@@ -121,7 +131,7 @@ pub struct Scorer<'a> {
 /// enumeration order, so the result is the same at every thread count: per
 /// family, the candidate of highest objective (the first among equals) that
 /// meets the notion when re-measured over the whole set.
-pub fn structured_baselines(
+pub(crate) fn structured_baselines(
     set: &UncertaintySet,
     notion: &Notion,
     scorer: &Scorer,
@@ -145,7 +155,7 @@ pub fn structured_baselines(
             .into_iter()
             .find_map(|c| certified(c.clone(), set, notion))
         {
-            best.push(c);
+            best.push(materialised(c));
         }
     }
     best
@@ -191,7 +201,7 @@ fn partition_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balance
     let Problem(set, notion, scorer) = *c;
     let n = set.len();
     let mut jobs: Vec<Job<'s>> = Vec::new();
-    let ks = group_counts(n, notion, scorer.loss);
+    let ks = group_counts(n, notion, scorer.loss.is_some());
     for &k in ks.iter().filter(|&&k| affordable(scorer, n, k)) {
         let family = match k {
             1 => Family::ConstantGuess,
@@ -201,7 +211,7 @@ fn partition_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balance
         jobs.push(Box::new(move || {
             candidate(family, &shape, 0, set, notion, scorer)
         }));
-        if scorer.loss && k > 1 {
+        if scorer.loss.is_some() && k > 1 {
             let g = partition::contiguous(r.view(), k);
             let shape = partition::shape(&g, k);
             let family = Family::ContiguousPartition;
@@ -264,7 +274,7 @@ fn cover_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balanced) -
 /// Whether a loss's guesses for K outputs (`K N^2` operations) fit the
 /// baselines' budget; every utility candidate does.
 fn affordable(scorer: &Scorer, n: usize, k: usize) -> bool {
-    !scorer.loss || (k * n * n) as f64 <= 2e8
+    scorer.loss.is_none() || (k * n * n) as f64 <= 2e8
 }
 
 /// The shortest arc (`k` of L, more than `from - 1`) whose pure cover
@@ -299,6 +309,25 @@ impl StructuredBaseline {
     /// that left it out.
     pub fn has_matrix(&self) -> bool {
         !is_unread(&self.mechanism)
+    }
+
+    /// The released matrix: [`StructuredBaseline::mechanism`], or for a loss
+    /// baseline that holds the placeholder its N x N release, built
+    /// (`None` for a baseline read from a file that left it out).
+    pub fn released(&self) -> Option<Mechanism> {
+        match (&self.guessed, self.has_matrix()) {
+            (_, true) => Some(self.mechanism.clone()),
+            (Some(g), false) => g.released(),
+            (None, false) => None,
+        }
+    }
+
+    /// The matrix its levels are measured on: a loss baseline's merged
+    /// guesses (the release without its zero columns), else its matrix.
+    fn measured(&self) -> &Mechanism {
+        self.guessed
+            .as_ref()
+            .map_or(&self.mechanism, Guessed::merged)
     }
 
     /// A one-line name with its parameters, for tables.
@@ -350,7 +379,7 @@ fn candidate(
     scorer: &Scorer,
 ) -> Option<StructuredBaseline> {
     let t = largest_weight(shape, set, notion)?;
-    if t <= 0.0 && !(scorer.loss && shape.ncols() == 1) {
+    if t <= 0.0 && !(scorer.loss.is_some() && shape.ncols() == 1) {
         return None;
     }
     let m = mixed(shape, t)?;
@@ -365,7 +394,16 @@ fn scored(
     m: Mechanism,
     scorer: &Scorer,
 ) -> Option<StructuredBaseline> {
-    let mechanism = (scorer.finish)(m)?;
+    let (mechanism, utility, guessed) = match scorer.loss {
+        None => {
+            let utility = (scorer.value)(&m);
+            (m, utility, None)
+        }
+        Some(loss) => {
+            let (g, expected_loss) = loss(&m)?;
+            (unread_matrix(), -expected_loss, Some(g))
+        }
+    };
     Some(StructuredBaseline {
         family,
         groups,
@@ -373,9 +411,22 @@ fn scored(
         mix,
         level: f64::NAN,
         worst_case_pml: f64::NAN,
-        utility: (scorer.value)(&mechanism),
+        utility,
         mechanism,
+        guessed,
     })
+}
+
+/// A loss baseline with its release built where it has at most
+/// [`MATERIALISED_ENTRIES`] entries; any other as it is.
+fn materialised(mut c: StructuredBaseline) -> StructuredBaseline {
+    if let Some(g) = &c.guessed
+        && g.merged().inputs().pow(2) <= MATERIALISED_ENTRIES
+        && let Some(m) = g.released()
+    {
+        c.mechanism = m;
+    }
+    c
 }
 
 /// `c` with its levels re-measured over the whole set, if it meets the notion.
@@ -384,7 +435,7 @@ fn certified(
     set: &UncertaintySet,
     notion: &Notion,
 ) -> Option<StructuredBaseline> {
-    let levels = NotionLevels::measure_notion(&c.mechanism, set, notion);
+    let levels = NotionLevels::measure_notion(c.measured(), set, notion);
     if levels.excess(notion) > 0.0 {
         return None;
     }
@@ -512,6 +563,7 @@ mod tests {
             worst_case_pml: 0.0,
             utility: 0.5,
             mechanism: Mechanism::identity(2),
+            guessed: None,
         };
         let bs = std::slice::from_ref(&b);
         assert!(beating(bs, 0.5 - 1e-14, false).is_some());
