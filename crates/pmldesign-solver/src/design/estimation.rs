@@ -26,7 +26,7 @@ use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
 use ndarray::{Array2, ArrayView1, Axis};
-use pmldesign_model::frequency::{asymptotic_error, fisher_information, inverse_fisher};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
@@ -59,7 +59,9 @@ pub const PASS_SECONDS_PER_RAY_ENTRY: f64 = 1e-9;
 fn lp_setup(n: usize) -> std::time::Duration {
     let subsets = (n as f64).exp2();
     let pass = PASS_SECONDS_PER_RAY_ENTRY * subsets / 2.0 * (n as f64).powi(3);
-    std::time::Duration::from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass)
+    // Past 2^1024 subsets the seconds overflow to infinity: no LP ever fits.
+    std::time::Duration::try_from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass)
+        .unwrap_or(std::time::Duration::MAX)
 }
 
 /// Golden-section iterations of the step length (the bracket shrinks by 0.618
@@ -81,6 +83,21 @@ struct Iterate {
 }
 
 impl Iterate {
+    /// The start, before any LP: the best baseline.
+    fn at(mechanism: Mechanism) -> Self {
+        Iterate {
+            mechanism,
+            f: f64::INFINITY,
+            bound: f64::INFINITY,
+            dual: None,
+            steps: 0,
+            rays_priced: 0,
+            converged: false,
+            // The best baseline, until an LP prices the linearisation.
+            pricing: "baseline".into(),
+        }
+    }
+
     /// The LP `s` of the linearisation at the current mechanism: its bound, dual
     /// and pricing are the certificate's from now on.
     fn priced(&mut self, s: &Design) {
@@ -104,13 +121,20 @@ pub(crate) fn design_for_estimation(
     let began = Instant::now();
     let reference = set.reference();
     let p = reference.view();
-    let value = |m: &Mechanism| estimation_value(m, p);
+    let value = |m: &Mechanism| match scored(m) {
+        true => estimation_value(m, p),
+        false => f64::NEG_INFINITY,
+    };
     let baselines = baselines(set, notion, &value, None)?;
-    let start = starting_point(&baselines, set, notion, p)?;
+    let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let it = frank_wolfe(set, notion, start, settings, began, progress)?;
     let norm = p.dot(&p);
-    // Measured on the mechanism as written, as a reader measures it.
-    let utility_value = estimation_value(&it.mechanism, p);
+    // Measured on the mechanism as written, as a reader measures it (the
+    // start's value where no step moved it: the same function of the same matrix).
+    let utility_value = match it.steps {
+        0 => start_value,
+        _ => estimation_value(&it.mechanism, p),
+    };
     let upper_bound = -(error_floor(norm - utility_value, it.bound) - norm);
     let mut certificate =
         Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
@@ -134,27 +158,31 @@ pub(crate) fn design_for_estimation(
 
 /// The baseline that meets the notion with the least error (randomized
 /// response at the same LDP level always qualifies: its rows are independent),
-/// or k-subset selection where it can be written out and does better.
+/// or k-subset selection where it can be written out and does better; with
+/// its value (minus the error), as the baselines scored it.
 fn starting_point(
     b: &Baselines,
     set: &UncertaintySet,
     notion: &Notion,
     p: ArrayView1<f64>,
-) -> Result<Mechanism> {
-    let subsets = subset_selection(set, notion, p);
-    let candidates = [&b.pml_calibrated.mechanism, &b.same_ldp.mechanism]
+) -> Result<(Mechanism, f64)> {
+    let subsets = subset_selection(set, notion, p).map(|m| {
+        let value = estimation_value(&m, p);
+        (m, value)
+    });
+    let candidates = [&b.pml_calibrated, &b.same_ldp]
         .into_iter()
-        .chain(b.structured.iter().map(|s| &s.mechanism))
-        .chain(subsets.as_ref());
+        .map(|r| (&r.mechanism, r.utility))
+        .chain(b.structured.iter().map(|s| (&s.mechanism, s.utility)))
+        .chain(subsets.as_ref().map(|(m, v)| (m, *v)));
     let meets = |m: &Mechanism| {
         NotionLevels::measure_notion(m, set, notion).excess(notion)
             <= crate::tolerance::PML_TOLERANCE
     };
     candidates
-        .filter(|m| meets(m))
-        .filter_map(|m| asymptotic_error(m, p).map(|e| (e, m)))
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, m)| m.clone())
+        .filter(|(m, value)| value.is_finite() && meets(m))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(std::cmp::Ordering::Greater))
+        .map(|(m, value)| (m.clone(), value))
         .ok_or_else(|| {
             ModelError::invalid(
                 "utility",
@@ -328,18 +356,12 @@ fn frank_wolfe(
         deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set.len()))
     };
     let norm = p.dot(&p);
+    if cg.interrupt.or_past(deadline) || no_time_for_lp() {
+        // No LP can start: the start stands, its Fisher information unneeded.
+        return Ok(Iterate::at(start));
+    }
     let mut atoms = Atoms::single(start, p);
-    let mut it = Iterate {
-        mechanism: atoms.mechanism()?,
-        f: f64::INFINITY,
-        bound: f64::INFINITY,
-        dual: None,
-        steps: 0,
-        rays_priced: 0,
-        converged: false,
-        // The best baseline, until an LP prices the linearisation.
-        pricing: "baseline".into(),
-    };
+    let mut it = Iterate::at(atoms.mechanism()?);
     loop {
         let Some(inv) = inverse_fisher(&atoms.fisher()) else {
             break;
@@ -392,6 +414,28 @@ fn frank_wolfe(
         (it.bound, it.dual) = (f64::INFINITY, None);
     }
     Ok(it)
+}
+
+/// Most inputs of a square baseline whose error is scored by its Fisher
+/// information (`2 N^3` operations: about 0.25 s at N = 1024, 12 s at N = 4096
+/// on a loaded 2-core machine). Past it such a baseline is left out of an
+/// estimation design's comparisons (a rule on N, so a reader re-derives the
+/// same list); randomized response (closed form) and mechanisms with fewer
+/// outputs than inputs (singular J) are scored at every N.
+pub const SCORED_SQUARE_UP_TO: usize = 1024;
+
+/// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
+fn scored(m: &Mechanism) -> bool {
+    m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || is_randomized_response(m)
+}
+
+/// Whether `m` is square with every diagonal entry equal and every other equal.
+fn is_randomized_response(m: &Mechanism) -> bool {
+    let w = m.matrix();
+    let (d, o) = (w[[0, 0]], w.get([0, 1]).copied().unwrap_or(0.0));
+    w.nrows() == w.ncols()
+        && w.indexed_iter()
+            .all(|((x, y), &v)| v == if x == y { d } else { o })
 }
 
 /// `tr(j^-1)` (infinite where j is singular).
