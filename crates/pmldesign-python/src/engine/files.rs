@@ -1,6 +1,6 @@
 //! Design and public files read back: every reader verifies what it reads.
 
-use super::{Error, Result, guarded};
+use super::{Error, Result, guarded, refused};
 use pmldesign::prelude::*;
 use pmldesign::solver::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
 use serde_json::{Value, json};
@@ -25,8 +25,9 @@ pub fn public_design(text: &str) -> Result<String> {
 /// read, and what a receiver cannot re-verify from it.
 pub fn check_public(text: &str) -> Result<Value> {
     guarded(|| {
-        let p = pmldesign::solver::PublicDesign::from_json(design_text(text)?)
-            .map_err(|e| format!("public file: {e}"))?;
+        let text = design_text(text)?;
+        let p = pmldesign::solver::PublicDesign::from_json(text)
+            .map_err(|e| refused(text, Error::from(e).context("public file")))?;
         let mut v = serde_json::to_value(&p)?;
         v["unverified"] = json!(p.unverified());
         Ok(v)
@@ -36,8 +37,8 @@ pub fn check_public(text: &str) -> Result<Value> {
 /// A design read back from its JSON (verified as it is read), refused past the
 /// largest file a matrix of [`MAX_ALPHABET`] symbols takes (before it is parsed).
 pub(crate) fn read_design(text: &str) -> Result<Design> {
-    Ok(serde_json::from_str::<Design>(design_text(text)?)
-        .map_err(|e| format!("design JSON: {e}"))?)
+    let text = design_text(text)?;
+    serde_json::from_str::<Design>(text).map_err(|e| refused(text, format!("design JSON: {e}")))
 }
 
 /// A design's JSON within the size a design takes, less a byte-order mark (a
@@ -58,8 +59,9 @@ fn design_text(text: &str) -> Result<&str> {
 pub fn verify_design(text: &str) -> Result<Value> {
     guarded(|| {
         // Reading verifies it: the verification is the one reading ran.
-        let read = serde_json::from_str::<pmldesign::solver::VerifiedDesign>(design_text(text)?)
-            .map_err(|e| format!("design JSON: {e}"))?;
+        let text = design_text(text)?;
+        let read = serde_json::from_str::<pmldesign::solver::VerifiedDesign>(text)
+            .map_err(|e| refused(text, format!("design JSON: {e}")))?;
         let v = read.verification;
         Ok(serde_json::to_value(v).map_err(|e| format!("verification: {e}"))?)
     })
