@@ -2,20 +2,14 @@
 //! and progress callbacks. Every computation is a call into [`crate::engine`].
 
 use crate::engine::{self, Bound as Question, Objective, Options, Progress};
+use crate::errors::{InvalidInputError, PmlError, to_py_err};
 use numpy::{
-    AllowTypeChange, PyArray1, PyArrayLike1, PyArrayLike2, PyArrayMethods, PyReadonlyArray1,
+    AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayLike2, PyArrayMethods,
+    PyReadonlyArray1, ToPyArray,
 };
-use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::{Duration, Instant};
-
-pyo3::create_exception!(
-    pmldesign,
-    PmlError,
-    PyValueError,
-    "Bad input or a failed computation in pmldesign; the message is the library's one line naming the field, the value and the fix."
-);
 
 /// A 1-D float64 argument (a sequence or any array numpy can cast).
 type Vector<'py> = PyArrayLike1<'py, f64, AllowTypeChange>;
@@ -27,7 +21,7 @@ const SIGNAL_POLL: Duration = Duration::from_millis(100);
 
 /// Registers the functions, the exception and the constants.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("PmlError", m.py().get_type::<PmlError>())?;
+    crate::errors::register(m)?;
     m.add("PML_TOLERANCE", engine::PML_TOLERANCE)?;
     m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
     m.add("OUTPUT_FORMAT_VERSION", engine::OUTPUT_FORMAT_VERSION)?;
@@ -58,16 +52,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(design_report, m)?)?;
     m.add_function(wrap_pyfunction!(record_report, m)?)?;
     Ok(())
-}
-
-/// An engine error as a Python exception (`stopped` is the error that stopped it).
-fn to_py_err(e: engine::Error, stopped: Option<PyErr>) -> PyErr {
-    match e {
-        engine::Error::Invalid(message) => PmlError::new_err(message),
-        engine::Error::Stopped => {
-            stopped.unwrap_or_else(|| PyKeyboardInterrupt::new_err("design stopped"))
-        }
-    }
 }
 
 /// A JSON value as Python objects (through `json.loads`, so that the dict equals
@@ -525,30 +509,34 @@ impl Categories {
 
 /// k-ary randomized response over `n` inputs at `ldp_epsilon` (`None`:
 /// infinite, the identity), as the solver builds its baselines: a design file
-/// leaves its matrix out, and `Design.baselines` rebuilds it here.
+/// leaves its matrix out, and `Baseline.mechanism` rebuilds it here.
 #[pyfunction]
 #[pyo3(signature = (n, ldp_epsilon=None))]
-fn randomized_response(n: usize, ldp_epsilon: Option<f64>) -> PyResult<Vec<Vec<f64>>> {
+fn randomized_response(
+    py: Python<'_>,
+    n: usize,
+    ldp_epsilon: Option<f64>,
+) -> PyResult<Bound<'_, PyArray2<f64>>> {
     let level = ldp_epsilon.unwrap_or(f64::INFINITY);
     let w = pmldesign::solver::closed_form::randomized_response(n, level)
-        .map_err(|e| PmlError::new_err(e.to_string()))?;
-    Ok(w.matrix().rows().into_iter().map(|r| r.to_vec()).collect())
+        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
+    Ok(w.matrix().to_pyarray(py))
 }
 
 /// The labels of the bins between `edges` (`count(..., bins=)`), as `pml design
 /// --bins` names them.
 #[pyfunction]
 fn bin_labels(edges: Vec<f64>) -> PyResult<Vec<String>> {
-    let bins =
-        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    let bins = pmldesign::data::Bins::new("bins", edges)
+        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
     Ok(bins.labels().to_vec())
 }
 
 /// The edges as a design records them (`pml design --bins` writes the same).
 #[pyfunction]
 fn bin_text(edges: Vec<f64>) -> PyResult<String> {
-    let bins =
-        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    let bins = pmldesign::data::Bins::new("bins", edges)
+        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
     Ok(bins.text())
 }
 
@@ -560,8 +548,8 @@ fn bin_codes<'py>(
     edges: Vec<f64>,
     values: Vector<'py>,
 ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let bins =
-        pmldesign::data::Bins::new("bins", edges).map_err(|e| PmlError::new_err(e.to_string()))?;
+    let bins = pmldesign::data::Bins::new("bins", edges)
+        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
     let out: Vec<i64> = values
         .as_array()
         .iter()
@@ -701,7 +689,7 @@ fn bound<'py>(
             alphabet,
         },
         other => {
-            return Err(PmlError::new_err(format!(
+            return Err(InvalidInputError::new_err(format!(
                 "invalid question = {other:?}: unknown planning question; use radius, failure_probability, epsilon_prime, delta_min, samples or max_epsilon"
             )));
         }

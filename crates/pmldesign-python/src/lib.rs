@@ -9,6 +9,7 @@
 
 mod api;
 mod engine;
+mod errors;
 mod record;
 mod report;
 

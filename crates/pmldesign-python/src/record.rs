@@ -1,7 +1,7 @@
 //! Record designs for Python (`pmldesign.design_record`, `RecordDesign.from_json`):
 //! the JSON of the record design file, as `pml design --column A --column B` writes.
 
-use crate::engine::{Objective, Options, Result, guarded, invalid, settings};
+use crate::engine::{Objective, Options, Result, guarded, invalid, refused, settings};
 use pmldesign::model::record::RecordSample;
 use pmldesign::solver::{
     Interrupt, MAX_MATRIX_FILE_BYTES, PublicRecord, RecordDesign, RecordMode, RecordProblem,
@@ -124,7 +124,7 @@ fn read_public_record(text: &str) -> Result<PublicRecord> {
             "pass the text of PublicRecord.to_json()",
         ));
     }
-    Ok(PublicRecord::from_json(text)?)
+    PublicRecord::from_json(text).map_err(|e| refused(text, e))
 }
 
 /// A record design file read back (every design re-certified, every figure
@@ -144,5 +144,5 @@ pub(crate) fn read_record(text: &str) -> Result<RecordDesign> {
             "pass the text of RecordDesign.to_json()",
         ));
     }
-    Ok(RecordDesign::from_json(text)?)
+    RecordDesign::from_json(text).map_err(|e| refused(text, e))
 }

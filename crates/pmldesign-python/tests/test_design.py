@@ -272,3 +272,28 @@ def test_results_are_typed_classes_with_readable_reprs():
     assert isinstance(v, pmldesign.Verification) and v.utility_value == pytest.approx(d.utility)
     e = pmldesign.estimate(d, counts=[400, 300, 200, 100])
     assert isinstance(e, pmldesign.Estimate) and e.rows == 1000 and len(e.estimates) >= 1
+
+
+def test_reading_a_result_gives_read_only_arrays_and_the_same_dicts():
+    """``mechanism`` is one read-only array, built once; a baseline's dict holds
+    randomized response's matrix (rebuilt from its level) before ``ratio``, as the
+    design file's entry with the matrix added."""
+    d = pmldesign.design([0.4, 0.3, 0.2, 0.1], 0.8)
+    w = d.mechanism
+    assert w is d.mechanism and not w.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        w[0, 0] = 7.0
+    assert d.to_dict()["mechanism"] == w.tolist() and w.copy().flags.writeable
+    b = d.baselines
+    b.clear()
+    rr = d.baselines["same_ldp"]
+    stated = d.to_dict()["baselines"]["randomized_response"]["same_ldp"]
+    assert list(rr.to_dict()) == [*stated, "mechanism", "ratio"]
+    assert rr.to_dict()["mechanism"] == rr.mechanism.tolist() and "mechanism" in rr
+    assert rr.mechanism is rr.mechanism and not rr.mechanism.flags.writeable
+    n = len(d.labels)
+    e = np.exp(stated["ldp_epsilon"])
+    np.testing.assert_allclose(rr.mechanism, (np.eye(n) * (e - 1) + 1) / (e + n - 1), rtol=1e-15)
+    assert rr == pmldesign.Baseline(rr.to_dict())
+    structured = d.baselines["balanced_partition"]
+    assert structured.mechanism is structured.mechanism and not structured.mechanism.flags.writeable

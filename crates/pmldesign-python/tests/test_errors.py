@@ -50,7 +50,7 @@ BAD = [
 
 @pytest.mark.parametrize("field,call", BAD, ids=[f"{i}-{f}" for i, (f, _) in enumerate(BAD)])
 def test_bad_input_raises_pml_error_naming_the_field(field, call):
-    with pytest.raises(PmlError) as info:
+    with pytest.raises(pmldesign.InvalidInputError) as info:
         call()
     message = str(info.value)
     assert "\n" not in message
@@ -176,7 +176,7 @@ WRONG_TYPES = _wrong_types()
 
 @pytest.mark.parametrize("field,call", [c[1:] for c in WRONG_TYPES], ids=[c[0] for c in WRONG_TYPES])
 def test_a_wrong_type_is_a_pml_error_naming_the_argument(field, call):
-    with pytest.raises(PmlError) as info:
+    with pytest.raises(pmldesign.InvalidInputError) as info:
         call()
     message = str(info.value)
     assert "\n" not in message and "invalid" in message and field in message, message

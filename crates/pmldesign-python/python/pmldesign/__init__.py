@@ -18,7 +18,7 @@ from importlib.metadata import version as _version
 
 from . import bounds, dask, polars, spark  # the engines themselves are imported only when used
 from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsilon
-from ._native import PmlError
+from ._native import InfeasibleError, InvalidInputError, LimitReachedError, PmlError, VerificationError
 from ._public import PublicDesign, PublicRecord
 from ._record_design import RecordDesign, design_record
 from ._records import Baseline, Certificate, Estimate, Guarantee, Record, Verification
@@ -37,6 +37,9 @@ __all__ = [
     "Design",
     "Estimate",
     "Guarantee",
+    "InfeasibleError",
+    "InvalidInputError",
+    "LimitReachedError",
     "PmlError",
     "PmlTypeError",
     "PublicDesign",
@@ -44,6 +47,7 @@ __all__ = [
     "Record",
     "RecordDesign",
     "Verification",
+    "VerificationError",
     "apply",
     "assess",
     "bounds",

@@ -13,7 +13,7 @@ import numpy as np
 from . import _native
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats, secret_of
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._public import PublicDesign
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
@@ -44,13 +44,13 @@ def row_labels(labels: Optional[Sequence[Any]], own: Optional[List[str]], n: int
     given = _labels(labels)
     if own is not None:
         if given is not None and given != own:
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid labels = {given}: the design's rows are certified for its labels {own}; "
                 "a design's rows cannot be re-keyed: leave labels out and map the values to the design's labels"
             )
         return own
     if given is not None and len(given) != n:
-        raise PmlError(f"invalid labels = {len(given)} names: the mechanism has {n} rows; give one label per row")
+        raise InvalidInputError(f"invalid labels = {len(given)} names: the mechanism has {n} rows; give one label per row")
     return given or [f"x{i}" for i in range(1, n + 1)]
 
 
@@ -62,7 +62,7 @@ def named_outputs(
         return None
     given = [str(n) for n in _sequence(field, names)]
     if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid {field} = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
             f"non-empty names, {what}"
         )
@@ -94,14 +94,14 @@ def engine_labels(
 def design_outputs(output_labels: OutputLabels, m: int) -> Optional[List[str]]:
     """``output_labels`` for a design (not a record) of ``m`` outputs, checked."""
     if isinstance(output_labels, Mapping):
-        raise PmlError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
+        raise InvalidInputError("invalid output_labels: a mapping names a record design's columns; give one name per output of this design")
     return named_outputs(output_labels, m)
 
 
 def check_codes(codes: Any) -> bool:
     """``codes`` is True or False."""
     if not isinstance(codes, (bool, np.bool_)):
-        raise PmlError(f"invalid codes = {codes!r}: pass True (integers are row indices) or False (values are labels)")
+        raise InvalidInputError(f"invalid codes = {codes!r}: pass True (integers are row indices) or False (values are labels)")
     return bool(codes)
 
 
@@ -141,7 +141,7 @@ def check_nulls(nulls: Any, design: Any = None) -> Nulls:
 
 def check_on_unknown(on_unknown: Any) -> OnUnknown:
     if on_unknown not in ON_UNKNOWN:
-        raise PmlError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")
+        raise InvalidInputError(f"invalid on_unknown = {on_unknown!r}: use 'error', 'skip' or 'keep'")
     return cast(OnUnknown, str(on_unknown))
 
 
@@ -151,9 +151,9 @@ def key_places(key: Any, rows: int, *, once: bool = True) -> np.ndarray:
     ``once``, a repeated key (or two keys at one place) is refused, naming them."""
     keys = key.tolist() if hasattr(key, "tolist") else _sequence("key", key)
     if len(keys) != rows:
-        raise PmlError(f"invalid key = {len(keys)} entries: one key per value ({rows}); pass the key column of the same rows")
+        raise InvalidInputError(f"invalid key = {len(keys)} entries: one key per value ({rows}); pass the key column of the same rows")
     if any(k is None or (isinstance(k, float) and k != k) or k == "" for k in keys):
-        raise PmlError("invalid key: a null or empty key; every row needs its user's key")
+        raise InvalidInputError("invalid key: a null or empty key; every row needs its user's key")
     texts = [str(k) for k in keys]
     places = _native.key_positions(texts)
     if once:
@@ -171,11 +171,11 @@ def refuse_repeated_key(first: Any, second: Any, where: str) -> NoReturn:
     the rows."""
     first, second = str(first), str(second)
     if first == second:
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid key: the key {first!r} is {where}; each key draws once, so one key per row: "
             "release one record per user (a record design), or draw by position (no key)"
         )
-    raise PmlError(
+    raise InvalidInputError(
         f"invalid key: the keys {first!r} and {second!r} ({where}) draw from the same place of the stream, "
         "which would couple their rows; give one of them another key, or draw by position (no key)"
     )
@@ -185,9 +185,9 @@ def check_keep_raw(keep_raw: Any, raw: Sequence[str], *, replace: bool = False, 
     """``keep_raw`` checked: a bool, never with ``replace``; True warns that the
     output still holds the raw private columns ``raw`` (at the caller's caller)."""
     if not isinstance(keep_raw, (bool, np.bool_)):
-        raise PmlError(f"invalid keep_raw = {keep_raw!r}: pass True (the output also holds the raw column) or False")
+        raise InvalidInputError(f"invalid keep_raw = {keep_raw!r}: pass True (the output also holds the raw column) or False")
     if keep_raw and replace:
-        raise PmlError("invalid keep_raw=True with replace=True: replace puts the private values in the raw columns' places; pass one of them")
+        raise InvalidInputError("invalid keep_raw=True with replace=True: replace puts the private values in the raw columns' places; pass one of them")
     if keep_raw:
         warnings.warn(
             f"keep_raw=True: the output still holds the raw private column(s) {list(raw)}; it must not be "
@@ -203,7 +203,7 @@ def raw_columns(column: str, name: str, keep_raw: Any) -> List[str]:
     beside the private column ``name`` (none with ``keep_raw``, or when ``name``
     takes its place)."""
     if keep_raw is True and name == column:
-        raise PmlError(f"invalid keep_raw=True with name = {name!r}: the private column takes the raw column's name; pass another name, or leave keep_raw out")
+        raise InvalidInputError(f"invalid keep_raw=True with name = {name!r}: the private column takes the raw column's name; pass another name, or leave keep_raw out")
     return [] if check_keep_raw(keep_raw, [column], stacklevel=4) or name == column else [column]
 
 
@@ -233,7 +233,7 @@ def refuse(codes: np.ndarray, describe: Callable[[int], str], field: Callable[[i
     ``field(i)`` names row i (``values[i]``, ``column 'city' at row i``)."""
     i = int(np.flatnonzero(codes < 0)[0])
     what = "a null" if codes[i] == NULL else f"{describe(i)}, not one of the mechanism's labels"
-    raise PmlError(f"invalid {field(i)}: {what}; map it to one of {labels} first, or pass on_unknown='skip' or 'keep'")
+    raise InvalidInputError(f"invalid {field(i)}: {what}; map it to one of {labels} first, or pass on_unknown='skip' or 'keep'")
 
 
 def field_of(column: Optional[str]) -> Callable[[int], str]:
@@ -243,7 +243,7 @@ def field_of(column: Optional[str]) -> Callable[[int], str]:
 
 def _offset(offset: Any) -> int:
     if not (isinstance(offset, (int, np.integer)) and not isinstance(offset, bool) and 0 <= offset < 2**63):
-        raise PmlError(f"invalid offset = {offset!r}: the position of the first value, a whole number >= 0")
+        raise InvalidInputError(f"invalid offset = {offset!r}: the position of the first value, a whole number >= 0")
     return int(offset)
 
 
@@ -419,11 +419,11 @@ def apply(
             keep_raw=check_keep_raw(keep_raw, record.columns, replace=replace),
         )
     if replace:
-        raise PmlError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
+        raise InvalidInputError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
     if keep_raw is not False:
-        raise PmlError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
+        raise InvalidInputError(f"invalid keep_raw = {keep_raw!r}: only a record design's frame keeps raw columns; the result holds the private values alone")
     if type(design_or_matrix).__name__ in ("PublicDesign", "PublicRecord"):
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid design_or_matrix: a {type(design_or_matrix).__name__} carries no certificate to verify; "
             "apply the design it was published from (.public() is for the receivers)"
         )
@@ -500,11 +500,11 @@ def input_codes(values: Any, names: List[str], how: Tuple[bool, Any, Any], name:
         refuse_floats(values, name)
         return codes_of(values, names, codes=as_codes)
     if as_codes:
-        raise PmlError("invalid codes=True with bins: the bins give each number its row; leave codes=False")
+        raise InvalidInputError("invalid codes=True with bins: the bins give each number its row; leave codes=False")
     cut = _bins.labels(edges)
     absent = [label for label in cut if label not in names]
     if absent:
-        raise PmlError(f"invalid bins = {edges}: the bin {absent[0]!r} is not one of the mechanism's labels {names}; pass the edges the design was counted with")
+        raise InvalidInputError(f"invalid bins = {edges}: the bin {absent[0]!r} is not one of the mechanism's labels {names}; pass the edges the design was counted with")
     table = np.array([names.index(label) for label in cut], dtype=np.int64)
     found, describe = _bins.codes(values, edges)
     return np.where(found >= 0, table[np.maximum(found, 0)], found), describe
@@ -516,7 +516,7 @@ def null_codes(found: np.ndarray, nulls: str, names: List[str]) -> Tuple[np.ndar
     is_null = found == NULL
     if nulls == "category" and is_null.any():
         if NULL_LABEL not in names:
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid nulls = 'category': a null is privatised as {NULL_LABEL!r}, which is not one of the "
                 f"mechanism's {len(names)} labels; design with nulls counted as a category (count(..., nulls='category')), "
                 "or drop or fill the nulls"

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _native
 from ._codes import NULL, NULL_LABEL, UNKNOWN, kind
-from ._native import PmlError
+from ._native import InvalidInputError, VerificationError
 
 
 def edges_of(bins: Any, field: str = "bins") -> List[float]:
@@ -25,11 +25,11 @@ def edges_of(bins: Any, field: str = "bins") -> List[float]:
         try:
             parts = list(bins)
         except TypeError:
-            raise PmlError(f"invalid {field} = {bins!r}: pass the edges, e.g. [0, 10, 20, float('inf')]") from None
+            raise InvalidInputError(f"invalid {field} = {bins!r}: pass the edges, e.g. [0, 10, 20, float('inf')]") from None
     try:
         edges = [float(p) for p in parts]
     except (TypeError, ValueError):
-        raise PmlError(f"invalid {field} = {bins!r}: the edges must be numbers, e.g. [0, 10, 20, float('inf')]") from None
+        raise InvalidInputError(f"invalid {field} = {bins!r}: the edges must be numbers, e.g. [0, 10, 20, float('inf')]") from None
     labels(edges)  # the engine's checks: increasing, at least two, infinities at the ends
     return edges
 
@@ -59,7 +59,7 @@ def recorded(design: Any) -> Optional[List[float]]:
         return None
     edges = edges_of(text, "provenance.settings.bins")
     if not names(edges, design.labels):
-        raise PmlError(
+        raise VerificationError(
             f"invalid provenance.settings.bins = {text!r}: its bins are not the design's labels; the design was altered: "
             "design it again with bins"
         )

@@ -15,7 +15,7 @@ from typing import Any, Callable, List, Literal, Optional, Tuple, cast
 
 import numpy as np
 
-from ._native import PmlError
+from ._native import InvalidInputError
 
 #: Codes of a value outside the labels and of a null.
 UNKNOWN, NULL = -1, -2
@@ -33,7 +33,7 @@ NULL_LABEL = "<null>"
 def check_nulls_name(nulls: Any) -> Nulls:
     """``nulls`` as one of :data:`NULLS`, else an error naming it."""
     if nulls not in NULLS:
-        raise PmlError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
+        raise InvalidInputError(f"invalid nulls = {nulls!r}: use 'error', 'drop' or 'category'")
     return cast(Nulls, str(nulls))
 
 
@@ -68,7 +68,7 @@ def is_float(values: Any) -> bool:
 def refuse_floats(values: Any, name: str) -> None:
     """Floats are measurements, not categories: refused naming the column."""
     if is_float(values):
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid column {name!r}: its values are floating-point numbers ({values.dtype if kind(values) != 'arrow' else values.type}), "
             "not categories; bin them, or cast them to strings or integers, first"
         )
@@ -112,7 +112,7 @@ def _row_indices(values: Any, n: int) -> Coded:
         ok = all(v is None or (isinstance(v, (int, np.integer)) and not isinstance(v, bool)) for v in items)
         raw = np.array([int(v) if v is not None and -(2**63) <= v < 2**63 else -1 for v in items], dtype=np.int64) if ok else None
     if not ok:
-        raise PmlError(
+        raise InvalidInputError(
             "invalid values with codes=True: not a column of integers; pass row indices 0..N-1, "
             "or leave codes=False to match each value to the labels"
         )
@@ -198,19 +198,19 @@ def secret_of(seed: Any, stacklevel: int = 3) -> Optional[str]:
         return None
     if isinstance(seed, (bytes, bytearray)):
         if len(seed) != 32:
-            raise PmlError(f"invalid seed = {len(seed)} bytes: a key given as bytes has 32; pass os.urandom(32)")
+            raise InvalidInputError(f"invalid seed = {len(seed)} bytes: a key given as bytes has 32; pass os.urandom(32)")
         return "0x" + bytes(seed).hex()
     if isinstance(seed, str):
         try:
             number = int(seed.strip(), 0)
         except ValueError:
-            raise PmlError(f"invalid seed = {seed!r}: not a whole number; give a decimal or 0x-hex number below 2^256") from None
+            raise InvalidInputError(f"invalid seed = {seed!r}: not a whole number; give a decimal or 0x-hex number below 2^256") from None
     elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         number = int(seed)
     else:
-        raise PmlError(f"invalid seed = {seed!r}: give a whole number below 2^256, a 0x-hex string or 32 bytes")
+        raise InvalidInputError(f"invalid seed = {seed!r}: give a whole number below 2^256, a 0x-hex string or 32 bytes")
     if not 0 <= number < 2**256:
-        raise PmlError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^256); pass e.g. secrets.randbits(256)")
+        raise InvalidInputError(f"invalid seed = {seed!r}: a seed is a whole number in [0, 2^256); pass e.g. secrets.randbits(256)")
     if number.bit_length() < 64:
         warnings.warn(
             f"the seed is a {number.bit_length()}-bit number: whoever knows the mechanism can try every "

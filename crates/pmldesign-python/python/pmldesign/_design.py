@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _native
 from ._codes import Nulls, check_nulls_name, secret_of
-from ._native import PmlError
+from ._native import InvalidInputError, VerificationError
 from . import _report
 from ._records import _CERTIFIED, Baseline, Certificate, Checked, Guarantee, Record, Verification
 
@@ -81,9 +81,9 @@ Loss = Literal["hamming", "absolute", "squared"]
 UtilityName = Literal["mi", "tv", "chi2", "hellinger", "map", "loss", "estimation"]
 
 
-class PmlTypeError(PmlError, TypeError):
+class PmlTypeError(InvalidInputError, TypeError):
     """Bad input of the wrong type (strings or complex numbers where real numbers
-    belong): a PmlError and a TypeError."""
+    belong): an InvalidInputError (a PmlError) and a TypeError."""
 
 
 def _real_array(name: str, value: Any, hint: str) -> np.ndarray:
@@ -97,7 +97,7 @@ def _real_array(name: str, value: Any, hint: str) -> np.ndarray:
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError) as e:
-        raise PmlError(f"invalid {name}: not {hint} ({e})") from None
+        raise InvalidInputError(f"invalid {name}: not {hint} ({e})") from None
     kind = raw.dtype.kind
     if kind == "O":
         bad = next((x for x in raw.ravel() if isinstance(x, bool) or not isinstance(x, numbers.Real)), None)
@@ -108,14 +108,14 @@ def _real_array(name: str, value: Any, hint: str) -> np.ndarray:
     try:
         return np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as e:
-        raise PmlError(f"invalid {name}: not {hint} ({e})") from None
+        raise InvalidInputError(f"invalid {name}: not {hint} ({e})") from None
 
 
 def _vector(name: str, value: Any) -> np.ndarray:
     """A 1-D float64 array from a sequence, or a one-line PmlError naming ``name``."""
     a = _real_array(name, value, "a sequence of numbers, e.g. [0.4, 0.2, 0.2, 0.2]")
     if a.ndim != 1 or a.size == 0:
-        raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 1-D sequence of numbers")
+        raise InvalidInputError(f"invalid {name}: shape {a.shape}; pass a non-empty 1-D sequence of numbers")
     return a
 
 
@@ -123,7 +123,7 @@ def _matrix(name: str, value: Any) -> np.ndarray:
     """A 2-D float64 array (rows are inputs), or a one-line PmlError naming ``name``."""
     a = _real_array(name, value, "a matrix of numbers, N rows of M numbers")
     if a.ndim != 2 or a.size == 0:
-        raise PmlError(f"invalid {name}: shape {a.shape}; pass a non-empty 2-D array, one row per input")
+        raise InvalidInputError(f"invalid {name}: shape {a.shape}; pass a non-empty 2-D array, one row per input")
     return a
 
 
@@ -135,7 +135,7 @@ def _number(name: str, value: Any) -> float:
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise PmlError(f"invalid {name} = {value!r}: not a number; pass e.g. {name}=0.5") from None
+        raise InvalidInputError(f"invalid {name} = {value!r}: not a number; pass e.g. {name}=0.5") from None
 
 
 def _sequence(name: str, value: Any) -> List[Any]:
@@ -159,7 +159,7 @@ def _labels(labels: Optional[Sequence[Any]]) -> Optional[List[str]]:
     if labels is None:
         return None
     if isinstance(labels, str):
-        raise PmlError(f"invalid labels = {labels!r}: a single string; pass a list such as ['a', 'b']")
+        raise InvalidInputError(f"invalid labels = {labels!r}: a single string; pass a list such as ['a', 'b']")
     return [str(label) for label in _sequence("labels", labels)]
 
 
@@ -168,9 +168,9 @@ def _options(
 ) -> _native.DesignOptions:
     """The options dict of the native design functions (checked and converted)."""
     if loss is not None and utility not in ("mi", "loss"):
-        raise PmlError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
+        raise InvalidInputError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
     if isinstance(loss, str) and loss not in _LOSSES:
-        raise PmlError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
+        raise InvalidInputError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
     named = loss if isinstance(loss, str) else None
     return {
         "utility": _text("utility", utility, "mi"),
@@ -202,14 +202,23 @@ class Design(Checked):
     'optimal'
     """
 
+    def __init__(self, data: Mapping[str, Any], _certified: Any = None) -> None:
+        super().__init__(data, _certified)
+        # Built once, so that reading ``mechanism`` costs nothing.
+        matrix = np.asarray(self._data["mechanism"], dtype=np.float64)
+        matrix.flags.writeable = False
+        self.__dict__["_matrix"] = matrix
+
     @classmethod
     def _checked(cls, data: Mapping[str, Any]) -> Mapping[str, Any]:
         return cls.from_dict(data)._data
 
     @property
     def mechanism(self) -> np.ndarray:
-        """P(Y|X) as a float64 array of shape (N, M): rows are inputs, columns outputs."""
-        return np.asarray(self._data["mechanism"], dtype=np.float64)
+        """P(Y|X) as a read-only float64 array of shape (N, M): rows are inputs,
+        columns outputs (the same array at each read; ``.copy()`` to change it)."""
+        matrix: np.ndarray = self.__dict__["_matrix"]
+        return matrix
 
     @property
     def utility(self) -> float:
@@ -249,16 +258,25 @@ class Design(Checked):
         ``worst_case_pml``, ``mechanism`` and ``ratio``, the design's objective over
         the baseline's (None where the baseline's is 0). The design is never below
         any of them."""
+        if "_baselines" not in self.__dict__:
+            self.__dict__["_baselines"] = self._baselines()
+        return dict(self.__dict__["_baselines"])
+
+    def _baselines(self) -> Dict[str, Baseline]:
+        """The baselines by name; randomized response's matrices are built when
+        read (``Baseline.mechanism``)."""
         b = self._data.get("baselines", {})
         n = len(self._data.get("prior", []))
-        found = {k: _with_rr_matrix(v, n) for k, v in b.get("randomized_response", {}).items()}
+        found: Dict[str, Tuple[Dict[str, Any], Optional[int]]] = {
+            k: (v, n) for k, v in b.get("randomized_response", {}).items()
+        }
         for s in b.get("structured", []):
-            found[s["family"]] = s
+            found[s["family"]] = (s, None)
         design = self.utility
         out = {}
-        for name, value in found.items():
+        for name, (value, inputs) in found.items():
             u = value["utility"]
-            out[name] = Baseline(dict(value, ratio=design / u if u != 0 else None))
+            out[name] = Baseline(dict(value, ratio=design / u if u != 0 else None), inputs)
         return out
 
     @property
@@ -285,8 +303,8 @@ class Design(Checked):
 
         Raises
         ------
-        PmlError
-            Naming the field that does not hold.
+        VerificationError
+            Naming the field that does not hold (a PmlError).
         """
         return Verification(_native.verify_design(self.to_json()))
 
@@ -332,9 +350,11 @@ class Design(Checked):
 
         Raises
         ------
-        PmlError
-            If the text is not a design, or a stated figure differs from the
-            re-derived one (an edited design).
+        InvalidInputError
+            If the text is not JSON (a PmlError).
+        VerificationError
+            If the JSON is not a design, or a stated figure differs from the
+            re-derived one (an edited design; a PmlError).
         """
         if not isinstance(text, (str, bytes, bytearray)):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of Design.to_json()")
@@ -342,7 +362,7 @@ class Design(Checked):
             try:
                 text = bytes(text).decode("utf-8")
             except UnicodeDecodeError as e:
-                raise PmlError(f"invalid JSON for Design.from_json: not UTF-8 ({e}); pass the text of Design.to_json()") from None
+                raise InvalidInputError(f"invalid JSON for Design.from_json: not UTF-8 ({e}); pass the text of Design.to_json()") from None
         return cls(_native.check_design(text), _CERTIFIED)
 
     @classmethod
@@ -365,14 +385,14 @@ class Design(Checked):
             As ``from_json``.
         """
         if not isinstance(data, Mapping):
-            raise PmlError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
+            raise InvalidInputError(f"invalid design of type {type(data).__name__}: pass the dict of Design.to_dict()")
         missing = [k for k in ("mechanism", "labels", "outputs", "status", "certificate") if k not in data]
         if missing:
-            raise PmlError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
+            raise VerificationError(f"invalid design: missing keys {missing}; pass the JSON of Design.to_json() or `pml design --format json`")
         try:
             text = json.dumps(data)
         except (TypeError, ValueError, RecursionError) as e:
-            raise PmlError(f"invalid design: not JSON data ({e}); pass the dict of Design.to_dict()") from None
+            raise InvalidInputError(f"invalid design: not JSON data ({e}); pass the dict of Design.to_dict()") from None
         # The figures the library re-derived replace the stated ones.
         return cls(_native.check_design(text), _CERTIFIED)
 
@@ -405,8 +425,8 @@ class Design(Checked):
 
         Raises
         ------
-        PmlError
-            If the design was altered.
+        VerificationError
+            If the design was altered (a PmlError).
         """
         return _native.design_report(self.to_json(), _report.budget(tradeoff, budget), design_file)
 
@@ -550,8 +570,15 @@ def design(
 
     Raises
     ------
-    PmlError
+    InvalidInputError
         On bad input, with a one-line message naming the field and the fix.
+    LimitReachedError
+        If ``time_limit`` passed before any mechanism was certified.
+    VerificationError
+        If the input is past double precision (``numerical limit: ...``, naming
+        the field to change).
+    PmlError
+        The base of the above; a bare one is an internal failure.
 
     Examples
     --------
@@ -584,7 +611,7 @@ def _counts_and_labels(counts: Any, labels: Optional[Sequence[Any]], loss: Any) 
     table = {str(k): v for k, v in counts.items()}
     if labels is None:
         if loss in ("absolute", "squared"):
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid labels = None: the {loss} loss depends on the order of the labels, and counts given "
                 "as a mapping (value_counts() sorts by frequency) fix none; pass labels=[...] in their order"
             )
@@ -592,7 +619,7 @@ def _counts_and_labels(counts: Any, labels: Optional[Sequence[Any]], loss: Any) 
     names = [str(label) for label in labels]
     extra = sorted(set(table) - set(names))
     if extra:
-        raise PmlError(f"invalid counts: labels {extra} are not in labels=; add them or drop them")
+        raise InvalidInputError(f"invalid counts: labels {extra} are not in labels=; add them or drop them")
     return [table.get(k, 0) for k in names], labels
 
 
@@ -673,8 +700,15 @@ def design_from_counts(
 
     Raises
     ------
+    InvalidInputError
+        On bad input, with a one-line message naming the field and the fix.
+    LimitReachedError
+        If ``time_limit`` passed before any mechanism was certified.
+    VerificationError
+        If the input is past double precision (``numerical limit: ...``, naming
+        the field to change).
     PmlError
-        On bad input, naming the field and the fix.
+        The base of the above; a bare one is an internal failure.
 
     Examples
     --------
@@ -705,16 +739,16 @@ def _private_prior(level: Any, seed: Any, counts: Any, labels: Any, bins: Any) -
     --private-prior`` checks its flags: the level, and the secret key (required)."""
     if level is None:
         if seed is not None:
-            raise PmlError("invalid seed without private_prior=: a seed keys the noise on the counts; pass private_prior=EPS_D or drop seed=")
+            raise InvalidInputError("invalid seed without private_prior=: a seed keys the noise on the counts; pass private_prior=EPS_D or drop seed=")
         return None
     if seed is None:
-        raise PmlError(
+        raise InvalidInputError(
             "invalid seed = None: private_prior= needs the secret key of the noise on the counts; "
             "pass seed=secrets.randbits(256) and keep it secret"
         )
     is_series = type(counts).__module__.startswith("pandas") and type(counts).__name__ == "Series"
     if (isinstance(counts, Mapping) or is_series) and labels is None and bins is None:
-        raise PmlError(
+        raise InvalidInputError(
             "invalid private_prior without labels= or bins=: the categories seen in the counts would be published "
             "as the alphabet; fix the alphabet with labels=[...] (or count with public bins=)"
         )
@@ -730,18 +764,9 @@ def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) ->
 
         edges = _bins.edges_of(bins)
         if not _bins.names(edges, labels or []):
-            raise PmlError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
+            raise InvalidInputError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
         out["bins"] = _bins.text(edges)
     return out
-
-
-def _with_rr_matrix(rr: Dict[str, Any], n: int) -> Dict[str, Any]:
-    """A randomized-response baseline with its matrix: design files leave it out,
-    as k-ary randomized response at ``ldp_epsilon`` (None: infinite, the identity)
-    over the design's n inputs determines it; rebuilt by the solver's closed form."""
-    if "mechanism" in rr or n == 0:
-        return rr
-    return dict(rr, mechanism=_native.randomized_response(n, rr.get("ldp_epsilon")))
 
 
 def exp_epsilon(e: float) -> float:
@@ -770,5 +795,5 @@ def exp_epsilon(e: float) -> float:
     """
     e = _number("e^eps", e)
     if not (math.isfinite(e) and e >= 1.0):
-        raise PmlError(f"invalid e^eps = {e}: must be a finite number >= 1; pass e.g. 1.125")
+        raise InvalidInputError(f"invalid e^eps = {e}: must be a finite number >= 1; pass e.g. 1.125")
     return math.log(e)

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "PmlError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
+    "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
     "verify_design", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
     "envelope", "bound", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
@@ -18,6 +18,18 @@ OUTPUT_FORMAT_VERSION: int
 
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""
+
+class InvalidInputError(PmlError):
+    """Bad input: the message names the field, the value and the fix."""
+
+class InfeasibleError(PmlError):
+    """No mechanism meets the request on valid input."""
+
+class LimitReachedError(PmlError):
+    """A time limit or a work budget stopped the run before it had a mechanism."""
+
+class VerificationError(PmlError):
+    """A certificate, a numerical limit or a file read back failed its check."""
 
 @type_check_only
 class DesignOptions(TypedDict):
@@ -76,7 +88,7 @@ def apply_categories(
     seed: Optional[str] = ...,
 ) -> npt.NDArray[np.signedinteger[Any]]: ...
 def key_positions(keys: List[str]) -> npt.NDArray[np.uint64]: ...
-def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> List[List[float]]: ...
+def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArray[np.float64]: ...
 def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...

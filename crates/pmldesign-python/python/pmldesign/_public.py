@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Mapping, Optional
 import numpy as np
 
 from . import _native
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._records import _CERTIFIED, Checked
 
 
@@ -40,9 +40,9 @@ class PublicDesign(Checked):
     @classmethod
     def from_json(cls, text: str) -> "PublicDesign":
         """A public file read back: its checks and its guarantee re-derived from the
-        matrix and the notion; a file whose statements differ is refused (PmlError)."""
+        matrix and the notion; a file whose statements differ is refused (VerificationError)."""
         if not isinstance(text, (str, bytes, bytearray)):
-            raise PmlError(f"invalid text of type {type(text).__name__}: pass the str of PublicDesign.to_json()")
+            raise InvalidInputError(f"invalid text of type {type(text).__name__}: pass the str of PublicDesign.to_json()")
         if isinstance(text, (bytes, bytearray)):
             text = bytes(text).decode("utf-8", errors="replace")
         data = dict(_native.check_public(text))
@@ -120,11 +120,11 @@ class PublicRecord(Checked):
     @classmethod
     def from_json(cls, text: str) -> "PublicRecord":
         """A public record file read back: every part re-checked and the record's
-        sentence re-derived; a file whose statements differ is refused (PmlError)."""
+        sentence re-derived; a file whose statements differ is refused (VerificationError)."""
         import json
 
         if not isinstance(text, (str, bytes, bytearray)):
-            raise PmlError(f"invalid text of type {type(text).__name__}: pass the str of PublicRecord.to_json()")
+            raise InvalidInputError(f"invalid text of type {type(text).__name__}: pass the str of PublicRecord.to_json()")
         if isinstance(text, (bytes, bytearray)):
             text = bytes(text).decode("utf-8", errors="replace")
         return cls(json.loads(_native.check_public_record(text)), _CERTIFIED)

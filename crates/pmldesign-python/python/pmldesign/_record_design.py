@@ -23,7 +23,7 @@ from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
 from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._records import _CERTIFIED, Checked, Record
 from .bounds import _whole
 
@@ -50,7 +50,7 @@ class RecordDesign(Checked):
         try:
             text = json.dumps({"record": dict(data)})
         except (TypeError, ValueError, RecursionError) as e:
-            raise PmlError(f"invalid record design: not JSON data ({e}); pass the dict of RecordDesign.to_dict()") from None
+            raise InvalidInputError(f"invalid record design: not JSON data ({e}); pass the dict of RecordDesign.to_dict()") from None
         record: Dict[str, Any] = json.loads(_native.check_record(text))["record"]
         return record
 
@@ -73,7 +73,7 @@ class RecordDesign(Checked):
     @classmethod
     def from_json(cls, text: str) -> "RecordDesign":
         """A record design from its file: every design re-certified and every figure
-        of the record re-derived; an altered file raises PmlError."""
+        of the record re-derived; an altered file raises VerificationError."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise PmlTypeError(f"invalid text of type {type(text).__name__}: pass the str of RecordDesign.to_json()")
         text = text.decode() if isinstance(text, (bytes, bytearray)) else text
@@ -117,10 +117,10 @@ def _frame_tuples(
     values, masks = [], []
     for c in columns:
         if c not in names:
-            raise PmlError(f"invalid column = {c!r}: no such column (it has {names}); pass one of them")
+            raise InvalidInputError(f"invalid column = {c!r}: no such column (it has {names}); pass one of them")
         value, null = _column_values(data[c], c, bins.get(c))
         if null.any() and nulls == "error":
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid column {c!r}: {int(null.sum())} null value(s) of {len(null)} rows; "
                 "pass nulls='drop' or nulls='category', or fill them first"
             )
@@ -153,7 +153,7 @@ def _column_values(s: Any, c: str, edges: Optional[List[float]]) -> Tuple[np.nda
         bad = np.flatnonzero(found == UNKNOWN)
         if bad.size:
             i = int(bad[0])
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid column {c!r} at row {i}: {describe(i)} is not a number within the edges {edges[0]} to {edges[-1]}; "
                 "widen the edges (-inf may be the first and inf the last), or fix the value"
             )
@@ -171,9 +171,9 @@ def _mapping_tuples(data: Mapping[Any, Any], columns: Sequence[str]) -> Tuple[Li
     for key, count in data.items():
         values = tuple(key) if isinstance(key, (tuple, list)) else (key,)
         if len(values) != len(columns):
-            raise PmlError(f"invalid key = {key!r}: one value per column ({len(columns)} columns)")
+            raise InvalidInputError(f"invalid key = {key!r}: one value per column ({len(columns)} columns)")
         if not (isinstance(count, (int, np.integer)) and not isinstance(count, bool) and count >= 0):
-            raise PmlError(f"invalid count = {count!r} for {key!r}: counts are whole numbers >= 0")
+            raise InvalidInputError(f"invalid count = {count!r} for {key!r}: counts are whole numbers >= 0")
         if count:
             rows.append([labels[j].setdefault(str(v), len(labels[j])) for j, v in enumerate(values)])
             counts.append(int(count))
@@ -249,21 +249,21 @@ def design_record(
         On bad input, naming the field and the fix.
     """
     if mode not in MODES:
-        raise PmlError(f"invalid mode = {mode!r}: use one of {', '.join(MODES)}")
+        raise InvalidInputError(f"invalid mode = {mode!r}: use one of {', '.join(MODES)}")
     if utility != "mi":
-        raise PmlError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
+        raise InvalidInputError(f"invalid utility = {utility!r}: a record design maximises mutual information; pass utility='mi'")
     nulls = check_nulls_name(nulls)
     columns = [str(c) for c in _sequence("columns", columns)] if not isinstance(columns, str) else [columns]
     edges = record_edges(bins, columns)
     if isinstance(data, Mapping):
         if edges:
-            raise PmlError("invalid bins with a mapping of counts: its values are counted already; pass the DataFrame, or count the bins' labels")
+            raise InvalidInputError("invalid bins with a mapping of counts: its values are counted already; pass the DataFrame, or count the bins' labels")
         labels, rows, counts = _mapping_tuples(data, columns)
     elif kind(data) == "plain" and type(data).__name__ in ("DataFrame", "LazyFrame"):
         labels, codes = _frame_tuples(data, columns, nulls, edges)
         rows, counts = np.unique(codes, axis=0, return_counts=True) if len(codes) else (codes, np.zeros(0, np.int64))
     else:
-        raise PmlError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
+        raise InvalidInputError(f"invalid data of type {type(data).__name__}: pass a pandas or polars DataFrame, or a mapping from value tuples to counts")
     tuples = [(r.tolist(), int(c)) for r, c in zip(rows, counts)]
     text = _native.design_record(
         columns, labels, tuples, _number("epsilon", epsilon), delta=None if delta is None else _number("delta", delta), mode=mode,
@@ -288,10 +288,10 @@ def record_edges(bins: Optional[Mapping[str, Any]], columns: Sequence[str]) -> D
     if bins is None:
         return {}
     if not isinstance(bins, Mapping):
-        raise PmlError(f"invalid bins = {bins!r}: with a record, name each column's edges, e.g. bins={{'mass': [0, 10, float('inf')]}}")
+        raise InvalidInputError(f"invalid bins = {bins!r}: with a record, name each column's edges, e.g. bins={{'mass': [0, 10, float('inf')]}}")
     for c in bins:
         if c not in columns:
-            raise PmlError(f"invalid bins = {{{c!r}: ...}}: {c!r} is not one of the record's columns {list(columns)}; name one of them")
+            raise InvalidInputError(f"invalid bins = {{{c!r}: ...}}: {c!r} is not one of the record's columns {list(columns)}; name one of them")
     return {str(c): _bins.edges_of(e, f"bins[{c!r}]") for c, e in bins.items()}
 
 
@@ -315,7 +315,7 @@ def recorded_bins(design: RecordDesign) -> Dict[str, List[float]]:
         field = f"designs[{i}].provenance.settings.{name}"
         edges = _bins.edges_of(text, field)
         if not _bins.names(edges, labels):
-            raise PmlError(f"invalid {field} = {text!r}: its bins are not the labels of column {c!r}; the design was altered: design it again with bins")
+            raise InvalidInputError(f"invalid {field} = {text!r}: its bins are not the labels of column {c!r}; the design was altered: design it again with bins")
         out[c] = edges
     return out
 
@@ -331,12 +331,12 @@ def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any, 
     passed, and the frame (column ``names``) has every column of the record, and
     the ``key`` column if one is named."""
     if any(g is not None for g in given):
-        raise PmlError("invalid column/name with a record design: it names its columns and writes {column}_private for each")
+        raise InvalidInputError("invalid column/name with a record design: it names its columns and writes {column}_private for each")
     if key is not None and key not in names:
-        raise PmlError(f"invalid key = {key!r}: no such column (it has {list(names)}); pass one of them")
+        raise InvalidInputError(f"invalid key = {key!r}: no such column (it has {list(names)}); pass one of them")
     for c in design.columns:
         if c not in names:
-            raise PmlError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(names)})")
+            raise InvalidInputError(f"invalid column = {c!r}: the record design names it but the frame has no such column (it has {list(names)})")
 
 
 def apply_record(
@@ -379,7 +379,7 @@ def apply_record(
     edges = recorded_bins(design) if bins is None else given_bins(design, bins)
     secret = shared_secret(seed)
     if not hasattr(frame, "columns"):
-        raise PmlError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
+        raise InvalidInputError(f"invalid values of type {type(frame).__name__}: a record design privatises a pandas or polars DataFrame")
     check_record_frame(design, list(frame.columns))
     if key is None:
         places = np.arange(len(frame), dtype=np.uint64) + np.uint64(offset)
@@ -417,7 +417,7 @@ def given_bins(design: RecordDesign, bins: Mapping[str, Any]) -> Dict[str, List[
     for c, e in edges.items():
         labels = design.labels[design.columns.index(c)]
         if not _bins.names(e, labels):
-            raise PmlError(f"invalid bins[{c!r}] = {e}: its bins are not the labels of column {c!r} {labels}; pass the edges the design was counted with")
+            raise InvalidInputError(f"invalid bins[{c!r}] = {e}: its bins are not the labels of column {c!r} {labels}; pass the edges the design was counted with")
     return edges
 
 
@@ -485,13 +485,13 @@ def private_names(design: RecordDesign, output_labels: Optional[Mapping[str, Seq
     if output_labels is None:
         return names
     if not isinstance(output_labels, Mapping):
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid output_labels of type {type(output_labels).__name__}: a record design takes a mapping "
             "of column to names, e.g. {column: [name, ...]}"
         )
     for c, given in output_labels.items():
         if c not in design.columns:
-            raise PmlError(f"invalid output_labels[{c!r}]: not a column of the record design; name one of {design.columns}")
+            raise InvalidInputError(f"invalid output_labels[{c!r}]: not a column of the record design; name one of {design.columns}")
         j = design.columns.index(c)
         what = f"one per value column {c!r} takes ({names[j][:5]}{'...' if len(names[j]) > 5 else ''})"
         names[j] = named_outputs(given, len(names[j]), f"output_labels[{c!r}]", what) or names[j]

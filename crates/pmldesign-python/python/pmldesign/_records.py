@@ -53,28 +53,32 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only")
 
+    def _full(self) -> Dict[str, Any]:
+        """The whole JSON object (a subclass may hold part of it unbuilt)."""
+        return self._data
+
     def __dir__(self) -> List[str]:
-        return sorted(set(super().__dir__()) | set(self._data))
+        return sorted(set(super().__dir__()) | set(self._full()))
 
     def __contains__(self, key: str) -> bool:
-        return key in self._data
+        return key in self._full()
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Record) and self._data == other._data
+        return isinstance(other, Record) and self._full() == other._full()
 
     __hash__ = None  # type: ignore[assignment]
 
     def keys(self) -> Iterator[str]:
         """The JSON keys."""
-        return iter(self._data)
+        return iter(self._full())
 
     def to_dict(self) -> Dict[str, Any]:
         """A deep copy of the JSON object (plain lists, floats and ``None``)."""
-        return copy.deepcopy(self._data)
+        return copy.deepcopy(self._full())
 
     def to_json(self, indent: int | None = 2) -> str:
         """The JSON text."""
-        return json.dumps(self._data, indent=indent)
+        return json.dumps(self._full(), indent=indent)
 
     def __repr__(self) -> str:
         def short(v: Any) -> str:
@@ -85,8 +89,9 @@ class Record:
             text = repr(v)
             return text if len(text) <= 60 else text[:57] + "..."
 
-        shown = [f"{k}={short(v)}" for k, v in list(self._data.items())[:8]]
-        more = ", ..." if len(self._data) > 8 else ""
+        data = self._full()
+        shown = [f"{k}={short(v)}" for k, v in list(data.items())[:8]]
+        more = ", ..." if len(data) > 8 else ""
         return f"{type(self).__name__}({', '.join(shown)}{more})"
 
 
@@ -129,9 +134,47 @@ class Guarantee(Record):
 
 
 class Baseline(Record):
-    """A mechanism a design is compared with (randomized response or a structured one)."""
+    """A mechanism a design is compared with (randomized response or a structured one).
 
-    __slots__ = ()
+    Its matrix is built on the first read of ``mechanism`` and kept: a design file
+    leaves randomized response's matrix out (k-ary randomized response at
+    ``ldp_epsilon`` over the design's inputs determines it).
+    """
+
+    __slots__ = ("_inputs", "_matrix")
+    _inputs: Optional[int]
+    _matrix: Optional[np.ndarray]
+
+    def __init__(self, data: Mapping[str, Any], inputs: Optional[int] = None) -> None:
+        super().__init__(data)
+        rebuilt = inputs if inputs and "mechanism" not in self._data else None
+        object.__setattr__(self, "_inputs", rebuilt)
+        object.__setattr__(self, "_matrix", None)
+
+    def _built(self) -> Optional[np.ndarray]:
+        """The matrix as a read-only array, built once (None where none is known)."""
+        if self._matrix is None:
+            stated = self._data.get("mechanism")
+            if stated is not None:
+                matrix = np.asarray(stated, dtype=np.float64)
+            elif self._inputs is not None:
+                matrix = _native.randomized_response(self._inputs, self._data.get("ldp_epsilon"))
+            else:
+                return None
+            matrix.flags.writeable = False
+            object.__setattr__(self, "_matrix", matrix)
+        return self._matrix
+
+    def _full(self) -> Dict[str, Any]:
+        if self._inputs is None:
+            return self._data
+        built = self._built()
+        assert built is not None
+        out = {k: v for k, v in self._data.items() if k != "ratio"}
+        out["mechanism"] = built.tolist()
+        if "ratio" in self._data:
+            out["ratio"] = self._data["ratio"]
+        return out
 
     @property
     def utility(self) -> float:
@@ -145,11 +188,11 @@ class Baseline(Record):
 
     @property
     def mechanism(self) -> Optional[np.ndarray]:
-        """Its matrix, rows as inputs. None for a structured baseline of more than
+        """Its matrix, rows as inputs, read-only (the same array at each read;
+        ``.copy()`` to change it). None for a structured baseline of more than
         65,536 entries read from a design file, which leaves it out (``pml``'s
         readers re-derive it)."""
-        m = self._data.get("mechanism")
-        return None if m is None else np.asarray(m, dtype=np.float64)
+        return self._built()
 
     @property
     def ratio(self) -> Optional[float]:

@@ -10,7 +10,7 @@ import os
 import tempfile
 from typing import Any, Optional, Union
 
-from ._native import PmlError
+from ._native import InvalidInputError
 
 #: The trade-off curve's default budget, in seconds (``Design.report``).
 DEFAULT_BUDGET = 20.0
@@ -23,7 +23,7 @@ def budget(tradeoff: Union[bool, float, None], seconds: Any) -> Optional[float]:
     try:
         return float(seconds)
     except (TypeError, ValueError):
-        raise PmlError(f"invalid budget = {seconds!r}: not a number; pass e.g. budget=20") from None
+        raise InvalidInputError(f"invalid budget = {seconds!r}: not a number; pass e.g. budget=20") from None
 
 
 def write(path: Union[str, "os.PathLike[str]"], text: str) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_floats
 from ._design import _sequence
-from ._native import PmlError
+from ._native import InvalidInputError
 
 #: The most categories a column may have (the CLI's cap, ``pml design --data``).
 MAX_CATEGORIES = 4096
@@ -26,23 +26,23 @@ def _pick(data: Any, column: Optional[str], frame_types: Tuple[str, ...]) -> Any
     """The column of a frame (``column`` required), or the series itself."""
     if type(data).__name__ in frame_types:
         if column is None:
-            raise PmlError("invalid column = None: a DataFrame needs column=NAME; pass the column to count")
+            raise InvalidInputError("invalid column = None: a DataFrame needs column=NAME; pass the column to count")
         if column not in data.columns:
-            raise PmlError(f"invalid column = {column!r}: no such column (it has {list(data.columns)}); pass one of them")
+            raise InvalidInputError(f"invalid column = {column!r}: no such column (it has {list(data.columns)}); pass one of them")
         return data[column]
     return data
 
 
 def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") -> Dict[str, int]:
     if nulls and how == "error":
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid column {name!r}: {nulls} null value(s) of {sum(counts.values()) + nulls} rows; "
             "fill them, or pass nulls='drop' (left out) or nulls='category' (counted as <null>)"
         )
     if nulls and how == "category":
         counts = {**counts, NULL_LABEL: counts.get(NULL_LABEL, 0) + nulls}
     if len(counts) > MAX_CATEGORIES:
-        raise PmlError(f"invalid column {name!r}: {len(counts)} categories, more than {MAX_CATEGORIES}; group rare ones first")
+        raise InvalidInputError(f"invalid column {name!r}: {len(counts)} categories, more than {MAX_CATEGORIES}; group rare ones first")
     return counts
 
 
@@ -128,12 +128,12 @@ def _count_bins(data: Any, column: Optional[str], bins: Any, nulls: str) -> Dict
     edges = _bins.edges_of(bins)
     kind = _module(data)
     if kind == "pyspark":
-        raise PmlError("invalid bins with a Spark DataFrame: not yet; cut the column with Spark (Bucketizer) and count the bins")
+        raise InvalidInputError("invalid bins with a Spark DataFrame: not yet; cut the column with Spark (Bucketizer) and count the bins")
     if kind == "polars" and type(data).__name__ == "LazyFrame":
         data = data.select(column).collect() if column is not None else data
     if kind == "pyarrow" and type(data).__name__ == "Table":
         if column is None or column not in data.column_names:
-            raise PmlError(f"invalid column = {column!r}: a Table needs column=NAME, one of {data.column_names}")
+            raise InvalidInputError(f"invalid column = {column!r}: a Table needs column=NAME, one of {data.column_names}")
         data = data.column(column)
     s = _pick(data, column, ("DataFrame",)) if kind in ("pandas", "polars", "dask") else data
     name = str(getattr(s, "name", None) or column or "values")
@@ -144,14 +144,14 @@ def _count_bins(data: Any, column: Optional[str], bins: Any, nulls: str) -> Dict
         cut = s.map_partitions(lambda p: pd.Series(_bins.codes(p, edges)[0], index=p.index), meta=(s.name, "i8"))
         by_code = {int(k): int(v) for k, v in cut.value_counts().compute().items()}
         if by_code.get(UNKNOWN):
-            raise PmlError(f"invalid column {name!r}: {by_code[UNKNOWN]} values are not numbers within the edges {edges[0]} to {edges[-1]}; {widen}")
+            raise InvalidInputError(f"invalid column {name!r}: {by_code[UNKNOWN]} values are not numbers within the edges {edges[0]} to {edges[-1]}; {widen}")
         counts = {label: by_code.get(i, 0) for i, label in enumerate(_bins.labels(edges))}
         return _checked(counts, name, by_code.get(NULL, 0), nulls)
     found, describe = _bins.codes(s, edges)
     bad = np.flatnonzero(found == UNKNOWN)
     if bad.size:
         i = int(bad[0])
-        raise PmlError(f"invalid column {name!r} at row {i}: {describe(i)} is not a number within the edges {edges[0]} to {edges[-1]}; {widen}")
+        raise InvalidInputError(f"invalid column {name!r} at row {i}: {describe(i)} is not a number within the edges {edges[0]} to {edges[-1]}; {widen}")
     tallies = np.bincount(found[found >= 0], minlength=len(edges) - 1)
     counts = dict(zip(_bins.labels(edges), (int(t) for t in tallies)))
     return _checked(counts, name, int((found == NULL).sum()), nulls)
@@ -176,7 +176,7 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
     if kind == "polars":
         if type(data).__name__ == "LazyFrame":
             if column is None:
-                raise PmlError("invalid column = None: a LazyFrame needs column=NAME; pass the column to count")
+                raise InvalidInputError("invalid column = None: a LazyFrame needs column=NAME; pass the column to count")
             data = data.select(column).collect()
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name)
@@ -187,7 +187,7 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
         return dict(pairs), name, int(s.null_count())
     if kind == "pyspark":
         if column is None or column not in data.columns:
-            raise PmlError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
+            raise InvalidInputError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
         rows = data.groupBy(column).count().collect()
         nulls = sum(int(r["count"]) for r in rows if r[column] is None)
         pairs = sorted((str(r[column]), int(r["count"])) for r in rows if r[column] is not None)
@@ -197,7 +197,7 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
 
         if type(data).__name__ == "Table":
             if column is None or column not in data.column_names:
-                raise PmlError(f"invalid column = {column!r}: a Table needs column=NAME, one of {data.column_names}")
+                raise InvalidInputError(f"invalid column = {column!r}: a Table needs column=NAME, one of {data.column_names}")
             arr = data.column(column)
         else:
             arr = data

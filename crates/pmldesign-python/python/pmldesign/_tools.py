@@ -15,7 +15,7 @@ import numpy as np
 from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
 
@@ -143,7 +143,7 @@ def envelope(
 def _whole(name: str, value: Any) -> int:
     """A whole number of at least 2 (``bootstrap=``)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
-        raise PmlError(f"invalid {name} = {value!r}: a whole number of replicates >= 2, e.g. {name}=200")
+        raise InvalidInputError(f"invalid {name} = {value!r}: a whole number of replicates >= 2, e.g. {name}=200")
     return int(value)
 
 
@@ -231,9 +231,9 @@ def estimate(
     """
     if type(mechanism).__name__ in ("RecordDesign", "PublicRecord"):
         if counts is not None or bootstrap is not None:
-            raise PmlError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
+            raise InvalidInputError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
         if method != "em":
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid method = {method!r} with a record design: its cells are estimated unbiasedly where "
                 "the released tuples determine them and by EM elsewhere; drop method="
             )
@@ -243,7 +243,7 @@ def estimate(
     labels = labels if labels is not None else [f"x{i + 1}" for i in range(n)]
     outputs = outputs if outputs is not None else [f"y{j + 1}" for j in range(m)]
     if (released is None) == (counts is None):
-        raise PmlError("estimate needs exactly one of released= (the released column) and counts=")
+        raise InvalidInputError("estimate needs exactly one of released= (the released column) and counts=")
     if released is not None:
         from ._tables import count
 
@@ -252,13 +252,13 @@ def estimate(
         if isinstance(released, (str, bytes)) or np.isscalar(released):
             raise PmlTypeError(f"invalid released = {released!r}: a single value; pass the released column (or a table with column=)")
         if nulls not in ("error", "drop", None):
-            raise PmlError(f"invalid nulls = {nulls!r}: a released column's null is an error ('error') or left out ('drop')")
+            raise InvalidInputError(f"invalid nulls = {nulls!r}: a released column's null is an error ('error') or left out ('drop')")
         rule: Literal["error", "drop"] = "drop" if check_nulls(nulls, mechanism) == "drop" else "error"
         counts = count(released, column, nulls=rule)
     if isinstance(counts, dict):
         unknown = [k for k in counts if str(k) not in outputs]
         if unknown:
-            raise PmlError(
+            raise InvalidInputError(
                 f"invalid counts: {unknown[0]!r} is not an output of the mechanism; "
                 f"its outputs are {', '.join(outputs[:5])}{', ...' if m > 5 else ''}"
             )
@@ -266,7 +266,7 @@ def estimate(
         counts = [by_name.get(o, 0) for o in outputs]
     values = _sequence("counts", counts)
     if len(values) != m:
-        raise PmlError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
+        raise InvalidInputError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
     reps = None if bootstrap is None else _whole("bootstrap", bootstrap)
     key = None if seed is None else str(seed)
     out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence), reps, key))
@@ -343,7 +343,7 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     names = list(frame.collect_schema().names() if hasattr(frame, "collect_schema") else getattr(frame, "columns", []))
     missing = [c for c in columns if c not in names]
     if module not in ("pandas", "polars") or missing:
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid released = {type(frame).__name__}: a record design estimates from a pandas or polars frame "
             f"with the columns {columns}" + (f" (missing {missing})" if missing else "")
         )
@@ -357,7 +357,7 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
             # Rows released with every private value null (nulls='drop'): left out.
             frame = frame[~frame[columns].isna().all(axis=1)]
         if frame[columns].isna().any().any():
-            raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
+            raise InvalidInputError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = frame.groupby(columns, sort=False, observed=True).size()
         tuples = [([str(v) for v in (k if isinstance(k, tuple) else (k,))], int(n)) for k, n in grouped.items()]
     else:
@@ -367,7 +367,7 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
 
             data = data.filter(~pl.all_horizontal([pl.col(c).is_null() for c in columns]))
         if any(data[c].null_count() for c in columns):
-            raise PmlError(f"invalid released: a null in {columns}; every released row has a value in each column")
+            raise InvalidInputError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = data.group_by(columns, maintain_order=True).len()
         tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]
     native = _native.estimate_public_record if public else _native.estimate_record

@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional
 
 from . import _native
 from ._design import ArrayLike, _number, _vector
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._records import Record
 
 __all__ = ["radius", "failure_probability", "epsilon_prime", "delta_min", "samples", "max_epsilon"]
@@ -22,9 +22,9 @@ __all__ = ["radius", "failure_probability", "epsilon_prime", "delta_min", "sampl
 def _whole(name: str, value: Any, least: int) -> int:
     """A whole-number argument of at least ``least``, or a PmlError naming it."""
     if isinstance(value, bool) or not isinstance(value, int) and not (isinstance(value, float) and value.is_integer()):
-        raise PmlError(f"invalid {name} = {value!r}: not a whole number; pass e.g. {name}=1000")
+        raise InvalidInputError(f"invalid {name} = {value!r}: not a whole number; pass e.g. {name}=1000")
     if int(value) < least:
-        raise PmlError(f"invalid {name} = {value!r}: must be at least {least}")
+        raise InvalidInputError(f"invalid {name} = {value!r}: must be at least {least}")
     return int(value)
 
 
@@ -38,7 +38,7 @@ def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> Dict[str, Any]:
     est = None if estimate is None else _vector("estimate", estimate).tolist()
     n = len(est) if est is not None and alphabet is None else alphabet
     if n is None:
-        raise PmlError("invalid alphabet = None: give the alphabet size N or an estimate")
+        raise InvalidInputError("invalid alphabet = None: give the alphabet size N or an estimate")
     return {"samples": _whole("samples", samples, 1), "alphabet": _whole("alphabet", n, 2), "estimate": est}
 
 

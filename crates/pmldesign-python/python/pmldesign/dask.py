@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Mapping, Optional, Sequen
 import numpy as np
 
 from ._design import Design
-from ._native import PmlError
+from ._native import InvalidInputError
 from ._apply import (
     OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, engine_labels, input_codes, key_places,
     null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
@@ -33,7 +33,7 @@ def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
     k = 0 if partition_info is None else partition_info["number"]
     counted = int(offsets[k + 1]) - int(offsets[k])
     if len(part) != counted:
-        raise PmlError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {counted}; {fix}")
+        raise InvalidInputError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {counted}; {fix}")
     return int(offsets[k])
 
 
@@ -215,14 +215,14 @@ def privatise(
         kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
         return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping, kept_raw)
     if column is None or column not in frame.columns:
-        raise PmlError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
+        raise InvalidInputError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
     outputs, _ = engine_labels(design, output_labels)
     secret = shared_secret(seed)
     name = name or f"{column}_private"
     raw = raw_columns(column, name, keep_raw)
     if key is not None and key not in frame.columns:
-        raise PmlError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")
+        raise InvalidInputError(f"invalid key = {key!r}: no such column (it has {list(frame.columns)}); pass one of them")
     if key is not None:
         _refuse_repeated_keys(frame, key)
     offsets = None if key is not None else _offsets(frame)

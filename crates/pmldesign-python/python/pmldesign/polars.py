@@ -20,7 +20,7 @@ from ._apply import (
 )
 from ._design import Design
 from ._codes import Nulls
-from ._native import PmlError
+from ._native import InvalidInputError
 
 if TYPE_CHECKING:
     from ._record_design import RecordDesign
@@ -201,7 +201,7 @@ def privatise(
     if isinstance(frame, (pl.DataFrame, pl.LazyFrame)):
         data = frame
     else:
-        raise PmlError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
+        raise InvalidInputError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
     # Below, ``data`` is ``frame`` as polars types it; the result is of frame's type.
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
@@ -216,11 +216,11 @@ def privatise(
     design = cast(Design, design)
     outputs, _ = engine_labels(design, output_labels)
     if column is None:
-        raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
+        raise InvalidInputError("invalid column = None: name the column to privatise (a record design names its own)")
     names = data.collect_schema().names() if lazy else data.columns
     for field, value in (("column", column), ("key", key)):
         if value is not None and value not in names:
-            raise PmlError(f"invalid {field} = {value!r}: no such column (it has {names}); pass one of them")
+            raise InvalidInputError(f"invalid {field} = {value!r}: no such column (it has {names}); pass one of them")
     how = check_on_unknown(on_unknown)
     nulls = check_nulls(nulls, design)
     secret = shared_secret(seed)
@@ -228,7 +228,7 @@ def privatise(
     if nulls == "drop":  # a dropped null is written missing, not skipped
         kept = kept | pl.col(column).is_null()
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
-        raise PmlError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
+        raise InvalidInputError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"
     raw = raw_columns(column, name, keep_raw)
     if isinstance(data, pl.DataFrame):  # not lazy

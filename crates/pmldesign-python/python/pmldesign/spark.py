@@ -30,7 +30,7 @@ from ._apply import (
 )
 from ._codes import Nulls
 from ._design import Design
-from ._native import PmlError
+from ._native import InvalidInputError
 
 if TYPE_CHECKING:
     from ._record_design import RecordDesign
@@ -68,7 +68,7 @@ def _check_span(part: int, rows: int, spans: List[Tuple[int, int]], *, done: boo
     each batch is written, so no shared place is."""
     counted = spans[part][1] if part < len(spans) else None
     if (counted != rows) if done else (rows > (counted or 0)):
-        raise PmlError(
+        raise InvalidInputError(
             f"invalid frame: partition {part} holds {rows} rows but was counted with {counted}; its plan is not "
             "deterministic (a shuffle re-ran differently): call frame.localCheckpoint() first, or pass key=COLUMN"
         )
@@ -265,10 +265,10 @@ def privatise(
         others = [f for f in frame.schema.fields if kept_raw or f.name not in design.columns]
         return frame.mapInArrow(run, StructType([*others, *fields]))
     if column is None:
-        raise PmlError("invalid column = None: name the column to privatise (a record design names its own)")
+        raise InvalidInputError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
         if value is not None and value not in frame.columns:
-            raise PmlError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
+            raise InvalidInputError(f"invalid {field} = {value!r}: no such column (it has {frame.columns}); pass one of them")
     how = check_on_unknown(on_unknown)
     nulls = check_nulls(nulls, design)
     outputs, _ = engine_labels(design, output_labels)
@@ -276,7 +276,7 @@ def privatise(
     name = name or f"{column}_private"
     raw = raw_columns(column, name, keep_raw) or ([column] if name == column else [])  # name may take column's place
     if name in frame.columns and name not in raw:
-        raise PmlError(f"invalid name = {name!r}: the frame has that column already; pass another name")
+        raise InvalidInputError(f"invalid name = {name!r}: the frame has that column already; pass another name")
     if key is not None:
         _refuse_repeated_keys(frame, key)
     spans = None if key is not None else _spans(_partition_counts(frame, column))

@@ -1,0 +1,368 @@
+//! Applying, assessing, comparing, envelopes and planning bounds.
+
+use super::{Error, Result, guarded, invalid, labels, positive_seconds, utility};
+use pmldesign::data::stream::{ColumnStream, StreamKey};
+use pmldesign::data::{MechanismSampler, Rows, privatise_mapped};
+use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
+use pmldesign::model::{measures::Assessment, sample};
+use pmldesign::prelude::*;
+use serde_json::{Value, json};
+
+/// Envelope bounds at one delta, with the envelope (when exact) and the statement.
+fn bounds_json(b: &EnvelopeBounds) -> Value {
+    let mut v = json!(b);
+    v["envelope"] = json!(b.envelope());
+    v["statement"] = json!(pmldesign::model::statement::envelope(b));
+    v
+}
+
+/// A mechanism from rows (rows are inputs), validated by the library.
+fn mechanism(rows: Vec<Vec<f64>>) -> Result<Mechanism> {
+    Mechanism::from_rows(rows).map_err(|e| Error::Invalid(format!("mechanism: {e}")))
+}
+
+/// Runs the mechanism on input codes (row indices): `out[k]` is the output code
+/// of `codes[k]`, row `offset + k` (or `positions[k]`) drawing from its place of
+/// the keyed stream of `column`, as `pml apply --column COLUMN --seed SEED` draws
+/// the same rows. Without a seed the key comes from the operating system.
+pub fn apply_codes(
+    rows: Vec<Vec<f64>>,
+    codes: &[u32],
+    column: &str,
+    (offset, positions): (u64, Option<&[u64]>),
+    seed: Option<String>,
+    out: &mut [u32],
+) -> Result<()> {
+    apply_mapped(
+        rows,
+        (codes, |&x: &u32| Some(x as usize)),
+        column,
+        (offset, positions),
+        seed,
+        out,
+    )
+}
+
+/// [`apply_codes`] for codes of any integer type, each made a row of the
+/// mechanism by `row_of` (a DataFrame's category codes through the table of its
+/// categories), into output codes of any integer type wide enough for them.
+pub fn apply_mapped<C, O>(
+    rows: Vec<Vec<f64>>,
+    (codes, row_of): (&[C], impl Fn(&C) -> Option<usize> + Sync),
+    column: &str,
+    (offset, positions): (u64, Option<&[u64]>),
+    seed: Option<String>,
+    out: &mut [O],
+) -> Result<()>
+where
+    C: Sync + std::fmt::Display,
+    O: Send + TryFrom<usize>,
+{
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let key = match seed {
+            Some(s) => StreamKey::parse(&s)?,
+            None => StreamKey::from_os(),
+        };
+        let sampler = MechanismSampler::new(&w)?;
+        let stream = ColumnStream::new(&key, column, 1);
+        let at = match positions {
+            Some(p) => Rows::At(p),
+            None => Rows::From(offset),
+        };
+        privatise_mapped(&sampler, codes, &stream, at, out, row_of)?;
+        Ok(())
+    })
+}
+
+/// Every leakage figure of a mechanism under a prior and, with `beta`, over the
+/// ball (\[E\] Defs 3-6, Thms 3-4; \[D\]).
+pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result<Value> {
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let prior = Prior::new(prior)?;
+        let set = beta
+            .map(|b| UncertaintySet::l1_ball(prior.clone(), b))
+            .transpose()?;
+        Ok(json!(Assessment::new(&w, &prior, set.as_ref())?))
+    })
+}
+
+/// `counts` as whole numbers: each in [0, 2^53] and whole, their total at
+/// most 2^53 (beyond which it is not exact).
+pub(super) fn whole_counts(counts: &[f64]) -> Result<Vec<u64>> {
+    let mut total: u64 = 0;
+    for (i, &c) in counts.iter().enumerate() {
+        if !(c >= 0.0 && c.fract() == 0.0 && c <= 2f64.powi(53)) {
+            return Err(invalid(
+                &format!("counts[{i}]"),
+                c,
+                "counts are whole numbers of samples between 0 and 2^53",
+                "give e.g. counts=[40, 20, 20, 20]",
+            ));
+        }
+        total = total.saturating_add(c as u64);
+    }
+    if total > 1u64 << 53 {
+        return Err(invalid(
+            "counts",
+            total,
+            "the total m exceeds 2^53, beyond which it is not exact",
+            "give counts totalling at most 2^53",
+        ));
+    }
+    Ok(counts.iter().map(|&c| c as u64).collect())
+}
+
+/// The input distribution behind `counts` of released outputs
+/// (`pmldesign::model::frequency`); `method` is `em` or `inversion`.
+pub fn estimate(
+    rows: Vec<Vec<f64>>,
+    counts: &[f64],
+    (method, confidence): (&str, f64),
+    bootstrap: Option<(usize, &str)>,
+) -> Result<Value> {
+    use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let method = match method {
+            "em" => FrequencyMethod::Em,
+            "inversion" => FrequencyMethod::Inversion,
+            other => {
+                return Err(invalid(
+                    "method",
+                    other,
+                    "not an estimation method",
+                    "pass method=\"em\" or method=\"inversion\"",
+                ));
+            }
+        };
+        let settings = FrequencySettings {
+            method,
+            confidence,
+            ..FrequencySettings::default()
+        };
+        let counts = whole_counts(counts)?;
+        let estimate = estimate_frequencies(&w, &counts, &settings)?;
+        let mut out = json!(estimate);
+        let fit = pmldesign::model::frequency::goodness_of_fit(
+            &counts,
+            &estimate.fitted,
+            estimate.groups.len(),
+        );
+        out["fit"] = json!(fit);
+        out["fit"]["note"] = json!(fit.note());
+        if let Some((reps, seed)) = bootstrap {
+            let key = pmldesign::data::stream::StreamKey::parse(seed)
+                .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
+            let check =
+                pmldesign::data::bootstrap::bootstrap(&w, &estimate, &settings, (reps, &key))?;
+            out["bootstrap"] = json!(check);
+        }
+        Ok(out)
+    })
+}
+
+/// Designs under PML, PMC, ALIP, LIP and LDP at a common level beside randomized
+/// response (\[D\]); the JSON of `pml compare --format json`.
+pub fn compare(
+    prior: Vec<f64>,
+    epsilon: f64,
+    beta: Option<f64>,
+    utility_name: &str,
+    alip: Option<(f64, f64)>,
+    names: Option<Vec<String>>,
+) -> Result<Value> {
+    guarded(|| {
+        let prior = Prior::new(prior)?;
+        let names = labels(names.as_deref(), prior.len())?;
+        let set = match beta {
+            None => UncertaintySet::known(prior),
+            Some(b) => UncertaintySet::l1_ball(prior, b)?,
+        };
+        pmldesign::model::notion::check_epsilon(epsilon)?;
+        let u = utility(utility_name)?;
+        let notions = pmldesign::solver::common_level_notions(epsilon, alip);
+        let c =
+            pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
+        Ok(c.to_json(&names))
+    })
+}
+
+/// Bounds on the post-processing envelope `eps_c(delta)` at each delta (\[V\] Thm 3,
+/// Alg. 1), with `lp` the exact envelope by the \[V\] Thm 2 linear program, its
+/// bisections stopped after about `time_limit` seconds (a stopped one keeps its
+/// certified bracket, marked `stopped`).
+pub fn envelope(
+    rows: Vec<Vec<f64>>,
+    prior: Vec<f64>,
+    deltas: &[f64],
+    lp: bool,
+    time_limit: Option<f64>,
+) -> Result<Value> {
+    guarded(|| {
+        let w = mechanism(rows)?;
+        let prior = Prior::new(prior)?;
+        let env = Envelope::new(&w, &prior)?;
+        let mut settings = Settings::default();
+        if let Some(t) = time_limit {
+            settings.column_generation.time_limit = Some(positive_seconds(t)?);
+        }
+        let mut curve = Vec::with_capacity(deltas.len());
+        for (i, &delta) in deltas.iter().enumerate() {
+            pmldesign::model::envelope::check_delta(delta)
+                .map_err(|e| format!("deltas[{i}]: {e}"))?;
+            curve.push(bounds_json(&env.bounds(delta)?));
+        }
+        if lp {
+            let values =
+                pmldesign::solver::envelope::envelope_curve_with(&w, &prior, deltas, &settings)?;
+            for ((v, value), &delta) in curve.iter_mut().zip(values).zip(deltas) {
+                // The LP's envelope is published where it beats Theorem 3.
+                let b = env.bounds(delta)?;
+                v["statement"] = json!(pmldesign::model::statement::envelope_at(
+                    &b,
+                    value.published(&b)
+                ));
+                v["lp"] = json!(value);
+            }
+        }
+        Ok(json!({
+            "maximal_leakage": env.maximal_leakage(),
+            "max_pml": env.max_pml(),
+            "curve": curve,
+        }))
+    })
+}
+
+/// The planning calculators of `pml bounds` (\[E\] eqs. (7)-(8), Thm 2, Cor. 3).
+#[derive(Debug, Clone, Copy)]
+pub enum Bound<'a> {
+    /// `beta*(delta)` of eq. (7), or Theorem 2 at the estimate when given.
+    Radius {
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
+    /// Theorem 2: `P(||p - p^||_1 >= beta)`.
+    FailureProbability {
+        samples: u64,
+        beta: f64,
+        alphabet: usize,
+        estimate: Option<&'a [f64]>,
+    },
+    /// eq. (8): the leakage for every prior within `beta` of the estimate.
+    EpsilonPrime { epsilon: f64, beta: f64 },
+    /// Corollary 3: the failure probability of an eps'-PML guarantee.
+    DeltaMin {
+        epsilon: f64,
+        epsilon_prime: f64,
+        samples: u64,
+        alphabet: usize,
+    },
+    /// Corollary 3 solved for m.
+    Samples {
+        epsilon: f64,
+        epsilon_prime: f64,
+        delta: f64,
+        alphabet: usize,
+    },
+    /// eqs. (7), (8) inverted: the largest design eps.
+    MaxEpsilon {
+        epsilon_prime: f64,
+        samples: u64,
+        delta: f64,
+        alphabet: usize,
+    },
+}
+
+/// Answers one planning question: the answer and the figures beside it.
+pub fn bound(b: Bound<'_>) -> Result<Value> {
+    guarded(|| match b {
+        Bound::Radius {
+            samples,
+            delta,
+            alphabet,
+            estimate,
+        } => radius(samples, delta, alphabet, estimate),
+        Bound::FailureProbability {
+            samples,
+            beta,
+            alphabet,
+            estimate,
+        } => {
+            let kappa = estimate
+                .map(|e| Prior::new(e.to_vec()))
+                .transpose()?
+                .map(|p| sample::kappa(&p));
+            // kappa = 1/2 is the distribution-free choice: phi(1/2) = 2 is phi's minimum.
+            let phi = sample::phi(kappa.unwrap_or(0.5))?;
+            let delta = sample::failure_probability(samples, beta, alphabet, phi)?;
+            Ok(json!({ "delta": delta, "kappa": kappa, "phi": phi, "formula": "[E] Theorem 2" }))
+        }
+        Bound::EpsilonPrime { epsilon, beta } => Ok(json!({
+            "epsilon_prime": sample::epsilon_prime(epsilon, beta)?,
+            "formula": "[E] eq. (8)",
+        })),
+        Bound::DeltaMin {
+            epsilon,
+            epsilon_prime,
+            samples,
+            alphabet,
+        } => Ok(json!({
+            "delta_min": sample::delta_min(epsilon, epsilon_prime, samples, alphabet)?,
+            "formula": "[E] Corollary 3",
+        })),
+        Bound::Samples {
+            epsilon,
+            epsilon_prime,
+            delta,
+            alphabet,
+        } => min_samples(epsilon, epsilon_prime, delta, alphabet),
+        Bound::MaxEpsilon {
+            epsilon_prime,
+            samples,
+            delta,
+            alphabet,
+        } => {
+            let g = sample::SampleGuarantee::for_target(epsilon_prime, samples, delta, alphabet)?;
+            Ok(json!({
+                "epsilon": g.epsilon,
+                "beta": g.beta,
+                "epsilon_prime_at_answer": sample::epsilon_prime(g.epsilon, g.beta)?,
+                "formula": "[E] eqs. (7), (8) inverted",
+            }))
+        }
+    })
+}
+
+/// The radius of eq. (7), or Theorem 2's at the estimate beside it.
+fn radius(samples: u64, delta: f64, alphabet: usize, estimate: Option<&[f64]>) -> Result<Value> {
+    let free = sample::radius_free(samples, delta, alphabet)?;
+    let Some(e) = estimate else {
+        return Ok(json!({ "beta": free, "formula": "[E] eq. (7)" }));
+    };
+    let p = Prior::new(e.to_vec())?;
+    let kappa = sample::kappa(&p);
+    Ok(json!({
+        "beta": sample::radius_kappa(samples, delta, &p)?,
+        "kappa": kappa,
+        "phi": sample::phi(kappa)?,
+        "beta_distribution_free": free,
+        "formula": "[E] Theorem 2",
+    }))
+}
+
+/// The smallest sample size for (eps', delta), with the figures it reaches.
+fn min_samples(epsilon: f64, epsilon_prime: f64, delta: f64, alphabet: usize) -> Result<Value> {
+    let m = sample::min_samples(epsilon, epsilon_prime, delta, alphabet)?;
+    let beta = sample::radius_free(m, delta, alphabet)?;
+    Ok(json!({
+        "samples": m,
+        "delta_min_at_m": sample::delta_min(epsilon, epsilon_prime, m, alphabet)?,
+        "beta_at_m": beta,
+        "epsilon_prime_at_m": sample::epsilon_prime(epsilon, beta)?,
+        "formula": "[E] Corollary 3 (eqs. (7), (8)) solved for m",
+    }))
+}

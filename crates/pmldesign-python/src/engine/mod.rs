@@ -1,0 +1,402 @@
+//! Every call into the Rust library, in one place: the Python bindings
+//! ([`crate::api`]) reach `pml` only through this module, so that a change of the
+//! library's entry points is an edit here alone. Nothing here knows about Python:
+//! inputs are plain Rust values, results are `serde_json` values (the JSON of the
+//! `pml` CLI) or vectors.
+
+use pmldesign::prelude::*;
+use pmldesign::solver::builtin;
+use pmldesign::solver::{Interrupt, PricingMethod};
+use serde_json::Value;
+use std::cell::Cell;
+
+mod analysis;
+mod error;
+mod files;
+
+pub use analysis::*;
+pub use error::*;
+pub use files::*;
+
+/// Progress of a design, reported after every pricing pass (the library's type).
+pub use pmldesign::solver::Progress;
+
+/// Called after every pricing pass; returns false to stop the run.
+pub type Observer<'a> = &'a mut dyn FnMut(&Progress) -> bool;
+
+/// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
+pub const PML_TOLERANCE: f64 = pmldesign::solver::tolerance::PML_TOLERANCE;
+/// The version of the layout of `pml`'s JSON outputs (`format_version`).
+pub const OUTPUT_FORMAT_VERSION: u32 = pmldesign::solver::OUTPUT_FORMAT_VERSION;
+/// The certificate's tolerance on the row sums of a designed mechanism.
+pub const ROW_SUM_TOLERANCE: f64 = pmldesign::model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
+
+/// What to optimise: a built-in utility by name, or an expected loss.
+#[derive(Debug, Clone)]
+pub enum Objective {
+    /// `mi`, `tv`, `chi2`, `hellinger` or `map`.
+    Utility(String),
+    /// `hamming`, `absolute` or `squared`.
+    NamedLoss(String),
+    /// A user loss matrix d(x, y), N x N rows.
+    LossMatrix(Vec<Vec<f64>>),
+}
+
+/// Options shared by every design.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// What to optimise.
+    pub objective: Objective,
+    /// Names of the inputs (default `x1..xN`).
+    pub labels: Option<Vec<String>>,
+    /// Seconds before the best certified mechanism so far is returned.
+    pub time_limit: Option<f64>,
+    /// Relative gap at which column generation stops.
+    pub gap: f64,
+    /// `auto` or `enumerate`.
+    pub pricing: String,
+    /// The delta of the envelope bounds reported with the design (\[V\]).
+    pub envelope_delta: f64,
+}
+
+/// A design for a prior, or for every prior within `beta` of it.
+#[derive(Debug, Clone)]
+pub struct DesignRequest {
+    /// The prior (or estimate), summing to 1.
+    pub prior: Vec<f64>,
+    /// The level eps (eps_u for ALIP).
+    pub epsilon: f64,
+    /// ALIP's lower level eps_l.
+    pub epsilon_lower: Option<f64>,
+    /// The l1 radius of the ball of priors.
+    pub beta: Option<f64>,
+    /// `pml`, `pmc`, `alip`, `lip`, `ldp` or `metric`.
+    pub notion: String,
+    /// With `metric`: `discrete` or `line`.
+    pub metric: Option<String>,
+    /// With `metric`: a distance matrix, N x N rows.
+    pub metric_matrix: Option<Vec<Vec<f64>>>,
+    /// Everything else.
+    pub options: Options,
+}
+
+/// A design from category counts with a failure probability (\[E\] Sec. III).
+#[derive(Debug, Clone)]
+pub struct CountsRequest {
+    /// Whole-number counts, one per category.
+    pub counts: Vec<f64>,
+    /// The level eps.
+    pub epsilon: f64,
+    /// The failure probability over the sample.
+    pub delta: f64,
+    /// `free` (\[E\] eq. (7)) or `kappa` (Theorem 2 at the estimate).
+    pub radius: String,
+    /// `private_prior=`: the level eps_D of the discrete Laplace noise on the
+    /// counts and the secret key of its draws (`pml design --private-prior`).
+    pub private_prior: Option<(f64, String)>,
+    /// Everything else.
+    pub options: Options,
+}
+
+/// The distance of metric privacy: a built-in name or a checked matrix.
+pub fn metric(name: Option<&str>, matrix: Option<Vec<Vec<f64>>>) -> Result<Option<Metric>> {
+    Ok(match (name, matrix) {
+        (None, None) => None,
+        (Some("discrete"), None) => Some(Metric::Discrete),
+        (Some("line"), None) => Some(Metric::Line),
+        (Some(other), None) => {
+            return Err(invalid(
+                "metric",
+                other,
+                "unknown distance",
+                "use \"discrete\", \"line\" or an N x N matrix",
+            ));
+        }
+        (_, Some(rows)) => Some(Metric::from_rows(rows)?),
+    })
+}
+
+/// The notion named `name` at its levels, checked.
+pub fn notion(
+    name: &str,
+    epsilon: f64,
+    epsilon_lower: Option<f64>,
+    metric: Option<Metric>,
+) -> Result<Notion> {
+    if metric.is_some() != (name == "metric") {
+        return Err(invalid(
+            "metric",
+            metric.as_ref().map(Metric::name),
+            "a distance goes with notion=\"metric\" and only with it",
+            "pass notion=\"metric\" with metric=\"discrete\", \"line\" or an N x N matrix",
+        ));
+    }
+    if epsilon_lower.is_some() && name != "alip" {
+        return Err(invalid(
+            "epsilon_lower",
+            epsilon_lower,
+            "it sets an ALIP level",
+            "pass notion=\"alip\", or leave epsilon_lower out",
+        ));
+    }
+    let n = match name {
+        "pml" => Notion::Pml { epsilon },
+        "pmc" => Notion::Pmc { epsilon },
+        "lip" => Notion::Lip { epsilon },
+        "ldp" => Notion::Ldp { epsilon },
+        "metric" => Notion::Metric {
+            epsilon,
+            metric: metric.expect("checked above"),
+        },
+        "alip" => Notion::Alip {
+            epsilon_lower: epsilon_lower.ok_or_else(|| {
+                Error::Invalid("notion=\"alip\" needs epsilon_lower (the PMC side, i >= -eps_l); pass e.g. epsilon_lower=0.5".into())
+            })?,
+            epsilon_upper: epsilon,
+        },
+        other => {
+            return Err(invalid(
+                "notion",
+                other,
+                "unknown notion",
+                "use one of pml, pmc, alip, lip, ldp, metric",
+            ));
+        }
+    };
+    n.check()?;
+    Ok(n)
+}
+
+/// The built-in utility named `name`.
+fn utility(name: &str) -> Result<Box<dyn Utility>> {
+    builtin(name).ok_or_else(|| {
+        invalid(
+            "utility",
+            name,
+            "unknown utility",
+            "use one of mi, tv, chi2, hellinger, map, estimation (or pass loss=...)",
+        )
+    })
+}
+
+/// The loss of a loss objective (`None` for a utility).
+fn loss(objective: &Objective) -> Result<Option<Loss>> {
+    Ok(match objective {
+        Objective::Utility(_) => None,
+        Objective::NamedLoss(name) => Some(match name.as_str() {
+            "hamming" => Loss::Hamming,
+            "absolute" => Loss::Absolute,
+            "squared" => Loss::Squared,
+            other => {
+                return Err(invalid(
+                    "loss",
+                    other,
+                    "unknown loss",
+                    "use hamming, absolute, squared or an N x N matrix",
+                ));
+            }
+        }),
+        Objective::LossMatrix(rows) => {
+            let n = rows.len();
+            if rows.iter().any(|r| r.len() != n) {
+                return Err(Error::Invalid(format!(
+                    "invalid loss: {n} rows but a row of another length; give a square N x N matrix, one row per secret x and one column per guess y"
+                )));
+            }
+            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
+            let m = numpy::ndarray::Array2::from_shape_vec((n, n), flat)
+                .map_err(|e| Error::Invalid(format!("invalid loss: {e}")))?;
+            Some(Loss::Matrix(m))
+        }
+    })
+}
+
+/// The library's settings from the options (time limit, gap, pricing), with
+/// `interrupt` to stop the run from the progress callback.
+pub(crate) fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
+    let mut s = Settings::default();
+    s.column_generation.interrupt = interrupt;
+    if !(o.gap.is_finite() && o.gap > 0.0 && o.gap < 1.0) {
+        return Err(invalid(
+            "gap",
+            o.gap,
+            "the relative gap must lie in (0, 1)",
+            "pass e.g. gap=1e-6",
+        ));
+    }
+    s.column_generation.gap_tolerance = o.gap;
+    s.pricing = match o.pricing.as_str() {
+        "auto" => PricingMethod::Auto,
+        "enumerate" => PricingMethod::Enumerate,
+        other => {
+            return Err(invalid(
+                "pricing",
+                other,
+                "unknown pricing",
+                "use auto or enumerate",
+            ));
+        }
+    };
+    if let Some(t) = o.time_limit {
+        s.column_generation.time_limit = Some(positive_seconds(t)?);
+    }
+    Ok(s)
+}
+
+/// `time_limit` as a duration: positive and finite, else an error naming it.
+fn positive_seconds(t: f64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(t)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            invalid(
+                "time_limit",
+                t,
+                "not a positive, finite number of seconds",
+                "pass e.g. time_limit=60",
+            )
+        })
+}
+
+/// The input names: `labels` checked by the library, or `x1..xN`.
+pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
+    Ok(pmldesign::solver::check_labels(labels, n)?)
+}
+
+/// Designs for a prior or a ball (\[E\] Prop 2, docs/theory.md §4) and returns the
+/// JSON of `pml design --format json` for the same input.
+pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
+    guarded(|| {
+        // With a radius the prior is a ball's centre, where a mass may be 0.
+        let prior = match req.beta {
+            Some(_) => Prior::center(req.prior.clone())?,
+            None => Prior::new(req.prior.clone())?,
+        };
+        let metric = metric(req.metric.as_deref(), req.metric_matrix.clone())?;
+        let notion = notion(&req.notion, req.epsilon, req.epsilon_lower, metric)?;
+        let set = match req.beta {
+            None => UncertaintySet::known(prior),
+            Some(beta) => UncertaintySet::l1_ball(prior, beta)?,
+        };
+        solve(Problem::new(set), notion, &req.options, (None, observer))
+    })
+}
+
+/// Designs from counts over the ball of the sample guarantee (\[E\] eq. (7) or
+/// Theorem 2, docs/theory.md §6) and returns the CLI's JSON with `guarantee`.
+pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
+    guarded(|| {
+        let (estimate, samples) = match &req.private_prior {
+            None => counts_prior(&req.counts)?,
+            Some((epsilon_d, seed)) => noisy_prior(&req.counts, *epsilon_d, seed)?,
+        };
+        let radius = match req.radius.as_str() {
+            "free" => RadiusMethod::DistributionFree,
+            "kappa" => RadiusMethod::Kappa,
+            other => {
+                return Err(invalid(
+                    "radius",
+                    other,
+                    "unknown radius method",
+                    "use free ([E] eq. (7)) or kappa (Theorem 2)",
+                ));
+            }
+        };
+        let sample = Sample {
+            estimate,
+            samples,
+            delta: req.delta,
+            radius,
+            private_prior: req.private_prior.as_ref().map(|p| p.0),
+        };
+        let notion = Notion::Pml {
+            epsilon: req.epsilon,
+        };
+        let rows = Some(samples);
+        solve(
+            Problem::from_sample(sample),
+            notion,
+            &req.options,
+            (rows, observer),
+        )
+    })
+}
+
+/// Solves `problem` under `notion` with the options; a false from `observer` sets
+/// the run's interrupt (the library then stops after the pass) and the result is
+/// [`Error::Stopped`]. With the data's `rows`, the estimation advice compares
+/// the mechanisms at that size by the data crate's seeded simulation.
+fn solve(
+    problem: Problem<'_>,
+    notion: Notion,
+    o: &Options,
+    (rows, observer): (Option<u64>, Observer<'_>),
+) -> Result<Value> {
+    // Checked before solving, not after: a bad delta costs no design.
+    pmldesign::model::envelope::check_delta(o.envelope_delta)
+        .map_err(|e| format!("envelope_delta: {e}"))?;
+    let interrupt = Interrupt::new();
+    let settings = settings(o, interrupt.clone())?;
+    let problem = match loss(&o.objective)? {
+        Some(l) => problem.loss(l),
+        None => match &o.objective {
+            Objective::Utility(name) if name == "estimation" => problem.estimation(),
+            Objective::Utility(name) => problem.boxed_utility(utility(name)?),
+            _ => unreachable!("loss objectives are handled above"),
+        },
+    };
+    let problem = match &o.labels {
+        Some(l) => problem.labels(l.clone()),
+        None => problem,
+    };
+    let stopped = Cell::new(false);
+    let d = problem
+        .notion(notion)
+        .settings(settings)
+        .on_progress(|p| {
+            if !stopped.get() && !observer(&p) {
+                stopped.set(true);
+                interrupt.set();
+            }
+        })
+        .solve();
+    if stopped.get() {
+        return Err(Error::Stopped);
+    }
+    let mut d = d?.with_envelope(o.envelope_delta)?.with_estimation()?;
+    if let Some(rows) = rows {
+        d = d.with_simulated_advice(rows, |mechanism, prior, draws| {
+            let sim = pmldesign::data::simulate::Simulation {
+                rows: draws.rows,
+                replicates: draws.replicates,
+                seed: draws.seed,
+                stream: draws.stream,
+            };
+            pmldesign::data::simulate::simulated_error(mechanism, prior, &sim)
+        })?;
+    }
+    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
+    d.provenance = d.provenance.map(|p| p.with_tool(tool));
+    Ok(serde_json::to_value(d)?)
+}
+
+/// The empirical prior of whole-number counts and their total m.
+fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
+    let total = analysis::whole_counts(counts)?.iter().sum();
+    // The centre of the sample guarantee's ball: a category never observed has
+    // mass 0, which the ball covers.
+    let prior = Prior::center_normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
+    Ok((prior, total))
+}
+
+/// The centre of the ball from counts given discrete Laplace noise of level
+/// `epsilon_d` drawn from the key `seed` (`pml design --private-prior`), and the
+/// noisy total: the true counts are used for nothing else.
+fn noisy_prior(counts: &[f64], epsilon_d: f64, seed: &str) -> Result<(Prior, u64)> {
+    let key = pmldesign::data::stream::StreamKey::parse(seed)
+        .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
+    let counts = analysis::whole_counts(counts)?;
+    let noisy =
+        pmldesign::data::private_counts::noisy_estimate("private_prior", &counts, epsilon_d, &key)?;
+    Ok((noisy.prior, noisy.total))
+}
