@@ -396,6 +396,9 @@ fn direct(
 /// it loses less), bounded by column generation's dual. A round the clock
 /// stopped may leave an iterate that does not clean (a zero row): then the
 /// constant guess, still bounded by that dual.
+/// Recorded as what ran: [`Route::LabelGeneration`], with
+/// [`LossMethod::ColumnGeneration`], the method of its dual (re-checked on
+/// reading over the same slice).
 fn by_labels(
     set: &UncertaintySet,
     epsilon: f64,
