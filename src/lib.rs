@@ -47,7 +47,7 @@ pub mod prelude {
     pub use pmldesign_solver::{
         BaselineRow, Baselines, Certificate, Design, DesignStatus, DualCertificate, Estimation,
         FInformation, Guarantee, Loss, LossOutcome, MapAccuracy, Problem, Progress, Provenance,
-        RadiusMethod, RandomizedResponse, RecordDesign, RecordMode, RecordProblem, Sample,
+        RadiusMethod, RandomizedResponse, RecordDesign, RecordMode, RecordProblem, Route, Sample,
         Settings, SolverError, StructuredBaseline, Utility, closed_form, estimate_record,
     };
 }

@@ -194,3 +194,32 @@ fn loss_from_a_sample_with_delta() {
     let g = loss["guarantee"]["statement"].as_str().unwrap();
     assert!(g.contains("1 - 0.05") && g.contains("10000"), "{g}");
 }
+
+/// A Hamming-loss design at N = 128 over a known prior is made by generated
+/// labels (the default past 64 inputs), and its file says so: the route
+/// `label_generation`, the method whose dual bounds it `column_generation`;
+/// asked for by name, the full direct LP is `direct_lp` and `direct` (without
+/// HiGHS, which always solves the full LP).
+#[test]
+fn a_design_by_generated_labels_names_its_route() {
+    if cfg!(feature = "highs") {
+        return; // HiGHS solves the full direct LP.
+    }
+    let n = 128;
+    let weights: Vec<f64> = (1..=n).map(|i| 1.0 + (i % 7) as f64).collect();
+    let total: f64 = weights.iter().sum();
+    let prior = weights
+        .iter()
+        .map(|w| (w / total).to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let base = ["design", "--prior", &prior, "--epsilon", "0.9"];
+    let loss = ["--utility", "loss", "--loss", "hamming"];
+    let labels = json(&[&base[..], &loss[..]].concat());
+    assert_eq!(labels["solver"]["pricing"], "label_generation");
+    assert_eq!(labels["loss"]["method"], "column_generation");
+    assert_eq!(labels["loss"]["dual"]["lp"], "column_generation");
+    let full = json(&[&base[..], &loss[..], &["--loss-method", "direct"]].concat());
+    assert_eq!(full["solver"]["pricing"], "direct_lp");
+    assert_eq!(full["loss"]["method"], "direct");
+}

@@ -4,6 +4,7 @@ use thiserror::Error;
 
 /// An input that the model refuses, with enough context to correct it.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum ModelError {
     /// A field holds a value outside its domain.
     #[error("invalid {field} = {value}: {problem}; {fix}")]

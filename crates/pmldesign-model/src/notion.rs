@@ -42,6 +42,7 @@ pub enum DensityRange {
 /// A privacy notion and its level(s).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "notion", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum Notion {
     /// eps-PML: the information density is at most eps (\[E\] Thm 1).
     Pml {

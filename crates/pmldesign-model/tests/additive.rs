@@ -19,7 +19,9 @@ fn prior(p_plus: f64) -> Prior {
 }
 
 fn field(err: ModelError) -> String {
-    let ModelError::Invalid { field, .. } = err;
+    let ModelError::Invalid { field, .. } = err else {
+        panic!("not an invalid field: {err}");
+    };
     field
 }
 

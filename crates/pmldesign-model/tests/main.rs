@@ -12,3 +12,4 @@ mod frequency_mle;
 mod sample_plan;
 mod subset;
 mod unary;
+mod uncertainty_checks;

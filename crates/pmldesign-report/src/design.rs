@@ -25,13 +25,7 @@ pub(crate) fn objective(d: &Design) -> (String, f64) {
 
 /// The status in the words of the design file (`optimal`, `time_limit`, ...).
 pub(crate) fn status_word(s: DesignStatus) -> &'static str {
-    match s {
-        DesignStatus::Optimal => "optimal",
-        DesignStatus::NoPrivacyNeeded => "no_privacy_needed",
-        DesignStatus::TimeLimit => "time_limit",
-        DesignStatus::Interrupted => "interrupted",
-        DesignStatus::GapLimit => "gap_limit",
-    }
+    s.as_str()
 }
 
 /// The guarantee sentence: the sample guarantee when the design came from data,

@@ -65,7 +65,8 @@ pub fn grid(epsilon: f64) -> Vec<f64> {
         .collect()
 }
 
-/// The notion of `d` at another level; `None` for ALIP (two levels).
+/// The notion of `d` at another level; `None` for ALIP (two levels) and for a
+/// notion this curve does not know.
 fn at_level(n: &Notion, epsilon: f64) -> Option<Notion> {
     Some(match n {
         Notion::Pml { .. } => Notion::Pml { epsilon },
@@ -76,7 +77,7 @@ fn at_level(n: &Notion, epsilon: f64) -> Option<Notion> {
             epsilon,
             metric: metric.clone(),
         },
-        Notion::Alip { .. } => return None,
+        _ => return None,
     })
 }
 

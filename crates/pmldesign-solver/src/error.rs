@@ -6,6 +6,7 @@ use thiserror::Error;
 
 /// Why a design could not be produced.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum SolverError {
     /// The input was invalid.
     #[error(transparent)]

@@ -56,9 +56,8 @@ pub use objective::utility::{
 pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample, check_labels};
 pub use record::{
-    AUTO_JOINT_CELLS, DEFAULT_MAX_CELLS, MAX_CHANNEL_ENTRIES, MEASURED_CELLS, Naive, PublicRecord,
-    RecordDesign, RecordEstimate, RecordGuarantee, RecordMode, RecordProblem, RecordUtility,
-    SPLIT_BUDGET, estimate_public_record, estimate_record,
+    DEFAULT_MAX_CELLS, Naive, PublicRecord, RecordDesign, RecordEstimate, RecordGuarantee,
+    RecordMode, RecordProblem, RecordUtility, estimate_public_record, estimate_record,
 };
 pub use reference::baseline::{BaselineRow, Baselines, RandomizedResponse};
 pub use reference::closed_form;
@@ -66,11 +65,8 @@ pub use reference::structured::{Family, StructuredBaseline};
 pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};
 pub use solution::certificate::{Certificate, DualCertificate};
 pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
-pub use solution::estimation::{ESTIMATION_UP_TO, Estimation, EstimationRow};
-pub use solution::simulated::{
-    ADVICE_INPUTS_UP_TO, ADVICE_REPLICATES, ADVICE_SEED, ADVICE_WORK_UP_TO, AdviceDraws,
-    SimulatedErrors,
-};
+pub use solution::estimation::{Estimation, EstimationRow};
+pub use solution::simulated::{AdviceDraws, SimulatedErrors};
 
 /// The layout version of every JSON output other than a design file (which has
 /// its own, `FORMAT_VERSION` of the record): `pml compare`, `estimate`, `assess`,
@@ -81,6 +77,7 @@ pub use solution::guarantee::{Guarantee, SimplerRoute};
 pub use solution::loss::{DirectDual, LossDual, NotionDual};
 pub use solution::provenance::Provenance;
 pub use solution::public::{PublicChecks, PublicDesign, PublicSet};
+pub use solution::route::Route;
 pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
 
@@ -105,4 +102,10 @@ pub mod internals {
         baselines, randomized_response_baselines, randomized_response_worst_case_pml,
     };
     pub use crate::reference::guesses::guesses;
+    // Tuning constants: where the solver switches routes or stops adding figures.
+    pub use crate::record::{AUTO_JOINT_CELLS, MAX_CHANNEL_ENTRIES, MEASURED_CELLS, SPLIT_BUDGET};
+    pub use crate::solution::estimation::ESTIMATION_UP_TO;
+    pub use crate::solution::simulated::{
+        ADVICE_INPUTS_UP_TO, ADVICE_REPLICATES, ADVICE_SEED, ADVICE_WORK_UP_TO,
+    };
 }

@@ -79,7 +79,7 @@ impl Input {
         // never observed), which the ball gives mass.
         let positive = reference.iter().copied().filter(|x| *x > 0.0);
         let mut min_mass = positive.fold(1.0, f64::min);
-        if let UncertaintySet::Polytope { vertices } = set {
+        if let UncertaintySet::Polytope { vertices, .. } = set {
             let positive = vertices.iter().flatten().copied().filter(|x| *x > 0.0);
             min_mass = positive.fold(min_mass, f64::min);
         }
@@ -93,7 +93,7 @@ impl Input {
             largest: levels.fold(0.0, f64::max),
             boundary: match set {
                 UncertaintySet::Known { .. } => false,
-                UncertaintySet::L1Ball { center, beta } => *beta >= 2.0 * center.min_mass(),
+                UncertaintySet::L1Ball { center, beta, .. } => *beta >= 2.0 * center.min_mass(),
                 // (min_mass is 0 with a zero at the centre: the ball reaches the boundary.)
                 UncertaintySet::Polytope { .. } => true,
             },
@@ -269,8 +269,9 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
         Notion::Ldp { epsilon } => Notion::Ldp {
             epsilon: c(epsilon),
         },
-        // Each factor e^(eps d) is capped where it is built (`Metric::factor`).
-        Notion::Metric { .. } => notion.clone(),
+        // Each factor e^(eps d) is capped where it is built (`Metric::factor`);
+        // a notion without a level of its own here is kept as stated.
+        _ => notion.clone(),
     }
 }
 

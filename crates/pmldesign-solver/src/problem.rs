@@ -23,7 +23,7 @@ use crate::objective::loss::Loss;
 use crate::objective::utility::{FInformation, Utility};
 use crate::reference::baseline::baselines;
 use crate::reference::structured::beating;
-use crate::settings::{LossMethod, Settings};
+use crate::settings::Settings;
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::check_names;
 use crate::solution::design::{Design, DesignStatus, LossOutcome, Run, numbered};
@@ -200,7 +200,10 @@ impl<'a> Problem<'a> {
     pub fn solve(self) -> Result<Design> {
         self.settings.validate()?;
         let n = match &self.priors {
-            Priors::Set(set) => set.len(),
+            Priors::Set(set) => {
+                set.validate()?;
+                set.len()
+            }
             Priors::Sample(sample) => sample.estimate.len(),
         };
         crate::limits::check_alphabet(n)?;
@@ -328,7 +331,7 @@ impl<'a> Problem<'a> {
 /// A known prior needs every mass `> 0`: an input of mass 0 would leave its row
 /// unconstrained. Sets of priors around an estimate with a zero are fine.
 fn check_support(set: &UncertaintySet) -> Result<()> {
-    if let UncertaintySet::Known { prior } = set
+    if let UncertaintySet::Known { prior, .. } = set
         && let Some(x) = prior.masses().iter().position(|&p| p <= 0.0)
     {
         return Err(ModelError::invalid(
@@ -423,15 +426,9 @@ fn loss_design(mut ld: LossDesign, set: &UncertaintySet, l: &Loss) -> Result<Des
         let converged = ld.status != crate::DesignStatus::TimeLimit;
         ld.status = crate::DesignStatus::from_gap(ld.certificate.gap, b.utility, converged);
     }
-    let pricing = match ld.method {
-        LossMethod::ColumnGeneration => "column_generation",
-        LossMethod::InnerOuter => "column_generation_inner_outer",
-        LossMethod::Direct => "direct_lp",
-        LossMethod::ClosedForm | LossMethod::Auto => "none",
-    };
     let run = Run {
         rays: None,
-        pricing: pricing.into(),
+        pricing: ld.route,
         iterations: ld.iterations,
         rays_priced: 0,
     };

@@ -7,6 +7,7 @@ use crate::common::{
 use approx::assert_abs_diff_eq;
 use ndarray::array;
 use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures};
+use pmldesign_solver::Route;
 use pmldesign_solver::closed_form::{binary_l1, high_privacy, k_singular};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, FInformation, PricingMethod, Settings, Utility};
@@ -226,7 +227,7 @@ fn time_limit_returns_a_certified_private_mechanism_with_its_gap() {
     let d = design(&set, 0.7, &u, &s).unwrap();
     assert_eq!(d.status, DesignStatus::TimeLimit);
     // The limit is spent before the search: the best structured baseline.
-    assert_eq!((d.iterations, d.pricing.as_str()), (0, "baseline"));
+    assert_eq!((d.iterations, d.pricing), (0, Route::Baseline));
     assert!(d.certificate.worst_case_pml <= 0.7 + 1e-10);
     assert!(d.certificate.max_row_sum_error <= 1e-12);
     let full = design(&set, 0.7, &u, &settings()).unwrap();

@@ -322,7 +322,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     // differ by more than the tolerance (the greedy minimum of a column with
     // probability near e^-21 is a difference of O(1) terms).
     let loss = matches!(case.objective, Objective::Loss(_));
-    if let (UncertaintySet::L1Ball { center, beta }, Notion::Pml { epsilon }) = (set, &notion)
+    if let (UncertaintySet::L1Ball { center, beta, .. }, Notion::Pml { epsilon }) = (set, &notion)
         && numerical_limit(set, &notion, loss).is_none()
         && *beta >= VERTEX_RADIUS
         && let Ok(vertices) = l1_ball_vertices(center, *beta, 10_000)
@@ -642,7 +642,7 @@ proptest! {
             "levels {:?}",
             levels
         );
-        if let UncertaintySet::L1Ball { center, beta } = &set
+        if let UncertaintySet::L1Ball { center, beta, .. } = &set
             && *beta >= VERTEX_RADIUS
             && let Ok(vertices) = l1_ball_vertices(center, *beta, 10_000)
         {

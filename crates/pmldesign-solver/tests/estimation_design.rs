@@ -6,6 +6,7 @@
 use ndarray::Array1;
 use pmldesign_model::frequency::asymptotic_error;
 use pmldesign_model::{Mechanism, Notion, Prior, UncertaintySet};
+use pmldesign_solver::Route;
 use pmldesign_solver::{Design, DesignStatus, Problem};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -247,7 +248,7 @@ fn a_spent_limit_returns_the_best_baseline_certified() {
             .solve()
             .unwrap();
         assert_eq!(d.status, status);
-        assert_eq!((d.iterations, d.pricing.as_str()), (0, "baseline"));
+        assert_eq!((d.iterations, d.pricing), (0, Route::Baseline));
         assert!(d.certificate.dual.is_none());
         assert!(known(&p).worst_case_pml(&d.mechanism) <= eps + 1e-9);
         let rr = &d.baselines.same_ldp.mechanism;

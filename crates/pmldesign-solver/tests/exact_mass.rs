@@ -7,6 +7,7 @@
 
 use crate::common::{Rng, design_notion, dirichlet_prior};
 use pmldesign_model::{Notion, UncertaintySet};
+use pmldesign_solver::Route;
 use pmldesign_solver::{Design, DesignStatus, FInformation, Settings};
 
 /// The design's information and its bound, proven optimal at the default gap.
@@ -87,7 +88,7 @@ fn a_known_prior_design_at_n400_is_assembled_from_blocks() {
     )
     .unwrap();
     assert_eq!(d.status, DesignStatus::Optimal);
-    assert_eq!(d.pricing, "blocks");
+    assert_eq!(d.pricing, Route::Blocks);
     assert!(d.utility_value >= 0.4 * (1.0 - 1e-9), "{}", d.utility_value);
     assert!(d.certificate.dual.is_none());
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();

@@ -7,18 +7,26 @@
 
 use crate::common::{loss_design, random_prior, rng, same_at_1_and_2_threads, small_ball};
 use pmldesign_model::{Prior, UncertaintySet};
-use pmldesign_solver::{Design, DesignStatus, Loss, LossDual, LossMethod};
+use pmldesign_solver::{Design, DesignStatus, Loss, LossDual, LossMethod, Route};
 use rand::RngExt;
 use rand::rngs::StdRng;
 
 /// Generated labels (the default) and the full direct LP on `set`: the same
 /// optimum to 1e-8 relative, each bound below the other's loss, the labels'
-/// dual column generation's (re-priced by `verify`), both private.
+/// dual column generation's (re-priced by `verify`) and recorded as such, both
+/// private.
 fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     let labels = loss_design(set, eps, loss, LossMethod::Auto);
     let full = loss_design(set, eps, loss, LossMethod::Direct);
     let (l, f) = (labels.loss.as_ref().unwrap(), full.loss.as_ref().unwrap());
-    assert_eq!(l.method, LossMethod::Direct, "{ctx}");
+    // The record names the route that ran: labels, bounded by column generation.
+    assert_eq!(l.method, LossMethod::ColumnGeneration, "{ctx}");
+    assert_eq!(labels.pricing, Route::LabelGeneration, "{ctx}");
+    assert_eq!(
+        (f.method, full.pricing),
+        (LossMethod::Direct, Route::DirectLp),
+        "{ctx}"
+    );
     assert!(
         matches!(l.dual, Some(LossDual::ColumnGeneration(_))),
         "{ctx}"

@@ -6,6 +6,7 @@ use crate::common::minimise_loss;
 use crate::common::{known_or_small_ball, random_prior, rng};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::Loss;
+use pmldesign_solver::Route;
 use pmldesign_solver::{MapAccuracy, Settings};
 use rand::RngExt;
 
@@ -54,7 +55,7 @@ fn map_accuracy_meets_hamming_loss_past_proposition_2() {
     let set = UncertaintySet::l1_ball(p, beta).unwrap();
     let map = design(&set, 1.0, &MapAccuracy, &Settings::default()).unwrap();
     let loss = minimise_loss(&set, 1.0, &Loss::Hamming).unwrap();
-    assert_eq!(map.pricing, "branch_and_bound");
+    assert_eq!(map.pricing, Route::BranchAndBound);
     assert_eq!(map.status, pmldesign_solver::DesignStatus::Optimal);
     assert_eq!(loss.status, pmldesign_solver::DesignStatus::Optimal);
     assert!(

@@ -292,7 +292,7 @@ fn every_notion_certifies_by_measurement() {
         if d.status == DesignStatus::Optimal {
             assert!(d.certificate.is_optimal());
         }
-        if let UncertaintySet::Known { prior } = &set {
+        if let UncertaintySet::Known { prior, .. } = &set {
             let (l, up) = measures::alip_parameters(&d.mechanism, prior);
             assert!(l == levels.pmc || (l - levels.pmc).abs() <= 1e-12);
             assert_abs_diff_eq!(up, levels.pml, epsilon = 1e-12);

@@ -8,6 +8,7 @@
 
 use crate::common::design;
 use pmldesign_model::{Prior, UncertaintySet};
+use pmldesign_solver::Route;
 use pmldesign_solver::internals::PastProposition2;
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{DesignStatus, Loss, LossMethod, PricingMethod, Problem, Sample, Settings};
@@ -86,7 +87,7 @@ fn exact_designs_past_proposition_2_match_enumeration() {
             };
             let (bb, reference) = (solve(PricingMethod::Auto), solve(PricingMethod::Enumerate));
             let ctx = format!("{name} n={n} beta={beta} eps={eps}");
-            assert_eq!(bb.pricing, "branch_and_bound", "{ctx}");
+            assert_eq!(bb.pricing, Route::BranchAndBound, "{ctx}");
             assert_eq!(bb.status, DesignStatus::Optimal, "{ctx}");
             let scale = 1.0 + reference.utility_value.abs();
             assert!(
@@ -117,10 +118,10 @@ fn designs_past_proposition_2_at_sixteen_symbols() {
         assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10, "{name}");
         assert!(d.certificate.gap >= 0.0, "{name}");
         if EXACT.contains(&name) {
-            assert_eq!(d.pricing, "branch_and_bound", "{name}");
+            assert_eq!(d.pricing, Route::BranchAndBound, "{name}");
             assert_eq!(d.status, DesignStatus::Optimal, "{name}");
         } else {
-            assert_eq!(d.pricing, "branch_and_bound_inner_outer", "{name}");
+            assert_eq!(d.pricing, Route::BranchAndBoundInnerOuter, "{name}");
         }
         if d.status == DesignStatus::Optimal {
             assert!(d.certificate.gap <= 1e-9 * d.utility_value.abs().max(1e-6));
@@ -217,7 +218,10 @@ fn sample_designs_agree(counts: &[u64], eps: f64, delta: f64) -> Result<(), Stri
         solve(PricingMethod::Auto)?,
         solve(PricingMethod::Enumerate)?,
     );
-    for (d, pricing) in [(&bb, "branch_and_bound"), (&reference, "enumeration")] {
+    for (d, pricing) in [
+        (&bb, Route::BranchAndBound),
+        (&reference, Route::Enumeration),
+    ] {
         let solved = matches!(d.status, DesignStatus::Optimal | DesignStatus::GapLimit);
         if d.pricing != pricing || !solved || d.certificate.gap > 1e-9 {
             return Err(format!(

@@ -9,6 +9,7 @@ use crate::common::{Rng, dirichlet_prior};
 use crate::common::{design, design_notion};
 use ndarray::Array1;
 use pmldesign_model::{ColumnCone, Notion, Prior, UncertaintySet};
+use pmldesign_solver::Route;
 use pmldesign_solver::internals::enumerate;
 use pmldesign_solver::internals::pricing_oracle;
 use pmldesign_solver::internals::{MaterialisedRays, PassControl, RayOracle};
@@ -521,8 +522,8 @@ fn assert_same_design(auto: &Design, reference: &Design, ctx: &str) {
         DesignStatus::Optimal,
         "{ctx}: enumeration"
     );
-    assert_eq!(auto.pricing, "branch_and_bound", "{ctx}");
-    assert_eq!(reference.pricing, "enumeration", "{ctx}");
+    assert_eq!(auto.pricing, Route::BranchAndBound, "{ctx}");
+    assert_eq!(reference.pricing, Route::Enumeration, "{ctx}");
     assert!(
         (auto.utility_value - reference.utility_value).abs() <= 1e-9,
         "{ctx}: branch and bound {:?}, enumeration {:?}",
@@ -613,7 +614,7 @@ fn branch_and_bound_has_no_alphabet_limit() {
         "{ctx}: status {:?}",
         d.status
     );
-    assert_eq!(d.pricing, "branch_and_bound", "{ctx}");
+    assert_eq!(d.pricing, Route::BranchAndBound, "{ctx}");
     assert!(
         d.certificate.worst_case_pml <= eps + 1e-10,
         "{ctx}: worst-case PML {:?}",

@@ -306,7 +306,7 @@ fn auto_is_the_better_of_joint_and_compose_on_small_records_and_composes_past_th
         assert_ne!(auto.mode, RecordMode::Auto);
     }
     let wide = correlated(10, &[6, 6], true);
-    assert!(wide.tuples().len() > pmldesign_solver::AUTO_JOINT_CELLS);
+    assert!(wide.tuples().len() > pmldesign_solver::internals::AUTO_JOINT_CELLS);
     let d = RecordProblem::new(wide, 1.0).solve().unwrap();
     assert_eq!(d.mode, RecordMode::Compose);
 }

@@ -4,6 +4,7 @@
 
 use ndarray::Array2;
 use pmldesign_model::{Notion, Prior, UncertaintySet};
+use pmldesign_solver::Route;
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Design, Loss, LossMethod, Problem, Repricing, Sample, Settings};
 use serde_json::{Value, json};
@@ -686,7 +687,7 @@ fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
         .settings(settings)
         .solve()
         .unwrap();
-    assert_eq!(d.pricing, "baseline");
+    assert_eq!(d.pricing, Route::Baseline);
     assert!(d.certificate.dual.is_none() && d.certificate.upper_bound.is_finite());
     let best = d.baselines.structured.iter().map(|b| b.utility);
     assert_eq!(best.fold(f64::NEG_INFINITY, f64::max), d.utility_value);
@@ -720,10 +721,45 @@ fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
         let ctx = format!("{ms} ms, {}: I = {}", d.pricing, d.utility_value);
         assert!(d.utility_value >= best, "{ctx} < best baseline {best}");
         if d.utility_value == best {
-            assert_eq!(d.pricing, "baseline", "{ctx}");
+            assert_eq!(d.pricing, Route::Baseline, "{ctx}");
         }
         assert!(d.utility_value <= d.certificate.upper_bound, "{ctx}");
         assert!(d.certificate.upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
         read(stored(&d)).verify().unwrap();
     }
+}
+
+/// A design file whose set of priors was edited into one no constructor builds
+/// (a negative radius, a polytope vertex off the simplex) is refused on reading
+/// with the constructors' one-line error, never solved or measured.
+#[test]
+fn an_edited_set_of_priors_is_refused() {
+    let d = Problem::new(ball(&[0.4, 0.35, 0.25], 0.05))
+        .epsilon(0.8)
+        .solve()
+        .unwrap();
+    let mut v = stored(&d);
+    v["uncertainty"]["beta"] = json!(-0.5);
+    refused(v, "beta");
+    let set = UncertaintySet::polytope(vec![vec![0.4, 0.35, 0.25], vec![0.3, 0.3, 0.4]]).unwrap();
+    let d = Problem::new(set).epsilon(0.8).solve().unwrap();
+    let mut v = stored(&d);
+    v["uncertainty"]["vertices"][0] = json!([1.5, -0.3, -0.2]);
+    refused(v.clone(), "vertices[0]");
+    let set = serde_json::from_value::<UncertaintySet>(v["uncertainty"].clone());
+    assert!(set.unwrap_err().to_string().contains("1.5,-0.3,-0.2"));
+}
+
+/// Every route is written as its word and read back; a word that names no
+/// route is refused, naming `solver.pricing`.
+#[test]
+fn routes_read_back_and_unknown_ones_are_refused() {
+    for r in Route::ALL {
+        let json = serde_json::to_string(&r).unwrap();
+        assert_eq!(json, format!("\"{r}\""));
+        assert_eq!(serde_json::from_str::<Route>(&json).unwrap(), r);
+    }
+    let e = serde_json::from_str::<Route>("\"simplex\"").unwrap_err();
+    assert!(e.to_string().contains("solver.pricing"), "{e}");
+    assert!(e.to_string().contains("simplex"), "{e}");
 }

@@ -101,15 +101,18 @@ pub fn parse_counts(items: &[String]) -> Result<(Vec<u64>, u64), CliError> {
 /// A model error as a usage error whose field is named as a flag: `prefix` (such
 /// as `--`) before the library's field name (`counts[1]` becomes `--counts[1]`).
 pub fn flag_error(prefix: &str, e: pmldesign_model::ModelError) -> CliError {
-    let pmldesign_model::ModelError::Invalid {
-        field,
-        value,
-        problem,
-        fix,
-    } = e;
-    CliError::Usage(format!(
-        "invalid {prefix}{field} = {value}: {problem}; {fix}"
-    ))
+    match e {
+        pmldesign_model::ModelError::Invalid {
+            field,
+            value,
+            problem,
+            fix,
+        } => CliError::Usage(format!(
+            "invalid {prefix}{field} = {value}: {problem}; {fix}"
+        )),
+        // An error without a field keeps the library's words.
+        other => other.into(),
+    }
 }
 
 /// Parses comma-separated numbers, naming the flag and position on error.

@@ -99,6 +99,8 @@ impl Names {
                 }
                 CliError::Usage(msg)
             }
+            // An error without a field keeps the library's words.
+            other => other.into(),
         }
     }
 }

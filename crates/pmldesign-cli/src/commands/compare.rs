@@ -29,7 +29,10 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
             value,
             problem,
             ..
-        } = e;
+        } = e
+        else {
+            return CliError::from(e);
+        };
         let flag = format!("--{}", field.replace('_', "-"));
         CliError::Usage(format!(
             "invalid {flag} = {value}: {problem}; pass e.g. {flag} 0.5"

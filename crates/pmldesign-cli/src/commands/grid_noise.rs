@@ -220,6 +220,9 @@ fn with_fix(e: ModelError, fix: &str) -> ModelError {
         value,
         problem,
         ..
-    } = e;
+    } = e
+    else {
+        return e;
+    };
     ModelError::invalid(field, value, problem, fix)
 }

@@ -12,7 +12,7 @@ use crate::args::assess::AssessFormat;
 use crate::error::CliError;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
-use pmldesign_solver::{Design, Repricing, Verification, numbered};
+use pmldesign_solver::{Design, Repricing, Route, Verification, numbered};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 
@@ -139,10 +139,10 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         (Repricing::Containing, Some(b)) => format!(
             "proves the {bound} {b:.9}, re-priced over every ray of a cone containing the design's"
         ),
-        (Repricing::NoDual, _) if d.pricing == "blocks" => {
+        (Repricing::NoDual, _) if d.pricing == Route::Blocks => {
             "none: assembled from designs of blocks, bounded by the a-priori bound".into()
         }
-        (Repricing::NoDual, _) if d.pricing == "baseline" => {
+        (Repricing::NoDual, _) if d.pricing == Route::Baseline => {
             "none: the best structured baseline (the time limit ended before the search beat it), bounded a priori and by the identity's utility".into()
         }
         (Repricing::NoDual, _) => "none (no LP was needed)".into(),

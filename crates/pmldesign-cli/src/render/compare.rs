@@ -48,6 +48,7 @@ fn compare_table(c: &Comparison) -> String {
             Some(DesignStatus::TimeLimit) => "time",
             Some(DesignStatus::Interrupted) => "stopped",
             Some(DesignStatus::GapLimit) => "gap",
+            Some(s) => s.as_str(),
             None => "-",
         };
         let n = r.mechanism.inputs();

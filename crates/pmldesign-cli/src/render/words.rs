@@ -17,7 +17,7 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
                 pmldesign_model::statement::radius_text(*beta)
             )
         }
-        UncertaintySet::Polytope { vertices } => {
+        UncertaintySet::Polytope { vertices, .. } => {
             format!("every prior in the hull of {} given priors", vertices.len())
         }
     }

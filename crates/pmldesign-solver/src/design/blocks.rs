@@ -14,6 +14,7 @@ use crate::design::optimum::Optimum;
 use crate::error::Result;
 use crate::objective::utility::Utility;
 use crate::settings::Settings;
+use crate::solution::route::Route;
 use ndarray::Array2;
 use pmldesign_model::{ColumnCone, DensityRange, Mechanism, Notion, Prior, UncertaintySet};
 use rayon::prelude::*;
@@ -115,7 +116,7 @@ pub(crate) fn by_blocks(
         upper_bound: a_priori,
         dual: None,
         rays: None,
-        pricing: "blocks",
+        pricing: Route::Blocks,
         iterations: 0,
         rays_priced: 0,
         converged,

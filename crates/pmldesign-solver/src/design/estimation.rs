@@ -25,6 +25,7 @@ use crate::reference::literature::{Level, best_size, subset_mechanism};
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
+use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher};
 use pmldesign_model::measures::NotionLevels;
@@ -79,7 +80,7 @@ struct Iterate {
     rays_priced: u64,
     converged: bool,
     /// How the last LP priced its rays (a reader re-prices its dual the same way).
-    pricing: String,
+    pricing: Route,
 }
 
 impl Iterate {
@@ -94,7 +95,7 @@ impl Iterate {
             rays_priced: 0,
             converged: false,
             // The best baseline, until an LP prices the linearisation.
-            pricing: "baseline".into(),
+            pricing: Route::Baseline,
         }
     }
 
@@ -105,7 +106,7 @@ impl Iterate {
         self.rays_priced += s.rays_priced;
         self.bound = s.certificate.upper_bound;
         self.dual = s.certificate.dual.clone();
-        self.pricing = s.pricing.clone();
+        self.pricing = s.pricing;
     }
 }
 

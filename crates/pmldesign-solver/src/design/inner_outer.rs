@@ -13,6 +13,7 @@ use crate::pricing::branch_bound::{BoxCut, Levels, TwoLevel, Union};
 use crate::pricing::labels::Slice;
 use crate::settings::{LossMethod, Settings};
 use crate::solution::design::DesignStatus;
+use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1};
 use pmldesign_model::UncertaintySet;
 
@@ -106,7 +107,7 @@ impl PastProposition2 {
         opt.iterations += bound.iterations;
         opt.converged &= bound.converged;
         opt.rays_priced += bound.rays_priced;
-        opt.pricing = "branch_and_bound_inner_outer";
+        opt.pricing = Route::BranchAndBoundInnerOuter;
         Ok(opt)
     }
 }
@@ -123,7 +124,7 @@ impl PastProposition2 {
         epsilon: f64,
         settings: &Settings,
     ) -> Option<Self> {
-        let UncertaintySet::L1Ball { center, beta } = set else {
+        let UncertaintySet::L1Ball { center, beta, .. } = set else {
             return None;
         };
         let prop2 = *beta < 2.0 * center.min_mass();

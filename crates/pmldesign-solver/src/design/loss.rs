@@ -112,6 +112,7 @@ use crate::settings::LossMethod;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::{LossDesign, LossDual};
+use crate::solution::route::Route;
 use crate::verify::loss::DualPoint;
 use ndarray::{Array2, Axis};
 use pmldesign_model::notion::check_epsilon;
@@ -175,6 +176,8 @@ pub(crate) fn stopped_or(converged: bool, status: DesignStatus) -> DesignStatus 
 /// A loss LP's answer before it is measured and certified.
 pub(crate) struct Solved {
     pub method: LossMethod,
+    /// The route that ran ([`crate::Route`]).
+    pub route: Route,
     pub mechanism: Mechanism,
     pub lower_bound: f64,
     /// The dual behind `lower_bound`, if an LP proved it.
@@ -202,6 +205,7 @@ impl Solved {
         LossDesign {
             status,
             method: self.method,
+            route: self.route,
             epsilon,
             loss_name: loss.name().to_string(),
             mechanism: self.mechanism,
@@ -224,6 +228,7 @@ pub(crate) fn cheapest_labels(d: &Array2<f64>, c: &Array2<f64>) -> Result<Solved
     }
     Ok(Solved {
         method: LossMethod::ClosedForm,
+        route: Route::None,
         mechanism: Mechanism::new(w)?,
         lower_bound: free_lower_bound(c),
         dual: None,
@@ -242,6 +247,7 @@ pub(crate) fn constant_guess(c: &Array2<f64>) -> Result<Solved> {
     w.column_mut(y).fill(1.0);
     Ok(Solved {
         method: LossMethod::ClosedForm,
+        route: Route::None,
         mechanism: Mechanism::new(w)?,
         lower_bound: cost,
         dual: None,
@@ -375,6 +381,7 @@ fn direct(
         Ok(dual) => Ok(direct_solved(cons, c, mechanism, dual)),
         Err(_) if stopped() => Ok(Solved {
             method: LossMethod::Direct,
+            route: Route::DirectLp,
             mechanism,
             lower_bound: free_lower_bound(c),
             dual: None,
@@ -389,6 +396,9 @@ fn direct(
 /// it loses less), bounded by column generation's dual. A round the clock
 /// stopped may leave an iterate that does not clean (a zero row): then the
 /// constant guess, still bounded by that dual.
+/// Recorded as what ran: [`Route::LabelGeneration`], with
+/// [`LossMethod::ColumnGeneration`], the method of its dual (re-checked on
+/// reading over the same slice).
 fn by_labels(
     set: &UncertaintySet,
     epsilon: f64,
@@ -403,13 +413,14 @@ fn by_labels(
         iterations: g.rounds,
         converged,
     };
-    let mut solved = match result.solved(LossMethod::Direct, set, epsilon, c, DesignStatus::Optimal)
-    {
+    let method = LossMethod::ColumnGeneration;
+    let mut solved = match result.solved(method, set, epsilon, c, DesignStatus::Optimal) {
         Ok(solved) => solved,
         Err(_) if !converged => Solved {
             lower_bound: (-g.dual.bound).max(free_lower_bound(c)),
             dual: Some(LossDual::ColumnGeneration(g.dual)),
             iterations: g.rounds,
+            method,
             ..stopped_direct(c)?
         },
         Err(e) => return Err(e),
@@ -419,6 +430,7 @@ fn by_labels(
     {
         solved.mechanism = m;
     }
+    solved.route = Route::LabelGeneration;
     Ok(solved)
 }
 
@@ -432,6 +444,7 @@ fn direct_solved(
     let dual = repaired(cons, c, dual);
     Solved {
         method: LossMethod::Direct,
+        route: Route::DirectLp,
         mechanism,
         lower_bound: dual.bound.max(free_lower_bound(c)),
         dual: Some(LossDual::Direct(dual)),
@@ -494,6 +507,7 @@ fn left(deadline: std::time::Instant) -> std::time::Duration {
 pub(crate) fn stopped_direct(c: &Array2<f64>) -> Result<Solved> {
     Ok(Solved {
         method: LossMethod::Direct,
+        route: Route::DirectLp,
         lower_bound: free_lower_bound(c),
         status: DesignStatus::TimeLimit,
         ..constant_guess(c)?
@@ -511,7 +525,7 @@ fn exact_ball(
     settings: &crate::Settings,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Option<Solved>> {
-    let UncertaintySet::L1Ball { center, beta } = set else {
+    let UncertaintySet::L1Ball { center, beta, .. } = set else {
         return Ok(None);
     };
     let wanted = match settings.loss_method {

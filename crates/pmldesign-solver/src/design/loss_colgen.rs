@@ -13,6 +13,7 @@ use crate::settings::LossMethod;
 use crate::solution::certificate::DualCertificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::LossDual;
+use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1};
 use pmldesign_model::UncertaintySet;
 
@@ -42,6 +43,10 @@ impl ColumnGenerationResult {
     ) -> Result<Solved> {
         Ok(Solved {
             method,
+            route: match method {
+                LossMethod::InnerOuter => Route::ColumnGenerationInnerOuter,
+                _ => Route::ColumnGeneration,
+            },
             mechanism: clean(self.w, set, epsilon)?,
             lower_bound: self.lower_bound.max(free_lower_bound(c)),
             dual: self.dual.map(LossDual::ColumnGeneration),

@@ -31,6 +31,7 @@ use crate::settings::LossMethod;
 use crate::solution::certificate::Certificate;
 use crate::solution::design::DesignStatus;
 use crate::solution::loss::LossDesign;
+use crate::solution::route::Route;
 use ndarray::{Array2, Axis};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, Metric, ModelError, Notion, UncertaintySet};
@@ -125,6 +126,7 @@ fn from_column_generation(
 ) -> Result<Solved> {
     Ok(Solved {
         method: LossMethod::ColumnGeneration,
+        route: Route::ColumnGeneration,
         mechanism: clean_columns(lifted(cg.w, notion)?)?,
         lower_bound: cg
             .lower_bound
@@ -178,6 +180,7 @@ fn direct(
         Err(_) if stopped() => {
             return Ok(Solved {
                 method: LossMethod::Direct,
+                route: Route::DirectLp,
                 mechanism,
                 lower_bound: crate::objective::loss::free_lower_bound(c),
                 dual: None,
@@ -196,6 +199,7 @@ fn direct(
     };
     Ok(Solved {
         method: LossMethod::Direct,
+        route: Route::DirectLp,
         mechanism,
         lower_bound: bound.max(crate::objective::loss::free_lower_bound(c)),
         dual: Some(crate::solution::loss::LossDual::Notion(dual)),

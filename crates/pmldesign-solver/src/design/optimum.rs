@@ -13,6 +13,7 @@ use crate::pricing::enumerated::MaterialisedRays;
 use crate::reference::structured::StructuredBaseline;
 use crate::settings::Settings;
 use crate::solution::certificate::DualCertificate;
+use crate::solution::route::Route;
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::Mechanism;
 use pmldesign_model::linalg::least_squares;
@@ -29,8 +30,9 @@ pub struct Optimum {
     pub dual: Option<DualCertificate>,
     /// Number of extreme rays of the cone, when counted.
     pub rays: Option<u64>,
-    /// `"branch_and_bound"`, `"enumeration"`, `"blocks"`, `"baseline"` or `"none"`.
-    pub pricing: &'static str,
+    /// How the rays were priced: branch and bound (inner/outer past Prop 2),
+    /// enumeration, blocks, the baseline, or none.
+    pub pricing: Route,
     /// Pricing passes.
     pub iterations: usize,
     /// Rays priced over all passes.
@@ -57,7 +59,7 @@ impl Optimum {
             upper_bound: bound,
             dual: None,
             rays: None,
-            pricing: "baseline",
+            pricing: Route::Baseline,
             iterations: 0,
             rays_priced: 0,
             converged: false,
@@ -73,7 +75,7 @@ impl Optimum {
             upper_bound: u,
             dual: None,
             rays: Some(0),
-            pricing: "none",
+            pricing: Route::None,
             iterations: 0,
             rays_priced: 0,
             converged: true,
@@ -180,7 +182,7 @@ pub fn optimise(
         upper_bound,
         dual: Some(dual),
         rays: None,
-        pricing: "enumeration",
+        pricing: Route::Enumeration,
         iterations: sol.iterations,
         rays_priced: sol.rays_priced,
         converged: sol.converged,

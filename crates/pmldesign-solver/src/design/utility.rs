@@ -19,6 +19,7 @@ use crate::reference::structured::beating;
 use crate::settings::{PricingMethod, Settings};
 use crate::solution::certificate::Certificate;
 use crate::solution::design::{Design, DesignStatus, Run};
+use crate::solution::route::Route;
 use ndarray::ArrayView1;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::notion::check_epsilon;
@@ -174,8 +175,8 @@ fn certified_design(
         (mechanism, utility_value) = (b.mechanism.clone(), b.utility);
         // Blocks coupled at the limit prove nothing of their own (no dual): the
         // design is the baseline, bounded a priori, and says so.
-        if opt.dual.is_none() && pricing == "blocks" {
-            pricing = "baseline";
+        if opt.dual.is_none() && pricing == Route::Blocks {
+            pricing = Route::Baseline;
         }
     }
     let mut certificate = Certificate::check_notion_feasible(
@@ -192,7 +193,7 @@ fn certified_design(
     };
     let run = Run {
         rays: opt.rays,
-        pricing: pricing.to_string(),
+        pricing,
         iterations: opt.iterations,
         rays_priced: opt.rays_priced,
     };
@@ -223,7 +224,7 @@ pub fn optimise_in_cone(
         if let Some(oracle) = pricing_oracle(cone, reference, utility, deadline) {
             let settings = &with_smoothing(cone, settings);
             let mut opt = optimise(&*oracle, reference, utility, a_priori, settings, progress)?;
-            opt.pricing = "branch_and_bound";
+            opt.pricing = Route::BranchAndBound;
             if matches!(
                 cone,
                 ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. }

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 /// A loss `d(x, y) >= 0` for guessing label y when the secret is x.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Loss {
     /// `1[x != y]`: the expected loss is the probability of a wrong guess.
     Hamming,

@@ -114,6 +114,7 @@ impl<U: Utility + ?Sized> Utility for &U {
 /// reference prior), which lets pricing bound mu over sets of rays without
 /// enumerating them (docs/theory.md, "Pricing by branch and bound").
 #[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
 pub enum Separable {
     /// `mu(c) = sum_x p_x f(c_x)` on the slice, with f convex: every f-information.
     FInformation(fn(f64) -> f64),

@@ -80,7 +80,7 @@ impl<'a> ExactBallLoss<'a> {
         c: &'a Array2<f64>,
         deadline: Option<Instant>,
     ) -> Option<Self> {
-        let UncertaintySet::L1Ball { center, beta } = set else {
+        let UncertaintySet::L1Ball { center, beta, .. } = set else {
             return None;
         };
         if *beta < 2.0 * center.min_mass() {

@@ -61,6 +61,7 @@ pub const SPLIT_BUDGET: usize = 24;
 /// How a record is released.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RecordMode {
     /// The better of `joint` and `compose` when the product alphabet has at most
     /// [`AUTO_JOINT_CELLS`] combinations (within `max_cells`), every one observed

@@ -208,7 +208,7 @@ pub(crate) fn check(
 /// estimate, equal to the ball's; the simpler route's level, leakage and utility
 /// re-measured, and its mechanism private for the estimate at its level.
 fn guarantee(g: &Guarantee, d: &Design, value: &dyn Fn(&Mechanism) -> f64) -> Result<()> {
-    let UncertaintySet::L1Ball { center, beta } = &d.uncertainty else {
+    let UncertaintySet::L1Ball { center, beta, .. } = &d.uncertainty else {
         return Err(refused(
             "guarantee",
             "a sample guarantee",

@@ -5,6 +5,7 @@ use crate::objective::loss::Loss;
 use crate::reference::baseline::Baselines;
 use crate::solution::certificate::Certificate;
 use crate::solution::claims::altered;
+use crate::solution::route::Route;
 use ndarray::Array2;
 use ndarray::ArrayView1;
 use pmldesign_model::measures::{self as density};
@@ -14,6 +15,7 @@ use serde::Serialize;
 /// How the design was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DesignStatus {
     /// The LP optimum over the extreme rays, certified by its dual bound.
     Optimal,
@@ -35,6 +37,17 @@ pub enum DesignStatus {
 }
 
 impl DesignStatus {
+    /// The status in the words of the design file (`optimal`, `time_limit`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DesignStatus::Optimal => "optimal",
+            DesignStatus::NoPrivacyNeeded => "no_privacy_needed",
+            DesignStatus::TimeLimit => "time_limit",
+            DesignStatus::Interrupted => "interrupted",
+            DesignStatus::GapLimit => "gap_limit",
+        }
+    }
+
     /// The status of a mechanism of utility `value` certified within `gap` of the
     /// optimum: [`DesignStatus::Optimal`] only within
     /// `max(1e-9 |value|, 1e-15)` ([`crate::tolerance::OPTIMALITY_GAP`]), else
@@ -112,12 +125,8 @@ pub struct Design {
     /// Rays priced over all passes (enumeration), or search nodes visited
     /// (branch and bound).
     pub rays_priced: u64,
-    /// `"branch_and_bound"`, `"enumeration"`, `"direct_lp"` (a loss),
-    /// `"blocks"` (assembled from designs of blocks of the inputs, docs/theory.md
-    /// §4e), `"baseline"` (the best structured baseline: the time limit was spent
-    /// before the search began, or before the blocks beat it) or `"none"` when no
-    /// LP was needed.
-    pub pricing: String,
+    /// The route that reached the mechanism (every value in [`Route`]).
+    pub pricing: Route,
 }
 
 /// How the solver reached a design (the file's `solver`).
@@ -125,8 +134,8 @@ pub struct Design {
 pub(crate) struct Run {
     /// Extreme rays of the cone, when counted.
     pub(crate) rays: Option<u64>,
-    /// How rays were priced (`branch_and_bound`, `enumeration`, `direct_lp`, ...).
-    pub(crate) pricing: String,
+    /// The route that reached the mechanism.
+    pub(crate) pricing: Route,
     /// Pricing passes (or LPs).
     pub(crate) iterations: usize,
     /// Rays priced over all passes.

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// "Checking a stored design").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "lp", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum LossDual {
     /// Column generation: the dual of the LP over columns of the slice with
     /// `mu(v) = max_y -c[:, y] . v`, so `-bound` is at most the loss (for the
@@ -66,6 +67,10 @@ pub struct LossDesign {
     /// How it was solved ([`LossMethod::Direct`], [`LossMethod::ColumnGeneration`]
     /// or [`LossMethod::ClosedForm`]).
     pub method: LossMethod,
+    /// The route that ran (the file's `solver.pricing`): the method, or label
+    /// generation under [`LossMethod::Auto`].
+    #[serde(skip)]
+    pub route: crate::solution::route::Route,
     /// The target level eps.
     pub epsilon: f64,
     /// Name of the loss ([`Loss::name`]).

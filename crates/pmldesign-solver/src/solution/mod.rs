@@ -13,4 +13,5 @@ pub(crate) mod loss;
 pub(crate) mod provenance;
 pub(crate) mod public;
 pub(crate) mod record;
+pub(crate) mod route;
 pub(crate) mod simulated;

@@ -1,7 +1,7 @@
 //! The serialised form of a [`Design`]: the JSON object of
 //! `pml design --format json` (the Python package's `Design.to_dict()` is the
-//! same). Reading one back rebuilds the set through its checked constructors
-//! and re-measures the mechanism under the stated notion over the whole set
+//! same). Reading one back checks the set as its constructors do (as reading
+//! it from JSON already did) and re-measures the mechanism under the stated notion over the whole set
 //! ([`Certificate::check_notion_feasible`]), so a stored design that was edited
 //! into a leaky one is refused, never trusted. `schemas/design.schema.json`
 //! describes this layout for other tools; a field added here goes there too
@@ -20,6 +20,7 @@ use crate::solution::design::{envelope_bounds, per_output};
 use crate::solution::estimation::Estimation;
 use crate::solution::guarantee::Guarantee;
 use crate::solution::provenance::Provenance;
+use crate::solution::route::Route;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use serde::{Deserialize, Serialize, Serializer};
@@ -61,7 +62,7 @@ struct SolverRecord {
     extreme_rays: Option<u64>,
     pricing_passes: usize,
     rays_priced: u64,
-    pricing: String,
+    pricing: Route,
 }
 
 /// The JSON layout, key by key. A key it does not know is refused by name (a
@@ -233,7 +234,8 @@ impl DesignRecord {
             )
             .into());
         }
-        let set = rebuild(self.uncertainty.clone())?;
+        self.uncertainty.validate()?;
+        let set = self.uncertainty.clone();
         self.check_shape(&set)?;
         let value = self.utility_function(&set)?;
         let mut design = self.measured(set, &*value)?;
@@ -351,7 +353,7 @@ impl DesignRecord {
             rays: self.solver.extreme_rays,
             iterations: self.solver.pricing_passes,
             rays_priced: self.solver.rays_priced,
-            pricing: self.solver.pricing.clone(),
+            pricing: self.solver.pricing,
         })
     }
 
@@ -390,13 +392,3 @@ pub(crate) const LOSS_UTILITY_NAME: &str = "loss";
 
 /// A design's objective as a function of a mechanism.
 type Objective<'a> = Box<dyn Fn(&Mechanism) -> f64 + Sync + 'a>;
-
-/// The set through its checked constructors.
-fn rebuild(set: UncertaintySet) -> pmldesign_model::Result<UncertaintySet> {
-    Ok(match set {
-        // Priors are checked as they are read.
-        UncertaintySet::Known { prior } => UncertaintySet::known(prior),
-        UncertaintySet::L1Ball { center, beta } => UncertaintySet::l1_ball(center, beta)?,
-        UncertaintySet::Polytope { vertices } => UncertaintySet::polytope(vertices)?,
-    })
-}

@@ -18,6 +18,7 @@ use crate::solution::certificate::DualCertificate;
 use crate::solution::claims::agree;
 use crate::solution::claims::altered;
 use crate::solution::design::{Design, DesignStatus};
+use crate::solution::route::Route;
 use crate::tolerance::value_tolerance;
 use crate::tolerance::{OPTIMALITY_GAP, gap_allowance};
 use ndarray::Array1;
@@ -29,6 +30,7 @@ use serde::Serialize;
 /// Over which rays a stored dual was re-priced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Repricing {
     /// Every ray of the design's own cone (or, for a loss, its LP exactly).
     Exact,
@@ -184,7 +186,7 @@ impl Design {
         if levels.into_iter().flatten().any(|l| l > MAX_DESIGN_LEVEL) {
             return Ok((None, Repricing::Skipped));
         }
-        let inner_outer = self.pricing == "branch_and_bound_inner_outer";
+        let inner_outer = matches!(self.pricing, Route::BranchAndBoundInnerOuter);
         // Pruned at the stated reduced cost: a ray above it is found (or its
         // node left open, and the claim refused), and a search no finer than
         // the claim needs never stops at its node budget with a looser bound

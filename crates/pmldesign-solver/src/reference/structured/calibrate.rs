@@ -88,5 +88,7 @@ pub(crate) fn headline(levels: &NotionLevels, notion: &Notion) -> f64 {
         Notion::Lip { .. } => levels.lip(),
         Notion::Ldp { .. } => levels.ldp,
         Notion::Metric { .. } => levels.metric.unwrap_or(f64::INFINITY),
+        // A notion these levels do not measure meets no level.
+        _ => f64::INFINITY,
     }
 }

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 /// A family of structured mechanisms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Family {
     /// K groups of balanced reference mass (LPT), the group released.
     BalancedPartition,
@@ -187,7 +188,7 @@ fn candidate_jobs<'s>(c: &Problem<'s>, r: &Array1<f64>, lpt: &partition::Balance
     jobs.extend(cover_jobs(c, r, lpt));
     let Problem(set, notion, scorer) = *c;
     let n = set.len();
-    if let (UncertaintySet::Known { prior }, Notion::Pml { epsilon }) = (set, notion) {
+    if let (UncertaintySet::Known { prior, .. }, Notion::Pml { epsilon }) = (set, notion) {
         jobs.push(Box::new(move || {
             let m = high_privacy(prior, *epsilon).ok()?;
             scored(Family::HighPrivacy, (n, 0, 1.0), m, scorer)

@@ -9,29 +9,50 @@ use crate::ranking::{by_few_levels, in_order_until};
 use ndarray::{Array1, ArrayView1, ArrayView2};
 use serde::Serialize;
 
+mod checks;
+mod raw;
+
 /// Default limit on the number of vertices materialised for `B_beta(p^) ∩ simplex`.
 pub const DEFAULT_VERTEX_LIMIT: usize = 200_000;
 
 /// The set of priors over which leakage is guaranteed.
+///
+/// Every value is valid ([`UncertaintySet::validate`]): the variants cannot be
+/// built outside this crate (build them with [`UncertaintySet::known`],
+/// [`UncertaintySet::l1_ball`] or [`UncertaintySet::polytope`]), and reading
+/// one from JSON checks it as those constructors do.
+///
+/// ```compile_fail
+/// use pmldesign_model::{Prior, UncertaintySet};
+/// let center = Prior::new(vec![0.5, 0.5]).unwrap();
+/// let _ = UncertaintySet::L1Ball { center, beta: -0.5 };
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    try_from = "raw::RawSet"
+)]
 pub enum UncertaintySet {
     /// A single, known prior.
+    #[non_exhaustive]
     Known {
         /// The prior.
         prior: Prior,
     },
     /// Every prior Q in the simplex with `||Q - center||_1 <= beta` (\[E\] Sec. III).
+    #[non_exhaustive]
     L1Ball {
         /// The estimate `p^` at the centre (a mass may be 0: a category never
         /// observed; every prior of the ball near it still counts).
-        #[serde(deserialize_with = "crate::prior::center_from_vec")]
         center: Prior,
         /// The l1 radius.
         beta: f64,
     },
     /// The convex hull of the given distributions (\[E\] Cor 1). Vertices may lie on
     /// the boundary of the simplex.
+    #[non_exhaustive]
     Polytope {
         /// The vertices, each a probability vector.
         vertices: Vec<Vec<f64>>,
@@ -62,43 +83,28 @@ impl UncertaintySet {
 
     /// The l1 ball of radius `beta > 0` around `center`, intersected with the simplex.
     pub fn l1_ball(center: Prior, beta: f64) -> Result<Self> {
-        if !beta.is_finite() || beta <= 0.0 {
-            return Err(ModelError::invalid(
-                "beta",
-                beta,
-                "the l1 radius must be a finite number > 0",
-                "omit beta for a known prior, or pass a radius such as 0.01",
-            ));
-        }
-        Ok(UncertaintySet::L1Ball { center, beta })
+        let set = UncertaintySet::L1Ball { center, beta };
+        set.validate()?;
+        Ok(set)
     }
 
     /// The convex hull of `vertices`, each a probability vector of the same length.
     pub fn polytope(vertices: Vec<Vec<f64>>) -> Result<Self> {
-        let n = vertices.first().map_or(0, Vec::len);
-        if vertices.is_empty() || n < 2 {
-            return Err(ModelError::invalid(
-                "vertices",
-                vertices.len(),
-                "a polytope of priors needs at least one vertex on at least 2 symbols",
-                "list the extreme priors of the set",
-            ));
+        let set = UncertaintySet::Polytope { vertices };
+        set.validate()?;
+        Ok(set)
+    }
+
+    /// Checks what the constructors check: a ball's radius finite and `> 0`, a
+    /// polytope's vertices probability vectors of one length (at least 2). A
+    /// prior is valid by construction. The constructors, reading from JSON and
+    /// every solve call it, so no invalid set is designed for.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            UncertaintySet::Known { .. } => Ok(()),
+            UncertaintySet::L1Ball { beta, .. } => checks::beta(*beta),
+            UncertaintySet::Polytope { vertices } => checks::vertices(vertices),
         }
-        for (k, v) in vertices.iter().enumerate() {
-            let sum: f64 = v.iter().sum();
-            if v.len() != n
-                || v.iter().any(|x| !x.is_finite() || *x < 0.0)
-                || (sum - 1.0).abs() > crate::prior::PRIOR_SUM_TOLERANCE
-            {
-                return Err(ModelError::invalid(
-                    format!("vertices[{k}]"),
-                    crate::prior::format_list(v),
-                    format!("is not a probability vector on {n} symbols"),
-                    "give non-negative masses summing to 1, one per symbol",
-                ));
-            }
-        }
-        Ok(UncertaintySet::Polytope { vertices })
     }
 
     /// Alphabet size N.
@@ -474,6 +480,27 @@ mod tests {
     use super::*;
     use approx::assert_abs_diff_eq;
     use ndarray::array;
+
+    /// A value built past the constructors is refused by `validate` with
+    /// their error.
+    #[test]
+    fn validate_refuses_what_the_constructors_refuse() {
+        let center = Prior::new(vec![0.5, 0.5]).unwrap();
+        for beta in [-0.5, 0.0, f64::NAN, f64::INFINITY] {
+            let set = UncertaintySet::L1Ball {
+                center: center.clone(),
+                beta,
+            };
+            let want = UncertaintySet::l1_ball(center.clone(), beta).unwrap_err();
+            assert_eq!(set.validate().unwrap_err().to_string(), want.to_string());
+        }
+        let vertices = vec![vec![1.5, -0.3, -0.2]];
+        let set = UncertaintySet::Polytope {
+            vertices: vertices.clone(),
+        };
+        let want = UncertaintySet::polytope(vertices).unwrap_err();
+        assert_eq!(set.validate().unwrap_err().to_string(), want.to_string());
+    }
 
     #[test]
     fn ball_min_dot_small_beta_closed_form() {
