@@ -35,6 +35,50 @@ pub fn check_alphabet(n: usize) -> Result<(), SolverError> {
     .into())
 }
 
+/// Seconds per entry of an N x N matrix of the work a loss or estimation design
+/// does whatever its time limit (the baselines, two randomized-response
+/// matrices, its N x N mechanism's certificate, writing): 8 to 10.5 s measured
+/// at N = 4096 for designs the limit stopped at once (2-core machine, load 5).
+pub const FIXED_SECONDS_PER_ENTRY: f64 = 6e-7;
+
+/// [`FIXED_SECONDS_PER_ENTRY`] for a utility's design (few outputs): 2.5 to
+/// 3.5 s measured at N = 4096.
+pub const FIXED_SECONDS_PER_ENTRY_UTILITY: f64 = 2.2e-7;
+
+/// The smallest time limit a design over `n` inputs can keep (return within
+/// `1.1 T + 0.5 s`), given its fixed work per entry of an N x N matrix:
+/// 0 up to about 900 inputs, 8.7 s at N = 4096 for a loss.
+pub fn smallest_time_limit(n: usize, per_entry: f64) -> std::time::Duration {
+    let fixed = per_entry * (n * n) as f64;
+    std::time::Duration::from_secs_f64(((fixed - 0.5) / 1.1).max(0.0))
+}
+
+/// Refuses a time limit that a design over `n` inputs cannot keep
+/// ([`smallest_time_limit`]) before any work, naming the smallest that can be.
+pub fn check_time_limit(
+    limit: Option<std::time::Duration>,
+    n: usize,
+    per_entry: f64,
+) -> Result<(), SolverError> {
+    let least = smallest_time_limit(n, per_entry);
+    let Some(t) = limit.filter(|&t| t < least) else {
+        return Ok(());
+    };
+    let fixed = per_entry * (n * n) as f64;
+    Err(pmldesign_model::ModelError::invalid(
+        "time_limit",
+        format!("{} s", t.as_secs_f64()),
+        format!(
+            "a design over {n} inputs does about {fixed:.1} s of fixed work (baselines, certificate, writing its matrices), more than the limit allows"
+        ),
+        format!(
+            "give a time limit of at least {:.1} s",
+            (least.as_secs_f64() * 10.0).ceil() / 10.0
+        ),
+    )
+    .into())
+}
+
 /// The most bytes a file holding one matrix of [`MAX_ALPHABET`] inputs and outputs
 /// (or a design of it, with its certificate and baselines, about three matrices)
 /// may take: 40 characters a number, and 1 MiB for the rest.
@@ -279,6 +323,38 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
 mod tests {
     use super::*;
     use pmldesign_model::Prior;
+    use std::time::Duration;
+
+    /// A limit below the fixed work of N = 4096 is refused naming the field and
+    /// the smallest limit kept; small alphabets take any limit.
+    #[test]
+    fn a_limit_that_cannot_be_kept_is_refused_up_front() {
+        let e = check_time_limit(Some(Duration::from_secs(2)), 4096, FIXED_SECONDS_PER_ENTRY)
+            .unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("invalid time_limit = 2 s"), "{text}");
+        assert!(text.contains("at least 8.7 s"), "{text}");
+        assert!(e.is_input_error());
+        assert!(
+            check_time_limit(Some(Duration::from_secs(9)), 4096, FIXED_SECONDS_PER_ENTRY).is_ok()
+        );
+        assert!(check_time_limit(None, 4096, FIXED_SECONDS_PER_ENTRY).is_ok());
+        assert!(
+            check_time_limit(Some(Duration::from_nanos(1)), 900, FIXED_SECONDS_PER_ENTRY).is_ok()
+        );
+        let least = smallest_time_limit(4096, FIXED_SECONDS_PER_ENTRY);
+        assert!(check_time_limit(Some(least), 4096, FIXED_SECONDS_PER_ENTRY).is_ok());
+        assert!(
+            check_time_limit(
+                Some(Duration::from_secs(3)),
+                4096,
+                FIXED_SECONDS_PER_ENTRY_UTILITY
+            )
+            .is_ok()
+        );
+        let kept = 1.1 * least.as_secs_f64() + 0.5;
+        assert!(kept >= FIXED_SECONDS_PER_ENTRY * 4096.0 * 4096.0 - 1e-9);
+    }
 
     /// A ball reaching the simplex's boundary at eps = 0.8 with a smallest
     /// mass of 2e-3: only the cancellation rule applies to it.

@@ -207,6 +207,11 @@ impl<'a> Problem<'a> {
             Priors::Sample(sample) => sample.estimate.len(),
         };
         crate::limits::check_alphabet(n)?;
+        let fixed = match self.objective {
+            Objective::Utility(_) => crate::limits::FIXED_SECONDS_PER_ENTRY_UTILITY,
+            _ => crate::limits::FIXED_SECONDS_PER_ENTRY,
+        };
+        crate::limits::check_time_limit(self.settings.column_generation.time_limit, n, fixed)?;
         let Some(notion) = self.notion.clone() else {
             return Err(missing_level());
         };
