@@ -54,7 +54,8 @@ impl From<SolverError> for Error {
             SolverError::Certificate(_) | SolverError::NumericalLimit { .. } => {
                 Failure::Verification
             }
-            SolverError::Lp(_) => Failure::Internal,
+            // An LP backend's failure, or a kind added after these.
+            _ => Failure::Internal,
         };
         Error::Failed(kind, e.to_string())
     }
@@ -64,8 +65,7 @@ impl From<SolverError> for Error {
 /// level lets every input be estimated: the one model error naming the
 /// estimation utility as its value (a name the options accepted before solving).
 fn is_infeasible(e: &ModelError) -> bool {
-    let ModelError::Invalid { field, value, .. } = e;
-    field == "utility" && value == "estimation"
+    matches!(e, ModelError::Invalid { field, value, .. } if field == "utility" && value == "estimation")
 }
 
 impl From<ModelError> for Error {
