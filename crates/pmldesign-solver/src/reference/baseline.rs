@@ -145,7 +145,7 @@ pub fn randomized_response_baselines(
 /// Every baseline of a design of `notion` over `set`: randomized response and
 /// the structured mechanisms. `value` is the design's objective; for a loss
 /// design `loss` is its matrix, and structured mechanisms release their
-/// outputs' best guesses ([`crate::reference::guesses`]).
+/// outputs' best guesses (`guesses`, docs/theory.md §4c).
 pub fn baselines(
     set: &UncertaintySet,
     notion: &Notion,

@@ -78,7 +78,7 @@ pub struct StructuredBaseline {
     /// file only up to 65,536 entries, N K (a cover at N = 2048 has N^2:
     /// 97 MB of JSON); a reader re-derives it all the same, and after reading a
     /// file that left it out holds the placeholder ([`StructuredBaseline::has_matrix`]).
-    /// A loss baseline past [`MATERIALISED_ENTRIES`] holds the placeholder too
+    /// A loss baseline past 2^20 entries (N > 1024) holds the placeholder too
     /// ([`StructuredBaseline::released`] builds it).
     #[serde(skip_serializing_if = "too_large_to_state", default = "unread_matrix")]
     pub mechanism: Mechanism,
