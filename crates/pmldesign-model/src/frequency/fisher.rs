@@ -81,22 +81,34 @@ pub(crate) fn asymptotic_error_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Opt
 /// 134 MB matrices and seconds each at N = 4096. Every output's probability
 /// is positive (checked by the caller).
 fn randomized_response_trace(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Option<f64> {
-    let n = m.nrows();
-    if n < 2 || m.ncols() != n {
+    if !randomized_response_form(m) {
         return None;
     }
-    let (d, o) = (m[[0, 0]], m[[0, 1]]);
-    let fits = m
-        .indexed_iter()
-        .all(|((x, y), &v)| v == if x == y { d } else { o });
-    if !fits || d <= o {
-        return None;
-    }
+    let (n, d, o) = (m.nrows(), m[[0, 0]], m[[0, 1]]);
     let (alpha, beta, nf) = (d - o, o, n as f64);
     let total = alpha + nf * beta;
     let gamma = beta / total;
     let mass: f64 = p.sum();
     Some(mass * total * (1.0 - 2.0 * gamma + nf * gamma * gamma) / (alpha * alpha))
+}
+
+/// Whether `w` is k-ary randomized response's form: square with at least two
+/// inputs, every diagonal entry equal, every other entry equal and smaller
+/// (its error then has a closed form, O(N^2) where the general route is O(N^3)).
+pub fn is_randomized_response(w: &Mechanism) -> bool {
+    randomized_response_form(w.matrix())
+}
+
+/// [`is_randomized_response`] of a matrix.
+fn randomized_response_form(m: ArrayView2<f64>) -> bool {
+    let n = m.nrows();
+    if n < 2 || m.ncols() != n {
+        return false;
+    }
+    let (d, o) = (m[[0, 0]], m[[0, 1]]);
+    d > o
+        && m.indexed_iter()
+            .all(|((x, y), &v)| v == if x == y { d } else { o })
 }
 
 /// Standard errors of the maximum-likelihood estimate `p` from `rows` released

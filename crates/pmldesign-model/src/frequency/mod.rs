@@ -49,7 +49,7 @@ use crate::mechanism::Mechanism;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
-pub use fisher::{asymptotic_error, fisher_information, inverse_fisher};
+pub use fisher::{asymptotic_error, fisher_information, inverse_fisher, is_randomized_response};
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;

@@ -27,7 +27,7 @@ use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
-use pmldesign_model::frequency::{fisher_information, inverse_fisher};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
@@ -182,7 +182,8 @@ fn starting_point(
     };
     candidates
         .filter(|(m, value)| value.is_finite() && meets(m))
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(std::cmp::Ordering::Greater))
+        // The highest value; the first of equal ones (`min_by` keeps the first).
+        .min_by(|a, b| b.1.total_cmp(&a.1))
         .map(|(m, value)| (m.clone(), value))
         .ok_or_else(|| {
             ModelError::invalid(
@@ -428,15 +429,6 @@ pub const SCORED_SQUARE_UP_TO: usize = 1024;
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
 fn scored(m: &Mechanism) -> bool {
     m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || is_randomized_response(m)
-}
-
-/// Whether `m` is square with every diagonal entry equal and every other equal.
-fn is_randomized_response(m: &Mechanism) -> bool {
-    let w = m.matrix();
-    let (d, o) = (w[[0, 0]], w.get([0, 1]).copied().unwrap_or(0.0));
-    w.nrows() == w.ncols()
-        && w.indexed_iter()
-            .all(|((x, y), &v)| v == if x == y { d } else { o })
 }
 
 /// `tr(j^-1)` (infinite where j is singular).
