@@ -57,12 +57,35 @@ pub const PASS_SECONDS_PER_RAY_ENTRY: f64 = 1e-9;
 /// at N = 24. A Frank-Wolfe step starts only when the loop's time left covers
 /// it (a rule on N and the time left, documented in docs/benchmarks.md);
 /// otherwise the design stops with the point it has.
-fn lp_setup(n: usize) -> std::time::Duration {
+fn lp_setup(set: &UncertaintySet, notion: &Notion) -> std::time::Duration {
+    let n = set.len();
+    if searched(set, notion) {
+        let cube = (n as f64).powi(3);
+        return std::time::Duration::from_secs_f64(SEARCH_SECONDS_PER_CUBE * cube);
+    }
     let subsets = (n as f64).exp2();
     let pass = PASS_SECONDS_PER_RAY_ENTRY * subsets / 2.0 * (n as f64).powi(3);
     // Past 2^1024 subsets the seconds overflow to infinity: no LP ever fits.
     std::time::Duration::try_from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass)
         .unwrap_or(std::time::Duration::MAX)
+}
+
+/// Seconds per cubed input of one design LP priced by ascent (past
+/// enumeration: [`searched`]) before it can help: the majorants' two
+/// eigenvalue problems and factorisations, and `tr J^-1` of the mixture.
+pub const SEARCH_SECONDS_PER_CUBE: f64 = 2e-8;
+
+/// Whether the design LPs of the linearisation are priced by ascent with
+/// separable majorants (`pricing::quadratic`): eps-PML for a known prior past
+/// [`crate::limits::MAX_STRUCTURED_N`] inputs and eps-LDP past
+/// [`crate::limits::MAX_NOTION_N`].
+fn searched(set: &UncertaintySet, notion: &Notion) -> bool {
+    let n = set.len();
+    match (notion, set) {
+        (Notion::Pml { .. }, UncertaintySet::Known { .. }) => n > crate::limits::MAX_STRUCTURED_N,
+        (Notion::Ldp { .. }, _) => n > crate::limits::MAX_NOTION_N,
+        _ => false,
+    }
 }
 
 /// Golden-section iterations of the step length (the bracket shrinks by 0.618
@@ -355,7 +378,7 @@ fn frank_wolfe(
     let cg = &settings.column_generation;
     let deadline = cg.deadline_from(began, set.len());
     let no_time_for_lp = || {
-        deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set.len()))
+        deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
     };
     let norm = p.dot(&p);
     if cg.interrupt.or_past(deadline) || no_time_for_lp() {
@@ -377,6 +400,9 @@ fn frank_wolfe(
         let mut sub = settings.clone();
         sub.column_generation.time_limit =
             deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if searched(set, notion) {
+            warm_lp(&mut sub, &atoms, &it);
+        }
         let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
         it.priced(&s);
         let floor = error_floor(it.f, it.bound);
@@ -416,6 +442,20 @@ fn frank_wolfe(
         (it.bound, it.dual) = (f64::INFINITY, None);
     }
     Ok(it)
+}
+
+/// A design LP priced by ascent started from the atoms' columns, and solved
+/// only as finely as the Frank-Wolfe gap it can close needs: a tenth of the
+/// last step's relative gap `(U - f) / U` (the first LP at 1e-2), never finer
+/// than the settings' tolerance.
+fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate) {
+    let cg = &mut sub.column_generation;
+    cg.seeds.extend(atoms.mechanisms.iter().cloned());
+    let last = match it.bound.is_finite() && it.bound > 0.0 {
+        true => (it.bound - it.f).max(0.0) / it.bound,
+        false => 0.1,
+    };
+    cg.gap_tolerance = cg.gap_tolerance.max(0.1 * last).min(1e-2);
 }
 
 /// Most inputs of a square baseline whose error is scored by its Fisher

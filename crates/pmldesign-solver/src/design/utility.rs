@@ -14,6 +14,7 @@ use crate::objective::a_priori::a_priori_bound;
 use crate::objective::utility::Utility;
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::StructuredRays;
+use crate::pricing::quadratic::QuadraticRays;
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::structured::beating;
 use crate::settings::{PricingMethod, Settings};
@@ -237,6 +238,15 @@ pub fn optimise_in_cone(
             return Ok(opt);
         }
     }
+    if settings.pricing == PricingMethod::Auto
+        && !enumerable(cone, settings)
+        && let Some(c) = utility.quadratic()
+        && let Some(oracle) = QuadraticRays::new(cone, reference, c)
+    {
+        let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
+        opt.pricing = Route::QuadraticSearch;
+        return Ok(opt);
+    }
     // Past Prop 2 where the exact ball's families do not apply (eps = 0).
     if settings.pricing == PricingMethod::Auto
         && n > crate::limits::MAX_GENERIC_N
@@ -278,6 +288,19 @@ pub fn optimise_in_cone(
             let rays = crate::cones::rays::enumerate_until(cone, settings.loop_deadline(n))?;
             optimise_materialised(&rays, reference, utility, a_priori, settings, progress)
         }
+    }
+}
+
+/// Whether the cone's rays are enumerated within the settings' alphabet limit
+/// (the structured families of a known prior up to `max_alphabet`, the other
+/// notions' rays up to [`crate::limits::MAX_NOTION_N`]).
+fn enumerable(cone: &ColumnCone, settings: &Settings) -> bool {
+    let n = cone.dimension();
+    match cone {
+        ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. } => {
+            n <= settings.max_alphabet
+        }
+        _ => n <= settings.max_alphabet.min(crate::limits::MAX_NOTION_N),
     }
 }
 

@@ -37,6 +37,10 @@ impl Utility for Linearised {
             c.dot(&self.0.dot(&c)) / q
         }
     }
+
+    fn quadratic(&self) -> Option<&Array2<f64>> {
+        Some(&self.0)
+    }
 }
 
 /// The lower bound on `min f` that a certified upper bound `u_bound` on the

@@ -36,6 +36,16 @@ pub trait Utility: Send + Sync {
         None
     }
 
+    /// The matrix C where `mu(c) = c^T C c / (p . c)` with C positive
+    /// semidefinite (the linearisation of a design for estimation): past the
+    /// alphabet that enumeration reaches, the eps-PML cone of a known prior
+    /// and the eps-LDP cone are then priced by ascent with a bound from
+    /// separable majorants (docs/theory.md §13). `None` (the default) for
+    /// every other utility.
+    fn quadratic(&self) -> Option<&ndarray::Array2<f64>> {
+        None
+    }
+
     /// Whether `m(W) = s (W f(E / s) + (1 - W) f(1 / s))`, `s = 1 + (E - 1) W`, is
     /// concave in W on [0, 1] for every `E > 1` (true for mutual information,
     /// total variation and chi-square): LDP pricing then prunes by an exact
@@ -95,6 +105,9 @@ impl<U: Utility + ?Sized> Utility for &U {
     }
     fn separable(&self) -> Option<Separable> {
         (**self).separable()
+    }
+    fn quadratic(&self) -> Option<&ndarray::Array2<f64>> {
+        (**self).quadratic()
     }
     fn staircase_concave(&self) -> bool {
         (**self).staircase_concave()

@@ -34,6 +34,10 @@ pub enum Route {
     /// bounded by column generation's dual (docs/theory.md §4, "Losses by
     /// generated labels").
     LabelGeneration,
+    /// Column generation with pricing by ascent and separable majorants, for
+    /// the linearisation of a design for estimation past enumeration
+    /// (docs/theory.md §13).
+    QuadraticSearch,
     /// No LP was needed (a closed form).
     #[default]
     None,
@@ -41,7 +45,7 @@ pub enum Route {
 
 impl Route {
     /// Every route, in the order above.
-    pub const ALL: [Route; 10] = [
+    pub const ALL: [Route; 11] = [
         Route::BranchAndBound,
         Route::BranchAndBoundInnerOuter,
         Route::Enumeration,
@@ -51,6 +55,7 @@ impl Route {
         Route::ColumnGenerationInnerOuter,
         Route::DirectLp,
         Route::LabelGeneration,
+        Route::QuadraticSearch,
         Route::None,
     ];
 
@@ -66,6 +71,7 @@ impl Route {
             Route::ColumnGenerationInnerOuter => "column_generation_inner_outer",
             Route::DirectLp => "direct_lp",
             Route::LabelGeneration => "label_generation",
+            Route::QuadraticSearch => "quadratic_search",
             Route::None => "none",
         }
     }

@@ -1,0 +1,245 @@
+//! Pricing of a quadratic utility `mu(v) = v^T C v / (p . v)` (C positive
+//! semidefinite: the linearisation of a design for estimation) over the rays
+//! of the eps-PML cone of a known prior and of the eps-LDP cone, at any N
+//! (docs/theory.md §13, "Pricing the linearisation past enumeration").
+//!
+//! Entering rays are found by ascent: `v^T C v - lambda . v` is convex on the
+//! slice `p . v = 1`, so from a ray v the ray maximising its gradient
+//! `2 C v - lambda` is at least as good; the ascent repeats until no ray
+//! improves, from the rays the last pass found and from the rays of a few
+//! fixed directions. The pass's bound comes from separable majorants
+//! ([`relaxation`]), so the bound proves what it states whatever the ascent
+//! finds.
+
+pub(crate) mod relaxation;
+
+use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
+use ndarray::{Array1, Array2, ArrayView1};
+use pmldesign_model::{ColumnCone, Notion};
+use relaxation::{Majorant, knapsack_vertex};
+use std::sync::Mutex;
+
+/// Ascent steps from one start at most.
+const ASCENT_STEPS: usize = 50;
+
+/// Starts of a pass at effort 1 besides the last pass's rays.
+const STARTS: usize = 16;
+
+/// Rays of the last pass kept as starts of the next.
+const WARM: usize = 32;
+
+/// Passes of one LP that may return entering rays: past them a pass returns
+/// only its bound, and the LP ends with the best mechanism of its working
+/// set (a rule on the count, so the result does not depend on the clock).
+const ENTERING_PASSES: usize = 40;
+
+/// Work (`pieces x N`) of the LDP bound: its intervals of `p . b`.
+const LDP_BOUND_WORK: usize = 1 << 16;
+
+/// The slice `p . v = 1` of the cones this pricing covers.
+#[derive(Debug, Clone, Copy)]
+enum Slice {
+    /// eps-PML for a known prior: `0 <= v <= e`, `e = e^eps`.
+    Pml { e: f64 },
+    /// eps-LDP: `v = (1 + a b) / (1 + a p . b)`, `a = e^eps - 1`.
+    Ldp { a: f64 },
+}
+
+/// The quadratic pricing of `mu(v) = v^T C v / (p . v)` over a cone's rays.
+pub(crate) struct QuadraticRays {
+    p: Array1<f64>,
+    c: Array2<f64>,
+    slice: Slice,
+    majorants: Vec<Majorant>,
+    warm: Mutex<Vec<Array1<f64>>>,
+    passes: std::sync::atomic::AtomicUsize,
+}
+
+impl QuadraticRays {
+    /// The pricing over `cone`'s rays normalised by the reference prior `p`,
+    /// where the cone is one this pricing covers (eps-PML of a known prior,
+    /// eps-LDP).
+    pub(crate) fn new(cone: &ColumnCone, p: ArrayView1<f64>, c: &Array2<f64>) -> Option<Self> {
+        if cone.normaliser().iter().zip(p.iter()).any(|(a, b)| a != b) {
+            return None;
+        }
+        let slice = match cone {
+            ColumnCone::PmlKnownPrior { epsilon, .. } => Slice::Pml { e: epsilon.exp() },
+            ColumnCone::Notion {
+                notion: Notion::Ldp { epsilon },
+                ..
+            } if *epsilon > 0.0 => Slice::Ldp { a: epsilon.exp_m1() },
+            _ => return None,
+        };
+        Some(QuadraticRays {
+            p: p.to_owned(),
+            c: c.clone(),
+            slice,
+            majorants: Majorant::of(c, p),
+            warm: Mutex::new(Vec::new()),
+            passes: std::sync::atomic::AtomicUsize::new(0),
+        })
+    }
+
+    /// The ray maximising `g . v` over the slice.
+    fn vertex(&self, g: ArrayView1<f64>) -> Array1<f64> {
+        match self.slice {
+            Slice::Pml { e } => knapsack_vertex(self.p.view(), g, e),
+            Slice::Ldp { a } => ldp_vertex(self.p.view(), g, a),
+        }
+    }
+
+    /// `(v^T C v - lambda . v, v^T C v)`.
+    fn reduced(&self, v: &Array1<f64>, lambda: &Array1<f64>) -> (f64, f64, Array1<f64>) {
+        let cv = self.c.dot(v);
+        let mu = v.dot(&cv);
+        (mu - lambda.dot(v), mu, cv)
+    }
+
+    /// Ascent from `v` (module docs): the last ray reached and its reduced cost.
+    fn ascend(&self, mut v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+        let (mut rc, mut mu, mut cv) = self.reduced(&v, lambda);
+        for _ in 0..ASCENT_STEPS {
+            let g = &cv * 2.0 - lambda;
+            let w = self.vertex(g.view());
+            let (rc_w, mu_w, cw) = self.reduced(&w, lambda);
+            if rc_w <= rc + 1e-14 * rc.abs().max(1.0) {
+                break;
+            }
+            (v, rc, mu, cv) = (w, rc_w, mu_w, cw);
+        }
+        (rc, Column { vector: v, value: mu })
+    }
+
+    /// The starts of a pass: the last pass's rays, then the rays of the
+    /// directions `-lambda`, `diag C - lambda` and fixed pseudo-random ones.
+    fn starts(&self, lambda: &Array1<f64>, count: usize) -> Vec<Array1<f64>> {
+        let mut out: Vec<Array1<f64>> = self.warm.lock().map(|w| w.clone()).unwrap_or_default();
+        let n = self.p.len();
+        out.push(self.vertex((-lambda).view()));
+        out.push(self.vertex((&self.c.diag() - lambda).view()));
+        let scale = lambda.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1.0);
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..count {
+            let g = Array1::from_shape_fn(n, |x| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let u = (state >> 11) as f64 / (1u64 << 53) as f64;
+                (u - 0.5) * scale - lambda[x]
+            });
+            out.push(self.vertex(g.view()));
+        }
+        out
+    }
+
+    /// The pass's certified bound on the largest reduced cost (`+inf` without
+    /// a majorant).
+    fn bound(&self, lambda: &Array1<f64>) -> f64 {
+        let p = self.p.view();
+        let one = |m: &Majorant| match self.slice {
+            Slice::Pml { e } => m.bound_pml(p, e, lambda),
+            Slice::Ldp { a } => {
+                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(32, 1024);
+                m.bound_ldp(p, a, lambda, pieces)
+            }
+        };
+        self.majorants
+            .iter()
+            .map(one)
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// `max g . v` over the LDP rays `v = (1 + a b) / (1 + a p . b)`: the best
+/// prefix of the inputs in order of `g / p` (a ratio of linear forms in b is
+/// maximised by a threshold on `g_x / p_x`), inputs of mass 0 first where
+/// `g > 0` and last otherwise.
+fn ldp_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, a: f64) -> Array1<f64> {
+    let n = p.len();
+    let key = |x: usize| match p[x] > 0.0 {
+        true => g[x] / p[x],
+        false if g[x] > 0.0 => f64::INFINITY,
+        false => f64::NEG_INFINITY,
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&x, &y| key(y).total_cmp(&key(x)).then(x.cmp(&y)));
+    let total = g.sum();
+    let (mut num, mut den) = (total, 1.0);
+    let (mut best, mut best_len) = (num / den, 0);
+    for (i, &x) in order.iter().enumerate() {
+        num += a * g[x];
+        den += a * p[x];
+        if num / den > best {
+            (best, best_len) = (num / den, i + 1);
+        }
+    }
+    let mut v = Array1::ones(n);
+    for &x in &order[..best_len] {
+        v[x] = 1.0 + a;
+    }
+    let mass = p.dot(&v);
+    v / mass
+}
+
+impl RayOracle for QuadraticRays {
+    fn dimension(&self) -> usize {
+        self.p.len()
+    }
+
+    fn price(&self, lambda: &Array1<f64>, tol: f64, keep: usize) -> Pricing {
+        self.price_with(lambda, tol, keep, &PassControl::default())
+    }
+
+    fn price_with(
+        &self,
+        lambda: &Array1<f64>,
+        tol: f64,
+        keep: usize,
+        control: &PassControl,
+    ) -> Pricing {
+        use rayon::prelude::*;
+        let count = STARTS * usize::try_from(control.effort.min(4)).unwrap_or(1);
+        let starts = self.starts(lambda, count);
+        let priced = starts.len() as u64;
+        let found: Vec<(f64, Column)> = starts
+            .into_par_iter()
+            .map(|v| match control.stop() {
+                true => (f64::NEG_INFINITY, Column { value: 0.0, vector: v }),
+                false => self.ascend(v, lambda),
+            })
+            .collect();
+        let mut top = TopK::new(keep.max(WARM));
+        let mut seen: Vec<Vec<i64>> = Vec::new();
+        let mut best = f64::NEG_INFINITY;
+        for (rc, column) in found {
+            best = best.max(rc);
+            let key: Vec<i64> = column.vector.iter().map(|x| (x * 1e9).round() as i64).collect();
+            if rc.is_finite() && !seen.contains(&key) {
+                seen.push(key);
+                top.push(rc, column);
+            }
+        }
+        let ranked = top.into_sorted();
+        if let Ok(mut w) = self.warm.lock() {
+            *w = ranked.iter().take(WARM).map(|(_, c)| c.vector.clone()).collect();
+        }
+        let pass = self.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let entering: Vec<(f64, Column)> = ranked
+            .into_iter()
+            .filter(|(rc, _)| *rc > tol && pass < ENTERING_PASSES)
+            .take(keep)
+            .collect();
+        // A pass that found entering rays is followed by another: its bound
+        // (the costly part at small N) would prove nothing the loop uses.
+        let bound = match entering.is_empty() {
+            true => self.bound(lambda).max(best),
+            false => f64::INFINITY,
+        };
+        Pricing {
+            max_reduced_cost: bound,
+            entering,
+            priced,
+        }
+    }
+}
