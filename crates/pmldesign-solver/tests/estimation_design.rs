@@ -240,9 +240,19 @@ fn hadamard_response_is_listed_and_never_beats_the_design() {
     let h = error(&hadamard_response(12, 1.0f64.exp_m1()).unwrap(), &uniform);
     let rows = &d.estimation.as_ref().unwrap().rows;
     let last = rows.last().unwrap();
-    assert_eq!((last.mechanism.as_str(), last.groups), ("Hadamard response, K = 16", 12));
-    assert!((last.error_per_row.unwrap() - h).abs() <= 1e-9 * h, "{last:?} vs {h}");
-    assert!(-d.utility_value <= h * (1.0 + 1e-12), "{} > {h}", -d.utility_value);
+    assert_eq!(
+        (last.mechanism.as_str(), last.groups),
+        ("Hadamard response, K = 16", 12)
+    );
+    assert!(
+        (last.error_per_row.unwrap() - h).abs() <= 1e-9 * h,
+        "{last:?} vs {h}"
+    );
+    assert!(
+        -d.utility_value <= h * (1.0 + 1e-12),
+        "{} > {h}",
+        -d.utility_value
+    );
     let skewed = [0.3, 0.2, 0.15, 0.1, 0.1, 0.08, 0.05, 0.02];
     let center = Prior::new(skewed.to_vec()).unwrap();
     let ball = UncertaintySet::l1_ball(center, 0.02).unwrap();

@@ -24,7 +24,7 @@ pub fn hadamard_outputs(k: usize) -> usize {
 
 /// Whether output `y` is in the high set of input `x` (`H[x+1][y] = +1`).
 fn high(x: usize, y: usize) -> bool {
-    ((x + 1) & y).count_ones() % 2 == 0
+    ((x + 1) & y).count_ones().is_multiple_of(2)
 }
 
 /// Hadamard response for `k` inputs with boost `a >= 0` (module docs;
