@@ -9,6 +9,7 @@ mod density;
 mod envelope;
 mod frequency;
 mod frequency_mle;
+mod hadamard;
 mod sample_plan;
 mod subset;
 mod unary;

@@ -222,6 +222,55 @@ fn the_design_meets_or_beats_the_literature_figures() {
     }
 }
 
+/// Hadamard response (Acharya, Sun and Zhang) is the table's last row, measured
+/// from its matrix (not a figure only) and meeting the notion: under LDP at
+/// N = 12, eps = 1 and a uniform prior the design's error is at most its; under
+/// PML for a known prior and over an l1 ball the row is listed unmarked.
+#[test]
+fn hadamard_response_is_listed_and_never_beats_the_design() {
+    use pmldesign_model::frequency::hadamard_response;
+    let uniform = [1.0 / 12.0; 12];
+    let d = Problem::new(known(&uniform))
+        .notion(Notion::Ldp { epsilon: 1.0 })
+        .estimation()
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    let h = error(&hadamard_response(12, 1.0f64.exp_m1()).unwrap(), &uniform);
+    let rows = &d.estimation.as_ref().unwrap().rows;
+    let last = rows.last().unwrap();
+    assert_eq!(
+        (last.mechanism.as_str(), last.groups),
+        ("Hadamard response, K = 16", 12)
+    );
+    assert!(
+        (last.error_per_row.unwrap() - h).abs() <= 1e-9 * h,
+        "{last:?} vs {h}"
+    );
+    assert!(
+        -d.utility_value <= h * (1.0 + 1e-12),
+        "{} > {h}",
+        -d.utility_value
+    );
+    let skewed = [0.3, 0.2, 0.15, 0.1, 0.1, 0.08, 0.05, 0.02];
+    let center = Prior::new(skewed.to_vec()).unwrap();
+    let ball = UncertaintySet::l1_ball(center, 0.02).unwrap();
+    for set in [known(&skewed), ball] {
+        let d = Problem::new(set)
+            .notion(Notion::Pml { epsilon: 1.0 })
+            .estimation()
+            .solve()
+            .unwrap()
+            .with_estimation()
+            .unwrap();
+        let rows = &d.estimation.as_ref().unwrap().rows;
+        let last = rows.last().unwrap();
+        assert_eq!(last.mechanism, "Hadamard response, K = 16", "{rows:?}");
+        assert!(-d.utility_value <= last.error_per_row.unwrap() * (1.0 + 1e-9));
+    }
+}
+
 /// A time limit already spent (a nanosecond, whose loop share is nothing) or
 /// an interrupt set before the start: no LP runs, and the design is the best
 /// baseline that meets the notion, certified, marked `time_limit` (or

@@ -37,6 +37,7 @@ mod fisher;
 mod fit;
 mod functionals;
 mod groups;
+mod hadamard;
 mod identifiable;
 mod inversion;
 mod newton;
@@ -53,6 +54,10 @@ pub use fisher::{asymptotic_error, fisher_information, inverse_fisher, is_random
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;
+pub use hadamard::{
+    HADAMARD_INPUTS_UP_TO, hadamard_error_uniform, hadamard_least_mass, hadamard_outputs,
+    hadamard_response,
+};
 pub use subset::{best_subset_size_uniform, subset_error, subset_error_uniform, subset_fisher};
 pub use unary::{unary_error, unary_fisher};
 

@@ -1,16 +1,19 @@
 //! The literature's estimation mechanisms as the design's notion allows them
-//! (docs/theory.md §13): k-subset selection and optimised unary encoding,
-//! calibrated where a closed calibration exists:
+//! (docs/theory.md §13): k-subset selection, optimised unary encoding and
+//! Hadamard response, calibrated where a closed calibration exists:
 //!
-//! - eps-LDP: boost `a = e^eps - 1` (both are eps-LDP there);
+//! - eps-LDP: boost `a = e^eps - 1` (all three are eps-LDP there);
 //! - eps-PML for a known prior or an l1 ball of radius beta: an output S of
-//!   either leaks `ln((1 + a) / (1 + a Q(S)))`, largest at the smallest mass a
+//!   any of them leaks `ln((1 + a) / (1 + a Q(S)))`, largest at the smallest mass a
 //!   prior Q of the set gives a released set (the d smallest masses less
 //!   `beta / 2`, at least 0), so `a = (e^eps - 1) / (1 - e^eps m)` where
 //!   `e^eps m < 1`, with m that smallest mass (subsets of size d for k-subset
-//!   selection, a single input for OUE, whose empty output leaks nothing).
+//!   selection, a single input for OUE, whose empty output leaks nothing, the
+//!   inputs whose high set holds an output for Hadamard response).
 
-use pmldesign_model::frequency::subset_error_uniform;
+use crate::design::estimation::SCORED_SQUARE_UP_TO;
+use ndarray::ArrayView1;
+use pmldesign_model::frequency::{hadamard_least_mass, hadamard_response, subset_error_uniform};
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
 /// Outputs past which k-subset selection is not written out as a mechanism.
@@ -111,3 +114,23 @@ pub(crate) fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanis
         .collect();
     Mechanism::from_rows(rows).ok()
 }
+
+/// Hadamard response over the masses `p` at the boost `level` allows its
+/// binding output (the least mass of an output's input set), for 2 to
+/// [`SCORED_SQUARE_UP_TO`] inputs (past that an estimation design does not
+/// score it); `None` where no boost is finite.
+pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
+    if !(2..=SCORED_SQUARE_UP_TO).contains(&p.len()) {
+        return None;
+    }
+    let a = level.boost(hadamard_least_mass(p)?)?;
+    hadamard_response(p.len(), a).ok()
+}
+
+/// Hadamard response's name in tables, with its outputs K.
+pub(crate) fn hadamard_label(m: &Mechanism) -> String {
+    format!("{HADAMARD}, K = {}", m.outputs())
+}
+
+/// How Hadamard response's table row begins.
+pub(crate) const HADAMARD: &str = "Hadamard response";

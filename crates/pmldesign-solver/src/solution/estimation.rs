@@ -7,6 +7,7 @@
 //! known, by simulation ([`crate::solution::simulated`]): the limit can reverse
 //! the comparison at real sizes.
 
+use crate::reference::literature::HADAMARD;
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
 use crate::solution::simulated::SimulatedErrors;
@@ -41,7 +42,7 @@ pub struct EstimationRow {
 }
 
 /// The design's figures, then its baselines' in their table order, then the
-/// literature's mechanisms that are figures only.
+/// literature's mechanisms: those that are figures only, then Hadamard response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Estimation {
@@ -57,8 +58,9 @@ pub struct Estimation {
 
 impl Estimation {
     /// The figures of `d` and its baselines under its reference prior, then
-    /// those of the literature's mechanisms too large to list, where calibrated
-    /// to `d`'s notion (figures only); `None` past [`ESTIMATION_UP_TO`] inputs.
+    /// those of the literature's mechanisms where calibrated to `d`'s notion
+    /// (figures only for those too large to list, then Hadamard response);
+    /// `None` past [`ESTIMATION_UP_TO`] inputs.
     pub fn of(d: &Design) -> crate::Result<Option<Self>> {
         if d.labels.len() > ESTIMATION_UP_TO {
             return Ok(None);
@@ -70,7 +72,7 @@ impl Estimation {
         let mut rows = mechanisms
             .map(|(name, m)| row(name, m, &prior, &d.labels))
             .collect::<crate::Result<Vec<_>>>()?;
-        rows.extend(crate::solution::literature::rows(d, &prior));
+        rows.extend(crate::solution::literature::rows(d, &prior)?);
         Ok(Some(Estimation {
             rows,
             simulated: None,
@@ -166,13 +168,18 @@ impl Estimation {
     /// ([`SimulatedErrors::check`]).
     pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
         let derived = Estimation::of(d)?;
-        // A file may predate the literature's rows (figures only): its rows
+        // A file may predate the literature's rows (figures only, then
+        // Hadamard response, listed last) or Hadamard response alone: its rows
         // are then the derived ones without them.
-        let listed = |e: &Estimation| {
-            let figures = e.rows.iter().filter(|r| r.mechanism.ends_with(FIGURE_ONLY));
-            e.rows.len() - figures.count()
+        let without = |e: &Estimation, later: &dyn Fn(&str) -> bool| {
+            e.rows.len() - e.rows.iter().filter(|r| later(&r.mechanism)).count()
         };
-        let fits = |e: &Estimation| [e.rows.len(), listed(e)].contains(&self.rows.len());
+        let hadamard = |name: &str| name.starts_with(HADAMARD);
+        let literature = |name: &str| hadamard(name) || name.ends_with(FIGURE_ONLY);
+        let fits = |e: &Estimation| {
+            let lengths = [e.rows.len(), without(e, &hadamard), without(e, &literature)];
+            lengths.contains(&self.rows.len())
+        };
         let Some(derived) = derived.filter(fits) else {
             return Err(altered(
                 "estimation.rows",
@@ -225,7 +232,7 @@ impl Estimation {
 }
 
 /// The figures of one mechanism `m` under `prior`, its inputs named `labels`.
-fn row(
+pub(crate) fn row(
     name: String,
     m: &Mechanism,
     prior: &[f64],

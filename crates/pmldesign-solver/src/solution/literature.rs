@@ -1,14 +1,16 @@
-//! The literature's estimation mechanisms whose outputs are too many to list,
-//! as rows of the estimation table (docs/theory.md §13): k-subset selection at
-//! its best subset size and optimised unary encoding, each by the error of the
-//! maximum-likelihood estimate under the reference prior, computed without
-//! their outputs. They are calibrated to the design's notion and level where a
-//! closed calibration exists ([`crate::reference::literature`]), and left out
-//! elsewhere. They are figures only: no row of the table is released from them.
+//! The literature's estimation mechanisms as rows of the estimation table
+//! (docs/theory.md §13), calibrated to the design's notion and level where a
+//! closed calibration exists ([`crate::reference::literature`]) and left out
+//! elsewhere. k-subset selection at its best subset size and optimised unary
+//! encoding, whose outputs are too many to list, are figures only (the error of
+//! the maximum-likelihood estimate under the reference prior, computed without
+//! their outputs): no row of the table is released from them. Hadamard
+//! response, with at most 2N outputs, is written out and measured from its
+//! matrix like a baseline, then listed last.
 
-use crate::reference::literature::{Level, best_size};
+use crate::reference::literature::{Level, best_size, hadamard, hadamard_label};
 use crate::solution::design::Design;
-use crate::solution::estimation::{EstimationRow, FIGURE_ONLY};
+use crate::solution::estimation::{EstimationRow, FIGURE_ONLY, row as measured};
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{subset_error, unary_error};
 
@@ -16,12 +18,28 @@ use pmldesign_model::frequency::{subset_error, unary_error};
 /// masses times the inputs times the subset size (per quadrature node).
 const SUBSET_WORK_UP_TO: usize = 5_000_000;
 
-/// The rows of `d`'s table for the mechanisms of the literature, under `prior`.
-pub(crate) fn rows(d: &Design, prior: &[f64]) -> Vec<EstimationRow> {
-    let k = prior.len();
+/// The rows of `d`'s table for the mechanisms of the literature, under `prior`:
+/// the figures, then Hadamard response, marked `(fails NOTION)` where it does
+/// not meet `d`'s notion ([`Design::admits`]) as a baseline would be.
+pub(crate) fn rows(d: &Design, prior: &[f64]) -> crate::Result<Vec<EstimationRow>> {
     let Some(level) = Level::of(&d.notion, &d.uncertainty) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
+    let mut rows = figures(&level, prior);
+    if let Some(m) = hadamard(ArrayView1::from(prior), &level) {
+        let mut name = hadamard_label(&m);
+        if !d.admits(&m) {
+            name = format!("{name} (fails {})", d.notion.label());
+        }
+        rows.push(measured(name, &m, prior, &d.labels)?);
+    }
+    Ok(rows)
+}
+
+/// The figures-only rows under `prior` at `level`: k-subset selection and OUE,
+/// for at least 3 inputs.
+fn figures(level: &Level, prior: &[f64]) -> Vec<EstimationRow> {
+    let k = prior.len();
     if k < 3 {
         return Vec::new();
     }
@@ -29,7 +47,7 @@ pub(crate) fn rows(d: &Design, prior: &[f64]) -> Vec<EstimationRow> {
     let mut sorted = prior.to_vec();
     sorted.sort_by(f64::total_cmp);
     let mut rows = Vec::new();
-    if let Some((size, a)) = best_size(&sorted, &level) {
+    if let Some((size, a)) = best_size(&sorted, level) {
         let mut distinct = sorted.clone();
         distinct.dedup();
         if distinct.len() * k * size <= SUBSET_WORK_UP_TO {
@@ -62,7 +80,7 @@ fn row(mechanism: String, k: usize, error: Option<f64>) -> EstimationRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::literature::subset_mechanism;
+    use crate::reference::literature::{HADAMARD, subset_mechanism};
     use pmldesign_model::measures::pml::eps_min;
     use pmldesign_model::{Notion, Prior, UncertaintySet};
 
@@ -94,17 +112,52 @@ mod tests {
     }
 
     #[test]
+    fn hadamard_response_is_calibrated_by_the_level() {
+        let masses = [0.35, 0.25, 0.2, 0.12, 0.08];
+        let prior = Prior::new(masses.to_vec()).unwrap();
+        let p = ArrayView1::from(&masses);
+        let least = pmldesign_model::frequency::hadamard_least_mass(p).unwrap();
+        for epsilon in [0.3f64, 1.0, 2.0] {
+            let ldp = hadamard(p, &Level::Ldp(epsilon)).unwrap();
+            let measured = pmldesign_model::measures::ldp::ldp_parameter(&ldp);
+            assert!(
+                (measured - epsilon).abs() < 1e-12,
+                "{measured} vs {epsilon}"
+            );
+            let shift = 0.0;
+            match hadamard(p, &Level::Pml { epsilon, shift }) {
+                Some(m) => {
+                    let leak = eps_min(&m, &prior);
+                    assert!((leak - epsilon).abs() < 1e-12, "{leak} vs {epsilon}");
+                }
+                None => assert!(epsilon.exp() * least >= 1.0),
+            }
+        }
+        assert!(hadamard(ArrayView1::from(&[1.0]), &Level::Ldp(1.0)).is_none());
+    }
+
+    #[test]
     fn a_stored_table_without_the_literature_rows_still_reads() {
         let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
         let problem = crate::Problem::new(set).notion(Notion::Ldp { epsilon: 1.0 });
         let d = problem.solve().unwrap().with_estimation().unwrap();
         let full = d.estimation.clone().unwrap();
         assert!(full.rows.iter().any(|r| r.mechanism.ends_with(FIGURE_ONLY)));
+        let last = full.rows.last().unwrap();
+        assert!(last.mechanism.starts_with(HADAMARD), "{last:?}");
+        // Before Hadamard response's row, and before every literature row.
         let mut older = full.clone();
+        older.rows.pop();
+        assert_eq!(older.check(&d).unwrap(), full);
         older.rows.retain(|r| !r.mechanism.ends_with(FIGURE_ONLY));
         assert_eq!(older.check(&d).unwrap(), full);
+        older.rows.pop();
+        assert!(older.check(&d).is_err());
         let mut altered = full.clone();
-        altered.rows.pop();
+        altered.rows.remove(1);
+        assert!(altered.check(&d).is_err());
+        let mut altered = full.clone();
+        altered.rows.truncate(full.rows.len() - 2);
         assert!(altered.check(&d).is_err());
     }
 }

@@ -1,0 +1,78 @@
+//! Hadamard response (Acharya, Sun and Zhang 2019; docs/theory.md §13): k
+//! inputs, K outputs (the smallest power of two above k), written out as a
+//! matrix since `K <= 2k`.
+//!
+//! With H the K x K Sylvester-Hadamard matrix, `H[i][j] = (-1)^popcount(i & j)`,
+//! input x uses row `x + 1`; its high set `C_x = {y : H[x+1][y] = +1}` holds
+//! K/2 outputs and `W(y|x) = (1 + a [y in C_x]) / (K/2 (2 + a))`: an LDP level
+//! of `ln(1 + a)`. Output y's PML under a prior p is
+//! `ln((1 + a) / (1 + a p(S_y)))` with `S_y = {x : y in C_x}` where that is
+//! not empty (0 otherwise), so the binding output has the least `p(S_y)`.
+
+use crate::error::{ModelError, Result};
+use crate::mechanism::Mechanism;
+use ndarray::{Array2, ArrayView1};
+
+/// Most inputs [`hadamard_response`] writes out (K = 8192 outputs, 268 MB).
+pub const HADAMARD_INPUTS_UP_TO: usize = 4096;
+
+/// K, Hadamard response's outputs for `k` inputs: the smallest power of two
+/// with `K >= k + 1`.
+pub fn hadamard_outputs(k: usize) -> usize {
+    (k + 1).next_power_of_two()
+}
+
+/// Whether output `y` is in the high set of input `x` (`H[x+1][y] = +1`).
+fn high(x: usize, y: usize) -> bool {
+    ((x + 1) & y).count_ones().is_multiple_of(2)
+}
+
+/// Hadamard response for `k` inputs with boost `a >= 0` (module docs;
+/// `a = e^eps - 1` is eps-LDP exactly). An error for no input, more than
+/// [`HADAMARD_INPUTS_UP_TO`], or a boost that is not finite and `>= 0`.
+pub fn hadamard_response(k: usize, a: f64) -> Result<Mechanism> {
+    if k == 0 || k > HADAMARD_INPUTS_UP_TO {
+        return Err(ModelError::invalid(
+            "inputs",
+            k,
+            format!("Hadamard response is written out for 1 to {HADAMARD_INPUTS_UP_TO} inputs"),
+            "merge categories, or use randomized response",
+        ));
+    }
+    if !(a.is_finite() && a >= 0.0) {
+        return Err(ModelError::invalid(
+            "boost",
+            a,
+            "the boost is finite and at least 0 (e^eps - 1 under eps-LDP)",
+            "give a finite epsilon",
+        ));
+    }
+    let outputs = hadamard_outputs(k);
+    let z = outputs as f64 / 2.0 * (2.0 + a);
+    let (low, up) = (1.0 / z, (1.0 + a) / z);
+    let w = Array2::from_shape_fn((k, outputs), |(x, y)| if high(x, y) { up } else { low });
+    Mechanism::new(w)
+}
+
+/// The least prior mass `p(S_y)` of a non-empty `S_y` (the inputs whose high
+/// set holds output y): the binding output's under PML (module docs). `None`
+/// for no input.
+pub fn hadamard_least_mass(p: ArrayView1<f64>) -> Option<f64> {
+    let k = p.len();
+    (0..hadamard_outputs(k))
+        .filter(|&y| (0..k).any(|x| high(x, y)))
+        .map(|y| (0..k).filter(|&x| high(x, y)).map(|x| p[x]).sum::<f64>())
+        .min_by(f64::total_cmp)
+}
+
+/// The error per row `m E|p^ - p|^2 -> (k - 1)(k - b) / (k b^2)`, `b = a / (2 + a)`,
+/// of Hadamard response under the uniform prior where `k + 1` is a power of two
+/// (every row of H but the first used: `J = alpha I + beta 1 1^T` with
+/// `alpha = k b^2 / (k - b)`, docs/theory.md §13); `None` for other k or `a <= 0`.
+pub fn hadamard_error_uniform(k: usize, a: f64) -> Option<f64> {
+    if k == 0 || hadamard_outputs(k) != k + 1 || a.is_nan() || a <= 0.0 {
+        return None;
+    }
+    let (k, b) = (k as f64, a / (2.0 + a));
+    Some((k - 1.0) * (k - b) / (k * b * b))
+}
