@@ -384,7 +384,8 @@ fn frank_wolfe(
     let cg = &settings.column_generation;
     let deadline = cg.deadline_from(began, set.len());
     let no_time_for_lp = || {
-        deadline.is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
+        deadline
+            .is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
     };
     let norm = p.dot(&p);
     if cg.interrupt.or_past(deadline) || no_time_for_lp() {

@@ -14,6 +14,7 @@ use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_fl
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
+use crate::pricing::quadratic::QuadraticRays;
 use crate::solution::certificate::DualCertificate;
 use crate::solution::claims::agree;
 use crate::solution::claims::altered;
@@ -186,7 +187,6 @@ impl Design {
         if levels.into_iter().flatten().any(|l| l > MAX_DESIGN_LEVEL) {
             return Ok((None, Repricing::Skipped));
         }
-        let inner_outer = matches!(self.pricing, Route::BranchAndBoundInnerOuter);
         // Pruned at the stated reduced cost: a ray above it is found (or its
         // node left open, and the claim refused), and a search no finer than
         // the claim needs never stops at its node budget with a looser bound
@@ -202,7 +202,7 @@ impl Design {
             &self.notion,
             utility,
             (&lambda, tol),
-            inner_outer,
+            self.pricing,
         )?
         else {
             return Ok((None, Repricing::Skipped));
@@ -242,15 +242,17 @@ impl Design {
 
 /// The dual bound `sum(lambda) + max(0, max reduced cost)` over every ray of the
 /// notion's cone, with how it was priced; `None` when the rays are beyond reach.
-/// `containing`: price over the estimate's cone, which contains the ball's (the
-/// inner/outer method's dual is that cone's).
+/// An inner/outer design is priced over the estimate's cone, which contains
+/// the ball's (that method's dual is that cone's); a quadratic search by its
+/// majorants.
 fn repriced(
     set: &UncertaintySet,
     notion: &Notion,
     utility: &dyn Utility,
     (lambda, tol): (&Array1<f64>, f64),
-    containing: bool,
+    route: Route,
 ) -> Result<Option<(f64, Repricing)>> {
+    let containing = route == Route::BranchAndBoundInnerOuter;
     let reference = set.reference();
     let r = reference.view();
     let ones = Array1::ones(set.len());
@@ -267,6 +269,14 @@ fn repriced(
         return Ok(Some((bound(&*o), Repricing::Exact)));
     }
     let n = cone.dimension();
+    if route == Route::QuadraticSearch {
+        // The majorants' bound: the same function of lambda the design's
+        // pricing stated (docs/theory.md §13).
+        let o = utility
+            .quadratic()
+            .and_then(|c| QuadraticRays::new(&cone, r, c));
+        return Ok(o.map(|o| (bound(&o), Repricing::Exact)));
+    }
     if matches!(
         cone,
         ColumnCone::PmlKnownPrior { .. } | ColumnCone::PmlL1Ball { .. }

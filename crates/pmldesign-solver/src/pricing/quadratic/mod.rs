@@ -68,7 +68,9 @@ impl QuadraticRays {
             ColumnCone::Notion {
                 notion: Notion::Ldp { epsilon },
                 ..
-            } if *epsilon > 0.0 => Slice::Ldp { a: epsilon.exp_m1() },
+            } if *epsilon > 0.0 => Slice::Ldp {
+                a: epsilon.exp_m1(),
+            },
             _ => return None,
         };
         Some(QuadraticRays {
@@ -108,7 +110,13 @@ impl QuadraticRays {
             }
             (v, rc, mu, cv) = (w, rc_w, mu_w, cw);
         }
-        (rc, Column { vector: v, value: mu })
+        (
+            rc,
+            Column {
+                vector: v,
+                value: mu,
+            },
+        )
     }
 
     /// The starts of a pass: the last pass's rays, then the rays of the
@@ -144,10 +152,7 @@ impl QuadraticRays {
                 m.bound_ldp(p, a, lambda, pieces)
             }
         };
-        self.majorants
-            .iter()
-            .map(one)
-            .fold(f64::INFINITY, f64::min)
+        self.majorants.iter().map(one).fold(f64::INFINITY, f64::min)
     }
 }
 
@@ -205,7 +210,13 @@ impl RayOracle for QuadraticRays {
         let found: Vec<(f64, Column)> = starts
             .into_par_iter()
             .map(|v| match control.stop() {
-                true => (f64::NEG_INFINITY, Column { value: 0.0, vector: v }),
+                true => (
+                    f64::NEG_INFINITY,
+                    Column {
+                        value: 0.0,
+                        vector: v,
+                    },
+                ),
                 false => self.ascend(v, lambda),
             })
             .collect();
@@ -214,7 +225,11 @@ impl RayOracle for QuadraticRays {
         let mut best = f64::NEG_INFINITY;
         for (rc, column) in found {
             best = best.max(rc);
-            let key: Vec<i64> = column.vector.iter().map(|x| (x * 1e9).round() as i64).collect();
+            let key: Vec<i64> = column
+                .vector
+                .iter()
+                .map(|x| (x * 1e9).round() as i64)
+                .collect();
             if rc.is_finite() && !seen.contains(&key) {
                 seen.push(key);
                 top.push(rc, column);
@@ -222,9 +237,15 @@ impl RayOracle for QuadraticRays {
         }
         let ranked = top.into_sorted();
         if let Ok(mut w) = self.warm.lock() {
-            *w = ranked.iter().take(WARM).map(|(_, c)| c.vector.clone()).collect();
+            *w = ranked
+                .iter()
+                .take(WARM)
+                .map(|(_, c)| c.vector.clone())
+                .collect();
         }
-        let pass = self.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let pass = self
+            .passes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let entering: Vec<(f64, Column)> = ranked
             .into_iter()
             .filter(|(rc, _)| *rc > tol && pass < ENTERING_PASSES)

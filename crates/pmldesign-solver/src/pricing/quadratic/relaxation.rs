@@ -278,6 +278,9 @@ mod tests {
             .fold(f64::INFINITY, f64::min);
         assert!(bound >= best - 1e-9);
         // e * 0.2 = 0.5: two inputs at e are a vertex, and the bound is met.
-        assert!(bound <= best + 1e-6 * best.abs().max(1.0), "{bound} vs {best}");
+        assert!(
+            bound <= best + 1e-6 * best.abs().max(1.0),
+            "{bound} vs {best}"
+        );
     }
 }
