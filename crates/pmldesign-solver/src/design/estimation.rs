@@ -17,6 +17,7 @@
 use crate::colgen::engine::Progress;
 use crate::design::utility::design_notion_with_progress;
 use crate::error::Result;
+use crate::limits::SCORED_SQUARE_UP_TO;
 use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
@@ -464,14 +465,6 @@ fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate) {
     };
     cg.gap_tolerance = cg.gap_tolerance.max(0.1 * last).min(1e-2);
 }
-
-/// Most inputs of a square baseline whose error is scored by its Fisher
-/// information (`2 N^3` operations: about 0.25 s at N = 1024, 12 s at N = 4096
-/// on a loaded 2-core machine). Past it such a baseline is left out of an
-/// estimation design's comparisons (a rule on N, so a reader re-derives the
-/// same list); randomized response (closed form) and mechanisms with fewer
-/// outputs than inputs (singular J) are scored at every N.
-pub const SCORED_SQUARE_UP_TO: usize = 1024;
 
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
 fn scored(m: &Mechanism) -> bool {

@@ -11,7 +11,7 @@
 //!   selection, a single input for OUE, whose empty output leaks nothing, the
 //!   inputs whose high set holds an output for Hadamard response).
 
-use crate::design::estimation::SCORED_SQUARE_UP_TO;
+use crate::limits::SCORED_SQUARE_UP_TO;
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{hadamard_least_mass, hadamard_response, subset_error_uniform};
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
