@@ -5,6 +5,7 @@
 mod additive;
 mod alip_levels;
 mod common;
+mod cyclic_subsets;
 mod density;
 mod envelope;
 mod frequency;

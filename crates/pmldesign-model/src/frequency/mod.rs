@@ -32,6 +32,7 @@
 //! # Ok::<(), pmldesign_model::ModelError>(())
 //! ```
 
+mod cyclic_subsets;
 mod em;
 mod fisher;
 mod fit;
@@ -50,6 +51,7 @@ use crate::mechanism::Mechanism;
 use ndarray::{Array1, Array2};
 use serde::{Deserialize, Serialize};
 
+pub use cyclic_subsets::{balanced_base_blocks, cyclic_subsets};
 pub use fisher::{asymptotic_error, fisher_information, inverse_fisher, is_randomized_response};
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};

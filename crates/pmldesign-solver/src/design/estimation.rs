@@ -22,7 +22,7 @@ use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
 use crate::reference::baseline::{Baselines, baselines};
-use crate::reference::literature::{Level, best_size, hadamard, subset_mechanism};
+use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
@@ -183,8 +183,8 @@ pub(crate) fn design_for_estimation(
 
 /// The baseline that meets the notion with the least error (randomized
 /// response at the same LDP level always qualifies: its rows are independent),
-/// or k-subset selection where it can be written out, or Hadamard response,
-/// where either does better; with its value (minus the error), as the
+/// or k-subset selection where it can be written out (else its cyclic design),
+/// or Hadamard response, where either does better; with its value (minus the error), as the
 /// baselines scored it.
 fn starting_point(
     b: &Baselines,
@@ -197,15 +197,21 @@ fn starting_point(
         (m, value)
     };
     let subsets = subset_selection(set, notion, p).map(valued);
-    let responses = Level::of(notion, set)
-        .and_then(|level| hadamard(p, &level))
-        .map(valued);
+    let level = Level::of(notion, set);
+    let responses = level.as_ref().and_then(|l| hadamard(p, l)).map(valued);
+    // Where k-subset selection has too many outputs to write out, its cyclic
+    // design stands in for it.
+    let cyclic = match subsets {
+        Some(_) => None,
+        None => level.as_ref().and_then(|l| cyclic_design(p, l)).map(valued),
+    };
     let candidates = [&b.pml_calibrated, &b.same_ldp]
         .into_iter()
         .map(|r| (&r.mechanism, r.utility))
         .chain(b.structured.iter().map(|s| (&s.mechanism, s.utility)))
         .chain(subsets.as_ref().map(|(m, v)| (m, *v)))
-        .chain(responses.as_ref().map(|(m, v)| (m, *v)));
+        .chain(responses.as_ref().map(|(m, v)| (m, *v)))
+        .chain(cyclic.as_ref().map(|(m, v)| (m, *v)));
     let meets = |m: &Mechanism| {
         NotionLevels::measure_notion(m, set, notion).excess(notion)
             <= crate::tolerance::PML_TOLERANCE

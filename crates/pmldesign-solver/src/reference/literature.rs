@@ -13,7 +13,9 @@
 
 use crate::limits::SCORED_SQUARE_UP_TO;
 use ndarray::ArrayView1;
-use pmldesign_model::frequency::{hadamard_least_mass, hadamard_response, subset_error_uniform};
+use pmldesign_model::frequency::{
+    cyclic_subsets, hadamard_least_mass, hadamard_response, subset_error_uniform,
+};
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
 /// Outputs past which k-subset selection is not written out as a mechanism.
@@ -125,6 +127,29 @@ pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     }
     let a = level.boost(hadamard_least_mass(p)?)?;
     hadamard_response(p.len(), a).ok()
+}
+
+/// Outputs of a cyclic subset design at most (a reader takes 4096).
+const CYCLIC_OUTPUTS_UP_TO: usize = 4096;
+
+/// Orbits of a cyclic subset design at most: four evened-out orbits come
+/// within a few percent of k-subset selection's error (docs/theory.md §13).
+const CYCLIC_ORBITS: usize = 16;
+
+/// The cyclic subset design (`frequency::cyclic_subsets`) at k-subset
+/// selection's best size and boost for `level`, with as many orbits as
+/// [`CYCLIC_ORBITS`] and [`CYCLIC_OUTPUTS_UP_TO`] allow, for 3 to
+/// [`SCORED_SQUARE_UP_TO`] inputs; `None` where no boost is finite.
+pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
+    let k = p.len();
+    if !(3..=SCORED_SQUARE_UP_TO).contains(&k) {
+        return None;
+    }
+    let mut sorted = p.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let (size, a) = best_size(&sorted, level)?;
+    let orbits = (CYCLIC_OUTPUTS_UP_TO / k).clamp(1, CYCLIC_ORBITS);
+    cyclic_subsets(k, size, a, orbits).ok()
 }
 
 /// Hadamard response's name in tables, with its outputs K.
