@@ -360,3 +360,29 @@ fn past_enumeration_the_quadratic_search_is_certified_and_beats_the_baselines() 
         }
     }
 }
+
+/// A design for another utility whose estimation error is more than twice the
+/// literature's best names the design for estimation; a design for estimation
+/// does not.
+#[test]
+fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation() {
+    let uniform = [1.0 / 12.0; 12];
+    let ldp = Notion::Ldp { epsilon: 1.0 };
+    let mi = Problem::new(known(&uniform))
+        .notion(ldp.clone())
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    let e = mi.estimation.as_ref().unwrap();
+    let advice = e.advice(&mi).expect("the MI design merges inputs");
+    assert!(advice.contains("--utility estimation"), "{advice}");
+    let est = Problem::new(known(&uniform))
+        .notion(ldp)
+        .estimation()
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    assert_eq!(est.estimation.as_ref().unwrap().advice(&est), None);
+}

@@ -212,7 +212,9 @@ fn certificate_lines(d: &Design) -> String {
     let how = match d.status {
         DesignStatus::TimeLimit => "stopped by the time limit",
         DesignStatus::Interrupted => "interrupted (Ctrl-C): the best design found",
-        DesignStatus::GapLimit => "stopped at the gap tolerance",
+        DesignStatus::GapLimit => {
+            "stopped with this certified gap (the gap tolerance, or no step or pass improved)"
+        }
         _ => "optimal",
     };
     format!(

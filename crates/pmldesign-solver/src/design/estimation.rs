@@ -401,7 +401,9 @@ fn frank_wolfe(
     }
     let mut atoms = Atoms::single(start, p);
     let mut it = Iterate::at(atoms.mechanism()?);
+    let mut step_took = std::time::Duration::ZERO;
     loop {
+        let step_began = Instant::now();
         let Some(inv) = inverse_fisher(&atoms.fisher()) else {
             break;
         };
@@ -410,12 +412,16 @@ fn frank_wolfe(
             // The point stands with the bound proven at it (none after a move).
             break;
         }
+        // Where the time left would not cover this step and the next LP, this
+        // LP is the last: it certifies the point, which then stays.
+        let last =
+            deadline.is_some_and(|d| d.saturating_duration_since(step_began) < 2 * step_took);
         let c = inv.dot(&inv);
         let mut sub = settings.clone();
         sub.column_generation.time_limit =
             deadline.map(|d| d.saturating_duration_since(Instant::now()));
         if searched(set, notion) {
-            warm_lp(&mut sub, &atoms, &it);
+            warm_lp(&mut sub, &atoms, &it, last);
         }
         let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
         it.priced(&s);
@@ -428,7 +434,7 @@ fn frank_wolfe(
         });
         let allowed = crate::tolerance::gap_allowance(cg.gap_tolerance, it.f - norm);
         it.converged = it.f - floor <= allowed;
-        let out_of_time = cg.interrupt.or_past(deadline);
+        let out_of_time = cg.interrupt.or_past(deadline) || last;
         if it.converged || out_of_time || it.steps >= MAX_STEPS.min(cg.max_iterations) {
             it.converged |= !out_of_time;
             break;
@@ -454,6 +460,7 @@ fn frank_wolfe(
         // The stored bound belongs to the old point: the loop re-prices at the new.
         it.mechanism = mixed;
         (it.bound, it.dual) = (f64::INFINITY, None);
+        step_took = step_began.elapsed();
     }
     Ok(it)
 }
@@ -461,10 +468,14 @@ fn frank_wolfe(
 /// A design LP priced by ascent started from the atoms' columns, and solved
 /// only as finely as the Frank-Wolfe gap it can close needs: a tenth of the
 /// last step's relative gap `(U - f) / U` (the first LP at 1e-2), never finer
-/// than the settings' tolerance.
-fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate) {
+/// than the settings' tolerance. The last LP under a time limit, which
+/// certifies the point returned, keeps the settings' tolerance.
+fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate, last: bool) {
     let cg = &mut sub.column_generation;
     cg.seeds.extend(atoms.mechanisms.iter().cloned());
+    if last {
+        return;
+    }
     let last = match it.bound.is_finite() && it.bound > 0.0 {
         true => (it.bound - it.f).max(0.0) / it.bound,
         false => 0.1,

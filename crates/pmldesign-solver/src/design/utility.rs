@@ -241,7 +241,8 @@ pub fn optimise_in_cone(
     if settings.pricing == PricingMethod::Auto
         && !enumerable(cone, settings)
         && let Some(c) = utility.quadratic()
-        && let Some(oracle) = QuadraticRays::new(cone, reference, c)
+        && let Some(oracle) =
+            QuadraticRays::new(cone, reference, c, settings.column_generation.gap_tolerance)
     {
         let mut opt = optimise(&oracle, reference, utility, a_priori, settings, progress)?;
         opt.pricing = Route::QuadraticSearch;

@@ -7,12 +7,13 @@
 //! known, by simulation ([`crate::solution::simulated`]): the limit can reverse
 //! the comparison at real sizes.
 
+use crate::objective::estimation::ESTIMATION_UTILITY_NAME;
 use crate::reference::literature::HADAMARD;
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
 use crate::solution::simulated::SimulatedErrors;
-use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::estimability;
+use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::{Deserialize, Serialize};
 
 /// How the literature's rows end their names: figures, not mechanisms held.
@@ -142,6 +143,9 @@ impl Estimation {
     /// data's m and the simulation (seed, replicates; "not re-checked" for a
     /// copy read from a file), or the m -> infinity limit.
     pub fn advice(&self, d: &Design) -> Option<String> {
+        if let Some(sentence) = self.design_for_estimation(d) {
+            return Some(sentence);
+        }
         let (best, ratio) = self.better_baseline(d)?;
         let (name, utility) = (&best.mechanism, &d.utility_name);
         let why = format!("the design maximises {utility}, not estimation accuracy");
@@ -158,6 +162,54 @@ impl Estimation {
             ),
             None => format!(
                 "to estimate the input distribution, {name} is {ratio:.1} times more accurate than the design in the m -> infinity limit ({why}; not simulated at a finite m, where the comparison can reverse): release it where the histogram is the goal"
+            ),
+        })
+    }
+
+    /// The sentence naming a design for estimation where the best of the
+    /// literature's mechanisms (k-subset selection, OUE, Hadamard response;
+    /// those meeting `d`'s notion) is at least twice as accurate as `d` in the
+    /// m -> infinity limit, `d` is not itself a design for estimation, and one
+    /// can be made for its notion and set (docs/concepts/estimation.md).
+    fn design_for_estimation(&self, d: &Design) -> Option<String> {
+        if d.utility_name == ESTIMATION_UTILITY_NAME || !estimation_designed(d) {
+            return None;
+        }
+        let (design, rest) = self.rows.split_first()?;
+        let literature = rest.iter().filter(|r| {
+            (r.mechanism.ends_with(FIGURE_ONLY) || r.mechanism.starts_with(HADAMARD))
+                && !r.mechanism.contains("(fails")
+        });
+        let (row, best) = literature
+            .filter_map(|r| r.error_per_row.map(|e| (r, e)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))?;
+        // At the data's m where simulated (a merging design's EM error can be
+        // far below its limit there), else in the limit.
+        let (design_error, basis) = match &self.simulated {
+            Some(s) => (
+                s.error_per_row.first().copied().flatten(),
+                format!("EM's error through the design at the data's m = {}", s.rows),
+            ),
+            None => (
+                design
+                    .error_per_row
+                    .filter(|_| design.groups == d.labels.len()),
+                "the design's in that limit".to_string(),
+            ),
+        };
+        let ratio = design_error.map_or(f64::INFINITY, |e| e / best.max(f64::MIN_POSITIVE));
+        if ratio < 2.0 {
+            return None;
+        }
+        let name = row.mechanism.trim_end_matches(FIGURE_ONLY).trim_end();
+        let what = "a design for estimation (--utility estimation) minimises that error";
+        let utility = &d.utility_name;
+        Some(match ratio.is_finite() {
+            true => format!(
+                "to estimate the input distribution, {name} has {best:.6} per row in the m -> infinity limit, {ratio:.1} times less than {basis} (the design maximises {utility}): {what}"
+            ),
+            false => format!(
+                "to estimate the input distribution, {name} determines every input's mass ({best:.6} per row in the m -> infinity limit) and the design does not (it maximises {utility}): {what}"
             ),
         })
     }
@@ -251,4 +303,17 @@ pub(crate) fn row(
         merged,
         error_per_row: e.error_per_row,
     })
+}
+
+/// Whether a design for estimation can be made for `d`'s notion and set: by
+/// enumeration up to its limits, by ascent past them under eps-LDP and eps-PML
+/// of a known prior (docs/theory.md §13).
+fn estimation_designed(d: &Design) -> bool {
+    let n = d.labels.len();
+    match (&d.notion, &d.uncertainty) {
+        (Notion::Ldp { .. }, _) | (Notion::Pml { .. }, UncertaintySet::Known { .. }) => true,
+        (Notion::Pml { .. }, _) => n <= crate::limits::MAX_STRUCTURED_N,
+        (Notion::Metric { .. }, _) => false,
+        _ => n <= crate::limits::MAX_NOTION_N,
+    }
 }

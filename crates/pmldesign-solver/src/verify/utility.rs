@@ -274,7 +274,7 @@ fn repriced(
         // pricing stated (docs/theory.md §13).
         let o = utility
             .quadratic()
-            .and_then(|c| QuadraticRays::new(&cone, r, c));
+            .and_then(|c| QuadraticRays::new(&cone, r, c, 0.0));
         return Ok(o.map(|o| (bound(&o), Repricing::Exact)));
     }
     if matches!(

@@ -28,13 +28,17 @@ const STARTS: usize = 16;
 /// Rays of the last pass kept as starts of the next.
 const WARM: usize = 32;
 
-/// Passes of one LP that may return entering rays: past them a pass returns
-/// only its bound, and the LP ends with the best mechanism of its working
-/// set (a rule on the count, so the result does not depend on the clock).
+/// Passes of one LP that may return entering rays where its gap tolerance is
+/// loose (above [`FINE_GAP`]): past them a pass returns only its bound, and the
+/// LP ends with the best mechanism of its working set (a rule on the count, so
+/// the result does not depend on the clock).
 const ENTERING_PASSES: usize = 40;
 
+/// Gap tolerances at or below which an LP's passes are not capped.
+pub(crate) const FINE_GAP: f64 = 1e-6;
+
 /// Work (`pieces x N`) of the LDP bound: its intervals of `p . b`.
-const LDP_BOUND_WORK: usize = 1 << 16;
+const LDP_BOUND_WORK: usize = 1 << 19;
 
 /// The slice `p . v = 1` of the cones this pricing covers.
 #[derive(Debug, Clone, Copy)]
@@ -53,13 +57,19 @@ pub(crate) struct QuadraticRays {
     majorants: Vec<Majorant>,
     warm: Mutex<Vec<Array1<f64>>>,
     passes: std::sync::atomic::AtomicUsize,
+    entering_passes: usize,
 }
 
 impl QuadraticRays {
     /// The pricing over `cone`'s rays normalised by the reference prior `p`,
     /// where the cone is one this pricing covers (eps-PML of a known prior,
-    /// eps-LDP).
-    pub(crate) fn new(cone: &ColumnCone, p: ArrayView1<f64>, c: &Array2<f64>) -> Option<Self> {
+    /// eps-LDP), for an LP solved to the relative gap `gap` ([`ENTERING_PASSES`]).
+    pub(crate) fn new(
+        cone: &ColumnCone,
+        p: ArrayView1<f64>,
+        c: &Array2<f64>,
+        gap: f64,
+    ) -> Option<Self> {
         if cone.normaliser().iter().zip(p.iter()).any(|(a, b)| a != b) {
             return None;
         }
@@ -80,6 +90,10 @@ impl QuadraticRays {
             majorants: Majorant::of(c, p),
             warm: Mutex::new(Vec::new()),
             passes: std::sync::atomic::AtomicUsize::new(0),
+            entering_passes: match gap > FINE_GAP {
+                true => ENTERING_PASSES,
+                false => usize::MAX,
+            },
         })
     }
 
@@ -148,7 +162,7 @@ impl QuadraticRays {
         let one = |m: &Majorant| match self.slice {
             Slice::Pml { e } => m.bound_pml(p, e, lambda),
             Slice::Ldp { a } => {
-                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(32, 1024);
+                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
                 m.bound_ldp(p, a, lambda, pieces)
             }
         };
@@ -248,17 +262,11 @@ impl RayOracle for QuadraticRays {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let entering: Vec<(f64, Column)> = ranked
             .into_iter()
-            .filter(|(rc, _)| *rc > tol && pass < ENTERING_PASSES)
+            .filter(|(rc, _)| *rc > tol && pass < self.entering_passes)
             .take(keep)
             .collect();
-        // A pass that found entering rays is followed by another: its bound
-        // (the costly part at small N) would prove nothing the loop uses.
-        let bound = match entering.is_empty() {
-            true => self.bound(lambda).max(best),
-            false => f64::INFINITY,
-        };
         Pricing {
-            max_reduced_cost: bound,
+            max_reduced_cost: self.bound(lambda).max(best),
             entering,
             priced,
         }

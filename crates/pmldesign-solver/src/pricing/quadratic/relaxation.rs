@@ -75,8 +75,10 @@ impl Majorant {
     /// `v = (1 + a b) / (1 + a p . b)`, b in {0, 1}^N (the eps-LDP cone,
     /// `a = e^eps - 1`). On rays `v_x^2 = (1 + ((1 + a)^2 - 1) b_x) / P^2`
     /// with `P = 1 + a p . b`, so the majorant is linear in b for each P; over
-    /// `pieces` intervals of `p . b` each coefficient is maximised over its P
-    /// exactly and b relaxed to `[0, 1]^N` (an LP with one ranged row).
+    /// an interval of `p . b` each coefficient is maximised over its P exactly
+    /// and b relaxed to `[0, 1]^N` (an LP with one ranged row). The interval of
+    /// largest bound is halved, best first, `pieces` times: the result depends
+    /// on lambda alone.
     pub(crate) fn bound_ldp(
         &self,
         p: ArrayView1<f64>,
@@ -84,25 +86,52 @@ impl Majorant {
         lambda: &Array1<f64>,
         pieces: usize,
     ) -> f64 {
-        let k = (1.0 + a) * (1.0 + a) - 1.0;
         let h = &self.h0 - lambda;
-        let (sum_d, sum_h) = (self.d.sum(), h.sum());
-        let mut best = f64::NEG_INFINITY;
-        let mut gamma = Array1::zeros(p.len());
-        for piece in 0..pieces {
-            let (s1, s2) = (
-                piece as f64 / pieces as f64,
-                (piece + 1) as f64 / pieces as f64,
-            );
-            let (p1, p2) = (1.0 + a * s1, 1.0 + a * s2);
-            for x in 0..p.len() {
-                gamma[x] = max_over(k * self.d[x], a * h[x], p1, p2);
-            }
-            let constant = max_over(sum_d, sum_h, p1, p2);
-            let linear = ranged_knapsack(p, gamma.view(), s1, s2);
-            best = best.max(constant + linear);
+        let piece = LdpPiece {
+            p,
+            a,
+            k: (1.0 + a) * (1.0 + a) - 1.0,
+            d: &self.d,
+            h: &h,
+            sums: (self.d.sum(), h.sum()),
+        };
+        let mut open: Vec<(f64, f64, f64)> = (0..16)
+            .map(|i| (i as f64 / 16.0, (i + 1) as f64 / 16.0))
+            .map(|(s1, s2)| (piece.bound(s1, s2), s1, s2))
+            .collect();
+        for _ in 0..pieces / 2 {
+            let Some(top) = (0..open.len()).max_by(|&i, &j| open[i].0.total_cmp(&open[j].0)) else {
+                break;
+            };
+            let (_, s1, s2) = open.swap_remove(top);
+            let mid = 0.5 * (s1 + s2);
+            open.push((piece.bound(s1, mid), s1, mid));
+            open.push((piece.bound(mid, s2), mid, s2));
         }
+        let best = open.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max);
         best + self.kappa
+    }
+}
+
+/// The majorant's pieces under eps-LDP ([`Majorant::bound_ldp`]).
+struct LdpPiece<'a> {
+    p: ArrayView1<'a, f64>,
+    a: f64,
+    k: f64,
+    d: &'a Array1<f64>,
+    h: &'a Array1<f64>,
+    sums: (f64, f64),
+}
+
+impl LdpPiece<'_> {
+    /// The bound over rays with `p . b` in `[s1, s2]`.
+    fn bound(&self, s1: f64, s2: f64) -> f64 {
+        let (p1, p2) = (1.0 + self.a * s1, 1.0 + self.a * s2);
+        let gamma = Array1::from_shape_fn(self.p.len(), |x| {
+            max_over(self.k * self.d[x], self.a * self.h[x], p1, p2)
+        });
+        let constant = max_over(self.sums.0, self.sums.1, p1, p2);
+        constant + ranged_knapsack(self.p, gamma.view(), s1, s2)
     }
 }
 
