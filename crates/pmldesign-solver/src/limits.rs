@@ -327,6 +327,42 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
 /// outputs than inputs (singular J) are scored at every N.
 pub const SCORED_SQUARE_UP_TO: usize = 1024;
 
+/// The alphabet to which a notion's rays are enumerated by default: the
+/// structured families of eps-PML up to [`MAX_STRUCTURED_N`], the other
+/// notions' rays up to [`MAX_NOTION_N`].
+pub(crate) fn enumeration_limit(notion: &pmldesign_model::Notion) -> usize {
+    match notion {
+        pmldesign_model::Notion::Pml { .. } => MAX_STRUCTURED_N,
+        _ => MAX_NOTION_N,
+    }
+}
+
+/// Whether the LPs of a design for estimation are priced by ascent with
+/// separable majorants (`pricing::quadratic`, docs/theory.md §13): eps-PML of
+/// a known prior and eps-LDP past [`enumeration_limit`].
+pub(crate) fn estimation_by_ascent(
+    notion: &pmldesign_model::Notion,
+    set: &pmldesign_model::UncertaintySet,
+) -> bool {
+    use pmldesign_model::{Notion, UncertaintySet};
+    let covered = matches!(
+        (notion, set),
+        (Notion::Pml { .. }, UncertaintySet::Known { .. }) | (Notion::Ldp { .. }, _)
+    );
+    covered && set.len() > enumeration_limit(notion)
+}
+
+/// Whether a design for estimation can be made for `notion` over `set`: by
+/// enumeration up to [`enumeration_limit`], by ascent past it
+/// ([`estimation_by_ascent`]); never under metric privacy.
+pub(crate) fn estimation_designable(
+    notion: &pmldesign_model::Notion,
+    set: &pmldesign_model::UncertaintySet,
+) -> bool {
+    let metric = matches!(notion, pmldesign_model::Notion::Metric { .. });
+    !metric && (set.len() <= enumeration_limit(notion) || estimation_by_ascent(notion, set))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

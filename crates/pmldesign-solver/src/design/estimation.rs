@@ -60,7 +60,7 @@ pub const PASS_SECONDS_PER_RAY_ENTRY: f64 = 1e-9;
 /// otherwise the design stops with the point it has.
 fn lp_setup(set: &UncertaintySet, notion: &Notion) -> std::time::Duration {
     let n = set.len();
-    if searched(set, notion) {
+    if crate::limits::estimation_by_ascent(notion, set) {
         let cube = (n as f64).powi(3);
         return std::time::Duration::from_secs_f64(SEARCH_SECONDS_PER_CUBE * cube);
     }
@@ -72,22 +72,9 @@ fn lp_setup(set: &UncertaintySet, notion: &Notion) -> std::time::Duration {
 }
 
 /// Seconds per cubed input of one design LP priced by ascent (past
-/// enumeration: [`searched`]) before it can help: the majorants' two
+/// enumeration: [`crate::limits::estimation_by_ascent`]) before it can help: the majorants' two
 /// eigenvalue problems and factorisations, and `tr J^-1` of the mixture.
 pub const SEARCH_SECONDS_PER_CUBE: f64 = 2e-8;
-
-/// Whether the design LPs of the linearisation are priced by ascent with
-/// separable majorants (`pricing::quadratic`): eps-PML for a known prior past
-/// [`crate::limits::MAX_STRUCTURED_N`] inputs and eps-LDP past
-/// [`crate::limits::MAX_NOTION_N`].
-fn searched(set: &UncertaintySet, notion: &Notion) -> bool {
-    let n = set.len();
-    match (notion, set) {
-        (Notion::Pml { .. }, UncertaintySet::Known { .. }) => n > crate::limits::MAX_STRUCTURED_N,
-        (Notion::Ldp { .. }, _) => n > crate::limits::MAX_NOTION_N,
-        _ => false,
-    }
-}
 
 /// Golden-section iterations of the step length (the bracket shrinks by 0.618
 /// each: 1e-13 after 60).
@@ -420,7 +407,7 @@ fn frank_wolfe(
         let mut sub = settings.clone();
         sub.column_generation.time_limit =
             deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if searched(set, notion) {
+        if crate::limits::estimation_by_ascent(notion, set) {
             warm_lp(&mut sub, &atoms, &it, last);
         }
         let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;

@@ -12,8 +12,8 @@ use crate::reference::literature::HADAMARD;
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
 use crate::solution::simulated::SimulatedErrors;
+use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::estimability;
-use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::{Deserialize, Serialize};
 
 /// How the literature's rows end their names: figures, not mechanisms held.
@@ -172,7 +172,9 @@ impl Estimation {
     /// m -> infinity limit, `d` is not itself a design for estimation, and one
     /// can be made for its notion and set (docs/concepts/estimation.md).
     fn design_for_estimation(&self, d: &Design) -> Option<String> {
-        if d.utility_name == ESTIMATION_UTILITY_NAME || !estimation_designed(d) {
+        if d.utility_name == ESTIMATION_UTILITY_NAME
+            || !crate::limits::estimation_designable(&d.notion, &d.uncertainty)
+        {
             return None;
         }
         let (design, rest) = self.rows.split_first()?;
@@ -303,17 +305,4 @@ pub(crate) fn row(
         merged,
         error_per_row: e.error_per_row,
     })
-}
-
-/// Whether a design for estimation can be made for `d`'s notion and set: by
-/// enumeration up to its limits, by ascent past them under eps-LDP and eps-PML
-/// of a known prior (docs/theory.md §13).
-fn estimation_designed(d: &Design) -> bool {
-    let n = d.labels.len();
-    match (&d.notion, &d.uncertainty) {
-        (Notion::Ldp { .. }, _) | (Notion::Pml { .. }, UncertaintySet::Known { .. }) => true,
-        (Notion::Pml { .. }, _) => n <= crate::limits::MAX_STRUCTURED_N,
-        (Notion::Metric { .. }, _) => false,
-        _ => n <= crate::limits::MAX_NOTION_N,
-    }
 }
