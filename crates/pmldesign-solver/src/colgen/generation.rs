@@ -742,6 +742,6 @@ fn admit(
 /// Identity of a column for de-duplication: its entries rounded to 1e-9, so
 /// that columns equal up to rounding (which would make the master's basis
 /// singular) count as one.
-fn key(v: &Array1<f64>) -> Vec<i64> {
+pub(crate) fn key(v: &Array1<f64>) -> Vec<i64> {
     v.iter().map(|x| (x * 1e9).round() as i64).collect()
 }

@@ -463,11 +463,11 @@ fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate, last: bool) {
     if last {
         return;
     }
-    let last = match it.bound.is_finite() && it.bound > 0.0 {
+    let step_gap = match it.bound.is_finite() && it.bound > 0.0 {
         true => (it.bound - it.f).max(0.0) / it.bound,
         false => 0.1,
     };
-    cg.gap_tolerance = cg.gap_tolerance.max(0.1 * last).min(1e-2);
+    cg.gap_tolerance = cg.gap_tolerance.max(0.1 * step_gap).min(1e-2);
 }
 
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).

@@ -163,7 +163,13 @@ impl Design {
         if unread || self.admits(r.mechanism) {
             return r.label.clone();
         }
-        format!("{} (fails {})", r.label, self.notion.label())
+        format!("{} {}", r.label, self.fails_mark())
+    }
+
+    /// The mark of a table row whose mechanism does not meet this design's
+    /// notion at its level: `(fails NOTION)`.
+    pub(crate) fn fails_mark(&self) -> String {
+        format!("(fails {})", self.notion.label())
     }
 
     /// A design of `mechanism` over `set` under its certificate's notion, with

@@ -178,9 +178,10 @@ impl Estimation {
             return None;
         }
         let (design, rest) = self.rows.split_first()?;
+        let fails = d.fails_mark();
         let literature = rest.iter().filter(|r| {
             (r.mechanism.ends_with(FIGURE_ONLY) || r.mechanism.starts_with(HADAMARD))
-                && !r.mechanism.contains("(fails")
+                && !r.mechanism.ends_with(&fails)
         });
         let (row, best) = literature
             .filter_map(|r| r.error_per_row.map(|e| (r, e)))
@@ -189,7 +190,7 @@ impl Estimation {
         // far below its limit there), else in the limit.
         let (design_error, basis) = match &self.simulated {
             Some(s) => (
-                s.error_per_row.first().copied().flatten(),
+                self.compared_error(0),
                 format!("EM's error through the design at the data's m = {}", s.rows),
             ),
             None => (

@@ -29,7 +29,7 @@ pub(crate) fn rows(d: &Design, prior: &[f64]) -> crate::Result<Vec<EstimationRow
     if let Some(m) = hadamard(ArrayView1::from(prior), &level) {
         let mut name = hadamard_label(&m);
         if !d.admits(&m) {
-            name = format!("{name} (fails {})", d.notion.label());
+            name = format!("{name} {}", d.fails_mark());
         }
         rows.push(measured(name, &m, prior, &d.labels)?);
     }

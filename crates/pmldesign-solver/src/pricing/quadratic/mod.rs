@@ -105,7 +105,7 @@ impl QuadraticRays {
         }
     }
 
-    /// `(v^T C v - lambda . v, v^T C v)`.
+    /// `(v^T C v - lambda . v, v^T C v, C v)`.
     fn reduced(&self, v: &Array1<f64>, lambda: &Array1<f64>) -> (f64, f64, Array1<f64>) {
         let cv = self.c.dot(v);
         let mu = v.dot(&cv);
@@ -239,11 +239,7 @@ impl RayOracle for QuadraticRays {
         let mut best = f64::NEG_INFINITY;
         for (rc, column) in found {
             best = best.max(rc);
-            let key: Vec<i64> = column
-                .vector
-                .iter()
-                .map(|x| (x * 1e9).round() as i64)
-                .collect();
+            let key = crate::colgen::generation::key(&column.vector);
             if rc.is_finite() && !seen.contains(&key) {
                 seen.push(key);
                 top.push(rc, column);

@@ -154,10 +154,8 @@ fn max_over(alpha: f64, beta: f64, p1: f64, p2: f64) -> f64 {
 /// `g / p` until the mass is spent (the last one partly).
 pub(crate) fn knapsack_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, top: f64) -> Array1<f64> {
     let mut v = Array1::zeros(p.len());
-    let mut order: Vec<usize> = (0..p.len()).filter(|&x| p[x] > 0.0).collect();
-    order.sort_by(|&x, &y| (g[y] / p[y]).total_cmp(&(g[x] / p[x])).then(x.cmp(&y)));
     let mut left = 1.0;
-    for x in order {
+    for x in by_ratio(p, g) {
         if left <= 0.0 {
             break;
         }
@@ -173,21 +171,27 @@ pub(crate) fn knapsack_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, top: f64) 
     v
 }
 
+/// The inputs of positive mass in decreasing order of `g / p` (ties by index):
+/// the order in which both knapsacks fill.
+fn by_ratio(p: ArrayView1<f64>, g: ArrayView1<f64>) -> Vec<usize> {
+    let mut order: Vec<(f64, usize)> = (0..p.len())
+        .filter(|&x| p[x] > 0.0)
+        .map(|x| (-g[x] / p[x], x))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    order.into_iter().map(|(_, x)| x).collect()
+}
+
 /// `max gamma . b` over `b` in `[0, 1]^N` with `s1 <= p . b <= s2`: the items
 /// of positive gain in order of `gamma / p` up to `s2`, then, if the mass is
 /// short of `s1`, the least costly others up to it.
 fn ranged_knapsack(p: ArrayView1<f64>, gamma: ArrayView1<f64>, s1: f64, s2: f64) -> f64 {
-    let mut order: Vec<(f64, usize)> = (0..p.len())
-        .filter(|&x| p[x] > 0.0)
-        .map(|x| (-gamma[x] / p[x], x))
-        .collect();
-    order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut value: f64 = (0..p.len())
         .filter(|&x| p[x] <= 0.0)
         .map(|x| gamma[x].max(0.0))
         .sum();
     let mut mass = 0.0;
-    for (_, x) in order {
+    for x in by_ratio(p, gamma) {
         let cap = if gamma[x] > 0.0 { s2 } else { s1 };
         if mass >= cap {
             if gamma[x] > 0.0 {
