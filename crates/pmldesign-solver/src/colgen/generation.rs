@@ -24,6 +24,22 @@ const MAX_EFFORT: u64 = 64;
 /// the master already.
 const MAX_RESOLVES: usize = 3;
 
+/// Once the master tails off (each of [`FLAT_PASSES`] passes in a row has
+/// raised it by less than [`FLAT`] of the gap to the best bound), a pass
+/// prices at an entering tolerance of this share of that gap. Rays of 1e-9
+/// can enter pass after pass (ties among the placements of unobserved
+/// categories), each moving the master by less, and a pass that stops for
+/// them proves nothing; the raised pass prunes at the share instead, and
+/// either finds a ray worth its work or certifies a bound within the share of
+/// the gap (docs/theory.md §4b, "Tailing off").
+const WORTH: f64 = 1e-2;
+
+/// Rise of the master, relative to the gap, below which a pass counts as flat.
+const FLAT: f64 = 1e-6;
+
+/// Flat passes in a row after which a pass goes on to a proof ([`WORTH`]).
+const FLAT_PASSES: usize = 3;
+
 /// The best master solution that was a mechanism (no box column in use), kept
 /// while the dual box is on.
 struct Incumbent {
@@ -112,6 +128,10 @@ pub(super) struct Generation<'a> {
     /// Passes since the incumbent last improved (or the box was widened).
     stalled: usize,
     last_lower: f64,
+    /// The master's value at the last pass and the flat passes since then
+    /// ([`Generation::worth`]).
+    previous_lower: f64,
+    flat: usize,
     /// The gaps at which the a-priori dual was priced for its near-tight rays
     /// ([`Generation::price_support`]).
     support_priced: Vec<f64>,
@@ -151,6 +171,8 @@ struct Pass {
     /// at a loosened optimality tolerance (a stall), and a fresh solve, whose
     /// tolerance is tight again, pivots them in.
     repeated: usize,
+    /// Priced at the raised tolerance of a master that tails off ([`WORTH`]).
+    raised: bool,
 }
 
 impl Pass {
@@ -164,6 +186,7 @@ impl Pass {
             allowance,
             added: 0,
             repeated: 0,
+            raised: false,
         }
     }
 }
@@ -200,6 +223,10 @@ impl<'a> Generation<'a> {
             self.widen_if_stalled(warm.as_ref(), lower);
             let out_of_time = self.out_of_time();
             let within_gap = self.best_bound - pass.bound <= pass.allowance;
+            if pass.added == 0 && pass.raised && !out_of_time && !within_gap {
+                // The raised pass certified its bound; smaller rays enter again.
+                continue;
+            }
             if pass.added == 0 && !out_of_time && !within_gap && self.widen(warm.as_ref()) {
                 continue;
             }
@@ -275,6 +302,8 @@ impl<'a> Generation<'a> {
             incumbent: None,
             stalled: 0,
             last_lower: f64::NEG_INFINITY,
+            previous_lower: f64::NEG_INFINITY,
+            flat: 0,
             support_priced: Vec::new(),
             a_priori_dual: a_priori.dual.clone(),
         };
@@ -553,6 +582,8 @@ impl<'a> Generation<'a> {
         let s = self.settings;
         let allowance = crate::tolerance::gap_allowance(s.gap_tolerance, bound);
         let tol = (s.pricing_tolerance * (1.0 + bound.abs())).max(0.5 * allowance);
+        let worth = self.worth(bound);
+        let tol = tol.max(worth);
         let keep = s.batch.max(1) + self.working.len();
         let support = self.price_support(bound, allowance, keep);
         let mut entering = Vec::new();
@@ -603,7 +634,26 @@ impl<'a> Generation<'a> {
             allowance,
             added: added + support,
             repeated,
+            raised: worth.is_finite(),
         }
+    }
+
+    /// The entering tolerance the pass at master value `lower` is raised to
+    /// ([`WORTH`]) once the master has been flat for [`FLAT_PASSES`] passes;
+    /// `-inf` before. A raised pass starts the count again.
+    fn worth(&mut self, lower: f64) -> f64 {
+        let gap = self.best_bound - lower;
+        // Not while either bound is infinite (no a-priori bound, no incumbent).
+        let flat = gap.is_finite()
+            && self.previous_lower.is_finite()
+            && lower - self.previous_lower <= FLAT * gap;
+        self.flat = if flat { self.flat + 1 } else { 0 };
+        self.previous_lower = lower;
+        if self.flat < FLAT_PASSES {
+            return f64::NEG_INFINITY;
+        }
+        self.flat = 0;
+        WORTH * gap
     }
 
     /// Counts a pricing pass under `lambda` and keeps its bound if it is the

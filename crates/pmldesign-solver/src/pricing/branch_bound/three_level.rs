@@ -701,19 +701,24 @@ fn segments_at_most_zero(g: &impl Smooth, xs: &[f64]) -> bool {
 
 impl ThreeLevel {
     /// A bound on every member's reduced cost: on the slice every coordinate
-    /// is in `[0, E]` and `lambda . v >= min lambda_x / p_x`.
+    /// is in `[0, E]`, so `lambda . v >= min lambda_x / p_x` over the inputs
+    /// of mass plus `E min(lambda_x, 0)` for each input of mass 0 (its ratio
+    /// would be `-inf` at a dual of `-1e-17`, and every open node's bound
+    /// with it).
     fn crude_bound(&self, lambda: &[f64]) -> f64 {
-        let rho = self
-            .p
-            .iter()
-            .zip(lambda)
-            .map(|(p, l)| l / p)
-            .fold(f64::INFINITY, f64::min);
+        let (mut rho, mut unweighted) = (f64::INFINITY, 0.0);
+        for (p, l) in self.p.iter().zip(lambda) {
+            if *p > 0.0 {
+                rho = rho.min(l / p);
+            } else {
+                unweighted += self.e * l.min(0.0);
+            }
+        }
         let mu = match self.kind {
             Separable::FInformation(f) => f(0.0) + (f(self.e) - f(0.0)) / self.e,
             Separable::MaxWeighted => self.e * self.p.iter().copied().fold(0.0, f64::max),
         };
-        let bound = mu - rho;
+        let bound = mu - rho - unweighted;
         bound + 1e-9 * (1.0 + bound.abs())
     }
 
@@ -793,5 +798,28 @@ impl Searched for ThreeLevel {
         });
         best.max_reduced_cost = best.max_reduced_cost.min(crude.max(tol));
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FInformation;
+    use crate::colgen::oracle::RayOracle;
+
+    /// A dual of `-1e-17` at an input of mass 0 leaves the crude bound finite
+    /// (its ratio `lambda_x / p_x` would be `-inf`), and it still bounds the
+    /// family's largest reduced cost.
+    #[test]
+    fn the_crude_bound_is_finite_at_masses_0() {
+        let p = [0.4, 0.0, 0.3, 0.2, 0.0, 0.1];
+        let family = ThreeLevel::new(&p, 1f64.exp(), 0.1, &FInformation::mutual_information())
+            .expect("mutual information is separable");
+        let lambda = Array1::from(vec![0.35, -1e-17, 0.3, 0.2, 2e-17, 0.1]);
+        let crude = family.crude_bound(lambda.as_slice().unwrap());
+        assert!(crude.is_finite(), "{crude}");
+        let priced = family.price(&lambda, f64::INFINITY, 0);
+        assert!(priced.max_reduced_cost.is_finite());
+        assert!(priced.max_reduced_cost <= crude, "{} > {crude}", priced.max_reduced_cost);
     }
 }
