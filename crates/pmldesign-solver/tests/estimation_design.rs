@@ -377,6 +377,13 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
     let e = mi.estimation.as_ref().unwrap();
     let advice = e.advice(&mi).expect("the MI design merges inputs");
     assert!(advice.contains("--utility estimation"), "{advice}");
+    // The file states it, and a reader re-derives it rather than repeat it.
+    let mut json = serde_json::to_value(&mi).unwrap();
+    assert_eq!(json["estimation"]["advice"], serde_json::json!(advice));
+    json["estimation"]["advice"] = serde_json::json!("release the raw column");
+    let read = serde_json::from_value::<Design>(json).unwrap();
+    let again = serde_json::to_value(&read).unwrap();
+    assert_eq!(again["estimation"]["advice"], serde_json::json!(advice));
     let est = Problem::new(known(&uniform))
         .notion(ldp)
         .estimation()
@@ -385,4 +392,6 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
         .with_estimation()
         .unwrap();
     assert_eq!(est.estimation.as_ref().unwrap().advice(&est), None);
+    let json = serde_json::to_value(&est).unwrap();
+    assert!(json["estimation"].get("advice").is_none(), "{}", json["estimation"]);
 }

@@ -35,10 +35,10 @@ const MAX_RESOLVES: usize = 3;
 const WORTH: f64 = 1e-2;
 
 /// Rise of the master, relative to the gap, below which a pass counts as flat.
-const FLAT: f64 = 1e-6;
+const FLAT: f64 = 1e-7;
 
 /// Flat passes in a row after which a pass goes on to a proof ([`WORTH`]).
-const FLAT_PASSES: usize = 3;
+const FLAT_PASSES: usize = 10;
 
 /// The best master solution that was a mechanism (no box column in use), kept
 /// while the dual box is on.

@@ -55,6 +55,11 @@ pub struct Estimation {
     /// simulation's bounds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated: Option<SimulatedErrors>,
+    /// The advice ([`Estimation::advice`]) as a file states it: written with
+    /// the design ([`Estimation::advised`]), re-derived when the design is
+    /// read, never repeated from the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    advice: Option<String>,
 }
 
 impl Estimation {
@@ -77,6 +82,7 @@ impl Estimation {
         Ok(Some(Estimation {
             rows,
             simulated: None,
+            advice: None,
         }))
     }
 
@@ -135,6 +141,12 @@ impl Estimation {
                 },
             )
             .collect()
+    }
+
+    /// This estimation with its advice for `d` filled in, as a file states it.
+    pub(crate) fn advised(mut self, d: &Design) -> Self {
+        self.advice = self.advice(d);
+        self
     }
 
     /// The sentence saying which baseline of `d` serves estimating the histogram
@@ -281,6 +293,7 @@ impl Estimation {
         };
         Ok(Estimation {
             simulated,
+            advice: None,
             ..derived
         })
     }

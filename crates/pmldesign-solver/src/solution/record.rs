@@ -214,7 +214,7 @@ impl Serialize for Design {
             },
             provenance: d.provenance,
             envelope: d.envelope.as_ref().map(EnvelopeRecord::from),
-            estimation: d.estimation,
+            estimation: d.estimation.map(|e| e.advised(self)),
         }
         .serialize(s)
     }
