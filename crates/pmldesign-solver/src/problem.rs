@@ -211,6 +211,11 @@ impl<'a> Problem<'a> {
             Objective::Utility(_) => crate::limits::FIXED_SECONDS_PER_ENTRY_UTILITY,
             _ => crate::limits::FIXED_SECONDS_PER_ENTRY,
         };
+        let known = matches!(
+            &self.priors,
+            Priors::Set(pmldesign_model::UncertaintySet::Known { .. })
+        );
+        let fixed = crate::limits::fixed_per_entry(known, fixed);
         crate::limits::check_time_limit(self.settings.column_generation.time_limit, n, fixed)?;
         let Some(notion) = self.notion.clone() else {
             return Err(missing_level());

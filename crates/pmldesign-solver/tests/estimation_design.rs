@@ -393,5 +393,9 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
         .unwrap();
     assert_eq!(est.estimation.as_ref().unwrap().advice(&est), None);
     let json = serde_json::to_value(&est).unwrap();
-    assert!(json["estimation"].get("advice").is_none(), "{}", json["estimation"]);
+    assert!(
+        json["estimation"].get("advice").is_none(),
+        "{}",
+        json["estimation"]
+    );
 }

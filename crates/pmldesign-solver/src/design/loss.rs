@@ -132,6 +132,7 @@ pub fn minimise_loss_with_progress(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<LossDesign> {
     check_epsilon(epsilon)?;
+    let settings = &crate::limits::for_loss_over(set, settings);
     let n = set.len();
     let d = loss.matrix(n)?;
     let p = set.reference();

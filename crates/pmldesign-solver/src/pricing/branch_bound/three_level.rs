@@ -820,6 +820,10 @@ mod tests {
         assert!(crude.is_finite(), "{crude}");
         let priced = family.price(&lambda, f64::INFINITY, 0);
         assert!(priced.max_reduced_cost.is_finite());
-        assert!(priced.max_reduced_cost <= crude, "{} > {crude}", priced.max_reduced_cost);
+        assert!(
+            priced.max_reduced_cost <= crude,
+            "{} > {crude}",
+            priced.max_reduced_cost
+        );
     }
 }
