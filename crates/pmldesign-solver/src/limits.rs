@@ -73,19 +73,34 @@ pub const FIXED_SECONDS_PER_ENTRY_SET: f64 = 4.4e-6;
 /// leaves the loop no time. Taken off the loop's time limit ([`for_loss_over`]).
 pub const SET_FINISH_SECONDS_PER_ENTRY: f64 = 2.6e-6;
 
-/// The fixed work per entry of a design over `set`: a known prior's
-/// `per_entry`, else the set's ([`FIXED_SECONDS_PER_ENTRY_UTILITY_SET`] or
-/// [`FIXED_SECONDS_PER_ENTRY_SET`]).
-pub(crate) fn fixed_per_entry(set_is_known: bool, per_entry: f64) -> f64 {
-    match (set_is_known, per_entry <= FIXED_SECONDS_PER_ENTRY_UTILITY) {
-        (true, _) => per_entry,
-        (false, true) => FIXED_SECONDS_PER_ENTRY_UTILITY_SET,
-        (false, false) => FIXED_SECONDS_PER_ENTRY_SET,
+/// Whether the least output probability over `set` costs a transfer per
+/// column: a polytope, or an l1 ball past Proposition 2 (`beta >= 2 min p`),
+/// where the first donor of a column cannot give all of `beta / 2`.
+fn costly_certificate(set: &pmldesign_model::UncertaintySet) -> bool {
+    use pmldesign_model::UncertaintySet;
+    match set {
+        UncertaintySet::Known { .. } => false,
+        UncertaintySet::L1Ball { center, beta, .. } => *beta >= 2.0 * center.min_mass(),
+        _ => true,
     }
 }
 
-/// `settings` for a loss design over `set`: outside a known prior, the time
-/// limit less the certificate's extra work over the set
+/// The fixed work per entry of a design over `set`: `per_entry`, or where
+/// certifying over the set is costly ([`costly_certificate`]) the set's
+/// ([`FIXED_SECONDS_PER_ENTRY_UTILITY_SET`] or [`FIXED_SECONDS_PER_ENTRY_SET`]).
+pub(crate) fn fixed_per_entry(set: &pmldesign_model::UncertaintySet, per_entry: f64) -> f64 {
+    match (
+        costly_certificate(set),
+        per_entry <= FIXED_SECONDS_PER_ENTRY_UTILITY,
+    ) {
+        (false, _) => per_entry,
+        (true, true) => FIXED_SECONDS_PER_ENTRY_UTILITY_SET,
+        (true, false) => FIXED_SECONDS_PER_ENTRY_SET,
+    }
+}
+
+/// `settings` for a loss design over `set`: where certifying over the set is
+/// costly ([`costly_certificate`]), the time limit less that extra work
 /// ([`SET_FINISH_SECONDS_PER_ENTRY`]), so that the design returns within it.
 pub(crate) fn for_loss_over(
     set: &pmldesign_model::UncertaintySet,
@@ -93,8 +108,7 @@ pub(crate) fn for_loss_over(
 ) -> crate::Settings {
     let mut s = settings.clone();
     let n = set.len() as f64;
-    let known = matches!(set, pmldesign_model::UncertaintySet::Known { .. });
-    if let (false, Some(t)) = (known, s.column_generation.time_limit) {
+    if let (true, Some(t)) = (costly_certificate(set), s.column_generation.time_limit) {
         let extra = std::time::Duration::from_secs_f64(SET_FINISH_SECONDS_PER_ENTRY * n * n);
         s.column_generation.time_limit = Some(t.saturating_sub(extra));
     }
@@ -448,41 +462,37 @@ mod tests {
         assert!(kept >= FIXED_SECONDS_PER_ENTRY * 4096.0 * 4096.0 - 1e-9);
     }
 
-    /// Over a set of priors the fixed work is the set's, and a loss design's
-    /// loop leaves the certificate's extra work over the set; a known prior
-    /// keeps its own figures and its whole limit.
+    /// Over a polytope or a ball past Proposition 2 the fixed work is the
+    /// set's, and a loss design's loop leaves the certificate's extra work; a
+    /// known prior and a ball within Proposition 2 keep their own figures and
+    /// their whole limit.
     #[test]
-    fn a_set_of_priors_has_fixed_work_of_its_own() {
-        let u = FIXED_SECONDS_PER_ENTRY_UTILITY;
-        assert_eq!(fixed_per_entry(true, u), u);
+    fn a_costly_set_has_fixed_work_of_its_own() {
+        let prior = Prior::new(vec![0.25; 4]).unwrap();
+        let known = UncertaintySet::known(prior.clone());
+        let within = UncertaintySet::l1_ball(prior.clone(), 0.4).unwrap();
+        let past = UncertaintySet::l1_ball(prior, 0.6).unwrap();
+        let (u, l) = (FIXED_SECONDS_PER_ENTRY_UTILITY, FIXED_SECONDS_PER_ENTRY);
+        for cheap in [&known, &within] {
+            assert_eq!(fixed_per_entry(cheap, u), u);
+            assert_eq!(fixed_per_entry(cheap, l), l);
+        }
         assert_eq!(
-            fixed_per_entry(false, u),
+            fixed_per_entry(&past, u),
             FIXED_SECONDS_PER_ENTRY_UTILITY_SET
         );
-        assert_eq!(
-            fixed_per_entry(true, FIXED_SECONDS_PER_ENTRY),
-            FIXED_SECONDS_PER_ENTRY
-        );
-        assert_eq!(
-            fixed_per_entry(false, FIXED_SECONDS_PER_ENTRY),
-            FIXED_SECONDS_PER_ENTRY_SET
-        );
-        // At N = 1024 from counts: 2-core runs returned in 0.8 s (MI, 0.6 s) and
-        // 3.3 s (Hamming loss, 3.8 s), within 1.1 T + 0.5 s.
+        assert_eq!(fixed_per_entry(&past, l), FIXED_SECONDS_PER_ENTRY_SET);
         let least = smallest_time_limit(1024, FIXED_SECONDS_PER_ENTRY_UTILITY_SET);
         assert!((0.5..0.7).contains(&least.as_secs_f64()), "{least:?}");
-        let prior = Prior::new(vec![0.25; 4]).unwrap();
-        let ball = UncertaintySet::l1_ball(prior.clone(), 0.1).unwrap();
         let mut settings = crate::Settings::default();
         settings.column_generation.time_limit = Some(Duration::from_secs(1));
-        let over_ball = for_loss_over(&ball, &settings).column_generation.time_limit;
+        let over_past = for_loss_over(&past, &settings).column_generation.time_limit;
         let extra = SET_FINISH_SECONDS_PER_ENTRY * 16.0;
-        assert!((over_ball.unwrap().as_secs_f64() - (1.0 - extra)).abs() < 1e-9);
-        let known = for_loss_over(&UncertaintySet::known(prior), &settings);
-        assert_eq!(
-            known.column_generation.time_limit,
-            Some(Duration::from_secs(1))
-        );
+        assert!((over_past.unwrap().as_secs_f64() - (1.0 - extra)).abs() < 1e-9);
+        for cheap in [&known, &within] {
+            let kept = for_loss_over(cheap, &settings).column_generation.time_limit;
+            assert_eq!(kept, Some(Duration::from_secs(1)));
+        }
     }
 
     /// A ball reaching the simplex's boundary at eps = 0.8 with a smallest

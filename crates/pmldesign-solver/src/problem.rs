@@ -211,12 +211,6 @@ impl<'a> Problem<'a> {
             Objective::Utility(_) => crate::limits::FIXED_SECONDS_PER_ENTRY_UTILITY,
             _ => crate::limits::FIXED_SECONDS_PER_ENTRY,
         };
-        let known = matches!(
-            &self.priors,
-            Priors::Set(pmldesign_model::UncertaintySet::Known { .. })
-        );
-        let fixed = crate::limits::fixed_per_entry(known, fixed);
-        crate::limits::check_time_limit(self.settings.column_generation.time_limit, n, fixed)?;
         let Some(notion) = self.notion.clone() else {
             return Err(missing_level());
         };
@@ -224,6 +218,8 @@ impl<'a> Problem<'a> {
             Priors::Set(set) => (set.clone(), None),
             Priors::Sample(sample) => sample_ball(sample, &notion)?,
         };
+        let fixed = crate::limits::fixed_per_entry(&set, fixed);
+        crate::limits::check_time_limit(self.settings.column_generation.time_limit, n, fixed)?;
         check_support(&set)?;
         let labels = check_labels(self.labels.as_deref(), set.len())?;
         let provenance = Provenance::of_problem(&self.settings, &self.described(&labels));
