@@ -76,7 +76,7 @@ pub const SET_FINISH_SECONDS_PER_ENTRY: f64 = 2.6e-6;
 /// Whether the least output probability over `set` costs a transfer per
 /// column: a polytope, or an l1 ball past Proposition 2 (`beta >= 2 min p`),
 /// where the first donor of a column cannot give all of `beta / 2`.
-fn costly_certificate(set: &pmldesign_model::UncertaintySet) -> bool {
+pub(crate) fn costly_certificate(set: &pmldesign_model::UncertaintySet) -> bool {
     use pmldesign_model::UncertaintySet;
     match set {
         UncertaintySet::Known { .. } => false,
@@ -97,22 +97,6 @@ pub(crate) fn fixed_per_entry(set: &pmldesign_model::UncertaintySet, per_entry: 
         (true, true) => FIXED_SECONDS_PER_ENTRY_UTILITY_SET,
         (true, false) => FIXED_SECONDS_PER_ENTRY_SET,
     }
-}
-
-/// `settings` for a loss design over `set`: where certifying over the set is
-/// costly ([`costly_certificate`]), the time limit less that extra work
-/// ([`SET_FINISH_SECONDS_PER_ENTRY`]), so that the design returns within it.
-pub(crate) fn for_loss_over(
-    set: &pmldesign_model::UncertaintySet,
-    settings: &crate::Settings,
-) -> crate::Settings {
-    let mut s = settings.clone();
-    let n = set.len() as f64;
-    if let (true, Some(t)) = (costly_certificate(set), s.column_generation.time_limit) {
-        let extra = std::time::Duration::from_secs_f64(SET_FINISH_SECONDS_PER_ENTRY * n * n);
-        s.column_generation.time_limit = Some(t.saturating_sub(extra));
-    }
-    s
 }
 
 /// Refuses a time limit that a design over `n` inputs cannot keep
@@ -463,9 +447,7 @@ mod tests {
     }
 
     /// Over a polytope or a ball past Proposition 2 the fixed work is the
-    /// set's, and a loss design's loop leaves the certificate's extra work; a
-    /// known prior and a ball within Proposition 2 keep their own figures and
-    /// their whole limit.
+    /// set's; a known prior and a ball within Proposition 2 keep their own.
     #[test]
     fn a_costly_set_has_fixed_work_of_its_own() {
         let prior = Prior::new(vec![0.25; 4]).unwrap();
@@ -484,15 +466,6 @@ mod tests {
         assert_eq!(fixed_per_entry(&past, l), FIXED_SECONDS_PER_ENTRY_SET);
         let least = smallest_time_limit(1024, FIXED_SECONDS_PER_ENTRY_UTILITY_SET);
         assert!((0.5..0.7).contains(&least.as_secs_f64()), "{least:?}");
-        let mut settings = crate::Settings::default();
-        settings.column_generation.time_limit = Some(Duration::from_secs(1));
-        let over_past = for_loss_over(&past, &settings).column_generation.time_limit;
-        let extra = SET_FINISH_SECONDS_PER_ENTRY * 16.0;
-        assert!((over_past.unwrap().as_secs_f64() - (1.0 - extra)).abs() < 1e-9);
-        for cheap in [&known, &within] {
-            let kept = for_loss_over(cheap, &settings).column_generation.time_limit;
-            assert_eq!(kept, Some(Duration::from_secs(1)));
-        }
     }
 
     /// A ball reaching the simplex's boundary at eps = 0.8 with a smallest

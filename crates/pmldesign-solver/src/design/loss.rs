@@ -132,7 +132,7 @@ pub fn minimise_loss_with_progress(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<LossDesign> {
     check_epsilon(epsilon)?;
-    let settings = &crate::limits::for_loss_over(set, settings);
+    let settings = &for_loss_over(set, settings);
     let n = set.len();
     let d = loss.matrix(n)?;
     let p = set.reference();
@@ -163,6 +163,26 @@ pub fn minimise_loss_with_progress(
     let certificate =
         Certificate::check_feasible(&solved.mechanism, set, epsilon, -value, -solved.lower_bound)?;
     Ok(solved.into_design(epsilon, loss, value, certificate))
+}
+
+/// `settings` for a loss design over `set`: where certifying over the set is
+/// costly ([`crate::limits::costly_certificate`]), the time limit less that extra work
+/// ([`crate::limits::SET_FINISH_SECONDS_PER_ENTRY`]), so that the design returns within it.
+fn for_loss_over(
+    set: &pmldesign_model::UncertaintySet,
+    settings: &crate::Settings,
+) -> crate::Settings {
+    let mut s = settings.clone();
+    let n = set.len() as f64;
+    if let (true, Some(t)) = (
+        crate::limits::costly_certificate(set),
+        s.column_generation.time_limit,
+    ) {
+        let extra =
+            std::time::Duration::from_secs_f64(crate::limits::SET_FINISH_SECONDS_PER_ENTRY * n * n);
+        s.column_generation.time_limit = Some(t.saturating_sub(extra));
+    }
+    s
 }
 
 /// `status` when the search converged, else the time limit.
@@ -575,5 +595,27 @@ mod tests {
             minimise_loss_with_progress(&set, eps, &Loss::Hamming, &settings, &mut |_| {}).unwrap();
         assert!(r.certificate.worst_case_pml <= eps + 1e-10);
         assert!((r.expected_loss - r.lower_bound).abs() < 1e-9);
+    }
+
+    /// Over a ball past Proposition 2 the loop leaves the certificate's extra
+    /// work over the set; over a known prior or a ball within Proposition 2 it
+    /// keeps the whole limit.
+    #[test]
+    fn the_loop_leaves_a_costly_certificate_its_time() {
+        let prior = pmldesign_model::Prior::new(vec![0.25; 4]).unwrap();
+        let mut settings = crate::Settings::default();
+        let second = std::time::Duration::from_secs(1);
+        settings.column_generation.time_limit = Some(second);
+        let past = UncertaintySet::l1_ball(prior.clone(), 0.6).unwrap();
+        let left = for_loss_over(&past, &settings).column_generation.time_limit;
+        let extra = crate::limits::SET_FINISH_SECONDS_PER_ENTRY * 16.0;
+        assert!((left.unwrap().as_secs_f64() - (1.0 - extra)).abs() < 1e-9);
+        let within = UncertaintySet::l1_ball(prior.clone(), 0.4).unwrap();
+        for cheap in [UncertaintySet::known(prior), within] {
+            let kept = for_loss_over(&cheap, &settings)
+                .column_generation
+                .time_limit;
+            assert_eq!(kept, Some(second));
+        }
     }
 }
