@@ -85,15 +85,15 @@ pub(crate) fn costly_certificate(set: &pmldesign_model::UncertaintySet) -> bool 
     }
 }
 
-/// The fixed work per entry of a design over `set`: `per_entry`, or where
-/// certifying over the set is costly ([`costly_certificate`]) the set's
-/// ([`FIXED_SECONDS_PER_ENTRY_UTILITY_SET`] or [`FIXED_SECONDS_PER_ENTRY_SET`]).
-pub(crate) fn fixed_per_entry(set: &pmldesign_model::UncertaintySet, per_entry: f64) -> f64 {
-    match (
-        costly_certificate(set),
-        per_entry <= FIXED_SECONDS_PER_ENTRY_UTILITY,
-    ) {
-        (false, _) => per_entry,
+/// The fixed work per entry of a design over `set`, of a utility (`utility`)
+/// or of a loss or estimation: a known prior's figures
+/// ([`FIXED_SECONDS_PER_ENTRY_UTILITY`], [`FIXED_SECONDS_PER_ENTRY`]), or
+/// where certifying over the set is costly ([`costly_certificate`]) the set's
+/// ([`FIXED_SECONDS_PER_ENTRY_UTILITY_SET`], [`FIXED_SECONDS_PER_ENTRY_SET`]).
+pub(crate) fn fixed_per_entry(set: &pmldesign_model::UncertaintySet, utility: bool) -> f64 {
+    match (costly_certificate(set), utility) {
+        (false, true) => FIXED_SECONDS_PER_ENTRY_UTILITY,
+        (false, false) => FIXED_SECONDS_PER_ENTRY,
         (true, true) => FIXED_SECONDS_PER_ENTRY_UTILITY_SET,
         (true, false) => FIXED_SECONDS_PER_ENTRY_SET,
     }
@@ -456,14 +456,14 @@ mod tests {
         let past = UncertaintySet::l1_ball(prior, 0.6).unwrap();
         let (u, l) = (FIXED_SECONDS_PER_ENTRY_UTILITY, FIXED_SECONDS_PER_ENTRY);
         for cheap in [&known, &within] {
-            assert_eq!(fixed_per_entry(cheap, u), u);
-            assert_eq!(fixed_per_entry(cheap, l), l);
+            assert_eq!(fixed_per_entry(cheap, true), u);
+            assert_eq!(fixed_per_entry(cheap, false), l);
         }
         assert_eq!(
-            fixed_per_entry(&past, u),
+            fixed_per_entry(&past, true),
             FIXED_SECONDS_PER_ENTRY_UTILITY_SET
         );
-        assert_eq!(fixed_per_entry(&past, l), FIXED_SECONDS_PER_ENTRY_SET);
+        assert_eq!(fixed_per_entry(&past, false), FIXED_SECONDS_PER_ENTRY_SET);
         let least = smallest_time_limit(1024, FIXED_SECONDS_PER_ENTRY_UTILITY_SET);
         assert!((0.5..0.7).contains(&least.as_secs_f64()), "{least:?}");
     }

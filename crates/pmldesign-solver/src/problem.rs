@@ -207,10 +207,6 @@ impl<'a> Problem<'a> {
             Priors::Sample(sample) => sample.estimate.len(),
         };
         crate::limits::check_alphabet(n)?;
-        let fixed = match self.objective {
-            Objective::Utility(_) => crate::limits::FIXED_SECONDS_PER_ENTRY_UTILITY,
-            _ => crate::limits::FIXED_SECONDS_PER_ENTRY,
-        };
         let Some(notion) = self.notion.clone() else {
             return Err(missing_level());
         };
@@ -218,7 +214,8 @@ impl<'a> Problem<'a> {
             Priors::Set(set) => (set.clone(), None),
             Priors::Sample(sample) => sample_ball(sample, &notion)?,
         };
-        let fixed = crate::limits::fixed_per_entry(&set, fixed);
+        let utility = matches!(self.objective, Objective::Utility(_));
+        let fixed = crate::limits::fixed_per_entry(&set, utility);
         crate::limits::check_time_limit(self.settings.column_generation.time_limit, n, fixed)?;
         check_support(&set)?;
         let labels = check_labels(self.labels.as_deref(), set.len())?;
