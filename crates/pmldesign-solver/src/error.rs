@@ -25,6 +25,23 @@ pub enum SolverError {
         /// Which enumeration hit it.
         method: &'static str,
     },
+    /// A time limit shorter than the fixed work of a design of this size
+    /// (baselines, certificate, writing its matrices): refused before any work,
+    /// naming the smallest limit that can be kept.
+    #[error("{}", time_limit_text(*limit, *least, *fixed_seconds, *n, *parts))]
+    TimeLimitTooShort {
+        /// The limit given (the whole record's for a design within a record).
+        limit: std::time::Duration,
+        /// The smallest limit that can be kept.
+        least: std::time::Duration,
+        /// Seconds of fixed work of the design refused.
+        fixed_seconds: f64,
+        /// Its alphabet size.
+        n: usize,
+        /// How many designs share the limit (1 for a single design; more for
+        /// a design within a record, which gets its share of the time left).
+        parts: usize,
+    },
     /// The LP solver failed.
     #[error("linear program failed: {0}")]
     Lp(String),
@@ -60,9 +77,31 @@ impl SolverError {
     pub fn is_input_error(&self) -> bool {
         matches!(
             self,
-            SolverError::Model(_) | SolverError::AlphabetTooLarge { .. }
+            SolverError::Model(_)
+                | SolverError::AlphabetTooLarge { .. }
+                | SolverError::TimeLimitTooShort { .. }
         )
     }
+}
+
+/// The message of [`SolverError::TimeLimitTooShort`]: the field, the value,
+/// the fixed work and the smallest limit kept, rounded up to a tenth.
+fn time_limit_text(
+    limit: std::time::Duration,
+    least: std::time::Duration,
+    fixed: f64,
+    n: usize,
+    parts: usize,
+) -> String {
+    let whose = match parts {
+        1 => format!("a design over {n} inputs does"),
+        _ => format!("the record's design over {n} inputs, given 1/{parts} of the time left, does"),
+    };
+    format!(
+        "invalid time_limit = {} s: {whose} about {fixed:.1} s of fixed work (baselines, certificate, writing its matrices), more than the limit allows; give a time limit of at least {:.1} s",
+        limit.as_secs_f64(),
+        (least.as_secs_f64() * 10.0).ceil() / 10.0
+    )
 }
 
 /// A numerical limit an input is past: the field at fault, its value, what

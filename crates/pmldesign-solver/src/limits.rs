@@ -110,19 +110,13 @@ pub fn check_time_limit(
     let Some(t) = limit.filter(|&t| t < least) else {
         return Ok(());
     };
-    let fixed = per_entry * (n * n) as f64;
-    Err(pmldesign_model::ModelError::invalid(
-        "time_limit",
-        format!("{} s", t.as_secs_f64()),
-        format!(
-            "a design over {n} inputs does about {fixed:.1} s of fixed work (baselines, certificate, writing its matrices), more than the limit allows"
-        ),
-        format!(
-            "give a time limit of at least {:.1} s",
-            (least.as_secs_f64() * 10.0).ceil() / 10.0
-        ),
-    )
-    .into())
+    Err(SolverError::TimeLimitTooShort {
+        limit: t,
+        least,
+        fixed_seconds: per_entry * (n * n) as f64,
+        n,
+        parts: 1,
+    })
 }
 
 /// The most bytes a file holding one matrix of [`MAX_ALPHABET`] inputs and outputs

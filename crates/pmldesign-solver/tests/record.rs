@@ -420,3 +420,61 @@ fn a_spent_time_limit_bounds_the_whole_record() {
     }
     assert!(r.leakage_about_record.unwrap() <= 1.0 + 1e-12);
 }
+
+/// A joint design too large for its share of the record's time limit is
+/// refused up front, naming the record's limit and the least the whole record
+/// needs: the least of the design alone, times the designs sharing it.
+#[test]
+fn a_record_too_large_for_its_limit_names_the_records_least() {
+    use pmldesign_solver::{Problem, Sample, Settings, SolverError};
+    use std::time::Duration;
+    let labels: Vec<Vec<String>> = ["a", "b"]
+        .iter()
+        .map(|c| (0..40).map(|x| format!("{c}{x}")).collect())
+        .collect();
+    let tuples: Vec<(Vec<usize>, u64)> = (0..1600)
+        .map(|c| (vec![c / 40, c % 40], 1 + (c % 7) as u64))
+        .collect();
+    let counts: Vec<u64> = tuples.iter().map(|t| t.1).collect();
+    let sample = RecordSample::new(vec!["a".into(), "b".into()], labels, tuples).unwrap();
+    let limit = Duration::from_secs(1);
+    let settings = Settings::default().time_limit(limit);
+    let e = RecordProblem::new(sample, 1.0)
+        .mode(RecordMode::Joint)
+        .delta(1e-6)
+        .max_cells(2000)
+        .settings(settings.clone())
+        .solve()
+        .unwrap_err();
+    let SolverError::TimeLimitTooShort {
+        limit: said,
+        least,
+        n,
+        parts,
+        ..
+    } = e
+    else {
+        panic!("{e}");
+    };
+    assert_eq!((said, n, parts), (limit, 1600, 3));
+    let alone = Problem::from_sample(Sample::from_counts(&counts, 1e-6).unwrap())
+        .epsilon(1.0)
+        .settings(settings)
+        .solve()
+        .unwrap_err();
+    let SolverError::TimeLimitTooShort { least: one, .. } = alone else {
+        panic!("{alone}");
+    };
+    assert!(
+        least >= 3 * one && least < 3 * one + limit,
+        "{least:?} {one:?}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.starts_with(
+            "invalid time_limit = 1 s: the record's design over 1600 inputs, given 1/3"
+        ),
+        "{text}"
+    );
+    assert!(e.is_input_error());
+}

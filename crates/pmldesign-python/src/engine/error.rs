@@ -47,7 +47,9 @@ impl From<SolverError> for Error {
     fn from(e: SolverError) -> Self {
         let kind = match &e {
             SolverError::Model(m) if is_infeasible(m) => Failure::Infeasible,
-            SolverError::Model(_) | SolverError::AlphabetTooLarge { .. } => {
+            SolverError::Model(_)
+            | SolverError::AlphabetTooLarge { .. }
+            | SolverError::TimeLimitTooShort { .. } => {
                 return Error::Invalid(e.to_string());
             }
             SolverError::Stopped { .. } => Failure::Limit,

@@ -32,7 +32,7 @@ pub use estimate::{MAX_CHANNEL_ENTRIES, RecordEstimate, estimate_public_record, 
 pub use outcome::{Naive, RecordDesign, RecordGuarantee, RecordUtility};
 pub use public::PublicRecord;
 
-use crate::error::Result;
+use crate::error::{Result, SolverError};
 use crate::settings::Settings;
 use pmldesign_model::ModelError;
 use pmldesign_model::record::RecordSample;
@@ -179,6 +179,33 @@ impl RecordProblem {
             s.column_generation.time_limit = Some(left.max(MIN_SHARE));
         }
         s
+    }
+
+    /// An inner design's refusal of its share of the time, restated for the
+    /// record: the record's limit, and the least one that leaves the design
+    /// (one of `parts` sharing the time left) its least.
+    pub(super) fn restated(&self, e: SolverError, parts: usize) -> SolverError {
+        let SolverError::TimeLimitTooShort {
+            least,
+            fixed_seconds,
+            n,
+            ..
+        } = e
+        else {
+            return e;
+        };
+        let limit = self.settings.column_generation.time_limit;
+        let (Some(limit), Some(deadline)) = (limit, self.deadline) else {
+            return e;
+        };
+        let spent = limit.saturating_sub(deadline.saturating_duration_since(Instant::now()));
+        SolverError::TimeLimitTooShort {
+            limit,
+            least: spent + least * parts.max(1) as u32,
+            fixed_seconds,
+            n,
+            parts,
+        }
     }
 
     /// True once less than half the record's time limit is left (never

@@ -68,7 +68,10 @@ pub(super) fn compose(p: &RecordProblem, split: &[f64], cache: &mut Cache) -> Re
                 let set = column_set(&p.sample, j, r)?;
                 // The columns left, and the naive release's k designs after.
                 let parts = split.len() - j + split.len();
-                let d = column_problem(p, j, set, parts).epsilon(eps).solve()?;
+                let d = column_problem(p, j, set, parts)
+                    .epsilon(eps)
+                    .solve()
+                    .map_err(|e| p.restated(e, parts))?;
                 cache.0.insert(key, d.clone());
                 d
             }
@@ -91,9 +94,11 @@ pub(super) fn ldp(p: &RecordProblem) -> Result<Columns> {
     let designs = (0..k)
         .map(|j| {
             let set = UncertaintySet::known(marginal(&p.sample, j)?);
-            column_problem(p, j, set, 2 * k - j)
+            let parts = 2 * k - j;
+            column_problem(p, j, set, parts)
                 .notion(Notion::Ldp { epsilon: eps })
                 .solve()
+                .map_err(|e| p.restated(e, parts))
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(Columns {
@@ -114,6 +119,7 @@ pub(super) fn naive(p: &RecordProblem) -> Result<Vec<Design>> {
             column_problem(p, j, set, k - j)
                 .epsilon(p.epsilon / k as f64)
                 .solve()
+                .map_err(|e| p.restated(e, k - j))
         })
         .collect()
 }
@@ -127,13 +133,15 @@ pub(super) fn joint(p: &RecordProblem) -> Result<Columns> {
         Some(delta) => Problem::from_sample(Sample::from_counts(&joint_counts(s), delta)?),
         None => Problem::new(UncertaintySet::known(joint_estimate(s)?)),
     };
+    // Then the naive release's k designs, and compose's 2k under auto (asked
+    // for by name, joint runs no compose after it).
+    let parts = 1 + later_designs(p);
     let d = problem
         .epsilon(p.epsilon)
         .labels(cell_labels(&tuples))
-        // Then the naive release's k designs, and compose's 2k under auto
-        // (asked for by name, joint runs no compose after it).
-        .settings(p.share(1 + later_designs(p)))
-        .solve()?;
+        .settings(p.share(parts))
+        .solve()
+        .map_err(|e| p.restated(e, parts))?;
     Ok(Columns {
         epsilons: vec![p.epsilon],
         radii: Vec::new(),
