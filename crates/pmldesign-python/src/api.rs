@@ -571,14 +571,17 @@ fn key_positions<'py>(py: Python<'py>, keys: Vec<String>) -> Bound<'py, PyArray1
 
 /// See `pmldesign.assess`.
 #[pyfunction]
-#[pyo3(signature = (mechanism, prior, beta=None))]
+#[pyo3(signature = (mechanism, prior, beta=None, envelope_delta=0.05, labels=None))]
 fn assess<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
     prior: Vector<'py>,
     beta: Option<f64>,
+    envelope_delta: f64,
+    labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let v = engine::assess(rows(&mechanism), prior.as_array().to_vec(), beta)
+    let prior = prior.as_array().to_vec();
+    let v = engine::assess(rows(&mechanism), prior, beta, envelope_delta, labels)
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }
@@ -586,7 +589,8 @@ fn assess<'py>(
 /// See `pmldesign.estimate`: the input distribution behind counts of released
 /// outputs (`pmldesign_model::frequency`).
 #[pyfunction]
-#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95, bootstrap=None, seed=None))]
+#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95, bootstrap=None, seed=None, labels=None, note=None))]
+#[allow(clippy::too_many_arguments)]
 fn estimate<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
@@ -595,12 +599,21 @@ fn estimate<'py>(
     confidence: f64,
     bootstrap: Option<usize>,
     seed: Option<String>,
+    labels: Option<Vec<String>>,
+    note: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let counts = counts.as_array().to_vec();
     let seed = seed.unwrap_or_else(|| "0".into());
     let check = bootstrap.map(|reps| (reps, seed.as_str()));
-    let v = engine::estimate(rows(&mechanism), &counts, (&method, confidence), check)
-        .map_err(|e| to_py_err(e, None))?;
+    let about = (labels, note);
+    let v = engine::estimate(
+        rows(&mechanism),
+        &counts,
+        (&method, confidence),
+        check,
+        about,
+    )
+    .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }
 
@@ -624,18 +637,21 @@ fn compare<'py>(
 
 /// See `pmldesign.envelope`.
 #[pyfunction]
-#[pyo3(signature = (mechanism, prior, deltas, lp=false, time_limit=None))]
+#[pyo3(signature = (mechanism, prior, deltas=None, delta=0.05, lp=false, time_limit=None, labels=None))]
+#[allow(clippy::too_many_arguments)]
 fn envelope<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
     prior: Vector<'py>,
-    deltas: Vec<f64>,
+    deltas: Option<Vec<f64>>,
+    delta: f64,
     lp: bool,
     time_limit: Option<f64>,
+    labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (rows, prior) = (rows(&mechanism), prior.as_array().to_vec());
     run_design(py, None, move |_| {
-        engine::envelope(rows, prior, &deltas, lp, time_limit)
+        engine::envelope(rows, prior, deltas, delta, lp, time_limit, labels)
     })
 }
 

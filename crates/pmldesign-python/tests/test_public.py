@@ -47,7 +47,8 @@ def test_the_receiver_estimates_from_it_as_from_the_design(design):
     from_public = pmldesign.estimate(p, counts=counts).to_dict()
     from_design = pmldesign.estimate(design, counts=counts).to_dict()
     assert from_public["estimates"] == from_design["estimates"]
-    assert from_public["notes"][0].startswith("a public design")
+    assert from_public["note"].startswith("a public file: not re-verified here")
+    assert from_design["note"] is None
 
 
 def test_a_public_design_is_not_applied(design):

@@ -11,11 +11,9 @@ use crate::io::matrix::read_priors;
 use crate::io::matrix::read_text;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::assess::{
-    RadiusSource, Report, render_assessment, render_record_verdict, render_verdict,
+    Audit, RadiusSource, render_assessment, render_record_verdict, render_verdict,
 };
 use crate::render::report;
-use pmldesign_model::envelope::Envelope;
-use pmldesign_model::measures::Assessment;
 use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
 use pmldesign_solver::{Settings, VerifiedDesign};
@@ -47,20 +45,14 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
     let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(path, &a.input, &est)?;
     let (set, radius) = uncertainty_set(&a, &est)?;
-    let assessment = Assessment::new(&mechanism, &est.prior, set.as_ref())?;
     let metric = metric_level(&a.metric, &mechanism)?;
-    let env = Envelope::new(&mechanism, &est.prior)?
-        .bounds(a.envelope_delta)
+    pmldesign_model::envelope::check_delta(a.envelope_delta)
         .map_err(|e| CliError::Usage(format!("--envelope-delta: {e}")))?;
-    let source = path.display().to_string();
-    let report = Report {
-        assessment: &assessment,
-        envelope: &env,
-        labels: &labels,
-        source: &source,
-        radius: radius.as_ref(),
-        metric,
-    };
+    let report = Audit::new(&mechanism, &est.prior, set.as_ref(), a.envelope_delta)?
+        .labels(labels)
+        .source(path.display().to_string())
+        .radius(radius)
+        .metric(metric);
     let page = audit_report(&a, &report)?;
     emit_with_report(
         a.output.as_deref(),
@@ -71,15 +63,15 @@ pub fn run(a: AssessArgs) -> Result<(), CliError> {
 
 /// The audit's HTML report, when `--report` asks for one (clap refuses
 /// `--tradeoff-budget`, for designs only, with `--mechanism`).
-fn audit_report(a: &AssessArgs, r: &Report) -> Result<report::Report, CliError> {
+fn audit_report(a: &AssessArgs, r: &Audit) -> Result<report::Report, CliError> {
     let Some(path) = report::checked_path(a.report.report.as_ref(), a.output.as_deref())? else {
         return Ok(None);
     };
     let audit = pmldesign_report::Audit {
-        assessment: r.assessment,
-        envelope: r.envelope,
-        labels: r.labels,
-        source: r.source,
+        assessment: r.assessment(),
+        envelope: r.envelope(),
+        labels: r.label_names(),
+        source: r.source_name(),
     };
     Ok(Some((path, pmldesign_report::audit(&audit))))
 }

@@ -7,9 +7,9 @@ use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_mechanism;
 use crate::io::write::{check_outputs, emit_with_report, write_atomic};
-use crate::render::envelope::{Report, published};
-use pmldesign_model::envelope::{self, Envelope};
-use pmldesign_solver::envelope::envelope_curve_with;
+use crate::render::envelope::render;
+use pmldesign_app::EnvelopeAnswer;
+use pmldesign_model::envelope;
 
 /// Runs `pml envelope`.
 pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
@@ -27,53 +27,30 @@ pub fn run(a: EnvelopeArgs) -> Result<(), CliError> {
     envelope::check_delta(a.delta).map_err(|e| CliError::Usage(format!("--delta: {e}")))?;
     let est = load_estimate(&a.input)?;
     let (mechanism, labels) = load_mechanism(&a.mechanism, &a.input, &est)?;
-    let env = Envelope::new(&mechanism, &est.prior)?;
-    let curve = env.curve(&deltas)?;
-    let headline = env.bounds(a.delta)?;
-    let (lp, headline_lp) = if a.lp {
-        // The headline first, so that a time limit stops the grid rather than it.
-        let grid: Vec<f64> = std::iter::once(a.delta)
-            .chain(deltas.iter().copied())
-            .collect();
-        let mut values = envelope_curve_with(&mechanism, &est.prior, &grid, &settings)?;
-        let headline = values.remove(0);
-        (Some(values), Some(headline))
-    } else {
-        (None, None)
-    };
-    let r = Report {
-        source: a.mechanism.display().to_string(),
-        prior: est.prior,
-        labels,
-        statement: published(&headline, headline_lp.as_ref()),
-        mechanism,
-        env,
-        curve,
-        lp,
-        headline,
-        headline_lp,
-    };
+    let lp = a.lp.then_some(&settings);
+    let r = EnvelopeAnswer::new(&mechanism, &est.prior, &deltas, a.delta, lp)?
+        .labels(labels)
+        .source(a.mechanism.display().to_string());
     let curve = curve_of(&r, a.delta);
     if let Some(path) = &a.plot {
         write_atomic("--plot", path, &pmldesign_report::envelope_svg(&curve))?;
     }
     let page = report_path.map(|p| (p, pmldesign_report::envelope(&curve)));
-    emit_with_report(a.output.path(), &r.render(a.output.format())?, page)
+    emit_with_report(a.output.path(), &render(&r, a.output.format())?, page)
 }
 
 /// What the report and the `--plot` of `pml envelope` draw.
-fn curve_of(r: &Report, delta: f64) -> pmldesign_report::EnvelopeCurve<'_> {
+fn curve_of(r: &EnvelopeAnswer, delta: f64) -> pmldesign_report::EnvelopeCurve<'_> {
     pmldesign_report::EnvelopeCurve {
-        source: &r.source,
-        mechanism: &r.mechanism,
-        prior: &r.prior,
-        labels: &r.labels,
-        curve: &r.curve,
+        source: r.source_name(),
+        mechanism: r.mechanism(),
+        prior: r.prior(),
+        labels: r.label_names(),
+        curve: r.curve(),
         lp: r
-            .lp
-            .as_ref()
+            .lp()
             .map(|v| v.iter().map(|x| (x.lower, x.upper)).collect()),
         delta,
-        statement: &r.statement,
+        statement: r.statement(),
     }
 }

@@ -10,12 +10,11 @@ use crate::io::load::{
 };
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
-use crate::render::estimate::{Report, fit_note};
+use crate::render::estimate::render;
+use pmldesign_app::EstimateAnswer;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
-use pmldesign_model::frequency::{
-    FrequencyMethod, FrequencySettings, estimate_frequencies, goodness_of_fit,
-};
+use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings};
 use pmldesign_solver::{Design, numbered};
 
 /// Runs `pml estimate`.
@@ -53,50 +52,23 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     } = read_mechanism(&a, &text)?;
     let counts = released_counts(&a, &outputs, recorded)?;
     let settings = settings(&a);
-    let estimate = estimate_frequencies(&mechanism, &counts, &settings)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
-    let bootstrap = match a.bootstrap {
-        Some(reps) => {
-            let key = StreamKey::parse(a.seed.as_deref().unwrap_or("0"))
-                .map_err(|e| CliError::Usage(format!("--seed: {e}")))?;
-            let check = pmldesign_data::bootstrap::bootstrap(
-                &mechanism,
-                &estimate,
-                &settings,
-                (reps, &key),
-            );
-            let check = check.map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?;
-            if check.uncertified > 0 {
-                eprintln!(
-                    "warning: {} of {reps} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood: the bootstrap interval may be off",
-                    check.uncertified
-                );
-            }
-            Some(check)
-        }
-        None => None,
-    };
-    warn_uncertified(
-        estimate.converged,
-        estimate.iterations,
-        estimate.likelihood_gap,
-    );
-    let fit = goodness_of_fit(&counts, &estimate.fitted, estimate.groups.len());
+    let mut answer = EstimateAnswer::new(&mechanism, &counts, &settings)
+        .map_err(|e| CliError::Usage(e.to_string()))?
+        .labels(inputs)
+        .source(a.mechanism.display().to_string())
+        .note(note);
+    if let Some(reps) = a.bootstrap {
+        let key = StreamKey::parse(a.seed.as_deref().unwrap_or("0"))
+            .map_err(|e| CliError::Usage(format!("--seed: {e}")))?;
+        answer = answer
+            .bootstrap(reps, &key)
+            .map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?;
+    }
     // About the guarantee of the intervals: printed even under -q.
-    if fit.unlikely()
-        && let Some(warning) = fit_note(&fit)
-    {
+    for warning in answer.warnings() {
         eprintln!("warning: {warning}");
     }
-    let report = Report {
-        mechanism: a.mechanism.display().to_string(),
-        inputs,
-        estimate,
-        bootstrap,
-        note,
-        fit,
-    };
-    emit(a.output.path(), &report.render(a.output.format())?)
+    emit(a.output.path(), &render(&answer, a.output.format())?)
 }
 
 /// The mechanism of `pml estimate`, its names, what could not be verified, and

@@ -3,9 +3,8 @@
 //! design, as a table or JSON. Every number comes from the library.
 
 use super::design::meets;
-use super::envelope::envelope_json;
 use super::matrix::matrix_table;
-use super::number::{finite_or_null, level, num, opt_level, short};
+use super::number::{level, num, opt_level, short};
 use super::pretty;
 use super::words::describe_assessed_set;
 use crate::args::assess::AssessFormat;
@@ -13,48 +12,22 @@ use crate::error::CliError;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
 use pmldesign_solver::{Design, Repricing, Route, Verification, numbered};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::fmt::Write as _;
 
-/// How the l1 radius was obtained from a failure probability.
-pub struct RadiusSource {
-    pub delta: f64,
-    pub samples: u64,
-    pub method: &'static str,
-    pub beta: f64,
-}
-
-/// Everything `pml assess` reports on one mechanism.
-pub struct Report<'a> {
-    pub assessment: &'a Assessment,
-    /// The envelope bounds at `--envelope-delta`.
-    pub envelope: &'a EnvelopeBounds,
-    /// The labels of the mechanism's rows.
-    pub labels: &'a [String],
-    /// The mechanism file, as given.
-    pub source: &'a str,
-    pub radius: Option<&'a RadiusSource>,
-    /// With `--metric`/`--metric-matrix`: the distance's name and the smallest eps.
-    pub metric: Option<(&'static str, f64)>,
-}
+pub use pmldesign_app::{Audit, RadiusSource};
 
 /// Renders the assessment of a mechanism as JSON or as a report for people.
-pub fn render_assessment(r: &Report, format: AssessFormat) -> Result<String, CliError> {
+pub fn render_assessment(r: &Audit, format: AssessFormat) -> Result<String, CliError> {
     match format {
-        AssessFormat::Json => {
-            let mut v = to_json(r)?;
-            if let Some((name, level)) = &r.metric {
-                v["metric"] = json!({ "metric": name, "smallest_epsilon": finite_or_null(*level) });
-            }
-            pretty(&v)
-        }
+        AssessFormat::Json => super::own_version(&r.to_json()),
         AssessFormat::Table => {
             let mut s = to_table(r);
-            if let Some((name, smallest)) = &r.metric {
+            if let Some((name, smallest)) = r.metric_level() {
                 let _ = writeln!(
                     s,
                     "\nMetric privacy ({name} distance): smallest eps with W[x][y] <= e^(eps d(x, x')) W[x'][y]: {}",
-                    level(*smallest)
+                    level(smallest)
                 );
             }
             Ok(s)
@@ -171,32 +144,6 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
     s
 }
 
-fn to_json(r: &Report) -> Result<Value, CliError> {
-    let a = r.assessment;
-    let mut v = serde_json::to_value(a).map_err(|e| CliError::Failure(e.to_string()))?;
-    // serde_json writes non-finite numbers as null; say so where they can occur.
-    v["ldp_parameter"] = finite_or_null(a.ldp_parameter);
-    v["pmc"] = finite_or_null(a.pmc);
-    v["lip_parameter"] = finite_or_null(a.lip_parameter);
-    v["envelope"] = envelope_json(r.envelope);
-    v["source"] = json!(r.source);
-    v["labels"] = json!(r.labels);
-    v["outputs"] = json!(numbered("y", a.mechanism.outputs()));
-    v["notes"] = json!([
-        "null numbers are infinite (ldp_parameter, pmc, lip_parameter, worst-case PML, capacity, sensitivity) or undefined (PML or PMC of an output of probability 0)",
-        "tail_curve: delta(eps) = P(l(Y) > eps) is constant from one point's epsilon to the next; it is 1 below the first point",
-    ]);
-    if let Some(radius) = r.radius {
-        v["radius"] = json!({
-            "delta": radius.delta,
-            "samples": radius.samples,
-            "method": radius.method,
-            "beta": radius.beta,
-        });
-    }
-    Ok(v)
-}
-
 /// "tight" when a bound's slack over the exact value is rounding, else the slack.
 fn verdict(slack: f64, bound: f64) -> String {
     if slack.abs() <= 1e-9 * (1.0 + bound.abs()) {
@@ -211,8 +158,8 @@ fn row(s: &mut String, name: &str, value: String, note: String) {
     let _ = writeln!(s, "  {name:<40} {value:>12}  {note}");
 }
 
-fn to_table(r: &Report) -> String {
-    let (a, source) = (r.assessment, r.source);
+fn to_table(r: &Audit) -> String {
+    let (a, source) = (r.assessment(), r.source_name());
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -220,12 +167,12 @@ fn to_table(r: &Report) -> String {
         a.mechanism.inputs(),
         a.mechanism.outputs()
     );
-    s.push_str(&assessed_matrix(a, r.labels));
-    prior_table(&mut s, a, r.envelope);
+    s.push_str(&assessed_matrix(a, r.label_names()));
+    prior_table(&mut s, a, r.envelope());
     prior_free_table(&mut s, a);
     tail_table(&mut s, a);
     if let Some(u) = &a.uncertainty {
-        set_table(&mut s, u, a.eps_min, r.radius);
+        set_table(&mut s, u, a.eps_min, r.radius_source());
     }
     s
 }

@@ -19,6 +19,7 @@ pub mod report;
 pub mod words;
 
 use crate::error::CliError;
+use pmldesign_app::versioned;
 
 /// Pretty JSON with a final newline and `format_version` first (through a
 /// `serde_json::Value`: for the small reports).
@@ -38,18 +39,4 @@ pub fn own_version(v: &impl serde::Serialize) -> Result<String, CliError> {
 
 fn failed(e: serde_json::Error) -> CliError {
     CliError::Failure(e.to_string())
-}
-
-/// An object with `format_version` first, unless it has one of its own.
-fn versioned(v: serde_json::Value) -> serde_json::Value {
-    match v {
-        serde_json::Value::Object(m) if !m.contains_key("format_version") => {
-            let mut out = serde_json::Map::with_capacity(m.len() + 1);
-            let version = pmldesign_solver::OUTPUT_FORMAT_VERSION;
-            out.insert("format_version".into(), version.into());
-            out.extend(m);
-            serde_json::Value::Object(out)
-        }
-        other => other,
-    }
 }

@@ -1,14 +1,7 @@
-//! Numbers as `pml` prints them: fixed decimals, `inf`, short forms and JSON nulls.
+//! Numbers as `pml` prints them: fixed decimals, `inf` and short forms.
 //! Every report formats its numbers here, so that they read the same everywhere.
 
 pub use pmldesign_model::printed::{certified, level};
-use serde_json::{Value, json};
-
-/// A number for JSON: null when it is not finite (serde_json would write null
-/// anyway; this says so where it can happen).
-pub fn finite_or_null(x: f64) -> Value {
-    if x.is_finite() { json!(x) } else { Value::Null }
-}
 
 /// A number with 6 decimals, or `inf`.
 pub fn num(x: f64) -> String {
@@ -66,6 +59,5 @@ mod tests {
         assert_eq!(short(1.0 / 3.0), "0.333333");
         assert_eq!(significant(1234.5), "1234.5");
         assert_eq!(significant(1e-7), "1e-7");
-        assert_eq!(finite_or_null(f64::NAN), Value::Null);
     }
 }

@@ -3,9 +3,7 @@
 
 use pmldesign_model::UncertaintySet;
 
-pub use pmldesign_model::statement::{
-    describe_set, envelope as envelope_statement, envelope_at as statement_at,
-};
+pub use pmldesign_model::statement::{describe_set, envelope as envelope_statement};
 
 /// A set of priors in an assessment report: around "the prior".
 pub fn describe_assessed_set(s: &UncertaintySet) -> String {

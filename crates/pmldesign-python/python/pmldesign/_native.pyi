@@ -92,7 +92,13 @@ def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArr
 def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
-def assess(mechanism: npt.ArrayLike, prior: npt.ArrayLike, beta: Optional[float] = ...) -> Dict[str, Any]: ...
+def assess(
+    mechanism: npt.ArrayLike,
+    prior: npt.ArrayLike,
+    beta: Optional[float] = ...,
+    envelope_delta: float = ...,
+    labels: Optional[List[str]] = ...,
+) -> Dict[str, Any]: ...
 def compare(
     prior: npt.ArrayLike,
     epsilon: float,
@@ -108,9 +114,17 @@ def estimate(
     confidence: float = ...,
     bootstrap: Optional[int] = ...,
     seed: Optional[str] = ...,
+    labels: Optional[List[str]] = ...,
+    note: Optional[str] = ...,
 ) -> Dict[str, Any]: ...
 def envelope(
-    mechanism: npt.ArrayLike, prior: npt.ArrayLike, deltas: List[float], lp: bool = ..., time_limit: Optional[float] = ...
+    mechanism: npt.ArrayLike,
+    prior: npt.ArrayLike,
+    deltas: Optional[List[float]] = ...,
+    delta: float = ...,
+    lp: bool = ...,
+    time_limit: Optional[float] = ...,
+    labels: Optional[List[str]] = ...,
 ) -> Dict[str, Any]: ...
 def bound(
     question: str,

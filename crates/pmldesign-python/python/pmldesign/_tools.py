@@ -14,13 +14,20 @@ import numpy as np
 
 from . import _native
 from ._apply import MechanismLike, mechanism_of
-from ._design import ArrayLike, PmlTypeError, _labels, _number, _sequence, _text, _vector
+from ._design import ArrayLike, Design, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import InvalidInputError
 from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
 
 
-def assess(mechanism: MechanismLike, prior: Optional[ArrayLike] = None, *, beta: Optional[float] = None) -> Record:
+def assess(
+    mechanism: MechanismLike,
+    prior: Optional[ArrayLike] = None,
+    *,
+    beta: Optional[float] = None,
+    envelope_delta: float = 0.05,
+    labels: Optional[Sequence[Any]] = None,
+) -> Record:
     """Every leakage figure of a mechanism, as ``pml assess``.
 
     PML per outcome and eps_min ([E] Thm 1), eps_max, the privacy region ([E]
@@ -36,15 +43,22 @@ def assess(mechanism: MechanismLike, prior: Optional[ArrayLike] = None, *, beta:
         The prior; a Design's own by default.
     beta : float, optional
         Also report the figures over the l1 ball of this radius.
+    envelope_delta : float, default 0.05
+        The delta of the post-processing envelope reported (``envelope``).
+    labels : sequence, optional
+        The input names; a Design's own by default, else x1..xN.
 
     Returns
     -------
     Record
-        The JSON of ``pml assess --format json``.
+        The JSON of ``pml assess --format json`` for the same input (``source`` is
+        ``"<array>"`` where the command names its file).
     """
-    matrix, _, _, own_prior = mechanism_of(mechanism)
+    matrix, own_labels, _, own_prior = mechanism_of(mechanism)
     prior = _vector("prior", own_prior if prior is None else prior)
-    return Record(_native.assess(matrix, prior, None if beta is None else _number("beta", beta)))
+    radius = None if beta is None else _number("beta", beta)
+    names = _labels(own_labels if labels is None else labels)
+    return Record(_native.assess(matrix, prior, radius, _number("envelope_delta", envelope_delta), names))
 
 
 def compare(
@@ -96,10 +110,12 @@ def compare(
 def envelope(
     mechanism: MechanismLike,
     prior: Optional[ArrayLike] = None,
-    deltas: Union[float, Sequence[float]] = (0.01, 0.05, 0.1),
+    deltas: Union[float, Sequence[float], None] = None,
     *,
+    delta: float = 0.05,
     lp: bool = False,
     time_limit: Optional[float] = None,
+    labels: Optional[Sequence[Any]] = None,
 ) -> Record:
     """Post-processing-safe (eps, delta) guarantees: bounds on the PML envelope.
 
@@ -114,8 +130,11 @@ def envelope(
         The mechanism (rows are inputs).
     prior : array_like of float, optional
         The prior; a Design's own by default.
-    deltas : float or sequence of float, default (0.01, 0.05, 0.1)
-        The levels delta.
+    deltas : float or sequence of float, optional
+        The levels delta of the curve; by default 50 values log-spaced from 0.001
+        to 0.5 (``pml envelope``'s grid).
+    delta : float, default 0.05
+        The delta of the headline statement (``statement``).
     lp : bool, default False
         Add the envelope itself by the [V] Thm 2 linear program; the statement then
         publishes it where it is below the Theorem 3 bound.
@@ -123,21 +142,26 @@ def envelope(
         With ``lp``: stop the linear programs after about this many seconds; a delta
         whose bisection the limit stopped keeps its certified bracket so far, marked
         ``lp["stopped"]`` (its upper end is what is published there).
+    labels : sequence, optional
+        The input names; a Design's own by default, else x1..xN.
 
     Returns
     -------
     Record
-        ``maximal_leakage``, ``max_pml`` and ``curve`` (one entry per delta).
+        The JSON of ``pml envelope --format json`` for the same input (``source`` is
+        ``"<array>"``): ``maximal_leakage``, ``max_pml``, ``leakage_distribution``,
+        ``tail_curve``, the headline ``statement`` and ``curve`` (one entry per delta).
     """
-    matrix, _, _, own_prior = mechanism_of(mechanism)
+    matrix, own_labels, _, own_prior = mechanism_of(mechanism)
     prior = _vector("prior", own_prior if prior is None else prior)
     if isinstance(deltas, (int, float)):
         deltas = [deltas]
-    ds = [_number("deltas", d) for d in deltas]
+    ds = None if deltas is None else [_number("deltas", d) for d in deltas]
+    names = _labels(own_labels if labels is None else labels)
     if not isinstance(lp, (bool, np.bool_)):
         raise PmlTypeError(f"invalid lp = {lp!r}: pass True (the exact LP bound) or False")
     limit = None if time_limit is None else _number("time_limit", time_limit)
-    return Record(_native.envelope(matrix, prior, ds, bool(lp), limit))
+    return Record(_native.envelope(matrix, prior, ds, _number("delta", delta), bool(lp), limit, names))
 
 
 def _whole(name: str, value: Any) -> int:
@@ -204,14 +228,18 @@ def estimate(
     Record
         ``estimates``: one dict per group (``label``, ``inputs``,
         ``dependent``, ``estimate``, ``lower``, ``upper``, ``standard_error``,
-        ``unprojected``), ready for
-        ``pandas.DataFrame(result.to_dict()["estimates"])``; ``notes``, one
-        sentence per group of linearly dependent rows; ``fit`` (the G test, with
-        its ``note``); and ``method``, ``rows``, ``confidence``,
-        ``log_likelihood``, ``iterations``, ``converged``, ``likelihood_gap``
-        (the maximum log-likelihood exceeds the estimate's by at most this many
-        nats), ``bootstrap_replicates``: the fields of ``pml estimate --format
-        json``. For a record, ``marginals`` and ``joint`` instead, each mass
+        ``unprojected``; with a bootstrap ``bootstrap_lower``,
+        ``bootstrap_upper`` and ``bootstrap_standard_error``), ready for
+        ``pandas.DataFrame(result.to_dict()["estimates"])``; ``note``, what could
+        not be verified about the mechanism (a bare matrix, a public design);
+        ``notes``, one sentence per group of linearly dependent rows;
+        ``warnings``, what puts the intervals in doubt (also issued as Python
+        warnings); ``fit`` (the G test, with its ``note``); and ``method``,
+        ``rows``, ``confidence``, ``log_likelihood``, ``iterations``,
+        ``converged``, ``likelihood_gap`` (the maximum log-likelihood exceeds the
+        estimate's by at most this many nats), ``bootstrap_replicates``: the JSON
+        of ``pml estimate --format json`` for the same input (``source`` is
+        ``"<array>"``). For a record, ``marginals`` and ``joint`` instead, each mass
         with ``lower``/``upper`` where the released data determine it and
         ``identifiable`` False where they do not.
 
@@ -269,69 +297,17 @@ def estimate(
         raise InvalidInputError(f"invalid counts: {len(values)} counts for {m} outputs; give one count per output")
     reps = None if bootstrap is None else _whole("bootstrap", bootstrap)
     key = None if seed is None else str(seed)
-    out = dict(_native.estimate(matrix, _vector("counts", values), str(method), _number("confidence", confidence), reps, key))
-    check = out.pop("bootstrap", None)
-    groups = out.pop("groups")
-    dependent = out.pop("dependent", None) or [False] * len(groups)
-    unprojected = out.get("unprojected") or []
-    rows = []
-    for g, inputs in enumerate(groups):
-        names = [labels[x] for x in inputs]
-        rows.append(
-            {
-                "label": names[0] if len(names) == 1 else "{" + ", ".join(names) + "}",
-                "inputs": names,
-                "dependent": bool(dependent[g]),
-                "estimate": out["estimate"][g],
-                "lower": out["lower"][g],
-                "upper": out["upper"][g],
-                "standard_error": out["standard_error"][g],
-                "unprojected": unprojected[g] if g < len(unprojected) else None,
-                **(
-                    {}
-                    if check is None
-                    else {f"bootstrap_{k}": check[k][g] for k in ("lower", "upper", "standard_error")}
-                ),
-            }
-        )
-    notes = [
-        f"inputs {row['label']} are released as one group: only their total is estimable "
-        "(their rows of the mechanism are linearly dependent)"
-        for row, joined in zip(rows, dependent)
-        if joined
-    ]
     if isinstance(mechanism, PublicDesign):
-        notes.insert(
-            0,
-            "a public design: its rows and LDP level were re-checked; not re-verifiable from it: "
-            f"{mechanism.unverified} (the data holder's design certifies them)",
-        )
-    fit = dict(out["fit"])
-    if fit["p_value"] is not None and fit["p_value"] < 1e-6:
-        notes.append(fit["note"])
-        warnings.warn(fit["note"], stacklevel=2)
-    if check is not None and check.get("uncertified"):
-        late = f"{check['uncertified']} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood"
-        notes.append(late)
-        warnings.warn(late, stacklevel=2)
-    if not out["converged"]:
-        uncertified = (
-            f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood: "
-            "the estimate and its intervals may be off"
-        )
-        notes.append(uncertified)
-        warnings.warn(uncertified, stacklevel=2)
-    kept = ("method", "rows", "confidence", "log_likelihood", "iterations", "converged", "likelihood_gap")
-    return Estimate(
-        {
-            "format_version": _native.OUTPUT_FORMAT_VERSION,
-            "estimates": rows,
-            "notes": notes,
-            "fit": fit,
-            "bootstrap_replicates": reps,
-            **{k: out[k] for k in kept},
-        }
-    )
+        note: Optional[str] = f"a public file: not re-verified here: {mechanism.unverified}"
+    elif isinstance(mechanism, Design):
+        note = None
+    else:
+        note = "a bare matrix: nothing in it was verified"
+    confidence = _number("confidence", confidence)
+    out = _native.estimate(matrix, _vector("counts", values), str(method), confidence, reps, key, labels, note)
+    for warning in out["warnings"]:
+        warnings.warn(warning, stacklevel=2)
+    return Estimate(out)
 
 
 def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:

@@ -3,18 +3,13 @@
 use super::{Error, Result, guarded, invalid, labels, positive_seconds, utility};
 use pmldesign::data::stream::{ColumnStream, StreamKey};
 use pmldesign::data::{MechanismSampler, Rows, privatise_mapped};
-use pmldesign::model::envelope::{Envelope, EnvelopeBounds};
-use pmldesign::model::{measures::Assessment, sample};
+use pmldesign::model::sample;
 use pmldesign::prelude::*;
 use serde_json::{Value, json};
 
-/// Envelope bounds at one delta, with the envelope (when exact) and the statement.
-fn bounds_json(b: &EnvelopeBounds) -> Value {
-    let mut v = json!(b);
-    v["envelope"] = json!(b.envelope());
-    v["statement"] = json!(pmldesign::model::statement::envelope(b));
-    v
-}
+/// What a result computed from arrays in memory names as its source (`pml`
+/// names the file it read).
+pub const IN_MEMORY: &str = "<array>";
 
 /// A mechanism from rows (rows are inputs), validated by the library.
 fn mechanism(rows: Vec<Vec<f64>>) -> Result<Mechanism> {
@@ -76,15 +71,28 @@ where
 }
 
 /// Every leakage figure of a mechanism under a prior and, with `beta`, over the
-/// ball (\[E\] Defs 3-6, Thms 3-4; \[D\]).
-pub fn assess(rows: Vec<Vec<f64>>, prior: Vec<f64>, beta: Option<f64>) -> Result<Value> {
+/// ball (\[E\] Defs 3-6, Thms 3-4; \[D\]), with the envelope at `envelope_delta`:
+/// the answer of `pml assess --mechanism` ([`pmldesign_app::Audit`]).
+pub fn assess(
+    rows: Vec<Vec<f64>>,
+    prior: Vec<f64>,
+    beta: Option<f64>,
+    envelope_delta: f64,
+    names: Option<Vec<String>>,
+) -> Result<Value> {
     guarded(|| {
         let w = mechanism(rows)?;
         let prior = Prior::new(prior)?;
+        let names = labels(names.as_deref(), prior.len())?;
         let set = beta
             .map(|b| UncertaintySet::l1_ball(prior.clone(), b))
             .transpose()?;
-        Ok(json!(Assessment::new(&w, &prior, set.as_ref())?))
+        pmldesign::model::envelope::check_delta(envelope_delta)
+            .map_err(|e| format!("envelope_delta: {e}"))?;
+        let audit = pmldesign_app::Audit::new(&w, &prior, set.as_ref(), envelope_delta)?
+            .labels(names)
+            .source(IN_MEMORY);
+        Ok(audit.to_json())
     })
 }
 
@@ -115,16 +123,20 @@ pub(super) fn whole_counts(counts: &[f64]) -> Result<Vec<u64>> {
 }
 
 /// The input distribution behind `counts` of released outputs
-/// (`pmldesign::model::frequency`); `method` is `em` or `inversion`.
+/// (`pmldesign::model::frequency`); `method` is `em` or `inversion`: the answer
+/// of `pml estimate` ([`pmldesign_app::EstimateAnswer`]), its inputs named
+/// `names` and `note` saying what could not be verified about the mechanism.
 pub fn estimate(
     rows: Vec<Vec<f64>>,
     counts: &[f64],
     (method, confidence): (&str, f64),
     bootstrap: Option<(usize, &str)>,
+    (names, note): (Option<Vec<String>>, Option<String>),
 ) -> Result<Value> {
-    use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings, estimate_frequencies};
+    use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings};
     guarded(|| {
         let w = mechanism(rows)?;
+        let names = labels(names.as_deref(), w.inputs())?;
         let method = match method {
             "em" => FrequencyMethod::Em,
             "inversion" => FrequencyMethod::Inversion,
@@ -143,23 +155,16 @@ pub fn estimate(
             ..FrequencySettings::default()
         };
         let counts = whole_counts(counts)?;
-        let estimate = estimate_frequencies(&w, &counts, &settings)?;
-        let mut out = json!(estimate);
-        let fit = pmldesign::model::frequency::goodness_of_fit(
-            &counts,
-            &estimate.fitted,
-            estimate.groups.len(),
-        );
-        out["fit"] = json!(fit);
-        out["fit"]["note"] = json!(fit.note());
+        let mut answer = pmldesign_app::EstimateAnswer::new(&w, &counts, &settings)?
+            .labels(names)
+            .source(IN_MEMORY)
+            .note(note);
         if let Some((reps, seed)) = bootstrap {
             let key = pmldesign::data::stream::StreamKey::parse(seed)
                 .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
-            let check =
-                pmldesign::data::bootstrap::bootstrap(&w, &estimate, &settings, (reps, &key))?;
-            out["bootstrap"] = json!(check);
+            answer = answer.bootstrap(reps, &key)?;
         }
-        Ok(out)
+        Ok(answer.to_json())
     })
 }
 
@@ -189,49 +194,44 @@ pub fn compare(
     })
 }
 
-/// Bounds on the post-processing envelope `eps_c(delta)` at each delta (\[V\] Thm 3,
+/// Bounds on the post-processing envelope `eps_c(delta)` at each of `deltas`
+/// (the default grid when `None`) and at the headline `delta` (\[V\] Thm 3,
 /// Alg. 1), with `lp` the exact envelope by the \[V\] Thm 2 linear program, its
 /// bisections stopped after about `time_limit` seconds (a stopped one keeps its
-/// certified bracket, marked `stopped`).
+/// certified bracket, marked `stopped`): the answer of `pml envelope`
+/// ([`pmldesign_app::EnvelopeAnswer`]).
 pub fn envelope(
     rows: Vec<Vec<f64>>,
     prior: Vec<f64>,
-    deltas: &[f64],
+    deltas: Option<Vec<f64>>,
+    delta: f64,
     lp: bool,
     time_limit: Option<f64>,
+    names: Option<Vec<String>>,
 ) -> Result<Value> {
     guarded(|| {
         let w = mechanism(rows)?;
         let prior = Prior::new(prior)?;
-        let env = Envelope::new(&w, &prior)?;
+        let names = labels(names.as_deref(), prior.len())?;
         let mut settings = Settings::default();
         if let Some(t) = time_limit {
             settings.column_generation.time_limit = Some(positive_seconds(t)?);
         }
-        let mut curve = Vec::with_capacity(deltas.len());
-        for (i, &delta) in deltas.iter().enumerate() {
-            pmldesign::model::envelope::check_delta(delta)
-                .map_err(|e| format!("deltas[{i}]: {e}"))?;
-            curve.push(bounds_json(&env.bounds(delta)?));
+        let deltas = deltas.unwrap_or_else(pmldesign_app::EnvelopeAnswer::default_deltas);
+        for (i, &d) in deltas.iter().enumerate() {
+            pmldesign::model::envelope::check_delta(d).map_err(|e| format!("deltas[{i}]: {e}"))?;
         }
-        if lp {
-            let values =
-                pmldesign::solver::envelope::envelope_curve_with(&w, &prior, deltas, &settings)?;
-            for ((v, value), &delta) in curve.iter_mut().zip(values).zip(deltas) {
-                // The LP's envelope is published where it beats Theorem 3.
-                let b = env.bounds(delta)?;
-                v["statement"] = json!(pmldesign::model::statement::envelope_at(
-                    &b,
-                    value.published(&b)
-                ));
-                v["lp"] = json!(value);
-            }
-        }
-        Ok(json!({
-            "maximal_leakage": env.maximal_leakage(),
-            "max_pml": env.max_pml(),
-            "curve": curve,
-        }))
+        pmldesign::model::envelope::check_delta(delta).map_err(|e| format!("delta: {e}"))?;
+        let answer = pmldesign_app::EnvelopeAnswer::new(
+            &w,
+            &prior,
+            &deltas,
+            delta,
+            lp.then_some(&settings),
+        )?
+        .labels(names)
+        .source(IN_MEMORY);
+        Ok(answer.to_json())
     })
 }
 
