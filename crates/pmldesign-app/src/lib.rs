@@ -20,10 +20,12 @@
 mod json;
 
 pub mod audit;
+pub mod bounds;
 pub mod envelope;
 pub mod estimate;
 
 pub use audit::{Audit, RadiusSource};
+pub use bounds::{BoundsAnswer, Question, RadiusFrom};
 pub use envelope::{DEFAULT_DELTAS, EnvelopeAnswer, bounds_json};
 pub use estimate::EstimateAnswer;
 pub use json::{finite_or_null, versioned};

@@ -81,3 +81,30 @@ def test_estimate_answers_alike(run_pml, mechanism_file):
     assert without_input(command) == without_input(python)
     assert python["note"] == "a bare matrix: nothing in it was verified"
     assert "bootstrap_lower" in python["estimates"][0]
+
+
+@pytest.mark.parametrize(
+    "args,ask",
+    [
+        (["radius", "--samples", "1000", "--delta", "0.05", "--alphabet", "4"],
+         lambda: pmldesign.bounds.radius(1000, 0.05, 4)),
+        (["radius", "--samples", "1000", "--delta", "0.05", "--prior", "0.4,0.3,0.2,0.1", "--radius", "kappa"],
+         lambda: pmldesign.bounds.radius(1000, 0.05, estimate=[0.4, 0.3, 0.2, 0.1])),
+        (["failure-probability", "--samples", "1000", "--beta", "0.2", "--alphabet", "4"],
+         lambda: pmldesign.bounds.failure_probability(1000, 0.2, 4)),
+        (["epsilon-prime", "--epsilon", "1", "--beta", "0.1"], lambda: pmldesign.bounds.epsilon_prime(1.0, 0.1)),
+        (["delta-min", "--epsilon", "1", "--epsilon-prime", "1.5", "--samples", "1000", "--alphabet", "4"],
+         lambda: pmldesign.bounds.delta_min(1.0, 1.5, 1000, 4)),
+        (["samples", "--epsilon", "1", "--epsilon-prime", "1.5", "--delta", "0.05", "--alphabet", "4"],
+         lambda: pmldesign.bounds.samples(1.0, 1.5, 0.05, 4)),
+        (["max-epsilon", "--epsilon-prime", "1.5", "--samples", "1000", "--delta", "0.05", "--alphabet", "4"],
+         lambda: pmldesign.bounds.max_epsilon(1.5, 1000, 0.05, 4)),
+    ],
+)
+def test_bounds_answer_alike(run_pml, args, ask):
+    command = cli(run_pml, "bounds", *args)
+    answer = ask()
+    assert command == answer.to_dict()
+    name = command["answer"]["name"]
+    assert getattr(answer, name) == command["answer"]["value"]
+    assert answer.formula == command["formula"]

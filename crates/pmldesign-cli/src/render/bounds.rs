@@ -1,131 +1,86 @@
 //! `pml bounds` as text: the answer to a planning question with what it was
-//! computed from, as a table, JSON or `key,value` CSV.
+//! computed from, as a table, JSON (the application layer's,
+//! `pmldesign_app::BoundsAnswer`) or `key,value` CSV.
 
 use super::csv::csv_field;
 use super::number::significant;
-use super::pretty;
+use super::own_version;
 use crate::args::Format;
 use crate::error::CliError;
-use serde_json::{Map, Value, json};
+use pmldesign_app::BoundsAnswer;
+use pmldesign_app::bounds::Item;
+use serde_json::Value;
 use std::fmt::Write;
 
-/// One named value.
-pub struct Item {
-    pub key: &'static str,
-    pub label: &'static str,
-    pub value: Value,
+/// The answer in the format asked for.
+pub fn render(r: &BoundsAnswer, format: Format) -> Result<String, CliError> {
+    Ok(match format {
+        Format::Json => own_version(&r.to_json())?,
+        Format::Csv => csv(r),
+        Format::Table => table(r),
+    })
 }
 
-pub fn item(key: &'static str, label: &'static str, value: Value) -> Item {
-    Item { key, label, value }
+/// `key,value` pairs: the question, the formula, the inputs, the answer, the
+/// related values, the statement and the notes.
+fn csv(r: &BoundsAnswer) -> String {
+    let mut s = String::from("key,value\n");
+    let mut row = |k: &str, v: &str| {
+        writeln!(s, "{},{}", csv_field(k), csv_field(v)).expect("string write");
+    };
+    row("question", r.question());
+    row("formula", r.formula());
+    for i in r.inputs() {
+        row(i.key, &plain(&i.value));
+    }
+    row(r.answer().key, &plain(&r.answer().value));
+    for i in r.related() {
+        row(i.key, &plain(&i.value));
+    }
+    row("statement", r.statement());
+    for n in r.notes() {
+        row("note", n);
+    }
+    s
 }
 
-/// The answer to one question, with what it was computed from.
-pub struct Report {
-    /// The subcommand, e.g. `radius`.
-    pub question: &'static str,
-    pub title: &'static str,
-    /// Where in the papers the answer comes from.
-    pub formula: &'static str,
-    pub inputs: Vec<Item>,
-    pub answer: Item,
-    pub related: Vec<Item>,
-    /// What the answer means, in words.
-    pub statement: String,
-    pub notes: Vec<String>,
-}
-
-fn object(items: &[Item]) -> Value {
-    Value::Object(
-        items
-            .iter()
-            .map(|i| (i.key.to_string(), i.value.clone()))
-            .collect::<Map<_, _>>(),
+fn table(r: &BoundsAnswer) -> String {
+    let mut s = String::new();
+    let w = r
+        .inputs()
+        .iter()
+        .chain(r.related())
+        .chain(std::iter::once(r.answer()))
+        .map(|i| i.label.len())
+        .max()
+        .unwrap_or(0);
+    let line = |s: &mut String, i: &Item| {
+        writeln!(s, "  {:<w$}  {}", i.label, human(&i.value)).expect("string write");
+    };
+    writeln!(
+        s,
+        "pml bounds {}: {}  ({})\n",
+        r.question(),
+        r.title(),
+        r.formula()
     )
-}
-
-impl Report {
-    /// The report in the format asked for.
-    pub fn render(&self, format: Format) -> Result<String, CliError> {
-        Ok(match format {
-            Format::Json => self.json()?,
-            Format::Csv => self.csv(),
-            Format::Table => self.table(),
-        })
+    .expect("string write");
+    for i in r.inputs() {
+        line(&mut s, i);
     }
-
-    fn json(&self) -> Result<String, CliError> {
-        let v = json!({
-            "question": self.question,
-            "formula": self.formula,
-            "inputs": object(&self.inputs),
-            "answer": { "name": self.answer.key, "value": self.answer.value },
-            "related": object(&self.related),
-            "statement": self.statement,
-            "notes": self.notes,
-        });
-        pretty(&v)
-    }
-
-    /// `key,value` pairs: the question, the formula, the inputs, the answer,
-    /// the related values, the statement and the notes.
-    fn csv(&self) -> String {
-        let mut s = String::from("key,value\n");
-        let mut row = |k: &str, v: &str| {
-            writeln!(s, "{},{}", csv_field(k), csv_field(v)).expect("string write");
-        };
-        row("question", self.question);
-        row("formula", self.formula);
-        for i in self.inputs.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row(self.answer.key, &plain(&self.answer.value));
-        for i in self.related.iter() {
-            row(i.key, &plain(&i.value));
-        }
-        row("statement", &self.statement);
-        for n in &self.notes {
-            row("note", n);
-        }
-        s
-    }
-
-    fn table(&self) -> String {
-        let mut s = String::new();
-        let w = self
-            .inputs
-            .iter()
-            .chain(&self.related)
-            .chain(std::iter::once(&self.answer))
-            .map(|i| i.label.len())
-            .max()
-            .unwrap_or(0);
-        let line = |s: &mut String, i: &Item| {
-            writeln!(s, "  {:<w$}  {}", i.label, human(&i.value)).expect("string write");
-        };
-        writeln!(
-            s,
-            "pml bounds {}: {}  ({})\n",
-            self.question, self.title, self.formula
-        )
-        .expect("string write");
-        for i in &self.inputs {
+    s.push('\n');
+    line(&mut s, r.answer());
+    if !r.related().is_empty() {
+        s.push('\n');
+        for i in r.related() {
             line(&mut s, i);
         }
-        s.push('\n');
-        line(&mut s, &self.answer);
-        if !self.related.is_empty() {
-            s.push('\n');
-            for i in &self.related {
-                line(&mut s, i);
-            }
-        }
-        writeln!(s, "\nMeaning: {}.", self.statement).expect("string write");
-        for n in &self.notes {
-            writeln!(s, "note: {n}").expect("string write");
-        }
-        s
     }
+    writeln!(s, "\nMeaning: {}.", r.statement()).expect("string write");
+    for n in r.notes() {
+        writeln!(s, "note: {n}").expect("string write");
+    }
+    s
 }
 
 /// A value for CSV: full precision, lists joined with `;`.

@@ -226,6 +226,38 @@ class Verification(Record):
         return str(self._data["repricing"])
 
 
+class Answer(Record):
+    """The answer to a planning question (:mod:`pmldesign.bounds`): the JSON of
+    ``pml bounds --format json`` (``question``, ``formula``, ``inputs``,
+    ``answer`` with its ``name`` and ``value``, ``related``, ``statement``,
+    ``notes``), and each figure by its name as an attribute: ``r.beta`` is the
+    answer's value where the answer is ``beta``, else the related figure or the
+    input of that name."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        data = object.__getattribute__(self, "_data")
+        if name in data:
+            return _view(name, data[name])
+        answer = data.get("answer") or {}
+        if answer.get("name") == name:
+            return answer.get("value")
+        for part in ("related", "inputs"):
+            if name in (data.get(part) or {}):
+                return _view(name, data[part][name])
+        raise AttributeError(f"{type(self).__name__} has no attribute {name!r}; it has {sorted(self._figures())}")
+
+    def _figures(self) -> List[str]:
+        data = self._data
+        names = set(data) | set(data.get("related") or {}) | set(data.get("inputs") or {})
+        answer = data.get("answer") or {}
+        return sorted(names | ({answer["name"]} if "name" in answer else set()))
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self._figures()))
+
+
 class Estimate(Record):
     """The input distribution estimated from released data (:func:`estimate`)."""
 

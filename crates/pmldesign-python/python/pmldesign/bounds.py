@@ -1,9 +1,10 @@
 """Planning calculators for designs from samples ([E] Sec. II-B, III; §6 of the theory page of the user guide).
 
-Each function answers one question of ``pml bounds`` and returns a record whose
-first key is the answer (``.beta``, ``.delta``, ``.epsilon_prime``, ``.delta_min``,
-``.samples``, ``.epsilon``), with the related figures and ``formula``, the equation
-of [E] it comes from. Invalid regions (for example ``beta* e^eps >= 2``) raise
+Each function answers one question of ``pml bounds`` and returns its answer, the
+JSON of ``pml bounds --format json`` (``to_dict()``), whose figures read as
+attributes by name: the answer (``.beta``, ``.delta``, ``.epsilon_prime``,
+``.delta_min``, ``.samples``, ``.epsilon``), the related figures, and ``formula``,
+the equation of [E] it comes from. Invalid regions (for example ``beta* e^eps >= 2``) raise
 :class:`pmldesign.PmlError` with the reason.
 """
 
@@ -14,7 +15,7 @@ from typing import Any, Dict, Optional
 from . import _native
 from ._design import ArrayLike, _number, _vector
 from ._native import InvalidInputError
-from ._records import Record
+from ._records import Answer
 
 __all__ = ["radius", "failure_probability", "epsilon_prime", "delta_min", "samples", "max_epsilon"]
 
@@ -28,9 +29,9 @@ def _whole(name: str, value: Any, least: int) -> int:
     return int(value)
 
 
-def _ask(question: str, **kwargs: Any) -> Record:
+def _ask(question: str, **kwargs: Any) -> Answer:
     """Asks the library one planning question."""
-    return Record(_native.bound(question, **kwargs))
+    return Answer(_native.bound(question, **kwargs))
 
 
 def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> Dict[str, Any]:
@@ -42,7 +43,7 @@ def _sample_args(samples: Any, alphabet: Any, estimate: Any) -> Dict[str, Any]:
     return {"samples": _whole("samples", samples, 1), "alphabet": _whole("alphabet", n, 2), "estimate": est}
 
 
-def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
+def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Answer:
     """The l1 radius ``beta*(delta)`` around an estimate from m samples ([E] eq. (7)).
 
     Parameters
@@ -59,7 +60,7 @@ def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estima
 
     Returns
     -------
-    Record
+    Answer
         ``beta``, with ``formula`` and the related figures.
 
     Examples
@@ -71,7 +72,7 @@ def radius(samples: int, delta: float, alphabet: Optional[int] = None, *, estima
     return _ask("radius", delta=_number("delta", delta), **_sample_args(samples, alphabet, estimate))
 
 
-def failure_probability(samples: int, beta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Record:
+def failure_probability(samples: int, beta: float, alphabet: Optional[int] = None, *, estimate: Optional[ArrayLike] = None) -> Answer:
     """``P(||p - p^||_1 >= beta)`` for an estimate from m samples ([E] Theorem 2).
 
     Parameters
@@ -87,13 +88,13 @@ def failure_probability(samples: int, beta: float, alphabet: Optional[int] = Non
 
     Returns
     -------
-    Record
+    Answer
         ``delta``, with ``formula``.
     """
     return _ask("failure_probability", beta=_number("beta", beta), **_sample_args(samples, alphabet, estimate))
 
 
-def epsilon_prime(epsilon: float, beta: float) -> Record:
+def epsilon_prime(epsilon: float, beta: float) -> Answer:
     """eps' of [E] eq. (8): a design eps-PML for the estimate is eps'-PML within beta.
 
     Parameters
@@ -105,13 +106,13 @@ def epsilon_prime(epsilon: float, beta: float) -> Record:
 
     Returns
     -------
-    Record
+    Answer
         ``epsilon_prime``, with ``formula``.
     """
     return _ask("epsilon_prime", epsilon=_number("epsilon", epsilon), beta=_number("beta", beta))
 
 
-def delta_min(epsilon: float, epsilon_prime: float, samples: int, alphabet: int) -> Record:
+def delta_min(epsilon: float, epsilon_prime: float, samples: int, alphabet: int) -> Answer:
     """delta_min of [E] Corollary 3: the failure probability of an eps'-PML guarantee.
 
     Parameters
@@ -127,14 +128,14 @@ def delta_min(epsilon: float, epsilon_prime: float, samples: int, alphabet: int)
 
     Returns
     -------
-    Record
+    Answer
         ``delta_min``, with ``formula``.
     """
     return _ask("delta_min", epsilon=_number("epsilon", epsilon), epsilon_prime=_number("epsilon_prime", epsilon_prime),
                 samples=_whole("samples", samples, 1), alphabet=_whole("alphabet", alphabet, 2))
 
 
-def samples(epsilon: float, epsilon_prime: float, delta: float, alphabet: int) -> Record:
+def samples(epsilon: float, epsilon_prime: float, delta: float, alphabet: int) -> Answer:
     """The smallest m for an (eps', delta) guarantee of a design at eps ([E] Cor. 3).
 
     Parameters
@@ -150,7 +151,7 @@ def samples(epsilon: float, epsilon_prime: float, delta: float, alphabet: int) -
 
     Returns
     -------
-    Record
+    Answer
         ``samples``, with ``formula``.
 
     Examples
@@ -163,7 +164,7 @@ def samples(epsilon: float, epsilon_prime: float, delta: float, alphabet: int) -
                 delta=_number("delta", delta), alphabet=_whole("alphabet", alphabet, 2))
 
 
-def max_epsilon(epsilon_prime: float, samples: int, delta: float, alphabet: int) -> Record:
+def max_epsilon(epsilon_prime: float, samples: int, delta: float, alphabet: int) -> Answer:
     """The largest design eps whose eps'(delta) is at most the target ([E] (7)-(8)).
 
     Parameters
@@ -179,7 +180,7 @@ def max_epsilon(epsilon_prime: float, samples: int, delta: float, alphabet: int)
 
     Returns
     -------
-    Record
+    Answer
         ``epsilon``, with ``formula``.
     """
     return _ask("max_epsilon", epsilon_prime=_number("epsilon_prime", epsilon_prime),

@@ -3,9 +3,8 @@
 use super::{Error, Result, guarded, invalid, labels, positive_seconds, utility};
 use pmldesign::data::stream::{ColumnStream, StreamKey};
 use pmldesign::data::{MechanismSampler, Rows, privatise_mapped};
-use pmldesign::model::sample;
 use pmldesign::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// What a result computed from arrays in memory names as its source (`pml`
 /// names the file it read).
@@ -277,92 +276,75 @@ pub enum Bound<'a> {
     },
 }
 
-/// Answers one planning question: the answer and the figures beside it.
+/// Answers one planning question: the answer of `pml bounds` for the same
+/// question ([`pmldesign_app::BoundsAnswer`]); an estimate asks for Theorem 2
+/// with its kappa (`--radius kappa`).
 pub fn bound(b: Bound<'_>) -> Result<Value> {
-    guarded(|| match b {
-        Bound::Radius {
-            samples,
-            delta,
-            alphabet,
-            estimate,
-        } => radius(samples, delta, alphabet, estimate),
-        Bound::FailureProbability {
-            samples,
-            beta,
-            alphabet,
-            estimate,
-        } => {
-            let kappa = estimate
-                .map(|e| Prior::new(e.to_vec()))
-                .transpose()?
-                .map(|p| sample::kappa(&p));
-            // kappa = 1/2 is the distribution-free choice: phi(1/2) = 2 is phi's minimum.
-            let phi = sample::phi(kappa.unwrap_or(0.5))?;
-            let delta = sample::failure_probability(samples, beta, alphabet, phi)?;
-            Ok(json!({ "delta": delta, "kappa": kappa, "phi": phi, "formula": "[E] Theorem 2" }))
-        }
-        Bound::EpsilonPrime { epsilon, beta } => Ok(json!({
-            "epsilon_prime": sample::epsilon_prime(epsilon, beta)?,
-            "formula": "[E] eq. (8)",
-        })),
-        Bound::DeltaMin {
-            epsilon,
-            epsilon_prime,
-            samples,
-            alphabet,
-        } => Ok(json!({
-            "delta_min": sample::delta_min(epsilon, epsilon_prime, samples, alphabet)?,
-            "formula": "[E] Corollary 3",
-        })),
-        Bound::Samples {
-            epsilon,
-            epsilon_prime,
-            delta,
-            alphabet,
-        } => min_samples(epsilon, epsilon_prime, delta, alphabet),
-        Bound::MaxEpsilon {
-            epsilon_prime,
-            samples,
-            delta,
-            alphabet,
-        } => {
-            let g = sample::SampleGuarantee::for_target(epsilon_prime, samples, delta, alphabet)?;
-            Ok(json!({
-                "epsilon": g.epsilon,
-                "beta": g.beta,
-                "epsilon_prime_at_answer": sample::epsilon_prime(g.epsilon, g.beta)?,
-                "formula": "[E] eqs. (7), (8) inverted",
-            }))
-        }
+    use pmldesign_app::{BoundsAnswer, Question, RadiusFrom};
+    let kappa_of = |e: Option<&[f64]>| e.map(|e| Prior::new(e.to_vec())).transpose();
+    guarded(|| {
+        let q = match b {
+            Bound::Radius {
+                samples,
+                delta,
+                alphabet,
+                estimate,
+            } => Question::Radius {
+                samples,
+                delta,
+                alphabet,
+                kappa_of: kappa_of(estimate)?,
+                samples_from_estimate: false,
+            },
+            Bound::FailureProbability {
+                samples,
+                beta,
+                alphabet,
+                estimate,
+            } => Question::FailureProbability {
+                samples,
+                beta,
+                alphabet,
+                kappa_of: kappa_of(estimate)?,
+            },
+            Bound::EpsilonPrime { epsilon, beta } => Question::EpsilonPrime {
+                epsilon,
+                radius: RadiusFrom::Beta(beta),
+            },
+            Bound::DeltaMin {
+                epsilon,
+                epsilon_prime,
+                samples,
+                alphabet,
+            } => Question::DeltaMin {
+                epsilon,
+                epsilon_prime,
+                samples,
+                alphabet,
+            },
+            Bound::Samples {
+                epsilon,
+                epsilon_prime,
+                delta,
+                alphabet,
+            } => Question::Samples {
+                epsilon,
+                epsilon_prime,
+                delta,
+                alphabet,
+            },
+            Bound::MaxEpsilon {
+                epsilon_prime,
+                samples,
+                delta,
+                alphabet,
+            } => Question::MaxEpsilon {
+                epsilon_prime,
+                samples,
+                delta,
+                alphabet,
+            },
+        };
+        Ok(BoundsAnswer::new(&q)?.to_json())
     })
-}
-
-/// The radius of eq. (7), or Theorem 2's at the estimate beside it.
-fn radius(samples: u64, delta: f64, alphabet: usize, estimate: Option<&[f64]>) -> Result<Value> {
-    let free = sample::radius_free(samples, delta, alphabet)?;
-    let Some(e) = estimate else {
-        return Ok(json!({ "beta": free, "formula": "[E] eq. (7)" }));
-    };
-    let p = Prior::new(e.to_vec())?;
-    let kappa = sample::kappa(&p);
-    Ok(json!({
-        "beta": sample::radius_kappa(samples, delta, &p)?,
-        "kappa": kappa,
-        "phi": sample::phi(kappa)?,
-        "beta_distribution_free": free,
-        "formula": "[E] Theorem 2",
-    }))
-}
-
-/// The smallest sample size for (eps', delta), with the figures it reaches.
-fn min_samples(epsilon: f64, epsilon_prime: f64, delta: f64, alphabet: usize) -> Result<Value> {
-    let m = sample::min_samples(epsilon, epsilon_prime, delta, alphabet)?;
-    let beta = sample::radius_free(m, delta, alphabet)?;
-    Ok(json!({
-        "samples": m,
-        "delta_min_at_m": sample::delta_min(epsilon, epsilon_prime, m, alphabet)?,
-        "beta_at_m": beta,
-        "epsilon_prime_at_m": sample::epsilon_prime(epsilon, beta)?,
-        "formula": "[E] Corollary 3 (eqs. (7), (8)) solved for m",
-    }))
 }
