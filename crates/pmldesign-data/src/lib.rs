@@ -40,6 +40,7 @@ pub mod columnar;
 pub mod counts;
 pub mod digest;
 pub mod discrete_noise;
+pub mod grid_release;
 pub mod matrix;
 pub mod nulls;
 pub mod private_counts;

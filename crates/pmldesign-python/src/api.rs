@@ -33,6 +33,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(public_design, m)?)?;
     m.add_function(wrap_pyfunction!(check_public, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_noise, m)?)?;
     m.add_function(wrap_pyfunction!(apply_categories, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
@@ -392,6 +393,37 @@ fn apply_codes<'py>(
         .map_err(|e| to_py_err(e, None))?;
     }
     Ok(out)
+}
+
+/// See `pmldesign.apply_noise`: additive noise on values -1 and 1, released
+/// on a public grid as `pml apply --laplace-scale` draws the same rows.
+#[pyfunction]
+#[pyo3(signature = (values, noise, level, column, offset=0, seed=None, prior=None, grid=None, range=None, tail_delta=None))]
+#[allow(clippy::too_many_arguments)]
+fn apply_noise<'py>(
+    py: Python<'py>,
+    values: PyArrayLike1<'py, f64, AllowTypeChange>,
+    noise: &str,
+    level: f64,
+    column: String,
+    offset: u64,
+    seed: Option<String>,
+    prior: Option<Vec<f64>>,
+    grid: Option<f64>,
+    range: Option<f64>,
+    tail_delta: Option<f64>,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyAny>)> {
+    let level = engine::noise_level(noise, level).map_err(|e| to_py_err(e, None))?;
+    let values = contiguous(&values).into_owned();
+    let settings = engine::GridSettings {
+        grid,
+        range,
+        tail_delta,
+    };
+    let (out, statement) = py
+        .detach(|| engine::apply_noise(&values, (level, prior, settings), (&column, offset), seed))
+        .map_err(|e| to_py_err(e, None))?;
+    Ok((PyArray1::from_vec(py, out), to_python(py, &statement)?))
 }
 
 /// The elements of a 1-D array, borrowed where it is contiguous.

@@ -1,6 +1,5 @@
 //! The arguments of `pml apply`, and the range of its noise scales.
 
-use crate::error::CliError;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -190,34 +189,4 @@ pub enum Unknown {
     Skip,
     /// Keep such rows, with an empty privatised value.
     Keep,
-}
-
-/// The smallest noise scale accepted (the grid then needs to be finer than any
-/// release may hold, and says so).
-pub const MIN_SCALE: f64 = 1e-6;
-
-/// The largest noise scale accepted (noise that wide releases the clamped ends).
-pub const MAX_SCALE: f64 = 1e12;
-
-/// The default tail mass beyond the default range, under either secret.
-pub const DEFAULT_TAIL_DELTA: f64 = 1e-9;
-
-/// Checks a noise scale (`--laplace-scale`, `--gaussian-sigma`): a finite number in
-/// [`MIN_SCALE`, `MAX_SCALE`].
-pub fn check_scale(flag: &str, v: f64) -> Result<(), CliError> {
-    if (MIN_SCALE..=MAX_SCALE).contains(&v) {
-        return Ok(());
-    }
-    let why = if !v.is_finite() {
-        "not a finite number"
-    } else if v <= 0.0 {
-        "the scale must be > 0"
-    } else if v < MIN_SCALE {
-        "below 1e-6 the noise is far finer than any grid a release may hold"
-    } else {
-        "above 1e12 the noise hides everything in the clamped ends of the range"
-    };
-    Err(CliError::Usage(format!(
-        "invalid {flag} = {v:?}: {why}; give a scale between 1e-6 and 1e12, such as {flag} 1"
-    )))
 }

@@ -3,33 +3,7 @@
 use pmldesign_data::{ExactNoise, PrivatiseSummary};
 use std::path::Path;
 
-/// What additive noise on a grid released, and its guarantee as measured on the
-/// released matrix (`docs/theory.md` §7b).
-#[derive(Debug, Clone)]
-pub struct NoiseStatement {
-    /// The exact law drawn.
-    pub noise: ExactNoise,
-    /// The scale b or sigma the user gave.
-    pub value: f64,
-    /// The grid step is 1/n.
-    pub n: u64,
-    /// The range is [-m/n, m/n].
-    pub m: u64,
-    /// The LDP level of the released matrix (bounds PML for every prior).
-    pub ldp: f64,
-    /// The PML of the release for the user's prior.
-    pub pml: Option<f64>,
-    /// \[E\]'s figure for the continuous mechanism, where finite.
-    pub continuous: Option<f64>,
-}
-
-impl NoiseStatement {
-    /// Whether every level measured is finite: if not, the release guarantees
-    /// nothing, which is a warning rather than a note.
-    pub fn bounded(&self) -> bool {
-        self.ldp.is_finite() && self.pml.is_none_or(f64::is_finite)
-    }
-}
+pub use pmldesign_data::grid_release::NoiseStatement;
 
 /// One line for stderr: the law, grid and range released, and the measured levels
 /// beside \[E\]'s continuous figure.

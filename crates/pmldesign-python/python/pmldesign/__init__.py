@@ -24,6 +24,7 @@ from ._record_design import RecordDesign, design_record
 from ._records import Answer, Baseline, Certificate, Estimate, Guarantee, Record, Verification
 from ._tables import count
 from ._apply import apply
+from ._noise import apply_noise
 from ._tools import assess, compare, envelope, estimate
 
 try:
@@ -50,6 +51,7 @@ __all__ = [
     "Verification",
     "VerificationError",
     "apply",
+    "apply_noise",
     "assess",
     "bounds",
     "compare",

@@ -92,6 +92,18 @@ def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArr
 def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
+def apply_noise(
+    values: npt.ArrayLike,
+    noise: str,
+    level: float,
+    column: str,
+    offset: int = ...,
+    seed: Optional[str] = ...,
+    prior: Optional[List[float]] = ...,
+    grid: Optional[float] = ...,
+    range: Optional[float] = ...,
+    tail_delta: Optional[float] = ...,
+) -> Tuple[npt.NDArray[np.float64], Dict[str, Any]]: ...
 def assess(
     mechanism: npt.ArrayLike,
     prior: npt.ArrayLike,

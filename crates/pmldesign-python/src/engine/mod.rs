@@ -13,10 +13,12 @@ use std::cell::Cell;
 mod analysis;
 mod error;
 mod files;
+mod noise;
 
 pub use analysis::*;
 pub use error::*;
 pub use files::*;
+pub use noise::*;
 
 /// Progress of a design, reported after every pricing pass (the library's type).
 pub use pmldesign::solver::Progress;
