@@ -23,6 +23,7 @@ pub mod audit;
 pub mod bounds;
 pub mod envelope;
 pub mod estimate;
+pub mod names;
 
 pub use audit::{Audit, RadiusSource};
 pub use bounds::{BoundsAnswer, Question, RadiusFrom};

@@ -25,20 +25,7 @@ pub struct RecordRequest {
 pub fn design_record(req: RecordRequest) -> Result<String> {
     guarded(|| {
         let sample = RecordSample::new(req.columns, req.labels, req.tuples)?;
-        let mode = match req.mode.as_str() {
-            "auto" => RecordMode::Auto,
-            "joint" => RecordMode::Joint,
-            "compose" => RecordMode::Compose,
-            "ldp" => RecordMode::Ldp,
-            other => {
-                return Err(invalid(
-                    "mode",
-                    other,
-                    "unknown mode",
-                    "use auto, joint, compose or ldp",
-                ));
-            }
-        };
+        let mode: RecordMode = pmldesign_app::names::parse(&req.mode)?;
         let options = Options {
             objective: Objective::Utility("mi".into()),
             labels: None,

@@ -4,7 +4,7 @@ use super::{Input, Level, MetricArgs, OutputArgs, ReportArgs, UtilityName, radiu
 use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use pmldesign_model::sample::RadiusMethod;
-use pmldesign_solver::{LossMethod, PricingMethod, Settings};
+use pmldesign_solver::Settings;
 
 /// A file named on the command line, with its flag (`None`: not given).
 pub type NamedFile<'a> = (&'static str, Option<&'a std::path::Path>);
@@ -191,17 +191,11 @@ impl DesignArgs {
             )));
         }
         settings.column_generation.gap_tolerance = a.gap;
-        if a.pricing == PricingName::Enumerate {
-            settings.pricing = PricingMethod::Enumerate;
-        }
+        settings.pricing = super::values::named(a.pricing);
         if let Some(t) = a.time_limit {
             settings.column_generation.time_limit = Some(time_limit(t)?);
         }
-        settings.loss_method = match a.loss_method {
-            LossMethodName::Auto => LossMethod::Auto,
-            LossMethodName::Direct => LossMethod::Direct,
-            LossMethodName::ColumnGeneration => LossMethod::ColumnGeneration,
-        };
+        settings.loss_method = super::values::named(a.loss_method);
         Ok(settings)
     }
 }

@@ -114,11 +114,9 @@ pub enum NullsArg {
 
 impl From<NullsArg> for pmldesign_data::Nulls {
     fn from(n: NullsArg) -> Self {
-        match n {
-            NullsArg::Error => pmldesign_data::Nulls::Error,
-            NullsArg::Drop => pmldesign_data::Nulls::Drop,
-            NullsArg::Category => pmldesign_data::Nulls::Category,
-        }
+        let name = clap::ValueEnum::to_possible_value(&n).expect("every variant has a name");
+        pmldesign_data::Nulls::parse("nulls", name.get_name())
+            .expect("--nulls takes the library's names (tested in args::values)")
     }
 }
 

@@ -69,10 +69,7 @@ pub fn radius_method(
         PossibleValue::new("free").help("Distribution-free beta*(delta), [E] eq. (7)"),
         PossibleValue::new("kappa").help(kappa_help),
     ])
-    .map(|s| match s.as_str() {
-        "kappa" => RadiusMethod::Kappa,
-        _ => RadiusMethod::DistributionFree,
-    })
+    .map(|s| pmldesign_app::names::parse(&s).expect("the names offered are the library's"))
 }
 
 /// Parses `--counts`: whole numbers (`40` or `4e1`), each at most
@@ -149,4 +146,48 @@ pub fn whole_number(s: &str) -> Result<u64, String> {
 pub fn whole_count(s: &str) -> Result<usize, String> {
     let n = whole_number(s)?;
     usize::try_from(n).map_err(|_| format!("{n} is too large for this machine"))
+}
+
+/// The library's value of a clap enum, parsed from the name clap gives it
+/// through the one table of names (`pmldesign_app::names`), so that a flag's
+/// value means what the same name means in Python.
+pub fn named<T: pmldesign_app::names::Named>(v: impl clap::ValueEnum) -> T {
+    let name = v
+        .to_possible_value()
+        .expect("every variant of a flag's enum has a name");
+    pmldesign_app::names::parse(name.get_name())
+        .expect("a flag's names are the library's (tested in args::values)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+    use pmldesign_app::names::{Named, names};
+
+    /// The names a flag offers are the library's, in its order.
+    fn offered<V: ValueEnum, T: Named>() {
+        let flag: Vec<String> = V::value_variants()
+            .iter()
+            .map(|v| v.to_possible_value().unwrap().get_name().to_string())
+            .collect();
+        assert_eq!(flag, names::<T>(), "{}", T::FIELD);
+        for v in V::value_variants() {
+            let _: T = named(v.clone());
+        }
+    }
+
+    #[test]
+    fn every_flag_takes_the_librarys_names() {
+        use crate::args::design::{LossMethodName, LossName, PricingName, RecordModeName};
+        use crate::args::estimate::MethodArg;
+        offered::<LossName, pmldesign_solver::Loss>();
+        offered::<LossMethodName, pmldesign_solver::LossMethod>();
+        offered::<PricingName, pmldesign_solver::PricingMethod>();
+        offered::<RecordModeName, pmldesign_solver::RecordMode>();
+        offered::<MethodArg, pmldesign_model::frequency::FrequencyMethod>();
+        for n in crate::args::NullsArg::value_variants() {
+            let _: pmldesign_data::Nulls = (*n).into();
+        }
+    }
 }

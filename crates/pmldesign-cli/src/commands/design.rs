@@ -1,7 +1,7 @@
 //! `pml design`: the optimal certified mechanism for a prior, a ball around it, or
 //! an estimate from data with a failure probability.
 
-use crate::args::design::{DesignArgs, LossName, NotionName};
+use crate::args::design::{DesignArgs, NotionName};
 use crate::args::{Estimate, Format, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate_until;
@@ -381,11 +381,7 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
         (true, None, None) => Err(CliError::Usage(
             "--utility loss needs --loss hamming|absolute|squared or --loss-matrix FILE".into(),
         )),
-        (true, Some(name), _) => Ok(Some(match name {
-            LossName::Hamming => Loss::Hamming,
-            LossName::Absolute => Loss::Absolute,
-            LossName::Squared => Loss::Squared,
-        })),
+        (true, Some(name), _) => Ok(Some(crate::args::values::named::<Loss>(name))),
         (true, None, Some(path)) => {
             let rows = read_matrix_file("--loss-matrix", path)?.rows;
             let n = rows.len();

@@ -14,7 +14,7 @@ use crate::render::estimate::render;
 use pmldesign_app::EstimateAnswer;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
-use pmldesign_model::frequency::{FrequencyMethod, FrequencySettings};
+use pmldesign_model::frequency::FrequencySettings;
 use pmldesign_solver::{Design, numbered};
 
 /// Runs `pml estimate`.
@@ -214,10 +214,7 @@ fn counts_of(text: &str, outputs: &[String]) -> Result<Vec<u64>, CliError> {
 /// The estimation settings of `--method` and `--confidence`.
 fn settings(a: &EstimateArgs) -> FrequencySettings {
     FrequencySettings {
-        method: match a.method.unwrap_or(MethodArg::Em) {
-            MethodArg::Em => FrequencyMethod::Em,
-            MethodArg::Inversion => FrequencyMethod::Inversion,
-        },
+        method: crate::args::values::named(a.method.unwrap_or(MethodArg::Em)),
         confidence: a.confidence,
         ..FrequencySettings::default()
     }

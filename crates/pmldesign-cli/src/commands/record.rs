@@ -79,12 +79,7 @@ fn record_bins(r: &mut RecordDesign, bins: &[Option<pmldesign_data::Bins>]) {
 }
 
 fn mode(name: RecordModeName) -> RecordMode {
-    match name {
-        RecordModeName::Auto => RecordMode::Auto,
-        RecordModeName::Joint => RecordMode::Joint,
-        RecordModeName::Compose => RecordMode::Compose,
-        RecordModeName::Ldp => RecordMode::Ldp,
-    }
+    crate::args::values::named(name)
 }
 
 /// The solver's field names as the flags that set them.

@@ -136,18 +136,7 @@ pub fn estimate(
     guarded(|| {
         let w = mechanism(rows)?;
         let names = labels(names.as_deref(), w.inputs())?;
-        let method = match method {
-            "em" => FrequencyMethod::Em,
-            "inversion" => FrequencyMethod::Inversion,
-            other => {
-                return Err(invalid(
-                    "method",
-                    other,
-                    "not an estimation method",
-                    "pass method=\"em\" or method=\"inversion\"",
-                ));
-            }
-        };
+        let method: FrequencyMethod = pmldesign_app::names::parse(method)?;
         let settings = FrequencySettings {
             method,
             confidence,

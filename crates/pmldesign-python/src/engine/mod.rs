@@ -5,8 +5,8 @@
 //! `pml` CLI) or vectors.
 
 use pmldesign::prelude::*;
+use pmldesign::solver::Interrupt;
 use pmldesign::solver::builtin;
-use pmldesign::solver::{Interrupt, PricingMethod};
 use serde_json::Value;
 use std::cell::Cell;
 
@@ -185,19 +185,7 @@ fn utility(name: &str) -> Result<Box<dyn Utility>> {
 fn loss(objective: &Objective) -> Result<Option<Loss>> {
     Ok(match objective {
         Objective::Utility(_) => None,
-        Objective::NamedLoss(name) => Some(match name.as_str() {
-            "hamming" => Loss::Hamming,
-            "absolute" => Loss::Absolute,
-            "squared" => Loss::Squared,
-            other => {
-                return Err(invalid(
-                    "loss",
-                    other,
-                    "unknown loss",
-                    "use hamming, absolute, squared or an N x N matrix",
-                ));
-            }
-        }),
+        Objective::NamedLoss(name) => Some(pmldesign_app::names::parse(name)?),
         Objective::LossMatrix(rows) => {
             let n = rows.len();
             if rows.iter().any(|r| r.len() != n) {
@@ -227,18 +215,7 @@ pub(crate) fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
         ));
     }
     s.column_generation.gap_tolerance = o.gap;
-    s.pricing = match o.pricing.as_str() {
-        "auto" => PricingMethod::Auto,
-        "enumerate" => PricingMethod::Enumerate,
-        other => {
-            return Err(invalid(
-                "pricing",
-                other,
-                "unknown pricing",
-                "use auto or enumerate",
-            ));
-        }
-    };
+    s.pricing = pmldesign_app::names::parse(&o.pricing)?;
     if let Some(t) = o.time_limit {
         s.column_generation.time_limit = Some(positive_seconds(t)?);
     }
@@ -292,18 +269,7 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
             None => counts_prior(&req.counts)?,
             Some((epsilon_d, seed)) => noisy_prior(&req.counts, *epsilon_d, seed)?,
         };
-        let radius = match req.radius.as_str() {
-            "free" => RadiusMethod::DistributionFree,
-            "kappa" => RadiusMethod::Kappa,
-            other => {
-                return Err(invalid(
-                    "radius",
-                    other,
-                    "unknown radius method",
-                    "use free ([E] eq. (7)) or kappa (Theorem 2)",
-                ));
-            }
-        };
+        let radius: RadiusMethod = pmldesign_app::names::parse(&req.radius)?;
         let sample = Sample {
             estimate,
             samples,
