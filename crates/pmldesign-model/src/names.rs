@@ -31,9 +31,33 @@ pub fn check_names(field: &str, names: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Names for `m` values (the outputs of a mechanism, the private values of a
+/// column): exactly `m` of them, each non-blank and distinct. The one rule of
+/// `--output-labels` and `output_labels=`.
+pub fn check_names_for(field: &str, names: &[String], m: usize) -> Result<()> {
+    if names.len() != m {
+        return Err(ModelError::invalid(
+            field,
+            format!("{} names", names.len()),
+            format!("it takes {m} names, one per value"),
+            format!("give {m} distinct, non-empty names"),
+        ));
+    }
+    check_names(field, names)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check_names;
+    use super::{check_names, check_names_for};
+
+    #[test]
+    fn names_for_values_are_as_many_as_the_values() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_names_for("o", &names(&["a", "b"]), 2).is_ok());
+        assert!(check_names_for("o", &names(&["a"]), 2).is_err());
+        assert!(check_names_for("o", &names(&["a", "a"]), 2).is_err());
+        assert!(check_names_for("o", &names(&["a", " "]), 2).is_err());
+    }
 
     #[test]
     fn blank_and_repeated_names_are_refused_by_position() {

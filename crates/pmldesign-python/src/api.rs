@@ -25,6 +25,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PML_TOLERANCE", engine::PML_TOLERANCE)?;
     m.add("ROW_SUM_TOLERANCE", engine::ROW_SUM_TOLERANCE)?;
     m.add("OUTPUT_FORMAT_VERSION", engine::OUTPUT_FORMAT_VERSION)?;
+    m.add("MAX_CATEGORIES", engine::MAX_CATEGORIES)?;
     m.add_function(wrap_pyfunction!(design, m)?)?;
     m.add_function(wrap_pyfunction!(design_from_counts, m)?)?;
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
@@ -34,6 +35,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_public, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
     m.add_function(wrap_pyfunction!(apply_noise, m)?)?;
+    m.add_function(wrap_pyfunction!(names_fit, m)?)?;
     m.add_function(wrap_pyfunction!(apply_categories, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
@@ -393,6 +395,13 @@ fn apply_codes<'py>(
         .map_err(|e| to_py_err(e, None))?;
     }
     Ok(out)
+}
+
+/// Whether `names` name `m` values: as many, each non-blank and distinct
+/// (`pmldesign_model::names::check_names_for`, the rule of `--output-labels`).
+#[pyfunction]
+fn names_fit(names: Vec<String>, m: usize) -> bool {
+    engine::names_fit(&names, m)
 }
 
 /// See `pmldesign.apply_noise`: additive noise on values -1 and 1, released

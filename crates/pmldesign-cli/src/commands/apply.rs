@@ -321,10 +321,7 @@ fn record_output_names(a: &ApplyArgs, r: &RecordDesign) -> Result<Vec<Vec<String
                 elide_list(&r.columns)
             )));
         };
-        let distinct: std::collections::HashSet<&String> = given.iter().collect();
-        if given.len() != names[j].len()
-            || distinct.len() != given.len()
-            || given.iter().any(|g| g.trim().is_empty())
+        if pmldesign_model::names::check_names_for("output_labels", &given, names[j].len()).is_err()
         {
             return Err(CliError::Usage(format!(
                 "invalid --output-labels {text}: column {} takes {} private values ({}); give as many distinct, non-empty names",

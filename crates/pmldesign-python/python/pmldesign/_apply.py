@@ -61,7 +61,7 @@ def named_outputs(
     if names is None:
         return None
     given = [str(n) for n in _sequence(field, names)]
-    if len(given) != m or len(set(given)) != m or any(not n.strip() for n in given):
+    if not _native.names_fit(given, m):
         raise InvalidInputError(
             f"invalid {field} = {given[:5]}{'...' if len(given) > 5 else ''}: give {m} distinct, "
             f"non-empty names, {what}"

@@ -6,15 +6,16 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "design", "design_from_counts", "check_design", "estimate",
+    "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "MAX_CATEGORIES", "design", "design_from_counts", "check_design", "estimate",
     "verify_design", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
-    "envelope", "bound", "design_record", "check_record", "estimate_record",
+    "envelope", "bound", "apply_noise", "names_fit", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
 
 PML_TOLERANCE: float
 ROW_SUM_TOLERANCE: float
 OUTPUT_FORMAT_VERSION: int
+MAX_CATEGORIES: int
 
 class PmlError(ValueError):
     """Bad input or a failed computation; the library's one-line message."""
@@ -92,6 +93,7 @@ def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArr
 def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
+def names_fit(names: List[str], m: int) -> bool: ...
 def apply_noise(
     values: npt.ArrayLike,
     noise: str,

@@ -12,10 +12,7 @@ import numpy as np
 
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_floats
 from ._design import _sequence
-from ._native import InvalidInputError
-
-#: The most categories a column may have (the CLI's cap, ``pml design --data``).
-MAX_CATEGORIES = 4096
+from ._native import MAX_CATEGORIES, InvalidInputError
 
 
 def _module(data: Any) -> str:
@@ -42,7 +39,7 @@ def _checked(counts: Dict[str, int], name: str, nulls: int, how: str = "error") 
     if nulls and how == "category":
         counts = {**counts, NULL_LABEL: counts.get(NULL_LABEL, 0) + nulls}
     if len(counts) > MAX_CATEGORIES:
-        raise InvalidInputError(f"invalid column {name!r}: {len(counts)} categories, more than {MAX_CATEGORIES}; group rare ones first")
+        raise InvalidInputError(f"invalid column {name!r}: {len(counts)} categories, more than {MAX_CATEGORIES}; group rare ones first (a design takes at most 4096)")
     return counts
 
 

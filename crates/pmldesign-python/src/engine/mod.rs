@@ -28,6 +28,9 @@ pub type Observer<'a> = &'a mut dyn FnMut(&Progress) -> bool;
 
 /// The certificate's tolerance on the worst-case PML (`<= eps + tolerance`).
 pub const PML_TOLERANCE: f64 = pmldesign::solver::tolerance::PML_TOLERANCE;
+/// The most categories a counted column may have (`pml design --data` and
+/// Python's `count`; a design takes at most 4096 inputs).
+pub const MAX_CATEGORIES: usize = pmldesign::data::MAX_CATEGORIES;
 /// The version of the layout of `pml`'s JSON outputs (`format_version`).
 pub const OUTPUT_FORMAT_VERSION: u32 = pmldesign::solver::OUTPUT_FORMAT_VERSION;
 /// The certificate's tolerance on the row sums of a designed mechanism.
@@ -167,6 +170,11 @@ pub fn notion(
     };
     n.check()?;
     Ok(n)
+}
+
+/// Whether `names` name `m` values: as many, each non-blank and distinct.
+pub fn names_fit(names: &[String], m: usize) -> bool {
+    pmldesign::model::names::check_names_for("names", names, m).is_ok()
 }
 
 /// The built-in utility named `name`.
