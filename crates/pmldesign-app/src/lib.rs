@@ -24,9 +24,11 @@ pub mod bounds;
 pub mod envelope;
 pub mod estimate;
 pub mod names;
+pub mod record_estimate;
 
 pub use audit::{Audit, RadiusSource};
 pub use bounds::{BoundsAnswer, Question, RadiusFrom};
 pub use envelope::{DEFAULT_DELTAS, EnvelopeAnswer, bounds_json};
 pub use estimate::EstimateAnswer;
 pub use json::{finite_or_null, versioned};
+pub use record_estimate::RecordEstimateAnswer;

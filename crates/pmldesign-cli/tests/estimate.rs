@@ -195,22 +195,18 @@ fn a_record_design_estimates_its_marginals_and_cells() {
     ]);
     assert_eq!(e["record"], serde_json::json!(["A", "B"]));
     assert_eq!(e["rows"], 1800);
-    let a = e["marginals"][0]["values"].as_array().unwrap();
-    let total: f64 = a
+    // One row per mass: column A's marginal sums to 1.
+    let marginals = e["marginals"].as_array().unwrap();
+    let total: f64 = marginals
         .iter()
-        .map(|v| v["mass"]["estimate"].as_f64().unwrap())
+        .filter(|m| m["column"] == "A")
+        .map(|m| m["estimate"].as_f64().unwrap())
         .sum();
     assert!((total - 1.0).abs() < 1e-9, "{e}");
-    for m in e["marginals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| c["values"].as_array().unwrap())
-    {
-        let mass = &m["mass"];
+    for m in marginals.iter().chain(e["joint"].as_array().unwrap()) {
         assert_eq!(
-            mass["identifiable"].as_bool().unwrap(),
-            mass["lower"].is_f64(),
+            m["identifiable"].as_bool().unwrap(),
+            m["lower"].is_f64(),
             "{m}"
         );
     }

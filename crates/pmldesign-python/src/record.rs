@@ -1,7 +1,7 @@
 //! Record designs for Python (`pmldesign.design_record`, `RecordDesign.from_json`):
 //! the JSON of the record design file, as `pml design --column A --column B` writes.
 
-use crate::engine::{Objective, Options, Result, guarded, invalid, refused, settings};
+use crate::engine::{IN_MEMORY, Objective, Options, Result, guarded, invalid, refused, settings};
 use pmldesign::model::record::RecordSample;
 use pmldesign::solver::{
     Interrupt, MAX_MATRIX_FILE_BYTES, PublicRecord, RecordDesign, RecordMode, RecordProblem,
@@ -64,8 +64,8 @@ pub fn estimate_record(
             ..FrequencySettings::default()
         };
         let e = pmldesign::solver::estimate_record(&r, &released, &settings)?;
-        serde_json::to_string(&e)
-            .map_err(|e| invalid("estimate", "JSON", &e.to_string(), "report it"))
+        let answer = pmldesign_app::RecordEstimateAnswer::new(e).source(IN_MEMORY);
+        Ok(answer.to_json().to_string())
     })
 }
 
@@ -95,8 +95,14 @@ pub fn estimate_public_record(
             ..FrequencySettings::default()
         };
         let e = pmldesign::solver::estimate_public_record(&p, &released, &settings)?;
-        serde_json::to_string(&e)
-            .map_err(|e| invalid("estimate", "JSON", &e.to_string(), "report it"))
+        let note = format!(
+            "a public record file: not re-verified here: {}",
+            p.unverified()
+        );
+        let answer = pmldesign_app::RecordEstimateAnswer::new(e)
+            .source(IN_MEMORY)
+            .note(Some(note));
+        Ok(answer.to_json().to_string())
     })
 }
 

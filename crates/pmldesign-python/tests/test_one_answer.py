@@ -108,3 +108,20 @@ def test_bounds_answer_alike(run_pml, args, ask):
     name = command["answer"]["name"]
     assert getattr(answer, name) == command["answer"]["value"]
     assert answer.formula == command["formula"]
+
+
+def test_a_record_designs_and_estimates_alike(run_pml, tmp_path):
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"A": ["a1", "a2", "a1", "a2"] * 200, "B": ["b1", "b2", "b2", "b2"] * 200})
+    data = tmp_path / "record.csv"
+    frame.to_csv(data, index=False)
+    command = cli(run_pml, "design", "--data", str(data), "--column", "A", "--column", "B", "--epsilon", "2",
+                  "--record", "compose")
+    record = pmldesign.design_record(frame, ["A", "B"], 2.0, mode="compose")
+    assert without_input(command) == without_input(json.loads(record.to_json()))
+    released = pmldesign.apply(record, frame, seed=2**100 + 3)
+    design, out = tmp_path / "design.json", tmp_path / "released.csv"
+    design.write_text(record.to_json())
+    released.to_csv(out, index=False)
+    estimate = cli(run_pml, "estimate", "--mechanism", str(design), "--data", str(out))
+    assert without_input(estimate) == without_input(pmldesign.estimate(record, released).to_dict())

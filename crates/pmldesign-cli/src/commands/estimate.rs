@@ -29,17 +29,18 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     let text = read_text("--mechanism", &a.mechanism)?;
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
         let recorded = crate::io::load::recorded_record_nulls(&r)?;
-        return run_record(&a, (&r.columns, recorded), &|released, s| {
+        return run_record(&a, (&r.columns, recorded, None), &|released, s| {
             pmldesign_solver::estimate_record(&r, released, s)
         });
     }
     if let Some(p) = public_record_from_text("--mechanism", &a.mechanism, &text)? {
-        crate::say::note(&format!(
-            "note: a public record file: not re-verified here: {}",
+        let note = format!(
+            "a public record file: not re-verified here: {}",
             p.unverified()
-        ));
+        );
+        crate::say::note(&format!("note: {note}"));
         let recorded = crate::io::load::recorded_public_record_nulls(&p)?;
-        return run_record(&a, (p.columns(), recorded), &|released, s| {
+        return run_record(&a, (p.columns(), recorded, Some(note)), &|released, s| {
             pmldesign_solver::estimate_public_record(&p, released, s)
         });
     }
@@ -234,7 +235,7 @@ type RecordEstimator<'a> = &'a dyn Fn(
 /// tuples, then the record's cells and marginals estimated by `estimate`.
 fn run_record(
     a: &EstimateArgs,
-    (columns, recorded): (&[String], pmldesign_data::Nulls),
+    (columns, recorded, note): (&[String], pmldesign_data::Nulls, Option<String>),
     estimate: RecordEstimator<'_>,
 ) -> Result<(), CliError> {
     let refused = [
@@ -287,10 +288,10 @@ fn run_record(
         estimate.iterations,
         estimate.likelihood_gap,
     );
-    let report = crate::render::estimate_record::RecordReport {
-        mechanism: a.mechanism.display().to_string(),
-        estimate,
-    };
+    let answer = pmldesign_app::RecordEstimateAnswer::new(estimate)
+        .source(a.mechanism.display().to_string())
+        .note(note);
+    let report = crate::render::estimate_record::RecordReport(answer);
     emit(a.output.path(), &report.render(a.output.format())?)
 }
 

@@ -5,32 +5,16 @@
 use super::csv::csv_field;
 use super::estimate::interval_row;
 use super::number::num;
-use super::pretty;
+use super::own_version;
 use crate::args::Format;
 use crate::error::CliError;
+use pmldesign_app::RecordEstimateAnswer;
 use pmldesign_model::frequency::FunctionalValue;
-use pmldesign_solver::RecordEstimate;
-use serde_json::{Value, json};
 use std::fmt::Write as _;
 
-/// What `pml estimate` found for a record design.
-pub struct RecordReport {
-    /// The `--mechanism` file.
-    pub mechanism: String,
-    /// The cells and marginals.
-    pub estimate: RecordEstimate,
-}
-
-/// One estimated mass as JSON.
-fn value_json(v: &FunctionalValue) -> Value {
-    json!({
-        "estimate": v.estimate,
-        "identifiable": v.identifiable,
-        "lower": v.lower,
-        "upper": v.upper,
-        "standard_error": v.standard_error,
-    })
-}
+/// What `pml estimate` found for a record design: the application layer's
+/// answer, whose JSON is printed as it is.
+pub struct RecordReport(pub RecordEstimateAnswer);
 
 /// `lower upper se`, or a dash for each where not identifiable.
 fn interval_cells(v: &FunctionalValue) -> [String; 3] {
@@ -42,7 +26,7 @@ impl RecordReport {
     /// The report as a table, JSON or CSV.
     pub fn render(&self, format: Format) -> Result<String, CliError> {
         Ok(match format {
-            Format::Json => pretty(&self.json())?,
+            Format::Json => own_version(&self.0.to_json())?,
             Format::Csv => self.csv(),
             Format::Table => self.table(),
         })
@@ -50,7 +34,7 @@ impl RecordReport {
 
     /// Every estimated mass as (kind, column, value, mass): marginals first.
     fn rows(&self) -> Vec<(&'static str, String, String, &FunctionalValue)> {
-        let e = &self.estimate;
+        let e = self.0.estimate();
         let marginals = e.marginals.iter().zip(&e.columns).flat_map(|(m, c)| {
             m.iter()
                 .map(move |(v, f)| ("marginal", c.clone(), v.clone(), f))
@@ -60,40 +44,6 @@ impl RecordReport {
             .iter()
             .map(|(cell, f)| ("joint", e.columns.join("|"), cell.join("|"), f));
         marginals.chain(joint).collect()
-    }
-
-    fn json(&self) -> Value {
-        let e = &self.estimate;
-        let marginals: Vec<Value> = e
-            .marginals
-            .iter()
-            .zip(&e.columns)
-            .map(|(m, c)| {
-                let values: Vec<Value> = m
-                    .iter()
-                    .map(|(v, f)| json!({"value": v, "mass": value_json(f)}))
-                    .collect();
-                json!({"column": c, "values": values})
-            })
-            .collect();
-        let joint: Vec<Value> = e
-            .joint
-            .iter()
-            .map(|(cell, f)| json!({"cell": cell, "mass": value_json(f)}))
-            .collect();
-        json!({
-            "mechanism": self.mechanism,
-            "record": e.columns,
-            "method": "em",
-            "rows": e.rows,
-            "confidence": e.confidence,
-            "log_likelihood": e.log_likelihood,
-            "iterations": e.iterations,
-            "converged": e.converged,
-            "likelihood_gap": e.likelihood_gap,
-            "marginals": marginals,
-            "joint": joint,
-        })
     }
 
     fn csv(&self) -> String {
@@ -115,7 +65,7 @@ impl RecordReport {
     }
 
     fn table(&self) -> String {
-        let e = &self.estimate;
+        let e = self.0.estimate();
         let mut out = format!(
             "estimate of the record ({}) from {} released rows (em, {:.0} % intervals)\n",
             e.columns.join(", "),

@@ -348,13 +348,6 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
         tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]
     native = _native.estimate_public_record if public else _native.estimate_record
     out = json.loads(native(design.to_json(), tuples, confidence))
-    def mass(v: Any) -> Dict[str, Any]:
-        return {k: v[k] for k in ("estimate", "lower", "upper", "standard_error", "identifiable")}
-    marginals = [
-        {"column": c, "value": value, **mass(f)} for c, per in zip(out["columns"], out["marginals"]) for value, f in per
-    ]
-    joint = [{"cell": cell, **mass(f)} for cell, f in out["joint"]]
-    if not out["converged"]:
-        warnings.warn(f"EM stopped at its cap of {out['iterations']} iterations before certifying the maximum likelihood", stacklevel=2)
-    keep = ("rows", "log_likelihood", "iterations", "converged", "likelihood_gap", "confidence")
-    return Record({"format_version": _native.OUTPUT_FORMAT_VERSION, "record": out["columns"], "method": "em", "marginals": marginals, "joint": joint, **{k: out[k] for k in keep}})
+    for warning in out["warnings"]:
+        warnings.warn(warning, stacklevel=3)
+    return Record(out)
