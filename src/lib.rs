@@ -27,12 +27,18 @@
 #![forbid(unsafe_code)]
 
 pub use ndarray;
+pub use pmldesign_app as app;
+
+mod memory;
+pub use memory::{apply_values, estimate_values};
 pub use pmldesign_data as data;
 pub use pmldesign_model as model;
 pub use pmldesign_solver as solver;
 
 /// The types most programs need, from a CSV column to its privatised copy.
 pub mod prelude {
+    pub use crate::memory::{apply_values, estimate_values};
+    pub use pmldesign_app::EstimateAnswer;
     pub use pmldesign_data::stream::StreamKey;
     pub use pmldesign_data::{
         CategoricalPrivatiser, CategoryCounts, OnUnknown, Placement, count_column, privatise_column,

@@ -65,3 +65,53 @@ fn a_design_kept_as_json_privatises_its_column() {
     // The same seed gives the same privatised column.
     assert_eq!(privatise(&csv, &design, 7).0, out);
 }
+
+/// In memory, a slice of values is privatised as the column is (the same draws
+/// for the same key, column and rows), and the estimate back is labelled by the
+/// design's inputs and counts every released row.
+#[test]
+fn values_in_memory_draw_as_the_column_and_estimate_back_by_label() {
+    let csv = data();
+    let counts = count_column(csv.as_bytes(), "colour", None).unwrap();
+    let design = Problem::new(UncertaintySet::known(counts.prior().unwrap()))
+        .epsilon(1.0)
+        .labels(counts.labels.clone())
+        .solve()
+        .unwrap();
+    let values: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap().to_string())
+        .collect();
+    let key = StreamKey::parse("7").unwrap();
+    let released = apply_values(&design, &values, (&key, "colour")).unwrap();
+    let (column, _) = privatise(&csv, &design, 7);
+    let drawn: Vec<&str> = column
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(released, drawn);
+    let e = estimate_values(&design, &released, &FrequencySettings::default()).unwrap();
+    let json = e.to_json();
+    assert_eq!(json["rows"], 200);
+    let labels: Vec<&str> = json["estimates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| {
+            g["inputs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(labels.len(), design.labels.len());
+    assert!(design.labels.iter().all(|l| labels.contains(&l.as_str())));
+    let e = apply_values(&design, &["red", "violet"], (&key, "colour")).unwrap_err();
+    assert!(
+        e.to_string().starts_with("invalid values[1] = \"violet\""),
+        "{e}"
+    );
+}

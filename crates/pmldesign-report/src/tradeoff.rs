@@ -98,7 +98,8 @@ fn solve_at(d: &Design, epsilon: f64, settings: Settings) -> Result<Design, Stri
     let problem = Problem::new(d.uncertainty.clone())
         .notion(notion)
         .labels(d.labels.clone())
-        .settings(settings);
+        .settings(settings)
+        .bare();
     let problem = match &d.loss {
         Some(l) => problem.loss(l.loss().map_err(|e| e.to_string())?),
         None => problem.boxed_utility(

@@ -110,7 +110,14 @@ pub struct Problem<'a> {
     labels: Option<Vec<String>>,
     settings: Settings,
     progress: Option<Box<dyn FnMut(Progress) + 'a>>,
+    /// The delta of the envelope bounds a design states; `None` for the bare
+    /// designs a record assembles (it states its own).
+    describe: Option<f64>,
 }
+
+/// The delta of the envelope bounds a design states by default (`pml design
+/// --envelope-delta`, Python's `envelope_delta=`).
+pub const DEFAULT_ENVELOPE_DELTA: f64 = 0.05;
 
 impl<'a> Problem<'a> {
     /// A problem over the priors of `set`: mutual information and default
@@ -133,6 +140,7 @@ impl<'a> Problem<'a> {
             objective: Objective::Utility(Box::new(FInformation::mutual_information())),
             labels: None,
             settings: Settings::default(),
+            describe: Some(DEFAULT_ENVELOPE_DELTA),
             progress: None,
         }
     }
@@ -189,6 +197,21 @@ impl<'a> Problem<'a> {
         self
     }
 
+    /// The delta of the envelope bounds the design states ([`Design::envelope`];
+    /// default [`DEFAULT_ENVELOPE_DELTA`]).
+    pub fn envelope_delta(mut self, delta: f64) -> Self {
+        self.describe = Some(delta);
+        self
+    }
+
+    /// A design without the envelope and estimation figures, for designs
+    /// only compared by their utility (a trade-off curve) or described by
+    /// what holds them (a record's columns).
+    pub fn bare(mut self) -> Self {
+        self.describe = None;
+        self
+    }
+
     /// Called after every pricing pass with the incumbent and the bound.
     pub fn on_progress(mut self, progress: impl FnMut(Progress) + 'a) -> Self {
         self.progress = Some(Box::new(progress));
@@ -199,6 +222,17 @@ impl<'a> Problem<'a> {
     /// over the whole set, and a failed check is an error.
     pub fn solve(self) -> Result<Design> {
         self.settings.validate()?;
+        let describe = self.describe;
+        if let Some(delta) = describe {
+            pmldesign_model::envelope::check_delta(delta).map_err(|e| {
+                pmldesign_model::ModelError::invalid(
+                    "envelope_delta",
+                    delta,
+                    e.to_string(),
+                    "give a delta in (0, 1), e.g. 0.05",
+                )
+            })?;
+        }
         let n = match &self.priors {
             Priors::Set(set) => {
                 set.validate()?;
@@ -295,7 +329,12 @@ impl<'a> Problem<'a> {
         }
         d.guarantee = d.guarantee.map(|g| g.stated_at(d.epsilon));
         d.provenance = Some(provenance);
-        Ok(d)
+        // What `pml design` shows beside the design: the envelope and what an
+        // analyst can estimate from the released rows.
+        match describe {
+            Some(delta) => d.with_envelope(delta)?.with_estimation(),
+            None => Ok(d),
+        }
     }
 
     /// The problem as the library received it, in canonical JSON: what the

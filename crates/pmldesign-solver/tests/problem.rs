@@ -158,3 +158,36 @@ fn an_interrupt_returns_a_certified_mechanism() {
     assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
     assert!(d.certificate.gap >= 0.0);
 }
+
+/// `solve()` fills what `pml design` shows beside the design: the envelope at
+/// the delta asked for and what an analyst can estimate; `bare()` leaves both
+/// out; a delta outside (0, 1) is refused naming it.
+#[test]
+fn a_solved_design_states_its_envelope_and_estimation() {
+    let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
+    let d = Problem::new(set.clone()).epsilon(1.0).solve().unwrap();
+    assert_eq!(d.envelope.as_ref().unwrap().delta, 0.05);
+    assert!(d.estimation.is_some());
+    let at = Problem::new(set.clone())
+        .epsilon(1.0)
+        .envelope_delta(0.1)
+        .solve()
+        .unwrap();
+    assert_eq!(at.envelope.as_ref().unwrap().delta, 0.1);
+    let bare = Problem::new(set.clone())
+        .epsilon(1.0)
+        .bare()
+        .solve()
+        .unwrap();
+    assert!(bare.envelope.is_none() && bare.estimation.is_none());
+    assert_eq!(bare.mechanism, d.mechanism);
+    let e = Problem::new(set)
+        .epsilon(1.0)
+        .envelope_delta(1.5)
+        .solve()
+        .unwrap_err();
+    assert!(
+        e.to_string().starts_with("invalid envelope_delta = 1.5"),
+        "{e}"
+    );
+}

@@ -226,6 +226,7 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         .notion(notion)
         .labels(est.labels.clone())
         .settings(settings.clone())
+        .envelope_delta(a.envelope_delta)
         .on_progress(|p| {
             if let Some(bar) = bar.as_mut() {
                 bar.update(p)
@@ -235,7 +236,7 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
     if let Some(mut bar) = bar {
         bar.finish();
     }
-    let mut d = d?.with_envelope(a.envelope_delta)?.with_estimation()?;
+    let mut d = d?;
     if let Some(rows) = est.samples {
         d = d.with_simulated_advice(rows, simulate_advice)?;
     }

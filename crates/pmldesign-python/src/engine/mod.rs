@@ -329,6 +329,7 @@ fn solve(
     let d = problem
         .notion(notion)
         .settings(settings)
+        .envelope_delta(o.envelope_delta)
         .on_progress(|p| {
             if !stopped.get() && !observer(&p) {
                 stopped.set(true);
@@ -339,7 +340,7 @@ fn solve(
     if stopped.get() {
         return Err(Error::Stopped);
     }
-    let mut d = d?.with_envelope(o.envelope_delta)?.with_estimation()?;
+    let mut d = d?;
     if let Some(rows) = rows {
         d = d.with_simulated_advice(rows, |mechanism, prior, draws| {
             let sim = pmldesign::data::simulate::Simulation {

@@ -140,6 +140,7 @@ pub(super) fn joint(p: &RecordProblem) -> Result<Columns> {
         .epsilon(p.epsilon)
         .labels(cell_labels(&tuples))
         .settings(p.share(parts))
+        .bare()
         .solve()
         .map_err(|e| p.restated(e, parts))?;
     Ok(Columns {
@@ -218,4 +219,5 @@ fn column_problem<'a>(
     Problem::new(set)
         .labels(p.sample.labels(j).to_vec())
         .settings(p.share(parts))
+        .bare()
 }
