@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// How the l1 radius of the set came from a failure probability and a sample
-/// size ([E] eq. (7) or Theorem 2).
+/// size (\[E\] eq. (7) or Theorem 2).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RadiusSource {
     /// The failure probability.

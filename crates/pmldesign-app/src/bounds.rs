@@ -1,4 +1,4 @@
-//! `bounds`: the planning questions of designs from samples ([E] eqs. (7)-(8),
+//! `bounds`: the planning questions of designs from samples (\[E\] eqs. (7)-(8),
 //! Theorem 2, Corollary 3; docs/theory.md §6), each answered with what it was
 //! computed from, the figures beside it and what it means.
 

@@ -1,6 +1,6 @@
 //! `envelope` of a mechanism: its leakage distribution, the bounds on the
-//! post-processing envelope over a grid of delta ([V] Thm 3, Alg. 1), the
-//! envelope itself by linear program where asked ([V] Thm 2), and the
+//! post-processing envelope over a grid of delta (\[V\] Thm 3, Alg. 1), the
+//! envelope itself by linear program where asked (\[V\] Thm 2), and the
 //! statement a data holder can publish at one delta (docs/theory.md §8).
 
 use crate::json::versioned;

@@ -117,7 +117,7 @@ pub struct Problem<'a> {
 
 /// The delta of the envelope bounds a design states by default (`pml design
 /// --envelope-delta`, Python's `envelope_delta=`).
-pub const DEFAULT_ENVELOPE_DELTA: f64 = 0.05;
+const DEFAULT_ENVELOPE_DELTA: f64 = 0.05;
 
 impl<'a> Problem<'a> {
     /// A problem over the priors of `set`: mutual information and default
@@ -198,7 +198,7 @@ impl<'a> Problem<'a> {
     }
 
     /// The delta of the envelope bounds the design states ([`Design::envelope`];
-    /// default [`DEFAULT_ENVELOPE_DELTA`]).
+    /// default 0.05).
     pub fn envelope_delta(mut self, delta: f64) -> Self {
         self.describe = Some(delta);
         self
