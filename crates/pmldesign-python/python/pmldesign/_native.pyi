@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 __all__ = [
     "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "MAX_CATEGORIES", "design", "design_from_counts", "check_design", "estimate",
-    "verify_design", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
+    "verify_design", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
     "envelope", "bound", "apply_noise", "names_fit", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
