@@ -14,6 +14,15 @@ use pmldesign_model::{Mechanism, ModelError};
 use pmldesign_solver::numbered;
 use serde_json::{Value, json};
 
+/// The warning that EM stopped at its cap of `iterations` before its
+/// likelihood gap certified the maximum (of a column's estimate or a record's).
+pub fn em_cap_warning(iterations: usize, gap: Option<f64>) -> String {
+    let gap = gap.map_or("unbounded".to_string(), |g| format!("{g:.3e} nats"));
+    format!(
+        "EM stopped at its cap of {iterations} iterations before certifying the maximum likelihood (gap {gap}): the estimate and its intervals may be off"
+    )
+}
+
 /// The estimate behind one mechanism's released counts, as `pml estimate` and
 /// Python's `estimate` answer it.
 #[derive(Debug, Clone)]
@@ -151,13 +160,7 @@ impl EstimateAnswer {
             ));
         }
         if !e.converged {
-            let gap = e
-                .likelihood_gap
-                .map_or("unbounded".to_string(), |g| format!("{g:.3e} nats"));
-            out.push(format!(
-                "EM stopped at its cap of {} iterations before certifying the maximum likelihood (gap {gap}): the estimate and its intervals may be off",
-                e.iterations
-            ));
+            out.push(em_cap_warning(e.iterations, e.likelihood_gap));
         }
         out
     }

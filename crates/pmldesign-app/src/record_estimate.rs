@@ -2,6 +2,7 @@
 //! and the joint distribution over the record's cells, a mass the released
 //! data do not determine shown without an interval (docs/theory.md §12).
 
+use crate::estimate::em_cap_warning;
 use crate::json::versioned;
 use pmldesign_model::frequency::FunctionalValue;
 use pmldesign_solver::RecordEstimate;
@@ -49,13 +50,7 @@ impl RecordEstimateAnswer {
         if e.converged {
             return Vec::new();
         }
-        let gap = e
-            .likelihood_gap
-            .map_or("unbounded".to_string(), |g| format!("{g:.3e} nats"));
-        vec![format!(
-            "EM stopped at its cap of {} iterations before certifying the maximum likelihood (gap {gap}): the estimate and its intervals may be off",
-            e.iterations
-        )]
+        vec![em_cap_warning(e.iterations, e.likelihood_gap)]
     }
 
     /// The answer as JSON, `format_version` first: one row per mass (a

@@ -1,7 +1,7 @@
 //! The `#[pyfunction]`s of `pmldesign._native`: argument conversion, the GIL, Ctrl-C
 //! and progress callbacks. Every computation is a call into [`crate::engine`].
 
-use crate::engine::{self, Bound as Question, Objective, Options, Progress};
+use crate::engine::{self, Objective, Options, Progress, Question, RadiusFrom};
 use crate::errors::{InvalidInputError, PmlError, to_py_err};
 use numpy::{
     AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayLike2, PyArrayMethods,
@@ -712,21 +712,26 @@ fn bound<'py>(
     epsilon_prime: f64,
     estimate: Option<Vec<f64>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let estimate = estimate.as_deref();
+    // An estimate asks for Theorem 2 with its kappa (`--radius kappa`).
+    let kappa_of = || engine::kappa_of(estimate.clone()).map_err(|e| to_py_err(e, None));
     let q = match question {
         "radius" => Question::Radius {
             samples,
             delta,
             alphabet,
-            estimate,
+            kappa_of: kappa_of()?,
+            samples_from_estimate: false,
         },
         "failure_probability" => Question::FailureProbability {
             samples,
             beta,
             alphabet,
-            estimate,
+            kappa_of: kappa_of()?,
         },
-        "epsilon_prime" => Question::EpsilonPrime { epsilon, beta },
+        "epsilon_prime" => Question::EpsilonPrime {
+            epsilon,
+            radius: RadiusFrom::Beta(beta),
+        },
         "delta_min" => Question::DeltaMin {
             epsilon,
             epsilon_prime,

@@ -299,9 +299,7 @@ fn run_record(
 /// before its likelihood gap certified the maximum.
 fn warn_uncertified(converged: bool, iterations: usize, gap: Option<f64>) {
     if !converged {
-        let gap = gap.map_or("unbounded".to_string(), |g| format!("{g:.3e} nats"));
-        eprintln!(
-            "warning: EM stopped at its cap of {iterations} iterations before certifying the maximum likelihood (gap {gap}): the estimate and its intervals may be off; report it with the counts"
-        );
+        let warning = pmldesign_app::estimate::em_cap_warning(iterations, gap);
+        eprintln!("warning: {warning}; report it with the counts");
     }
 }

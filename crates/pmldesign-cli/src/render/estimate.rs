@@ -11,12 +11,6 @@ use pmldesign_app::EstimateAnswer;
 use pmldesign_model::frequency::{FitTest, FrequencyMethod};
 use std::fmt::Write as _;
 
-/// What the G test says when it says something: the counts are unlikely under
-/// the mechanism, or the test has no power.
-pub fn fit_note(fit: &FitTest) -> Option<String> {
-    fit.note()
-}
-
 /// The answer of `pml estimate` as a table, JSON or CSV.
 pub fn render(r: &EstimateAnswer, format: Format) -> Result<String, CliError> {
     Ok(match format {
@@ -139,7 +133,7 @@ fn fit_lines(f: &FitTest, out: &mut String) {
         num(f.statistic),
         f.degrees_of_freedom
     );
-    if let Some(note) = fit_note(f) {
+    if let Some(note) = f.note() {
         let _ = writeln!(out, "note: {note}");
     }
 }

@@ -223,117 +223,17 @@ pub fn envelope(
     })
 }
 
-/// The planning calculators of `pml bounds` (\[E\] eqs. (7)-(8), Thm 2, Cor. 3).
-#[derive(Debug, Clone, Copy)]
-pub enum Bound<'a> {
-    /// `beta*(delta)` of eq. (7), or Theorem 2 at the estimate when given.
-    Radius {
-        samples: u64,
-        delta: f64,
-        alphabet: usize,
-        estimate: Option<&'a [f64]>,
-    },
-    /// Theorem 2: `P(||p - p^||_1 >= beta)`.
-    FailureProbability {
-        samples: u64,
-        beta: f64,
-        alphabet: usize,
-        estimate: Option<&'a [f64]>,
-    },
-    /// eq. (8): the leakage for every prior within `beta` of the estimate.
-    EpsilonPrime { epsilon: f64, beta: f64 },
-    /// Corollary 3: the failure probability of an eps'-PML guarantee.
-    DeltaMin {
-        epsilon: f64,
-        epsilon_prime: f64,
-        samples: u64,
-        alphabet: usize,
-    },
-    /// Corollary 3 solved for m.
-    Samples {
-        epsilon: f64,
-        epsilon_prime: f64,
-        delta: f64,
-        alphabet: usize,
-    },
-    /// eqs. (7), (8) inverted: the largest design eps.
-    MaxEpsilon {
-        epsilon_prime: f64,
-        samples: u64,
-        delta: f64,
-        alphabet: usize,
-    },
+/// The planning questions of `pml bounds` (\[E\] eqs. (7)-(8), Thm 2, Cor. 3).
+pub use pmldesign_app::{Question, RadiusFrom};
+
+/// The estimate whose kappa Theorem 2 takes in place of the true prior's, if
+/// one is given (`--radius kappa`).
+pub fn kappa_of(estimate: Option<Vec<f64>>) -> Result<Option<Prior>> {
+    Ok(estimate.map(Prior::new).transpose()?)
 }
 
 /// Answers one planning question: the answer of `pml bounds` for the same
-/// question ([`pmldesign_app::BoundsAnswer`]); an estimate asks for Theorem 2
-/// with its kappa (`--radius kappa`).
-pub fn bound(b: Bound<'_>) -> Result<Value> {
-    use pmldesign_app::{BoundsAnswer, Question, RadiusFrom};
-    let kappa_of = |e: Option<&[f64]>| e.map(|e| Prior::new(e.to_vec())).transpose();
-    guarded(|| {
-        let q = match b {
-            Bound::Radius {
-                samples,
-                delta,
-                alphabet,
-                estimate,
-            } => Question::Radius {
-                samples,
-                delta,
-                alphabet,
-                kappa_of: kappa_of(estimate)?,
-                samples_from_estimate: false,
-            },
-            Bound::FailureProbability {
-                samples,
-                beta,
-                alphabet,
-                estimate,
-            } => Question::FailureProbability {
-                samples,
-                beta,
-                alphabet,
-                kappa_of: kappa_of(estimate)?,
-            },
-            Bound::EpsilonPrime { epsilon, beta } => Question::EpsilonPrime {
-                epsilon,
-                radius: RadiusFrom::Beta(beta),
-            },
-            Bound::DeltaMin {
-                epsilon,
-                epsilon_prime,
-                samples,
-                alphabet,
-            } => Question::DeltaMin {
-                epsilon,
-                epsilon_prime,
-                samples,
-                alphabet,
-            },
-            Bound::Samples {
-                epsilon,
-                epsilon_prime,
-                delta,
-                alphabet,
-            } => Question::Samples {
-                epsilon,
-                epsilon_prime,
-                delta,
-                alphabet,
-            },
-            Bound::MaxEpsilon {
-                epsilon_prime,
-                samples,
-                delta,
-                alphabet,
-            } => Question::MaxEpsilon {
-                epsilon_prime,
-                samples,
-                delta,
-                alphabet,
-            },
-        };
-        Ok(BoundsAnswer::new(&q)?.to_json())
-    })
+/// question ([`pmldesign_app::BoundsAnswer`]).
+pub fn bound(q: Question) -> Result<Value> {
+    guarded(|| Ok(pmldesign_app::BoundsAnswer::new(&q)?.to_json()))
 }
