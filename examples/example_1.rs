@@ -27,27 +27,31 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!("[E] Example 1: p = (0.4, 0.2, 0.2, 0.2), eps = ln(9/8) = {epsilon:.6}");
     println!(
         "status {:?}, {} extreme rays, {} pricing passes",
-        d.status,
-        d.rays.unwrap_or(0),
-        d.iterations
+        d.status(),
+        d.rays().unwrap_or(0),
+        d.iterations()
     );
     println!("optimal mechanism W (rows: inputs x, columns: outputs y):");
-    print_matrix(&d.mechanism);
+    print_matrix(d.mechanism());
     let q: Vec<String> = d
-        .output_probabilities
+        .output_probabilities()
         .iter()
         .map(|v| format!("{v:.6}"))
         .collect();
     println!("output probabilities q = ({})", q.join(", "));
-    let l: Vec<String> = d.pml_per_output.iter().map(|v| format!("{v:.6}")).collect();
+    let l: Vec<String> = d
+        .pml_per_output()
+        .iter()
+        .map(|v| format!("{v:.6}"))
+        .collect();
     println!("PML per output        = ({})", l.join(", "));
-    println!("utility I(X;Y) = {:.9} nats", d.utility_value);
+    println!("utility I(X;Y) = {:.9} nats", d.utility_value());
 
     // The textbook high-privacy closed form ([V] Sec V-A), optimal for every
     // sub-convex utility in this regime.
     let closed = closed_form::high_privacy(&prior, epsilon)?;
     let max_diff = d
-        .mechanism
+        .mechanism()
         .to_rows()
         .iter()
         .zip(closed.to_rows().iter())
@@ -55,7 +59,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         .fold(0.0, f64::max);
     println!("max |W - closed form| = {max_diff:.3e}");
 
-    let c = &d.certificate;
+    let c = d.certificate();
     println!("certificate:");
     println!("    target eps          {:.9}", c.target_epsilon);
     println!("    worst-case PML      {:.9}", c.worst_case_pml);
@@ -67,15 +71,15 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     println!("randomized-response baselines:");
     for (label, rr) in [
-        ("same LDP level ", &d.baselines.same_ldp),
-        ("PML-calibrated ", &d.baselines.pml_calibrated),
+        ("same LDP level ", &d.baselines().same_ldp),
+        ("PML-calibrated ", &d.baselines().pml_calibrated),
     ] {
         println!(
             "    {label} e_r = {:.6}  worst-case PML = {:.6}  I(X;Y) = {:.9}  ({:.1}% of optimal)",
             rr.ldp_epsilon,
             rr.worst_case_pml,
             rr.utility,
-            100.0 * rr.utility / d.utility_value
+            100.0 * rr.utility / d.utility_value()
         );
     }
     Ok(())

@@ -30,18 +30,18 @@ fn main() -> Result<(), Box<dyn Error>> {
             .epsilon(epsilon)
             .boxed_utility(utility)
             .solve()?;
-        let calibrated = d.baselines.pml_calibrated.utility;
-        let same_ldp = d.baselines.same_ldp.utility;
+        let calibrated = d.baselines().pml_calibrated.utility;
+        let same_ldp = d.baselines().same_ldp.utility;
         println!(
             "{:<10} {:>7} {:>12.6} {:>12.6} {:>12.6} {:>9.1}% {:>10.1e} {:>11.6}",
-            d.utility_name,
-            d.mechanism.outputs(),
-            d.utility_value,
+            d.utility_name(),
+            d.mechanism().outputs(),
+            d.utility_value(),
             calibrated,
             same_ldp,
-            100.0 * (d.utility_value / calibrated - 1.0),
-            d.certificate.gap,
-            d.certificate.worst_case_pml
+            100.0 * (d.utility_value() / calibrated - 1.0),
+            d.certificate().gap,
+            d.certificate().worst_case_pml
         );
     }
     println!(

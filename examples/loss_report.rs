@@ -69,7 +69,9 @@ fn main() {
             match result {
                 Ok(d) => println!(
                     "| {n} | {name} | {backend} | {secs:.3} | {:.9} | {:.1e} | {:?} |",
-                    -d.utility_value, d.certificate.gap, d.status
+                    -d.utility_value(),
+                    d.certificate().gap,
+                    d.status()
                 ),
                 Err(e) => println!("| {n} | {name} | {backend} | {secs:.3} | failed: {e} | | |"),
             }

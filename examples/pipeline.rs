@@ -52,32 +52,38 @@ fn options() -> Result<Options, Box<dyn Error>> {
 /// Prints the mechanism, its certificate and the randomized-response comparison.
 fn report(d: &Design) {
     print!("{:<12}", "input");
-    for y in &d.outputs {
+    for y in d.outputs() {
         print!(" {y:>9}");
     }
     println!();
-    for (label, row) in d.labels.iter().zip(d.mechanism.matrix().rows()) {
+    for (label, row) in d.labels().iter().zip(d.mechanism().matrix().rows()) {
         print!("{label:<12}");
         for w in row {
             print!(" {w:>9.6}");
         }
         println!();
     }
-    let c = &d.certificate;
+    let c = &d.certificate();
     println!(
         "certificate: worst-case PML {:.6} <= eps {:.6}; {} {:.6}, at most {:.1e} below the optimum",
-        c.worst_case_pml, d.epsilon, d.utility_name, d.utility_value, c.gap
+        c.worst_case_pml,
+        d.epsilon(),
+        d.utility_name(),
+        d.utility_value(),
+        c.gap
     );
-    if let Some(s) = d.guarantee.as_ref().and_then(|g| g.statement.as_ref()) {
+    if let Some(s) = d.guarantee().as_ref().and_then(|g| g.statement.as_ref()) {
         println!("guarantee: {s}");
     }
     for (name, rr) in [
-        ("same LDP level", &d.baselines.same_ldp),
-        ("calibrated to the same PML", &d.baselines.pml_calibrated),
+        ("same LDP level", &d.baselines().same_ldp),
+        ("calibrated to the same PML", &d.baselines().pml_calibrated),
     ] {
         println!(
             "randomized response, {name}: {} {:.6} (worst-case PML {:.6})",
-            d.utility_name, rr.utility, rr.worst_case_pml
+            d.utility_name(),
+            rr.utility,
+            rr.worst_case_pml
         );
     }
 }
@@ -99,9 +105,9 @@ fn main() -> Result<(), Box<dyn Error>> {
         None => StreamKey::from_os(),
     };
     let mut privatiser = CategoricalPrivatiser::new(
-        &design.mechanism,
-        design.labels.clone(),
-        design.outputs.clone(),
+        design.mechanism(),
+        design.labels().to_vec(),
+        design.outputs().to_vec(),
         (&key, o.column.as_str()),
     )?;
     let name = format!("{}_private", o.column);
@@ -116,7 +122,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let json = serde_json::to_string_pretty(&design)?;
     std::fs::write(o.out.join("design.json"), &json)?;
     let back: Design = serde_json::from_str(&json)?;
-    if back.mechanism != design.mechanism {
+    if back.mechanism() != design.mechanism() {
         return Err("design.json does not read back into the same mechanism".into());
     }
     println!(

@@ -49,9 +49,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             .utility(mi)
             .solve()?;
         let (u, c, l) = (
-            d.utility_value,
-            d.baselines.pml_calibrated.utility,
-            d.baselines.same_ldp.utility,
+            d.utility_value(),
+            d.baselines().pml_calibrated.utility,
+            d.baselines().same_ldp.utility,
         );
         assert!(u >= c - 1e-9 && u >= l - 1e-9, "the design is optimal");
         if k % 5 == 0 {

@@ -19,8 +19,8 @@
 //!     .epsilon(2f64.ln())
 //!     .utility(FInformation::mutual_information())
 //!     .solve()?;
-//! assert!(d.certificate.holds()); // every level within the stated tolerance (<= 1e-12)
-//! assert!(d.utility_value >= d.baselines.pml_calibrated.utility);
+//! assert!(d.certificate().holds()); // every level within the stated tolerance (<= 1e-12)
+//! assert!(d.utility_value() >= d.baselines().pml_calibrated.utility);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]

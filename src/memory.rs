@@ -39,8 +39,8 @@ pub fn apply_values<S: AsRef<str>>(
     values: &[S],
     (key, column): (&StreamKey, &str),
 ) -> Result<Vec<String>, ModelError> {
-    let codes = indices("values", &design.labels, values)?;
-    let sampler = MechanismSampler::new(&design.mechanism)?;
+    let codes = indices("values", design.labels(), values)?;
+    let sampler = MechanismSampler::new(design.mechanism())?;
     let stream = ColumnStream::new(key, column, 1);
     let mut out = vec![0u32; codes.len()];
     privatise_mapped(&sampler, &codes, &stream, Rows::From(0), &mut out, |&x| {
@@ -48,7 +48,7 @@ pub fn apply_values<S: AsRef<str>>(
     })?;
     Ok(out
         .iter()
-        .map(|&y| design.outputs[y as usize].clone())
+        .map(|&y| design.outputs()[y as usize].clone())
         .collect())
 }
 
@@ -59,11 +59,14 @@ pub fn estimate_values<S: AsRef<str>>(
     released: &[S],
     settings: &FrequencySettings,
 ) -> Result<EstimateAnswer, ModelError> {
-    let mut counts = vec![0u64; design.outputs.len()];
-    for y in indices("released", &design.outputs, released)? {
+    let mut counts = vec![0u64; design.outputs().len()];
+    for y in indices("released", design.outputs(), released)? {
         counts[y as usize] += 1;
     }
-    Ok(EstimateAnswer::new(&design.mechanism, &counts, settings)?.labels(design.labels.clone()))
+    Ok(
+        EstimateAnswer::new(design.mechanism(), &counts, settings)?
+            .labels(design.labels().to_vec()),
+    )
 }
 
 /// The index of each of `values` among `names`, or an error naming the first

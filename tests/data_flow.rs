@@ -22,9 +22,9 @@ fn data() -> String {
 /// Privatises the colour column of `csv` with `design`, drawing from `seed`.
 fn privatise(csv: &str, design: &Design, seed: u64) -> (String, u64) {
     let mut privatiser = CategoricalPrivatiser::new(
-        &design.mechanism,
-        design.labels.clone(),
-        design.outputs.clone(),
+        design.mechanism(),
+        design.labels().to_vec(),
+        design.outputs().to_vec(),
         (&StreamKey::parse(&seed.to_string()).unwrap(), "colour"),
     )
     .unwrap();
@@ -53,14 +53,14 @@ fn a_design_kept_as_json_privatises_its_column() {
         .unwrap();
     let json = serde_json::to_string(&design).unwrap();
     let back: Design = serde_json::from_str(&json).unwrap();
-    assert_eq!(back.mechanism, design.mechanism);
+    assert_eq!(back.mechanism(), design.mechanism());
 
     let (out, privatised) = privatise(&csv, &back, 7);
     assert_eq!(privatised, 200);
     assert!(out.starts_with("id,colour,colour_private\n0,red,"));
     for line in out.lines().skip(1) {
         let y = line.rsplit(',').next().unwrap();
-        assert!(back.outputs.iter().any(|o| o == y), "{line}");
+        assert!(back.outputs().iter().any(|o| o == y), "{line}");
     }
     // The same seed gives the same privatised column.
     assert_eq!(privatise(&csv, &design, 7).0, out);
@@ -107,8 +107,8 @@ fn values_in_memory_draw_as_the_column_and_estimate_back_by_label() {
                 .map(|l| l.as_str().unwrap())
         })
         .collect();
-    assert_eq!(labels.len(), design.labels.len());
-    assert!(design.labels.iter().all(|l| labels.contains(&l.as_str())));
+    assert_eq!(labels.len(), design.labels().len());
+    assert!(design.labels().iter().all(|l| labels.contains(&l.as_str())));
     let e = apply_values(&design, &["red", "violet"], (&key, "colour")).unwrap_err();
     assert!(
         e.to_string().starts_with("invalid values[1] = \"violet\""),

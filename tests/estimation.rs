@@ -43,7 +43,7 @@ fn designed(eps: f64) -> Mechanism {
         .epsilon(eps)
         .solve()
         .unwrap();
-    design.mechanism
+    design.mechanism().clone()
 }
 
 /// The share of `REPS` repetitions whose interval covers each group's true mass.
@@ -149,7 +149,7 @@ fn released_records(r: &RecordDesign, rep: u64, rows: usize) -> Vec<(Vec<String>
             .map(|c| r.cells.iter().position(|t| *t == label(c)).unwrap() as u32)
             .collect();
         let x: Vec<u32> = drawn.iter().map(|&[a, b]| cell[a * 4 + b]).collect();
-        let ys = privatised(&r.designs[0].mechanism, &x, &key, "AB");
+        let ys = privatised(r.designs[0].mechanism(), &x, &key, "AB");
         (vec![ys], vec![r.decoded.clone()])
     } else {
         r.designs
@@ -157,8 +157,8 @@ fn released_records(r: &RecordDesign, rep: u64, rows: usize) -> Vec<(Vec<String>
             .enumerate()
             .map(|(j, d)| {
                 let x: Vec<u32> = drawn.iter().map(|c| c[j] as u32).collect();
-                let ys = privatised(&d.mechanism, &x, &key, &r.columns[j]);
-                (ys, d.outputs.iter().map(|o| vec![o.clone()]).collect())
+                let ys = privatised(d.mechanism(), &x, &key, &r.columns[j]);
+                (ys, d.outputs().iter().map(|o| vec![o.clone()]).collect())
             })
             .unzip()
     };

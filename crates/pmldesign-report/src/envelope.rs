@@ -21,9 +21,9 @@ const CURVE_POINTS: usize = 24;
 /// The envelope section of `d`, when the design has its bounds (measured under
 /// its reference prior).
 pub fn section(d: &Design) -> Option<String> {
-    let b = d.envelope.as_ref()?;
-    Some(match Prior::new(d.uncertainty.reference().to_vec()) {
-        Ok(prior) => bounds_section(b, &d.mechanism, &prior),
+    let b = d.envelope()?;
+    Some(match Prior::new(d.uncertainty().reference().to_vec()) {
+        Ok(prior) => bounds_section(b, d.mechanism(), &prior),
         Err(e) => {
             let mut s = statement(b);
             s.push_str(&note(&format!("The curve could not be computed: {e}")));

@@ -9,7 +9,7 @@ use pmldesign_solver::{Design, Estimation};
 /// The estimation section of `d`: its own figures, or derived here for a design
 /// without them; `None` past 256 inputs.
 pub fn section(d: &Design) -> Option<String> {
-    let e = match &d.estimation {
+    let e = match d.estimation() {
         Some(e) => e.clone(),
         None => Estimation::of(d).ok().flatten()?,
     };

@@ -43,7 +43,7 @@ pub fn page(r: &RecordDesign, o: &ReportOptions) -> String {
             &facts(&[
                 ("title", d.title()),
                 ("privacy", d.privacy_clause()),
-                ("status", status_word(d.status).into()),
+                ("status", status_word(d.status()).into()),
             ]),
         );
         sections(&mut p, d, &inner, &format!("d{j}-"));
@@ -60,11 +60,11 @@ fn split(r: &RecordDesign) -> String {
                 format!("joint ({} combinations)", r.cells.len()),
                 short(r.epsilon),
                 "-".into(),
-                d.mechanism.outputs().to_string(),
+                d.mechanism().outputs().to_string(),
                 certified(
-                    d.certificate.worst_case_pml,
-                    d.certificate.target_epsilon,
-                    d.certificate.tolerance,
+                    d.certificate().worst_case_pml,
+                    d.certificate().target_epsilon,
+                    d.certificate().tolerance,
                 ),
             ]);
         }
@@ -73,13 +73,13 @@ fn split(r: &RecordDesign) -> String {
                 let radius = r.radii.get(j).map_or("-".into(), |b| num(*b));
                 rows.push(vec![
                     c.clone(),
-                    format!("{} = {}", d.notion.name(), short(r.epsilons[j])),
+                    format!("{} = {}", d.notion().name(), short(r.epsilons[j])),
                     radius,
-                    d.mechanism.outputs().to_string(),
+                    d.mechanism().outputs().to_string(),
                     certified(
-                        d.certificate.worst_case_pml,
-                        d.certificate.target_epsilon,
-                        d.certificate.tolerance,
+                        d.certificate().worst_case_pml,
+                        d.certificate().target_epsilon,
+                        d.certificate().tolerance,
                     ),
                 ]);
             }

@@ -6,7 +6,7 @@ use crate::chart::{Axes, Mark, Series, line_chart};
 use crate::colormap::SERIES;
 use crate::text::{num, short};
 use pmldesign_model::Notion;
-use pmldesign_solver::{Design, DesignStatus, Problem, Settings, builtin};
+use pmldesign_solver::{Design, DesignStatus, Problem, Settings, builtin, estimation_figures};
 use std::time::{Duration, Instant};
 
 /// How many levels the curve has besides the design's own.
@@ -39,6 +39,12 @@ pub enum PointOutcome {
         same_ldp: f64,
         /// Randomized response calibrated to the same worst-case PML.
         same_pml: f64,
+        /// The design's estimation error per row (`m E|p^ - p|^2`, m -> inf,
+        /// under the reference prior; docs/theory.md §13): `None` where an
+        /// input cannot be told apart or past 256 inputs.
+        estimation: Option<f64>,
+        /// The same figure for randomized response at the same LDP level.
+        same_ldp_estimation: Option<f64>,
     },
     /// Not computed: the budget was spent, or the solve failed (why, in words).
     NotComputed(String),
@@ -84,27 +90,37 @@ fn at_level(n: &Notion, epsilon: f64) -> Option<Notion> {
 /// The outcome of a certified design.
 fn certified(d: &Design) -> PointOutcome {
     PointOutcome::Certified {
-        utility: d.utility_value,
-        upper_bound: d.certificate.upper_bound,
-        status: d.status,
-        same_ldp: d.baselines.same_ldp.utility,
-        same_pml: d.baselines.pml_calibrated.utility,
+        utility: d.utility_value(),
+        upper_bound: d.certificate().upper_bound,
+        status: d.status(),
+        same_ldp: d.baselines().same_ldp.utility,
+        same_pml: d.baselines().pml_calibrated.utility,
+        estimation: error_per_row(d.mechanism(), d),
+        same_ldp_estimation: error_per_row(&d.baselines().same_ldp.mechanism, d),
     }
+}
+
+/// The estimation error per row of `m` under the reference prior of `d`, where
+/// every input can be told apart.
+fn error_per_row(m: &pmldesign_model::Mechanism, d: &Design) -> Option<f64> {
+    estimation_figures(m, d.uncertainty())?
+        .1
+        .filter(|e| e.is_finite())
 }
 
 /// Solves the problem of `d` at `epsilon` with `settings`.
 fn solve_at(d: &Design, epsilon: f64, settings: Settings) -> Result<Design, String> {
-    let notion = at_level(&d.notion, epsilon).ok_or("ALIP has two levels")?;
-    let problem = Problem::new(d.uncertainty.clone())
+    let notion = at_level(d.notion(), epsilon).ok_or("ALIP has two levels")?;
+    let problem = Problem::new(d.uncertainty().clone())
         .notion(notion)
-        .labels(d.labels.clone())
+        .labels(d.labels().to_vec())
         .settings(settings)
         .bare();
-    let problem = match &d.loss {
+    let problem = match &d.loss() {
         Some(l) => problem.loss(l.loss().map_err(|e| e.to_string())?),
         None => problem.boxed_utility(
-            builtin(&d.utility_name)
-                .ok_or_else(|| format!("utility {} is not built in", d.utility_name))?,
+            builtin(d.utility_name())
+                .ok_or_else(|| format!("utility {} is not built in", d.utility_name()))?,
         ),
     };
     problem.solve().map_err(|e| e.to_string())
@@ -124,9 +140,9 @@ pub fn budget(seconds: f64) -> Result<Option<Duration>, f64> {
 /// still to solve (with `settings` otherwise), and `d` itself marked as chosen.
 pub fn tradeoff(d: &Design, settings: &Settings, budget: Duration) -> Tradeoff {
     let start = Instant::now();
-    let levels = grid(d.epsilon);
+    let levels = grid(d.epsilon());
     let mut points = vec![TradeoffPoint {
-        epsilon: d.epsilon,
+        epsilon: d.epsilon(),
         outcome: certified(d),
         chosen: true,
     }];
@@ -166,6 +182,7 @@ pub fn chart(t: &Tradeoff, objective: &str) -> String {
                 status,
                 same_ldp,
                 same_pml,
+                ..
             } => {
                 design.push((p.epsilon, *utility));
                 bound.push((p.epsilon, *upper_bound));
@@ -237,6 +254,68 @@ pub fn chart(t: &Tradeoff, objective: &str) -> String {
         &series,
         &marks,
     )
+}
+
+/// The estimation error per row against eps, for the design and randomized
+/// response at the same LDP level, so that eps can be chosen by the error an
+/// analyst will get; `None` where no point has the design's figure.
+pub fn estimation_chart(t: &Tradeoff) -> Option<String> {
+    let (mut design, mut ldp, mut words) = (vec![], vec![], vec![]);
+    for p in &t.points {
+        if let PointOutcome::Certified {
+            estimation,
+            same_ldp_estimation,
+            ..
+        } = &p.outcome
+        {
+            if let Some(e) = estimation {
+                design.push((p.epsilon, *e));
+                words.push(format!("eps {}: {}", short(p.epsilon), num(*e)));
+            }
+            if let Some(e) = same_ldp_estimation {
+                ldp.push((p.epsilon, *e));
+            }
+        }
+    }
+    if design.is_empty() {
+        return None;
+    }
+    let marks: Vec<Mark> = t
+        .points
+        .iter()
+        .filter(|p| p.chosen)
+        .map(|p| Mark::Vertical(p.epsilon, format!("chosen eps = {}", short(p.epsilon))))
+        .collect();
+    let series = vec![
+        Series {
+            name: "this design".into(),
+            points: design,
+            colour: SERIES[0],
+            dashed: false,
+            markers: true,
+        },
+        Series {
+            name: "randomized response, same LDP eps".into(),
+            points: ldp,
+            colour: SERIES[1],
+            dashed: true,
+            markers: false,
+        },
+    ];
+    let alt = format!(
+        "Estimation error per row (m E|p^ - p|^2) against eps: {}",
+        words.join("; ")
+    );
+    Some(line_chart(
+        &alt,
+        &Axes {
+            x_label: "eps (log scale)",
+            y_label: "estimation error per row",
+            log_x: true,
+        },
+        &series,
+        &marks,
+    ))
 }
 
 /// The curve in words, point by point.

@@ -37,7 +37,7 @@ fn a_design_report_is_well_formed_self_contained_and_says_the_certificate() {
     assert!(html.contains(&esc(&d.privacy_clause())));
     assert!(html.contains("Certificate (tolerance 1e-12): worst-case PML 0.117783036 &lt;= eps 0.117783036 over known prior."));
     assert!(html.contains("pml assess --design design.json"));
-    assert!(html.contains(&format!("{:.9}", d.certificate.upper_bound)));
+    assert!(html.contains(&format!("{:.9}", d.certificate().upper_bound)));
     assert!(html.contains("@media print"));
     assert!(html.contains("Post-processing envelope"));
     // Every figure has a text alternative.
@@ -87,7 +87,6 @@ fn labels_are_escaped() {
 /// (solving at that size takes seconds): the figures of the 4-symbol design, the
 /// matrix and per-output vectors of a wide, smooth channel.
 fn synthetic_large(n: usize) -> Design {
-    let mut d = example(&["a", "b", "c", "d"]);
     let rows: Vec<Vec<f64>> = (0..n)
         .map(|x| {
             let w: Vec<f64> = (0..n)
@@ -97,13 +96,12 @@ fn synthetic_large(n: usize) -> Design {
             w.into_iter().map(|v| v / s).collect()
         })
         .collect();
-    d.mechanism = Mechanism::from_rows(rows).unwrap();
-    d.uncertainty = UncertaintySet::known(Prior::new(vec![1.0 / n as f64; n]).unwrap());
-    d.labels = pmldesign_solver::numbered("x", n);
-    d.outputs = pmldesign_solver::numbered("y", n);
-    d.certificate.worst_case_pml_per_output = vec![0.1; n];
-    d.envelope = None;
-    d
+    pmldesign_solver::internals::unchecked_with_mechanism(
+        example(&["a", "b", "c", "d"]),
+        Mechanism::from_rows(rows).unwrap(),
+        UncertaintySet::known(Prior::new(vec![1.0 / n as f64; n]).unwrap()),
+        vec![0.1; n],
+    )
 }
 
 #[test]
@@ -128,7 +126,7 @@ fn the_tradeoff_curve_solves_each_level_and_marks_the_chosen_one() {
     assert_eq!(t.points.len(), 13);
     let chosen: Vec<_> = t.points.iter().filter(|p| p.chosen).collect();
     assert_eq!(chosen.len(), 1);
-    assert_eq!(chosen[0].epsilon, d.epsilon);
+    assert_eq!(chosen[0].epsilon, d.epsilon());
     let mut last = -1.0;
     for p in &t.points {
         let PointOutcome::Certified {
@@ -148,6 +146,30 @@ fn the_tradeoff_curve_solves_each_level_and_marks_the_chosen_one() {
     // No mechanism reveals more than H(X).
     let entropy: f64 = [0.4f64, 0.2, 0.2, 0.2].iter().map(|p| -p * p.ln()).sum();
     assert!(last <= entropy + 1e-9);
+    // Each point's estimation figures: the design's as the comparison computes
+    // them, randomized response's in closed form, sum_x q_x (1 - q_x) / (a - b)^2
+    // with q_x = b + (a - b) p_x, a = e^eps / (e^eps + 3), b = 1 / (e^eps + 3).
+    let PointOutcome::Certified {
+        estimation,
+        same_ldp_estimation,
+        ..
+    } = chosen[0].outcome
+    else {
+        unreachable!()
+    };
+    let own = pmldesign_solver::estimation_figures(d.mechanism(), d.uncertainty());
+    assert_eq!(estimation, own.and_then(|f| f.1));
+    let e = d.baselines().same_ldp.ldp_epsilon.exp();
+    let (a, b) = (e / (e + 3.0), 1.0 / (e + 3.0));
+    let rr: f64 = [0.4f64, 0.2, 0.2, 0.2]
+        .iter()
+        .map(|p| {
+            let q = b + (a - b) * p;
+            q * (1.0 - q) / (a - b).powi(2)
+        })
+        .sum();
+    let got = same_ldp_estimation.expect("randomized response estimates every input");
+    assert!((got - rr).abs() <= 1e-9 * rr, "{got} against {rr}");
     let html = design(
         &d,
         &ReportOptions {
@@ -156,6 +178,7 @@ fn the_tradeoff_curve_solves_each_level_and_marks_the_chosen_one() {
         },
     );
     assert!(html.contains("Trade-off with eps") && html.contains("chosen eps = "));
+    assert!(html.contains("Estimation error per row (m E|p^ - p|^2) against eps: eps "));
     balanced(&html);
     svgs_parse(&html);
 }

@@ -27,17 +27,17 @@ fn main() -> Result<(), Box<dyn Error>> {
         let mi = Problem::new(set.clone()).epsilon(eps).solve()?;
         let began = std::time::Instant::now();
         let d = Problem::new(set).epsilon(eps).estimation().solve()?;
-        let rr = &d.baselines.pml_calibrated.mechanism;
+        let rr = &d.baselines().pml_calibrated.mechanism;
         println!(
             "N = {n}, eps = {eps}: m E|p^-p|^2  MI design {:.4}  RR same PML {:.4}  design {:.4} (certified >= {:.4}, relative gap {:.1e}, {:?}, {} steps, {} outputs, {:.2} s)",
-            err(&mi.mechanism),
+            err(mi.mechanism()),
             err(rr),
-            -d.utility_value,
-            -d.certificate.upper_bound,
-            d.certificate.gap / d.utility_value.abs(),
-            d.status,
-            d.iterations,
-            d.mechanism.outputs(),
+            -d.utility_value(),
+            -d.certificate().upper_bound,
+            d.certificate().gap / d.utility_value().abs(),
+            d.status(),
+            d.iterations(),
+            d.mechanism().outputs(),
             began.elapsed().as_secs_f64()
         );
     }

@@ -91,8 +91,12 @@ impl Comparison {
     }
 }
 
-/// The estimation figures of one row ([`ComparisonRow::estimation`]).
-fn estimation(m: &Mechanism, set: &UncertaintySet) -> Option<(usize, Option<f64>)> {
+/// What an analyst can estimate from rows released by `m`, under the reference
+/// prior of `set`: the estimable groups and, where every input is its own
+/// group, the error per row of the maximum-likelihood estimate (`m E|p^ - p|^2`,
+/// m -> inf; docs/theory.md §13). `None` past the inputs an estimation table
+/// covers (256). The figures of a comparison's rows and of a trade-off curve.
+pub fn estimation_figures(m: &Mechanism, set: &UncertaintySet) -> Option<(usize, Option<f64>)> {
     if m.inputs() > crate::solution::estimation::ESTIMATION_UP_TO {
         return None;
     }
@@ -139,7 +143,7 @@ pub fn compare(
             utility: d.utility_value,
             upper_bound: Some(d.certificate.upper_bound),
             levels: d.certificate.levels,
-            estimation: estimation(&d.mechanism, set),
+            estimation: estimation_figures(&d.mechanism, set),
             mechanism: d.mechanism,
         });
     }
@@ -160,7 +164,7 @@ pub fn compare(
             utility: r.utility,
             upper_bound: None,
             levels: NotionLevels::measure(r.mechanism, set),
-            estimation: estimation(r.mechanism, set),
+            estimation: estimation_figures(r.mechanism, set),
             mechanism: r.mechanism.clone(),
         });
     }

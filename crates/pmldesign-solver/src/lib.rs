@@ -15,8 +15,8 @@
 //!     .epsilon((9.0f64 / 8.0).ln())
 //!     .utility(FInformation::mutual_information())
 //!     .solve()?;
-//! assert_eq!(d.mechanism.outputs(), 4);
-//! assert!(d.certificate.worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+//! assert_eq!(d.mechanism().outputs(), 4);
+//! assert!(d.certificate().worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 #![deny(missing_docs)]
@@ -43,7 +43,7 @@ pub mod tolerance;
 mod verify;
 
 pub use colgen::engine::Progress;
-pub use compare::{Comparison, ComparisonRow, common_level_notions, compare};
+pub use compare::{Comparison, ComparisonRow, common_level_notions, compare, estimation_figures};
 pub use design::intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use design::sample::radius;
 pub use error::{NumericalLimit, Result, SolverError};
@@ -102,6 +102,7 @@ pub mod internals {
         baselines, randomized_response_baselines, randomized_response_worst_case_pml,
     };
     pub use crate::reference::guesses::guesses;
+    pub use crate::solution::design::unchecked_with_mechanism;
     // Tuning constants: where the solver switches routes or stops adding figures.
     pub use crate::record::{AUTO_JOINT_CELLS, MAX_CHANNEL_ENTRIES, MEASURED_CELLS, SPLIT_BUDGET};
     pub use crate::solution::estimation::ESTIMATION_UP_TO;

@@ -64,20 +64,20 @@ pub fn known_or_small_ball(
 /// Both randomized-response baselines are eps-PML (feasible), so the design is at
 /// least as good as either.
 pub fn assert_beats_baselines(d: &Design, eps: f64, ctx: &str) {
-    let tol = 1e-9 * (1.0 + d.utility_value.abs());
-    let b = &d.baselines;
+    let tol = 1e-9 * (1.0 + d.utility_value().abs());
+    let b = d.baselines();
     assert!(b.same_ldp.worst_case_pml <= eps + 1e-9, "{ctx}");
     assert!(b.pml_calibrated.worst_case_pml <= eps + 1e-9, "{ctx}");
     assert!(
-        d.utility_value + tol >= b.same_ldp.utility,
+        d.utility_value() + tol >= b.same_ldp.utility,
         "{ctx}: design {} < same-LDP RR {}",
-        d.utility_value,
+        d.utility_value(),
         b.same_ldp.utility
     );
     assert!(
-        d.utility_value + tol >= b.pml_calibrated.utility,
+        d.utility_value() + tol >= b.pml_calibrated.utility,
         "{ctx}: design {} < calibrated RR {}",
-        d.utility_value,
+        d.utility_value(),
         b.pml_calibrated.utility
     );
 }
@@ -147,13 +147,13 @@ pub fn minimise_loss_with(
         .loss(loss.clone())
         .settings(settings.clone())
         .solve()?;
-    let outcome = d.loss.expect("a loss design states its loss");
+    let outcome = d.loss().expect("a loss design states its loss");
     Ok(LossResult {
-        status: d.status,
+        status: d.status(),
         method: outcome.method,
         expected_loss: outcome.expected_loss,
         lower_bound: outcome.lower_bound,
-        certificate: d.certificate,
+        certificate: d.certificate().clone(),
     })
 }
 

@@ -468,16 +468,16 @@ fn proposition_2_equals_corollary_1_over_ball_vertices() {
                     p.masses().to_vec()
                 )
             });
-            assert_eq!(a.status, b.status, "{name} n={n} beta={beta} eps={eps}");
+            assert_eq!(a.status(), b.status(), "{name} n={n} beta={beta} eps={eps}");
             assert!(
-                close(a.utility_value, b.utility_value, 1e-8),
+                close(a.utility_value(), b.utility_value(), 1e-8),
                 "{name} n={n} p={p:?} beta={beta} eps={eps}: Prop 2 {} vs Cor 1 {}",
-                a.utility_value,
-                b.utility_value
+                a.utility_value(),
+                b.utility_value()
             );
             // Each design is feasible for the other set: same worst-case leakage.
-            assert!(poly.worst_case_pml(&a.mechanism) <= eps + 1e-10);
-            assert!(ball.worst_case_pml(&b.mechanism) <= eps + 1e-10);
+            assert!(poly.worst_case_pml(a.mechanism()) <= eps + 1e-10);
+            assert!(ball.worst_case_pml(b.mechanism()) <= eps + 1e-10);
             designs += 2;
         }
     }
@@ -533,11 +533,11 @@ fn large_ball_equals_polytope_of_its_vertices() {
                 .unwrap_or_else(|e| panic!("{name} {ctx}: polytope rays: {e}"));
             let v = u.value(&w, p.masses());
             assert!(
-                close(d.utility_value, v, 1e-8),
+                close(d.utility_value(), v, 1e-8),
                 "{name} {ctx}: ball {} vs polytope {v}",
-                d.utility_value
+                d.utility_value()
             );
-            assert!(poly.worst_case_pml(&d.mechanism) <= eps + 1e-10, "{ctx}");
+            assert!(poly.worst_case_pml(d.mechanism()) <= eps + 1e-10, "{ctx}");
             assert!(ball.worst_case_pml(&w) <= eps + 1e-10, "{ctx}");
             designs += 1;
         }
@@ -582,14 +582,14 @@ fn design_equals_full_lp_over_all_rays() {
         let d = design(&set, eps, u.as_ref(), &settings).unwrap_or_else(|e| panic!("{ctx}: {e}"));
 
         // The certificate: dual bound and utility agree.
-        let c = &d.certificate;
+        let c = d.certificate();
         assert!(
-            (c.upper_bound - d.utility_value).abs() <= 1e-8 * (1.0 + d.utility_value.abs()),
+            (c.upper_bound - d.utility_value()).abs() <= 1e-8 * (1.0 + d.utility_value().abs()),
             "{ctx}: bound {} vs value {}",
             c.upper_bound,
-            d.utility_value
+            d.utility_value()
         );
-        assert_eq!(c.utility_value, d.utility_value);
+        assert_eq!(c.utility_value, d.utility_value());
 
         // The full LP over every extreme ray, solved directly.
         let reference = set.reference();
@@ -611,9 +611,9 @@ fn design_equals_full_lp_over_all_rays() {
             "{ctx}: full LP row sums {sum}"
         );
         assert!(
-            close(value, d.utility_value, 1e-9),
+            close(value, d.utility_value(), 1e-9),
             "{ctx}: full LP {value} vs design {}",
-            d.utility_value
+            d.utility_value()
         );
 
         // The column-generation dual, priced independently against every ray. Since
@@ -722,7 +722,7 @@ proptest! {
         let d = design(&set, eps, u.as_ref(), &Settings::default());
         prop_assert!(d.is_ok(), "{name} {set:?} eps={eps}: {:?}", d.err());
         let d = d.unwrap();
-        let m = &d.mechanism;
+        let m = d.mechanism();
 
         // Re-measured independently of the certificate.
         let wc = set.worst_case_pml(m);
@@ -735,10 +735,10 @@ proptest! {
         prop_assert!(m.outputs() <= n, "{} outputs", m.outputs());
         prop_assert!(m.inputs() == n);
         // The certificate agrees with the re-measurement.
-        prop_assert!((d.certificate.worst_case_pml - wc).abs() <= 1e-12);
+        prop_assert!((d.certificate().worst_case_pml - wc).abs() <= 1e-12);
         prop_assert!(
-            (d.certificate.upper_bound - d.utility_value).abs()
-                <= 1e-8 * (1.0 + d.utility_value.abs())
+            (d.certificate().upper_bound - d.utility_value()).abs()
+                <= 1e-8 * (1.0 + d.utility_value().abs())
         );
         // Under the reference prior (which lies in the set) W is eps-PML.
         prop_assert!(measures::eps_min(m, &p) <= eps + 1e-10);
@@ -748,7 +748,7 @@ proptest! {
         // Both randomized-response baselines are feasible, so no better (a panic
         // fails the case like prop_assert!).
         assert_beats_baselines(&d, eps, name);
-        if d.status == DesignStatus::NoPrivacyNeeded {
+        if d.status() == DesignStatus::NoPrivacyNeeded {
             prop_assert!(set.worst_case_pml(&Mechanism::identity(n)) <= eps);
         }
     }
@@ -828,7 +828,8 @@ fn calibrated_randomized_response_is_tight() {
         let u = builtin(name).unwrap();
         let baselines = design(&set, eps, u.as_ref(), &Settings::default())
             .unwrap_or_else(|e| panic!("{set:?} eps={eps}: {e}"))
-            .baselines;
+            .baselines()
+            .clone();
         // The baselines do not depend on how they are reached.
         let direct =
             randomized_response_baselines(&set, eps, &|m| u.value(m, set.reference().view()))
@@ -911,13 +912,13 @@ fn generic_enumerator_misses_rays_on_degenerate_large_ball() {
     let settings = Settings::default();
     let a = design(&ball, eps, &MapAccuracy, &settings).unwrap();
     let b = design(&poly, eps, &MapAccuracy, &settings).unwrap();
-    assert!(poly.worst_case_pml(&a.mechanism) <= eps + 1e-10);
+    assert!(poly.worst_case_pml(a.mechanism()) <= eps + 1e-10);
     assert!(
-        close(a.utility_value, b.utility_value, 1e-8),
+        close(a.utility_value(), b.utility_value(), 1e-8),
         "ball {} vs polytope {} (certified bound {})",
-        a.utility_value,
-        b.utility_value,
-        b.certificate.upper_bound
+        a.utility_value(),
+        b.utility_value(),
+        b.certificate().upper_bound
     );
     if let Err(e) = compare_ray_sets(&s, &g, 1e-8) {
         panic!("structured vs generic: {e}");

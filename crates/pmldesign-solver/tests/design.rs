@@ -34,15 +34,15 @@ fn example_1_every_builtin_utility() {
             &Mechanism::new(expect.clone()).unwrap(),
             set.reference().view(),
         );
-        assert_abs_diff_eq!(d.utility_value, expect_value, epsilon = 1e-9);
+        assert_abs_diff_eq!(d.utility_value(), expect_value, epsilon = 1e-9);
         // MAP accuracy is piecewise linear: here the constant mechanism ties with
         // the extremal one (both 0.4), so only its value is pinned.
         assert!(
-            name == "map" || same_up_to_column_order(d.mechanism.matrix(), expect.view(), 1e-9),
+            name == "map" || same_up_to_column_order(d.mechanism().matrix(), expect.view(), 1e-9),
             "{name}: {:?}",
-            d.mechanism.matrix()
+            d.mechanism().matrix()
         );
-        for l in d.pml_per_output.iter().filter(|_| name != "map") {
+        for l in d.pml_per_output().iter().filter(|_| name != "map") {
             assert_abs_diff_eq!(*l, (9.0f64 / 8.0).ln(), epsilon = 1e-12);
         }
     }
@@ -62,11 +62,11 @@ fn high_privacy_closed_form_equals_lp_in_region_1() {
             let u = builtin(name).unwrap();
             let d = design(&set, eps, u.as_ref(), &settings()).unwrap();
             let closed_value = u.value(&closed, p.masses());
-            assert_abs_diff_eq!(d.utility_value, closed_value, epsilon = 1e-9);
+            assert_abs_diff_eq!(d.utility_value(), closed_value, epsilon = 1e-9);
             // MAP accuracy can tie between vertices (see above): value only.
             assert!(
                 name == "map"
-                    || same_up_to_column_order(d.mechanism.matrix(), closed.matrix(), 1e-8),
+                    || same_up_to_column_order(d.mechanism().matrix(), closed.matrix(), 1e-8),
                 "{name} n={n} eps={eps}"
             );
         }
@@ -86,11 +86,11 @@ fn theorem_5_equals_lp_on_the_ball() {
         let u = FInformation::mutual_information();
         let d = design(&set, eps, &u, &settings()).unwrap();
         let closed_value = u.value(&closed, p.masses());
-        assert_abs_diff_eq!(d.utility_value, closed_value, epsilon = 1e-9);
+        assert_abs_diff_eq!(d.utility_value(), closed_value, epsilon = 1e-9);
         assert!(
-            same_up_to_column_order(d.mechanism.matrix(), closed.matrix(), 1e-7),
+            same_up_to_column_order(d.mechanism().matrix(), closed.matrix(), 1e-7),
             "p1={p1} beta={beta} eps={eps}: {:?} vs {:?}",
-            d.mechanism.matrix(),
+            d.mechanism().matrix(),
             closed.matrix()
         );
         // Theorem 5's mechanism is tight: worst-case PML over the ball is eps.
@@ -105,7 +105,7 @@ fn k_singular_mutual_information_for_uniform_priors() {
         let eps = (n as f64 / k as f64).ln();
         let u = FInformation::mutual_information();
         let d = design(&UncertaintySet::known(p.clone()), eps, &u, &settings()).unwrap();
-        assert_abs_diff_eq!(d.utility_value, eps, epsilon = 1e-9);
+        assert_abs_diff_eq!(d.utility_value(), eps, epsilon = 1e-9);
         let ks = k_singular(n, k).unwrap();
         assert_abs_diff_eq!(u.value(&ks, p.masses()), eps, epsilon = 1e-12);
     }
@@ -123,11 +123,11 @@ fn designs_beat_randomized_response_and_respect_mi_bound() {
             let u = builtin(name).unwrap();
             let d = design(&set, eps, u.as_ref(), &settings()).unwrap();
             assert_beats_baselines(&d, eps, &format!("{name} case {case}"));
-            assert!(d.mechanism.outputs() <= n);
-            assert!(d.certificate.max_row_sum_error <= 1e-12);
+            assert!(d.mechanism().outputs() <= n);
+            assert!(d.certificate().max_row_sum_error <= 1e-12);
             if name == "mi" {
                 // [T] Prop 5.35: I(X;Y) <= eps under eps-PML.
-                assert!(d.utility_value <= eps + 1e-12);
+                assert!(d.utility_value() <= eps + 1e-12);
             }
         }
     }
@@ -157,7 +157,7 @@ fn ball_design_holds_for_sampled_priors_in_the_ball() {
                 .map(|(a, b)| a + scale * b)
                 .collect();
             if let Ok(q) = Prior::new(q) {
-                assert!(measures::eps_min(&d.mechanism, &q) <= eps + 1e-10);
+                assert!(measures::eps_min(d.mechanism(), &q) <= eps + 1e-10);
             }
         }
     }
@@ -174,8 +174,8 @@ fn no_privacy_needed_returns_identity() {
         &settings(),
     )
     .unwrap();
-    assert_eq!(d.status, DesignStatus::NoPrivacyNeeded);
-    assert_eq!(d.mechanism.matrix(), ndarray::Array2::<f64>::eye(3));
+    assert_eq!(d.status(), DesignStatus::NoPrivacyNeeded);
+    assert_eq!(d.mechanism().matrix(), ndarray::Array2::<f64>::eye(3));
 }
 
 #[test]
@@ -188,8 +188,8 @@ fn zero_epsilon_releases_nothing() {
         &settings(),
     )
     .unwrap();
-    assert!(d.utility_value.abs() < 1e-12);
-    assert!(d.certificate.worst_case_pml <= 1e-10);
+    assert!(d.utility_value().abs() < 1e-12);
+    assert!(d.certificate().worst_case_pml <= 1e-10);
 }
 
 #[test]
@@ -203,7 +203,7 @@ fn bad_inputs_are_errors() {
     // Past Proposition 2 (beta >= 2 min p) the exact ball is used, not refused.
     let set = UncertaintySet::l1_ball(p.clone(), 0.5).unwrap();
     let d = design(&set, 0.5, &u, &settings()).unwrap();
-    assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
+    assert!(d.certificate().worst_case_pml <= 0.5 + 1e-10);
     // Enumeration keeps its alphabet limit; branch and bound has none.
     let big = UncertaintySet::known(Prior::uniform(30).unwrap());
     let enumerate = Settings {
@@ -213,7 +213,7 @@ fn bad_inputs_are_errors() {
     let e = design(&big, 0.5, &u, &enumerate).unwrap_err();
     assert!(e.is_input_error() && e.to_string().contains("30"), "{e}");
     let d = design(&big, 0.5, &u, &settings()).unwrap();
-    assert_eq!(d.status, DesignStatus::Optimal);
+    assert_eq!(d.status(), DesignStatus::Optimal);
 }
 
 #[test]
@@ -225,15 +225,15 @@ fn time_limit_returns_a_certified_private_mechanism_with_its_gap() {
     let u = FInformation::mutual_information();
     let set = UncertaintySet::known(p);
     let d = design(&set, 0.7, &u, &s).unwrap();
-    assert_eq!(d.status, DesignStatus::TimeLimit);
+    assert_eq!(d.status(), DesignStatus::TimeLimit);
     // The limit is spent before the search: the best structured baseline.
-    assert_eq!((d.iterations, d.pricing), (0, Route::Baseline));
-    assert!(d.certificate.worst_case_pml <= 0.7 + 1e-10);
-    assert!(d.certificate.max_row_sum_error <= 1e-12);
+    assert_eq!((d.iterations(), d.route()), (0, Route::Baseline));
+    assert!(d.certificate().worst_case_pml <= 0.7 + 1e-10);
+    assert!(d.certificate().max_row_sum_error <= 1e-12);
     let full = design(&set, 0.7, &u, &settings()).unwrap();
     // The stopped design's bound brackets the optimum.
-    assert!(d.utility_value <= full.utility_value + 1e-9);
-    assert!(d.certificate.upper_bound >= full.utility_value - 1e-9);
+    assert!(d.utility_value() <= full.utility_value() + 1e-9);
+    assert!(d.certificate().upper_bound >= full.utility_value() - 1e-9);
 }
 
 /// The certificate carries the LP dual, and it can be checked without the
@@ -248,7 +248,7 @@ fn certificate_dual_checks_against_every_ray() {
         UncertaintySet::l1_ball(p.clone(), 0.05).unwrap(),
     ] {
         let d = design(&set, 0.4, &u, &settings()).unwrap();
-        let dual = d.certificate.dual.as_ref().expect("an LP was solved");
+        let dual = d.certificate().dual.as_ref().expect("an LP was solved");
         assert_eq!(dual.lambda.len(), 5);
         let lambda = ndarray::Array1::from(dual.lambda.clone());
         let cone = pmldesign_model::ColumnCone::pml(&set, 0.4).unwrap();
@@ -259,8 +259,8 @@ fn certificate_dual_checks_against_every_ray() {
         }
         let bound = lambda.sum() + dual.max_reduced_cost.max(0.0);
         assert!((bound - dual.bound).abs() <= 1e-12);
-        assert!(d.certificate.upper_bound <= dual.bound + 1e-15);
-        assert!(d.utility_value <= dual.bound + 1e-12);
+        assert!(d.certificate().upper_bound <= dual.bound + 1e-15);
+        assert!(d.utility_value() <= dual.bound + 1e-12);
     }
 }
 
@@ -279,15 +279,15 @@ fn the_title_says_whether_the_design_is_optimal() {
             .unwrap()
     };
     let optimal = solve(Settings::default());
-    assert_eq!(optimal.status, DesignStatus::Optimal);
+    assert_eq!(optimal.status(), DesignStatus::Optimal);
     assert!(optimal.title().starts_with("Optimal eps-PML mechanism"));
     let coarse = solve(Settings::default().gap(0.5));
-    assert_eq!(coarse.status, DesignStatus::GapLimit);
+    assert_eq!(coarse.status(), DesignStatus::GapLimit);
     assert!(coarse.title().starts_with("Near-optimal eps-PML"));
     let mut stopped = Settings::default();
     stopped.column_generation.time_limit = Some(std::time::Duration::from_millis(1));
     let stopped = solve(stopped);
-    assert_eq!(stopped.status, DesignStatus::TimeLimit);
+    assert_eq!(stopped.status(), DesignStatus::TimeLimit);
     assert!(
         stopped.title().starts_with("Best-found eps-PML"),
         "{}",

@@ -264,7 +264,7 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
         let d = problem.solve().map_err(|e| e.to_string())?;
         // The set measured below: the case's own, or the ball of the sample's
         // guarantee, rebuilt here from the estimate and the radius.
-        let set = match (&case.set, &d.guarantee) {
+        let set = match (&case.set, &d.guarantee()) {
             (SetSpec::Sample(..), Some(g)) => {
                 let estimate = Prior::new(case.prior.clone()).expect("checked");
                 UncertaintySet::l1_ball(estimate, g.beta).map_err(|e| e.to_string())?
@@ -284,9 +284,9 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
 
 /// Re-measures a design over `set`; `Err` says which promise it breaks.
 fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), String> {
-    let m = &d.mechanism;
-    if d.uncertainty != *set {
-        return Err(format!("the design protects {:?}", d.uncertainty));
+    let m = d.mechanism();
+    if d.uncertainty() != set {
+        return Err(format!("the design protects {:?}", d.uncertainty()));
     }
     if m.inputs() != case.prior.len() {
         return Err(format!("{} rows", m.inputs()));
@@ -300,8 +300,8 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
         return Err(format!("row sums off by {rows:e}"));
     }
     let notion = case.notion.clone();
-    if d.notion != notion {
-        return Err(format!("designed for {:?}", d.notion));
+    if *d.notion() != notion {
+        return Err(format!("designed for {:?}", d.notion()));
     }
     if let Notion::Pml { epsilon } = notion {
         let pml = set.worst_case_pml(m);
@@ -337,7 +337,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
             ));
         }
     }
-    let c = &d.certificate;
+    let c = d.certificate();
     if c.tolerance > LEVEL_TOLERANCE {
         return Err(format!("certificate tolerance {:e}", c.tolerance));
     }
@@ -357,7 +357,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
             -total
         }
     };
-    let u = d.utility_value;
+    let u = d.utility_value();
     if !u.is_finite() || (value - u).abs() > 1e-9 * (1.0 + u.abs()) {
         return Err(format!("utility {u}, re-measured {value}"));
     }
@@ -368,7 +368,7 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
             c.upper_bound
         ));
     }
-    match d.status {
+    match d.status() {
         DesignStatus::Optimal if gap > (1e-9 * u.abs()).max(1e-15) => Err(format!(
             "status optimal with gap {gap:e} (utility {u}, bound {})",
             c.upper_bound
@@ -415,7 +415,8 @@ fn verdict(case: &Case) -> Result<(), String> {
             check_design(case, &d, &set).map_err(|broken| {
                 format!(
                     "{broken} (status {:?}, mechanism {:?})",
-                    d.status, d.mechanism
+                    d.status(),
+                    d.mechanism()
                 )
             })
         }
@@ -477,7 +478,7 @@ fn past_a_numerical_limit_the_error_names_the_field_and_the_fix() {
         let limit = numerical_limit(&set, &notion, false).expect("past a limit");
         assert_eq!(limit.field, "prior");
         match Problem::new(set).notion(notion).solve() {
-            Ok(d) => panic!("expected the limit, got {:?}", d.status),
+            Ok(d) => panic!("expected the limit, got {:?}", d.status()),
             Err(e) => {
                 let m = e.to_string();
                 assert!(

@@ -21,7 +21,7 @@ fn error(m: &Mechanism, p: &[f64]) -> f64 {
 
 /// The error the design certifies no mechanism of its set can beat.
 fn floor(d: &Design) -> f64 {
-    -d.certificate.upper_bound
+    -d.certificate().upper_bound
 }
 
 #[test]
@@ -34,9 +34,9 @@ fn the_certified_floor_holds_against_random_private_mechanisms() {
         .solve()
         .unwrap();
     assert!(
-        d.certificate.gap <= 1e-6 * d.utility_value.abs(),
+        d.certificate().gap <= 1e-6 * d.utility_value().abs(),
         "{:e}",
-        d.certificate.gap
+        d.certificate().gap
     );
     let mut rng = StdRng::seed_from_u64(7);
     let set = known(&p);
@@ -77,20 +77,25 @@ fn the_design_beats_randomized_response_and_the_mi_design() {
             .solve()
             .unwrap();
         let mi = Problem::new(known(&p)).epsilon(eps).solve().unwrap();
-        let e = -d.utility_value;
-        assert!((e - error(&d.mechanism, &p)).abs() < 1e-12);
-        assert!(d.certificate.worst_case_pml <= eps + 1e-12);
-        for rr in [&d.baselines.pml_calibrated, &d.baselines.same_ldp] {
+        let e = -d.utility_value();
+        assert!((e - error(d.mechanism(), &p)).abs() < 1e-12);
+        assert!(d.certificate().worst_case_pml <= eps + 1e-12);
+        for rr in [&d.baselines().pml_calibrated, &d.baselines().same_ldp] {
             assert!(e <= error(&rr.mechanism, &p) + 1e-12, "eps {eps}");
             assert!((rr.utility + error(&rr.mechanism, &p)).abs() < 1e-12);
         }
-        assert!(e <= error(&mi.mechanism, &p), "eps {eps}");
+        assert!(e <= error(mi.mechanism(), &p), "eps {eps}");
         // Every structured baseline kept can be scored: its inputs are estimable.
-        assert!(d.baselines.structured.iter().all(|b| b.utility.is_finite()));
         assert!(
-            d.certificate.gap <= 1e-6 * e,
+            d.baselines()
+                .structured
+                .iter()
+                .all(|b| b.utility.is_finite())
+        );
+        assert!(
+            d.certificate().gap <= 1e-6 * e,
             "eps {eps}: {:e}",
-            d.certificate.gap
+            d.certificate().gap
         );
     }
 }
@@ -107,12 +112,12 @@ fn the_floor_is_never_below_the_raw_sample_and_is_met_without_privacy() {
         .unwrap();
     let raw = 1.0 - (0.36 + 0.16);
     assert!(
-        (-d.utility_value - raw).abs() < 1e-9,
+        (-d.utility_value() - raw).abs() < 1e-9,
         "{}",
-        -d.utility_value
+        -d.utility_value()
     );
     assert!(floor(&d) >= raw - 1e-12);
-    assert_eq!(d.status, DesignStatus::Optimal);
+    assert_eq!(d.status(), DesignStatus::Optimal);
 }
 
 #[test]
@@ -124,17 +129,17 @@ fn designs_over_a_ball_and_under_ldp_are_certified_for_their_set() {
         .estimation()
         .solve()
         .unwrap();
-    assert!(ball.worst_case_pml(&d.mechanism) <= 1.0 + 1e-12);
-    assert!(-d.utility_value <= error(&d.baselines.pml_calibrated.mechanism, &p) + 1e-12);
+    assert!(ball.worst_case_pml(d.mechanism()) <= 1.0 + 1e-12);
+    assert!(-d.utility_value() <= error(&d.baselines().pml_calibrated.mechanism, &p) + 1e-12);
     let ldp = Problem::new(known(&p))
         .notion(Notion::Ldp { epsilon: 1.0 })
         .estimation()
         .solve()
         .unwrap();
-    assert!(ldp.certificate.levels.ldp <= 1.0 + 1e-12);
-    assert!(-ldp.utility_value <= error(&ldp.baselines.same_ldp.mechanism, &p) + 1e-12);
+    assert!(ldp.certificate().levels.ldp <= 1.0 + 1e-12);
+    assert!(-ldp.utility_value() <= error(&ldp.baselines().same_ldp.mechanism, &p) + 1e-12);
     assert!(
-        -ldp.utility_value >= -d.utility_value - 1e-9,
+        -ldp.utility_value() >= -d.utility_value() - 1e-9,
         "LDP is the stricter notion"
     );
 }
@@ -148,10 +153,10 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
         .unwrap();
     let text = serde_json::to_string(&d).unwrap();
     let back: Design = serde_json::from_str(&text).unwrap();
-    assert_eq!(back.utility_name, "estimation");
+    assert_eq!(back.utility_name(), "estimation");
     assert_eq!(serde_json::to_string(&back).unwrap(), text);
     let v = back.verify().unwrap();
-    assert!(v.proven_bound <= d.certificate.upper_bound + 1e-9);
+    assert!(v.proven_bound <= d.certificate().upper_bound + 1e-9);
     let edit = |f: &dyn Fn(&mut serde_json::Value)| {
         let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
         f(&mut json);
@@ -159,7 +164,7 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
             .unwrap_err()
             .to_string()
     };
-    let better = edit(&|j| j["utility"]["value"] = (d.utility_value + 0.1).into());
+    let better = edit(&|j| j["utility"]["value"] = (d.utility_value() + 0.1).into());
     assert!(better.contains("utility.value"), "{better}");
     let tighter = edit(&|j| {
         let b = j["certificate"]["upper_bound"].as_f64().unwrap();
@@ -185,15 +190,15 @@ fn the_design_meets_or_beats_the_literature_figures() {
         .with_estimation()
         .unwrap();
     assert!(
-        d.certificate.gap <= 1e-9 * d.utility_value.abs(),
+        d.certificate().gap <= 1e-9 * d.utility_value().abs(),
         "{:e}",
-        d.certificate.gap
+        d.certificate().gap
     );
     let subset = pmldesign_model::frequency::subset_error_uniform(8, 3, 0.5f64.exp_m1());
     assert!(
-        (-d.utility_value - subset).abs() <= 1e-9 * subset,
+        (-d.utility_value() - subset).abs() <= 1e-9 * subset,
         "{} vs {subset}",
-        -d.utility_value
+        -d.utility_value()
     );
     let skewed = [0.3, 0.2, 0.15, 0.1, 0.1, 0.08, 0.05, 0.02];
     for notion in [Notion::Ldp { epsilon: 1.0 }, Notion::Pml { epsilon: 1.0 }] {
@@ -204,7 +209,7 @@ fn the_design_meets_or_beats_the_literature_figures() {
             .unwrap()
             .with_estimation()
             .unwrap();
-        let rows = d.estimation.as_ref().unwrap().rows.clone();
+        let rows = d.estimation().unwrap().rows.clone();
         let figures: Vec<_> = rows
             .iter()
             .filter(|r| r.mechanism.ends_with("(figure only)"))
@@ -213,9 +218,9 @@ fn the_design_meets_or_beats_the_literature_figures() {
         for r in figures {
             let e = r.error_per_row.unwrap();
             assert!(
-                -d.utility_value <= e * (1.0 + 1e-9),
+                -d.utility_value() <= e * (1.0 + 1e-9),
                 "{notion:?}: {} > {e} ({})",
-                -d.utility_value,
+                -d.utility_value(),
                 r.mechanism
             );
         }
@@ -238,7 +243,7 @@ fn hadamard_response_is_listed_and_never_beats_the_design() {
         .with_estimation()
         .unwrap();
     let h = error(&hadamard_response(12, 1.0f64.exp_m1()).unwrap(), &uniform);
-    let rows = &d.estimation.as_ref().unwrap().rows;
+    let rows = &d.estimation().unwrap().rows;
     let last = rows.last().unwrap();
     assert_eq!(
         (last.mechanism.as_str(), last.groups),
@@ -249,9 +254,9 @@ fn hadamard_response_is_listed_and_never_beats_the_design() {
         "{last:?} vs {h}"
     );
     assert!(
-        -d.utility_value <= h * (1.0 + 1e-12),
+        -d.utility_value() <= h * (1.0 + 1e-12),
         "{} > {h}",
-        -d.utility_value
+        -d.utility_value()
     );
     let skewed = [0.3, 0.2, 0.15, 0.1, 0.1, 0.08, 0.05, 0.02];
     let center = Prior::new(skewed.to_vec()).unwrap();
@@ -264,10 +269,10 @@ fn hadamard_response_is_listed_and_never_beats_the_design() {
             .unwrap()
             .with_estimation()
             .unwrap();
-        let rows = &d.estimation.as_ref().unwrap().rows;
+        let rows = &d.estimation().unwrap().rows;
         let last = rows.last().unwrap();
         assert_eq!(last.mechanism, "Hadamard response, K = 16", "{rows:?}");
-        assert!(-d.utility_value <= last.error_per_row.unwrap() * (1.0 + 1e-9));
+        assert!(-d.utility_value() <= last.error_per_row.unwrap() * (1.0 + 1e-9));
     }
 }
 
@@ -296,14 +301,14 @@ fn a_spent_limit_returns_the_best_baseline_certified() {
             .settings(settings)
             .solve()
             .unwrap();
-        assert_eq!(d.status, status);
-        assert_eq!((d.iterations, d.pricing), (0, Route::Baseline));
-        assert!(d.certificate.dual.is_none());
-        assert!(known(&p).worst_case_pml(&d.mechanism) <= eps + 1e-9);
-        let rr = &d.baselines.same_ldp.mechanism;
-        assert!(error(&d.mechanism, &p) <= error(rr, &p) + 1e-12);
+        assert_eq!(d.status(), status);
+        assert_eq!((d.iterations(), d.route()), (0, Route::Baseline));
+        assert!(d.certificate().dual.is_none());
+        assert!(known(&p).worst_case_pml(d.mechanism()) <= eps + 1e-9);
+        let rr = &d.baselines().same_ldp.mechanism;
+        assert!(error(d.mechanism(), &p) <= error(rr, &p) + 1e-12);
         // The floor proven is the trivial one, below the design's error.
-        assert!(floor(&d) <= error(&d.mechanism, &p) + 1e-12);
+        assert!(floor(&d) <= error(d.mechanism(), &p) + 1e-12);
         let text = serde_json::to_string(&d).unwrap();
         let back: Design = serde_json::from_str(&text).unwrap();
         assert_eq!(serde_json::to_string(&back).unwrap(), text);
@@ -334,20 +339,20 @@ fn past_enumeration_the_quadratic_search_is_certified_and_beats_the_baselines() 
             .settings(settings)
             .solve()
             .unwrap();
-        assert_eq!(d.pricing, Route::QuadraticSearch, "{notion:?}");
-        let e = -d.utility_value;
+        assert_eq!(d.route(), Route::QuadraticSearch, "{notion:?}");
+        let e = -d.utility_value();
         let rr = d
-            .baselines
+            .baselines()
             .same_ldp
             .utility
-            .max(d.baselines.pml_calibrated.utility);
+            .max(d.baselines().pml_calibrated.utility);
         assert!(e <= -rr * (1.0 + 1e-12), "{e} vs {rr}");
         let v = d.verify().unwrap();
         // A dual is stored where the last LP priced the mechanism returned
         // (not after a step the time limit cut short), and then re-priced.
         assert_eq!(
             v.dual_bound.is_some(),
-            d.certificate.dual.is_some(),
+            d.certificate().dual.is_some(),
             "{notion:?}"
         );
         assert!(floor(&d) <= e);
@@ -374,7 +379,7 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
         .unwrap()
         .with_estimation()
         .unwrap();
-    let e = mi.estimation.as_ref().unwrap();
+    let e = mi.estimation().unwrap();
     let advice = e.advice(&mi).expect("the MI design merges inputs");
     assert!(advice.contains("--utility estimation"), "{advice}");
     // The file states it, and a reader re-derives it rather than repeat it.
@@ -391,7 +396,7 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
         .unwrap()
         .with_estimation()
         .unwrap();
-    assert_eq!(est.estimation.as_ref().unwrap().advice(&est), None);
+    assert_eq!(est.estimation().unwrap().advice(&est), None);
     let json = serde_json::to_value(&est).unwrap();
     assert!(
         json["estimation"].get("advice").is_none(),

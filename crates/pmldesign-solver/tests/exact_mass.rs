@@ -18,22 +18,22 @@ fn reaches_eps(n: usize, epsilon: f64) {
     let notion = Notion::Pml { epsilon };
     let d = design_notion(&set, &notion, &mi, &Settings::default()).unwrap();
     let ctx = format!("N = {n}, eps = {epsilon}");
-    assert_eq!(d.status, DesignStatus::Optimal, "{ctx}");
+    assert_eq!(d.status(), DesignStatus::Optimal, "{ctx}");
     assert!(
-        d.utility_value >= epsilon * (1.0 - 1e-9),
+        d.utility_value() >= epsilon * (1.0 - 1e-9),
         "{ctx}: I = {}",
-        d.utility_value
+        d.utility_value()
     );
     assert!(
-        d.utility_value <= epsilon * (1.0 + 1e-12),
+        d.utility_value() <= epsilon * (1.0 + 1e-12),
         "{ctx}: I = {}",
-        d.utility_value
+        d.utility_value()
     );
     assert!(
-        d.certificate.upper_bound <= epsilon * (1.0 + 1e-12),
+        d.certificate().upper_bound <= epsilon * (1.0 + 1e-12),
         "{ctx}"
     );
-    assert!(d.certificate.holds(), "{ctx}");
+    assert!(d.certificate().holds(), "{ctx}");
 }
 
 #[test]
@@ -62,15 +62,15 @@ fn a_ball_design_at_n64_reaches_eps_prime_and_reads_back() {
     let notion = Notion::Pml { epsilon };
     let d = design_notion(&set, &notion, &mi, &Settings::default()).unwrap();
     let eps_prime = (epsilon.exp() / (1.0 + beta / 2.0 * epsilon.exp())).ln();
-    assert_eq!(d.status, DesignStatus::Optimal);
+    assert_eq!(d.status(), DesignStatus::Optimal);
     assert!(
-        d.utility_value >= eps_prime * (1.0 - 1e-9),
+        d.utility_value() >= eps_prime * (1.0 - 1e-9),
         "{} vs {eps_prime}",
-        d.utility_value
+        d.utility_value()
     );
-    assert!(d.certificate.upper_bound <= eps_prime * (1.0 + 1e-12));
+    assert!(d.certificate().upper_bound <= eps_prime * (1.0 + 1e-12));
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
-    assert_eq!(back.utility_value, d.utility_value);
+    assert_eq!(back.utility_value(), d.utility_value());
 }
 
 /// Past 384 inputs the design is assembled from blocks of about 256, each
@@ -87,12 +87,16 @@ fn a_known_prior_design_at_n400_is_assembled_from_blocks() {
         &Settings::default(),
     )
     .unwrap();
-    assert_eq!(d.status, DesignStatus::Optimal);
-    assert_eq!(d.pricing, Route::Blocks);
-    assert!(d.utility_value >= 0.4 * (1.0 - 1e-9), "{}", d.utility_value);
-    assert!(d.certificate.dual.is_none());
+    assert_eq!(d.status(), DesignStatus::Optimal);
+    assert_eq!(d.route(), Route::Blocks);
+    assert!(
+        d.utility_value() >= 0.4 * (1.0 - 1e-9),
+        "{}",
+        d.utility_value()
+    );
+    assert!(d.certificate().dual.is_none());
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
-    assert_eq!(back.utility_value, d.utility_value);
+    assert_eq!(back.utility_value(), d.utility_value());
 }
 
 /// Under eps-LDP, staircases on sets of mass near the best top mass reach the
@@ -110,13 +114,16 @@ fn an_ldp_design_at_n64_reaches_the_two_point_bound_and_reads_back() {
         let bound = d_star - 1.0 - d_star.ln();
         let notion = Notion::Ldp { epsilon };
         let d = design_notion(&set, &notion, &mi, &Settings::default()).unwrap();
-        let ctx = format!("eps = {epsilon}: I = {}", d.utility_value);
-        assert_eq!(d.status, DesignStatus::Optimal, "{ctx}");
-        assert!(d.utility_value >= bound * (1.0 - 1e-9), "{ctx}");
-        assert!(d.utility_value <= bound * (1.0 + 1e-12), "{ctx}");
-        assert!(d.certificate.upper_bound <= bound * (1.0 + 1e-12), "{ctx}");
-        assert!(d.certificate.holds(), "{ctx}");
+        let ctx = format!("eps = {epsilon}: I = {}", d.utility_value());
+        assert_eq!(d.status(), DesignStatus::Optimal, "{ctx}");
+        assert!(d.utility_value() >= bound * (1.0 - 1e-9), "{ctx}");
+        assert!(d.utility_value() <= bound * (1.0 + 1e-12), "{ctx}");
+        assert!(
+            d.certificate().upper_bound <= bound * (1.0 + 1e-12),
+            "{ctx}"
+        );
+        assert!(d.certificate().holds(), "{ctx}");
         let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
-        assert_eq!(back.utility_value, d.utility_value, "{ctx}");
+        assert_eq!(back.utility_value(), d.utility_value(), "{ctx}");
     }
 }

@@ -131,7 +131,7 @@ fn read_is_sound(text: &str) {
         return;
     };
     let excess =
-        NotionLevels::measure_notion(&d.mechanism, &d.uncertainty, &d.notion).excess(&d.notion);
+        NotionLevels::measure_notion(d.mechanism(), d.uncertainty(), d.notion()).excess(d.notion());
     assert!(
         excess <= 1e-12,
         "accepted a design exceeding its notion by {excess}"

@@ -18,12 +18,12 @@ use rand::rngs::StdRng;
 fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     let labels = loss_design(set, eps, loss, LossMethod::Auto);
     let full = loss_design(set, eps, loss, LossMethod::Direct);
-    let (l, f) = (labels.loss.as_ref().unwrap(), full.loss.as_ref().unwrap());
+    let (l, f) = (labels.loss().unwrap(), full.loss().unwrap());
     // The record names the route that ran: labels, bounded by column generation.
     assert_eq!(l.method, LossMethod::ColumnGeneration, "{ctx}");
-    assert_eq!(labels.pricing, Route::LabelGeneration, "{ctx}");
+    assert_eq!(labels.route(), Route::LabelGeneration, "{ctx}");
     assert_eq!(
-        (f.method, full.pricing),
+        (f.method, full.route()),
         (LossMethod::Direct, Route::DirectLp),
         "{ctx}"
     );
@@ -32,7 +32,7 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
         "{ctx}"
     );
     assert!(matches!(f.dual, Some(LossDual::Direct(_))), "{ctx}");
-    assert_eq!(labels.status, DesignStatus::Optimal, "{ctx}");
+    assert_eq!(labels.status(), DesignStatus::Optimal, "{ctx}");
     let scale = 1.0 + f.expected_loss.abs();
     assert!(
         (l.expected_loss - f.expected_loss).abs() <= 1e-8 * scale,
@@ -43,10 +43,10 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     assert!(l.lower_bound <= f.expected_loss + 1e-12 * scale, "{ctx}");
     assert!(f.lower_bound <= l.expected_loss + 1e-12 * scale, "{ctx}");
     for d in [&labels, &full] {
-        assert!(d.certificate.worst_case_pml <= eps + 1e-10, "{ctx}");
+        assert!(d.certificate().worst_case_pml <= eps + 1e-10, "{ctx}");
         let read: Design = serde_json::from_str(&serde_json::to_string(d).unwrap()).unwrap();
         let v = read.verify().unwrap_or_else(|e| panic!("{ctx}: {e}"));
-        let stated = d.loss.as_ref().unwrap().lower_bound;
+        let stated = d.loss().unwrap().lower_bound;
         assert!(-v.proven_bound >= stated - 1e-9 * scale, "{ctx}");
     }
 }
@@ -104,8 +104,8 @@ fn generated_labels_stopped_by_the_clock_are_certified_and_read_back() {
             .settings(settings)
             .solve()
             .unwrap();
-        let outcome = d.loss.as_ref().unwrap();
-        assert!(d.certificate.worst_case_pml <= 0.8 + 1e-10, "{micros} us");
+        let outcome = d.loss().unwrap();
+        assert!(d.certificate().worst_case_pml <= 0.8 + 1e-10, "{micros} us");
         assert!(outcome.lower_bound <= outcome.expected_loss, "{micros} us");
         let read: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
         read.verify().unwrap_or_else(|e| panic!("{micros} us: {e}"));

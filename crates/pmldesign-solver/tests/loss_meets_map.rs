@@ -21,9 +21,9 @@ fn map_accuracy_is_one_minus_least_hamming_loss() {
         let map = design(&set, eps, &MapAccuracy, &Settings::default()).unwrap();
         let loss = minimise_loss(&set, eps, &Loss::Hamming).unwrap();
         assert!(
-            (map.utility_value - (1.0 - loss.expected_loss)).abs() < 1e-8,
+            (map.utility_value() - (1.0 - loss.expected_loss)).abs() < 1e-8,
             "case {case}: MAP {} vs 1 - loss {}",
-            map.utility_value,
+            map.utility_value(),
             1.0 - loss.expected_loss
         );
         assert!(loss.certificate.worst_case_pml <= eps + 1e-10);
@@ -55,14 +55,14 @@ fn map_accuracy_meets_hamming_loss_past_proposition_2() {
     let set = UncertaintySet::l1_ball(p, beta).unwrap();
     let map = design(&set, 1.0, &MapAccuracy, &Settings::default()).unwrap();
     let loss = minimise_loss(&set, 1.0, &Loss::Hamming).unwrap();
-    assert_eq!(map.pricing, Route::BranchAndBound);
-    assert_eq!(map.status, pmldesign_solver::DesignStatus::Optimal);
+    assert_eq!(map.route(), Route::BranchAndBound);
+    assert_eq!(map.status(), pmldesign_solver::DesignStatus::Optimal);
     assert_eq!(loss.status, pmldesign_solver::DesignStatus::Optimal);
     assert!(
-        (map.utility_value - (1.0 - loss.expected_loss)).abs() < 1e-8,
+        (map.utility_value() - (1.0 - loss.expected_loss)).abs() < 1e-8,
         "MAP {} vs 1 - loss {}",
-        map.utility_value,
+        map.utility_value(),
         1.0 - loss.expected_loss
     );
-    assert!(map.certificate.worst_case_pml <= 1.0 + 1e-12);
+    assert!(map.certificate().worst_case_pml <= 1.0 + 1e-12);
 }

@@ -63,7 +63,7 @@ fn line_metric_losses_are_the_geometric_mechanism() {
         for (loss, d) in &losses {
             let want = geometric_then_remap(&p, eps, d);
             let design = loss_design_under(&set, line(eps), loss, LossMethod::Auto);
-            let got = design.loss.as_ref().unwrap().expected_loss;
+            let got = design.loss().unwrap().expected_loss;
             // The lift to the envelope of eps (1 - 1e-9) gives up about 1e-9,
             // relative (docs/theory.md §9).
             assert!(
@@ -71,7 +71,7 @@ fn line_metric_losses_are_the_geometric_mechanism() {
                 "{} eps={eps}: {got} vs {want}",
                 loss.name()
             );
-            let level = design.certificate.levels.metric.unwrap();
+            let level = design.certificate().levels.metric.unwrap();
             assert!(level <= eps + 1e-12, "{level}");
         }
     }
@@ -85,7 +85,7 @@ fn line_metric_direct_lp_equals_column_generation() {
         for eps in [0.2, 0.9] {
             let a = loss_design_under(&set, line(eps), &loss, LossMethod::Direct);
             let b = loss_design_under(&set, line(eps), &loss, LossMethod::ColumnGeneration);
-            let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
+            let (la, lb) = (a.loss().unwrap(), b.loss().unwrap());
             assert_eq!(lb.method, LossMethod::ColumnGeneration);
             assert!(
                 (la.expected_loss - lb.expected_loss).abs() < 1e-8,
@@ -109,10 +109,10 @@ fn discrete_metric_is_ldp() {
     };
     for loss in [Loss::Hamming, Loss::Absolute] {
         let ldp = loss_design_under(&set, Notion::Ldp { epsilon: 0.7 }, &loss, LossMethod::Auto);
-        let want = ldp.loss.unwrap().expected_loss;
+        let want = ldp.loss().unwrap().expected_loss;
         for method in [LossMethod::Direct, LossMethod::ColumnGeneration] {
             let d = loss_design_under(&set, discrete.clone(), &loss, method);
-            let l = d.loss.unwrap();
+            let l = d.loss().unwrap();
             assert_eq!(l.method, method);
             assert!((l.expected_loss - want).abs() < 1e-9);
         }
@@ -128,7 +128,7 @@ fn discrete_metric_is_ldp() {
             })
             .solve()
             .unwrap()
-            .utility_value
+            .utility_value()
     };
     let (a, b) = (u(Notion::Ldp { epsilon: 0.7 }), u(discrete));
     assert!((a - b).abs() < 1e-9, "{a} vs {b}");
@@ -148,7 +148,7 @@ fn user_matrices() {
     };
     let a = loss_design_under(&set, matrix, &Loss::Absolute, LossMethod::Auto);
     let b = loss_design_under(&set, line(0.4), &Loss::Absolute, LossMethod::Auto);
-    let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
+    let (la, lb) = (a.loss().unwrap(), b.loss().unwrap());
     assert!((la.expected_loss - lb.expected_loss).abs() < 1e-9);
     // A star: input 0 at distance 1 from every other, the others 2 apart.
     let star: Vec<Vec<f64>> = (0..6)
@@ -167,15 +167,15 @@ fn user_matrices() {
         metric: Metric::from_rows(star).unwrap(),
     };
     let d = loss_design_under(&set, notion.clone(), &Loss::Hamming, LossMethod::Auto);
-    let l = d.loss.as_ref().unwrap();
-    assert!(d.certificate.levels.metric.unwrap() <= 0.6 + 1e-12);
+    let l = d.loss().unwrap();
+    assert!(d.certificate().levels.metric.unwrap() <= 0.6 + 1e-12);
     assert!(l.lower_bound <= l.expected_loss && l.expected_loss - l.lower_bound < 1e-9);
     let u = Problem::new(set.clone())
         .notion(notion)
         .utility(MapAccuracy)
         .solve()
         .unwrap();
-    assert!(u.certificate.levels.metric.unwrap() <= 0.6 + 1e-12);
+    assert!(u.certificate().levels.metric.unwrap() <= 0.6 + 1e-12);
 }
 
 /// Errors name the entry of a bad matrix, and the field of a misfit one.

@@ -46,13 +46,13 @@ fn ldp_hamming_uniform_is_randomized_response() {
         for method in [LossMethod::Direct, LossMethod::ColumnGeneration] {
             let d = solve(&set, Notion::Ldp { epsilon: eps }, Loss::Hamming, method);
             let want = (n as f64 - 1.0) / (eps.exp() + n as f64 - 1.0);
-            let got = d.loss.as_ref().unwrap().expected_loss;
+            let got = d.loss().unwrap().expected_loss;
             assert!(
                 (got - want).abs() < 1e-9,
                 "N={n} eps={eps}: {got} vs {want}"
             );
-            assert_eq!(d.status, DesignStatus::Optimal);
-            assert!(d.certificate.levels.ldp <= eps + 1e-12);
+            assert_eq!(d.status(), DesignStatus::Optimal);
+            assert!(d.certificate().levels.ldp <= eps + 1e-12);
         }
     }
 }
@@ -73,7 +73,7 @@ fn ldp_hamming_is_the_best_subset_randomized_response() {
             Loss::Hamming,
             LossMethod::Auto,
         );
-        let got = d.loss.as_ref().unwrap().expected_loss;
+        let got = d.loss().unwrap().expected_loss;
         assert!((got - want).abs() < 1e-9, "{got} vs {want}");
     }
 }
@@ -101,19 +101,19 @@ fn direct_lp_equals_column_generation() {
                 loss.clone(),
                 LossMethod::ColumnGeneration,
             );
-            let (la, lb) = (a.loss.unwrap(), b.loss.unwrap());
+            let (la, lb) = (a.loss().unwrap(), b.loss().unwrap());
             assert_eq!(la.method, LossMethod::Direct);
             assert_eq!(lb.method, LossMethod::ColumnGeneration);
             let msg = format!("{} {}", notion.label(), loss.name());
             assert!((la.expected_loss - lb.expected_loss).abs() < 1e-8, "{msg}");
             assert!(la.lower_bound <= lb.expected_loss + 1e-9, "{msg}");
             assert!(lb.lower_bound <= la.expected_loss + 1e-9, "{msg}");
-            assert_eq!(a.status, DesignStatus::Optimal, "{msg} {la:?}");
+            assert_eq!(a.status(), DesignStatus::Optimal, "{msg} {la:?}");
             assert_eq!(
-                b.status,
+                b.status(),
                 DesignStatus::Optimal,
                 "{msg} {lb:?} {:?}",
-                b.mechanism
+                b.mechanism()
             );
         }
     }
@@ -133,12 +133,12 @@ fn ball_designs_meet_their_levels_as_measured() {
         },
     ] {
         let d = solve(&set, notion.clone(), Loss::Absolute, LossMethod::Auto);
-        let l = d.loss.as_ref().unwrap();
+        let l = d.loss().unwrap();
         assert_eq!(l.method, LossMethod::Direct);
-        let levels = d.certificate.levels;
+        let levels = d.certificate().levels;
         assert!(levels.excess(&notion) <= 1e-12, "{}", notion.label());
         assert!(l.expected_loss >= l.lower_bound - 1e-9);
-        assert_eq!(d.notion, notion);
+        assert_eq!(*d.notion(), notion);
     }
 }
 
@@ -170,7 +170,7 @@ fn ldp_zero_is_the_best_constant_guess() {
         Loss::Hamming,
         LossMethod::Auto,
     );
-    assert!((d.loss.unwrap().expected_loss - 0.5).abs() < 1e-9);
+    assert!((d.loss().unwrap().expected_loss - 0.5).abs() < 1e-9);
 }
 
 /// Regression (found by the edges suite): under LIP over a polytope the LP's
@@ -199,7 +199,7 @@ fn noise_columns_are_dropped() {
         Loss::Hamming,
         LossMethod::Direct,
     );
-    assert!(d.certificate.levels.lip() <= 0.0415 + 1e-12);
+    assert!(d.certificate().levels.lip() <= 0.0415 + 1e-12);
 }
 
 /// The direct LP under LIP over a ball past Proposition 2 keeps the time
@@ -230,10 +230,10 @@ fn direct_lp_under_lip_stops_at_the_time_limit() {
             .settings(settings.clone())
             .solve()
             .unwrap();
-        assert_eq!(d.status, DesignStatus::TimeLimit, "{notion:?}");
-        let excess = NotionLevels::measure_notion(&d.mechanism, &set, &notion).excess(&notion);
+        assert_eq!(d.status(), DesignStatus::TimeLimit, "{notion:?}");
+        let excess = NotionLevels::measure_notion(d.mechanism(), &set, &notion).excess(&notion);
         assert!(excess <= 1e-12, "{notion:?}: {excess}");
-        let loss = d.loss.as_ref().unwrap();
+        let loss = d.loss().unwrap();
         assert!(loss.lower_bound <= loss.expected_loss, "{notion:?}");
         // The constant guess loses 1 - max p; a structured baseline only less.
         let p = set.reference();

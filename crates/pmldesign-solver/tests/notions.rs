@@ -124,11 +124,11 @@ fn binary_optimal_ldp_is_randomized_response() {
             // MAP accuracy is piecewise linear and can tie with the constant
             // mechanism (a skewed prior): only its value is pinned.
             assert!(
-                name == "map" || same_up_to_column_order(d.mechanism.matrix(), rr.matrix(), 1e-9),
+                name == "map" || same_up_to_column_order(d.mechanism().matrix(), rr.matrix(), 1e-9),
                 "case {case} {name}: {:?}",
-                d.mechanism.matrix()
+                d.mechanism().matrix()
             );
-            assert_abs_diff_eq!(d.utility_value, u.value(&rr, p.masses()), epsilon = 1e-10);
+            assert_abs_diff_eq!(d.utility_value(), u.value(&rr, p.masses()), epsilon = 1e-10);
         }
     }
 }
@@ -147,10 +147,10 @@ fn optimal_ldp_never_below_randomized_response() {
         let d =
             design_notion(&set, &Notion::Ldp { epsilon: eps }, u.as_ref(), &settings()).unwrap();
         assert!(
-            d.utility_value >= u.value(&rr, p.masses()) - 1e-10,
+            d.utility_value() >= u.value(&rr, p.masses()) - 1e-10,
             "case {case} {name}"
         );
-        assert!(d.certificate.levels.ldp <= eps + 1e-10);
+        assert!(d.certificate().levels.ldp <= eps + 1e-10);
     }
 }
 
@@ -177,8 +177,8 @@ fn uniform_four_small_eps_binary_mechanism_beats_randomized_response() {
             bin > rr * (1.0 + 1e-3),
             "eps {eps}: binary {bin} vs RR {rr}"
         );
-        assert!(d.utility_value >= bin - 1e-12, "eps {eps}");
-        assert!(d.utility_value > rr * (1.0 + 1e-3), "eps {eps}");
+        assert!(d.utility_value() >= bin - 1e-12, "eps {eps}");
+        assert!(d.utility_value() > rr * (1.0 + 1e-3), "eps {eps}");
     }
 }
 
@@ -233,11 +233,11 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
             &settings(),
         )
         .unwrap();
-        assert_abs_diff_eq!(a.utility_value, b.utility_value, epsilon = 1e-10);
+        assert_abs_diff_eq!(a.utility_value(), b.utility_value(), epsilon = 1e-10);
         let closed = high_privacy(&p, eps_u).unwrap();
         // MAP can tie between vertices: value only (checked above).
         assert!(
-            name == "map" || same_up_to_column_order(a.mechanism.matrix(), closed.matrix(), 1e-9)
+            name == "map" || same_up_to_column_order(a.mechanism().matrix(), closed.matrix(), 1e-9)
         );
     }
     // Below eps*_l the ALIP polytope is strictly smaller: the extremal mechanism
@@ -258,7 +258,7 @@ fn corollary_5_alip_equals_pml_in_high_privacy() {
     )
     .unwrap();
     let pml = design_notion(&set, &Notion::Pml { epsilon: eps_u }, &mi, &settings()).unwrap();
-    assert!(tight.utility_value < pml.utility_value - 1e-9);
+    assert!(tight.utility_value() < pml.utility_value() - 1e-9);
 }
 
 #[test]
@@ -280,20 +280,20 @@ fn every_notion_certifies_by_measurement() {
         let name = BUILTIN_NAMES[case % 5];
         let u = builtin(name).unwrap();
         let d = design_notion(&set, &notion, u.as_ref(), &settings()).unwrap();
-        assert_eq!(d.notion, notion);
+        assert_eq!(*d.notion(), notion);
         // Re-measure independently of the certificate.
-        let levels = NotionLevels::measure(&d.mechanism, &set);
-        assert_eq!(levels, d.certificate.levels);
+        let levels = NotionLevels::measure(d.mechanism(), &set);
+        assert_eq!(levels, d.certificate().levels);
         assert!(
             levels.excess(&notion) <= 1e-10,
             "case {case} {notion:?}: {levels:?}"
         );
-        assert!(d.certificate.upper_bound >= d.utility_value - 1e-9);
-        if d.status == DesignStatus::Optimal {
-            assert!(d.certificate.is_optimal());
+        assert!(d.certificate().upper_bound >= d.utility_value() - 1e-9);
+        if d.status() == DesignStatus::Optimal {
+            assert!(d.certificate().is_optimal());
         }
         if let UncertaintySet::Known { prior, .. } = &set {
-            let (l, up) = measures::alip_parameters(&d.mechanism, prior);
+            let (l, up) = measures::alip_parameters(d.mechanism(), prior);
             assert!(l == levels.pmc || (l - levels.pmc).abs() <= 1e-12);
             assert_abs_diff_eq!(up, levels.pml, epsilon = 1e-12);
         }
@@ -325,10 +325,10 @@ fn intersection_pml_ball_and_pmc_estimate() {
     assert!(w.max_row_sum_error() <= 1e-12);
     let alone = |c: &Constraint| design_notion(&c.set, &c.notion, &mi, &settings()).unwrap();
     let (a, b) = (alone(&pml), alone(&pmc));
-    assert!(both.utility_value <= a.utility_value + 1e-10);
-    assert!(both.utility_value <= b.utility_value + 1e-10);
+    assert!(both.utility_value <= a.utility_value() + 1e-10);
+    assert!(both.utility_value <= b.utility_value() + 1e-10);
     // Both constraints bind here: the intersection is strictly worse than each.
-    assert!(both.utility_value < a.utility_value.min(b.utility_value) - 1e-6);
+    assert!(both.utility_value < a.utility_value().min(b.utility_value()) - 1e-6);
     // The same cone through the generic path gives the same optimum.
     let cone = ColumnCone::intersection(vec![
         ColumnCone::pml(&ball, 0.6).unwrap(),
@@ -370,16 +370,16 @@ fn large_eps_is_not_an_error_under_any_notion() {
                 .unwrap_or_else(|e| panic!("{notion:?}: {e}"));
             assert!(
                 matches!(
-                    d.status,
+                    d.status(),
                     DesignStatus::Optimal | DesignStatus::NoPrivacyNeeded
                 ),
                 "{notion:?}: {:?}",
-                d.status
+                d.status()
             );
             assert!(
-                (d.utility_value - identity).abs() <= 1e-9,
+                (d.utility_value() - identity).abs() <= 1e-9,
                 "{notion:?}: {} vs the identity's {identity}",
-                d.utility_value
+                d.utility_value()
             );
         }
     }

@@ -46,17 +46,17 @@ fn inner_and_outer_bracket_the_exact_optimum() {
                     )
                     .unwrap();
                 let inner = u.value(&opt.mechanism, p.masses());
-                let scale = 1.0 + exact.utility_value.abs();
+                let scale = 1.0 + exact.utility_value().abs();
                 assert!(
-                    inner <= exact.utility_value + 1e-9 * scale,
+                    inner <= exact.utility_value() + 1e-9 * scale,
                     "{name} n={n}: inner {inner} above exact {}",
-                    exact.utility_value
+                    exact.utility_value()
                 );
                 assert!(
-                    opt.upper_bound >= exact.utility_value - 1e-9 * scale,
+                    opt.upper_bound >= exact.utility_value() - 1e-9 * scale,
                     "{name} n={n}: outer {} below exact {}",
                     opt.upper_bound,
-                    exact.utility_value
+                    exact.utility_value()
                 );
                 assert!(set.worst_case_pml(&opt.mechanism) <= eps + 1e-10);
             }
@@ -87,16 +87,16 @@ fn exact_designs_past_proposition_2_match_enumeration() {
             };
             let (bb, reference) = (solve(PricingMethod::Auto), solve(PricingMethod::Enumerate));
             let ctx = format!("{name} n={n} beta={beta} eps={eps}");
-            assert_eq!(bb.pricing, Route::BranchAndBound, "{ctx}");
-            assert_eq!(bb.status, DesignStatus::Optimal, "{ctx}");
-            let scale = 1.0 + reference.utility_value.abs();
+            assert_eq!(bb.route(), Route::BranchAndBound, "{ctx}");
+            assert_eq!(bb.status(), DesignStatus::Optimal, "{ctx}");
+            let scale = 1.0 + reference.utility_value().abs();
             assert!(
-                (bb.utility_value - reference.utility_value).abs() <= 1e-9 * scale,
+                (bb.utility_value() - reference.utility_value()).abs() <= 1e-9 * scale,
                 "{ctx}: branch and bound {} enumeration {}",
-                bb.utility_value,
-                reference.utility_value
+                bb.utility_value(),
+                reference.utility_value()
             );
-            assert!(bb.certificate.worst_case_pml <= eps + 1e-12, "{ctx}");
+            assert!(bb.certificate().worst_case_pml <= eps + 1e-12, "{ctx}");
         }
     }
 }
@@ -115,19 +115,19 @@ fn designs_past_proposition_2_at_sixteen_symbols() {
             .boxed_utility(builtin(name).unwrap())
             .solve()
             .unwrap();
-        assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10, "{name}");
-        assert!(d.certificate.gap >= 0.0, "{name}");
+        assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10, "{name}");
+        assert!(d.certificate().gap >= 0.0, "{name}");
         if EXACT.contains(&name) {
-            assert_eq!(d.pricing, Route::BranchAndBound, "{name}");
-            assert_eq!(d.status, DesignStatus::Optimal, "{name}");
+            assert_eq!(d.route(), Route::BranchAndBound, "{name}");
+            assert_eq!(d.status(), DesignStatus::Optimal, "{name}");
         } else {
-            assert_eq!(d.pricing, Route::BranchAndBoundInnerOuter, "{name}");
+            assert_eq!(d.route(), Route::BranchAndBoundInnerOuter, "{name}");
         }
-        if d.status == DesignStatus::Optimal {
-            assert!(d.certificate.gap <= 1e-9 * d.utility_value.abs().max(1e-6));
+        if d.status() == DesignStatus::Optimal {
+            assert!(d.certificate().gap <= 1e-9 * d.utility_value().abs().max(1e-6));
         }
         assert!(
-            d.utility_value >= d.baselines.pml_calibrated.utility - 1e-9,
+            d.utility_value() >= d.baselines().pml_calibrated.utility - 1e-9,
             "{name}"
         );
     }
@@ -154,16 +154,16 @@ fn hamming_loss_past_proposition_2_at_forty_symbols() {
             .unwrap()
     };
     let (exact, bracket) = (solve(LossMethod::Auto), solve(LossMethod::InnerOuter));
-    let (l, b) = (exact.loss.as_ref().unwrap(), bracket.loss.as_ref().unwrap());
+    let (l, b) = (exact.loss().unwrap(), bracket.loss().unwrap());
     assert_eq!(l.method, LossMethod::ColumnGeneration);
-    assert_eq!(exact.status, DesignStatus::Optimal);
+    assert_eq!(exact.status(), DesignStatus::Optimal);
     assert_eq!(b.method, LossMethod::InnerOuter);
     assert!(l.lower_bound <= l.expected_loss + 1e-12);
     assert!(l.expected_loss <= b.expected_loss + 1e-9);
     assert!(b.lower_bound <= l.lower_bound + 1e-9);
     for d in [&exact, &bracket] {
-        assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);
-        assert!(-d.utility_value <= d.baselines.pml_calibrated.utility.abs() + 1e-9);
+        assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10);
+        assert!(-d.utility_value() <= d.baselines().pml_calibrated.utility.abs() + 1e-9);
     }
 }
 
@@ -180,17 +180,17 @@ fn exact_ball_losses_match_the_vertex_lp() {
                 solve(LossMethod::ColumnGeneration),
                 solve(LossMethod::Direct),
             );
-            let (a, b) = (cg.loss.as_ref().unwrap(), direct.loss.as_ref().unwrap());
+            let (a, b) = (cg.loss().unwrap(), direct.loss().unwrap());
             let ctx = format!("n={n} {loss:?}");
             assert_eq!(a.method, LossMethod::ColumnGeneration, "{ctx}");
-            assert_eq!(cg.status, DesignStatus::Optimal, "{ctx}");
+            assert_eq!(cg.status(), DesignStatus::Optimal, "{ctx}");
             assert!(
                 (a.expected_loss - b.expected_loss).abs() <= 1e-8,
                 "{ctx}: column generation {} direct {}",
                 a.expected_loss,
                 b.expected_loss
             );
-            assert!(cg.certificate.worst_case_pml <= eps + 1e-12, "{ctx}");
+            assert!(cg.certificate().worst_case_pml <= eps + 1e-12, "{ctx}");
         }
     }
 }
@@ -222,22 +222,25 @@ fn sample_designs_agree(counts: &[u64], eps: f64, delta: f64) -> Result<(), Stri
         (&bb, Route::BranchAndBound),
         (&reference, Route::Enumeration),
     ] {
-        let solved = matches!(d.status, DesignStatus::Optimal | DesignStatus::GapLimit);
-        if d.pricing != pricing || !solved || d.certificate.gap > 1e-9 {
+        let solved = matches!(d.status(), DesignStatus::Optimal | DesignStatus::GapLimit);
+        if d.route() != pricing || !solved || d.certificate().gap > 1e-9 {
             return Err(format!(
                 "{ctx}: {} {:?}, gap {:e}",
-                d.pricing, d.status, d.certificate.gap
+                d.route(),
+                d.status(),
+                d.certificate().gap
             ));
         }
     }
-    if (bb.utility_value - reference.utility_value).abs() > 1e-9 {
+    if (bb.utility_value() - reference.utility_value()).abs() > 1e-9 {
         return Err(format!(
             "{ctx}: branch and bound {:?}, enumeration {:?}",
-            bb.utility_value, reference.utility_value
+            bb.utility_value(),
+            reference.utility_value()
         ));
     }
-    if bb.certificate.worst_case_pml > eps + 1e-12 {
-        return Err(format!("{ctx}: leaks {}", bb.certificate.worst_case_pml));
+    if bb.certificate().worst_case_pml > eps + 1e-12 {
+        return Err(format!("{ctx}: leaks {}", bb.certificate().worst_case_pml));
     }
     Ok(())
 }
@@ -260,9 +263,9 @@ fn counts_with_unobserved_categories_design_like_enumeration() {
         sample_designs_agree(&counts, 1.0, 1e-6).unwrap();
         let sample = Sample::from_counts(&counts, 1e-6).unwrap();
         let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
-        assert_eq!(d.status, DesignStatus::Optimal, "{counts:?}");
+        assert_eq!(d.status(), DesignStatus::Optimal, "{counts:?}");
         assert!(
-            (d.utility_value - 0.1232844595018878).abs() <= 1e-9,
+            (d.utility_value() - 0.1232844595018878).abs() <= 1e-9,
             "{counts:?}"
         );
     }
@@ -285,17 +288,17 @@ fn seeded_designs_around_unobserved_categories_are_optimal() {
     ];
     let sample = Sample::from_counts(&counts, 1e-6).unwrap();
     let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
-    assert_eq!(d.status, DesignStatus::Optimal);
-    assert!(d.certificate.gap <= 1e-9, "gap {:e}", d.certificate.gap);
-    assert!(d.certificate.worst_case_pml <= 1.0 + 1e-12);
-    let best_seed = (d.baselines.structured.iter())
+    assert_eq!(d.status(), DesignStatus::Optimal);
+    assert!(d.certificate().gap <= 1e-9, "gap {:e}", d.certificate().gap);
+    assert!(d.certificate().worst_case_pml <= 1.0 + 1e-12);
+    let best_seed = (d.baselines().structured.iter())
         .map(|b| b.utility)
         .fold(0.0, f64::max);
     assert!(best_seed < 0.92, "{best_seed}");
     assert!(
-        (d.utility_value - 0.9775249174).abs() <= 1e-8,
+        (d.utility_value() - 0.9775249174).abs() <= 1e-8,
         "{}",
-        d.utility_value
+        d.utility_value()
     );
 }
 

@@ -513,22 +513,22 @@ fn enumerate_settings() -> Settings {
 /// Both designs optimal, by the pricing each was asked for, of equal utility.
 fn assert_same_design(auto: &Design, reference: &Design, ctx: &str) {
     assert_eq!(
-        auto.status,
+        auto.status(),
         DesignStatus::Optimal,
         "{ctx}: branch and bound"
     );
     assert_eq!(
-        reference.status,
+        reference.status(),
         DesignStatus::Optimal,
         "{ctx}: enumeration"
     );
-    assert_eq!(auto.pricing, Route::BranchAndBound, "{ctx}");
-    assert_eq!(reference.pricing, Route::Enumeration, "{ctx}");
+    assert_eq!(auto.route(), Route::BranchAndBound, "{ctx}");
+    assert_eq!(reference.route(), Route::Enumeration, "{ctx}");
     assert!(
-        (auto.utility_value - reference.utility_value).abs() <= 1e-9,
+        (auto.utility_value() - reference.utility_value()).abs() <= 1e-9,
         "{ctx}: branch and bound {:?}, enumeration {:?}",
-        auto.utility_value,
-        reference.utility_value
+        auto.utility_value(),
+        reference.utility_value()
     );
 }
 
@@ -610,21 +610,21 @@ fn branch_and_bound_has_no_alphabet_limit() {
     .unwrap();
     let ctx = format!("N = 40, prior {:?}, eps = ln 2", p.masses().to_vec());
     assert!(
-        matches!(d.status, DesignStatus::Optimal | DesignStatus::GapLimit),
+        matches!(d.status(), DesignStatus::Optimal | DesignStatus::GapLimit),
         "{ctx}: status {:?}",
-        d.status
+        d.status()
     );
-    assert_eq!(d.pricing, Route::BranchAndBound, "{ctx}");
+    assert_eq!(d.route(), Route::BranchAndBound, "{ctx}");
     assert!(
-        d.certificate.worst_case_pml <= eps + 1e-10,
+        d.certificate().worst_case_pml <= eps + 1e-10,
         "{ctx}: worst-case PML {:?}",
-        d.certificate.worst_case_pml
+        d.certificate().worst_case_pml
     );
     // I(X; Y) <= eps for every eps-PML mechanism.
     assert!(
-        d.utility_value <= eps,
+        d.utility_value() <= eps,
         "{ctx}: I(X;Y) = {:?} > eps",
-        d.utility_value
+        d.utility_value()
     );
 }
 

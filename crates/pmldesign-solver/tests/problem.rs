@@ -20,11 +20,11 @@ fn example_1_through_the_builder() {
         .labels(vec!["a".into(), "b".into(), "c".into(), "d".into()])
         .solve()
         .unwrap();
-    assert_eq!(d.status, DesignStatus::Optimal);
-    assert_eq!(d.labels, ["a", "b", "c", "d"]);
-    assert_eq!(d.outputs, ["y1", "y2", "y3", "y4"]);
-    assert!(d.certificate.worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
-    assert!(d.mechanism.matrix().is_standard_layout());
+    assert_eq!(d.status(), DesignStatus::Optimal);
+    assert_eq!(d.labels(), ["a", "b", "c", "d"]);
+    assert_eq!(d.outputs(), ["y1", "y2", "y3", "y4"]);
+    assert!(d.certificate().worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+    assert!(d.mechanism().matrix().is_standard_layout());
 }
 
 /// A design serialises to JSON and reads back equal, certificate included.
@@ -41,19 +41,19 @@ fn designs_round_trip_through_json() {
             .unwrap();
         let json = serde_json::to_string(&d).unwrap();
         let back: Design = serde_json::from_str(&json).unwrap();
-        assert_eq!(back.mechanism, d.mechanism);
-        assert_eq!(back.labels, d.labels);
-        assert_eq!(back.notion, d.notion);
-        assert_eq!(back.uncertainty, d.uncertainty);
-        assert_eq!(back.status, d.status);
+        assert_eq!(back.mechanism(), d.mechanism());
+        assert_eq!(back.labels(), d.labels());
+        assert_eq!(back.notion(), d.notion());
+        assert_eq!(back.uncertainty(), d.uncertainty());
+        assert_eq!(back.status(), d.status());
         assert_eq!(
-            back.certificate.worst_case_pml,
-            d.certificate.worst_case_pml
+            back.certificate().worst_case_pml,
+            d.certificate().worst_case_pml
         );
-        assert_eq!(back.certificate.levels.pmc, d.certificate.levels.pmc);
+        assert_eq!(back.certificate().levels.pmc, d.certificate().levels.pmc);
         assert_eq!(
-            back.baselines.same_ldp.ldp_epsilon,
-            d.baselines.same_ldp.ldp_epsilon
+            back.baselines().same_ldp.ldp_epsilon,
+            d.baselines().same_ldp.ldp_epsilon
         );
         assert_eq!(serde_json::to_string(&back).unwrap(), json);
     }
@@ -80,16 +80,16 @@ fn loss_from_a_sample_is_a_design() {
         .loss(Loss::Hamming)
         .solve()
         .unwrap();
-    let l = d.loss.as_ref().unwrap();
+    let l = d.loss().unwrap();
     assert!(l.expected_loss >= l.lower_bound - 1e-9);
-    assert_eq!(d.utility_value, -l.expected_loss);
-    assert_eq!(d.outputs, d.labels);
+    assert_eq!(d.utility_value(), -l.expected_loss);
+    assert_eq!(d.outputs(), d.labels());
     assert!(l.dual.is_some(), "the LP's dual travels with the design");
-    let g = d.guarantee.as_ref().unwrap();
+    let g = d.guarantee().unwrap();
     assert_eq!(g.samples, 1000);
-    assert!(d.certificate.worst_case_pml <= 1.0 + 1e-10);
+    assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10);
     let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
-    assert_eq!(back.loss, d.loss);
+    assert_eq!(back.loss(), d.loss());
 }
 
 /// Bad problems fail with one-line errors naming the field.
@@ -155,8 +155,8 @@ fn an_interrupt_returns_a_certified_mechanism() {
         .solve()
         .unwrap();
     assert_eq!(passes, 1);
-    assert!(d.certificate.worst_case_pml <= 0.5 + 1e-10);
-    assert!(d.certificate.gap >= 0.0);
+    assert!(d.certificate().worst_case_pml <= 0.5 + 1e-10);
+    assert!(d.certificate().gap >= 0.0);
 }
 
 /// `solve()` fills what `pml design` shows beside the design: the envelope at
@@ -166,21 +166,21 @@ fn an_interrupt_returns_a_certified_mechanism() {
 fn a_solved_design_states_its_envelope_and_estimation() {
     let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
     let d = Problem::new(set.clone()).epsilon(1.0).solve().unwrap();
-    assert_eq!(d.envelope.as_ref().unwrap().delta, 0.05);
-    assert!(d.estimation.is_some());
+    assert_eq!(d.envelope().unwrap().delta, 0.05);
+    assert!(d.estimation().is_some());
     let at = Problem::new(set.clone())
         .epsilon(1.0)
         .envelope_delta(0.1)
         .solve()
         .unwrap();
-    assert_eq!(at.envelope.as_ref().unwrap().delta, 0.1);
+    assert_eq!(at.envelope().unwrap().delta, 0.1);
     let bare = Problem::new(set.clone())
         .epsilon(1.0)
         .bare()
         .solve()
         .unwrap();
-    assert!(bare.envelope.is_none() && bare.estimation.is_none());
-    assert_eq!(bare.mechanism, d.mechanism);
+    assert!(bare.envelope().is_none() && bare.estimation().is_none());
+    assert_eq!(bare.mechanism(), d.mechanism());
     let e = Problem::new(set)
         .epsilon(1.0)
         .envelope_delta(1.5)

@@ -317,11 +317,11 @@ fn released_through(r: &RecordDesign, rows: f64) -> Vec<(Vec<String>, u64)> {
     let (a, b) = (&r.designs[0], &r.designs[1]);
     let total: u64 = r.sample.tuples().iter().map(|(_, n)| n).sum();
     let mut out = Vec::new();
-    for (ya, la) in a.outputs.iter().enumerate() {
-        for (yb, lb) in b.outputs.iter().enumerate() {
+    for (ya, la) in a.outputs().iter().enumerate() {
+        for (yb, lb) in b.outputs().iter().enumerate() {
             let q: f64 = (r.sample.tuples().iter())
                 .map(|(t, n)| {
-                    let (wa, wb) = (a.mechanism.matrix(), b.mechanism.matrix());
+                    let (wa, wb) = (a.mechanism().matrix(), b.mechanism().matrix());
                     *n as f64 / total as f64 * wa[[t[0], ya]] * wb[[t[1], yb]]
                 })
                 .sum();
@@ -415,8 +415,8 @@ fn a_spent_time_limit_bounds_the_whole_record() {
     for d in &r.designs {
         // A column this small may be proven optimal within its millisecond.
         let stopped = [DesignStatus::TimeLimit, DesignStatus::Optimal];
-        assert!(stopped.contains(&d.status), "{:?}", d.status);
-        assert!(d.certificate.worst_case_pml <= 0.5 + 1e-12);
+        assert!(stopped.contains(&d.status()), "{:?}", d.status());
+        assert!(d.certificate().worst_case_pml <= 0.5 + 1e-12);
     }
     assert!(r.leakage_about_record.unwrap() <= 1.0 + 1e-12);
 }

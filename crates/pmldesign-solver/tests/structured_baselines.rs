@@ -142,14 +142,14 @@ fn a_design_stopped_at_once_is_never_below_a_baseline() {
                     .settings(settings.clone())
                     .solve()
                     .unwrap();
-                let best = d.baselines.structured.iter().map(|b| b.utility);
+                let best = d.baselines().structured.iter().map(|b| b.utility);
                 let best = best.fold(f64::NEG_INFINITY, f64::max);
                 assert!(
-                    d.utility_value >= best,
+                    d.utility_value() >= best,
                     "{notion:?} n={n}: {} < {best}",
-                    d.utility_value
+                    d.utility_value()
                 );
-                assert!(d.certificate.upper_bound >= d.utility_value - 1e-9);
+                assert!(d.certificate().upper_bound >= d.utility_value() - 1e-9);
             }
             let d = Problem::new(set.clone())
                 .epsilon(0.9)
@@ -157,16 +157,16 @@ fn a_design_stopped_at_once_is_never_below_a_baseline() {
                 .settings(settings.clone())
                 .solve()
                 .unwrap();
-            for b in &d.baselines.structured {
+            for b in &d.baselines().structured {
                 assert!(
-                    d.utility_value >= b.utility,
+                    d.utility_value() >= b.utility,
                     "absolute loss n={n}: {}",
                     b.label()
                 );
                 assert_eq!(b.mechanism.outputs(), n, "a loss baseline releases guesses");
             }
             let constant = d
-                .baselines
+                .baselines()
                 .structured
                 .iter()
                 .any(|b| b.family == Family::ConstantGuess);
@@ -198,18 +198,22 @@ fn the_boxed_master_proves_its_optimum() {
         };
         let d = solve().unwrap();
         let done = [DesignStatus::Optimal, DesignStatus::GapLimit];
-        assert!(done.contains(&d.status), "set {k}: {:?}", d.status);
-        assert!(d.certificate.upper_bound - d.utility_value <= gap * d.utility_value);
-        let best = d.baselines.structured.iter().map(|b| b.utility);
+        assert!(done.contains(&d.status()), "set {k}: {:?}", d.status());
+        assert!(d.certificate().upper_bound - d.utility_value() <= gap * d.utility_value());
+        let best = d.baselines().structured.iter().map(|b| b.utility);
         let best = best.fold(f64::NEG_INFINITY, f64::max);
         assert!(
             best >= 0.95 * 0.9,
             "set {k}: the box is on above 95 % of eps"
         );
-        assert!(d.utility_value >= best, "set {k}");
+        assert!(d.utility_value() >= best, "set {k}");
         if k == 0 {
             // Many small masses: the optimum is eps to 1e-6 (docs/theory.md §5b).
-            assert!(d.utility_value >= 0.9 * (1.0 - 1e-6), "{}", d.utility_value);
+            assert!(
+                d.utility_value() >= 0.9 * (1.0 - 1e-6),
+                "{}",
+                d.utility_value()
+            );
             assert!(crate::common::same_at_1_and_2_threads(solve));
         }
     }
@@ -225,12 +229,12 @@ fn stated_baselines_are_re_derived_when_read() {
         .utility(mi())
         .solve()
         .unwrap();
-    assert!(!d.baselines.structured.is_empty());
+    assert!(!d.baselines().structured.is_empty());
     let json = serde_json::to_string(&d).unwrap();
     let back: pmldesign_solver::Design = serde_json::from_str(&json).unwrap();
     assert_eq!(
-        back.baselines.structured.len(),
-        d.baselines.structured.len()
+        back.baselines().structured.len(),
+        d.baselines().structured.len()
     );
     let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let u = &mut v["baselines"]["structured"][0]["utility"];

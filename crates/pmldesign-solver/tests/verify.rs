@@ -112,7 +112,7 @@ fn genuine_designs_verify() {
             .unwrap_or_else(|e| panic!("{notion:?} {u}: {e}"));
         assert_eq!(v.repricing, how, "{notion:?} {u}");
         assert!(
-            v.proven_bound <= d.certificate.upper_bound + 1e-9,
+            v.proven_bound <= d.certificate().upper_bound + 1e-9,
             "{notion:?} {u}"
         );
     }
@@ -145,7 +145,7 @@ fn genuine_loss_designs_verify() {
         let v = read(stored(&d))
             .verify()
             .unwrap_or_else(|e| panic!("{loss:?} {method:?}: {e}"));
-        assert!(-v.proven_bound <= d.loss.as_ref().unwrap().lower_bound + 1e-9 || eps == 0.0);
+        assert!(-v.proven_bound <= d.loss().unwrap().lower_bound + 1e-9 || eps == 0.0);
     }
 }
 
@@ -367,7 +367,7 @@ fn the_schema_is_strict_and_versioned() {
     assert!(e.contains("format_version") && e.contains('7'), "{e}");
     let mut v = good.clone();
     v["provenance"]["tool"] = json!("someone else's tool");
-    assert_eq!(read(v).provenance.unwrap().tool, "someone else's tool");
+    assert_eq!(read(v).provenance().unwrap().tool, "someone else's tool");
     let mut v = good;
     v["format_version"] = json!(2);
     v.as_object_mut().unwrap().remove("provenance");
@@ -385,7 +385,7 @@ fn a_small_gap_edited_to_optimal_is_refused() {
     let p: Vec<f64> = (1..=12).map(|k| k as f64).collect();
     let set = UncertaintySet::known(Prior::normalised(p).unwrap());
     let d = Problem::new(set).epsilon(0.01).solve().unwrap();
-    let u = d.certificate.utility_value;
+    let u = d.certificate().utility_value;
     let weaker = 1e-7 * u;
     assert!(weaker < 1e-9 * (1.0 + u), "{u:e}");
     // A valid but weaker dual: raising one lambda lowers every reduced cost.
@@ -575,15 +575,15 @@ fn a_gap_limited_design_over_a_large_ball_reads_back() {
         .solve()
         .unwrap();
     assert!(
-        d.certificate.gap > 1e-6,
+        d.certificate().gap > 1e-6,
         "stopped at the gap: {}",
-        d.certificate.gap
+        d.certificate().gap
     );
     let back = read(stored(&d));
-    assert_eq!(back.mechanism, d.mechanism);
+    assert_eq!(back.mechanism(), d.mechanism());
     // Claiming a smaller reduced cost than its dual proves is still refused.
     let mut forged = stored(&d);
-    let lambda: f64 = d.certificate.dual.as_ref().unwrap().lambda.iter().sum();
+    let lambda: f64 = d.certificate().dual.as_ref().unwrap().lambda.iter().sum();
     forged["certificate"]["dual"]["max_reduced_cost"] = json!(1e-9);
     forged["certificate"]["dual"]["bound"] = json!(lambda + 1e-9);
     refused(forged, "certificate");
@@ -605,12 +605,12 @@ fn randomized_response_matrices_are_left_out_and_rederived() {
     }
     let back = read(v.clone());
     assert_eq!(
-        back.baselines.same_ldp.mechanism,
-        d.baselines.same_ldp.mechanism
+        back.baselines().same_ldp.mechanism,
+        d.baselines().same_ldp.mechanism
     );
     // An older file with the matrix: compared with the re-derivation.
     let mut old = v.clone();
-    let matrix = serde_json::to_value(&d.baselines.same_ldp.mechanism).unwrap();
+    let matrix = serde_json::to_value(&d.baselines().same_ldp.mechanism).unwrap();
     old["baselines"]["randomized_response"]["same_ldp"]["mechanism"] = matrix.clone();
     assert!(serde_json::from_value::<Design>(old.clone()).is_ok());
     // Row 0 still sums to 1, but the diagonal moved.
@@ -639,8 +639,8 @@ fn a_huge_level_reads_back() {
         let v = stored(&d);
         assert!(v["exp_epsilon"].is_null(), "{notion:?}");
         let back = read(v);
-        assert_eq!(back.mechanism, d.mechanism, "{notion:?}");
-        assert_eq!(back.epsilon, 800.0);
+        assert_eq!(back.mechanism(), d.mechanism(), "{notion:?}");
+        assert_eq!(back.epsilon(), 800.0);
     }
 }
 
@@ -659,12 +659,12 @@ fn a_design_without_a_proven_bound_reads_back() {
     v["status"] = json!("time_limit");
     v["note"] = json!(format!(
         "the time limit stopped the search after {} pricing passes: the mechanism is valid and certified private, and no upper bound on the optimal utility was proven yet",
-        d.iterations
+        d.iterations()
     ));
     let back = read(v);
-    assert_eq!(back.certificate.upper_bound, f64::INFINITY);
-    assert_eq!(back.certificate.gap, f64::INFINITY);
-    assert_eq!(back.mechanism, d.mechanism);
+    assert_eq!(back.certificate().upper_bound, f64::INFINITY);
+    assert_eq!(back.certificate().gap, f64::INFINITY);
+    assert_eq!(back.mechanism(), d.mechanism());
     let json = serde_json::to_value(&back).unwrap();
     assert!(json["certificate"]["upper_bound"].is_null());
     // Optimal with no bound is a contradiction, refused naming the status.
@@ -689,17 +689,17 @@ fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
         .settings(settings)
         .solve()
         .unwrap();
-    assert_eq!(d.pricing, Route::Baseline);
-    assert!(d.certificate.dual.is_none() && d.certificate.upper_bound.is_finite());
-    let best = d.baselines.structured.iter().map(|b| b.utility);
-    assert_eq!(best.fold(f64::NEG_INFINITY, f64::max), d.utility_value);
+    assert_eq!(d.route(), Route::Baseline);
+    assert!(d.certificate().dual.is_none() && d.certificate().upper_bound.is_finite());
+    let best = d.baselines().structured.iter().map(|b| b.utility);
+    assert_eq!(best.fold(f64::NEG_INFINITY, f64::max), d.utility_value());
     let v = stored(&d);
     let stated = v["baselines"]["structured"].as_array().unwrap();
     let left_out = |b: &Value| b.get("mechanism").is_none();
     assert!(stated.iter().any(left_out) && !stated.iter().all(left_out));
     let back = read(v);
     back.verify().unwrap();
-    assert!(back.baselines.structured.iter().all(|b| b.has_matrix()));
+    assert!(back.baselines().structured.iter().all(|b| b.has_matrix()));
 }
 
 /// Designs by blocks stopped by the clock (N = 400, eps-PML): whichever route
@@ -718,15 +718,15 @@ fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
             .settings(settings)
             .solve()
             .unwrap();
-        let best = d.baselines.structured.iter().map(|b| b.utility);
+        let best = d.baselines().structured.iter().map(|b| b.utility);
         let best = best.fold(f64::NEG_INFINITY, f64::max);
-        let ctx = format!("{ms} ms, {}: I = {}", d.pricing, d.utility_value);
-        assert!(d.utility_value >= best, "{ctx} < best baseline {best}");
-        if d.utility_value == best {
-            assert_eq!(d.pricing, Route::Baseline, "{ctx}");
+        let ctx = format!("{ms} ms, {}: I = {}", d.route(), d.utility_value());
+        assert!(d.utility_value() >= best, "{ctx} < best baseline {best}");
+        if d.utility_value() == best {
+            assert_eq!(d.route(), Route::Baseline, "{ctx}");
         }
-        assert!(d.utility_value <= d.certificate.upper_bound, "{ctx}");
-        assert!(d.certificate.upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
+        assert!(d.utility_value() <= d.certificate().upper_bound, "{ctx}");
+        assert!(d.certificate().upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
         read(stored(&d)).verify().unwrap();
     }
 }

@@ -8,7 +8,7 @@ use pmldesign_solver::{Design, Problem, Sample};
 /// PML of `design` at `prior` (max over every input: a mass near 0 still counts in
 /// the ball), by hand.
 fn pml_at(design: &Design, prior: &[f64]) -> f64 {
-    let w = design.mechanism.matrix();
+    let w = design.mechanism().matrix();
     (0..w.ncols())
         .filter_map(|y| {
             let q: f64 = (0..w.nrows()).map(|x| prior[x] * w[[x, y]]).sum();
@@ -31,11 +31,11 @@ fn estimates_with_zeros_are_protected_over_the_whole_ball() {
             let sample = Sample::from_counts(counts, delta).unwrap();
             let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
             assert!(
-                d.certificate.worst_case_pml <= 1.0 + 1e-12,
+                d.certificate().worst_case_pml <= 1.0 + 1e-12,
                 "{counts:?} {delta}"
             );
             // Every vertex of the ball, re-measured by hand.
-            for v in d.uncertainty.vertices(100_000).unwrap() {
+            for v in d.uncertainty().vertices(100_000).unwrap() {
                 let level = pml_at(&d, v.as_slice().unwrap());
                 assert!(level <= 1.0 + 1e-12, "{counts:?} {delta}: {level} at {v}");
             }
@@ -43,7 +43,7 @@ fn estimates_with_zeros_are_protected_over_the_whole_ball() {
             let text = serde_json::to_string(&d).unwrap();
             let back: Design = serde_json::from_str(&text).unwrap();
             assert_eq!(serde_json::to_string(&back).unwrap(), text);
-            assert!(d.guarantee.as_ref().unwrap().simpler_route.is_none());
+            assert!(d.guarantee().unwrap().simpler_route.is_none());
         }
     }
 }
@@ -55,7 +55,7 @@ fn a_given_radius_around_a_prior_with_a_zero_is_a_ball_like_any_other() {
         .epsilon(0.8)
         .solve()
         .unwrap();
-    for v in d.uncertainty.vertices(1000).unwrap() {
+    for v in d.uncertainty().vertices(1000).unwrap() {
         assert!(pml_at(&d, v.as_slice().unwrap()) <= 0.8 + 1e-12);
     }
 }

@@ -303,7 +303,7 @@ fn private_values(r: &RecordDesign) -> Vec<Vec<String>> {
         RecordMode::Joint => (0..r.columns.len())
             .map(|j| r.sample.labels(j).to_vec())
             .collect(),
-        _ => r.designs.iter().map(|d| d.outputs.clone()).collect(),
+        _ => r.designs.iter().map(|d| d.outputs().to_vec()).collect(),
     }
 }
 
@@ -361,15 +361,15 @@ fn draws(
                     .collect()
             })
             .collect();
-        let p = JointPrivatiser::new(&r.designs[0].mechanism, labels, decoded, (key, &r.columns))
+        let p = JointPrivatiser::new(r.designs[0].mechanism(), labels, decoded, (key, &r.columns))
             .map_err(failure)?;
         return Ok(Box::new(p));
     }
     let mut columns: Vec<Box<dyn ColumnPrivatiser>> = Vec::new();
     for ((d, c), outputs) in r.designs.iter().zip(&r.columns).zip(names) {
         let p = CategoricalPrivatiser::new(
-            &d.mechanism,
-            d.labels.clone(),
+            d.mechanism(),
+            d.labels().to_vec(),
             outputs.clone(),
             (key, c.as_str()),
         )
@@ -415,8 +415,13 @@ fn privatiser(
         match check_claims(path, text, file.design, a.unverified)? {
             Some(d) => {
                 let recorded = recorded(&d, path)?;
-                certified = Some(d.uncertainty);
-                (d.mechanism, d.labels, Some(d.outputs), recorded)
+                certified = Some(d.uncertainty().clone());
+                (
+                    d.mechanism().clone(),
+                    d.labels().to_vec(),
+                    Some(d.outputs().to_vec()),
+                    recorded,
+                )
             }
             None => {
                 let m = Mechanism::from_rows(file.rows)
@@ -485,7 +490,7 @@ fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Reco
     let field = |name: &str| format!("--mechanism {}: provenance.settings.{name}", path.display());
     let nulls = recorded_nulls(d, &field("nulls"))?;
     let whose = ("the design's labels".to_string(), "--bins".to_string());
-    let bins = recorded_bins(d, "bins", &field("bins"), (&d.labels, &whose))?;
+    let bins = recorded_bins(d, "bins", &field("bins"), (d.labels(), &whose))?;
     Ok(Recorded { nulls, bins })
 }
 

@@ -242,19 +242,21 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
     }
     let nulls = a.input.nulls();
     let bins = a.input.column_bins()?;
-    d.provenance = d.provenance.map(|p| {
-        let mut p = p.with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+    if let Some(kept) = d.provenance_mut() {
+        let mut p = kept
+            .clone()
+            .with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
         if nulls != pmldesign_data::Nulls::Error {
             p.settings.insert("nulls".into(), nulls.name().into());
         }
         if let Some(bins) = bins {
             p.settings.insert("bins".into(), bins.text());
         }
-        match &est.digest {
+        *kept = match &est.digest {
             Some((what, sha)) => p.with_input(what, sha),
             None => p,
-        }
-    });
+        };
+    }
     if a.input.data.is_some()
         && a.input.bins.is_empty()
         && est.labels.len() > NUMERIC_NOTE_FROM

@@ -161,7 +161,10 @@ pub fn design_from_text<T: serde::de::DeserializeOwned>(
 /// written by `pml design --nulls`) [default: error]; `field` names the setting
 /// in an error.
 pub fn recorded_nulls(d: &Design, field: &str) -> Result<Nulls, CliError> {
-    let setting = d.provenance.as_ref().and_then(|p| p.settings.get("nulls"));
+    let setting = d
+        .provenance()
+        .as_ref()
+        .and_then(|p| p.settings.get("nulls"));
     nulls_setting(setting.map(String::as_str), field)
 }
 
@@ -280,7 +283,7 @@ pub fn recorded_bins(
     field: &str,
     (labels, whose): (&[String], &(String, String)),
 ) -> Result<Option<Bins>, CliError> {
-    let Some(edges) = d.provenance.as_ref().and_then(|p| p.settings.get(name)) else {
+    let Some(edges) = d.provenance().as_ref().and_then(|p| p.settings.get(name)) else {
         return Ok(None);
     };
     let bins = Bins::parse(field, edges).map_err(|e| CliError::Usage(e.to_string()))?;

@@ -47,12 +47,12 @@ pub fn render_verdict(
         AssessFormat::Json => pretty(&json!({
             "source": source,
             "verdict": "verified",
-            "status": d.status,
-            "notion": d.notion,
-            "utility": d.utility_name,
+            "status": d.status(),
+            "notion": d.notion(),
+            "utility": d.utility_name(),
             "verification": v,
-            "certificate": d.certificate,
-            "provenance": d.provenance,
+            "certificate": d.certificate(),
+            "provenance": d.provenance(),
         })),
         AssessFormat::Table => Ok(verdict_table(d, v, source)),
     }
@@ -86,9 +86,9 @@ pub fn render_record_verdict(
 
 /// The verdict of a verified design, for people.
 fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
-    let c = &d.certificate;
+    let c = d.certificate();
     let mut s = format!("Verified {source}: every check passed.\n");
-    let set = describe_assessed_set(&d.uncertainty);
+    let set = describe_assessed_set(d.uncertainty());
     let _ = writeln!(s, "  privacy  {} over {set} (re-measured)", meets(d));
     let _ = writeln!(
         s,
@@ -96,14 +96,14 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         c.max_row_sum_error, c.min_entry
     );
     // A loss is reported as it is minimised: its value and lower bounds negated.
-    let (what, sign, bound) = match &d.loss {
+    let (what, sign, bound) = match &d.loss() {
         Some(l) => (format!("expected {} loss", l.name), -1.0, "lower bound"),
-        None => (d.utility_name.clone(), 1.0, "upper bound"),
+        None => (d.utility_name().to_string(), 1.0, "upper bound"),
     };
     let value = sign * v.utility_value;
     let _ = writeln!(s, "  value    {what} {value:.9}, re-measured on the matrix");
     let dual = match (v.repricing, v.dual_bound.map(|b| sign * b)) {
-        (Repricing::Exact, Some(b)) if d.loss.is_some() => {
+        (Repricing::Exact, Some(b)) if d.loss().is_some() => {
             format!("proves the {bound} {b:.9}, re-checked against the loss LP")
         }
         (Repricing::Exact, Some(b)) => {
@@ -112,17 +112,17 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         (Repricing::Containing, Some(b)) => format!(
             "proves the {bound} {b:.9}, re-priced over every ray of a cone containing the design's"
         ),
-        (Repricing::NoDual, _) if d.pricing == Route::Blocks => {
+        (Repricing::NoDual, _) if d.route() == Route::Blocks => {
             "none: assembled from designs of blocks, bounded by the a-priori bound".into()
         }
-        (Repricing::NoDual, _) if d.pricing == Route::Baseline => {
+        (Repricing::NoDual, _) if d.route() == Route::Baseline => {
             "none: the best structured baseline (the time limit ended before the search beat it), bounded a priori and by the identity's utility".into()
         }
         (Repricing::NoDual, _) => "none (no LP was needed)".into(),
         _ => "not re-priced (beyond the enumeration limits); the identity's utility bounds the optimum".into(),
     };
     let _ = writeln!(s, "  dual     {dual}");
-    let status = json!(d.status);
+    let status = json!(d.status());
     let _ = writeln!(
         s,
         "  bound    {bound} {:.9} holds (gap {:.1e}); status {} holds",
@@ -134,7 +134,7 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         s,
         "  claims   every figure the file states re-derived and agreeing (README, Design files)"
     );
-    if let Some(p) = &d.provenance {
+    if let Some(p) = &d.provenance() {
         let _ = writeln!(
             s,
             "  from     {}, {} (sha256 {}): informational, not checked",

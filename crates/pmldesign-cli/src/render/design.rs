@@ -19,15 +19,15 @@ use std::fmt::Write;
 pub fn render_design(d: &Design, format: Format) -> Result<String, CliError> {
     Ok(match format {
         Format::Json => own_version(d)?,
-        Format::Csv if d.loss.is_some() => mechanism_csv(&d.mechanism, &guesses(d), &d.labels)?,
-        Format::Csv => mechanism_csv(&d.mechanism, &d.outputs, &d.labels)?,
-        Format::Table if d.loss.is_some() => loss_table(d)?,
+        Format::Csv if d.loss().is_some() => mechanism_csv(d.mechanism(), &guesses(d), d.labels())?,
+        Format::Csv => mechanism_csv(d.mechanism(), d.outputs(), d.labels())?,
+        Format::Table if d.loss().is_some() => loss_table(d)?,
         Format::Table => {
             let mut s = design_table(d);
-            if let Some(envelope) = &d.envelope {
+            if let Some(envelope) = &d.envelope() {
                 s.push_str(&envelope_table(envelope));
             }
-            if let Some(g) = &d.guarantee {
+            if let Some(g) = &d.guarantee() {
                 s.push_str(&guarantee_table(d, g));
             }
             s
@@ -53,7 +53,7 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     match &g.simpler_route {
         Some(r) => s.push_str(&format!(
             "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
-            r.epsilon_for_estimate, d.utility_name, r.utility, d.utility_value
+            r.epsilon_for_estimate, d.utility_name(), r.utility, d.utility_value()
         )),
         None => s.push_str(
             "  simpler route: none (e^-eps + beta/2 > 1: no level for the estimate alone reaches eps)\n",
@@ -99,7 +99,7 @@ fn design_table(d: &Design) -> String {
 /// reference prior, beside the simulated error at the data's m where the design
 /// carries it; the design's own figures, or derived here for one without them.
 fn estimation_table(d: &Design) -> String {
-    let derived = match &d.estimation {
+    let derived = match d.estimation() {
         Some(e) => Some(e.clone()),
         None => pmldesign_solver::Estimation::of(d).ok().flatten(),
     };
@@ -173,7 +173,7 @@ fn design_matrix(d: &Design) -> String {
     let fixed = |values: &[f64]| values.iter().map(|v| format!("{v:.6}")).collect();
     // Levels are rounded up; one certified at the target within the tolerance
     // is the target (the certificate line states the tolerance).
-    let c = &d.certificate;
+    let c = d.certificate();
     let levels = |values: &[f64]| {
         values
             .iter()
@@ -181,24 +181,24 @@ fn design_matrix(d: &Design) -> String {
             .collect()
     };
     let mut footer = vec![
-        ("P(y)", fixed(&d.output_probabilities)),
-        ("PML(y)", levels(&d.pml_per_output)),
+        ("P(y)", fixed(d.output_probabilities())),
+        ("PML(y)", levels(d.pml_per_output())),
     ];
-    if !matches!(d.notion, Notion::Pml { .. } | Notion::Ldp { .. }) {
+    if !matches!(d.notion(), Notion::Pml { .. } | Notion::Ldp { .. }) {
         footer.push((
             "PMC(y)",
-            d.pmc_per_output.iter().map(|v| level(*v)).collect(),
+            d.pmc_per_output().iter().map(|v| level(*v)).collect(),
         ));
     }
-    if !matches!(d.uncertainty, UncertaintySet::Known { .. }) {
+    if !matches!(d.uncertainty(), UncertaintySet::Known { .. }) {
         footer.push(("worst", levels(&c.worst_case_pml_per_output)));
     }
-    let prior = d.uncertainty.reference();
+    let prior = d.uncertainty().reference();
     let table = matrix_table(
-        &d.labels,
+        d.labels(),
         prior.view(),
-        &d.outputs,
-        &d.mechanism,
+        d.outputs(),
+        d.mechanism(),
         8,
         &footer,
     );
@@ -207,9 +207,9 @@ fn design_matrix(d: &Design) -> String {
 
 /// The certificate: measured levels, row sums, and the utility against its bound.
 fn certificate_lines(d: &Design) -> String {
-    let c = &d.certificate;
+    let c = d.certificate();
     let meets = meets(d);
-    let how = match d.status {
+    let how = match d.status() {
         DesignStatus::TimeLimit => "stopped by the time limit",
         DesignStatus::Interrupted => "interrupted (Ctrl-C): the best design found",
         DesignStatus::GapLimit => {
@@ -232,13 +232,17 @@ pub fn meets(d: &Design) -> String {
 fn comparison_table(d: &Design) -> String {
     let mut s = format!(
         "\n{:<44} {:>10} {:>14} {:>12} {:>9}\n",
-        "mechanism", "LDP e_r", "worst PML", d.utility_name, "vs design"
+        "mechanism",
+        "LDP e_r",
+        "worst PML",
+        d.utility_name(),
+        "vs design"
     );
     // A ratio to a utility within rounding of 0 (a design at eps near 1e-10)
     // would print as millions of percent.
     let rel = |v: f64| {
-        if d.utility_value > 1e-12 {
-            format!("{:>8.1}%", 100.0 * v / d.utility_value)
+        if d.utility_value() > 1e-12 {
+            format!("{:>8.1}%", 100.0 * v / d.utility_value())
         } else {
             format!("{:>9}", "-")
         }
@@ -250,14 +254,14 @@ fn comparison_table(d: &Design) -> String {
         ));
     };
     let design = design_label(d);
-    let c = &d.certificate;
+    let c = d.certificate();
     line(
         &design,
         "-".into(),
         certified(c.worst_case_pml, c.target_epsilon, c.tolerance),
-        d.utility_value,
+        d.utility_value(),
     );
-    for r in d.baselines.rows() {
+    for r in d.baselines().rows() {
         let er = opt_level(r.ldp_epsilon);
         line(
             &d.baseline_label(&r),
@@ -271,48 +275,48 @@ fn comparison_table(d: &Design) -> String {
 
 /// The design's row in the comparison and estimation tables.
 fn design_label(d: &Design) -> String {
-    format!("optimal {} design", d.notion.name().to_uppercase())
+    format!("optimal {} design", d.notion().name().to_uppercase())
 }
 
 /// A loss design's outputs as column headers: output y is the guess "X = y".
 fn guesses(d: &Design) -> Vec<String> {
-    d.outputs.iter().map(|y| format!("guess {y}")).collect()
+    d.outputs().iter().map(|y| format!("guess {y}")).collect()
 }
 
 /// The table of `pml design --utility loss`: outputs are guesses, named by the
 /// labels.
 fn loss_table(d: &Design) -> Result<String, CliError> {
-    let (labels, set) = (&d.labels, &d.uncertainty);
-    let Some(l) = &d.loss else {
+    let (labels, set) = (d.labels(), d.uncertainty());
+    let Some(l) = &d.loss() else {
         return Err(CliError::Failure("not a loss design".into()));
     };
-    let c = &d.certificate;
-    let under = match d.notion {
+    let c = d.certificate();
+    let under = match d.notion() {
         Notion::Pml { .. } => format!(
             "eps-PML  (eps = {:.6}, e^eps = {:.6}; ",
-            d.epsilon,
-            d.epsilon.exp()
+            d.epsilon(),
+            d.epsilon().exp()
         ),
-        ref n => format!("{}  (", n.label()),
+        n => format!("{}  (", n.label()),
     };
     let mut s = format!(
         "Least expected {} loss under {under}{})\n\n",
         l.name,
         describe_set(set)
     );
-    let guesses: Vec<String> = d.outputs.iter().map(|y| format!("->{y}")).collect();
+    let guesses: Vec<String> = d.outputs().iter().map(|y| format!("->{y}")).collect();
     let prior = set.reference();
     s.push_str(&matrix_table(
         labels,
         prior.view(),
         &guesses,
-        &d.mechanism,
+        d.mechanism(),
         8,
         &[],
     ));
     s.push_str(&format!(
         "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
-        l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations, d.status
+        l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations(), d.status()
     ));
     s.push_str(&format!(
         "Certificate (tolerance {:.0e}): {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",

@@ -30,10 +30,10 @@ fn record_table(r: &RecordDesign) -> String {
             s.push_str(&format!(
                 "  one design over {} combinations, {} outputs, utility {} ({}, certified gap {:.2e})\n",
                 r.cells.len(),
-                d.mechanism.outputs(),
-                num(d.utility_value),
-                serde_json::to_value(d.status).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
-                d.certificate.gap
+                d.mechanism().outputs(),
+                num(d.utility_value()),
+                serde_json::to_value(d.status()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
+                d.certificate().gap
             ));
         }
         _ => {
@@ -46,13 +46,13 @@ fn record_table(r: &RecordDesign) -> String {
                 };
                 s.push_str(&format!(
                     "  {c}: {} = {} over {set}, {} outputs, certified worst-case PML {}\n",
-                    d.notion.name(),
+                    d.notion().name(),
                     short(r.epsilons[j]),
-                    d.mechanism.outputs(),
+                    d.mechanism().outputs(),
                     certified(
-                        d.certificate.worst_case_pml,
-                        d.certificate.target_epsilon,
-                        d.certificate.tolerance
+                        d.certificate().worst_case_pml,
+                        d.certificate().target_epsilon,
+                        d.certificate().tolerance
                     )
                 ));
             }

@@ -56,7 +56,7 @@ pub fn design(
         }),
     };
     let (mut d, settings) = commands::design::solve(a, &run).map_err(|e| named(e.into()))?;
-    if let (Some(u), Some(p)) = (upload, d.provenance.as_mut()) {
+    if let (Some(u), Some(p)) = (upload, d.provenance_mut()) {
         p.input = p.input.replace(&u.path.display().to_string(), &u.name);
     }
     Ok(Designed {

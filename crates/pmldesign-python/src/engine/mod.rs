@@ -353,7 +353,9 @@ fn solve(
         })?;
     }
     let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
-    d.provenance = d.provenance.map(|p| p.with_tool(tool));
+    if let Some(p) = d.provenance_mut() {
+        *p = p.clone().with_tool(tool);
+    }
     Ok(serde_json::to_value(d)?)
 }
 

@@ -120,7 +120,7 @@ impl Certificate {
     /// The verdict: every level of the notion, re-measured over the whole set,
     /// is at most its target within the stated [`Certificate::tolerance`]
     /// (at most 1e-12), entries are non-negative and rows sum to 1 within 1e-12.
-    /// `assert!(design.certificate.holds())`, rather than comparing
+    /// `assert!(design.certificate().holds())`, rather than comparing
     /// `worst_case_pml <= eps`, which rounding in the last bit can fail.
     pub fn holds(&self) -> bool {
         self.levels.excess(&self.notion) <= self.tolerance

@@ -70,63 +70,202 @@ impl DesignStatus {
 #[derive(Debug, Clone)]
 pub struct Design {
     /// How it was obtained.
-    pub status: DesignStatus,
+    pub(crate) status: DesignStatus,
     /// The privacy notion and its levels.
-    pub notion: Notion,
+    pub(crate) notion: Notion,
     /// The target level eps (the notion's headline level, eps_u for ALIP).
-    pub epsilon: f64,
+    pub(crate) epsilon: f64,
     /// The priors it protects.
-    pub uncertainty: UncertaintySet,
+    pub(crate) uncertainty: UncertaintySet,
     /// The names of the inputs, one per row (`x1..xN` unless given).
-    pub labels: Vec<String>,
+    pub(crate) labels: Vec<String>,
     /// The names of the outputs, one per column (`y1..yM`; a loss design's
     /// output y is the guess "X = `labels[y]`", so it carries that label).
-    pub outputs: Vec<String>,
+    pub(crate) outputs: Vec<String>,
     /// Name of the utility maximised (`-loss` for a loss design).
-    pub utility_name: String,
+    pub(crate) utility_name: String,
     /// Utility under the reference prior (minus the expected loss for a loss
     /// design).
-    pub utility_value: f64,
+    pub(crate) utility_value: f64,
     /// What a loss design minimised, when it is one.
-    pub loss: Option<LossOutcome>,
+    pub(crate) loss: Option<LossOutcome>,
     /// The mechanism: one row per input; for a utility only the outputs used (at
     /// most N).
-    pub mechanism: Mechanism,
+    pub(crate) mechanism: Mechanism,
     /// Output probabilities `q_y` under the reference prior.
-    pub output_probabilities: Vec<f64>,
+    pub(crate) output_probabilities: Vec<f64>,
     /// PML of each output under the reference prior (\[E\] Thm 1); 0 for an
     /// output of probability 0.
-    pub pml_per_output: Vec<f64>,
+    pub(crate) pml_per_output: Vec<f64>,
     /// PMC of each output under the reference prior (\[D\] Thm 1); infinite for a
     /// column with a zero.
-    pub pmc_per_output: Vec<f64>,
+    pub(crate) pmc_per_output: Vec<f64>,
     /// Verification of the mechanism.
-    pub certificate: Certificate,
+    pub(crate) certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
-    pub baselines: Baselines,
+    pub(crate) baselines: Baselines,
     /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III).
-    pub guarantee: Option<crate::solution::guarantee::Guarantee>,
+    pub(crate) guarantee: Option<crate::solution::guarantee::Guarantee>,
     /// Bounds on the post-processing envelope at one delta (\[V\] Thm 3) under
-    /// the reference prior, when asked for ([`Design::with_envelope`]; the CLI and
-    /// Python add them at their `envelope_delta`); `None` from a solve.
-    pub envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
+    /// the reference prior: filled by a solve at its `envelope_delta` (0.05
+    /// unless set), `None` from a bare one ([`Design::with_envelope`] adds them).
+    pub(crate) envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
     /// What an analyst can estimate from released rows of the design and of its
-    /// baselines ([`Design::with_estimation`]; the CLI and Python add them up to
-    /// 256 inputs); `None` from a solve.
-    pub estimation: Option<crate::solution::estimation::Estimation>,
+    /// baselines, up to 256 inputs: filled by a solve, `None` from a bare one
+    /// ([`Design::with_estimation`] adds them).
+    pub(crate) estimation: Option<crate::solution::estimation::Estimation>,
     /// Where the design came from (program, settings, input digest):
     /// informational, not a claim; kept as written when a design is read.
-    pub provenance: Option<crate::solution::provenance::Provenance>,
+    pub(crate) provenance: Option<crate::solution::provenance::Provenance>,
     /// Extreme rays of the cone when they were counted (enumeration, or branch
     /// and bound up to N = 20); 0 when no LP was needed.
-    pub rays: Option<u64>,
+    pub(crate) rays: Option<u64>,
     /// Pricing passes of the column generation.
-    pub iterations: usize,
+    pub(crate) iterations: usize,
     /// Rays priced over all passes (enumeration), or search nodes visited
     /// (branch and bound).
-    pub rays_priced: u64,
+    pub(crate) rays_priced: u64,
     /// The route that reached the mechanism (every value in [`Route`]).
-    pub pricing: Route,
+    pub(crate) pricing: Route,
+}
+
+/// Read access. A design is what its run, or a file's re-derivation, made it:
+/// no field can be changed from outside, so the certificate always vouches for
+/// the mechanism, level and set it is read beside. Only the provenance, which
+/// claims nothing, can be edited ([`Design::provenance_mut`]).
+impl Design {
+    /// How it was obtained.
+    pub fn status(&self) -> DesignStatus {
+        self.status
+    }
+
+    /// The privacy notion and its levels.
+    pub fn notion(&self) -> &Notion {
+        &self.notion
+    }
+
+    /// The target level eps (the notion's headline level, eps_u for ALIP).
+    pub fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+
+    /// The priors it protects.
+    pub fn uncertainty(&self) -> &UncertaintySet {
+        &self.uncertainty
+    }
+
+    /// The names of the inputs, one per row (`x1..xN` unless given).
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The names of the outputs, one per column (`y1..yM`; a loss design's
+    /// output y is the guess "X = `labels[y]`", so it carries that label).
+    pub fn outputs(&self) -> &[String] {
+        &self.outputs
+    }
+
+    /// Name of the utility maximised (`-loss` for a loss design).
+    pub fn utility_name(&self) -> &str {
+        &self.utility_name
+    }
+
+    /// Utility under the reference prior (minus the expected loss for a loss
+    /// design).
+    pub fn utility_value(&self) -> f64 {
+        self.utility_value
+    }
+
+    /// What a loss design minimised, when it is one.
+    pub fn loss(&self) -> Option<&LossOutcome> {
+        self.loss.as_ref()
+    }
+
+    /// The mechanism: one row per input; for a utility only the outputs used (at
+    /// most N).
+    pub fn mechanism(&self) -> &Mechanism {
+        &self.mechanism
+    }
+
+    /// Output probabilities `q_y` under the reference prior.
+    pub fn output_probabilities(&self) -> &[f64] {
+        &self.output_probabilities
+    }
+
+    /// PML of each output under the reference prior (\[E\] Thm 1); 0 for an
+    /// output of probability 0.
+    pub fn pml_per_output(&self) -> &[f64] {
+        &self.pml_per_output
+    }
+
+    /// PMC of each output under the reference prior (\[D\] Thm 1); infinite for a
+    /// column with a zero.
+    pub fn pmc_per_output(&self) -> &[f64] {
+        &self.pmc_per_output
+    }
+
+    /// Verification of the mechanism.
+    pub fn certificate(&self) -> &Certificate {
+        &self.certificate
+    }
+
+    /// Randomized response at the same LDP level and calibrated to eps.
+    pub fn baselines(&self) -> &Baselines {
+        &self.baselines
+    }
+
+    /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III).
+    pub fn guarantee(&self) -> Option<&crate::solution::guarantee::Guarantee> {
+        self.guarantee.as_ref()
+    }
+
+    /// Bounds on the post-processing envelope at one delta (\[V\] Thm 3) under
+    /// the reference prior: filled by a solve at its `envelope_delta` (0.05
+    /// unless set), `None` from a bare one ([`Design::with_envelope`] adds them).
+    pub fn envelope(&self) -> Option<&pmldesign_model::envelope::EnvelopeBounds> {
+        self.envelope.as_ref()
+    }
+
+    /// What an analyst can estimate from released rows of the design and of its
+    /// baselines, up to 256 inputs: filled by a solve, `None` from a bare one
+    /// ([`Design::with_estimation`] adds them).
+    pub fn estimation(&self) -> Option<&crate::solution::estimation::Estimation> {
+        self.estimation.as_ref()
+    }
+
+    /// Where the design came from (program, settings, input digest):
+    /// informational, not a claim; kept as written when a design is read.
+    pub fn provenance(&self) -> Option<&crate::solution::provenance::Provenance> {
+        self.provenance.as_ref()
+    }
+
+    /// Extreme rays of the cone when they were counted (enumeration, or branch
+    /// and bound up to N = 20); 0 when no LP was needed.
+    pub fn rays(&self) -> Option<u64> {
+        self.rays
+    }
+
+    /// Pricing passes of the column generation.
+    pub fn iterations(&self) -> usize {
+        self.iterations
+    }
+
+    /// Rays priced over all passes (enumeration), or search nodes visited
+    /// (branch and bound).
+    pub fn rays_priced(&self) -> u64 {
+        self.rays_priced
+    }
+
+    /// The route that reached the mechanism (every value in [`Route`]).
+    pub fn route(&self) -> Route {
+        self.pricing
+    }
+
+    /// The provenance to edit (a tool's name, an upload's digest): informational,
+    /// outside every claim the certificate makes.
+    pub fn provenance_mut(&mut self) -> Option<&mut crate::solution::provenance::Provenance> {
+        self.provenance.as_mut()
+    }
 }
 
 /// How the solver reached a design (the file's `solver`).
@@ -429,4 +568,23 @@ pub(crate) fn envelope_bounds(
     check_delta(delta)?;
     let prior = pmldesign_model::Prior::new(set.reference().to_vec())?;
     Ok(Envelope::new(mechanism, &prior)?.bounds(delta)?)
+}
+
+/// `d` with its mechanism, set and per-output leakage replaced, inputs and
+/// outputs renumbered and no envelope, without solving or certifying again:
+/// for tests of how a document lays out a large design only (every other
+/// figure stays the original design's). Not part of the public API.
+pub fn unchecked_with_mechanism(
+    mut d: Design,
+    mechanism: Mechanism,
+    set: UncertaintySet,
+    worst_case_pml_per_output: Vec<f64>,
+) -> Design {
+    d.labels = numbered("x", mechanism.inputs());
+    d.outputs = numbered("y", mechanism.outputs());
+    d.mechanism = mechanism;
+    d.uncertainty = set;
+    d.certificate.worst_case_pml_per_output = worst_case_pml_per_output;
+    d.envelope = None;
+    d
 }
