@@ -142,22 +142,23 @@ fn released_records(r: &RecordDesign, rep: u64, rows: usize) -> Vec<(Vec<String>
     let drawn: Vec<[usize; 2]> = (0..rows).map(|_| cells[alias.sample(&mut rng)]).collect();
     let key = StreamKey::parse(&(5_000 + rep).to_string()).unwrap();
     // Released tuples are counted by their output codes, then labelled once.
-    let (codes, outputs): (Vec<Vec<u32>>, Vec<Vec<Vec<String>>>) = if r.mode == RecordMode::Joint {
+    let (codes, outputs): (Vec<Vec<u32>>, Vec<Vec<Vec<String>>>) = if r.mode() == RecordMode::Joint
+    {
         let label = |c: &[usize; 2]| vec![format!("a{}", c[0] + 1), format!("b{}", c[1] + 1)];
         let cell: Vec<u32> = cells
             .iter()
-            .map(|c| r.cells.iter().position(|t| *t == label(c)).unwrap() as u32)
+            .map(|c| r.cells().iter().position(|t| *t == label(c)).unwrap() as u32)
             .collect();
         let x: Vec<u32> = drawn.iter().map(|&[a, b]| cell[a * 4 + b]).collect();
-        let ys = privatised(r.designs[0].mechanism(), &x, &key, "AB");
-        (vec![ys], vec![r.decoded.clone()])
+        let ys = privatised(r.designs()[0].mechanism(), &x, &key, "AB");
+        (vec![ys], vec![r.decoded().to_vec()])
     } else {
-        r.designs
+        r.designs()
             .iter()
             .enumerate()
             .map(|(j, d)| {
                 let x: Vec<u32> = drawn.iter().map(|c| c[j] as u32).collect();
-                let ys = privatised(d.mechanism(), &x, &key, &r.columns[j]);
+                let ys = privatised(d.mechanism(), &x, &key, &r.columns()[j]);
                 (ys, d.outputs().iter().map(|o| vec![o.clone()]).collect())
             })
             .unzip()

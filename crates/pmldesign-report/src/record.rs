@@ -15,13 +15,13 @@ pub fn page(r: &RecordDesign, o: &ReportOptions) -> String {
     let title = o.title.clone().unwrap_or_else(|| {
         format!(
             "Record ({}) released by {}: eps = {} about the whole record",
-            r.columns.join(", "),
-            r.mode.name(),
-            short(r.epsilon)
+            r.columns().join(", "),
+            r.mode().name(),
+            short(r.epsilon())
         )
     });
     let mut p = Page::new(&title);
-    p.guarantee(&format!("Guarantee: {}.", r.guarantee.statement));
+    p.guarantee(&format!("Guarantee: {}.", r.guarantee().statement));
     p.section("split", "How eps is split", &split(r));
     p.section(
         "record-leakage",
@@ -32,10 +32,10 @@ pub fn page(r: &RecordDesign, o: &ReportOptions) -> String {
         tradeoff: None,
         ..o.clone()
     };
-    for (j, d) in r.designs.iter().enumerate() {
-        let name = match r.mode {
+    for (j, d) in r.designs().iter().enumerate() {
+        let name = match r.mode() {
             RecordMode::Joint => "joint".to_string(),
-            _ => r.columns.get(j).cloned().unwrap_or_default(),
+            _ => r.columns().get(j).cloned().unwrap_or_default(),
         };
         p.section(
             &format!("design-{j}"),
@@ -53,12 +53,12 @@ pub fn page(r: &RecordDesign, o: &ReportOptions) -> String {
 
 fn split(r: &RecordDesign) -> String {
     let mut rows = Vec::new();
-    match r.mode {
+    match r.mode() {
         RecordMode::Joint => {
-            let d = &r.designs[0];
+            let d = &r.designs()[0];
             rows.push(vec![
-                format!("joint ({} combinations)", r.cells.len()),
-                short(r.epsilon),
+                format!("joint ({} combinations)", r.cells().len()),
+                short(r.epsilon()),
                 "-".into(),
                 d.mechanism().outputs().to_string(),
                 certified(
@@ -69,11 +69,11 @@ fn split(r: &RecordDesign) -> String {
             ]);
         }
         _ => {
-            for (j, (d, c)) in r.designs.iter().zip(&r.columns).enumerate() {
-                let radius = r.radii.get(j).map_or("-".into(), |b| num(*b));
+            for (j, (d, c)) in r.designs().iter().zip(r.columns()).enumerate() {
+                let radius = r.radii().get(j).map_or("-".into(), |b| num(*b));
                 rows.push(vec![
                     c.clone(),
-                    format!("{} = {}", d.notion().name(), short(r.epsilons[j])),
+                    format!("{} = {}", d.notion().name(), short(r.epsilons()[j])),
                     radius,
                     d.mechanism().outputs().to_string(),
                     certified(
@@ -95,12 +95,12 @@ fn split(r: &RecordDesign) -> String {
         ],
         &rows,
     );
-    if r.mode != RecordMode::Joint {
+    if r.mode() != RecordMode::Joint {
         let alt = format!(
             "Bar chart of each column's level: {}",
-            r.columns
+            r.columns()
                 .iter()
-                .zip(&r.epsilons)
+                .zip(r.epsilons())
                 .map(|(c, e)| format!("{c} {}", short(*e)))
                 .collect::<Vec<_>>()
                 .join(", ")
@@ -109,9 +109,9 @@ fn split(r: &RecordDesign) -> String {
             &bar_chart(
                 &alt,
                 "eps of the column",
-                &r.columns,
-                &r.epsilons,
-                Some((r.epsilon, format!("total eps = {}", short(r.epsilon)))),
+                r.columns(),
+                r.epsilons(),
+                Some((r.epsilon(), format!("total eps = {}", short(r.epsilon())))),
             ),
             "Each column's share of eps; the line is the total about the record.",
         ));
@@ -124,24 +124,24 @@ fn measured(r: &RecordDesign, _o: &ReportOptions) -> String {
         .printed_leakage()
         .unwrap_or_else(|| "not measured (over 4096 cells)".into());
     let naive = r
-        .naive
+        .naive()
         .leakage_about_record
         .map_or("not measured".into(), level);
     let mut s = facts(&[
         ("leakage about the record at the estimate", at),
-        ("total eps", short(r.epsilon)),
+        ("total eps", short(r.epsilon())),
         (
-            &format!("utility ({})", r.utility.measure.replace('_', " ")),
-            num(r.utility.value),
+            &format!("utility ({})", r.utility().measure.replace('_', " ")),
+            num(r.utility().value),
         ),
         (
             "naive release, not offered",
             format!(
                 "each column at eps/k = {} leaks {naive} about the record (not a guarantee)",
-                short(r.naive.epsilon_per_column)
+                short(r.naive().epsilon_per_column)
             ),
         ),
     ]);
-    s.push_str(&note(&format!("Check: {}.", r.guarantee.check)));
+    s.push_str(&note(&format!("Check: {}.", r.guarantee().check)));
     s
 }

@@ -231,7 +231,7 @@ fn a_record_report_shows_the_split_and_the_measured_leakage() {
     balanced(&html);
     svgs_parse(&html);
     self_contained(&html);
-    assert!(html.contains(&esc(&r.guarantee.statement)));
+    assert!(html.contains(&esc(&r.guarantee().statement)));
     assert!(html.contains("pml = 0.7") && html.contains("pml = 0.3"));
     assert!(html.contains(&r.printed_leakage().unwrap()));
     assert!(html.contains("&lt;B&gt;") && !html.contains("<B>"));

@@ -36,47 +36,47 @@ fn solve(sample: RecordSample, mode: RecordMode, split: Option<Vec<f64>>) -> Rec
 #[test]
 fn per_column_designs_leak_more_than_their_sum_and_composition_does_not() {
     let compose = solve(counterexample(), RecordMode::Compose, Some(vec![0.7, 0.3]));
-    let naive = compose.naive.leakage_about_record.unwrap();
+    let naive = compose.naive().leakage_about_record.unwrap();
     assert!((naive - 1.43).abs() < 0.01, "naive {naive}");
-    let leak = compose.leakage_about_record.unwrap();
+    let leak = compose.leakage_about_record().unwrap();
     assert!(
         leak <= 1.0 + 1e-12 && (leak - 0.90).abs() < 0.01,
         "compose {leak}"
     );
-    let mi = compose.utility.value;
+    let mi = compose.utility().value;
     assert!((mi - 0.51).abs() < 0.01, "compose I = {mi}");
     let ldp = solve(counterexample(), RecordMode::Ldp, None);
-    assert!(ldp.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+    assert!(ldp.leakage_about_record().unwrap() <= 1.0 + 1e-12);
     assert!(
-        (ldp.utility.value - 0.06).abs() < 0.01,
+        (ldp.utility().value - 0.06).abs() < 0.01,
         "ldp I = {}",
-        ldp.utility.value
+        ldp.utility().value
     );
     let joint = solve(counterexample(), RecordMode::Joint, None);
-    assert!(joint.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+    assert!(joint.leakage_about_record().unwrap() <= 1.0 + 1e-12);
     assert!(
-        (joint.utility.value - 0.92).abs() < 0.01,
+        (joint.utility().value - 0.92).abs() < 0.01,
         "joint I = {}",
-        joint.utility.value
+        joint.utility().value
     );
-    assert_eq!(joint.cells.len(), 12);
+    assert_eq!(joint.cells().len(), 12);
     assert_eq!(
-        solve(counterexample(), RecordMode::Auto, None).mode,
+        solve(counterexample(), RecordMode::Auto, None).mode(),
         RecordMode::Joint
     );
     let searched = solve(counterexample(), RecordMode::Compose, None);
     assert!(
-        searched.utility.value >= mi - 1e-9,
+        searched.utility().value >= mi - 1e-9,
         "searched {} < {mi}",
-        searched.utility.value
+        searched.utility().value
     );
     assert!(
         searched
-            .guarantee
+            .guarantee()
             .statement
             .contains("thesis Theorem 5.24 (i)"),
         "{}",
-        searched.guarantee.statement
+        searched.guarantee().statement
     );
 }
 
@@ -117,19 +117,19 @@ fn with_a_delta_the_balls_grow_and_the_statement_says_so() {
         .solve()
         .unwrap();
     assert!(
-        d.radii[0] > 0.0 && d.radii[1] > plain.radii[1],
+        d.radii()[0] > 0.0 && d.radii()[1] > plain.radii()[1],
         "{:?} {:?}",
-        d.radii,
-        plain.radii
+        d.radii(),
+        plain.radii()
     );
     assert!(
-        d.guarantee
+        d.guarantee()
             .statement
             .starts_with("With probability at least 1 - 0.001"),
         "{}",
-        d.guarantee.statement
+        d.guarantee().statement
     );
-    assert!(d.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+    assert!(d.leakage_about_record().unwrap() <= 1.0 + 1e-12);
     let text = serde_json::to_string(&d).unwrap();
     assert!(serde_json::from_str::<RecordDesign>(&text).is_ok());
     let mut forged: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -231,20 +231,21 @@ fn random_correlated_records_keep_their_total_under_every_mode() {
             run(RecordMode::Ldp),
         );
         for d in [&joint, &compose, &ldp] {
-            let leak = d.leakage_about_record.unwrap();
+            let leak = d.leakage_about_record().unwrap();
             assert!(
                 leak <= eps + 1e-12,
                 "seed {seed} {:?}: {leak} > {eps}",
-                d.mode
+                d.mode()
             );
             assert!(
-                (d.epsilons.iter().sum::<f64>() - eps).abs() < 1e-12 || d.mode == RecordMode::Joint
+                (d.epsilons().iter().sum::<f64>() - eps).abs() < 1e-12
+                    || d.mode() == RecordMode::Joint
             );
         }
         let (j, c, l) = (
-            joint.utility.value,
-            compose.utility.value,
-            ldp.utility.value,
+            joint.utility().value,
+            compose.utility().value,
+            ldp.utility().value,
         );
         assert!(
             j >= c * (1.0 - 1e-9) - 1e-12 && j >= l * (1.0 - 1e-9) - 1e-12,
@@ -262,7 +263,7 @@ fn unobserved_combinations_send_auto_to_compose_and_a_delta_covers_them() {
         sample.tuples().len()
     );
     let d = RecordProblem::new(sample.clone(), 1.0).solve().unwrap();
-    assert_eq!(d.mode, RecordMode::Compose);
+    assert_eq!(d.mode(), RecordMode::Compose);
     let e = RecordProblem::new(sample.clone(), 1.0)
         .mode(RecordMode::Joint)
         .solve()
@@ -278,11 +279,11 @@ fn unobserved_combinations_send_auto_to_compose_and_a_delta_covers_them() {
         .solve()
         .unwrap();
     assert!(
-        with_delta.radii.iter().all(|&r| r > 0.0 && r <= 2.0),
+        with_delta.radii().iter().all(|&r| r > 0.0 && r <= 2.0),
         "{:?}",
-        with_delta.radii
+        with_delta.radii()
     );
-    assert!(with_delta.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+    assert!(with_delta.leakage_about_record().unwrap() <= 1.0 + 1e-12);
 }
 
 /// `auto` keeps the better of joint and compose up to `AUTO_JOINT_CELLS`
@@ -301,25 +302,25 @@ fn auto_is_the_better_of_joint_and_compose_on_small_records_and_composes_past_th
             run(RecordMode::Joint),
             run(RecordMode::Compose),
         );
-        let best = joint.utility.value.max(compose.utility.value);
-        assert_eq!(auto.utility.value, best, "auto {:?}", auto.mode);
-        assert_ne!(auto.mode, RecordMode::Auto);
+        let best = joint.utility().value.max(compose.utility().value);
+        assert_eq!(auto.utility().value, best, "auto {:?}", auto.mode());
+        assert_ne!(auto.mode(), RecordMode::Auto);
     }
     let wide = correlated(10, &[6, 6], true);
     assert!(wide.tuples().len() > pmldesign_solver::internals::AUTO_JOINT_CELLS);
     let d = RecordProblem::new(wide, 1.0).solve().unwrap();
-    assert_eq!(d.mode, RecordMode::Compose);
+    assert_eq!(d.mode(), RecordMode::Compose);
 }
 
 /// The released tuples' expected counts (rounded) from `rows` records of the
 /// sample's joint through a product design.
 fn released_through(r: &RecordDesign, rows: f64) -> Vec<(Vec<String>, u64)> {
-    let (a, b) = (&r.designs[0], &r.designs[1]);
-    let total: u64 = r.sample.tuples().iter().map(|(_, n)| n).sum();
+    let (a, b) = (&r.designs()[0], &r.designs()[1]);
+    let total: u64 = r.sample().tuples().iter().map(|(_, n)| n).sum();
     let mut out = Vec::new();
     for (ya, la) in a.outputs().iter().enumerate() {
         for (yb, lb) in b.outputs().iter().enumerate() {
-            let q: f64 = (r.sample.tuples().iter())
+            let q: f64 = (r.sample().tuples().iter())
                 .map(|(t, n)| {
                     let (wa, wb) = (a.mechanism().matrix(), b.mechanism().matrix());
                     *n as f64 / total as f64 * wa[[t[0], ya]] * wb[[t[1], yb]]
@@ -411,14 +412,14 @@ fn a_spent_time_limit_bounds_the_whole_record() {
         .settings(settings)
         .solve()
         .unwrap();
-    assert_eq!(r.epsilons, vec![0.5, 0.5]);
-    for d in &r.designs {
+    assert_eq!(r.epsilons(), vec![0.5, 0.5]);
+    for d in r.designs() {
         // A column this small may be proven optimal within its millisecond.
         let stopped = [DesignStatus::TimeLimit, DesignStatus::Optimal];
         assert!(stopped.contains(&d.status()), "{:?}", d.status());
         assert!(d.certificate().worst_case_pml <= 0.5 + 1e-12);
     }
-    assert!(r.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+    assert!(r.leakage_about_record().unwrap() <= 1.0 + 1e-12);
 }
 
 /// A joint design too large for its share of the record's time limit is

@@ -271,13 +271,13 @@ fn run_record(
         let p = privatiser.as_mut();
         let w = &mut Stopping { inner: w, stop };
         match source {
-            Source::Parquet(file) => privatise_record_parquet(file, w, &r.columns, how, p),
-            Source::Csv(file) => privatise_record(file, w, &r.columns, how, p),
+            Source::Parquet(file) => privatise_record_parquet(file, w, r.columns(), how, p),
+            Source::Csv(file) => privatise_record(file, w, r.columns(), how, p),
         }
         .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
     say_summary(&summary, a);
-    warn_kept_raw(a, &r.columns);
+    warn_kept_raw(a, r.columns());
     Ok(())
 }
 
@@ -299,11 +299,11 @@ fn record_privatiser(
 /// The values each private column of a record design takes (compose and ldp:
 /// its design's outputs; joint: its labels, as the decoded outputs are written).
 fn private_values(r: &RecordDesign) -> Vec<Vec<String>> {
-    match r.mode {
-        RecordMode::Joint => (0..r.columns.len())
-            .map(|j| r.sample.labels(j).to_vec())
+    match r.mode() {
+        RecordMode::Joint => (0..r.columns().len())
+            .map(|j| r.sample().labels(j).to_vec())
             .collect(),
-        _ => r.designs.iter().map(|d| d.outputs().to_vec()).collect(),
+        _ => r.designs().iter().map(|d| d.outputs().to_vec()).collect(),
     }
 }
 
@@ -314,18 +314,18 @@ fn record_output_names(a: &ApplyArgs, r: &RecordDesign) -> Result<Vec<Vec<String
     let mut names = private_values(r);
     for text in &a.output_labels {
         let named = crate::args::apply::record_output_names(text)
-            .and_then(|(c, n)| Some((r.columns.iter().position(|k| k == c)?, n)));
+            .and_then(|(c, n)| Some((r.columns().iter().position(|k| k == c)?, n)));
         let Some((j, given)) = named else {
             return Err(CliError::Usage(format!(
                 "invalid --output-labels {text}: with a record design name the column, as --output-labels COLUMN=N1,N2,..., COLUMN one of {}",
-                elide_list(&r.columns)
+                elide_list(r.columns())
             )));
         };
         if pmldesign_model::names::check_names_for("output_labels", &given, names[j].len()).is_err()
         {
             return Err(CliError::Usage(format!(
                 "invalid --output-labels {text}: column {} takes {} private values ({}); give as many distinct, non-empty names",
-                r.columns[j],
+                r.columns()[j],
                 names[j].len(),
                 elide_list(&names[j])
             )));
@@ -345,11 +345,11 @@ fn draws(
 ) -> Result<Box<dyn RecordPrivatiser>, CliError> {
     let failure =
         |e: pmldesign_model::ModelError| CliError::Failure(format!("the record design: {e}"));
-    if r.mode == RecordMode::Joint {
+    if r.mode() == RecordMode::Joint {
         let labels = private_values(r);
         // Each decoded value written by its column's name for it.
         let decoded = r
-            .decoded
+            .decoded()
             .iter()
             .map(|t| {
                 t.iter()
@@ -361,12 +361,17 @@ fn draws(
                     .collect()
             })
             .collect();
-        let p = JointPrivatiser::new(r.designs[0].mechanism(), labels, decoded, (key, &r.columns))
-            .map_err(failure)?;
+        let p = JointPrivatiser::new(
+            r.designs()[0].mechanism(),
+            labels,
+            decoded,
+            (key, r.columns()),
+        )
+        .map_err(failure)?;
         return Ok(Box::new(p));
     }
     let mut columns: Vec<Box<dyn ColumnPrivatiser>> = Vec::new();
-    for ((d, c), outputs) in r.designs.iter().zip(&r.columns).zip(names) {
+    for ((d, c), outputs) in r.designs().iter().zip(r.columns()).zip(names) {
         let p = CategoricalPrivatiser::new(
             d.mechanism(),
             d.labels().to_vec(),

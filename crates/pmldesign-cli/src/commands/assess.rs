@@ -118,7 +118,7 @@ fn verify_design(path: &Path, a: &AssessArgs) -> Result<(), CliError> {
     let text = read_text("--design", path)?;
     if let Some(r) = record_from_text("--design", path, &text)? {
         let verified = r
-            .designs
+            .designs()
             .iter()
             .map(|d| d.verify())
             .collect::<Result<Vec<_>, _>>()

@@ -29,7 +29,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     let text = read_text("--mechanism", &a.mechanism)?;
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
         let recorded = crate::io::load::recorded_record_nulls(&r)?;
-        return run_record(&a, (&r.columns, recorded, None), &|released, s| {
+        return run_record(&a, (r.columns(), recorded, None), &|released, s| {
             pmldesign_solver::estimate_record(&r, released, s)
         });
     }

@@ -60,8 +60,10 @@ fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
     if nulls == Nulls::Error {
         return;
     }
-    for p in r.designs.iter_mut().filter_map(|d| d.provenance_mut()) {
-        p.settings.insert("nulls".into(), nulls.name().into());
+    for i in 0..r.designs().len() {
+        if let Some(p) = r.provenance_mut(i) {
+            p.settings.insert("nulls".into(), nulls.name().into());
+        }
     }
 }
 
@@ -71,7 +73,7 @@ fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
 fn record_bins(r: &mut RecordDesign, bins: &[Option<pmldesign_data::Bins>]) {
     for (j, b) in bins.iter().enumerate() {
         let (i, name) = record_bins_setting(r, j);
-        let design = r.designs.get_mut(i).and_then(|d| d.provenance_mut());
+        let design = r.provenance_mut(i);
         if let (Some(b), Some(p)) = (b, design) {
             p.settings.insert(name, b.text());
         }

@@ -230,7 +230,7 @@ pub fn recorded_public_record_nulls(p: &pmldesign_solver::PublicRecord) -> Resul
 /// as `pml design` writes them) [default: error].
 pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
     let field = "designs[].provenance.settings.nulls";
-    let mut named = r.designs.iter().map(|d| recorded_nulls(d, field));
+    let mut named = r.designs().iter().map(|d| recorded_nulls(d, field));
     let first = named.next().unwrap_or(Ok(Nulls::Error))?;
     for other in named {
         if other? != first {
@@ -247,8 +247,8 @@ pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
 /// column's own design (as one column's design keeps it), `bins.COLUMN` in the one
 /// design of joint.
 pub fn record_bins_setting(r: &RecordDesign, j: usize) -> (usize, String) {
-    match r.mode {
-        pmldesign_solver::RecordMode::Joint => (0, format!("bins.{}", r.columns[j])),
+    match r.mode() {
+        pmldesign_solver::RecordMode::Joint => (0, format!("bins.{}", r.columns()[j])),
         _ => (j, "bins".into()),
     }
 }
@@ -256,19 +256,19 @@ pub fn record_bins_setting(r: &RecordDesign, j: usize) -> (usize, String) {
 /// The edges a record design recorded for each column (`None`: not binned),
 /// each checked against its column's labels ([`recorded_bins`]).
 pub fn recorded_record_bins(r: &RecordDesign) -> Result<Vec<Option<Bins>>, CliError> {
-    (0..r.columns.len())
+    (0..r.columns().len())
         .map(|j| {
             let (i, name) = record_bins_setting(r, j);
-            let Some(design) = r.designs.get(i) else {
+            let Some(design) = r.designs().get(i) else {
                 return Ok(None);
             };
             let field = format!("designs[{i}].provenance.settings.{name}");
-            let column = &r.columns[j];
+            let column = &r.columns()[j];
             let whose = (
                 format!("the labels of column {column:?}"),
                 format!("--bins {column}=..."),
             );
-            recorded_bins(design, &name, &field, (r.sample.labels(j), &whose))
+            recorded_bins(design, &name, &field, (r.sample().labels(j), &whose))
         })
         .collect()
 }

@@ -70,11 +70,11 @@ pub fn render_record_verdict(
         AssessFormat::Json => pretty(&json!({
             "source": source,
             "verdict": "verified",
-            "mode": r.mode,
-            "columns": r.columns,
-            "epsilon": r.epsilon,
-            "leakage_about_record": r.leakage_about_record,
-            "guarantee": r.guarantee,
+            "mode": r.mode(),
+            "columns": r.columns(),
+            "epsilon": r.epsilon(),
+            "leakage_about_record": r.leakage_about_record(),
+            "guarantee": r.guarantee(),
             "verifications": verified,
         })),
         AssessFormat::Table => Ok(format!(

@@ -20,16 +20,16 @@ pub fn render_record(r: &RecordDesign, format: Format) -> Result<String, CliErro
 fn record_table(r: &RecordDesign) -> String {
     let mut s = format!(
         "Record ({}) released by {}: eps = {} about the whole record\n",
-        r.columns.join(", "),
-        r.mode.name(),
-        short(r.epsilon)
+        r.columns().join(", "),
+        r.mode().name(),
+        short(r.epsilon())
     );
-    match r.mode {
+    match r.mode() {
         RecordMode::Joint => {
-            let d = &r.designs[0];
+            let d = &r.designs()[0];
             s.push_str(&format!(
                 "  one design over {} combinations, {} outputs, utility {} ({}, certified gap {:.2e})\n",
-                r.cells.len(),
+                r.cells().len(),
                 d.mechanism().outputs(),
                 num(d.utility_value()),
                 serde_json::to_value(d.status()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
@@ -37,8 +37,8 @@ fn record_table(r: &RecordDesign) -> String {
             ));
         }
         _ => {
-            for (j, (d, c)) in r.designs.iter().zip(&r.columns).enumerate() {
-                let set = match r.radii.get(j) {
+            for (j, (d, c)) in r.designs().iter().zip(r.columns()).enumerate() {
+                let set = match r.radii().get(j) {
                     Some(&b) if b > 0.0 => {
                         format!("l1 ball of radius {} around its marginal", num(b))
                     }
@@ -47,7 +47,7 @@ fn record_table(r: &RecordDesign) -> String {
                 s.push_str(&format!(
                     "  {c}: {} = {} over {set}, {} outputs, certified worst-case PML {}\n",
                     d.notion().name(),
-                    short(r.epsilons[j]),
+                    short(r.epsilons()[j]),
                     d.mechanism().outputs(),
                     certified(
                         d.certificate().worst_case_pml,
@@ -66,20 +66,21 @@ fn record_table(r: &RecordDesign) -> String {
     ));
     s.push_str(&format!(
         "Utility ({}): {}\n",
-        r.utility.measure.replace('_', " "),
-        num(r.utility.value)
+        r.utility().measure.replace('_', " "),
+        num(r.utility().value)
     ));
     let naive = r
-        .naive
+        .naive()
         .leakage_about_record
         .map_or("not measured".into(), level);
     s.push_str(&format!(
         "Naive release, not offered: each column at eps/k = {} for its own marginal leaks {naive} about the record (not a guarantee)\n",
-        short(r.naive.epsilon_per_column)
+        short(r.naive().epsilon_per_column)
     ));
     s.push_str(&format!(
         "\nGuarantee: {}.\nCheck: {}.\n",
-        r.guarantee.statement, r.guarantee.check
+        r.guarantee().statement,
+        r.guarantee().check
     ));
     s
 }

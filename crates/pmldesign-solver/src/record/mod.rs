@@ -17,7 +17,7 @@
 //!                   (1..=4).map(|b| format!("b{b}")).collect()];
 //! let sample = RecordSample::new(vec!["A".into(), "B".into()], labels, tuples.collect())?;
 //! let r = RecordProblem::new(sample, 1.0).mode(RecordMode::Compose).split(vec![0.7, 0.3]).solve()?;
-//! assert!(r.leakage_about_record.unwrap() <= 1.0 + 1e-12);
+//! assert!(r.leakage_about_record().unwrap() <= 1.0 + 1e-12);
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 

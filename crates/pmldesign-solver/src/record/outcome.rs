@@ -18,40 +18,125 @@ pub const RECORD_FORMAT: u32 = 1;
 #[derive(Debug, Clone, Serialize)]
 pub struct RecordDesign {
     /// Version of this file's layout.
-    pub format_version: u32,
+    pub(crate) format_version: u32,
     /// `joint`, `compose` or `ldp`.
-    pub mode: RecordMode,
+    pub(crate) mode: RecordMode,
     /// The record's columns, in release order.
-    pub columns: Vec<String>,
+    pub(crate) columns: Vec<String>,
     /// The total level eps about the whole record.
-    pub epsilon: f64,
+    pub(crate) epsilon: f64,
     /// One level per column (`compose`, `ldp`), or the one of `joint`.
-    pub epsilons: Vec<f64>,
+    pub(crate) epsilons: Vec<f64>,
     /// `compose`: the radius of each column's ball around its marginal (0: the
     /// marginal alone).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub radii: Vec<f64>,
+    pub(crate) radii: Vec<f64>,
     /// `joint`: the value tuple of each joint label, in the design's label order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub cells: Vec<Vec<String>>,
+    pub(crate) cells: Vec<Vec<String>>,
     /// `joint`: the value tuple each output is written as, one per output: the
     /// combination most likely given the output at the joint estimate (a fixed
     /// map of the output, so the guarantee is kept).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub decoded: Vec<Vec<String>>,
+    pub(crate) decoded: Vec<Vec<String>>,
     /// PML about the whole record, re-measured on the record's channel at the
     /// sample's joint estimate (where it has at most 4096 cells).
-    pub leakage_about_record: Option<f64>,
+    pub(crate) leakage_about_record: Option<f64>,
     /// The record's utility, and which one.
-    pub utility: RecordUtility,
+    pub(crate) utility: RecordUtility,
     /// What per-column designs at eps/k leak about the record: not a guarantee.
-    pub naive: Naive,
+    pub(crate) naive: Naive,
     /// The guarantee about the whole record.
-    pub guarantee: RecordGuarantee,
+    pub(crate) guarantee: RecordGuarantee,
     /// One design per column, or the one of `joint`.
-    pub designs: Vec<Design>,
+    pub(crate) designs: Vec<Design>,
     /// The observed records the designs are for.
-    pub sample: RecordSample,
+    pub(crate) sample: RecordSample,
+}
+
+/// Read access: a record design is what its run, or a file's re-derivation,
+/// made it; only its designs' provenance can be edited
+/// ([`RecordDesign::provenance_mut`]).
+impl RecordDesign {
+    /// Version of this file's layout.
+    pub fn format_version(&self) -> u32 {
+        self.format_version
+    }
+
+    /// `joint`, `compose` or `ldp`.
+    pub fn mode(&self) -> RecordMode {
+        self.mode
+    }
+
+    /// The record's columns, in release order.
+    pub fn columns(&self) -> &[String] {
+        &self.columns
+    }
+
+    /// The total level eps about the whole record.
+    pub fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+
+    /// One level per column (`compose`, `ldp`), or the one of `joint`.
+    pub fn epsilons(&self) -> &[f64] {
+        &self.epsilons
+    }
+
+    /// `compose`: the radius of each column's ball around its marginal (0: the
+    /// marginal alone).
+    pub fn radii(&self) -> &[f64] {
+        &self.radii
+    }
+
+    /// `joint`: the value tuple of each joint label, in the design's label order.
+    pub fn cells(&self) -> &[Vec<String>] {
+        &self.cells
+    }
+
+    /// `joint`: the value tuple each output is written as, one per output: the
+    /// combination most likely given the output at the joint estimate (a fixed
+    /// map of the output, so the guarantee is kept).
+    pub fn decoded(&self) -> &[Vec<String>] {
+        &self.decoded
+    }
+
+    /// PML about the whole record, re-measured on the record's channel at the
+    /// sample's joint estimate (where it has at most 4096 cells).
+    pub fn leakage_about_record(&self) -> Option<f64> {
+        self.leakage_about_record
+    }
+
+    /// The record's utility, and which one.
+    pub fn utility(&self) -> &RecordUtility {
+        &self.utility
+    }
+
+    /// What per-column designs at eps/k leak about the record: not a guarantee.
+    pub fn naive(&self) -> &Naive {
+        &self.naive
+    }
+
+    /// The guarantee about the whole record.
+    pub fn guarantee(&self) -> &RecordGuarantee {
+        &self.guarantee
+    }
+
+    /// One design per column, or the one of `joint`.
+    pub fn designs(&self) -> &[Design] {
+        &self.designs
+    }
+
+    /// The observed records the designs are for.
+    pub fn sample(&self) -> &RecordSample {
+        &self.sample
+    }
+
+    /// The provenance of design `i` (a column's, or the joint one) to edit:
+    /// informational, outside every claim the record makes.
+    pub fn provenance_mut(&mut self, i: usize) -> Option<&mut crate::Provenance> {
+        self.designs.get_mut(i)?.provenance_mut()
+    }
 }
 
 /// The guarantee of a release about the whole record.
