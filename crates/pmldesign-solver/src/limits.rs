@@ -378,17 +378,23 @@ pub(crate) fn enumeration_limit(notion: &pmldesign_model::Notion) -> usize {
 }
 
 /// Whether the LPs of a design for estimation are priced by ascent with
-/// separable majorants (`pricing::quadratic`, docs/theory.md §13): eps-PML of
-/// a known prior and eps-LDP past [`enumeration_limit`].
+/// separable majorants (`pricing::quadratic`, docs/theory.md §13) past
+/// [`enumeration_limit`]: eps-PML of a known prior, eps-LDP, and eps-PMC,
+/// eps-LIP and ALIP of a known prior of full support.
 pub(crate) fn estimation_by_ascent(
     notion: &pmldesign_model::Notion,
     set: &pmldesign_model::UncertaintySet,
 ) -> bool {
     use pmldesign_model::{Notion, UncertaintySet};
-    let covered = matches!(
-        (notion, set),
-        (Notion::Pml { .. }, UncertaintySet::Known { .. }) | (Notion::Ldp { .. }, _)
-    );
+    let known = matches!(set, UncertaintySet::Known { .. });
+    let covered = match notion {
+        Notion::Pml { .. } => known,
+        Notion::Ldp { .. } => true,
+        Notion::Pmc { .. } | Notion::Lip { .. } | Notion::Alip { .. } => {
+            known && set.reference().iter().all(|&m| m > 0.0)
+        }
+        _ => false,
+    };
     covered && set.len() > enumeration_limit(notion)
 }
 

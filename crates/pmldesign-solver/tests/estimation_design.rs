@@ -315,10 +315,11 @@ fn a_spent_limit_returns_the_best_baseline_certified() {
     }
 }
 
-/// Past enumeration (eps-LDP over 20 inputs, eps-PML of a known prior over 28)
-/// the linearisation is priced by ascent with majorants: the design is never
-/// worse than the mechanisms it starts from, its certificate re-prices from
-/// the stored dual, and its floor holds against k-subset selection's figure.
+/// Past enumeration (eps-LDP, eps-LIP, eps-PMC and ALIP over 20 inputs, eps-PML
+/// of a known prior over 28) the linearisation is priced by ascent with
+/// majorants: the design is never worse than the mechanisms it starts from,
+/// meets its notion, its certificate re-prices from the stored dual, and its
+/// floor holds against k-subset selection's figure.
 #[test]
 fn past_enumeration_the_quadratic_search_is_certified_and_beats_the_baselines() {
     use pmldesign_model::frequency::{hadamard_response, subset_error};
@@ -330,6 +331,15 @@ fn past_enumeration_the_quadratic_search_is_certified_and_beats_the_baselines() 
     let cases = [
         (Notion::Ldp { epsilon: 1.0 }, zipf(20)),
         (Notion::Pml { epsilon: 1.0 }, zipf(28)),
+        (Notion::Lip { epsilon: 1.0 }, zipf(20)),
+        (Notion::Pmc { epsilon: 1.0 }, zipf(20)),
+        (
+            Notion::Alip {
+                epsilon_lower: 0.5,
+                epsilon_upper: 1.0,
+            },
+            zipf(20),
+        ),
     ];
     for (notion, p) in cases {
         let settings = Settings::default().time_limit(std::time::Duration::from_secs(3));
@@ -340,6 +350,7 @@ fn past_enumeration_the_quadratic_search_is_certified_and_beats_the_baselines() 
             .solve()
             .unwrap();
         assert_eq!(d.route(), Route::QuadraticSearch, "{notion:?}");
+        assert!(d.certificate().holds(), "{notion:?}");
         let e = -d.utility_value();
         let rr = d
             .baselines()

@@ -1,6 +1,7 @@
 //! Pricing of a quadratic utility `mu(v) = v^T C v / (p . v)` (C positive
 //! semidefinite: the linearisation of a design for estimation) over the rays
-//! of the eps-PML cone of a known prior and of the eps-LDP cone, at any N
+//! of the eps-PML cone of a known prior, of the eps-LDP cone, and of the
+//! eps-PMC, eps-LIP and ALIP cones of a known prior of full support, at any N
 //! (docs/theory.md §13, "Pricing the linearisation past enumeration").
 //!
 //! Entering rays are found by ascent: `v^T C v - lambda . v` is convex on the
@@ -16,7 +17,7 @@ pub(crate) mod relaxation;
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::{ColumnCone, Notion};
-use relaxation::{Majorant, knapsack_vertex};
+use relaxation::{Majorant, box_vertex, knapsack_vertex};
 use std::sync::Mutex;
 
 /// Ascent steps from one start at most.
@@ -41,12 +42,28 @@ pub(crate) const FINE_GAP: f64 = 1e-6;
 const LDP_BOUND_WORK: usize = 1 << 19;
 
 /// The slice `p . v = 1` of the cones this pricing covers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Slice {
     /// eps-PML for a known prior: `0 <= v <= e`, `e = e^eps`.
     Pml { e: f64 },
     /// eps-LDP: `v = (1 + a b) / (1 + a p . b)`, `a = e^eps - 1`.
     Ldp { a: f64 },
+    /// eps-PMC, eps-LIP and ALIP for a known prior of full support:
+    /// `lo <= v <= hi`, `lo = e^-eps_l`, `hi_x` the smaller of `e^eps_u` and
+    /// the most the slice leaves x, `(1 - lo (1 - p_x)) / p_x`.
+    Box { lo: f64, hi: Array1<f64> },
+}
+
+/// The box of a density-bounded notion's slice for the known prior `p`
+/// ([`Slice::Box`]); `None` without a lower level or where a mass is 0.
+fn density_box(notion: &Notion, p: ArrayView1<f64>) -> Option<Slice> {
+    let lo = (-notion.lower()?).exp();
+    if p.iter().any(|&m| m <= 0.0) {
+        return None;
+    }
+    let top = notion.upper().map_or(f64::INFINITY, f64::exp);
+    let hi = p.mapv(|m| top.min((1.0 - lo * (1.0 - m)) / m));
+    Some(Slice::Box { lo, hi })
 }
 
 /// The quadratic pricing of `mu(v) = v^T C v / (p . v)` over a cone's rays.
@@ -62,8 +79,7 @@ pub(crate) struct QuadraticRays {
 
 impl QuadraticRays {
     /// The pricing over `cone`'s rays normalised by the reference prior `p`,
-    /// where the cone is one this pricing covers (eps-PML of a known prior,
-    /// eps-LDP), for an LP solved to the relative gap `gap` ([`ENTERING_PASSES`]).
+    /// where the cone is one this pricing covers (module docs), for an LP solved to the relative gap `gap` ([`ENTERING_PASSES`]).
     pub(crate) fn new(
         cone: &ColumnCone,
         p: ArrayView1<f64>,
@@ -81,6 +97,9 @@ impl QuadraticRays {
             } if *epsilon > 0.0 => Slice::Ldp {
                 a: epsilon.exp_m1(),
             },
+            ColumnCone::Notion { notion, priors, .. } if priors.len() == 1 => {
+                density_box(notion, p)?
+            }
             _ => return None,
         };
         Some(QuadraticRays {
@@ -99,9 +118,10 @@ impl QuadraticRays {
 
     /// The ray maximising `g . v` over the slice.
     fn vertex(&self, g: ArrayView1<f64>) -> Array1<f64> {
-        match self.slice {
-            Slice::Pml { e } => knapsack_vertex(self.p.view(), g, e),
-            Slice::Ldp { a } => ldp_vertex(self.p.view(), g, a),
+        match &self.slice {
+            Slice::Pml { e } => knapsack_vertex(self.p.view(), g, *e),
+            Slice::Ldp { a } => ldp_vertex(self.p.view(), g, *a),
+            Slice::Box { lo, hi } => box_vertex(self.p.view(), g, *lo, hi),
         }
     }
 
@@ -159,12 +179,13 @@ impl QuadraticRays {
     /// a majorant).
     fn bound(&self, lambda: &Array1<f64>) -> f64 {
         let p = self.p.view();
-        let one = |m: &Majorant| match self.slice {
-            Slice::Pml { e } => m.bound_pml(p, e, lambda),
+        let one = |m: &Majorant| match &self.slice {
+            Slice::Pml { e } => m.bound_pml(p, *e, lambda),
             Slice::Ldp { a } => {
                 let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
-                m.bound_ldp(p, a, lambda, pieces)
+                m.bound_ldp(p, *a, lambda, pieces)
             }
+            Slice::Box { lo, hi } => m.bound_box(p, *lo, hi, lambda),
         };
         self.majorants.iter().map(one).fold(f64::INFINITY, f64::min)
     }

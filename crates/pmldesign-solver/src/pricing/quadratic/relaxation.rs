@@ -71,6 +71,25 @@ impl Majorant {
         self.kappa + l.dot(&v)
     }
 
+    /// A bound on `max (v^T C v - lambda . v)` over `lo <= v <= hi`,
+    /// `p . v = 1` (the cones of eps-PMC, eps-LIP and ALIP for a known prior of
+    /// full support, `lo = e^-eps_l`, `hi_x` the upper level or the most the
+    /// slice leaves input x): `d_x v_x^2 <= d_x ((lo + hi_x) v_x - lo hi_x)`
+    /// there (the chord), with equality at both ends, and the linear bound's
+    /// maximum over the slice is a fractional knapsack above `lo`.
+    pub(crate) fn bound_box(
+        &self,
+        p: ArrayView1<f64>,
+        lo: f64,
+        hi: &Array1<f64>,
+        lambda: &Array1<f64>,
+    ) -> f64 {
+        let l = &self.d * &(hi + lo) + &self.h0 - lambda;
+        let chord: f64 = (&self.d * hi).sum() * lo;
+        let v = box_vertex(p, l.view(), lo, hi);
+        self.kappa - chord + l.dot(&v)
+    }
+
     /// A bound on `max (v^T C v - lambda . v)` over the rays
     /// `v = (1 + a b) / (1 + a p . b)`, b in {0, 1}^N (the eps-LDP cone,
     /// `a = e^eps - 1`). On rays `v_x^2 = (1 + ((1 + a)^2 - 1) b_x) / P^2`
@@ -167,6 +186,28 @@ pub(crate) fn knapsack_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, top: f64) 
         if p[x] <= 0.0 && g[x] > 0.0 {
             v[x] = top;
         }
+    }
+    v
+}
+
+/// `max g . v` over `lo <= v <= hi`, `p . v = 1` for a prior of full support
+/// (`lo <= 1 <= hi`): every input at `lo`, then the mass left filled up to `hi`
+/// in order of `g / p` (the last one partly): a vertex of the slice.
+pub(crate) fn box_vertex(
+    p: ArrayView1<f64>,
+    g: ArrayView1<f64>,
+    lo: f64,
+    hi: &Array1<f64>,
+) -> Array1<f64> {
+    let mut v = Array1::from_elem(p.len(), lo);
+    let mut left = 1.0 - lo * p.sum();
+    for x in by_ratio(p, g) {
+        if left <= 0.0 {
+            break;
+        }
+        let take = (hi[x] - lo).min(left / p[x]);
+        v[x] += take;
+        left -= take * p[x];
     }
     v
 }
@@ -287,6 +328,58 @@ mod tests {
         }
         for m in &majorants {
             assert!(m.bound_pml(p.view(), e, &lambda) >= best_pml - 1e-9);
+        }
+    }
+
+    /// Every vertex of small PMC, LIP and ALIP slices (all inputs at a bound
+    /// but one): the box bound holds over each, and the box vertex is the
+    /// best vertex for a linear objective.
+    #[test]
+    fn the_box_bound_holds_over_every_vertex() {
+        let n = 6;
+        let p = Array1::from(vec![0.3, 0.2, 0.15, 0.15, 0.12, 0.08]);
+        let b = Array2::from_shape_fn((n, n), |(i, j)| ((i * 5 + j * 3) % 7) as f64 - 3.0);
+        let c = b.t().dot(&b) + Array2::<f64>::eye(n);
+        let lambda = Array1::from_shape_fn(n, |x| 2.0 + 0.5 * x as f64);
+        let majorants = Majorant::of(&c, p.view());
+        assert!(!majorants.is_empty());
+        // (lo, upper level): PMC at 0.7 (no upper level), LIP at 0.9, ALIP (0.4, 1.3).
+        for (lo, top) in [
+            ((-0.7f64).exp(), f64::INFINITY),
+            ((-0.9f64).exp(), 0.9f64.exp()),
+            ((-0.4f64).exp(), 1.3f64.exp()),
+        ] {
+            let hi = p.mapv(|px| top.min((1.0 - lo * (1.0 - px)) / px));
+            let (mut best, mut best_linear) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+            for mask in 0..(1u32 << n) {
+                for f in 0..n {
+                    let mut v = Array1::from_shape_fn(n, |x| match (mask >> x) & 1 {
+                        1 => hi[x].min(1e6),
+                        _ => lo,
+                    });
+                    v[f] = 0.0;
+                    let rest = 1.0 - p.dot(&v);
+                    if rest < lo * p[f] - 1e-12 || rest > hi[f] * p[f] + 1e-12 {
+                        continue;
+                    }
+                    v[f] = rest / p[f];
+                    best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
+                    best_linear = best_linear.max(-lambda.dot(&v));
+                }
+            }
+            assert!(best.is_finite());
+            for m in &majorants {
+                let bound = m.bound_box(p.view(), lo, &hi, &lambda);
+                assert!(bound >= best - 1e-9, "{bound} < {best}");
+            }
+            let g = -&lambda;
+            let v = box_vertex(p.view(), g.view(), lo, &hi);
+            assert!((p.dot(&v) - 1.0).abs() < 1e-12);
+            assert!(
+                (g.dot(&v) - best_linear).abs() < 1e-9,
+                "{} vs {best_linear}",
+                g.dot(&v)
+            );
         }
     }
 
