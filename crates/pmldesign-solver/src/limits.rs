@@ -379,16 +379,20 @@ pub(crate) fn enumeration_limit(notion: &pmldesign_model::Notion) -> usize {
 
 /// Whether the LPs of a design for estimation are priced by ascent with
 /// separable majorants (`pricing::quadratic`, docs/theory.md §13) past
-/// [`enumeration_limit`]: eps-PML of a known prior, eps-LDP, and eps-PMC,
-/// eps-LIP and ALIP of a known prior of full support.
+/// [`enumeration_limit`]: eps-PML of a known prior or of an l1 ball within
+/// Proposition 2, eps-LDP, and eps-PMC, eps-LIP and ALIP of a known prior of
+/// full support.
 pub(crate) fn estimation_by_ascent(
     notion: &pmldesign_model::Notion,
     set: &pmldesign_model::UncertaintySet,
 ) -> bool {
     use pmldesign_model::{Notion, UncertaintySet};
     let known = matches!(set, UncertaintySet::Known { .. });
+    // Proposition 2's ball: a radius below twice the least mass of the centre.
+    let proposition_2 = matches!(set, UncertaintySet::L1Ball { beta, .. }
+        if *beta < 2.0 * set.reference().iter().fold(f64::INFINITY, |m, &x| m.min(x)));
     let covered = match notion {
-        Notion::Pml { .. } => known,
+        Notion::Pml { .. } => known || proposition_2,
         Notion::Ldp { .. } => true,
         Notion::Pmc { .. } | Notion::Lip { .. } | Notion::Alip { .. } => {
             known && set.reference().iter().all(|&m| m > 0.0)

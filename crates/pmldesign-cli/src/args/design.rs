@@ -106,8 +106,9 @@ pub struct DesignArgs {
     pub verbose: bool,
     /// How pricing searches the extreme rays: auto (branch and bound for the
     /// built-in utilities, no alphabet limit; for --utility estimation past
-    /// enumeration under LDP and, for a known prior, PML, PMC, LIP and ALIP,
-    /// ascent bounded by separable majorants) or enumerate (every ray, the reference; N <= 24
+    /// enumeration under LDP, PML (a known prior, or a ball within Prop 2)
+    /// and, for a known prior, PMC, LIP and ALIP, ascent bounded by separable
+    /// majorants) or enumerate (every ray, the reference; N <= 24
     /// under PML, 16 under the other notions).
     #[arg(long, value_enum, default_value = "auto")]
     pub pricing: PricingName,

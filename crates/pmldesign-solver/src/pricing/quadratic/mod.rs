@@ -1,7 +1,8 @@
 //! Pricing of a quadratic utility `mu(v) = v^T C v / (p . v)` (C positive
 //! semidefinite: the linearisation of a design for estimation) over the rays
-//! of the eps-PML cone of a known prior, of the eps-LDP cone, and of the
-//! eps-PMC, eps-LIP and ALIP cones of a known prior of full support, at any N
+//! of the eps-PML cone of a known prior or of an l1 ball within Proposition 2,
+//! of the eps-LDP cone, and of the eps-PMC, eps-LIP and ALIP cones of a known
+//! prior of full support, at any N
 //! (docs/theory.md §13, "Pricing the linearisation past enumeration").
 //!
 //! Entering rays are found by ascent: `v^T C v - lambda . v` is convex on the
@@ -17,7 +18,7 @@ pub(crate) mod relaxation;
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::{ColumnCone, Notion};
-use relaxation::{Majorant, box_vertex, knapsack_vertex};
+use relaxation::{Majorant, ball_box, box_vertex, by_ratio, fill_box, knapsack_vertex};
 use std::sync::Mutex;
 
 /// Ascent steps from one start at most.
@@ -52,7 +53,14 @@ enum Slice {
     /// `lo <= v <= hi`, `lo = e^-eps_l`, `hi_x` the smaller of `e^eps_u` and
     /// the most the slice leaves x, `(1 - lo (1 - p_x)) / p_x`.
     Box { lo: f64, hi: Array1<f64> },
+    /// eps-PML of an l1 ball within Proposition 2: `max v <= e (1 + h min v)`,
+    /// `e = e^eps'`, `h = beta / 2`; the union over m of the boxes
+    /// `m <= v <= e (1 + h m)`.
+    Ball { e: f64, h: f64 },
 }
+
+/// Levels of the minimum m the ascent tries on a ball's slice (`k / 32`).
+const BALL_LEVELS: usize = 32;
 
 /// The box of a density-bounded notion's slice for the known prior `p`
 /// ([`Slice::Box`]); `None` without a lower level or where a mass is 0.
@@ -62,8 +70,10 @@ fn density_box(notion: &Notion, p: ArrayView1<f64>) -> Option<Slice> {
         return None;
     }
     let top = notion.upper().map_or(f64::INFINITY, f64::exp);
-    let hi = p.mapv(|m| top.min((1.0 - lo * (1.0 - m)) / m));
-    Some(Slice::Box { lo, hi })
+    Some(Slice::Box {
+        lo,
+        hi: ball_box(p, top, lo),
+    })
 }
 
 /// The quadratic pricing of `mu(v) = v^T C v / (p . v)` over a cone's rays.
@@ -100,6 +110,10 @@ impl QuadraticRays {
             ColumnCone::Notion { notion, priors, .. } if priors.len() == 1 => {
                 density_box(notion, p)?
             }
+            ColumnCone::PmlL1Ball { beta, .. } if cone.is_proposition_2() => Slice::Ball {
+                e: cone.effective_exp_epsilon(),
+                h: beta / 2.0,
+            },
             _ => return None,
         };
         Some(QuadraticRays {
@@ -122,7 +136,23 @@ impl QuadraticRays {
             Slice::Pml { e } => knapsack_vertex(self.p.view(), g, *e),
             Slice::Ldp { a } => ldp_vertex(self.p.view(), g, *a),
             Slice::Box { lo, hi } => box_vertex(self.p.view(), g, *lo, hi),
+            Slice::Ball { e, h } => self.ball_vertex(g, *e, *h),
         }
+    }
+
+    /// The best of the box vertices ([`box_vertex`]) at the minima
+    /// `m = k / 32` of a ball's slice: a ray of the slice, the best one up to
+    /// the grid of m.
+    fn ball_vertex(&self, g: ArrayView1<f64>, e: f64, h: f64) -> Array1<f64> {
+        let p = self.p.view();
+        let order = by_ratio(p, g);
+        (0..=BALL_LEVELS)
+            .map(|k| {
+                let m = k as f64 / BALL_LEVELS as f64;
+                fill_box(&order, p, m, &ball_box(p, e * (1.0 + h * m), m))
+            })
+            .max_by(|a, b| g.dot(a).total_cmp(&g.dot(b)))
+            .unwrap_or_else(|| Array1::ones(p.len()))
     }
 
     /// `(v^T C v - lambda . v, v^T C v, C v)`.
@@ -186,6 +216,10 @@ impl QuadraticRays {
                 m.bound_ldp(p, *a, lambda, pieces)
             }
             Slice::Box { lo, hi } => m.bound_box(p, *lo, hi, lambda),
+            Slice::Ball { e, h } => {
+                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
+                m.bound_ball(p, (*e, *h), lambda, pieces)
+            }
         };
         self.majorants.iter().map(one).fold(f64::INFINITY, f64::min)
     }

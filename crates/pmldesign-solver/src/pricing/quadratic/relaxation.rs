@@ -90,6 +90,40 @@ impl Majorant {
         self.kappa - chord + l.dot(&v)
     }
 
+    /// A bound on `max (v^T C v - lambda . v)` over the slice of the eps-PML
+    /// cone of an l1 ball within Proposition 2, `max v <= e (1 + h min v)`
+    /// (`e = e^eps'`, `h = beta / 2`): the union over `m` in `[0, 1]` of the
+    /// boxes `m <= v <= e (1 + h m)`. Over an interval `[m1, m2]` the boxes lie
+    /// in `[m1, e (1 + h m2)]` (each coordinate also at most what the slice
+    /// leaves it above `m1`), bounded by [`Majorant::bound_box`]; the interval
+    /// of largest bound is halved, best first, `pieces` times.
+    pub(crate) fn bound_ball(
+        &self,
+        p: ArrayView1<f64>,
+        (e, h): (f64, f64),
+        lambda: &Array1<f64>,
+        pieces: usize,
+    ) -> f64 {
+        let piece = |m1: f64, m2: f64| {
+            let hi = ball_box(p, e * (1.0 + h * m2), m1);
+            self.bound_box(p, m1, &hi, lambda)
+        };
+        let mut open: Vec<(f64, f64, f64)> = (0..16)
+            .map(|i| (i as f64 / 16.0, (i + 1) as f64 / 16.0))
+            .map(|(m1, m2)| (piece(m1, m2), m1, m2))
+            .collect();
+        for _ in 0..pieces / 2 {
+            let Some(top) = (0..open.len()).max_by(|&i, &j| open[i].0.total_cmp(&open[j].0)) else {
+                break;
+            };
+            let (_, m1, m2) = open.swap_remove(top);
+            let mid = 0.5 * (m1 + m2);
+            open.push((piece(m1, mid), m1, mid));
+            open.push((piece(mid, m2), mid, m2));
+        }
+        open.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// A bound on `max (v^T C v - lambda . v)` over the rays
     /// `v = (1 + a b) / (1 + a p . b)`, b in {0, 1}^N (the eps-LDP cone,
     /// `a = e^eps - 1`). On rays `v_x^2 = (1 + ((1 + a)^2 - 1) b_x) / P^2`
@@ -190,6 +224,13 @@ pub(crate) fn knapsack_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, top: f64) 
     v
 }
 
+/// The upper ends of the box `lo <= v <= top` on the slice `p . v = 1` of a
+/// prior of full support: `top`, or less where the slice leaves input x at most
+/// `(1 - lo (1 - p_x)) / p_x`.
+pub(crate) fn ball_box(p: ArrayView1<f64>, top: f64, lo: f64) -> Array1<f64> {
+    p.mapv(|m| top.min((1.0 - lo * (1.0 - m)) / m))
+}
+
 /// `max g . v` over `lo <= v <= hi`, `p . v = 1` for a prior of full support
 /// (`lo <= 1 <= hi`): every input at `lo`, then the mass left filled up to `hi`
 /// in order of `g / p` (the last one partly): a vertex of the slice.
@@ -199,9 +240,19 @@ pub(crate) fn box_vertex(
     lo: f64,
     hi: &Array1<f64>,
 ) -> Array1<f64> {
+    fill_box(&by_ratio(p, g), p, lo, hi)
+}
+
+/// [`box_vertex`] for inputs already in decreasing order of `g / p`.
+pub(crate) fn fill_box(
+    order: &[usize],
+    p: ArrayView1<f64>,
+    lo: f64,
+    hi: &Array1<f64>,
+) -> Array1<f64> {
     let mut v = Array1::from_elem(p.len(), lo);
     let mut left = 1.0 - lo * p.sum();
-    for x in by_ratio(p, g) {
+    for &x in order {
         if left <= 0.0 {
             break;
         }
@@ -214,7 +265,7 @@ pub(crate) fn box_vertex(
 
 /// The inputs of positive mass in decreasing order of `g / p` (ties by index):
 /// the order in which both knapsacks fill.
-fn by_ratio(p: ArrayView1<f64>, g: ArrayView1<f64>) -> Vec<usize> {
+pub(crate) fn by_ratio(p: ArrayView1<f64>, g: ArrayView1<f64>) -> Vec<usize> {
     let mut order: Vec<(f64, usize)> = (0..p.len())
         .filter(|&x| p[x] > 0.0)
         .map(|x| (-g[x] / p[x], x))
@@ -380,6 +431,44 @@ mod tests {
                 "{} vs {best_linear}",
                 g.dot(&v)
             );
+        }
+    }
+
+    /// Every vertex of the slices of a small ball within Proposition 2 (one
+    /// input at the minimum m, others at m or at `e (1 + h m)`, one free), over
+    /// a fine grid of m: the ball's bound holds over each.
+    #[test]
+    fn the_ball_bound_holds_over_its_slices() {
+        let n = 5;
+        let p = Array1::from(vec![0.3, 0.25, 0.2, 0.15, 0.1]);
+        let b = Array2::from_shape_fn((n, n), |(i, j)| ((i * 3 + j * 5) % 7) as f64 - 3.0);
+        let c = b.t().dot(&b) + Array2::<f64>::eye(n);
+        let lambda = Array1::from_shape_fn(n, |x| 1.0 + 0.7 * x as f64);
+        let (e, h) = (1.6, 0.05);
+        let mut best = f64::NEG_INFINITY;
+        for k in 0..=400 {
+            let m = k as f64 / 400.0;
+            let hi = ball_box(p.view(), e * (1.0 + h * m), m);
+            for mask in 0..(1u32 << n) {
+                for f in 0..n {
+                    let mut v = Array1::from_shape_fn(n, |x| match (mask >> x) & 1 {
+                        1 => hi[x],
+                        _ => m,
+                    });
+                    v[f] = 0.0;
+                    let rest = 1.0 - p.dot(&v);
+                    if rest < m * p[f] - 1e-12 || rest > hi[f] * p[f] + 1e-12 {
+                        continue;
+                    }
+                    v[f] = rest / p[f];
+                    best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
+                }
+            }
+        }
+        assert!(best.is_finite());
+        for m in Majorant::of(&c, p.view()) {
+            let bound = m.bound_ball(p.view(), (e, h), &lambda, 64);
+            assert!(bound >= best - 1e-9, "{bound} < {best}");
         }
     }
 
