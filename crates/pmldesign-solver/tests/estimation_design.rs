@@ -419,3 +419,34 @@ fn a_design_far_from_the_best_estimation_error_names_the_design_for_estimation()
         json["estimation"]
     );
 }
+
+/// A level of 0 allows no estimable mechanism: the one-line error names the
+/// level to raise and that any positive level works.
+#[test]
+fn a_level_of_zero_names_the_level_to_raise() {
+    let set = known(&[0.4, 0.3, 0.2, 0.1]);
+    let cases = [
+        (Notion::Pml { epsilon: 0.0 }, "give epsilon > 0"),
+        (Notion::Ldp { epsilon: 0.0 }, "give epsilon > 0"),
+        (
+            Notion::Alip {
+                epsilon_lower: 0.0,
+                epsilon_upper: 1.0,
+            },
+            "give epsilon_lower > 0",
+        ),
+    ];
+    for (notion, fix) in cases {
+        let e = Problem::new(set.clone())
+            .notion(notion.clone())
+            .estimation()
+            .solve()
+            .unwrap_err();
+        let text = e.to_string();
+        assert!(e.is_input_error(), "{notion:?}: {text}");
+        assert!(
+            text.contains(fix) && !text.contains('\n'),
+            "{notion:?}: {text}"
+        );
+    }
+}

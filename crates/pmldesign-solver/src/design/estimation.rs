@@ -213,10 +213,28 @@ fn starting_point(
                 "utility",
                 ESTIMATION_UTILITY_NAME,
                 "no mechanism at this level lets every input be estimated",
-                "raise epsilon",
+                smallest_level(notion),
             )
             .into()
         })
+}
+
+/// What to raise where no candidate lets every input be estimated: a level of 0
+/// allows only mechanisms whose output is independent of the input, and any
+/// positive level allows randomized response, whose inputs can all be estimated.
+fn smallest_level(notion: &Notion) -> String {
+    let zero = match notion {
+        Notion::Alip { epsilon_lower, .. } if *epsilon_lower <= 0.0 => Some("epsilon_lower"),
+        Notion::Alip { epsilon_upper, .. } if *epsilon_upper <= 0.0 => Some("epsilon_upper"),
+        Notion::Alip { .. } => None,
+        n => (n.epsilon() <= 0.0).then_some("epsilon"),
+    };
+    match zero {
+        Some(level) => format!(
+            "give {level} > 0: at a level of 0 no output depends on the input, and at any positive level randomized response lets every input be estimated"
+        ),
+        None => "raise epsilon".into(),
+    }
 }
 
 /// k-subset selection at its best size, calibrated to the notion, where its
