@@ -3,6 +3,10 @@
 //! Hadamard response, calibrated where a closed calibration exists:
 //!
 //! - eps-LDP: boost `a = e^eps - 1` (all three are eps-LDP there);
+//! - eps-PMC, eps-LIP and ALIP for a known prior of full support: k-subset
+//!   selection only, at the boost that keeps the density of an input outside
+//!   the largest released set at least `-eps_l` and, with an upper level, that
+//!   of an input inside the smallest at most `eps_u` ([`Level::boost_range`]);
 //! - eps-PML for a known prior or an l1 ball of radius beta: an output S of
 //!   any of them leaks `ln((1 + a) / (1 + a Q(S)))`, largest at the smallest mass a
 //!   prior Q of the set gives a released set (the d smallest masses less
@@ -26,11 +30,12 @@ pub(crate) const SUBSET_OUTPUTS_UP_TO: usize = 2048;
 /// at that size).
 pub(crate) fn best_size(sorted: &[f64], level: &Level) -> Option<(usize, f64)> {
     let k = sorted.len();
-    let mut smallest = 0.0;
+    let (mut smallest, mut largest) = (0.0, 0.0);
     let mut best: Option<(usize, f64, f64)> = None;
     for size in 1..k {
         smallest += sorted[size - 1];
-        let Some(a) = level.boost(smallest) else {
+        largest += sorted[k - size];
+        let Some(a) = level.boost_range(smallest, largest) else {
             continue;
         };
         let e = subset_error_uniform(k, size, a);
@@ -47,6 +52,9 @@ pub(crate) enum Level {
     Ldp(f64),
     /// eps-PML over priors that may take `shift` from a released set's mass.
     Pml { epsilon: f64, shift: f64 },
+    /// eps-PMC, eps-LIP and ALIP for a known prior of full support: the
+    /// information density within `[-lower, upper]` (no upper level for PMC).
+    Density { lower: f64, upper: Option<f64> },
 }
 
 impl Level {
@@ -61,15 +69,48 @@ impl Level {
                 epsilon: *epsilon,
                 shift: beta / 2.0,
             }),
+            (
+                Notion::Pmc { .. } | Notion::Lip { .. } | Notion::Alip { .. },
+                UncertaintySet::Known { .. },
+            ) if set.reference().iter().all(|&m| m > 0.0) => Some(Level::Density {
+                lower: notion.lower()?,
+                upper: notion.upper(),
+            }),
             _ => None,
         }
     }
 
+    /// The boost at which every output whose released set has mass between
+    /// `smallest` and `largest` meets the level: [`Level::boost`] at the
+    /// smallest under PML and LDP. Under a density notion an input of a set of
+    /// mass m has density `ln((1 + a) / (1 + a m))`, at most `eps_u` for every
+    /// such set where `a <= (e^eps_u - 1) / (1 - e^eps_u smallest)`, and an
+    /// input outside it `-ln(1 + a m)`, at least `-eps_l` where
+    /// `a <= (e^eps_l - 1) / largest`.
+    pub(crate) fn boost_range(&self, smallest: f64, largest: f64) -> Option<f64> {
+        let Level::Density { lower, upper } = *self else {
+            return self.boost(smallest);
+        };
+        let above = upper.map_or(f64::INFINITY, |u| {
+            let room = 1.0 - u.exp() * smallest;
+            if room <= 0.0 {
+                f64::INFINITY
+            } else {
+                u.exp_m1() / room
+            }
+        });
+        let a = (lower.exp_m1() / largest).min(above);
+        (a.is_finite() && a > 0.0).then_some(a)
+    }
+
     /// The boost `a` at which an output whose released set has mass `m`
     /// under the reference prior meets the level; `None` where none is finite
-    /// or where the level allows no boost.
+    /// or where the level allows no boost, and under a density notion, whose
+    /// lower level binds at the largest mass of a released set
+    /// ([`Level::boost_range`]).
     pub(crate) fn boost(&self, m: f64) -> Option<f64> {
         let a = match *self {
+            Level::Density { .. } => return None,
             Level::Ldp(epsilon) => epsilon.exp_m1(),
             Level::Pml { epsilon, shift } => {
                 let worst = (m - shift).max(0.0);

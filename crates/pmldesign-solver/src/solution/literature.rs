@@ -111,6 +111,42 @@ mod tests {
         }
     }
 
+    /// k-subset selection under PMC, LIP and ALIP at the boost the level
+    /// allows: the notion holds within 1e-12, and a boost 1e-6 larger breaks it.
+    #[test]
+    fn density_calibration_meets_the_level_exactly() {
+        use pmldesign_model::measures::NotionLevels;
+        let masses = vec![0.35, 0.25, 0.2, 0.12, 0.08];
+        let set = UncertaintySet::known(Prior::new(masses.clone()).unwrap());
+        let mut sorted = masses.clone();
+        sorted.sort_by(f64::total_cmp);
+        let notions = [
+            Notion::Pmc { epsilon: 0.7 },
+            Notion::Lip { epsilon: 1.0 },
+            Notion::Alip {
+                epsilon_lower: 0.5,
+                epsilon_upper: 1.2,
+            },
+        ];
+        for notion in notions {
+            let level = Level::of(&notion, &set).unwrap();
+            for size in 1..5 {
+                let smallest: f64 = sorted[..size].iter().sum();
+                let largest: f64 = sorted[5 - size..].iter().sum();
+                let a = level.boost_range(smallest, largest).unwrap();
+                let excess = |a: f64| {
+                    let m = subset_mechanism(5, size, a).unwrap();
+                    NotionLevels::measure_notion(&m, &set, &notion).excess(&notion)
+                };
+                assert!(excess(a) <= 1e-12, "{notion:?} {size}: {}", excess(a));
+                assert!(
+                    excess(a * (1.0 + 1e-6)) > 0.0,
+                    "{notion:?} {size}: not binding"
+                );
+            }
+        }
+    }
+
     #[test]
     fn hadamard_response_is_calibrated_by_the_level() {
         let masses = [0.35, 0.25, 0.2, 0.12, 0.08];
