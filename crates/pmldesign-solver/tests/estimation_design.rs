@@ -450,3 +450,28 @@ fn a_level_of_zero_names_the_level_to_raise() {
         );
     }
 }
+
+/// Past enumeration over a ball beyond Proposition 2 no LP is priced: under a
+/// time limit the design is the best baseline, certified, and its note says why.
+#[test]
+fn a_set_priced_by_no_lp_returns_its_start_and_says_why() {
+    let raw: Vec<f64> = (1..=30).map(|i| 1.0 / i as f64).collect();
+    let total: f64 = raw.iter().sum();
+    let p: Vec<f64> = raw.iter().map(|x| x / total).collect();
+    let set = UncertaintySet::l1_ball(Prior::new(p).unwrap(), 0.05).unwrap();
+    let d = Problem::new(set)
+        .epsilon(1.0)
+        .estimation()
+        .settings(Settings::default().time_limit(std::time::Duration::from_secs(2)))
+        .solve()
+        .unwrap();
+    assert_eq!(d.route(), Route::Baseline);
+    assert!(d.certificate().holds());
+    let note = d.note().unwrap();
+    assert!(
+        note.starts_with(
+            "no design for estimation is priced for this set under PML(1) past 24 inputs"
+        ),
+        "{note}"
+    );
+}

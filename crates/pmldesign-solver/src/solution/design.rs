@@ -470,6 +470,9 @@ impl Design {
                         .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
                 )
             )),
+            DesignStatus::TimeLimit if self.iterations == 0 && self.pricing == Route::Baseline => {
+                stopped(&self.why_no_lp())
+            }
             DesignStatus::TimeLimit => stopped("the time limit stopped the search"),
             DesignStatus::Interrupted => stopped("interrupted"),
             DesignStatus::GapLimit => Some(format!(
@@ -478,6 +481,24 @@ impl Design {
             )),
             DesignStatus::Optimal => None,
         }
+    }
+}
+
+impl Design {
+    /// Why a design for estimation stopped at the baseline it started from:
+    /// no LP of its linearisation is priced for its set past enumeration (a
+    /// ball beyond Proposition 2, a polytope, metric privacy), or none fitted
+    /// the time limit.
+    fn why_no_lp(&self) -> String {
+        let estimation = self.utility_name == crate::objective::estimation::ESTIMATION_UTILITY_NAME;
+        if estimation && !crate::limits::estimation_designable(&self.notion, &self.uncertainty) {
+            return format!(
+                "no design for estimation is priced for this set under {} past {} inputs, so the search stopped at the best baseline",
+                self.notion.label(),
+                crate::limits::enumeration_limit(&self.notion)
+            );
+        }
+        "no LP fitted the time limit (a longer limit lets the design improve on it), so the search stopped at the best baseline".into()
     }
 }
 
