@@ -287,3 +287,20 @@ def test_a_record_estimate_has_the_cli_jsons_fields(tmp_path, run_pml):
     # Marginals and cells are flat rows (one data frame each).
     assert set(ours["marginals"][0]) == {"column", "value", "estimate", "lower", "upper", "standard_error", "identifiable"}
     assert set(ours["joint"][0]) == {"cell", "estimate", "lower", "upper", "standard_error", "identifiable"}
+
+
+@pytest.mark.parametrize("notion,levels", [("lip", {}), ("pmc", {}), ("alip", {"epsilon_lower": 0.5})])
+def test_designs_for_estimation_past_enumeration_under_the_density_notions(notion, levels):
+    """Past the 16 labels the notions' rays are enumerated to, a design for estimation
+    under PMC, LIP and ALIP is priced by ascent: certified, read back from its file,
+    and at most randomized response's error (the first baseline of its table)."""
+    raw = np.array([1.0 / (i + 1) ** 0.6 for i in range(20)])
+    prior = raw / raw.sum()
+    d = pmldesign.design(prior, 1.0, notion=notion, utility="estimation", time_limit=3, **levels)
+    data = d.to_dict()
+    assert data["solver"]["pricing"] == "quadratic_search"
+    assert d.certificate.holds()
+    rows = data["estimation"]["rows"]
+    assert -d.utility == pytest.approx(rows[0]["error_per_row"], rel=1e-12)
+    assert -d.utility <= rows[1]["error_per_row"]
+    assert pmldesign.Design.from_json(d.to_json()).to_json() == d.to_json()
