@@ -228,13 +228,7 @@ pub fn chart(t: &Tradeoff, objective: &str) -> String {
             dashed: true,
             markers: false,
         },
-        Series {
-            name: "randomized response, same LDP eps".into(),
-            points: ldp,
-            colour: SERIES[1],
-            dashed: true,
-            markers: false,
-        },
+        same_ldp_series(ldp),
         Series {
             name: "randomized response, same PML".into(),
             points: pml,
@@ -254,6 +248,17 @@ pub fn chart(t: &Tradeoff, objective: &str) -> String {
         &series,
         &marks,
     )
+}
+
+/// Randomized response at the same LDP level, as both charts draw it.
+fn same_ldp_series(points: Vec<(f64, f64)>) -> Series {
+    Series {
+        name: "randomized response, same LDP eps".into(),
+        points,
+        colour: SERIES[1],
+        dashed: true,
+        markers: false,
+    }
 }
 
 /// The estimation error per row against eps, for the design and randomized
@@ -294,13 +299,7 @@ pub fn estimation_chart(t: &Tradeoff) -> Option<String> {
             dashed: false,
             markers: true,
         },
-        Series {
-            name: "randomized response, same LDP eps".into(),
-            points: ldp,
-            colour: SERIES[1],
-            dashed: true,
-            markers: false,
-        },
+        same_ldp_series(ldp),
     ];
     let alt = format!(
         "Estimation error per row (m E|p^ - p|^2) against eps: {}",

@@ -389,8 +389,8 @@ pub(crate) fn estimation_by_ascent(
     use pmldesign_model::{Notion, UncertaintySet};
     let known = matches!(set, UncertaintySet::Known { .. });
     // Proposition 2's ball: a radius below twice the least mass of the centre.
-    let proposition_2 = matches!(set, UncertaintySet::L1Ball { beta, .. }
-        if *beta < 2.0 * set.reference().iter().fold(f64::INFINITY, |m, &x| m.min(x)));
+    let proposition_2 = matches!(set, UncertaintySet::L1Ball { center, beta, .. }
+        if *beta < 2.0 * center.min_mass());
     let covered = match notion {
         Notion::Pml { .. } => known || proposition_2,
         Notion::Ldp { .. } => true,

@@ -18,7 +18,7 @@ pub(crate) mod relaxation;
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::{ColumnCone, Notion};
-use relaxation::{Majorant, ball_box, box_vertex, by_ratio, fill_box, knapsack_vertex};
+use relaxation::{Majorant, box_tops, box_vertex, by_ratio, fill_box, knapsack_vertex};
 use std::sync::Mutex;
 
 /// Ascent steps from one start at most.
@@ -39,7 +39,8 @@ const ENTERING_PASSES: usize = 40;
 /// Gap tolerances at or below which an LP's passes are not capped.
 pub(crate) const FINE_GAP: f64 = 1e-6;
 
-/// Work (`pieces x N`) of the LDP bound: its intervals of `p . b`.
+/// Work (`pieces x N`) of the LDP and ball bounds: their intervals of `p . b`
+/// or of the minimum.
 const LDP_BOUND_WORK: usize = 1 << 19;
 
 /// The slice `p . v = 1` of the cones this pricing covers.
@@ -72,7 +73,7 @@ fn density_box(notion: &Notion, p: ArrayView1<f64>) -> Option<Slice> {
     let top = notion.upper().map_or(f64::INFINITY, f64::exp);
     Some(Slice::Box {
         lo,
-        hi: ball_box(p, top, lo),
+        hi: box_tops(p, top, lo),
     })
 }
 
@@ -89,7 +90,8 @@ pub(crate) struct QuadraticRays {
 
 impl QuadraticRays {
     /// The pricing over `cone`'s rays normalised by the reference prior `p`,
-    /// where the cone is one this pricing covers (module docs), for an LP solved to the relative gap `gap` ([`ENTERING_PASSES`]).
+    /// where the cone is one this pricing covers (module docs), for an LP
+    /// solved to the relative gap `gap` ([`ENTERING_PASSES`]).
     pub(crate) fn new(
         cone: &ColumnCone,
         p: ArrayView1<f64>,
@@ -149,10 +151,11 @@ impl QuadraticRays {
         (0..=BALL_LEVELS)
             .map(|k| {
                 let m = k as f64 / BALL_LEVELS as f64;
-                fill_box(&order, p, m, &ball_box(p, e * (1.0 + h * m), m))
+                let v = fill_box(&order, p, m, &box_tops(p, e * (1.0 + h * m), m));
+                (g.dot(&v), v)
             })
-            .max_by(|a, b| g.dot(a).total_cmp(&g.dot(b)))
-            .unwrap_or_else(|| Array1::ones(p.len()))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or_else(|| Array1::ones(p.len()), |(_, v)| v)
     }
 
     /// `(v^T C v - lambda . v, v^T C v, C v)`.
@@ -209,17 +212,13 @@ impl QuadraticRays {
     /// a majorant).
     fn bound(&self, lambda: &Array1<f64>) -> f64 {
         let p = self.p.view();
+        // Intervals of the LDP and ball bounds (`relaxation::best_first`).
+        let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
         let one = |m: &Majorant| match &self.slice {
             Slice::Pml { e } => m.bound_pml(p, *e, lambda),
-            Slice::Ldp { a } => {
-                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
-                m.bound_ldp(p, *a, lambda, pieces)
-            }
+            Slice::Ldp { a } => m.bound_ldp(p, *a, lambda, pieces),
             Slice::Box { lo, hi } => m.bound_box(p, *lo, hi, lambda),
-            Slice::Ball { e, h } => {
-                let pieces = (LDP_BOUND_WORK / p.len().max(1)).clamp(64, 2048);
-                m.bound_ball(p, (*e, *h), lambda, pieces)
-            }
+            Slice::Ball { e, h } => m.bound_ball(p, (*e, *h), lambda, pieces),
         };
         self.majorants.iter().map(one).fold(f64::INFINITY, f64::min)
     }

@@ -105,23 +105,10 @@ impl Majorant {
         pieces: usize,
     ) -> f64 {
         let piece = |m1: f64, m2: f64| {
-            let hi = ball_box(p, e * (1.0 + h * m2), m1);
+            let hi = box_tops(p, e * (1.0 + h * m2), m1);
             self.bound_box(p, m1, &hi, lambda)
         };
-        let mut open: Vec<(f64, f64, f64)> = (0..16)
-            .map(|i| (i as f64 / 16.0, (i + 1) as f64 / 16.0))
-            .map(|(m1, m2)| (piece(m1, m2), m1, m2))
-            .collect();
-        for _ in 0..pieces / 2 {
-            let Some(top) = (0..open.len()).max_by(|&i, &j| open[i].0.total_cmp(&open[j].0)) else {
-                break;
-            };
-            let (_, m1, m2) = open.swap_remove(top);
-            let mid = 0.5 * (m1 + m2);
-            open.push((piece(m1, mid), m1, mid));
-            open.push((piece(mid, m2), mid, m2));
-        }
-        open.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max)
+        best_first(piece, pieces)
     }
 
     /// A bound on `max (v^T C v - lambda . v)` over the rays
@@ -148,22 +135,28 @@ impl Majorant {
             h: &h,
             sums: (self.d.sum(), h.sum()),
         };
-        let mut open: Vec<(f64, f64, f64)> = (0..16)
-            .map(|i| (i as f64 / 16.0, (i + 1) as f64 / 16.0))
-            .map(|(s1, s2)| (piece.bound(s1, s2), s1, s2))
-            .collect();
-        for _ in 0..pieces / 2 {
-            let Some(top) = (0..open.len()).max_by(|&i, &j| open[i].0.total_cmp(&open[j].0)) else {
-                break;
-            };
-            let (_, s1, s2) = open.swap_remove(top);
-            let mid = 0.5 * (s1 + s2);
-            open.push((piece.bound(s1, mid), s1, mid));
-            open.push((piece.bound(mid, s2), mid, s2));
-        }
-        let best = open.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max);
-        best + self.kappa
+        best_first(|s1, s2| piece.bound(s1, s2), pieces) + self.kappa
     }
+}
+
+/// The largest of `bound` over intervals covering `[0, 1]`: sixteen equal ones,
+/// then the interval of largest bound halved, best first, `pieces / 2` times,
+/// so the result depends on `bound` alone (the LDP and ball bounds).
+fn best_first(bound: impl Fn(f64, f64) -> f64, pieces: usize) -> f64 {
+    let mut open: Vec<(f64, f64, f64)> = (0..16)
+        .map(|i| (i as f64 / 16.0, (i + 1) as f64 / 16.0))
+        .map(|(s1, s2)| (bound(s1, s2), s1, s2))
+        .collect();
+    for _ in 0..pieces / 2 {
+        let Some(top) = (0..open.len()).max_by(|&i, &j| open[i].0.total_cmp(&open[j].0)) else {
+            break;
+        };
+        let (_, s1, s2) = open.swap_remove(top);
+        let mid = 0.5 * (s1 + s2);
+        open.push((bound(s1, mid), s1, mid));
+        open.push((bound(mid, s2), mid, s2));
+    }
+    open.iter().map(|o| o.0).fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// The majorant's pieces under eps-LDP ([`Majorant::bound_ldp`]).
@@ -225,9 +218,9 @@ pub(crate) fn knapsack_vertex(p: ArrayView1<f64>, g: ArrayView1<f64>, top: f64) 
 }
 
 /// The upper ends of the box `lo <= v <= top` on the slice `p . v = 1` of a
-/// prior of full support: `top`, or less where the slice leaves input x at most
-/// `(1 - lo (1 - p_x)) / p_x`.
-pub(crate) fn ball_box(p: ArrayView1<f64>, top: f64, lo: f64) -> Array1<f64> {
+/// prior of full support (a density notion's, or one box of a ball's): `top`, or
+/// less where the slice leaves input x at most `(1 - lo (1 - p_x)) / p_x`.
+pub(crate) fn box_tops(p: ArrayView1<f64>, top: f64, lo: f64) -> Array1<f64> {
     p.mapv(|m| top.min((1.0 - lo * (1.0 - m)) / m))
 }
 
@@ -382,6 +375,29 @@ mod tests {
         }
     }
 
+    /// Every vertex of the slice `lo <= v <= hi`, `p . v = 1`: each input at an
+    /// end of its range but one, which takes the mass left where it fits.
+    fn box_vertices(p: ArrayView1<f64>, lo: f64, hi: &Array1<f64>) -> Vec<Array1<f64>> {
+        let n = p.len();
+        let mut out = Vec::new();
+        for mask in 0..(1u32 << n) {
+            for f in 0..n {
+                let mut v = Array1::from_shape_fn(n, |x| match (mask >> x) & 1 {
+                    1 => hi[x],
+                    _ => lo,
+                });
+                v[f] = 0.0;
+                let rest = 1.0 - p.dot(&v);
+                if rest < lo * p[f] - 1e-12 || rest > hi[f] * p[f] + 1e-12 {
+                    continue;
+                }
+                v[f] = rest / p[f];
+                out.push(v);
+            }
+        }
+        out
+    }
+
     /// Every vertex of small PMC, LIP and ALIP slices (all inputs at a bound
     /// but one): the box bound holds over each, and the box vertex is the
     /// best vertex for a linear objective.
@@ -402,21 +418,9 @@ mod tests {
         ] {
             let hi = p.mapv(|px| top.min((1.0 - lo * (1.0 - px)) / px));
             let (mut best, mut best_linear) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-            for mask in 0..(1u32 << n) {
-                for f in 0..n {
-                    let mut v = Array1::from_shape_fn(n, |x| match (mask >> x) & 1 {
-                        1 => hi[x].min(1e6),
-                        _ => lo,
-                    });
-                    v[f] = 0.0;
-                    let rest = 1.0 - p.dot(&v);
-                    if rest < lo * p[f] - 1e-12 || rest > hi[f] * p[f] + 1e-12 {
-                        continue;
-                    }
-                    v[f] = rest / p[f];
-                    best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
-                    best_linear = best_linear.max(-lambda.dot(&v));
-                }
+            for v in box_vertices(p.view(), lo, &hi) {
+                best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
+                best_linear = best_linear.max(-lambda.dot(&v));
             }
             assert!(best.is_finite());
             for m in &majorants {
@@ -448,21 +452,9 @@ mod tests {
         let mut best = f64::NEG_INFINITY;
         for k in 0..=400 {
             let m = k as f64 / 400.0;
-            let hi = ball_box(p.view(), e * (1.0 + h * m), m);
-            for mask in 0..(1u32 << n) {
-                for f in 0..n {
-                    let mut v = Array1::from_shape_fn(n, |x| match (mask >> x) & 1 {
-                        1 => hi[x],
-                        _ => m,
-                    });
-                    v[f] = 0.0;
-                    let rest = 1.0 - p.dot(&v);
-                    if rest < m * p[f] - 1e-12 || rest > hi[f] * p[f] + 1e-12 {
-                        continue;
-                    }
-                    v[f] = rest / p[f];
-                    best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
-                }
+            let hi = box_tops(p.view(), e * (1.0 + h * m), m);
+            for v in box_vertices(p.view(), m, &hi) {
+                best = best.max(v.dot(&c.dot(&v)) - lambda.dot(&v));
             }
         }
         assert!(best.is_finite());
