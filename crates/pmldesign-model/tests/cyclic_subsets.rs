@@ -5,7 +5,8 @@
 
 use ndarray::Array1;
 use pmldesign_model::frequency::{
-    asymptotic_error, balanced_base_blocks, cyclic_subsets, subset_error_uniform,
+    asymptotic_error, balanced_base_blocks, cyclic_subsets, difference_counts,
+    subset_error_uniform, weighted_cyclic_subsets,
 };
 
 #[test]
@@ -56,6 +57,26 @@ fn under_the_uniform_prior_the_error_is_near_k_subset_selection() {
         assert!(e >= subset * (1.0 - 1e-9), "{e} below {subset}");
         assert!(e <= subset * 1.01, "k = {k}: {e} vs {subset}");
     }
+}
+
+#[test]
+fn a_difference_set_is_counted_once_per_difference() {
+    // {0, 1, 3} mod 7: every nonzero difference once (the Fano plane).
+    assert_eq!(difference_counts(7, &[0, 1, 3]), vec![1.0; 3]);
+    // At an even k the difference k / 2 is counted from both ends.
+    assert_eq!(difference_counts(4, &[0, 2]), vec![0.0, 2.0]);
+}
+
+#[test]
+fn weighted_orbits_keep_rows_stochastic_and_drop_weightless_ones() {
+    let blocks = balanced_base_blocks(12, 4, 3);
+    let w = weighted_cyclic_subsets(12, 1.5, &blocks, &[0.5, 0.0, 0.5]).unwrap();
+    assert_eq!(w.outputs(), 24);
+    for row in w.matrix().rows() {
+        assert!((row.sum() - 1.0).abs() <= 1e-12);
+    }
+    assert!(weighted_cyclic_subsets(12, 1.5, &blocks, &[0.5, 0.5]).is_err());
+    assert!(weighted_cyclic_subsets(12, 1.5, &blocks, &[0.5, 0.6, -0.1]).is_err());
 }
 
 #[test]

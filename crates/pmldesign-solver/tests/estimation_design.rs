@@ -227,6 +227,39 @@ fn the_design_meets_or_beats_the_literature_figures() {
     }
 }
 
+/// Past enumeration under the uniform prior, the LDP design for estimation
+/// starts from the cyclic subset design whose orbits an LP weights into a
+/// weighted 2-design: its error is k-subset selection's figure (to rounding),
+/// which is the optimum there (docs/theory.md §13), and the first LPs certify
+/// it within 1e-2.
+#[test]
+fn past_enumeration_under_the_uniform_prior_the_design_meets_k_subset_selection() {
+    for k in [32usize, 64] {
+        let uniform = vec![1.0 / k as f64; k];
+        let d = Problem::new(known(&uniform))
+            .notion(Notion::Ldp { epsilon: 1.0 })
+            .estimation()
+            .settings(Settings::default().time_limit(std::time::Duration::from_secs(30)))
+            .solve()
+            .unwrap();
+        let a = 1f64.exp_m1();
+        let size = pmldesign_model::frequency::best_subset_size_uniform(k, a);
+        let figure = pmldesign_model::frequency::subset_error_uniform(k, size, a);
+        let error = -d.utility_value();
+        assert!(
+            error <= figure * (1.0 + 1e-12),
+            "k = {k}: {error} vs {figure}"
+        );
+        assert!(d.certificate().holds(), "k = {k}");
+        assert!(
+            d.certificate().gap <= 1e-2 * error,
+            "k = {k}: gap {:e}",
+            d.certificate().gap
+        );
+        assert!(d.mechanism().outputs() <= 4096);
+    }
+}
+
 /// Hadamard response (Acharya, Sun and Zhang) is the table's last row, measured
 /// from its matrix (not a figure only) and meeting the notion: under LDP at
 /// N = 12, eps = 1 and a uniform prior the design's error is at most its; under

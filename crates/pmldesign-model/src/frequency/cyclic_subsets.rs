@@ -9,7 +9,9 @@
 //! `y - x`; where every nonzero difference occurs equally often (a difference
 //! family) the design is a 2-design and, under the uniform prior, has the
 //! Fisher information of k-subset selection. The base blocks are found by a
-//! deterministic local search that evens out the differences.
+//! deterministic local search that evens out the differences; unequal weights
+//! on the orbits ([`weighted_cyclic_subsets`]) can even out what it leaves
+//! (the solver finds them by LP).
 
 use crate::{Mechanism, ModelError, Result};
 
@@ -96,24 +98,79 @@ fn distinct(mut block: Vec<usize>, k: usize) -> Vec<usize> {
 }
 
 /// The cyclic subset design over `k` inputs with blocks of size `d` in
-/// `orbits` orbits at boost `a > 0` (module docs).
+/// `orbits` orbits at boost `a > 0` (module docs), the orbits weighted alike.
 pub fn cyclic_subsets(k: usize, d: usize, a: f64, orbits: usize) -> Result<Mechanism> {
-    if k < 2 || d == 0 || d >= k || orbits == 0 || !(a.is_finite() && a > 0.0) {
-        return Err(ModelError::invalid(
-            "cyclic subsets",
-            format!("k = {k}, d = {d}, a = {a}, orbits = {orbits}"),
-            "needs 1 <= d < k, at least one orbit and a finite boost a > 0",
-            "pass a block size below the number of inputs",
-        ));
+    if orbits == 0 {
+        return Err(refused(k, d, a, orbits));
     }
-    let z = orbits as f64 * (k as f64 + a * d as f64);
-    let mut rows = vec![vec![1.0 / z; k * orbits]; k];
-    for (m, base) in balanced_base_blocks(k, d, orbits).iter().enumerate() {
+    let blocks = balanced_base_blocks(k, d, orbits);
+    weighted_cyclic_subsets(k, a, &blocks, &vec![1.0 / orbits as f64; orbits])
+}
+
+/// The cyclic design of the base `blocks` (each of the same size d) at boost
+/// `a > 0`, the translates of block m taking `weights[m]` of every row
+/// (weights nonnegative, summing to 1): `W(D_m + j | x) = weights[m] (1 + a
+/// [x in D_m + j]) / (k + a d)`. Two inputs whose difference is `delta` share
+/// `sum_m weights[m] N_m(delta)` of the blocks' weight ([`difference_counts`]),
+/// so weights that even these out make a weighted 2-design.
+pub fn weighted_cyclic_subsets(
+    k: usize,
+    a: f64,
+    blocks: &[Vec<usize>],
+    weights: &[f64],
+) -> Result<Mechanism> {
+    let d = blocks.first().map_or(0, Vec::len);
+    let orbits = blocks.len();
+    let fits = |b: &Vec<usize>| b.len() == d && b.iter().all(|&x| x < k);
+    let weighed = weights.len() == orbits
+        && weights.iter().all(|w| w.is_finite() && *w >= 0.0)
+        && (weights.iter().sum::<f64>() - 1.0).abs() <= 1e-12;
+    if k < 2
+        || d == 0
+        || d >= k
+        || !(a.is_finite() && a > 0.0)
+        || !blocks.iter().all(fits)
+        || !weighed
+    {
+        return Err(refused(k, d, a, orbits));
+    }
+    let z = k as f64 + a * d as f64;
+    let used: Vec<usize> = (0..orbits).filter(|&m| weights[m] > 0.0).collect();
+    let mut rows = vec![vec![0.0; k * used.len()]; k];
+    for (slot, &m) in used.iter().enumerate() {
+        for row in &mut rows {
+            row[slot * k..(slot + 1) * k].fill(weights[m] / z);
+        }
         for j in 0..k {
-            for &x in base {
-                rows[(x + j) % k][m * k + j] = (1.0 + a) / z;
+            for &x in &blocks[m] {
+                rows[(x + j) % k][slot * k + j] = weights[m] * (1.0 + a) / z;
             }
         }
     }
     Mechanism::from_rows(rows)
+}
+
+/// `N(delta)` for `delta = 1, ..., k / 2`: the ordered pairs (u, v) of `block`
+/// with `v - u = delta (mod k)`, which is how many translates of the block
+/// hold both x and x + delta, for every x.
+pub fn difference_counts(k: usize, block: &[usize]) -> Vec<f64> {
+    let mut n = vec![0.0; k / 2];
+    for &u in block {
+        for &v in block {
+            let delta = (v + k - u) % k;
+            if (1..=k / 2).contains(&delta) {
+                n[delta - 1] += 1.0;
+            }
+        }
+    }
+    n
+}
+
+fn refused(k: usize, d: usize, a: f64, orbits: usize) -> ModelError {
+    ModelError::invalid(
+        "cyclic subsets",
+        format!("k = {k}, d = {d}, a = {a}, orbits = {orbits}"),
+        "needs 1 <= d < k, at least one orbit of blocks of size d below k, weights summing to 1 and a finite boost a > 0",
+        "pass a block size below the number of inputs",
+    )
 }

@@ -16,9 +16,11 @@
 //!   inputs whose high set holds an output for Hadamard response).
 
 use crate::limits::SCORED_SQUARE_UP_TO;
+use crate::reference::pair_balance;
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{
-    cyclic_subsets, hadamard_least_mass, hadamard_response, subset_error_uniform,
+    balanced_base_blocks, hadamard_least_mass, hadamard_response, subset_error_uniform,
+    weighted_cyclic_subsets,
 };
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
@@ -173,15 +175,13 @@ pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 /// Outputs of a cyclic subset design at most (a reader takes 4096).
 const CYCLIC_OUTPUTS_UP_TO: usize = 4096;
 
-/// Orbits of a cyclic subset design at most: sixteen evened-out orbits come
-/// within 0.04 % of k-subset selection's error at k = 128 once the design's
-/// steps have run (docs/theory.md §13).
-const CYCLIC_ORBITS: usize = 16;
-
-/// The cyclic subset design (`frequency::cyclic_subsets`) at k-subset
-/// selection's best size and boost for `level`, with as many orbits as
-/// [`CYCLIC_ORBITS`] and [`CYCLIC_OUTPUTS_UP_TO`] allow, for 3 to
-/// [`SCORED_SQUARE_UP_TO`] inputs; `None` where no boost is finite.
+/// The cyclic subset design at k-subset selection's best size and boost for
+/// `level`, for 3 to [`SCORED_SQUARE_UP_TO`] inputs; `None` where no boost is
+/// finite. Its orbits are picked and weighted from twice as many candidate
+/// base blocks as an LP vertex uses (`k / 2 + 1`, as [`CYCLIC_OUTPUTS_UP_TO`]
+/// allows) so that every pair of inputs shares the same weight of blocks
+/// where the LP finds such weights ([`pair_balance`]): under the uniform
+/// prior its error is then k-subset selection's figure.
 pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     let k = p.len();
     if !(3..=SCORED_SQUARE_UP_TO).contains(&k) {
@@ -190,8 +190,11 @@ pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechani
     let mut sorted = p.to_vec();
     sorted.sort_by(f64::total_cmp);
     let (size, a) = best_size(&sorted, level)?;
-    let orbits = (CYCLIC_OUTPUTS_UP_TO / k).clamp(1, CYCLIC_ORBITS);
-    cyclic_subsets(k, size, a, orbits).ok()
+    let candidates = (CYCLIC_OUTPUTS_UP_TO / k).clamp(1, 2 * (k / 2 + 1));
+    let blocks = balanced_base_blocks(k, size, candidates);
+    let weights = pair_balance::even_weights(k, &blocks)
+        .unwrap_or_else(|| vec![1.0 / candidates as f64; candidates]);
+    weighted_cyclic_subsets(k, a, &blocks, &weights).ok()
 }
 
 /// Hadamard response's name in tables, with its outputs K.

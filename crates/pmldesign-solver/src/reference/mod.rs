@@ -5,4 +5,5 @@ pub(crate) mod baseline;
 pub mod closed_form;
 pub(crate) mod guesses;
 pub(crate) mod literature;
+pub(crate) mod pair_balance;
 pub mod structured;
