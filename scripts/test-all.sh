@@ -30,7 +30,7 @@ fi
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pytest-xdist pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema
+step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pytest-xdist pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema "typeguard>=4"
 # multi-freq-ldpy (numba; scipy for its jitted linear algebra) for the agreement of `estimate` with its IBU; skipped if absent.
 python -m pip install --quiet --disable-pip-version-check multi-freq-ldpy scipy ||
     echo "multi-freq-ldpy could not be installed: its agreement test will be skipped"

@@ -1,4 +1,6 @@
-"""Shared fixtures: the repository root and the `pml` binary for cross-checks."""
+"""Shared fixtures: the repository root and the `pml` binary for cross-checks; and every
+call into the native module held to the type stub (stub_check.py), where typeguard is
+installed: a call off the stub fails the test that made it."""
 
 import os
 import pathlib
@@ -8,7 +10,45 @@ import zlib
 
 import pytest
 
+try:
+    import stub_check
+except ModuleNotFoundError as absent:  # without typeguard, test_stub.py skips its test of the check
+    if absent.name != "typeguard":
+        raise
+    stub_check = None
+
 ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def pytest_configure(config):
+    if stub_check is not None:
+        stub_check.install()
+
+
+def _calls_off_the_stub():
+    """Runs one phase of a test (setup, call, teardown), then fails it if a call into
+    the native module during it (or before it, at collection) was off the stub. A phase
+    that fails on its own keeps its failure; its calls off the stub fail the next phase."""
+    result = yield
+    found = stub_check.take() if stub_check is not None else []
+    if found:
+        pytest.fail("calls off the type stub _native.pyi:\n" + "\n".join(found), pytrace=False)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _calls_off_the_stub())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _calls_off_the_stub())
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    return (yield from _calls_off_the_stub())
 
 
 @pytest.fixture(scope="session")
