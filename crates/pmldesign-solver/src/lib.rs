@@ -47,7 +47,7 @@ pub use compare::{Comparison, ComparisonRow, common_level_notions, compare, esti
 pub use design::intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use design::sample::radius;
 pub use error::{NumericalLimit, Result, SolverError};
-pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, numerical_limit};
+pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, MAX_OUTPUTS, numerical_limit};
 pub use lp::backend::{LOSS_LP_BACKEND, LP_BACKEND};
 pub use objective::loss::Loss;
 pub use objective::utility::{

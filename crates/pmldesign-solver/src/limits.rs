@@ -19,6 +19,19 @@ use pmldesign_model::{Notion, UncertaintySet};
 /// peaks at about 1.3 GB (LDP; 0.8 GB under PML).
 pub const MAX_ALPHABET: usize = 4096;
 
+/// The most outputs a mechanism that pml makes or reads may have, with at most
+/// `MAX_ALPHABET^2` entries in all ([`outputs_fit`]), so no more memory than the
+/// largest square design: a weighted 2-design over 128 inputs, the optimal
+/// design for estimation there under the uniform prior, needs 65 orbits of 128
+/// outputs (docs/theory.md §13).
+pub const MAX_OUTPUTS: usize = 16_384;
+
+/// Whether a mechanism of `inputs` x `outputs` is within what pml makes and
+/// reads ([`MAX_OUTPUTS`]).
+pub fn outputs_fit(inputs: usize, outputs: usize) -> bool {
+    outputs <= MAX_OUTPUTS && inputs.saturating_mul(outputs) <= MAX_ALPHABET * MAX_ALPHABET
+}
+
 /// Refuses an alphabet past [`MAX_ALPHABET`] before anything of its size is
 /// built (an N x N matrix at N = 100,000 is 80 GB): the largest N a design is
 /// made for is the largest that any reader takes back.

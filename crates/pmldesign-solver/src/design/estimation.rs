@@ -457,7 +457,7 @@ fn frank_wolfe(
             break;
         }
         let mixed = atoms.mechanism()?;
-        if mixed.outputs() > crate::limits::MAX_ALPHABET {
+        if !crate::limits::outputs_fit(mixed.inputs(), mixed.outputs()) {
             // Past what any reader takes: the bound at W stands.
             it.converged = true;
             break;

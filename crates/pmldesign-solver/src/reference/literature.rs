@@ -172,16 +172,15 @@ pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     hadamard_response(p.len(), a).ok()
 }
 
-/// Outputs of a cyclic subset design at most (a reader takes 4096).
-const CYCLIC_OUTPUTS_UP_TO: usize = 4096;
-
 /// The cyclic subset design at k-subset selection's best size and boost for
 /// `level`, for 3 to [`SCORED_SQUARE_UP_TO`] inputs; `None` where no boost is
-/// finite. Its orbits are picked and weighted from twice as many candidate
-/// base blocks as an LP vertex uses (`k / 2 + 1`, as [`CYCLIC_OUTPUTS_UP_TO`]
-/// allows) so that every pair of inputs shares the same weight of blocks
-/// where the LP finds such weights ([`pair_balance`]): under the uniform
-/// prior its error is then k-subset selection's figure.
+/// finite. Its orbits are picked and weighted from up to twice as many
+/// candidate base blocks as an LP vertex uses (`k / 2 + 1`) so that every pair
+/// of inputs shares the same weight of blocks where the LP finds such weights
+/// ([`pair_balance`]): under the uniform prior its error is then k-subset
+/// selection's figure. Where `k / 2 + 1` orbits fit in
+/// [`crate::limits::MAX_OUTPUTS`] (k up to 180) the candidates fill it; past
+/// that they fill 4,096 outputs, which keep the design's steps affordable.
 pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     let k = p.len();
     if !(3..=SCORED_SQUARE_UP_TO).contains(&k) {
@@ -190,7 +189,12 @@ pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechani
     let mut sorted = p.to_vec();
     sorted.sort_by(f64::total_cmp);
     let (size, a) = best_size(&sorted, level)?;
-    let candidates = (CYCLIC_OUTPUTS_UP_TO / k).clamp(1, 2 * (k / 2 + 1));
+    let exact = (k / 2 + 1) * k <= crate::limits::MAX_OUTPUTS;
+    let budget = match exact {
+        true => crate::limits::MAX_OUTPUTS,
+        false => crate::limits::MAX_ALPHABET,
+    };
+    let candidates = (budget / k).clamp(1, 2 * (k / 2 + 1));
     let blocks = balanced_base_blocks(k, size, candidates);
     let weights = pair_balance::even_weights(k, &blocks)
         .unwrap_or_else(|| vec![1.0 / candidates as f64; candidates]);

@@ -280,13 +280,14 @@ impl DesignRecord {
             )
             .into());
         }
-        if m > crate::limits::MAX_ALPHABET {
+        if !crate::limits::outputs_fit(n, m) {
             return Err(ModelError::invalid(
                 "mechanism",
                 format!("{n}x{m}"),
                 format!(
-                    "more than {} outputs, beyond any design pml makes or reads",
-                    crate::limits::MAX_ALPHABET
+                    "more than {} outputs or {} entries, beyond any design pml makes or reads",
+                    crate::limits::MAX_OUTPUTS,
+                    crate::limits::MAX_ALPHABET.pow(2)
                 ),
                 "store the design as `pml design --format json` wrote it",
             )
