@@ -241,7 +241,19 @@ fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDu
             ));
         }
     }
-    let bound: f64 = direct_alpha(&cons.functionals, c, &dual).iter().sum();
+    // The stated alpha is a claim too: the one the multipliers give.
+    let alpha = direct_alpha(&cons.functionals, c, &dual);
+    let stated = dd.alpha.len() == alpha.len()
+        && (dd.alpha.iter().zip(&alpha))
+            .all(|(s, a)| (s - a).abs() <= crate::tolerance::value_tolerance(*a));
+    if !stated {
+        return Err(altered(
+            "loss.dual.alpha",
+            format!("{} values", dd.alpha.len()),
+            "the stated alpha is not the one the multipliers give",
+        ));
+    }
+    let bound: f64 = alpha.iter().sum();
     if bound < dd.bound - crate::tolerance::value_tolerance(bound) {
         return Err(altered(
             "loss.dual.bound",
