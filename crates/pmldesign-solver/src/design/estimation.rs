@@ -33,11 +33,15 @@ use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
 
-/// Frank-Wolfe steps at most: each solves one design LP.
+/// Frank-Wolfe steps at most without a time limit: each solves one design
+/// LP. Under a time limit the limit bounds them (and the settings'
+/// `max_iterations`).
 const MAX_STEPS: usize = 200;
 
-/// Pairwise steps among the atoms after each LP.
-const CORRECTIVE_STEPS: usize = 100;
+/// Pairwise steps among the atoms after each LP, at most: they stop earlier
+/// once the atoms' rates agree to a tenth of the last LP's gap
+/// ([`Atoms::correct`]).
+const CORRECTIVE_STEPS: usize = 400;
 
 /// Seconds per subset of the inputs that one design LP of the linearisation
 /// spends before it can stop at its deadline: its rays are enumerated from
@@ -305,8 +309,10 @@ impl Atoms {
 
     /// Pairwise steps among the atoms only (no LP): weight moves from the
     /// active atom rated lowest to the atom rated highest, until their rates
-    /// agree to 1e-12 relative or `steps` are done. Drops atoms of weight 0.
-    fn correct(&mut self, steps: usize) {
+    /// agree to 1e-12 relative or to `enough`, or `steps` are done: polishing
+    /// the mixture of the atoms past what the next LP can certify gains
+    /// nothing. Drops atoms of weight 0.
+    fn correct(&mut self, steps: usize, enough: f64) {
         for _ in 0..steps {
             let Some(rates) = self.rates() else {
                 return;
@@ -318,7 +324,8 @@ impl Atoms {
             let (Some(best), Some(worst)) = (best, worst) else {
                 return;
             };
-            if best == worst || rates[best] - rates[worst] <= 1e-12 * rates[best].abs() {
+            let spread = rates[best] - rates[worst];
+            if best == worst || spread <= 1e-12 * rates[best].abs() || spread <= enough {
                 break;
             }
             let most = self.weights[worst];
@@ -379,8 +386,8 @@ impl Atoms {
 }
 
 /// Pairwise Frank-Wolfe (Lacoste-Julien and Jaggi 2015) from `start` until the
-/// certified gap meets the settings' gap tolerance, the time limit or
-/// [`MAX_STEPS`]: each step moves weight from the active atom that the
+/// certified gap meets the settings' gap tolerance, the time limit or, without
+/// one, [`MAX_STEPS`]: each step moves weight from the active atom that the
 /// linearisation rates worst to the LP's mechanism, by an exact line search.
 /// The bound returned is always the one proven at the mechanism returned.
 fn frank_wolfe(
@@ -440,14 +447,19 @@ fn frank_wolfe(
         let allowed = crate::tolerance::gap_allowance(cg.gap_tolerance, it.f - norm);
         it.converged = it.f - floor <= allowed;
         let out_of_time = cg.interrupt.or_past(deadline) || last;
-        if it.converged || out_of_time || it.steps >= MAX_STEPS.min(cg.max_iterations) {
+        let cap = match deadline {
+            Some(_) => cg.max_iterations,
+            None => MAX_STEPS.min(cg.max_iterations),
+        };
+        if it.converged || out_of_time || it.steps >= cap {
             it.converged |= !out_of_time;
             break;
         }
         let toward = atoms.add(s.mechanism, p);
         let before = it.f;
         atoms.toward(toward);
-        atoms.correct(CORRECTIVE_STEPS);
+        // The LP's bound exceeds f by the Frank-Wolfe gap, in the rates' units.
+        atoms.correct(CORRECTIVE_STEPS, 0.1 * (it.bound - it.f).max(0.0));
         let Some(f) = atoms.trace_inverse() else {
             break;
         };
