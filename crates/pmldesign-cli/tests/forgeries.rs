@@ -187,7 +187,7 @@ fn a_design_with_too_many_outputs_is_refused() {
     v["outputs"].as_array_mut().unwrap().extend(names);
     let wide = write(dir.path(), "wide.json", &serde_json::to_string(&v).unwrap());
     let assess = ["assess", "--design", s(&wide)].map(String::from);
-    refused(&assess, "4096");
+    refused(&assess, "16384");
 }
 
 /// An alteration of a stored design.
