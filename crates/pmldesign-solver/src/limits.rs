@@ -20,9 +20,9 @@ use pmldesign_model::{Notion, UncertaintySet};
 pub const MAX_ALPHABET: usize = 4096;
 
 /// The most outputs a mechanism that pml makes or reads may have, with at most
-/// `MAX_ALPHABET^2` entries in all ([`outputs_fit`]), so no more memory than the
+/// `MAX_ALPHABET^2` entries in all (`limits::outputs_fit`), so no more memory than the
 /// largest square design: a weighted 2-design over 128 inputs, the optimal
-/// design for estimation there under the uniform prior, needs 65 orbits of 128
+/// design for estimation there under the uniform prior, needs up to 65 orbits of 128
 /// outputs (docs/theory.md §13).
 pub const MAX_OUTPUTS: usize = 16_384;
 
