@@ -411,6 +411,11 @@ fn frank_wolfe(
         // No LP can start: the start stands, its Fisher information unneeded.
         return Ok(Iterate::at(start));
     }
+    // Under a time limit the limit bounds the steps; without one, MAX_STEPS.
+    let cap = match deadline {
+        Some(_) => cg.max_iterations,
+        None => MAX_STEPS.min(cg.max_iterations),
+    };
     let mut atoms = Atoms::single(start, p);
     let mut it = Iterate::at(atoms.mechanism()?);
     let mut step_took = std::time::Duration::ZERO;
@@ -447,10 +452,6 @@ fn frank_wolfe(
         let allowed = crate::tolerance::gap_allowance(cg.gap_tolerance, it.f - norm);
         it.converged = it.f - floor <= allowed;
         let out_of_time = cg.interrupt.or_past(deadline) || last;
-        let cap = match deadline {
-            Some(_) => cg.max_iterations,
-            None => MAX_STEPS.min(cg.max_iterations),
-        };
         if it.converged || out_of_time || it.steps >= cap {
             it.converged |= !out_of_time;
             break;
