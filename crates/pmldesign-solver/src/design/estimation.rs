@@ -121,7 +121,11 @@ impl Iterate {
         self.rays_priced += s.rays_priced;
         self.bound = s.certificate.upper_bound;
         self.dual = s.certificate.dual.clone();
-        self.pricing = s.pricing;
+        // An LP the clock stopped before it priced a ray is its starting
+        // baseline (no dual): the route stays that of the LPs that priced.
+        if s.pricing != Route::Baseline {
+            self.pricing = s.pricing;
+        }
     }
 }
 
