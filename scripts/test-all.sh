@@ -9,6 +9,14 @@ cd "$(dirname "$0")/.."
 STEP_LABEL=test-all
 # shellcheck source=scripts/step.sh
 source scripts/step.sh
+venv=${PML_VENV:-.venv}
+# The Python set-up downloads (pip, Debian) while cargo compiles: it needs nothing of
+# the build. Its log is printed once it is waited for, below.
+setup_log="${CARGO_TARGET_DIR:-$PWD/target}/setup-python.log"
+mkdir -p "$(dirname "$setup_log")"
+scripts/setup-python.sh "$venv" >"$setup_log" 2>&1 &
+setup=$!
+trap 'kill "$setup" 2>/dev/null || true' EXIT
 # Unit and integration tests, then the documentation's examples; the examples/
 # programs are not linked here (clippy --all-targets checks that they compile).
 # Profile `ci` (Cargo.toml): release with the byte-moving dependencies unoptimised,
@@ -23,22 +31,18 @@ pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
 step python3 scripts/golden.py check --pml "$pml"
 
-venv=${PML_VENV:-.venv}
-if [ ! -x "$venv/bin/python" ]; then
-    "${PYTHON:-python3}" -m venv "$venv"
-fi
+waited=$SECONDS
+wait "$setup" || {
+    cat "$setup_log" >&2
+    echo "test-all: scripts/setup-python.sh failed (its log is above)" >&2
+    exit 1
+}
+trap - EXIT
+cat "$setup_log" >&2
+echo "test-all: $((SECONDS - waited)) s: waited for scripts/setup-python.sh" >&2
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
-step python -m pip install --quiet --disable-pip-version-check maturin numpy pytest pytest-xdist pandas polars pyarrow "dask[dataframe,distributed]" matplotlib jsonschema "typeguard>=4"
-# multi-freq-ldpy (numba; scipy for its jitted linear algebra) for the agreement of `estimate` with its IBU; skipped if absent.
-python -m pip install --quiet --disable-pip-version-check multi-freq-ldpy scipy ||
-    echo "multi-freq-ldpy could not be installed: its agreement test will be skipped"
-# Spark needs a JVM and pyspark: installed where they can be, else its tests are skipped.
-step scripts/install-spark.sh
-# The browser tests of the reports and of `pml serve` need Chromium and playwright:
-# installed where they can be, else those tests are skipped with the reason.
-step scripts/install-chromium.sh
 # The sdist, and the abi3 wheel once, from the tree, in the tests' profile `ci`: the
 # bindings are a workspace member with pinned features, so this compiles only pyo3,
 # numpy, pmldesign-data and the facade (without Parquet) and the bindings, and reuses
@@ -51,10 +55,7 @@ step scripts/install-chromium.sh
 dist="${CARGO_TARGET_DIR:-$PWD/target}/python-dist"
 rm -rf "$dist"
 portable=(--compatibility manylinux2014 -- -C "linker=$PWD/scripts/zig-cc-manylinux2014.sh")
-python -m pip install --quiet --disable-pip-version-check "ziglang<0.14" || {
-    echo "test-all: ziglang could not be installed: the wheel is built for this machine's glibc only"
-    portable=()
-}
+python -c 'import ziglang' 2>/dev/null || portable=()
 step maturin sdist -m crates/pmldesign-python/Cargo.toml -o "$dist"
 # The sdist is complete: its manifests resolve offline, and against its copy of the
 # workspace's lock, which only loses the packages of the members it leaves out (the CLI).
@@ -71,7 +72,6 @@ step maturin build --profile ci -m crates/pmldesign-python/Cargo.toml -o "$dist"
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 # What PyPI and pip will see: the metadata renders (twine), and the platform tag the
 # wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
-python -m pip install --quiet --disable-pip-version-check twine auditwheel
 python -m twine check --strict "$dist"/pmldesign-*.tar.gz "$wheel"
 tag=$(auditwheel show "$wheel" | tr '\n' ' ' | grep -o 'platform tag: *"[^"]*"')
 echo "test-all: auditwheel: the wheel is consistent with the $tag"
@@ -80,17 +80,26 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
     exit 1
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
+# A command given in PML_TEST_ALONGSIDE (`.ci/run`: scripts/lint.sh) runs beside the
+# Python tests, which leave a core idle much of their time; it is waited for at the end.
+alongside=""
+alongside_log="${CARGO_TARGET_DIR:-$PWD/target}/alongside.log"
+if [ -n "${PML_TEST_ALONGSIDE:-}" ]; then
+    $PML_TEST_ALONGSIDE >"$alongside_log" 2>&1 &
+    alongside=$!
+    trap 'kill "$alongside" 2>/dev/null || true' EXIT
+fi
 # Two workers: the slow pages (a JVM, a Dask cluster, a browser) overlap the rest. Spark's
 # tests and the engines page form one group (`xdist_group("spark")`), run by one worker:
 # one JVM instead of two on two cores. The slowest tests are listed at the end.
 PML_BIN="$pml" step python -m pytest -q -n 2 --dist loadgroup --durations=15 crates/pmldesign-python/tests
 # The user guide (MkDocs, docs/ and mkdocs.yml): built strict, so a broken link to a page
 # or an anchor, or a Python docstring that does not render, fails the run.
-python -m pip install --quiet --disable-pip-version-check mkdocs "mkdocstrings[python]"
 step python -m mkdocs build --strict -f mkdocs.yml -d "${CARGO_TARGET_DIR:-$PWD/target}/book"
 # The wheel ships py.typed, so users type-check against it: the package must pass mypy --strict.
-python -m pip install --quiet --disable-pip-version-check mypy
-(cd crates/pmldesign-python/python && step python -m mypy --strict -p pmldesign)
+# One cache for both runs: the second reads numpy's and pandas' analysis from the first.
+mypy_cache="${CARGO_TARGET_DIR:-$PWD/target}/mypy-cache"
+(cd crates/pmldesign-python/python && step python -m mypy --strict --config-file ../pyproject.toml --cache-dir "$mypy_cache" -p pmldesign)
 # ... and the Python examples of the README and of the user guide (docs/**/*.md)
 # type-check against the installed wheel as written, each block a module of its own.
 examples="$dist/guide-examples"
@@ -105,7 +114,7 @@ for page in pages:
     for i, block in enumerate(blocks):
         (pathlib.Path(sys.argv[1]) / f"{stem}_{i}.py").write_text(block)
 PY
-step python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml "$examples"
+step python -m mypy --strict --config-file crates/pmldesign-python/pyproject.toml --cache-dir "$mypy_cache" "$examples"
 # Installable where the workers are: the wheel in a fresh virtualenv, no Rust on PATH.
 base=$(python -c 'import sys; print(sys._base_executable)')
 smoke="$dist/smoke-venv"
@@ -120,3 +129,14 @@ assert d.status == "optimal" and abs(d.utility - 0.0268223) < 1e-6, (d.status, d
 assert pmldesign.Design.from_json(d.to_json()).status == "optimal"
 print("test-all: the wheel installs and designs in a fresh virtualenv without Rust:", d.status, round(d.utility, 7))
 PY
+if [ -n "$alongside" ]; then
+    waited=$SECONDS
+    wait "$alongside" || {
+        cat "$alongside_log" >&2
+        echo "test-all: $PML_TEST_ALONGSIDE failed (its log is above)" >&2
+        exit 1
+    }
+    trap - EXIT
+    cat "$alongside_log" >&2
+    echo "test-all: $((SECONDS - waited)) s: waited for $PML_TEST_ALONGSIDE" >&2
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The lints: clippy over every member and target with `-D warnings` (the Python
+# bindings included: pyo3 finds the Python on PATH), clippy of the CLI without its
+# default features (the README's first command builds it so: no Parquet, no
+# `pml serve`), and the API documentation without a warning (broken or private links
+# included). `.ci/run` runs it beside the Python tests (scripts/test-all.sh,
+# PML_TEST_ALONGSIDE), which leave a core idle much of their time.
+#
+#   scripts/lint.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STEP_LABEL=lint
+# shellcheck source=scripts/step.sh
+source scripts/step.sh
+step cargo clippy --workspace --all-targets -- -D warnings
+step cargo clippy -p pmldesign-cli --all-targets --no-default-features -- -D warnings
+RUSTDOCFLAGS="-D warnings" step cargo doc --workspace --no-deps --quiet
