@@ -19,6 +19,7 @@
 
 mod json;
 
+pub mod apply;
 pub mod audit;
 pub mod bounds;
 pub mod envelope;
@@ -26,6 +27,7 @@ pub mod estimate;
 pub mod names;
 pub mod record_estimate;
 
+pub use apply::{ApplySummary, TableFormat, WrittenColumn};
 pub use audit::{Audit, RadiusSource};
 pub use bounds::{BoundsAnswer, Question, RadiusFrom};
 pub use envelope::{DEFAULT_DELTAS, EnvelopeAnswer, bounds_json};

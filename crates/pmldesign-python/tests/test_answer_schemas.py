@@ -1,6 +1,7 @@
 """The JSON Schemas of the commands' answers (schemas/audit, envelope, estimate, bounds
 and compare .schema.json) describe what ``pml <command> --format json`` prints and what
-the Python function's ``to_dict()`` returns, for every command and its variants; and
+the Python function's ``to_dict()`` returns, for every command and its variants (and
+schemas/apply.schema.json what ``pml apply --summary`` writes); and
 they refuse a document with a key they do not know or without one they require, so the
 schemas and the producers do not drift apart."""
 
@@ -22,7 +23,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 SCHEMAS = ROOT / "schemas"
 GOLDEN = ROOT / "tests" / "golden" / "inputs"
-ANSWERS = ["audit", "envelope", "estimate", "bounds", "compare"]
+ANSWERS = ["audit", "envelope", "estimate", "bounds", "compare", "apply"]
 SEED = "0x" + "5eed" * 16
 
 W = [[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]]
@@ -171,6 +172,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory, pml_bin: pathlib.Path) -> p
     write_rows(path / "metric3.csv", [[0, 1, 2], [1, 0, 1], [2, 1, 0]])
     for name in ["people.csv", "record.csv", "metric4.csv"]:
         (path / name).write_bytes((GOLDEN / name).read_bytes())
+    # people.csv with a colour no design knows on its last line (line 26).
+    (path / "mixed.csv").write_text((GOLDEN / "people.csv").read_text() + "25,mauve,1,40\n")
     for args in [
         "design --data people.csv --column color --epsilon 1.5 --delta 0.01 --output design.json",
         f"apply --mechanism design.json --data people.csv --column color --seed {SEED} --output released.csv",
@@ -265,3 +268,26 @@ def test_the_schemas_refuse_an_unknown_or_a_missing_key_anywhere(pml_bin, folder
             assert not validator(name).is_valid(missing), f"{args}: {path + (key,)} may be left out"
     wrong = dict(answer, format_version=answer["format_version"] + 1)
     assert not validator(name).is_valid(wrong), f"{args}: another format_version is accepted"
+
+
+# `pml apply --summary -` (the release to a file): the counts each case gives.
+APPLY = [
+    ("apply --mechanism design.json --data people.csv --column color --output a.csv",
+     {"rows": 24, "privatised": 24, "skipped": 0, "kept_empty": 0, "first_unknown": None,
+      "columns": [{"column": "color", "written_as": "color_private"}]}),
+    ("apply --mechanism design.json --data mixed.csv --column color --on-unknown skip --output a.csv",
+     {"rows": 25, "privatised": 24, "skipped": 1, "first_unknown": {"line": 26, "value": "mauve"}}),
+    ("apply --mechanism design.json --data mixed.csv --column color --on-unknown keep --replace --output a.csv",
+     {"kept_empty": 1, "columns": [{"column": "color", "written_as": "color"}]}),
+    ("apply --mechanism record.json --data record.csv --keep-raw --output a.csv",
+     {"rows": 1000, "privatised": 1000, "raw_kept": True,
+      "columns": [{"column": "A", "written_as": "A_private"}, {"column": "B", "written_as": "B_private"}]}),
+]
+
+
+@pytest.mark.parametrize("args,expected", APPLY, ids=[args for args, _ in APPLY])
+def test_apply_writes_the_summary_its_schema_describes(pml_bin, folder, args, expected):
+    summary = json.loads(run_in(folder, pml_bin, [*args.split(), "--seed", SEED, "--summary", "-"]))
+    assert_valid("apply", summary, args)
+    assert {k: summary[k] for k in expected} == expected
+    (folder / "a.csv").unlink()

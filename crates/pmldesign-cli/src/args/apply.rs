@@ -99,6 +99,12 @@ pub struct ApplyArgs {
     /// temporary file renamed into place); `-` is stdout.
     #[arg(long, value_name = "OUT.csv")]
     pub output: PathBuf,
+    /// Also write what was done as JSON (`schemas/apply.schema.json`): the rows
+    /// read, privatised, left out (--on-unknown skip), kept with an empty value
+    /// (keep) and written missing (--nulls drop), the first value outside the
+    /// alphabet and the columns written. `-` is stdout (not with `--output -`).
+    #[arg(long, value_name = "FILE.json")]
+    pub summary: Option<PathBuf>,
     /// Name of the added column [default: <column>_private].
     #[arg(long, value_name = "NAME", conflicts_with = "replace")]
     pub output_column: Option<String>,

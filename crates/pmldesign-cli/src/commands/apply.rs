@@ -12,9 +12,10 @@ use crate::io::load::{
     recorded_record_nulls,
 };
 use crate::io::matrix::{matrix_from_text, read_text};
-use crate::io::write::{check_outputs, write_atomic_with, write_error};
+use crate::io::write::{check_outputs, write_atomic, write_atomic_with, write_error};
 use crate::render::apply::{NoiseStatement, noise_line, nulls_warning, summary_line};
 use crate::render::csv::defuse;
+use pmldesign_app::{ApplySummary, TableFormat, WrittenColumn};
 use pmldesign_data::record_privatise::{
     BinnedRecord, ColumnByColumn, JointPrivatiser, RawColumns, RecordHandling, RecordPrivatiser,
     privatise_record,
@@ -22,7 +23,7 @@ use pmldesign_data::record_privatise::{
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
-    PrivatiseError, RowPlace, privatise_column_by,
+    PrivatiseError, PrivatiseSummary, RowPlace, privatise_column_by,
 };
 use pmldesign_model::{Mechanism, UncertaintySet};
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -44,8 +45,17 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
             ("--mechanism", a.mechanism.as_deref()),
             ("--seed-file", a.seed_file.as_deref()),
         ],
-        &[("--output", Some(&a.output))],
+        &[
+            ("--output", Some(&a.output)),
+            ("--summary", a.summary.as_deref()),
+        ],
     )?;
+    if a.output.as_os_str() == "-" && a.summary.as_ref().is_some_and(|s| s.as_os_str() == "-") {
+        return Err(CliError::Usage(
+            "invalid --summary -: the release goes to stdout (--output -); give --summary a file"
+                .into(),
+        ));
+    }
     let key = stream_key(a.seed.as_deref(), a.seed_file.as_deref())?;
     let text = match &a.mechanism {
         Some(path) => Some(read_text("--mechanism", path)?),
@@ -100,7 +110,15 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         };
         done.map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, &a)))
     })?;
-    say_summary(&summary, &a);
+    let written = WrittenColumn {
+        written_as: if a.replace {
+            column.clone()
+        } else {
+            name.to_owned()
+        },
+        column: column.clone(),
+    };
+    say_summary(&answer(&a, summary, vec![written])?, &a)?;
     if let Some(statement) = statement {
         say_noise(&statement);
     }
@@ -157,12 +175,34 @@ fn warn_kept_raw(a: &ApplyArgs, columns: &[String]) {
     }
 }
 
-/// What was read and written, a note; rows written missing, a warning.
-fn say_summary(summary: &pmldesign_data::PrivatiseSummary, a: &ApplyArgs) {
-    crate::say::note(&summary_line(summary, &a.data, &a.output));
-    if let Some(warning) = nulls_warning(summary) {
+/// The summary of a release of `columns` ([`ApplySummary`]).
+fn answer(
+    a: &ApplyArgs,
+    summary: PrivatiseSummary,
+    columns: Vec<WrittenColumn>,
+) -> Result<ApplySummary, CliError> {
+    let format = match formats(a)? {
+        true => TableFormat::Parquet,
+        false => TableFormat::Csv,
+    };
+    Ok(ApplySummary::new(summary, format, columns, a.keep_raw))
+}
+
+/// What was read and written, a note (and the `--summary` file); rows written
+/// missing, a warning.
+fn say_summary(answer: &ApplySummary, a: &ApplyArgs) -> Result<(), CliError> {
+    if let Some(path) = &a.summary {
+        write_atomic(
+            "--summary",
+            path,
+            &crate::render::pretty(&answer.to_json())?,
+        )?;
+    }
+    crate::say::note(&summary_line(answer, &a.data, &a.output));
+    if let Some(warning) = nulls_warning(answer.counts()) {
         crate::say::warn_guarantee(&warning);
     }
+    Ok(())
 }
 
 /// The measured guarantee of additive noise: a note, or a warning where no
@@ -276,7 +316,19 @@ fn run_record(
         }
         .map_err(|e| stopped(stop).unwrap_or_else(|| privatise_error(e, a)))
     })?;
-    say_summary(&summary, a);
+    let written = r
+        .columns()
+        .iter()
+        .map(|c| WrittenColumn {
+            column: c.clone(),
+            written_as: if a.replace {
+                c.clone()
+            } else {
+                format!("{c}_private")
+            },
+        })
+        .collect();
+    say_summary(&answer(a, summary, written)?, a)?;
     warn_kept_raw(a, r.columns());
     Ok(())
 }

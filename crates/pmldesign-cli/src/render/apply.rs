@@ -1,5 +1,6 @@
 //! What `pml apply` says on stderr once the output is written.
 
+use pmldesign_app::{ApplySummary, TableFormat};
 use pmldesign_data::{ExactNoise, PrivatiseSummary};
 use std::path::Path;
 
@@ -60,7 +61,8 @@ fn level(notion: &str, v: f64) -> String {
 }
 
 /// One line for stderr: what was read and written, and the rows outside the alphabet.
-pub fn summary_line(s: &PrivatiseSummary, data: &Path, output: &Path) -> String {
+pub fn summary_line(answer: &ApplySummary, data: &Path, output: &Path) -> String {
+    let s = answer.counts();
     let mut line = format!(
         "pml apply: read {} of {}, wrote {} with {} privatised",
         rows(s.rows),
@@ -80,8 +82,12 @@ pub fn summary_line(s: &PrivatiseSummary, data: &Path, output: &Path) -> String 
             rows(s.kept)
         ));
     }
-    if let Some((line_no, value)) = &s.first_unknown {
-        line.push_str(&format!(" (the first at line {line_no}: {value:?})"));
+    if let Some((at, value)) = answer.first_unknown() {
+        let place = match answer.format() {
+            TableFormat::Parquet => "row",
+            _ => "line",
+        };
+        line.push_str(&format!(" (the first at {place} {at}: {value:?})"));
     }
     line
 }
