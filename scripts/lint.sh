@@ -3,7 +3,7 @@
 # bindings included: pyo3 finds the Python on PATH), clippy of the CLI without its
 # default features (the README's first command builds it so: no Parquet, no
 # `pml serve`), and the API documentation without a warning (broken or private links
-# included). `.ci/run` runs it beside the Python tests (scripts/test-all.sh,
+# included). `.ci/run` runs it beside the wheel's build and the Python tests (scripts/test-all.sh,
 # PML_TEST_ALONGSIDE), which leave a core idle much of their time.
 #
 #   scripts/lint.sh

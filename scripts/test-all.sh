@@ -16,7 +16,9 @@ setup_log="${CARGO_TARGET_DIR:-$PWD/target}/setup-python.log"
 mkdir -p "$(dirname "$setup_log")"
 scripts/setup-python.sh "$venv" >"$setup_log" 2>&1 &
 setup=$!
-trap 'kill "$setup" 2>/dev/null || true' EXIT
+alongside=""
+# shellcheck disable=SC2086 # the unset ones are left out
+trap 'kill $setup $alongside 2>/dev/null || true' EXIT
 # Unit and integration tests, then the documentation's examples; the examples/
 # programs are not linked here (clippy --all-targets checks that they compile).
 # Profile `ci` (Cargo.toml): release with the byte-moving dependencies unoptimised,
@@ -28,6 +30,14 @@ trap 'kill "$setup" 2>/dev/null || true' EXIT
 step cargo test --workspace --profile ci --tests
 step cargo test --workspace --profile ci --doc
 pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"
+# A command given in PML_TEST_ALONGSIDE (`.ci/run`: scripts/lint.sh) runs from here on,
+# beside the wheel's build and the Python tests, which leave a core idle much of their
+# time (no Rust test with a time limit runs any more); it is waited for at the end.
+alongside_log="${CARGO_TARGET_DIR:-$PWD/target}/alongside.log"
+if [ -n "${PML_TEST_ALONGSIDE:-}" ]; then
+    $PML_TEST_ALONGSIDE >"$alongside_log" 2>&1 &
+    alongside=$!
+fi
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
 step python3 scripts/golden.py check --pml "$pml"
 
@@ -37,7 +47,7 @@ wait "$setup" || {
     echo "test-all: scripts/setup-python.sh failed (its log is above)" >&2
     exit 1
 }
-trap - EXIT
+setup=""
 cat "$setup_log" >&2
 echo "test-all: $((SECONDS - waited)) s: waited for scripts/setup-python.sh" >&2
 # The build backend runs `maturin` from PATH: use the venv's.
@@ -80,15 +90,6 @@ if [ ${#portable[@]} -gt 0 ] && [[ "$tag" != *manylinux_2_17_x86_64* ]]; then
     exit 1
 fi
 python -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel"
-# A command given in PML_TEST_ALONGSIDE (`.ci/run`: scripts/lint.sh) runs beside the
-# Python tests, which leave a core idle much of their time; it is waited for at the end.
-alongside=""
-alongside_log="${CARGO_TARGET_DIR:-$PWD/target}/alongside.log"
-if [ -n "${PML_TEST_ALONGSIDE:-}" ]; then
-    $PML_TEST_ALONGSIDE >"$alongside_log" 2>&1 &
-    alongside=$!
-    trap 'kill "$alongside" 2>/dev/null || true' EXIT
-fi
 # Two workers: the slow pages (a JVM, a Dask cluster, a browser) overlap the rest. Spark's
 # tests and the engines page form one group (`xdist_group("spark")`), run by one worker:
 # one JVM instead of two on two cores. The slowest tests are listed at the end.
@@ -136,7 +137,7 @@ if [ -n "$alongside" ]; then
         echo "test-all: $PML_TEST_ALONGSIDE failed (its log is above)" >&2
         exit 1
     }
-    trap - EXIT
+    alongside=""
     cat "$alongside_log" >&2
     echo "test-all: $((SECONDS - waited)) s: waited for $PML_TEST_ALONGSIDE" >&2
 fi
