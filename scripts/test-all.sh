@@ -19,6 +19,18 @@ setup=$!
 alongside=""
 # shellcheck disable=SC2086 # the unset ones are left out
 trap 'kill $setup $alongside 2>/dev/null || true' EXIT
+# Waits for the background job $1, whose output is in $2 and which $3 names: its log is
+# printed, and its failure fails the run.
+await_job() {
+    local waited=$SECONDS
+    wait "$1" || {
+        cat "$2" >&2
+        echo "test-all: $3 failed (its log is above)" >&2
+        exit 1
+    }
+    cat "$2" >&2
+    echo "test-all: $((SECONDS - waited)) s: waited for $3" >&2
+}
 # Unit and integration tests, then the documentation's examples; the examples/
 # programs are not linked here (clippy --all-targets checks that they compile).
 # Profile `ci` (Cargo.toml): release with the byte-moving dependencies unoptimised,
@@ -41,15 +53,8 @@ fi
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
 step python3 scripts/golden.py check --pml "$pml"
 
-waited=$SECONDS
-wait "$setup" || {
-    cat "$setup_log" >&2
-    echo "test-all: scripts/setup-python.sh failed (its log is above)" >&2
-    exit 1
-}
+await_job "$setup" "$setup_log" scripts/setup-python.sh
 setup=""
-cat "$setup_log" >&2
-echo "test-all: $((SECONDS - waited)) s: waited for scripts/setup-python.sh" >&2
 # The build backend runs `maturin` from PATH: use the venv's.
 # shellcheck disable=SC1091
 source "$venv/bin/activate"
@@ -131,13 +136,6 @@ assert pmldesign.Design.from_json(d.to_json()).status == "optimal"
 print("test-all: the wheel installs and designs in a fresh virtualenv without Rust:", d.status, round(d.utility, 7))
 PY
 if [ -n "$alongside" ]; then
-    waited=$SECONDS
-    wait "$alongside" || {
-        cat "$alongside_log" >&2
-        echo "test-all: $PML_TEST_ALONGSIDE failed (its log is above)" >&2
-        exit 1
-    }
+    await_job "$alongside" "$alongside_log" "$PML_TEST_ALONGSIDE"
     alongside=""
-    cat "$alongside_log" >&2
-    echo "test-all: $((SECONDS - waited)) s: waited for $PML_TEST_ALONGSIDE" >&2
 fi

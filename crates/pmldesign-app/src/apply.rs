@@ -17,6 +17,24 @@ pub enum TableFormat {
     Parquet,
 }
 
+impl TableFormat {
+    /// What a place in the table is: `line` (CSV) or `row` (Parquet).
+    pub fn place(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "line",
+            TableFormat::Parquet => "row",
+        }
+    }
+
+    /// The format's name in the JSON: `csv` or `parquet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableFormat::Csv => "csv",
+            TableFormat::Parquet => "parquet",
+        }
+    }
+}
+
 /// A column privatised and the name its private values are written under.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrittenColumn {
@@ -72,10 +90,7 @@ impl ApplySummary {
     /// The answer as JSON, `format_version` first.
     pub fn to_json(&self) -> Value {
         let s = &self.summary;
-        let place = match self.format {
-            TableFormat::Csv => "line",
-            TableFormat::Parquet => "row",
-        };
+        let place = self.format.place();
         let first = s.first_unknown.as_ref().map(|(at, value)| {
             let mut m = serde_json::Map::new();
             m.insert(place.into(), json!(at));
@@ -88,10 +103,7 @@ impl ApplySummary {
             .map(|c| json!({"column": c.column, "written_as": c.written_as}))
             .collect();
         versioned(json!({
-            "format": match self.format {
-                TableFormat::Csv => "csv",
-                TableFormat::Parquet => "parquet",
-            },
+            "format": self.format.name(),
             "rows": s.rows,
             "privatised": s.privatised,
             "skipped": s.skipped,

@@ -347,7 +347,7 @@ fn write_record_header<W: std::io::Write>(
 
 /// The names of the private columns: the raw names where they replace the raw
 /// columns, else `{column}_private`.
-pub(crate) fn private_names(columns: &[String], raw: RawColumns) -> Vec<String> {
+pub fn private_names(columns: &[String], raw: RawColumns) -> Vec<String> {
     columns
         .iter()
         .map(|c| match raw {

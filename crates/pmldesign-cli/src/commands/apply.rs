@@ -18,12 +18,12 @@ use crate::render::csv::defuse;
 use pmldesign_app::{ApplySummary, TableFormat, WrittenColumn};
 use pmldesign_data::record_privatise::{
     BinnedRecord, ColumnByColumn, JointPrivatiser, RawColumns, RecordHandling, RecordPrivatiser,
-    privatise_record,
+    private_names, privatise_record,
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
     Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
-    PrivatiseError, PrivatiseSummary, RowPlace, privatise_column_by,
+    PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::{Mechanism, UncertaintySet};
 use pmldesign_solver::{RecordDesign, RecordMode, numbered};
@@ -89,11 +89,8 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         (false, false) => Placement::Private(name),
     };
     // Opened once, before the output exists.
-    let source = if formats(&a)? {
-        Source::Parquet(open_file(&a.data)?)
-    } else {
-        Source::Csv(open_data(&a.data)?)
-    };
+    let format = table_format(&a)?;
+    let source = open_source(&a, format)?;
     let summary = write_atomic_with("--output", &a.output, |w| {
         let rows = a.key.as_deref().map_or(RowPlace::Position, RowPlace::Key);
         let how = Handling {
@@ -118,7 +115,8 @@ pub fn run_until(a: ApplyArgs, stop: Stop<'_>) -> Result<(), CliError> {
         },
         column: column.clone(),
     };
-    say_summary(&answer(&a, summary, vec![written])?, &a)?;
+    let answer = ApplySummary::new(summary, format, vec![written], a.keep_raw);
+    say_summary(&answer, &a)?;
     if let Some(statement) = statement {
         say_noise(&statement);
     }
@@ -173,19 +171,6 @@ fn warn_kept_raw(a: &ApplyArgs, columns: &[String]) {
             columns.join(", ")
         ));
     }
-}
-
-/// The summary of a release of `columns` ([`ApplySummary`]).
-fn answer(
-    a: &ApplyArgs,
-    summary: PrivatiseSummary,
-    columns: Vec<WrittenColumn>,
-) -> Result<ApplySummary, CliError> {
-    let format = match formats(a)? {
-        true => TableFormat::Parquet,
-        false => TableFormat::Csv,
-    };
-    Ok(ApplySummary::new(summary, format, columns, a.keep_raw))
 }
 
 /// What was read and written, a note (and the `--summary` file); rows written
@@ -289,11 +274,8 @@ fn run_record(
         )));
     }
     let mut privatiser = record_privatiser(r, &record_output_names(a, r)?, key)?;
-    let source = if formats(a)? {
-        Source::Parquet(open_file(&a.data)?)
-    } else {
-        Source::Csv(open_data(&a.data)?)
-    };
+    let format = table_format(a)?;
+    let source = open_source(a, format)?;
     // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
     let recorded = recorded_record_nulls(r)?;
     let raw = match (a.replace, a.keep_raw) {
@@ -319,16 +301,13 @@ fn run_record(
     let written = r
         .columns()
         .iter()
-        .map(|c| WrittenColumn {
+        .zip(private_names(r.columns(), raw))
+        .map(|(c, written_as)| WrittenColumn {
             column: c.clone(),
-            written_as: if a.replace {
-                c.clone()
-            } else {
-                format!("{c}_private")
-            },
+            written_as,
         })
         .collect();
-    say_summary(&answer(a, summary, written)?, a)?;
+    say_summary(&ApplySummary::new(summary, format, written, a.keep_raw), a)?;
     warn_kept_raw(a, r.columns());
     Ok(())
 }
@@ -566,9 +545,9 @@ fn elide_list(labels: &[String]) -> String {
     }
 }
 
-/// Whether `--data` and `--output` are Parquet (both, or neither: a format is
-/// not converted on the way).
-fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
+/// The format of `--data` and `--output`: Parquet for both, or CSV for both (a
+/// format is not converted on the way).
+fn table_format(a: &ApplyArgs) -> Result<TableFormat, CliError> {
     let input = DataFormat::of(&a.data, a.data_format) == DataFormat::Parquet;
     let output = DataFormat::of(&a.output, a.data_format) == DataFormat::Parquet;
     if input != output {
@@ -580,7 +559,18 @@ fn formats(a: &ApplyArgs) -> Result<bool, CliError> {
             name(output)
         )));
     }
-    Ok(input)
+    Ok(match input {
+        true => TableFormat::Parquet,
+        false => TableFormat::Csv,
+    })
+}
+
+/// `--data`, opened in its format.
+fn open_source(a: &ApplyArgs, format: TableFormat) -> Result<Source, CliError> {
+    Ok(match format {
+        TableFormat::Parquet => Source::Parquet(open_file(&a.data)?),
+        _ => Source::Csv(open_data(&a.data)?),
+    })
 }
 
 /// The opened `--data`, in its format.

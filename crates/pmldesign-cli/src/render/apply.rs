@@ -1,6 +1,6 @@
 //! What `pml apply` says on stderr once the output is written.
 
-use pmldesign_app::{ApplySummary, TableFormat};
+use pmldesign_app::ApplySummary;
 use pmldesign_data::{ExactNoise, PrivatiseSummary};
 use std::path::Path;
 
@@ -83,10 +83,7 @@ pub fn summary_line(answer: &ApplySummary, data: &Path, output: &Path) -> String
         ));
     }
     if let Some((at, value)) = answer.first_unknown() {
-        let place = match answer.format() {
-            TableFormat::Parquet => "row",
-            _ => "line",
-        };
+        let place = answer.format().place();
         line.push_str(&format!(" (the first at {place} {at}: {value:?})"));
     }
     line
