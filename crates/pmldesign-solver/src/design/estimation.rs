@@ -15,6 +15,7 @@
 //! and re-derives the bound.
 
 use crate::colgen::engine::Progress;
+use crate::design::simplicial::Pool;
 use crate::design::utility::design_notion_with_progress;
 use crate::error::Result;
 use crate::limits::SCORED_SQUARE_UP_TO;
@@ -259,10 +260,80 @@ fn subset_selection(
     subset_mechanism(p.len(), size, a)
 }
 
+/// How Frank-Wolfe's point is mixed from the LPs' mechanisms: whole, by
+/// pairwise steps ([`Atoms`]), or column by column ([`Pool`]: simplicial
+/// decomposition, where the restricted problem is small).
+trait Mixture {
+    /// `J` of the point.
+    fn fisher(&self) -> Array2<f64>;
+    /// The LP's mechanism `m` taken in and the point moved toward the best
+    /// mixture within reach; `gap` is the LP's bound minus f, the Frank-Wolfe
+    /// gap in f's units, and `stop` is asked between steps.
+    fn improve(&mut self, m: Mechanism, gap: f64, stop: &dyn Fn() -> bool);
+    /// The point as one mechanism.
+    fn mechanism(&self) -> Result<Mechanism>;
+    /// The mechanisms an LP priced by ascent starts from.
+    fn seeds(&self) -> Vec<Mechanism>;
+}
+
+impl Mixture for Atoms {
+    fn fisher(&self) -> Array2<f64> {
+        Atoms::fisher(self)
+    }
+
+    fn improve(&mut self, m: Mechanism, gap: f64, _stop: &dyn Fn() -> bool) {
+        let toward = self.add(m);
+        self.toward(toward);
+        // The LP's bound exceeds f by the Frank-Wolfe gap, in the rates' units.
+        self.correct(CORRECTIVE_STEPS, 0.1 * gap);
+    }
+
+    fn mechanism(&self) -> Result<Mechanism> {
+        Atoms::mechanism(self)
+    }
+
+    fn seeds(&self) -> Vec<Mechanism> {
+        self.mechanisms.clone()
+    }
+}
+
+impl Mixture for Pool {
+    fn fisher(&self) -> Array2<f64> {
+        Pool::fisher(self)
+    }
+
+    /// `m` enters with the share an exact line search gives it (at least 1 %,
+    /// at most half, so that every weight stays positive), and the restricted
+    /// problem is solved to a thousandth of the gap; where that does not
+    /// lower f, the pool stays as it was.
+    fn improve(&mut self, m: Mechanism, gap: f64, stop: &dyn Fn() -> bool) {
+        let before = self.clone();
+        let f = trace_inverse(&self.fisher());
+        let j = self.fisher();
+        let delta = &fisher_information(&m, self.p().view()) - &j;
+        let (g, _) = line_search(|g| trace_inverse(&(&j + &(&delta * g))), 1.0);
+        self.prune(crate::design::simplicial::PRUNE);
+        self.add(&m, g.clamp(0.01, 0.5));
+        self.solve(gap, 1e-3 * gap, stop);
+        if trace_inverse(&self.fisher()) >= f {
+            *self = before;
+        }
+    }
+
+    fn mechanism(&self) -> Result<Mechanism> {
+        Pool::mechanism(self)
+    }
+
+    fn seeds(&self) -> Vec<Mechanism> {
+        Pool::mechanism(self).into_iter().collect()
+    }
+}
+
 /// The mechanisms W mixes (the LPs' solutions and the start), each with its
 /// Fisher information and weight: `W = sum_i alpha_i S_i`, `J(W) = sum_i
 /// alpha_i J(S_i)`.
 struct Atoms {
+    p: ndarray::Array1<f64>,
     mechanisms: Vec<Mechanism>,
     fisher: Vec<Array2<f64>>,
     weights: Vec<f64>,
@@ -272,6 +343,7 @@ impl Atoms {
     /// The mixture of one mechanism.
     fn single(m: Mechanism, p: ArrayView1<f64>) -> Self {
         Atoms {
+            p: p.to_owned(),
             fisher: vec![fisher_information(&m, p)],
             mechanisms: vec![m],
             weights: vec![1.0],
@@ -284,11 +356,6 @@ impl Atoms {
             j.scaled_add(*a, ji);
         }
         j
-    }
-
-    /// `tr(J(W)^-1)` (`None` where J is singular).
-    fn trace_inverse(&self) -> Option<f64> {
-        inverse_fisher(&self.fisher()).map(|i| i.diag().sum())
     }
 
     /// The rates of the atoms under the linearisation at W: `<J^-2, J(S_i)>`,
@@ -362,11 +429,11 @@ impl Atoms {
     }
 
     /// The atom `m` (an existing one if the same matrix), its index.
-    fn add(&mut self, m: Mechanism, p: ArrayView1<f64>) -> usize {
+    fn add(&mut self, m: Mechanism) -> usize {
         if let Some(i) = self.mechanisms.iter().position(|a| *a == m) {
             return i;
         }
-        self.fisher.push(fisher_information(&m, p));
+        self.fisher.push(fisher_information(&m, self.p.view()));
         self.mechanisms.push(m);
         self.weights.push(0.0);
         self.mechanisms.len() - 1
@@ -420,8 +487,13 @@ fn frank_wolfe(
         Some(_) => cg.max_iterations,
         None => MAX_STEPS.min(cg.max_iterations),
     };
-    let mut atoms = Atoms::single(start, p);
+    let by_ascent = crate::limits::estimation_by_ascent(notion, set);
+    let mut atoms: Box<dyn Mixture> = match !by_ascent && Pool::applies(p) {
+        true => Box::new(Pool::start(start, p)),
+        false => Box::new(Atoms::single(start, p)),
+    };
     let mut it = Iterate::at(atoms.mechanism()?);
+    let stop = || cg.interrupt.or_past(deadline);
     let mut step_took = std::time::Duration::ZERO;
     loop {
         let step_began = Instant::now();
@@ -441,8 +513,8 @@ fn frank_wolfe(
         let mut sub = settings.clone();
         sub.column_generation.time_limit =
             deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if crate::limits::estimation_by_ascent(notion, set) {
-            warm_lp(&mut sub, &atoms, &it, last);
+        if by_ascent {
+            warm_lp(&mut sub, atoms.seeds(), &it, last);
         }
         let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
         it.priced(&s);
@@ -460,14 +532,12 @@ fn frank_wolfe(
             it.converged |= !out_of_time;
             break;
         }
-        let toward = atoms.add(s.mechanism, p);
         let before = it.f;
-        atoms.toward(toward);
-        // The LP's bound exceeds f by the Frank-Wolfe gap, in the rates' units.
-        atoms.correct(CORRECTIVE_STEPS, 0.1 * (it.bound - it.f).max(0.0));
-        let Some(f) = atoms.trace_inverse() else {
+        atoms.improve(s.mechanism, (it.bound - it.f).max(0.0), &stop);
+        let f = trace_inverse(&atoms.fisher());
+        if !f.is_finite() {
             break;
-        };
+        }
         if f >= before {
             // No descent toward the LP's mechanism: the bound at W stands.
             it.converged = true;
@@ -492,9 +562,9 @@ fn frank_wolfe(
 /// last step's relative gap `(U - f) / U` (the first LP at 1e-2), never finer
 /// than the settings' tolerance. The last LP under a time limit, which
 /// certifies the point returned, keeps the settings' tolerance.
-fn warm_lp(sub: &mut Settings, atoms: &Atoms, it: &Iterate, last: bool) {
+fn warm_lp(sub: &mut Settings, seeds: Vec<Mechanism>, it: &Iterate, last: bool) {
     let cg = &mut sub.column_generation;
-    cg.seeds.extend(atoms.mechanisms.iter().cloned());
+    cg.seeds.extend(seeds);
     if last {
         return;
     }
@@ -543,7 +613,7 @@ fn line_search(f: impl Fn(f64) -> f64, hi: f64) -> (f64, f64) {
 /// The columns of `w` that are multiples of one another added into one (J and
 /// every notion's levels unchanged: both are homogeneous in a column), zero
 /// columns dropped.
-fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
+pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
     let mut kept: Vec<ndarray::Array1<f64>> = Vec::new();
     let mut shapes: Vec<ndarray::Array1<f64>> = Vec::new();
     for c in w.columns() {

@@ -17,4 +17,5 @@ pub(crate) mod notion_lp;
 pub(crate) mod optimum;
 pub(crate) mod sample;
 pub(crate) mod settle;
+pub(crate) mod simplicial;
 pub(crate) mod utility;

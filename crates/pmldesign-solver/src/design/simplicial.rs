@@ -1,0 +1,552 @@
+//! Simplicial decomposition for estimation designs (docs/theory.md §13): the
+//! restricted problem over every column the design LPs have generated, solved
+//! to optimality before the next LP prices the linearisation.
+//!
+//! A mechanism is a mixture `W = [a_1 c_1, ..., a_n c_n]` of columns scaled to
+//! `p . c_j = 1`, with weights `a >= 0` such that `sum_j a_j c_j = 1` (each row
+//! sums to 1; then `sum_j a_j = 1`). Its Fisher information `J(a) = sum_j a_j
+//! c_j c_j^T` is linear in a, so `f(a) = tr(J(a)^-1)` is convex over the
+//! polytope of weights. A mechanism with too many outputs to weight column by
+//! column (the start: k-subset selection has C(k, d)) enters whole, as one
+//! element whose Fisher information is its own and whose row sums are 1.
+//!
+//! The restricted problem is solved by a barrier method with equality-constrained
+//! Newton steps (Boyd and Vandenberghe, Convex Optimization, §11.3 and §10.2):
+//! `min t f(a) - sum log a_j` subject to the row sums, with t raised 20-fold
+//! until the barrier's bound `n / t` on `f(a) - min f` is below the target.
+//! Where Frank-Wolfe mixes whole LP solutions, moving weight between columns
+//! of different LPs reaches the optimum over the columns found, so the
+//! linearisation's bound meets f after far fewer LPs.
+
+use crate::error::Result;
+use faer::Side;
+use faer::linalg::solvers::Solve;
+use ndarray::{Array1, Array2, ArrayView1, Axis, Slice};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher};
+use pmldesign_model::{Mechanism, ModelError};
+
+/// Newton steps per value of t, at most.
+const NEWTON_STEPS: usize = 50;
+
+/// The barrier's weight t grows by this factor between centring passes.
+const GROWTH: f64 = 20.0;
+
+/// A pass ends once half the squared Newton decrement is below this: the
+/// barrier problem is then solved to about this, in its own units.
+const DECREMENT: f64 = 1e-10;
+
+/// Elements whose weight is below this fraction of the largest leave the
+/// restricted problem before the next LP's columns enter (they return if an
+/// LP prices them again).
+pub(crate) const PRUNE: f64 = 1e-10;
+
+/// After a solve, elements below the square root of its relative precision
+/// (`n / (t f)`), and at most this fraction of the largest weight, are taken
+/// as inactive: on the barrier's path `a_j s_j = 1 / t`, so an element whose
+/// rate falls short of the others' by `s_j` keeps a weight of order `1 / (t
+/// s_j)`, which a second solve without them sets to 0.
+const INACTIVE: f64 = 1e-6;
+
+/// The restricted problem's tolerance is never finer than this fraction of f:
+/// past it rounding in `tr(J^-1)` decides.
+const FLOOR: f64 = 1e-13;
+
+/// Eigenvalues of the row sums' normal matrix below this fraction of the
+/// largest count as 0 ([`solve_semidefinite`]).
+const RANK: f64 = 1e-12;
+
+/// Two columns scaled to `p . c = 1` are the same where no entry differs by more.
+const SAME_SHAPE: f64 = 1e-13;
+
+/// A mechanism kept whole: its matrix and Fisher information.
+#[derive(Clone)]
+struct Block {
+    mechanism: Mechanism,
+    fisher: Array2<f64>,
+}
+
+/// The columns and whole mechanisms, with weights, whose mixture is the point
+/// (module docs).
+#[derive(Clone)]
+pub(crate) struct Pool {
+    p: Array1<f64>,
+    /// Columns scaled to `p . c = 1`, one per row of this matrix (n x k).
+    columns: Vec<Array1<f64>>,
+    blocks: Vec<Block>,
+    /// Columns' weights, then blocks'.
+    weights: Vec<f64>,
+}
+
+/// Where the barrier stands: the weights and the weight t.
+struct Barrier<'a> {
+    pool: &'a Pool,
+    t: f64,
+}
+
+impl Pool {
+    /// The mixture of one mechanism, kept whole.
+    pub(crate) fn start(m: Mechanism, p: ArrayView1<f64>) -> Self {
+        Pool {
+            p: p.to_owned(),
+            columns: Vec::new(),
+            blocks: vec![Block {
+                fisher: fisher_information(&m, p),
+                mechanism: m,
+            }],
+            weights: vec![1.0],
+        }
+    }
+
+    /// Whether the restricted problem can weight columns over `p`: every mass
+    /// positive, so every column of a mechanism has `p . c > 0`.
+    pub(crate) fn applies(p: ArrayView1<f64>) -> bool {
+        p.iter().all(|&m| m > 0.0)
+    }
+
+    /// The prior the columns are scaled by.
+    pub(crate) fn p(&self) -> &Array1<f64> {
+        &self.p
+    }
+
+    fn len(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// `J(a)` of weights `a` (columns', then blocks').
+    fn fisher_at(&self, a: &[f64]) -> Array2<f64> {
+        let k = self.p.len();
+        let mut j = Array2::zeros((k, k));
+        for (c, w) in self.columns.iter().zip(a) {
+            let col = c.view().insert_axis(Axis(1));
+            j.scaled_add(*w, &col.dot(&col.t()));
+        }
+        for (b, w) in self.blocks.iter().zip(&a[self.columns.len()..]) {
+            j.scaled_add(*w, &b.fisher);
+        }
+        j
+    }
+
+    /// `J` at the pool's weights.
+    pub(crate) fn fisher(&self) -> Array2<f64> {
+        self.fisher_at(&self.weights)
+    }
+
+    /// `tr(J(a)^-1)`, infinite where J is singular.
+    fn trace_inverse(&self, a: &[f64]) -> f64 {
+        inverse_fisher(&self.fisher_at(a)).map_or(f64::INFINITY, |i| i.diag().sum())
+    }
+
+    /// The row sums of each element as the columns of a k x n matrix: the
+    /// column itself, or 1 for a mechanism.
+    fn sums(&self) -> Array2<f64> {
+        let k = self.p.len();
+        let mut v = Array2::ones((k, self.len()));
+        for (j, c) in self.columns.iter().enumerate() {
+            v.column_mut(j).assign(c);
+        }
+        v
+    }
+
+    /// `m` enters with a `share` of the weight (the rest scaled by `1 - share`),
+    /// each column of it on its own; a column the pool holds already gains weight.
+    pub(crate) fn add(&mut self, m: &Mechanism, share: f64) {
+        let nc = self.columns.len();
+        let mut col_w: Vec<f64> = self.weights[..nc]
+            .iter()
+            .map(|w| w * (1.0 - share))
+            .collect();
+        let block_w: Vec<f64> = self.weights[nc..]
+            .iter()
+            .map(|w| w * (1.0 - share))
+            .collect();
+        for c in m.matrix().columns() {
+            let mass = self.p.dot(&c);
+            if mass <= 0.0 {
+                continue;
+            }
+            let shape = &c / mass;
+            let same = |s: &Array1<f64>| {
+                s.iter()
+                    .zip(&shape)
+                    .all(|(a, b)| (a - b).abs() <= SAME_SHAPE * a.abs().max(1.0))
+            };
+            match self.columns.iter().position(same) {
+                Some(j) => col_w[j] += share * mass,
+                None => {
+                    self.columns.push(shape);
+                    col_w.push(share * mass);
+                }
+            }
+        }
+        col_w.extend(block_w);
+        self.weights = col_w;
+    }
+
+    /// The elements of weight below `below` of the largest removed, and the
+    /// rest moved (by the least change in `sum (da_j / a_j)^2`) so that the rows
+    /// sum to 1 again; nothing removed where that move would not keep every
+    /// weight positive.
+    pub(crate) fn prune(&mut self, below: f64) {
+        let most = self.weights.iter().fold(0.0f64, |m, w| m.max(*w));
+        let keep: Vec<bool> = self.weights.iter().map(|w| *w > below * most).collect();
+        if keep.iter().all(|k| *k) {
+            return;
+        }
+        let nc = self.columns.len();
+        let mut trial = Pool {
+            p: self.p.clone(),
+            columns: (0..nc)
+                .filter(|&j| keep[j])
+                .map(|j| self.columns[j].clone())
+                .collect(),
+            blocks: (0..self.blocks.len())
+                .filter(|&b| keep[nc + b])
+                .map(|b| self.blocks[b].clone())
+                .collect(),
+            weights: (0..self.len())
+                .filter(|&i| keep[i])
+                .map(|i| self.weights[i])
+                .collect(),
+        };
+        if trial.restore_sums() {
+            *self = trial;
+        }
+    }
+
+    /// The least weighted move `da` (`sum (da_j / a_j)^2`) that makes the rows
+    /// sum to 1; false (and nothing changed) where a weight would not stay positive.
+    fn restore_sums(&mut self) -> bool {
+        let v = self.sums();
+        let a = Array1::from(self.weights.clone());
+        let r = Array1::ones(self.p.len()) - v.dot(&a);
+        // da = A^2 V^T (V A^2 V^T)^-1 r, A = diag(a).
+        let scaled = &v * &a.mapv(|w| w * w);
+        let s = scaled.dot(&v.t());
+        let Some(nu) = solve_semidefinite(&s, &r.clone().insert_axis(Axis(1))) else {
+            return false;
+        };
+        let da = scaled.t().dot(&nu.column(0));
+        let moved = &a + &da;
+        if moved.iter().any(|w| *w <= 0.0) {
+            return false;
+        }
+        self.weights = moved.to_vec();
+        true
+    }
+
+    /// The restricted problem solved (module docs), then solved again without
+    /// the elements it leaves inactive ([`INACTIVE`]), so that the mechanism
+    /// has no output of negligible probability.
+    pub(crate) fn solve(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) {
+        let Some(precision) = self.centre(first, target, stop) else {
+            return;
+        };
+        self.prune(precision.sqrt().min(INACTIVE));
+        self.centre(first, target, stop);
+    }
+
+    /// The restricted problem solved until the barrier's bound on `f - min f`
+    /// is below `target` (never finer than [`FLOOR`] of f), starting at t =
+    /// n / `first`; `stop` is asked between Newton steps. The weights move only
+    /// where f decreases. The precision reached, `n / (t f)`.
+    fn centre(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) -> Option<f64> {
+        let before = self.trace_inverse(&self.weights);
+        if !before.is_finite() {
+            return None;
+        }
+        let target = target.max(FLOOR * before);
+        let n = self.len() as f64;
+        let mut b = Barrier {
+            pool: self,
+            t: n / first.max(target),
+        };
+        let mut a = b.pool.weights.clone();
+        'passes: loop {
+            for _ in 0..NEWTON_STEPS {
+                if stop() {
+                    break 'passes;
+                }
+                match b.newton(&a) {
+                    Some((next, decrement)) => {
+                        a = next;
+                        if 0.5 * decrement <= DECREMENT {
+                            break;
+                        }
+                    }
+                    None => break,
+                }
+            }
+            if n / b.t <= target {
+                break;
+            }
+            b.t *= GROWTH;
+        }
+        let precision = n / (b.t * before);
+        if self.trace_inverse(&a) < before {
+            self.weights = a;
+        }
+        Some(precision)
+    }
+
+    /// The mixture as a mechanism (its rows sum to 1 to rounding: every Newton
+    /// step keeps the row sums), columns of one shape merged.
+    pub(crate) fn mechanism(&self) -> Result<Mechanism> {
+        let k = self.p.len();
+        let nc = self.columns.len();
+        let mut parts: Vec<Array2<f64>> = Vec::new();
+        if nc > 0 {
+            let mut cols = Array2::zeros((k, nc));
+            for (j, (c, w)) in self.columns.iter().zip(&self.weights).enumerate() {
+                cols.column_mut(j).assign(&(c * *w));
+            }
+            parts.push(cols);
+        }
+        for (b, w) in self.blocks.iter().zip(&self.weights[nc..]) {
+            parts.push(&b.mechanism.matrix() * *w);
+        }
+        let views: Vec<_> = parts.iter().map(|m| m.view()).collect();
+        let joined = ndarray::concatenate(Axis(1), &views).map_err(|e| {
+            ModelError::invalid("mechanism", e, "the mixture is empty", "keep one element")
+        })?;
+        super::estimation::merge_proportional(joined)
+    }
+}
+
+impl Barrier<'_> {
+    /// `t f(a) - sum log a_j` (infinite outside the domain).
+    fn value(&self, a: &[f64]) -> f64 {
+        if a.iter().any(|w| *w <= 0.0) {
+            return f64::INFINITY;
+        }
+        self.t * self.pool.trace_inverse(a) - a.iter().map(|w| w.ln()).sum::<f64>()
+    }
+
+    /// One damped Newton step from `a` (Boyd and Vandenberghe §10.2, with the
+    /// row sums' residual in the step): the new weights and the squared
+    /// decrement, or `None` where no step decreases the barrier.
+    fn newton(&self, a: &[f64]) -> Option<(Vec<f64>, f64)> {
+        let pool = self.pool;
+        let inv = inverse_fisher(&pool.fisher_at(a))?;
+        let (grad, hess) = derivatives(pool, &inv);
+        let n = a.len();
+        let g = Array1::from_shape_fn(n, |i| self.t * grad[i] - 1.0 / a[i]);
+        let mut h = hess * self.t;
+        for i in 0..n {
+            h[[i, i]] += 1.0 / (a[i] * a[i]);
+        }
+        let v = pool.sums();
+        let av = Array1::from(a.to_vec());
+        let r = Array1::ones(pool.p.len()) - v.dot(&av);
+        // H [z Z] = [g V^T]; (V Z) nu = -V z - r; d = -(z + Z nu).
+        let mut rhs = Array2::zeros((n, 1 + v.nrows()));
+        rhs.column_mut(0).assign(&g);
+        rhs.slice_axis_mut(Axis(1), Slice::from(1..)).assign(&v.t());
+        let sol = solve_spd(&h, &rhs)?;
+        let z = sol.column(0);
+        let zz = sol.slice_axis(Axis(1), Slice::from(1..));
+        let s = v.dot(&zz);
+        let rhs_nu = (-v.dot(&z) - &r).insert_axis(Axis(1));
+        let nu = solve_semidefinite(&s, &rhs_nu)?;
+        let d = -(&z + &zz.dot(&nu.column(0)));
+        let slope = g.dot(&d);
+        let decrement = -slope - r.dot(&nu.column(0));
+        let mut step = 1.0f64;
+        for (w, dw) in a.iter().zip(&d) {
+            if *dw < 0.0 {
+                step = step.min(-0.99 * w / dw);
+            }
+        }
+        let here = self.value(a);
+        while step > 1e-12 {
+            let next: Vec<f64> = a.iter().zip(&d).map(|(w, dw)| w + step * dw).collect();
+            if self.value(&next) <= here + 0.25 * step * slope.min(0.0) {
+                return Some((next, decrement.max(0.0)));
+            }
+            step *= 0.5;
+        }
+        None
+    }
+}
+
+/// The gradient and Hessian of `f(a) = tr(J(a)^-1)` over the pool's elements,
+/// from `inv = J^-1`: `df/da_e = -tr(J^-2 F_e)` and `d2f/da_e da_g = 2 tr(J^-1
+/// F_e J^-1 F_g J^-1)`, which for two columns is `2 (c_e^T J^-1 c_g)(c_e^T
+/// J^-2 c_g)`.
+fn derivatives(pool: &Pool, inv: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
+    let k = pool.p.len();
+    let nc = pool.columns.len();
+    let n = pool.len();
+    let inv2 = inv.dot(inv);
+    let mut c = Array2::zeros((k, nc));
+    for (j, col) in pool.columns.iter().enumerate() {
+        c.column_mut(j).assign(col);
+    }
+    let x = c.t().dot(&inv.dot(&c));
+    let y = c.t().dot(&inv2.dot(&c));
+    let mut grad = Array1::zeros(n);
+    let mut hess = Array2::zeros((n, n));
+    for i in 0..nc {
+        grad[i] = -y[[i, i]];
+        for j in 0..nc {
+            hess[[i, j]] = 2.0 * x[[i, j]] * y[[i, j]];
+        }
+    }
+    for (bi, b) in pool.blocks.iter().enumerate() {
+        let e = nc + bi;
+        grad[e] = -(&inv2 * &b.fisher).sum();
+        // c^T J^-2 F J^-1 c for each column, and tr(J^-1 F J^-1 F' J^-1).
+        let m = inv2.dot(&b.fisher).dot(inv);
+        let mc = m.dot(&c);
+        for j in 0..nc {
+            let h = 2.0 * c.column(j).dot(&mc.column(j));
+            hess[[j, e]] = h;
+            hess[[e, j]] = h;
+        }
+        let left = inv.dot(&b.fisher).dot(inv);
+        for (bj, other) in pool.blocks.iter().enumerate() {
+            let right = other.fisher.dot(inv);
+            hess[[e, nc + bj]] = 2.0 * (&left * &right.t()).sum();
+        }
+    }
+    (grad, hess)
+}
+
+/// `h^-1 rhs` for a symmetric positive definite `h` (faer's Cholesky), `None`
+/// where it does not factorise.
+fn solve_spd(h: &Array2<f64>, rhs: &Array2<f64>) -> Option<Array2<f64>> {
+    let n = h.nrows();
+    let mat = faer::Mat::<f64>::from_fn(n, n, |i, j| 0.5 * (h[[i, j]] + h[[j, i]]));
+    let llt = mat.llt(Side::Lower).ok()?;
+    let b = faer::Mat::<f64>::from_fn(n, rhs.ncols(), |i, j| rhs[[i, j]]);
+    let x = llt.solve(&b);
+    let out = Array2::from_shape_fn((n, rhs.ncols()), |(i, j)| x[(i, j)]);
+    out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
+/// `s^+ rhs` for a symmetric positive semidefinite `s`, by its eigenvalues
+/// (faer), those below [`RANK`] of the largest taken as 0: the row sums of
+/// fewer elements than inputs are dependent, and the system is then singular
+/// but consistent. `None` where the answer is not finite.
+fn solve_semidefinite(s: &Array2<f64>, rhs: &Array2<f64>) -> Option<Array2<f64>> {
+    let n = s.nrows();
+    let mat = faer::Mat::<f64>::from_fn(n, n, |i, j| 0.5 * (s[[i, j]] + s[[j, i]]));
+    let eig = mat.self_adjoint_eigen(Side::Lower).ok()?;
+    let (u, values) = (eig.U(), eig.S().column_vector());
+    let largest = (0..n).fold(0.0f64, |m, i| m.max(values[i].abs()));
+    let u = Array2::from_shape_fn((n, n), |(i, j)| u[(i, j)]);
+    let inverse = Array1::from_shape_fn(n, |i| match values[i] > RANK * largest {
+        true => 1.0 / values[i],
+        false => 0.0,
+    });
+    let projected = u.t().dot(rhs) * &inverse.insert_axis(Axis(1));
+    let out = u.dot(&projected);
+    out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+    use pmldesign_model::frequency::asymptotic_error;
+
+    /// The eps-LDP mechanism whose columns are the two-level rays `e^eps` on a
+    /// subset S and 1 elsewhere, for every subset whose size `keep` accepts:
+    /// every row sums to the same by symmetry, so dividing by it keeps the rays.
+    fn subsets(k: usize, eps: f64, keep: impl Fn(usize) -> bool) -> Mechanism {
+        let cols: Vec<Vec<f64>> = (1u32..(1 << k) - 1)
+            .filter(|s| keep(s.count_ones() as usize))
+            .map(|s| {
+                (0..k)
+                    .map(|x| if s >> x & 1 == 1 { eps.exp() } else { 1.0 })
+                    .collect()
+            })
+            .collect();
+        let mut w = Array2::from_shape_fn((k, cols.len()), |(x, y)| cols[y][x]);
+        let total = w.row(0).sum();
+        w.mapv_inplace(|v| v / total);
+        Mechanism::new(w).expect("row-stochastic")
+    }
+
+    fn randomized_response(k: usize, eps: f64) -> Mechanism {
+        let e = eps.exp();
+        let w = Array2::from_shape_fn((k, k), |(x, y)| {
+            (if x == y { e } else { 1.0 }) / (e + k as f64 - 1.0)
+        });
+        Mechanism::new(w).expect("row-stochastic")
+    }
+
+    fn solved(p: &Array1<f64>, k: usize, eps: f64) -> Pool {
+        let mut pool = Pool::start(randomized_response(k, eps), p.view());
+        pool.add(&subsets(k, eps, |_| true), 0.5);
+        pool.solve(1.0, 0.0, &|| false);
+        pool
+    }
+
+    /// Over every eps-LDP ray and a uniform prior, the optimum is k-subset
+    /// selection at its best size (Ye and Barg 2018): the restricted problem
+    /// over all rays reaches it, from randomized response.
+    #[test]
+    fn reaches_the_best_subset_mechanism_under_a_uniform_prior() {
+        let (k, eps) = (6, 1.0);
+        let p = Array1::from_elem(k, 1.0 / k as f64);
+        let pool = solved(&p, k, eps);
+        let m = pool.mechanism().expect("a mechanism");
+        let error = asymptotic_error(&m, p.view()).expect("estimable");
+        let best = (1..k)
+            .map(|d| asymptotic_error(&subsets(k, eps, |s| s == d), p.view()).expect("estimable"))
+            .fold(f64::INFINITY, f64::min);
+        assert!(
+            (error - best).abs() <= 1e-9 * best,
+            "{error} against {best}"
+        );
+    }
+
+    /// Under a skewed prior the weights' solution is a mechanism whose rows sum
+    /// to 1, whose columns are rays (LDP holds), with no output of negligible
+    /// probability, below randomized response and every subset mechanism.
+    #[test]
+    fn a_skewed_prior_gives_a_clean_mechanism_below_the_baselines() {
+        let (k, eps) = (5, 1.0);
+        let p = array![0.45, 0.25, 0.15, 0.1, 0.05];
+        let pool = solved(&p, k, eps);
+        let m = pool.mechanism().expect("a mechanism");
+        let w = m.matrix();
+        for row in w.rows() {
+            assert!((row.sum() - 1.0).abs() <= 1e-13, "row sum {}", row.sum());
+        }
+        for c in w.columns() {
+            let (lo, hi) = c
+                .iter()
+                .fold((f64::INFINITY, 0.0f64), |(l, h), v| (l.min(*v), h.max(*v)));
+            assert!(
+                hi <= eps.exp() * lo * (1.0 + 1e-12),
+                "a column outside the LDP cone"
+            );
+            assert!(p.dot(&c) > 1e-7, "an output of probability {}", p.dot(&c));
+        }
+        let error = asymptotic_error(&m, p.view()).expect("estimable");
+        let rr = asymptotic_error(&randomized_response(k, eps), p.view()).expect("estimable");
+        assert!(error < rr);
+        for d in 1..k {
+            let subset =
+                asymptotic_error(&subsets(k, eps, |s| s == d), p.view()).expect("estimable");
+            assert!(
+                error <= subset * (1.0 + 1e-12),
+                "{error} above the {d}-subset's {subset}"
+            );
+        }
+    }
+
+    /// A pool stopped before its first Newton step keeps its weights: the
+    /// point never moves where f does not decrease.
+    #[test]
+    fn a_stopped_solve_keeps_the_point() {
+        let (k, eps) = (4, 1.0);
+        let p = Array1::from_elem(k, 0.25);
+        let mut pool = Pool::start(randomized_response(k, eps), p.view());
+        pool.add(&subsets(k, eps, |_| true), 0.5);
+        let before = pool.weights.clone();
+        pool.solve(1.0, 0.0, &|| true);
+        assert_eq!(pool.weights, before);
+    }
+}
