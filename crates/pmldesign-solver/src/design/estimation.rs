@@ -304,8 +304,9 @@ impl Mixture for Pool {
 
     /// `m` enters with the share an exact line search gives it (at least 1 %,
     /// at most half, so that every weight stays positive), and the restricted
-    /// problem is solved to a thousandth of the gap; where that does not
-    /// lower f, the pool stays as it was.
+    /// problem is solved to a thousandth of the gain the gap promises (`gap`,
+    /// or `gap^2 / f` near the optimum); where that does not lower f, the pool
+    /// stays as it was.
     fn improve(&mut self, m: Mechanism, gap: f64, stop: &dyn Fn() -> bool) {
         let before = self.clone();
         let f = trace_inverse(&self.fisher());
@@ -314,7 +315,8 @@ impl Mixture for Pool {
         let (g, _) = line_search(|g| trace_inverse(&(&j + &(&delta * g))), 1.0);
         self.prune(crate::design::simplicial::PRUNE);
         self.add(&m, g.clamp(0.01, 0.5));
-        self.solve(gap, 1e-3 * gap, stop);
+        // Near the optimum a step gains about gap^2 / f: the solve must resolve that.
+        self.solve(gap, 1e-3 * gap * (gap / f).min(1.0), stop);
         if trace_inverse(&self.fisher()) >= f {
             *self = before;
         }

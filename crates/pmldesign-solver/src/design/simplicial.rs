@@ -236,13 +236,20 @@ impl Pool {
 
     /// The restricted problem solved (module docs), then solved again without
     /// the elements it leaves inactive ([`INACTIVE`]), so that the mechanism
-    /// has no output of negligible probability.
+    /// has no output of negligible probability; where that costs more than
+    /// the solve's precision (an element was active after all), the first
+    /// solution stays.
     pub(crate) fn solve(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) {
         let Some(precision) = self.centre(first, target, stop) else {
             return;
         };
+        let solved = self.clone();
+        let f = self.trace_inverse(&self.weights);
         self.prune(precision.sqrt().min(INACTIVE));
         self.centre(first, target, stop);
+        if self.trace_inverse(&self.weights) > f + precision * f {
+            *self = solved;
+        }
     }
 
     /// The restricted problem solved until the barrier's bound on `f - min f`
