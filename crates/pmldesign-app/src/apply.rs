@@ -4,7 +4,8 @@
 //! apply` prints on stderr is read from the same value.
 
 use crate::json::versioned;
-use pmldesign_data::PrivatiseSummary;
+/// The counts a summary holds, as the privatiser keeps them.
+pub use pmldesign_data::PrivatiseSummary;
 use serde_json::{Value, json};
 
 /// How the table was read, which says what a place in it is.
@@ -15,6 +16,9 @@ pub enum TableFormat {
     Csv,
     /// Parquet: places are rows, the first being row 0.
     Parquet,
+    /// An in-memory column or frame (Python's `apply`): places are its rows,
+    /// the first being row 0.
+    Frame,
 }
 
 impl TableFormat {
@@ -22,16 +26,24 @@ impl TableFormat {
     pub fn place(self) -> &'static str {
         match self {
             TableFormat::Csv => "line",
-            TableFormat::Parquet => "row",
+            TableFormat::Parquet | TableFormat::Frame => "row",
         }
     }
 
-    /// The format's name in the JSON: `csv` or `parquet`.
+    /// The format's name in the JSON: `csv`, `parquet` or `frame`.
     pub fn name(self) -> &'static str {
         match self {
             TableFormat::Csv => "csv",
             TableFormat::Parquet => "parquet",
+            TableFormat::Frame => "frame",
         }
+    }
+
+    /// The format of a name [`TableFormat::name`] gives, `None` for any other.
+    pub fn of_name(name: &str) -> Option<Self> {
+        [TableFormat::Csv, TableFormat::Parquet, TableFormat::Frame]
+            .into_iter()
+            .find(|f| f.name() == name)
     }
 }
 

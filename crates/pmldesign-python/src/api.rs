@@ -37,6 +37,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply_noise, m)?)?;
     m.add_function(wrap_pyfunction!(names_fit, m)?)?;
     m.add_function(wrap_pyfunction!(apply_categories, m)?)?;
+    m.add_function(wrap_pyfunction!(apply_summary, m)?)?;
     m.add_function(wrap_pyfunction!(key_positions, m)?)?;
     m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
     m.add_function(wrap_pyfunction!(randomized_response, m)?)?;
@@ -758,4 +759,38 @@ fn bound<'py>(
     };
     let v = engine::bound(q).map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
+}
+
+/// See `pmldesign.apply(..., summary=True)`: the summary of a release of a
+/// column or frame, as `pml apply --summary` writes one (its `format` is
+/// `frame`). `counts` are the rows read, privatised, skipped, kept with an
+/// empty value and written missing; `columns` the raw and written names.
+#[pyfunction]
+fn apply_summary<'py>(
+    py: Python<'py>,
+    counts: (u64, u64, u64, u64, u64),
+    first_unknown: Option<(u64, String)>,
+    columns: Vec<(String, String)>,
+    raw_kept: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (rows, privatised, skipped, kept, nulls) = counts;
+    let summary = pmldesign_app::apply::PrivatiseSummary {
+        rows,
+        privatised,
+        skipped,
+        kept,
+        first_unknown,
+        nulls,
+    };
+    let columns = columns
+        .into_iter()
+        .map(|(column, written_as)| pmldesign_app::apply::WrittenColumn { column, written_as })
+        .collect();
+    let answer = pmldesign_app::apply::ApplySummary::new(
+        summary,
+        pmldesign_app::apply::TableFormat::Frame,
+        columns,
+        raw_kept,
+    );
+    to_python(py, &answer.to_json())
 }

@@ -121,6 +121,10 @@ PYTHON: List[Tuple[str, str, Callable[[Dict[str, Any]], Any]]] = [
      lambda made: pmldesign.compare([0.4, 0.3, 0.2, 0.1], 0.5, utility="map", epsilon_lower=0.3, epsilon_upper=0.6,
                                     labels=["a", "b", "c", "d"])),
     ("compare", "no privacy needed", lambda made: pmldesign.compare([0.4, 0.3, 0.2, 0.1], 5.0)),
+    ("apply", "column",
+     lambda made: pmldesign.apply(made["design"], ["a", "q", "b"], seed=2**200, on_unknown="skip", summary=True)[1]),
+    ("apply", "record",
+     lambda made: pmldesign.apply(made["record"], made["record_frame"], seed=2**200, keep_raw=True, summary=True)[1]),
 ]
 
 # Keys an answer writes only in some cases; every other key is required where it occurs.
@@ -196,7 +200,8 @@ def made() -> Dict[str, Any]:
     record_frame = pd.DataFrame({"A": ["a1", "a2", "a1", "a2"] * 200, "B": ["b1", "b2", "b2", "b2"] * 200})
     record = pmldesign.design_record(record_frame, ["A", "B"], 2.0, mode="compose")
     record_released = pmldesign.apply(record, record_frame, seed=int(SEED, 16))
-    return {"design": design, "released": released, "record": record, "record_released": record_released}
+    return {"design": design, "released": released, "record": record, "record_released": record_released,
+            "record_frame": record_frame}
 
 
 def cli(pml_bin: pathlib.Path, folder: pathlib.Path, args: str) -> Dict[str, Any]:

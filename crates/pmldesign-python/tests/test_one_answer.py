@@ -125,3 +125,52 @@ def test_a_record_designs_and_estimates_alike(run_pml, tmp_path):
     released.to_csv(out, index=False)
     estimate = cli(run_pml, "estimate", "--mechanism", str(design), "--data", str(out))
     assert without_input(estimate) == without_input(pmldesign.estimate(record, released).to_dict())
+
+
+SEED = 2**200 + 7
+
+
+def summary_of(run_pml: Any, *args: str) -> Dict[str, Any]:
+    """`pml apply ARGS --summary -`: the summary, the release going to its file."""
+    return json.loads(run_pml("apply", *args, "--seed", str(SEED), "--summary", "-", "-q"))
+
+
+@pytest.mark.parametrize("how", ["skip", "keep"])
+def test_apply_summarises_alike(run_pml, tmp_path, how):
+    """A column with one value outside the labels and one null written missing, from
+    a Parquet file (whose places are rows, as a frame's): the same summary but for
+    the format and the name written (the command adds a column ``v_private``; Python
+    returns the Series, named as its input)."""
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"v": ["a", "b", "c", "a"] * 50 + ["zz", None, "b"]})
+    data = tmp_path / "v.parquet"
+    frame.to_parquet(data, index=False)
+    design = pmldesign.design_from_counts([100, 75, 50], 1.0, delta=1e-3, labels=["a", "b", "c"])
+    design_file = tmp_path / "design.json"
+    design_file.write_text(design.to_json())
+    command = summary_of(run_pml, "--mechanism", str(design_file), "--data", str(data), "--column", "v",
+                         "--on-unknown", how, "--nulls", "drop", "--output", str(tmp_path / "out.parquet"))
+    released, summary = pmldesign.apply(design, frame["v"], seed=SEED, on_unknown=how, nulls="drop", summary=True)
+    assert command["format"] == "parquet" and summary.format == "frame"
+    assert command["columns"] == [{"column": "v", "written_as": "v_private"}]
+    assert summary.to_dict()["columns"] == [{"column": "v", "written_as": released.name}]
+    assert dict(summary.to_dict(), format="parquet", columns=command["columns"]) == command
+    assert summary.first_unknown.to_dict() == {"row": 200, "value": "zz"}
+    assert summary.written_missing == 1 and len(released) == (202 if how == "skip" else 203)
+
+
+def test_a_record_apply_summarises_alike(run_pml, tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    frame = pd.DataFrame({"A": ["a1", "a2", "a1", "a2"] * 50 + ["a9"], "B": ["b1", "b2", "b2", "b2"] * 50 + ["b1"]})
+    data = tmp_path / "record.parquet"
+    frame.to_parquet(data, index=False)
+    record = pmldesign.design_record(frame.iloc[:200], ["A", "B"], 2.0, mode="compose")
+    design = tmp_path / "record.json"
+    design.write_text(record.to_json())
+    command = summary_of(run_pml, "--mechanism", str(design), "--data", str(data), "--on-unknown", "keep",
+                         "--replace", "--output", str(tmp_path / "out.parquet"))
+    _, summary = pmldesign.apply(record, frame, seed=SEED, on_unknown="keep", replace=True, summary=True)
+    assert dict(summary.to_dict(), format="parquet") == command
+    assert summary.kept_empty == 1 and summary.first_unknown.to_dict() == {"row": 200, "value": "a9"}

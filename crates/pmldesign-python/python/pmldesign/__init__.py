@@ -21,7 +21,7 @@ from ._design import Design, PmlTypeError, design, design_from_counts, exp_epsil
 from ._native import InfeasibleError, InvalidInputError, LimitReachedError, PmlError, VerificationError
 from ._public import PublicDesign, PublicRecord
 from ._record_design import RecordDesign, design_record
-from ._records import Answer, Baseline, Certificate, Estimate, Guarantee, Record, Verification
+from ._records import Answer, ApplySummary, Baseline, Certificate, Estimate, Guarantee, Record, Verification
 from ._tables import count
 from ._apply import apply
 from ._noise import apply_noise
@@ -34,6 +34,7 @@ except PackageNotFoundError:  # imported from a source tree, not an installed wh
 
 __all__ = [
     "Answer",
+    "ApplySummary",
     "Baseline",
     "Certificate",
     "Design",

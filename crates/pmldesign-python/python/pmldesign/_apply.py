@@ -15,6 +15,7 @@ from ._codes import NULL, NULL_LABEL, UNKNOWN, Coded, Nulls, check_nulls_name, c
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import InvalidInputError
 from ._public import PublicDesign
+from ._records import ApplySummary
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
     import pandas
@@ -260,35 +261,44 @@ def _own_name(values: Any) -> Optional[str]:
     return None if name is None or name == "" else str(name)
 
 
-# A record design first (its own type), then the typed engines: pandas and pyarrow
-# are Any to a checker without their stubs (they ship none), and an overload taking
-# Any hides every one after it.
+# The summary's tuple first, then a record design (its own type), then the typed
+# engines: pandas and pyarrow are Any to a checker without their stubs (they ship
+# none), and an overload taking Any hides every one after it.
+@overload
+def apply(
+    design_or_matrix: Union[MechanismLike, "RecordDesign"], values: Any, *,
+    labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
+    key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
+    output_labels: Union[Sequence[Any], Mapping[str, Sequence[Any]], None] = ..., replace: bool = ...,
+    keep_raw: bool = ..., summary: Literal[True],
+) -> Tuple[Any, ApplySummary]: ...
 @overload
 def apply(
     design_or_matrix: "RecordDesign", values: Any, *,
     seed: Seed = ..., offset: int = ..., on_unknown: OnUnknown = ..., replace: bool = ...,
     output_labels: Optional[Mapping[str, Sequence[Any]]] = ..., key: Any = ..., keep_raw: bool = ...,
+    summary: Literal[False] = ...,
 ) -> Any: ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "polars.Series", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ..., summary: Literal[False] = ...,
 ) -> "polars.Series": ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: Union[np.ndarray, Sequence[Any]], *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ..., summary: Literal[False] = ...,
 ) -> np.ndarray: ...
 @overload
 def apply(
     design_or_matrix: MechanismLike, values: "pandas.Series", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ..., summary: Literal[False] = ...,
 ) -> "pandas.Series": ...
 # Without stubs for either, pandas.Series is Any and hides this one (checkers with
 # the stubs do match it, hence unused-ignore).
@@ -297,7 +307,7 @@ def apply(  # type: ignore[overload-cannot-match, unused-ignore]
     design_or_matrix: MechanismLike, values: "Union[pyarrow.Array, pyarrow.ChunkedArray]", *,
     labels: Optional[Sequence[Any]] = ..., seed: Seed = ..., offset: int = ..., column: Optional[str] = ...,
     key: Any = ..., on_unknown: OnUnknown = ..., codes: bool = ..., nulls: Optional[Nulls] = ..., bins: Any = ...,
-    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ...,
+    output_labels: Optional[Sequence[Any]] = ..., replace: bool = ..., summary: Literal[False] = ...,
 ) -> "pyarrow.DictionaryArray": ...
 def apply(
     design_or_matrix: Union[MechanismLike, "RecordDesign"],
@@ -315,6 +325,7 @@ def apply(
     output_labels: Union[Sequence[Any], Mapping[str, Sequence[Any]], None] = None,
     replace: bool = False,
     keep_raw: bool = False,
+    summary: bool = False,
 ) -> Any:
     """Privatises ``values``: each input x becomes an output y drawn from row ``W[x, :]``.
 
@@ -385,7 +396,9 @@ def apply(
         index, an Enum polars Series, a pyarrow DictionaryArray, else a numpy array of
         output names. With a :class:`RecordDesign`, the frame's other columns and
         ``{column}_private`` for each column of the record, whose raw columns it
-        leaves out.
+        leaves out. With ``summary=True``, a tuple of that and an
+        :class:`ApplySummary`: what the release did, as ``pml apply --summary``
+        writes it (its ``format`` is ``"frame"``, its places rows from 0).
 
     Raises
     ------
@@ -417,6 +430,7 @@ def apply(
             bins=bins,
             output_labels=cast("Optional[Mapping[str, Sequence[Any]]]", output_labels),
             keep_raw=check_keep_raw(keep_raw, record.columns, replace=replace),
+            summary=check_summary(summary),
         )
     if replace:
         raise InvalidInputError("invalid replace=True: only a record design replaces its columns; assign the result to the column instead")
@@ -451,7 +465,8 @@ def apply(
             check_nulls(nulls, design_or_matrix)
             fast = _categorical(matrix, values, names, outputs, (column, start, secret))
             if fast is not None:
-                return fast
+                none = np.zeros(len(fast), dtype=bool)
+                return _with_summary(fast, summary, (how, none, none), None, [(column, own or column)])
     found, describe = input_codes(values, names, (as_codes, bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():
@@ -459,7 +474,53 @@ def apply(
     places = None if key is None else key_places(key, len(found))
     out = draw(matrix, found, column, secret, offset=start, places=places)
     keep = None if how != "skip" else (found >= 0) | dropped
-    return _shaped(values, out, outputs, keep)
+    unknown = (found < 0) & ~dropped
+    first = None if not unknown.any() else (int(np.argmax(unknown)), value_text(values, int(np.argmax(unknown))))
+    released = _shaped(values, out, outputs, keep)
+    return _with_summary(released, summary, (how, unknown, dropped), first, [(column, own or column)])
+
+
+def check_summary(summary: Any) -> bool:
+    """``summary`` as a bool, refusing anything else."""
+    if not isinstance(summary, bool):
+        raise InvalidInputError(f"invalid summary = {summary!r}: pass True for the release and its ApplySummary, or False")
+    return summary
+
+
+def _with_summary(
+    released: Any, summary: Any, rows: Tuple[str, np.ndarray, np.ndarray], first: Optional[Tuple[int, str]], written: List[Tuple[str, str]],
+) -> Any:
+    """``released``, or with ``summary`` the tuple of it and its summary."""
+    if not check_summary(summary):
+        return released
+    return released, summarised(len(rows[1]), rows, first, written, False)
+
+
+def summarised(
+    count: int, rows: Tuple[str, np.ndarray, np.ndarray], first: Optional[Tuple[int, str]], written: List[Tuple[str, str]], raw_kept: bool,
+) -> ApplySummary:
+    """The :class:`ApplySummary` of a release of ``count`` rows: ``rows`` is
+    ``(on_unknown, unknown, dropped)``, the rows with a value outside the labels
+    and those written missing for a null; the layout is the library's
+    (``pml apply --summary``)."""
+    how, unknown, dropped = rows
+    outside, nulls = int(unknown.sum()), int(dropped.sum())
+    skipped, kept = (outside, 0) if how == "skip" else (0, outside)
+    counts = (count, count - skipped - kept - nulls, skipped, kept, nulls)
+    return ApplySummary(_native.apply_summary(counts, first, written, raw_kept))
+
+
+def value_text(values: Any, row: int) -> str:
+    """The value at position ``row`` as text, as a summary shows it (a null is empty)."""
+    k = kind(values)
+    value = values.iloc[row] if k == "pandas" else values[row]
+    if k == "arrow":
+        value = value.as_py()
+    try:
+        missing = value is None or bool(value != value)
+    except (TypeError, ValueError):
+        missing = True
+    return "" if missing else str(value)
 
 
 def _is_categorical(values: Any) -> bool:

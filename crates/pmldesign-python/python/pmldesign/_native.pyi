@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 __all__ = [
     "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "MAX_CATEGORIES", "design", "design_from_counts", "check_design", "estimate",
-    "verify_design", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
+    "verify_design", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "apply_summary", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
     "envelope", "bound", "apply_noise", "names_fit", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
@@ -88,6 +88,12 @@ def apply_categories(
     offset: int = ...,
     seed: Optional[str] = ...,
 ) -> npt.NDArray[np.signedinteger[Any]]: ...
+def apply_summary(
+    counts: Tuple[int, int, int, int, int],
+    first_unknown: Optional[Tuple[int, str]],
+    columns: List[Tuple[str, str]],
+    raw_kept: bool,
+) -> Dict[str, Any]: ...
 def key_positions(keys: List[str]) -> npt.NDArray[np.uint64]: ...
 def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArray[np.float64]: ...
 def bin_labels(edges: List[float]) -> List[str]: ...

@@ -14,12 +14,12 @@ l1 ball that holds its conditional priors; the levels add up, thesis Theorem 5.2
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _bins, _native, _report
-from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret
+from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret, summarised, value_text
 from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
@@ -352,6 +352,7 @@ def apply_record(
     bins: Optional[Mapping[str, Any]] = None,
     output_labels: Optional[Mapping[str, Sequence[Any]]] = None,
     keep_raw: bool = False,
+    summary: bool = False,
 ) -> Any:
     """``frame`` (a pandas or polars DataFrame) with ``{column}_private`` for each
     column of the record design in place of the raw columns (which ``keep_raw``
@@ -372,7 +373,8 @@ def apply_record(
     the edges the design recorded, as ``pml apply`` cuts it. ``output_labels``
     (a mapping of column to names) renames the values a private column takes,
     as ``pml apply --output-labels COLUMN=NAMES``: one name per output of the
-    column's design (compose, ldp) or per label of the column (joint)."""
+    column's design (compose, ldp) or per label of the column (joint). With
+    ``summary``, the frame and its :class:`ApplySummary`."""
     how = check_on_unknown(on_unknown)
     names = private_names(design, output_labels)
     rule = recorded_nulls(design) if nulls is None else check_nulls_name(nulls)
@@ -386,9 +388,13 @@ def apply_record(
     else:
         keys = frame[key] if isinstance(key, str) else key
         places = np.asarray(key_places(keys, len(frame)), dtype=np.uint64)
-    outs, missing = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
-    done = attached(frame, design, outs, missing, how, names)
-    return released(done, design.columns, replace=replace, keep_raw=keep_raw)
+    coded = record_codes(design, {c: frame[c] for c in design.columns}, secret, places, (how, rule), edges)
+    done = attached(frame, design, coded.outs, coded.missing, how, names)
+    out = released(done, design.columns, replace=replace, keep_raw=keep_raw)
+    if not summary:
+        return out
+    written = [(c, c if replace else f"{c}_private") for c in design.columns]
+    return out, summarised(len(places), (how, coded.missing, coded.dropped), coded.first, written, keep_raw)
 
 
 def released(done: Any, raw: Sequence[str], *, replace: bool = False, keep_raw: bool = False) -> Any:
@@ -428,9 +434,10 @@ def record_codes(
     places: np.ndarray,
     how: Tuple[str, Nulls],
     bins: Optional[Dict[str, List[float]]] = None,
-) -> Tuple[List[np.ndarray], np.ndarray]:
+) -> "RecordCodes":
     """Each column's private values as codes into :func:`private_names` (-1 where
-    missing), row k drawn at ``places[k]``, and the rows with an unknown value.
+    missing), row k drawn at ``places[k]``, the rows with an unknown value, the
+    rows written missing for a null, and the first unknown value.
     ``how`` is ``(on_unknown, nulls)``: under ``category`` a null is its column's
     ``<null>``, under ``drop`` its row is written missing (and kept, whatever
     ``on_unknown`` says). A column of ``bins`` (by default the edges the design
@@ -472,7 +479,28 @@ def record_codes(
     for o in outs:
         o[missing] = -1
     # Dropped rows are written, not skipped: only unknown values follow on_unknown.
-    return outs, missing & ~dropped
+    unknown = missing & ~dropped
+    return RecordCodes(outs, unknown, dropped, _first_unknown(unknown, coded, [values[c] for c in columns]))
+
+
+class RecordCodes(NamedTuple):
+    """What :func:`record_codes` gives: the private codes of each column, the rows
+    with a value outside its column's labels, the rows written missing for a null
+    (``nulls="drop"``), and the first unknown value with its row (the first
+    column's where several are)."""
+
+    outs: List[np.ndarray]
+    missing: np.ndarray
+    dropped: np.ndarray
+    first: Optional[Tuple[int, str]]
+
+
+def _first_unknown(unknown: np.ndarray, coded: List[np.ndarray], values: List[Any]) -> Optional[Tuple[int, str]]:
+    if not unknown.any():
+        return None
+    row = int(np.argmax(unknown))
+    column = next(j for j, codes in enumerate(coded) if codes[row] < 0)
+    return row, value_text(values[column], row)
 
 
 def private_names(design: RecordDesign, output_labels: Optional[Mapping[str, Sequence[Any]]] = None) -> List[List[str]]:

@@ -259,6 +259,18 @@ class Answer(Record):
         return sorted(set(super().__dir__()) | set(self._figures()))
 
 
+class ApplySummary(Record):
+    """What a release did (:func:`apply` with ``summary=True``): the JSON of ``pml
+    apply --summary``, with ``format`` ``"frame"`` and places as rows (the first
+    row of the values given being row 0): ``rows``, ``privatised``, ``skipped``
+    (``on_unknown="skip"``), ``kept_empty`` (``"keep"``), ``written_missing``
+    (``nulls="drop"``), ``first_unknown`` (``{"row", "value"}`` or None),
+    ``columns`` (each ``column`` and the name it is ``written_as``) and
+    ``raw_kept``."""
+
+    __slots__ = ()
+
+
 class Estimate(Record):
     """The input distribution estimated from released data (:func:`estimate`)."""
 

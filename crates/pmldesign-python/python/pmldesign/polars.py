@@ -78,7 +78,7 @@ def _record_batch(design: Any, secret: str, how: str, key: Optional[str] = None,
             places = batch.struct.field(_INDEX).to_numpy().astype(np.uint64)
         else:
             places = np.asarray(key_places(batch.struct.field(key), len(batch)), dtype=np.uint64)
-        outs, _ = record_codes(design, values, secret, places, rule)
+        outs = record_codes(design, values, secret, places, rule).outs
         series = [
             pl.Series(f"{c}_private", o).replace_strict(list(range(len(n))), n, default=None, return_dtype=pl.Enum(n))
             for c, o, n in zip(design.columns, outs, names)

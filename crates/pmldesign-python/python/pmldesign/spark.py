@@ -177,7 +177,8 @@ def _record_privatiser(
             else:
                 keys = batch.column(batch.schema.get_field_index(key))
                 places = np.asarray(key_places(keys, batch.num_rows), dtype=np.uint64)
-            outs, missing = record_codes(design, values, secret, places, rule)
+            coded = record_codes(design, values, secret, places, rule)
+            outs, missing = coded.outs, coded.missing
             at += batch.num_rows
             if key is None:
                 _check_span(part, at - first, spans, done=False)
