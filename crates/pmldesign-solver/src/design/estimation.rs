@@ -20,7 +20,7 @@ use crate::design::utility::design_notion_with_progress;
 use crate::error::Result;
 use crate::limits::SCORED_SQUARE_UP_TO;
 use crate::objective::estimation::{
-    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
+    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value, notion_floor,
 };
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
@@ -87,6 +87,7 @@ const LINE_SEARCH: usize = 60;
 
 /// Where Frank-Wolfe stands: the mechanism, `f` there, and the last LP's bound
 /// with its dual (taken at this mechanism).
+#[derive(Clone)]
 struct Iterate {
     mechanism: Mechanism,
     f: f64,
@@ -156,7 +157,8 @@ pub(crate) fn design_for_estimation(
         0 => start_value,
         _ => estimation_value(&it.mechanism, p),
     };
-    let upper_bound = -(error_floor(norm - utility_value, it.bound) - norm);
+    let floor = notion_floor(p, notion.density_range());
+    let upper_bound = -(error_floor(norm - utility_value, it.bound, floor) - norm);
     let mut certificate =
         Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
     certificate.dual = it.dual;
@@ -490,6 +492,7 @@ fn frank_wolfe(
         None => MAX_STEPS.min(cg.max_iterations),
     };
     let by_ascent = crate::limits::estimation_by_ascent(notion, set);
+    let least = notion_floor(p, notion.density_range());
     let mut atoms: Box<dyn Mixture> = match !by_ascent && Pool::applies(p) {
         true => Box::new(Pool::start(start, p)),
         false => Box::new(Atoms::single(start, p)),
@@ -497,6 +500,8 @@ fn frank_wolfe(
     let mut it = Iterate::at(atoms.mechanism()?);
     let stop = || cg.interrupt.or_past(deadline);
     let mut step_took = std::time::Duration::ZERO;
+    // The last point an LP priced, with its bound.
+    let mut certified: Option<Iterate> = None;
     loop {
         let step_began = Instant::now();
         let Some(inv) = inverse_fisher(&atoms.fisher()) else {
@@ -504,8 +509,9 @@ fn frank_wolfe(
         };
         it.f = inv.diag().sum();
         if cg.interrupt.or_past(deadline) || no_time_for_lp() {
-            // The point stands with the bound proven at it (none after a move).
-            break;
+            // The point stands with the bound proven at it (none after a move),
+            // or the last point priced where its certified gap is the smaller.
+            return Ok(best_certified(it, certified, least));
         }
         // Where the time left would not cover this step and the next LP, this
         // LP is the last: it certifies the point, which then stays.
@@ -520,7 +526,7 @@ fn frank_wolfe(
         }
         let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
         it.priced(&s);
-        let floor = error_floor(it.f, it.bound);
+        let floor = error_floor(it.f, it.bound, least);
         progress(Progress {
             iterations: it.steps,
             lower_bound: -(it.f - norm),
@@ -530,6 +536,7 @@ fn frank_wolfe(
         let allowed = crate::tolerance::gap_allowance(cg.gap_tolerance, it.f - norm);
         it.converged = it.f - floor <= allowed;
         let out_of_time = cg.interrupt.or_past(deadline) || last;
+        certified = Some(it.clone());
         if it.converged || out_of_time || it.steps >= cap {
             it.converged |= !out_of_time;
             break;
@@ -557,6 +564,19 @@ fn frank_wolfe(
         step_took = step_began.elapsed();
     }
     Ok(it)
+}
+
+/// Of the point reached and the last point an LP priced, the one whose
+/// certified gap (f above the floor its bound proves, the trivial floor for a
+/// point no LP priced: the notion's, `least`) is the smaller: a stored dual certifies only the matrix
+/// it was priced at, so a move the clock left unpriced may prove less than the
+/// point it left.
+fn best_certified(now: Iterate, certified: Option<Iterate>, least: f64) -> Iterate {
+    let gap = |i: &Iterate| i.f - error_floor(i.f, i.bound, least);
+    match certified {
+        Some(c) if now.bound.is_infinite() && gap(&c) < gap(&now) => c,
+        _ => now,
+    }
 }
 
 /// A design LP priced by ascent started from the atoms' columns, and solved
