@@ -149,7 +149,8 @@ pub(crate) fn design_for_estimation(
     };
     let baselines = baselines(set, notion, &value, None)?;
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
-    let it = frank_wolfe(set, notion, start, settings, began, progress)?;
+    let least = notion_floor(p, notion.density_range());
+    let it = frank_wolfe(set, notion, (start, least), settings, began, progress)?;
     let norm = p.dot(&p);
     // Measured on the mechanism as written, as a reader measures it (the
     // start's value where no step moved it: the same function of the same matrix).
@@ -157,8 +158,7 @@ pub(crate) fn design_for_estimation(
         0 => start_value,
         _ => estimation_value(&it.mechanism, p),
     };
-    let floor = notion_floor(p, notion.density_range());
-    let upper_bound = -(error_floor(norm - utility_value, it.bound, floor) - norm);
+    let upper_bound = -(error_floor(norm - utility_value, it.bound, least) - norm);
     let mut certificate =
         Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
     certificate.dual = it.dual;
@@ -311,8 +311,8 @@ impl Mixture for Pool {
     /// stays as it was.
     fn improve(&mut self, m: Mechanism, gap: f64, stop: &dyn Fn() -> bool) {
         let before = self.clone();
-        let f = trace_inverse(&self.fisher());
         let j = self.fisher();
+        let f = trace_inverse(&j);
         let delta = &fisher_information(&m, self.p().view()) - &j;
         let (g, _) = line_search(|g| trace_inverse(&(&j + &(&delta * g))), 1.0);
         self.prune(crate::design::simplicial::PRUNE);
@@ -460,15 +460,16 @@ impl Atoms {
     }
 }
 
-/// Pairwise Frank-Wolfe (Lacoste-Julien and Jaggi 2015) from `start` until the
-/// certified gap meets the settings' gap tolerance, the time limit or, without
-/// one, [`MAX_STEPS`]: each step moves weight from the active atom that the
-/// linearisation rates worst to the LP's mechanism, by an exact line search.
-/// The bound returned is always the one proven at the mechanism returned.
+/// Frank-Wolfe from `start` until the certified gap meets the settings' gap
+/// tolerance, the time limit or, without one, [`MAX_STEPS`]: each LP's
+/// mechanism is taken into the [`Mixture`] (columns weighted one by one within
+/// enumeration, whole mechanisms by pairwise steps past it). `least` is the
+/// notion's closed-form floor. The bound returned is always the one proven at
+/// the mechanism returned.
 fn frank_wolfe(
     set: &UncertaintySet,
     notion: &Notion,
-    start: Mechanism,
+    (start, least): (Mechanism, f64),
     settings: &Settings,
     began: Instant,
     progress: &mut dyn FnMut(Progress),
@@ -492,7 +493,6 @@ fn frank_wolfe(
         None => MAX_STEPS.min(cg.max_iterations),
     };
     let by_ascent = crate::limits::estimation_by_ascent(notion, set);
-    let least = notion_floor(p, notion.density_range());
     let mut atoms: Box<dyn Mixture> = match !by_ascent && Pool::applies(p) {
         true => Box::new(Pool::start(start, p)),
         false => Box::new(Atoms::single(start, p)),
@@ -567,10 +567,10 @@ fn frank_wolfe(
 }
 
 /// Of the point reached and the last point an LP priced, the one whose
-/// certified gap (f above the floor its bound proves, the trivial floor for a
-/// point no LP priced: the notion's, `least`) is the smaller: a stored dual certifies only the matrix
-/// it was priced at, so a move the clock left unpriced may prove less than the
-/// point it left.
+/// certified gap (f above the floor its bound proves; for a point no LP
+/// priced, the notion's closed-form floor `least`) is the smaller: a stored
+/// dual certifies only the matrix it was priced at, so a move the clock left
+/// unpriced may prove less than the point it left.
 fn best_certified(now: Iterate, certified: Option<Iterate>, least: f64) -> Iterate {
     let gap = |i: &Iterate| i.f - error_floor(i.f, i.bound, least);
     match certified {

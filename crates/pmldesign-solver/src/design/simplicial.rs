@@ -70,14 +70,14 @@ struct Block {
 #[derive(Clone)]
 pub(crate) struct Pool {
     p: Array1<f64>,
-    /// Columns scaled to `p . c = 1`, one per row of this matrix (n x k).
+    /// Columns scaled to `p . c = 1`.
     columns: Vec<Array1<f64>>,
     blocks: Vec<Block>,
     /// Columns' weights, then blocks'.
     weights: Vec<f64>,
 }
 
-/// Where the barrier stands: the weights and the weight t.
+/// The barrier problem over a pool at the weight t.
 struct Barrier<'a> {
     pool: &'a Pool,
     t: f64,
@@ -456,12 +456,11 @@ mod tests {
     use ndarray::array;
     use pmldesign_model::frequency::asymptotic_error;
 
-    /// The eps-LDP mechanism whose columns are the two-level rays `e^eps` on a
-    /// subset S and 1 elsewhere, for every subset whose size `keep` accepts:
-    /// every row sums to the same by symmetry, so dividing by it keeps the rays.
-    fn subsets(k: usize, eps: f64, keep: impl Fn(usize) -> bool) -> Mechanism {
+    /// The eps-LDP mechanism whose columns are all the two-level rays, `e^eps`
+    /// on a subset S and 1 elsewhere: every row sums to the same by symmetry,
+    /// so dividing by it keeps the rays.
+    fn all_rays(k: usize, eps: f64) -> Mechanism {
         let cols: Vec<Vec<f64>> = (1u32..(1 << k) - 1)
-            .filter(|s| keep(s.count_ones() as usize))
             .map(|s| {
                 (0..k)
                     .map(|x| if s >> x & 1 == 1 { eps.exp() } else { 1.0 })
@@ -475,16 +474,17 @@ mod tests {
     }
 
     fn randomized_response(k: usize, eps: f64) -> Mechanism {
-        let e = eps.exp();
-        let w = Array2::from_shape_fn((k, k), |(x, y)| {
-            (if x == y { e } else { 1.0 }) / (e + k as f64 - 1.0)
-        });
-        Mechanism::new(w).expect("row-stochastic")
+        crate::reference::closed_form::randomized_response(k, eps).expect("a level >= 0")
+    }
+
+    /// k-subset selection of subsets of `d` inputs at eps-LDP.
+    fn subsets(k: usize, d: usize, eps: f64) -> Mechanism {
+        crate::reference::literature::subset_mechanism(k, d, eps.exp_m1()).expect("few outputs")
     }
 
     fn solved(p: &Array1<f64>, k: usize, eps: f64) -> Pool {
         let mut pool = Pool::start(randomized_response(k, eps), p.view());
-        pool.add(&subsets(k, eps, |_| true), 0.5);
+        pool.add(&all_rays(k, eps), 0.5);
         pool.solve(1.0, 0.0, &|| false);
         pool
     }
@@ -500,7 +500,7 @@ mod tests {
         let m = pool.mechanism().expect("a mechanism");
         let error = asymptotic_error(&m, p.view()).expect("estimable");
         let best = (1..k)
-            .map(|d| asymptotic_error(&subsets(k, eps, |s| s == d), p.view()).expect("estimable"))
+            .map(|d| asymptotic_error(&subsets(k, d, eps), p.view()).expect("estimable"))
             .fold(f64::INFINITY, f64::min);
         assert!(
             (error - best).abs() <= 1e-9 * best,
@@ -535,8 +535,7 @@ mod tests {
         let rr = asymptotic_error(&randomized_response(k, eps), p.view()).expect("estimable");
         assert!(error < rr);
         for d in 1..k {
-            let subset =
-                asymptotic_error(&subsets(k, eps, |s| s == d), p.view()).expect("estimable");
+            let subset = asymptotic_error(&subsets(k, d, eps), p.view()).expect("estimable");
             assert!(
                 error <= subset * (1.0 + 1e-12),
                 "{error} above the {d}-subset's {subset}"
@@ -551,7 +550,7 @@ mod tests {
         let (k, eps) = (4, 1.0);
         let p = Array1::from_elem(k, 0.25);
         let mut pool = Pool::start(randomized_response(k, eps), p.view());
-        pool.add(&subsets(k, eps, |_| true), 0.5);
+        pool.add(&all_rays(k, eps), 0.5);
         let before = pool.weights.clone();
         pool.solve(1.0, 0.0, &|| true);
         assert_eq!(pool.weights, before);
