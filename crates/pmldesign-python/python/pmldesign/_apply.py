@@ -466,7 +466,7 @@ def apply(
             fast = _categorical(matrix, values, names, outputs, (column, start, secret))
             if fast is not None:
                 none = np.zeros(len(fast), dtype=bool)
-                return _with_summary(fast, summary, (how, none, none), None, [(column, own or column)])
+                return _with_summary(fast, summary, (how, none, none), [(none, values)], [(column, own or column)])
     found, describe = input_codes(values, names, (as_codes, bins, design_or_matrix), own or column)
     found, dropped = null_codes(found, check_nulls(nulls, design_or_matrix), names)
     if how == "error" and ((found < 0) & ~dropped).any():
@@ -474,10 +474,9 @@ def apply(
     places = None if key is None else key_places(key, len(found))
     out = draw(matrix, found, column, secret, offset=start, places=places)
     keep = None if how != "skip" else (found >= 0) | dropped
-    unknown = (found < 0) & ~dropped
-    first = None if not unknown.any() else (int(np.argmax(unknown)), value_text(values, int(np.argmax(unknown))))
     released = _shaped(values, out, outputs, keep)
-    return _with_summary(released, summary, (how, unknown, dropped), first, [(column, own or column)])
+    unknown = (found < 0) & ~dropped
+    return _with_summary(released, summary, (how, unknown, dropped), [(found, values)], [(column, own or column)])
 
 
 def check_summary(summary: Any) -> bool:
@@ -488,12 +487,13 @@ def check_summary(summary: Any) -> bool:
 
 
 def _with_summary(
-    released: Any, summary: Any, rows: Tuple[str, np.ndarray, np.ndarray], first: Optional[Tuple[int, str]], written: List[Tuple[str, str]],
+    released: Any, summary: Any, rows: Tuple[str, np.ndarray, np.ndarray], coded: List[Tuple[np.ndarray, Any]], written: List[Tuple[str, str]],
 ) -> Any:
-    """``released``, or with ``summary`` the tuple of it and its summary."""
+    """``released``, or with ``summary`` the tuple of it and its summary
+    (``coded``: each column's codes and values, for :func:`first_unknown`)."""
     if not check_summary(summary):
         return released
-    return released, summarised(len(rows[1]), rows, first, written, False)
+    return released, summarised(len(rows[1]), rows, first_unknown(rows[1], coded), written, False)
 
 
 def summarised(
@@ -508,6 +508,17 @@ def summarised(
     skipped, kept = (outside, 0) if how == "skip" else (0, outside)
     counts = (count, count - skipped - kept - nulls, skipped, kept, nulls)
     return ApplySummary(_native.apply_summary(counts, first, written, raw_kept))
+
+
+def first_unknown(unknown: np.ndarray, coded: Sequence[Tuple[np.ndarray, Any]]) -> Optional[Tuple[int, str]]:
+    """The first row of ``unknown`` and its value outside the labels, as text:
+    that of the first column (of ``coded``, each its codes and values) whose
+    code is negative there; None where no row is unknown."""
+    if not unknown.any():
+        return None
+    row = int(np.argmax(unknown))
+    values = next(v for codes, v in coded if codes[row] < 0)
+    return row, value_text(values, row)
 
 
 def value_text(values: Any, row: int) -> str:

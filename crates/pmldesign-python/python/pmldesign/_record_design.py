@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequ
 import numpy as np
 
 from . import _bins, _native, _report
-from ._apply import check_on_unknown, draw, key_places, refuse, shared_secret, summarised, value_text
+from ._apply import check_on_unknown, draw, first_unknown, key_places, refuse, shared_secret, summarised
 from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
@@ -480,7 +480,7 @@ def record_codes(
         o[missing] = -1
     # Dropped rows are written, not skipped: only unknown values follow on_unknown.
     unknown = missing & ~dropped
-    return RecordCodes(outs, unknown, dropped, _first_unknown(unknown, coded, [values[c] for c in columns]))
+    return RecordCodes(outs, unknown, dropped, first_unknown(unknown, list(zip(coded, [values[c] for c in columns]))))
 
 
 class RecordCodes(NamedTuple):
@@ -493,14 +493,6 @@ class RecordCodes(NamedTuple):
     missing: np.ndarray
     dropped: np.ndarray
     first: Optional[Tuple[int, str]]
-
-
-def _first_unknown(unknown: np.ndarray, coded: List[np.ndarray], values: List[Any]) -> Optional[Tuple[int, str]]:
-    if not unknown.any():
-        return None
-    row = int(np.argmax(unknown))
-    column = next(j for j, codes in enumerate(coded) if codes[row] < 0)
-    return row, value_text(values[column], row)
 
 
 def private_names(design: RecordDesign, output_labels: Optional[Mapping[str, Sequence[Any]]] = None) -> List[List[str]]:
