@@ -95,6 +95,7 @@ pub mod internals {
     pub use crate::design::inner_outer::PastProposition2;
     pub use crate::design::optimum::optimise_over_rays;
     pub use crate::design::utility::optimise_in_cone;
+    pub use crate::objective::estimation_floor::{RELAXATION_STEPS, notion_floor};
     pub use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
     pub use crate::pricing::choice::pricing_oracle;
     pub use crate::pricing::enumerated::{MaterialisedRays, StructuredRays, solve};

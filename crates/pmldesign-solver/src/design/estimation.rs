@@ -20,7 +20,10 @@ use crate::design::utility::design_notion_with_progress;
 use crate::error::Result;
 use crate::limits::SCORED_SQUARE_UP_TO;
 use crate::objective::estimation::{
-    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value, notion_floor,
+    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
+};
+use crate::objective::estimation_floor::{
+    RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, notion_floor,
 };
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
@@ -149,7 +152,8 @@ pub(crate) fn design_for_estimation(
     };
     let baselines = baselines(set, notion, &value, None)?;
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
-    let least = notion_floor(p, notion.density_range());
+    let steps = floor_steps(settings, set.len());
+    let least = notion_floor(p, notion.density_range(), steps);
     let it = frank_wolfe(set, notion, (start, least), settings, began, progress)?;
     let norm = p.dot(&p);
     // Measured on the mechanism as written, as a reader measures it (the
@@ -177,6 +181,21 @@ pub(crate) fn design_for_estimation(
         baselines,
         run,
     ))
+}
+
+/// Steps of the relaxation's floor a design takes: all of them without a time
+/// limit, else as many as a tenth of the limit covers
+/// ([`RELAXATION_SECONDS_PER_CUBE`]): a rule on N and the limit, so the same
+/// input and limit give the same floor.
+fn floor_steps(settings: &Settings, n: usize) -> usize {
+    match settings.column_generation.time_limit {
+        None => RELAXATION_STEPS,
+        Some(t) => {
+            let step = RELAXATION_SECONDS_PER_CUBE * (n as f64).powi(3);
+            let fits = (0.1 * t.as_secs_f64() / step).floor();
+            (fits.min(RELAXATION_STEPS as f64)) as usize
+        }
+    }
 }
 
 /// The baseline that meets the notion with the least error (randomized
@@ -464,7 +483,7 @@ impl Atoms {
 /// tolerance, the time limit or, without one, [`MAX_STEPS`]: each LP's
 /// mechanism is taken into the [`Mixture`] (columns weighted one by one within
 /// enumeration, whole mechanisms by pairwise steps past it). `least` is the
-/// notion's closed-form floor. The bound returned is always the one proven at
+/// notion's floor ([`notion_floor`]). The bound returned is always the one proven at
 /// the mechanism returned.
 fn frank_wolfe(
     set: &UncertaintySet,
@@ -568,7 +587,7 @@ fn frank_wolfe(
 
 /// Of the point reached and the last point an LP priced, the one whose
 /// certified gap (f above the floor its bound proves; for a point no LP
-/// priced, the notion's closed-form floor `least`) is the smaller: a stored
+/// priced, the notion's floor `least`) is the smaller: a stored
 /// dual certifies only the matrix it was priced at, so a move the clock left
 /// unpriced may prove less than the point it left.
 fn best_certified(now: Iterate, certified: Option<Iterate>, least: f64) -> Iterate {

@@ -6,8 +6,8 @@
 
 use crate::objective::utility::Utility;
 use ndarray::{Array2, ArrayView1};
+use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::asymptotic_error;
-use pmldesign_model::{DensityRange, Mechanism};
 
 /// The utility name of a design for estimation; its value is minus the
 /// asymptotic error per row, `-(tr J^-1 - ||p||^2)`.
@@ -45,44 +45,7 @@ impl Utility for Linearised {
 
 /// The lower bound on `min f` that a certified upper bound `u_bound` on the
 /// linearisation's optimum at W proves (`2 f(W) - U`), never below `floor`,
-/// the notion's closed-form floor ([`notion_floor`], at least 1).
+/// the notion's floor ([`super::estimation_floor::notion_floor`], at least 1).
 pub(crate) fn error_floor(f: f64, u_bound: f64, floor: f64) -> f64 {
     (2.0 * f - u_bound).max(floor)
-}
-
-/// The least `f = tr J^-1` any mechanism can have at the prior `p` under a
-/// notion whose information density is bounded by `range` (docs/theory.md §13,
-/// "A floor in closed form"). Where every density of input x is at most
-/// `d_x`, `J_xx = sum_y W[x,y]^2 / P(y) <= d_x`; with `J p = 1`, the
-/// Cauchy-Schwarz inequality `(J^-1)_xx >= (e_x . v)^2 / (v^T J v)` at
-/// `v = e_x - a p` and its best a give `(J^-1)_xx >= p_x^2 + (1 - p_x)^2 /
-/// (d_x - 1)`. Every density is at most `1 / p_x` (`P(y) >= p_x W[x,y]`),
-/// where the term is `p_x`: without a range the floor is 1, the identity's.
-/// Lowered by 1e-12 relative, so that rounding never overstates it.
-pub(crate) fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>) -> f64 {
-    let ceiling = |px: f64| -> f64 {
-        let own = 1.0 / px;
-        match range {
-            None => own,
-            // P(y) >= (p_x + (1 - p_x) e^-eps) W[x,y]: every other row is at
-            // least e^-eps W[x,y].
-            Some(DensityRange::Spread { epsilon }) => 1.0 / (px + (1.0 - px) * (-epsilon).exp()),
-            // Every other density is at least e^-eps_l, and sum_x p_x r_x = 1.
-            Some(DensityRange::Levels { lower, upper }) => {
-                let lo = lower.map_or(0.0, |l| (-l).exp());
-                upper.exp().min((1.0 - lo * (1.0 - px)) / px)
-            }
-        }
-    };
-    let total: f64 = p
-        .iter()
-        .map(|&px| {
-            let d = ceiling(px);
-            match d > 1.0 {
-                true => px * px + (1.0 - px).powi(2) / (d - 1.0),
-                false => px,
-            }
-        })
-        .sum();
-    total * (1.0 - 1e-12)
 }

@@ -3,5 +3,6 @@
 
 pub(crate) mod a_priori;
 pub(crate) mod estimation;
+pub(crate) mod estimation_floor;
 pub(crate) mod loss;
 pub(crate) mod utility;

@@ -10,9 +10,8 @@ use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::StructuredFamily;
 use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
-use crate::objective::estimation::{
-    ESTIMATION_UTILITY_NAME, Linearised, error_floor, notion_floor,
-};
+use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_floor};
+use crate::objective::estimation_floor::{RELAXATION_STEPS, notion_floor};
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
@@ -144,8 +143,8 @@ impl Design {
     /// A design for estimation (docs/theory.md §13, "Designing for
     /// estimation"): the error re-measured, the
     /// linearisation rebuilt from the stored matrix and the stored dual
-    /// re-priced for it; `2 f - U` (at least the notion's floor in closed
-    /// form) bounds the least error.
+    /// re-priced for it; `2 f - U` (at least the notion's floor, the closed
+    /// form's or the relaxation's after all its steps) bounds the least error.
     fn verify_estimation(&self) -> Result<Verification> {
         let reference = self.uncertainty.reference();
         let p = reference.view();
@@ -165,7 +164,7 @@ impl Design {
             Some(dual) => self.reprice(dual, &linear)?,
         };
         let u = dual_bound.unwrap_or(f64::INFINITY).min(identity);
-        let least = notion_floor(p, self.notion.density_range());
+        let least = notion_floor(p, self.notion.density_range(), RELAXATION_STEPS);
         let in_utility = |u: f64| -(error_floor(f, u, least) - norm);
         Ok(Verification {
             utility_value: -(f - norm),
