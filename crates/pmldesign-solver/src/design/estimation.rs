@@ -15,6 +15,9 @@
 //! and re-derives the bound.
 
 use crate::colgen::engine::Progress;
+use crate::design::sampled_start::{
+    SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
+};
 use crate::design::simplicial::Pool;
 use crate::design::utility::design_notion_with_progress;
 use crate::error::Result;
@@ -154,6 +157,15 @@ pub(crate) fn design_for_estimation(
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
     let least = notion_floor(p, notion.density_range(), steps);
+    let block = &baselines.pml_calibrated.mechanism;
+    let (start, start_value) = sampled(
+        set,
+        notion,
+        (start, start_value),
+        (block, least),
+        settings,
+        began,
+    );
     let it = frank_wolfe(set, notion, (start, least), settings, began, progress)?;
     let norm = p.dot(&p);
     // Measured on the mechanism as written, as a reader measures it (the
@@ -181,6 +193,53 @@ pub(crate) fn design_for_estimation(
         baselines,
         run,
     ))
+}
+
+/// Sampled eps-PML rays weighted with `block`, randomized response at the
+/// same PML ([`sampled_start`]), in place of the start where that is better, past
+/// enumeration under eps-PML of a known prior at [`SAMPLED_START_SIZES`],
+/// where the start's error (`norm - value`) is more than
+/// [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within half of the loop's
+/// time. With its value (minus the error).
+fn sampled(
+    set: &UncertaintySet,
+    notion: &Notion,
+    (start, value): (Mechanism, f64),
+    (block, least): (&Mechanism, f64),
+    settings: &Settings,
+    began: Instant,
+) -> (Mechanism, f64) {
+    let reference = set.reference();
+    let p = reference.view();
+    let norm = p.dot(&p);
+    let (Notion::Pml { epsilon }, UncertaintySet::Known { .. }) = (notion, set) else {
+        return (start, value);
+    };
+    let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
+    let applies = crate::limits::estimation_by_ascent(notion, set)
+        && (SAMPLED_START_SIZES.0 + 1..=SAMPLED_START_SIZES.1).contains(&set.len())
+        && far
+        && Pool::applies(p);
+    if !applies {
+        return (start, value);
+    }
+    // Newton steps stop where the next would pass half of the loop's time,
+    // and none starts where that half does not cover four (the first few
+    // gain the most).
+    let cg = &settings.column_generation;
+    let step = newton_step(set.len());
+    let half = cg
+        .deadline_from(began, set.len())
+        .map(|d| began + d.saturating_duration_since(began) / 2);
+    if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
+        return (start, value);
+    }
+    let last = half.map(|h| h - step);
+    let mixed = sampled_start(block, p, *epsilon, &|| cg.interrupt.or_past(last));
+    match mixed.map(|m| (estimation_value(&m, p), m)) {
+        Some((better, m)) if better > value => (m, better),
+        _ => (start, value),
+    }
 }
 
 /// Steps of the relaxation's floor a design takes: all of them without a time

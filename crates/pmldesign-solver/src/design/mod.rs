@@ -16,6 +16,7 @@ pub(crate) mod notion_loss;
 pub(crate) mod notion_lp;
 pub(crate) mod optimum;
 pub(crate) mod sample;
+pub(crate) mod sampled_start;
 pub(crate) mod settle;
 pub(crate) mod simplicial;
 pub(crate) mod utility;

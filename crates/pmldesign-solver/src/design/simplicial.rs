@@ -131,6 +131,17 @@ impl Pool {
         self.fisher_at(&self.weights)
     }
 
+    /// `f = tr(J^-1)` at the pool's weights, infinite where J is singular.
+    pub(crate) fn error(&self) -> f64 {
+        self.trace_inverse(&self.weights)
+    }
+
+    /// Whether the rows sum to 1, after the least move that makes them
+    /// ([`Pool::prune`]'s) where one keeps every weight positive.
+    pub(crate) fn rows_sum_to_one(&mut self) -> bool {
+        self.restore_sums()
+    }
+
     /// `tr(J(a)^-1)`, infinite where J is singular.
     fn trace_inverse(&self, a: &[f64]) -> f64 {
         inverse_fisher(&self.fisher_at(a)).map_or(f64::INFINITY, |i| i.diag().sum())
@@ -150,6 +161,15 @@ impl Pool {
     /// `m` enters with a `share` of the weight (the rest scaled by `1 - share`),
     /// each column of it on its own; a column the pool holds already gains weight.
     pub(crate) fn add(&mut self, m: &Mechanism, share: f64) {
+        let matrix = m.matrix();
+        self.add_columns(matrix.columns().into_iter().map(|c| c.to_owned()), share);
+    }
+
+    /// Columns enter, each with weight `share` times its mass `p . c` (the
+    /// masses of a mechanism's columns sum to 1), the rest scaled by
+    /// `1 - share`; where the rows no longer sum to 1, the Newton steps
+    /// restore them ([`Pool::solve`]).
+    pub(crate) fn add_columns(&mut self, columns: impl Iterator<Item = Array1<f64>>, share: f64) {
         let nc = self.columns.len();
         let mut col_w: Vec<f64> = self.weights[..nc]
             .iter()
@@ -159,7 +179,7 @@ impl Pool {
             .iter()
             .map(|w| w * (1.0 - share))
             .collect();
-        for c in m.matrix().columns() {
+        for c in columns {
             let mass = self.p.dot(&c);
             if mass <= 0.0 {
                 continue;
