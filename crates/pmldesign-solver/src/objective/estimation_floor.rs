@@ -8,7 +8,7 @@ use faer::Side;
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::DensityRange;
 
-/// Fixed-point steps of the relaxation's dual at most ([`relaxed_floor`]): it
+/// Fixed-point steps of the relaxation's dual at most (`relaxed_floor`): it
 /// settles to 1e-12 relative in 20 to 25 from 16 to 512 inputs (Zipf priors).
 pub const RELAXATION_STEPS: usize = 60;
 
@@ -26,8 +26,8 @@ const SETTLED: f64 = 1e-12;
 
 /// The least `f = tr J^-1` any mechanism can have at the prior `p` under a
 /// notion whose information density is bounded by `range`: the larger of the
-/// closed form ([`closed_form`]) and the relaxation's dual after at most
-/// `steps` steps ([`relaxed_floor`]; none at 0), lowered by 1e-12 relative so
+/// closed form (`closed_form`) and the relaxation's dual after at most
+/// `steps` steps (`relaxed_floor`; none at 0), lowered by 1e-12 relative so
 /// that rounding never overstates it. More steps never give less.
 pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usize) -> f64 {
     let d = p.mapv(|px| ceiling(px, range));
