@@ -113,17 +113,13 @@ pub(crate) fn sampled_start(
 mod tests {
     use super::*;
 
-    fn zipf(k: usize) -> Array1<f64> {
-        let w = Array1::from_shape_fn(k, |i| 1.0 / (i + 1) as f64);
-        let total = w.sum();
-        w / total
-    }
-
     /// Every sampled ray has mass 1 and meets eps-PML (`q_x <= e^eps`), and
     /// the same prior and level give the same rays.
     #[test]
     fn rays_meet_the_level_and_repeat() {
-        let p = zipf(40);
+        // A geometric prior over 40 inputs.
+        let w = Array1::from_shape_fn(40, |i| 0.9f64.powi(i as i32));
+        let p = &w / w.sum();
         let e = 1.5f64.exp();
         let rays = sampled_rays(p.view(), e, 200);
         for q in &rays {
