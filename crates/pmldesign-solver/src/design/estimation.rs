@@ -37,7 +37,7 @@ use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
 use pmldesign_model::measures::NotionLevels;
-use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
+use pmldesign_model::{DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
 
 /// Frank-Wolfe steps at most without a time limit: each solves one design
@@ -157,12 +157,11 @@ pub(crate) fn design_for_estimation(
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
     let least = notion_floor(p, notion.density_range(), steps);
-    let block = &baselines.pml_calibrated.mechanism;
     let (start, start_value) = sampled(
         set,
         notion,
         (start, start_value),
-        (block, least),
+        (&baselines, least),
         settings,
         began,
     );
@@ -195,25 +194,32 @@ pub(crate) fn design_for_estimation(
     ))
 }
 
-/// Sampled eps-PML rays weighted with `block`, randomized response at the
-/// same PML ([`sampled_start`]), in place of the start where that is better, past
-/// enumeration under eps-PML of a known prior at [`SAMPLED_START_SIZES`],
-/// where the start's error (`norm - value`) is more than
-/// [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within half of the loop's
-/// time. With its value (minus the error).
+/// Rays sampled at the notion's two levels ([`sampled_start`]), weighted with
+/// randomized response (at the same PML under eps-PML, else at the same LDP
+/// level, which meets LIP and ALIP), in place of the start where that is
+/// better, past enumeration under eps-PML, eps-LIP and ALIP of a known prior
+/// at [`SAMPLED_START_SIZES`], where the start's error (`-value`) is more
+/// than [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within half of the
+/// loop's time. With its value (minus the error).
 fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
     (start, value): (Mechanism, f64),
-    (block, least): (&Mechanism, f64),
+    (b, least): (&Baselines, f64),
     settings: &Settings,
     began: Instant,
 ) -> (Mechanism, f64) {
     let reference = set.reference();
     let p = reference.view();
     let norm = p.dot(&p);
-    let (Notion::Pml { epsilon }, UncertaintySet::Known { .. }) = (notion, set) else {
+    let range = notion.density_range();
+    let (Some(DensityRange::Levels { lower, upper }), UncertaintySet::Known { .. }) = (range, set)
+    else {
         return (start, value);
+    };
+    let (levels, block) = match lower {
+        None => ((0.0, upper.exp()), &b.pml_calibrated.mechanism),
+        Some(l) => (((-l).exp(), upper.exp()), &b.same_ldp.mechanism),
     };
     let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
     let applies = crate::limits::estimation_by_ascent(notion, set)
@@ -235,7 +241,7 @@ fn sampled(
         return (start, value);
     }
     let last = half.map(|h| h - step);
-    let mixed = sampled_start(block, p, *epsilon, &|| cg.interrupt.or_past(last));
+    let mixed = sampled_start(block, p, levels, &|| cg.interrupt.or_past(last));
     match mixed.map(|m| (estimation_value(&m, p), m)) {
         Some((better, m)) if better > value => (m, better),
         _ => (start, value),

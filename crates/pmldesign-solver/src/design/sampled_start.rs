@@ -48,11 +48,13 @@ const SHARE: f64 = 0.5;
 /// optimum.
 const PRECISION: f64 = 1e-4;
 
-/// `n` eps-PML rays `q` of `p . q = 1` (`e = e^eps`): the inputs taken in a
-/// random order at `q_x = e` while their mass stays within `1 / e`, the next
-/// one at the fraction that fills it. Every ray meets eps-PML at p
-/// (`q_x <= e`), whatever the order.
-pub(crate) fn sampled_rays(p: ArrayView1<f64>, e: f64, n: usize) -> Vec<Array1<f64>> {
+/// `n` rays `q` of `p . q = 1` at two levels `(lo, hi)` of the information
+/// density (eps-PML: `(0, e^eps)`; eps-LIP and ALIP: `(e^-eps_l, e^eps_u)`):
+/// every input at `lo`, then inputs taken in a random order up to `hi` while
+/// the mass they add, `p_x (hi - lo)`, stays within `1 - lo`, the next one at
+/// the fraction that fills it. Every ray keeps each density within the levels,
+/// whatever the order.
+pub(crate) fn sampled_rays(p: ArrayView1<f64>, levels: (f64, f64), n: usize) -> Vec<Array1<f64>> {
     let k = p.len();
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut order: Vec<usize> = (0..k).collect();
@@ -63,22 +65,22 @@ pub(crate) fn sampled_rays(p: ArrayView1<f64>, e: f64, n: usize) -> Vec<Array1<f
                 let j = (rng.next_u64() % (i as u64 + 1)) as usize;
                 order.swap(i, j);
             }
-            fill(p, e, &order)
+            fill(p, levels, &order)
         })
         .collect()
 }
 
 /// The ray of [`sampled_rays`] for one order of the inputs.
-fn fill(p: ArrayView1<f64>, e: f64, order: &[usize]) -> Array1<f64> {
-    let mut q = Array1::zeros(p.len());
+fn fill(p: ArrayView1<f64>, (lo, hi): (f64, f64), order: &[usize]) -> Array1<f64> {
+    let mut q = Array1::from_elem(p.len(), lo);
     let mut mass = 0.0;
-    let room = 1.0 / e;
+    let room = (1.0 - lo) / (hi - lo);
     for &x in order {
         if mass + p[x] <= room {
-            q[x] = e;
+            q[x] = hi;
             mass += p[x];
         } else {
-            q[x] = e * (room - mass) / p[x];
+            q[x] = lo + (hi - lo) * (room - mass) / p[x];
             break;
         }
     }
@@ -92,12 +94,12 @@ fn fill(p: ArrayView1<f64>, e: f64, order: &[usize]) -> Array1<f64> {
 pub(crate) fn sampled_start(
     block: &Mechanism,
     p: ArrayView1<f64>,
-    epsilon: f64,
+    levels: (f64, f64),
     stop: &dyn Fn() -> bool,
 ) -> Option<Mechanism> {
     let k = p.len();
     let n = SAMPLED_RAYS_PER_INPUT * k;
-    let rays = sampled_rays(p, epsilon.exp(), n);
+    let rays = sampled_rays(p, levels, n);
     let mut pool = Pool::start(block.clone(), p);
     let f = pool.error();
     // Each ray has mass 1: together they take the share.
@@ -113,20 +115,24 @@ pub(crate) fn sampled_start(
 mod tests {
     use super::*;
 
-    /// Every sampled ray has mass 1 and meets eps-PML (`q_x <= e^eps`), and
-    /// the same prior and level give the same rays.
+    /// Every sampled ray has mass 1 and keeps its densities within the levels
+    /// (eps-PML, and LIP's two levels), and the same prior and levels give the
+    /// same rays.
     #[test]
     fn rays_meet_the_level_and_repeat() {
         // A geometric prior over 40 inputs.
         let w = Array1::from_shape_fn(40, |i| 0.9f64.powi(i as i32));
         let p = &w / w.sum();
-        let e = 1.5f64.exp();
-        let rays = sampled_rays(p.view(), e, 200);
-        for q in &rays {
-            assert!((p.dot(q) - 1.0).abs() <= 1e-12, "{}", p.dot(q));
-            assert!(q.iter().all(|&v| (0.0..=e * (1.0 + 1e-15)).contains(&v)));
+        for (lo, hi) in [(0.0, 1.5f64.exp()), ((-0.5f64).exp(), 1.5f64.exp())] {
+            let rays = sampled_rays(p.view(), (lo, hi), 200);
+            for q in &rays {
+                assert!((p.dot(q) - 1.0).abs() <= 1e-12, "{}", p.dot(q));
+                let within = |v: f64| v >= lo * (1.0 - 1e-15) && v <= hi * (1.0 + 1e-15);
+                assert!(q.iter().all(|&v| within(v)), "{q}");
+            }
+            assert_eq!(rays, sampled_rays(p.view(), (lo, hi), 200));
         }
-        assert_eq!(rays, sampled_rays(p.view(), e, 200));
+        let rays = sampled_rays(p.view(), (0.0, 1.5f64.exp()), 200);
         // Different orders, not one ray repeated.
         assert!(rays.iter().skip(1).any(|q| *q != rays[0]));
     }
