@@ -1,10 +1,11 @@
-//! A start for designs for estimation past enumeration under eps-PML of a
-//! known prior (docs/theory.md §13, "A start from sampled rays"). The
-//! baselines' start, k-subset selection or its cyclic design, suits a uniform
-//! prior; under a skewed one the optimum mixes many subsets of prior mass
-//! `e^-eps`, which Frank-Wolfe's steps between whole LP solutions reach
-//! slowly. Here random eps-PML rays of that mass are weighted, with the start,
-//! by the restricted problem of [`crate::design::simplicial`].
+//! A start for designs for estimation past enumeration under eps-PML, eps-LIP
+//! and ALIP of a known prior (docs/theory.md §13, "A start from sampled
+//! rays"). The baselines' start, k-subset selection or its cyclic design,
+//! suits a uniform prior; under a skewed one the optimum mixes many subsets
+//! (under eps-PML, of prior mass `e^-eps`), which Frank-Wolfe's steps between
+//! whole LP solutions reach slowly. Here random rays at the notion's two
+//! density levels are weighted, with randomized response, by the restricted
+//! problem of [`crate::design::simplicial`].
 
 use crate::design::simplicial::Pool;
 use chacha20::ChaCha8Rng;
