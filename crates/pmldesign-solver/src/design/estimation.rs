@@ -223,7 +223,7 @@ fn sampled(
     };
     let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
     let applies = crate::limits::estimation_by_ascent(notion, set)
-        && (SAMPLED_START_SIZES.0 + 1..=SAMPLED_START_SIZES.1).contains(&set.len())
+        && SAMPLED_START_SIZES.contains(&set.len())
         && far
         && Pool::applies(p);
     if !applies {

@@ -16,12 +16,11 @@ use rand::{Rng, SeedableRng};
 /// Sampled rays per input.
 pub const SAMPLED_RAYS_PER_INPUT: usize = 6;
 
-/// The alphabets a start is sampled for, past the first and up to the second:
-/// at 64 labels (Zipf prior, eps 1, 60 s) Frank-Wolfe from the baselines'
+/// The alphabets a start is sampled for: at 64 labels (Zipf prior, eps 1, 60 s) Frank-Wolfe from the baselines'
 /// start ends nearer the optimum than from a sampled one, at 128 it ends 2.3
 /// times farther; past 256 the restricted problem's Newton steps, which cost
 /// the cube of the rays' count, take seconds each.
-pub const SAMPLED_START_SIZES: (usize, usize) = (64, 256);
+pub const SAMPLED_START_SIZES: std::ops::RangeInclusive<usize> = 65..=256;
 
 /// The start is sampled only where its error is above the notion's floor by
 /// more than this factor (under a uniform prior k-subset selection is within
@@ -102,11 +101,11 @@ pub(crate) fn sampled_start(
     let n = SAMPLED_RAYS_PER_INPUT * k;
     let rays = sampled_rays(p, levels, n);
     let mut pool = Pool::start(block.clone(), p);
-    let f = pool.error();
+    let f = pool.f();
     // Each ray has mass 1: together they take the share.
     pool.add_columns(rays.into_iter().map(|q| q / n as f64), SHARE);
     pool.solve(f, PRECISION * f, stop);
-    if !pool.rows_sum_to_one() || pool.error() >= f {
+    if !pool.restore_sums() || pool.f() >= f {
         return None;
     }
     pool.mechanism().ok()

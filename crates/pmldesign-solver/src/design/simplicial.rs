@@ -132,14 +132,8 @@ impl Pool {
     }
 
     /// `f = tr(J^-1)` at the pool's weights, infinite where J is singular.
-    pub(crate) fn error(&self) -> f64 {
+    pub(crate) fn f(&self) -> f64 {
         self.trace_inverse(&self.weights)
-    }
-
-    /// Whether the rows sum to 1, after the least move that makes them
-    /// ([`Pool::prune`]'s) where one keeps every weight positive.
-    pub(crate) fn rows_sum_to_one(&mut self) -> bool {
-        self.restore_sums()
     }
 
     /// `tr(J(a)^-1)`, infinite where J is singular.
@@ -235,7 +229,7 @@ impl Pool {
 
     /// The least weighted move `da` (`sum (da_j / a_j)^2`) that makes the rows
     /// sum to 1; false (and nothing changed) where a weight would not stay positive.
-    fn restore_sums(&mut self) -> bool {
+    pub(crate) fn restore_sums(&mut self) -> bool {
         let v = self.sums();
         let a = Array1::from(self.weights.clone());
         let r = Array1::ones(self.p.len()) - v.dot(&a);
@@ -264,10 +258,10 @@ impl Pool {
             return;
         };
         let solved = self.clone();
-        let f = self.trace_inverse(&self.weights);
+        let f = self.f();
         self.prune(precision.sqrt().min(INACTIVE));
         self.centre(first, target, stop);
-        if self.trace_inverse(&self.weights) > f + precision * f {
+        if self.f() > f + precision * f {
             *self = solved;
         }
     }
@@ -277,7 +271,7 @@ impl Pool {
     /// n / `first`; `stop` is asked between Newton steps. The weights move only
     /// where f decreases. The precision reached, `n / (t f)`.
     fn centre(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) -> Option<f64> {
-        let before = self.trace_inverse(&self.weights);
+        let before = self.f();
         if !before.is_finite() {
             return None;
         }
