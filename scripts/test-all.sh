@@ -39,6 +39,11 @@ await_job() {
 # theirs is built here): their features count, and with the pins in their Cargo.toml
 # (scripts/feature-pins.py) the wheel below, built by maturin in the same profile and
 # target directory, reuses every dependency compiled here.
+# The CLI as the README's first command builds it (`--no-default-features`: no
+# Parquet, no `pml serve`), with the tests of its refusals; about 35 s more, since
+# the bindings' pins keep every shared dependency's features. It runs first: the
+# build below puts the default `pml` back in place for the golden corpus and Python.
+step cargo test -p pmldesign-cli -p pmldesign-python --no-default-features --profile ci --tests
 step cargo test --workspace --profile ci --tests
 step cargo test --workspace --profile ci --doc
 pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"

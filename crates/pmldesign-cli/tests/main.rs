@@ -13,6 +13,7 @@ mod common;
 mod compare;
 mod envelope;
 mod estimate;
+mod features;
 mod files;
 mod forgeries;
 mod loss;
