@@ -151,6 +151,26 @@ fn designs_over_a_ball_and_under_ldp_are_certified_for_their_set() {
     );
 }
 
+/// Priors of two levels (j labels at 1, the rest at r, normalised) under LDP:
+/// the columns the restricted problem weights give every row the same sum
+/// within each level, so a pruned element whose sums they cannot restore stays,
+/// and every design is certified within 1e-6 with rows that sum to 1.
+#[test]
+fn priors_of_two_levels_are_certified_under_ldp() {
+    for (j, r) in [(3, 0.7), (3, 0.8), (5, 0.6), (5, 0.8), (6, 0.8)] {
+        let raw: Vec<f64> = (0..8).map(|i| if i < j { 1.0 } else { r }).collect();
+        let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+        let d = Problem::new(known(&p))
+            .notion(Notion::Ldp { epsilon: 1.0 })
+            .estimation()
+            .solve()
+            .unwrap_or_else(|e| panic!("({j}, {r}): {e}"));
+        let (f, least) = (-d.utility_value(), floor(&d));
+        assert!(f - least <= 1e-6 * f, "({j}, {r}): {f} above {least}");
+        assert!(d.certificate().levels.ldp <= 1.0 + 1e-12, "({j}, {r})");
+    }
+}
+
 #[test]
 fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
     let d = Problem::new(known(&[0.5, 0.3, 0.2]))

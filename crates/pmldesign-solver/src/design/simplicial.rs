@@ -55,6 +55,13 @@ const FLOOR: f64 = 1e-13;
 /// largest count as 0 ([`solve_semidefinite`]).
 const RANK: f64 = 1e-12;
 
+/// The row sums' distance from 1 that [`Pool::restore_sums`] reaches, or
+/// refuses the move: a thousandth of what a mechanism is checked to.
+const SUMS: f64 = 1e-12;
+
+/// Refinements of the move that restores the row sums, at most.
+const RESTORE_PASSES: usize = 3;
+
 /// Two columns scaled to `p . c = 1` are the same where no entry differs by more.
 const SAME_SHAPE: f64 = 1e-13;
 
@@ -228,23 +235,36 @@ impl Pool {
     }
 
     /// The least weighted move `da` (`sum (da_j / a_j)^2`) that makes the rows
-    /// sum to 1; false (and nothing changed) where a weight would not stay positive.
+    /// sum to 1 within [`SUMS`], refined while it gains; false (and nothing
+    /// changed) where a weight would not stay positive or the elements cannot
+    /// give those sums (their row sums do not span the residual).
     pub(crate) fn restore_sums(&mut self) -> bool {
         let v = self.sums();
-        let a = Array1::from(self.weights.clone());
-        let r = Array1::ones(self.p.len()) - v.dot(&a);
-        // da = A^2 V^T (V A^2 V^T)^-1 r, A = diag(a).
-        let scaled = &v * &a.mapv(|w| w * w);
-        let s = scaled.dot(&v.t());
-        let Some(nu) = solve_semidefinite(&s, &r.clone().insert_axis(Axis(1))) else {
-            return false;
-        };
-        let da = scaled.t().dot(&nu.column(0));
-        let moved = &a + &da;
-        if moved.iter().any(|w| *w <= 0.0) {
+        let mut a = Array1::from(self.weights.clone());
+        let residual = |a: &Array1<f64>| Array1::ones(self.p.len()) - v.dot(a);
+        let largest = |r: &Array1<f64>| r.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let mut r = residual(&a);
+        for _ in 0..RESTORE_PASSES {
+            if largest(&r) <= SUMS {
+                break;
+            }
+            // da = A^2 V^T (V A^2 V^T)^-1 r, A = diag(a).
+            let scaled = &v * &a.mapv(|w| w * w);
+            let s = scaled.dot(&v.t());
+            let Some(nu) = solve_semidefinite(&s, &r.clone().insert_axis(Axis(1))) else {
+                return false;
+            };
+            let moved = &a + &scaled.t().dot(&nu.column(0));
+            let left = residual(&moved);
+            if moved.iter().any(|w| *w <= 0.0) || largest(&left) >= largest(&r) {
+                break;
+            }
+            (a, r) = (moved, left);
+        }
+        if largest(&r) > SUMS {
             return false;
         }
-        self.weights = moved.to_vec();
+        self.weights = a.to_vec();
         true
     }
 
