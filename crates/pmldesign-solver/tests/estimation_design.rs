@@ -203,6 +203,33 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
     );
 }
 
+/// Under LDP at eps 1 with a skewed prior past enumeration (Zipf over 20
+/// labels) the certificate states the floor from priors of few levels: within
+/// 1 % of the design's error, where the relaxation proves less than a third
+/// of that. A reader re-derives it, and refuses a tighter claim.
+#[test]
+fn under_ldp_a_skewed_prior_is_certified_by_priors_of_few_levels() {
+    let raw: Vec<f64> = (1..=20).map(|i| 1.0 / i as f64).collect();
+    let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+    let ldp = Notion::Ldp { epsilon: 1.0 };
+    let settings = Settings::default().time_limit(std::time::Duration::from_secs(4));
+    let d = Problem::new(known(&p))
+        .notion(ldp.clone())
+        .estimation()
+        .settings(settings)
+        .solve()
+        .unwrap();
+    let (f, least) = (-d.utility_value(), floor(&d));
+    assert!(f - least <= 1e-2 * f, "{f} above {least}");
+    assert!(relaxed_floor(&p, &ldp) < least / 3.0);
+    let text = serde_json::to_string(&d).unwrap();
+    let back: Design = serde_json::from_str(&text).unwrap();
+    assert!(back.verify().unwrap().proven_bound <= d.certificate().upper_bound + 1e-9);
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["certificate"]["upper_bound"] = (d.certificate().upper_bound - 0.05 * f).into();
+    assert!(serde_json::from_value::<Design>(json).is_err());
+}
+
 /// Under LDP the design meets k-subset selection (Ye and Barg), which is
 /// optimal under a uniform prior, and is certified there; under PML and LDP
 /// with skewed priors it is never above the literature's figures.

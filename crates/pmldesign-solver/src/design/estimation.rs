@@ -26,8 +26,9 @@ use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
 use crate::objective::estimation_floor::{
-    RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, notion_floor,
+    RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, mixture_floor, notion_floor,
 };
+use crate::objective::estimation_mixture::MIXTURE_SECONDS_PER_SQUARE;
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
 use crate::settings::Settings;
@@ -156,7 +157,10 @@ pub(crate) fn design_for_estimation(
     let baselines = baselines(set, notion, &value, None)?;
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
-    let least = notion_floor(p, notion.density_range(), steps);
+    let mut least = notion_floor(p, notion.density_range(), steps);
+    if mixture_in_time(settings, set.len()) {
+        least = least.max(mixture_floor(p, notion.density_range()).unwrap_or(least));
+    }
     let (start, start_value) = sampled(
         set,
         notion,
@@ -261,6 +265,16 @@ fn floor_steps(settings: &Settings, n: usize) -> usize {
             (fits.min(RELAXATION_STEPS as f64)) as usize
         }
     }
+}
+
+/// Whether a design computes the mixture floor under LDP: without a time limit,
+/// or where a quarter of the limit covers it ([`MIXTURE_SECONDS_PER_SQUARE`]):
+/// a rule on N and the limit, as [`floor_steps`] is.
+fn mixture_in_time(settings: &Settings, n: usize) -> bool {
+    settings
+        .column_generation
+        .time_limit
+        .is_none_or(|t| MIXTURE_SECONDS_PER_SQUARE * (n * n) as f64 <= 0.25 * t.as_secs_f64())
 }
 
 /// The baseline that meets the notion with the least error (randomized

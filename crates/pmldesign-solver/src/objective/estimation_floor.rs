@@ -37,6 +37,20 @@ pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usiz
     closed.max(relaxed) * (1.0 - 1e-12)
 }
 
+/// The floor under eps-LDP from priors of few levels
+/// ([`super::estimation_mixture::mixture_floor`]) where it applies
+/// ([`super::estimation_mixture::mixture_applies`]), lowered by 1e-12 relative
+/// as [`notion_floor`] is; `None` for other notions and priors.
+pub(crate) fn mixture_floor(p: ArrayView1<f64>, range: Option<DensityRange>) -> Option<f64> {
+    use super::estimation_mixture as levels;
+    match range {
+        Some(DensityRange::Spread { epsilon }) if levels::mixture_applies(p) => {
+            levels::mixture_floor(p, epsilon).map(|f| f * (1.0 - 1e-12))
+        }
+        _ => None,
+    }
+}
+
 /// The ceiling `d_x` of every information density `W[x,y] / P(y)` of an input
 /// of mass `px` under `range`; at most `1 / p_x` (`P(y) >= p_x W[x,y]`).
 fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {

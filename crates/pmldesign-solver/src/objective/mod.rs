@@ -4,5 +4,7 @@
 pub(crate) mod a_priori;
 pub(crate) mod estimation;
 pub(crate) mod estimation_floor;
+pub(crate) mod estimation_levels;
+pub(crate) mod estimation_mixture;
 pub(crate) mod loss;
 pub(crate) mod utility;
