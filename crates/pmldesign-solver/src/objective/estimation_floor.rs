@@ -166,11 +166,12 @@ fn root_of(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use ndarray::Array1;
 
-    fn zipf(k: usize) -> Array1<f64> {
+    /// The Zipf prior over k labels (`p_i` proportional to `1 / i`).
+    pub(crate) fn zipf(k: usize) -> Array1<f64> {
         let w = Array1::from_shape_fn(k, |i| 1.0 / (i + 1) as f64);
         let total = w.sum();
         w / total

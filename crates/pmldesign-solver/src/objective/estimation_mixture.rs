@@ -154,13 +154,8 @@ fn weighted(p: &[f64], members: &[(Vec<f64>, f64)]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::objective::estimation_floor::tests::zipf;
     use ndarray::Array1;
-
-    fn zipf(k: usize) -> Array1<f64> {
-        let w = Array1::from_shape_fn(k, |i| 1.0 / (i + 1) as f64);
-        let total = w.sum();
-        w / total
-    }
 
     /// At 8 labels with a Zipf prior the mixture floor is below the optimum
     /// that enumeration certifies (22.209944 per row, eps 1) and within 1 % of
