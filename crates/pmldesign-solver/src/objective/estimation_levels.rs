@@ -28,7 +28,7 @@ const PRECISION: f64 = 1e-6;
 
 /// The floor proved is lowered by this fraction for rounding: the sums behind
 /// it run over a few thousand orbits of terms near 1.
-pub(crate) const ROUNDING: f64 = 1e-9;
+const ROUNDING: f64 = 1e-9;
 
 /// A prior of few levels: `sizes[i]` inputs of mass `masses[i]` each.
 #[derive(Clone, Debug)]
@@ -263,8 +263,8 @@ fn certify(orbits: &Orbits, t: &Array1<f64>, omega: &Array1<f64>) -> Option<f64>
     (phi > 0.0 && f.is_finite()).then(|| f * f / phi * (1.0 - ROUNDING))
 }
 
-/// The orbit of largest reduced cost `<J^-2, M_c> - omega . m_c` at the
-/// numbers `x`, and that cost; with every orbit's cost.
+/// Every orbit's reduced cost `<J^-2, M_c> - omega . m_c` at the numbers `x`,
+/// and the largest.
 fn most_reduced(
     orbits: &Orbits,
     x: &Array1<f64>,
@@ -278,8 +278,8 @@ fn most_reduced(
 /// Orbit generation: the problem over a few orbits solved by the barrier
 /// method ([`restricted`]), the orbits of positive reduced cost added (at
 /// most [`ENTERING`] a round) and those left without weight dropped, until
-/// none prices above [`PRICED`] of f. The weights over every orbit and the
-/// multipliers.
+/// none prices above the solve's precision times f ([`ROUGH`], then
+/// [`PRECISION`]). The weights over every orbit and the multipliers.
 fn orbit_generation(orbits: &Orbits) -> Option<(Array1<f64>, Array1<f64>)> {
     let count = orbits.features.nrows();
     let mut active = first_orbits(orbits);
