@@ -28,7 +28,7 @@ use crate::objective::estimation::{
 use crate::objective::estimation_floor::{
     RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, mixture_floor, notion_floor,
 };
-use crate::objective::estimation_mixture::MIXTURE_SECONDS_PER_SQUARE;
+use crate::objective::estimation_mixture::Family;
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
 use crate::settings::Settings;
@@ -158,8 +158,8 @@ pub(crate) fn design_for_estimation(
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
     let mut least = notion_floor(p, notion.density_range(), steps);
-    if mixture_in_time(settings, set.len()) {
-        least = least.max(mixture_floor(p, notion.density_range()).unwrap_or(least));
+    if let Some(family) = mixture_in_time(settings, set.len()) {
+        least = least.max(mixture_floor(p, notion.density_range(), family).unwrap_or(least));
     }
     let (start, start_value) = sampled(
         set,
@@ -267,14 +267,18 @@ fn floor_steps(settings: &Settings, n: usize) -> usize {
     }
 }
 
-/// Whether a design computes the mixture floor under LDP: without a time limit,
-/// or where a quarter of the limit covers it ([`MIXTURE_SECONDS_PER_SQUARE`]):
-/// a rule on N and the limit, as [`floor_steps`] is.
-fn mixture_in_time(settings: &Settings, n: usize) -> bool {
-    settings
-        .column_generation
-        .time_limit
-        .is_none_or(|t| MIXTURE_SECONDS_PER_SQUARE * (n * n) as f64 <= 0.25 * t.as_secs_f64())
+/// The widest family whose mixture floor a design computes under LDP: the
+/// wider without a time limit, else the widest that a third of the limit covers
+/// ([`Family::seconds_per_square`]), if any: a rule on N and the limit, as
+/// [`floor_steps`] is.
+fn mixture_in_time(settings: &Settings, n: usize) -> Option<Family> {
+    let fits = |f: Family| {
+        let cost = f.seconds_per_square() * (n * n) as f64;
+        (settings.column_generation.time_limit).is_none_or(|t| 3.0 * cost <= t.as_secs_f64())
+    };
+    [Family::HeadPairs, Family::Heads]
+        .into_iter()
+        .find(|&f| fits(f))
 }
 
 /// The baseline that meets the notion with the least error (randomized

@@ -41,11 +41,15 @@ pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usiz
 /// ([`super::estimation_mixture::mixture_floor`]) where it applies
 /// ([`super::estimation_mixture::mixture_applies`]), lowered by 1e-12 relative
 /// as [`notion_floor`] is; `None` for other notions and priors.
-pub(crate) fn mixture_floor(p: ArrayView1<f64>, range: Option<DensityRange>) -> Option<f64> {
+pub(crate) fn mixture_floor(
+    p: ArrayView1<f64>,
+    range: Option<DensityRange>,
+    family: super::estimation_mixture::Family,
+) -> Option<f64> {
     use super::estimation_mixture as levels;
     match range {
         Some(DensityRange::Spread { epsilon }) if levels::mixture_applies(p) => {
-            levels::mixture_floor(p, epsilon).map(|f| f * (1.0 - 1e-12))
+            levels::mixture_floor(p, epsilon, family).map(|f| f * (1.0 - 1e-12))
         }
         _ => None,
     }

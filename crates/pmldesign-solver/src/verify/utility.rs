@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
 use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_floor};
 use crate::objective::estimation_floor::{RELAXATION_STEPS, mixture_floor, notion_floor};
+use crate::objective::estimation_mixture::Family;
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
@@ -171,7 +172,8 @@ impl Design {
         let stated = self.certificate.upper_bound;
         let proven = in_utility(u, least);
         if stated < proven - gap_allowance(OPTIMALITY_GAP, proven) {
-            least = least.max(mixture_floor(p, self.notion.density_range()).unwrap_or(least));
+            let wide = mixture_floor(p, self.notion.density_range(), Family::HeadPairs);
+            least = least.max(wide.unwrap_or(least));
         }
         let in_utility = |u: f64| in_utility(u, least);
         Ok(Verification {
