@@ -304,3 +304,16 @@ def test_designs_for_estimation_past_enumeration_under_the_density_notions(notio
     assert -d.utility == pytest.approx(rows[0]["error_per_row"], rel=1e-12)
     assert -d.utility <= rows[1]["error_per_row"]
     assert pmldesign.Design.from_json(d.to_json()).to_json() == d.to_json()
+
+
+def test_ldp_designs_for_estimation_name_the_priors_their_floor_weighs():
+    """Under LDP with a skewed prior past enumeration the certificate's bound is a
+    floor from priors of few levels; the certificate names them (counts over the 20
+    labels, relative masses in decreasing order) and a reader re-derives it."""
+    raw = np.array([1.0 / (i + 1) for i in range(20)])
+    d = pmldesign.design(raw / raw.sum(), 1.0, notion="ldp", utility="estimation", time_limit=4)
+    priors = d.certificate.floor_priors
+    assert priors and all(sum(n for n, _ in q) == 20 for q in priors)
+    assert all(a >= b for q in priors for (_, a), (_, b) in zip(q, q[1:]))
+    assert d.certificate.gap <= 1e-2 * abs(d.utility)
+    assert pmldesign.Design.from_json(d.to_json()).to_json() == d.to_json()

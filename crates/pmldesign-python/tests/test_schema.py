@@ -43,6 +43,10 @@ FRESH = [
     "--data inputs/record.csv --column A --column B --epsilon 1.5 --record compose --delta 0.01",
     "--data inputs/record.csv --column A --column B --epsilon 1.5 --record ldp",
     "--data inputs/record.csv --column A --column B --epsilon 1.5 --record joint --time-limit 0.000001",
+    # Under LDP past enumeration the certificate names the priors of its floor.
+    "--prior {} --epsilon 1 --notion ldp --utility estimation --time-limit 3".format(
+        ",".join(repr(1 / i / sum(1 / j for j in range(1, 21))) for i in range(1, 21))
+    ),
 ]
 
 

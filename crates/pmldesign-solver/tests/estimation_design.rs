@@ -206,7 +206,8 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
 /// Under LDP at eps 1 with a skewed prior past enumeration (Zipf over 20
 /// labels) the certificate states the floor from priors of few levels: within
 /// 1 % of the design's error, where the relaxation proves less than a third
-/// of that. A reader re-derives it, and refuses a tighter claim.
+/// of that. A reader re-derives it from the priors the design names (or, where
+/// they prove less, from the whole family), and refuses a tighter claim.
 #[test]
 fn under_ldp_a_skewed_prior_is_certified_by_priors_of_few_levels() {
     let raw: Vec<f64> = (1..=20).map(|i| 1.0 / i as f64).collect();
@@ -228,6 +229,13 @@ fn under_ldp_a_skewed_prior_is_certified_by_priors_of_few_levels() {
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["certificate"]["upper_bound"] = (d.certificate().upper_bound - 0.05 * f).into();
     assert!(serde_json::from_value::<Design>(json).is_err());
+    // The stored priors are a hint: others that prove less leave the bound to
+    // the whole family, which proves it.
+    assert!(!d.certificate().floor_priors.is_empty());
+    let mut hinted: serde_json::Value = serde_json::from_str(&text).unwrap();
+    hinted["certificate"]["floor_priors"] = serde_json::json!([[[20, 1.0]]]);
+    let read: Design = serde_json::from_value(hinted).unwrap();
+    assert!(read.verify().unwrap().proven_bound <= d.certificate().upper_bound + 1e-9);
 }
 
 /// Under LDP the design meets k-subset selection (Ye and Barg), which is

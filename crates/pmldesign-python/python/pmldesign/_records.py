@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -424,6 +424,14 @@ class Certificate(Record):
         """The LP dual behind the bound (``lambda``, ``max_reduced_cost``, ``bound``), or None."""
         d = self._data.get("dual")
         return Record(d) if isinstance(d, dict) else None
+
+    @property
+    def floor_priors(self) -> List[List[Tuple[int, float]]]:
+        """Under eps-LDP, for estimation: the priors of few levels whose mixture floor
+        proves the bound, each as ``(count, relative mass)`` per level in decreasing
+        order of the prior's masses (docs/theory.md section 13); empty where none was
+        used. Readers recompute the floor from them."""
+        return [[(int(n), float(w)) for n, w in q] for q in self._data.get("floor_priors") or []]
 
     def holds(self) -> bool:
         """Whether the design meets its notion at its level(s) within the certified

@@ -158,8 +158,13 @@ pub(crate) fn design_for_estimation(
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
     let mut least = notion_floor(p, notion.density_range(), steps);
+    let mut floor_priors = Vec::new();
     if let Some(family) = mixture_in_time(settings, set.len()) {
-        least = least.max(mixture_floor(p, notion.density_range(), family).unwrap_or(least));
+        if let Some(m) = mixture_floor(p, notion.density_range(), family) {
+            if m.floor > least {
+                (least, floor_priors) = (m.floor, m.priors);
+            }
+        }
     }
     let (start, start_value) = sampled(
         set,
@@ -181,6 +186,7 @@ pub(crate) fn design_for_estimation(
     let mut certificate =
         Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
     certificate.dual = it.dual;
+    certificate.floor_priors = floor_priors;
     let status = DesignStatus::from_gap(certificate.gap, utility_value, it.converged);
     let run = Run {
         rays: None,

@@ -4,6 +4,7 @@
 //! every mechanism of the notion whatever the LPs proved, and a reader
 //! recomputes them from the prior and the level alone.
 
+use super::estimation_mixture::{Family, Mixture, Parts, mixture_applies};
 use faer::Side;
 use ndarray::{Array1, Array2, ArrayView1};
 use pmldesign_model::DensityRange;
@@ -40,17 +41,36 @@ pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usiz
 /// The floor under eps-LDP from priors of few levels
 /// ([`super::estimation_mixture::mixture_floor`]) where it applies
 /// ([`super::estimation_mixture::mixture_applies`]), lowered by 1e-12 relative
-/// as [`notion_floor`] is; `None` for other notions and priors.
+/// as [`notion_floor`] is, with the priors it weighs; `None` for other notions
+/// and priors.
 pub(crate) fn mixture_floor(
     p: ArrayView1<f64>,
     range: Option<DensityRange>,
-    family: super::estimation_mixture::Family,
+    family: Family,
+) -> Option<Mixture> {
+    let epsilon = ldp_epsilon(p, range)?;
+    let mixture = super::estimation_mixture::mixture_floor(p, epsilon, family)?;
+    Some(Mixture {
+        floor: mixture.floor * (1.0 - 1e-12),
+        ..mixture
+    })
+}
+
+/// The same floor over the priors a stored design names
+/// ([`super::estimation_mixture::witnessed_floor`]), lowered alike.
+pub(crate) fn witnessed_floor(
+    p: ArrayView1<f64>,
+    range: Option<DensityRange>,
+    priors: &[Parts],
 ) -> Option<f64> {
-    use super::estimation_mixture as levels;
+    let epsilon = ldp_epsilon(p, range)?;
+    super::estimation_mixture::witnessed_floor(p, epsilon, priors).map(|f| f * (1.0 - 1e-12))
+}
+
+/// eps where `range` is eps-LDP's and the mixture floor applies to `p`.
+fn ldp_epsilon(p: ArrayView1<f64>, range: Option<DensityRange>) -> Option<f64> {
     match range {
-        Some(DensityRange::Spread { epsilon }) if levels::mixture_applies(p) => {
-            levels::mixture_floor(p, epsilon, family).map(|f| f * (1.0 - 1e-12))
-        }
+        Some(DensityRange::Spread { epsilon }) if mixture_applies(p) => Some(epsilon),
         _ => None,
     }
 }

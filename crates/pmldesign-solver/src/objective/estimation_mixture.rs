@@ -9,6 +9,17 @@ use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, var
 use ndarray::ArrayView1;
 use rayon::prelude::*;
 
+/// A prior of few levels: each level's count of inputs and relative mass, in
+/// decreasing order of the data's masses.
+pub(crate) type Parts = Vec<(usize, f64)>;
+
+/// A floor from priors of few levels, with the priors the LP weighs above 0
+/// (what a design stores, so that a reader recomputes only those).
+pub(crate) struct Mixture {
+    pub(crate) floor: f64,
+    pub(crate) priors: Vec<Parts>,
+}
+
 /// The floor under eps-LDP at the prior `p` from priors of few levels
 /// (docs/theory.md §13): `tr J^-1` of the best eps-LDP mechanism is concave
 /// in the prior and unchanged by relabelling the inputs, so where `sum_i
@@ -19,25 +30,67 @@ use rayon::prelude::*;
 /// [`HEAD_LEVELS`] times (and, in the wider [`Family`], the first two at
 /// [`HEAD_PAIRS`]); an LP weights them (its callers ask [`mixture_applies`]
 /// first). `None` where some mass is zero.
-pub(crate) fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) -> Option<f64> {
+pub(crate) fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) -> Option<Mixture> {
+    mixture_over(p, epsilon, family.members(p.len()))
+}
+
+/// The floor of [`mixture_floor`] over the priors a stored design names
+/// (untrusted: each is checked to be a prior of at most [`MOST_PARTS`] levels
+/// over p's inputs, of at most `4 (k + 1)^2` orbits, [`MOST_PRIORS`] in all);
+/// `None` where one is not, or where some mass of p is zero.
+pub(crate) fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]) -> Option<f64> {
     let k = p.len();
-    if k < 2 || p.iter().any(|&m| m <= 0.0) {
+    let valid = |parts: &Parts| {
+        let orbits: f64 = parts.iter().map(|(n, _)| *n as f64 + 1.0).product();
+        (1..=MOST_PARTS).contains(&parts.len())
+            && parts.iter().map(|(n, _)| n).sum::<usize>() == k
+            && parts
+                .iter()
+                .all(|&(n, w)| n >= 1 && w.is_finite() && w >= 0.0)
+            && parts.iter().any(|&(_, w)| w > 0.0)
+            && orbits <= 4.0 * ((k + 1) * (k + 1)) as f64
+    };
+    let fits = !priors.is_empty() && priors.len() <= MOST_PRIORS && priors.iter().all(valid);
+    fits.then(|| mixture_over(p, epsilon, priors.to_vec()))
+        .flatten()
+        .map(|m| m.floor)
+}
+
+/// The levels of a stored prior, at most.
+const MOST_PARTS: usize = 4;
+
+/// The stored priors a reader weighs, at most.
+const MOST_PRIORS: usize = 512;
+
+/// The floor over `priors` (docs on [`mixture_floor`]).
+fn mixture_over(p: ArrayView1<f64>, epsilon: f64, priors: Vec<Parts>) -> Option<Mixture> {
+    if p.len() < 2 || p.iter().any(|&m| m <= 0.0) {
         return None;
     }
     let mut sorted = p.to_vec();
     sorted.sort_by(|a, b| b.total_cmp(a));
-    let priors = family.members(k);
-    let floors: Vec<Option<f64>> = priors.par_iter().map(|l| level_floor(l, epsilon)).collect();
-    let members: Vec<(Vec<f64>, f64)> = priors
+    let levels: Vec<Levels> = priors
         .iter()
-        .zip(floors)
-        .filter_map(|(l, v)| Some((l.prior(), v?)))
+        .map(|parts| Levels::normalised(parts))
         .collect();
-    weighted(&sorted, &members)
+    let floors: Vec<Option<f64>> = levels.par_iter().map(|l| level_floor(l, epsilon)).collect();
+    let (kept, members): (Vec<Parts>, Vec<(Vec<f64>, f64)>) = priors
+        .into_iter()
+        .zip(&levels)
+        .zip(floors)
+        .filter_map(|((parts, l), v)| Some((parts, (l.prior(), v?))))
+        .unzip();
+    let (floor, weights) = weighted(&sorted, &members)?;
+    let priors = kept
+        .into_iter()
+        .zip(weights)
+        .filter_map(|(parts, w)| (w > 0.0).then_some(parts))
+        .collect();
+    Some(Mixture { floor, priors })
 }
 
 /// Whether the mixture floor is computed for `p`: from 17 inputs (below,
-/// enumeration prices every ray of LDP) to 64 (its cost grows as N^2,
+/// enumeration prices every ray of LDP) to 128 (its cost grows as N^2,
 /// [`Family::seconds_per_square`]), at a prior with two masses or more (at the
 /// uniform prior k-subset selection's figure is the optimum, and the LPs'
 /// bound proves it).
@@ -48,7 +101,11 @@ pub(crate) fn mixture_applies(p: ArrayView1<f64>) -> bool {
 }
 
 /// The alphabets the mixture floor is computed for.
-pub(crate) const MIXTURE_SIZES: std::ops::RangeInclusive<usize> = 17..=64;
+pub(crate) const MIXTURE_SIZES: std::ops::RangeInclusive<usize> = 17..=128;
+
+/// The alphabets a reader computes the whole wider family for, where a
+/// design names no priors that prove its bound (at 64 inputs, 17 s).
+pub(crate) const READER_SIZES: std::ops::RangeInclusive<usize> = 17..=64;
 
 /// The priors of few levels a mixture floor weighs: the wider family costs
 /// about three times the narrower and closes about half its gap to the
@@ -74,24 +131,23 @@ impl Family {
     }
 
     /// The family's priors at `k` inputs.
-    fn members(self, k: usize) -> Vec<Levels> {
-        let mut out = vec![Levels::normalised(&[(k, 1.0)])];
+    fn members(self, k: usize) -> Vec<Parts> {
+        let mut out = vec![vec![(k, 1.0)]];
         for j in 1..k {
             for &tail in &TAIL_LEVELS {
                 for &head in &HEAD_LEVELS {
-                    out.extend(
-                        match head == 1.0 {
-                            true => Some(vec![(j, 1.0), (k - j, tail)]),
-                            false if j >= 2 => Some(vec![(1, head), (j - 1, 1.0), (k - j, tail)]),
-                            false => None,
-                        }
-                        .map(|parts| Levels::normalised(&parts)),
-                    );
+                    out.extend(match head == 1.0 {
+                        true => Some(vec![(j, 1.0), (k - j, tail)]),
+                        false if j >= 2 => Some(vec![(1, head), (j - 1, 1.0), (k - j, tail)]),
+                        false => None,
+                    });
                 }
                 if self == Family::HeadPairs && j >= 3 {
-                    out.extend(HEAD_PAIRS.iter().map(|&(h1, h2)| {
-                        Levels::normalised(&[(1, h1), (1, h2), (j - 2, 1.0), (k - j, tail)])
-                    }));
+                    out.extend(
+                        HEAD_PAIRS
+                            .iter()
+                            .map(|&(h1, h2)| vec![(1, h1), (1, h2), (j - 2, 1.0), (k - j, tail)]),
+                    );
                 }
             }
         }
@@ -131,8 +187,8 @@ impl Levels {
 
 /// `sum_i lambda_i v_i + 1 - sum_i lambda_i` at the LP's best weights with
 /// `sum_i lambda_i q_i <= p` (the members are `(q_i, v_i)`), the weights
-/// scaled down until that holds in floating point.
-fn weighted(p: &[f64], members: &[(Vec<f64>, f64)]) -> Option<f64> {
+/// scaled down until that holds in floating point; with the weights.
+fn weighted(p: &[f64], members: &[(Vec<f64>, f64)]) -> Option<(f64, Vec<f64>)> {
     let k = p.len();
     let mut vars = ProblemVariables::new();
     let lambda: Vec<Variable> = members
@@ -177,7 +233,7 @@ fn weighted(p: &[f64], members: &[(Vec<f64>, f64)]) -> Option<f64> {
         .map(|((_, v), w)| v * w)
         .sum::<f64>();
     let floor = bound + (1.0 - total).max(0.0);
-    floor.is_finite().then_some(floor)
+    floor.is_finite().then_some((floor, weights))
 }
 
 #[cfg(test)]
@@ -194,7 +250,7 @@ mod tests {
     fn the_mixture_floor_is_below_the_enumerated_optimum_and_near_it() {
         let p = zipf(8);
         let norm = p.dot(&p);
-        let error = |p: &Array1<f64>, f| mixture_floor(p.view(), 1.0, f).unwrap() - norm;
+        let error = |p: &Array1<f64>, f| mixture_floor(p.view(), 1.0, f).unwrap().floor - norm;
         let heads = error(&p, Family::Heads);
         let pairs = error(&p, Family::HeadPairs);
         assert!(heads <= pairs && pairs <= 22.209944, "{heads} {pairs}");
@@ -203,5 +259,27 @@ mod tests {
         let reversed: Array1<f64> = p.iter().rev().copied().collect();
         let again = error(&reversed, Family::HeadPairs);
         assert_eq!(pairs.to_bits(), again.to_bits());
+    }
+
+    /// The priors a design stores give its floor again (a reader recomputes
+    /// only those), and stored priors that are not priors over p's inputs
+    /// give none.
+    #[test]
+    fn the_stored_priors_give_the_floor_again() {
+        let p = zipf(20);
+        let whole = mixture_floor(p.view(), 1.0, Family::Heads).unwrap();
+        assert!(whole.priors.len() < 40, "{}", whole.priors.len());
+        let again = witnessed_floor(p.view(), 1.0, &whole.priors).unwrap();
+        assert!(
+            again >= whole.floor * (1.0 - 1e-9),
+            "{again} {}",
+            whole.floor
+        );
+        let short = vec![vec![(3, 1.0), (16, 0.1)]];
+        assert!(witnessed_floor(p.view(), 1.0, &short).is_none());
+        let negative = vec![vec![(3, 1.0), (17, -0.1)]];
+        assert!(witnessed_floor(p.view(), 1.0, &negative).is_none());
+        let many = vec![vec![(1, 5.0), (1, 4.0), (1, 3.0), (1, 2.0), (16, 1.0)]];
+        assert!(witnessed_floor(p.view(), 1.0, &many).is_none());
     }
 }

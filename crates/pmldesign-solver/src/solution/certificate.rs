@@ -80,6 +80,12 @@ pub struct Certificate {
     /// The dual evidence behind the bound, when an LP over rays was solved:
     /// anyone can check it without trusting the solver (docs/theory.md §4b).
     pub dual: Option<DualCertificate>,
+    /// Under eps-LDP, for estimation: the priors of few levels whose mixture
+    /// floor proves the bound (docs/theory.md §13), each as `[count, relative
+    /// mass]` per level in decreasing order of the prior's masses. A reader
+    /// recomputes the floor from them; empty where no such floor was used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub floor_priors: Vec<Vec<(usize, f64)>>,
 }
 
 impl Certificate {
@@ -176,6 +182,7 @@ impl Certificate {
             upper_bound,
             gap: upper_bound - utility_value,
             dual: None,
+            floor_priors: Vec::new(),
         };
         let fail = |what: String| Err(SolverError::Certificate(what));
         if cert.min_entry < 0.0 {

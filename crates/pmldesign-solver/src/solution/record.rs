@@ -329,6 +329,7 @@ impl DesignRecord {
         )?;
         agree("utility.value", self.utility.value, utility_value)?;
         certificate.dual = self.certificate.dual.clone();
+        certificate.floor_priors = self.certificate.floor_priors.clone();
         let epsilon = self.notion.epsilon();
         let (q, pml, pmc) = per_output(&self.mechanism, set.reference().view());
         Ok(Design {

@@ -11,8 +11,10 @@ use crate::cones::rays::StructuredFamily;
 use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
 use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_floor};
-use crate::objective::estimation_floor::{RELAXATION_STEPS, mixture_floor, notion_floor};
-use crate::objective::estimation_mixture::Family;
+use crate::objective::estimation_floor::{
+    RELAXATION_STEPS, mixture_floor, notion_floor, witnessed_floor,
+};
+use crate::objective::estimation_mixture::{Family, READER_SIZES};
 use crate::objective::utility::{Utility, builtin};
 use crate::pricing::choice::pricing_oracle;
 use crate::pricing::enumerated::{MaterialisedRays, StructuredRays};
@@ -168,11 +170,20 @@ impl Design {
         let mut least = notion_floor(p, self.notion.density_range(), RELAXATION_STEPS);
         let in_utility = |u: f64, least: f64| -(error_floor(f, u, least) - norm);
         // The mixture floor costs seconds: it is computed only for a bound
-        // the others do not prove.
+        // the others do not prove, first over the priors the design names,
+        // then (to 64 inputs) over the whole wider family.
         let stated = self.certificate.upper_bound;
-        let proven = in_utility(u, least);
-        if stated < proven - gap_allowance(OPTIMALITY_GAP, proven) {
-            let wide = mixture_floor(p, self.notion.density_range(), Family::HeadPairs);
+        let unproven = |least: f64| {
+            let proven = in_utility(u, least);
+            stated < proven - gap_allowance(OPTIMALITY_GAP, proven)
+        };
+        let range = self.notion.density_range();
+        if unproven(least) && !self.certificate.floor_priors.is_empty() {
+            let named = witnessed_floor(p, range, &self.certificate.floor_priors);
+            least = least.max(named.unwrap_or(least));
+        }
+        if unproven(least) && READER_SIZES.contains(&p.len()) {
+            let wide = mixture_floor(p, range, Family::HeadPairs).map(|m| m.floor);
             least = least.max(wide.unwrap_or(least));
         }
         let in_utility = |u: f64| in_utility(u, least);
