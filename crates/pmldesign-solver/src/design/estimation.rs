@@ -159,12 +159,11 @@ pub(crate) fn design_for_estimation(
     let steps = floor_steps(settings, set.len());
     let mut least = notion_floor(p, notion.density_range(), steps);
     let mut floor_priors = Vec::new();
-    if let Some(family) = mixture_in_time(settings, set.len()) {
-        if let Some(m) = mixture_floor(p, notion.density_range(), family) {
-            if m.floor > least {
-                (least, floor_priors) = (m.floor, m.priors);
-            }
-        }
+    if let Some(family) = mixture_in_time(settings, set.len())
+        && let Some(m) = mixture_floor(p, notion.density_range(), family)
+        && m.floor > least
+    {
+        (least, floor_priors) = (m.floor, m.priors);
     }
     let (start, start_value) = sampled(
         set,
