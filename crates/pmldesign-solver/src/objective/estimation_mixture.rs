@@ -36,18 +36,22 @@ pub(crate) fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) ->
 
 /// The floor of [`mixture_floor`] over the priors a stored design names
 /// (untrusted: each is checked to be a prior of at most [`MOST_PARTS`] levels
-/// over p's inputs, of at most `4 (k + 1)^2` orbits, [`MOST_PRIORS`] in all);
-/// `None` where one is not, or where some mass of p is zero.
+/// over p's inputs, each level 0 or within [`LEVEL_SPREAD`] of the largest, of
+/// at most `4 (k + 1)^2` orbits, [`MOST_PRIORS`] in all); `None` where one is
+/// not, or where some mass of p is zero.
 pub(crate) fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]) -> Option<f64> {
     let k = p.len();
     let valid = |parts: &Parts| {
         let orbits: f64 = parts.iter().map(|(n, _)| *n as f64 + 1.0).product();
+        let most = parts.iter().fold(0.0f64, |m, &(_, w)| m.max(w));
+        let total: f64 = parts.iter().map(|&(n, w)| n as f64 * w).sum();
         (1..=MOST_PARTS).contains(&parts.len())
             && parts.iter().map(|(n, _)| n).sum::<usize>() == k
+            && total.is_finite()
+            && most > 0.0
             && parts
                 .iter()
-                .all(|&(n, w)| n >= 1 && w.is_finite() && w >= 0.0)
-            && parts.iter().any(|&(_, w)| w > 0.0)
+                .all(|&(n, w)| n >= 1 && (w == 0.0 || w >= most * LEVEL_SPREAD))
             && orbits <= 4.0 * ((k + 1) * (k + 1)) as f64
     };
     let fits = !priors.is_empty() && priors.len() <= MOST_PRIORS && priors.iter().all(valid);
@@ -59,8 +63,14 @@ pub(crate) fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]
 /// The levels of a stored prior, at most.
 const MOST_PARTS: usize = 4;
 
-/// The stored priors a reader weighs, at most.
+/// The stored priors a reader weighs, at most (an LP's vertex weighs at most
+/// k, and k is at most 128).
 const MOST_PRIORS: usize = 512;
+
+/// The least ratio of a stored prior's positive level to its largest (the
+/// family's is 0.1 / 7): the levels' problems are solved at the spreads the
+/// design uses.
+const LEVEL_SPREAD: f64 = 1e-3;
 
 /// The floor over `priors` (docs on [`mixture_floor`]).
 fn mixture_over(p: ArrayView1<f64>, epsilon: f64, priors: Vec<Parts>) -> Option<Mixture> {
@@ -281,5 +291,9 @@ mod tests {
         assert!(witnessed_floor(p.view(), 1.0, &negative).is_none());
         let many = vec![vec![(1, 5.0), (1, 4.0), (1, 3.0), (1, 2.0), (16, 1.0)]];
         assert!(witnessed_floor(p.view(), 1.0, &many).is_none());
+        let spread = vec![vec![(3, 1.0), (17, 1e-9)]];
+        assert!(witnessed_floor(p.view(), 1.0, &spread).is_none());
+        let huge = vec![vec![(3, f64::MAX), (17, f64::MAX)]];
+        assert!(witnessed_floor(p.view(), 1.0, &huge).is_none());
     }
 }
