@@ -9,6 +9,7 @@
 
 use faer::linalg::solvers::Solve;
 use ndarray::{Array1, Array2, Axis};
+use pmldesign_model::frequency::inverse_fisher;
 
 /// The barrier's weight grows by this factor between centrings.
 const GROWTH: f64 = 50.0;
@@ -170,7 +171,7 @@ impl Orbits {
             grad[s] = -weight / (a * a);
             hess[[s, s]] = 2.0 * weight / (a * a * a);
         }
-        let inv = small_inverse(&j.r)?;
+        let inv = inverse_fisher(&j.r)?;
         let inv2 = inv.dot(&inv);
         f += inv.diag().sum();
         let pairs = self.packed();
@@ -211,7 +212,7 @@ impl Orbits {
     /// level's `(n - 1) alpha_c / alpha^2`, and `tr(R^-2 R_c)`.
     fn priced(&self, x: &Array1<f64>) -> Option<Array1<f64>> {
         let j = self.structured(x);
-        let inv = small_inverse(&j.r)?;
+        let inv = inverse_fisher(&j.r)?;
         let inv2 = inv.dot(&inv);
         let at = self.spread.len();
         let mut weights = Array1::zeros(x.len());
@@ -231,17 +232,6 @@ impl Orbits {
         }
         Some(self.features.dot(&weights))
     }
-}
-
-/// The inverse of a small symmetric positive definite matrix (Cholesky);
-/// `None` where it is not positive definite.
-fn small_inverse(r: &Array2<f64>) -> Option<Array2<f64>> {
-    let n = r.nrows();
-    let m = faer::Mat::<f64>::from_fn(n, n, |i, k| r[[i, k]]);
-    let llt = m.llt(faer::Side::Lower).ok()?;
-    let inv = llt.solve(faer::Mat::<f64>::identity(n, n).as_ref());
-    let out = Array2::from_shape_fn((n, n), |(i, k)| 0.5 * (inv[(i, k)] + inv[(k, i)]));
-    out.iter().all(|v: &f64| v.is_finite()).then_some(out)
 }
 
 /// The least `tr J^-1` of an eps-LDP mechanism at the prior `levels`, as a
