@@ -40,10 +40,11 @@ await_job() {
 # (scripts/feature-pins.py) the wheel below, built by maturin in the same profile and
 # target directory, reuses every dependency compiled here.
 # The CLI as the README's first command builds it (`--no-default-features`: no
-# Parquet, no `pml serve`), with the tests of its refusals; about 35 s more, since
-# the bindings' pins keep every shared dependency's features. It runs first: the
-# build below puts the default `pml` back in place for the golden corpus and Python.
-step cargo test -p pmldesign-cli -p pmldesign-python --no-default-features --profile ci --tests
+# Parquet, no `pml serve`), with the tests of its refusals (the `features` target
+# alone: the rest of the suite runs once, below); the bindings' pins keep every
+# shared dependency's features. It runs first: the build below puts the default
+# `pml` back in place for the golden corpus and Python.
+step cargo test -p pmldesign-cli -p pmldesign-python --no-default-features --profile ci --test features
 step cargo test --workspace --profile ci --tests
 step cargo test --workspace --profile ci --doc
 pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"
