@@ -281,7 +281,7 @@ fn mixture_in_time(settings: &Settings, n: usize) -> Option<Family> {
         let cost = f.seconds_per_square() * (n * n) as f64;
         (settings.column_generation.time_limit).is_none_or(|t| 3.0 * cost <= t.as_secs_f64())
     };
-    [Family::HeadPairs, Family::Heads]
+    [Family::HeadPairs, Family::Heads, Family::FewHeads]
         .into_iter()
         .find(|&f| fits(f))
 }
