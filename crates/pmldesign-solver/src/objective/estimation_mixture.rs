@@ -137,7 +137,8 @@ pub(crate) enum Family {
 impl Family {
     /// Seconds per squared input on two cores, with a margin (Zipf priors,
     /// eps 1): heads 1.4 s at 32 inputs and 5.1 s at 64; head pairs 4.8 s
-    /// and 17 s.
+    /// and 17 s; few heads half the heads' figure (half their priors, not
+    /// timed on its own).
     pub(crate) fn seconds_per_square(self) -> f64 {
         match self {
             Family::FewHeads => 1.1e-3,
