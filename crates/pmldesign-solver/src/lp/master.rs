@@ -64,8 +64,13 @@ enum Var {
 const FEASIBILITY_TOLERANCE: f64 = 1e-10;
 
 /// How far below zero the Harris ratio test lets a basic value go, in exchange
-/// for a larger pivot; the final solution accepts the same and clamps.
-const HARRIS_TOLERANCE: f64 = 1e-11;
+/// for a larger pivot. Tighter, the test is left one candidate row and takes
+/// tiny pivots: over a master of a few thousand near-parallel columns (a
+/// sampled start at 256 labels) the basis then grows singular within a few
+/// thousand pivots, its refactorised values off by far more than this. A final
+/// basic value below -[`FEASIBILITY_TOLERANCE`] marks the solution infeasible
+/// for the true right-hand side, and [`Master::finish`] restores it.
+const HARRIS_TOLERANCE: f64 = 1e-9;
 /// Degenerate pivots in a row after which the optimality tolerance grows tenfold.
 const STALL_PIVOTS: usize = 2000;
 /// Degenerate pivots in a row after which Bland's rule takes over.

@@ -172,7 +172,7 @@ fn with_staircase_sets(
 /// for many passes), the columns of k-ary randomized response for LDP, the box's
 /// for PMC, ALIP and LIP. `Some(None)`: the cone needs none; `None`: no basis
 /// fits, and the cone is left to enumeration.
-fn start_columns(
+pub(crate) fn start_columns(
     cone: &ColumnCone,
     reference: ArrayView1<f64>,
     utility: &dyn Utility,
