@@ -244,7 +244,7 @@ fn sampled(
     let cg = &settings.column_generation;
     let step = newton_step(set.len());
     let half = cg
-        .deadline_from(began, set.len())
+        .estimation_deadline_from(began, set.len(), start.outputs())
         .map(|d| began + d.saturating_duration_since(began) / 2);
     if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
@@ -584,7 +584,7 @@ fn frank_wolfe(
     let reference = set.reference();
     let p = reference.view();
     let cg = &settings.column_generation;
-    let deadline = cg.deadline_from(began, set.len());
+    let deadline = cg.estimation_deadline_from(began, set.len(), start.outputs());
     let no_time_for_lp = || {
         deadline
             .is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
