@@ -258,7 +258,7 @@ pub struct ColumnGenerationSettings {
 pub const FINISH_SECONDS_PER_ENTRY: f64 = 1e-6;
 
 /// Seconds per term `N^2 K` of the estimation table that follows a design
-/// over N inputs (up to [`crate::solution::estimation::ESTIMATION_UP_TO`])
+/// over N inputs (up to 256, where a design has that table)
 /// whose mechanism has K outputs: every row's Fisher information and
 /// inversion. Measured at N = 256 on two cores: 1.5 s for the 4,101 outputs of
 /// a cyclic subset design under PML, 2.7 s for the 4,351 of an LDP design
@@ -284,19 +284,16 @@ impl ColumnGenerationSettings {
     }
 
     /// When the loop of a design for estimation over `n` inputs, started at
-    /// `start` from a mechanism of `outputs` outputs, must stop: the loop's
-    /// deadline less the estimation table's share of the mechanism
-    /// ([`TABLE_SECONDS_PER_TERM`]), never before `start`.
+    /// `start`, must stop: the loop's deadline less the estimation table's
+    /// share ([`TABLE_SECONDS_PER_TERM`]) of a mechanism of `outputs` outputs
+    /// (0 where no table follows), never before `start`.
     pub(crate) fn estimation_deadline_from(
         &self,
         start: Instant,
         n: usize,
         outputs: usize,
     ) -> Option<Instant> {
-        let terms = match n <= crate::solution::estimation::ESTIMATION_UP_TO {
-            true => (n * n * outputs) as f64,
-            false => 0.0,
-        };
+        let terms = (n * n * outputs) as f64;
         let table = std::time::Duration::from_secs_f64(TABLE_SECONDS_PER_TERM * terms);
         self.deadline_from(start, n)
             .map(|d| d.checked_sub(table).unwrap_or(start).max(start))
@@ -361,8 +358,8 @@ pub enum LossMethod {
 mod tests {
     use super::*;
 
-    /// The estimation table's share comes off the loop's deadline up to 256
-    /// inputs, and never puts the deadline before the start.
+    /// The estimation table's share comes off the loop's deadline, and never
+    /// puts the deadline before the start.
     #[test]
     fn the_estimation_table_takes_its_share_of_the_limit() {
         let cg = ColumnGenerationSettings {
@@ -374,7 +371,7 @@ mod tests {
             cg.deadline_from(t, 256).unwrap() - cg.estimation_deadline_from(t, 256, 1000).unwrap();
         assert!((share.as_secs_f64() - TABLE_SECONDS_PER_TERM * 65536.0 * 1000.0).abs() < 1e-6);
         assert_eq!(
-            cg.estimation_deadline_from(t, 257, 1000),
+            cg.estimation_deadline_from(t, 257, 0),
             cg.deadline_from(t, 257)
         );
         assert_eq!(cg.estimation_deadline_from(t, 256, 1_000_000), Some(t));

@@ -34,6 +34,7 @@ use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, su
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
+use crate::solution::estimation::ESTIMATION_UP_TO;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
@@ -244,7 +245,7 @@ fn sampled(
     let cg = &settings.column_generation;
     let step = newton_step(set.len());
     let half = cg
-        .estimation_deadline_from(began, set.len(), start.outputs())
+        .estimation_deadline_from(began, set.len(), tabled(&start))
         .map(|d| began + d.saturating_duration_since(began) / 2);
     if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
@@ -584,7 +585,7 @@ fn frank_wolfe(
     let reference = set.reference();
     let p = reference.view();
     let cg = &settings.column_generation;
-    let deadline = cg.estimation_deadline_from(began, set.len(), start.outputs());
+    let deadline = cg.estimation_deadline_from(began, set.len(), tabled(&start));
     let no_time_for_lp = || {
         deadline
             .is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
@@ -702,6 +703,15 @@ fn warm_lp(sub: &mut Settings, seeds: Vec<Mechanism>, it: &Iterate, last: bool) 
         false => 0.1,
     };
     cg.gap_tolerance = cg.gap_tolerance.max(0.1 * step_gap).min(1e-2);
+}
+
+/// The outputs of `m` that the estimation table after the design measures:
+/// none past [`ESTIMATION_UP_TO`] inputs, where no table follows.
+fn tabled(m: &Mechanism) -> usize {
+    match m.inputs() <= ESTIMATION_UP_TO {
+        true => m.outputs(),
+        false => 0,
+    }
 }
 
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
