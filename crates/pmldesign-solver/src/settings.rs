@@ -258,9 +258,8 @@ pub struct ColumnGenerationSettings {
 pub const FINISH_SECONDS_PER_ENTRY: f64 = 1e-6;
 
 /// Seconds per term `N^2 K` of the estimation table that follows a design
-/// over N inputs (up to 256, where a design has that table)
-/// whose mechanism has K outputs: every row's Fisher information and
-/// inversion. Measured at N = 256 on two cores: 1.5 s for the 4,101 outputs of
+/// over N inputs whose mechanism has K outputs (up to 256 inputs; past them
+/// a design has no table): every row's Fisher information and inversion. Measured at N = 256 on two cores: 1.5 s for the 4,101 outputs of
 /// a cyclic subset design under PML, 2.7 s for the 4,351 of an LDP design
 /// (9.4e-9 s per term), rounded up.
 pub const TABLE_SECONDS_PER_TERM: f64 = 1e-8;

@@ -366,8 +366,8 @@ impl Barrier<'_> {
     /// row sums' residual in the step): the new weights and the squared
     /// decrement, or `None` where no step decreases the barrier or `stop`
     /// says so during the line search (each of its trials costs a Fisher
-    /// information and its inverse: at 256 labels a search that finds no
-    /// decrease ran for 13 s).
+    /// information and its inverse, and a search that finds no decrease tries
+    /// some forty steps).
     fn newton(&self, a: &[f64], stop: &dyn Fn() -> bool) -> Option<(Vec<f64>, f64)> {
         let pool = self.pool;
         let inv = inverse_fisher(&pool.fisher_at(a))?;

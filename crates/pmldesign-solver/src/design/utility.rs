@@ -254,9 +254,10 @@ pub fn optimise_in_cone(
         && let Some(oracle) =
             QuadraticRays::new(cone, reference, c, settings.column_generation.gap_tolerance)
     {
-        let start = (n > SPIKED_QUADRATIC_PAST)
-            .then(|| start_columns(cone, reference, utility).flatten())
-            .flatten();
+        let start = match n > SPIKED_QUADRATIC_PAST {
+            true => start_columns(cone, reference, utility).flatten(),
+            false => None,
+        };
         let oracle = Started {
             oracle: Box::new(oracle),
             start: start.unwrap_or_default(),
