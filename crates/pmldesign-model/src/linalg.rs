@@ -85,6 +85,28 @@ pub fn least_squares_columns(a: &Array2<f64>, b: &Array2<f64>) -> Option<Array2<
     Some(Array2::from_shape_fn((n, b.ncols()), |(i, j)| y[(i, j)]))
 }
 
+/// The pseudo-inverse `A^+ = R^-1 Q^T` of a tall or square `A` (rows >= cols)
+/// with full column rank, from the same QR as [`least_squares_columns`]: each
+/// column of `A^+` solves `min ||A x - e_y||`, at `O(m n^2)` work where solving
+/// for the `m` columns of the identity costs `O(m^2 n)`. `None` as there.
+pub fn left_inverse(a: &Array2<f64>) -> Option<Array2<f64>> {
+    let (m, n) = a.dim();
+    if m < n {
+        return None;
+    }
+    let qr = faer::Mat::<f64>::from_fn(m, n, |i, j| a[[i, j]]).qr();
+    if rank_deficient(a, qr.R()) {
+        return None;
+    }
+    let mut x = qr.compute_thin_Q().transpose().to_owned();
+    faer::linalg::triangular_solve::solve_upper_triangular_in_place(
+        qr.thin_R(),
+        x.as_mut(),
+        faer::Par::Seq,
+    );
+    Some(Array2::from_shape_fn((n, m), |(i, j)| x[(i, j)]))
+}
+
 /// Whether the triangular factor `t` of `a` (QR's R, LU's U) has a diagonal
 /// entry below `1e-13` times the largest column norm of `a` (or NaN): `a` is
 /// then rank deficient to working precision.
@@ -230,6 +252,25 @@ mod tests {
         let x = least_squares(&a, &array![1.0, 2.0, 3.0]).unwrap();
         assert!((x[0] - 1.0).abs() < 1e-14 && (x[1] - 2.0).abs() < 1e-14);
         assert!(least_squares(&array![[1.0, 2.0], [2.0, 4.0]], &array![1.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn the_left_inverse_solves_for_every_column_of_the_identity() {
+        let a = Array2::from_shape_fn((9, 4), |(x, y)| 1.0 / (1.0 + (x * 5 + y * 3 % 7) as f64));
+        let plus = left_inverse(&a).unwrap();
+        let by_columns = least_squares_columns(&a, &Array2::eye(9)).unwrap();
+        assert_eq!(plus.dim(), (4, 9));
+        for (v, w) in plus.iter().zip(&by_columns) {
+            assert!((v - w).abs() < 1e-9 * w.abs().max(1.0), "{v} {w}");
+        }
+        for ((i, j), v) in plus.dot(&a).indexed_iter() {
+            assert!(
+                (v - f64::from(u8::from(i == j))).abs() < 1e-9,
+                "{i} {j} {v}"
+            );
+        }
+        assert!(left_inverse(&array![[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]).is_none());
+        assert!(left_inverse(&array![[1.0, 2.0]]).is_none());
     }
 
     #[test]

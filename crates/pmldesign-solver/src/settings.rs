@@ -257,13 +257,6 @@ pub struct ColumnGenerationSettings {
 /// the start columns and the notions' slower certificates.
 pub const FINISH_SECONDS_PER_ENTRY: f64 = 1e-6;
 
-/// Seconds per term `N^2 K` of the estimation table that follows a design
-/// over N inputs whose mechanism has K outputs (up to 256 inputs; past them
-/// a design has no table): every row's Fisher information and inversion. Measured at N = 256 on two cores: 1.5 s for the 4,101 outputs of
-/// a cyclic subset design under PML, 2.7 s for the 4,351 of an LDP design
-/// (9.4e-9 s per term), rounded up.
-pub const TABLE_SECONDS_PER_TERM: f64 = 1e-8;
-
 impl ColumnGenerationSettings {
     /// The share of a time limit given to column generation over `n` inputs:
     /// 90%, less `FINISH_SECONDS_PER_ENTRY` (1e-6 s) for each of the N^2 entries of the
@@ -283,17 +276,14 @@ impl ColumnGenerationSettings {
     }
 
     /// When the loop of a design for estimation over `n` inputs, started at
-    /// `start`, must stop: the loop's deadline less the estimation table's
-    /// share ([`TABLE_SECONDS_PER_TERM`]) of a mechanism of `outputs` outputs
-    /// (0 where no table follows), never before `start`.
+    /// `start`, must stop: the loop's deadline less the time `table` the
+    /// estimation table that follows is expected to take, never before `start`.
     pub(crate) fn estimation_deadline_from(
         &self,
         start: Instant,
         n: usize,
-        outputs: usize,
+        table: Duration,
     ) -> Option<Instant> {
-        let terms = (n * n * outputs) as f64;
-        let table = std::time::Duration::from_secs_f64(TABLE_SECONDS_PER_TERM * terms);
         self.deadline_from(start, n)
             .map(|d| d.checked_sub(table).unwrap_or(start).max(start))
     }
@@ -366,15 +356,19 @@ mod tests {
             ..Default::default()
         };
         let t = Instant::now();
+        let table = Duration::from_millis(700);
         let share =
-            cg.deadline_from(t, 256).unwrap() - cg.estimation_deadline_from(t, 256, 1000).unwrap();
-        assert!((share.as_secs_f64() - TABLE_SECONDS_PER_TERM * 65536.0 * 1000.0).abs() < 1e-6);
+            cg.deadline_from(t, 256).unwrap() - cg.estimation_deadline_from(t, 256, table).unwrap();
+        assert_eq!(share, table);
         assert_eq!(
-            cg.estimation_deadline_from(t, 257, 0),
+            cg.estimation_deadline_from(t, 257, Duration::ZERO),
             cg.deadline_from(t, 257)
         );
-        assert_eq!(cg.estimation_deadline_from(t, 256, 1_000_000), Some(t));
+        assert_eq!(
+            cg.estimation_deadline_from(t, 256, Duration::from_secs(60)),
+            Some(t)
+        );
         let unlimited = ColumnGenerationSettings::default();
-        assert_eq!(unlimited.estimation_deadline_from(t, 256, 10), None);
+        assert_eq!(unlimited.estimation_deadline_from(t, 256, table), None);
     }
 }

@@ -1,7 +1,7 @@
 //! Least squares on the output frequencies and its covariance (docs/theory.md
 //! §13): `p^ = A q^` with `A = (W W^T)^-1 W`.
 
-use crate::linalg::{inverse, least_squares_columns};
+use crate::linalg::{inverse, left_inverse};
 use ndarray::{Array1, Array2};
 
 /// `A = (W W^T)^-1 W` for a mechanism `W` (groups x outputs) with linearly
@@ -18,12 +18,12 @@ impl Inversion {
             return None;
         }
         // Square: A = (W^T)^-1 (an LU inverse, half the work of the QR below).
-        // Tall W^T: column y of A solves min ||W^T a - e_y||, A = pinv(W^T).
+        // Tall W^T: A = pinv(W^T), column y solving min ||W^T a - e_y||.
         let wt = w.t().to_owned();
         let a = if g == m {
             inverse(&wt)?
         } else {
-            least_squares_columns(&wt, &Array2::eye(m))?
+            left_inverse(&wt)?
         };
         Some(Inversion { a })
     }

@@ -34,7 +34,7 @@ use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, su
 use crate::settings::Settings;
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
-use crate::solution::estimation::ESTIMATION_UP_TO;
+use crate::solution::estimation::table_time;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
@@ -245,7 +245,7 @@ fn sampled(
     let cg = &settings.column_generation;
     let step = newton_step(set.len());
     let half = cg
-        .estimation_deadline_from(began, set.len(), tabled(&start))
+        .estimation_deadline_from(began, set.len(), table_time(&start, notion, set))
         .map(|d| began + d.saturating_duration_since(began) / 2);
     if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
@@ -585,7 +585,7 @@ fn frank_wolfe(
     let reference = set.reference();
     let p = reference.view();
     let cg = &settings.column_generation;
-    let deadline = cg.estimation_deadline_from(began, set.len(), tabled(&start));
+    let deadline = cg.estimation_deadline_from(began, set.len(), table_time(&start, notion, set));
     let no_time_for_lp = || {
         deadline
             .is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
@@ -705,15 +705,6 @@ fn warm_lp(sub: &mut Settings, seeds: Vec<Mechanism>, it: &Iterate, last: bool) 
     cg.gap_tolerance = cg.gap_tolerance.max(0.1 * step_gap).min(1e-2);
 }
 
-/// The outputs of `m` that the estimation table after the design measures:
-/// none past [`ESTIMATION_UP_TO`] inputs, where no table follows.
-fn tabled(m: &Mechanism) -> usize {
-    match m.inputs() <= ESTIMATION_UP_TO {
-        true => m.outputs(),
-        false => 0,
-    }
-}
-
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
 fn scored(m: &Mechanism) -> bool {
     m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || is_randomized_response(m)
@@ -751,34 +742,9 @@ fn line_search(f: impl Fn(f64) -> f64, hi: f64) -> (f64, f64) {
 
 /// The columns of `w` that are multiples of one another added into one (J and
 /// every notion's levels unchanged: both are homogeneous in a column), zero
-/// columns dropped.
+/// columns dropped: the reduced mechanism of the envelope (\[V\] App. A), whose
+/// fingerprints keep the comparison near linear in the outputs.
 pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
-    let mut kept: Vec<ndarray::Array1<f64>> = Vec::new();
-    let mut shapes: Vec<ndarray::Array1<f64>> = Vec::new();
-    for c in w.columns() {
-        let total = c.sum();
-        if total <= 0.0 {
-            continue;
-        }
-        let shape = &c / total;
-        let same =
-            |s: &ndarray::Array1<f64>| s.iter().zip(&shape).all(|(a, b)| (a - b).abs() <= 1e-13);
-        match shapes.iter().position(same) {
-            Some(k) => kept[k] += &c,
-            None => {
-                shapes.push(shape);
-                kept.push(c.to_owned());
-            }
-        }
-    }
-    let cols: Vec<_> = kept.iter().map(|c| c.view()).collect();
-    let stacked = ndarray::stack(Axis(1), &cols).map_err(|e| {
-        ModelError::invalid(
-            "mechanism",
-            e,
-            "no column is left",
-            "mix mechanisms with outputs",
-        )
-    })?;
-    Ok(Mechanism::new(stacked)?)
+    let (merged, _) = pmldesign_model::envelope::reduce(&Mechanism::new(w)?)?;
+    Ok(merged)
 }
