@@ -31,7 +31,7 @@ use crate::objective::estimation_floor::{
 use crate::objective::estimation_mixture::Family;
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
-use crate::settings::Settings;
+use crate::settings::{FINISH_SECONDS_PER_ENTRY, Settings};
 use crate::solution::certificate::{Certificate, DualCertificate};
 use crate::solution::design::{Design, DesignStatus, Run};
 use crate::solution::estimation::table_time;
@@ -40,7 +40,7 @@ use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Frank-Wolfe steps at most without a time limit: each solves one design
 /// LP. Under a time limit the limit bounds them (and the settings'
@@ -71,17 +71,16 @@ pub const PASS_SECONDS_PER_RAY_ENTRY: f64 = 1e-9;
 /// at N = 24. A Frank-Wolfe step starts only when the loop's time left covers
 /// it (a rule on N and the time left, documented in docs/benchmarks.md);
 /// otherwise the design stops with the point it has.
-fn lp_setup(set: &UncertaintySet, notion: &Notion) -> std::time::Duration {
+fn lp_setup(set: &UncertaintySet, notion: &Notion) -> Duration {
     let n = set.len();
     if crate::limits::estimation_by_ascent(notion, set) {
         let cube = (n as f64).powi(3);
-        return std::time::Duration::from_secs_f64(SEARCH_SECONDS_PER_CUBE * cube);
+        return Duration::from_secs_f64(SEARCH_SECONDS_PER_CUBE * cube);
     }
     let subsets = (n as f64).exp2();
     let pass = PASS_SECONDS_PER_RAY_ENTRY * subsets / 2.0 * (n as f64).powi(3);
     // Past 2^1024 subsets the seconds overflow to infinity: no LP ever fits.
-    std::time::Duration::try_from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass)
-        .unwrap_or(std::time::Duration::MAX)
+    Duration::try_from_secs_f64(SETUP_SECONDS_PER_SUBSET * subsets + pass).unwrap_or(Duration::MAX)
 }
 
 /// Seconds per cubed input of one design LP priced by ascent (past
@@ -245,7 +244,7 @@ fn sampled(
     let cg = &settings.column_generation;
     let step = newton_step(set.len());
     let half = cg
-        .estimation_deadline_from(began, set.len(), table_time(&start, notion, set))
+        .estimation_deadline_from(began, set.len(), after_loop(&start, notion, set))
         .map(|d| began + d.saturating_duration_since(began) / 2);
     if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
@@ -585,7 +584,7 @@ fn frank_wolfe(
     let reference = set.reference();
     let p = reference.view();
     let cg = &settings.column_generation;
-    let deadline = cg.estimation_deadline_from(began, set.len(), table_time(&start, notion, set));
+    let deadline = cg.estimation_deadline_from(began, set.len(), after_loop(&start, notion, set));
     let no_time_for_lp = || {
         deadline
             .is_some_and(|d| d.saturating_duration_since(Instant::now()) < lp_setup(set, notion))
@@ -607,7 +606,7 @@ fn frank_wolfe(
     };
     let mut it = Iterate::at(atoms.mechanism()?);
     let stop = || cg.interrupt.or_past(deadline);
-    let mut step_took = std::time::Duration::ZERO;
+    let mut step_took = Duration::ZERO;
     // The last point an LP priced, with its bound.
     let mut certified: Option<Iterate> = None;
     loop {
@@ -703,6 +702,18 @@ fn warm_lp(sub: &mut Settings, seeds: Vec<Mechanism>, it: &Iterate, last: bool) 
         false => 0.1,
     };
     cg.gap_tolerance = cg.gap_tolerance.max(0.1 * step_gap).min(1e-2);
+}
+
+/// What a design for estimation from `start` takes after its loop beyond the
+/// share [`ColumnGenerationSettings::loop_time`] leaves for an N x N mechanism:
+/// finishing the outputs past N ([`FINISH_SECONDS_PER_ENTRY`] per entry; an
+/// estimation design has up to 8 N) and the estimation table ([`table_time`]).
+///
+/// [`ColumnGenerationSettings::loop_time`]: crate::settings::ColumnGenerationSettings::loop_time
+fn after_loop(start: &Mechanism, notion: &Notion, set: &UncertaintySet) -> Duration {
+    let extra = start.inputs() * start.outputs().saturating_sub(start.inputs());
+    Duration::from_secs_f64(FINISH_SECONDS_PER_ENTRY * extra as f64)
+        + table_time(start, notion, set)
 }
 
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
