@@ -35,12 +35,6 @@ const GROWTH: f64 = 20.0;
 /// barrier problem is then solved to about this, in its own units.
 const DECREMENT: f64 = 1e-10;
 
-/// A pass before the last ends once half the squared decrement is below
-/// this: the next pass starts near enough the central path for Newton's
-/// quadratic convergence, and no step is spent centring finely at a t the
-/// next pass leaves (Boyd and Vandenberghe §11.3.3).
-const CENTRED: f64 = 1e-2;
-
 /// Elements whose weight is below this fraction of the largest leave the
 /// restricted problem before the next LP's columns enter (they return if an
 /// LP prices them again).
@@ -309,11 +303,6 @@ impl Pool {
         };
         let mut a = b.pool.weights.clone();
         'passes: loop {
-            let enough = if n / b.t <= target {
-                DECREMENT
-            } else {
-                CENTRED
-            };
             for _ in 0..NEWTON_STEPS {
                 if stop() {
                     break 'passes;
@@ -321,7 +310,7 @@ impl Pool {
                 match b.newton(&a, stop) {
                     Some((next, decrement)) => {
                         a = next;
-                        if 0.5 * decrement <= enough {
+                        if 0.5 * decrement <= DECREMENT {
                             break;
                         }
                     }
@@ -411,18 +400,10 @@ impl Barrier<'_> {
                 step = step.min(-0.99 * w / dw);
             }
         }
-        // The exact penalty `value + M |r|_1` with M = 2 |nu|_inf decreases along
-        // d even where the row sums are still far from 1 and the barrier's own
-        // slope is positive (the residual shrinks as `(1 - step) r`: Nocedal and
-        // Wright §15.4); with the sums met it is the barrier's Armijo test.
-        let penalty = 2.0 * nu.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let off = penalty * r.iter().map(|x| x.abs()).sum::<f64>();
-        let merit_slope = (slope - off).min(0.0);
-        let here = self.value(a) + off;
+        let here = self.value(a);
         while step > 1e-12 && !stop() {
             let next: Vec<f64> = a.iter().zip(&d).map(|(w, dw)| w + step * dw).collect();
-            let merit = self.value(&next) + (1.0 - step) * off;
-            if merit <= here + 0.25 * step * merit_slope {
+            if self.value(&next) <= here + 0.25 * step * slope.min(0.0) {
                 return Some((next, decrement.max(0.0)));
             }
             step *= 0.5;
