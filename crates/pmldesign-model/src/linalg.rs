@@ -76,10 +76,7 @@ pub fn least_squares_columns(a: &Array2<f64>, b: &Array2<f64>) -> Option<Array2<
     if m < n || b.nrows() != m {
         return None;
     }
-    let qr = faer::Mat::<f64>::from_fn(m, n, |i, j| a[[i, j]]).qr();
-    if rank_deficient(a, qr.R()) {
-        return None;
-    }
+    let qr = full_rank_qr(a)?;
     let mut y = faer::Mat::<f64>::from_fn(m, b.ncols(), |i, j| b[[i, j]]);
     qr.solve_lstsq_in_place(&mut y);
     Some(Array2::from_shape_fn((n, b.ncols()), |(i, j)| y[(i, j)]))
@@ -94,10 +91,7 @@ pub fn left_inverse(a: &Array2<f64>) -> Option<Array2<f64>> {
     if m < n {
         return None;
     }
-    let qr = faer::Mat::<f64>::from_fn(m, n, |i, j| a[[i, j]]).qr();
-    if rank_deficient(a, qr.R()) {
-        return None;
-    }
+    let qr = full_rank_qr(a)?;
     let mut x = qr.compute_thin_Q().transpose().to_owned();
     faer::linalg::triangular_solve::solve_upper_triangular_in_place(
         qr.thin_R(),
@@ -105,6 +99,13 @@ pub fn left_inverse(a: &Array2<f64>) -> Option<Array2<f64>> {
         faer::Par::Seq,
     );
     Some(Array2::from_shape_fn((n, m), |(i, j)| x[(i, j)]))
+}
+
+/// faer's blocked Householder QR of `a` (one thread, a fixed order of
+/// operations), `None` where `a` is rank deficient ([`rank_deficient`]).
+fn full_rank_qr(a: &Array2<f64>) -> Option<faer::linalg::solvers::Qr<f64>> {
+    let qr = faer::Mat::<f64>::from_fn(a.nrows(), a.ncols(), |i, j| a[[i, j]]).qr();
+    (!rank_deficient(a, qr.R())).then_some(qr)
 }
 
 /// Whether the triangular factor `t` of `a` (QR's R, LU's U) has a diagonal

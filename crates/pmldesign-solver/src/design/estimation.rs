@@ -754,7 +754,8 @@ fn line_search(f: impl Fn(f64) -> f64, hi: f64) -> (f64, f64) {
 /// The columns of `w` that are multiples of one another added into one (J and
 /// every notion's levels unchanged: both are homogeneous in a column), zero
 /// columns dropped: the reduced mechanism of the envelope (\[V\] App. A), whose
-/// fingerprints keep the comparison near linear in the outputs.
+/// fingerprints rule out most pairs of outputs by two numbers instead of a
+/// column.
 pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
     let (merged, _) = pmldesign_model::envelope::reduce(&Mechanism::new(w)?)?;
     Ok(merged)
