@@ -129,6 +129,29 @@ def test_unknown_values_and_counts(spark, design):
     assert pmldesign.count(frame, "city", nulls="category") == {"a": 1, "b": 1, "z": 1, "<null>": 1}
 
 
+def test_summaries_are_applys_for_any_partitioning(spark, design):
+    cities = ["a", "b", None, "b", "z", "d", "q", "a"]
+    rows = [(i, f"u{i}", c) for i, c in enumerate(cities)]
+    for on_unknown, nulls in (("skip", "drop"), ("keep", "error")):
+        _, want = pmldesign.apply(design, cities, seed=KEY, column="city", on_unknown=on_unknown, nulls=nulls, summary=True)
+        want = dict(want.to_dict(), columns=[{"column": "city", "written_as": "city_private"}])
+        for cuts in ([0, 8], [0, 3, 5, 8]):
+            for key in (None, "user"):
+                released, told = pmldesign.spark.privatise(split(spark, rows, cuts), design, "city", seed=KEY, key=key,
+                                                           on_unknown=on_unknown, nulls=nulls, summary=True)
+                assert told.to_dict() == want, (on_unknown, cuts, key)
+                assert released.count() == told.rows - told.skipped
+    with pytest.raises(pmldesign.PmlError, match="'city' at row 4: 'z'"):
+        pmldesign.spark.privatise(split(spark, rows, [0, 3, 8]), design, "city", seed=KEY, nulls="drop", summary=True)
+    record = pmldesign.design_record({(f"a{a}", f"b{b}"): 10 + 7 * a + 3 * b for a in (1, 2, 3) for b in (1, 2)}, ["A", "B"], 1.0)
+    pairs = [(i, "", a, b) for i, (a, b) in enumerate([("a1", "b1"), ("a2", "b7"), ("a9", "b2"), ("a3", "b1")])]
+    frame = spark.sparkContext.parallelize(range(2), 2).flatMap(lambda k: pairs[2 * k:2 * k + 2])
+    sdf = spark.createDataFrame(frame, "id long, user string, A string, B string").drop("user")
+    pdf = sdf.toPandas()
+    _, want = pmldesign.apply(record, pdf, seed=KEY, on_unknown="keep", summary=True)
+    assert pmldesign.spark.privatise(sdf, record, seed=KEY, on_unknown="keep", summary=True)[1].to_dict() == want.to_dict()
+
+
 def test_a_record_design_draws_as_one_call(spark):
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(11)

@@ -16,6 +16,7 @@ from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequenc
 from ._native import InvalidInputError
 from ._public import PublicDesign
 from ._records import ApplySummary
+from ._tally import Tally, summarised
 
 if TYPE_CHECKING:  # the engines are optional: only their types are named here
     import pandas
@@ -489,25 +490,27 @@ def check_summary(summary: Any) -> bool:
 def _with_summary(
     released: Any, summary: Any, rows: Tuple[str, np.ndarray, np.ndarray], coded: List[Tuple[np.ndarray, Any]], written: List[Tuple[str, str]],
 ) -> Any:
-    """``released``, or with ``summary`` the tuple of it and its summary
-    (``coded``: each column's codes and values, for :func:`first_unknown`)."""
+    """``released``, or with ``summary`` the tuple of it and its summary: ``rows``
+    is ``(on_unknown, unknown, dropped)``, the rows with a value outside the labels
+    and those written missing for a null (``coded``: each column's codes and
+    values, for :func:`first_unknown`)."""
     if not check_summary(summary):
         return released
-    return released, summarised(len(rows[1]), rows, first_unknown(rows[1], coded), written, False)
-
-
-def summarised(
-    count: int, rows: Tuple[str, np.ndarray, np.ndarray], first: Optional[Tuple[int, str]], written: List[Tuple[str, str]], raw_kept: bool,
-) -> ApplySummary:
-    """The :class:`ApplySummary` of a release of ``count`` rows: ``rows`` is
-    ``(on_unknown, unknown, dropped)``, the rows with a value outside the labels
-    and those written missing for a null; the layout is the library's
-    (``pml apply --summary``)."""
     how, unknown, dropped = rows
-    outside, nulls = int(unknown.sum()), int(dropped.sum())
-    skipped, kept = (outside, 0) if how == "skip" else (0, outside)
-    counts = (count, count - skipped - kept - nulls, skipped, kept, nulls)
-    return ApplySummary(_native.apply_summary(counts, first, written, raw_kept))
+    return released, summarised(Tally.of(unknown, dropped, first_unknown(unknown, coded)), how, written, False)
+
+
+def column_tally(design: Design, values: Any, column: str, how: Tuple[OnUnknown, Nulls], field: Callable[[int], str]) -> Tally:
+    """The summary's counts over a part of ``column`` (nothing drawn); under
+    ``on_unknown="error"`` its first value outside the labels is refused, row i
+    of the part named by ``field(i)``."""
+    labels = design.labels
+    codes, describe = input_codes(values, labels, (False, None, design), column)
+    codes, dropped = null_codes(codes, how[1], labels)
+    unknown = (codes < 0) & ~dropped
+    if how[0] == "error" and unknown.any():
+        refuse(np.where(dropped, 0, codes), describe, field, labels)
+    return Tally.of(unknown, dropped, first_unknown(unknown, [(codes, values)]))
 
 
 def first_unknown(unknown: np.ndarray, coded: Sequence[Tuple[np.ndarray, Any]]) -> Optional[Tuple[int, str]]:

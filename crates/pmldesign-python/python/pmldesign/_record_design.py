@@ -19,12 +19,13 @@ from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequ
 import numpy as np
 
 from . import _bins, _native, _report
-from ._apply import check_on_unknown, draw, first_unknown, key_places, refuse, shared_secret, summarised
+from ._apply import check_on_unknown, draw, first_unknown, key_places, refuse, shared_secret
 from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
 from ._native import InvalidInputError
 from ._records import _CERTIFIED, Checked, Record
+from ._tally import Tally, summarised
 from .bounds import _whole
 
 MODES = ("auto", "joint", "compose", "ldp")
@@ -394,7 +395,7 @@ def apply_record(
     if not summary:
         return out
     written = [(c, c if replace else f"{c}_private") for c in design.columns]
-    return out, summarised(len(places), (how, coded.missing, coded.dropped), coded.first, written, keep_raw)
+    return out, summarised(Tally.of(coded.missing, coded.dropped, coded.first), how, written, keep_raw)
 
 
 def released(done: Any, raw: Sequence[str], *, replace: bool = False, keep_raw: bool = False) -> Any:
@@ -436,19 +437,47 @@ def record_codes(
     bins: Optional[Dict[str, List[float]]] = None,
 ) -> "RecordCodes":
     """Each column's private values as codes into :func:`private_names` (-1 where
-    missing), row k drawn at ``places[k]``, the rows with an unknown value, the
-    rows written missing for a null, and the first unknown value.
-    ``how`` is ``(on_unknown, nulls)``: under ``category`` a null is its column's
-    ``<null>``, under ``drop`` its row is written missing (and kept, whatever
-    ``on_unknown`` says). A column of ``bins`` (by default the edges the design
-    recorded) is cut into its bins first."""
+    missing), row k drawn at ``places[k]``, with the rows :func:`record_classes`
+    finds unknown and dropped, and the first unknown value."""
+    classes = record_classes(design, values, places, how, bins)
+    coded, missing, labels = classes.coded, classes.missing, design.labels
+    if design.mode == "joint":
+        cell = np.zeros(len(places), dtype=np.int64)
+        for codes, l in zip(coded, labels):
+            cell = cell * len(l) + np.maximum(codes, 0)
+        cell[missing] = -1
+        out = draw(design.designs[0].mechanism, cell, "|".join(design.columns), secret, places=places)
+        tables = [np.array([l.index(t[j]) for t in design.decoded] + [-1], dtype=np.int64) for j, l in enumerate(labels)]
+        outs = [table[out] for table in tables]
+    else:
+        outs = []
+        for d, c, codes in zip(design.designs, design.columns, coded):
+            outs.append(draw(d.mechanism, np.where(missing, -1, codes), c, secret, places=places))
+    for o in outs:
+        o[missing] = -1
+    # Dropped rows are written, not skipped: only unknown values follow on_unknown.
+    return RecordCodes(outs, missing & ~classes.dropped, classes.dropped, classes.tally.first)
+
+
+def record_classes(
+    design: RecordDesign,
+    values: Dict[str, Any],
+    places: np.ndarray,
+    how: Tuple[str, Nulls],
+    bins: Optional[Dict[str, List[float]]] = None,
+) -> "RecordClasses":
+    """Each column's input codes (negative outside its labels), the rows written
+    missing for a null, the rows missing a private value, and their tally (nothing
+    drawn). ``how`` is ``(on_unknown, nulls)``: under ``category`` a null is its
+    column's ``<null>``, under ``drop`` its row is written missing (and kept,
+    whatever ``on_unknown`` says), under ``error`` an unknown value is refused,
+    row k named by ``places[k]``. A column of ``bins`` (by default the edges the
+    design recorded) is cut into its bins first."""
     on_unknown, nulls = how
-    columns = design.columns
-    labels = design.labels
     edges = recorded_bins(design) if bins is None else bins
     coded, described = [], []
     dropped = np.zeros(len(places), dtype=bool)
-    for c, l in zip(columns, labels):
+    for c, l in zip(design.columns, design.labels):
         # A bin's index is its label's: a binned column's labels are its bins, then <null>.
         codes, describe = _bins.codes(values[c], edges[c]) if c in edges else codes_of(values[c], l)
         if nulls == "category" and NULL_LABEL in l:
@@ -457,30 +486,25 @@ def record_codes(
             dropped |= codes == NULL
         coded.append(codes)
         described.append(describe)
-    for c, l, codes, describe in zip(columns, labels, coded, described):
+    for c, l, codes, describe in zip(design.columns, design.labels, coded, described):
         if on_unknown == "error" and ((codes < 0) & ~dropped).any():
             at = lambda i: f"column {c!r} at row {int(places[i])}"  # noqa: E731
             refuse(np.where(dropped, 0, codes), describe, at, l)
     missing = dropped.copy()
     for codes in coded:
         missing |= codes < 0
-    if design.mode == "joint":
-        cell = np.zeros(len(places), dtype=np.int64)
-        for codes, l in zip(coded, labels):
-            cell = cell * len(l) + np.maximum(codes, 0)
-        cell[missing] = -1
-        out = draw(design.designs[0].mechanism, cell, "|".join(columns), secret, places=places)
-        tables = [np.array([l.index(t[j]) for t in design.decoded] + [-1], dtype=np.int64) for j, l in enumerate(labels)]
-        outs = [table[out] for table in tables]
-    else:
-        outs = []
-        for d, c, codes in zip(design.designs, columns, coded):
-            outs.append(draw(d.mechanism, np.where(missing, -1, codes), c, secret, places=places))
-    for o in outs:
-        o[missing] = -1
-    # Dropped rows are written, not skipped: only unknown values follow on_unknown.
     unknown = missing & ~dropped
-    return RecordCodes(outs, unknown, dropped, first_unknown(unknown, list(zip(coded, [values[c] for c in columns]))))
+    first = first_unknown(unknown, list(zip(coded, [values[c] for c in design.columns])))
+    return RecordClasses(coded, dropped, missing, Tally.of(unknown, dropped, first))
+
+
+class RecordClasses(NamedTuple):
+    """What :func:`record_classes` gives."""
+
+    coded: List[np.ndarray]
+    dropped: np.ndarray
+    missing: np.ndarray
+    tally: Tally
 
 
 class RecordCodes(NamedTuple):

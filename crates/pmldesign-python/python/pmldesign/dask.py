@@ -18,10 +18,11 @@ import numpy as np
 from ._design import Design
 from ._native import InvalidInputError
 from ._apply import (
-    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, engine_labels, input_codes, key_places,
-    null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, check_summary, column_tally, engine_labels,
+    key_places, raw_columns, refuse_repeated_key, shared_secret,
 )
 from ._codes import Nulls
+from ._tally import Tally, added, summarised
 
 if TYPE_CHECKING:
     from ._record_design import RecordDesign
@@ -35,6 +36,55 @@ def _first_row(part: Any, offsets: Any, partition_info: Any, fix: str) -> int:
     if len(part) != counted:
         raise InvalidInputError(f"invalid frame: partition {k} holds {len(part)} rows but was counted with {counted}; {fix}")
     return int(offsets[k])
+
+
+def _field(part: Any, column: str, offsets: Any, by: Optional[str], partition_info: Any) -> Callable[[int], str]:
+    """How an error names row i of a partition: by its global position, or by
+    its key (``by``)."""
+    if by is not None:
+        keys = part[by].tolist()
+        return lambda i: f"column {column!r} at key {keys[i]!r}"
+    start = 0 if offsets is None or partition_info is None else int(offsets[partition_info["number"]])
+    return lambda i: f"column {column!r} at row {start + i}"
+
+
+def _tally_frame(tally: Tally) -> Any:
+    """A partition's tally as a one-row pandas frame (:data:`_TALLY`)."""
+    import pandas as pd
+
+    row, value = tally.first if tally.first is not None else (-1, "")
+    return pd.DataFrame({"rows": [tally.rows], "unknown": [tally.unknown], "dropped": [tally.dropped], "row": [row], "value": [value]})
+
+
+def _summed(frame: Any, tally: Callable[..., Any], *args: Any) -> Tally:
+    """The tallies of ``frame``'s partitions (``tally(part, *args,
+    partition_info=...)``), computed in one pass and added in partition order."""
+    import pandas as pd
+
+    meta = _tally_frame(Tally(0, 0, 0, None)).iloc[:0]
+    found = frame.map_partitions(lambda part, *a, partition_info=None: _tally_frame(tally(part, *a, partition_info=partition_info)),
+                                 *args, meta=meta, align_dataframes=False).compute()
+    rows = found.itertuples(index=False) if isinstance(found, pd.DataFrame) else []
+    return added(Tally(int(r.rows), int(r.unknown), int(r.dropped), None if r.row < 0 else (int(r.row), str(r.value))) for r in rows)
+
+
+def _column_tally(part: Any, text: str, column: str, how: Tuple[OnUnknown, Nulls], offsets: Any, by: Optional[str], partition_info: Any = None) -> Tally:
+    """A partition's tally of ``column`` (nothing drawn)."""
+    design = Design.from_json(text)
+    return column_tally(design, part[column], column, how, _field(part, column, offsets, by, partition_info))
+
+
+def _record_tally(part: Any, text: str, how: str, offsets: Any, key: Optional[str], partition_info: Any = None) -> Tally:
+    """A partition's tally of a record design's columns (nothing drawn)."""
+    from ._record_design import RecordDesign, record_classes, recorded_nulls
+
+    design = RecordDesign.from_json(text)
+    if key is None:
+        first = 0 if offsets is None or partition_info is None else int(offsets[partition_info["number"]])
+        places = np.arange(len(part), dtype=np.uint64) + np.uint64(first)
+    else:
+        places = np.asarray(key_places(part[key], len(part)), dtype=np.uint64)
+    return record_classes(design, {c: part[c] for c in design.columns}, places, (how, recorded_nulls(design))).tally
 
 
 def _partition(
@@ -54,15 +104,8 @@ def _partition(
     out = part.copy()
     on_unknown, nulls = how
     keep: OnUnknown = "keep" if on_unknown == "skip" else on_unknown
-    start = 0 if by is not None or partition_info is None else int(offsets[partition_info["number"]])
     if on_unknown == "error":  # named by the row's global position (or its key)
-        codes, describe = input_codes(part[column], design.labels, (False, None, design), column)
-        codes, dropped = null_codes(codes, nulls, design.labels)
-        codes = np.where(dropped, 0, codes)
-        if (codes < 0).any():
-            keys = None if by is None else part[by].tolist()
-            at: Callable[[int], str] = (lambda i: f"row {start + i}") if keys is None else (lambda i: f"key {keys[i]!r}")
-            refuse(codes, describe, lambda i: f"column {column!r} at {at(i)}", design.labels)
+        column_tally(design, part[column], column, how, _field(part, column, offsets, by, partition_info))
     if by is not None:
         out[name] = apply(design, part[column], seed=secret, column=column, key=part[by], on_unknown=keep, nulls=nulls, output_labels=outputs)
     else:
@@ -161,6 +204,7 @@ def privatise(
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
     keep_raw: bool = False,
+    summary: bool = False,
 ) -> Any:
     """A Dask DataFrame with a privatised column in place of the raw one.
 
@@ -197,23 +241,35 @@ def privatise(
     keep_raw : bool, default False
         Keep the raw column(s) beside the private one(s); a warning says the
         result must not be released.
+    summary : bool, default False
+        Return the frame and an :class:`pmldesign.ApplySummary` of the release
+        (as ``pml apply --summary``), counted here in one pass over the raw
+        column(s) (nothing is drawn): a value ``on_unknown="error"`` refuses
+        raises now, not when the frame is computed.
 
     Returns
     -------
     dask.dataframe.DataFrame
         ``frame``'s other columns and the column ``name``, categorical over the
         design's outputs (or ``output_labels``); the raw column only with
-        ``keep_raw``.
+        ``keep_raw``. With ``summary``, a tuple of it and its summary.
     """
     import pandas as pd
 
+    wanted = check_summary(summary)
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
-        check_record_frame(cast("RecordDesign", design), list(frame.columns), column, name, key=key)
+        record = cast("RecordDesign", design)
+        check_record_frame(record, list(frame.columns), column, name, key=key)
         _, mapping = engine_labels(design, output_labels)
-        kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
-        return _privatise_record(frame, design, shared_secret(seed), check_on_unknown(on_unknown), key, mapping, kept_raw)
+        kept_raw = check_keep_raw(keep_raw, record.columns)
+        how_record = check_on_unknown(on_unknown)
+        released = _privatise_record(frame, design, shared_secret(seed), how_record, key, mapping, kept_raw)
+        if not wanted:
+            return released
+        tally = _summed(frame, _record_tally, record.to_json(), how_record, None if key is not None else _offsets(frame), key)
+        return released, summarised(tally, how_record, [(c, f"{c}_private") for c in record.columns], kept_raw)
     if column is None or column not in frame.columns:
         raise InvalidInputError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")
     how = (check_on_unknown(on_unknown), check_nulls(nulls, design))
@@ -228,6 +284,10 @@ def privatise(
     offsets = None if key is not None else _offsets(frame)
     meta = frame._meta.copy()
     meta[name] = pd.Categorical([], categories=outputs or design.outputs)
-    return frame.map_partitions(
+    released = frame.map_partitions(
         _partition, design.to_json(), column, name, secret, offsets, key, how, outputs, raw, meta=meta.drop(columns=raw), align_dataframes=False
     )
+    if not wanted:
+        return released
+    tally = _summed(frame, _column_tally, design.to_json(), column, how, offsets, key)
+    return released, summarised(tally, how[0], [(column, name)], bool(keep_raw))

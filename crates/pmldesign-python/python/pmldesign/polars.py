@@ -10,17 +10,19 @@ so the column is the same for any batching, ``collect(engine="streaming")`` incl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
+from typing import TYPE_CHECKING, Any, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast, overload
 
 import numpy as np
 
 from ._apply import (
-    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, draw, engine_labels, field_of, input_codes,
-    key_places, mechanism_of, null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, check_summary, column_tally, draw, engine_labels,
+    field_of, input_codes, key_places, mechanism_of, null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
 )
 from ._design import Design
 from ._codes import Nulls
 from ._native import InvalidInputError
+from ._records import ApplySummary
+from ._tally import summarised
 
 if TYPE_CHECKING:
     from ._record_design import RecordDesign
@@ -118,6 +120,20 @@ def _privatise_record(
     return released(plan, design.columns, keep_raw=keep_raw)
 
 
+def _record_summary(data: Any, design: "RecordDesign", how: str, offset: int, keep_raw: bool) -> ApplySummary:
+    """The summary of a record design's release over ``data``, counted from its raw
+    columns (a LazyFrame's read once; nothing drawn)."""
+    import polars as pl
+
+    from ._record_design import record_classes, recorded_nulls
+
+    values = data.select(design.columns)
+    values = values.collect() if isinstance(values, pl.LazyFrame) else values
+    places = np.arange(values.height, dtype=np.uint64) + np.uint64(offset)
+    classes = record_classes(design, {c: values.get_column(c) for c in design.columns}, places, (how, recorded_nulls(design)))
+    return summarised(classes.tally, how, [(c, f"{c}_private") for c in design.columns], keep_raw)
+
+
 def _refuse_repeated_keys(frame: Any, key: str) -> None:
     """A pass over a LazyFrame's ``key`` column before any draw: every row's key
     must draw from its own place of the stream (:func:`key_places`)."""
@@ -134,6 +150,50 @@ def _refuse_repeated_keys(frame: Any, key: str) -> None:
         refuse_repeated_key(two[0], two[1], "on more than one row")
 
 
+def _privatise_column(
+    data: Any, design: Design, names: Tuple[str, str, Optional[str]], secret: str, offset: int, how: Tuple[OnUnknown, Nulls],
+    outputs: Optional[List[str]], raw: Sequence[str],
+) -> Any:
+    """A design's column privatised: ``names`` are the column, its private
+    column's name and the key column (or None)."""
+    import polars as pl
+
+    column, name, key = names
+    kept = pl.col(name).is_not_null()
+    if how[1] == "drop":  # a dropped null is written missing, not skipped
+        kept = kept | pl.col(column).is_null()
+    if isinstance(data, pl.DataFrame):  # not lazy
+        # Eager: one call over the whole column, so an error names its first bad row.
+        by = None if key is None else data.get_column(key)
+        keep: OnUnknown = "keep" if how[0] == "skip" else how[0]
+        out = apply(
+            design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=how[1], output_labels=outputs
+        )
+        done = data.with_columns(out.alias(name))
+        return (done.filter(kept) if how[0] == "skip" else done).drop(raw)
+    if key is not None:
+        _refuse_repeated_keys(data, key)
+    plan = data if key is not None else data.with_row_index(_INDEX, offset=offset)
+    run = _batch(design, column, key, secret, how, outputs)
+    private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(outputs or design.outputs), is_elementwise=True)
+    plan = plan.with_columns(private.alias(name))
+    if how[0] == "skip":
+        plan = plan.filter(kept)
+    return (plan if key is not None else plan.drop(_INDEX)).drop(raw)
+
+
+@overload
+def privatise(
+    frame: Frame, design: Union[Design, "RecordDesign"], column: Optional[str] = ..., *, seed: Any = ..., name: Optional[str] = ...,
+    offset: int = ..., key: Optional[str] = ..., on_unknown: OnUnknown = ..., nulls: Optional[Nulls] = ...,
+    output_labels: OutputLabels = ..., keep_raw: bool = ..., summary: Literal[False] = ...,
+) -> Frame: ...
+@overload
+def privatise(
+    frame: Frame, design: Union[Design, "RecordDesign"], column: Optional[str] = ..., *, seed: Any = ..., name: Optional[str] = ...,
+    offset: int = ..., key: Optional[str] = ..., on_unknown: OnUnknown = ..., nulls: Optional[Nulls] = ...,
+    output_labels: OutputLabels = ..., keep_raw: bool = ..., summary: Literal[True],
+) -> Tuple[Frame, ApplySummary]: ...
 def privatise(
     frame: Frame,
     design: Union[Design, "RecordDesign"],
@@ -147,7 +207,8 @@ def privatise(
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
     keep_raw: bool = False,
-) -> Frame:
+    summary: bool = False,
+) -> Union[Frame, Tuple[Frame, ApplySummary]]:
     """A polars frame with a privatised column in place of the raw one.
 
     Draws as one :func:`pmldesign.apply` over the whole column would. A LazyFrame
@@ -186,13 +247,18 @@ def privatise(
     keep_raw : bool, default False
         Keep the raw column(s) beside the private one(s); a warning says the
         result must not be released.
+    summary : bool, default False
+        Return the frame and an :class:`pmldesign.ApplySummary` of the release
+        (as ``pml apply --summary``). A LazyFrame's raw column(s) are read once
+        here to count (nothing is drawn): a value ``on_unknown="error"`` refuses
+        raises now, not when the frame is collected.
 
     Returns
     -------
     polars.DataFrame or polars.LazyFrame
         ``frame``'s other columns and the column ``name``, an Enum over the
         design's outputs (or ``output_labels``); the raw column only with
-        ``keep_raw``.
+        ``keep_raw``. With ``summary``, a tuple of it and its summary.
     """
     import polars as pl
 
@@ -203,6 +269,7 @@ def privatise(
     else:
         raise InvalidInputError(f"invalid frame = {type(frame).__name__}: pass a polars DataFrame or LazyFrame")
     # Below, ``data`` is ``frame`` as polars types it; the result is of frame's type.
+    wanted = check_summary(summary)
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
@@ -212,7 +279,8 @@ def privatise(
         kept_raw = check_keep_raw(keep_raw, cast("RecordDesign", design).columns)
         secret = shared_secret(seed)
         _, mapping = engine_labels(design, output_labels)
-        return cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key, mapping, kept_raw))
+        released = cast(Frame, _privatise_record(data, design, secret, offset, how, lazy, key, mapping, kept_raw))
+        return (released, _record_summary(data, cast("RecordDesign", design), how, offset, kept_raw)) if wanted else released
     design = cast(Design, design)
     outputs, _ = engine_labels(design, output_labels)
     if column is None:
@@ -224,28 +292,14 @@ def privatise(
     how = check_on_unknown(on_unknown)
     nulls = check_nulls(nulls, design)
     secret = shared_secret(seed)
-    kept = pl.col(name or f"{column}_private").is_not_null()
-    if nulls == "drop":  # a dropped null is written missing, not skipped
-        kept = kept | pl.col(column).is_null()
     if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
         raise InvalidInputError(f"invalid offset = {offset!r}: the position of the frame's first row, a whole number >= 0")
     name = name or f"{column}_private"
     raw = raw_columns(column, name, keep_raw)
-    if isinstance(data, pl.DataFrame):  # not lazy
-        # Eager: one call over the whole column, so an error names its first bad row.
-        by = None if key is None else data.get_column(key)
-        keep: OnUnknown = "keep" if how == "skip" else how
-        out = apply(
-            design, data.get_column(column), seed=secret, offset=offset, column=column, key=by, on_unknown=keep, nulls=nulls, output_labels=outputs
-        )
-        done = data.with_columns(out.alias(name))
-        return cast(Frame, (done.filter(kept) if how == "skip" else done).drop(raw))
-    if key is not None:
-        _refuse_repeated_keys(data, key)
-    plan = data if key is not None else data.with_row_index(_INDEX, offset=offset)
-    run = _batch(design, column, key, secret, (how, nulls), outputs)
-    private = pl.struct([column, key or _INDEX]).map_batches(run, return_dtype=pl.Enum(outputs or design.outputs), is_elementwise=True)
-    plan = plan.with_columns(private.alias(name))
-    if how == "skip":
-        plan = plan.filter(kept)
-    return cast(Frame, (plan if key is not None else plan.drop(_INDEX)).drop(raw))
+    done = cast(Frame, _privatise_column(data, design, (column, name, key), secret, offset, (how, nulls), outputs, raw))
+    if not wanted:
+        return done
+    values = data.select(column)
+    read = values.collect() if isinstance(values, pl.LazyFrame) else values
+    tally = column_tally(design, read.get_column(column), column, (how, nulls), field_of(column))
+    return done, summarised(tally, how, [(column, name)], bool(keep_raw))

@@ -20,15 +20,16 @@ design travels to the workers as its JSON and is re-verified there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
 from ._apply import (
-    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, engine_labels, key_places, raw_columns,
-    refuse_repeated_key, shared_secret,
+    OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, check_summary, column_tally, engine_labels,
+    key_places, raw_columns, refuse_repeated_key, shared_secret,
 )
 from ._codes import Nulls
+from ._tally import Tally, added, summarised
 from ._design import Design
 from ._native import InvalidInputError
 
@@ -192,6 +193,85 @@ def _record_privatiser(
     return run
 
 
+def _summed(frame: Any, columns: List[str], part_tally: Callable[[Any, Any, int], Tally], text: str, record: bool) -> Tally:
+    """The tallies of ``frame``'s partitions, counted in one pass over
+    ``columns`` (nothing drawn) and added in partition order (the order of the
+    positions): ``part_tally(design, batch, at)`` counts a batch whose first row
+    is at ``at`` within its partition's span. A value it refuses is raised here,
+    the first in partition order, as the error it is (not Spark's wrapper)."""
+
+    def count(batches: Iterator[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark import TaskContext
+
+        from ._record_design import RecordDesign
+
+        design = RecordDesign.from_json(text) if record else Design.from_json(text)  # re-verified on the worker
+        context = TaskContext.get()
+        assert context is not None  # set in every Spark task
+        parts, at, error = [], 0, ""
+        for batch in batches:
+            try:
+                parts.append(part_tally(design, batch, at))
+            except InvalidInputError as refused:  # raised on the driver, in partition order
+                error = str(refused)
+                break
+            at += batch.num_rows
+        t = added(parts)
+        row, value = t.first if t.first is not None else (-1, "")
+        names = ["part", "rows", "unknown", "dropped", "row", "value", "error"]
+        found = [[context.partitionId()], [t.rows], [t.unknown], [t.dropped], [row], [value], [error]]
+        types = [pa.int32(), pa.int64(), pa.int64(), pa.int64(), pa.int64(), pa.string(), pa.string()]
+        yield pa.RecordBatch.from_arrays([pa.array(v, k) for v, k in zip(found, types)], names=names)
+
+    schema = "part int, rows long, unknown long, dropped long, row long, value string, error string"
+    found = sorted(frame.select(*columns).mapInArrow(count, schema).collect(), key=lambda r: r["part"])
+    for r in found:
+        if r["error"]:
+            raise InvalidInputError(r["error"])
+    return added(Tally(r["rows"], r["unknown"], r["dropped"], None if r["row"] < 0 else (r["row"], r["value"])) for r in found)
+
+
+def _column_tallier(column: str, how: Tuple[OnUnknown, Nulls], spans: Optional[List[Tuple[int, int]]], by: Optional[str]) -> Any:
+    """How a batch of ``column`` is counted (:func:`_summed`); an error names a
+    row by its position, or by its key (``by``)."""
+
+    def tally(design: Any, batch: Any, at: int) -> Tally:
+        from pyspark import TaskContext
+
+        values = batch.column(batch.schema.get_field_index(column))
+        if by is not None:
+            keys = batch.column(batch.schema.get_field_index(by)).to_pylist()
+            return column_tally(design, values, column, how, lambda i: f"column {column!r} at key {keys[i]!r}")
+        context = TaskContext.get()
+        part = 0 if context is None else context.partitionId()
+        start = at + (spans[part][0] if spans is not None and part < len(spans) else 0)
+        return column_tally(design, values, column, how, lambda i: f"column {column!r} at row {start + i}")
+
+    return tally
+
+
+def _record_tallier(how: str, spans: List[Tuple[int, int]], key: Optional[str]) -> Any:
+    """How a batch of a record design's columns is counted (:func:`_summed`)."""
+
+    def tally(design: Any, batch: Any, at: int) -> Tally:
+        from pyspark import TaskContext
+
+        from ._record_design import record_classes, recorded_nulls
+
+        values = {c: batch.column(batch.schema.get_field_index(c)) for c in design.columns}
+        if key is None:
+            context = TaskContext.get()
+            part = 0 if context is None else context.partitionId()
+            start = at + (spans[part][0] if part < len(spans) else 0)
+            places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(start)
+        else:
+            places = np.asarray(key_places(batch.column(batch.schema.get_field_index(key)), batch.num_rows), dtype=np.uint64)
+        return record_classes(design, values, places, (how, recorded_nulls(design))).tally
+
+    return tally
+
+
 def privatise(
     frame: Any,
     design: Union[Design, "RecordDesign"],
@@ -204,6 +284,7 @@ def privatise(
     nulls: Optional[Nulls] = None,
     output_labels: OutputLabels = None,
     keep_raw: bool = False,
+    summary: bool = False,
 ) -> Any:
     """A Spark DataFrame with a privatised column in place of the raw one.
 
@@ -240,15 +321,22 @@ def privatise(
     keep_raw : bool, default False
         Keep the raw column(s) beside the private one(s); a warning says the
         result must not be released.
+    summary : bool, default False
+        Return the frame and an :class:`pmldesign.ApplySummary` of the release
+        (as ``pml apply --summary``), counted here in one pass over the raw
+        column(s) (nothing is drawn): a value ``on_unknown="error"`` refuses
+        raises now, not when the frame is collected.
 
     Returns
     -------
     pyspark.sql.DataFrame
         ``frame``'s other columns and the string column ``name``
-        (``mapInArrow``); the raw column only with ``keep_raw``.
+        (``mapInArrow``); the raw column only with ``keep_raw``. With
+        ``summary``, a tuple of it and its summary.
     """
     from pyspark.sql.types import StringType, StructField, StructType
 
+    wanted = check_summary(summary)
     if type(design).__name__ == "RecordDesign":
         from ._record_design import check_record_frame
 
@@ -264,7 +352,12 @@ def privatise(
         fields = [StructField(f"{c}_private", StringType(), nullable=True) for c in design.columns]
         run = _record_privatiser(design.to_json(), secret, record_spans, how, key, mapping, kept_raw)
         others = [f for f in frame.schema.fields if kept_raw or f.name not in design.columns]
-        return frame.mapInArrow(run, StructType([*others, *fields]))
+        released = frame.mapInArrow(run, StructType([*others, *fields]))
+        if not wanted:
+            return released
+        read = list(dict.fromkeys([*design.columns, *([key] if key is not None else [])]))
+        tally = _summed(frame, read, _record_tallier(how, record_spans, key), design.to_json(), True)
+        return released, summarised(tally, how, [(c, f"{c}_private") for c in design.columns], kept_raw)
     if column is None:
         raise InvalidInputError("invalid column = None: name the column to privatise (a record design names its own)")
     for field, value in (("column", column), ("key", key)):
@@ -283,4 +376,9 @@ def privatise(
     spans = None if key is not None else _spans(_partition_counts(frame, column))
     others = [f for f in frame.schema.fields if f.name not in raw]
     schema = StructType([*others, StructField(name, StringType(), nullable=how != "error" or nulls == "drop")])
-    return frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls), outputs, raw), schema)
+    released = frame.mapInArrow(_privatiser(design.to_json(), column, name, secret, spans, key, (how, nulls), outputs, raw), schema)
+    if not wanted:
+        return released
+    read = list(dict.fromkeys([column, *([key] if key is not None else [])]))
+    tally = _summed(frame, read, _column_tallier(column, (how, nulls), spans, key), design.to_json(), False)
+    return released, summarised(tally, how, [(column, name)], bool(keep_raw))

@@ -45,12 +45,10 @@ pub(crate) fn rows(d: &Design, prior: &[f64]) -> crate::Result<Vec<EstimationRow
 /// for at least 3 inputs.
 fn figures(level: &Level, prior: &[f64]) -> Vec<EstimationRow> {
     let k = prior.len();
-    if k < 3 {
+    let Some(sorted) = ascending(prior) else {
         return Vec::new();
-    }
+    };
     let p = ArrayView1::from(prior);
-    let mut sorted = prior.to_vec();
-    sorted.sort_by(f64::total_cmp);
     let mut rows = Vec::new();
     if let Some((size, a, _)) = subset_figure(&sorted, level) {
         rows.push(row(
@@ -85,15 +83,22 @@ fn subset_figure(sorted: &[f64], level: &Level) -> Option<(usize, f64, usize)> {
 /// to take: k-subset selection's ([`SUBSET_SECONDS_PER_WORK`]; OUE's closed
 /// form is immediate).
 pub(crate) fn figures_seconds(notion: &Notion, set: &UncertaintySet) -> f64 {
-    let Some(level) = Level::of(notion, set) else {
+    let (Some(level), Some(sorted)) =
+        (Level::of(notion, set), ascending(&set.reference().to_vec()))
+    else {
         return 0.0;
     };
-    let mut sorted = set.reference().to_vec();
-    if sorted.len() < 3 {
-        return 0.0;
-    }
-    sorted.sort_by(f64::total_cmp);
     subset_figure(&sorted, &level).map_or(0.0, |(_, _, work)| SUBSET_SECONDS_PER_WORK * work as f64)
+}
+
+/// The prior's masses in ascending order; `None` below three inputs, where the
+/// table shows no figure (its 1-subset is randomized response).
+fn ascending(prior: &[f64]) -> Option<Vec<f64>> {
+    (prior.len() >= 3).then(|| {
+        let mut sorted = prior.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        sorted
+    })
 }
 
 fn row(mechanism: String, k: usize, error: Option<f64>) -> EstimationRow {
