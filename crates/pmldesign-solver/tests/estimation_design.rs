@@ -203,6 +203,35 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
     );
 }
 
+/// Near level 0 J is ill-conditioned (about 1/eps^2): the rows still sum to 1,
+/// the certificate states only what a reader re-derives from the matrix as
+/// written, and an LP that fails its own check ends the steps instead of the
+/// design.
+#[test]
+fn designs_at_levels_near_zero_are_certified_and_read_back() {
+    let cases: [(&[f64], Notion); 5] = [
+        (&[0.9, 0.1], Notion::Pml { epsilon: 1e-3 }),
+        (&[0.9, 0.1], Notion::Pml { epsilon: 3e-3 }),
+        (&[0.5, 0.3, 0.2], Notion::Pml { epsilon: 3e-4 }),
+        (&[0.5, 0.3, 0.2], Notion::Ldp { epsilon: 1e-4 }),
+        (&[0.4, 0.3, 0.2, 0.1], Notion::Ldp { epsilon: 3e-4 }),
+    ];
+    for (p, notion) in cases {
+        let d = Problem::new(known(p))
+            .notion(notion.clone())
+            .estimation()
+            .solve()
+            .unwrap_or_else(|e| panic!("{p:?} {notion:?}: {e}"));
+        let rows = d.mechanism().matrix().sum_axis(ndarray::Axis(1));
+        assert!(rows.iter().all(|s| (s - 1.0).abs() <= 1e-12), "{rows}");
+        let text = serde_json::to_string(&d).unwrap();
+        let back: Design =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{p:?} {notion:?}: {e}"));
+        let error = -back.utility_value();
+        assert!(floor(&back) <= error * (1.0 + 1e-9), "{p:?} {notion:?}");
+    }
+}
+
 /// Under LDP at eps 1 with a skewed prior past enumeration (Zipf over 20
 /// labels) the certificate states the floor from priors of few levels: within
 /// 1 % of the design's error, where the relaxation proves less than a third

@@ -20,7 +20,7 @@ use crate::design::sampled_start::{
 };
 use crate::design::simplicial::Pool;
 use crate::design::utility::design_notion_with_progress;
-use crate::error::Result;
+use crate::error::{Result, SolverError};
 use crate::limits::SCORED_SQUARE_UP_TO;
 use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
@@ -32,8 +32,8 @@ use crate::objective::estimation_mixture::Family;
 use crate::reference::baseline::{Baselines, baselines};
 use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
 use crate::settings::{FINISH_SECONDS_PER_ENTRY, Settings};
-use crate::solution::certificate::{Certificate, DualCertificate};
-use crate::solution::design::{Design, DesignStatus, Run};
+use crate::solution::certificate::DualCertificate;
+use crate::solution::design::Design;
 use crate::solution::estimation::table_time;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
@@ -41,6 +41,12 @@ use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomiz
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::{Duration, Instant};
+
+mod certified;
+mod merge;
+
+use certified::{certified, condition};
+pub(crate) use merge::merge_proportional;
 
 /// Frank-Wolfe steps at most without a time limit: each solves one design
 /// LP. Under a time limit the limit bounds them (and the settings'
@@ -105,6 +111,8 @@ struct Iterate {
     converged: bool,
     /// How the last LP priced its rays (a reader re-prices its dual the same way).
     pricing: Route,
+    /// J's condition number at the point, estimated ([`condition`]).
+    condition: f64,
 }
 
 impl Iterate {
@@ -120,6 +128,7 @@ impl Iterate {
             converged: false,
             // The best baseline, until an LP prices the linearisation.
             pricing: Route::Baseline,
+            condition: f64::INFINITY,
         }
     }
 
@@ -174,33 +183,19 @@ pub(crate) fn design_for_estimation(
         began,
     );
     let it = frank_wolfe(set, notion, (start, least), settings, began, progress)?;
-    let norm = p.dot(&p);
     // Measured on the mechanism as written, as a reader measures it (the
     // start's value where no step moved it: the same function of the same matrix).
     let utility_value = match it.steps {
         0 => start_value,
         _ => estimation_value(&it.mechanism, p),
     };
-    let upper_bound = -(error_floor(norm - utility_value, it.bound, least) - norm);
-    let mut certificate =
-        Certificate::check_notion_feasible(&it.mechanism, set, notion, utility_value, upper_bound)?;
-    certificate.dual = it.dual;
-    certificate.floor_priors = floor_priors;
-    let status = DesignStatus::from_gap(certificate.gap, utility_value, it.converged);
-    let run = Run {
-        rays: None,
-        pricing: it.pricing,
-        iterations: it.steps,
-        rays_priced: it.rays_priced,
-    };
-    Ok(Design::assembled(
+    certified(
         set,
-        it.mechanism,
-        (ESTIMATION_UTILITY_NAME.into(), utility_value),
-        (status, certificate),
+        notion,
+        it,
+        (utility_value, least, floor_priors),
         baselines,
-        run,
-    ))
+    )
 }
 
 /// Rays sampled at the notion's two levels ([`sampled_start`]), weighted with
@@ -611,10 +606,12 @@ fn frank_wolfe(
     let mut certified: Option<Iterate> = None;
     loop {
         let step_began = Instant::now();
-        let Some(inv) = inverse_fisher(&atoms.fisher()) else {
+        let j = atoms.fisher();
+        let Some(inv) = inverse_fisher(&j) else {
             break;
         };
         it.f = inv.diag().sum();
+        it.condition = condition(&j, &inv);
         if cg.interrupt.or_past(deadline) || no_time_for_lp() {
             // The point stands with the bound proven at it (none after a move),
             // or the last point priced where its certified gap is the smaller.
@@ -631,7 +628,20 @@ fn frank_wolfe(
         if by_ascent {
             warm_lp(&mut sub, atoms.seeds(), &it, last);
         }
-        let s = design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {})?;
+        let s = match design_notion_with_progress(set, notion, &Linearised(c), &sub, &mut |_| {}) {
+            Ok(s) => s,
+            // The LP failed its own check (rounding past its tolerance where J is
+            // near singular, at levels near 0): it proves nothing, and the point
+            // stands with the best bound proven (a gap limit, not the clock's).
+            Err(SolverError::Certificate(_)) => {
+                let stands = best_certified(it, certified, least);
+                return Ok(Iterate {
+                    converged: true,
+                    ..stands
+                });
+            }
+            Err(e) => return Err(e),
+        };
         it.priced(&s);
         let floor = error_floor(it.f, it.bound, least);
         progress(Progress {
@@ -749,14 +759,4 @@ fn line_search(f: impl Fn(f64) -> f64, hi: f64) -> (f64, f64) {
         .into_iter()
         .min_by(|x, y| x.1.total_cmp(&y.1))
         .expect("three candidates")
-}
-
-/// The columns of `w` that are multiples of one another added into one (J and
-/// every notion's levels unchanged: both are homogeneous in a column), zero
-/// columns dropped: the reduced mechanism of the envelope (\[V\] App. A), whose
-/// fingerprints rule out most pairs of outputs by two numbers instead of a
-/// column.
-pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
-    let (merged, _) = pmldesign_model::envelope::reduce(&Mechanism::new(w)?)?;
-    Ok(merged)
 }

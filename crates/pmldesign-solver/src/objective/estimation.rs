@@ -5,6 +5,7 @@
 //! that LP proves.
 
 use crate::objective::utility::Utility;
+use crate::tolerance::BOUND_ROUNDING;
 use ndarray::{Array2, ArrayView1};
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::asymptotic_error;
@@ -46,6 +47,14 @@ impl Utility for Linearised {
 /// The lower bound on `min f` that a certified upper bound `u_bound` on the
 /// linearisation's optimum at W proves (`2 f(W) - U`), never below `floor`,
 /// the notion's floor ([`super::estimation_floor::notion_floor`], at least 1).
+/// `U >= f(W)` holds exactly (W itself scores f under the linearisation); where
+/// rounding puts `2 f - U` above f by more than half of [`BOUND_ROUNDING`]
+/// (J near singular, at levels near 0, where `J^-1` carries the error of its
+/// condition number), the LP's bound proves nothing and `floor` alone is kept.
 pub(crate) fn error_floor(f: f64, u_bound: f64, floor: f64) -> f64 {
-    (2.0 * f - u_bound).max(floor)
+    let linearised = 2.0 * f - u_bound;
+    match linearised - f > 0.5 * BOUND_ROUNDING * (1.0 + f.abs()) {
+        true => floor,
+        false => linearised.max(floor),
+    }
 }

@@ -10,7 +10,9 @@ use crate::colgen::oracle::RayOracle;
 use crate::cones::rays::StructuredFamily;
 use crate::error::Result;
 use crate::limits::{MAX_DESIGN_LEVEL, MAX_GENERIC_N};
-use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, Linearised, error_floor};
+use crate::objective::estimation::{
+    ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
+};
 use crate::objective::estimation_floor::{
     RELAXATION_STEPS, mixture_floor, notion_floor, witnessed_floor,
 };
@@ -159,7 +161,10 @@ impl Design {
                 "not every input can be estimated from its outputs, so it is no design for estimation",
             )
         })?;
-        let f = inv.diag().sum();
+        // The error as the writer measures it (randomized response's closed
+        // form where the matrix is one), so that both agree where J is
+        // ill-conditioned; the linearisation from the inverse.
+        let f = norm - estimation_value(&self.mechanism, p);
         let linear = Linearised(inv.dot(&inv));
         let identity = linear.value(&Mechanism::identity(self.uncertainty.len()), p);
         let (dual_bound, repricing) = match &self.certificate.dual {
