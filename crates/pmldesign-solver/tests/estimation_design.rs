@@ -209,7 +209,9 @@ fn a_stored_design_reads_back_and_an_altered_one_is_refused() {
 /// design.
 #[test]
 fn designs_at_levels_near_zero_are_certified_and_read_back() {
-    let cases: [(&[f64], Notion); 5] = [
+    let zipf = [0.4, 0.25, 0.15, 0.08, 0.05, 0.04, 0.02, 0.01];
+    let cases: [(&[f64], Notion); 6] = [
+        (&zipf, Notion::Lip { epsilon: 1e-3 }),
         (&[0.9, 0.1], Notion::Pml { epsilon: 1e-3 }),
         (&[0.9, 0.1], Notion::Pml { epsilon: 3e-3 }),
         (&[0.5, 0.3, 0.2], Notion::Pml { epsilon: 3e-4 }),

@@ -2,7 +2,7 @@
 //! the rows' sums restored.
 
 use crate::error::Result;
-use ndarray::{Array2, Axis};
+use ndarray::{Array1, Array2, Axis};
 use pmldesign_model::Mechanism;
 
 /// The columns of `w` that are multiples of one another added into one (J and
@@ -11,12 +11,12 @@ use pmldesign_model::Mechanism;
 /// fingerprints rule out most pairs of outputs by two numbers instead of a
 /// column.
 ///
-/// The columns are then rescaled so that the rows sum to 1 to rounding
+/// The columns are first rescaled so that the rows sum to 1 to rounding
 /// ([`rows_summed`]): a mixture's weights meet the row sums only to the
 /// tolerance of the solve that found them.
 pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
-    let (merged, _) = pmldesign_model::envelope::reduce(&Mechanism::new(w)?)?;
-    Ok(rows_summed(merged))
+    let (merged, _) = pmldesign_model::envelope::reduce(&Mechanism::new(rows_summed(w))?)?;
+    Ok(merged)
 }
 
 /// Row sums off by less than this are left as they are.
@@ -25,31 +25,30 @@ const ROW_SUM_ROUNDING: f64 = 1e-14;
 /// `w` with each column scaled by `1 + t_y`, t the least-norm solution of
 /// `W t = 1 - W 1` (the rows' shortfalls), repeated while the shortfall
 /// shrinks: scaling a column keeps its shape, so every notion's level and
-/// the column's ray are unchanged (J moves by the same 1e-12 relative). `w`
+/// the column's ray are unchanged (J moves by the shortfall, relative). `w`
 /// itself where the shortfall is already within [`ROW_SUM_ROUNDING`] or the
 /// solve fails (W without full row rank).
-fn rows_summed(w: Mechanism) -> Mechanism {
-    let shortfall = |m: &ndarray::ArrayView2<f64>| m.sum_axis(Axis(1)).mapv(|s| 1.0 - s);
-    let worst = |r: &ndarray::Array1<f64>| r.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    let mut best = w;
+fn rows_summed(mut w: Array2<f64>) -> Array2<f64> {
+    let shortfall = |m: &Array2<f64>| m.sum_axis(Axis(1)).mapv(|s| 1.0 - s);
+    let worst = |r: &Array1<f64>| r.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let mut r = shortfall(&w);
     for _ in 0..3 {
-        let m = best.matrix();
-        let r = shortfall(&m);
         if worst(&r) <= ROW_SUM_ROUNDING {
             break;
         }
-        let Some(y) = pmldesign_model::linalg::least_squares(&m.dot(&m.t()), &r) else {
+        let Some(y) = pmldesign_model::linalg::least_squares(&w.dot(&w.t()), &r) else {
             break;
         };
-        let t = m.t().dot(&y);
+        let t = w.t().dot(&y);
         if t.iter().any(|&x| !x.is_finite() || x <= -0.5) {
             break;
         }
-        let scaled = &m * &t.mapv(|x| 1.0 + x).insert_axis(Axis(0));
-        match Mechanism::new(scaled) {
-            Ok(next) if worst(&shortfall(&next.matrix())) < worst(&r) => best = next,
-            _ => break,
+        let scaled = &w * &t.mapv(|x| 1.0 + x).insert_axis(Axis(0));
+        let next = shortfall(&scaled);
+        if worst(&next) >= worst(&r) {
+            break;
         }
+        (w, r) = (scaled, next);
     }
-    best
+    w
 }
