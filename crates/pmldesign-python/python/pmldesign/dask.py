@@ -48,23 +48,39 @@ def _field(part: Any, column: str, offsets: Any, by: Optional[str], partition_in
     return lambda i: f"column {column!r} at row {start + i}"
 
 
-def _tally_frame(tally: Tally) -> Any:
-    """A partition's tally as a one-row pandas frame (:data:`_TALLY`)."""
+def _tally_frame(tally: Tally, error: str = "") -> Any:
+    """A partition's tally as a one-row pandas frame, with the refusal it met
+    (``error``, empty where none)."""
     import pandas as pd
 
     row, value = tally.first if tally.first is not None else (-1, "")
-    return pd.DataFrame({"rows": [tally.rows], "unknown": [tally.unknown], "dropped": [tally.dropped], "row": [row], "value": [value]})
+    return pd.DataFrame(
+        {"rows": [tally.rows], "unknown": [tally.unknown], "dropped": [tally.dropped], "row": [row], "value": [value], "error": [error]}
+    )
+
+
+def _guarded(part: Any, tally: Callable[..., Tally], *args: Any, partition_info: Any = None) -> Any:
+    """``tally(part, *args)`` as a frame (:func:`_tally_frame`); a value it
+    refuses is returned, not raised, so that the first in partition order is."""
+    try:
+        return _tally_frame(tally(part, *args, partition_info=partition_info))
+    except InvalidInputError as refused:
+        return _tally_frame(Tally(0, 0, 0, None), str(refused))
 
 
 def _summed(frame: Any, tally: Callable[..., Any], *args: Any) -> Tally:
     """The tallies of ``frame``'s partitions (``tally(part, *args,
-    partition_info=...)``), computed in one pass and added in partition order."""
+    partition_info=...)``), computed in one pass and added in partition order;
+    a refused value is raised here, the first in that order (partitions run
+    in parallel, so the first raised would depend on the scheduler)."""
     import pandas as pd
 
     meta = _tally_frame(Tally(0, 0, 0, None)).iloc[:0]
-    found = frame.map_partitions(lambda part, *a, partition_info=None: _tally_frame(tally(part, *a, partition_info=partition_info)),
-                                 *args, meta=meta, align_dataframes=False).compute()
-    rows = found.itertuples(index=False) if isinstance(found, pd.DataFrame) else []
+    found = frame.map_partitions(_guarded, tally, *args, meta=meta, align_dataframes=False).compute()
+    rows = list(found.itertuples(index=False)) if isinstance(found, pd.DataFrame) else []
+    for r in rows:
+        if r.error:
+            raise InvalidInputError(r.error)
     return added(Tally(int(r.rows), int(r.unknown), int(r.dropped), None if r.row < 0 else (int(r.row), str(r.value))) for r in rows)
 
 
