@@ -498,6 +498,12 @@ def record_classes(
     return RecordClasses(coded, dropped, missing, Tally.of(unknown, dropped, first))
 
 
+def record_tally(design: RecordDesign, values: Dict[str, Any], places: np.ndarray, on_unknown: str) -> Tally:
+    """The summary's counts over a part of a record (nothing drawn), under the
+    nulls the design recorded, as the engines release it (:func:`record_classes`)."""
+    return record_classes(design, values, places, (on_unknown, recorded_nulls(design))).tally
+
+
 class RecordClasses(NamedTuple):
     """What :func:`record_classes` gives."""
 

@@ -92,7 +92,7 @@ def _column_tally(part: Any, text: str, column: str, how: Tuple[OnUnknown, Nulls
 
 def _record_tally(part: Any, text: str, how: str, offsets: Any, key: Optional[str], partition_info: Any = None) -> Tally:
     """A partition's tally of a record design's columns (nothing drawn)."""
-    from ._record_design import RecordDesign, record_classes, recorded_nulls
+    from ._record_design import RecordDesign, record_tally
 
     design = RecordDesign.from_json(text)
     if key is None:
@@ -100,7 +100,7 @@ def _record_tally(part: Any, text: str, how: str, offsets: Any, key: Optional[st
         places = np.arange(len(part), dtype=np.uint64) + np.uint64(first)
     else:
         places = np.asarray(key_places(part[key], len(part)), dtype=np.uint64)
-    return record_classes(design, {c: part[c] for c in design.columns}, places, (how, recorded_nulls(design))).tally
+    return record_tally(design, {c: part[c] for c in design.columns}, places, how)
 
 
 def _partition(
@@ -154,17 +154,17 @@ def _record_partition(
 
 
 def _privatise_record(
-    frame: Any, design: Any, secret: str, how: str, key: Optional[str], labels: Optional[Mapping[str, Sequence[Any]]], keep_raw: bool
+    frame: Any, design: Any, secret: str, how: str, placed: Tuple[Optional[str], Any], labels: Optional[Mapping[str, Sequence[Any]]],
+    keep_raw: bool,
 ) -> Any:
-    """A record design: every column it names, at each row's global position (or
-    its key's place: then the partitions need not be counted)."""
+    """A record design: every column it names, at each row's global position
+    (``placed``: no key, and the partitions' offsets) or its key's place (the key
+    column, and no offsets)."""
     import pandas as pd
 
     from ._record_design import private_names, released
 
-    if key is not None:
-        _refuse_repeated_keys(frame, key)
-    offsets = None if key is not None else _offsets(frame)
+    key, offsets = placed
     meta = frame._meta.copy()
     for c, n in zip(design.columns, private_names(design, labels)):
         meta[f"{c}_private"] = pd.Categorical([], categories=n)
@@ -281,10 +281,14 @@ def privatise(
         _, mapping = engine_labels(design, output_labels)
         kept_raw = check_keep_raw(keep_raw, record.columns)
         how_record = check_on_unknown(on_unknown)
-        released = _privatise_record(frame, design, shared_secret(seed), how_record, key, mapping, kept_raw)
+        if key is not None:
+            _refuse_repeated_keys(frame, key)
+        # By key, the partitions need not be counted; by position, once for both passes.
+        record_offsets = None if key is not None else _offsets(frame)
+        released = _privatise_record(frame, design, shared_secret(seed), how_record, (key, record_offsets), mapping, kept_raw)
         if not wanted:
             return released
-        tally = _summed(frame, _record_tally, record.to_json(), how_record, None if key is not None else _offsets(frame), key)
+        tally = _summed(frame, _record_tally, record.to_json(), how_record, record_offsets, key)
         return released, summarised(tally, how_record, [(c, f"{c}_private") for c in record.columns], kept_raw)
     if column is None or column not in frame.columns:
         raise InvalidInputError(f"invalid column = {column!r}: no such column (it has {list(frame.columns)}); pass one of them")

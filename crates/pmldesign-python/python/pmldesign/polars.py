@@ -125,13 +125,13 @@ def _record_summary(data: Any, design: "RecordDesign", how: str, offset: int, ke
     columns (a LazyFrame's read once; nothing drawn)."""
     import polars as pl
 
-    from ._record_design import record_classes, recorded_nulls
+    from ._record_design import record_tally
 
     values = data.select(design.columns)
     values = values.collect() if isinstance(values, pl.LazyFrame) else values
     places = np.arange(values.height, dtype=np.uint64) + np.uint64(offset)
-    classes = record_classes(design, {c: values.get_column(c) for c in design.columns}, places, (how, recorded_nulls(design)))
-    return summarised(classes.tally, how, [(c, f"{c}_private") for c in design.columns], keep_raw)
+    tally = record_tally(design, {c: values.get_column(c) for c in design.columns}, places, how)
+    return summarised(tally, how, [(c, f"{c}_private") for c in design.columns], keep_raw)
 
 
 def _refuse_repeated_keys(frame: Any, key: str) -> None:

@@ -257,7 +257,7 @@ def _record_tallier(how: str, spans: List[Tuple[int, int]], key: Optional[str]) 
     def tally(design: Any, batch: Any, at: int) -> Tally:
         from pyspark import TaskContext
 
-        from ._record_design import record_classes, recorded_nulls
+        from ._record_design import record_tally
 
         values = {c: batch.column(batch.schema.get_field_index(c)) for c in design.columns}
         if key is None:
@@ -267,7 +267,7 @@ def _record_tallier(how: str, spans: List[Tuple[int, int]], key: Optional[str]) 
             places = np.arange(batch.num_rows, dtype=np.uint64) + np.uint64(start)
         else:
             places = np.asarray(key_places(batch.column(batch.schema.get_field_index(key)), batch.num_rows), dtype=np.uint64)
-        return record_classes(design, values, places, (how, recorded_nulls(design))).tally
+        return record_tally(design, values, places, how)
 
     return tally
 
