@@ -268,13 +268,13 @@ fn floor_steps(settings: &Settings, n: usize) -> usize {
 }
 
 /// The widest family whose mixture floor a design computes under LDP: the
-/// wider without a time limit, else the widest that a third of the limit covers
-/// ([`Family::seconds_per_square`]), if any: a rule on N and the limit, as
+/// wider without a time limit, else the widest that half the limit covers
+/// ([`Family::seconds`]), if any: a rule on N and the limit, as
 /// [`floor_steps`] is.
 fn mixture_in_time(settings: &Settings, n: usize) -> Option<Family> {
     let fits = |f: Family| {
-        let cost = f.seconds_per_square() * (n * n) as f64;
-        (settings.column_generation.time_limit).is_none_or(|t| 3.0 * cost <= t.as_secs_f64())
+        let cost = f.seconds(n);
+        (settings.column_generation.time_limit).is_none_or(|t| 2.0 * cost <= t.as_secs_f64())
     };
     [Family::HeadPairs, Family::Heads, Family::FewHeads]
         .into_iter()
