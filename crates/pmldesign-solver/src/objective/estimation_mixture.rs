@@ -1,8 +1,8 @@
 //! The floor under eps-LDP at any prior from priors of few levels
 //! (docs/theory.md §13, "A floor from priors of few levels"): the least `tr
 //! J^-1` of an eps-LDP mechanism is concave in the prior and unchanged by
-//! relabelling the inputs, so a mixture of priors below p, each of few levels
-//! ([`super::estimation_levels`]), bounds it at p.
+//! relabelling the inputs, so a mixture of priors of few levels
+//! ([`super::estimation_levels`]) that majorises p bounds it at p.
 
 use super::estimation_levels::{Levels, level_floor};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, Variable, variable};
@@ -22,10 +22,11 @@ pub(crate) struct Mixture {
 
 /// The floor under eps-LDP at the prior `p` from priors of few levels
 /// (docs/theory.md §13): `tr J^-1` of the best eps-LDP mechanism is concave
-/// in the prior and unchanged by relabelling the inputs, so where `sum_i
-/// lambda_i q_i <= p` for priors `q_i` of few levels (in p's order), it is at
-/// least `sum_i lambda_i floor(q_i) + (1 - sum_i lambda_i) R` ([`rest_floor`]:
-/// every prior's is at least R). The levels are each mass order's prefixes at a lower level
+/// in the prior and unchanged by relabelling the inputs, so where p is
+/// majorised by `sum_i lambda_i q_i + (1 - sum_i lambda_i) e_1` for priors
+/// `q_i` of few levels (in p's order; [`weighted`]), it is at least `sum_i
+/// lambda_i floor(q_i) + (1 - sum_i lambda_i) R` ([`rest_floor`]: every
+/// prior's is at least R). The levels are each mass order's prefixes at a lower level
 /// [`TAIL_LEVELS`] times the prefix's, with the first input apart at
 /// [`HEAD_LEVELS`] times (and, in the wider [`Family`], the first two at
 /// [`HEAD_PAIRS`]); an LP weights them (its callers ask [`mixture_applies`]
@@ -328,9 +329,8 @@ mod tests {
         assert_eq!(pairs.to_bits(), again.to_bits());
     }
 
-    /// The priors a design stores give its floor again (a reader recomputes
-    /// only those), and stored priors that are not priors over p's inputs
-    /// give none.
+    /// A member's floor holds at every prior it majorises, though it does not
+    /// fit under that prior input by input.
     #[test]
     fn a_prior_more_even_than_a_member_has_its_floor() {
         // p = (1.5, 1, ..., 1) / 20.5 is majorised by q = (2, 1, ..., 1) / 21,
@@ -346,6 +346,9 @@ mod tests {
         assert!(own >= 1.0 + 19.0 / 1f64.exp_m1(), "{own}");
     }
 
+    /// The priors a design stores give its floor again (a reader recomputes
+    /// only those), and stored priors that are not priors over p's inputs
+    /// give none.
     #[test]
     fn the_stored_priors_give_the_floor_again() {
         let p = zipf(20);
