@@ -48,14 +48,6 @@ step cargo test -p pmldesign-cli -p pmldesign-python --no-default-features --pro
 step cargo test --workspace --profile ci --tests
 step cargo test --workspace --profile ci --doc
 pml="${CARGO_TARGET_DIR:-$PWD/target}/ci/pml"
-# A command given in PML_TEST_ALONGSIDE (`.ci/run`: scripts/lint.sh) runs from here on,
-# beside the wheel's build and the Python tests, which leave a core idle much of their
-# time (no Rust test with a time limit runs any more); it is waited for at the end.
-alongside_log="${CARGO_TARGET_DIR:-$PWD/target}/alongside.log"
-if [ -n "${PML_TEST_ALONGSIDE:-}" ]; then
-    $PML_TEST_ALONGSIDE >"$alongside_log" 2>&1 &
-    alongside=$!
-fi
 # The golden corpus: every `pml` command byte for byte against tests/golden/expected.
 step python3 scripts/golden.py check --pml "$pml"
 
@@ -90,6 +82,16 @@ if diff "$dist/sdist-Cargo.lock" "$unpacked/Cargo.lock" | grep '^>'; then
     exit 1
 fi
 step maturin build --profile ci -m crates/pmldesign-python/Cargo.toml -o "$dist" "${portable[@]}"
+# A command given in PML_TEST_ALONGSIDE (`.ci/run`: scripts/lint.sh) runs from here on,
+# beside the Python tests, which leave a core idle much of their time (no Rust test
+# with a time limit runs any more); it is waited for at the end. It starts after the
+# wheel: the lints share the profile `ci` (its build scripts and procedural macros),
+# whose directory cargo locks while a command uses it.
+alongside_log="${CARGO_TARGET_DIR:-$PWD/target}/alongside.log"
+if [ -n "${PML_TEST_ALONGSIDE:-}" ]; then
+    $PML_TEST_ALONGSIDE >"$alongside_log" 2>&1 &
+    alongside=$!
+fi
 wheel=$(ls "$dist"/pmldesign-*-abi3-manylinux*.whl)
 # What PyPI and pip will see: the metadata renders (twine), and the platform tag the
 # wheel's symbols allow (auditwheel: manylinux_2_17 when linked by zig).
