@@ -22,7 +22,7 @@ if ! chromium_ok; then
 fi
 
 if ! "$python" -c 'import playwright' >/dev/null 2>&1; then
-    if ! "$python" -m pip install --quiet --disable-pip-version-check --no-compile "playwright>=1.40"; then
+    if ! "$python" -m pip install --quiet --disable-pip-version-check "playwright>=1.40"; then
         echo "install-chromium: playwright could not be installed; the browser tests will be skipped" >&2
     fi
 fi

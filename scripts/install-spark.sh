@@ -24,7 +24,7 @@ if ! java_ok; then
 fi
 
 if ! "$python" -c 'import pyspark' >/dev/null 2>&1; then
-    if ! "$python" -m pip install --quiet --disable-pip-version-check --no-compile "pyspark>=3.5"; then
+    if ! "$python" -m pip install --quiet --disable-pip-version-check "pyspark>=3.5"; then
         echo "install-spark: pyspark could not be installed; the Spark tests will be skipped" >&2
     fi
 fi

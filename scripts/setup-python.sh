@@ -15,10 +15,7 @@ if [ ! -x "$venv/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$venv"
 fi
 py="$venv/bin/python"
-# --no-compile: Python byte-compiles a module when it is first imported, so only what
-# the tests import is compiled, not every file of pyspark, pandas or matplotlib; the
-# install then takes about a third less processor time, beside cargo's build.
-pip=("$py" -m pip install --quiet --disable-pip-version-check --no-compile)
+pip=("$py" -m pip install --quiet --disable-pip-version-check)
 # The tests and the engines; maturin builds the wheel; twine and auditwheel check it;
 # mkdocs builds the guide; mypy checks the package and the guide's examples.
 step "${pip[@]}" maturin numpy pytest pytest-xdist pandas polars pyarrow \

@@ -19,6 +19,13 @@ except ModuleNotFoundError as absent:  # without typeguard, test_stub.py skips i
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
+# Spark's JVM (test_spark.py, the engines page) runs many short jobs: with the client
+# compiler alone and the serial collector it spends less processor time compiling and
+# collecting than with the JIT's second tier and the parallel collector, on a machine
+# whose cores the other tests share. Read by the JVM when it starts; a value already
+# set is kept.
+os.environ.setdefault("JAVA_TOOL_OPTIONS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+
 
 def pytest_configure(config):
     if stub_check is not None:

@@ -140,6 +140,13 @@ def _randomized_response(k, eps):
     return w
 
 
+# multi-freq-ldpy's IBU is compiled by numba at its first call in each process, which
+# takes seconds: one xdist worker runs both of its tests (`--dist loadgroup`), so it
+# compiles once.
+IBU_WORKER = pytest.mark.xdist_group("multi-freq-ldpy")
+
+
+@IBU_WORKER
 def test_em_agrees_with_multi_freq_ldpys_ibu_on_randomized_response():
     pytest.importorskip("scipy", reason="scipy is not installed (multi-freq-ldpy's jitted IBU needs it)")
     hist = pytest.importorskip("multi_freq_ldpy.estimators.Histogram_estimator", reason="multi-freq-ldpy is not installed")
@@ -221,6 +228,7 @@ def _log_likelihood(w, counts, p):
     return float(counts[seen] @ np.log(q[seen]))
 
 
+@IBU_WORKER
 def test_em_reaches_the_maximum_where_multi_freq_ldpys_ibu_approaches_it_on_a_face():
     """Eight-ary randomized response at eps 0.5: the maximum lies on a face (two
     masses 0). pml's estimate is certified (likelihood gap <= 1e-6 nats), at least
