@@ -130,20 +130,20 @@ pub(crate) enum Family {
     /// Those, with the first input apart at every head level.
     Heads,
     /// Those, and the first two inputs apart at every pair of head levels in
-    /// prefixes of at most [`PAIRED_PREFIXES`] inputs.
+    /// prefixes of at most [`PAIRED_PREFIXES`] inputs and of [`PAIRED_LONG`].
     HeadPairs,
 }
 
 impl Family {
     /// Seconds the family takes at `k` inputs on two cores, with a margin:
     /// `c k^(3/4)` (Zipf priors, eps 1; few heads 2.1, 3.1 and 3.9 s at 32, 64
-    /// and 128 inputs, heads 4.1, 6.7 and 10.1 s, head pairs 6.5 s at 32 and
-    /// 17.8 s at 128).
+    /// and 128 inputs, heads 4.1, 6.7 and 10.1 s, head pairs about 8 s at 32
+    /// and 22 s at 128).
     pub(crate) fn seconds(self, k: usize) -> f64 {
         let c = match self {
             Family::FewHeads => 0.17,
             Family::Heads => 0.33,
-            Family::HeadPairs => 0.55,
+            Family::HeadPairs => 0.65,
         };
         c * (k as f64).powf(0.75)
     }
@@ -166,7 +166,7 @@ impl Family {
                         false => None,
                     });
                 }
-                if self == Family::HeadPairs && (3..=PAIRED_PREFIXES).contains(&j) {
+                if self == Family::HeadPairs && paired(j) {
                     out.extend(
                         HEAD_PAIRS
                             .iter()
@@ -194,6 +194,16 @@ const APART_PREFIXES: usize = 32;
 
 /// The longest prefix the wider family sets its first two inputs apart in.
 const PAIRED_PREFIXES: usize = 12;
+
+/// Longer prefixes the wider family sets its first two inputs apart in: two
+/// only, as their priors cost the most (with Zipf priors the LP weighs the
+/// pairs in prefixes of 5 to 8 inputs and of 24).
+const PAIRED_LONG: [usize; 2] = [16, 24];
+
+/// Whether the wider family sets the first two inputs apart in prefixes of `j`.
+fn paired(j: usize) -> bool {
+    (3..=PAIRED_PREFIXES).contains(&j) || PAIRED_LONG.contains(&j)
+}
 
 /// The tail's level relative to the prefix's.
 const TAIL_LEVELS: [f64; 4] = [0.0, 0.05, 0.1, 0.2];
