@@ -192,7 +192,8 @@ fn prefixes(k: usize) -> Vec<usize> {
 /// The longest prefix a family sets its first input apart in.
 const APART_PREFIXES: usize = 32;
 
-/// The longest prefix the wider family sets its first two inputs apart in.
+/// The wider family sets its first two inputs apart in every prefix up to
+/// this length (and in those of [`PAIRED_LONG`]).
 const PAIRED_PREFIXES: usize = 12;
 
 /// Longer prefixes the wider family sets its first two inputs apart in: two
