@@ -102,8 +102,8 @@ def test_pandas_categories_draw_as_the_labels_do_whatever_their_codes_width():
     pd = pytest.importorskip("pandas")
     for k, eps in ((4, 0.5), (200, 5.0)):
         labels = [f"v{i}" for i in range(k)]
-        # At 200 labels a high level keeps the design quick; every output still
-        # has 200 labels to draw from (e^5 < 200).
+        # At 200 labels a high level keeps the design quick; it still has 200
+        # outputs, so its codes are int16 (asserted below).
         d = pmldesign.design(np.full(k, 1 / k), eps, labels=labels)
         x = np.array(labels)[np.random.default_rng(k).integers(0, k, 150_000)]
         s = pd.Series(pd.Categorical(x, categories=labels[::-1]), name="x")
