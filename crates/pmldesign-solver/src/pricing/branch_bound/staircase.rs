@@ -56,11 +56,15 @@ pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: &[f64]) -> bool 
             b += 1;
         }
         let (y0, y1) = (y(0), y(n - 1));
-        let window: Vec<f64> = (a..=b).map(&mut y).collect();
+        let mut window = Vec::with_capacity(b - a + 1 + MAX_SAMPLES);
+        window.extend((a..=b).map(&mut y));
         let margin = margin_of(window.iter().chain([&y0, &y1]));
         return bracketed(h, &xs[a..=b], window, min_width, margin);
     }
-    let ys: Vec<f64> = xs.iter().map(|&x| h(x)).collect();
+    // Room for the samples `bracketed` adds: the test runs at every node of a
+    // search, and growing the vector there cost more than the test itself.
+    let mut ys = Vec::with_capacity(n + MAX_SAMPLES);
+    ys.extend(xs.iter().map(|&x| h(x)));
     let margin = margin_of(ys.iter());
     bracketed(h, xs, ys, min_width, margin)
 }

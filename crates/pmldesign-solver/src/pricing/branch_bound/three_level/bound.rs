@@ -314,7 +314,10 @@ impl<'a> Bound<'a> {
             };
             q(c1, end1) + q(c2, end2) + c0
         };
-        let mut xs = vec![w0];
+        // Sized once: this runs at every node, and regrowing it cost more than
+        // the test (under threads, in calls to the allocator's system side).
+        let mut xs = Vec::with_capacity(self.light.w.len() + 2);
+        xs.push(w0);
         xs.extend(
             self.light
                 .w
