@@ -158,9 +158,8 @@ impl SymmetricSums {
 
     /// `e_d` with `z_i` multiplied by `(1 + a)^2`: `e_d(R) + (1 + a)^2 z_i e_{d-1}(R)`.
     fn diagonal(&self, z: &[f64], i: usize, a: f64) -> f64 {
-        let (pre, suf) = (&self.prefix[i], &self.suffix[i]);
-        let e = |r: usize| coefficient(pre, suf, r);
-        e(self.d) + (1.0 + a).powi(2) * z[i] * e(self.d - 1)
+        let [e0, e1, _] = top_coefficients(&self.prefix[i], &self.suffix[i], self.d);
+        e0 + (1.0 + a).powi(2) * z[i] * e1
     }
 
     /// For each later position j standing for a pair, `e_d` with `z_i` and
@@ -178,12 +177,11 @@ impl SymmetricSums {
         let mut between = self.prefix[i].clone();
         for j in i + 1..z.len() {
             if let Some((h, within)) = partner[j] {
-                let suf = &self.suffix[j];
-                let e = |r: usize| coefficient(&between, suf, r);
+                let [e0, e1, e2] = top_coefficients(&between, &self.suffix[j], d);
                 let b = 1.0 + a;
-                let mut v = e(d) + b * (z[i] + z[j]) * e(d - 1);
+                let mut v = e0 + b * (z[i] + z[j]) * e1;
                 if d >= 2 {
-                    v += b * b * z[i] * z[j] * e(d - 2);
+                    v += b * b * z[i] * z[j] * e2;
                 }
                 report(h, within, v);
             }
@@ -199,14 +197,43 @@ fn times_linear(poly: &mut [f64], z: f64) {
     }
 }
 
-/// The coefficient of `x^r` in `u * v`.
-fn coefficient(u: &[f64], v: &[f64], r: usize) -> f64 {
-    (0..=r).map(|s| u[s] * v[r - s]).sum()
+/// The coefficients of `x^d`, `x^(d-1)` and `x^(d-2)` in `u * v` (0 for a
+/// negative power), each summed over `u`'s index upwards: three independent
+/// sums in one pass, where one after another each waited on its own additions.
+fn top_coefficients(u: &[f64], v: &[f64], d: usize) -> [f64; 3] {
+    let (u, v) = (&u[..=d], &v[..=d]);
+    let (mut c0, mut c1, mut c2) = (0.0, 0.0, 0.0);
+    for s in 0..d.saturating_sub(1) {
+        c0 += u[s] * v[d - s];
+        c1 += u[s] * v[d - 1 - s];
+        c2 += u[s] * v[d - 2 - s];
+    }
+    if d >= 1 {
+        c0 += u[d - 1] * v[1];
+        c1 += u[d - 1] * v[0];
+    }
+    c0 += u[d] * v[0];
+    [c0, c1, c2]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn top_coefficients_are_the_sums_one_at_a_time() {
+        let u: Vec<f64> = (0..9).map(|i| 1.0 / (1.0 + i as f64).sqrt()).collect();
+        let v: Vec<f64> = (0..9).map(|i| (0.3 * i as f64).exp()).collect();
+        let one = |r: usize| (0..=r).map(|s| u[s] * v[r - s]).sum::<f64>();
+        for d in 0..9 {
+            let low = |k: usize| if k <= d { one(d - k) } else { 0.0 };
+            let want = [low(0), low(1), low(2)];
+            assert_eq!(
+                top_coefficients(&u, &v, d).map(f64::to_bits),
+                want.map(f64::to_bits)
+            );
+        }
+    }
 
     #[test]
     fn groups_name_one_pair_per_group_pair() {

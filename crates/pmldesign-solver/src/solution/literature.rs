@@ -19,7 +19,7 @@ use pmldesign_model::{Notion, UncertaintySet};
 /// masses times the inputs times the subset size (per quadrature node).
 const SUBSET_WORK_UP_TO: usize = 5_000_000;
 
-/// Seconds per unit of that work on two cores: 1.45 s for the 4.5e6 of the
+/// Seconds per unit of that work on two cores: 1.35 s for the 4.5e6 of the
 /// 69-subset figure under 1-LDP at a Zipf prior of 256 masses, rounded up.
 const SUBSET_SECONDS_PER_WORK: f64 = 4e-7;
 
