@@ -198,8 +198,8 @@ fn times_linear(poly: &mut [f64], z: f64) {
 }
 
 /// The coefficients of `x^d`, `x^(d-1)` and `x^(d-2)` in `u * v` (0 for a
-/// negative power), each summed over `u`'s index upwards: three independent
-/// sums in one pass, where one after another each waited on its own additions.
+/// negative power), each summed over `u`'s index upwards: three sums side by
+/// side in one pass, so the processor overlaps their additions.
 fn top_coefficients(u: &[f64], v: &[f64], d: usize) -> [f64; 3] {
     let (u, v) = (&u[..=d], &v[..=d]);
     let (mut c0, mut c1, mut c2) = (0.0, 0.0, 0.0);

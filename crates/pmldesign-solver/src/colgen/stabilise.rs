@@ -1,6 +1,7 @@
 //! Dual stabilisation of the restricted master by a box around the a-priori
-//! dual (docs/theory.md §4b, "A box around the a-priori dual"; boxstep of Marsten, Hogan and Blankenship 1975, in
-//! the column form of du Merle, Villeneuve, Desrosiers and Hansen 1999).
+//! dual (docs/theory.md §4b, "A box around the a-priori dual"; boxstep of
+//! Marsten, Hogan and Blankenship 1975, in the column form of du Merle,
+//! Villeneuve, Desrosiers and Hansen 1999).
 //!
 //! Seeded with the structured baselines, the master sits at a vertex with a
 //! few dozen positive weights and N - 30 basic zeros: its dual is one arbitrary
