@@ -56,17 +56,22 @@ pub(super) fn concave_at_most_zero(h: &impl Fn(f64) -> f64, xs: &[f64]) -> bool 
             b += 1;
         }
         let (y0, y1) = (y(0), y(n - 1));
-        let mut window = Vec::with_capacity(b - a + 1 + MAX_SAMPLES);
-        window.extend((a..=b).map(&mut y));
+        let window = with_room((a..=b).map(&mut y), b - a + 1);
         let margin = margin_of(window.iter().chain([&y0, &y1]));
         return bracketed(h, &xs[a..=b], window, min_width, margin);
     }
-    // Room for the samples `bracketed` adds: the test runs at every node of a
-    // search, and growing the vector there cost more than the test itself.
-    let mut ys = Vec::with_capacity(n + MAX_SAMPLES);
-    ys.extend(xs.iter().map(|&x| h(x)));
+    let ys = with_room(xs.iter().map(|&x| h(x)), n);
     let margin = margin_of(ys.iter());
     bracketed(h, xs, ys, min_width, margin)
+}
+
+/// The `len` values in a vector with room for the samples [`bracketed`] adds:
+/// the test runs at every node of a search, and regrowing the vector there cost
+/// more than the test itself.
+fn with_room(values: impl Iterator<Item = f64>, len: usize) -> Vec<f64> {
+    let mut v = Vec::with_capacity(len + MAX_SAMPLES);
+    v.extend(values);
+    v
 }
 
 /// The rounding allowance of a test whose samples take the values `ys`.
@@ -82,11 +87,7 @@ fn bracketed(
     min_width: f64,
     margin: f64,
 ) -> bool {
-    let mut xs = {
-        let mut v = Vec::with_capacity(xs.len() + MAX_SAMPLES);
-        v.extend_from_slice(xs);
-        v
-    };
+    let mut xs = with_room(xs.iter().copied(), xs.len());
     ys.reserve(MAX_SAMPLES);
     for _ in 0..MAX_SAMPLES {
         if ys.iter().any(|&y| y > -margin) {
