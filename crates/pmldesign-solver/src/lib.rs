@@ -110,4 +110,167 @@ pub mod internals {
     pub use crate::solution::simulated::{
         ADVICE_INPUTS_UP_TO, ADVICE_REPLICATES, ADVICE_SEED, ADVICE_WORK_UP_TO,
     };
+    // The modules whose pub items the tests in tests/units/ reach (one file per
+    // module there, named after its path).
+    pub mod colgen {
+        pub mod oracle {
+            pub use crate::colgen::oracle::*;
+        }
+        pub mod stabilise {
+            pub use crate::colgen::stabilise::*;
+        }
+    }
+    pub mod cones {
+        pub mod double_description {
+            pub use crate::cones::double_description::*;
+        }
+        pub mod notions {
+            pub use crate::cones::notions::*;
+        }
+        pub mod rays {
+            pub use crate::cones::rays::*;
+        }
+        pub mod sparse {
+            pub use crate::cones::sparse::*;
+        }
+    }
+    pub mod design {
+        pub mod blocks {
+            pub use crate::design::blocks::*;
+        }
+        pub mod loss {
+            pub use crate::design::loss::*;
+        }
+        pub mod loss_direct {
+            pub use crate::design::loss_direct::*;
+        }
+        pub mod loss_ipm {
+            pub use crate::design::loss_ipm::*;
+        }
+        pub mod sampled_start {
+            pub use crate::design::sampled_start::*;
+        }
+        pub mod settle {
+            pub use crate::design::settle::*;
+        }
+        pub mod simplicial {
+            pub use crate::design::simplicial::*;
+        }
+    }
+    pub mod limits {
+        pub use crate::limits::*;
+    }
+    pub mod lp {
+        pub mod basis {
+            pub use crate::lp::basis::*;
+        }
+        pub mod master {
+            pub use crate::lp::master::*;
+        }
+    }
+    pub mod objective {
+        pub mod a_priori {
+            pub use crate::objective::a_priori::*;
+        }
+        pub mod estimation_floor {
+            pub use crate::objective::estimation_floor::*;
+        }
+        pub mod estimation_levels {
+            pub use crate::objective::estimation_levels::*;
+        }
+        pub mod estimation_mixture {
+            pub use crate::objective::estimation_mixture::*;
+        }
+        pub mod loss {
+            pub use crate::objective::loss::*;
+        }
+        pub mod utility {
+            pub use crate::objective::utility::*;
+        }
+    }
+    pub mod pricing {
+        pub mod branch_bound {
+            pub use crate::pricing::branch_bound::*;
+            pub mod box_cut {
+                pub use crate::pricing::branch_bound::box_cut::*;
+            }
+            pub mod halves {
+                pub use crate::pricing::branch_bound::halves::*;
+            }
+            pub mod lattice {
+                pub use crate::pricing::branch_bound::lattice::*;
+            }
+            pub mod segment {
+                pub use crate::pricing::branch_bound::segment::*;
+            }
+            pub mod staircase {
+                pub use crate::pricing::branch_bound::staircase::*;
+            }
+            pub mod three_level {
+                pub use crate::pricing::branch_bound::three_level::*;
+            }
+            pub mod two_level {
+                pub use crate::pricing::branch_bound::two_level::*;
+                pub mod chain_line {
+                    pub use crate::pricing::branch_bound::two_level::chain_line::*;
+                }
+            }
+        }
+        pub mod exact_mass {
+            pub use crate::pricing::exact_mass::*;
+        }
+        pub mod line_metric {
+            pub use crate::pricing::line_metric::*;
+        }
+        pub mod notion_slices {
+            pub use crate::pricing::notion_slices::*;
+        }
+        pub mod quadratic {
+            pub mod relaxation {
+                pub use crate::pricing::quadratic::relaxation::*;
+            }
+        }
+    }
+    pub mod record {
+        pub mod split {
+            pub use crate::record::split::*;
+        }
+    }
+    pub mod reference {
+        pub mod closed_form {
+            pub use crate::reference::closed_form::*;
+        }
+        pub mod guesses {
+            pub use crate::reference::guesses::*;
+        }
+        pub mod literature {
+            pub use crate::reference::literature::*;
+        }
+        pub mod pair_balance {
+            pub use crate::reference::pair_balance::*;
+        }
+        pub mod structured {
+            pub use crate::reference::structured::*;
+            pub mod cover {
+                pub use crate::reference::structured::cover::*;
+            }
+            pub mod partition {
+                pub use crate::reference::structured::partition::*;
+            }
+        }
+    }
+    pub mod settings {
+        pub use crate::settings::*;
+    }
+    pub mod solution {
+        pub mod certificate {
+            pub use crate::solution::certificate::*;
+        }
+        pub mod estimation {
+            pub use crate::solution::estimation::*;
+        }
+        pub mod simulated {
+            pub use crate::solution::simulated::*;
+        }
+    }
 }

@@ -271,14 +271,14 @@ impl ColumnGenerationSettings {
 
     /// When a loop over `n` inputs started at `start` must stop for the time
     /// limit (`None` without one).
-    pub(crate) fn deadline_from(&self, start: Instant, n: usize) -> Option<Instant> {
+    pub fn deadline_from(&self, start: Instant, n: usize) -> Option<Instant> {
         self.time_limit.map(|t| start + self.loop_time(t, n))
     }
 
     /// When the loop of a design for estimation over `n` inputs, started at
     /// `start`, must stop: the loop's deadline less the time `table` the
     /// estimation table that follows is expected to take, never before `start`.
-    pub(crate) fn estimation_deadline_from(
+    pub fn estimation_deadline_from(
         &self,
         start: Instant,
         n: usize,
@@ -341,34 +341,4 @@ pub enum LossMethod {
     InnerOuter,
     /// No LP: eps = 0 or no privacy needed (closed forms).
     ClosedForm,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The estimation table's share comes off the loop's deadline, and never
-    /// puts the deadline before the start.
-    #[test]
-    fn the_estimation_table_takes_its_share_of_the_limit() {
-        let cg = ColumnGenerationSettings {
-            time_limit: Some(Duration::from_secs(5)),
-            ..Default::default()
-        };
-        let t = Instant::now();
-        let table = Duration::from_millis(700);
-        let share =
-            cg.deadline_from(t, 256).unwrap() - cg.estimation_deadline_from(t, 256, table).unwrap();
-        assert_eq!(share, table);
-        assert_eq!(
-            cg.estimation_deadline_from(t, 257, Duration::ZERO),
-            cg.deadline_from(t, 257)
-        );
-        assert_eq!(
-            cg.estimation_deadline_from(t, 256, Duration::from_secs(60)),
-            Some(t)
-        );
-        let unlimited = ColumnGenerationSettings::default();
-        assert_eq!(unlimited.estimation_deadline_from(t, 256, table), None);
-    }
 }

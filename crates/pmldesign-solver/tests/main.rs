@@ -26,5 +26,6 @@ mod problem;
 mod record;
 mod sample_design;
 mod structured_baselines;
+mod units;
 mod verify;
 mod zero_counts;

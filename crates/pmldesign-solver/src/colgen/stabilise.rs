@@ -74,13 +74,13 @@ const UNUSED: f64 = 1e-10;
 
 /// The box around the a-priori dual and where its columns sit in the master.
 #[derive(Debug, Clone)]
-pub(crate) struct DualBox {
+pub struct DualBox {
     center: Array1<f64>,
     /// What each row's width is relative to: its centre's magnitude, or the
     /// largest one where the centre is 0.
     scale: Vec<f64>,
-    /// Half-width of each row's interval, relative to [`Self::scale`].
-    width: Vec<f64>,
+    /// Half-width of each row's interval, relative to `Self::scale`.
+    pub width: Vec<f64>,
     /// Working-set index of the lower column `e_x` and the upper `-e_x` of
     /// each row x.
     pub(crate) lower: Vec<usize>,
@@ -92,7 +92,7 @@ impl DualBox {
     /// the seed is more than [`WIDE_START_PAST`] below the a-priori bound, of
     /// the seed's relative gap `seed_gap` to that bound if wider (module
     /// docs); column generation places its columns when it engages the box.
-    pub(crate) fn new(center: Array1<f64>, seed_gap: f64) -> Self {
+    pub fn new(center: Array1<f64>, seed_gap: f64) -> Self {
         let largest = center.iter().fold(0.0f64, |m, c| m.max(c.abs()));
         let zeros = center.iter().any(|&c| c == 0.0);
         let first = match (zeros || seed_gap > WIDE_START_PAST) && seed_gap.is_finite() {
@@ -113,7 +113,7 @@ impl DualBox {
     }
 
     /// The two columns of row x at the current width: `e_x` and `-e_x`.
-    pub(crate) fn columns(&self, x: usize) -> [Column; 2] {
+    pub fn columns(&self, x: usize) -> [Column; 2] {
         let mut e = Array1::zeros(self.center.len());
         e[x] = 1.0;
         let (lo, hi) = self.edges(x);
@@ -130,7 +130,7 @@ impl DualBox {
     }
 
     /// The box's edges on row x.
-    fn edges(&self, x: usize) -> (f64, f64) {
+    pub fn edges(&self, x: usize) -> (f64, f64) {
         let (c, w) = (self.center[x], self.width[x] * self.scale[x]);
         (c - w, c + w)
     }
@@ -178,32 +178,5 @@ impl DualBox {
         for k in self.lower.iter_mut().chain(self.upper.iter_mut()) {
             *k = map[*k];
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A row centred at 0 gets the largest centre's width, and widening
-    /// scales it (relative to its own centre it was the point 0 forever);
-    /// where a centre is 0 the box starts at the seed's gap if wider.
-    #[test]
-    fn a_row_centred_at_zero_has_a_box_that_widens() {
-        let mut b = DualBox::new(Array1::from(vec![0.5, 0.0, -0.25]), 1e-4);
-        assert_eq!(b.edges(0), (0.5 - 5e-4, 0.5 + 5e-4));
-        assert_eq!(b.edges(1), (-5e-4, 5e-4));
-        assert_eq!(b.edges(2), (-0.25 - 2.5e-4, -0.25 + 2.5e-4));
-        b.width[1] *= 10.0;
-        assert_eq!(b.edges(1), (-5e-3, 5e-3));
-        let [lower, upper] = b.columns(1);
-        assert_eq!((lower.value, upper.value), (-5e-3, -5e-3));
-        let b = DualBox::new(Array1::from(vec![0.5, 0.0, -0.25]), 0.125);
-        assert_eq!(b.edges(0), (0.5 - 0.0625, 0.5 + 0.0625));
-        let b = DualBox::new(Array1::from(vec![0.5, 0.25, 0.25]), 0.03);
-        assert_eq!(b.edges(0), (0.5 - 5e-4, 0.5 + 5e-4));
-        // A seed far below the bound starts it wide without a zero too.
-        let b = DualBox::new(Array1::from(vec![0.5, 0.25, 0.25]), 0.125);
-        assert_eq!(b.edges(0), (0.5 - 0.0625, 0.5 + 0.0625));
     }
 }

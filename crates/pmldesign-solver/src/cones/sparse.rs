@@ -11,9 +11,9 @@ use pmldesign_model::{ColumnCone, UncertaintySet};
 /// The cone of one column in the sparse form of the module docs:
 /// `max_x c_x <= e * min_k (l_k . c + h min_x c)`.
 #[derive(Clone)]
-pub(crate) struct Constraints {
+pub struct Constraints {
     /// `E` (`e^eps`, or `e^eps'` under Proposition 2).
-    pub(crate) e: f64,
+    pub e: f64,
     /// The functionals `l_k`.
     pub(crate) functionals: Vec<Array1<f64>>,
     /// `h = beta/2` under Proposition 2, else 0 (no `t` variables).
@@ -21,7 +21,8 @@ pub(crate) struct Constraints {
 }
 
 impl Constraints {
-    pub(crate) fn new(set: &UncertaintySet, epsilon: f64) -> Result<Self> {
+    /// The constraints of the eps-PML cone over `set`.
+    pub fn new(set: &UncertaintySet, epsilon: f64) -> Result<Self> {
         let cone = ColumnCone::pml(set, epsilon)?;
         let e = cone.effective_exp_epsilon();
         Ok(match &cone {

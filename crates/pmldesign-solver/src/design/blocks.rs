@@ -166,7 +166,7 @@ fn dealt(p: &[f64], k: usize) -> Vec<Vec<usize>> {
 }
 
 /// A block's mass and its prior normalised to 1.
-fn block_prior(prior: &Prior, block: &[usize]) -> Result<(f64, Prior)> {
+pub fn block_prior(prior: &Prior, block: &[usize]) -> Result<(f64, Prior)> {
     let p = prior.masses();
     let mass: f64 = block.iter().map(|&x| p[x]).sum();
     let inner = Prior::new(block.iter().map(|&x| p[x] / mass).collect::<Vec<_>>())?;
@@ -177,7 +177,7 @@ fn block_prior(prior: &Prior, block: &[usize]) -> Result<(f64, Prior)> {
 /// block's outputs laid on [0, 1) by their probabilities under its prior, one
 /// output per piece of the common refinement, `W[x][k] = len_k W_j[x][y_j] /
 /// q_j(y_j)` for x in block j, whose output piece k falls in `y_j`.
-fn coupled(
+pub fn coupled(
     n: usize,
     blocks: &[Vec<usize>],
     designs: &[(f64, Prior, Mechanism)],
@@ -229,58 +229,4 @@ fn coupled(
         row.mapv_inplace(|v| v / s);
     }
     Ok(Mechanism::new(w)?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::objective::utility::FInformation;
-
-    /// Two blocks with their own mechanisms: the coupling keeps each block's
-    /// densities, sums rows to 1, and every f-information is `sum_j m_j I_j`.
-    #[test]
-    fn the_coupling_keeps_densities_and_averages_information() {
-        let p = Prior::new(vec![0.1, 0.2, 0.3, 0.15, 0.25]).unwrap();
-        let blocks = vec![vec![0, 2], vec![1, 3, 4]];
-        let w1 = Mechanism::new(ndarray::array![[0.7, 0.3], [0.2, 0.8]]).unwrap();
-        let w2 = Mechanism::new(ndarray::array![
-            [0.5, 0.5, 0.0],
-            [0.1, 0.6, 0.3],
-            [0.0, 0.2, 0.8]
-        ])
-        .unwrap();
-        let mut designs = Vec::new();
-        for (b, w) in blocks.iter().zip([w1, w2]) {
-            let (mass, inner) = block_prior(&p, b).unwrap();
-            designs.push((mass, inner, w));
-        }
-        let m = coupled(5, &blocks, &designs).unwrap();
-        for f in [
-            FInformation::mutual_information(),
-            FInformation::chi_square(),
-            FInformation::total_variation(),
-            FInformation::hellinger(),
-        ] {
-            let want: f64 = designs
-                .iter()
-                .map(|(mass, inner, w)| mass * f.value(w, inner.masses()))
-                .sum();
-            let got = f.value(&m, p.masses());
-            assert!((got - want).abs() < 1e-12, "{}: {got} {want}", f.name());
-        }
-        let max_density = |m: &Mechanism, r: &Prior| {
-            let q = m.output_marginal(r);
-            let w = m.matrix();
-            (0..w.nrows())
-                .flat_map(|x| (0..w.ncols()).map(move |y| (x, y)))
-                .filter(|&(_, y)| q[y] > 0.0)
-                .map(|(x, y)| w[[x, y]] / q[y])
-                .fold(0.0, f64::max)
-        };
-        let blocks_max = designs
-            .iter()
-            .map(|(_, r, w)| max_density(w, r))
-            .fold(0.0, f64::max);
-        assert!((max_density(&m, &p) - blocks_max).abs() < 1e-12);
-    }
 }

@@ -24,7 +24,7 @@ fn lp_error(what: &str, e: impl std::fmt::Display) -> SolverError {
 }
 
 /// The primal LP with `E` replaced by `e_lp`; returns W.
-pub(crate) fn solve_primal(
+pub fn solve_primal(
     cons: &Constraints,
     c: &Array2<f64>,
     e_lp: f64,
@@ -157,7 +157,7 @@ fn lift_columns(w: &mut Array2<f64>, set: &UncertaintySet, epsilon: f64, e: f64)
 ///            h sum_k sigma_ky <= sum_x rho_xy      (Proposition 2 only),
 ///            gamma, sigma, rho >= 0, alpha free.
 /// ```
-pub(crate) fn solve_dual(
+pub fn solve_dual(
     cons: &Constraints,
     c: &Array2<f64>,
     deadline: Option<Instant>,
@@ -229,7 +229,7 @@ pub(crate) fn solve_dual(
 /// `c . W >= sum_x alpha_x` whenever `alpha_x` is at most every such term. The
 /// multipliers are clamped to `>= 0`; sigma, then gamma, are scaled down per output
 /// where a coupling constraint is violated (scaling down keeps the earlier ones).
-pub(crate) fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> DirectDual {
+pub fn repaired(cons: &Constraints, c: &Array2<f64>, mut dual: DualPoint) -> DirectDual {
     let relu = |v: f64| if v.is_finite() && v > 0.0 { v } else { 0.0 };
     dual.gamma.mapv_inplace(relu);
     dual.sigma.mapv_inplace(relu);

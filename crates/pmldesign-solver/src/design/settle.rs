@@ -23,7 +23,7 @@ use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 /// certified mechanism with an honest gap, never an error. Inputs past a
 /// numerical limit ([`crate::numerical_limit`], `loss` for a loss design) keep
 /// the fine steps only, and their failed check names the limit.
-pub(crate) fn meet_target(
+pub fn meet_target(
     mechanism: Mechanism,
     set: &UncertaintySet,
     notion: &Notion,
@@ -52,9 +52,9 @@ pub(crate) fn meet_target(
 const COARSE_MIX: [f64; 7] = [1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 0.5, 1.0];
 
 /// Share of each column's mean mixed into a repaired mechanism by
-/// [`Optimum::settled`] (a design mixes only as much as its notion needs,
+/// `Optimum::settled` (a design mixes only as much as its notion needs,
 /// [`meet_target`]).
-pub(crate) const REPAIR_MIX: f64 = 1e-6;
+pub const REPAIR_MIX: f64 = 1e-6;
 
 /// Makes LP weights that no exact basis reproduces (nearly collinear columns)
 /// into a mechanism: every row is divided by its sum (exact to rounding). Its
@@ -65,7 +65,7 @@ pub(crate) const REPAIR_MIX: f64 = 1e-6;
 /// gap reports. A design mixes with the least `g` its notion needs
 /// ([`meet_target`]; a fixed `g = 1e-6` cost mutual-information designs at
 /// N = 32 up to 7.8e-6).
-pub(crate) fn repair(w: &mut Array2<f64>) {
+pub fn repair(w: &mut Array2<f64>) {
     for mut row in w.rows_mut() {
         let sum = row.sum();
         if sum > 0.0 {
@@ -78,7 +78,7 @@ pub(crate) fn repair(w: &mut Array2<f64>) {
 /// `c <- (1 - g) c + g q_y 1`: rows keep their sums, and every
 /// information-density level moves toward 0 over every prior (a mediant of the
 /// old ratio and 1).
-pub(crate) fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g: f64) {
+pub fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g: f64) {
     let q = reference.dot(&*w);
     for (mut column, qy) in w.columns_mut().into_iter().zip(q.iter()) {
         column.mapv_inplace(|c| (1.0 - g) * c + g * qy);
@@ -92,7 +92,7 @@ pub(crate) fn mix_with_means(w: &mut Array2<f64>, reference: ArrayView1<f64>, g:
 /// Each step is a dense QR, so `stop(i)` is asked before step i (a deadline or
 /// an interrupt): once it says stop, `None`, and the caller keeps the
 /// LP's weights.
-pub(crate) fn polish(
+pub fn polish(
     candidates: &[(Array1<f64>, f64)],
     n: usize,
     stop: &dyn Fn(usize) -> bool,
@@ -118,7 +118,7 @@ pub(crate) fn polish(
 }
 
 /// The columns side by side: an n x k matrix.
-pub(crate) fn stacked<'a>(
+pub fn stacked<'a>(
     columns: impl ExactSizeIterator<Item = &'a Array1<f64>>,
     n: usize,
 ) -> Array2<f64> {
@@ -152,89 +152,4 @@ fn polish_nonnegative(
     let kept: Vec<usize> = (0..theta.len()).filter(|&j| theta[j] > 0.0).collect();
     let support = kept.iter().map(|&j| candidates[j].0.clone()).collect();
     Some((support, kept.iter().map(|&j| theta[j]).collect()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-    use pmldesign_model::measures as density;
-
-    /// A mechanism far above its target (weights of an unfinished LP) is mixed
-    /// coarsely until it meets it: a private mechanism, never an error.
-    #[test]
-    fn far_off_mechanisms_are_mixed_until_private() {
-        let p = array![0.5, 0.3, 0.2];
-        let prior = pmldesign_model::Prior::new(p.to_vec()).unwrap();
-        let set = UncertaintySet::known(prior.clone());
-        let w = Mechanism::new(array![[0.9, 0.1], [0.2, 0.8], [0.5, 0.5]]).unwrap();
-        let eps = 0.99 * density::eps_min(&w, &prior);
-        let notion = Notion::Pml { epsilon: eps };
-        let met = meet_target(w, &set, &notion, p.view(), false).unwrap();
-        let levels = NotionLevels::measure_notion(&met, &set, &notion);
-        assert!(levels.excess(&notion) <= 0.0);
-        for row in met.matrix().rows() {
-            assert!((row.sum() - 1.0).abs() < 1e-12);
-        }
-    }
-
-    /// The test hook of the polishing loop: a stop raised before step k ends it
-    /// there (the caller then keeps the LP's weights), at every k, while the
-    /// same candidates polish to an exact basis when nothing stops them; the
-    /// non-negative fallback stops the same way.
-    #[test]
-    fn polishing_stops_at_any_step() {
-        let candidates: Vec<(Array1<f64>, f64)> = vec![
-            (ndarray::array![1.0, 1.0, 1.0], 0.5),
-            (ndarray::array![2.0, 0.5, 0.0], 0.3),
-            (ndarray::array![0.0, 1.5, 2.0], 0.2),
-            (ndarray::array![1e-9, 1.0, 3.0], 1e-12),
-        ];
-        let (support, theta) = polish(&candidates, 3, &|_| false).unwrap();
-        let w = stacked(support.iter(), 3).dot(&theta);
-        assert!(w.iter().all(|r| (r - 1.0).abs() <= 1e-13), "{w}");
-        for k in 0..3 {
-            let asked = std::cell::Cell::new(0);
-            let stop = |i: usize| {
-                asked.set(asked.get().max(i + 1));
-                i >= k
-            };
-            assert!(polish(&candidates, 3, &stop).is_none(), "stopped at {k}");
-            assert_eq!(asked.get(), k + 1, "no step after the stop at {k}");
-        }
-        let v = stacked(candidates.iter().map(|c| &c.0), 3);
-        let ones = Array1::ones(3);
-        assert!(nonnegative_least_squares_until(&v, &ones, &|_| false).is_some());
-        assert!(nonnegative_least_squares_until(&v, &ones, &|i| i >= 1).is_none());
-    }
-
-    /// LP weights whose rows are off by rounding (no exact basis) are repaired
-    /// and settled: rows sum to 1, and no column's PML under the prior rises.
-    #[test]
-    fn repair_fixes_rows_without_raising_leakage() {
-        let p = array![0.5, 0.3, 0.2];
-        let mut w = array![
-            [0.6 + 3e-10, 0.4, 0.0],
-            [0.2, 0.5 - 2e-10, 0.3],
-            [0.1, 0.2, 0.7 + 1e-10]
-        ];
-        let pml = |w: &Array2<f64>| -> Vec<f64> {
-            let q = p.dot(w);
-            w.columns()
-                .into_iter()
-                .zip(q.iter())
-                .map(|(c, qy)| (c.iter().copied().fold(0.0, f64::max) / qy).ln())
-                .collect()
-        };
-        let before = pml(&w);
-        repair(&mut w);
-        mix_with_means(&mut w, p.view(), REPAIR_MIX);
-        for row in w.rows() {
-            assert!((row.sum() - 1.0).abs() <= 1e-15);
-        }
-        for (a, b) in pml(&w).iter().zip(&before) {
-            assert!(a <= b, "PML rose from {b} to {a}");
-        }
-        assert!(w.iter().all(|&x| x > 0.0));
-    }
 }

@@ -22,7 +22,7 @@ const MIN_PIVOT_RATIO: f64 = 1e-13;
 
 /// An LU factorisation with an eta file (module docs).
 #[derive(Debug, Clone)]
-pub(crate) struct Factor {
+pub struct Factor {
     lu: PartialPivLu<f64>,
     etas: Vec<Eta>,
 }
@@ -37,7 +37,7 @@ struct Eta {
 impl Factor {
     /// Factorises the `n x n` matrix whose column `j` is `column(j)`; `None`
     /// if it is singular or too ill-conditioned ([`MIN_PIVOT_RATIO`]).
-    pub(crate) fn new<'a>(n: usize, column: impl Fn(usize) -> Column<'a>) -> Option<Self> {
+    pub fn new<'a>(n: usize, column: impl Fn(usize) -> Column<'a>) -> Option<Self> {
         let mut b = Mat::<f64>::zeros(n, n);
         for j in 0..n {
             match column(j) {
@@ -65,12 +65,12 @@ impl Factor {
     }
 
     /// Pivots recorded since the factorisation.
-    pub(crate) fn etas(&self) -> usize {
+    pub fn etas(&self) -> usize {
         self.etas.len()
     }
 
     /// `a <- B^-1 a`.
-    pub(crate) fn ftran(&self, a: &mut [f64]) {
+    pub fn ftran(&self, a: &mut [f64]) {
         self.lu.solve_in_place(ColMut::from_slice_mut(a));
         for eta in &self.etas {
             let xr = a[eta.row] / eta.d[eta.row];
@@ -84,7 +84,7 @@ impl Factor {
     }
 
     /// `c <- B^-T c`.
-    pub(crate) fn btran(&self, c: &mut [f64]) {
+    pub fn btran(&self, c: &mut [f64]) {
         for eta in self.etas.iter().rev() {
             let r = eta.row;
             let others: f64 = dot(c, &eta.d) - c[r] * eta.d[r];
@@ -95,7 +95,7 @@ impl Factor {
 
     /// Records a pivot: the column with direction `d = B^-1 a` (before the
     /// pivot) replaces basis column `row`.
-    pub(crate) fn update(&mut self, row: usize, d: Vec<f64>) {
+    pub fn update(&mut self, row: usize, d: Vec<f64>) {
         self.etas.push(Eta { row, d });
     }
 
@@ -109,14 +109,16 @@ impl Factor {
 }
 
 /// A basis column: a column of the master, or the unit vector of a row.
-pub(crate) enum Column<'a> {
+pub enum Column<'a> {
+    /// A column of the master, dense.
     Dense(&'a [f64]),
+    /// The unit vector of this row.
     Unit(usize),
 }
 
 /// `a . b`, with four accumulators so that the loop vectorises (a fixed order:
 /// the same bytes on every run).
-pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0; 4];
     let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
     let tail: f64 = a4
@@ -131,62 +133,4 @@ pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
         }
     }
     acc[0] + acc[1] + acc[2] + acc[3] + tail
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn columns() -> Vec<Vec<f64>> {
-        vec![
-            vec![2.0, 1.0, 0.0],
-            vec![1.0, 3.0, 1.0],
-            vec![0.0, 1.0, 4.0],
-        ]
-    }
-
-    fn times(cols: &[Vec<f64>], x: &[f64]) -> Vec<f64> {
-        let mut y = vec![0.0; cols[0].len()];
-        for (c, &xj) in cols.iter().zip(x) {
-            for (yi, ci) in y.iter_mut().zip(c) {
-                *yi += ci * xj;
-            }
-        }
-        y
-    }
-
-    /// FTRAN and BTRAN solve with the basis and its transpose, before and
-    /// after pivots recorded as etas.
-    #[test]
-    fn solves_through_lu_and_etas() {
-        let mut cols = columns();
-        let mut f = Factor::new(3, |j| Column::Dense(&cols[j])).unwrap();
-        for (row, entering) in [(1, vec![1.0, 0.0, 2.0]), (0, vec![0.5, 0.5, 0.5])] {
-            let mut d = entering.clone();
-            f.ftran(&mut d);
-            f.update(row, d);
-            cols[row] = entering;
-            let b = [1.0, -2.0, 0.5];
-            let mut x = b.to_vec();
-            f.ftran(&mut x);
-            let bx = times(&cols, &x);
-            assert!(bx.iter().zip(&b).all(|(u, v)| (u - v).abs() < 1e-12));
-            let mut y = b.to_vec();
-            f.btran(&mut y);
-            for (c, &bj) in cols.iter().zip(&b) {
-                assert!((dot(c, &y) - bj).abs() < 1e-12);
-            }
-        }
-        assert_eq!(f.etas(), 2);
-    }
-
-    #[test]
-    fn refuses_a_singular_basis() {
-        let cols = [vec![1.0, 2.0], vec![2.0, 4.0]];
-        assert!(Factor::new(2, |j| Column::Dense(&cols[j])).is_none());
-        let unit = Factor::new(2, Column::Unit).unwrap();
-        let mut x = vec![3.0, 4.0];
-        unit.ftran(&mut x);
-        assert_eq!(x, vec![3.0, 4.0]);
-    }
 }

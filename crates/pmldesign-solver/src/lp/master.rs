@@ -95,8 +95,8 @@ const PERTURBATION: f64 = 1e-7;
 /// Columns kept from a pricing scan for the pivots that follow it.
 const SHORTLIST: usize = 48;
 /// Columns priced per partial pricing step: at least this many, and a quarter
-/// of the pool when that is more ([`Master::entering`]).
-const PARTIAL_PRICING: usize = 1024;
+/// of the pool when that is more (`Master::entering`).
+pub const PARTIAL_PRICING: usize = 1024;
 /// Pivots (etas) between refactorisations of the basis: at least this many, and
 /// more for large bases ([`Master::refactor_every`]).
 const REFACTOR_EVERY: usize = 64;
@@ -545,7 +545,3 @@ impl Var {
         }
     }
 }
-
-#[cfg(test)]
-#[path = "master_tests.rs"]
-mod tests;

@@ -77,7 +77,7 @@ fn ldp_epsilon(p: ArrayView1<f64>, range: Option<DensityRange>) -> Option<f64> {
 
 /// The ceiling `d_x` of every information density `W[x,y] / P(y)` of an input
 /// of mass `px` under `range`; at most `1 / p_x` (`P(y) >= p_x W[x,y]`).
-fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {
+pub fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {
     let own = 1.0 / px;
     match range {
         None => own,
@@ -96,7 +96,7 @@ fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {
 /// the Cauchy-Schwarz inequality `(J^-1)_xx >= (e_x . v)^2 / (v^T J v)` at
 /// `v = e_x - a p` and its best a. An input whose ceiling is 1 or less adds
 /// `p_x` (without a range the floor is 1, the identity's).
-fn closed_form(p: ArrayView1<f64>, d: &Array1<f64>) -> f64 {
+pub fn closed_form(p: ArrayView1<f64>, d: &Array1<f64>) -> f64 {
     p.iter()
         .zip(d)
         .map(|(&px, &d)| match d > 1.0 {
@@ -187,36 +187,4 @@ fn root_of(
     let diag: Array1<f64> =
         Array1::from_shape_fn(k, |x| (0..k).map(|i| u[(x, i)].powi(2) * roots[i]).sum());
     (trace.is_finite() && diag.iter().all(|v| v.is_finite())).then_some((trace, diag))
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use ndarray::Array1;
-
-    /// The Zipf prior over k labels (`p_i` proportional to `1 / i`).
-    pub(crate) fn zipf(k: usize) -> Array1<f64> {
-        let w = Array1::from_shape_fn(k, |i| 1.0 / (i + 1) as f64);
-        let total = w.sum();
-        w / total
-    }
-
-    /// The relaxation's floor never falls below the closed form's, and more
-    /// steps never give less.
-    #[test]
-    fn relaxation_is_at_least_the_closed_form() {
-        for k in [2, 5, 16, 40] {
-            let p = zipf(k);
-            let range = Some(DensityRange::Levels {
-                lower: None,
-                upper: 1.0,
-            });
-            let d = p.mapv(|px| ceiling(px, range));
-            let closed = closed_form(p.view(), &d);
-            let few = notion_floor(p.view(), range, 3);
-            let many = notion_floor(p.view(), range, RELAXATION_STEPS);
-            assert!(few >= closed * (1.0 - 1e-12), "{k}: {few} < {closed}");
-            assert!(many >= few, "{k}: {many} < {few}");
-        }
-    }
 }

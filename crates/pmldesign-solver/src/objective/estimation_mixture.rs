@@ -15,9 +15,11 @@ pub(crate) type Parts = Vec<(usize, f64)>;
 
 /// A floor from priors of few levels, with the priors the LP weighs above 0
 /// (what a design stores, so that a reader recomputes only those).
-pub(crate) struct Mixture {
-    pub(crate) floor: f64,
-    pub(crate) priors: Vec<Parts>,
+pub struct Mixture {
+    /// The floor: a lower bound on `tr J^-1` at the prior.
+    pub floor: f64,
+    /// The priors the LP weighs above 0, each as (level count, mass) parts.
+    pub priors: Vec<Parts>,
 }
 
 /// The floor under eps-LDP at the prior `p` from priors of few levels
@@ -31,7 +33,7 @@ pub(crate) struct Mixture {
 /// [`HEAD_LEVELS`] times (and, in the wider [`Family`], the first two at
 /// [`HEAD_PAIRS`]); an LP weights them (its callers ask [`mixture_applies`]
 /// first). `None` where some mass is zero.
-pub(crate) fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) -> Option<Mixture> {
+pub fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) -> Option<Mixture> {
     mixture_over(p, epsilon, family.members(p.len()))
 }
 
@@ -40,7 +42,7 @@ pub(crate) fn mixture_floor(p: ArrayView1<f64>, epsilon: f64, family: Family) ->
 /// over p's inputs, each level 0 or within [`LEVEL_SPREAD`] of the largest, of
 /// at most `4 (k + 1)^2` orbits, [`MOST_PRIORS`] in all); `None` where one is
 /// not, or where some mass of p is zero.
-pub(crate) fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]) -> Option<f64> {
+pub fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]) -> Option<f64> {
     let k = p.len();
     let valid = |parts: &Parts| {
         let orbits: f64 = parts.iter().map(|(n, _)| *n as f64 + 1.0).product();
@@ -62,16 +64,16 @@ pub(crate) fn witnessed_floor(p: ArrayView1<f64>, epsilon: f64, priors: &[Parts]
 }
 
 /// The levels of a stored prior, at most.
-const MOST_PARTS: usize = 4;
+pub const MOST_PARTS: usize = 4;
 
 /// The stored priors a reader weighs, at most (an LP's vertex weighs at most
 /// k, and k is at most 128).
-const MOST_PRIORS: usize = 512;
+pub const MOST_PRIORS: usize = 512;
 
 /// The least ratio of a stored prior's positive level to its largest (the
 /// family's is 0.1 / 7): the levels' problems are solved at the spreads the
 /// design uses.
-const LEVEL_SPREAD: f64 = 1e-3;
+pub const LEVEL_SPREAD: f64 = 1e-3;
 
 /// The floor over `priors` (docs on [`mixture_floor`]).
 fn mixture_over(p: ArrayView1<f64>, epsilon: f64, priors: Vec<Parts>) -> Option<Mixture> {
@@ -102,10 +104,10 @@ fn mixture_over(p: ArrayView1<f64>, epsilon: f64, priors: Vec<Parts>) -> Option<
 
 /// Whether the mixture floor is computed for `p`: from 17 inputs (below,
 /// enumeration prices every ray of LDP) to 128 (seconds there,
-/// [`Family::seconds`]), at a prior with two masses or more (at the
+/// `Family::seconds`), at a prior with two masses or more (at the
 /// uniform prior k-subset selection's figure is the optimum, and the LPs'
 /// bound proves it).
-pub(crate) fn mixture_applies(p: ArrayView1<f64>) -> bool {
+pub fn mixture_applies(p: ArrayView1<f64>) -> bool {
     let most = p.fold(0.0f64, |m, v| m.max(*v));
     let least = p.fold(f64::INFINITY, |m, v| m.min(*v));
     MIXTURE_SIZES.contains(&p.len()) && least > 0.0 && most > least * (1.0 + 1e-12)
@@ -122,7 +124,7 @@ pub(crate) const READER_SIZES: std::ops::RangeInclusive<usize> = 17..=64;
 /// family holds the one before it. With a Zipf prior at eps 1 they certify
 /// the design within 1.5 %, 1.3 % and 1.1 % at 128 inputs (docs/benchmarks.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Family {
+pub enum Family {
     /// Every prefix length j of [`prefixes`] at every tail level, with the
     /// first input apart at half the head levels ([`FEW_HEADS`]), and the
     /// uniform prior.
@@ -183,7 +185,7 @@ impl Family {
 /// steps of `j / 8`, so the LP still finds lengths near any it would pick
 /// while the costliest priors (near `k / 2`, `(j + 1)(k - j + 1)` orbits) are
 /// fewest.
-fn prefixes(k: usize) -> Vec<usize> {
+pub fn prefixes(k: usize) -> Vec<usize> {
     std::iter::successors(Some(1usize), |&j| Some(j + (j / 8).max(1)))
         .take_while(|&j| j < k)
         .collect()
@@ -194,12 +196,12 @@ const APART_PREFIXES: usize = 32;
 
 /// The wider family sets its first two inputs apart in every prefix up to
 /// this length (and in those of [`PAIRED_LONG`]).
-const PAIRED_PREFIXES: usize = 12;
+pub const PAIRED_PREFIXES: usize = 12;
 
 /// Longer prefixes the wider family sets its first two inputs apart in: two
 /// only, as their priors cost the most (with Zipf priors the LP weighs the
 /// pairs in prefixes of 5 to 8 inputs and of 24).
-const PAIRED_LONG: [usize; 2] = [16, 24];
+pub const PAIRED_LONG: [usize; 2] = [16, 24];
 
 /// Whether the wider family sets the first two inputs apart in prefixes of `j`.
 fn paired(j: usize) -> bool {
@@ -207,16 +209,16 @@ fn paired(j: usize) -> bool {
 }
 
 /// The tail's level relative to the prefix's.
-const TAIL_LEVELS: [f64; 4] = [0.0, 0.05, 0.1, 0.2];
+pub const TAIL_LEVELS: [f64; 4] = [0.0, 0.05, 0.1, 0.2];
 
 /// The first input's level relative to the prefix's (1: not apart).
-const HEAD_LEVELS: [f64; 6] = [1.0, 1.5, 2.0, 3.0, 4.5, 7.0];
+pub const HEAD_LEVELS: [f64; 6] = [1.0, 1.5, 2.0, 3.0, 4.5, 7.0];
 
 /// The head levels of [`Family::FewHeads`].
-const FEW_HEADS: [f64; 3] = [1.0, 2.0, 4.5];
+pub const FEW_HEADS: [f64; 3] = [1.0, 2.0, 4.5];
 
 /// The first two inputs' levels relative to the prefix's, in the wider family.
-const HEAD_PAIRS: [(f64, f64); 4] = [(2.0, 1.5), (3.0, 2.0), (4.5, 3.0), (7.0, 4.5)];
+pub const HEAD_PAIRS: [(f64, f64); 4] = [(2.0, 1.5), (3.0, 2.0), (4.5, 3.0), (7.0, 4.5)];
 
 impl Levels {
     /// The prior of `parts` (each a count of inputs and a relative level),
@@ -245,7 +247,7 @@ impl Levels {
 /// eps-LDP's ceilings `d_x = 1 / (p_x + (1 - p_x) e^-eps)` is this, whatever p
 /// (docs/theory.md §13). The part of p the priors of few levels leave is
 /// bounded by it.
-fn rest_floor(k: usize, epsilon: f64) -> f64 {
+pub fn rest_floor(k: usize, epsilon: f64) -> f64 {
     (1.0 + (k as f64 - 1.0) / epsilon.exp_m1()) * (1.0 - 1e-12)
 }
 
@@ -255,7 +257,7 @@ fn rest_floor(k: usize, epsilon: f64) -> f64 {
 /// the mass past its first m inputs, at most p's (docs/theory.md §13). The
 /// weights are scaled down until that holds in floating point; with the
 /// weights.
-fn weighted(p: &[f64], members: &[(Vec<f64>, f64)], rest: f64) -> Option<(f64, Vec<f64>)> {
+pub fn weighted(p: &[f64], members: &[(Vec<f64>, f64)], rest: f64) -> Option<(f64, Vec<f64>)> {
     let tails: Vec<Vec<f64>> = members.iter().map(|(q, _)| tails_of(q)).collect();
     let limit = tails_of(p);
     let mut vars = ProblemVariables::new();
@@ -308,78 +310,4 @@ fn tails_of(q: &[f64]) -> Vec<f64> {
         tails[m] = past;
     }
     tails
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::objective::estimation_floor::tests::zipf;
-    use ndarray::Array1;
-
-    /// At 8 labels with a Zipf prior the mixture floor is below the optimum
-    /// that enumeration certifies (22.209944 per row, eps 1) and within 1 % of
-    /// it, the wider family's within 0.8 % and never below the narrower's,
-    /// the narrowest's within 1.2 %; relabelling the inputs leaves it unchanged.
-    #[test]
-    fn the_mixture_floor_is_below_the_enumerated_optimum_and_near_it() {
-        let p = zipf(8);
-        let norm = p.dot(&p);
-        let error = |p: &Array1<f64>, f| mixture_floor(p.view(), 1.0, f).unwrap().floor - norm;
-        let heads = error(&p, Family::Heads);
-        let pairs = error(&p, Family::HeadPairs);
-        let few = error(&p, Family::FewHeads);
-        assert!(
-            few <= heads && heads <= pairs && pairs <= 22.209944,
-            "{few} {heads} {pairs}"
-        );
-        assert!(few >= 0.996 * 22.209944, "{few}");
-        assert!(heads >= 0.996 * 22.209944, "{heads}");
-        assert!(pairs >= 0.997 * 22.209944, "{pairs}");
-        let reversed: Array1<f64> = p.iter().rev().copied().collect();
-        let again = error(&reversed, Family::HeadPairs);
-        assert_eq!(pairs.to_bits(), again.to_bits());
-    }
-
-    /// A member's floor holds at every prior it majorises, though it does not
-    /// fit under that prior input by input.
-    #[test]
-    fn a_prior_more_even_than_a_member_has_its_floor() {
-        // p = (1.5, 1, ..., 1) / 20.5 is majorised by q = (2, 1, ..., 1) / 21,
-        // which does not fit under it input by input (p_1 < q_1).
-        let q = vec![vec![(1, 2.0), (19, 1.0)]];
-        let mut p = Array1::from_elem(20, 1.0 / 20.5);
-        p[0] = 1.5 / 20.5;
-        let at_q = Array1::from_iter(std::iter::once(2.0 / 21.0).chain([1.0 / 21.0; 19]));
-        let own = witnessed_floor(at_q.view(), 1.0, &q).unwrap();
-        let floor = witnessed_floor(p.view(), 1.0, &q).unwrap();
-        assert!(floor >= own * (1.0 - 1e-9), "{floor} {own}");
-        // Every prior's floor is at least 1 + (k - 1) / (e^eps - 1).
-        assert!(own >= 1.0 + 19.0 / 1f64.exp_m1(), "{own}");
-    }
-
-    /// The priors a design stores give its floor again (a reader recomputes
-    /// only those), and stored priors that are not priors over p's inputs
-    /// give none.
-    #[test]
-    fn the_stored_priors_give_the_floor_again() {
-        let p = zipf(20);
-        let whole = mixture_floor(p.view(), 1.0, Family::Heads).unwrap();
-        assert!(whole.priors.len() < 40, "{}", whole.priors.len());
-        let again = witnessed_floor(p.view(), 1.0, &whole.priors).unwrap();
-        assert!(
-            again >= whole.floor * (1.0 - 1e-9),
-            "{again} {}",
-            whole.floor
-        );
-        let short = vec![vec![(3, 1.0), (16, 0.1)]];
-        assert!(witnessed_floor(p.view(), 1.0, &short).is_none());
-        let negative = vec![vec![(3, 1.0), (17, -0.1)]];
-        assert!(witnessed_floor(p.view(), 1.0, &negative).is_none());
-        let many = vec![vec![(1, 5.0), (1, 4.0), (1, 3.0), (1, 2.0), (16, 1.0)]];
-        assert!(witnessed_floor(p.view(), 1.0, &many).is_none());
-        let spread = vec![vec![(3, 1.0), (17, 1e-9)]];
-        assert!(witnessed_floor(p.view(), 1.0, &spread).is_none());
-        let huge = vec![vec![(3, f64::MAX), (17, f64::MAX)]];
-        assert!(witnessed_floor(p.view(), 1.0, &huge).is_none());
-    }
 }

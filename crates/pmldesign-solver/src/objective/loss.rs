@@ -96,9 +96,10 @@ pub(crate) fn argmin(v: ArrayView1<f64>) -> usize {
 }
 
 /// `mu(v) = max_y -c[:, y] . v`: the negated loss of a column given its best label.
-pub(crate) struct LabelledLoss<'a> {
+pub struct LabelledLoss<'a> {
     pub(crate) c: &'a Array2<f64>,
-    shape: Cow<'a, Shape>,
+    /// The cost matrix's shape, which decides how the best label is found.
+    pub shape: Cow<'a, Shape>,
 }
 
 /// The form of a weighted loss matrix `c[x][y] = w_x d(x, y)` that prices a
@@ -106,7 +107,7 @@ pub(crate) struct LabelledLoss<'a> {
 /// losses. A general matrix costs N^2 a column, which at N = 2048 made the
 /// start columns alone take 6 s.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Shape {
+pub enum Shape {
     /// Any matrix.
     Matrix,
     /// `w_x 1[x != y]`.
@@ -121,7 +122,7 @@ impl Shape {
     /// The shape of `c`: a built-in loss if every entry is, to the bit, the
     /// product `d(x, y) w_x` that built it (`w_x` read next to the diagonal,
     /// where `d = 1`), else [`Shape::Matrix`].
-    pub(crate) fn of(c: &Array2<f64>) -> Shape {
+    pub fn of(c: &Array2<f64>) -> Shape {
         let n = c.nrows();
         if n < 2 || c.ncols() != n {
             return Shape::Matrix;
@@ -147,7 +148,7 @@ impl Shape {
 
 impl<'a> LabelledLoss<'a> {
     /// The loss of `c`, its [`Shape`] found once.
-    pub(crate) fn new(c: &'a Array2<f64>) -> Self {
+    pub fn new(c: &'a Array2<f64>) -> Self {
         LabelledLoss {
             c,
             shape: Cow::Owned(Shape::of(c)),
@@ -155,7 +156,7 @@ impl<'a> LabelledLoss<'a> {
     }
 
     /// The loss of `c` whose shape the caller keeps.
-    pub(crate) fn with_shape(c: &'a Array2<f64>, shape: &'a Shape) -> Self {
+    pub fn with_shape(c: &'a Array2<f64>, shape: &'a Shape) -> Self {
         LabelledLoss {
             c,
             shape: Cow::Borrowed(shape),
@@ -163,7 +164,7 @@ impl<'a> LabelledLoss<'a> {
     }
 
     /// The cost `c[:, y] . v` of every label y.
-    pub(crate) fn costs(&self, column: ArrayView1<f64>) -> Array1<f64> {
+    pub fn costs(&self, column: ArrayView1<f64>) -> Array1<f64> {
         let weighted =
             |w: &[f64]| -> Vec<f64> { w.iter().zip(column).map(|(w, v)| w * v).collect() };
         match &*self.shape {
@@ -252,45 +253,4 @@ pub(crate) fn constant_label(c: &Array2<f64>) -> (usize, f64) {
     let col_cost = c.sum_axis(Axis(0));
     let y = argmin(col_cost.view());
     (y, col_cost[y])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The built-in losses price a column's labels in linear time, to the
-    /// matrix's costs; a user matrix stays a matrix.
-    #[test]
-    fn shapes_price_as_their_matrices() {
-        let n = 7;
-        let p = Array1::from_shape_fn(n, |x| 0.05 + 0.02 * x as f64);
-        let v = Array1::from_shape_fn(n, |x| {
-            if x % 3 == 0 {
-                0.0
-            } else {
-                1.0 + x as f64 / 3.0
-            }
-        });
-        for (loss, shape) in [
-            (Loss::Hamming, "Hamming"),
-            (Loss::Absolute, "Absolute"),
-            (Loss::Squared, "Squared"),
-        ] {
-            let d = loss.matrix(n).unwrap();
-            let c = &d * &p.view().insert_axis(Axis(1));
-            let fast = LabelledLoss::new(&c);
-            assert!(format!("{:?}", fast.shape).starts_with(shape));
-            let general = LabelledLoss::with_shape(&c, &Shape::Matrix);
-            let (a, b) = (fast.costs(v.view()), general.costs(v.view()));
-            assert!(
-                a.iter()
-                    .zip(&b)
-                    .all(|(a, b)| (a - b).abs() <= 1e-14 * (1.0 + b.abs())),
-                "{a} {b}"
-            );
-        }
-        let mut c = Loss::Hamming.matrix(n).unwrap();
-        c[[2, 5]] = 0.5;
-        assert_eq!(Shape::of(&c), Shape::Matrix);
-    }
 }

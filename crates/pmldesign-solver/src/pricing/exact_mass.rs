@@ -201,7 +201,7 @@ impl RayOracle for ExactMass<'_> {
 
 /// SplitMix64's finaliser: a fixed perturbation per (pass, candidate, input),
 /// so that the same dual gives the same sets at any thread count.
-fn mix(mut z: u64) -> u64 {
+pub fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -217,7 +217,7 @@ fn jitter(salt: u64, x: usize) -> f64 {
 /// The inputs by increasing `lambda_x / p_x`, each score scaled by
 /// `e^(spread u)` with u in [-1, 1) fixed by `salt` (spread 0: no perturbation,
 /// ties broken by index).
-fn fill_order(p: &[f64], lambda: &Array1<f64>, spread: f64, salt: u64) -> Vec<usize> {
+pub fn fill_order(p: &[f64], lambda: &Array1<f64>, spread: f64, salt: u64) -> Vec<usize> {
     let score: Vec<f64> = (0..p.len())
         .map(|x| lambda[x] / p[x] * (spread * jitter(salt, x)).exp())
         .collect();
@@ -228,7 +228,7 @@ fn fill_order(p: &[f64], lambda: &Array1<f64>, spread: f64, salt: u64) -> Vec<us
 
 /// The maximiser of `g` over (0, 1) by golden-section search, with its value
 /// (g concave near its maximum, as the staircase's value per unit is).
-fn maximum(g: &dyn Fn(f64) -> f64) -> (f64, f64) {
+pub fn maximum(g: &dyn Fn(f64) -> f64) -> (f64, f64) {
     let r = 0.5 * (5f64.sqrt() - 1.0);
     let (mut a, mut b) = (0.0, 1.0);
     for _ in 0..200 {
@@ -245,7 +245,7 @@ fn maximum(g: &dyn Fn(f64) -> f64) -> (f64, f64) {
 
 /// The widest interval `[lo, hi]` around `best` on which `g` stays at least
 /// `floor`, each end found by bisection (g unimodal around `best`).
-fn within(g: &dyn Fn(f64) -> f64, best: f64, floor: f64) -> (f64, f64) {
+pub fn within(g: &dyn Fn(f64) -> f64, best: f64, floor: f64) -> (f64, f64) {
     let end = |mut inside: f64, mut outside: f64| {
         for _ in 0..200 {
             let mid = 0.5 * (inside + outside);
@@ -290,7 +290,12 @@ impl Move {
 /// taken while they fit under the narrow window's lower end, then one move or
 /// two disjoint moves into the narrow window, else the wide one (`None` when
 /// none is found).
-fn exact_set(p: &[f64], windows: [(f64, f64); 2], order: &[usize], salt: u64) -> Option<Vec<bool>> {
+pub fn exact_set(
+    p: &[f64],
+    windows: [(f64, f64); 2],
+    order: &[usize],
+    salt: u64,
+) -> Option<Vec<bool>> {
     let [(lo, hi), (wide_lo, wide_hi)] = windows;
     let mut members = vec![false; p.len()];
     let mut mass = 0.0;
@@ -314,7 +319,7 @@ fn exact_set(p: &[f64], windows: [(f64, f64); 2], order: &[usize], salt: u64) ->
 /// The value per unit (`p . v = 1`) of the eps-LDP staircase whose top set
 /// weighs W, `W f(e / s) + (1 - W) f(1 / s)` with `s = 1 + (e - 1) W`, for the
 /// f-information `f`.
-fn staircase_value(e: f64, f: fn(f64) -> f64) -> impl Fn(f64) -> f64 {
+pub fn staircase_value(e: f64, f: fn(f64) -> f64) -> impl Fn(f64) -> f64 {
     move |w: f64| {
         let s = 1.0 + (e - 1.0) * w;
         w * f(e / s) + (1.0 - w) * f(1.0 / s)
@@ -385,53 +390,4 @@ fn two_moves(moves: &[Move], lo: f64, hi: f64) -> Option<(Move, Option<Move>)> {
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Mutual information under eps-LDP: the best top mass is the closed form
-    /// `(D* - 1) / (e^eps - 1)` of docs/theory.md §4d with the value `D* - 1 -
-    /// ln D*`, and a window around it ends where the value is its floor.
-    #[test]
-    fn staircase_windows_hold_the_best_top_mass() {
-        let f: fn(f64) -> f64 = |t| if t > 0.0 { t * t.ln() } else { 0.0 };
-        for eps in [0.2f64, 1.0, 3.0] {
-            let e = eps.exp();
-            let d = eps * e / (e - 1.0);
-            let value = staircase_value(e, f);
-            let (best, top) = maximum(&value);
-            assert!((best - (d - 1.0) / (e - 1.0)).abs() < 1e-6, "{eps}: {best}");
-            assert!((top - (d - 1.0 - d.ln())).abs() < 1e-13, "{eps}: {top}");
-            let floor = top * (1.0 - 1e-8);
-            let (lo, hi) = within(&value, best, floor);
-            assert!(lo < best && best < hi, "{eps}: {lo} {hi}");
-            for end in [lo, hi] {
-                assert!(value(end) >= floor && value(end) - floor < 1e-12 * top);
-            }
-        }
-    }
-
-    /// 200 masses `sqrt(i)` normalised (not on a grid, as rational masses
-    /// would be): every set found is within the window, and most candidates find one.
-    #[test]
-    fn sets_land_in_their_window() {
-        let raw: Vec<f64> = (1..=200).map(|i| (i as f64).sqrt()).collect();
-        let s: f64 = raw.iter().sum();
-        let p: Vec<f64> = raw.iter().map(|v| v / s).collect();
-        let lambda = Array1::from_iter(p.iter().map(|v| v * 0.7));
-        let t = (-0.9f64).exp();
-        let mut found = 0;
-        for k in 0..32u64 {
-            let order = fill_order(&p, &lambda, 0.3, mix(k));
-            let windows = [(t, t * (1.0 + 1e-11)), (t, t * (1.0 + 1e-9))];
-            if let Some(m) = exact_set(&p, windows, &order, mix(k)) {
-                let mass: f64 = (0..200).filter(|&x| m[x]).map(|x| p[x]).sum();
-                assert!(mass >= t && mass <= t * (1.0 + 1e-9), "{mass} vs {t}");
-                found += 1;
-            }
-        }
-        assert!(found >= 16, "{found} of 32");
-    }
 }

@@ -101,16 +101,19 @@ fn spikes(
 
 /// `{lo <= v_x <= hi, r . v = 1}`: the PMC (`lo = e^-eps_l`), ALIP and LIP
 /// (`hi = e^eps_u`) slices of a known prior r (\[D\] Thm 1, \[15\] Lemma 1).
-pub(crate) struct BoxSlice {
-    r: Array1<f64>,
-    lo: f64,
-    hi: f64,
+pub struct BoxSlice {
+    /// The known prior `r`.
+    pub r: Array1<f64>,
+    /// The lower end `lo` of every entry.
+    pub lo: f64,
+    /// The upper end `hi` of every entry.
+    pub hi: f64,
 }
 
 impl BoxSlice {
     /// Fractional knapsack: every coordinate at `lo`, the rest of the mass
     /// filled in increasing order of `a_x / r_x` up to `hi`.
-    fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
+    pub fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
         let r = &self.r;
         let mut v = Array1::from_elem(r.len(), self.lo);
         let mut left = 1.0 - self.lo * r.sum();
@@ -136,15 +139,17 @@ impl BoxSlice {
 }
 
 /// `{m <= v_x <= e m, r . v = 1}`: the LDP slice (\[D\] Def 6), any r.
-pub(crate) struct StaircaseSlice {
-    r: Array1<f64>,
-    e: f64,
+pub struct StaircaseSlice {
+    /// The normalising vector `r` of `r . v = 1`.
+    pub r: Array1<f64>,
+    /// The ratio `e` (`e^eps`) of the largest entry to the smallest.
+    pub e: f64,
 }
 
 impl StaircaseSlice {
     /// The best of the N + 1 prefixes `s` of the order of `a_x / r_x`:
     /// `v = m (1 + (e - 1) s)`, `m = 1 / (r . 1 + (e - 1) r . s)` (module docs).
-    fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
+    pub fn minimise(&self, a: ArrayView1<f64>) -> Array1<f64> {
         let (r, g) = (&self.r, self.e - 1.0);
         let order = ratio_order(a, r.view());
         let (a_total, r_total) = (a.sum(), r.sum());
@@ -172,40 +177,5 @@ impl StaircaseSlice {
         let ry = self.r[y];
         let b = 1.0 / (1.0 - ry + self.e * ry);
         (self.e * b, b)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-
-    #[test]
-    fn staircase_minimiser_beats_every_prefix_and_vertex() {
-        let s = StaircaseSlice {
-            r: array![0.5, 0.3, 0.2],
-            e: 3.0,
-        };
-        let a = array![0.4, -0.1, 0.3];
-        let v = s.minimise(a.view());
-        assert!((s.r.dot(&v) - 1.0).abs() < 1e-12);
-        // Every vertex of the slice: each coordinate at m or 3m.
-        for mask in 0..8u32 {
-            let u = Array1::from_shape_fn(3, |i| if mask >> i & 1 == 1 { 3.0 } else { 1.0 });
-            let u = &u / s.r.dot(&u);
-            assert!(a.dot(&v) <= a.dot(&u) + 1e-12);
-        }
-    }
-
-    #[test]
-    fn box_minimiser_fills_cheapest_mass_first() {
-        let s = BoxSlice {
-            r: array![0.5, 0.25, 0.25],
-            lo: 0.5,
-            hi: f64::INFINITY,
-        };
-        let v = s.minimise(array![1.0, 0.0, 2.0].view());
-        // Floors 0.5 everywhere (mass 0.5), the other 0.5 onto x = 1.
-        assert_eq!(v, array![0.5, 2.5, 0.5]);
     }
 }

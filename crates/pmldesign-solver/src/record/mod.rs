@@ -25,7 +25,7 @@ mod estimate;
 mod modes;
 mod outcome;
 mod public;
-mod split;
+pub(crate) mod split;
 mod verify;
 
 pub use estimate::{MAX_CHANNEL_ENTRIES, RecordEstimate, estimate_public_record, estimate_record};

@@ -14,7 +14,7 @@ use crate::error::Result;
 const UNITS: u32 = 1024;
 
 /// The smallest share a column keeps, in units (about 2 % of eps).
-const FLOOR: u32 = 20;
+pub const FLOOR: u32 = 20;
 
 /// The first share moved, in units; the search stops below [`LAST_STEP`].
 const FIRST_STEP: u32 = 256;
@@ -56,13 +56,13 @@ pub(super) fn search(p: &RecordProblem) -> Result<Columns> {
 }
 
 /// Every ordered pair of distinct columns.
-fn pairs(k: usize) -> impl Iterator<Item = (usize, usize)> {
+pub fn pairs(k: usize) -> impl Iterator<Item = (usize, usize)> {
     (0..k).flat_map(move |a| (0..k).filter(move |&b| b != a).map(move |b| (a, b)))
 }
 
 /// `units` with `amount` moved from column `from` to `to`, if `from` keeps at
 /// least [`FLOOR`].
-fn moved(units: &[u32], from: usize, to: usize, amount: u32) -> Option<Vec<u32>> {
+pub fn moved(units: &[u32], from: usize, to: usize, amount: u32) -> Option<Vec<u32>> {
     if units[from] < amount + FLOOR {
         return None;
     }
@@ -73,23 +73,9 @@ fn moved(units: &[u32], from: usize, to: usize, amount: u32) -> Option<Vec<u32>>
 }
 
 /// The levels of a split in units: `eps u / UNITS` (exact for dyadic eps).
-fn levels(units: &[u32], epsilon: f64) -> Vec<f64> {
+pub fn levels(units: &[u32], epsilon: f64) -> Vec<f64> {
     units
         .iter()
         .map(|&u| epsilon * f64::from(u) / f64::from(UNITS))
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn moves_keep_the_sum_and_the_floor() {
-        let s = moved(&[512, 512], 0, 1, 256).unwrap();
-        assert_eq!(s, vec![256, 768]);
-        assert!(moved(&[30, 994], 0, 1, 16).is_none());
-        assert_eq!(levels(&[256, 768], 2.0), vec![0.5, 1.5]);
-        assert_eq!(pairs(3).count(), 6);
-    }
 }

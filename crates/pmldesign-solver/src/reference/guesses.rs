@@ -11,9 +11,10 @@ use pmldesign_model::Mechanism;
 /// Outputs merged by their best guess: column i of `merged` is the sum of the
 /// outputs whose guess is `labels[i]` (ascending, distinct).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Guessed {
+pub struct Guessed {
     merged: Mechanism,
-    labels: Vec<usize>,
+    /// The guesses, ascending and distinct: column i of `merged` guesses `labels[i]`.
+    pub labels: Vec<usize>,
 }
 
 /// A loss's release of a candidate and its expected loss ([`LossScore::guessed`]).
@@ -33,7 +34,7 @@ impl Guessed {
     /// `m`'s outputs merged by their guess `argmin_g c[:, g] . W[:, y]` (ties
     /// to the lowest g), each entry summed in the order of the outputs; `None`
     /// only if the rows drift.
-    pub(crate) fn of(m: &Mechanism, c: &LabelledLoss<'_>) -> Option<Guessed> {
+    pub fn of(m: &Mechanism, c: &LabelledLoss<'_>) -> Option<Guessed> {
         let w = m.matrix();
         let guess: Vec<usize> = w.columns().into_iter().map(|v| c.best_label(v).0).collect();
         let mut labels = guess.clone();
@@ -57,13 +58,13 @@ impl Guessed {
 
     /// The merged columns, N x K' (the released matrix without its zero
     /// columns: the same leakage under every notion).
-    pub(crate) fn merged(&self) -> &Mechanism {
+    pub fn merged(&self) -> &Mechanism {
         &self.merged
     }
 
     /// `sum_x r_x sum_i merged[x][i] d[x][labels_i]`: the expected loss of the
     /// release under the prior `r`.
-    pub(crate) fn expected_loss(&self, r: ArrayView1<f64>, d: ArrayView2<f64>) -> f64 {
+    pub fn expected_loss(&self, r: ArrayView1<f64>, d: ArrayView2<f64>) -> f64 {
         let w = self.merged.matrix();
         r.iter()
             .zip(w.outer_iter().zip(d.outer_iter()))
@@ -75,7 +76,7 @@ impl Guessed {
     }
 
     /// The released N x N mechanism: output g is the guess "X = g".
-    pub(crate) fn released(&self) -> Option<Mechanism> {
+    pub fn released(&self) -> Option<Mechanism> {
         let w = self.merged.matrix();
         let mut out = Array2::zeros((w.nrows(), w.nrows()));
         for (mut to, row) in out.outer_iter_mut().zip(w.outer_iter()) {
@@ -101,7 +102,7 @@ pub(crate) struct LossScore<'a> {
 }
 
 /// `c[x][g] = r_x d[x][g]`: the risk of guess g is `c[:, g] . W[:, y]`.
-pub(crate) fn weighted_loss(r: ArrayView1<f64>, d: ArrayView2<f64>) -> Array2<f64> {
+pub fn weighted_loss(r: ArrayView1<f64>, d: ArrayView2<f64>) -> Array2<f64> {
     &d * &r.insert_axis(ndarray::Axis(1))
 }
 
@@ -111,40 +112,4 @@ pub(crate) fn weighted_loss(r: ArrayView1<f64>, d: ArrayView2<f64>) -> Array2<f6
 /// every notion it met it still meets (`None` only if the rows drift).
 pub fn guesses(m: &Mechanism, r: ArrayView1<f64>, d: ArrayView2<f64>) -> Option<Mechanism> {
     Guessed::of(m, &LabelledLoss::new(&weighted_loss(r, d)))?.released()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-
-    /// Merged columns released as the guesses they stand for: the matrix the
-    /// column-by-column sum gives, and the same expected loss.
-    #[test]
-    fn merged_guesses_release_the_summed_columns() {
-        let m = Mechanism::new(array![[0.5, 0.3, 0.2], [0.1, 0.1, 0.8], [0.2, 0.6, 0.2]]).unwrap();
-        let r = array![0.5, 0.3, 0.2];
-        let d = array![[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]];
-        let c = weighted_loss(r.view(), d.view());
-        let g = Guessed::of(&m, &LabelledLoss::new(&c)).unwrap();
-        let released = g.released().unwrap();
-        let by_column = |y: usize| {
-            (0..3)
-                .map(|g| (0..3).map(|x| c[[x, g]] * m.matrix()[[x, y]]).sum::<f64>())
-                .enumerate()
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .unwrap()
-                .0
-        };
-        let mut expected = Array2::<f64>::zeros((3, 3));
-        for y in 0..3 {
-            for x in 0..3 {
-                expected[[x, by_column(y)]] += m.matrix()[[x, y]];
-            }
-        }
-        assert_eq!(released.matrix(), expected.view());
-        let direct = crate::objective::loss::expected_loss(&released, r.view(), d.view());
-        assert!((g.expected_loss(r.view(), d.view()) - direct).abs() < 1e-15);
-        assert_eq!(g.merged().outputs(), g.labels.len());
-    }
 }

@@ -25,7 +25,7 @@ use pmldesign_model::frequency::{
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 
 /// Outputs past which k-subset selection is not written out as a mechanism.
-pub(crate) const SUBSET_OUTPUTS_UP_TO: usize = 2048;
+pub const SUBSET_OUTPUTS_UP_TO: usize = 2048;
 
 /// The subset size of least error under the uniform prior at the boost the
 /// notion allows for that size (the general prior's error is computed once,
@@ -49,18 +49,30 @@ pub(crate) fn best_size(sorted: &[f64], level: &Level) -> Option<(usize, f64)> {
 }
 
 /// What the design's notion allows an output of smallest released mass m.
-pub(crate) enum Level {
+pub enum Level {
     /// eps-LDP: `e^eps - 1`, whatever m.
     Ldp(f64),
     /// eps-PML over priors that may take `shift` from a released set's mass.
-    Pml { epsilon: f64, shift: f64 },
+    Pml {
+        /// The level eps.
+        epsilon: f64,
+        /// The mass a prior of the set may take from a released set's.
+        shift: f64,
+    },
     /// eps-PMC, eps-LIP and ALIP for a known prior of full support: the
     /// information density within `[-lower, upper]` (no upper level for PMC).
-    Density { lower: f64, upper: Option<f64> },
+    Density {
+        /// The density's lower end is `-lower`.
+        lower: f64,
+        /// The density's upper end (`None`: none).
+        upper: Option<f64>,
+    },
 }
 
 impl Level {
-    pub(crate) fn of(notion: &Notion, set: &UncertaintySet) -> Option<Self> {
+    /// The level of `notion` over `set` (`None`: a notion no structured
+    /// estimation mechanism is calibrated to).
+    pub fn of(notion: &Notion, set: &UncertaintySet) -> Option<Self> {
         match (notion, set) {
             (Notion::Ldp { epsilon }, _) => Some(Level::Ldp(*epsilon)),
             (Notion::Pml { epsilon }, UncertaintySet::Known { .. }) => Some(Level::Pml {
@@ -89,7 +101,7 @@ impl Level {
     /// such set where `a <= (e^eps_u - 1) / (1 - e^eps_u smallest)`, and an
     /// input outside it `-ln(1 + a m)`, at least `-eps_l` where
     /// `a <= (e^eps_l - 1) / largest`.
-    pub(crate) fn boost_range(&self, smallest: f64, largest: f64) -> Option<f64> {
+    pub fn boost_range(&self, smallest: f64, largest: f64) -> Option<f64> {
         let Level::Density { lower, upper } = *self else {
             return self.boost(smallest);
         };
@@ -110,7 +122,7 @@ impl Level {
     /// or where the level allows no boost, and under a density notion, whose
     /// lower level binds at the largest mass of a released set
     /// ([`Level::boost_range`]).
-    pub(crate) fn boost(&self, m: f64) -> Option<f64> {
+    pub fn boost(&self, m: f64) -> Option<f64> {
         let a = match *self {
             Level::Density { .. } => return None,
             Level::Ldp(epsilon) => epsilon.exp_m1(),
@@ -129,7 +141,7 @@ impl Level {
 
 /// k-subset selection written out, `W(S|x) = (1 + a [x in S]) / Z`, where its
 /// `C(k, size)` outputs are at most [`SUBSET_OUTPUTS_UP_TO`].
-pub(crate) fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
+pub fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
     let mut sets: Vec<Vec<usize>> = vec![Vec::new()];
     for x in 0..k {
         let mut next = Vec::new();
@@ -164,7 +176,7 @@ pub(crate) fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanis
 /// binding output (the least mass of an output's input set), for 2 to
 /// [`SCORED_SQUARE_UP_TO`] inputs (past that an estimation design does not
 /// score it); `None` where no boost is finite.
-pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
+pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     if !(2..=SCORED_SQUARE_UP_TO).contains(&p.len()) {
         return None;
     }
@@ -177,11 +189,11 @@ pub(crate) fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 /// finite. Its orbits are picked and weighted from up to twice as many
 /// candidate base blocks as an LP vertex uses (`k / 2 + 1`) so that every pair
 /// of inputs shares the same weight of blocks where the LP finds such weights
-/// ([`pair_balance`]): under the uniform prior its error is then k-subset
+/// (`pair_balance`): under the uniform prior its error is then k-subset
 /// selection's figure. Where `k / 2 + 1` orbits fit in
 /// [`crate::limits::MAX_OUTPUTS`] (k up to 180) the candidates fill it; past
 /// that they fill 4,096 outputs, which keep the design's steps affordable.
-pub(crate) fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
+pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     let k = p.len();
     if !(3..=SCORED_SQUARE_UP_TO).contains(&k) {
         return None;
@@ -207,4 +219,4 @@ pub(crate) fn hadamard_label(m: &Mechanism) -> String {
 }
 
 /// How Hadamard response's table row begins.
-pub(crate) const HADAMARD: &str = "Hadamard response";
+pub const HADAMARD: &str = "Hadamard response";

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// How the literature's rows end their names: figures, not mechanisms held.
-pub(crate) const FIGURE_ONLY: &str = "(figure only)";
+pub const FIGURE_ONLY: &str = "(figure only)";
 
 /// Inputs past which no estimation figures are derived (each row costs a
 /// pseudo-inverse, cubic in N).
@@ -251,8 +251,8 @@ impl Estimation {
     /// A stored copy against the figures re-derived from `d`: the same rows,
     /// names and groups, errors within 1e-9 relative; the simulated figures
     /// checked for shape only, kept and marked not re-checked
-    /// ([`SimulatedErrors::check`]).
-    pub(crate) fn check(&self, d: &Design) -> crate::Result<Self> {
+    /// (`SimulatedErrors::check`).
+    pub fn check(&self, d: &Design) -> crate::Result<Self> {
         let derived = Estimation::of(d)?;
         // A file may predate the literature's rows (figures only, then
         // Hadamard response, listed last) or Hadamard response alone: its rows

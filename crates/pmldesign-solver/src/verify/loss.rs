@@ -266,7 +266,7 @@ fn check_direct(set: &UncertaintySet, level: f64, c: &Array2<f64>, dd: &DirectDu
 
 /// A dual point: `gamma[x][y]` on `W[x][y] <= E m_y`, `sigma[k][y]` on
 /// `m_y <= l_k . W[:, y] + h t_y`, `rho[x][y]` on `t_y <= W[x][y]`.
-pub(crate) struct DualPoint {
+pub struct DualPoint {
     pub(crate) gamma: Array2<f64>,
     pub(crate) sigma: Array2<f64>,
     pub(crate) rho: Array2<f64>,

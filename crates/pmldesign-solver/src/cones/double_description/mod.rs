@@ -152,8 +152,9 @@ pub(crate) const WORK_BUDGET: u64 = 2_000_000_000;
 /// budget, or the deadline passed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Exhausted {
-    /// The constraint at which it stopped, and how many there are.
+    /// The constraint at which it stopped.
     pub row: usize,
+    /// How many constraints there are.
     pub rows: usize,
     /// Rays of the cone so far.
     pub rays: usize,
@@ -465,7 +466,7 @@ fn polish(v: &mut Vec<f64>, active: &[&Vec<f64>], n: usize) -> bool {
 }
 
 /// The null space of a set of rows in R^n, as far as extreme rays care.
-enum Nullity {
+pub enum Nullity {
     /// Rank n - 1: the unique null direction (up to sign).
     Extreme(Vec<f64>),
     /// Rank n: only the zero vector.
@@ -476,7 +477,7 @@ enum Nullity {
 
 /// Gauss-Jordan elimination with complete pivoting on the rows, each scaled to
 /// max-abs 1; pivots below `RANK_TOL` count as zero.
-fn null_vector(rows: &[&Vec<f64>], n: usize) -> Nullity {
+pub fn null_vector(rows: &[&Vec<f64>], n: usize) -> Nullity {
     let mut m: Vec<Vec<f64>> = rows
         .iter()
         .map(|r| {
@@ -558,13 +559,15 @@ fn normalise_max(v: &mut [f64]) -> bool {
     true
 }
 
-fn max_abs_diff(x: &[f64], y: &[f64]) -> f64 {
+/// The largest entrywise difference of two vectors.
+pub fn max_abs_diff(x: &[f64], y: &[f64]) -> f64 {
     x.iter()
         .zip(y)
         .fold(0.0f64, |acc, (a, b)| acc.max((a - b).abs()))
 }
 
-fn unit(n: usize, i: usize) -> Vec<f64> {
+/// The `i`-th unit vector of length `n`.
+pub fn unit(n: usize, i: usize) -> Vec<f64> {
     let mut e = vec![0.0; n];
     e[i] = 1.0;
     e
@@ -596,6 +599,3 @@ fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
         })
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -57,13 +57,17 @@ fn merge_by_weight(
 /// Every subset of the last items of a search, in order of weight. It depends
 /// only on those items, so searches whose last items agree share it.
 #[derive(Clone)]
-pub(crate) struct Suffix {
-    w: Vec<f64>,
-    l: Vec<f64>,
-    max_in: Vec<f64>,
-    max_out: Vec<f64>,
+pub struct Suffix {
+    /// The mass `p` of each subset.
+    pub w: Vec<f64>,
+    /// The weight `lambda` of each subset.
+    pub l: Vec<f64>,
+    /// The largest mass inside each subset.
+    pub max_in: Vec<f64>,
+    /// The largest mass among the items left out of each subset.
+    pub max_out: Vec<f64>,
     /// The subset as a bit mask over the tree's items.
-    mask: Vec<u32>,
+    pub mask: Vec<u32>,
     /// `L >= slope W + e` for the subsets below a tree node: the slope is the
     /// items' mean ratio `lambda(S) / p(S)`, `node_e` the least `L - slope W`.
     slope: f64,
@@ -77,7 +81,7 @@ pub(crate) struct Suffix {
 
 impl Suffix {
     /// The tree of the items from `items.start` on ([`suffix_items`]).
-    pub(crate) fn new(items: &Items) -> Self {
+    pub fn new(items: &Items) -> Self {
         let start = items.start;
         let mut subsets = vec![Subset::default()];
         let mut next = Vec::with_capacity(1 << (items.len() - start));
@@ -217,39 +221,6 @@ impl Suffix {
                         .map(|b| start + b as usize),
                 )
             });
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The merged tree lists every subset of its items once, in order of
-    /// weight, with its totals and largest masses in and out.
-    #[test]
-    fn the_tree_lists_every_subset_once_by_weight() {
-        let p = [0.3, 0.05, 0.2, 0.05, 0.15, 0.1, 0.15];
-        let lambda = [0.2, 0.1, 0.3, 0.02, 0.1, 0.4, 0.05];
-        let items = Items::new(&p, &lambda, Some(0), 5);
-        let tree = Suffix::new(&items);
-        assert_eq!(tree.w.len(), 32);
-        assert!(tree.w.windows(2).all(|w| w[0] <= w[1]));
-        let mut masks = tree.mask.clone();
-        masks.sort_unstable();
-        assert_eq!(masks, (0..32).collect::<Vec<u32>>());
-        for (k, &mask) in tree.mask.iter().enumerate() {
-            let (mut w, mut l, mut max_in, mut max_out) = (0.0, 0.0, 0.0f64, 0.0f64);
-            for b in 0..5 {
-                let i = items.start + b;
-                if mask >> b & 1 == 1 {
-                    (w, l, max_in) = (w + items.p[i], l + items.lambda[i], max_in.max(items.p[i]));
-                } else {
-                    max_out = max_out.max(items.p[i]);
-                }
-            }
-            assert!((tree.w[k] - w).abs() < 1e-15 && (tree.l[k] - l).abs() < 1e-15);
-            assert_eq!((tree.max_in[k], tree.max_out[k]), (max_in, max_out));
         }
     }
 }

@@ -13,12 +13,12 @@
 
 /// Masses `p_x = (k_x + e_x) / m` for whole `k_x` and small residuals `e_x`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Lattice {
+pub struct Lattice {
     /// `1 / m`.
-    unit: f64,
+    pub unit: f64,
     /// A bound on `|p(S) - k / m|` for every set S: the residuals' sum plus
     /// the rounding of a search's running sums.
-    slack: f64,
+    pub slack: f64,
 }
 
 /// Largest denominator of one mass: up to about 1e8 its continued fraction
@@ -34,7 +34,7 @@ impl Lattice {
     /// The lattice of `p` (masses in `[0, 1]`), if they have a common unit
     /// `1 / m` with `m <= 1e12` whose residuals stay within a hundredth of
     /// the unit in total.
-    pub(crate) fn of(p: &[f64]) -> Option<Self> {
+    pub fn of(p: &[f64]) -> Option<Self> {
         let mut m: u64 = 1;
         for &x in p {
             let q = denominator(x)?;
@@ -56,7 +56,7 @@ impl Lattice {
     /// The part of `[lo, hi]` that holds every weight a set can have: the
     /// ends moved inward to the nearest `k / m`, widened by the slack (an
     /// empty range has `lo > hi`).
-    pub(crate) fn narrow(&self, (lo, hi): (f64, f64)) -> (f64, f64) {
+    pub fn narrow(&self, (lo, hi): (f64, f64)) -> (f64, f64) {
         let m = 1.0 / self.unit;
         let k_lo = ((lo - self.slack) * m).ceil();
         let k_hi = ((hi + self.slack) * m).floor();
@@ -102,47 +102,4 @@ fn denominator(x: f64) -> Option<u64> {
 
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_give_their_sample_size() {
-        let counts = [68315.0, 31870.0, 20402.0, 353.0, 179060.0];
-        let m: f64 = counts.iter().sum();
-        let p: Vec<f64> = counts.iter().map(|c| c / m).collect();
-        let lattice = Lattice::of(&p).unwrap();
-        assert!((lattice.unit * m - 1.0).abs() < 1e-12, "{lattice:?}");
-        assert!(lattice.slack < 1e-11);
-    }
-
-    #[test]
-    fn decimals_have_their_unit_and_generic_masses_none() {
-        let lattice = Lattice::of(&[0.4, 0.2, 0.2, 0.2]).unwrap();
-        assert!((lattice.unit - 0.2).abs() < 1e-15);
-        assert_eq!(
-            Lattice::of(&[0.3, 1.0 - 0.3]).map(|l| (l.unit * 10.0).round()),
-            Some(1.0)
-        );
-        let s = 1.0 + std::f64::consts::PI + std::f64::consts::E;
-        let generic = [1.0 / s, std::f64::consts::PI / s, std::f64::consts::E / s];
-        assert_eq!(Lattice::of(&generic), None);
-    }
-
-    #[test]
-    fn narrowing_keeps_every_set_weight() {
-        let counts = [7.0, 5.0, 3.0, 2.0];
-        let p: Vec<f64> = counts.iter().map(|c| c / 17.0).collect();
-        let lattice = Lattice::of(&p).unwrap();
-        let window = (0.3, 0.55);
-        let (lo, hi) = lattice.narrow(window);
-        assert!((lo - 6.0 / 17.0).abs() < 1e-11 && (hi - 9.0 / 17.0).abs() < 1e-11);
-        for mask in 0..16u32 {
-            let w: f64 = (0..4).filter(|b| mask >> b & 1 == 1).map(|b| p[b]).sum();
-            let inside = w >= window.0 && w <= window.1;
-            assert_eq!(inside, w >= lo && w <= hi, "{mask}: {w}");
-        }
-    }
 }

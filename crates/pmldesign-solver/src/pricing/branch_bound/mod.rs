@@ -32,14 +32,14 @@ use pass::{Pass, ROUND, Resumable};
 use std::borrow::Cow;
 use std::time::Instant;
 
-mod box_cut;
-mod halves;
-mod lattice;
+pub(crate) mod box_cut;
+pub(crate) mod halves;
+pub(crate) mod lattice;
 mod pass;
-mod segment;
-mod staircase;
-mod three_level;
-mod two_level;
+pub(crate) mod segment;
+pub(crate) mod staircase;
+pub(crate) mod three_level;
+pub(crate) mod two_level;
 mod union;
 pub use box_cut::BoxCut;
 pub use three_level::ThreeLevel;
@@ -81,10 +81,10 @@ fn fine_proof(tol: f64, scale: f64) -> bool {
 /// weight: first in the chain when that is negative, last when positive, and
 /// anywhere (0) when it is 0. Plain division gave NaN for the last, sorted
 /// before everything, and among the branched items it broke the merge of
-/// [`Items::chain`] (every comparison with NaN is false): the chain then left
+/// `Items::chain` (every comparison with NaN is false): the chain then left
 /// the lower boundary of the dual masses, and a bound could fall below the
 /// reduced cost of a completion.
-fn ratio(lambda: f64, p: f64) -> f64 {
+pub fn ratio(lambda: f64, p: f64) -> f64 {
     if p > 0.0 {
         lambda / p
     } else if lambda < 0.0 {
@@ -112,7 +112,7 @@ fn ratio(lambda: f64, p: f64) -> f64 {
 /// (nearest 0) and one group of the rest, the others likewise: at most six
 /// items, whose best completion is the best over all placements. A group
 /// keeps mass 0 and the sum of its dual values.
-fn zero_groups(zeros: &[usize], lambda: &[f64]) -> Vec<Vec<usize>> {
+pub fn zero_groups(zeros: &[usize], lambda: &[f64]) -> Vec<Vec<usize>> {
     let (mut neg, mut rest): (Vec<usize>, Vec<usize>) =
         zeros.iter().partition(|&&x| lambda[x] < 0.0);
     // Nearest 0 first, ties by index.
@@ -133,19 +133,21 @@ fn zero_groups(zeros: &[usize], lambda: &[f64]) -> Vec<Vec<usize>> {
 /// Items of a search in the order `lambda_x / p_x` ascending ([`ratio`]),
 /// with suffix sums. The inputs of mass 0 are grouped ([`zero_groups`]).
 #[derive(Clone)]
-struct Items {
+pub struct Items {
     /// Input index of each position (the first of a group).
     index: Vec<usize>,
     /// The other inputs of each position's group (empty for most).
     more: Vec<Vec<usize>>,
-    p: Vec<f64>,
-    lambda: Vec<f64>,
+    /// Mass of each position (its group's total).
+    pub p: Vec<f64>,
+    /// Dual weight of each position (its group's total).
+    pub lambda: Vec<f64>,
     /// `sum_{k >= i} p_k`.
     suffix_mass: Vec<f64>,
     /// `max_{k >= i} p_k` (0 past the end).
     suffix_max: Vec<f64>,
     /// Position of the first item met in the middle ([`Suffix`]).
-    start: usize,
+    pub start: usize,
 }
 
 impl Items {
@@ -153,7 +155,7 @@ impl Items {
     /// where their fine weights matter, [`halves::suffix_items`]), the others
     /// first (branched on, where their weights hit the window); each part in
     /// order of `lambda_x / p_x`.
-    fn new(p: &[f64], lambda: &[f64], skip: Option<usize>, suffix: usize) -> Self {
+    pub fn new(p: &[f64], lambda: &[f64], skip: Option<usize>, suffix: usize) -> Self {
         let kept = |x: &usize| Some(*x) != skip;
         let zeros: Vec<usize> = (0..p.len()).filter(|&x| p[x] <= 0.0).filter(kept).collect();
         let groups = zero_groups(&zeros, lambda);
@@ -247,7 +249,7 @@ impl Iterator for Chain<'_> {
 
 /// A node of the search: the first `depth` items decided.
 #[derive(Debug, Clone, Copy)]
-struct Node {
+pub struct Node {
     depth: usize,
     /// `p(S)` of the items taken.
     w: f64,
@@ -331,7 +333,7 @@ enum Frame<N> {
 }
 
 /// The state of the depth-first search of one family member.
-struct Search<'a> {
+pub struct Search<'a> {
     items: Cow<'a, Items>,
     tol: f64,
     keep: usize,
@@ -418,9 +420,9 @@ impl<'a> Search<'a> {
     }
 }
 
-/// A family searched by [`Search::walk`]: its window of weights, the reduced cost of a
+/// A family searched by `Search::walk`: its window of weights, the reduced cost of a
 /// set and the bound of a node.
-trait Family: Sync {
+pub trait Family: Sync {
     /// The weights `p(S)` a member can have (closed).
     fn window(&self) -> (f64, f64);
     /// The reduced cost of the set on the stack (weight, dual mass, largest mass
@@ -439,7 +441,7 @@ trait Family: Sync {
         self.bound(node, items, f64::INFINITY)
     }
     /// Nodes a search over `items` items visits between two looks at the
-    /// clock and the budget: [`ROUND`], fewer where a bound costs much.
+    /// clock and the budget: `ROUND`, fewer where a bound costs much.
     fn round_nodes(&self, items: usize) -> u64 {
         let _ = items;
         ROUND
@@ -490,7 +492,7 @@ impl<T: Family> Family for &T {
 /// `L >= slope W + offset`. Dual values nearly proportional to the masses make
 /// the second far tighter than the first over a range of weights.
 #[derive(Debug, Clone, Copy)]
-struct DualFloor {
+pub struct DualFloor {
     l_min: f64,
     slope: f64,
     offset: f64,

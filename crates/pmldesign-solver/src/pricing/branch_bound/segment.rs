@@ -10,14 +10,16 @@
 
 /// A closed interval `[lo, hi]` of reals.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Interval {
-    pub(super) lo: f64,
-    pub(super) hi: f64,
+pub struct Interval {
+    /// The lower end.
+    pub lo: f64,
+    /// The upper end.
+    pub hi: f64,
 }
 
 impl Interval {
     /// The interval between `a` and `b`, in either order.
-    pub(super) fn between(a: f64, b: f64) -> Self {
+    pub fn between(a: f64, b: f64) -> Self {
         Interval {
             lo: a.min(b),
             hi: a.max(b),
@@ -87,11 +89,7 @@ const SECANT_STEP: f64 = 1e-7;
 ///   plus the least slope times the width.
 ///
 /// `None` if a value is not a number.
-pub(super) fn convex_enclosure(
-    f: fn(f64) -> f64,
-    x1: f64,
-    x2: f64,
-) -> Option<(Interval, Interval)> {
+pub fn convex_enclosure(f: fn(f64) -> f64, x1: f64, x2: f64) -> Option<(Interval, Interval)> {
     let (f1, f2) = (f(x1), f(x2));
     let secant = |a: f64, fa: f64, b: f64, fb: f64| {
         let noise = 4.0 * f64::EPSILON * (fa.abs() + fb.abs()) / (b - a);
@@ -128,15 +126,17 @@ pub(super) fn convex_enclosure(
 
 /// A function on a segment: its value at a point and an enclosure of its
 /// derivative over a sub-segment (`None`: not available there).
-pub(super) trait Smooth {
+pub trait Smooth {
+    /// The value at `w`.
     fn value(&self, w: f64) -> f64;
+    /// An enclosure of the derivative over `[a, b]`.
     fn slope(&self, a: f64, b: f64) -> Option<Interval>;
 }
 
 /// An upper bound on `g` over `[a, b]` given its end values, halved while the
 /// bound is above `threshold` and `depth` allows; `None` where the slope is
 /// unavailable.
-pub(super) fn segment_max(
+pub fn segment_max(
     g: &impl Smooth,
     (a, ga): (f64, f64),
     (b, gb): (f64, f64),
@@ -169,57 +169,4 @@ pub(super) fn segment_max(
     let left = segment_max(g, (a, ga), (m, gm), threshold, depth - 1)?;
     let right = segment_max(g, (m, gm), (b, gb), threshold, depth - 1)?;
     Some(left.max(right))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Poly;
-
-    impl Smooth for Poly {
-        /// `-(w - 0.3)^2 + 0.1 w`: a turning point inside `[0, 1]`.
-        fn value(&self, w: f64) -> f64 {
-            -(w - 0.3) * (w - 0.3) + 0.1 * w
-        }
-
-        fn slope(&self, a: f64, b: f64) -> Option<Interval> {
-            Some(Interval::between(
-                -2.0 * (a - 0.3) + 0.1,
-                -2.0 * (b - 0.3) + 0.1,
-            ))
-        }
-    }
-
-    #[test]
-    fn the_bound_covers_the_maximum_and_converges() {
-        let g = Poly;
-        let exact = g.value(0.35);
-        let coarse = segment_max(&g, (0.0, g.value(0.0)), (1.0, g.value(1.0)), 1e9, 0).unwrap();
-        let fine = segment_max(&g, (0.0, g.value(0.0)), (1.0, g.value(1.0)), 0.03, 30).unwrap();
-        assert!(coarse >= exact && fine >= exact);
-        assert!(fine - exact < 1e-10, "{fine} vs {exact}");
-    }
-
-    #[test]
-    fn monotone_segments_are_bounded_by_an_end() {
-        let g = Poly;
-        let b = segment_max(&g, (0.5, g.value(0.5)), (0.9, g.value(0.9)), 1e9, 0).unwrap();
-        assert_eq!(b, g.value(0.5));
-    }
-
-    #[test]
-    fn secants_enclose_the_slope_of_t_ln_t() {
-        let f: fn(f64) -> f64 = |t| t * t.ln();
-        let (s, _) = convex_enclosure(f, 0.5, 2.0).unwrap();
-        assert!(s.lo <= 0.5f64.ln() + 1.0 && s.hi >= 2f64.ln() + 1.0);
-        assert!(s.lo > 0.5f64.ln() + 1.0 - 1e-6 && s.hi < 2f64.ln() + 1.0 + 1e-6);
-        let (_, r) = convex_enclosure(f, 0.2, 0.5).unwrap();
-        let min = -(-1.0f64).exp();
-        assert!(r.lo <= min && r.hi >= (0.2 * 0.2f64.ln()).max(0.5 * 0.5f64.ln()));
-        assert_eq!(
-            convex_enclosure(f, 0.0, 1.0).unwrap().0.lo,
-            f64::NEG_INFINITY
-        );
-    }
 }

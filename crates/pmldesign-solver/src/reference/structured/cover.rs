@@ -14,7 +14,7 @@ use ndarray::{Array2, ArrayView1};
 
 /// The cover of L arcs of length `k/L` (`1 <= k <= L`) over the circle laid
 /// out by `masses` in index order.
-pub(crate) fn cover(masses: ArrayView1<f64>, l: usize, k: usize) -> Array2<f64> {
+pub fn cover(masses: ArrayView1<f64>, l: usize, k: usize) -> Array2<f64> {
     let n = masses.len();
     let (lf, tau) = (l as f64, k as f64 / l as f64);
     let mut w = Array2::zeros((n, l));
@@ -62,7 +62,7 @@ fn contains(s: f64, tau: f64, u: f64) -> bool {
 /// density `-ln m_j`: with the groups balanced (many inputs each) and `k/L`
 /// just above `e^-eps`, the mutual information approaches eps without the
 /// split inputs of [`cover`].
-pub(crate) fn group_cover(group: &[usize], l: usize, k: usize) -> Array2<f64> {
+pub fn group_cover(group: &[usize], l: usize, k: usize) -> Array2<f64> {
     let mut w = Array2::zeros((group.len(), l));
     for (x, &g) in group.iter().enumerate() {
         for s in 0..k {
@@ -75,7 +75,7 @@ pub(crate) fn group_cover(group: &[usize], l: usize, k: usize) -> Array2<f64> {
 /// For `l` groups of masses `g`, the shortest arc k whose every window of k
 /// consecutive groups has mass at least `t`, and the information of that cover,
 /// `sum_j (m_j / k)(-ln m_j)`; `None` if only the whole circle does.
-pub(crate) fn shortest_arc(g: &[f64], t: f64) -> Option<(usize, f64)> {
+pub fn shortest_arc(g: &[f64], t: f64) -> Option<(usize, f64)> {
     let l = g.len();
     // Prefix sums over the circle read twice: window (j, k) is c[j + k] - c[j].
     let mut c = vec![0.0; 2 * l + 1];
@@ -88,37 +88,4 @@ pub(crate) fn shortest_arc(g: &[f64], t: f64) -> Option<(usize, f64)> {
         let fits = arcs.clone().all(|m| m >= t);
         fits.then(|| (k, arcs.map(|m| -m * m.ln()).sum::<f64>() / k as f64))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-
-    #[test]
-    fn rows_sum_to_one_and_outputs_are_equally_likely() {
-        let p = array![0.05, 0.3, 0.15, 0.25, 0.1, 0.15];
-        let w = cover(p.view(), 7, 3);
-        for row in w.rows() {
-            assert!((row.sum() - 1.0).abs() < 1e-12);
-        }
-        for j in 0..7 {
-            assert!((p.dot(&w.column(j)) - 1.0 / 7.0).abs() < 1e-12);
-        }
-    }
-
-    #[test]
-    fn group_covers_have_whole_inputs_and_the_shortest_arc() {
-        let w = group_cover(&[0, 1, 2, 0, 1, 2], 3, 2);
-        for row in w.rows() {
-            assert!((row.sum() - 1.0).abs() < 1e-15);
-            assert_eq!(row.iter().filter(|&&v| v == 0.5).count(), 2);
-        }
-        // Groups of mass 0.2, 0.3, 0.5: arcs of 2 have 0.5, 0.8, 0.7.
-        let (k, info) = shortest_arc(&[0.2, 0.3, 0.5], 0.45).unwrap();
-        assert_eq!(k, 2);
-        let want = [0.5f64, 0.8, 0.7].iter().map(|m| -m * m.ln()).sum::<f64>() / 2.0;
-        assert!((info - want).abs() < 1e-15);
-        assert_eq!(shortest_arc(&[0.2, 0.3, 0.5], 0.9), None);
-    }
 }

@@ -12,20 +12,21 @@ use std::collections::BinaryHeap;
 /// of least mass so far (ties by group index). Its lightest group has at least
 /// 3/4 of the mass of the best partition's lightest group (Deuermeyer, Friesen
 /// and Langston 1982), and nearly all of it when the masses are small beside 1/K.
-pub(crate) struct Balanced<'a> {
+pub struct Balanced<'a> {
     masses: ArrayView1<'a, f64>,
     order: Vec<usize>,
 }
 
 impl<'a> Balanced<'a> {
-    pub(crate) fn new(masses: ArrayView1<'a, f64>) -> Self {
+    /// The masses' order, largest first (ties by index).
+    pub fn new(masses: ArrayView1<'a, f64>) -> Self {
         let mut order: Vec<usize> = (0..masses.len()).collect();
         order.sort_by(|&a, &b| masses[b].total_cmp(&masses[a]).then(a.cmp(&b)));
         Balanced { masses, order }
     }
 
     /// The group of each input in the LPT partition into `k` groups.
-    pub(crate) fn groups(&self, k: usize) -> Vec<usize> {
+    pub fn groups(&self, k: usize) -> Vec<usize> {
         // Min-heap on (mass, group index).
         let mut heap: BinaryHeap<Reverse<(OrdF64, usize)>> =
             (0..k).map(|g| Reverse((OrdF64(0.0), g))).collect();
@@ -43,7 +44,7 @@ impl<'a> Balanced<'a> {
 /// Contiguous partition: input x joins group `floor(K (c_x + p_x / 2))`, with
 /// `c_x` the mass of the inputs before it (the group whose share of the unit
 /// interval holds the midpoint of x's own share).
-pub(crate) fn contiguous(masses: ArrayView1<f64>, k: usize) -> Vec<usize> {
+pub fn contiguous(masses: ArrayView1<f64>, k: usize) -> Vec<usize> {
     let mut before = 0.0;
     masses
         .iter()
@@ -57,7 +58,7 @@ pub(crate) fn contiguous(masses: ArrayView1<f64>, k: usize) -> Vec<usize> {
 
 /// The deterministic mechanism releasing each input's group, empty groups left
 /// out (so every column is used).
-pub(crate) fn shape(group: &[usize], k: usize) -> Array2<f64> {
+pub fn shape(group: &[usize], k: usize) -> Array2<f64> {
     let mut used = vec![false; k];
     for &g in group {
         used[g] = true;
@@ -92,23 +93,5 @@ impl PartialOrd for OrdF64 {
 impl Ord for OrdF64 {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ndarray::array;
-
-    #[test]
-    fn lpt_balances_and_contiguous_keeps_order() {
-        let p = array![0.4, 0.1, 0.2, 0.3];
-        let g = Balanced::new(p.view()).groups(2);
-        let mass = |h: usize| (0..4).filter(|&x| g[x] == h).map(|x| p[x]).sum::<f64>();
-        assert!((mass(0) - 0.5).abs() < 1e-12 && (mass(1) - 0.5).abs() < 1e-12);
-        assert_eq!(contiguous(p.view(), 2), vec![0, 0, 1, 1]);
-        let w = shape(&[0, 2, 2, 0], 3);
-        assert_eq!(w.ncols(), 2);
-        assert_eq!(w.row(1).to_vec(), vec![0.0, 1.0]);
     }
 }

@@ -9,25 +9,33 @@ use crate::objective::utility::Separable;
 /// Which term of mu a line follows: the f-information, or one of MAP
 /// accuracy's two branches (`top max_in` or `level max_out`).
 #[derive(Clone, Copy)]
-enum Term {
+pub enum Term {
+    /// The f-information's term `f`.
     F(fn(f64) -> f64),
+    /// MAP accuracy's `top max_in` branch, with `top`.
     Top(f64),
+    /// MAP accuracy's `level max_out` branch, with `level`.
     Level(f64),
 }
 
 /// The reduced cost on the line `L = l0 + r (W - w0)`.
-struct ChainLine<'a> {
-    member: &'a TwoLevelMember<'a>,
-    w0: f64,
-    l0: f64,
-    r: f64,
-    term: Term,
+pub struct ChainLine<'a> {
+    /// The member whose reduced cost it follows.
+    pub member: &'a TwoLevelMember<'a>,
+    /// The weight at which the line passes through `l0`.
+    pub w0: f64,
+    /// The dual mass at `w0`.
+    pub l0: f64,
+    /// The line's slope.
+    pub r: f64,
+    /// The term of mu it follows.
+    pub term: Term,
 }
 
 /// The line's terms at one weight: the levels, and f at them for an
 /// f-information (0 otherwise).
 #[derive(Clone, Copy)]
-struct Point {
+pub struct Point {
     w: f64,
     top: f64,
     level: f64,
@@ -40,7 +48,8 @@ impl ChainLine<'_> {
         self.l0 + self.r * (w - self.w0)
     }
 
-    fn point(&self, w: f64) -> Point {
+    /// The line's terms at the weight `w`.
+    pub fn point(&self, w: f64) -> Point {
         let (top, level) = self.member.family.levels.at(w);
         let (f_top, f_level) = match self.term {
             Term::F(f) => (f(top), f(level)),
@@ -69,7 +78,7 @@ impl ChainLine<'_> {
     /// weight factor lies in `[0, 1]`, and the levels, their gap and the dual
     /// mass are monotone along the line. O(width) above the maximum, but it
     /// settles most segments of a proof, each for the cost of its two ends.
-    fn crude(&self, a: &Point, b: &Point) -> f64 {
+    pub fn crude(&self, a: &Point, b: &Point) -> f64 {
         let mu = match self.term {
             Term::F(_) => {
                 let (ft, fl) = (a.f_top.max(b.f_top), a.f_level.max(b.f_level));
@@ -171,54 +180,5 @@ impl TwoLevelMember<'_> {
             });
         }
         Some(best)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::{Levels, TwoLevel};
-    use super::*;
-    use crate::objective::utility::{FInformation, MapAccuracy};
-
-    /// The crude bound of a segment lies above the reduced cost at every point
-    /// of it, for both level families, an f-information and MAP's two terms.
-    #[test]
-    fn the_crude_bound_covers_the_segment() {
-        let p = [0.4, 0.3, 0.2, 0.1];
-        let levels = [
-            Levels::Staircase { e: 3.0 },
-            Levels::BallLevel { e: 2.0, b: 0.04 },
-        ];
-        let mi = FInformation::mutual_information();
-        for levels in levels {
-            for utility in [&mi as &dyn crate::Utility, &MapAccuracy] {
-                let family = TwoLevel::new(&p, levels, utility).unwrap();
-                let member = TwoLevelMember {
-                    family: &family,
-                    lambda_sum: 0.9,
-                    reach: family.reach(),
-                };
-                let terms = match family.kind {
-                    Separable::FInformation(f) => vec![Term::F(f)],
-                    Separable::MaxWeighted => vec![Term::Top(0.4), Term::Level(0.3)],
-                };
-                for term in terms {
-                    for (a, b, l0, r) in [(0.1, 0.3, 0.05, 0.8), (0.0, 0.5, 0.2, -0.3)] {
-                        let line = ChainLine {
-                            member: &member,
-                            w0: a,
-                            l0,
-                            r,
-                            term,
-                        };
-                        let crude = line.crude(&line.point(a), &line.point(b));
-                        for k in 0..=100 {
-                            let w = a + (b - a) * k as f64 / 100.0;
-                            assert!(line.value(w) <= crude, "{w}: {} > {crude}", line.value(w));
-                        }
-                    }
-                }
-            }
-        }
     }
 }

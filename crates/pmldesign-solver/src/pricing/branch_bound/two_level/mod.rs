@@ -5,7 +5,7 @@ use super::*;
 use crate::colgen::oracle::Pricing;
 use crate::objective::utility::{Separable, Utility};
 
-mod chain_line;
+pub(crate) mod chain_line;
 
 /// How the two values of a [`TwoLevel`] ray depend on the weight W of the top set.
 #[derive(Debug, Clone, Copy)]
@@ -68,11 +68,13 @@ impl Levels {
 }
 
 /// A member of a two-level family: the search over sets A.
-pub(super) struct TwoLevelMember<'a> {
-    family: &'a TwoLevel,
-    lambda_sum: f64,
+pub struct TwoLevelMember<'a> {
+    /// The family searched.
+    pub family: &'a TwoLevel,
+    /// The dual weights' sum, `sum_x lambda_x`.
+    pub lambda_sum: f64,
     /// The family's [`TwoLevel::reach`].
-    reach: f64,
+    pub reach: f64,
 }
 
 impl TwoLevelMember<'_> {
@@ -359,7 +361,8 @@ impl TwoLevelMember<'_> {
 pub struct TwoLevel {
     p: Vec<f64>,
     levels: Levels,
-    kind: Separable,
+    /// The separable utility whose rays it prices.
+    pub kind: Separable,
     /// The staircase's `m(W)` is concave ([`staircase`]).
     concave: bool,
     utility: SliceUtility,
@@ -420,7 +423,7 @@ impl TwoLevel {
     /// lattice of masses the bound need not look past it (near the optimum of
     /// a mutual-information design the reduced cost rises toward that end,
     /// where the rays meet a box cut's at its top end, [`Lattice`]).
-    fn reach(&self) -> f64 {
+    pub fn reach(&self) -> f64 {
         let w_max = self.max_weight();
         self.lattice.map_or(w_max, |l| l.narrow((0.0, w_max)).1)
     }

@@ -1,15 +1,17 @@
 //! Tests of the double-description enumerator: known cones, degenerate cases and
 //! agreement with the structured families.
 
-/// The enumeration without a budget.
-fn enumerate_extreme_rays(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Array1<f64>> {
-    super::extreme_rays(a, w, u64::MAX, None).unwrap()
-}
-use super::*;
 use approx::assert_abs_diff_eq;
-use ndarray::{Array2, array};
+use ndarray::{Array1, Array2, array};
+use pmldesign_solver::internals::cones::double_description::*;
 use rng::Rng;
 use std::time::Instant;
+
+/// The enumeration without a budget.
+fn enumerate_extreme_rays(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Array1<f64>> {
+    pmldesign_solver::internals::cones::double_description::extreme_rays(a, w, u64::MAX, None)
+        .unwrap()
+}
 
 fn matrix(rows: &[Vec<f64>]) -> Array2<f64> {
     let n = rows[0].len();
@@ -224,7 +226,7 @@ fn brute_force(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Vec<f64>> {
 
 /// The tests' xorshift64* generator (std-only), shared with `pmldesign-model`'s tests.
 mod rng {
-    include!("../../../../pmldesign-model/tests/common/rng.rs");
+    include!("../../../pmldesign-model/tests/common/rng.rs");
 }
 
 impl Rng {

@@ -1,7 +1,9 @@
-//! Unit tests of the restricted master ([`super`]).
+//! Tests of the restricted master (`lp::master`).
 
-use super::*;
-use ndarray::array;
+use ndarray::{Array1, array};
+use pmldesign_solver::Interrupt;
+use pmldesign_solver::internals::lp::master::*;
+use std::time::Instant;
 
 #[test]
 fn small_master() {

@@ -1,0 +1,44 @@
+//! The solver's tests of its internals (`pmldesign_solver::internals`), one
+//! file per module of `src/`, named after its path.
+
+mod colgen_stabilise;
+mod cones_double_description;
+mod cones_notions;
+mod cones_rays;
+mod design_blocks;
+mod design_loss;
+mod design_loss_ipm;
+mod design_sampled_start;
+mod design_settle;
+mod design_simplicial;
+mod limits;
+mod lp_basis;
+mod lp_master;
+mod objective_a_priori;
+mod objective_estimation_floor;
+mod objective_estimation_levels;
+mod objective_estimation_mixture;
+mod objective_loss;
+mod objective_utility;
+mod pricing_branch_bound_box_cut;
+mod pricing_branch_bound_halves;
+mod pricing_branch_bound_lattice;
+mod pricing_branch_bound_segment;
+mod pricing_branch_bound_staircase;
+mod pricing_branch_bound_three_level;
+mod pricing_branch_bound_two_level_chain_line;
+mod pricing_exact_mass;
+mod pricing_line_metric;
+mod pricing_notion_slices;
+mod pricing_quadratic_relaxation;
+mod record_split;
+mod reference_closed_form;
+mod reference_guesses;
+mod reference_pair_balance;
+mod reference_structured;
+mod reference_structured_cover;
+mod reference_structured_partition;
+mod settings;
+mod solution_certificate;
+mod solution_literature;
+mod solution_simulated;

@@ -1,0 +1,122 @@
+//! Tests of `solution::literature`.
+
+use ndarray::ArrayView1;
+use pmldesign_model::measures::pml::eps_min;
+use pmldesign_model::{Notion, Prior, UncertaintySet};
+use pmldesign_solver::internals::reference::literature::Level;
+use pmldesign_solver::internals::reference::literature::hadamard;
+use pmldesign_solver::internals::reference::literature::{HADAMARD, subset_mechanism};
+use pmldesign_solver::internals::solution::estimation::FIGURE_ONLY;
+
+#[test]
+fn pml_calibration_meets_the_level_exactly() {
+    let masses = vec![0.35, 0.25, 0.2, 0.12, 0.08];
+    let prior = Prior::new(masses.clone()).unwrap();
+    let mut sorted = masses.clone();
+    sorted.sort_by(f64::total_cmp);
+    for epsilon in [0.3, 1.0, 2.0] {
+        let level = Level::Pml {
+            epsilon,
+            shift: 0.0,
+        };
+        for size in 1..5 {
+            let smallest: f64 = sorted[..size].iter().sum();
+            let Some(a) = level.boost(smallest) else {
+                // No finite boost: the level allows the set itself.
+                assert!(epsilon.exp() * smallest >= 1.0);
+                continue;
+            };
+            let leak = eps_min(&subset_mechanism(5, size, a).unwrap(), &prior);
+            assert!(
+                (leak - epsilon).abs() < 1e-12,
+                "{size}: {leak} vs {epsilon}"
+            );
+        }
+    }
+}
+
+/// k-subset selection under PMC, LIP and ALIP at the boost the level
+/// allows: the notion holds within 1e-12, and a boost 1e-6 larger breaks it.
+#[test]
+fn density_calibration_meets_the_level_exactly() {
+    use pmldesign_model::measures::NotionLevels;
+    let masses = vec![0.35, 0.25, 0.2, 0.12, 0.08];
+    let set = UncertaintySet::known(Prior::new(masses.clone()).unwrap());
+    let mut sorted = masses.clone();
+    sorted.sort_by(f64::total_cmp);
+    let notions = [
+        Notion::Pmc { epsilon: 0.7 },
+        Notion::Lip { epsilon: 1.0 },
+        Notion::Alip {
+            epsilon_lower: 0.5,
+            epsilon_upper: 1.2,
+        },
+    ];
+    for notion in notions {
+        let level = Level::of(&notion, &set).unwrap();
+        for size in 1..5 {
+            let smallest: f64 = sorted[..size].iter().sum();
+            let largest: f64 = sorted[5 - size..].iter().sum();
+            let a = level.boost_range(smallest, largest).unwrap();
+            let excess = |a: f64| {
+                let m = subset_mechanism(5, size, a).unwrap();
+                NotionLevels::measure_notion(&m, &set, &notion).excess(&notion)
+            };
+            assert!(excess(a) <= 1e-12, "{notion:?} {size}: {}", excess(a));
+            assert!(
+                excess(a * (1.0 + 1e-6)) > 0.0,
+                "{notion:?} {size}: not binding"
+            );
+        }
+    }
+}
+
+#[test]
+fn hadamard_response_is_calibrated_by_the_level() {
+    let masses = [0.35, 0.25, 0.2, 0.12, 0.08];
+    let prior = Prior::new(masses.to_vec()).unwrap();
+    let p = ArrayView1::from(&masses);
+    let least = pmldesign_model::frequency::hadamard_least_mass(p).unwrap();
+    for epsilon in [0.3f64, 1.0, 2.0] {
+        let ldp = hadamard(p, &Level::Ldp(epsilon)).unwrap();
+        let measured = pmldesign_model::measures::ldp::ldp_parameter(&ldp);
+        assert!(
+            (measured - epsilon).abs() < 1e-12,
+            "{measured} vs {epsilon}"
+        );
+        let shift = 0.0;
+        match hadamard(p, &Level::Pml { epsilon, shift }) {
+            Some(m) => {
+                let leak = eps_min(&m, &prior);
+                assert!((leak - epsilon).abs() < 1e-12, "{leak} vs {epsilon}");
+            }
+            None => assert!(epsilon.exp() * least >= 1.0),
+        }
+    }
+    assert!(hadamard(ArrayView1::from(&[1.0]), &Level::Ldp(1.0)).is_none());
+}
+
+#[test]
+fn a_stored_table_without_the_literature_rows_still_reads() {
+    let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
+    let problem = pmldesign_solver::Problem::new(set).notion(Notion::Ldp { epsilon: 1.0 });
+    let d = problem.solve().unwrap().with_estimation().unwrap();
+    let full = d.estimation.clone().unwrap();
+    assert!(full.rows.iter().any(|r| r.mechanism.ends_with(FIGURE_ONLY)));
+    let last = full.rows.last().unwrap();
+    assert!(last.mechanism.starts_with(HADAMARD), "{last:?}");
+    // Before Hadamard response's row, and before every literature row.
+    let mut older = full.clone();
+    older.rows.pop();
+    assert_eq!(older.check(&d).unwrap(), full);
+    older.rows.retain(|r| !r.mechanism.ends_with(FIGURE_ONLY));
+    assert_eq!(older.check(&d).unwrap(), full);
+    older.rows.pop();
+    assert!(older.check(&d).is_err());
+    let mut altered = full.clone();
+    altered.rows.remove(1);
+    assert!(altered.check(&d).is_err());
+    let mut altered = full.clone();
+    altered.rows.truncate(full.rows.len() - 2);
+    assert!(altered.check(&d).is_err());
+}
