@@ -31,7 +31,7 @@ pub mod notion;
 pub mod printed;
 pub mod prior;
 pub mod private_prior;
-mod ranking;
+pub(crate) mod ranking;
 pub mod record;
 pub mod sample;
 pub mod serde_float;
@@ -45,3 +45,32 @@ pub use metric::Metric;
 pub use notion::{DensityRange, Notion};
 pub use prior::Prior;
 pub use uncertainty::UncertaintySet;
+
+/// The model's internals, for its own tests of private modules only: not part
+/// of the public API, and free to change.
+#[doc(hidden)]
+pub mod internals {
+    /// The private modules of `frequency` whose pub items the tests in
+    /// tests/units/ reach (one file per module there, named after its path).
+    pub mod frequency {
+        pub mod fisher {
+            pub use crate::frequency::fisher::*;
+        }
+        pub mod fit {
+            pub use crate::frequency::fit::*;
+        }
+        pub mod quadrature {
+            pub use crate::frequency::quadrature::*;
+        }
+        pub mod subset {
+            pub use crate::frequency::subset::*;
+        }
+    }
+    pub mod ranking {
+        pub use crate::ranking::*;
+    }
+    /// Sets built past the constructors' checks.
+    pub mod uncertainty {
+        pub use crate::uncertainty::raw::{unchecked_ball, unchecked_polytope};
+    }
+}

@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 /// many `take` surely asks for; the first alone by one scan when it is 1),
 /// then 4 times as many of the remaining at a time, at least 8. The hint
 /// changes the work, never the order.
-pub(crate) fn in_order_until(
+pub fn in_order_until(
     mut items: Vec<usize>,
     order: impl Fn(&usize, &usize) -> Ordering,
     at_least: usize,
@@ -48,7 +48,7 @@ pub(crate) fn in_order_until(
 
 /// Most distinct values [`by_few_levels`] takes: the structured mechanisms'
 /// columns hold one to three.
-const LEVELS: usize = 4;
+pub const LEVELS: usize = 4;
 
 /// Calls `take` on each of `items` (ascending) by decreasing `key` (ties in
 /// the order of `items`) until it returns false, one scan per distinct value,
@@ -56,7 +56,7 @@ const LEVELS: usize = 4;
 /// returns false, without calling `take`, when they hold more. The order of
 /// [`in_order_until`] in O(N) for the columns of structured mechanisms, whose
 /// greedy steps can take thousands of items (an l1 ball of radius 0.1).
-pub(crate) fn by_few_levels(
+pub fn by_few_levels(
     items: &[usize],
     key: impl Fn(usize) -> f64,
     mut take: impl FnMut(usize) -> bool,
@@ -80,58 +80,4 @@ pub(crate) fn by_few_levels(
         }
     }
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{RngExt, SeedableRng};
-
-    /// The order of a full stable sort, for values with many ties (a few
-    /// distinct ones), every stopping point and hints below, at and past it;
-    /// and by levels where there are few.
-    #[test]
-    fn the_order_is_a_full_sorts() {
-        let mut rng = rand_pcg::Pcg64::seed_from_u64(36);
-        for n in [1usize, 2, 3, 9, 40, 300] {
-            for levels in [2u32, 5, 1000] {
-                let c: Vec<u32> = (0..n).map(|_| rng.random_range(0..levels)).collect();
-                let mut want: Vec<usize> = (0..n).collect();
-                want.sort_by(|&a, &b| c[b].cmp(&c[a]));
-                for (stop, hint) in [1, 7, 8, 9, 40, n]
-                    .into_iter()
-                    .flat_map(|s| [(s, 1), (s, s), (s, 20)])
-                {
-                    let mut got = Vec::new();
-                    let order = |a: &usize, b: &usize| c[*b].cmp(&c[*a]).then(a.cmp(b));
-                    in_order_until((0..n).collect(), order, hint, |i| {
-                        got.push(i);
-                        got.len() < stop
-                    });
-                    assert_eq!(
-                        got,
-                        want[..stop.min(n)],
-                        "n {n} levels {levels} hint {hint}"
-                    );
-                    let mut got = Vec::new();
-                    let items: Vec<usize> = (0..n).collect();
-                    let few = by_few_levels(
-                        &items,
-                        |i| f64::from(c[i]),
-                        |i| {
-                            got.push(i);
-                            got.len() < stop
-                        },
-                    );
-                    let distinct = c.iter().collect::<std::collections::BTreeSet<_>>().len();
-                    assert_eq!(few, distinct <= LEVELS);
-                    if few {
-                        assert_eq!(got, want[..stop.min(n)], "n {n} levels {levels}");
-                    } else {
-                        assert!(got.is_empty());
-                    }
-                }
-            }
-        }
-    }
 }

@@ -15,3 +15,4 @@ mod sample_plan;
 mod subset;
 mod unary;
 mod uncertainty_checks;
+mod units;

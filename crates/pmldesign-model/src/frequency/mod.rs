@@ -34,16 +34,16 @@
 
 mod cyclic_subsets;
 mod em;
-mod fisher;
-mod fit;
+pub(crate) mod fisher;
+pub(crate) mod fit;
 mod functionals;
 mod groups;
 mod hadamard;
 mod identifiable;
 mod inversion;
 mod newton;
-mod quadrature;
-mod subset;
+pub(crate) mod quadrature;
+pub(crate) mod subset;
 mod unary;
 
 use crate::error::{ModelError, Result};

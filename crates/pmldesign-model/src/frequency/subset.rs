@@ -88,21 +88,22 @@ pub fn subset_error(p: ArrayView1<f64>, d: usize, a: f64) -> Option<f64> {
 }
 
 /// The inputs sorted by mass, and the groups of equal mass in that order.
-struct MassGroups {
+pub struct MassGroups {
     /// Input at each sorted position.
-    order: Vec<usize>,
+    pub order: Vec<usize>,
     /// Group of each sorted position.
     of: Vec<usize>,
     /// First sorted position of each group.
-    reps: Vec<usize>,
+    pub reps: Vec<usize>,
     /// For each sorted position j, the pair it stands for: `Some((h, false))`
     /// where j is the first of group h (its pairs with earlier groups),
     /// `Some((h, true))` where it is the second (the pair within group h).
-    partner: Vec<Option<(usize, bool)>>,
+    pub partner: Vec<Option<(usize, bool)>>,
 }
 
 impl MassGroups {
-    fn new(p: ArrayView1<f64>) -> Self {
+    /// The groups of `p`: inputs sorted by mass (ties by index), equal masses grouped.
+    pub fn new(p: ArrayView1<f64>) -> Self {
         let mut order: Vec<usize> = (0..p.len()).collect();
         order.sort_by(|&x, &y| p[x].total_cmp(&p[y]).then(x.cmp(&y)));
         let (mut of, mut reps, mut partner) = (Vec::new(), Vec::new(), Vec::new());
@@ -200,7 +201,7 @@ fn times_linear(poly: &mut [f64], z: f64) {
 /// The coefficients of `x^d`, `x^(d-1)` and `x^(d-2)` in `u * v` (0 for a
 /// negative power), each summed over `u`'s index upwards: three sums side by
 /// side in one pass, so the processor overlaps their additions.
-fn top_coefficients(u: &[f64], v: &[f64], d: usize) -> [f64; 3] {
+pub fn top_coefficients(u: &[f64], v: &[f64], d: usize) -> [f64; 3] {
     let (u, v) = (&u[..=d], &v[..=d]);
     let (mut c0, mut c1, mut c2) = (0.0, 0.0, 0.0);
     for s in 0..d.saturating_sub(1) {
@@ -214,36 +215,4 @@ fn top_coefficients(u: &[f64], v: &[f64], d: usize) -> [f64; 3] {
     }
     c0 += u[d] * v[0];
     [c0, c1, c2]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn top_coefficients_are_the_sums_one_at_a_time() {
-        let u: Vec<f64> = (0..9).map(|i| 1.0 / (1.0 + i as f64).sqrt()).collect();
-        let v: Vec<f64> = (0..9).map(|i| (0.3 * i as f64).exp()).collect();
-        let one = |r: usize| (0..=r).map(|s| u[s] * v[r - s]).sum::<f64>();
-        for d in 0..9 {
-            let low = |k: usize| if k <= d { one(d - k) } else { 0.0 };
-            let want = [low(0), low(1), low(2)];
-            assert_eq!(
-                top_coefficients(&u, &v, d).map(f64::to_bits),
-                want.map(f64::to_bits)
-            );
-        }
-    }
-
-    #[test]
-    fn groups_name_one_pair_per_group_pair() {
-        let p = ndarray::array![0.3, 0.1, 0.3, 0.3];
-        let g = MassGroups::new(p.view());
-        assert_eq!(g.order, vec![1, 0, 2, 3]);
-        assert_eq!(g.reps, vec![0, 1]);
-        assert_eq!(
-            g.partner,
-            vec![Some((0, false)), Some((1, false)), Some((1, true)), None]
-        );
-    }
 }

@@ -68,18 +68,3 @@ pub fn pmc_to_alip(epsilon_lower: f64, p_min: f64) -> (f64, f64) {
 pub fn randomized_response_pmc(ldp_epsilon: f64, p_max: f64) -> f64 {
     (1.0 + p_max * ldp_epsilon.exp_m1()).ln()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use approx::assert_abs_diff_eq;
-
-    #[test]
-    fn theorem_4_curves_are_inverse_for_uniform_binary() {
-        // [D] Cor 4: for the uniform binary prior eps*_u(eps*_l(eps)) = eps.
-        for &eps in &[0.05, 0.3, 0.6] {
-            assert_abs_diff_eq!(pmc_to_pml(pml_to_pmc(eps, 0.5), 0.5), eps, epsilon = 1e-12);
-        }
-        assert!(pml_to_pmc(2.0f64.ln(), 0.5).is_infinite());
-    }
-}

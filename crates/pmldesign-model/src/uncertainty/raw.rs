@@ -22,6 +22,17 @@ pub(super) enum RawSet {
     },
 }
 
+/// A ball built past [`UncertaintySet::l1_ball`]'s checks, for the tests of
+/// what the checks (and the passes over a set) do with any radius.
+pub fn unchecked_ball(center: Prior, beta: f64) -> UncertaintySet {
+    UncertaintySet::L1Ball { center, beta }
+}
+
+/// A polytope built past [`UncertaintySet::polytope`]'s checks.
+pub fn unchecked_polytope(vertices: Vec<Vec<f64>>) -> UncertaintySet {
+    UncertaintySet::Polytope { vertices }
+}
+
 impl TryFrom<RawSet> for UncertaintySet {
     type Error = ModelError;
     fn try_from(raw: RawSet) -> Result<Self, ModelError> {
