@@ -81,8 +81,9 @@ pub use solution::route::Route;
 pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
 
-/// The solver's internals, for its own pricing-agreement tests and component
-/// benches only: not part of the public API, and free to change.
+/// The solver's internals, for its own tests (the pricing-agreement tests, and
+/// the tests of each module's items in tests/units/) and component benches
+/// only: not part of the public API, and free to change.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::colgen::engine::{RayLpSolution, dual_bound, solve_with_oracle};

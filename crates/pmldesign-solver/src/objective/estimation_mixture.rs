@@ -16,9 +16,10 @@ pub(crate) type Parts = Vec<(usize, f64)>;
 /// A floor from priors of few levels, with the priors the LP weighs above 0
 /// (what a design stores, so that a reader recomputes only those).
 pub struct Mixture {
-    /// The floor: a lower bound on `tr J^-1` at the prior.
+    /// The floor: a lower bound on `tr J^-1` of every eps-LDP mechanism at the prior.
     pub floor: f64,
-    /// The priors the LP weighs above 0, each as (level count, mass) parts.
+    /// The priors the LP weighs above 0, each as its levels' (count of inputs,
+    /// relative mass).
     pub priors: Vec<Parts>,
 }
 

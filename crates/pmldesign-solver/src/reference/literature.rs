@@ -70,8 +70,8 @@ pub enum Level {
 }
 
 impl Level {
-    /// The level of `notion` over `set` (`None`: a notion no structured
-    /// estimation mechanism is calibrated to).
+    /// The level of `notion` over `set` (`None`: a notion and set the
+    /// literature's mechanisms are not calibrated to here).
     pub fn of(notion: &Notion, set: &UncertaintySet) -> Option<Self> {
         match (notion, set) {
             (Notion::Ldp { epsilon }, _) => Some(Level::Ldp(*epsilon)),
