@@ -46,8 +46,8 @@ pub use notion::{DensityRange, Notion};
 pub use prior::Prior;
 pub use uncertainty::UncertaintySet;
 
-/// The model's internals, for its own tests of private modules only: not part
-/// of the public API, and free to change.
+/// The model's internals, for its own tests only (tests/units/): not part of
+/// the public API, and free to change.
 #[doc(hidden)]
 pub mod internals {
     /// The private modules of `frequency` whose pub items the tests in

@@ -166,7 +166,7 @@ pub fn minimise_loss_with_progress(
 }
 
 /// `settings` for a loss design over `set`: where certifying over the set is
-/// costly (`crate::limits::costly_certificate`), the time limit less that extra work
+/// costly (`limits::costly_certificate`), the time limit less that extra work
 /// ([`crate::limits::SET_FINISH_SECONDS_PER_ENTRY`]), so that the design returns within it.
 pub fn for_loss_over(
     set: &pmldesign_model::UncertaintySet,
