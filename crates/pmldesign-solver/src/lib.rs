@@ -238,9 +238,6 @@ pub mod internals {
         }
     }
     pub mod reference {
-        pub mod closed_form {
-            pub use crate::reference::closed_form::*;
-        }
         pub mod guesses {
             pub use crate::reference::guesses::*;
         }
@@ -269,9 +266,6 @@ pub mod internals {
         }
         pub mod estimation {
             pub use crate::solution::estimation::*;
-        }
-        pub mod simulated {
-            pub use crate::solution::simulated::*;
         }
     }
 }

@@ -9,8 +9,7 @@ use std::time::Instant;
 
 /// The enumeration without a budget.
 fn enumerate_extreme_rays(a: &Array2<f64>, w: &Array1<f64>) -> Vec<Array1<f64>> {
-    pmldesign_solver::internals::cones::double_description::extreme_rays(a, w, u64::MAX, None)
-        .unwrap()
+    extreme_rays(a, w, u64::MAX, None).unwrap()
 }
 
 fn matrix(rows: &[Vec<f64>]) -> Array2<f64> {

@@ -23,8 +23,7 @@ fn all_rays(k: usize, eps: f64) -> Mechanism {
 }
 
 fn randomized_response(k: usize, eps: f64) -> Mechanism {
-    pmldesign_solver::internals::reference::closed_form::randomized_response(k, eps)
-        .expect("a level >= 0")
+    pmldesign_solver::closed_form::randomized_response(k, eps).expect("a level >= 0")
 }
 
 /// k-subset selection of subsets of `d` inputs at eps-LDP.

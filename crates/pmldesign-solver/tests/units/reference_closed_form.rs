@@ -2,7 +2,7 @@
 
 use approx::assert_abs_diff_eq;
 use pmldesign_model::{Prior, measures};
-use pmldesign_solver::internals::reference::closed_form::*;
+use pmldesign_solver::closed_form::*;
 
 #[test]
 fn example_1_matrix() {

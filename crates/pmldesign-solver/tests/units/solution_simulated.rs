@@ -25,7 +25,7 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
     let fake = |design: f64, others: f64| {
         move |_: &pmldesign_model::Mechanism,
               _: &[f64],
-              draws: pmldesign_solver::internals::solution::simulated::AdviceDraws<'_>| {
+              draws: pmldesign_solver::AdviceDraws<'_>| {
             assert_eq!((draws.rows, draws.replicates, draws.seed), (1000, 200, 1));
             Ok::<_, pmldesign_solver::SolverError>(Some(match draws.stream {
                 "design" => design,
