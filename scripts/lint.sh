@@ -20,6 +20,6 @@ source scripts/step.sh
 step cargo clippy --profile ci --workspace --all-targets -- -D warnings
 # The bindings are selected too (they have no default features): the shared
 # dependencies keep the features of the run above (the bindings' pins), so only the
-# crates from pmldesign-data up are checked again (15 s instead of 65 s).
+# crates from pmldesign-data up are checked again.
 step cargo clippy --profile ci -p pmldesign-cli -p pmldesign-python --all-targets --no-default-features -- -D warnings
 RUSTDOCFLAGS="-D warnings" step cargo doc --profile ci --workspace --no-deps --quiet

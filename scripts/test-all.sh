@@ -34,7 +34,7 @@ await_job() {
 # Unit and integration tests, then the documentation's examples; the examples/
 # programs are not linked here (clippy --all-targets checks that they compile).
 # Profile `ci` (Cargo.toml): release with the byte-moving dependencies unoptimised,
-# the same numbers, built cold in about 6 minutes on two cores instead of 9.
+# the same numbers, built cold in two thirds of release's time.
 # `--workspace` selects the Python bindings too (they have no Rust tests, so nothing of
 # theirs is built here): their features count, and with the pins in their Cargo.toml
 # (scripts/feature-pins.py) the wheel below, built by maturin in the same profile and

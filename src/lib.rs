@@ -12,7 +12,7 @@
 //! use pmldesign::prelude::*;
 //!
 //! // Design the mutual-information-optimal mechanism that is eps-PML for every prior
-//! // within l1 distance 0.05 of an estimate (\[E\] Prop 2).
+//! // within l1 distance 0.05 of an estimate ([E] Prop 2).
 //! let estimate = Prior::new(vec![0.4, 0.3, 0.2, 0.1])?;
 //! let set = UncertaintySet::l1_ball(estimate, 0.05)?;
 //! let d = Problem::new(set)

@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use pmldesign_model::{Mechanism, Prior, envelope::Envelope};
-//! // \[V\] Example 2 / Example 3: at delta = 0.1 the envelope is ln 4.
+//! // [V] Example 2 / Example 3: at delta = 0.1 the envelope is ln 4.
 //! let w = Mechanism::from_rows(vec![
 //!     vec![0.0, 0.0, 0.5, 0.5],
 //!     vec![0.0, 0.0, 0.5, 0.5],

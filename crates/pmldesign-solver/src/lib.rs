@@ -9,7 +9,7 @@
 //! use pmldesign_model::{Prior, UncertaintySet};
 //! use pmldesign_solver::{FInformation, Problem};
 //!
-//! // \[E\] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8.
+//! // [E] Example 1: p = (0.4, 0.2, 0.2, 0.2), e^eps = 9/8.
 //! let set = UncertaintySet::known(Prior::new(vec![0.4, 0.2, 0.2, 0.2])?);
 //! let d = Problem::new(set)
 //!     .epsilon((9.0f64 / 8.0).ln())

@@ -864,7 +864,7 @@ fn calibrated_randomized_response_is_tight() {
 }
 
 /// Regression, found by `proposition_2_equals_corollary_1_over_ball_vertices` with
-/// `CROSS_CHECK_SEED=63` (before f0a6d77). The total-variation LP is degenerate
+/// `CROSS_CHECK_SEED=63`. The total-variation LP is degenerate
 /// here: the exact optimum uses two rays, microlp put 1.3e-10 on a third; least
 /// squares over the three rays returned -1.5e-13 for it, so `optimise_over_rays`
 /// fell back to the raw LP weights, whose row sums were off by 1.24e-12 > 1e-12,

@@ -346,7 +346,7 @@ fn intersection_pml_ball_and_pmc_estimate() {
 /// A level no mechanism of interest can reach is not an error under any notion
 /// (docs/theory.md §4): levels past e^690 are designed at 690 (stricter), and
 /// large finite levels keep the box cut's and the staircase's free coordinates
-/// inside their tolerance (at eps = 35 branch and bound used to return the
+/// inside their tolerance (at eps = 35, outside it, branch and bound returns the
 /// constant mechanism). The optimum then approaches the identity's utility.
 #[test]
 fn large_eps_is_not_an_error_under_any_notion() {

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use pmldesign_model::{Mechanism, Prior, UncertaintySet, measures::Assessment};
-//! // \[E\] Example 1: eps = ln(9/8), privacy region 1.
+//! // [E] Example 1: eps = ln(9/8), privacy region 1.
 //! let w = Mechanism::from_rows(vec![
 //!     vec![0.325, 0.225, 0.225, 0.225],
 //!     vec![0.45, 0.1, 0.225, 0.225],

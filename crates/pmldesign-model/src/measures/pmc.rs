@@ -4,7 +4,7 @@
 //!
 //! ```
 //! use pmldesign_model::{Prior, measures};
-//! // \[D\] Example 3: randomized response with e_r = 1 on p = (0.5, 0.3, 0.2).
+//! // [D] Example 3: randomized response with e_r = 1 on p = (0.5, 0.3, 0.2).
 //! let p = Prior::new(vec![0.5, 0.3, 0.2])?;
 //! let e = 1.0f64.exp();
 //! let w = pmldesign_model::Mechanism::from_rows(vec![

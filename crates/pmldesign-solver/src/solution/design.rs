@@ -67,6 +67,21 @@ impl DesignStatus {
 /// A certified mechanism: the result of [`crate::Problem::solve`]. It serialises
 /// to the JSON of `pml design --format json` and deserialises back, re-checked
 /// (the `record` module).
+///
+/// Its fields are private: what the certificate vouches for cannot be changed
+/// after the check. Neither of these compiles:
+///
+/// ```compile_fail
+/// fn forge(d: &mut pmldesign_solver::Design) {
+///     d.certificate = d.certificate().clone();
+/// }
+/// ```
+///
+/// ```compile_fail
+/// fn forge(d: &mut pmldesign_solver::Design) {
+///     d.labels.clear();
+/// }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Design {
     /// How it was obtained.
@@ -78,7 +93,7 @@ pub struct Design {
     /// The priors it protects.
     pub(crate) uncertainty: UncertaintySet,
     /// The names of the inputs, one per row (`x1..xN` unless given).
-    pub labels: Vec<String>,
+    pub(crate) labels: Vec<String>,
     /// The names of the outputs, one per column (`y1..yM`; a loss design's
     /// output y is the guess "X = `labels[y]`", so it carries that label).
     pub(crate) outputs: Vec<String>,
@@ -101,7 +116,7 @@ pub struct Design {
     /// column with a zero.
     pub(crate) pmc_per_output: Vec<f64>,
     /// Verification of the mechanism.
-    pub certificate: Certificate,
+    pub(crate) certificate: Certificate,
     /// Randomized response at the same LDP level and calibrated to eps.
     pub(crate) baselines: Baselines,
     /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III).
@@ -113,7 +128,7 @@ pub struct Design {
     /// What an analyst can estimate from released rows of the design and of its
     /// baselines, up to 256 inputs: filled by a solve, `None` from a bare one
     /// ([`Design::with_estimation`] adds them).
-    pub estimation: Option<crate::solution::estimation::Estimation>,
+    pub(crate) estimation: Option<crate::solution::estimation::Estimation>,
     /// Where the design came from (program, settings, input digest):
     /// informational, not a claim; kept as written when a design is read.
     pub(crate) provenance: Option<crate::solution::provenance::Provenance>,

@@ -11,8 +11,8 @@ fn a_designs_certificate_holds() {
         .epsilon(0.8)
         .solve()
         .unwrap();
-    assert!(d.certificate.holds());
-    let mut tighter = d.certificate.clone();
+    assert!(d.certificate().holds());
+    let mut tighter = d.certificate().clone();
     tighter.notion = pmldesign_model::Notion::Pml {
         epsilon: 0.8 - 1e-9,
     };

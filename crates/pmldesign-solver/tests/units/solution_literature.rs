@@ -101,7 +101,7 @@ fn a_stored_table_without_the_literature_rows_still_reads() {
     let set = UncertaintySet::known(Prior::new(vec![0.4, 0.3, 0.2, 0.1]).unwrap());
     let problem = pmldesign_solver::Problem::new(set).notion(Notion::Ldp { epsilon: 1.0 });
     let d = problem.solve().unwrap().with_estimation().unwrap();
-    let full = d.estimation.clone().unwrap();
+    let full = d.estimation().cloned().unwrap();
     assert!(full.rows.iter().any(|r| r.mechanism.ends_with(FIGURE_ONLY)));
     let last = full.rows.last().unwrap();
     assert!(last.mechanism.starts_with(HADAMARD), "{last:?}");

@@ -19,8 +19,8 @@ fn design(prior: Vec<f64>, notion: Notion) -> Design {
 #[test]
 fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
     let d = design(vec![0.25; 4], Notion::Pml { epsilon: 2.0 });
-    let inputs = d.labels.len();
-    let rows = &d.estimation.as_ref().unwrap().rows;
+    let inputs = d.labels().len();
+    let rows = &d.estimation().unwrap().rows;
     assert_eq!(rows[0].groups, inputs, "{rows:?}");
     let fake = |design: f64, others: f64| {
         move |_: &pmldesign_model::Mechanism,
@@ -37,7 +37,7 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
         .clone()
         .with_simulated_advice(1000, fake(100.0, 10.0))
         .unwrap();
-    let e = worse.estimation.as_ref().unwrap();
+    let e = worse.estimation().unwrap();
     let advice = e.advice(&worse).expect("10x is advice");
     assert!(advice.contains("from m = 1000 rows"), "{advice}");
     assert!(advice.contains("10.0 times more accurate"), "{advice}");
@@ -47,7 +47,7 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
     );
     let text = serde_json::to_string(&worse).unwrap();
     let read: Design = serde_json::from_str(&text).unwrap();
-    let e = read.estimation.as_ref().unwrap();
+    let e = read.estimation().unwrap();
     let again = e.advice(&read).unwrap();
     assert!(
         again.contains("simulated when designed (seed 1, 200 replicates), not re-checked"),
@@ -57,7 +57,7 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
         .clone()
         .with_simulated_advice(1000, fake(10.0, 9.0))
         .unwrap();
-    let e = better.estimation.as_ref().unwrap();
+    let e = better.estimation().unwrap();
     assert_eq!(e.advice(&better), None, "within 2x at m: no advice");
     let mut forged: serde_json::Value = serde_json::from_str(&text).unwrap();
     forged["estimation"]["simulated"]["error_per_row"][0] = serde_json::json!(-1.0);
@@ -90,7 +90,7 @@ fn no_baseline_failing_the_notion_is_simulated_or_advised() {
         })
         .unwrap();
     assert!(asked.iter().all(|s| !s.contains("same PML")), "{asked:?}");
-    let e = d.estimation.as_ref().unwrap();
+    let e = d.estimation().unwrap();
     let advice = e.advice(&d).unwrap_or_default();
     assert!(!advice.contains("same PML"), "{advice}");
     // e^5 > 65: the identity, found at once.
@@ -103,5 +103,5 @@ fn no_baseline_failing_the_notion_is_simulated_or_advised() {
             },
         )
         .unwrap();
-    assert_eq!(wide.estimation.unwrap().simulated, None);
+    assert_eq!(wide.estimation().unwrap().simulated, None);
 }
