@@ -23,6 +23,7 @@ fn item(key: &'static str, label: &'static str, value: Value) -> Item {
 }
 
 /// Where the radius of [`Question::EpsilonPrime`] comes from.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum RadiusFrom {
     /// Given.

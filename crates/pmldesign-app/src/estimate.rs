@@ -7,7 +7,7 @@ use crate::json::versioned;
 use pmldesign_data::bootstrap::{BootstrapCheck, bootstrap};
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::frequency::{
-    FitTest, FrequencyEstimate, FrequencyMethod, FrequencySettings, estimate_frequencies,
+    FitTest, FrequencyEstimate, FrequencySettings, estimate_frequencies,
     goodness_of_fit,
 };
 use pmldesign_model::{Mechanism, ModelError};
@@ -109,10 +109,7 @@ impl EstimateAnswer {
 
     /// `em` or `inversion`.
     pub fn method(&self) -> &'static str {
-        match self.estimate.method {
-            FrequencyMethod::Em => "em",
-            FrequencyMethod::Inversion => "inversion",
-        }
+        self.estimate.method.name()
     }
 
     /// Group `g`'s label: its input, or `{a, b, c}` for inputs released alike.

@@ -43,6 +43,7 @@ pub fn privatise_codes_at(
 }
 
 /// The stream rows of the codes: `offset + k` for code k, or one given per code.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub enum Rows<'a> {
     /// Code k draws row `offset + k`.

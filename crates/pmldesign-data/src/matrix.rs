@@ -24,6 +24,7 @@ pub struct CsvMatrix {
 }
 
 /// Why CSV rows are not a matrix of numbers; each message names the line and the fix.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum MatrixError {
     /// The text is not CSV the reader accepts.

@@ -21,6 +21,7 @@ pub(crate) const APPLY_FIX: &str = "design with --nulls drop or category (nulls=
      fill the missing values, or skip or keep such rows";
 
 /// What a null does.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Nulls {

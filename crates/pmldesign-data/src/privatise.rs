@@ -44,6 +44,7 @@ pub trait ColumnPrivatiser {
 }
 
 /// What [`privatise_column`] does with a row whose value is outside the alphabet.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OnUnknown {
     /// Stop with an error naming the line and the value.
@@ -56,6 +57,7 @@ pub enum OnUnknown {
 }
 
 /// Where the privatised values go, and whether the raw column stays.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Placement<'a> {
     /// A new last column of this name, the raw column left out: the output holds
@@ -97,6 +99,7 @@ pub struct PrivatiseSummary {
 }
 
 /// Why [`privatise_column`] stopped.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum PrivatiseError {
     /// The input is wrong (missing column, malformed CSV).
@@ -206,6 +209,7 @@ impl Handling<'_> {
 }
 
 /// Where a row draws from in its column's stream.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RowPlace<'a> {
     /// Its position among the data rows (0-based).

@@ -205,6 +205,7 @@ pub struct RecordHandling<'a> {
 }
 
 /// What becomes of a record's raw columns in the output.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RawColumns {
     /// Left out, `{column}_private` appended for each: the output holds no raw

@@ -34,6 +34,7 @@ pub const MAX_GAUSSIAN_STEPS: f64 = 1e5;
 const GAUSSIAN_CUTOFF: f64 = 39.0;
 
 /// The law of the noise, in grid steps.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum GridNoise {
     /// `P(N = k) = (1 - q)/(1 + q) q^|k|`, `q = e^(-1/scale)`.

@@ -17,6 +17,7 @@ use serde::Serialize;
 pub const MAX_EXPONENT: f64 = 690.0;
 
 /// A distance on the N inputs.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Metric {

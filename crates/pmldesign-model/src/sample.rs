@@ -50,6 +50,7 @@ pub const MAX_SAMPLES: u64 = 1 << 53;
 
 /// How the l1 radius is derived from the sample size m and the failure
 /// probability delta (\[E\] eq. (7) or Theorem 2; `docs/theory.md` §6).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RadiusMethod {
@@ -61,6 +62,15 @@ pub enum RadiusMethod {
 }
 
 impl RadiusMethod {
+    /// Where the radius comes from, in a report's words:
+    /// `distribution-free, eq. (7)` or `Theorem 2 with phi(kappa)`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
+            RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
+        }
+    }
+
     /// The l1 radius from `m` samples of `estimate` with failure probability delta:
     /// [`radius_free`] or [`radius_kappa`].
     pub fn radius(self, m: u64, delta: f64, estimate: &Prior) -> Result<f64> {

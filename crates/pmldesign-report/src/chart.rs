@@ -26,6 +26,7 @@ pub struct Series {
 }
 
 /// A mark on a chart beside the series.
+#[non_exhaustive]
 pub enum Mark {
     /// A vertical line at x with a label (the chosen eps).
     Vertical(f64, String),

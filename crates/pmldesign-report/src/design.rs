@@ -9,7 +9,7 @@ use crate::matrix::{Matrix, leakage_figure, mechanism_figure, prior_figure};
 use crate::text::{certified, escape, level, num, short};
 use pmldesign_model::Notion;
 use pmldesign_model::statement::describe_set;
-use pmldesign_solver::{Design, DesignStatus, RadiusMethod};
+use pmldesign_solver::{Design, DesignStatus};
 
 /// The objective's name and the sign that turns the design's utility into it
 /// (a loss design stores minus its expected loss).
@@ -128,10 +128,7 @@ fn sample_facts(d: &Design) -> String {
     let Some(g) = &d.guarantee() else {
         return String::new();
     };
-    let method = match g.radius_method {
-        RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
-        RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
-    };
+    let method = g.radius_method.describe();
     let mut rows = vec![
         ("samples m", g.samples.to_string()),
         ("delta", g.delta.to_string()),

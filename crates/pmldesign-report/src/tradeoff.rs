@@ -24,6 +24,7 @@ pub struct TradeoffPoint {
 }
 
 /// The result at one level.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum PointOutcome {
     /// A certified design: its objective, its certified bound and its status

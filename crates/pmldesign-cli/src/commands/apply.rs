@@ -237,6 +237,7 @@ fn privatise_error(e: PrivatiseError, a: &ApplyArgs) -> CliError {
         )),
         PrivatiseError::Read(e) => CliError::Failure(format!("cannot read --data {data}: {e}")),
         PrivatiseError::Write(e) => write_error("--output", &a.output, &e),
+        other => CliError::Failure(format!("--data {data}: {other}")),
     }
 }
 

@@ -93,8 +93,8 @@ fn uncertainty_set(
             .expect("clap refuses --delta with --prior, the one input without a sample size");
         let beta = a.radius.radius(samples, delta, &est.prior)?;
         let method = match a.radius {
-            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
             RadiusMethod::Kappa => "Theorem 2 with phi(kappa) of the estimate",
+            other => other.describe(),
         };
         let radius = RadiusSource {
             delta,

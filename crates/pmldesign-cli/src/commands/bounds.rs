@@ -171,7 +171,7 @@ fn radius(a: &RadiusArgs) -> Result<BoundsAnswer, CliError> {
     let kappa_of = match (a.radius, est) {
         (RadiusMethod::Kappa, Some(est)) => Some(est.prior),
         (RadiusMethod::Kappa, None) => return Err(kappa_needs_an_estimate()),
-        (RadiusMethod::DistributionFree, _) => None,
+        _ => None,
     };
     let q = Question::Radius {
         samples: m,

@@ -10,7 +10,7 @@ use super::words::{describe_set, guarantee_statement};
 use crate::args::Format;
 use crate::error::CliError;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
-use pmldesign_solver::{Design, DesignStatus, Guarantee, RadiusMethod};
+use pmldesign_solver::{Design, DesignStatus, Guarantee};
 use std::fmt::Write;
 
 /// Renders a design in the chosen format (with the guarantee of the sample it
@@ -42,10 +42,7 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
         g.samples,
         g.delta,
         g.beta,
-        match g.radius_method {
-            RadiusMethod::DistributionFree => "distribution-free, eq. (7)",
-            RadiusMethod::Kappa => "Theorem 2 with phi(kappa)",
-        }
+        g.radius_method.describe()
     );
     if let Some(n) = &g.radius_note {
         s.push_str(&format!("  note: {n}\n"));

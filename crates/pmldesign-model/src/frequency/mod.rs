@@ -66,6 +66,7 @@ pub use subset::{best_subset_size_uniform, subset_error, subset_error_uniform, s
 pub use unary::{unary_error, unary_fisher};
 
 /// How the input distribution is estimated.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FrequencyMethod {
@@ -73,6 +74,16 @@ pub enum FrequencyMethod {
     Inversion,
     /// Maximum likelihood by expectation-maximisation.
     Em,
+}
+
+impl FrequencyMethod {
+    /// Its name in files and on the command line: `em` or `inversion`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FrequencyMethod::Em => "em",
+            FrequencyMethod::Inversion => "inversion",
+        }
+    }
 }
 
 /// Settings of [`estimate_frequencies`], with documented defaults.
