@@ -7,8 +7,7 @@ use crate::json::versioned;
 use pmldesign_data::bootstrap::{BootstrapCheck, bootstrap};
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::frequency::{
-    FitTest, FrequencyEstimate, FrequencySettings, estimate_frequencies,
-    goodness_of_fit,
+    FitTest, FrequencyEstimate, FrequencySettings, estimate_frequencies, goodness_of_fit,
 };
 use pmldesign_model::{Mechanism, ModelError};
 use pmldesign_solver::numbered;

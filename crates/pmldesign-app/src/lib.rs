@@ -26,6 +26,7 @@ pub mod envelope;
 pub mod estimate;
 pub mod names;
 pub mod record_estimate;
+pub mod verdict;
 
 pub use apply::{ApplySummary, TableFormat, WrittenColumn};
 pub use audit::{Audit, RadiusSource};
@@ -34,3 +35,4 @@ pub use envelope::{DEFAULT_DELTAS, EnvelopeAnswer, bounds_json};
 pub use estimate::EstimateAnswer;
 pub use json::{finite_or_null, versioned};
 pub use record_estimate::RecordEstimateAnswer;
+pub use verdict::{RecordVerdict, Verdict};

@@ -74,6 +74,18 @@ def test_design_and_compare_answer_alike(run_pml):
     assert np.isfinite(compare["rows"][0]["utility"])
 
 
+def test_the_verdict_on_a_design_answers_alike(run_pml, tmp_path):
+    """``pml assess --design FILE`` and ``Design.verify()``: one verdict."""
+    for d in (pmldesign.design([0.4, 0.2, 0.2, 0.2], 0.5),
+              pmldesign.design([0.5, 0.3, 0.2], 1.0, loss="hamming")):
+        path = tmp_path / "design.json"
+        path.write_text(d.to_json())
+        command = cli(run_pml, "assess", "--design", str(path))
+        python = d.verify().to_dict()
+        assert without_input(command) == without_input(python)
+        assert command["source"] == str(path) and python["source"] == "<design>"
+        assert python["verdict"] == "verified" and python["verification"]["utility_value"] == d.verify().utility_value
+
 def test_estimate_answers_alike(run_pml, mechanism_file):
     args = ["estimate", "--mechanism", mechanism_file, "--counts", "y1=50,y2=30,y3=20", "--bootstrap", "20"]
     command = cli(run_pml, *args)

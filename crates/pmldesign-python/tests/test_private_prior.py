@@ -40,7 +40,7 @@ def test_the_centre_is_noisy_and_the_design_reads_back():
     assert "1-DP about the dataset" in g["statement"]
     again = pmldesign.Design.from_json(d.to_json())
     assert again.to_json() == d.to_json()
-    check = d.verify().to_dict()
+    check = d.verify().to_dict()["verification"]
     assert check["utility_value"] == pytest.approx(d.utility, rel=1e-9)
     assert check["utility_value"] <= check["proven_bound"] + 1e-12
 

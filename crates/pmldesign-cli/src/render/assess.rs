@@ -5,7 +5,6 @@
 use super::design::meets;
 use super::matrix::matrix_table;
 use super::number::{level, num, opt_level, short};
-use super::pretty;
 use super::words::describe_assessed_set;
 use crate::args::assess::AssessFormat;
 use crate::error::CliError;
@@ -16,6 +15,7 @@ use serde_json::json;
 use std::fmt::Write as _;
 
 pub use pmldesign_app::{Audit, RadiusSource};
+use pmldesign_app::{RecordVerdict, Verdict};
 
 /// Renders the assessment of a mechanism as JSON or as a report for people.
 pub fn render_assessment(r: &Audit, format: AssessFormat) -> Result<String, CliError> {
@@ -44,16 +44,7 @@ pub fn render_verdict(
     format: AssessFormat,
 ) -> Result<String, CliError> {
     match format {
-        AssessFormat::Json => pretty(&json!({
-            "source": source,
-            "verdict": "verified",
-            "status": d.status(),
-            "notion": d.notion(),
-            "utility": d.utility_name(),
-            "verification": v,
-            "certificate": d.certificate(),
-            "provenance": d.provenance(),
-        })),
+        AssessFormat::Json => super::own_version(&Verdict::new(d, v, source).to_json()),
         AssessFormat::Table => Ok(verdict_table(d, v, source)),
     }
 }
@@ -67,16 +58,9 @@ pub fn render_record_verdict(
     format: AssessFormat,
 ) -> Result<String, CliError> {
     match format {
-        AssessFormat::Json => pretty(&json!({
-            "source": source,
-            "verdict": "verified",
-            "mode": r.mode(),
-            "columns": r.columns(),
-            "epsilon": r.epsilon(),
-            "leakage_about_record": r.leakage_about_record(),
-            "guarantee": r.guarantee(),
-            "verifications": verified,
-        })),
+        AssessFormat::Json => {
+            super::own_version(&RecordVerdict::new(r, verified, source).to_json())
+        }
         AssessFormat::Table => Ok(format!(
             "Verified {source}: a record design; every design re-certified and verified, every figure of the record re-derived.\n{}",
             crate::render::record::render_record(r, crate::args::Format::Table)?

@@ -202,29 +202,31 @@ class Baseline(Record):
 
 
 class Verification(Record):
-    """What re-checking a design proved (``Design.verify``, ``pml assess --design``)."""
+    """What re-checking a design proved (``Design.verify``): the verdict of
+    ``pml assess --design FILE --format json`` (``to_dict()`` is that JSON, its
+    ``source`` ``"<design>"``), what was re-checked under ``verification``."""
 
     __slots__ = ()
 
     @property
     def utility_value(self) -> float:
         """The utility re-measured on the matrix."""
-        return float(self._data["utility_value"])
+        return float(self._data["verification"]["utility_value"])
 
     @property
     def proven_bound(self) -> Optional[float]:
         """The smallest upper bound on the optimum proven here."""
-        return _real(self._data.get("proven_bound"))
+        return _real(self._data["verification"].get("proven_bound"))
 
     @property
     def dual_bound(self) -> Optional[float]:
         """The bound the stored dual proves once re-priced (None without one)."""
-        return _real(self._data.get("dual_bound"))
+        return _real(self._data["verification"].get("dual_bound"))
 
     @property
     def repricing(self) -> str:
         """Over which rays the dual was re-priced (``exact``, ``containing``, ...)."""
-        return str(self._data["repricing"])
+        return str(self._data["verification"]["repricing"])
 
 
 class Answer(Record):

@@ -55,14 +55,14 @@ fn design_text(text: &str) -> Result<&str> {
 
 /// Verifies the JSON of a design as `pml assess --design` does
 /// ([`Design::verify`]): read back (privacy re-measured), the utility or loss
-/// re-measured, the stored dual re-priced; the verification as JSON.
+/// re-measured, the stored dual re-priced; the verdict as that command writes
+/// it ([`pmldesign_app::Verdict`]), its source `<design>`.
 pub fn verify_design(text: &str) -> Result<Value> {
     guarded(|| {
         // Reading verifies it: the verification is the one reading ran.
         let text = design_text(text)?;
         let read = serde_json::from_str::<pmldesign::solver::VerifiedDesign>(text)
             .map_err(|e| refused(text, format!("design JSON: {e}")))?;
-        let v = read.verification;
-        Ok(serde_json::to_value(v).map_err(|e| format!("verification: {e}"))?)
+        Ok(pmldesign_app::Verdict::new(&read.design, &read.verification, "<design>").to_json())
     })
 }
