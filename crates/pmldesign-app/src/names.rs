@@ -4,9 +4,9 @@
 //! an unknown one is refused alike, naming the field and the names it takes
 //! (`--nulls` / `nulls=` parse through `pmldesign_data::Nulls::parse`).
 
-use pmldesign_model::ModelError;
 use pmldesign_model::frequency::FrequencyMethod;
 use pmldesign_model::sample::RadiusMethod;
+use pmldesign_model::{Metric, ModelError};
 use pmldesign_solver::{Loss, LossMethod, PricingMethod, RecordMode};
 
 /// A value a user names: its field, and every name with its value.
@@ -103,6 +103,47 @@ impl Named for RecordMode {
     }
 }
 
+/// A privacy notion by its name, before its levels (`--notion`, `notion=`):
+/// each front end then reads the levels it takes (docs/theory.md §1). Not
+/// `#[non_exhaustive]`: a new notion is one every front end has to handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotionKind {
+    /// eps-PML.
+    Pml,
+    /// eps-PMC.
+    Pmc,
+    /// (eps_l, eps_u)-ALIP.
+    Alip,
+    /// eps-LIP.
+    Lip,
+    /// eps-LDP.
+    Ldp,
+    /// Metric (d-) privacy.
+    Metric,
+}
+
+impl Named for NotionKind {
+    const FIELD: &'static str = "notion";
+    fn all() -> Vec<(&'static str, Self)> {
+        vec![
+            ("pml", NotionKind::Pml),
+            ("pmc", NotionKind::Pmc),
+            ("alip", NotionKind::Alip),
+            ("lip", NotionKind::Lip),
+            ("ldp", NotionKind::Ldp),
+            ("metric", NotionKind::Metric),
+        ]
+    }
+}
+
+impl Named for Metric {
+    const FIELD: &'static str = "metric";
+    const OTHERWISE: Option<&'static str> = Some("an N x N matrix");
+    fn all() -> Vec<(&'static str, Self)> {
+        vec![("discrete", Metric::Discrete), ("line", Metric::Line)]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +168,8 @@ mod tests {
         round_trip::<RadiusMethod>();
         round_trip::<FrequencyMethod>();
         round_trip::<RecordMode>();
+        round_trip::<NotionKind>();
+        round_trip::<Metric>();
         assert!(
             parse::<Loss>("x")
                 .unwrap_err()

@@ -33,6 +33,17 @@ def test_a_bad_prior_is_invalid_input():
         pmldesign.design([0.5, 0.6], 0.1)
 
 
+def test_an_unknown_name_is_invalid_input_naming_the_names_it_takes():
+    """Names parse through the library's one table, as the command line's flags do."""
+    for kwargs, message in (
+        ({"loss": "hammming"}, "invalid loss = hammming: unknown loss; use one of hamming, absolute, squared, or an N x N matrix"),
+        ({"notion": "dp"}, "invalid notion = dp: unknown notion; use one of pml, pmc, alip, lip, ldp, metric"),
+        ({"notion": "metric", "metric": "taxicab"}, "invalid metric = taxicab: unknown metric; use one of discrete, line, or an N x N matrix"),
+    ):
+        with pytest.raises(pmldesign.InvalidInputError) as e:
+            pmldesign.design([0.5, 0.3, 0.2], 1.0, **kwargs)
+        assert str(e.value).startswith(message), str(e.value)
+
 def test_a_run_stopped_before_it_has_a_mechanism_is_a_limit():
     # ALIP over a ball enumerates the cone's rays after the baselines (N = 12:
     # 214,788 constraints); the time limit passes during the enumeration, before

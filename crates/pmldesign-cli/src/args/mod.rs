@@ -25,7 +25,7 @@ pub mod values;
 
 pub use input::{DataFormat, Estimate, Input, NullsArg};
 pub use level::Level;
-pub use metric::{MetricArgs, MetricName};
+pub use metric::MetricArgs;
 pub use output::{Format, OutputArgs, extension};
 pub use report::{ReportArgs, ReportFileArgs};
 pub use utility::UtilityName;

@@ -186,6 +186,8 @@ mod tests {
         offered::<PricingName, pmldesign_solver::PricingMethod>();
         offered::<RecordModeName, pmldesign_solver::RecordMode>();
         offered::<MethodArg, pmldesign_model::frequency::FrequencyMethod>();
+        offered::<crate::args::design::NotionName, pmldesign_app::names::NotionKind>();
+        offered::<crate::args::metric::MetricName, pmldesign_model::Metric>();
         for n in crate::args::NullsArg::value_variants() {
             let _: pmldesign_data::Nulls = (*n).into();
         }

@@ -2,6 +2,7 @@
 //! an estimate from data with a failure probability.
 
 use crate::args::design::{DesignArgs, NotionName};
+use crate::args::values::named;
 use crate::args::{Estimate, Format, Level, UtilityName};
 use crate::error::CliError;
 use crate::io::data::load_estimate_until;
@@ -12,6 +13,7 @@ use crate::io::write::{check_outputs, emit, emit_json, write_report};
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use crate::render::report;
+use pmldesign_app::names::NotionKind;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::builtin;
 use pmldesign_solver::{Design, Interrupt, Loss, Problem, Sample, Settings};
@@ -25,21 +27,21 @@ pub fn notion_from_flags(
     metric: Option<Metric>,
 ) -> Result<Notion, CliError> {
     refuse_other_notions_flags(name, epsilon_lower, epsilon_upper, metric.is_some())?;
-    Ok(match name {
-        NotionName::Alip => alip_from_flags(level, epsilon_lower, epsilon_upper)?,
-        NotionName::Pml => Notion::Pml {
+    Ok(match named::<NotionKind>(name) {
+        NotionKind::Alip => alip_from_flags(level, epsilon_lower, epsilon_upper)?,
+        NotionKind::Pml => Notion::Pml {
             epsilon: level.epsilon()?,
         },
-        NotionName::Pmc => Notion::Pmc {
+        NotionKind::Pmc => Notion::Pmc {
             epsilon: level.epsilon()?,
         },
-        NotionName::Lip => Notion::Lip {
+        NotionKind::Lip => Notion::Lip {
             epsilon: level.epsilon()?,
         },
-        NotionName::Ldp => Notion::Ldp {
+        NotionKind::Ldp => Notion::Ldp {
             epsilon: level.epsilon()?,
         },
-        NotionName::Metric => Notion::Metric {
+        NotionKind::Metric => Notion::Metric {
             epsilon: level.epsilon()?,
             metric: metric.ok_or_else(|| {
                 CliError::Usage(

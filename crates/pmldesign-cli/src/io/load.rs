@@ -3,7 +3,8 @@
 //! `--metric-matrix` and the design of `--design`.
 
 use super::matrix::{matrix_from_text, read_matrix_file, read_text, strip_bom};
-use crate::args::{Estimate, Input, MetricArgs, MetricName};
+use crate::args::values::named;
+use crate::args::{Estimate, Input, MetricArgs};
 use crate::error::CliError;
 use pmldesign_data::{Bins, Nulls};
 use pmldesign_model::{Mechanism, Metric};
@@ -74,8 +75,7 @@ pub fn load_mechanism(
 /// name the flag and, for a matrix, the entry.
 pub fn load_metric(args: &MetricArgs, n: usize) -> Result<Option<Metric>, CliError> {
     match (args.metric, &args.metric_matrix) {
-        (Some(MetricName::Discrete), _) => Ok(Some(Metric::Discrete)),
-        (Some(MetricName::Line), _) => Ok(Some(Metric::Line)),
+        (Some(name), _) => Ok(Some(named::<Metric>(name))),
         (None, None) => Ok(None),
         (None, Some(path)) => {
             let shown = path.display();

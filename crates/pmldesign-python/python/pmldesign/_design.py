@@ -74,7 +74,6 @@ def _progress(progress: Optional[Progress]) -> Callable[[Dict[str, float]], Any]
 
     return report
 
-_LOSSES = ("hamming", "absolute", "squared")
 #: The string options the design functions accept (a loss and a distance may also
 #: be matrices; ``utility="loss"`` goes with a ``loss``).
 Loss = Literal["hamming", "absolute", "squared"]
@@ -169,8 +168,6 @@ def _options(
     """The options dict of the native design functions (checked and converted)."""
     if loss is not None and utility not in ("mi", "loss"):
         raise InvalidInputError(f"invalid utility = {utility!r} with loss = {loss!r}: give either a utility or a loss; leave utility out")
-    if isinstance(loss, str) and loss not in _LOSSES:
-        raise InvalidInputError(f"invalid loss = {loss!r}: unknown loss; use hamming, absolute, squared or an N x N matrix")
     named = loss if isinstance(loss, str) else None
     return {
         "utility": _text("utility", utility, "mi"),

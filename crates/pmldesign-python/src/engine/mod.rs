@@ -7,6 +7,7 @@
 use pmldesign::prelude::*;
 use pmldesign::solver::Interrupt;
 use pmldesign::solver::builtin;
+use pmldesign_app::names::NotionKind;
 use serde_json::Value;
 use std::cell::Cell;
 
@@ -107,16 +108,7 @@ pub struct CountsRequest {
 pub fn metric(name: Option<&str>, matrix: Option<Vec<Vec<f64>>>) -> Result<Option<Metric>> {
     Ok(match (name, matrix) {
         (None, None) => None,
-        (Some("discrete"), None) => Some(Metric::Discrete),
-        (Some("line"), None) => Some(Metric::Line),
-        (Some(other), None) => {
-            return Err(invalid(
-                "metric",
-                other,
-                "unknown distance",
-                "use \"discrete\", \"line\" or an N x N matrix",
-            ));
-        }
+        (Some(name), None) => Some(pmldesign_app::names::parse::<Metric>(name)?),
         (_, Some(rows)) => Some(Metric::from_rows(rows)?),
     })
 }
@@ -144,29 +136,21 @@ pub fn notion(
             "pass notion=\"alip\", or leave epsilon_lower out",
         ));
     }
-    let n = match name {
-        "pml" => Notion::Pml { epsilon },
-        "pmc" => Notion::Pmc { epsilon },
-        "lip" => Notion::Lip { epsilon },
-        "ldp" => Notion::Ldp { epsilon },
-        "metric" => Notion::Metric {
+    let n = match pmldesign_app::names::parse::<NotionKind>(name)? {
+        NotionKind::Pml => Notion::Pml { epsilon },
+        NotionKind::Pmc => Notion::Pmc { epsilon },
+        NotionKind::Lip => Notion::Lip { epsilon },
+        NotionKind::Ldp => Notion::Ldp { epsilon },
+        NotionKind::Metric => Notion::Metric {
             epsilon,
             metric: metric.expect("checked above"),
         },
-        "alip" => Notion::Alip {
+        NotionKind::Alip => Notion::Alip {
             epsilon_lower: epsilon_lower.ok_or_else(|| {
                 Error::Invalid("notion=\"alip\" needs epsilon_lower (the PMC side, i >= -eps_l); pass e.g. epsilon_lower=0.5".into())
             })?,
             epsilon_upper: epsilon,
         },
-        other => {
-            return Err(invalid(
-                "notion",
-                other,
-                "unknown notion",
-                "use one of pml, pmc, alip, lip, ldp, metric",
-            ));
-        }
     };
     n.check()?;
     Ok(n)
