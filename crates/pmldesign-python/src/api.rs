@@ -31,6 +31,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_design, m)?)?;
     m.add_function(wrap_pyfunction!(estimate, m)?)?;
     m.add_function(wrap_pyfunction!(verify_design, m)?)?;
+    m.add_function(wrap_pyfunction!(certificate_holds, m)?)?;
     m.add_function(wrap_pyfunction!(public_design, m)?)?;
     m.add_function(wrap_pyfunction!(check_public, m)?)?;
     m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
@@ -356,6 +357,12 @@ fn check_public(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
         .detach(move || engine::check_public(&text))
         .map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
+}
+
+/// See `pmldesign.Certificate.holds`: the library's verdict on a certificate.
+#[pyfunction]
+fn certificate_holds(text: String) -> PyResult<bool> {
+    engine::certificate_holds(&text).map_err(|e| to_py_err(e, None))
 }
 
 /// See `pmldesign.Design.verify`: the verification of a design's JSON.

@@ -253,6 +253,12 @@ def test_results_are_typed_classes_with_readable_reprs():
     d = pmldesign.design_from_counts([400, 300, 200, 100], 1.0, delta=1e-3)
     c = d.certificate
     assert isinstance(c, pmldesign.Certificate) and c.holds()
+    # The library's verdict on the fields as they stand (Certificate::holds).
+    tighter = c.to_dict()
+    tighter["notion"]["epsilon"] = c.worst_case_pml - 1e-6
+    assert not pmldesign.Certificate(tighter).holds()
+    negative = dict(c.to_dict(), min_entry=-1e-9)
+    assert not pmldesign.Certificate(negative).holds()
     assert isinstance(c.worst_case_pml, float) and c.worst_case_pml <= c.target_epsilon + 1e-12
     assert c.upper_bound is not None and c.gap is not None and c.gap >= 0
     g = d.guarantee

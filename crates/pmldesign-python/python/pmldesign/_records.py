@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -353,29 +352,6 @@ class Checked(Record):
         raise NotImplementedError
 
 
-def _excess(levels: Mapping[str, Any], notion: Any, c: "Certificate") -> float:
-    """How far the measured levels exceed the notion's (``NotionLevels::excess``): a
-    missing or non-finite measure counts as failed; a certificate without its notion
-    is eps-PML's, read by its worst-case PML."""
-
-    def over(key: str, target: Any) -> float:
-        measured = levels.get(key)
-        if measured is None or not math.isfinite(float(measured)):
-            return math.inf
-        return float(measured) - float(target)
-
-    if not isinstance(notion, Mapping):
-        return c.worst_case_pml - c.target_epsilon
-    name = notion.get("notion")
-    if name in ("ldp", "metric"):
-        return over(name, notion["epsilon"])
-    upper = {"pml": "epsilon", "lip": "epsilon", "alip": "epsilon_upper"}.get(str(name))
-    lower = {"pmc": "epsilon", "lip": "epsilon", "alip": "epsilon_lower"}.get(str(name))
-    parts = [over("pml", notion[upper])] if upper else []
-    parts += [over("pmc", notion[lower])] if lower else []
-    return max(parts) if parts else math.inf
-
-
 class Certificate(Record):
     """The evidence behind a design ([E] Thm 1, §4 of the theory page of the user guide).
 
@@ -438,15 +414,10 @@ class Certificate(Record):
     def holds(self) -> bool:
         """Whether the design meets its notion at its level(s) within the certified
         tolerance, with no negative entry and rows summing to 1 within 1e-12: the
-        library's verdict (``Certificate::holds``), the arithmetic in the fields. For
+        library's verdict (``Certificate::holds``) on the fields as they stand. For
         eps-PML the worst-case PML is at most eps; for PMC, LIP and ALIP the measured
         PMC and PML levels are at most theirs; for LDP and metric privacy their own."""
-        tolerance = float(self._data.get("tolerance", self.tolerance))
-        return (
-            _excess(self._data.get("levels") or {}, self._data.get("notion"), self) <= tolerance
-            and self.min_entry >= 0.0
-            and self.max_row_sum_error <= float(_native.ROW_SUM_TOLERANCE)
-        )
+        return _native.certificate_holds(json.dumps(self._data))
 
     @property
     def tolerance(self) -> float:

@@ -53,6 +53,17 @@ fn design_text(text: &str) -> Result<&str> {
     Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
 }
 
+/// Whether a certificate's JSON holds ([`Certificate::holds`]): its measured
+/// levels within its notion's and the tolerance, no negative entry, rows
+/// summing to 1.
+pub fn certificate_holds(text: &str) -> Result<bool> {
+    guarded(|| {
+        let c = serde_json::from_str::<pmldesign::solver::Certificate>(text)
+            .map_err(|e| Error::Invalid(format!("invalid certificate: {e}")))?;
+        Ok(c.holds())
+    })
+}
+
 /// Verifies the JSON of a design as `pml assess --design` does
 /// ([`Design::verify`]): read back (privacy re-measured), the utility or loss
 /// re-measured, the stored dual re-priced; the verdict as that command writes
