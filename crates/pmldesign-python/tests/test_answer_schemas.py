@@ -1,5 +1,5 @@
-"""The JSON Schemas of the commands' answers (schemas/audit, envelope, estimate, bounds
-and compare .schema.json) describe what ``pml <command> --format json`` prints and what
+"""The JSON Schemas of the commands' answers (schemas/audit, envelope, estimate, bounds,
+compare and verdict .schema.json) describe what ``pml <command> --format json`` prints and what
 the Python function's ``to_dict()`` returns, for every command and its variants (and
 schemas/apply.schema.json what ``pml apply --summary`` writes); and
 they refuse a document with a key they do not know or without one they require, so the
@@ -23,7 +23,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 SCHEMAS = ROOT / "schemas"
 GOLDEN = ROOT / "tests" / "golden" / "inputs"
-ANSWERS = ["audit", "envelope", "estimate", "bounds", "compare", "apply"]
+ANSWERS = ["audit", "envelope", "estimate", "bounds", "compare", "apply", "verdict"]
 SEED = "0x" + "5eed" * 16
 
 W = [[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]]
@@ -83,6 +83,8 @@ CLI = [
     ("compare", "compare --prior 0.4,0.3,0.2,0.1 --epsilon 0.5 --utility chi2 --metric-matrix metric4.csv"),
     ("compare", "compare --prior 0.4,0.3,0.2,0.1 --epsilon 0.5 --utility hellinger"),
     ("compare", "compare --counts 40,30,20,10 --epsilon 5"),
+    ("verdict", "assess --design design.json"),
+    ("verdict", "assess --design record.json"),
 ]
 
 # The Python call answering each command, with the variants Python's signature offers.
@@ -121,6 +123,7 @@ PYTHON: List[Tuple[str, str, Callable[[Dict[str, Any]], Any]]] = [
      lambda made: pmldesign.compare([0.4, 0.3, 0.2, 0.1], 0.5, utility="map", epsilon_lower=0.3, epsilon_upper=0.6,
                                     labels=["a", "b", "c", "d"])),
     ("compare", "no privacy needed", lambda made: pmldesign.compare([0.4, 0.3, 0.2, 0.1], 5.0)),
+    ("verdict", "design", lambda made: made["design"].verify()),
     ("apply", "column",
      lambda made: pmldesign.apply(made["design"], ["a", "q", "b"], seed=2**200, on_unknown="skip", summary=True)[1]),
     ("apply", "record",
@@ -139,10 +142,20 @@ def schema(name: str) -> Dict[str, Any]:
 
 
 @functools.cache
+def registry() -> Any:
+    """Every schema of schemas/ by its $id, so that one may refer to another's parts
+    (the verdict to design.schema.json's) without fetching anything."""
+    from referencing import Registry, Resource
+
+    found = [json.loads(p.read_text()) for p in sorted(SCHEMAS.glob("*.schema.json"))]
+    return Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in found)
+
+
+@functools.cache
 def validator(name: str) -> Any:
     """The schema's validator, the schema checked against its meta-schema once."""
     jsonschema.Draft202012Validator.check_schema(schema(name))
-    return jsonschema.Draft202012Validator(schema(name))
+    return jsonschema.Draft202012Validator(schema(name), registry=registry())
 
 
 def assert_valid(name: str, document: Any, where: str) -> None:
@@ -255,6 +268,23 @@ REFUSALS = [
     ("bounds", "bounds samples --epsilon 1 --epsilon-prime 1.5 --delta 0.05 --alphabet 4"),
     ("compare", "compare --prior 0.4,0.3,0.2,0.1 --epsilon 0.5 --metric line"),
 ]
+
+
+@pytest.mark.parametrize("design", ["design.json", "record.json"])
+def test_the_verdict_schema_refuses_an_unknown_or_a_missing_key_of_its_own(pml_bin, folder, design):
+    """The verdict's own keys and its verifications'; the parts it repeats of the
+    design (the certificate, ...) are design.schema.json's, which reads older files."""
+    answer = cli(pml_bin, folder, f"assess --design {design}")
+    assert_valid("verdict", answer, design)
+    verification = ("verification",) if "verification" in answer else ("verifications", 0)
+    for path in [(), verification]:
+        unknown = copy.deepcopy(answer)
+        at(unknown, path)["unexpected"] = 1
+        assert not validator("verdict").is_valid(unknown), f"{design}: an unknown key at {path} is accepted"
+        for key in at(answer, path):
+            missing = copy.deepcopy(answer)
+            del at(missing, path)[key]
+            assert not validator("verdict").is_valid(missing), f"{design}: {path + (key,)} may be left out"
 
 
 @pytest.mark.parametrize("name,args", REFUSALS, ids=[args for _, args in REFUSALS])
