@@ -294,6 +294,8 @@ class Design(Checked):
         Returns
         -------
         Verification
+            The verdict of ``pml assess --design FILE --format json`` (``to_dict()``
+            is that JSON, its ``source`` ``"<design>"``), and what was re-checked:
             ``utility_value``, ``proven_bound`` (the smallest upper bound proven here;
             for a loss, minus the largest lower bound on the loss), ``dual_bound`` and
             ``repricing`` (``exact``, ``containing``, ``skipped`` or ``no_dual``).
