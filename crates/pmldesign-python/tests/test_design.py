@@ -276,6 +276,8 @@ def test_results_are_typed_classes_with_readable_reprs():
     assert rr.ratio is not None and rr.ratio >= 1 - 1e-12
     v = d.verify()
     assert isinstance(v, pmldesign.Verification) and v.utility_value == pytest.approx(d.utility)
+    # Read-only: the verdict and the page are worked out once.
+    assert d.verify() is v and d.to_html() is d.to_html() and d.to_html(design_file="d.json") != d.to_html()
     e = pmldesign.estimate(d, counts=[400, 300, 200, 100])
     assert isinstance(e, pmldesign.Estimate) and e.rows == 1000 and len(e.estimates) >= 1
 

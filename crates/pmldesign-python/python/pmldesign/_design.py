@@ -304,8 +304,15 @@ class Design(Checked):
         ------
         VerificationError
             Naming the field that does not hold (a PmlError).
+
+        The design is read-only, so the verdict is worked out at the first call and
+        the same one is returned after.
         """
-        return Verification(_native.verify_design(self.to_json()))
+        found = self.__dict__.get("_verdict")
+        if found is None:
+            found = self.__dict__["_verdict"] = Verification(_native.verify_design(self.to_json()))
+        verdict: Verification = found
+        return verdict
 
     def public(self) -> "PublicDesign":
         """What the receivers of a release get, as ``pml publish`` writes it.
@@ -426,8 +433,18 @@ class Design(Checked):
         ------
         VerificationError
             If the design was altered (a PmlError).
+
+        Without the trade-off curve (whose designs have a time budget) the page
+        depends on the design alone: it is built at the first call for each
+        ``design_file`` and the same text is returned after (the notebook shows it
+        at each display).
         """
-        return _native.design_report(self.to_json(), _report.budget(tradeoff, budget), design_file)
+        if tradeoff:
+            return _native.design_report(self.to_json(), _report.budget(tradeoff, budget), design_file)
+        pages: Dict[Optional[str], str] = self.__dict__.setdefault("_pages", {})
+        if design_file not in pages:
+            pages[design_file] = _native.design_report(self.to_json(), _report.budget(False, budget), design_file)
+        return pages[design_file]
 
     def report(self, path: Any, tradeoff: bool = True, *, budget: float = _report.DEFAULT_BUDGET, design_file: Optional[str] = None) -> str:
         """Writes the HTML report to ``path``.
