@@ -16,20 +16,52 @@ use serde::Serialize;
 /// double (`e^710` overflows); a larger one is designed at 690, which is stricter.
 pub const MAX_EXPONENT: f64 = 690.0;
 
-/// A distance on the N inputs.
+/// A distance on the N inputs. A user matrix is built by [`Metric::from_rows`],
+/// and reading one from JSON checks it the same way:
+///
+/// ```compile_fail
+/// let _ = pmldesign_model::Metric::Matrix { distances: vec![vec![0.0, -1.0], vec![-1.0, 0.0]] };
+/// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    try_from = "RawMetric"
+)]
 pub enum Metric {
     /// `d(x, x') = 1` for `x != x'`: d-privacy is eps-LDP.
     Discrete,
     /// `d(x, x') = |x - x'|` over the label order.
     Line,
-    /// A user matrix `d[x][x']`, N x N rows.
+    /// A user matrix `d[x][x']`, N x N rows, checked ([`Metric::check`]).
+    #[non_exhaustive]
     Matrix {
         /// The rows of d.
         distances: Vec<Vec<f64>>,
     },
+}
+
+/// A distance as written, before its check.
+#[derive(serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum RawMetric {
+    Discrete,
+    Line,
+    Matrix { distances: Vec<Vec<f64>> },
+}
+
+impl TryFrom<RawMetric> for Metric {
+    type Error = ModelError;
+
+    fn try_from(raw: RawMetric) -> Result<Self> {
+        match raw {
+            RawMetric::Discrete => Ok(Metric::Discrete),
+            RawMetric::Line => Ok(Metric::Line),
+            RawMetric::Matrix { distances } => Metric::from_rows(distances),
+        }
+    }
 }
 
 impl Metric {

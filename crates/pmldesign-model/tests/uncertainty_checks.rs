@@ -69,3 +69,25 @@ fn unknown_fields_and_kinds_are_still_refused() {
     assert!(e.contains("beta"), "{e}");
     assert!(read(r#"{"kind":"ball","center":[0.5,0.5],"beta":0.1}"#).is_err());
 }
+
+/// A distance matrix read from JSON is checked as `Metric::from_rows` checks
+/// it; the built-in distances and a valid matrix read back as written.
+#[test]
+fn a_metric_matrix_is_refused_as_by_its_constructor() {
+    let read = |json: &str| serde_json::from_str::<pmldesign_model::Metric>(json);
+    let rows = vec![vec![0.0, -1.0], vec![-1.0, 0.0]];
+    let want = pmldesign_model::Metric::from_rows(rows)
+        .unwrap_err()
+        .to_string();
+    let e = read(r#"{"kind":"matrix","distances":[[0,-1],[-1,0]]}"#).unwrap_err();
+    assert!(e.to_string().starts_with(&want), "{e} / {want}");
+    assert!(want.contains("metric[0][1]"), "{want}");
+    for json in [
+        r#"{"kind":"discrete"}"#,
+        r#"{"kind":"line"}"#,
+        r#"{"kind":"matrix","distances":[[0.0,2.0],[2.0,0.0]]}"#,
+    ] {
+        let m = read(json).unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), json);
+    }
+}
