@@ -269,6 +269,52 @@ fn under_ldp_a_skewed_prior_is_certified_by_priors_of_few_levels() {
     assert!(read.verify().unwrap().proven_bound <= d.certificate().upper_bound + 1e-9);
 }
 
+/// Under eps-PMC every mechanism is a garbling of `W* = a 1 p^T + (1 - a) I`,
+/// `a = e^-eps` (docs/theory.md §13, "PMC's floor"), whose error per row is
+/// `(1 - |p|^2) / (1 - a)^2`: enumeration finds that value at 8 labels, the
+/// mechanism itself has it, and past enumeration the floor certifies the
+/// design at it; a reader proves the same bound. LIP's floor is at least it.
+#[test]
+fn under_pmc_the_floor_is_the_garbling_of_randomized_response_to_the_prior() {
+    for k in [8, 32, 64] {
+        let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
+        let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+        let a = (-1.0f64).exp();
+        let closed = (1.0 - p.iter().map(|x| x * x).sum::<f64>()) / (1.0 - a).powi(2);
+        let star: Vec<Vec<f64>> = (0..k)
+            .map(|x| {
+                (0..k)
+                    .map(|y| a * p[y] + (1.0 - a) * f64::from(u8::from(x == y)))
+                    .collect()
+            })
+            .collect();
+        let at_star = error(&Mechanism::from_rows(star).unwrap(), &p);
+        assert!(
+            (at_star - closed).abs() <= 1e-12 * closed,
+            "{at_star} {closed}"
+        );
+        let d = Problem::new(known(&p))
+            .notion(Notion::Pmc { epsilon: 1.0 })
+            .estimation()
+            .settings(Settings::default().time_limit(std::time::Duration::from_secs(20)))
+            .solve()
+            .unwrap();
+        let f = -d.utility_value();
+        assert!(
+            (f - closed).abs() <= 1e-9 * closed,
+            "k = {k}: {f} against {closed}"
+        );
+        assert!(
+            floor(&d) <= closed && closed - floor(&d) <= 1e-9 * closed,
+            "{}",
+            floor(&d)
+        );
+        assert_eq!(d.status(), DesignStatus::Optimal, "k = {k}");
+        let back: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+        assert!(back.verify().unwrap().proven_bound <= d.certificate().upper_bound + 1e-9);
+    }
+}
+
 /// Under LDP the design meets k-subset selection (Ye and Barg), which is
 /// optimal under a uniform prior, and is certified there; under PML and LDP
 /// with skewed priors it is never above the literature's figures.

@@ -26,7 +26,7 @@ use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
 use crate::objective::estimation_floor::{
-    RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, mixture_floor, notion_floor,
+    RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, floor_of, mixture_floor,
 };
 use crate::objective::estimation_mixture::Family;
 use crate::reference::baseline::{Baselines, baselines};
@@ -166,7 +166,7 @@ pub(crate) fn design_for_estimation(
     let baselines = baselines(set, notion, &value, None)?;
     let (start, start_value) = starting_point(&baselines, set, notion, p)?;
     let steps = floor_steps(settings, set.len());
-    let mut least = notion_floor(p, notion.density_range(), steps);
+    let mut least = floor_of(p, notion, steps);
     let mut floor_priors = Vec::new();
     if let Some(family) = mixture_in_time(settings, set.len())
         && let Some(m) = mixture_floor(p, notion.density_range(), family)
@@ -566,7 +566,7 @@ impl Atoms {
 /// tolerance, the time limit or, without one, [`MAX_STEPS`]: each LP's
 /// mechanism is taken into the [`Mixture`] (columns weighted one by one within
 /// enumeration, whole mechanisms by pairwise steps past it). `least` is the
-/// notion's floor ([`notion_floor`]). The bound returned is always the one proven at
+/// notion's floor ([`floor_of`]). The bound returned is always the one proven at
 /// the mechanism returned.
 fn frank_wolfe(
     set: &UncertaintySet,

@@ -7,7 +7,7 @@
 use super::estimation_mixture::{Family, Mixture, Parts, mixture_applies};
 use faer::Side;
 use ndarray::{Array1, Array2, ArrayView1};
-use pmldesign_model::DensityRange;
+use pmldesign_model::{DensityRange, Notion};
 
 /// Fixed-point steps of the relaxation's dual at most (`relaxed_floor`): it
 /// settles to 1e-12 relative in 20 to 25 from 16 to 512 inputs (Zipf priors).
@@ -36,6 +36,28 @@ pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usiz
     let closed = closed_form(p, &d);
     let relaxed = relaxed_floor(p, &d, steps).unwrap_or(f64::NEG_INFINITY);
     closed.max(relaxed) * (1.0 - 1e-12)
+}
+
+/// The floor of [`notion_floor`] for `notion`, raised to the PMC level's
+/// ([`pmc_floor`]) where the notion has one (PMC, LIP, ALIP).
+pub fn floor_of(p: ArrayView1<f64>, notion: &Notion, steps: usize) -> f64 {
+    let least = notion_floor(p, notion.density_range(), steps);
+    let pmc = notion.lower().and_then(|level| pmc_floor(p, level));
+    least.max(pmc.unwrap_or(f64::NEG_INFINITY))
+}
+
+/// The least `f = tr J^-1` of a mechanism whose information densities are
+/// at least `-eps` at the prior `p` (eps-PMC; LIP and ALIP at their lower
+/// level), docs/theory.md §13 "PMC's floor": with `a = e^-eps` the column
+/// cone `c >= a (p . c) 1` has the N rays `a 1 + (1 - a) e_x / p_x`, so every
+/// such mechanism is a garbling of `W* = a 1 p^T + (1 - a) I` (invertible),
+/// whose Fisher information is the largest: `f >= (1 - a (2 - a) |p|^2) /
+/// (1 - a)^2`, lowered by 1e-12 relative. `None` where some mass is zero.
+pub fn pmc_floor(p: ArrayView1<f64>, epsilon: f64) -> Option<f64> {
+    let a = (-epsilon).exp();
+    let square = p.dot(&p);
+    let positive = p.iter().all(|&x| x > 0.0) && a < 1.0;
+    positive.then(|| (1.0 - a * (2.0 - a) * square) / (1.0 - a).powi(2) * (1.0 - 1e-12))
 }
 
 /// The floor under eps-LDP from priors of few levels

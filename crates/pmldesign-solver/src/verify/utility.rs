@@ -14,7 +14,7 @@ use crate::objective::estimation::{
     ESTIMATION_UTILITY_NAME, Linearised, error_floor, estimation_value,
 };
 use crate::objective::estimation_floor::{
-    RELAXATION_STEPS, mixture_floor, notion_floor, witnessed_floor,
+    RELAXATION_STEPS, floor_of, mixture_floor, witnessed_floor,
 };
 use crate::objective::estimation_mixture::{Family, READER_SIZES};
 use crate::objective::utility::{Utility, builtin};
@@ -172,7 +172,7 @@ impl Design {
             Some(dual) => self.reprice(dual, &linear)?,
         };
         let u = dual_bound.unwrap_or(f64::INFINITY).min(identity);
-        let mut least = notion_floor(p, self.notion.density_range(), RELAXATION_STEPS);
+        let mut least = floor_of(p, &self.notion, RELAXATION_STEPS);
         let in_utility = |u: f64, least: f64| -(error_floor(f, u, least) - norm);
         // The mixture floor costs seconds: it is computed only for a bound
         // the others do not prove, first over the priors the design names,
