@@ -1,7 +1,7 @@
 //! The verdict on a stored design, as `pml assess --design` and Python's
 //! `Design.verify` answer it: the design read back (its privacy re-measured over
 //! the whole set of priors), its utility re-measured and its dual re-priced
-//! (docs/theory.md §5), and what that proved.
+//! (docs/theory.md §4, "Checking a stored design"), and what that proved.
 
 use crate::json::versioned;
 use pmldesign_solver::{Design, RecordDesign, Verification};
