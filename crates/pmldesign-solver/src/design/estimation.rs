@@ -30,7 +30,9 @@ use crate::objective::estimation_floor::{
 };
 use crate::objective::estimation_mixture::Family;
 use crate::reference::baseline::{Baselines, baselines};
-use crate::reference::literature::{Level, best_size, cyclic_design, hadamard, subset_mechanism};
+use crate::reference::literature::{
+    Level, best_size, cyclic_design, hadamard, subset_mechanism, toward_prior,
+};
 use crate::settings::{FINISH_SECONDS_PER_ENTRY, Settings};
 use crate::solution::certificate::DualCertificate;
 use crate::solution::design::Design;
@@ -305,13 +307,16 @@ fn starting_point(
         Some(_) => None,
         None => level.as_ref().and_then(|l| cyclic_design(p, l)).map(valued),
     };
+    // The optimum under PMC; under LIP and ALIP where it meets the upper level.
+    let toward = notion.lower().and_then(|l| toward_prior(p, l)).map(valued);
     let candidates = [&b.pml_calibrated, &b.same_ldp]
         .into_iter()
         .map(|r| (&r.mechanism, r.utility))
         .chain(b.structured.iter().map(|s| (&s.mechanism, s.utility)))
         .chain(subsets.as_ref().map(|(m, v)| (m, *v)))
         .chain(responses.as_ref().map(|(m, v)| (m, *v)))
-        .chain(cyclic.as_ref().map(|(m, v)| (m, *v)));
+        .chain(cyclic.as_ref().map(|(m, v)| (m, *v)))
+        .chain(toward.as_ref().map(|(m, v)| (m, *v)));
     let meets = |m: &Mechanism| {
         NotionLevels::measure_notion(m, set, notion).excess(notion)
             <= crate::tolerance::PML_TOLERANCE

@@ -213,6 +213,21 @@ pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     weighted_cyclic_subsets(k, a, &blocks, &weights).ok()
 }
 
+/// Randomized response toward the prior, `a 1 p^T + (1 - a) I` with `a =
+/// e^-eps` at the PMC level `eps`: the least error for estimation under
+/// eps-PMC (docs/theory.md §13, "PMC's floor"), for 2 to
+/// [`SCORED_SQUARE_UP_TO`] inputs of positive mass; `None` otherwise.
+pub fn toward_prior(p: ArrayView1<f64>, pmc_level: f64) -> Option<Mechanism> {
+    let (k, a) = (p.len(), (-pmc_level).exp());
+    if !(2..=SCORED_SQUARE_UP_TO).contains(&k) || p.iter().any(|&x| x <= 0.0) {
+        return None;
+    }
+    let w = ndarray::Array2::from_shape_fn((k, k), |(x, y)| {
+        a * p[y] + if x == y { 1.0 - a } else { 0.0 }
+    });
+    Mechanism::new(w).ok()
+}
+
 /// Hadamard response's name in tables, with its outputs K.
 pub(crate) fn hadamard_label(m: &Mechanism) -> String {
     format!("{HADAMARD}, K = {}", m.outputs())
