@@ -2,14 +2,13 @@
 //! and progress callbacks. Every computation is a call into [`crate::engine`].
 
 use crate::engine::{self, Objective, Options, Progress, Question, RadiusFrom};
-use crate::errors::{InvalidInputError, PmlError, to_py_err};
-use numpy::{
-    AllowTypeChange, PyArray1, PyArray2, PyArrayLike1, PyArrayLike2, PyArrayMethods,
-    PyReadonlyArray1, ToPyArray,
-};
+use crate::errors::{InvalidInputError, to_py_err};
+use numpy::{AllowTypeChange, PyArray2, PyArrayLike1, PyArrayLike2, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::{Duration, Instant};
+
+mod release;
 
 /// A 1-D float64 argument (a sequence or any array numpy can cast).
 type Vector<'py> = PyArrayLike1<'py, f64, AllowTypeChange>;
@@ -34,16 +33,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(certificate_holds, m)?)?;
     m.add_function(wrap_pyfunction!(public_design, m)?)?;
     m.add_function(wrap_pyfunction!(check_public, m)?)?;
-    m.add_function(wrap_pyfunction!(apply_codes, m)?)?;
-    m.add_function(wrap_pyfunction!(apply_noise, m)?)?;
-    m.add_function(wrap_pyfunction!(names_fit, m)?)?;
-    m.add_function(wrap_pyfunction!(apply_categories, m)?)?;
-    m.add_function(wrap_pyfunction!(apply_summary, m)?)?;
-    m.add_function(wrap_pyfunction!(key_positions, m)?)?;
-    m.add_function(wrap_pyfunction!(bin_labels, m)?)?;
+    m.add_function(wrap_pyfunction!(release::apply_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(release::apply_noise, m)?)?;
+    m.add_function(wrap_pyfunction!(release::names_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(release::apply_categories, m)?)?;
+    m.add_function(wrap_pyfunction!(release::apply_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(release::key_positions, m)?)?;
+    m.add_function(wrap_pyfunction!(release::bin_labels, m)?)?;
     m.add_function(wrap_pyfunction!(randomized_response, m)?)?;
-    m.add_function(wrap_pyfunction!(bin_text, m)?)?;
-    m.add_function(wrap_pyfunction!(bin_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(release::bin_text, m)?)?;
+    m.add_function(wrap_pyfunction!(release::bin_codes, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;
@@ -374,188 +373,6 @@ fn verify_design(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
     to_python(py, &v)
 }
 
-/// See `pmldesign.apply`: one output code per input code, as `pml apply` draws
-/// the same rows of the same column.
-#[pyfunction]
-#[pyo3(signature = (mechanism, codes, column, offset=0, seed=None, positions=None))]
-fn apply_codes<'py>(
-    py: Python<'py>,
-    mechanism: Matrix<'py>,
-    codes: PyArrayLike1<'py, u32, AllowTypeChange>,
-    column: String,
-    offset: u64,
-    seed: Option<String>,
-    positions: Option<PyArrayLike1<'py, u64, AllowTypeChange>>,
-) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let rows = rows(&mechanism);
-    let codes = contiguous(&codes);
-    let positions = positions.as_ref().map(|p| contiguous(p));
-    let out = PyArray1::<u32>::zeros(py, codes.len(), false);
-    {
-        let mut written = out.readwrite();
-        let dst = written
-            .as_slice_mut()
-            .map_err(|e| PmlError::new_err(e.to_string()))?;
-        py.detach(|| {
-            let at = (offset, positions.as_deref());
-            engine::apply_codes(rows, &codes, &column, at, seed, dst)
-        })
-        .map_err(|e| to_py_err(e, None))?;
-    }
-    Ok(out)
-}
-
-/// Whether `names` name `m` values: as many, each non-blank and distinct
-/// (`pmldesign_model::names::check_names_for`, the rule of `--output-labels`).
-#[pyfunction]
-fn names_fit(names: Vec<String>, m: usize) -> bool {
-    engine::names_fit(&names, m)
-}
-
-/// See `pmldesign.apply_noise`: additive noise on values -1 and 1, released
-/// on a public grid as `pml apply --laplace-scale` draws the same rows.
-#[pyfunction]
-#[pyo3(signature = (values, noise, level, column, offset=0, seed=None, prior=None, grid=None, range=None, tail_delta=None))]
-#[allow(clippy::too_many_arguments)]
-fn apply_noise<'py>(
-    py: Python<'py>,
-    values: PyArrayLike1<'py, f64, AllowTypeChange>,
-    noise: &str,
-    level: f64,
-    column: String,
-    offset: u64,
-    seed: Option<String>,
-    prior: Option<Vec<f64>>,
-    grid: Option<f64>,
-    range: Option<f64>,
-    tail_delta: Option<f64>,
-) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyAny>)> {
-    let level = engine::noise_level(noise, level).map_err(|e| to_py_err(e, None))?;
-    let values = contiguous(&values).into_owned();
-    let settings = engine::GridSettings {
-        grid,
-        range,
-        tail_delta,
-    };
-    let (out, statement) = py
-        .detach(|| engine::apply_noise(&values, (level, prior, settings), (&column, offset), seed))
-        .map_err(|e| to_py_err(e, None))?;
-    Ok((PyArray1::from_vec(py, out), to_python(py, &statement)?))
-}
-
-/// The elements of a 1-D array, borrowed where it is contiguous.
-fn contiguous<'a, T: numpy::Element + Clone>(
-    a: &'a PyReadonlyArray1<'_, T>,
-) -> std::borrow::Cow<'a, [T]> {
-    let view = a.as_array();
-    match view.to_slice() {
-        Some(s) => std::borrow::Cow::Borrowed(s),
-        None => std::borrow::Cow::Owned(view.to_vec()),
-    }
-}
-
-/// See `pmldesign.apply` on a pandas categorical Series: `codes` are its category
-/// codes (int8, int16, int32 or int64, as pandas stores them; none negative) and
-/// `table[c]` the mechanism's row of category c. The output codes are int8, int16
-/// or int32, the type pandas stores codes in for that many outputs, so that a
-/// Categorical is built from them without a copy.
-#[pyfunction]
-#[pyo3(signature = (mechanism, codes, table, column, offset=0, seed=None))]
-fn apply_categories<'py>(
-    py: Python<'py>,
-    mechanism: Matrix<'py>,
-    codes: &Bound<'py, PyAny>,
-    table: Vec<usize>,
-    column: String,
-    offset: u64,
-    seed: Option<String>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let draw = Categories {
-        rows: rows(&mechanism),
-        outputs: mechanism.as_array().ncols(),
-        table,
-        column,
-        offset,
-        seed,
-    };
-    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i8>>() {
-        return draw.by_width(py, &c);
-    }
-    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i16>>() {
-        return draw.by_width(py, &c);
-    }
-    if let Ok(c) = codes.extract::<PyArrayLike1<'py, i32>>() {
-        return draw.by_width(py, &c);
-    }
-    let c = codes.extract::<PyArrayLike1<'py, i64, AllowTypeChange>>()?;
-    draw.by_width(py, &c)
-}
-
-/// The arguments of [`apply_categories`] but the codes.
-struct Categories {
-    rows: Vec<Vec<f64>>,
-    outputs: usize,
-    table: Vec<usize>,
-    column: String,
-    offset: u64,
-    seed: Option<String>,
-}
-
-impl Categories {
-    /// Output codes as pandas stores them for this many outputs (its
-    /// `coerce_indexer_dtype`).
-    fn by_width<'py, C>(
-        self,
-        py: Python<'py>,
-        codes: &PyReadonlyArray1<'py, C>,
-    ) -> PyResult<Bound<'py, PyAny>>
-    where
-        C: numpy::Element + Copy + Sync + std::fmt::Display,
-        usize: TryFrom<C>,
-    {
-        if self.outputs < i8::MAX as usize {
-            self.draw::<C, i8>(py, codes)
-        } else if self.outputs < i16::MAX as usize {
-            self.draw::<C, i16>(py, codes)
-        } else {
-            self.draw::<C, i32>(py, codes)
-        }
-    }
-
-    fn draw<'py, C, O>(
-        self,
-        py: Python<'py>,
-        codes: &PyReadonlyArray1<'py, C>,
-    ) -> PyResult<Bound<'py, PyAny>>
-    where
-        C: numpy::Element + Copy + Sync + std::fmt::Display,
-        usize: TryFrom<C>,
-        O: numpy::Element + Send + TryFrom<usize>,
-    {
-        let codes = contiguous(codes);
-        let out = PyArray1::<O>::zeros(py, codes.len(), false);
-        let mut written = out.readwrite();
-        let dst = written
-            .as_slice_mut()
-            .map_err(|e| PmlError::new_err(e.to_string()))?;
-        let Categories {
-            rows,
-            table,
-            column,
-            offset,
-            seed,
-            ..
-        } = self;
-        py.detach(|| {
-            let row_of = |&c: &C| usize::try_from(c).ok().and_then(|c| table.get(c).copied());
-            engine::apply_mapped(rows, (&codes, row_of), &column, (offset, None), seed, dst)
-        })
-        .map_err(|e| to_py_err(e, None))?;
-        drop(written);
-        Ok(out.into_any())
-    }
-}
-
 /// k-ary randomized response over `n` inputs at `ldp_epsilon` (`None`:
 /// infinite, the identity), as the solver builds its baselines: a design file
 /// leaves its matrix out, and `Baseline.mechanism` rebuilds it here.
@@ -570,52 +387,6 @@ fn randomized_response(
     let w = pmldesign::solver::closed_form::randomized_response(n, level)
         .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
     Ok(w.matrix().to_pyarray(py))
-}
-
-/// The labels of the bins between `edges` (`count(..., bins=)`), as `pml design
-/// --bins` names them.
-#[pyfunction]
-fn bin_labels(edges: Vec<f64>) -> PyResult<Vec<String>> {
-    let bins = pmldesign::data::Bins::new("bins", edges)
-        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
-    Ok(bins.labels().to_vec())
-}
-
-/// The edges as a design records them (`pml design --bins` writes the same).
-#[pyfunction]
-fn bin_text(edges: Vec<f64>) -> PyResult<String> {
-    let bins = pmldesign::data::Bins::new("bins", edges)
-        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
-    Ok(bins.text())
-}
-
-/// The bin of each number (-1: NaN or outside the edges), as `pml apply` cuts a
-/// column.
-#[pyfunction]
-fn bin_codes<'py>(
-    py: Python<'py>,
-    edges: Vec<f64>,
-    values: Vector<'py>,
-) -> PyResult<Bound<'py, PyArray1<i64>>> {
-    let bins = pmldesign::data::Bins::new("bins", edges)
-        .map_err(|e| InvalidInputError::new_err(e.to_string()))?;
-    let out: Vec<i64> = values
-        .as_array()
-        .iter()
-        .map(|&v| bins.index_of_number(v).map_or(-1, |i| i as i64))
-        .collect();
-    Ok(PyArray1::from_vec(py, out))
-}
-
-/// The stream places of user keys (`apply(..., key=)`).
-#[pyfunction]
-fn key_positions<'py>(py: Python<'py>, keys: Vec<String>) -> Bound<'py, PyArray1<u64>> {
-    let out: Vec<u64> = py.detach(move || {
-        keys.iter()
-            .map(|k| pmldesign::data::stream::key_position(k.as_bytes()))
-            .collect()
-    });
-    PyArray1::from_vec(py, out)
 }
 
 /// See `pmldesign.assess`.
@@ -766,38 +537,4 @@ fn bound<'py>(
     };
     let v = engine::bound(q).map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
-}
-
-/// See `pmldesign.apply(..., summary=True)`: the summary of a release of a
-/// column or frame, as `pml apply --summary` writes one (its `format` is
-/// `frame`). `counts` are the rows read, privatised, skipped, kept with an
-/// empty value and written missing; `columns` the raw and written names.
-#[pyfunction]
-fn apply_summary<'py>(
-    py: Python<'py>,
-    counts: (u64, u64, u64, u64, u64),
-    first_unknown: Option<(u64, String)>,
-    columns: Vec<(String, String)>,
-    raw_kept: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let (rows, privatised, skipped, kept, nulls) = counts;
-    let summary = pmldesign_app::apply::PrivatiseSummary {
-        rows,
-        privatised,
-        skipped,
-        kept,
-        first_unknown,
-        nulls,
-    };
-    let columns = columns
-        .into_iter()
-        .map(|(column, written_as)| pmldesign_app::apply::WrittenColumn { column, written_as })
-        .collect();
-    let answer = pmldesign_app::apply::ApplySummary::new(
-        summary,
-        pmldesign_app::apply::TableFormat::Frame,
-        columns,
-        raw_kept,
-    );
-    to_python(py, &answer.to_json())
 }
