@@ -307,8 +307,17 @@ fn starting_point(
         Some(_) => None,
         None => level.as_ref().and_then(|l| cyclic_design(p, l)).map(valued),
     };
-    // The optimum under PMC; under LIP and ALIP where it meets the upper level.
-    let toward = notion.lower().and_then(|l| toward_prior(p, l)).map(valued);
+    let meets = |m: &Mechanism| {
+        NotionLevels::measure_notion(m, set, notion).excess(notion)
+            <= crate::tolerance::PML_TOLERANCE
+    };
+    // The optimum under PMC; under LIP and ALIP only where it meets the upper
+    // level, checked before its error is (an N x N inverse).
+    let toward = notion
+        .lower()
+        .and_then(|l| toward_prior(p, l))
+        .filter(|m| meets(m))
+        .map(valued);
     let candidates = [&b.pml_calibrated, &b.same_ldp]
         .into_iter()
         .map(|r| (&r.mechanism, r.utility))
@@ -317,10 +326,6 @@ fn starting_point(
         .chain(responses.as_ref().map(|(m, v)| (m, *v)))
         .chain(cyclic.as_ref().map(|(m, v)| (m, *v)))
         .chain(toward.as_ref().map(|(m, v)| (m, *v)));
-    let meets = |m: &Mechanism| {
-        NotionLevels::measure_notion(m, set, notion).excess(notion)
-            <= crate::tolerance::PML_TOLERANCE
-    };
     candidates
         .filter(|(m, value)| value.is_finite() && meets(m))
         // The highest value; the first of equal ones (`min_by` keeps the first).
