@@ -7,7 +7,7 @@ use crate::json::{finite_or_null, versioned};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::{Mechanism, ModelError, Prior, UncertaintySet};
-use pmldesign_solver::numbered;
+use pmldesign_solver::labels::numbered;
 use serde::Serialize;
 use serde_json::{Value, json};
 

@@ -8,7 +8,8 @@ use pmldesign_model::envelope::{Envelope, EnvelopeBounds, log_grid};
 use pmldesign_model::statement::{envelope as statement, envelope_at};
 use pmldesign_model::{Mechanism, Prior};
 use pmldesign_solver::envelope::{EnvelopeValue, envelope_curve_with};
-use pmldesign_solver::{Settings, SolverError, numbered};
+use pmldesign_solver::labels::numbered;
+use pmldesign_solver::{Settings, SolverError};
 use serde_json::{Value, json};
 
 /// The default grid of delta: 50 values log-spaced from 0.001 to 0.5 (`A:B:N`).

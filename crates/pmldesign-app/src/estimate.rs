@@ -10,7 +10,7 @@ use pmldesign_model::frequency::{
     FitTest, FrequencyEstimate, FrequencySettings, estimate_frequencies, goodness_of_fit,
 };
 use pmldesign_model::{Mechanism, ModelError};
-use pmldesign_solver::numbered;
+use pmldesign_solver::labels::numbered;
 use serde_json::{Value, json};
 
 /// The warning that EM stopped at its cap of `iterations` before its

@@ -11,7 +11,7 @@ use crate::text::level;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::statement::describe_set;
-use pmldesign_solver::numbered;
+use pmldesign_solver::labels::numbered;
 
 /// What an audit shows: the assessment, its envelope bounds, the labels and the
 /// file the mechanism came from.

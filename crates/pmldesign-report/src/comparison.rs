@@ -8,7 +8,8 @@ use crate::document::{Page, figure, para, table};
 use crate::matrix::{Matrix, mechanism_figure};
 use crate::text::{level, num, short};
 use pmldesign_model::statement::describe_set;
-use pmldesign_solver::{Comparison, numbered};
+use pmldesign_solver::Comparison;
+use pmldesign_solver::labels::numbered;
 
 /// The whole page of a comparison; `labels` names the inputs.
 pub fn page(c: &Comparison, labels: &[String]) -> String {

@@ -9,7 +9,7 @@ use crate::matrix::{Matrix, mechanism_figure, prior_figure};
 use crate::text::{num, short};
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::{Mechanism, Prior};
-use pmldesign_solver::numbered;
+use pmldesign_solver::labels::numbered;
 
 /// What `pml envelope` computed: the bounds over a grid of delta, the LP's
 /// bracket `(lower, upper)` at each delta when asked for, and the statement at

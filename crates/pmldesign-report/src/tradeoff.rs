@@ -6,7 +6,8 @@ use crate::chart::{Axes, Mark, Series, line_chart};
 use crate::colormap::SERIES;
 use crate::text::{num, short};
 use pmldesign_model::Notion;
-use pmldesign_solver::{Design, DesignStatus, Problem, Settings, builtin, estimation_figures};
+use pmldesign_solver::compare::estimation_figures;
+use pmldesign_solver::{Design, DesignStatus, Problem, Settings, builtin};
 use std::time::{Duration, Instant};
 
 /// How many levels the curve has besides the design's own.

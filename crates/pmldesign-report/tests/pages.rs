@@ -5,7 +5,8 @@ use pmldesign_model::envelope::{Envelope, log_grid};
 use pmldesign_model::measures::Assessment;
 use pmldesign_model::{Mechanism, Prior, UncertaintySet};
 use pmldesign_report::{Audit, EnvelopeCurve, audit, comparison, envelope};
-use pmldesign_solver::{FInformation, Settings, common_level_notions, compare};
+use pmldesign_solver::compare::{common_level_notions, compare};
+use pmldesign_solver::{FInformation, Settings};
 
 use crate::common::{balanced, esc, self_contained, svgs_parse};
 

@@ -157,7 +157,7 @@ fn the_tradeoff_curve_solves_each_level_and_marks_the_chosen_one() {
     else {
         unreachable!()
     };
-    let own = pmldesign_solver::estimation_figures(d.mechanism(), d.uncertainty());
+    let own = pmldesign_solver::compare::estimation_figures(d.mechanism(), d.uncertainty());
     assert_eq!(estimation, own.and_then(|f| f.1));
     let e = d.baselines().same_ldp.ldp_epsilon.exp();
     let (a, b) = (e / (e + 3.0), 1.0 / (e + 3.0));

@@ -25,7 +25,7 @@
 // Layers, bottom to top (ARCHITECTURE.md; scripts/layers.json checks them): each
 // module imports only its own layer or lower ones.
 mod colgen;
-mod compare;
+pub mod compare;
 mod cones;
 mod design;
 pub mod envelope;
@@ -43,18 +43,18 @@ pub mod tolerance;
 mod verify;
 
 pub use colgen::engine::Progress;
-pub use compare::{Comparison, ComparisonRow, common_level_notions, compare, estimation_figures};
+pub use compare::{Comparison, ComparisonRow, compare};
 pub use design::intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use design::sample::radius;
 pub use error::{NumericalLimit, Result, SolverError};
-pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, MAX_OUTPUTS, numerical_limit};
+pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, MAX_OUTPUTS};
 pub use lp::backend::{LOSS_LP_BACKEND, LP_BACKEND};
 pub use objective::loss::Loss;
 pub use objective::utility::{
     BUILTIN_NAMES, FInformation, MapAccuracy, Separable, Utility, builtin,
 };
 pub use pmldesign_model::sample::RadiusMethod;
-pub use problem::{Problem, Sample, check_labels};
+pub use problem::{Problem, Sample};
 pub use record::{
     DEFAULT_MAX_CELLS, Naive, PublicRecord, RecordDesign, RecordEstimate, RecordGuarantee,
     RecordMode, RecordProblem, RecordUtility, estimate_public_record, estimate_record,
@@ -64,7 +64,7 @@ pub use reference::closed_form;
 pub use reference::structured::{Family, StructuredBaseline};
 pub use settings::{ColumnGenerationSettings, Interrupt, LossMethod, PricingMethod, Settings};
 pub use solution::certificate::{Certificate, DualCertificate};
-pub use solution::design::{Design, DesignStatus, LossOutcome, numbered};
+pub use solution::design::{Design, DesignStatus, LossOutcome};
 pub use solution::estimation::{Estimation, EstimationRow};
 pub use solution::simulated::{AdviceDraws, SimulatedErrors};
 
@@ -81,6 +81,13 @@ pub use solution::route::Route;
 pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
 
+/// Input and output names: the checks on given labels and the names a design
+/// writes where none are given (`x1..xN`, `y1..yM`).
+pub mod labels {
+    pub use crate::problem::check_labels;
+    pub use crate::solution::design::numbered;
+}
+
 /// The solver's internals, for its own tests (the pricing-agreement tests, and
 /// the tests of each module's items in tests/units/) and component benches
 /// only: not part of the public API, and free to change.
@@ -96,6 +103,7 @@ pub mod internals {
     pub use crate::design::inner_outer::PastProposition2;
     pub use crate::design::optimum::optimise_over_rays;
     pub use crate::design::utility::optimise_in_cone;
+    pub use crate::limits::numerical_limit;
     pub use crate::objective::estimation_floor::{RELAXATION_STEPS, notion_floor};
     pub use crate::pricing::branch_bound::{BoxCut, Levels, ThreeLevel, TwoLevel, Union};
     pub use crate::pricing::choice::pricing_oracle;

@@ -34,7 +34,7 @@ use pmldesign_model::uncertainty::l1_ball_vertices;
 use pmldesign_model::{Mechanism, Metric, Notion, Prior, UncertaintySet};
 use pmldesign_solver::{BUILTIN_NAMES, builtin};
 use pmldesign_solver::{
-    Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings, numerical_limit,
+    Design, DesignStatus, Loss, Problem, RadiusMethod, Sample, Settings, internals::numerical_limit,
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;

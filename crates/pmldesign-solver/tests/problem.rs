@@ -108,10 +108,10 @@ fn bad_problems_name_the_field() {
         .to_string();
     assert!(labels.contains("labels[1]"), "{labels}");
     let blank = vec!["a".to_string(), " ".into(), "b".into()];
-    let e = pmldesign_solver::check_labels(Some(&blank), 3).unwrap_err();
+    let e = pmldesign_solver::labels::check_labels(Some(&blank), 3).unwrap_err();
     assert!(e.to_string().contains("labels[1]"), "{e}");
-    let x = pmldesign_solver::check_labels(None, 2).unwrap();
-    assert_eq!(x, pmldesign_solver::numbered("x", 2));
+    let x = pmldesign_solver::labels::check_labels(None, 2).unwrap();
+    assert_eq!(x, pmldesign_solver::labels::numbered("x", 2));
     let gap = Problem::new(example_1())
         .epsilon(1.0)
         .settings(Settings::default().gap(2.0))

@@ -4,10 +4,10 @@
 use crate::error::CliError;
 use pmldesign_model::sample::{self, MAX_SAMPLES, RadiusMethod};
 
-/// `--labels` checked by the library ([`pmldesign_solver::check_labels`]), or
+/// `--labels` checked by the library ([`pmldesign_solver::labels::check_labels`]), or
 /// `x1..xN`; errors name the flag.
 pub fn check_labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>, CliError> {
-    pmldesign_solver::check_labels(labels, n).map_err(|e| flag_error("--", e))
+    pmldesign_solver::labels::check_labels(labels, n).map_err(|e| flag_error("--", e))
 }
 
 /// Names of symbols as `--labels` or `--labels-file` gives them.

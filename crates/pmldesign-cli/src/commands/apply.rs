@@ -26,7 +26,8 @@ use pmldesign_data::{
     PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::{Mechanism, UncertaintySet};
-use pmldesign_solver::{RecordDesign, RecordMode, numbered};
+use pmldesign_solver::labels::numbered;
+use pmldesign_solver::{RecordDesign, RecordMode};
 
 /// Runs `pml apply`.
 pub fn run(a: ApplyArgs) -> Result<(), CliError> {
@@ -463,10 +464,11 @@ fn privatiser(
             None => {
                 let m = Mechanism::from_rows(file.rows)
                     .map_err(|e| CliError::Usage(format!("--mechanism {shown}: {e}")))?;
-                let own = pmldesign_solver::check_labels(file.labels.as_deref(), m.inputs())
-                    .map_err(|e| {
-                        CliError::Usage(format!("--mechanism {shown}: the row labels: {e}"))
-                    })?;
+                let own =
+                    pmldesign_solver::labels::check_labels(file.labels.as_deref(), m.inputs())
+                        .map_err(|e| {
+                            CliError::Usage(format!("--mechanism {shown}: the row labels: {e}"))
+                        })?;
                 (m, own, file.outputs, Recorded::default())
             }
         };

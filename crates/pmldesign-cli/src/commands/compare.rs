@@ -8,8 +8,9 @@ use crate::io::load::load_metric;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::compare::render_comparison;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
+use pmldesign_solver::Settings;
 use pmldesign_solver::builtin;
-use pmldesign_solver::{Settings, common_level_notions, compare};
+use pmldesign_solver::compare::{common_level_notions, compare};
 
 /// Runs `pml compare`.
 pub fn run(a: CompareArgs) -> Result<(), CliError> {

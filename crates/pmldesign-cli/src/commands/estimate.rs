@@ -15,7 +15,8 @@ use pmldesign_app::EstimateAnswer;
 use pmldesign_data::stream::StreamKey;
 use pmldesign_model::Mechanism;
 use pmldesign_model::frequency::FrequencySettings;
-use pmldesign_solver::{Design, numbered};
+use pmldesign_solver::Design;
+use pmldesign_solver::labels::numbered;
 
 /// Runs `pml estimate`.
 pub fn run(a: EstimateArgs) -> Result<(), CliError> {

@@ -10,7 +10,8 @@ use crate::args::assess::AssessFormat;
 use crate::error::CliError;
 use pmldesign_model::envelope::EnvelopeBounds;
 use pmldesign_model::measures::{Assessment, SetAssessment, Theorem4Check};
-use pmldesign_solver::{Design, Repricing, Route, Verification, numbered};
+use pmldesign_solver::labels::numbered;
+use pmldesign_solver::{Design, Repricing, Route, Verification};
 use serde_json::json;
 use std::fmt::Write as _;
 

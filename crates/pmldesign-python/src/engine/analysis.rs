@@ -175,7 +175,7 @@ pub fn compare(
         };
         pmldesign::model::notion::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
-        let notions = pmldesign::solver::common_level_notions(epsilon, alip);
+        let notions = pmldesign::solver::compare::common_level_notions(epsilon, alip);
         let c =
             pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
         Ok(c.to_json(&names))

@@ -231,7 +231,7 @@ fn positive_seconds(t: f64) -> Result<std::time::Duration> {
 
 /// The input names: `labels` checked by the library, or `x1..xN`.
 pub fn labels(labels: Option<&[String]>, n: usize) -> Result<Vec<String>> {
-    Ok(pmldesign::solver::check_labels(labels, n)?)
+    Ok(pmldesign::solver::labels::check_labels(labels, n)?)
 }
 
 /// Designs for a prior or a ball (\[E\] Prop 2, docs/theory.md §4) and returns the

@@ -21,7 +21,7 @@ use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 /// measured 0.694 against 0.69 in about one run in ten) take coarser mixing,
 /// up to `g = 1`, the constant mechanism, which meets every notion: a
 /// certified mechanism with an honest gap, never an error. Inputs past a
-/// numerical limit ([`crate::numerical_limit`], `loss` for a loss design) keep
+/// numerical limit ([`crate::limits::numerical_limit`], `loss` for a loss design) keep
 /// the fine steps only, and their failed check names the limit.
 pub fn meet_target(
     mechanism: Mechanism,
@@ -35,7 +35,7 @@ pub fn meet_target(
         return Ok(mechanism);
     }
     let fine = (6..=14).rev().map(|k| 10f64.powi(-k));
-    let within_limits = crate::numerical_limit(set, notion, loss).is_none();
+    let within_limits = crate::limits::numerical_limit(set, notion, loss).is_none();
     let coarse = COARSE_MIX.iter().copied().filter(|_| within_limits);
     for g in fine.chain(coarse) {
         let mut w = mechanism.matrix().to_owned();
