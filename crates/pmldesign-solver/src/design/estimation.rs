@@ -16,7 +16,7 @@
 
 use crate::colgen::engine::Progress;
 use crate::design::sampled_start::{
-    SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
+    SAMPLED_SHARE, SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
 };
 use crate::design::simplicial::Pool;
 use crate::design::utility::design_notion_with_progress;
@@ -41,7 +41,7 @@ use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
 use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
 use pmldesign_model::measures::NotionLevels;
-use pmldesign_model::{DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
+use pmldesign_model::{ColumnCone, DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::{Duration, Instant};
 
 mod certified;
@@ -205,8 +205,8 @@ pub(crate) fn design_for_estimation(
 /// level, which meets LIP and ALIP), in place of the start where that is
 /// better, past enumeration under eps-PML, eps-LIP and ALIP of a known prior
 /// at [`SAMPLED_START_SIZES`], where the start's error (`-value`) is more
-/// than [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within half of the
-/// loop's time. With its value (minus the error).
+/// than [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within the
+/// [`SAMPLED_SHARE`] of the loop's time. With its value (minus the error).
 fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
@@ -240,14 +240,16 @@ fn sampled(
     // gain the most).
     let cg = &settings.column_generation;
     let step = newton_step(set.len());
-    let half = cg
+    let share = cg
         .estimation_deadline_from(began, set.len(), after_loop(&start, notion, set))
-        .map(|d| began + d.saturating_duration_since(began) / 2);
-    if half.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
+        .map(|d| began + d.saturating_duration_since(began).mul_f64(SAMPLED_SHARE));
+    if share.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
     }
-    let last = half.map(|h| h - step);
-    let mixed = sampled_start(block, p, levels, &|| cg.interrupt.or_past(last));
+    let last = share.map(|h| h - step);
+    let cone = ColumnCone::for_notion(set, notion).ok();
+    let mixed = cone
+        .and_then(|cone| sampled_start(block, p, (levels, &cone), &|| cg.interrupt.or_past(last)));
     match mixed.map(|m| (estimation_value(&m, p), m)) {
         Some((better, m)) if better > value => (m, better),
         _ => (start, value),

@@ -35,6 +35,10 @@ const GROWTH: f64 = 20.0;
 /// barrier problem is then solved to about this, in its own units.
 const DECREMENT: f64 = 1e-10;
 
+/// The relative rounding of the barrier's value: a decrement below this
+/// fraction of `t f` cannot be told from noise.
+const ROUNDING: f64 = 1e-12;
+
 /// Elements whose weight is below this fraction of the largest leave the
 /// restricted problem before the next LP's columns enter (they return if an
 /// LP prices them again).
@@ -122,15 +126,27 @@ impl Pool {
     /// `J(a)` of weights `a` (columns', then blocks').
     fn fisher_at(&self, a: &[f64]) -> Array2<f64> {
         let k = self.p.len();
-        let mut j = Array2::zeros((k, k));
-        for (c, w) in self.columns.iter().zip(a) {
-            let col = c.view().insert_axis(Axis(1));
-            j.scaled_add(*w, &col.dot(&col.t()));
-        }
+        let nc = self.columns.len();
+        // sum_j a_j c_j c_j^T as one product (C diag(a)) C^T.
+        let c = self.column_matrix();
+        let weighted = &c * &ArrayView1::from(&a[..nc]).insert_axis(Axis(0));
+        let mut j = match nc {
+            0 => Array2::zeros((k, k)),
+            _ => weighted.dot(&c.t()),
+        };
         for (b, w) in self.blocks.iter().zip(&a[self.columns.len()..]) {
             j.scaled_add(*w, &b.fisher);
         }
         j
+    }
+
+    /// The columns side by side (k x n).
+    fn column_matrix(&self) -> Array2<f64> {
+        let mut c = Array2::zeros((self.p.len(), self.columns.len()));
+        for (j, col) in self.columns.iter().enumerate() {
+            c.column_mut(j).assign(col);
+        }
+        c
     }
 
     /// `J` at the pool's weights.
@@ -280,10 +296,17 @@ impl Pool {
         let solved = self.clone();
         let f = self.f();
         self.prune(precision.sqrt().min(INACTIVE));
-        self.centre(first, target, stop);
+        // Warm: from the last pass's t.
+        self.centre(precision * f * GROWTH, target, stop);
         if self.f() > f + precision * f {
             *self = solved;
         }
+    }
+
+    /// [`Pool::solve`] without the second solve: one or more centring passes
+    /// from t = n / `first` until the barrier's bound is below `target`.
+    pub(crate) fn centre_only(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) {
+        self.centre(first, target, stop);
     }
 
     /// The restricted problem solved until the barrier's bound on `f - min f`
@@ -310,7 +333,10 @@ impl Pool {
                 match b.newton(&a, stop) {
                     Some((next, decrement)) => {
                         a = next;
-                        if 0.5 * decrement <= DECREMENT {
+                        // Past the barrier's own rounding no step can show a
+                        // decrease: the pass is done.
+                        let noise = ROUNDING * b.t * b.pool.trace_inverse(&a);
+                        if 0.5 * decrement <= DECREMENT.max(noise) {
                             break;
                         }
                     }
@@ -327,6 +353,32 @@ impl Pool {
             self.weights = a;
         }
         Some(precision)
+    }
+
+    /// The row sums' multipliers at the restricted optimum for the weight `c`
+    /// (`J^-2`): lambda with `lambda . v_e = <c, F_e>` for every element e
+    /// of positive weight (its row sums `v_e`: the column, or 1 for a whole
+    /// mechanism; `F_e` its Fisher information), by least squares weighted by
+    /// the weights. At the optimum of the restricted problem these hold
+    /// exactly (each element's rate equals its cost); `None` where the
+    /// system is singular.
+    pub(crate) fn multipliers(&self, c: &Array2<f64>) -> Option<Array1<f64>> {
+        let k = self.p.len();
+        let v = self.sums();
+        let nc = self.columns.len();
+        let mut rates = Array1::zeros(self.len());
+        for (j, col) in self.columns.iter().enumerate() {
+            rates[j] = col.dot(&c.dot(col));
+        }
+        for (b, block) in self.blocks.iter().enumerate() {
+            rates[nc + b] = (c * &block.fisher).sum();
+        }
+        let a = Array1::from(self.weights.clone());
+        let scaled = &v * &a;
+        let normal = scaled.dot(&v.t());
+        let right = scaled.dot(&rates).insert_axis(Axis(1));
+        let lambda = solve_semidefinite(&normal, &right)?.column(0).to_owned();
+        (lambda.len() == k).then_some(lambda)
     }
 
     /// The mixture as a mechanism (its rows sum to 1 to rounding: every Newton
@@ -401,6 +453,13 @@ impl Barrier<'_> {
             }
         }
         let here = self.value(a);
+        if r.iter().any(|x| x.abs() > SUMS) {
+            // Infeasible start (Boyd and Vandenberghe §10.3): the step within
+            // the weights' domain, which shrinks the row sums' residual by
+            // its length, whatever it does to the barrier.
+            let next: Vec<f64> = a.iter().zip(&d).map(|(w, dw)| w + step * dw).collect();
+            return Some((next, decrement.max(0.0)));
+        }
         while step > 1e-12 && !stop() {
             let next: Vec<f64> = a.iter().zip(&d).map(|(w, dw)| w + step * dw).collect();
             if self.value(&next) <= here + 0.25 * step * slope.min(0.0) {
@@ -417,14 +476,10 @@ impl Barrier<'_> {
 /// F_e J^-1 F_g J^-1)`, which for two columns is `2 (c_e^T J^-1 c_g)(c_e^T
 /// J^-2 c_g)`.
 fn derivatives(pool: &Pool, inv: &Array2<f64>) -> (Array1<f64>, Array2<f64>) {
-    let k = pool.p.len();
     let nc = pool.columns.len();
     let n = pool.len();
     let inv2 = inv.dot(inv);
-    let mut c = Array2::zeros((k, nc));
-    for (j, col) in pool.columns.iter().enumerate() {
-        c.column_mut(j).assign(col);
-    }
+    let c = pool.column_matrix();
     let x = c.t().dot(&inv.dot(&c));
     let y = c.t().dot(&inv2.dot(&c));
     let mut grad = Array1::zeros(n);
