@@ -376,8 +376,9 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
 /// information (`2 N^3` operations: about 0.25 s at N = 1024, 12 s at N = 4096
 /// on a loaded 2-core machine). Past it such a baseline is left out of an
 /// estimation design's comparisons (a rule on N, so a reader re-derives the
-/// same list); randomized response (closed form) and mechanisms with fewer
-/// outputs than inputs (singular J) are scored at every N.
+/// same list); randomized response and randomized response toward the prior
+/// (closed form) and mechanisms with fewer outputs than inputs (singular J)
+/// are scored at every N.
 pub const SCORED_SQUARE_UP_TO: usize = 1024;
 
 /// The alphabet to which a notion's rays are enumerated by default: the

@@ -273,11 +273,12 @@ fn under_ldp_a_skewed_prior_is_certified_by_priors_of_few_levels() {
 /// `a = e^-eps` (docs/theory.md §13, "PMC's floor"), whose error per row is
 /// `(1 - |p|^2) / (1 - a)^2`: enumeration finds that value at 8 labels, the
 /// mechanism itself has it, and past enumeration (and past the relaxation's
-/// range, at 600 labels) the design starts from it and the floor certifies it;
-/// a reader proves the same bound.
+/// range, at 600 labels, and past the squares scored by their Fisher
+/// information, at 1,100, by its closed form) the design starts from it and
+/// the floor certifies it; a reader proves the same bound.
 #[test]
 fn under_pmc_the_floor_is_the_garbling_of_randomized_response_to_the_prior() {
-    for k in [8, 32, 64, 600] {
+    for k in [8, 32, 64, 600, 1100] {
         let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
         let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
         let a = (-1.0f64).exp();

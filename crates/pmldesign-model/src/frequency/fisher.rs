@@ -64,7 +64,7 @@ pub(crate) fn asymptotic_error_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Opt
     if q.iter().filter(|&&q| q > 0.0).count() < m.nrows() {
         return None;
     }
-    let trace = match randomized_response_trace(m, p) {
+    let trace = match closed_form_trace(m, p) {
         Some(t) => t,
         None => inverse_fisher(&fisher_of(m, p))?.diag().sum(),
     };
@@ -72,24 +72,44 @@ pub(crate) fn asymptotic_error_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Opt
     Some((trace - p.dot(&p)).max(0.0))
 }
 
-/// `tr(J^-1)` of k-ary randomized response in closed form, `None` when `m` is
-/// not of its form `W = alpha I + beta 1 1^T` (every diagonal entry equal, every
-/// other entry equal and smaller): `J^-1 = W^-1 diag(q) W^-1` with `W^-1 =
-/// (I - gamma 1 1^T) / alpha`, `gamma = beta / (alpha + N beta)`, so
-/// `tr(J^-1) = (alpha + N beta)(1 - 2 gamma + N gamma^2) / alpha^2` for any
-/// prior (docs/theory.md §13). O(N^2) where the general route costs O(N^3):
-/// 134 MB matrices and seconds each at N = 4096. Every output's probability
-/// is positive (checked by the caller).
-pub fn randomized_response_trace(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Option<f64> {
-    if !randomized_response_form(m) {
-        return None;
+/// `tr(J^-1)` in closed form for a square `W = D + 1 b^T` (each column
+/// constant off the diagonal, `b_y`, and above it on the diagonal by `d_y > 0`):
+/// k-ary randomized response (`D = alpha I`, `b = beta 1`) and randomized
+/// response toward a prior (`D = (1 - a) I`, `b = a p`; docs/theory.md §13),
+/// `None` for any other matrix. By Sherman-Morrison the rows of `W^-1` are
+/// `(e_y - g)^T / d_y` with `g = D^-1 b / (1 + b . D^-1 1)`, and
+/// `J^-1 = W^-T diag(q) W^-1` with `q = W^T p`, so
+/// `tr(J^-1) = sum_y q_y (1 - 2 g_y + |g|^2) / d_y^2` for any prior. O(N^2)
+/// (the check of the form) where the general route costs O(N^3): 134 MB
+/// matrices and seconds each at N = 4096. Every output's probability is
+/// positive (checked by the caller).
+pub fn closed_form_trace(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Option<f64> {
+    if randomized_response_form(m) {
+        return Some(randomized_response_trace(m, p));
     }
+    let (d, b) = diagonal_plus_columns(m)?;
+    let s: f64 = b.iter().zip(&d).map(|(b, d)| b / d).sum();
+    let g: Vec<f64> = b.iter().zip(&d).map(|(b, d)| b / (d * (1.0 + s))).collect();
+    let norm: f64 = g.iter().map(|g| g * g).sum();
+    let mass: f64 = p.sum();
+    let trace = (0..d.len())
+        .map(|y| {
+            let q = b[y] * mass + d[y] * p[y];
+            q * (1.0 - 2.0 * g[y] + norm) / (d[y] * d[y])
+        })
+        .sum();
+    Some(trace)
+}
+
+/// [`closed_form_trace`] of k-ary randomized response, `W = alpha I + beta 1
+/// 1^T`: `W^-1 = (I - gamma 1 1^T) / alpha`, `gamma = beta / (alpha + N beta)`,
+/// so `tr(J^-1) = (alpha + N beta)(1 - 2 gamma + N gamma^2) / alpha^2`.
+fn randomized_response_trace(m: ArrayView2<f64>, p: ArrayView1<f64>) -> f64 {
     let (n, d, o) = (m.nrows(), m[[0, 0]], m[[0, 1]]);
     let (alpha, beta, nf) = (d - o, o, n as f64);
     let total = alpha + nf * beta;
     let gamma = beta / total;
-    let mass: f64 = p.sum();
-    Some(mass * total * (1.0 - 2.0 * gamma + nf * gamma * gamma) / (alpha * alpha))
+    p.sum() * total * (1.0 - 2.0 * gamma + nf * gamma * gamma) / (alpha * alpha)
 }
 
 /// Whether `w` is k-ary randomized response's form: square with at least two
@@ -97,6 +117,14 @@ pub fn randomized_response_trace(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Opti
 /// (its error then has a closed form, O(N^2) where the general route is O(N^3)).
 pub fn is_randomized_response(w: &Mechanism) -> bool {
     randomized_response_form(w.matrix())
+}
+
+/// Whether `w`'s error has the closed form of [`closed_form_trace`]:
+/// square with at least two inputs, each column constant off the diagonal
+/// and larger on it (k-ary randomized response, and randomized response
+/// toward a prior).
+pub fn has_closed_form_error(w: &Mechanism) -> bool {
+    diagonal_plus_columns(w.matrix()).is_some()
 }
 
 /// [`is_randomized_response`] of a matrix.
@@ -109,6 +137,21 @@ fn randomized_response_form(m: ArrayView2<f64>) -> bool {
     d > o
         && m.indexed_iter()
             .all(|((x, y), &v)| v == if x == y { d } else { o })
+}
+
+/// `(d, b)` of a square `m = diag(d) + 1 b^T` with at least two rows and every
+/// `d_y > 0` (each column's entries off the diagonal equal, `b_y`, and its
+/// diagonal entry larger), else `None`.
+fn diagonal_plus_columns(m: ArrayView2<f64>) -> Option<(Vec<f64>, Vec<f64>)> {
+    let n = m.nrows();
+    if n < 2 || m.ncols() != n {
+        return None;
+    }
+    let b: Vec<f64> = (0..n).map(|y| m[[(y + 1) % n, y]]).collect();
+    let d: Vec<f64> = (0..n).map(|y| m[[y, y]] - b[y]).collect();
+    let form =
+        d.iter().all(|&d| d > 0.0) && m.indexed_iter().all(|((x, y), &v)| x == y || v == b[y]);
+    form.then_some((d, b))
 }
 
 /// Standard errors of the maximum-likelihood estimate `p` from `rows` released

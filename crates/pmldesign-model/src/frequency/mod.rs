@@ -54,7 +54,10 @@ use serde::{Deserialize, Serialize};
 pub use cyclic_subsets::{
     balanced_base_blocks, cyclic_subsets, difference_counts, weighted_cyclic_subsets,
 };
-pub use fisher::{asymptotic_error, fisher_information, inverse_fisher, is_randomized_response};
+pub use fisher::{
+    asymptotic_error, fisher_information, has_closed_form_error, inverse_fisher,
+    is_randomized_response,
+};
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};
 pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals};
 pub use groups::equal_rows;

@@ -29,7 +29,7 @@ fn randomized_response_meets_the_general_route() {
             1.0 / (e.exp() + n as f64 - 1.0),
         );
         let w = Array2::from_shape_fn((n, n), |(x, y)| if x == y { d } else { o });
-        let closed = randomized_response_trace(w.view(), p.view()).unwrap();
+        let closed = closed_form_trace(w.view(), p.view()).unwrap();
         let general = inverse_fisher(&fisher_of(w.view(), p.view()))
             .unwrap()
             .diag()
@@ -40,7 +40,35 @@ fn randomized_response_meets_the_general_route() {
         );
     }
     let not_rr = array![[0.6, 0.3, 0.1], [0.3, 0.6, 0.1], [0.1, 0.3, 0.6]];
-    assert!(randomized_response_trace(not_rr.view(), array![0.3, 0.3, 0.4].view()).is_none());
+    assert!(closed_form_trace(not_rr.view(), array![0.3, 0.3, 0.4].view()).is_none());
+}
+
+/// The closed form of `D + 1 b^T` agrees with the Cholesky route: randomized
+/// response toward a prior (built entry by entry, so its diagonal increments
+/// differ in the last bits), and a matrix of unequal increments.
+#[test]
+fn a_diagonal_plus_constant_columns_meets_the_general_route() {
+    let n = 9;
+    let p = Array1::from_shape_fn(n, |x| 1.0 / (x + 1) as f64);
+    let p = &p / p.sum();
+    let a = (-1.3f64).exp();
+    let toward = Array2::from_shape_fn((n, n), |(x, y)| {
+        a * p[y] + if x == y { 1.0 - a } else { 0.0 }
+    });
+    let uneven = Array2::from_shape_fn((n, n), |(x, y)| {
+        0.01 * (y + 1) as f64 + if x == y { 0.2 + 0.05 * y as f64 } else { 0.0 }
+    });
+    for w in [toward, uneven] {
+        let closed = closed_form_trace(w.view(), p.view()).unwrap();
+        let general = inverse_fisher(&fisher_of(w.view(), p.view()))
+            .unwrap()
+            .diag()
+            .sum();
+        assert!(
+            (closed - general).abs() <= 1e-10 * general,
+            "{closed} vs {general}"
+        );
+    }
 }
 
 #[test]

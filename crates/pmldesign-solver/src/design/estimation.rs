@@ -39,7 +39,7 @@ use crate::solution::design::Design;
 use crate::solution::estimation::table_time;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
-use pmldesign_model::frequency::{fisher_information, inverse_fisher, is_randomized_response};
+use pmldesign_model::frequency::{fisher_information, has_closed_form_error, inverse_fisher};
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::{ColumnCone, DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::{Duration, Instant};
@@ -740,7 +740,7 @@ fn after_loop(start: &Mechanism, notion: &Notion, set: &UncertaintySet) -> Durat
 
 /// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
 fn scored(m: &Mechanism) -> bool {
-    m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || is_randomized_response(m)
+    m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || has_closed_form_error(m)
 }
 
 /// `tr(j^-1)` (infinite where j is singular).

@@ -15,7 +15,7 @@
 //!   selection, a single input for OUE, whose empty output leaks nothing, the
 //!   inputs whose high set holds an output for Hadamard response).
 
-use crate::limits::SCORED_SQUARE_UP_TO;
+use crate::limits::{MAX_ALPHABET, SCORED_SQUARE_UP_TO};
 use crate::reference::pair_balance;
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{
@@ -215,11 +215,12 @@ pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 
 /// Randomized response toward the prior, `a 1 p^T + (1 - a) I` with `a =
 /// e^-eps` at the PMC level `eps`: the least error for estimation under
-/// eps-PMC (docs/theory.md §13, "PMC's floor"), for 2 to
-/// [`SCORED_SQUARE_UP_TO`] inputs of positive mass; `None` otherwise.
+/// eps-PMC (docs/theory.md §13, "PMC's floor"), for 2 to [`MAX_ALPHABET`]
+/// inputs of positive mass (its error has a closed form at every size);
+/// `None` otherwise.
 pub fn toward_prior(p: ArrayView1<f64>, pmc_level: f64) -> Option<Mechanism> {
     let (k, a) = (p.len(), (-pmc_level).exp());
-    if !(2..=SCORED_SQUARE_UP_TO).contains(&k) || p.iter().any(|&x| x <= 0.0) {
+    if !(2..=MAX_ALPHABET).contains(&k) || p.iter().any(|&x| x <= 0.0) {
         return None;
     }
     let w = ndarray::Array2::from_shape_fn((k, k), |(x, y)| {
