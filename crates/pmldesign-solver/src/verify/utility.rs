@@ -166,7 +166,7 @@ impl Design {
         // ill-conditioned; the linearisation from the inverse.
         let f = norm - estimation_value(&self.mechanism, p);
         let linear = Linearised(inv.dot(&inv));
-        let identity = linear.value(&Mechanism::identity(self.uncertainty.len()), p);
+        let identity = linear.identity_value(p);
         let (dual_bound, repricing) = match &self.certificate.dual {
             None => (None, Repricing::NoDual),
             Some(dual) => self.reprice(dual, &linear)?,
