@@ -143,8 +143,9 @@ pub(crate) fn sampled_start(
 /// [`ENTERING`] rays of positive reduced cost `v^T J^-2 v - lambda . v` under
 /// the pool's multipliers ([`Pool::multipliers`]), found by the quadratic
 /// pricing's ascent, enter with a [`ROUND_SHARE`] of the weight, and one
-/// centring pass at the precision [`PRECISION`] of f weights them; `None`
-/// where none enters or the rows cannot be made to sum to 1.
+/// centring pass ([`Pool::centre`]) at the precision [`PRECISION`] of f
+/// weights them; `None` where none enters or the rows cannot be made to sum
+/// to 1.
 fn priced_round(pool: &Pool, cone: &ColumnCone, stop: &dyn Fn() -> bool) -> Option<Pool> {
     let inv = inverse_fisher(&pool.fisher())?;
     let c = inv.dot(&inv);
@@ -170,7 +171,9 @@ fn priced_round(pool: &Pool, cone: &ColumnCone, stop: &dyn Fn() -> bool) -> Opti
         .into_iter()
         .map(|(_, col)| &col.vector / (p.dot(&col.vector) * count));
     next.add_columns(rays, ROUND_SHARE);
+    // Where this small move cannot restore the sums, the Newton steps do
+    // (their infeasible start); the last check below decides.
     next.restore_sums();
-    next.centre_only(PRECISION * f, PRECISION * f, stop);
+    next.centre(PRECISION * f, PRECISION * f, stop);
     next.restore_sums().then_some(next)
 }

@@ -296,24 +296,23 @@ impl Pool {
         let solved = self.clone();
         let f = self.f();
         self.prune(precision.sqrt().min(INACTIVE));
-        // Warm: from the last pass's t.
+        // Warm: from one pass below the t the first solve reached.
         self.centre(precision * f * GROWTH, target, stop);
         if self.f() > f + precision * f {
             *self = solved;
         }
     }
 
-    /// [`Pool::solve`] without the second solve: one or more centring passes
-    /// from t = n / `first` until the barrier's bound is below `target`.
-    pub(crate) fn centre_only(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) {
-        self.centre(first, target, stop);
-    }
-
     /// The restricted problem solved until the barrier's bound on `f - min f`
     /// is below `target` (never finer than [`FLOOR`] of f), starting at t =
     /// n / `first`; `stop` is asked between Newton steps. The weights move only
     /// where f decreases. The precision reached, `n / (t f)`.
-    fn centre(&mut self, first: f64, target: f64, stop: &dyn Fn() -> bool) -> Option<f64> {
+    pub(crate) fn centre(
+        &mut self,
+        first: f64,
+        target: f64,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<f64> {
         let before = self.f();
         if !before.is_finite() {
             return None;
