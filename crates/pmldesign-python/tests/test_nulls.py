@@ -126,3 +126,45 @@ def test_records_handle_nulls_as_the_cli_does(tmp_path, run_pml, mode):
         est = pmldesign.estimate(ours, pmldesign.apply(ours, frame, seed=KEY))
         dropped = sum(1 for x, y in zip(a, b) if x is None or y is None)
         assert est.rows == (60 - dropped if nulls == "drop" else 60)
+
+
+BLANKS = [v if v is not None else ["", "  ", "\t"][i % 3] for i, v in enumerate(VALUES)]
+
+
+def test_blank_text_is_missing_in_every_engine_as_the_cli_reads_a_field(tmp_path, run_pml):
+    """Empty or white-space text is a missing value, as ``pml`` reads a CSV field
+    (the engine's rule): counted, designed for and privatised as a null."""
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    pa = pytest.importorskip("pyarrow")
+    plain = {"a": 120, "b": 60, "c": 60}
+    engines = (BLANKS, np.array(BLANKS, dtype=object), np.array(BLANKS), pd.Series(BLANKS), pd.Series(BLANKS, dtype="category"),
+               pl.Series(BLANKS), pa.array(BLANKS))
+    for data in engines:
+        with pytest.raises(pmldesign.PmlError, match="nulls='drop'"):
+            pmldesign.count(data)
+        assert pmldesign.count(data, nulls="drop") == plain, type(data)
+        assert pmldesign.count(data, nulls="category") == {**plain, "<null>": 60}, type(data)
+    design = pmldesign.design_from_counts(pmldesign.count(VALUES, nulls="drop"), 0.8, delta=1e-3)
+    nulls = pmldesign.apply(design, VALUES, seed=KEY, nulls="drop")
+    for data in engines:
+        out = pmldesign.apply(design, data, seed=KEY, nulls="drop")
+        out = out.to_pylist() if hasattr(out, "to_pylist") else list(out)
+        assert ["" if v is None or v != v else str(v) for v in out] == nulls.tolist(), type(data)
+    from pmldesign.polars import privatise
+
+    frame = pl.DataFrame({"v": BLANKS + ["zz"]})
+    for f in (frame, frame.lazy()):
+        out = privatise(f, design, "v", seed=KEY, on_unknown="skip", nulls="drop")
+        out = out.collect() if isinstance(out, pl.LazyFrame) else out
+        assert out.height == len(VALUES) and out["v_private"].null_count() == 60
+    # A record design from a frame with blank text is the CLI's from the same CSV.
+    a = ["" if i % 7 == 6 else ["a1", "a2"][i % 2] for i in range(60)]
+    b = [" " if i % 11 == 10 else ["b1", "b2", "b3"][i % 3] for i in range(60)]
+    data = tmp_path / "rec.csv"
+    pd.DataFrame({"A": a, "B": b}).to_csv(data, index=False)
+    theirs = json.loads(run_pml("design", "--data", str(data), "--column", "A", "--column", "B", "--epsilon", "2",
+                                "--record", "compose", "--nulls", "category", "--delta", "1e-3", "--format", "json"))["record"]
+    for frame in (pd.DataFrame({"A": a, "B": b}), pl.DataFrame({"A": a, "B": b})):
+        ours = pmldesign.design_record(frame, ["A", "B"], 2.0, nulls="category", delta=1e-3)
+        assert ours.to_dict()["sample"] == theirs["sample"]

@@ -12,7 +12,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _native
-from ._codes import NULL, NULL_LABEL, UNKNOWN, kind
+from ._codes import NULL, NULL_LABEL, UNKNOWN, kind, missing
 from ._native import InvalidInputError, VerificationError
 
 
@@ -67,23 +67,23 @@ def recorded(design: Any) -> Optional[List[float]]:
 
 
 def _numbers(values: Any) -> Tuple[np.ndarray, np.ndarray, Callable[[int], str]]:
-    """The values as float64 (NaN where not a number), the nulls, and how an error
-    shows value i."""
+    """The values as float64 (NaN where not a number), the missing values (nulls and
+    blank text, :func:`missing`), and how an error shows value i."""
     k = kind(values)
     if k == "pandas":
         import pandas as pd
 
-        nulls = values.isna().to_numpy()
+        nulls = missing(values)
         nums = pd.to_numeric(values, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
         return nums, nulls, lambda i: repr(_plain(values.iloc[i]))
     if k == "polars":
         import polars as pl
 
-        nulls = values.is_null().to_numpy()
+        nulls = missing(values)
         nums = values.cast(pl.Float64, strict=False).fill_null(float("nan")).to_numpy()
         return nums.astype(float), nulls, lambda i: repr(values[i])
     items = values.to_pylist() if k == "arrow" else (values.ravel().tolist() if isinstance(values, np.ndarray) else list(values))
-    nulls = np.array([v is None or (isinstance(v, float) and v != v) for v in items], dtype=bool)
+    nulls = missing(items)
     nums = np.array([_number(v) for v in items], dtype=float)
     return nums, nulls, lambda i: repr(items[i])
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, List, Literal, Optional, Tuple, cast
 
 import numpy as np
 
+from . import _native
 from ._native import InvalidInputError
 
 #: Codes of a value outside the labels and of a null.
@@ -76,10 +77,74 @@ def refuse_floats(values: Any, name: str) -> None:
 
 def codes_of(values: Any, labels: List[str], codes: bool = False) -> Coded:
     """The codes of ``values`` (int64), by the engine of their kind: each value
-    matched to a label by value, or, with ``codes``, integers taken as row indices."""
+    matched to a label by value (a :func:`missing` one is ``NULL``), or, with
+    ``codes``, integers taken as row indices."""
     if codes:
         return _row_indices(values, len(labels))
-    return {"pandas": _pandas, "polars": _polars, "arrow": _arrow, "plain": _plain}[kind(values)](values, labels)
+    if kind(values) == "plain" and not isinstance(values, np.ndarray):
+        values = list(values)  # read twice below
+    found, describe = {"pandas": _pandas, "polars": _polars, "arrow": _arrow, "plain": _plain}[kind(values)](values, labels)
+    return np.where(missing(values), NULL, found), describe
+
+
+def missing(values: Any) -> np.ndarray:
+    """Whether each value is missing, as ``pml`` reads a field: a null (None, NaN,
+    the engine's null) or text that is empty or white space only. The text rule is
+    the engine's (``pmldesign_data::nulls::is_missing``), asked once per distinct
+    text, so a frame and a CSV file of the same values count the same rows."""
+    k = kind(values)
+    if k == "pandas":
+        null = np.array(values.isna().to_numpy(), dtype=bool)  # a copy: written below
+        if values.dtype.kind not in "iufbcmM":  # numbers, booleans and times are never text
+            text = values[~null].astype(str)
+            blank = blank_texts(text.unique().tolist())
+            if blank:
+                null[~null] = text.isin(blank).to_numpy()
+        return null
+    if k == "polars":
+        return _polars_missing(values)
+    if k == "arrow":
+        return _arrow_missing(values)
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iub":
+        return np.zeros(values.size, dtype=bool)
+    items = values.ravel().tolist() if isinstance(values, np.ndarray) else list(values)
+    blanks = set(blank_texts(sorted({v for v in items if isinstance(v, str)})))
+    return np.array([v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and v in blanks) for v in items], dtype=bool)
+
+
+def _polars_missing(values: Any) -> np.ndarray:
+    """:func:`missing` for a polars Series."""
+    import polars as pl
+
+    null = np.array(values.is_null().to_numpy(), dtype=bool)
+    if values.dtype.is_numeric() or values.dtype.is_temporal() or values.dtype == pl.Boolean:
+        return null
+    text = values.cast(pl.String)
+    blank = blank_texts(text.drop_nulls().unique().to_list())
+    if blank:
+        null |= np.asarray(text.is_in(blank).fill_null(False).to_numpy(), dtype=bool)
+    return null
+
+
+def _arrow_missing(values: Any) -> np.ndarray:
+    """:func:`missing` for a pyarrow Array or ChunkedArray."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    null = np.array(values.is_null().to_numpy(zero_copy_only=False), dtype=bool)
+    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type) or pa.types.is_dictionary(values.type)):
+        return null
+    text = pc.cast(values, pa.string())
+    blank = blank_texts([t for t in pc.unique(text).to_pylist() if t is not None])
+    if blank:
+        found = pc.fill_null(pc.is_in(text, value_set=pa.array(blank, type=pa.string())), False)
+        null |= np.asarray(found.to_numpy(zero_copy_only=False), dtype=bool)
+    return null
+
+
+def blank_texts(distinct: List[str]) -> List[str]:
+    """The texts among ``distinct`` that the engine reads as missing."""
+    return [t for t, b in zip(distinct, _native.missing_text(distinct)) if b] if distinct else []
 
 
 def _row_indices(values: Any, n: int) -> Coded:

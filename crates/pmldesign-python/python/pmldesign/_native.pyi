@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 __all__ = [
     "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "MAX_CATEGORIES", "design", "design_from_counts", "check_design", "estimate",
-    "verify_design", "certificate_holds", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "apply_summary", "key_positions", "bin_labels", "bin_text", "bin_codes", "assess", "compare",
+    "verify_design", "certificate_holds", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "apply_summary", "key_positions", "bin_labels", "bin_text", "bin_codes", "missing_text", "assess", "compare",
     "envelope", "bound", "apply_noise", "names_fit", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
@@ -100,6 +100,7 @@ def randomized_response(n: int, ldp_epsilon: Optional[float] = ...) -> npt.NDArr
 def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
+def missing_text(values: List[str]) -> List[bool]: ...
 def names_fit(names: List[str], m: int) -> bool: ...
 def apply_noise(
     values: npt.ArrayLike,

@@ -21,7 +21,7 @@ import numpy as np
 from . import _bins, _native, _report
 from ._apply import check_on_unknown, draw, first_unknown, key_places, refuse, shared_secret
 from ._public import PublicRecord, public_record_of
-from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, refuse_floats
+from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, missing, refuse_floats
 from ._design import Design, PmlTypeError, _number, _sequence, _vector
 from ._native import InvalidInputError
 from ._records import _CERTIFIED, Checked, Record
@@ -146,9 +146,10 @@ def _frame_tuples(
 
 
 def _column_values(s: Any, c: str, edges: Optional[List[float]]) -> Tuple[np.ndarray, np.ndarray]:
-    """A column's values and its nulls: the text of each value (``<null>`` for a
-    null), or with ``edges`` each value's bin (``NULL`` for a null; a value that is
-    not a number within the edges is refused, naming its row)."""
+    """A column's values and its missing ones (nulls and blank text, as ``pml``
+    reads a field): the text of each value (``<null>`` for a missing one), or with
+    ``edges`` each value's bin (``NULL`` for a missing one; a value that is not a
+    number within the edges is refused, naming its row)."""
     if edges is not None:
         found, describe = _bins.codes(s, edges)
         bad = np.flatnonzero(found == UNKNOWN)
@@ -160,7 +161,7 @@ def _column_values(s: Any, c: str, edges: Optional[List[float]]) -> Tuple[np.nda
             )
         return found, found == NULL
     refuse_floats(s, c)
-    null = s.isna().to_numpy() if kind(s) == "pandas" else s.is_null().to_numpy()
+    null = missing(s)
     text = s.astype(str).to_numpy() if kind(s) == "pandas" else np.asarray(s.cast(str).to_list(), dtype=object)
     return np.where(null, NULL_LABEL, text).astype(object), null
 

@@ -10,7 +10,7 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, refuse_floats
+from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, blank_texts, check_nulls_name, missing, refuse_floats
 from ._design import _sequence
 from ._native import MAX_CATEGORIES, InvalidInputError
 
@@ -155,21 +155,25 @@ def _count_bins(data: Any, column: Optional[str], bins: Any, nulls: str) -> Dict
 
 
 def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
-    """The counts of the non-null values, the column's name and its number of nulls."""
+    """The counts of the values that are not missing, the column's name and its
+    number of missing values (nulls and blank text, as ``pml`` reads a field)."""
     kind = _module(data)
     if kind in ("pandas", "dask"):
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name if s.name is not None else column)
         refuse_floats(s, name)
         if kind == "dask":
-            nulls = int(s.isna().sum().compute())
-            vc = s.value_counts().compute()
+            gone = s.map_partitions(lambda part: type(part)(missing(part), index=part.index), meta=(s.name, bool))
+            nulls = int(gone.sum().compute())
+            vc = s[~gone].value_counts().compute()
         else:
-            nulls = int(s.isna().sum())
-            vc = s.value_counts(sort=False, dropna=True)
+            gone = missing(s)
+            nulls = int(gone.sum())
+            vc = s[~gone].value_counts(sort=False, dropna=True)
         ordered = str(s.dtype) == "category" and kind == "pandas"
         items = vc.items() if ordered else sorted((str(k), v) for k, v in vc.items())
-        return {str(k): int(v) for k, v in items}, name, nulls
+        blank = set(blank_texts([str(k) for k in vc.index]))  # a categorical's unused blank category
+        return {str(k): int(v) for k, v in items if str(k) not in blank}, name, nulls
     if kind == "polars":
         if type(data).__name__ == "LazyFrame":
             if column is None:
@@ -178,18 +182,22 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
         s = _pick(data, column, ("DataFrame",))
         name = str(s.name)
         refuse_floats(s, name)
-        vc = s.value_counts()
+        gone = missing(s)
+        vc = s.filter(~gone).value_counts()
         keys, tallies = vc[vc.columns[0]].to_list(), vc[vc.columns[1]].to_list()
         pairs = sorted((str(k), int(v)) for k, v in zip(keys, tallies) if k is not None)
-        return dict(pairs), name, int(s.null_count())
+        return dict(pairs), name, int(gone.sum())
     if kind == "pyspark":
         if column is None or column not in data.columns:
             raise InvalidInputError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
         rows = data.groupBy(column).count().collect()
-        nulls = sum(int(r["count"]) for r in rows if r[column] is None)
-        pairs = sorted((str(r[column]), int(r["count"])) for r in rows if r[column] is not None)
+        blank = set(blank_texts(sorted({r[column] for r in rows if isinstance(r[column], str)})))
+        gone = [r[column] is None or (isinstance(r[column], str) and r[column] in blank) for r in rows]
+        nulls = sum(int(r["count"]) for r, g in zip(rows, gone) if g)
+        pairs = sorted((str(r[column]), int(r["count"])) for r, g in zip(rows, gone) if not g)
         return dict(pairs), column, nulls
     if kind == "pyarrow":
+        import pyarrow as pa
         import pyarrow.compute as pc
 
         if type(data).__name__ == "Table":
@@ -200,18 +208,20 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
             arr = data
         name = str(column or "values")
         refuse_floats(arr, name)
-        vc = pc.value_counts(arr)
+        gone = missing(arr)
+        vc = pc.value_counts(arr.filter(pa.array(~gone)))
         pairs = sorted((str(v["values"]), int(v["counts"])) for v in vc.to_pylist() if v["values"] is not None)
-        return dict(pairs), name, int(arr.null_count)
+        return dict(pairs), name, int(gone.sum())
     if isinstance(data, np.ndarray):
         flat = data.ravel()
         refuse_floats(flat, str(column or "values"))
-        if flat.dtype.kind == "O":  # None is a null, as in a list
+        if flat.dtype.kind in "OU":  # None and blank text are missing, as in a list
             data = flat.tolist()
         else:
             keys, counts = np.unique(flat.astype(str), return_counts=True)
             return {str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0
     tally = Counter(_sequence("data", data))
-    missing = [k for k in tally if k is None or (isinstance(k, float) and k != k)]
-    nulls = sum(tally.pop(k) for k in missing)
+    blank = set(blank_texts(sorted(k for k in tally if isinstance(k, str))))
+    gone = [k for k in tally if k is None or (isinstance(k, float) and k != k) or (isinstance(k, str) and k in blank)]
+    nulls = sum(tally.pop(k) for k in gone)
     return {str(k): int(v) for k, v in sorted(tally.items(), key=lambda kv: str(kv[0]))}, str(column or "values"), nulls

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _native
 from ._apply import MechanismLike, mechanism_of
+from ._codes import missing
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _number, _sequence, _text, _vector
 from ._native import InvalidInputError
 from ._public import PublicDesign, PublicRecord
@@ -317,11 +318,11 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     columns = [f"{c}_private" for c in design.columns]
     module = type(frame).__module__.split(".")[0]
     names = list(frame.collect_schema().names() if hasattr(frame, "collect_schema") else getattr(frame, "columns", []))
-    missing = [c for c in columns if c not in names]
-    if module not in ("pandas", "polars") or missing:
+    absent = [c for c in columns if c not in names]
+    if module not in ("pandas", "polars") or absent:
         raise InvalidInputError(
             f"invalid released = {type(frame).__name__}: a record design estimates from a pandas or polars frame "
-            f"with the columns {columns}" + (f" (missing {missing})" if missing else "")
+            f"with the columns {columns}" + (f" (missing {absent})" if absent else "")
         )
     from ._record_design import recorded_nulls
 
@@ -329,20 +330,22 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     rule = design.parts[0].settings.get("nulls", "error") if public else recorded_nulls(design)
     dropped = rule == "drop"
     if module == "pandas":
+        gone = np.column_stack([missing(frame[c]) for c in columns])
         if dropped:
-            # Rows released with every private value null (nulls='drop'): left out.
-            frame = frame[~frame[columns].isna().all(axis=1)]
-        if frame[columns].isna().any().any():
+            # Rows released with every private value missing (nulls='drop'): left out.
+            frame, gone = frame[~gone.all(axis=1)], gone[~gone.all(axis=1)]
+        if gone.any():
             raise InvalidInputError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = frame.groupby(columns, sort=False, observed=True).size()
         tuples = [([str(v) for v in (k if isinstance(k, tuple) else (k,))], int(n)) for k, n in grouped.items()]
     else:
         data = frame.collect() if hasattr(frame, "collect") else frame
+        gone = np.column_stack([missing(data[c]) for c in columns])
         if dropped:
             import polars as pl
 
-            data = data.filter(~pl.all_horizontal([pl.col(c).is_null() for c in columns]))
-        if any(data[c].null_count() for c in columns):
+            data, gone = data.filter(pl.Series(~gone.all(axis=1))), gone[~gone.all(axis=1)]
+        if gone.any():
             raise InvalidInputError(f"invalid released: a null in {columns}; every released row has a value in each column")
         grouped = data.group_by(columns, maintain_order=True).len()
         tuples = [([str(v) for v in row[:-1]], int(row[-1])) for row in grouped.iter_rows()]

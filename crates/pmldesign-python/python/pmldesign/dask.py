@@ -21,7 +21,7 @@ from ._apply import (
     OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, check_summary, column_tally, engine_labels,
     key_places, raw_columns, refuse_repeated_key, shared_secret,
 )
-from ._codes import Nulls
+from ._codes import Nulls, missing
 from ._tally import Tally, added, summarised
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def _partition(
         out[name] = apply(
             design, part[column], seed=secret, offset=first, column=column, on_unknown=keep, nulls=nulls, output_labels=outputs
         )
-    kept = out[name].notna() | (part[column].isna() if nulls == "drop" else False)
+    kept = out[name].notna() | (missing(part[column]) if nulls == "drop" else False)
     return (out[kept] if on_unknown == "skip" else out).drop(columns=list(raw))
 
 

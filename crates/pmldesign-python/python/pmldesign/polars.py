@@ -19,7 +19,7 @@ from ._apply import (
     field_of, input_codes, key_places, mechanism_of, null_codes, raw_columns, refuse, refuse_repeated_key, shared_secret,
 )
 from ._design import Design
-from ._codes import Nulls
+from ._codes import Nulls, missing
 from ._native import InvalidInputError
 from ._records import ApplySummary
 from ._tally import summarised
@@ -161,7 +161,7 @@ def _privatise_column(
     column, name, key = names
     kept = pl.col(name).is_not_null()
     if how[1] == "drop":  # a dropped null is written missing, not skipped
-        kept = kept | pl.col(column).is_null()
+        kept = kept | pl.col(column).map_batches(lambda s: pl.Series(missing(s)), return_dtype=pl.Boolean, is_elementwise=True)
     if isinstance(data, pl.DataFrame):  # not lazy
         # Eager: one call over the whole column, so an error names its first bad row.
         by = None if key is None else data.get_column(key)

@@ -28,7 +28,7 @@ from ._apply import (
     OnUnknown, OutputLabels, apply, check_keep_raw, check_nulls, check_on_unknown, check_summary, column_tally, engine_labels,
     key_places, raw_columns, refuse_repeated_key, shared_secret,
 )
-from ._codes import Nulls
+from ._codes import Nulls, missing
 from ._tally import Tally, added, summarised
 from ._design import Design
 from ._native import InvalidInputError
@@ -143,7 +143,7 @@ def _privatiser(
             if nulls == "drop":  # a dropped null is written missing, not skipped
                 import pyarrow.compute as pc
 
-                kept = pc.or_(kept, values.is_null())
+                kept = pc.or_(kept, pa.array(missing(values)))
             yield done.filter(kept) if how_unknown == "skip" else done
         if spans is not None:
             _check_span(part, at - first, spans)

@@ -43,6 +43,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(randomized_response, m)?)?;
     m.add_function(wrap_pyfunction!(release::bin_text, m)?)?;
     m.add_function(wrap_pyfunction!(release::bin_codes, m)?)?;
+    m.add_function(wrap_pyfunction!(release::missing_text, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;

@@ -226,6 +226,16 @@ pub(super) fn bin_codes<'py>(
     Ok(PyArray1::from_vec(py, out))
 }
 
+/// Whether each text is missing as `pml` reads a field (empty or white space
+/// only): the one rule every front end applies before its nulls rule.
+#[pyfunction]
+pub(super) fn missing_text(values: Vec<String>) -> Vec<bool> {
+    values
+        .iter()
+        .map(|v| pmldesign::data::nulls::is_missing(v.as_bytes()))
+        .collect()
+}
+
 /// The stream places of user keys (`apply(..., key=)`).
 #[pyfunction]
 pub(super) fn key_positions<'py>(py: Python<'py>, keys: Vec<String>) -> Bound<'py, PyArray1<u64>> {
