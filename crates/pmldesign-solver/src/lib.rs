@@ -165,6 +165,9 @@ pub mod internals {
         pub mod simplicial {
             pub use crate::design::simplicial::*;
         }
+        pub mod systematic {
+            pub use crate::design::systematic::*;
+        }
     }
     pub mod limits {
         pub use crate::limits::*;

@@ -19,6 +19,7 @@ use crate::design::sampled_start::{
     SAMPLED_SHARE, SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
 };
 use crate::design::simplicial::Pool;
+use crate::design::systematic::{systematic_mechanism, systematic_outputs};
 use crate::design::utility::design_notion_with_progress;
 use crate::error::{Result, SolverError};
 use crate::limits::SCORED_SQUARE_UP_TO;
@@ -200,13 +201,15 @@ pub(crate) fn design_for_estimation(
     )
 }
 
-/// Rays sampled at the notion's two levels ([`sampled_start`]), weighted with
-/// randomized response (at the same PML under eps-PML, else at the same LDP
-/// level, which meets LIP and ALIP), in place of the start where that is
-/// better, past enumeration under eps-PML, eps-LIP and ALIP of a known prior
-/// at [`SAMPLED_START_SIZES`], where the start's error (`-value`) is more
-/// than [`SAMPLED_START_ABOVE_FLOOR`] times the floor's; within the
-/// [`SAMPLED_SHARE`] of the loop's time. With its value (minus the error).
+/// Past enumeration under eps-PML, eps-LIP and ALIP of a known prior, where
+/// the start's error (`-value`) is more than [`SAMPLED_START_ABOVE_FLOOR`]
+/// times the floor's: the start by systematic sampling ([`systematic`]) where
+/// it is better, then, at [`SAMPLED_START_SIZES`], rays sampled at the
+/// notion's two levels ([`sampled_start`]) weighted with that start, or else
+/// with randomized response (at the same PML under eps-PML, else at the same
+/// LDP level, which meets LIP and ALIP), in place of the start where that is
+/// better; within the [`SAMPLED_SHARE`] of the loop's time. With its value
+/// (minus the error).
 fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
@@ -228,11 +231,12 @@ fn sampled(
         Some(l) => (((-l).exp(), upper.exp()), &b.same_ldp.mechanism),
     };
     let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
-    let applies = crate::limits::estimation_by_ascent(notion, set)
-        && SAMPLED_START_SIZES.contains(&set.len())
-        && far
-        && Pool::applies(p);
-    if !applies {
+    if !(crate::limits::estimation_by_ascent(notion, set) && far && Pool::applies(p)) {
+        return (start, value);
+    }
+    let newton = SAMPLED_START_SIZES.contains(&set.len());
+    let ((start, value), block) = systematic(p, levels, (start, value), block, settings, newton);
+    if !newton {
         return (start, value);
     }
     // Newton steps stop where the next would pass half of the loop's time,
@@ -249,10 +253,32 @@ fn sampled(
     let last = share.map(|h| h - step);
     let cone = ColumnCone::for_notion(set, notion).ok();
     let mixed = cone
-        .and_then(|cone| sampled_start(block, p, (levels, &cone), &|| cg.interrupt.or_past(last)));
+        .and_then(|cone| sampled_start(&block, p, (levels, &cone), &|| cg.interrupt.or_past(last)));
     match mixed.map(|m| (estimation_value(&m, p), m)) {
         Some((better, m)) if better > value => (m, better),
         _ => (start, value),
+    }
+}
+
+/// The start by systematic sampling at the notion's `levels`
+/// ([`systematic_mechanism`], its outputs by [`systematic_outputs`]) in place
+/// of `start` where it has the lower error, and the element the restricted
+/// problem starts from: that start, else `block`.
+fn systematic(
+    p: ArrayView1<f64>,
+    levels: (f64, f64),
+    (start, value): (Mechanism, f64),
+    block: &Mechanism,
+    settings: &Settings,
+    newton: bool,
+) -> ((Mechanism, f64), Mechanism) {
+    let better = systematic_outputs(settings, p.len(), newton)
+        .and_then(|k| systematic_mechanism(p, levels, k))
+        .map(|m| (estimation_value(&m, p), m))
+        .filter(|(v, _)| *v > value);
+    match better {
+        Some((v, m)) => ((m.clone(), v), m),
+        None => ((start, value), block.clone()),
     }
 }
 

@@ -19,4 +19,5 @@ pub(crate) mod sample;
 pub(crate) mod sampled_start;
 pub(crate) mod settle;
 pub(crate) mod simplicial;
+pub(crate) mod systematic;
 pub(crate) mod utility;

@@ -11,6 +11,7 @@ mod design_loss_ipm;
 mod design_sampled_start;
 mod design_settle;
 mod design_simplicial;
+mod design_systematic;
 mod limits;
 mod lp_basis;
 mod lp_master;
