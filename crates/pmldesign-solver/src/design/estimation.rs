@@ -222,19 +222,29 @@ fn sampled(
     let p = reference.view();
     let norm = p.dot(&p);
     let range = notion.density_range();
-    let (Some(DensityRange::Levels { lower, upper }), UncertaintySet::Known { .. }) = (range, set)
-    else {
+    let Some(DensityRange::Levels { lower, upper }) = range else {
         return (start, value);
     };
+    // Over an l1 ball (eps-PML within Proposition 2) a column's densities at
+    // the centre are bounded by e^eps' instead.
+    let known = matches!(set, UncertaintySet::Known { .. });
+    let top = match (set, lower) {
+        (UncertaintySet::Known { .. }, _) => upper.exp(),
+        (UncertaintySet::L1Ball { .. }, None) => match ColumnCone::for_notion(set, notion) {
+            Ok(cone) => cone.effective_exp_epsilon(),
+            Err(_) => return (start, value),
+        },
+        _ => return (start, value),
+    };
     let (levels, block) = match lower {
-        None => ((0.0, upper.exp()), &b.pml_calibrated.mechanism),
-        Some(l) => (((-l).exp(), upper.exp()), &b.same_ldp.mechanism),
+        None => ((0.0, top), &b.pml_calibrated.mechanism),
+        Some(l) => (((-l).exp(), top), &b.same_ldp.mechanism),
     };
     let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
     if !(crate::limits::estimation_by_ascent(notion, set) && far && Pool::applies(p)) {
         return (start, value);
     }
-    let newton = SAMPLED_START_SIZES.contains(&set.len());
+    let newton = known && SAMPLED_START_SIZES.contains(&set.len());
     let ((start, value), block) = systematic(p, levels, (start, value), block, settings, newton);
     if !newton {
         return (start, value);
@@ -254,7 +264,8 @@ fn sampled(
     let cone = ColumnCone::for_notion(set, notion).ok();
     let mixed = cone
         .and_then(|cone| sampled_start(&block, p, (levels, &cone), &|| cg.interrupt.or_past(last)));
-    match mixed.map(|m| (estimation_value(&m, p), m)) {
+    let fits = |m: &Mechanism| crate::limits::outputs_fit(m.inputs(), m.outputs());
+    match mixed.filter(fits).map(|m| (estimation_value(&m, p), m)) {
         Some((better, m)) if better > value => (m, better),
         _ => (start, value),
     }

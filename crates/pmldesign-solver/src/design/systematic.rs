@@ -46,8 +46,9 @@ const LEVEL_ROUNDING: f64 = 1e-12;
 /// such rounding too, which the mechanism's row sums mend).
 const FULL: f64 = 1e-12;
 
-/// About `target` pieces (one per row of the answer) cut from `r` random
-/// orders of the inputs laid end to end: `n = floor(r / room)` pieces of mass
+/// At most `target` pieces (one per row of the answer), all but fewer than
+/// `1 / room` of them, cut from `r = floor(target room)` random orders of the
+/// inputs laid end to end: `n = floor(r / room)` pieces of mass
 /// `m = r / n >= room`, `room = (1 - lo) / (hi - lo)` the mass a ray at the
 /// levels `(lo, hi)` holds at `hi`. Piece j is `lo + ((1 - lo) / m) s`, `s_x`
 /// the share of input x's mass it holds: mass 1, within the levels, and the
@@ -62,7 +63,7 @@ pub fn systematic_pieces(
 ) -> Option<Array2<f64>> {
     let k = p.len();
     let room = (1.0 - lo) / (hi - lo);
-    let orders = (target as f64 * room).ceil().max(1.0);
+    let orders = (target as f64 * room).floor().max(1.0);
     let n = (orders / room).floor() as usize;
     let m = orders / n as f64;
     if n < 2 || !(room > 0.0 && room <= 1.0) || m + p.fold(0.0f64, |a, &b| a.max(b)) > 1.0 {
@@ -134,7 +135,9 @@ pub(crate) fn systematic_mechanism(
     let pieces = systematic_pieces(p, levels, target)?;
     let n = pieces.nrows() as f64;
     let w = pieces.reversed_axes().mapv(|v| v / n);
-    merge_proportional(w).ok()
+    merge_proportional(w)
+        .ok()
+        .filter(|m| outputs_fit(m.inputs(), m.outputs()))
 }
 
 /// The outputs of the start by systematic sampling over `n` inputs
