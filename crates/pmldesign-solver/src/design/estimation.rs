@@ -201,10 +201,11 @@ pub(crate) fn design_for_estimation(
     )
 }
 
-/// Past enumeration under eps-PML, eps-LIP and ALIP of a known prior, where
-/// the start's error (`-value`) is more than [`SAMPLED_START_ABOVE_FLOOR`]
-/// times the floor's: the start by systematic sampling ([`systematic`]) where
-/// it is better, then, at [`SAMPLED_START_SIZES`], rays sampled at the
+/// Past enumeration under eps-PML of a known prior or of an l1 ball within
+/// Proposition 2, and eps-LIP and ALIP of a known prior, where the start's
+/// error (`-value`) is more than [`SAMPLED_START_ABOVE_FLOOR`] times the
+/// floor's: the start by systematic sampling ([`systematic`]) where it is
+/// better, then, for a known prior at [`SAMPLED_START_SIZES`], rays sampled at the
 /// notion's two levels ([`sampled_start`]) weighted with that start, or else
 /// with randomized response (at the same PML under eps-PML, else at the same
 /// LDP level, which meets LIP and ALIP), in place of the start where that is
