@@ -208,14 +208,8 @@ def _plain(values: Any, labels: List[str]) -> Coded:
     items = values.tolist() if isinstance(values, np.ndarray) else list(values)
     if not items:
         return np.zeros(0, dtype=np.int64), repr
-    keys = np.empty(len(items), dtype=object)
-    special = np.zeros(len(items), dtype=np.int64)
-    for i, v in enumerate(items):
-        if v is None or (isinstance(v, float) and v != v):
-            special[i], keys[i] = NULL, ""
-        else:
-            keys[i] = str(v)
-    codes = np.where(special < 0, special, _lookup(keys.astype(str), labels))
+    # A None or NaN is coded by its text here; codes_of makes it NULL.
+    codes = _lookup(np.array([str(v) for v in items], dtype=str), labels)
     # A numpy scalar is shown as the value it holds (3, not np.int64(3)).
     return codes, lambda i: repr(items[i].item() if isinstance(items[i], np.generic) else items[i])
 
@@ -229,20 +223,16 @@ def _pandas(series: Any, labels: List[str]) -> Coded:
         raw = series.cat.codes.to_numpy()
         codes = table[np.where(raw < 0, len(cats), raw)]
     else:
-        nulls = series.isna().to_numpy()
-        found = _lookup(series.astype(str).to_numpy(dtype=str, na_value=""), labels)
-        codes = np.where(nulls, NULL, found)
+        codes = _lookup(series.astype(str).to_numpy(dtype=str, na_value=""), labels)
     return codes, lambda i: repr(series.iloc[i])
 
 
 def _polars(series: Any, labels: List[str]) -> Coded:
-    """A polars Series: the engine's own lookup (nulls stay nulls)."""
+    """A polars Series: the engine's own lookup (a null stays one, ``NULL``)."""
     import polars as pl
 
-    nulls = series.is_null().to_numpy()
     found = series.cast(pl.String).replace_strict(labels, list(range(len(labels))), default=UNKNOWN, return_dtype=pl.Int64)
-    codes = found.fill_null(NULL).to_numpy()
-    return np.where(nulls, NULL, codes), lambda i: repr(series[i])
+    return found.fill_null(NULL).to_numpy(), lambda i: repr(series[i])
 
 
 def _arrow(values: Any, labels: List[str]) -> Coded:
@@ -250,10 +240,10 @@ def _arrow(values: Any, labels: List[str]) -> Coded:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    nulls = values.is_null().to_numpy(zero_copy_only=False)
     index = pc.index_in(pc.cast(values, pa.string()), value_set=pa.array(labels, type=pa.string()))
+    # A null is UNKNOWN here; codes_of makes it NULL.
     codes = pc.fill_null(index.cast(pa.int64()), UNKNOWN).to_numpy(zero_copy_only=False)
-    return np.where(nulls, NULL, codes), lambda i: repr(values[i].as_py())
+    return codes, lambda i: repr(values[i].as_py())
 
 
 def secret_of(seed: Any, stacklevel: int = 3) -> Optional[str]:

@@ -191,8 +191,7 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
         if column is None or column not in data.columns:
             raise InvalidInputError(f"invalid column = {column!r}: a Spark DataFrame needs column=NAME, one of {data.columns}")
         rows = data.groupBy(column).count().collect()
-        blank = set(blank_texts(sorted({r[column] for r in rows if isinstance(r[column], str)})))
-        gone = [r[column] is None or (isinstance(r[column], str) and r[column] in blank) for r in rows]
+        gone = missing([r[column] for r in rows])
         nulls = sum(int(r["count"]) for r, g in zip(rows, gone) if g)
         pairs = sorted((str(r[column]), int(r["count"])) for r, g in zip(rows, gone) if not g)
         return dict(pairs), column, nulls
@@ -221,7 +220,6 @@ def _count(data: Any, column: Optional[str]) -> Tuple[Dict[str, int], str, int]:
             keys, counts = np.unique(flat.astype(str), return_counts=True)
             return {str(k): int(c) for k, c in zip(keys.tolist(), counts.tolist())}, str(column or "values"), 0
     tally = Counter(_sequence("data", data))
-    blank = set(blank_texts(sorted(k for k in tally if isinstance(k, str))))
-    gone = [k for k in tally if k is None or (isinstance(k, float) and k != k) or (isinstance(k, str) and k in blank)]
-    nulls = sum(tally.pop(k) for k in gone)
+    keys = list(tally)
+    nulls = sum(tally.pop(k) for k, gone in zip(keys, missing(keys)) if gone)
     return {str(k): int(v) for k, v in sorted(tally.items(), key=lambda kv: str(kv[0]))}, str(column or "values"), nulls
