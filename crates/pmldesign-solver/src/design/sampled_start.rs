@@ -82,14 +82,19 @@ pub fn sampled_rays(p: ArrayView1<f64>, levels: (f64, f64), n: usize) -> Vec<Arr
     let mut order: Vec<usize> = (0..k).collect();
     (0..n)
         .map(|_| {
-            // Fisher-Yates on the stream's words: the same order on every platform.
-            for i in (1..k).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                order.swap(i, j);
-            }
+            shuffle(&mut order, &mut rng);
             fill(p, levels, &order)
         })
         .collect()
+}
+
+/// `order` shuffled by Fisher-Yates on the stream's words: the same order on
+/// every platform.
+pub(crate) fn shuffle(order: &mut [usize], rng: &mut ChaCha8Rng) {
+    for i in (1..order.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
 }
 
 /// The ray of [`sampled_rays`] for one order of the inputs.

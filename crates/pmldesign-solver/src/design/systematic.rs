@@ -9,12 +9,13 @@
 //! them, the element they start from.
 
 use super::estimation::merge_proportional;
+use super::sampled_start::shuffle;
 use crate::limits::{MAX_OUTPUTS, SCORED_SQUARE_UP_TO, outputs_fit};
 use crate::settings::{FINISH_SECONDS_PER_ENTRY, Settings};
 use chacha20::ChaCha8Rng;
 use ndarray::{Array2, ArrayView1};
 use pmldesign_model::Mechanism;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Outputs per input the start has at most: at 256 Zipf labels and eps 1 its
 /// error is about 1.12 times the floor at 20, 1.08 at 32 and 1.06 at 64 (the
@@ -80,11 +81,7 @@ pub fn systematic_pieces(
         step,
     };
     for _ in 0..orders as usize {
-        // Fisher-Yates on the stream's words: the same order on every platform.
-        for i in (1..k).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
+        shuffle(&mut order, &mut rng);
         let across = line.piece.min(n - 1);
         order.sort_by_key(|&x| line.pieces[[across, x]] > lo);
         for &x in &order {
