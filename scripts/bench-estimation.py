@@ -8,6 +8,7 @@ table only the design's own figure and randomized response's (in closed form, at
 same LDP eps) are printed.
 
     scripts/bench-estimation.py --pml target/ci/pml [--k 8 16] [--eps 0.5 1 2] [--time-limit 60]
+        [--notion ldp pml] [--prior uniform zipf]
 """
 
 import argparse
@@ -53,12 +54,14 @@ def main() -> None:
     ap.add_argument("--k", type=int, nargs="+", default=[8, 16])
     ap.add_argument("--eps", type=float, nargs="+", default=[0.5, 1.0, 2.0])
     ap.add_argument("--time-limit", type=float, default=60)
+    ap.add_argument("--notion", nargs="+", choices=["ldp", "pml"], default=["ldp", "pml"])
+    ap.add_argument("--prior", nargs="+", choices=["uniform", "zipf"], default=["uniform", "zipf"])
     a = ap.parse_args()
     print("| notion | prior | k | eps | design | relative gap | time (s) | RR, same LDP eps "
           "| k-subset (figure) | OUE (figure) | Hadamard response |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for notion in ["ldp", "pml"]:
-        for kind in ["uniform", "zipf"]:
+    for notion in a.notion:
+        for kind in a.prior:
             for k in a.k:
                 for eps in a.eps:
                     p = prior(kind, k)

@@ -156,6 +156,9 @@ pub mod internals {
         pub mod loss_ipm {
             pub use crate::design::loss_ipm::*;
         }
+        pub mod mirror {
+            pub use crate::design::mirror::*;
+        }
         pub mod sampled_start {
             pub use crate::design::sampled_start::*;
         }

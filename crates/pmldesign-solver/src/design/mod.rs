@@ -12,6 +12,7 @@ pub(crate) mod loss_colgen;
 pub(crate) mod loss_direct;
 pub(crate) mod loss_ipm;
 pub(crate) mod loss_labels;
+pub(crate) mod mirror;
 pub(crate) mod notion_loss;
 pub(crate) mod notion_lp;
 pub(crate) mod optimum;

@@ -139,19 +139,19 @@ pub(crate) fn systematic_mechanism(
 
 /// The outputs of the start by systematic sampling over `n` inputs
 /// ([`systematic_mechanism`]): the most of [`SYSTEMATIC_OUTPUTS_PER_INPUT`]
-/// times n that fit what pml writes (half of it where the restricted
-/// problem's rays and rounds join them, `newton`) and, under a time limit,
+/// times n that fit what pml writes (a quarter of it where rounds add rays
+/// to them, `rounds`) and, under a time limit,
 /// [`SYSTEMATIC_SHARE`] of it at [`FINISH_SECONDS_PER_ENTRY`] for each entry
 /// written and [`SYSTEMATIC_SECONDS_PER_TERM`] for each term `n^2` of its
 /// Fisher information: a rule on n and the limit, so the same input and
 /// limit give the same start. `None` outside [`SYSTEMATIC_START_SIZES`] or
 /// where fewer than twice n outputs fit.
-pub(crate) fn systematic_outputs(settings: &Settings, n: usize, newton: bool) -> Option<usize> {
+pub(crate) fn systematic_outputs(settings: &Settings, n: usize, rounds: bool) -> Option<usize> {
     if !SYSTEMATIC_START_SIZES.contains(&n) {
         return None;
     }
-    let room = match newton {
-        true => MAX_OUTPUTS / 2,
+    let room = match rounds {
+        true => MAX_OUTPUTS / 4,
         false => MAX_OUTPUTS,
     };
     let mut outputs = (SYSTEMATIC_OUTPUTS_PER_INPUT * n).min(room);

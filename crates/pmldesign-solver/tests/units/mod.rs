@@ -8,6 +8,7 @@ mod cones_rays;
 mod design_blocks;
 mod design_loss;
 mod design_loss_ipm;
+mod design_mirror;
 mod design_sampled_start;
 mod design_settle;
 mod design_simplicial;

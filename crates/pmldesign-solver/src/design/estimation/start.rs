@@ -3,6 +3,7 @@
 //! by systematic sampling and from sampled rays (docs/theory.md §13).
 
 use super::after_loop;
+use crate::design::mirror::{MIRROR_SIZES, mirror_rounds, mirror_step};
 use crate::design::sampled_start::{
     SAMPLED_SHARE, SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
 };
@@ -115,12 +116,13 @@ fn subset_selection(
 /// Proposition 2, and eps-LIP and ALIP of a known prior, where the start's
 /// error (`-value`) is more than [`SAMPLED_START_ABOVE_FLOOR`] times the
 /// floor's: the start by systematic sampling ([`systematic`]) where it is
-/// better, then, for a known prior at [`SAMPLED_START_SIZES`], rays sampled at the
-/// notion's two levels ([`sampled_start`]) weighted with that start, or else
-/// with randomized response (at the same PML under eps-PML, else at the same
-/// LDP level, which meets LIP and ALIP), in place of the start where that is
-/// better; within the [`SAMPLED_SHARE`] of the loop's time. With its value
-/// (minus the error).
+/// better, then at [`MIRROR_SIZES`] its pieces weighted and joined by priced
+/// rays in rounds of mirror descent ([`mirror_rounds`]); without that start,
+/// for a known prior at [`SAMPLED_START_SIZES`], rays sampled at the notion's
+/// two levels ([`sampled_start`]) weighted with randomized response (at the
+/// same PML under eps-PML, else at the same LDP level, which meets LIP and
+/// ALIP). Either replaces the start where it is better, within the
+/// [`SAMPLED_SHARE`] of the loop's time. With its value (minus the error).
 pub(super) fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
@@ -132,43 +134,36 @@ pub(super) fn sampled(
     let reference = set.reference();
     let p = reference.view();
     let norm = p.dot(&p);
-    let range = notion.density_range();
-    let Some(DensityRange::Levels { lower, upper }) = range else {
+    let Some((levels, lower)) = levels(set, notion) else {
         return (start, value);
     };
-    // Over an l1 ball (eps-PML within Proposition 2) a column's densities at
-    // the centre are bounded by e^eps' instead.
     let known = matches!(set, UncertaintySet::Known { .. });
-    let top = match (set, lower) {
-        (UncertaintySet::Known { .. }, _) => upper.exp(),
-        (UncertaintySet::L1Ball { .. }, None) => match ColumnCone::for_notion(set, notion) {
-            Ok(cone) => cone.effective_exp_epsilon(),
-            Err(_) => return (start, value),
-        },
-        _ => return (start, value),
-    };
-    let (levels, block) = match lower {
-        None => ((0.0, top), &b.pml_calibrated.mechanism),
-        Some(l) => (((-l).exp(), top), &b.same_ldp.mechanism),
+    let block = match lower {
+        false => &b.pml_calibrated.mechanism,
+        true => &b.same_ldp.mechanism,
     };
     let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
     if !(crate::limits::estimation_by_ascent(notion, set) && far && Pool::applies(p)) {
         return (start, value);
     }
-    let newton = known && SAMPLED_START_SIZES.contains(&set.len());
-    let better = systematic(p, levels, value, settings, newton);
+    let newton = SAMPLED_START_SIZES.contains(&set.len());
+    // Rounds follow the systematic start: leave them room.
+    let rounds = newton || MIRROR_SIZES.contains(&set.len());
+    let better = systematic(p, levels, value, settings, rounds);
     let systematic_start = better.is_some();
     let (start, value) = better.unwrap_or((start, value));
-    if !newton {
+    let mirror = systematic_start && MIRROR_SIZES.contains(&set.len());
+    if !(mirror || newton && known) {
         return (start, value);
     }
-    // The restricted problem starts from the systematic start, else `block`.
-    let block = if systematic_start { &start } else { block };
-    // Newton steps stop where the next would pass half of the loop's time,
-    // and none starts where that half does not cover four (the first few
-    // gain the most).
+    // The rounds stop where the next step would pass the start's share of
+    // the loop's time, and none starts where that share does not cover four
+    // (the first few gain the most).
     let cg = &settings.column_generation;
-    let step = newton_step(set.len());
+    let step = match mirror {
+        true => mirror_step(set.len(), start.outputs()),
+        false => newton_step(set.len()),
+    };
     let share = cg
         .estimation_deadline_from(began, set.len(), after_loop(&start, notion, set))
         .map(|d| began + d.saturating_duration_since(began).mul_f64(SAMPLED_SHARE));
@@ -176,14 +171,50 @@ pub(super) fn sampled(
         return (start, value);
     }
     let last = share.map(|h| h - step);
-    let cone = ColumnCone::for_notion(set, notion).ok();
-    let mixed = cone
-        .and_then(|cone| sampled_start(block, p, (levels, &cone), &|| cg.interrupt.or_past(last)));
+    let stop = || cg.interrupt.or_past(last);
+    let Ok(cone) = ColumnCone::for_notion(set, notion) else {
+        return (start, value);
+    };
+    // Without a systematic start, the restricted problem weights sampled
+    // rays with `block`.
+    let mixed = match mirror {
+        true => mirror_rounds(&start, p, (&cone, most_outputs(p.len())), &stop),
+        false => sampled_start(block, p, (levels, &cone), &stop),
+    };
     let fits = |m: &Mechanism| crate::limits::outputs_fit(m.inputs(), m.outputs());
     match mixed.filter(fits).map(|m| (estimation_value(&m, p), m)) {
         Some((better, m)) if better > value => (m, better),
         _ => (start, value),
     }
+}
+
+/// The two density levels `(lo, hi)` the built starts' rays sit at, and
+/// whether the notion has a lower level: `(0, e^eps)` under eps-PML of a known
+/// prior, `(0, e^eps')` over an l1 ball within Proposition 2 (a column's
+/// densities at the centre are bounded by `e^eps'` there), `(e^-eps_l,
+/// e^eps_u)` under eps-LIP and ALIP of a known prior; `None` elsewhere.
+fn levels(set: &UncertaintySet, notion: &Notion) -> Option<((f64, f64), bool)> {
+    let Some(DensityRange::Levels { lower, upper }) = notion.density_range() else {
+        return None;
+    };
+    let top = match (set, lower) {
+        (UncertaintySet::Known { .. }, _) => upper.exp(),
+        (UncertaintySet::L1Ball { .. }, None) => ColumnCone::for_notion(set, notion)
+            .ok()?
+            .effective_exp_epsilon(),
+        _ => return None,
+    };
+    Some((
+        lower.map_or((0.0, top), |l| ((-l).exp(), top)),
+        lower.is_some(),
+    ))
+}
+
+/// The most outputs a design over `k` inputs may have
+/// ([`crate::limits::outputs_fit`]).
+fn most_outputs(k: usize) -> usize {
+    let entries = crate::limits::MAX_ALPHABET * crate::limits::MAX_ALPHABET;
+    crate::limits::MAX_OUTPUTS.min(entries / k.max(1))
 }
 
 /// The start by systematic sampling at the notion's `levels`

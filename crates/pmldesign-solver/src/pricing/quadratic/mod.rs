@@ -186,6 +186,40 @@ impl QuadraticRays {
         )
     }
 
+    /// Ascents from the rays of `count` random directions `u_x p_x` (u
+    /// uniform on `[0, 1)`, from the stream `seed`: the inputs in a random
+    /// order, whatever lambda): the distinct rays reached whose reduced cost
+    /// under `lambda` is positive, best first. Each ascent is independent of
+    /// the others, so the rays are the same at any thread count.
+    pub(crate) fn ascents(
+        &self,
+        lambda: &Array1<f64>,
+        count: usize,
+        seed: u64,
+    ) -> Vec<(f64, Array1<f64>)> {
+        use rayon::prelude::*;
+        let n = self.p.len();
+        let mut state = seed | 1;
+        let directions: Vec<Array1<f64>> = (0..count)
+            .map(|_| Array1::from_shape_fn(n, |x| uniform(&mut state) * self.p[x]))
+            .collect();
+        let found: Vec<(f64, Column)> = directions
+            .into_par_iter()
+            .map(|g| self.ascend(self.vertex(g.view()), lambda))
+            .collect();
+        let mut seen: Vec<Vec<i64>> = Vec::new();
+        let mut out: Vec<(f64, Array1<f64>)> = Vec::new();
+        for (rc, column) in found {
+            let key = crate::colgen::generation::key(&column.vector);
+            if rc > 0.0 && rc.is_finite() && !seen.contains(&key) {
+                seen.push(key);
+                out.push((rc, column.vector));
+            }
+        }
+        out.sort_by(|a, b| b.0.total_cmp(&a.0));
+        out
+    }
+
     /// The starts of a pass: the last pass's rays, then the rays of the
     /// directions `-lambda`, `diag C - lambda` and fixed pseudo-random ones.
     fn starts(&self, lambda: &Array1<f64>, count: usize) -> Vec<Array1<f64>> {
@@ -196,13 +230,7 @@ impl QuadraticRays {
         let scale = lambda.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1.0);
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..count {
-            let g = Array1::from_shape_fn(n, |x| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let u = (state >> 11) as f64 / (1u64 << 53) as f64;
-                (u - 0.5) * scale - lambda[x]
-            });
+            let g = Array1::from_shape_fn(n, |x| (uniform(&mut state) - 0.5) * scale - lambda[x]);
             out.push(self.vertex(g.view()));
         }
         out
@@ -222,6 +250,14 @@ impl QuadraticRays {
         };
         self.majorants.iter().map(one).fold(f64::INFINITY, f64::min)
     }
+}
+
+/// The next number of a xorshift stream, uniform on `[0, 1)`.
+fn uniform(state: &mut u64) -> f64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// `max g . v` over the LDP rays `v = (1 + a b) / (1 + a p . b)`: the best

@@ -1,0 +1,323 @@
+//! Rounds of mirror descent for designs for estimation past enumeration
+//! (docs/theory.md §13, "Rounds of mirror descent"). Under a skewed prior the
+//! optimum mixes thousands of rays, more than the restricted problem's Newton
+//! steps ([`crate::design::simplicial`], cubic in the count) can weight. Here
+//! each ray keeps its own weight and the weights move by exponentiated
+//! gradient steps, each two products of the rays' matrix with a k x k one;
+//! every step ends with the Bregman projection onto the row sums (the
+//! exponential tilt `a_j e^(beta . c_j)`, beta by Newton's method on its
+//! convex dual, k unknowns). Between steps the quadratic pricing's ascent adds
+//! rays of positive reduced cost.
+
+use crate::design::estimation::merge_proportional;
+use crate::error::Result;
+use crate::pricing::quadratic::QuadraticRays;
+use ndarray::{Array1, Array2, ArrayView1, Axis, Slice, concatenate};
+use pmldesign_model::frequency::inverse_fisher;
+use pmldesign_model::linalg::least_squares;
+use pmldesign_model::{ColumnCone, Mechanism};
+use rayon::prelude::*;
+
+/// The step: each weight is multiplied by `e^(ETA (g_j / median g - 1))`,
+/// `g_j = c_j^T J^-2 c_j` the rate of ray j (the gradient of `-f`).
+const ETA: f64 = 4.0;
+
+/// Rays per block of the products with the rays' matrix, each block on its
+/// own thread.
+const BLOCK: usize = 1024;
+
+/// Tries of a step, each a quarter of the last, before it is given up.
+const BACKOFF: usize = 3;
+
+/// Largest exponent of one step's factor or tilt (either way).
+const EXPONENT: f64 = 30.0;
+
+/// Rounds at most (where no time limit ends them first).
+pub const ROUNDS: u64 = 200;
+
+/// Ascents of one pricing (each from its own pseudo-random direction).
+const ASCENTS: usize = 512;
+
+/// The share of the weight a pricing's rays enter with.
+const SHARE: f64 = 0.01;
+
+/// Rays whose weight falls below this fraction of the mean leave before the
+/// next pricing's rays enter.
+const PRUNE: f64 = 1e-6;
+
+/// The row sums' distance from 1 the tilt reaches, or the step is refused.
+const SUMS: f64 = 1e-13;
+
+/// Newton steps of one tilt at most.
+const TILT_STEPS: usize = 60;
+
+/// Rounds stop once one lowers f by less than this fraction of it (without a
+/// time limit this ends the rounds).
+pub const ROUND_GAIN: f64 = 1e-4;
+
+/// The pricing's stream: a different seed each round.
+const SEED: u64 = 0x6d69_7272_6f72_2f72;
+
+/// The alphabets the rounds run for, after a start by systematic sampling
+/// (at 512 labels and a 20 s limit the systematic start alone, with twice
+/// the pieces, does better).
+pub const MIRROR_SIZES: std::ops::RangeInclusive<usize> = 65..=256;
+
+/// Seconds per term (`outputs x k^2`) of one descent step: its products with
+/// the rays' matrix and the tilt's, single-threaded.
+pub const MIRROR_SECONDS_PER_TERM: f64 = 1e-9;
+
+/// The seconds one descent step over `outputs` rays of `k` inputs takes
+/// ([`MIRROR_SECONDS_PER_TERM`]).
+pub(crate) fn mirror_step(k: usize, outputs: usize) -> std::time::Duration {
+    let terms = outputs as f64 * (k * k) as f64;
+    std::time::Duration::from_secs_f64(MIRROR_SECONDS_PER_TERM * terms)
+}
+
+/// Rays scaled to `p . c = 1`, one per row, and their weights; the rows of
+/// the mixture `sum_j a_j c_j` sum to 1.
+#[derive(Clone)]
+pub(crate) struct Mirror {
+    p: Array1<f64>,
+    rays: Array2<f64>,
+    weights: Array1<f64>,
+}
+
+impl Mirror {
+    /// The columns of `m` as rays, each weighted by its probability `p . w`;
+    /// columns of probability 0 left out.
+    pub(crate) fn of(m: &Mechanism, p: ArrayView1<f64>) -> Option<Self> {
+        let w = m.matrix();
+        let kept: Vec<usize> = (0..w.ncols())
+            .filter(|&y| p.dot(&w.column(y)) > 0.0)
+            .collect();
+        let mut rays = Array2::zeros((kept.len(), p.len()));
+        let mut weights = Array1::zeros(kept.len());
+        for (j, &y) in kept.iter().enumerate() {
+            let mass = p.dot(&w.column(y));
+            rays.row_mut(j).assign(&(&w.column(y) / mass));
+            weights[j] = mass;
+        }
+        (!kept.is_empty()).then(|| Mirror {
+            p: p.to_owned(),
+            rays,
+            weights,
+        })
+    }
+
+    /// `sum_j a_j c_j c_j^T` for weights `a`: the rays in blocks of
+    /// [`BLOCK`] in parallel, their sums added in order (the same bytes at any
+    /// thread count).
+    fn fisher_at(&self, a: &Array1<f64>) -> Array2<f64> {
+        let k = self.p.len();
+        let parts: Vec<Array2<f64>> = (0..self.rays.nrows())
+            .step_by(BLOCK)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let rows = Slice::from(start..(start + BLOCK).min(self.rays.nrows()));
+                let block = self.rays.slice_axis(Axis(0), rows);
+                let weights = a.slice_axis(Axis(0), rows);
+                let scaled = &block * &weights.insert_axis(Axis(1));
+                scaled.t().dot(&block)
+            })
+            .collect();
+        parts
+            .into_iter()
+            .fold(Array2::zeros((k, k)), |sum, part| sum + part)
+    }
+
+    /// `J^-1` at the weights.
+    fn inverse(&self) -> Option<Array2<f64>> {
+        inverse_fisher(&self.fisher_at(&self.weights))
+    }
+
+    /// The rates `c_j^T C c_j`, in blocks of [`BLOCK`] rays in parallel.
+    fn rates(&self, c: &Array2<f64>) -> Array1<f64> {
+        let parts: Vec<Array1<f64>> = (0..self.rays.nrows())
+            .step_by(BLOCK)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let rows = Slice::from(start..(start + BLOCK).min(self.rays.nrows()));
+                let block = self.rays.slice_axis(Axis(0), rows);
+                (&block.dot(c) * &block).sum_axis(Axis(1))
+            })
+            .collect();
+        parts.into_iter().flatten().collect()
+    }
+
+    /// One exponentiated gradient step by the rates `g` ([`Self::rates`] of
+    /// `J^-2`), then the tilt; where the tilt fails the step is shortened
+    /// ([`BACKOFF`]). False (nothing changed) where the rates or every tilt
+    /// fail.
+    fn descend(&mut self, g: &Array1<f64>) -> bool {
+        let mut sorted = g.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let mid = sorted[sorted.len() / 2];
+        if !(mid > 0.0 && mid.is_finite()) {
+            return false;
+        }
+        let mut eta = ETA;
+        for _ in 0..BACKOFF {
+            let mut next = self.clone();
+            let factor = g.mapv(|r| (eta * (r / mid - 1.0)).clamp(-EXPONENT, EXPONENT).exp());
+            next.weights = &self.weights * &factor;
+            if next.tilt() {
+                *self = next;
+                return true;
+            }
+            eta /= 4.0;
+        }
+        false
+    }
+
+    /// The weights tilted to `a_j e^(beta . c_j)` with the rows summing to 1
+    /// within [`SUMS`]: beta minimises the convex `sum_j a_j e^(beta . c_j) -
+    /// sum_x beta_x`, whose gradient is the rows' excess and whose Hessian is
+    /// the tilted J. A step with the last Hessian (an N x N solve) is taken
+    /// where it shrinks the excess; otherwise the Hessian is recomputed (a
+    /// product with the rays' matrix) and its Newton step halved until it
+    /// does (the excess is a merit that rounding does not blur near the
+    /// solution, as the dual's value would). False (nothing changed) where
+    /// the sums are not reached.
+    fn tilt(&mut self) -> bool {
+        let tilted = |beta: &Array1<f64>| {
+            let e = self
+                .rays
+                .dot(beta)
+                .mapv(|x| x.clamp(-EXPONENT, EXPONENT).exp());
+            &self.weights * &e
+        };
+        let excess = |w: &Array1<f64>| self.rays.t().dot(w) - 1.0;
+        let size = |r: &Array1<f64>| r.dot(r).sqrt();
+        let mut beta = Array1::<f64>::zeros(self.p.len());
+        let mut w = self.weights.clone();
+        let mut r = excess(&w);
+        let (mut hessian, mut fresh) = (self.fisher_at(&w), true);
+        for _ in 0..TILT_STEPS {
+            if r.iter().all(|x| x.abs() <= SUMS) {
+                self.weights = w;
+                return true;
+            }
+            let Some(d) = least_squares(&hessian, &r) else {
+                return false;
+            };
+            let mut step = 1.0;
+            loop {
+                let trial = &beta - &(&d * step);
+                let tw = tilted(&trial);
+                let tr = excess(&tw);
+                if size(&tr) <= (1.0 - 1e-4 * step) * size(&r) {
+                    (beta, w, r, fresh) = (trial, tw, tr, false);
+                    break;
+                }
+                if !fresh {
+                    (hessian, fresh) = (self.fisher_at(&w), true);
+                    break;
+                }
+                step *= 0.5;
+                if step < 1e-6 {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
+    /// The row sums' multipliers: lambda with `lambda . c_j = g_j` for the
+    /// rays' rates g, by least squares weighted by the weights, whose normal matrix is
+    /// J itself.
+    fn multipliers(&self, g: &Array1<f64>) -> Option<Array1<f64>> {
+        let right = self.rays.t().dot(&(&self.weights * g));
+        least_squares(&self.fisher_at(&self.weights), &right)
+    }
+
+    /// Rays of weight below [`PRUNE`] of the mean removed, and the lightest
+    /// where more than `most` rays would be left, then `entering` added with a
+    /// [`SHARE`] of the weight and the rows' sums restored; false (nothing
+    /// changed) where the tilt fails.
+    fn enter(&mut self, entering: &[Array1<f64>], most: usize) -> bool {
+        let mean = self.weights.sum() / self.weights.len() as f64;
+        let mut kept: Vec<usize> = (0..self.weights.len())
+            .filter(|&j| self.weights[j] > PRUNE * mean)
+            .collect();
+        let room = most.saturating_sub(entering.len());
+        if kept.len() > room {
+            kept.sort_by(|&i, &j| self.weights[j].total_cmp(&self.weights[i]).then(i.cmp(&j)));
+            kept.truncate(room);
+            kept.sort_unstable();
+        }
+        let share = if entering.is_empty() { 0.0 } else { SHARE };
+        let old = self.rays.select(Axis(0), &kept);
+        let new = Array2::from_shape_fn((entering.len(), self.p.len()), |(j, x)| {
+            entering[j][x] / self.p.dot(&entering[j])
+        });
+        let Ok(rays) = concatenate(Axis(0), &[old.view(), new.view()]) else {
+            return false;
+        };
+        let each = share / entering.len().max(1) as f64;
+        let weights = self
+            .weights
+            .select(Axis(0), &kept)
+            .mapv(|w| w * (1.0 - share))
+            .into_iter()
+            .chain(std::iter::repeat_n(each, entering.len()))
+            .collect();
+        let mut next = Mirror {
+            p: self.p.clone(),
+            rays,
+            weights,
+        };
+        next.tilt() && {
+            *self = next;
+            true
+        }
+    }
+
+    /// The mixture as a mechanism, columns of one shape merged.
+    pub(crate) fn mechanism(&self) -> Result<Mechanism> {
+        merge_proportional((&self.rays * &self.weights.view().insert_axis(Axis(1))).reversed_axes())
+    }
+}
+
+/// Rounds of one pricing and one descent step from `start` under the cone's
+/// rays, while `stop` allows, each round lowers f by [`ROUND_GAIN`] and at
+/// most [`ROUNDS`] of them, with at most `most` rays; the mixture, or `None`
+/// where no step could be taken.
+pub fn mirror_rounds(
+    start: &Mechanism,
+    p: ArrayView1<f64>,
+    (cone, most): (&ColumnCone, usize),
+    stop: &dyn Fn() -> bool,
+) -> Option<Mechanism> {
+    let mut mirror = Mirror::of(start, p)?;
+    let mut moved = false;
+    let mut last = f64::INFINITY;
+    for round in 0..ROUNDS {
+        let Some(inv) = (!stop()).then(|| mirror.inverse()).flatten() else {
+            break;
+        };
+        let f = inv.diag().sum();
+        if f > last * (1.0 - ROUND_GAIN) {
+            break;
+        }
+        last = f;
+        let c = inv.dot(&inv);
+        let g = mirror.rates(&c);
+        let entering: Vec<Array1<f64>> = mirror
+            .multipliers(&g)
+            .zip(QuadraticRays::new(cone, p, &c, 1.0))
+            .map(|(lambda, oracle)| oracle.ascents(&lambda, ASCENTS, SEED.wrapping_add(round)))
+            .unwrap_or_default()
+            .into_iter()
+            .take(most / 4)
+            .map(|(_, v)| v)
+            .collect();
+        moved |= mirror.descend(&g);
+        if stop() || !mirror.enter(&entering, most) {
+            break;
+        }
+    }
+    moved.then(|| mirror.mechanism().ok()).flatten()
+}
