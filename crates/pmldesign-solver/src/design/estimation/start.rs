@@ -3,7 +3,7 @@
 //! by systematic sampling and from sampled rays (docs/theory.md §13).
 
 use super::after_loop;
-use crate::design::mirror::{MIRROR_SIZES, mirror_rounds, mirror_step};
+use crate::design::mirror::{MIRROR_SHARE, MIRROR_SIZES, mirror_rounds, mirror_step};
 use crate::design::sampled_start::{
     SAMPLED_SHARE, SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
 };
@@ -121,8 +121,8 @@ fn subset_selection(
 /// for a known prior at [`SAMPLED_START_SIZES`], rays sampled at the notion's
 /// two levels ([`sampled_start`]) weighted with randomized response (at the
 /// same PML under eps-PML, else at the same LDP level, which meets LIP and
-/// ALIP). Either replaces the start where it is better, within the
-/// [`SAMPLED_SHARE`] of the loop's time. With its value (minus the error).
+/// ALIP). Either replaces the start where it is better, within its share of
+/// the loop's time ([`share_of`]). With its value (minus the error).
 pub(super) fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
@@ -166,7 +166,7 @@ pub(super) fn sampled(
     };
     let share = cg
         .estimation_deadline_from(began, set.len(), after_loop(&start, notion, set))
-        .map(|d| began + d.saturating_duration_since(began).mul_f64(SAMPLED_SHARE));
+        .map(|d| began + d.saturating_duration_since(began).mul_f64(share_of(mirror)));
     if share.is_some_and(|h| h.saturating_duration_since(Instant::now()) < 4 * step) {
         return (start, value);
     }
@@ -208,6 +208,15 @@ fn levels(set: &UncertaintySet, notion: &Notion) -> Option<((f64, f64), bool)> {
         lower.map_or((0.0, top), |l| ((-l).exp(), top)),
         lower.is_some(),
     ))
+}
+
+/// The share of the loop's time the built start may take: [`MIRROR_SHARE`]
+/// for the mirror rounds, else [`SAMPLED_SHARE`].
+fn share_of(mirror: bool) -> f64 {
+    match mirror {
+        true => MIRROR_SHARE,
+        false => SAMPLED_SHARE,
+    }
 }
 
 /// The most outputs a design over `k` inputs may have
