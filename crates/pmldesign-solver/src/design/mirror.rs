@@ -110,23 +110,26 @@ impl Mirror {
         })
     }
 
-    /// `sum_j a_j c_j c_j^T` for weights `a`: the rays in blocks of
-    /// [`BLOCK`] in parallel, their sums added in order (the same bytes at any
-    /// thread count).
-    fn fisher_at(&self, a: &Array1<f64>) -> Array2<f64> {
-        let k = self.p.len();
-        let parts: Vec<Array2<f64>> = (0..self.rays.nrows())
+    /// `each` over the rays in blocks of [`BLOCK`] rows, in parallel, the
+    /// answers in the blocks' order (so the same bytes at any thread count).
+    fn blocks<T: Send>(&self, each: impl Fn(Slice) -> T + Sync) -> Vec<T> {
+        let n = self.rays.nrows();
+        (0..n)
             .step_by(BLOCK)
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|start| {
-                let rows = Slice::from(start..(start + BLOCK).min(self.rays.nrows()));
-                let block = self.rays.slice_axis(Axis(0), rows);
-                let weights = a.slice_axis(Axis(0), rows);
-                let scaled = &block * &weights.insert_axis(Axis(1));
-                scaled.t().dot(&block)
-            })
-            .collect();
+            .map(|start| each(Slice::from(start..(start + BLOCK).min(n))))
+            .collect()
+    }
+
+    /// `sum_j a_j c_j c_j^T` for weights `a`, the blocks' sums added in order.
+    fn fisher_at(&self, a: &Array1<f64>) -> Array2<f64> {
+        let k = self.p.len();
+        let parts = self.blocks(|rows| {
+            let block = self.rays.slice_axis(Axis(0), rows);
+            let scaled = &block * &a.slice_axis(Axis(0), rows).insert_axis(Axis(1));
+            scaled.t().dot(&block)
+        });
         parts
             .into_iter()
             .fold(Array2::zeros((k, k)), |sum, part| sum + part)
@@ -137,18 +140,12 @@ impl Mirror {
         inverse_fisher(&self.fisher_at(&self.weights))
     }
 
-    /// The rates `c_j^T C c_j`, in blocks of [`BLOCK`] rays in parallel.
+    /// The rates `c_j^T C c_j`.
     fn rates(&self, c: &Array2<f64>) -> Array1<f64> {
-        let parts: Vec<Array1<f64>> = (0..self.rays.nrows())
-            .step_by(BLOCK)
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|start| {
-                let rows = Slice::from(start..(start + BLOCK).min(self.rays.nrows()));
-                let block = self.rays.slice_axis(Axis(0), rows);
-                (&block.dot(c) * &block).sum_axis(Axis(1))
-            })
-            .collect();
+        let parts = self.blocks(|rows| {
+            let block = self.rays.slice_axis(Axis(0), rows);
+            (&block.dot(c) * &block).sum_axis(Axis(1))
+        });
         parts.into_iter().flatten().collect()
     }
 
