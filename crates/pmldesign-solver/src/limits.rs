@@ -27,9 +27,15 @@ pub const MAX_ALPHABET: usize = 4096;
 pub const MAX_OUTPUTS: usize = 16_384;
 
 /// Whether a mechanism of `inputs` x `outputs` is within what pml makes and
-/// reads ([`MAX_OUTPUTS`]).
+/// reads ([`most_outputs`]).
 pub fn outputs_fit(inputs: usize, outputs: usize) -> bool {
-    outputs <= MAX_OUTPUTS && inputs.saturating_mul(outputs) <= MAX_ALPHABET * MAX_ALPHABET
+    outputs <= most_outputs(inputs)
+}
+
+/// The most outputs a mechanism over `inputs` may have: [`MAX_OUTPUTS`], and
+/// at most `MAX_ALPHABET^2` entries in all.
+pub fn most_outputs(inputs: usize) -> usize {
+    MAX_OUTPUTS.min(MAX_ALPHABET * MAX_ALPHABET / inputs.max(1))
 }
 
 /// Refuses an alphabet past [`MAX_ALPHABET`] before anything of its size is

@@ -135,11 +135,6 @@ impl Mirror {
             .fold(Array2::zeros((k, k)), |sum, part| sum + part)
     }
 
-    /// `J^-1` at the weights.
-    fn inverse(&self) -> Option<Array2<f64>> {
-        inverse_fisher(&self.fisher_at(&self.weights))
-    }
-
     /// The rates `c_j^T C c_j`.
     fn rates(&self, c: &Array2<f64>) -> Array1<f64> {
         let parts = self.blocks(|rows| {
@@ -228,11 +223,11 @@ impl Mirror {
     }
 
     /// The row sums' multipliers: lambda with `lambda . c_j = g_j` for the
-    /// rays' rates g, by least squares weighted by the weights, whose normal matrix is
-    /// J itself.
-    fn multipliers(&self, g: &Array1<f64>) -> Option<Array1<f64>> {
+    /// rays' rates g, by least squares weighted by the weights, whose normal
+    /// matrix is `j`, the J of the weights.
+    fn multipliers(&self, j: &Array2<f64>, g: &Array1<f64>) -> Option<Array1<f64>> {
         let right = self.rays.t().dot(&(&self.weights * g));
-        least_squares(&self.fisher_at(&self.weights), &right)
+        least_squares(j, &right)
     }
 
     /// Rays of weight below [`PRUNE`] of the mean removed, and the lightest
@@ -297,7 +292,11 @@ pub fn mirror_rounds(
     let mut moved = false;
     let mut last = f64::INFINITY;
     for round in 0..ROUNDS {
-        let Some(inv) = (!stop()).then(|| mirror.inverse()).flatten() else {
+        if stop() {
+            break;
+        }
+        let j = mirror.fisher_at(&mirror.weights);
+        let Some(inv) = inverse_fisher(&j) else {
             break;
         };
         let f = inv.diag().sum();
@@ -308,7 +307,7 @@ pub fn mirror_rounds(
         let c = inv.dot(&inv);
         let g = mirror.rates(&c);
         let entering: Vec<Array1<f64>> = mirror
-            .multipliers(&g)
+            .multipliers(&j, &g)
             .zip(QuadraticRays::new(cone, p, &c, 1.0))
             .map(|(lambda, oracle)| oracle.ascents(&lambda, ASCENTS, SEED.wrapping_add(round)))
             .unwrap_or_default()

@@ -147,8 +147,9 @@ pub(super) fn sampled(
         return (start, value);
     }
     let newton = SAMPLED_START_SIZES.contains(&set.len());
-    // Rounds follow the systematic start: leave them room.
-    let rounds = newton || MIRROR_SIZES.contains(&set.len());
+    // Rounds follow the systematic start: leave them room (the sampled rays'
+    // sizes are within the rounds').
+    let rounds = MIRROR_SIZES.contains(&set.len());
     let better = systematic(p, levels, value, settings, rounds);
     let systematic_start = better.is_some();
     let (start, value) = better.unwrap_or((start, value));
@@ -178,7 +179,12 @@ pub(super) fn sampled(
     // Without a systematic start, the restricted problem weights sampled
     // rays with `block`.
     let mixed = match mirror {
-        true => mirror_rounds(&start, p, (&cone, most_outputs(p.len())), &stop),
+        true => mirror_rounds(
+            &start,
+            p,
+            (&cone, crate::limits::most_outputs(p.len())),
+            &stop,
+        ),
         false => sampled_start(block, p, (levels, &cone), &stop),
     };
     let fits = |m: &Mechanism| crate::limits::outputs_fit(m.inputs(), m.outputs());
@@ -217,13 +223,6 @@ fn share_of(mirror: bool) -> f64 {
         true => MIRROR_SHARE,
         false => SAMPLED_SHARE,
     }
-}
-
-/// The most outputs a design over `k` inputs may have
-/// ([`crate::limits::outputs_fit`]).
-fn most_outputs(k: usize) -> usize {
-    let entries = crate::limits::MAX_ALPHABET * crate::limits::MAX_ALPHABET;
-    crate::limits::MAX_OUTPUTS.min(entries / k.max(1))
 }
 
 /// The start by systematic sampling at the notion's `levels`
