@@ -135,6 +135,29 @@ impl Mirror {
             .fold(Array2::zeros((k, k)), |sum, part| sum + part)
     }
 
+    /// `sum_j w_j c_j`, row by row within each block (contiguous, where the
+    /// transposed product walks the rays' matrix by columns), the blocks'
+    /// sums added in order.
+    fn combine(&self, w: &Array1<f64>) -> Array1<f64> {
+        let parts = self.blocks(|rows| {
+            let block = self.rays.slice_axis(Axis(0), rows);
+            let mut sum = Array1::<f64>::zeros(self.p.len());
+            for (ray, &wj) in block.rows().into_iter().zip(w.slice_axis(Axis(0), rows)) {
+                sum.scaled_add(wj, &ray);
+            }
+            sum
+        });
+        parts
+            .into_iter()
+            .fold(Array1::zeros(self.p.len()), |sum, part| sum + part)
+    }
+
+    /// The products `beta . c_j`.
+    fn project(&self, beta: &Array1<f64>) -> Array1<f64> {
+        let parts = self.blocks(|rows| self.rays.slice_axis(Axis(0), rows).dot(beta));
+        parts.into_iter().flatten().collect()
+    }
+
     /// The rates `c_j^T C c_j`.
     fn rates(&self, c: &Array2<f64>) -> Array1<f64> {
         let parts = self.blocks(|rows| {
@@ -181,12 +204,11 @@ impl Mirror {
     fn tilt(&mut self) -> bool {
         let tilted = |beta: &Array1<f64>| {
             let e = self
-                .rays
-                .dot(beta)
+                .project(beta)
                 .mapv(|x| x.clamp(-EXPONENT, EXPONENT).exp());
             &self.weights * &e
         };
-        let excess = |w: &Array1<f64>| self.rays.t().dot(w) - 1.0;
+        let excess = |w: &Array1<f64>| self.combine(w) - 1.0;
         let size = |r: &Array1<f64>| r.dot(r).sqrt();
         let mut beta = Array1::<f64>::zeros(self.p.len());
         let mut w = self.weights.clone();
@@ -226,7 +248,7 @@ impl Mirror {
     /// rays' rates g, by least squares weighted by the weights, whose normal
     /// matrix is `j`, the J of the weights.
     fn multipliers(&self, j: &Array2<f64>, g: &Array1<f64>) -> Option<Array1<f64>> {
-        let right = self.rays.t().dot(&(&self.weights * g));
+        let right = self.combine(&(&self.weights * g));
         least_squares(j, &right)
     }
 
