@@ -12,13 +12,15 @@
 use crate::design::estimation::merge_proportional;
 use crate::error::Result;
 use crate::pricing::quadratic::QuadraticRays;
-use ndarray::{Array1, Array2, ArrayView1, Axis, Slice, concatenate};
+use ndarray::{Array1, Array2, ArrayView1, Axis, Slice};
 use pmldesign_model::frequency::inverse_fisher;
 use pmldesign_model::linalg::least_squares;
 use pmldesign_model::{ColumnCone, Mechanism};
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
-/// The step: each weight is multiplied by `e^(ETA (g_j / median g - 1))`,
+/// The first rounds' step: each weight is multiplied by `e^(ETA (g_j / median g - 1))`,
 /// `g_j = c_j^T J^-2 c_j` the rate of ray j (the gradient of `-f`).
 const ETA: f64 = 4.0;
 
@@ -38,7 +40,7 @@ pub const ROUNDS: u64 = 200;
 /// Ascents of one pricing (each from its own pseudo-random direction).
 const ASCENTS: usize = 512;
 
-/// The share of the weight a pricing's rays enter with.
+/// The share of the weight a pricing's rays enter with in the first rounds.
 const SHARE: f64 = 0.01;
 
 /// Rays whose weight falls below this fraction of the mean leave before the
@@ -53,7 +55,10 @@ const TILT_STEPS: usize = 60;
 
 /// Rounds stop once one lowers f by less than this fraction of it (without a
 /// time limit this ends the rounds).
-pub const ROUND_GAIN: f64 = 1e-4;
+pub const ROUND_GAIN: f64 = 1e-6;
+
+/// Rounds taken back and tried again with half the step ([`mirror_rounds`]).
+const RETRIES: usize = 6;
 
 /// The pricing's stream: a different seed each round.
 const SEED: u64 = 0x6d69_7272_6f72_2f72;
@@ -167,18 +172,19 @@ impl Mirror {
         parts.into_iter().flatten().collect()
     }
 
-    /// One exponentiated gradient step by the rates `g` ([`Self::rates`] of
-    /// `J^-2`), then the tilt; where the tilt fails the step is shortened
+    /// One exponentiated gradient step of size `eta` by the rates `g`
+    /// ([`Self::rates`] of `J^-2`), then the tilt; where the tilt fails the
+    /// step is shortened
     /// ([`BACKOFF`]). False (nothing changed) where the rates or every tilt
     /// fail.
-    fn descend(&mut self, g: &Array1<f64>) -> bool {
+    fn descend(&mut self, g: &Array1<f64>, eta: f64) -> bool {
         let mut sorted = g.to_vec();
         sorted.sort_by(f64::total_cmp);
         let mid = sorted[sorted.len() / 2];
         if !(mid > 0.0 && mid.is_finite()) {
             return false;
         }
-        let mut eta = ETA;
+        let mut eta = eta;
         for _ in 0..BACKOFF {
             let mut next = self.clone();
             let factor = g.mapv(|r| (eta * (r / mid - 1.0)).clamp(-EXPONENT, EXPONENT).exp());
@@ -252,46 +258,76 @@ impl Mirror {
         least_squares(j, &right)
     }
 
-    /// Rays of weight below [`PRUNE`] of the mean removed, and the lightest
-    /// where more than `most` rays would be left, then `entering` added with a
-    /// [`SHARE`] of the weight and the rows' sums restored; false (nothing
-    /// changed) where the tilt fails.
-    fn enter(&mut self, entering: &[Array1<f64>], most: usize) -> bool {
+    /// Rays of weight below [`PRUNE`] of the mean removed, `entering` added
+    /// with a `share` of the weight (a ray already held takes its part of the
+    /// share: rays of one shape are one ray), the lightest of the others
+    /// removed where more than `most` would be left, and the rows' sums
+    /// restored; false (nothing changed) where the tilt fails.
+    fn enter(&mut self, entering: &[Array1<f64>], most: usize, share: f64) -> bool {
         let mean = self.weights.sum() / self.weights.len() as f64;
-        let mut kept: Vec<usize> = (0..self.weights.len())
+        let scaled: Vec<Array1<f64>> = entering.iter().map(|v| v / self.p.dot(v)).collect();
+        let share = if scaled.is_empty() { 0.0 } else { share };
+        let each = share / scaled.len().max(1) as f64;
+        let old: Vec<_> = (0..self.weights.len())
             .filter(|&j| self.weights[j] > PRUNE * mean)
+            .map(|j| (self.rays.row(j), self.weights[j] * (1.0 - share)))
             .collect();
-        let room = most.saturating_sub(entering.len());
-        if kept.len() > room {
-            kept.sort_by(|&i, &j| self.weights[j].total_cmp(&self.weights[i]).then(i.cmp(&j)));
-            kept.truncate(room);
-            kept.sort_unstable();
+        let held = old.len();
+        let (rows, mut weights, held) = distinct(
+            old.into_iter()
+                .chain(scaled.iter().map(|v| (v.view(), each))),
+            |i| i < held,
+        );
+        let mut kept: Vec<usize> = (0..rows.len()).collect();
+        if rows.len() > most {
+            let mut lightest: Vec<usize> = (0..held).collect();
+            lightest.sort_by(|&i, &j| weights[i].total_cmp(&weights[j]).then(i.cmp(&j)));
+            let gone: std::collections::BTreeSet<usize> =
+                lightest.into_iter().take(rows.len() - most).collect();
+            kept.retain(|i| !gone.contains(i));
+            weights = kept.iter().map(|&i| weights[i]).collect();
         }
-        let share = if entering.is_empty() { 0.0 } else { SHARE };
-        let old = self.rays.select(Axis(0), &kept);
-        let new = Array2::from_shape_fn((entering.len(), self.p.len()), |(j, x)| {
-            entering[j][x] / self.p.dot(&entering[j])
-        });
-        let Ok(rays) = concatenate(Axis(0), &[old.view(), new.view()]) else {
+        let views: Vec<ArrayView1<f64>> = kept.iter().map(|&i| rows[i]).collect();
+        let Ok(rays) = ndarray::stack(Axis(0), &views) else {
             return false;
         };
-        let each = share / entering.len().max(1) as f64;
-        let weights = self
-            .weights
-            .select(Axis(0), &kept)
-            .mapv(|w| w * (1.0 - share))
-            .into_iter()
-            .chain(std::iter::repeat_n(each, entering.len()))
-            .collect();
         let mut next = Mirror {
             p: self.p.clone(),
             rays,
-            weights,
+            weights: Array1::from(weights),
         };
         next.tilt() && {
             *self = next;
             true
         }
+    }
+
+    /// J of the weights, its inverse and f, `tr(J^-1)`; `None` where J is
+    /// singular.
+    fn error(&self) -> Option<(Array2<f64>, Array2<f64>, f64)> {
+        let j = self.fisher_at(&self.weights);
+        let inv = inverse_fisher(&j)?;
+        let f = inv.diag().sum();
+        Some((j, inv, f))
+    }
+
+    /// The rays of positive reduced cost that the quadratic pricing's
+    /// ascents reach under `c = J^-2` and the rates `g`, at most a quarter of
+    /// `most`; the round picks the ascents' seed.
+    fn priced(
+        &self,
+        (j, c, g): (&Array2<f64>, &Array2<f64>, &Array1<f64>),
+        (cone, most): (&ColumnCone, usize),
+        round: u64,
+    ) -> Vec<Array1<f64>> {
+        self.multipliers(j, g)
+            .zip(QuadraticRays::ascending(cone, self.p.view(), c))
+            .map(|(lambda, oracle)| oracle.ascents(&lambda, ASCENTS, SEED.wrapping_add(round)))
+            .unwrap_or_default()
+            .into_iter()
+            .take(most / 4)
+            .map(|(_, v)| v)
+            .collect()
     }
 
     /// The mixture as a mechanism, columns of one shape merged.
@@ -300,10 +336,37 @@ impl Mirror {
     }
 }
 
-/// Rounds of one pricing and one descent step from `start` under the cone's
-/// rays, while `stop` allows, each round lowers f by [`ROUND_GAIN`] and at
-/// most [`ROUNDS`] of them, with at most `most` rays; the mixture, or `None`
-/// where no step could be taken.
+/// The distinct rays among `rays` (equal to the last bit), in order of first
+/// appearance, each weighted by the sum of its copies' weights, and how many
+/// of them come first among those `old` says of (the first of a ray's copies
+/// decides).
+fn distinct<'a>(
+    rays: impl Iterator<Item = (ArrayView1<'a, f64>, f64)>,
+    old: impl Fn(usize) -> bool,
+) -> (Vec<ArrayView1<'a, f64>>, Vec<f64>, usize) {
+    let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
+    let (mut rows, mut weights, mut held) = (Vec::new(), Vec::new(), 0);
+    for (i, (ray, w)) in rays.enumerate() {
+        match seen.entry(ray.iter().map(|x| x.to_bits()).collect()) {
+            Entry::Occupied(at) => weights[*at.get()] += w,
+            Entry::Vacant(slot) => {
+                slot.insert(rows.len());
+                held += usize::from(old(i));
+                rows.push(ray);
+                weights.push(w);
+            }
+        }
+    }
+    (rows, weights, held)
+}
+
+/// Rounds of one pricing, one descent step and the pricing's rays' entry
+/// from `start` under the cone's rays, while `stop` allows, each round lowers
+/// f by [`ROUND_GAIN`] and at most [`ROUNDS`] of them, with at most `most`
+/// rays. A round that raises f (near the optimum a step overshoots, and the
+/// rays leaving for the entering ones can be missed) is taken back and tried
+/// again with half the step and half the share, [`RETRIES`] times in all.
+/// The mixture, or `None` where no step could be taken.
 pub fn mirror_rounds(
     start: &Mechanism,
     p: ArrayView1<f64>,
@@ -311,36 +374,40 @@ pub fn mirror_rounds(
     stop: &dyn Fn() -> bool,
 ) -> Option<Mechanism> {
     let mut mirror = Mirror::of(start, p)?;
-    let mut moved = false;
-    let mut last = f64::INFINITY;
+    let mut kept = (mirror.clone(), f64::INFINITY);
+    let (mut eta, mut share, mut retries) = (ETA, SHARE, 0);
+    let (mut moved, mut retried) = (false, false);
     for round in 0..ROUNDS {
         if stop() {
             break;
         }
-        let j = mirror.fisher_at(&mirror.weights);
-        let Some(inv) = inverse_fisher(&j) else {
+        let Some((j, inv, f)) = mirror.error() else {
             break;
         };
-        let f = inv.diag().sum();
-        if f > last * (1.0 - ROUND_GAIN) {
+        let last = kept.1;
+        if f > last && retries < RETRIES {
+            (mirror, eta, share, retries) = (kept.0.clone(), eta / 2.0, share / 2.0, retries + 1);
+            retried = true;
+            continue;
+        }
+        // A round tried again starts where the last one did, at its f.
+        let again = std::mem::take(&mut retried);
+        if !again && f > last * (1.0 - ROUND_GAIN) {
             break;
         }
-        last = f;
+        kept = (mirror.clone(), f);
         let c = inv.dot(&inv);
         let g = mirror.rates(&c);
-        let entering: Vec<Array1<f64>> = mirror
-            .multipliers(&j, &g)
-            .zip(QuadraticRays::new(cone, p, &c, 1.0))
-            .map(|(lambda, oracle)| oracle.ascents(&lambda, ASCENTS, SEED.wrapping_add(round)))
-            .unwrap_or_default()
-            .into_iter()
-            .take(most / 4)
-            .map(|(_, v)| v)
-            .collect();
-        moved |= mirror.descend(&g);
-        if stop() || !mirror.enter(&entering, most) {
+        let entering = mirror.priced((&j, &c, &g), (cone, most), round);
+        moved |= mirror.descend(&g, eta);
+        if stop() || !mirror.enter(&entering, most, share) {
             break;
         }
     }
-    moved.then(|| mirror.mechanism().ok()).flatten()
+    // The last round's point where it is no worse than the last measured.
+    let last = match mirror.error() {
+        Some((_, _, f)) if f <= kept.1 => mirror,
+        _ => kept.0,
+    };
+    moved.then(|| last.mechanism().ok()).flatten()
 }

@@ -98,6 +98,16 @@ impl QuadraticRays {
         c: &Array2<f64>,
         gap: f64,
     ) -> Option<Self> {
+        QuadraticRays::build(cone, p, c, (gap, true))
+    }
+
+    /// [`Self::new`], with the majorants where `bounded`.
+    fn build(
+        cone: &ColumnCone,
+        p: ArrayView1<f64>,
+        c: &Array2<f64>,
+        (gap, bounded): (f64, bool),
+    ) -> Option<Self> {
         if cone.normaliser().iter().zip(p.iter()).any(|(a, b)| a != b) {
             return None;
         }
@@ -122,7 +132,10 @@ impl QuadraticRays {
             p: p.to_owned(),
             c: c.clone(),
             slice,
-            majorants: Majorant::of(c, p),
+            majorants: match bounded {
+                true => Majorant::of(c, p),
+                false => Vec::new(),
+            },
             warm: Mutex::new(Vec::new()),
             passes: std::sync::atomic::AtomicUsize::new(0),
             entering_passes: match gap > FINE_GAP {
@@ -130,6 +143,16 @@ impl QuadraticRays {
                 false => usize::MAX,
             },
         })
+    }
+
+    /// The pricing's ascents alone ([`Self::ascents`]): no majorants (two
+    /// N x N eigenvalue problems), so any bound it states is infinite.
+    pub(crate) fn ascending(
+        cone: &ColumnCone,
+        p: ArrayView1<f64>,
+        c: &Array2<f64>,
+    ) -> Option<Self> {
+        QuadraticRays::build(cone, p, c, (1.0, false))
     }
 
     /// The ray maximising `g . v` over the slice.
