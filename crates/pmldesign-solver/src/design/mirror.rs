@@ -338,8 +338,8 @@ impl Mirror {
 
 /// The distinct rays among `rays` (equal to the last bit), in order of first
 /// appearance, each weighted by the sum of its copies' weights, and how many
-/// of them come first among those `old` says of (the first of a ray's copies
-/// decides).
+/// of them first appear at a position `old` accepts (the rays held, which
+/// come before the entering ones).
 fn distinct<'a>(
     rays: impl Iterator<Item = (ArrayView1<'a, f64>, f64)>,
     old: impl Fn(usize) -> bool,
