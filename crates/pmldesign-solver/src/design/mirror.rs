@@ -58,7 +58,7 @@ const TILT_STEPS: usize = 60;
 pub const ROUND_GAIN: f64 = 1e-6;
 
 /// Rounds taken back and tried again with half the step ([`mirror_rounds`]).
-const RETRIES: usize = 6;
+pub const RETRIES: usize = 6;
 
 /// The pricing's stream: a different seed each round.
 const SEED: u64 = 0x6d69_7272_6f72_2f72;
