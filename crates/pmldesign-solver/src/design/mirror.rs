@@ -177,14 +177,13 @@ impl Mirror {
     /// step is shortened
     /// ([`BACKOFF`]). False (nothing changed) where the rates or every tilt
     /// fail.
-    fn descend(&mut self, g: &Array1<f64>, eta: f64) -> bool {
+    fn descend(&mut self, g: &Array1<f64>, mut eta: f64) -> bool {
         let mut sorted = g.to_vec();
         sorted.sort_by(f64::total_cmp);
         let mid = sorted[sorted.len() / 2];
         if !(mid > 0.0 && mid.is_finite()) {
             return false;
         }
-        let mut eta = eta;
         for _ in 0..BACKOFF {
             let mut next = self.clone();
             let factor = g.mapv(|r| (eta * (r / mid - 1.0)).clamp(-EXPONENT, EXPONENT).exp());
@@ -268,26 +267,31 @@ impl Mirror {
         let scaled: Vec<Array1<f64>> = entering.iter().map(|v| v / self.p.dot(v)).collect();
         let share = if scaled.is_empty() { 0.0 } else { share };
         let each = share / scaled.len().max(1) as f64;
-        let old: Vec<_> = (0..self.weights.len())
-            .filter(|&j| self.weights[j] > PRUNE * mean)
-            .map(|j| (self.rays.row(j), self.weights[j] * (1.0 - share)))
-            .collect();
-        let held = old.len();
-        let (rows, mut weights, held) = distinct(
-            old.into_iter()
-                .chain(scaled.iter().map(|v| (v.view(), each))),
-            |i| i < held,
-        );
-        let mut kept: Vec<usize> = (0..rows.len()).collect();
+        let mut rays = Distinct::default();
+        for j in (0..self.weights.len()).filter(|&j| self.weights[j] > PRUNE * mean) {
+            rays.add(self.rays.row(j), self.weights[j] * (1.0 - share));
+        }
+        let held = rays.rows.len();
+        for v in &scaled {
+            rays.add(v.view(), each);
+        }
+        let Distinct { rows, weights, .. } = rays;
+        let mut gone = vec![false; rows.len()];
         if rows.len() > most {
             let mut lightest: Vec<usize> = (0..held).collect();
             lightest.sort_by(|&i, &j| weights[i].total_cmp(&weights[j]).then(i.cmp(&j)));
-            let gone: std::collections::BTreeSet<usize> =
-                lightest.into_iter().take(rows.len() - most).collect();
-            kept.retain(|i| !gone.contains(i));
-            weights = kept.iter().map(|&i| weights[i]).collect();
+            for &i in &lightest[..rows.len() - most] {
+                gone[i] = true;
+            }
         }
-        let views: Vec<ArrayView1<f64>> = kept.iter().map(|&i| rows[i]).collect();
+        let views: Vec<ArrayView1<f64>> = (0..rows.len())
+            .filter(|&i| !gone[i])
+            .map(|i| rows[i])
+            .collect();
+        let weights: Vec<f64> = (0..rows.len())
+            .filter(|&i| !gone[i])
+            .map(|i| weights[i])
+            .collect();
         let Ok(rays) = ndarray::stack(Axis(0), &views) else {
             return false;
         };
@@ -300,15 +304,6 @@ impl Mirror {
             *self = next;
             true
         }
-    }
-
-    /// J of the weights, its inverse and f, `tr(J^-1)`; `None` where J is
-    /// singular.
-    fn error(&self) -> Option<(Array2<f64>, Array2<f64>, f64)> {
-        let j = self.fisher_at(&self.weights);
-        let inv = inverse_fisher(&j)?;
-        let f = inv.diag().sum();
-        Some((j, inv, f))
     }
 
     /// The rays of positive reduced cost that the quadratic pricing's
@@ -336,28 +331,52 @@ impl Mirror {
     }
 }
 
-/// The distinct rays among `rays` (equal to the last bit), in order of first
-/// appearance, each weighted by the sum of its copies' weights, and how many
-/// of them first appear at a position `old` accepts (the rays held, which
-/// come before the entering ones).
-fn distinct<'a>(
-    rays: impl Iterator<Item = (ArrayView1<'a, f64>, f64)>,
-    old: impl Fn(usize) -> bool,
-) -> (Vec<ArrayView1<'a, f64>>, Vec<f64>, usize) {
-    let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
-    let (mut rows, mut weights, mut held) = (Vec::new(), Vec::new(), 0);
-    for (i, (ray, w)) in rays.enumerate() {
-        match seen.entry(ray.iter().map(|x| x.to_bits()).collect()) {
-            Entry::Occupied(at) => weights[*at.get()] += w,
+/// A mixture with its J, `J^-1` and f, `tr(J^-1)`.
+struct Point {
+    mirror: Mirror,
+    j: Array2<f64>,
+    inv: Array2<f64>,
+    f: f64,
+}
+
+impl Point {
+    /// `mirror` measured; `None` where its J is singular.
+    fn of(mirror: Mirror) -> Option<Self> {
+        let j = mirror.fisher_at(&mirror.weights);
+        let inv = inverse_fisher(&j)?;
+        let f = inv.diag().sum();
+        Some(Point { mirror, j, inv, f })
+    }
+
+    /// The one of lower f, `self` on a tie lost by `other`.
+    fn better(self, other: Point) -> Point {
+        match other.f <= self.f {
+            true => other,
+            false => self,
+        }
+    }
+}
+
+/// Rays gathered one by one, copies (equal to the last bit) kept as one ray
+/// weighted by the sum of their weights, in order of first appearance.
+#[derive(Default)]
+struct Distinct<'a> {
+    seen: HashMap<Vec<u64>, usize>,
+    rows: Vec<ArrayView1<'a, f64>>,
+    weights: Vec<f64>,
+}
+
+impl<'a> Distinct<'a> {
+    fn add(&mut self, ray: ArrayView1<'a, f64>, w: f64) {
+        match self.seen.entry(ray.iter().map(|x| x.to_bits()).collect()) {
+            Entry::Occupied(at) => self.weights[*at.get()] += w,
             Entry::Vacant(slot) => {
-                slot.insert(rows.len());
-                held += usize::from(old(i));
-                rows.push(ray);
-                weights.push(w);
+                slot.insert(self.rows.len());
+                self.rows.push(ray);
+                self.weights.push(w);
             }
         }
     }
-    (rows, weights, held)
 }
 
 /// Rounds of one pricing, one descent step and the pricing's rays' entry
@@ -373,41 +392,36 @@ pub fn mirror_rounds(
     (cone, most): (&ColumnCone, usize),
     stop: &dyn Fn() -> bool,
 ) -> Option<Mechanism> {
-    let mut mirror = Mirror::of(start, p)?;
-    let mut kept = (mirror.clone(), f64::INFINITY);
+    // The point each round starts from.
+    let mut kept = Point::of(Mirror::of(start, p)?)?;
     let (mut eta, mut share, mut retries) = (ETA, SHARE, 0);
-    let (mut moved, mut retried) = (false, false);
+    let mut moved = false;
     for round in 0..ROUNDS {
         if stop() {
             break;
         }
-        let Some((j, inv, f)) = mirror.error() else {
+        let c = kept.inv.dot(&kept.inv);
+        let g = kept.mirror.rates(&c);
+        let entering = kept.mirror.priced((&kept.j, &c, &g), (cone, most), round);
+        let mut mirror = kept.mirror.clone();
+        moved |= mirror.descend(&g, eta);
+        let entered = !stop() && mirror.enter(&entering, most, share);
+        let Some(next) = Point::of(mirror) else {
             break;
         };
-        let last = kept.1;
-        if f > last && retries < RETRIES {
-            (mirror, eta, share, retries) = (kept.0.clone(), eta / 2.0, share / 2.0, retries + 1);
-            retried = true;
+        if !entered {
+            kept = kept.better(next);
+            break;
+        }
+        if next.f > kept.f && retries < RETRIES {
+            (eta, share, retries) = (eta / 2.0, share / 2.0, retries + 1);
             continue;
         }
-        // A round tried again starts where the last one did, at its f.
-        let again = std::mem::take(&mut retried);
-        if !again && f > last * (1.0 - ROUND_GAIN) {
+        if next.f > kept.f * (1.0 - ROUND_GAIN) {
+            kept = kept.better(next);
             break;
         }
-        kept = (mirror.clone(), f);
-        let c = inv.dot(&inv);
-        let g = mirror.rates(&c);
-        let entering = mirror.priced((&j, &c, &g), (cone, most), round);
-        moved |= mirror.descend(&g, eta);
-        if stop() || !mirror.enter(&entering, most, share) {
-            break;
-        }
+        kept = next;
     }
-    // The last round's point where it is no worse than the last measured.
-    let last = match mirror.error() {
-        Some((_, _, f)) if f <= kept.1 => mirror,
-        _ => kept.0,
-    };
-    moved.then(|| last.mechanism().ok()).flatten()
+    moved.then(|| kept.mirror.mechanism().ok()).flatten()
 }
