@@ -241,6 +241,9 @@ pub mod internals {
             pub use crate::pricing::notion_slices::*;
         }
         pub mod quadratic {
+            pub mod flips {
+                pub use crate::pricing::quadratic::flips::*;
+            }
             pub mod relaxation {
                 pub use crate::pricing::quadratic::relaxation::*;
             }

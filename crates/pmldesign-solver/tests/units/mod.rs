@@ -32,6 +32,7 @@ mod pricing_branch_bound_two_level_chain_line;
 mod pricing_exact_mass;
 mod pricing_line_metric;
 mod pricing_notion_slices;
+mod pricing_quadratic_flips;
 mod pricing_quadratic_relaxation;
 mod record_split;
 mod reference_closed_form;

@@ -13,6 +13,7 @@
 //! ([`relaxation`]), so the bound proves what it states whatever the ascent
 //! finds.
 
+pub(crate) mod flips;
 pub(crate) mod relaxation;
 
 use crate::colgen::oracle::{Column, PassControl, Pricing, RayOracle, TopK};
@@ -23,6 +24,10 @@ use std::sync::Mutex;
 
 /// Ascent steps from one start at most.
 const ASCENT_STEPS: usize = 50;
+
+/// Alternations of the gradient ascent and the flip search on LDP rays at
+/// most ([`QuadraticRays::ascend`]).
+const FLIP_ROUNDS: usize = 8;
 
 /// Starts of a pass at effort 1 besides the last pass's rays.
 const STARTS: usize = 16;
@@ -188,8 +193,35 @@ impl QuadraticRays {
         (mu - lambda.dot(v), mu, cv)
     }
 
-    /// Ascent from `v` (module docs): the last ray reached and its reduced cost.
-    fn ascend(&self, mut v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+    /// Ascent from `v` (module docs): the last ray reached and its reduced
+    /// cost. On LDP rays the gradient's fixed points are searched further by
+    /// single flips ([`flips`]), and the gradient resumes from what they find.
+    fn ascend(&self, v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Column) {
+        let (mut rc, mut v, mut mu) = self.gradient_ascent(v, lambda);
+        if let Slice::Ldp { a } = self.slice {
+            for _ in 0..FLIP_ROUNDS {
+                let Some(w) = flips::flip_search(&self.c, self.p.view(), lambda, (&v, a)) else {
+                    break;
+                };
+                let (rc_w, w, mu_w) = self.gradient_ascent(w, lambda);
+                if rc_w <= rc + 1e-14 * rc.abs().max(1.0) {
+                    break;
+                }
+                (rc, v, mu) = (rc_w, w, mu_w);
+            }
+        }
+        (
+            rc,
+            Column {
+                vector: v,
+                value: mu,
+            },
+        )
+    }
+
+    /// Steps to the best vertex of the linearisation from `v` while they raise
+    /// the reduced cost: the last ray, its reduced cost and `v^T C v`.
+    fn gradient_ascent(&self, mut v: Array1<f64>, lambda: &Array1<f64>) -> (f64, Array1<f64>, f64) {
         let (mut rc, mut mu, mut cv) = self.reduced(&v, lambda);
         for _ in 0..ASCENT_STEPS {
             let g = &cv * 2.0 - lambda;
@@ -200,13 +232,7 @@ impl QuadraticRays {
             }
             (v, rc, mu, cv) = (w, rc_w, mu_w, cw);
         }
-        (
-            rc,
-            Column {
-                vector: v,
-                value: mu,
-            },
-        )
+        (rc, v, mu)
     }
 
     /// Ascents from the rays of `count` random directions `u_x p_x` (u
