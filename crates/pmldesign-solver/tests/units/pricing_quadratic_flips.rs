@@ -1,5 +1,6 @@
 //! Tests of `pricing::quadratic::flips`.
 
+use crate::common::Rng;
 use ndarray::{Array1, Array2};
 use pmldesign_solver::internals::pricing::quadratic::flips::flip_search;
 
@@ -26,13 +27,8 @@ fn bits(v: &Array1<f64>) -> u32 {
 #[test]
 fn ends_at_a_ray_no_flip_improves() {
     let n = 7;
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut next = || rng.unit();
     for _ in 0..20 {
         let raw = Array1::from_shape_fn(n, |_| 0.05 + next());
         let p = &raw / raw.sum();
