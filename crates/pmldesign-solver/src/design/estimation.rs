@@ -209,17 +209,24 @@ fn floor_steps(settings: &Settings, n: usize) -> usize {
 }
 
 /// The widest family whose mixture floor a design computes under LDP: the
-/// wider without a time limit, else the widest that half the limit covers
+/// widest defined at N ([`Family::covers`]) without a time limit, else the
+/// widest of those that half the limit covers
 /// ([`Family::seconds`]), if any: a rule on N and the limit, as
 /// [`floor_steps`] is.
 fn mixture_in_time(settings: &Settings, n: usize) -> Option<Family> {
     let fits = |f: Family| {
         let cost = f.seconds(n);
-        (settings.column_generation.time_limit).is_none_or(|t| 2.0 * cost <= t.as_secs_f64())
+        f.covers(n)
+            && (settings.column_generation.time_limit).is_none_or(|t| 2.0 * cost <= t.as_secs_f64())
     };
-    [Family::HeadPairs, Family::Heads, Family::FewHeads]
-        .into_iter()
-        .find(|&f| fits(f))
+    [
+        Family::TwoTails,
+        Family::HeadPairs,
+        Family::Heads,
+        Family::FewHeads,
+    ]
+    .into_iter()
+    .find(|&f| fits(f))
 }
 
 /// How Frank-Wolfe's point is mixed from the LPs' mechanisms: whole, by
