@@ -73,7 +73,7 @@ fn the_stored_priors_give_the_floor_again() {
 }
 
 /// Two tail levels raise the floor at 32 labels and eps 2 with a Zipf prior
-/// (19.998 to 20.121 in `tr J^-1`), every prior they add has at most the
+/// (19.998 to 20.153 in `tr J^-1`), every prior they add has at most the
 /// orbits a stored prior may, and the priors the LP weighs give the floor
 /// again.
 #[test]
@@ -82,7 +82,7 @@ fn two_tail_levels_raise_the_floor_and_read_back() {
     let pairs = mixture_floor(p.view(), 2.0, Family::HeadPairs).unwrap();
     let two = mixture_floor(p.view(), 2.0, Family::TwoTails).unwrap();
     assert!(
-        two.floor >= pairs.floor + 0.1,
+        two.floor >= pairs.floor + 0.14,
         "{} {}",
         two.floor,
         pairs.floor
