@@ -3,7 +3,10 @@
 //! by systematic sampling and from sampled rays (docs/theory.md §13).
 
 use super::after_loop;
-use crate::design::mirror::{MIRROR_SHARE, MIRROR_SIZES, mirror_rounds, mirror_step};
+use crate::design::mirror::{
+    LDP_MIRROR_ABOVE_FLOOR, LDP_MIRROR_SIZES, MIRROR_SHARE, MIRROR_SIZES, mirror_rounds,
+    mirror_step,
+};
 use crate::design::sampled_start::{
     SAMPLED_SHARE, SAMPLED_START_ABOVE_FLOOR, SAMPLED_START_SIZES, newton_step, sampled_start,
 };
@@ -121,8 +124,11 @@ fn subset_selection(
 /// for a known prior at [`SAMPLED_START_SIZES`], rays sampled at the notion's
 /// two levels ([`sampled_start`]) weighted with randomized response (at the
 /// same PML under eps-PML, else at the same LDP level, which meets LIP and
-/// ALIP). Either replaces the start where it is better, within its share of
-/// the loop's time ([`share_of`]). With its value (minus the error).
+/// ALIP). Under eps-LDP, at [`LDP_MIRROR_SIZES`] where the start's error is
+/// more than [`LDP_MIRROR_ABOVE_FLOOR`] times the floor's, rounds of mirror
+/// descent from the start itself. Either replaces the start where it is
+/// better, within its share of the loop's time ([`share_of`]). With its value
+/// (minus the error).
 pub(super) fn sampled(
     set: &UncertaintySet,
     notion: &Notion,
@@ -133,7 +139,21 @@ pub(super) fn sampled(
 ) -> (Mechanism, f64) {
     let reference = set.reference();
     let p = reference.view();
-    let norm = p.dot(&p);
+    let above = |factor: f64| -value > factor * (least - p.dot(&p));
+    let by_ascent = crate::limits::estimation_by_ascent(notion, set) && Pool::applies(p);
+    if let Notion::Ldp { .. } = notion {
+        let rounds = LDP_MIRROR_SIZES.contains(&set.len()) && above(LDP_MIRROR_ABOVE_FLOOR);
+        return match by_ascent && rounds {
+            true => built(
+                set,
+                notion,
+                (start, value),
+                Built::Mirror,
+                (settings, began),
+            ),
+            false => (start, value),
+        };
+    }
     let Some((levels, lower)) = levels(set, notion) else {
         return (start, value);
     };
@@ -142,8 +162,7 @@ pub(super) fn sampled(
         false => &b.pml_calibrated.mechanism,
         true => &b.same_ldp.mechanism,
     };
-    let far = -value > SAMPLED_START_ABOVE_FLOOR * (least - norm);
-    if !(crate::limits::estimation_by_ascent(notion, set) && far && Pool::applies(p)) {
+    if !(by_ascent && above(SAMPLED_START_ABOVE_FLOOR)) {
         return (start, value);
     }
     let newton = SAMPLED_START_SIZES.contains(&set.len());
@@ -153,13 +172,38 @@ pub(super) fn sampled(
     let better = systematic(p, levels, value, settings, rounds);
     let systematic_start = better.is_some();
     let (start, value) = better.unwrap_or((start, value));
-    let mirror = systematic_start && MIRROR_SIZES.contains(&set.len());
-    if !(mirror || newton && known) {
-        return (start, value);
-    }
-    // The rounds stop where the next step would pass the start's share of
-    // the loop's time, and none starts where that share does not cover four
-    // (the first few gain the most).
+    let how = match systematic_start && rounds {
+        true => Built::Mirror,
+        false if newton && known => Built::Sampled { block, levels },
+        false => return (start, value),
+    };
+    built(set, notion, (start, value), how, (settings, began))
+}
+
+/// How a start is built from another: rounds of mirror descent from its
+/// columns, or sampled rays weighted with `block` at the notion's `levels`.
+enum Built<'a> {
+    Mirror,
+    Sampled {
+        block: &'a Mechanism,
+        levels: (f64, f64),
+    },
+}
+
+/// The start built from `start` as `how` says, where it is better and fits
+/// what a reader takes, within its share of the loop's time ([`share_of`]):
+/// the rounds stop where the next step would pass that share, and none
+/// starts where the share does not cover four (the first few gain the most).
+fn built(
+    set: &UncertaintySet,
+    notion: &Notion,
+    (start, value): (Mechanism, f64),
+    how: Built,
+    (settings, began): (&Settings, Instant),
+) -> (Mechanism, f64) {
+    let reference = set.reference();
+    let p = reference.view();
+    let mirror = matches!(how, Built::Mirror);
     let cg = &settings.column_generation;
     let step = match mirror {
         true => mirror_step(set.len(), start.outputs()),
@@ -176,16 +220,14 @@ pub(super) fn sampled(
     let Ok(cone) = ColumnCone::for_notion(set, notion) else {
         return (start, value);
     };
-    // Without a systematic start, the restricted problem weights sampled
-    // rays with `block`.
-    let mixed = match mirror {
-        true => mirror_rounds(
+    let mixed = match how {
+        Built::Mirror => mirror_rounds(
             &start,
             p,
             (&cone, crate::limits::most_outputs(p.len())),
             &stop,
         ),
-        false => sampled_start(block, p, (levels, &cone), &stop),
+        Built::Sampled { block, levels } => sampled_start(block, p, (levels, &cone), &stop),
     };
     let fits = |m: &Mechanism| crate::limits::outputs_fit(m.inputs(), m.outputs());
     match mixed.filter(fits).map(|m| (estimation_value(&m, p), m)) {
