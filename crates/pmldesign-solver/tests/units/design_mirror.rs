@@ -13,6 +13,17 @@ fn error(m: &Mechanism, p: &Array1<f64>) -> f64 {
     inv.diag().sum() - p.dot(p)
 }
 
+/// `run` gives `m` again on one thread and on three.
+fn same_bytes_on_one_and_three_threads(m: &Mechanism, run: &(dyn Fn() -> Mechanism + Sync)) {
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        assert_eq!(m.matrix(), pool.install(run).matrix());
+    }
+}
+
 /// The systematic pieces of a Zipf prior over 80 inputs at eps-PML(1), then
 /// ten rounds: the rows sum to 1, every density stays within `e^eps`, the
 /// error falls below the start's and no further after forty rounds, and the
@@ -56,16 +67,7 @@ fn rounds_keep_the_mechanism_valid_lower_the_error_and_repeat() {
         longer <= after,
         "{longer} after 40 rounds against {after} after 10"
     );
-    // The same bytes on one thread and on three.
-    let on = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(run).matrix().to_owned()
-    };
-    assert_eq!(m.matrix(), on(1));
-    assert_eq!(m.matrix(), on(3));
+    same_bytes_on_one_and_three_threads(&m, &run);
 }
 
 /// Under eps-LDP the rounds start from a baseline's columns (here randomized
@@ -106,13 +108,5 @@ fn rounds_from_an_ldp_baseline_stay_ldp_and_lower_the_error() {
     }
     let (before, after) = (error(&start, &p), error(&m, &p));
     assert!(after < 0.95 * before, "{after} against {before}");
-    let on = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(run).matrix().to_owned()
-    };
-    assert_eq!(m.matrix(), on(1));
-    assert_eq!(m.matrix(), on(3));
+    same_bytes_on_one_and_three_threads(&m, &run);
 }
