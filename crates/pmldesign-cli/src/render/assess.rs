@@ -100,6 +100,9 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
         (Repricing::NoDual, _) if d.route() == Route::Blocks => {
             "none: assembled from designs of blocks, bounded by the a-priori bound".into()
         }
+        (Repricing::NoDual, _) if d.route() == Route::BuiltStart => {
+            "none: the start built for estimation (no LP followed it), bounded by the floors".into()
+        }
         (Repricing::NoDual, _) if d.route() == Route::Baseline => {
             "none: the best structured baseline (the time limit ended before the search beat it), bounded a priori and by the identity's utility".into()
         }

@@ -111,8 +111,9 @@ struct Iterate {
 }
 
 impl Iterate {
-    /// The start, before any LP: the best baseline.
-    fn at(mechanism: Mechanism) -> Self {
+    /// The start, before any LP: the best baseline, or the start built
+    /// past enumeration (`route`).
+    fn at(mechanism: Mechanism, route: Route) -> Self {
         Iterate {
             mechanism,
             f: f64::INFINITY,
@@ -121,8 +122,8 @@ impl Iterate {
             steps: 0,
             rays_priced: 0,
             converged: false,
-            // The best baseline, until an LP prices the linearisation.
-            pricing: Route::Baseline,
+            // The start's, until an LP prices the linearisation.
+            pricing: route,
             condition: f64::INFINITY,
         }
     }
@@ -136,7 +137,7 @@ impl Iterate {
         self.dual = s.certificate.dual.clone();
         // An LP the clock stopped before it priced a ray is its starting
         // baseline (no dual): the route stays that of the LPs that priced.
-        if s.pricing != Route::Baseline {
+        if !matches!(s.pricing, Route::Baseline | Route::BuiltStart) {
             self.pricing = s.pricing;
         }
     }
@@ -169,6 +170,7 @@ pub(crate) fn design_for_estimation(
     {
         (least, floor_priors) = (m.floor, m.priors);
     }
+    let baseline_value = start_value;
     let (start, start_value) = sampled(
         set,
         notion,
@@ -177,7 +179,19 @@ pub(crate) fn design_for_estimation(
         settings,
         began,
     );
-    let it = frank_wolfe(set, notion, (start, least), settings, began, progress)?;
+    // A built start replaces the baseline only where it is better.
+    let route = match start_value > baseline_value {
+        true => Route::BuiltStart,
+        false => Route::Baseline,
+    };
+    let it = frank_wolfe(
+        set,
+        notion,
+        (start, route, least),
+        settings,
+        began,
+        progress,
+    )?;
     // Measured on the mechanism as written, as a reader measures it (the
     // start's value where no step moved it: the same function of the same matrix).
     let utility_value = match it.steps {
@@ -436,7 +450,7 @@ impl Atoms {
 fn frank_wolfe(
     set: &UncertaintySet,
     notion: &Notion,
-    (start, least): (Mechanism, f64),
+    (start, route, least): (Mechanism, Route, f64),
     settings: &Settings,
     began: Instant,
     progress: &mut dyn FnMut(Progress),
@@ -452,7 +466,7 @@ fn frank_wolfe(
     let norm = p.dot(&p);
     if cg.interrupt.or_past(deadline) || no_time_for_lp() {
         // No LP can start: the start stands, its Fisher information unneeded.
-        return Ok(Iterate::at(start));
+        return Ok(Iterate::at(start, route));
     }
     // Under a time limit the limit bounds the steps; without one, MAX_STEPS.
     let cap = match deadline {
@@ -464,7 +478,7 @@ fn frank_wolfe(
         true => Box::new(Pool::start(start, p)),
         false => Box::new(Atoms::single(start, p)),
     };
-    let mut it = Iterate::at(atoms.mechanism()?);
+    let mut it = Iterate::at(atoms.mechanism()?, route);
     let stop = || cg.interrupt.or_past(deadline);
     let mut step_took = Duration::ZERO;
     // The last point an LP priced, with its bound.

@@ -485,7 +485,10 @@ impl Design {
                         .worst_case_pml(&Mechanism::identity(self.uncertainty.len()))
                 )
             )),
-            DesignStatus::TimeLimit if self.iterations == 0 && self.pricing == Route::Baseline => {
+            DesignStatus::TimeLimit
+                if self.iterations == 0
+                    && matches!(self.pricing, Route::Baseline | Route::BuiltStart) =>
+            {
                 stopped(&self.why_no_lp())
             }
             DesignStatus::TimeLimit => stopped("the time limit stopped the search"),
@@ -500,20 +503,27 @@ impl Design {
 }
 
 impl Design {
-    /// Why a design for estimation stopped at the baseline it started from:
+    /// Why a design for estimation stopped at the point it started from (the
+    /// best baseline, or the start built past enumeration):
     /// no LP of its linearisation is priced for its set past enumeration (a
     /// ball beyond Proposition 2, a polytope, metric privacy), or none fitted
     /// the time limit.
     fn why_no_lp(&self) -> String {
         let estimation = self.utility_name == crate::objective::estimation::ESTIMATION_UTILITY_NAME;
+        let start = match self.pricing {
+            Route::BuiltStart => "the start built for estimation (docs/theory.md §13)",
+            _ => "the best baseline",
+        };
         if estimation && !crate::limits::estimation_designable(&self.notion, &self.uncertainty) {
             return format!(
-                "no design for estimation is priced for this set under {} past {} inputs, so the search stopped at the best baseline",
+                "no design for estimation is priced for this set under {} past {} inputs, so the search stopped at {start}",
                 self.notion.label(),
                 crate::limits::enumeration_limit(&self.notion)
             );
         }
-        "no LP fitted the time limit (a longer limit lets the design improve on it), so the search stopped at the best baseline".into()
+        format!(
+            "no LP fitted the time limit (a longer limit lets the design improve on it), so the search stopped at {start}"
+        )
     }
 }
 

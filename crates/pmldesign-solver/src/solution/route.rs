@@ -38,6 +38,11 @@ pub enum Route {
     /// the linearisation of a design for estimation past enumeration
     /// (docs/theory.md §13).
     QuadraticSearch,
+    /// A design for estimation that is the start built past enumeration (by
+    /// systematic sampling, from sampled rays or by rounds of mirror
+    /// descent) with no LP after it: the time limit, or a set no LP prices
+    /// (docs/theory.md §13).
+    BuiltStart,
     /// No LP was needed (a closed form).
     #[default]
     None,
@@ -45,7 +50,7 @@ pub enum Route {
 
 impl Route {
     /// Every route, in the order above.
-    pub const ALL: [Route; 11] = [
+    pub const ALL: [Route; 12] = [
         Route::BranchAndBound,
         Route::BranchAndBoundInnerOuter,
         Route::Enumeration,
@@ -56,6 +61,7 @@ impl Route {
         Route::DirectLp,
         Route::LabelGeneration,
         Route::QuadraticSearch,
+        Route::BuiltStart,
         Route::None,
     ];
 
@@ -72,6 +78,7 @@ impl Route {
             Route::DirectLp => "direct_lp",
             Route::LabelGeneration => "label_generation",
             Route::QuadraticSearch => "quadratic_search",
+            Route::BuiltStart => "built_start",
             Route::None => "none",
         }
     }

@@ -48,10 +48,7 @@ pub(super) fn starting_point(
         Some(_) => None,
         None => level.as_ref().and_then(|l| cyclic_design(p, l)).map(valued),
     };
-    let meets = |m: &Mechanism| {
-        NotionLevels::measure_notion(m, set, notion).excess(notion)
-            <= crate::tolerance::PML_TOLERANCE
-    };
+    let meets = |m: &Mechanism| meets(m, set, notion);
     // The optimum under PMC; under LIP and ALIP only where it meets the upper
     // level, checked before its error is (an N x N inverse).
     let toward = notion
@@ -81,6 +78,11 @@ pub(super) fn starting_point(
             )
             .into()
         })
+}
+
+/// Whether `m` meets the notion over the whole set, as measured.
+fn meets(m: &Mechanism, set: &UncertaintySet, notion: &Notion) -> bool {
+    NotionLevels::measure_notion(m, set, notion).excess(notion) <= crate::tolerance::PML_TOLERANCE
 }
 
 /// What to raise where no candidate lets every input be estimated: a level of 0
@@ -158,6 +160,15 @@ pub(super) fn sampled(
         return (start, value);
     };
     let known = matches!(set, UncertaintySet::Known { .. });
+    let past_proposition_2 = matches!(set, UncertaintySet::L1Ball { center, beta, .. }
+        if *beta >= 2.0 * center.min_mass());
+    if past_proposition_2 && Pool::applies(p) && above(SAMPLED_START_ABOVE_FLOOR) {
+        // No pricing there: the systematic start alone, measured over the
+        // whole ball before it is taken.
+        return systematic(p, levels, value, settings, false)
+            .filter(|(m, _)| meets(m, set, notion))
+            .unwrap_or((start, value));
+    }
     let block = match lower {
         false => &b.pml_calibrated.mechanism,
         true => &b.same_ldp.mechanism,
@@ -238,18 +249,22 @@ fn built(
 
 /// The two density levels `(lo, hi)` the built starts' rays sit at, and
 /// whether the notion has a lower level: `(0, e^eps)` under eps-PML of a known
-/// prior, `(0, e^eps')` over an l1 ball within Proposition 2 (a column's
-/// densities at the centre are bounded by `e^eps'` there), `(e^-eps_l,
-/// e^eps_u)` under eps-LIP and ALIP of a known prior; `None` elsewhere.
+/// prior, `(0, e^eps')` with `e^eps' = e^eps / (1 + beta/2 e^eps)` over an l1
+/// ball of radius beta, within Proposition 2 or past it (a ray `0 <= v <=
+/// e^eps'` with `p . v = 1` has `q . v >= 1 - beta/2 e^eps'` at every prior q of
+/// the ball, so its densities stay within `e^eps` there: docs/theory.md §13),
+/// `(e^-eps_l, e^eps_u)` under eps-LIP and ALIP of a known prior; `None`
+/// elsewhere.
 fn levels(set: &UncertaintySet, notion: &Notion) -> Option<((f64, f64), bool)> {
     let Some(DensityRange::Levels { lower, upper }) = notion.density_range() else {
         return None;
     };
     let top = match (set, lower) {
         (UncertaintySet::Known { .. }, _) => upper.exp(),
-        (UncertaintySet::L1Ball { .. }, None) => ColumnCone::for_notion(set, notion)
-            .ok()?
-            .effective_exp_epsilon(),
+        (UncertaintySet::L1Ball { beta, .. }, None) => {
+            let e = upper.exp();
+            e / (1.0 + beta / 2.0 * e)
+        }
         _ => return None,
     };
     Some((
