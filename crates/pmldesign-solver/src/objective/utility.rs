@@ -236,8 +236,7 @@ impl Utility for FInformation {
     }
 
     /// `sum_y mu(W[:, y])` in two row-major passes (a pass column by column over a
-    /// row-major N x N matrix misses the cache at every entry: mutual information
-    /// was 29 % of an LDP design's baselines at N = 2048). Each column's sums take
+    /// row-major N x N matrix misses the cache at every entry). Each column's sums take
     /// the same terms in the same order as [`Utility::column_value`] over its
     /// strided column, so the value is the same to the last bit.
     fn value(&self, mechanism: &Mechanism, prior: ArrayView1<f64>) -> f64 {
