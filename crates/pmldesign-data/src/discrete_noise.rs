@@ -306,6 +306,7 @@ impl DiscreteGaussian {
 
 /// Exact noise in steps: one of the two laws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ExactNoise {
     /// Discrete Laplace.
     Laplace(DiscreteLaplace),
@@ -319,6 +320,14 @@ impl ExactNoise {
         match self {
             ExactNoise::Laplace(l) => l.sample(rng),
             ExactNoise::Gaussian(g) => g.sample(rng),
+        }
+    }
+
+    /// The law's name in answers: `discrete_laplace` or `discrete_gaussian`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ExactNoise::Laplace(_) => "discrete_laplace",
+            ExactNoise::Gaussian(_) => "discrete_gaussian",
         }
     }
 

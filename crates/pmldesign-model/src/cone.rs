@@ -13,6 +13,7 @@ use serde::Serialize;
 /// A cone `{c >= 0 : a . c >= 0 for every inequality row a}` of admissible columns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ColumnCone {
     /// eps-PML for a known prior (\[15\] Lemma 1): `c_x <= e^eps (p . c)` for all x.
     PmlKnownPrior {

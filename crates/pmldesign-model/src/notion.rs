@@ -23,6 +23,7 @@ use serde::Serialize;
 /// of every column c under the reference prior p (docs/theory.md §4d): the
 /// range an a-priori bound on a utility is taken over.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum DensityRange {
     /// `-lower <= i(x; y) <= upper` (PML: no lower level; LIP, ALIP).
     Levels {

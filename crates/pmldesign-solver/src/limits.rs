@@ -198,7 +198,8 @@ impl Input {
                 UncertaintySet::Known { .. } => false,
                 UncertaintySet::L1Ball { center, beta, .. } => *beta >= 2.0 * center.min_mass(),
                 // (min_mass is 0 with a zero at the centre: the ball reaches the boundary.)
-                UncertaintySet::Polytope { .. } => true,
+                // A polytope, or a set of another kind: take it as reaching it.
+                _ => true,
             },
             beta,
             set_of_priors: !matches!(set, UncertaintySet::Known { .. }),

@@ -24,6 +24,8 @@ pub fn noise_line(s: &NoiseStatement) -> String {
                 s.value
             )
         }
+        // A law of another kind: its name and scale.
+        other => format!("{} noise of scale {}", other.name(), s.value),
     };
     let range = s.m as f64 / s.n as f64;
     let points = 2 * s.m + 1;

@@ -18,6 +18,8 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
         UncertaintySet::Polytope { vertices, .. } => {
             format!("every prior in the hull of {} given priors", vertices.len())
         }
+        // A set of another kind: the library's own words for it.
+        other => describe_set(other),
     }
 }
 

@@ -34,6 +34,7 @@ pub const DEFAULT_VERTEX_LIMIT: usize = 200_000;
     deny_unknown_fields,
     try_from = "raw::RawSet"
 )]
+#[non_exhaustive]
 pub enum UncertaintySet {
     /// A single, known prior.
     #[non_exhaustive]

@@ -3,7 +3,6 @@
 //! --laplace-epsilon | --gaussian-sigma` for the same key, column and rows.
 
 use super::{Result, guarded, invalid};
-use pmldesign::data::discrete_noise::ExactNoise;
 pub use pmldesign::data::grid_release::GridSettings;
 use pmldesign::data::grid_release::{NoiseLevel, NoiseStatement, grid_release};
 use pmldesign::data::stream::StreamKey;
@@ -62,12 +61,8 @@ pub fn apply_noise(
 /// levels measured on the released matrix (`null` where infinite).
 fn statement_json(s: &NoiseStatement) -> Value {
     let finite = |x: f64| x.is_finite().then_some(x);
-    let law = match s.noise {
-        ExactNoise::Laplace(_) => "discrete_laplace",
-        ExactNoise::Gaussian(_) => "discrete_gaussian",
-    };
     json!({
-        "noise": law,
+        "noise": s.noise.name(),
         "scale": s.value,
         "grid_step": 1.0 / s.n as f64,
         "range": s.m as f64 / s.n as f64,

@@ -46,9 +46,7 @@ impl Constraints {
                 functionals: vertices.clone(),
                 h: 0.0,
             },
-            ColumnCone::Notion { .. } | ColumnCone::Intersection { .. } => {
-                unreachable!("ColumnCone::pml builds PML cones only")
-            }
+            _ => unreachable!("ColumnCone::pml builds PML cones only"),
         })
     }
 

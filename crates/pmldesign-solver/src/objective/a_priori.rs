@@ -33,6 +33,8 @@ pub fn mutual_information_bound(range: DensityRange) -> f64 {
             upper,
         } => (two_levels(lower, upper), upper),
         DensityRange::Spread { epsilon } => (spread(epsilon), epsilon),
+        // A range of another kind: no bound is known before the LPs.
+        _ => return f64::INFINITY,
     };
     // The level itself always bounds (LIP, ALIP and LDP imply PML at it).
     if bound.is_finite() {
@@ -84,6 +86,7 @@ pub fn chi_square_bound(range: DensityRange) -> f64 {
             (1.0 - l) * upper.exp_m1()
         }
         DensityRange::Spread { epsilon } => epsilon.exp_m1() * -(-epsilon).exp_m1() / 4.0,
+        _ => return f64::INFINITY,
     };
     bound.max(0.0) * (1.0 + ROUNDING)
 }
@@ -99,6 +102,7 @@ pub fn total_variation_bound(range: DensityRange) -> f64 {
             (1.0 - l) * (1.0 - a) / (1.0 - l * a)
         }
         DensityRange::Spread { epsilon } => (epsilon / 4.0).tanh(),
+        _ => return f64::INFINITY,
     };
     bound.max(0.0) * (1.0 + ROUNDING)
 }
@@ -119,6 +123,7 @@ pub fn hellinger_bound(range: DensityRange) -> f64 {
             let c = (-epsilon / 4.0).exp();
             2.0 * (1.0 - c) * (1.0 - c) / (1.0 + c * c)
         }
+        _ => return f64::INFINITY,
     };
     bound.max(0.0) * (1.0 + ROUNDING)
 }
@@ -158,7 +163,8 @@ pub fn cone_density_range(cone: &ColumnCone) -> Option<DensityRange> {
         | ColumnCone::PmlL1Ball { epsilon, .. }
         | ColumnCone::PmlPolytope { epsilon, .. } => pml(*epsilon),
         ColumnCone::Notion { notion, .. } => notion.density_range(),
-        ColumnCone::Intersection { .. } => None,
+        // An intersection (bounded by its parts), or a cone of another kind.
+        _ => None,
     }
 }
 

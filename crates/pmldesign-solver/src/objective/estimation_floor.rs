@@ -111,6 +111,8 @@ pub fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {
             let lo = lower.map_or(0.0, |l| (-l).exp());
             upper.exp().min((1.0 - lo * (1.0 - px)) / px)
         }
+        // A range of another kind: the ceiling every mechanism has.
+        Some(_) => own,
     }
 }
 
