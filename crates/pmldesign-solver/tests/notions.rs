@@ -317,18 +317,18 @@ fn intersection_pml_ball_and_pmc_estimate() {
     };
     let mi = FInformation::mutual_information();
     let both = design_intersection(&[pml.clone(), pmc.clone()], &mi, &settings()).unwrap();
-    assert_eq!(both.status, DesignStatus::Optimal);
-    assert_eq!(both.certificates.len(), 2);
-    let w = &both.mechanism;
+    assert_eq!(both.status(), DesignStatus::Optimal);
+    assert_eq!(both.certificates().len(), 2);
+    let w = both.mechanism();
     assert!(ball.worst_case_pml(w) <= 0.6 + 1e-10);
     assert!(measures::pmc(w, &p) <= 0.3 + 1e-10);
     assert!(w.max_row_sum_error() <= 1e-12);
     let alone = |c: &Constraint| design_notion(&c.set, &c.notion, &mi, &settings()).unwrap();
     let (a, b) = (alone(&pml), alone(&pmc));
-    assert!(both.utility_value <= a.utility_value() + 1e-10);
-    assert!(both.utility_value <= b.utility_value() + 1e-10);
+    assert!(both.utility_value() <= a.utility_value() + 1e-10);
+    assert!(both.utility_value() <= b.utility_value() + 1e-10);
     // Both constraints bind here: the intersection is strictly worse than each.
-    assert!(both.utility_value < a.utility_value().min(b.utility_value()) - 1e-6);
+    assert!(both.utility_value() < a.utility_value().min(b.utility_value()) - 1e-6);
     // The same cone through the generic path gives the same optimum.
     let cone = ColumnCone::intersection(vec![
         ColumnCone::pml(&ball, 0.6).unwrap(),
@@ -338,7 +338,7 @@ fn intersection_pml_ball_and_pmc_estimate() {
     let opt = optimise_in_cone(&cone, p.masses(), &mi, &settings(), &mut |_| {}).unwrap();
     assert_abs_diff_eq!(
         mi.value(&opt.mechanism, p.masses()),
-        both.utility_value,
+        both.utility_value(),
         epsilon = 1e-10
     );
 }

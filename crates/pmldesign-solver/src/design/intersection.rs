@@ -25,24 +25,64 @@ pub struct Constraint {
     pub notion: Notion,
 }
 
-/// A certified optimal mechanism under every constraint.
+/// A certified optimal mechanism under every constraint, read-only: every
+/// field is read through its accessor, so what the certificates state stays
+/// what was measured.
 #[derive(Debug, Clone, Serialize)]
 pub struct IntersectionDesign {
     /// The constraints, in the order given.
-    pub constraints: Vec<Constraint>,
+    constraints: Vec<Constraint>,
     /// How it was obtained.
-    pub status: DesignStatus,
+    status: DesignStatus,
     /// Name of the utility maximised.
-    pub utility_name: String,
+    utility_name: String,
     /// Utility under the reference prior of the first constraint's set.
-    pub utility_value: f64,
+    utility_value: f64,
     /// The mechanism.
-    pub mechanism: Mechanism,
+    mechanism: Mechanism,
     /// One certificate per constraint (same order), each re-measuring its notion
     /// over its set; all share the utility and its dual bound.
-    pub certificates: Vec<Certificate>,
+    certificates: Vec<Certificate>,
     /// Extreme rays of the intersection (`Some(0)` when no LP was needed; `None` when not counted).
-    pub rays: Option<u64>,
+    rays: Option<u64>,
+}
+
+impl IntersectionDesign {
+    /// The constraints, in the order given.
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// How it was obtained.
+    pub fn status(&self) -> DesignStatus {
+        self.status
+    }
+
+    /// Name of the utility maximised.
+    pub fn utility_name(&self) -> &str {
+        &self.utility_name
+    }
+
+    /// Utility under the reference prior of the first constraint's set.
+    pub fn utility_value(&self) -> f64 {
+        self.utility_value
+    }
+
+    /// The mechanism.
+    pub fn mechanism(&self) -> &Mechanism {
+        &self.mechanism
+    }
+
+    /// One certificate per constraint (same order).
+    pub fn certificates(&self) -> &[Certificate] {
+        &self.certificates
+    }
+
+    /// Extreme rays of the intersection (`Some(0)` when no LP was needed;
+    /// `None` when not counted).
+    pub fn rays(&self) -> Option<u64> {
+        self.rays
+    }
 }
 
 /// Designs the mechanism maximising `utility` (under the reference prior of the
