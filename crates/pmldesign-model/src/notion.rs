@@ -40,9 +40,16 @@ pub enum DensityRange {
     },
 }
 
-/// A privacy notion and its level(s).
+/// A privacy notion and its level(s). Read from a file, its levels are
+/// checked as [`Notion::check`] checks them (the derived reader is
+/// `remote = "Self"`, wrapped by the `Deserialize` impl below).
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[serde(tag = "notion", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    tag = "notion",
+    rename_all = "snake_case",
+    deny_unknown_fields,
+    remote = "Self"
+)]
 #[non_exhaustive]
 pub enum Notion {
     /// eps-PML: the information density is at most eps (\[E\] Thm 1).
@@ -81,6 +88,20 @@ pub enum Notion {
         /// The distance d on the inputs.
         metric: Metric,
     },
+}
+
+impl Serialize for Notion {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        Notion::serialize(self, s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Notion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let notion = Notion::deserialize(d)?;
+        notion.check().map_err(serde::de::Error::custom)?;
+        Ok(notion)
+    }
 }
 
 impl Notion {

@@ -1,5 +1,6 @@
-//! A set of priors read from JSON is checked as its constructors check it: the
-//! same one-line errors, and the same layout as it is written.
+//! A set of priors (a metric, a notion) read from JSON is checked as its
+//! constructors check it: the same one-line errors, and the same layout as it
+//! is written.
 
 use pmldesign_model::{Prior, UncertaintySet};
 
@@ -89,5 +90,31 @@ fn a_metric_matrix_is_refused_as_by_its_constructor() {
     ] {
         let m = read(json).unwrap();
         assert_eq!(serde_json::to_string(&m).unwrap(), json);
+    }
+}
+
+/// A notion read from JSON is checked as `Notion::check` checks it: a
+/// negative level is refused naming the field and the value, and valid
+/// notions read back as written.
+#[test]
+fn a_notion_of_negative_level_is_refused_as_by_its_check() {
+    use pmldesign_model::Notion;
+    let read = |json: &str| serde_json::from_str::<Notion>(json);
+    let want = Notion::Pml { epsilon: -0.5 }
+        .check()
+        .unwrap_err()
+        .to_string();
+    let e = read(r#"{"notion":"pml","epsilon":-0.5}"#).unwrap_err();
+    assert!(e.to_string().starts_with(&want), "{e} / {want}");
+    assert!(want.contains("epsilon") && want.contains("-0.5"), "{want}");
+    let alip = read(r#"{"notion":"alip","epsilon_lower":-1.0,"epsilon_upper":0.5}"#);
+    assert!(alip.unwrap_err().to_string().contains("epsilon_lower"));
+    for json in [
+        r#"{"notion":"pml","epsilon":1.0}"#,
+        r#"{"notion":"alip","epsilon_lower":0.3,"epsilon_upper":0.5}"#,
+        r#"{"notion":"metric","epsilon":0.5,"metric":{"kind":"line"}}"#,
+    ] {
+        let n = read(json).unwrap();
+        assert_eq!(serde_json::to_string(&n).unwrap(), json);
     }
 }
