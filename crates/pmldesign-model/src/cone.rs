@@ -6,7 +6,7 @@
 use crate::error::{ModelError, Result};
 use crate::notion::{Notion, check_epsilon};
 use crate::prior::Prior;
-use crate::uncertainty::{DEFAULT_VERTEX_LIMIT, UncertaintySet};
+use crate::uncertainty::{DEFAULT_VERTEX_LIMIT, UncertaintySet, within_proposition_2};
 use ndarray::{Array1, Array2, ArrayView1};
 use serde::Serialize;
 
@@ -61,6 +61,16 @@ pub enum ColumnCone {
         /// The parts; the first one supplies the normaliser and eps.
         cones: Vec<ColumnCone>,
     },
+}
+
+/// `e^eps' = e^eps / (1 + beta/2 e^eps)` (\[E\] eq. 13): every column whose
+/// densities at the centre of an l1 ball of radius beta stay within `e^eps'`
+/// has them within `e^eps` at every prior of the ball, within Proposition 2
+/// or past it (`q . c >= p . c - (beta/2)(max c - min c)`; docs/theory.md
+/// §13). Within Proposition 2 the converse holds too.
+pub fn ball_exp_epsilon(epsilon: f64, beta: f64) -> f64 {
+    let e = epsilon.exp();
+    e / (1.0 + beta / 2.0 * e)
 }
 
 impl ColumnCone {
@@ -160,14 +170,13 @@ impl ColumnCone {
     }
 
     /// The factor bounding a column by its mass: `e^eps`, or for the ball under
-    /// Proposition 2 `e^eps' = e^eps / (1 + beta/2 e^eps)` (\[E\] eq. 13).
+    /// Proposition 2 `e^eps'` ([`ball_exp_epsilon`]).
     pub fn effective_exp_epsilon(&self) -> f64 {
-        let e = self.epsilon().exp();
         match self {
-            ColumnCone::PmlL1Ball { beta, .. } if self.is_proposition_2() => {
-                e / (1.0 + beta / 2.0 * e)
+            ColumnCone::PmlL1Ball { beta, epsilon, .. } if self.is_proposition_2() => {
+                ball_exp_epsilon(*epsilon, *beta)
             }
-            _ => e,
+            _ => self.epsilon().exp(),
         }
     }
 
@@ -191,7 +200,7 @@ impl ColumnCone {
 
     /// True for the ball when Proposition 2 applies (`beta < 2 min p^`).
     pub fn is_proposition_2(&self) -> bool {
-        matches!(self, ColumnCone::PmlL1Ball { center, beta, .. } if *beta < 2.0 * center.min_mass())
+        matches!(self, ColumnCone::PmlL1Ball { center, beta, .. } if within_proposition_2(center, *beta))
     }
 
     /// The cone as inequalities: rows `a` with `a . c >= 0`, the N non-negativity

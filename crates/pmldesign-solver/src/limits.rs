@@ -99,7 +99,9 @@ pub fn costly_certificate(set: &pmldesign_model::UncertaintySet) -> bool {
     use pmldesign_model::UncertaintySet;
     match set {
         UncertaintySet::Known { .. } => false,
-        UncertaintySet::L1Ball { center, beta, .. } => *beta >= 2.0 * center.min_mass(),
+        UncertaintySet::L1Ball { center, beta, .. } => {
+            !pmldesign_model::uncertainty::within_proposition_2(center, *beta)
+        }
         _ => true,
     }
 }
@@ -196,7 +198,9 @@ impl Input {
             largest: levels.fold(0.0, f64::max),
             boundary: match set {
                 UncertaintySet::Known { .. } => false,
-                UncertaintySet::L1Ball { center, beta, .. } => *beta >= 2.0 * center.min_mass(),
+                UncertaintySet::L1Ball { center, beta, .. } => {
+                    !pmldesign_model::uncertainty::within_proposition_2(center, *beta)
+                }
                 // (min_mass is 0 with a zero at the centre: the ball reaches the boundary.)
                 // A polytope, or a set of another kind: take it as reaching it.
                 _ => true,
@@ -411,7 +415,7 @@ pub(crate) fn estimation_by_ascent(
     let known = matches!(set, UncertaintySet::Known { .. });
     // Proposition 2's ball: a radius below twice the least mass of the centre.
     let proposition_2 = matches!(set, UncertaintySet::L1Ball { center, beta, .. }
-        if *beta < 2.0 * center.min_mass());
+        if pmldesign_model::uncertainty::within_proposition_2(center, *beta));
     let covered = match notion {
         Notion::Pml { .. } => known || proposition_2,
         Notion::Ldp { .. } => true,

@@ -145,7 +145,7 @@ impl SetAssessment {
                     beta: *beta,
                     eps_min_at_center: e,
                     region: privacy_region(center, e),
-                    hypothesis_holds: *beta < 2.0 * center.min_mass(),
+                    hypothesis_holds: crate::uncertainty::within_proposition_2(center, *beta),
                     sensitivity_bound,
                     capacity_bound,
                     capacity_slack: capacity_bound.map(|b| b - capacity),

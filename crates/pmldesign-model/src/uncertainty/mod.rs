@@ -60,6 +60,12 @@ pub enum UncertaintySet {
     },
 }
 
+/// Whether \[E\] Proposition 2 applies to the l1 ball of radius `beta` around
+/// `center`: `beta < 2 min p^`.
+pub fn within_proposition_2(center: &Prior, beta: f64) -> bool {
+    beta < 2.0 * center.min_mass()
+}
+
 impl UncertaintySet {
     /// The l1 distance from the distribution `q` (one mass per input) to the
     /// set: `||q - p||_1` to a known prior, `max(0, ||q - c||_1 - beta)` to a

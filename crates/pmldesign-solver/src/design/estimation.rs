@@ -137,7 +137,7 @@ impl Iterate {
         self.dual = s.certificate.dual.clone();
         // An LP the clock stopped before it priced a ray is its starting
         // baseline (no dual): the route stays that of the LPs that priced.
-        if !matches!(s.pricing, Route::Baseline | Route::BuiltStart) {
+        if s.pricing != Route::Baseline {
             self.pricing = s.pricing;
         }
     }

@@ -127,7 +127,7 @@ impl PastProposition2 {
         let UncertaintySet::L1Ball { center, beta, .. } = set else {
             return None;
         };
-        let prop2 = *beta < 2.0 * center.min_mass();
+        let prop2 = pmldesign_model::uncertainty::within_proposition_2(center, *beta);
         if prop2 || settings.loss_method != LossMethod::InnerOuter {
             return None;
         }
@@ -149,7 +149,7 @@ impl PastProposition2 {
         let r = set.reference().to_owned();
         let inner_slice = Slice {
             r: r.clone(),
-            e: e / (1.0 + h * e),
+            e: pmldesign_model::cone::ball_exp_epsilon(self.epsilon, self.beta),
             h,
         };
         let outer_slice = Slice { r, e, h: 0.0 };

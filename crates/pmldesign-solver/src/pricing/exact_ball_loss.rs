@@ -83,7 +83,7 @@ impl<'a> ExactBallLoss<'a> {
         let UncertaintySet::L1Ball { center, beta, .. } = set else {
             return None;
         };
-        if *beta < 2.0 * center.min_mass() {
+        if pmldesign_model::uncertainty::within_proposition_2(center, *beta) {
             return None;
         }
         let r = center.masses().to_owned();

@@ -20,7 +20,9 @@ use crate::reference::literature::{
 };
 use crate::settings::Settings;
 use ndarray::ArrayView1;
+use pmldesign_model::cone::ball_exp_epsilon;
 use pmldesign_model::measures::NotionLevels;
+use pmldesign_model::uncertainty::within_proposition_2;
 use pmldesign_model::{ColumnCone, DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
 
@@ -161,7 +163,7 @@ pub(super) fn sampled(
     };
     let known = matches!(set, UncertaintySet::Known { .. });
     let past_proposition_2 = matches!(set, UncertaintySet::L1Ball { center, beta, .. }
-        if *beta >= 2.0 * center.min_mass());
+        if !within_proposition_2(center, *beta));
     if past_proposition_2 && Pool::applies(p) && above(SAMPLED_START_ABOVE_FLOOR) {
         // No pricing there: the systematic start alone, measured over the
         // whole ball before it is taken.
@@ -261,10 +263,7 @@ fn levels(set: &UncertaintySet, notion: &Notion) -> Option<((f64, f64), bool)> {
     };
     let top = match (set, lower) {
         (UncertaintySet::Known { .. }, _) => upper.exp(),
-        (UncertaintySet::L1Ball { beta, .. }, None) => {
-            let e = upper.exp();
-            e / (1.0 + beta / 2.0 * e)
-        }
+        (UncertaintySet::L1Ball { beta, .. }, None) => ball_exp_epsilon(upper, *beta),
         _ => return None,
     };
     Some((
