@@ -160,7 +160,7 @@ pub(crate) fn design_for_estimation(
         false => f64::NEG_INFINITY,
     };
     let baselines = baselines(set, notion, &value, None)?;
-    let (start, start_value) = starting_point(&baselines, set, notion, p)?;
+    let (start, start_value) = starting_point(&baselines, (set, notion), p, settings)?;
     let steps = floor_steps(settings, set.len());
     let mut least = floor_of(p, notion, steps);
     let mut floor_priors = Vec::new();

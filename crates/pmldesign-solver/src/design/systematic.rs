@@ -10,7 +10,7 @@
 
 use super::estimation::merge_proportional;
 use super::sampled_start::shuffle;
-use crate::limits::{MAX_OUTPUTS, SCORED_SQUARE_UP_TO, outputs_fit};
+use crate::limits::{MAX_ALPHABET, MAX_OUTPUTS, outputs_fit};
 use crate::settings::{FINISH_SECONDS_PER_ENTRY, Settings};
 use chacha20::ChaCha8Rng;
 use ndarray::{Array2, ArrayView1};
@@ -24,12 +24,22 @@ pub const SYSTEMATIC_OUTPUTS_PER_INPUT: usize = 64;
 
 /// The alphabets the start is made for: at 64 labels (Zipf prior, eps 1, 60 s)
 /// Frank-Wolfe from the baselines' start ends nearer the optimum (0.97 % from
-/// the floor, against 1.6 % from this start); past [`SCORED_SQUARE_UP_TO`] a
-/// start is not scored.
-pub const SYSTEMATIC_START_SIZES: std::ops::RangeInclusive<usize> = 65..=SCORED_SQUARE_UP_TO;
+/// the floor, against 1.6 % from this start); up to [`MAX_ALPHABET`], where
+/// no square baseline is scored past
+/// [`SCORED_SQUARE_UP_TO`](crate::limits::SCORED_SQUARE_UP_TO) and randomized
+/// response is hundreds of times the floor (the start is valued itself, at
+/// its `n^2` terms per output).
+pub const SYSTEMATIC_START_SIZES: std::ops::RangeInclusive<usize> = 65..=MAX_ALPHABET;
 
-/// The share of a time limit the start's outputs may cost.
+/// The share of a time limit the start's outputs may cost where rounds of
+/// mirror descent follow it ([`crate::design::mirror::MIRROR_SIZES`]).
 pub const SYSTEMATIC_SHARE: f64 = 0.25;
+
+/// The share where none follow: past 512 labels one priced pass of
+/// Frank-Wolfe takes tens of seconds (about 40 s at 1,024), so the start is
+/// most of the design. At 1,024 Zipf labels and eps 1 its error is 1,023 at
+/// a 10 s limit and 773 at 20 s (1,161 at 20 s with the share above).
+pub const SYSTEMATIC_SHARE_ALONE: f64 = 0.6;
 
 /// Seconds per term `n^2` of an output's share of the Fisher information, as
 /// the start is valued and the design certified (two such products).
@@ -141,7 +151,7 @@ pub(crate) fn systematic_mechanism(
 /// ([`systematic_mechanism`]): the most of [`SYSTEMATIC_OUTPUTS_PER_INPUT`]
 /// times n that fit what pml writes (a quarter of it where rounds add rays
 /// to them, `rounds`) and, under a time limit,
-/// [`SYSTEMATIC_SHARE`] of it at [`FINISH_SECONDS_PER_ENTRY`] for each entry
+/// [`SYSTEMATIC_SHARE`] of it ([`SYSTEMATIC_SHARE_ALONE`] without rounds) at [`FINISH_SECONDS_PER_ENTRY`] for each entry
 /// written and [`SYSTEMATIC_SECONDS_PER_TERM`] for each term `n^2` of its
 /// Fisher information: a rule on n and the limit, so the same input and
 /// limit give the same start. `None` outside [`SYSTEMATIC_START_SIZES`] or
@@ -161,7 +171,11 @@ pub(crate) fn systematic_outputs(settings: &Settings, n: usize, rounds: bool) ->
     if let Some(t) = settings.column_generation.time_limit {
         let nf = n as f64;
         let each = FINISH_SECONDS_PER_ENTRY * nf + SYSTEMATIC_SECONDS_PER_TERM * nf * nf;
-        let fits = (SYSTEMATIC_SHARE * t.as_secs_f64() / each).floor() as usize;
+        let share = match rounds {
+            true => SYSTEMATIC_SHARE,
+            false => SYSTEMATIC_SHARE_ALONE,
+        };
+        let fits = (share * t.as_secs_f64() / each).floor() as usize;
         outputs = outputs.min(fits);
     }
     (outputs >= 2 * n).then_some(outputs)

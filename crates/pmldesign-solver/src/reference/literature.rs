@@ -15,7 +15,7 @@
 //!   selection, a single input for OUE, whose empty output leaks nothing, the
 //!   inputs whose high set holds an output for Hadamard response).
 
-use crate::limits::{MAX_ALPHABET, SCORED_SQUARE_UP_TO};
+use crate::limits::MAX_ALPHABET;
 use crate::reference::pair_balance;
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{
@@ -174,10 +174,9 @@ pub fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
 
 /// Hadamard response over the masses `p` at the boost `level` allows its
 /// binding output (the least mass of an output's input set), for 2 to
-/// [`SCORED_SQUARE_UP_TO`] inputs (past that an estimation design does not
-/// score it); `None` where no boost is finite.
+/// [`MAX_ALPHABET`] inputs; `None` where no boost is finite.
 pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
-    if !(2..=SCORED_SQUARE_UP_TO).contains(&p.len()) {
+    if !(2..=MAX_ALPHABET).contains(&p.len()) {
         return None;
     }
     let a = level.boost(hadamard_least_mass(p)?)?;
@@ -185,7 +184,7 @@ pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 }
 
 /// The cyclic subset design at k-subset selection's best size and boost for
-/// `level`, for 3 to [`SCORED_SQUARE_UP_TO`] inputs; `None` where no boost is
+/// `level`, for 3 to [`MAX_ALPHABET`] inputs; `None` where no boost is
 /// finite. Its orbits are picked and weighted from up to twice as many
 /// candidate base blocks as an LP vertex uses (`k / 2 + 1`) so that every pair
 /// of inputs shares the same weight of blocks where the LP finds such weights
@@ -195,7 +194,7 @@ pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 /// that they fill 4,096 outputs, which keep the design's steps affordable.
 pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     let k = p.len();
-    if !(3..=SCORED_SQUARE_UP_TO).contains(&k) {
+    if !(3..=MAX_ALPHABET).contains(&k) {
         return None;
     }
     let mut sorted = p.to_vec();
@@ -214,7 +213,7 @@ pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 }
 
 /// Randomized response toward the prior, `a 1 p^T + (1 - a) I` with `a =
-/// e^-eps` at the PMC level `eps`: the least error for estimation under
+/// e^-eps` at the PMC level `eps` (`p` scaled to sum to 1): the least error for estimation under
 /// eps-PMC (docs/theory.md §13, "PMC's floor"), for 2 to [`MAX_ALPHABET`]
 /// inputs of positive mass (its error has a closed form at every size);
 /// `None` otherwise.
@@ -223,8 +222,11 @@ pub fn toward_prior(p: ArrayView1<f64>, pmc_level: f64) -> Option<Mechanism> {
     if !(2..=MAX_ALPHABET).contains(&k) || p.iter().any(|&x| x <= 0.0) {
         return None;
     }
+    // The masses as they sum (within the prior's tolerance of 1), so that the
+    // rows sum to 1 to rounding.
+    let total = p.sum();
     let w = ndarray::Array2::from_shape_fn((k, k), |(x, y)| {
-        a * p[y] + if x == y { 1.0 - a } else { 0.0 }
+        a * (p[y] / total) + if x == y { 1.0 - a } else { 0.0 }
     });
     Mechanism::new(w).ok()
 }

@@ -287,7 +287,7 @@ impl DesignRecord {
                 format!(
                     "more than {} outputs or {} entries, beyond any design pml makes or reads",
                     crate::limits::MAX_OUTPUTS,
-                    crate::limits::MAX_ALPHABET.pow(2)
+                    crate::limits::MAX_ENTRIES
                 ),
                 "store the design as `pml design --format json` wrote it",
             )

@@ -13,36 +13,55 @@ use crate::design::sampled_start::{
 use crate::design::simplicial::Pool;
 use crate::design::systematic::{systematic_mechanism, systematic_outputs};
 use crate::error::Result;
+use crate::limits::SCORED_SQUARE_UP_TO;
 use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, estimation_value};
 use crate::reference::baseline::Baselines;
 use crate::reference::literature::{
     Level, best_size, cyclic_design, hadamard, subset_mechanism, toward_prior,
 };
 use crate::settings::Settings;
-use ndarray::ArrayView1;
+use ndarray::{Array1, ArrayView1};
 use pmldesign_model::cone::ball_exp_epsilon;
 use pmldesign_model::measures::NotionLevels;
 use pmldesign_model::uncertainty::within_proposition_2;
 use pmldesign_model::{ColumnCone, DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
 
+/// Seconds per cubed input of building and scoring Hadamard response and the
+/// cyclic subset design past [`SCORED_SQUARE_UP_TO`] (their Fisher
+/// information, up to `2 N` outputs, and its inverse): 3.5 s for both at
+/// 2,048 inputs on two cores, 4e-10 `N^3`, doubled.
+pub const LITERATURE_SECONDS_PER_CUBE: f64 = 8e-10;
+
+/// Whether a design over `n` inputs builds and scores Hadamard response and
+/// the cyclic subset design as starts: up to [`SCORED_SQUARE_UP_TO`] inputs
+/// always, past it where a quarter of the time limit covers them
+/// ([`LITERATURE_SECONDS_PER_CUBE`]; at 2,048 inputs a limit of 28 s, at
+/// 4,096 one of 220 s), a rule on N and the limit.
+fn literature_in_time(settings: &Settings, n: usize) -> bool {
+    let cost = LITERATURE_SECONDS_PER_CUBE * (n as f64).powi(3);
+    n <= SCORED_SQUARE_UP_TO
+        || (settings.column_generation.time_limit).is_none_or(|t| cost <= 0.25 * t.as_secs_f64())
+}
+
 /// The baseline that meets the notion with the least error (randomized
 /// response at the same LDP level always qualifies: its rows are independent),
 /// or k-subset selection where it can be written out (else its cyclic design),
-/// or Hadamard response, where either does better; with its value (minus the error), as the
+/// or Hadamard response, where either does better and is built in time
+/// ([`literature_in_time`]); with its value (minus the error), as the
 /// baselines scored it.
 pub(super) fn starting_point(
     b: &Baselines,
-    set: &UncertaintySet,
-    notion: &Notion,
+    (set, notion): (&UncertaintySet, &Notion),
     p: ArrayView1<f64>,
+    settings: &Settings,
 ) -> Result<(Mechanism, f64)> {
     let valued = |m: Mechanism| {
         let value = estimation_value(&m, p);
         (m, value)
     };
     let subsets = subset_selection(set, notion, p).map(valued);
-    let level = Level::of(notion, set);
+    let level = Level::of(notion, set).filter(|_| literature_in_time(settings, p.len()));
     let responses = level.as_ref().and_then(|l| hadamard(p, l)).map(valued);
     // Where k-subset selection has too many outputs to write out, its cyclic
     // design stands in for it.
@@ -130,7 +149,8 @@ fn subset_selection(
 /// same PML under eps-PML, else at the same LDP level, which meets LIP and
 /// ALIP). Under eps-LDP, at [`LDP_MIRROR_SIZES`] where the start's error is
 /// more than [`LDP_MIRROR_ABOVE_FLOOR`] times the floor's, rounds of mirror
-/// descent from the start itself. Either replaces the start where it is
+/// descent from the start itself; past them, the start by systematic
+/// sampling of equal masses at [`ldp_levels`] (sampled d-subsets). Either replaces the start where it is
 /// better, within its share of the loop's time ([`share_of`]). With its value
 /// (minus the error).
 pub(super) fn sampled(
@@ -145,17 +165,26 @@ pub(super) fn sampled(
     let p = reference.view();
     let above = |factor: f64| -value > factor * (least - p.dot(&p));
     let by_ascent = crate::limits::estimation_by_ascent(notion, set) && Pool::applies(p);
-    if let Notion::Ldp { .. } = notion {
-        let rounds = LDP_MIRROR_SIZES.contains(&set.len()) && above(LDP_MIRROR_ABOVE_FLOOR);
-        return match by_ascent && rounds {
-            true => built(
+    if let Notion::Ldp { epsilon } = notion {
+        let equal = || Array1::from_elem(p.len(), 1.0 / p.len() as f64);
+        return match (by_ascent, LDP_MIRROR_SIZES.contains(&set.len())) {
+            (true, false) => systematic(
+                (p, equal().view()),
+                ldp_levels(*epsilon),
+                value,
+                settings,
+                false,
+            )
+            .filter(|(m, _)| meets(m, set, notion))
+            .unwrap_or((start, value)),
+            (true, true) if above(LDP_MIRROR_ABOVE_FLOOR) => built(
                 set,
                 notion,
                 (start, value),
                 Built::Mirror,
                 (settings, began),
             ),
-            false => (start, value),
+            _ => (start, value),
         };
     }
     let Some((levels, lower)) = levels(set, notion) else {
@@ -167,7 +196,7 @@ pub(super) fn sampled(
     if past_proposition_2 && Pool::applies(p) && above(SAMPLED_START_ABOVE_FLOOR) {
         // No pricing there: the systematic start alone, measured over the
         // whole ball before it is taken.
-        return systematic(p, levels, value, settings, false)
+        return systematic((p, p), levels, value, settings, false)
             .filter(|(m, _)| meets(m, set, notion))
             .unwrap_or((start, value));
     }
@@ -182,7 +211,7 @@ pub(super) fn sampled(
     // Rounds follow the systematic start: leave them room (the sampled rays'
     // sizes are within the rounds').
     let rounds = MIRROR_SIZES.contains(&set.len());
-    let better = systematic(p, levels, value, settings, rounds);
+    let better = systematic((p, p), levels, value, settings, rounds);
     let systematic_start = better.is_some();
     let (start, value) = better.unwrap_or((start, value));
     let how = match systematic_start && rounds {
@@ -272,6 +301,17 @@ fn levels(set: &UncertaintySet, notion: &Notion) -> Option<((f64, f64), bool)> {
     ))
 }
 
+/// The two levels of the systematic start's rays under eps-LDP: `(lo, lo
+/// e^eps)` with a share `1 / (e^eps + 1)` of the mass at the higher level, the
+/// share of the inputs the best d-subset mechanism reports under a uniform
+/// prior (Ye & Barg), so `lo = (e^eps + 1) / (2 e^eps)`; every ray between
+/// them meets eps-LDP (docs/theory.md §13).
+fn ldp_levels(epsilon: f64) -> (f64, f64) {
+    let e = epsilon.exp();
+    let lo = (e + 1.0) / (2.0 * e);
+    (lo, lo * e)
+}
+
 /// The share of the loop's time the built start may take: [`MIRROR_SHARE`]
 /// for the mirror rounds, else [`SAMPLED_SHARE`].
 fn share_of(mirror: bool) -> f64 {
@@ -282,17 +322,19 @@ fn share_of(mirror: bool) -> f64 {
 }
 
 /// The start by systematic sampling at the notion's `levels`
-/// ([`systematic_mechanism`], its outputs by [`systematic_outputs`]), with its
-/// value, where that is above `value`.
+/// ([`systematic_mechanism`], its outputs by [`systematic_outputs`]) of the
+/// masses `laid` on its line (the prior's, or under eps-LDP equal masses,
+/// whose pieces are d-subsets, Ye & Barg's mechanism sampled), with its value
+/// at the prior `p`, where that is above `value`.
 fn systematic(
-    p: ArrayView1<f64>,
+    (p, laid): (ArrayView1<f64>, ArrayView1<f64>),
     levels: (f64, f64),
     value: f64,
     settings: &Settings,
-    newton: bool,
+    rounds: bool,
 ) -> Option<(Mechanism, f64)> {
-    systematic_outputs(settings, p.len(), newton)
-        .and_then(|k| systematic_mechanism(p, levels, k))
+    systematic_outputs(settings, p.len(), rounds)
+        .and_then(|k| systematic_mechanism(laid, levels, k))
         .map(|m| {
             let v = estimation_value(&m, p);
             (m, v)
