@@ -61,13 +61,13 @@ fn main() -> Result<(), Box<dyn Error>> {
 
     let c = d.certificate();
     println!("certificate:");
-    println!("    target eps          {:.9}", c.target_epsilon);
-    println!("    worst-case PML      {:.9}", c.worst_case_pml);
-    println!("    max row-sum error   {:.3e}", c.max_row_sum_error);
-    println!("    min entry           {:.6}", c.min_entry);
-    println!("    utility             {:.9}", c.utility_value);
-    println!("    dual upper bound    {:.9}", c.upper_bound);
-    println!("    gap                 {:.3e}", c.gap);
+    println!("    target eps          {:.9}", c.target_epsilon());
+    println!("    worst-case PML      {:.9}", c.worst_case_pml());
+    println!("    max row-sum error   {:.3e}", c.max_row_sum_error());
+    println!("    min entry           {:.6}", c.min_entry());
+    println!("    utility             {:.9}", c.utility_value());
+    println!("    dual upper bound    {:.9}", c.upper_bound());
+    println!("    gap                 {:.3e}", c.gap());
 
     println!("randomized-response baselines:");
     for (label, rr) in [

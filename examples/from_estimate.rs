@@ -40,8 +40,8 @@ fn main() -> Result<(), Box<dyn Error>> {
             calibrated,
             same_ldp,
             100.0 * (d.utility_value() / calibrated - 1.0),
-            d.certificate().gap,
-            d.certificate().worst_case_pml
+            d.certificate().gap(),
+            d.certificate().worst_case_pml()
         );
     }
     println!(

@@ -12,7 +12,7 @@
 //! direct LP's solver (Clarabel by default) and column generation's (microlp).
 
 use pmldesign::model::{Prior, UncertaintySet};
-use pmldesign::solver::{LOSS_LP_BACKEND, LP_BACKEND};
+use pmldesign::solver::backend::{LOSS_LP_BACKEND, LP_BACKEND};
 use pmldesign::solver::{Loss, LossMethod, Problem, Settings};
 use std::time::Instant;
 
@@ -70,7 +70,7 @@ fn main() {
                 Ok(d) => println!(
                     "| {n} | {name} | {backend} | {secs:.3} | {:.9} | {:.1e} | {:?} |",
                     -d.utility_value(),
-                    d.certificate().gap,
+                    d.certificate().gap(),
                     d.status()
                 ),
                 Err(e) => println!("| {n} | {name} | {backend} | {secs:.3} | failed: {e} | | |"),

@@ -66,13 +66,13 @@ fn report(d: &Design) {
     let c = &d.certificate();
     println!(
         "certificate: worst-case PML {:.6} <= eps {:.6}; {} {:.6}, at most {:.1e} below the optimum",
-        c.worst_case_pml,
+        c.worst_case_pml(),
         d.epsilon(),
         d.utility_name(),
         d.utility_value(),
-        c.gap
+        c.gap()
     );
-    if let Some(s) = d.guarantee().as_ref().and_then(|g| g.statement.as_ref()) {
+    if let Some(s) = d.guarantee().and_then(|g| g.statement()) {
         println!("guarantee: {s}");
     }
     for (name, rr) in [

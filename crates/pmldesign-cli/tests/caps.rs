@@ -60,7 +60,7 @@ fn oversized_matrix_files_are_refused_unread() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.json");
     let file = std::fs::File::create(&path).unwrap();
-    file.set_len(pmldesign_solver::MAX_MATRIX_FILE_BYTES + 1)
+    file.set_len(pmldesign_solver::sizes::MAX_MATRIX_FILE_BYTES + 1)
         .unwrap();
     let p = path.to_str().unwrap();
     for args in [

@@ -33,11 +33,11 @@ pub(crate) fn status_word(s: DesignStatus) -> &'static str {
 pub(crate) fn guarantee_sentence(d: &Design) -> String {
     let clause = format!(
         "Certificate (tolerance {:.0e}): {} over {}.",
-        d.certificate().tolerance,
+        d.certificate().tolerance(),
         d.privacy_clause(),
         describe_set(d.uncertainty())
     );
-    match d.guarantee().and_then(|g| g.statement.clone()) {
+    match d.guarantee().and_then(|g| g.statement()) {
         Some(s) => format!("Guarantee: {s}. {clause}"),
         None => clause,
     }
@@ -128,14 +128,14 @@ fn sample_facts(d: &Design) -> String {
     let Some(g) = &d.guarantee() else {
         return String::new();
     };
-    let method = g.radius_method.describe();
+    let method = g.radius_method().describe();
     let mut rows = vec![
-        ("samples m", g.samples.to_string()),
-        ("delta", g.delta.to_string()),
-        ("l1 radius beta", format!("{:.6} ({method})", g.beta)),
+        ("samples m", g.samples().to_string()),
+        ("delta", g.delta().to_string()),
+        ("l1 radius beta", format!("{:.6} ({method})", g.beta())),
     ];
-    if let Some(n) = &g.radius_note {
-        rows.push(("note", n.clone()));
+    if let Some(n) = g.radius_note() {
+        rows.push(("note", n.to_string()));
     }
     facts(&rows)
 }
@@ -166,7 +166,7 @@ fn leakage(d: &Design) -> String {
         "worst-case PML",
         &over,
         d.outputs(),
-        &d.certificate().worst_case_pml_per_output,
+        d.certificate().worst_case_pml_per_output(),
         eps,
         &format!(
             "Worst-case PML of each output over {over}, re-measured by the certificate; the line is eps."
@@ -194,9 +194,9 @@ fn against_baselines(d: &Design) -> String {
         format!("optimal {} design", d.notion().name().to_uppercase()),
         "-".into(),
         certified(
-            d.certificate().worst_case_pml,
-            d.certificate().target_epsilon,
-            d.certificate().tolerance,
+            d.certificate().worst_case_pml(),
+            d.certificate().target_epsilon(),
+            d.certificate().tolerance(),
         ),
         num(sign * d.utility_value()),
         rel(d.utility_value()),
@@ -244,15 +244,15 @@ fn certificate(d: &Design, o: &ReportOptions) -> String {
     let rows = vec![
         ("status", status_word(d.status()).to_string()),
         ("privacy", d.privacy_clause()),
-        ("tolerance", format!("{:.0e}", c.tolerance)),
-        (value, format!("{:.9} ({name})", sign * c.utility_value)),
-        (bound, format!("{:.9}", sign * c.upper_bound)),
-        ("gap", format!("{:.1e}", c.gap)),
+        ("tolerance", format!("{:.0e}", c.tolerance())),
+        (value, format!("{:.9} ({name})", sign * c.utility_value())),
+        (bound, format!("{:.9}", sign * c.upper_bound())),
+        ("gap", format!("{:.1e}", c.gap())),
         (
             "rows sum to 1 within",
-            format!("{:.1e}", c.max_row_sum_error),
+            format!("{:.1e}", c.max_row_sum_error()),
         ),
-        ("min entry", format!("{:.3e}", c.min_entry)),
+        ("min entry", format!("{:.3e}", c.min_entry())),
         (
             "pricing",
             format!("{} ({} passes)", d.route(), d.iterations()),

@@ -62,9 +62,9 @@ fn split(r: &RecordDesign) -> String {
                 "-".into(),
                 d.mechanism().outputs().to_string(),
                 certified(
-                    d.certificate().worst_case_pml,
-                    d.certificate().target_epsilon,
-                    d.certificate().tolerance,
+                    d.certificate().worst_case_pml(),
+                    d.certificate().target_epsilon(),
+                    d.certificate().tolerance(),
                 ),
             ]);
         }
@@ -77,9 +77,9 @@ fn split(r: &RecordDesign) -> String {
                     radius,
                     d.mechanism().outputs().to_string(),
                     certified(
-                        d.certificate().worst_case_pml,
-                        d.certificate().target_epsilon,
-                        d.certificate().tolerance,
+                        d.certificate().worst_case_pml(),
+                        d.certificate().target_epsilon(),
+                        d.certificate().tolerance(),
                     ),
                 ]);
             }

@@ -93,7 +93,7 @@ fn at_level(n: &Notion, epsilon: f64) -> Option<Notion> {
 fn certified(d: &Design) -> PointOutcome {
     PointOutcome::Certified {
         utility: d.utility_value(),
-        upper_bound: d.certificate().upper_bound,
+        upper_bound: d.certificate().upper_bound(),
         status: d.status(),
         same_ldp: d.baselines().same_ldp.utility,
         same_pml: d.baselines().pml_calibrated.utility,

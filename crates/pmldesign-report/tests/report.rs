@@ -37,7 +37,7 @@ fn a_design_report_is_well_formed_self_contained_and_says_the_certificate() {
     assert!(html.contains(&esc(&d.privacy_clause())));
     assert!(html.contains("Certificate (tolerance 1e-12): worst-case PML 0.117783036 &lt;= eps 0.117783036 over known prior."));
     assert!(html.contains("pml assess --design design.json"));
-    assert!(html.contains(&format!("{:.9}", d.certificate().upper_bound)));
+    assert!(html.contains(&format!("{:.9}", d.certificate().upper_bound())));
     assert!(html.contains("@media print"));
     assert!(html.contains("Post-processing envelope"));
     // Every figure has a text alternative.

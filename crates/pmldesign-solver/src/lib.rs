@@ -16,7 +16,7 @@
 //!     .utility(FInformation::mutual_information())
 //!     .solve()?;
 //! assert_eq!(d.mechanism().outputs(), 4);
-//! assert!(d.certificate().worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+//! assert!(d.certificate().worst_case_pml() <= (9.0f64 / 8.0).ln() + 1e-10);
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 #![deny(missing_docs)]
@@ -47,8 +47,6 @@ pub use compare::{Comparison, ComparisonRow, compare};
 pub use design::intersection::{Constraint, IntersectionDesign, design_intersection};
 pub use design::sample::radius;
 pub use error::{NumericalLimit, Result, SolverError};
-pub use limits::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES, MAX_OUTPUTS};
-pub use lp::backend::{LOSS_LP_BACKEND, LP_BACKEND};
 pub use objective::loss::Loss;
 pub use objective::utility::{
     BUILTIN_NAMES, FInformation, MapAccuracy, Separable, Utility, builtin,
@@ -56,8 +54,8 @@ pub use objective::utility::{
 pub use pmldesign_model::sample::RadiusMethod;
 pub use problem::{Problem, Sample};
 pub use record::{
-    DEFAULT_MAX_CELLS, Naive, PublicRecord, RecordDesign, RecordEstimate, RecordGuarantee,
-    RecordMode, RecordProblem, RecordUtility, estimate_public_record, estimate_record,
+    Naive, PublicRecord, RecordDesign, RecordEstimate, RecordGuarantee, RecordMode, RecordProblem,
+    RecordUtility, estimate_public_record, estimate_record,
 };
 pub use reference::baseline::{BaselineRow, Baselines, RandomizedResponse};
 pub use reference::closed_form;
@@ -80,6 +78,18 @@ pub use solution::public::{PublicChecks, PublicDesign, PublicSet};
 pub use solution::route::Route;
 pub use verify::read::VerifiedDesign;
 pub use verify::utility::{Repricing, Verification};
+
+/// The sizes pml makes and reads: the largest alphabet, the most outputs and
+/// entries of a mechanism, and the largest matrix or design file a reader
+/// opens.
+pub mod sizes {
+    pub use crate::limits::{MAX_ALPHABET, MAX_ENTRIES, MAX_MATRIX_FILE_BYTES, MAX_OUTPUTS};
+}
+
+/// The LP solvers compiled in, by the names reports give them.
+pub mod backend {
+    pub use crate::lp::backend::{LOSS_LP_BACKEND, LP_BACKEND};
+}
 
 /// Input and output names: the checks on given labels and the names a design
 /// writes where none are given (`x1..xN`, `y1..yM`).

@@ -12,7 +12,7 @@
 //!     .epsilon((9.0f64 / 8.0).ln())
 //!     .utility(FInformation::mutual_information())
 //!     .solve()?;
-//! assert!(d.certificate().worst_case_pml <= (9.0f64 / 8.0).ln() + 1e-10);
+//! assert!(d.certificate().worst_case_pml() <= (9.0f64 / 8.0).ln() + 1e-10);
 //! # Ok::<(), pmldesign_solver::SolverError>(())
 //! ```
 

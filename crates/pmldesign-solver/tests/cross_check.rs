@@ -584,12 +584,12 @@ fn design_equals_full_lp_over_all_rays() {
         // The certificate: dual bound and utility agree.
         let c = d.certificate();
         assert!(
-            (c.upper_bound - d.utility_value()).abs() <= 1e-8 * (1.0 + d.utility_value().abs()),
+            (c.upper_bound() - d.utility_value()).abs() <= 1e-8 * (1.0 + d.utility_value().abs()),
             "{ctx}: bound {} vs value {}",
-            c.upper_bound,
+            c.upper_bound(),
             d.utility_value()
         );
-        assert_eq!(c.utility_value, d.utility_value());
+        assert_eq!(c.utility_value(), d.utility_value());
 
         // The full LP over every extreme ray, solved directly.
         let reference = set.reference();
@@ -735,9 +735,9 @@ proptest! {
         prop_assert!(m.outputs() <= n, "{} outputs", m.outputs());
         prop_assert!(m.inputs() == n);
         // The certificate agrees with the re-measurement.
-        prop_assert!((d.certificate().worst_case_pml - wc).abs() <= 1e-12);
+        prop_assert!((d.certificate().worst_case_pml() - wc).abs() <= 1e-12);
         prop_assert!(
-            (d.certificate().upper_bound - d.utility_value()).abs()
+            (d.certificate().upper_bound() - d.utility_value()).abs()
                 <= 1e-8 * (1.0 + d.utility_value().abs())
         );
         // Under the reference prior (which lies in the set) W is eps-PML.
@@ -918,7 +918,7 @@ fn generic_enumerator_misses_rays_on_degenerate_large_ball() {
         "ball {} vs polytope {} (certified bound {})",
         a.utility_value(),
         b.utility_value(),
-        b.certificate().upper_bound
+        b.certificate().upper_bound()
     );
     if let Err(e) = compare_ray_sets(&s, &g, 1e-8) {
         panic!("structured vs generic: {e}");

@@ -124,7 +124,7 @@ fn designs_beat_randomized_response_and_respect_mi_bound() {
             let d = design(&set, eps, u.as_ref(), &settings()).unwrap();
             assert_beats_baselines(&d, eps, &format!("{name} case {case}"));
             assert!(d.mechanism().outputs() <= n);
-            assert!(d.certificate().max_row_sum_error <= 1e-12);
+            assert!(d.certificate().max_row_sum_error() <= 1e-12);
             if name == "mi" {
                 // [T] Prop 5.35: I(X;Y) <= eps under eps-PML.
                 assert!(d.utility_value() <= eps + 1e-12);
@@ -189,7 +189,7 @@ fn zero_epsilon_releases_nothing() {
     )
     .unwrap();
     assert!(d.utility_value().abs() < 1e-12);
-    assert!(d.certificate().worst_case_pml <= 1e-10);
+    assert!(d.certificate().worst_case_pml() <= 1e-10);
 }
 
 #[test]
@@ -203,7 +203,7 @@ fn bad_inputs_are_errors() {
     // Past Proposition 2 (beta >= 2 min p) the exact ball is used, not refused.
     let set = UncertaintySet::l1_ball(p.clone(), 0.5).unwrap();
     let d = design(&set, 0.5, &u, &settings()).unwrap();
-    assert!(d.certificate().worst_case_pml <= 0.5 + 1e-10);
+    assert!(d.certificate().worst_case_pml() <= 0.5 + 1e-10);
     // Enumeration keeps its alphabet limit; branch and bound has none.
     let big = UncertaintySet::known(Prior::uniform(30).unwrap());
     let enumerate = Settings {
@@ -228,12 +228,12 @@ fn time_limit_returns_a_certified_private_mechanism_with_its_gap() {
     assert_eq!(d.status(), DesignStatus::TimeLimit);
     // The limit is spent before the search: the best structured baseline.
     assert_eq!((d.iterations(), d.route()), (0, Route::Baseline));
-    assert!(d.certificate().worst_case_pml <= 0.7 + 1e-10);
-    assert!(d.certificate().max_row_sum_error <= 1e-12);
+    assert!(d.certificate().worst_case_pml() <= 0.7 + 1e-10);
+    assert!(d.certificate().max_row_sum_error() <= 1e-12);
     let full = design(&set, 0.7, &u, &settings()).unwrap();
     // The stopped design's bound brackets the optimum.
     assert!(d.utility_value() <= full.utility_value() + 1e-9);
-    assert!(d.certificate().upper_bound >= full.utility_value() - 1e-9);
+    assert!(d.certificate().upper_bound() >= full.utility_value() - 1e-9);
 }
 
 /// The certificate carries the LP dual, and it can be checked without the
@@ -248,19 +248,19 @@ fn certificate_dual_checks_against_every_ray() {
         UncertaintySet::l1_ball(p.clone(), 0.05).unwrap(),
     ] {
         let d = design(&set, 0.4, &u, &settings()).unwrap();
-        let dual = d.certificate().dual.as_ref().expect("an LP was solved");
-        assert_eq!(dual.lambda.len(), 5);
-        let lambda = ndarray::Array1::from(dual.lambda.clone());
+        let dual = d.certificate().dual().expect("an LP was solved");
+        assert_eq!(dual.lambda().len(), 5);
+        let lambda = ndarray::Array1::from(dual.lambda().to_vec());
         let cone = pmldesign_model::ColumnCone::pml(&set, 0.4).unwrap();
         let rays = pmldesign_solver::internals::enumerate(&cone).unwrap();
         for v in rays.iter() {
             let rc = u.column_value(v, set.reference().view()) - lambda.dot(&v);
-            assert!(rc <= dual.max_reduced_cost + 1e-12, "ray {v}: {rc}");
+            assert!(rc <= dual.max_reduced_cost() + 1e-12, "ray {v}: {rc}");
         }
-        let bound = lambda.sum() + dual.max_reduced_cost.max(0.0);
-        assert!((bound - dual.bound).abs() <= 1e-12);
-        assert!(d.certificate().upper_bound <= dual.bound + 1e-15);
-        assert!(d.utility_value() <= dual.bound + 1e-12);
+        let bound = lambda.sum() + dual.max_reduced_cost().max(0.0);
+        assert!((bound - dual.bound()).abs() <= 1e-12);
+        assert!(d.certificate().upper_bound() <= dual.bound() + 1e-15);
+        assert!(d.utility_value() <= dual.bound() + 1e-12);
     }
 }
 

@@ -267,7 +267,7 @@ fn solve(case: &Case) -> Result<Result<(Design, UncertaintySet), String>, String
         let set = match (&case.set, &d.guarantee()) {
             (SetSpec::Sample(..), Some(g)) => {
                 let estimate = Prior::new(case.prior.clone()).expect("checked");
-                UncertaintySet::l1_ball(estimate, g.beta).map_err(|e| e.to_string())?
+                UncertaintySet::l1_ball(estimate, g.beta()).map_err(|e| e.to_string())?
             }
             (SetSpec::Sample(..), None) => return Err("a sample design without guarantee".into()),
             _ => build_set(case).expect("built once").expect("a set"),
@@ -338,8 +338,8 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
         }
     }
     let c = d.certificate();
-    if c.tolerance > LEVEL_TOLERANCE {
-        return Err(format!("certificate tolerance {:e}", c.tolerance));
+    if c.tolerance() > LEVEL_TOLERANCE {
+        return Err(format!("certificate tolerance {:e}", c.tolerance()));
     }
     // The utility, re-measured on the matrix.
     let reference = set.reference();
@@ -361,17 +361,17 @@ fn check_design(case: &Case, d: &Design, set: &UncertaintySet) -> Result<(), Str
     if !u.is_finite() || (value - u).abs() > 1e-9 * (1.0 + u.abs()) {
         return Err(format!("utility {u}, re-measured {value}"));
     }
-    let gap = c.gap;
+    let gap = c.gap();
     if gap.is_nan() || gap < -1e-9 * (1.0 + u.abs()) {
         return Err(format!(
             "gap {gap:e} (utility {u}, bound {})",
-            c.upper_bound
+            c.upper_bound()
         ));
     }
     match d.status() {
         DesignStatus::Optimal if gap > (1e-9 * u.abs()).max(1e-15) => Err(format!(
             "status optimal with gap {gap:e} (utility {u}, bound {})",
-            c.upper_bound
+            c.upper_bound()
         )),
         DesignStatus::NoPrivacyNeeded => {
             let identity = Mechanism::identity(m.inputs());

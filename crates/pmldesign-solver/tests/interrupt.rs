@@ -27,7 +27,7 @@ fn stops_everywhere(set: &UncertaintySet, notion: &Notion, what: &str) -> usize 
         let d = solve(Interrupt::after_checks(k));
         let ctx = format!("{what}, interrupted at check {k}");
         d.verify().unwrap_or_else(|e| panic!("{ctx}: {e}"));
-        assert!(d.certificate().gap >= 0.0, "{ctx}");
+        assert!(d.certificate().gap() >= 0.0, "{ctx}");
         if serde_json::to_string(&d).unwrap() == whole {
             return bit;
         }

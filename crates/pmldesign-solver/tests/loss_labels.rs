@@ -24,7 +24,7 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
         (LossMethod::Direct, Route::DirectLp),
         "{ctx}"
     );
-    if pmldesign_solver::LOSS_LP_BACKEND == "highs" {
+    if pmldesign_solver::backend::LOSS_LP_BACKEND == "highs" {
         // With HiGHS the default is the full direct LP at every size.
         assert_eq!(
             (l.method, labels.route()),
@@ -43,7 +43,7 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     assert!(matches!(f.dual, Some(LossDual::Direct(_))), "{ctx}");
     // HiGHS's direct LP may end a hair outside the gap tolerance (its own
     // tolerances are 1e-7); the agreement below still holds.
-    if pmldesign_solver::LOSS_LP_BACKEND != "highs" {
+    if pmldesign_solver::backend::LOSS_LP_BACKEND != "highs" {
         assert_eq!(labels.status(), DesignStatus::Optimal, "{ctx}");
     }
     let scale = 1.0 + f.expected_loss.abs();
@@ -56,7 +56,7 @@ fn agree(set: &UncertaintySet, eps: f64, loss: &Loss, ctx: &str) {
     assert!(l.lower_bound <= f.expected_loss + 1e-12 * scale, "{ctx}");
     assert!(f.lower_bound <= l.expected_loss + 1e-12 * scale, "{ctx}");
     for d in [&labels, &full] {
-        assert!(d.certificate().worst_case_pml <= eps + 1e-10, "{ctx}");
+        assert!(d.certificate().worst_case_pml() <= eps + 1e-10, "{ctx}");
         let read: Design = serde_json::from_str(&serde_json::to_string(d).unwrap()).unwrap();
         let v = read.verify().unwrap_or_else(|e| panic!("{ctx}: {e}"));
         let stated = d.loss().unwrap().lower_bound;
@@ -118,7 +118,10 @@ fn generated_labels_stopped_by_the_clock_are_certified_and_read_back() {
             .solve()
             .unwrap();
         let outcome = d.loss().unwrap();
-        assert!(d.certificate().worst_case_pml <= 0.8 + 1e-10, "{micros} us");
+        assert!(
+            d.certificate().worst_case_pml() <= 0.8 + 1e-10,
+            "{micros} us"
+        );
         assert!(outcome.lower_bound <= outcome.expected_loss, "{micros} us");
         let read: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
         read.verify().unwrap_or_else(|e| panic!("{micros} us: {e}"));

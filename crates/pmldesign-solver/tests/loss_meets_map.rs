@@ -26,8 +26,8 @@ fn map_accuracy_is_one_minus_least_hamming_loss() {
             map.utility_value(),
             1.0 - loss.expected_loss
         );
-        assert!(loss.certificate.worst_case_pml <= eps + 1e-10);
-        assert!(loss.certificate.max_row_sum_error <= 1e-12);
+        assert!(loss.certificate.worst_case_pml() <= eps + 1e-10);
+        assert!(loss.certificate.max_row_sum_error() <= 1e-12);
     }
 }
 
@@ -64,5 +64,5 @@ fn map_accuracy_meets_hamming_loss_past_proposition_2() {
         map.utility_value(),
         1.0 - loss.expected_loss
     );
-    assert!(map.certificate().worst_case_pml <= 1.0 + 1e-12);
+    assert!(map.certificate().worst_case_pml() <= 1.0 + 1e-12);
 }

@@ -71,7 +71,7 @@ fn line_metric_losses_are_the_geometric_mechanism() {
                 "{} eps={eps}: {got} vs {want}",
                 loss.name()
             );
-            let level = design.certificate().levels.metric.unwrap();
+            let level = design.certificate().levels().metric.unwrap();
             assert!(level <= eps + 1e-12, "{level}");
         }
     }
@@ -168,14 +168,14 @@ fn user_matrices() {
     };
     let d = loss_design_under(&set, notion.clone(), &Loss::Hamming, LossMethod::Auto);
     let l = d.loss().unwrap();
-    assert!(d.certificate().levels.metric.unwrap() <= 0.6 + 1e-12);
+    assert!(d.certificate().levels().metric.unwrap() <= 0.6 + 1e-12);
     assert!(l.lower_bound <= l.expected_loss && l.expected_loss - l.lower_bound < 1e-9);
     let u = Problem::new(set.clone())
         .notion(notion)
         .utility(MapAccuracy)
         .solve()
         .unwrap();
-    assert!(u.certificate().levels.metric.unwrap() <= 0.6 + 1e-12);
+    assert!(u.certificate().levels().metric.unwrap() <= 0.6 + 1e-12);
 }
 
 /// Errors name the entry of a bad matrix, and the field of a misfit one.

@@ -52,7 +52,7 @@ fn ldp_hamming_uniform_is_randomized_response() {
                 "N={n} eps={eps}: {got} vs {want}"
             );
             assert_eq!(d.status(), DesignStatus::Optimal);
-            assert!(d.certificate().levels.ldp <= eps + 1e-12);
+            assert!(d.certificate().levels().ldp <= eps + 1e-12);
         }
     }
 }
@@ -135,7 +135,7 @@ fn ball_designs_meet_their_levels_as_measured() {
         let d = solve(&set, notion.clone(), Loss::Absolute, LossMethod::Auto);
         let l = d.loss().unwrap();
         assert_eq!(l.method, LossMethod::Direct);
-        let levels = d.certificate().levels;
+        let levels = d.certificate().levels();
         assert!(levels.excess(&notion) <= 1e-12, "{}", notion.label());
         assert!(l.expected_loss >= l.lower_bound - 1e-9);
         assert_eq!(*d.notion(), notion);
@@ -199,7 +199,7 @@ fn noise_columns_are_dropped() {
         Loss::Hamming,
         LossMethod::Direct,
     );
-    assert!(d.certificate().levels.lip() <= 0.0415 + 1e-12);
+    assert!(d.certificate().levels().lip() <= 0.0415 + 1e-12);
 }
 
 /// The direct LP under LIP over a ball past Proposition 2 keeps the time

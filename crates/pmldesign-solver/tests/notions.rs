@@ -150,7 +150,7 @@ fn optimal_ldp_never_below_randomized_response() {
             d.utility_value() >= u.value(&rr, p.masses()) - 1e-10,
             "case {case} {name}"
         );
-        assert!(d.certificate().levels.ldp <= eps + 1e-10);
+        assert!(d.certificate().levels().ldp <= eps + 1e-10);
     }
 }
 
@@ -283,12 +283,12 @@ fn every_notion_certifies_by_measurement() {
         assert_eq!(*d.notion(), notion);
         // Re-measure independently of the certificate.
         let levels = NotionLevels::measure(d.mechanism(), &set);
-        assert_eq!(levels, d.certificate().levels);
+        assert_eq!(&levels, d.certificate().levels());
         assert!(
             levels.excess(&notion) <= 1e-10,
             "case {case} {notion:?}: {levels:?}"
         );
-        assert!(d.certificate().upper_bound >= d.utility_value() - 1e-9);
+        assert!(d.certificate().upper_bound() >= d.utility_value() - 1e-9);
         if d.status() == DesignStatus::Optimal {
             assert!(d.certificate().is_optimal());
         }

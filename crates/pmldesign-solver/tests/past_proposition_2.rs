@@ -96,7 +96,7 @@ fn exact_designs_past_proposition_2_match_enumeration() {
                 bb.utility_value(),
                 reference.utility_value()
             );
-            assert!(bb.certificate().worst_case_pml <= eps + 1e-12, "{ctx}");
+            assert!(bb.certificate().worst_case_pml() <= eps + 1e-12, "{ctx}");
         }
     }
 }
@@ -115,8 +115,8 @@ fn designs_past_proposition_2_at_sixteen_symbols() {
             .boxed_utility(builtin(name).unwrap())
             .solve()
             .unwrap();
-        assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10, "{name}");
-        assert!(d.certificate().gap >= 0.0, "{name}");
+        assert!(d.certificate().worst_case_pml() <= 1.0 + 1e-10, "{name}");
+        assert!(d.certificate().gap() >= 0.0, "{name}");
         if EXACT.contains(&name) {
             assert_eq!(d.route(), Route::BranchAndBound, "{name}");
             assert_eq!(d.status(), DesignStatus::Optimal, "{name}");
@@ -124,7 +124,7 @@ fn designs_past_proposition_2_at_sixteen_symbols() {
             assert_eq!(d.route(), Route::BranchAndBoundInnerOuter, "{name}");
         }
         if d.status() == DesignStatus::Optimal {
-            assert!(d.certificate().gap <= 1e-9 * d.utility_value().abs().max(1e-6));
+            assert!(d.certificate().gap() <= 1e-9 * d.utility_value().abs().max(1e-6));
         }
         assert!(
             d.utility_value() >= d.baselines().pml_calibrated.utility - 1e-9,
@@ -162,7 +162,7 @@ fn hamming_loss_past_proposition_2_at_forty_symbols() {
     assert!(l.expected_loss <= b.expected_loss + 1e-9);
     assert!(b.lower_bound <= l.lower_bound + 1e-9);
     for d in [&exact, &bracket] {
-        assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10);
+        assert!(d.certificate().worst_case_pml() <= 1.0 + 1e-10);
         assert!(-d.utility_value() <= d.baselines().pml_calibrated.utility.abs() + 1e-9);
     }
 }
@@ -190,7 +190,7 @@ fn exact_ball_losses_match_the_vertex_lp() {
                 a.expected_loss,
                 b.expected_loss
             );
-            assert!(cg.certificate().worst_case_pml <= eps + 1e-12, "{ctx}");
+            assert!(cg.certificate().worst_case_pml() <= eps + 1e-12, "{ctx}");
         }
     }
 }
@@ -223,12 +223,12 @@ fn sample_designs_agree(counts: &[u64], eps: f64, delta: f64) -> Result<(), Stri
         (&reference, Route::Enumeration),
     ] {
         let solved = matches!(d.status(), DesignStatus::Optimal | DesignStatus::GapLimit);
-        if d.route() != pricing || !solved || d.certificate().gap > 1e-9 {
+        if d.route() != pricing || !solved || d.certificate().gap() > 1e-9 {
             return Err(format!(
                 "{ctx}: {} {:?}, gap {:e}",
                 d.route(),
                 d.status(),
-                d.certificate().gap
+                d.certificate().gap()
             ));
         }
     }
@@ -239,8 +239,11 @@ fn sample_designs_agree(counts: &[u64], eps: f64, delta: f64) -> Result<(), Stri
             reference.utility_value()
         ));
     }
-    if bb.certificate().worst_case_pml > eps + 1e-12 {
-        return Err(format!("{ctx}: leaks {}", bb.certificate().worst_case_pml));
+    if bb.certificate().worst_case_pml() > eps + 1e-12 {
+        return Err(format!(
+            "{ctx}: leaks {}",
+            bb.certificate().worst_case_pml()
+        ));
     }
     Ok(())
 }
@@ -289,8 +292,12 @@ fn seeded_designs_around_unobserved_categories_are_optimal() {
     let sample = Sample::from_counts(&counts, 1e-6).unwrap();
     let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
     assert_eq!(d.status(), DesignStatus::Optimal);
-    assert!(d.certificate().gap <= 1e-9, "gap {:e}", d.certificate().gap);
-    assert!(d.certificate().worst_case_pml <= 1.0 + 1e-12);
+    assert!(
+        d.certificate().gap() <= 1e-9,
+        "gap {:e}",
+        d.certificate().gap()
+    );
+    assert!(d.certificate().worst_case_pml() <= 1.0 + 1e-12);
     let best_seed = (d.baselines().structured.iter())
         .map(|b| b.utility)
         .fold(0.0, f64::max);

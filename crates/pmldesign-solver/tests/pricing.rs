@@ -616,9 +616,9 @@ fn branch_and_bound_has_no_alphabet_limit() {
     );
     assert_eq!(d.route(), Route::BranchAndBound, "{ctx}");
     assert!(
-        d.certificate().worst_case_pml <= eps + 1e-10,
+        d.certificate().worst_case_pml() <= eps + 1e-10,
         "{ctx}: worst-case PML {:?}",
-        d.certificate().worst_case_pml
+        d.certificate().worst_case_pml()
     );
     // I(X; Y) <= eps for every eps-PML mechanism.
     assert!(

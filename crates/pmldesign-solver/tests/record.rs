@@ -417,7 +417,7 @@ fn a_spent_time_limit_bounds_the_whole_record() {
         // A column this small may be proven optimal within its millisecond.
         let stopped = [DesignStatus::TimeLimit, DesignStatus::Optimal];
         assert!(stopped.contains(&d.status()), "{:?}", d.status());
-        assert!(d.certificate().worst_case_pml <= 0.5 + 1e-12);
+        assert!(d.certificate().worst_case_pml() <= 0.5 + 1e-12);
     }
     assert!(r.leakage_about_record().unwrap() <= 1.0 + 1e-12);
 }

@@ -25,16 +25,16 @@ proptest! {
         let d = Problem::from_sample(sample).epsilon(eps).solve().unwrap();
         let g = d.guarantee().unwrap();
         let beta = sample::radius_free(m, delta, estimate.len()).unwrap();
-        prop_assert!((g.beta - beta).abs() < 1e-15);
+        prop_assert!((g.beta() - beta).abs() < 1e-15);
         let w = d.mechanism();
         // Exact greedy worst case (the certificate) ...
-        prop_assert!(d.certificate().worst_case_pml <= eps + 1e-10);
+        prop_assert!(d.certificate().worst_case_pml() <= eps + 1e-10);
         // ... agrees with the worst case over the ball's vertices.
         let vertices = l1_ball_vertices(&estimate, beta, 1_000_000).unwrap();
         let poly = UncertaintySet::polytope(vertices.iter().map(|v| v.to_vec()).collect()).unwrap();
         let by_vertices = poly.worst_case_pml(w);
-        prop_assert!((by_vertices - d.certificate().worst_case_pml).abs() < 1e-9,
-            "vertices {} vs greedy {}", by_vertices, d.certificate().worst_case_pml);
+        prop_assert!((by_vertices - d.certificate().worst_case_pml()).abs() < 1e-9,
+            "vertices {} vs greedy {}", by_vertices, d.certificate().worst_case_pml());
         // ... and no sampled prior of the ball leaks more.
         let n = estimate.len();
         let mut s = seed | 1;
@@ -51,9 +51,9 @@ proptest! {
             }
         }
         // The simpler route never beats the design over the ball.
-        if let Some(r) = &g.simpler_route {
-            prop_assert!(r.worst_case_pml <= eps + 1e-9);
-            prop_assert!(r.utility <= d.utility_value() + 1e-9);
+        if let Some(r) = &g.simpler_route() {
+            prop_assert!(r.worst_case_pml() <= eps + 1e-9);
+            prop_assert!(r.utility() <= d.utility_value() + 1e-9);
         }
     }
 }
@@ -77,9 +77,9 @@ fn kappa_radius_is_sharper_and_noted() {
         .solve()
         .unwrap();
     let g = d.guarantee().unwrap();
-    assert!((g.beta - kappa).abs() < 1e-15);
-    assert!(g.radius_note.as_ref().unwrap().contains("estimate"));
-    assert_eq!((g.delta, g.samples), (1e-3, 1000));
+    assert!((g.beta() - kappa).abs() < 1e-15);
+    assert!(g.radius_note().unwrap().contains("estimate"));
+    assert_eq!((g.delta(), g.samples()), (1e-3, 1000));
 }
 
 #[test]
@@ -97,5 +97,5 @@ fn rare_categories_use_the_exact_ball() {
         private_prior: None,
     };
     let d = Problem::from_sample(sample).epsilon(1.0).solve().unwrap();
-    assert!(d.certificate().worst_case_pml <= 1.0 + 1e-10);
+    assert!(d.certificate().worst_case_pml() <= 1.0 + 1e-10);
 }

@@ -149,7 +149,7 @@ fn a_design_stopped_at_once_is_never_below_a_baseline() {
                     "{notion:?} n={n}: {} < {best}",
                     d.utility_value()
                 );
-                assert!(d.certificate().upper_bound >= d.utility_value() - 1e-9);
+                assert!(d.certificate().upper_bound() >= d.utility_value() - 1e-9);
             }
             let d = Problem::new(set.clone())
                 .epsilon(0.9)
@@ -199,7 +199,7 @@ fn the_boxed_master_proves_its_optimum() {
         let d = solve().unwrap();
         let done = [DesignStatus::Optimal, DesignStatus::GapLimit];
         assert!(done.contains(&d.status()), "set {k}: {:?}", d.status());
-        assert!(d.certificate().upper_bound - d.utility_value() <= gap * d.utility_value());
+        assert!(d.certificate().upper_bound() - d.utility_value() <= gap * d.utility_value());
         let best = d.baselines().structured.iter().map(|b| b.utility);
         let best = best.fold(f64::NEG_INFINITY, f64::max);
         assert!(

@@ -112,7 +112,7 @@ fn genuine_designs_verify() {
             .unwrap_or_else(|e| panic!("{notion:?} {u}: {e}"));
         assert_eq!(v.repricing, how, "{notion:?} {u}");
         assert!(
-            v.proven_bound <= d.certificate().upper_bound + 1e-9,
+            v.proven_bound <= d.certificate().upper_bound() + 1e-9,
             "{notion:?} {u}"
         );
     }
@@ -403,7 +403,7 @@ fn a_small_gap_edited_to_optimal_is_refused() {
     let p: Vec<f64> = (1..=12).map(|k| k as f64).collect();
     let set = UncertaintySet::known(Prior::normalised(p).unwrap());
     let d = Problem::new(set).epsilon(0.01).solve().unwrap();
-    let u = d.certificate().utility_value;
+    let u = d.certificate().utility_value();
     let weaker = 1e-7 * u;
     assert!(weaker < 1e-9 * (1.0 + u), "{u:e}");
     // A valid but weaker dual: raising one lambda lowers every reduced cost.
@@ -551,7 +551,7 @@ fn notion_loss_designs_carry_a_dual_that_verifies() {
     ];
     for (set, notion, loss, lp) in cases {
         // With HiGHS the direct LP is the default route at every size.
-        let lp = match pmldesign_solver::LOSS_LP_BACKEND {
+        let lp = match pmldesign_solver::backend::LOSS_LP_BACKEND {
             "highs" => "notion",
             _ => lp,
         };
@@ -598,15 +598,15 @@ fn a_gap_limited_design_over_a_large_ball_reads_back() {
         .solve()
         .unwrap();
     assert!(
-        d.certificate().gap > 1e-6,
+        d.certificate().gap() > 1e-6,
         "stopped at the gap: {}",
-        d.certificate().gap
+        d.certificate().gap()
     );
     let back = read(stored(&d));
     assert_eq!(back.mechanism(), d.mechanism());
     // Claiming a smaller reduced cost than its dual proves is still refused.
     let mut forged = stored(&d);
-    let lambda: f64 = d.certificate().dual.as_ref().unwrap().lambda.iter().sum();
+    let lambda: f64 = d.certificate().dual().unwrap().lambda().iter().sum();
     forged["certificate"]["dual"]["max_reduced_cost"] = json!(1e-9);
     forged["certificate"]["dual"]["bound"] = json!(lambda + 1e-9);
     refused(forged, "certificate");
@@ -685,8 +685,8 @@ fn a_design_without_a_proven_bound_reads_back() {
         d.iterations()
     ));
     let back = read(v);
-    assert_eq!(back.certificate().upper_bound, f64::INFINITY);
-    assert_eq!(back.certificate().gap, f64::INFINITY);
+    assert_eq!(back.certificate().upper_bound(), f64::INFINITY);
+    assert_eq!(back.certificate().gap(), f64::INFINITY);
     assert_eq!(back.mechanism(), d.mechanism());
     let json = serde_json::to_value(&back).unwrap();
     assert!(json["certificate"]["upper_bound"].is_null());
@@ -713,7 +713,7 @@ fn a_limit_spent_on_the_baselines_returns_the_best_and_reads_back() {
         .solve()
         .unwrap();
     assert_eq!(d.route(), Route::Baseline);
-    assert!(d.certificate().dual.is_none() && d.certificate().upper_bound.is_finite());
+    assert!(d.certificate().dual().is_none() && d.certificate().upper_bound().is_finite());
     let best = d.baselines().structured.iter().map(|b| b.utility);
     assert_eq!(best.fold(f64::NEG_INFINITY, f64::max), d.utility_value());
     let v = stored(&d);
@@ -748,8 +748,11 @@ fn blocks_stopped_by_the_clock_keep_the_best_baseline_and_read_back() {
         if d.utility_value() == best {
             assert_eq!(d.route(), Route::Baseline, "{ctx}");
         }
-        assert!(d.utility_value() <= d.certificate().upper_bound, "{ctx}");
-        assert!(d.certificate().upper_bound <= 0.9 * (1.0 + 1e-12), "{ctx}");
+        assert!(d.utility_value() <= d.certificate().upper_bound(), "{ctx}");
+        assert!(
+            d.certificate().upper_bound() <= 0.9 * (1.0 + 1e-12),
+            "{ctx}"
+        );
         read(stored(&d)).verify().unwrap();
     }
 }

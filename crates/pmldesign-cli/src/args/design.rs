@@ -139,7 +139,7 @@ pub struct DesignArgs {
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub split: Option<Vec<String>>,
     /// The most combinations of labels a joint design covers.
-    #[arg(long, default_value_t = pmldesign_solver::DEFAULT_MAX_CELLS)]
+    #[arg(long, default_value_t = pmldesign_solver::RecordProblem::DEFAULT_MAX_CELLS)]
     pub max_cells: usize,
     /// Output options.
     #[command(flatten)]

@@ -6,7 +6,7 @@ use crate::error::CliError;
 use pmldesign_data::matrix::{CsvMatrix, read_csv_matrix};
 use pmldesign_model::UncertaintySet;
 use pmldesign_solver::labels::numbered;
-use pmldesign_solver::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
+use pmldesign_solver::sizes::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
 use serde_json::Value;
 use std::path::Path;
 

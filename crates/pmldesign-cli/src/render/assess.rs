@@ -78,7 +78,8 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
     let _ = writeln!(
         s,
         "  rows     sum to 1 within {:.1e}; min entry {:.3e}",
-        c.max_row_sum_error, c.min_entry
+        c.max_row_sum_error(),
+        c.min_entry()
     );
     // A loss is reported as it is minimised: its value and lower bounds negated.
     let (what, sign, bound) = match &d.loss() {
@@ -114,8 +115,8 @@ fn verdict_table(d: &Design, v: &Verification, source: &str) -> String {
     let _ = writeln!(
         s,
         "  bound    {bound} {:.9} holds (gap {:.1e}); status {} holds",
-        sign * c.upper_bound,
-        c.gap,
+        sign * c.upper_bound(),
+        c.gap(),
         status.as_str().unwrap_or("-")
     );
     let _ = writeln!(

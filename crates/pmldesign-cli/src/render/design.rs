@@ -39,18 +39,18 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
     let mut s = format!(
         "\nGuarantee: {}.\n  samples m = {}, delta = {}, l1 radius beta = {:.6} ({})\n",
         guarantee_statement(d).unwrap_or_default(),
-        g.samples,
-        g.delta,
-        g.beta,
-        g.radius_method.describe()
+        g.samples(),
+        g.delta(),
+        g.beta(),
+        g.radius_method().describe()
     );
-    if let Some(n) = &g.radius_note {
+    if let Some(n) = &g.radius_note() {
         s.push_str(&format!("  note: {n}\n"));
     }
-    match &g.simpler_route {
+    match &g.simpler_route() {
         Some(r) => s.push_str(&format!(
             "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
-            r.epsilon_for_estimate, d.utility_name(), r.utility, d.utility_value()
+            r.epsilon_for_estimate(), d.utility_name(), r.utility(), d.utility_value()
         )),
         None => s.push_str(
             "  simpler route: none (e^-eps + beta/2 > 1: no level for the estimate alone reaches eps)\n",
@@ -174,7 +174,7 @@ fn design_matrix(d: &Design) -> String {
     let levels = |values: &[f64]| {
         values
             .iter()
-            .map(|v| certified(*v, c.target_epsilon, c.tolerance))
+            .map(|v| certified(*v, c.target_epsilon(), c.tolerance()))
             .collect()
     };
     let mut footer = vec![
@@ -188,7 +188,7 @@ fn design_matrix(d: &Design) -> String {
         ));
     }
     if !matches!(d.uncertainty(), UncertaintySet::Known { .. }) {
-        footer.push(("worst", levels(&c.worst_case_pml_per_output)));
+        footer.push(("worst", levels(c.worst_case_pml_per_output())));
     }
     let prior = d.uncertainty().reference();
     let table = matrix_table(
@@ -216,7 +216,12 @@ fn certificate_lines(d: &Design) -> String {
     };
     format!(
         "\nCertificate (tolerance {:.0e}): {meets}; rows sum to 1 within {:.1e}; min entry {:.3e}\n             utility {:.9} <= upper bound {:.9} (gap {:.1e}): {how}\n",
-        c.tolerance, c.max_row_sum_error, c.min_entry, c.utility_value, c.upper_bound, c.gap
+        c.tolerance(),
+        c.max_row_sum_error(),
+        c.min_entry(),
+        c.utility_value(),
+        c.upper_bound(),
+        c.gap()
     )
 }
 
@@ -255,7 +260,7 @@ fn comparison_table(d: &Design) -> String {
     line(
         &design,
         "-".into(),
-        certified(c.worst_case_pml, c.target_epsilon, c.tolerance),
+        certified(c.worst_case_pml(), c.target_epsilon(), c.tolerance()),
         d.utility_value(),
     );
     for r in d.baselines().rows() {
@@ -313,14 +318,14 @@ fn loss_table(d: &Design) -> Result<String, CliError> {
     ));
     s.push_str(&format!(
         "\nExpected loss {:.9} >= lower bound {:.9} (gap {:.1e}, LP duality); {:?} ({} passes), {:?}\n",
-        l.expected_loss, l.lower_bound, c.gap, l.method, d.iterations(), d.status()
+        l.expected_loss, l.lower_bound, c.gap(), l.method, d.iterations(), d.status()
     ));
     s.push_str(&format!(
         "Certificate (tolerance {:.0e}): {}; rows sum to 1 within {:.1e}; min entry {:.3e}\n",
-        c.tolerance,
+        c.tolerance(),
         meets(d),
-        c.max_row_sum_error,
-        c.min_entry
+        c.max_row_sum_error(),
+        c.min_entry()
     ));
     // With --delta: the (eps, delta) statement over the sample ([E] Sec. III).
     if let Some(g) = guarantee_statement(d) {

@@ -33,7 +33,7 @@ fn record_table(r: &RecordDesign) -> String {
                 d.mechanism().outputs(),
                 num(d.utility_value()),
                 serde_json::to_value(d.status()).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default(),
-                d.certificate().gap
+                d.certificate().gap()
             ));
         }
         _ => {
@@ -50,9 +50,9 @@ fn record_table(r: &RecordDesign) -> String {
                     short(r.epsilons()[j]),
                     d.mechanism().outputs(),
                     certified(
-                        d.certificate().worst_case_pml,
-                        d.certificate().target_epsilon,
-                        d.certificate().tolerance
+                        d.certificate().worst_case_pml(),
+                        d.certificate().target_epsilon(),
+                        d.certificate().tolerance()
                     )
                 ));
             }

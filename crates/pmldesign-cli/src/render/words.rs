@@ -26,7 +26,7 @@ pub fn describe_assessed_set(s: &UncertaintySet) -> String {
 /// A design's sample guarantee in words: the sentence the design carries (set by
 /// the solve, re-derived when a design file is read).
 pub fn guarantee_statement(d: &pmldesign_solver::Design) -> Option<String> {
-    d.guarantee().as_ref()?.statement.clone()
+    d.guarantee()?.statement().map(str::to_string)
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub struct Designed {
 
 /// The largest alphabet the server designs for: a design of it peaks at about
 /// 0.85 GB, and `--jobs` of them run at once (`pml design` takes up to
-/// `pmldesign_solver::MAX_ALPHABET`).
+/// `pmldesign_solver::sizes::MAX_ALPHABET`).
 pub const SERVE_MAX_ALPHABET: usize = 2048;
 
 /// Solves `a` (stopped by `interrupt`; an alphabet past [`SERVE_MAX_ALPHABET`]

@@ -2,7 +2,7 @@
 
 use super::{Error, Result, guarded, refused};
 use pmldesign::prelude::*;
-use pmldesign::solver::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
+use pmldesign::solver::sizes::{MAX_ALPHABET, MAX_MATRIX_FILE_BYTES};
 use serde_json::{Value, json};
 
 /// Checks the JSON of a design (a utility's or a loss's) as the library reads it

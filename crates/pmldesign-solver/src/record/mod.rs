@@ -39,9 +39,6 @@ use pmldesign_model::record::RecordSample;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// The largest product alphabet `joint` designs over by default (`--max-cells`).
-pub const DEFAULT_MAX_CELLS: usize = 1024;
-
 /// The largest product alphabet on which the record's channel is measured.
 pub const MEASURED_CELLS: usize = 4096;
 
@@ -103,6 +100,9 @@ pub struct RecordProblem {
 }
 
 impl RecordProblem {
+    /// The largest product alphabet `joint` designs over by default (`--max-cells`).
+    pub const DEFAULT_MAX_CELLS: usize = 1024;
+
     /// The release of the records of `sample` at total level `epsilon`: mode
     /// `auto`, mutual information, the estimate taken as the truth.
     pub fn new(sample: RecordSample, epsilon: f64) -> Self {
@@ -112,7 +112,7 @@ impl RecordProblem {
             delta: None,
             mode: RecordMode::Auto,
             split: None,
-            max_cells: DEFAULT_MAX_CELLS,
+            max_cells: Self::DEFAULT_MAX_CELLS,
             settings: Settings::default(),
             deadline: None,
         }
@@ -136,7 +136,7 @@ impl RecordProblem {
         self
     }
 
-    /// The largest product alphabet for `joint` (default [`DEFAULT_MAX_CELLS`]).
+    /// The largest product alphabet for `joint` (default [`RecordProblem::DEFAULT_MAX_CELLS`]).
     pub fn max_cells(mut self, cells: usize) -> Self {
         self.max_cells = cells;
         self

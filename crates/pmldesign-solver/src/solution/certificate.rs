@@ -22,14 +22,14 @@ fn pml_tolerance() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct DualCertificate {
     /// The dual vector lambda, one entry per input.
-    pub lambda: Vec<f64>,
+    pub(crate) lambda: Vec<f64>,
     /// A certified upper bound on `max_v mu(v) - lambda . v` over every ray
     /// (infinite, written `null`, when a search stopped without one).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
-    pub max_reduced_cost: f64,
+    pub(crate) max_reduced_cost: f64,
     /// `sum(lambda) + max(0, max_reduced_cost)` (`null` when infinite).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
-    pub bound: f64,
+    pub(crate) bound: f64,
 }
 
 impl DualCertificate {
@@ -43,6 +43,22 @@ impl DualCertificate {
             bound,
         }
     }
+
+    /// The dual vector lambda, one entry per input.
+    pub fn lambda(&self) -> &[f64] {
+        &self.lambda
+    }
+
+    /// A certified upper bound on `max_v mu(v) - lambda . v` over every ray
+    /// (infinite when a search stopped without one).
+    pub fn max_reduced_cost(&self) -> f64 {
+        self.max_reduced_cost
+    }
+
+    /// `sum(lambda) + max(0, max_reduced_cost)`: the bound this dual proves.
+    pub fn bound(&self) -> f64 {
+        self.bound
+    }
 }
 
 /// Evidence that a mechanism is valid, private and optimal.
@@ -50,45 +66,115 @@ impl DualCertificate {
 #[serde(deny_unknown_fields)]
 pub struct Certificate {
     /// The notion certified, with its levels.
-    pub notion: Notion,
+    pub(crate) notion: Notion,
     /// The target eps (the notion's headline level, eps_u for ALIP).
-    pub target_epsilon: f64,
+    pub(crate) target_epsilon: f64,
     /// The mechanism re-measured under every notion: worst-case PML and PMC over
     /// the set, LDP parameter, maximal leakage.
-    pub levels: NotionLevels,
+    pub(crate) levels: NotionLevels,
     /// `max_y sup_{Q in S} l_Q(y)`, exact over the whole uncertainty set.
-    pub worst_case_pml: f64,
+    pub(crate) worst_case_pml: f64,
     /// The same per output.
-    pub worst_case_pml_per_output: Vec<f64>,
+    pub(crate) worst_case_pml_per_output: Vec<f64>,
     /// `max_x |sum_y W[x][y] - 1|`, at most 1e-12.
-    pub max_row_sum_error: f64,
+    pub(crate) max_row_sum_error: f64,
     /// The largest excess of a measured level over its target that the check
     /// accepts ([`PML_TOLERANCE`]).
     #[serde(default = "pml_tolerance")]
-    pub tolerance: f64,
+    pub(crate) tolerance: f64,
     /// Smallest entry, at least 0.
-    pub min_entry: f64,
+    pub(crate) min_entry: f64,
     /// Utility of the mechanism, measured on the matrix.
-    pub utility_value: f64,
+    pub(crate) utility_value: f64,
     /// LP dual bound: no mechanism in the feasible set has larger utility
     /// (infinite, written `null`, when a run stopped before proving one).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
-    pub upper_bound: f64,
+    pub(crate) upper_bound: f64,
     /// `upper_bound - utility_value` (`null` when infinite).
     #[serde(deserialize_with = "pmldesign_model::serde_float::null_is_infinite")]
-    pub gap: f64,
+    pub(crate) gap: f64,
     /// The dual evidence behind the bound, when an LP over rays was solved:
     /// anyone can check it without trusting the solver (docs/theory.md §4b).
-    pub dual: Option<DualCertificate>,
+    pub(crate) dual: Option<DualCertificate>,
     /// Under eps-LDP, for estimation: the priors of few levels whose mixture
     /// floor proves the bound (docs/theory.md §13), each as `[count, relative
     /// mass]` per level in decreasing order of the prior's masses. A reader
     /// recomputes the floor from them; empty where no such floor was used.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub floor_priors: Vec<Vec<(usize, f64)>>,
+    pub(crate) floor_priors: Vec<Vec<(usize, f64)>>,
 }
 
 impl Certificate {
+    /// The notion certified, with its levels.
+    pub fn notion(&self) -> &Notion {
+        &self.notion
+    }
+
+    /// The target eps (the notion's headline level, eps_u for ALIP).
+    pub fn target_epsilon(&self) -> f64 {
+        self.target_epsilon
+    }
+
+    /// The mechanism re-measured under every notion: worst-case PML and PMC
+    /// over the set, LDP parameter, maximal leakage.
+    pub fn levels(&self) -> &NotionLevels {
+        &self.levels
+    }
+
+    /// `max_y sup_{Q in S} l_Q(y)`, exact over the whole uncertainty set.
+    pub fn worst_case_pml(&self) -> f64 {
+        self.worst_case_pml
+    }
+
+    /// The worst-case PML of each output.
+    pub fn worst_case_pml_per_output(&self) -> &[f64] {
+        &self.worst_case_pml_per_output
+    }
+
+    /// `max_x |sum_y W[x][y] - 1|`, at most 1e-12.
+    pub fn max_row_sum_error(&self) -> f64 {
+        self.max_row_sum_error
+    }
+
+    /// The largest excess of a measured level over its target that the check
+    /// accepts ([`PML_TOLERANCE`]).
+    pub fn tolerance(&self) -> f64 {
+        self.tolerance
+    }
+
+    /// The smallest entry of the mechanism, at least 0.
+    pub fn min_entry(&self) -> f64 {
+        self.min_entry
+    }
+
+    /// The utility of the mechanism, measured on the matrix.
+    pub fn utility_value(&self) -> f64 {
+        self.utility_value
+    }
+
+    /// The dual bound: no mechanism in the feasible set has a larger utility
+    /// (infinite when a run stopped before proving one).
+    pub fn upper_bound(&self) -> f64 {
+        self.upper_bound
+    }
+
+    /// `upper_bound - utility_value` (infinite without a bound).
+    pub fn gap(&self) -> f64 {
+        self.gap
+    }
+
+    /// The dual evidence behind the bound, when an LP over rays was solved.
+    pub fn dual(&self) -> Option<&DualCertificate> {
+        self.dual.as_ref()
+    }
+
+    /// Under eps-LDP, for estimation: the priors of few levels whose mixture
+    /// floor proves the bound, each as `[count, relative mass]` per level;
+    /// empty where no such floor was used.
+    pub fn floor_priors(&self) -> &[Vec<(usize, f64)>] {
+        &self.floor_priors
+    }
+
     /// Measures `mechanism` and checks it: entries `>= 0`, row sums within 1e-12,
     /// worst-case PML over `set` at most `epsilon + 1e-10`, and the utility within
     /// a relative 1e-7 of the dual bound (and not above it).

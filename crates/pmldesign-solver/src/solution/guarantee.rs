@@ -15,13 +15,35 @@ use serde::Serialize;
 #[serde(deny_unknown_fields)]
 pub struct SimplerRoute {
     /// The level eps0 used for the estimate: `e^-eps0 = e^-eps + beta/2`.
-    pub epsilon_for_estimate: f64,
+    pub(crate) epsilon_for_estimate: f64,
     /// Its optimal mechanism for the estimate.
-    pub mechanism: Mechanism,
+    pub(crate) mechanism: Mechanism,
     /// Its utility under the estimate.
-    pub utility: f64,
+    pub(crate) utility: f64,
     /// Its exact worst-case PML over the ball (at most eps by (8)).
-    pub worst_case_pml: f64,
+    pub(crate) worst_case_pml: f64,
+}
+
+impl SimplerRoute {
+    /// The level eps0 used for the estimate: `e^-eps0 = e^-eps + beta/2`.
+    pub fn epsilon_for_estimate(&self) -> f64 {
+        self.epsilon_for_estimate
+    }
+
+    /// Its optimal mechanism for the estimate.
+    pub fn mechanism(&self) -> &Mechanism {
+        &self.mechanism
+    }
+
+    /// Its utility under the estimate.
+    pub fn utility(&self) -> f64 {
+        self.utility
+    }
+
+    /// Its exact worst-case PML over the ball (at most eps by (8)).
+    pub fn worst_case_pml(&self) -> f64 {
+        self.worst_case_pml
+    }
 }
 
 /// The (eps, delta) guarantee of a design from a sample (\[E\] Sec. III-IV,
@@ -33,29 +55,72 @@ pub struct SimplerRoute {
 pub struct Guarantee {
     /// Sample size m; for a private prior, the noisy total `M~` (the true m is
     /// not published).
-    pub samples: u64,
+    pub(crate) samples: u64,
     /// Failure probability delta over the sample.
-    pub delta: f64,
+    pub(crate) delta: f64,
     /// The radius beta.
-    pub beta: f64,
+    pub(crate) beta: f64,
     /// How beta was derived.
-    pub radius_method: RadiusMethod,
+    pub(crate) radius_method: RadiusMethod,
     /// Caveats on the radius, if any.
-    pub radius_note: Option<String>,
+    pub(crate) radius_note: Option<String>,
     /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
     /// design maximises a utility.
-    pub simpler_route: Option<SimplerRoute>,
+    pub(crate) simpler_route: Option<SimplerRoute>,
     /// For a ball around noisy counts (`docs/theory.md` §6, "A private prior"): the
     /// level of the noise and how the radius was widened for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub private_prior: Option<PrivateRadius>,
+    pub(crate) private_prior: Option<PrivateRadius>,
     /// The guarantee in words for the design's eps
     /// ([`pmldesign_model::statement::sample_guarantee`]; set with the design).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub statement: Option<String>,
+    pub(crate) statement: Option<String>,
 }
 
 impl Guarantee {
+    /// Sample size m; for a private prior, the noisy total `M~` (the true m
+    /// is not published).
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// Failure probability delta over the sample.
+    pub fn delta(&self) -> f64 {
+        self.delta
+    }
+
+    /// The radius beta.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// How beta was derived.
+    pub fn radius_method(&self) -> RadiusMethod {
+        self.radius_method
+    }
+
+    /// Caveats on the radius, if any.
+    pub fn radius_note(&self) -> Option<&str> {
+        self.radius_note.as_deref()
+    }
+
+    /// The simpler route, when it exists (`e^-eps + beta/2 <= 1`) and the
+    /// design maximises a utility.
+    pub fn simpler_route(&self) -> Option<&SimplerRoute> {
+        self.simpler_route.as_ref()
+    }
+
+    /// For a ball around noisy counts: the level of the noise and how the
+    /// radius was widened for it.
+    pub fn private_prior(&self) -> Option<&PrivateRadius> {
+        self.private_prior.as_ref()
+    }
+
+    /// The guarantee in words for the design's eps.
+    pub fn statement(&self) -> Option<&str> {
+        self.statement.as_deref()
+    }
+
     /// The guarantee of a design at level `epsilon`, with its sentence.
     pub fn stated_at(mut self, epsilon: f64) -> Self {
         use pmldesign_model::statement::{private_sample_guarantee, sample_guarantee};

@@ -12,7 +12,7 @@ fn hamming_binary_closed_form() {
     let eps = 1.2f64.ln();
     let settings = pmldesign_solver::Settings::default();
     let r = minimise_loss_with_progress(&set, eps, &Loss::Hamming, &settings, &mut |_| {}).unwrap();
-    assert!(r.certificate.worst_case_pml <= eps + 1e-10);
+    assert!(r.certificate.worst_case_pml() <= eps + 1e-10);
     assert!((r.expected_loss - r.lower_bound).abs() < 1e-9);
 }
 
