@@ -752,11 +752,16 @@ fn under_pml_the_relaxation_floor_is_the_optimum_within_enumeration() {
     }
 }
 
+/// The Zipf(1) prior over `k` labels: masses proportional to `1 / i`.
+fn zipf(k: usize) -> Vec<f64> {
+    let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
+    raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect()
+}
+
 /// The eps-PML design for estimation (eps 1) of a Zipf prior over `k` labels
 /// under a time limit of `seconds`, with the prior.
 fn zipf_pml_design(k: usize, seconds: u64) -> (Vec<f64>, Design) {
-    let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
-    let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+    let p = zipf(k);
     let settings = Settings::default().time_limit(std::time::Duration::from_secs(seconds));
     let d = Problem::new(known(&p))
         .epsilon(1.0)
@@ -914,9 +919,7 @@ fn past_the_scored_squares_a_skewed_prior_starts_by_systematic_sampling() {
 /// far below randomized response at the same level.
 #[test]
 fn past_the_mirror_rounds_an_ldp_design_is_far_below_randomized_response() {
-    let raw: Vec<f64> = (1..=1100).map(|i| 1.0 / i as f64).collect();
-    let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
-    let d = Problem::new(known(&p))
+    let d = Problem::new(known(&zipf(1100)))
         .notion(Notion::Ldp { epsilon: 1.0 })
         .estimation()
         .settings(Settings::default().time_limit(std::time::Duration::from_secs(8)))
