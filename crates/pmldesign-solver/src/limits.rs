@@ -33,10 +33,10 @@ pub fn outputs_fit(inputs: usize, outputs: usize) -> bool {
 
 /// The most entries a mechanism that pml makes or reads may have: twice N
 /// outputs at [`MAX_ALPHABET`], the fewest with which a design for
-/// estimation there does far better than randomized response (at 4,096 Zipf
-/// labels and eps 1, 9,043 against 5.7 million); such a design file takes
-/// about 0.6 GB, within [`MAX_MATRIX_FILE_BYTES`], and its design peaks at
-/// 1.4 GB.
+/// estimation there is within about 4 times the floor (at 4,096 Zipf labels
+/// and eps 1, 9,043 against randomized response's 5.7 million); such a design
+/// file takes about 0.6 GB, within [`MAX_MATRIX_FILE_BYTES`], and its design
+/// peaks at 1.4 GB.
 pub const MAX_ENTRIES: usize = 2 * MAX_ALPHABET * MAX_ALPHABET;
 
 /// The most outputs a mechanism over `inputs` may have: [`MAX_OUTPUTS`], and

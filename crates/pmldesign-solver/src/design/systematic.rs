@@ -37,13 +37,21 @@ pub const SYSTEMATIC_SHARE: f64 = 0.25;
 
 /// The share where none follow: past 512 labels one priced pass of
 /// Frank-Wolfe takes tens of seconds (about 40 s at 1,024), so the start is
-/// most of the design. At 1,024 Zipf labels and eps 1 its error is 1,023 at
-/// a 10 s limit and 773 at 20 s (1,161 at 20 s with the share above).
+/// most of the design. At 1,024 Zipf labels and eps 1 its error is 936 at
+/// a 10 s limit and 746 at 20 s (1,161 at 20 s with the share above).
 pub const SYSTEMATIC_SHARE_ALONE: f64 = 0.6;
 
+/// The fewest outputs per input the start is made with: with fewer than N
+/// outputs J is singular, and near N the sampling's spread dominates (at
+/// 1,024 Zipf labels, eps 1: 1,699 per row at 2.4 N, 1,176 at 3.3 N, against
+/// the floor's 595), yet far below randomized response past 1,024 inputs (at
+/// 4,096 labels 17,475 at 1.57 N, against 5.68 million).
+pub const SYSTEMATIC_FEWEST_PER_INPUT: f64 = 1.5;
+
 /// Seconds per term `n^2` of an output's share of the Fisher information, as
-/// the start is valued and the design certified (two such products).
-pub const SYSTEMATIC_SECONDS_PER_TERM: f64 = 4e-10;
+/// the start is valued: about 8e-11 at 4,096 inputs on two cores (10.9 s for
+/// 8,190 outputs, the inverse included), with a margin for a loaded machine.
+pub const SYSTEMATIC_SECONDS_PER_TERM: f64 = 2e-10;
 
 /// The stream's seed: the same pieces for the same prior, levels and count.
 const SEED: u64 = 0x706d_6c2f_7379_7374;
@@ -155,7 +163,7 @@ pub(crate) fn systematic_mechanism(
 /// written and [`SYSTEMATIC_SECONDS_PER_TERM`] for each term `n^2` of its
 /// Fisher information: a rule on n and the limit, so the same input and
 /// limit give the same start. `None` outside [`SYSTEMATIC_START_SIZES`] or
-/// where fewer than twice n outputs fit.
+/// where fewer than [`SYSTEMATIC_FEWEST_PER_INPUT`] times n outputs fit.
 pub(crate) fn systematic_outputs(settings: &Settings, n: usize, rounds: bool) -> Option<usize> {
     if !SYSTEMATIC_START_SIZES.contains(&n) {
         return None;
@@ -178,5 +186,5 @@ pub(crate) fn systematic_outputs(settings: &Settings, n: usize, rounds: bool) ->
         let fits = (share * t.as_secs_f64() / each).floor() as usize;
         outputs = outputs.min(fits);
     }
-    (outputs >= 2 * n).then_some(outputs)
+    (outputs as f64 >= SYSTEMATIC_FEWEST_PER_INPUT * n as f64).then_some(outputs)
 }
