@@ -37,8 +37,7 @@ pub const SYSTEMATIC_SHARE: f64 = 0.25;
 
 /// The share where none follow: past 512 labels one priced pass of
 /// Frank-Wolfe takes tens of seconds (about 40 s at 1,024), so the start is
-/// most of the design. At 1,024 Zipf labels and eps 1 its error is 936 at
-/// a 10 s limit and 746 at 20 s (1,161 at 20 s with the share above).
+/// most of the design (docs/benchmarks.md, past 1,024 labels).
 pub const SYSTEMATIC_SHARE_ALONE: f64 = 0.6;
 
 /// The fewest outputs per input the start is made with: with fewer than N

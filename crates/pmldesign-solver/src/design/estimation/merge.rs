@@ -24,9 +24,9 @@ const ROW_SUM_ROUNDING: f64 = 1e-14;
 
 /// Nor are row sums of M entries off by less than `M` units of rounding, up
 /// to this (a tenth of what a certificate accepts): summing thousands of
-/// entries rounds by as much, and a rescaling cannot do better (at 2,048
-/// inputs and 9,660 outputs a shortfall of 7.7e-14 became 1.3e-13 after its
-/// Gram product and least squares, 2.2 s of the start's 3.5 s).
+/// entries rounds by as much, so a rescaling cannot do better, and its Gram
+/// product (`N^2 M`) and least squares (`N^3`) are most of a large mixture's
+/// cost (docs/theory.md §13).
 const ROW_SUM_ROUNDING_MOST: f64 = 1e-13;
 
 /// `w` with each column scaled by `1 + t_y`, t the least-norm solution of
