@@ -3,6 +3,7 @@
 
 use crate::engine::{IN_MEMORY, Objective, Options, Result, guarded, invalid, refused, settings};
 use pmldesign::model::record::RecordSample;
+use pmldesign::solver::sizes::MAX_MATRIX_FILE_BYTES;
 use pmldesign::solver::{Interrupt, PublicRecord, RecordDesign, RecordMode, RecordProblem};
 
 /// A record's sample and how to release it.
@@ -107,7 +108,7 @@ pub fn estimate_public_record(
 /// A public record file read back, refused past the largest file a record
 /// design takes.
 fn read_public_record(text: &str) -> Result<PublicRecord> {
-    if text.len() as u64 > 64 * pmldesign::solver::sizes::MAX_MATRIX_FILE_BYTES {
+    if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
         return Err(invalid(
             "public record JSON",
             text.len(),
@@ -127,7 +128,7 @@ pub fn check_record(text: &str) -> Result<String> {
 /// A record design read back from its JSON (every design re-certified, every
 /// figure re-derived), refused past the largest file a record design takes.
 pub(crate) fn read_record(text: &str) -> Result<RecordDesign> {
-    if text.len() as u64 > 64 * pmldesign::solver::sizes::MAX_MATRIX_FILE_BYTES {
+    if text.len() as u64 > 64 * MAX_MATRIX_FILE_BYTES {
         return Err(invalid(
             "record design JSON",
             text.len(),

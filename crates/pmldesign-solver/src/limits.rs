@@ -20,9 +20,10 @@ use pmldesign_model::{Notion, UncertaintySet};
 pub const MAX_ALPHABET: usize = 4096;
 
 /// The most outputs a mechanism that pml makes or reads may have, with at most
-/// [`MAX_ENTRIES`] entries in all (`limits::outputs_fit`): a weighted 2-design over 128 inputs, the optimal
-/// design for estimation there under the uniform prior, needs up to 65 orbits of 128
-/// outputs (docs/theory.md §13).
+/// [`MAX_ENTRIES`] entries in all (`limits::outputs_fit`): a weighted
+/// 2-design over 128 inputs, the optimal design for estimation there under
+/// the uniform prior, needs up to 65 orbits of 128 outputs (docs/theory.md
+/// §13).
 pub const MAX_OUTPUTS: usize = 16_384;
 
 /// Whether a mechanism of `inputs` x `outputs` is within what pml makes and

@@ -51,7 +51,7 @@ proptest! {
             }
         }
         // The simpler route never beats the design over the ball.
-        if let Some(r) = &g.simpler_route() {
+        if let Some(r) = g.simpler_route() {
             prop_assert!(r.worst_case_pml() <= eps + 1e-9);
             prop_assert!(r.utility() <= d.utility_value() + 1e-9);
         }

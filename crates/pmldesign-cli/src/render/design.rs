@@ -44,10 +44,10 @@ fn guarantee_table(d: &Design, g: &Guarantee) -> String {
         g.beta(),
         g.radius_method().describe()
     );
-    if let Some(n) = &g.radius_note() {
+    if let Some(n) = g.radius_note() {
         s.push_str(&format!("  note: {n}\n"));
     }
-    match &g.simpler_route() {
+    match g.simpler_route() {
         Some(r) => s.push_str(&format!(
             "  simpler route (eps0-PML for the estimate, eps0 = {:.6}, eqs. 8/13): {} = {:.6} vs {:.6} designed over the ball\n",
             r.epsilon_for_estimate(), d.utility_name(), r.utility(), d.utility_value()

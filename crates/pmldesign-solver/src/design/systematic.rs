@@ -158,9 +158,9 @@ pub(crate) fn systematic_mechanism(
 /// The outputs of the start by systematic sampling over `n` inputs
 /// ([`systematic_mechanism`]): the most of [`SYSTEMATIC_OUTPUTS_PER_INPUT`]
 /// times n that fit what pml writes (a quarter of it where rounds add rays
-/// to them, `rounds`) and, under a time limit,
-/// [`SYSTEMATIC_SHARE`] of it ([`SYSTEMATIC_SHARE_ALONE`] without rounds) at [`FINISH_SECONDS_PER_ENTRY`] for each entry
-/// written and [`SYSTEMATIC_SECONDS_PER_TERM`] for each term `n^2` of its
+/// to them, `rounds`) and, under a time limit, [`SYSTEMATIC_SHARE`] of it
+/// ([`SYSTEMATIC_SHARE_ALONE`] without rounds) at
+/// [`FINISH_SECONDS_PER_ENTRY`] for each entry written and [`SYSTEMATIC_SECONDS_PER_TERM`] for each term `n^2` of its
 /// Fisher information: a rule on n and the limit, so the same input and
 /// limit give the same start. `None` outside [`SYSTEMATIC_START_SIZES`] or
 /// where fewer than [`SYSTEMATIC_FEWEST_PER_INPUT`] times n outputs fit.

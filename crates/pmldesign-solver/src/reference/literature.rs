@@ -213,10 +213,10 @@ pub fn cyclic_design(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
 }
 
 /// Randomized response toward the prior, `a 1 p^T + (1 - a) I` with `a =
-/// e^-eps` at the PMC level `eps` (`p` scaled to sum to 1): the least error for estimation under
-/// eps-PMC (docs/theory.md §13, "PMC's floor"), for 2 to [`MAX_ALPHABET`]
-/// inputs of positive mass (its error has a closed form at every size);
-/// `None` otherwise.
+/// e^-eps` at the PMC level `eps` (`p` scaled to sum to 1): the least error
+/// for estimation under eps-PMC (docs/theory.md §13, "PMC's floor"), for 2
+/// to [`MAX_ALPHABET`] inputs of positive mass (its error has a closed form
+/// at every size); `None` otherwise.
 pub fn toward_prior(p: ArrayView1<f64>, pmc_level: f64) -> Option<Mechanism> {
     let (k, a) = (p.len(), (-pmc_level).exp());
     if !(2..=MAX_ALPHABET).contains(&k) || p.iter().any(|&x| x <= 0.0) {

@@ -4,6 +4,7 @@
 use crate::error::Result;
 use ndarray::{Array1, Array2, Axis};
 use pmldesign_model::Mechanism;
+use pmldesign_model::mechanism::CERTIFIED_ROW_SUM_TOLERANCE;
 
 /// The columns of `w` that are multiples of one another added into one (J and
 /// every notion's levels unchanged: both are homogeneous in a column), zero
@@ -23,11 +24,11 @@ pub(crate) fn merge_proportional(w: Array2<f64>) -> Result<Mechanism> {
 const ROW_SUM_ROUNDING: f64 = 1e-14;
 
 /// Nor are row sums of M entries off by less than `M` units of rounding, up
-/// to this (a tenth of what a certificate accepts): summing thousands of
+/// to a tenth of what a certificate accepts: summing thousands of
 /// entries rounds by as much, so a rescaling cannot do better, and its Gram
 /// product (`N^2 M`) and least squares (`N^3`) are most of a large mixture's
 /// cost (docs/theory.md §13).
-const ROW_SUM_ROUNDING_MOST: f64 = 1e-13;
+const ROW_SUM_ROUNDING_MOST: f64 = CERTIFIED_ROW_SUM_TOLERANCE / 10.0;
 
 /// `w` with each column scaled by `1 + t_y`, t the least-norm solution of
 /// `W t = 1 - W 1` (the rows' shortfalls), repeated while the shortfall

@@ -150,8 +150,8 @@ fn subset_selection(
 /// ALIP). Under eps-LDP, at [`LDP_MIRROR_SIZES`] where the start's error is
 /// more than [`LDP_MIRROR_ABOVE_FLOOR`] times the floor's, rounds of mirror
 /// descent from the start itself; past them, the start by systematic
-/// sampling of equal masses at [`ldp_levels`] (sampled d-subsets). Either replaces the start where it is
-/// better, within its share of the loop's time ([`share_of`]). With its value
+/// sampling of equal masses at [`ldp_levels`] (sampled d-subsets). Either
+/// replaces the start where it is better, within its share of the loop's time ([`share_of`]). With its value
 /// (minus the error).
 pub(super) fn sampled(
     set: &UncertaintySet,
