@@ -7,7 +7,7 @@ use crate::document::{note, para, table};
 use pmldesign_solver::{Design, Estimation};
 
 /// The estimation section of `d`: its own figures, or derived here for a design
-/// without them; `None` past 256 inputs.
+/// without them; `None` past 1,024 inputs.
 pub fn section(d: &Design) -> Option<String> {
     let e = match d.estimation() {
         Some(e) => e.clone(),

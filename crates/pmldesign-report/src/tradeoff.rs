@@ -43,7 +43,7 @@ pub enum PointOutcome {
         same_pml: f64,
         /// The design's estimation error per row (`m E|p^ - p|^2`, m -> inf,
         /// under the reference prior; docs/theory.md §13): `None` where an
-        /// input cannot be told apart or past 256 inputs.
+        /// input cannot be told apart or past 1,024 inputs.
         estimation: Option<f64>,
         /// The same figure for randomized response at the same LDP level.
         same_ldp_estimation: Option<f64>,

@@ -34,7 +34,7 @@ pub struct ComparisonRow {
     /// What an analyst can estimate from its released rows under the reference
     /// prior: the groups of inputs released alike and `m E||p^ - p||^2` in the
     /// m -> infinity limit (inverse Fisher information; docs/theory.md §13);
-    /// `None` past 256 inputs.
+    /// `None` past 1,024 inputs.
     pub estimation: Option<(usize, Option<f64>)>,
 }
 

@@ -126,7 +126,7 @@ pub struct Design {
     /// unless set), `None` from a bare one ([`Design::with_envelope`] adds them).
     pub(crate) envelope: Option<pmldesign_model::envelope::EnvelopeBounds>,
     /// What an analyst can estimate from released rows of the design and of its
-    /// baselines, up to 256 inputs: filled by a solve, `None` from a bare one
+    /// baselines, up to 1,024 inputs: filled by a solve, `None` from a bare one
     /// ([`Design::with_estimation`] adds them).
     pub(crate) estimation: Option<crate::solution::estimation::Estimation>,
     /// Where the design came from (program, settings, input digest):
@@ -242,7 +242,7 @@ impl Design {
     }
 
     /// What an analyst can estimate from released rows of the design and of its
-    /// baselines, up to 256 inputs: filled by a solve, `None` from a bare one
+    /// baselines, up to 1,024 inputs: filled by a solve, `None` from a bare one
     /// ([`Design::with_estimation`] adds them).
     pub fn estimation(&self) -> Option<&crate::solution::estimation::Estimation> {
         self.estimation.as_ref()
@@ -369,7 +369,7 @@ impl Design {
 
     /// The design with what an analyst can estimate from its released rows and
     /// from its baselines' (docs/theory.md §13), under the reference prior;
-    /// unchanged past 256 inputs (each figure costs a pseudo-inverse).
+    /// unchanged past 1,024 inputs (each figure costs a pseudo-inverse).
     pub fn with_estimation(mut self) -> crate::Result<Self> {
         self.estimation = crate::solution::estimation::Estimation::of(&self)?;
         Ok(self)

@@ -20,15 +20,16 @@ use std::time::Duration;
 /// How the literature's rows end their names: figures, not mechanisms held.
 pub const FIGURE_ONLY: &str = "(figure only)";
 
-/// Inputs past which no estimation figures are derived (each row costs a
-/// pseudo-inverse, cubic in N).
-pub const ESTIMATION_UP_TO: usize = 256;
+/// Inputs past which no estimation figures are derived: each row costs a
+/// Fisher information (`N^2 K` for K outputs) and its inverse (`N^3`), and
+/// every reader of a design file derives them again.
+pub const ESTIMATION_UP_TO: usize = 1024;
 
 /// Seconds per term `N^2 K` of the rows the table measures from their
 /// matrices (each a Fisher information and a pseudo-inverse) after a design
-/// over N inputs with K outputs: about 1e-9 s at N = 128 and 256 on two
-/// cores, doubled.
-const SECONDS_PER_TERM: f64 = 2e-9;
+/// over N inputs with K outputs: 3.8e-10 s at N = 256 and 2.8e-10 s at
+/// N = 1,024 on two cores (a whole table, its figures included), doubled.
+const SECONDS_PER_TERM: f64 = 6e-10;
 
 /// The time the table after a design of `m` under `notion` and `set` is
 /// expected to take (none past [`ESTIMATION_UP_TO`] inputs, where no table
