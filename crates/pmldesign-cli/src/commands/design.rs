@@ -13,10 +13,10 @@ use crate::io::write::{check_outputs, emit, emit_json, write_report};
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use crate::render::report;
+use pmldesign_app::design::{DesignRequest, Objective, Priors, loss_matrix};
 use pmldesign_app::names::NotionKind;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
-use pmldesign_solver::builtin;
-use pmldesign_solver::{Design, Interrupt, Loss, Problem, Sample, Settings};
+use pmldesign_solver::{Design, Interrupt, Loss, Sample, Settings};
 
 /// The notion asked for, from `--notion` and its levels; usage errors name the flag.
 pub fn notion_from_flags(
@@ -220,34 +220,28 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
             notion.name()
         )));
     }
-    let problem = problem(a, &est, loss)?;
-    let mut bar = run
-        .progress
-        .then(|| DesignProgress::new(a.verbose, a.time_limit));
-    let d = problem
-        .notion(notion)
+    let tool = format!("pml {}", env!("CARGO_PKG_VERSION"));
+    let request = DesignRequest::new(priors(a, &est)?, notion, objective(a, loss), &tool)
         .labels(est.labels.clone())
         .settings(settings.clone())
         .envelope_delta(a.envelope_delta)
-        .on_progress(|p| {
-            if let Some(bar) = bar.as_mut() {
-                bar.update(p)
-            }
-        })
-        .solve();
+        .rows(est.samples);
+    let mut bar = run
+        .progress
+        .then(|| DesignProgress::new(a.verbose, a.time_limit));
+    let d = request.solve(|p| {
+        if let Some(bar) = bar.as_mut() {
+            bar.update(p)
+        }
+    });
     if let Some(mut bar) = bar {
         bar.finish();
     }
     let mut d = d?;
-    if let Some(rows) = est.samples {
-        d = d.with_simulated_advice(rows, simulate_advice)?;
-    }
     let nulls = a.input.nulls();
     let bins = a.input.column_bins()?;
     if let Some(kept) = d.provenance_mut() {
-        let mut p = kept
-            .clone()
-            .with_tool(format!("pml {}", env!("CARGO_PKG_VERSION")));
+        let mut p = kept.clone();
         if nulls != pmldesign_data::Nulls::Error {
             p.settings.insert("nulls".into(), nulls.name().into());
         }
@@ -278,22 +272,6 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         ));
     }
     Ok((d, settings))
-}
-
-/// The estimation error the advice compares at the data's `rows`, by the data
-/// crate's seeded simulation (docs/concepts/estimation.md).
-fn simulate_advice(
-    mechanism: &pmldesign_model::Mechanism,
-    prior: &[f64],
-    draws: pmldesign_solver::AdviceDraws<'_>,
-) -> pmldesign_model::Result<Option<f64>> {
-    let sim = pmldesign_data::simulate::Simulation {
-        rows: draws.rows,
-        replicates: draws.replicates,
-        seed: draws.seed,
-        stream: draws.stream,
-    };
-    pmldesign_data::simulate::simulated_error(mechanism, prior, &sim)
 }
 
 /// `--private-prior`: the estimate of the counts given discrete Laplace noise of
@@ -353,26 +331,24 @@ fn input_flag(input: &crate::args::Input) -> String {
     }
 }
 
-/// The problem before its notion: the set of priors and the objective.
-fn problem<'a>(
-    a: &DesignArgs,
-    est: &Estimate,
-    loss: Option<Loss>,
-) -> Result<Problem<'a>, CliError> {
-    let problem = match a.delta {
-        Some(delta) => Problem::from_sample(sample_source(a, est, delta)),
-        None => Problem::new(match a.beta {
+/// The priors `a` designs for: the estimate, a ball around it, or the ball of
+/// a sample guarantee (`--delta`).
+fn priors(a: &DesignArgs, est: &Estimate) -> Result<Priors, CliError> {
+    Ok(match a.delta {
+        Some(delta) => Priors::Sample(sample_source(a, est, delta)),
+        None => Priors::Set(match a.beta {
             None => UncertaintySet::known(est.prior.clone()),
             Some(beta) => UncertaintySet::l1_ball(est.prior.clone(), beta)?,
         }),
-    };
-    Ok(match loss {
-        Some(loss) => problem.loss(loss),
-        None if matches!(a.utility, UtilityName::Estimation) => problem.estimation(),
-        None => {
-            problem.boxed_utility(builtin(a.utility.name()).expect("clap restricts utility names"))
-        }
     })
+}
+
+/// What `a` optimises: the loss of `--utility loss`, else the utility named.
+fn objective(a: &DesignArgs, loss: Option<Loss>) -> Objective {
+    match loss {
+        Some(loss) => Objective::Loss(loss),
+        None => Objective::utility(a.utility.name()).expect("clap restricts utility names"),
+    }
 }
 
 /// The loss asked for with `--utility loss`; usage errors name the flag.
@@ -389,17 +365,8 @@ fn loss_from_flags(a: &DesignArgs) -> Result<Option<Loss>, CliError> {
         (true, Some(name), _) => Ok(Some(crate::args::values::named::<Loss>(name))),
         (true, None, Some(path)) => {
             let rows = read_matrix_file("--loss-matrix", path)?.rows;
-            let n = rows.len();
-            if rows.iter().any(|r| r.len() != n) {
-                return Err(CliError::Usage(format!(
-                    "invalid --loss-matrix {}: {n} rows but a row of another length; give a square N x N matrix, one row per secret x and one column per guess y",
-                    path.display()
-                )));
-            }
-            let flat: Vec<f64> = rows.into_iter().flatten().collect();
-            let matrix = ndarray::Array2::from_shape_vec((n, n), flat)
-                .expect("checked square above");
-            Ok(Some(Loss::Matrix(matrix)))
+            let field = format!("--loss-matrix {}", path.display());
+            Ok(Some(loss_matrix(&field, rows).map_err(CliError::Usage)?))
         }
     }
 }

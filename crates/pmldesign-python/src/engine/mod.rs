@@ -7,6 +7,7 @@
 use pmldesign::prelude::*;
 use pmldesign::solver::Interrupt;
 use pmldesign::solver::builtin;
+use pmldesign_app::design;
 use pmldesign_app::names::NotionKind;
 use serde_json::Value;
 use std::cell::Cell;
@@ -161,7 +162,7 @@ pub fn names_fit(names: &[String], m: usize) -> bool {
     pmldesign::model::names::check_names_for("names", names, m).is_ok()
 }
 
-/// The built-in utility named `name`.
+/// The built-in utility named `name` (`pml compare`'s).
 fn utility(name: &str) -> Result<Box<dyn Utility>> {
     builtin(name).ok_or_else(|| {
         invalid(
@@ -173,23 +174,15 @@ fn utility(name: &str) -> Result<Box<dyn Utility>> {
     })
 }
 
-/// The loss of a loss objective (`None` for a utility).
-fn loss(objective: &Objective) -> Result<Option<Loss>> {
+/// The library's objective of `objective`: a built-in utility or the
+/// estimation error by name, or a loss.
+fn objective(objective: &Objective) -> Result<design::Objective> {
     Ok(match objective {
-        Objective::Utility(_) => None,
-        Objective::NamedLoss(name) => Some(pmldesign_app::names::parse(name)?),
-        Objective::LossMatrix(rows) => {
-            let n = rows.len();
-            if rows.iter().any(|r| r.len() != n) {
-                return Err(Error::Invalid(format!(
-                    "invalid loss: {n} rows but a row of another length; give a square N x N matrix, one row per secret x and one column per guess y"
-                )));
-            }
-            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
-            let m = numpy::ndarray::Array2::from_shape_vec((n, n), flat)
-                .map_err(|e| Error::Invalid(format!("invalid loss: {e}")))?;
-            Some(Loss::Matrix(m))
-        }
+        Objective::Utility(name) => design::Objective::utility(name)?,
+        Objective::NamedLoss(name) => design::Objective::Loss(pmldesign_app::names::parse(name)?),
+        Objective::LossMatrix(rows) => design::Objective::Loss(
+            design::loss_matrix("loss", rows.clone()).map_err(Error::Invalid)?,
+        ),
     })
 }
 
@@ -249,7 +242,12 @@ pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
             None => UncertaintySet::known(prior),
             Some(beta) => UncertaintySet::l1_ball(prior, beta)?,
         };
-        solve(Problem::new(set), notion, &req.options, (None, observer))
+        solve(
+            design::Priors::Set(set),
+            notion,
+            &req.options,
+            (None, observer),
+        )
     })
 }
 
@@ -274,7 +272,7 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
         };
         let rows = Some(samples);
         solve(
-            Problem::from_sample(sample),
+            design::Priors::Sample(sample),
             notion,
             &req.options,
             (rows, observer),
@@ -282,12 +280,13 @@ pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result
     })
 }
 
-/// Solves `problem` under `notion` with the options; a false from `observer` sets
-/// the run's interrupt (the library then stops after the pass) and the result is
+/// Solves for `priors` under `notion` with the options (the request the CLI
+/// solves too, [`design::DesignRequest`]); a false from `observer` sets the
+/// run's interrupt (the library then stops after the pass) and the result is
 /// [`Error::Stopped`]. With the data's `rows`, the estimation advice compares
 /// the mechanisms at that size by the data crate's seeded simulation.
 fn solve(
-    problem: Problem<'_>,
+    priors: design::Priors,
     notion: Notion,
     o: &Options,
     (rows, observer): (Option<u64>, Observer<'_>),
@@ -297,50 +296,25 @@ fn solve(
         .map_err(|e| format!("envelope_delta: {e}"))?;
     let interrupt = Interrupt::new();
     let settings = settings(o, interrupt.clone())?;
-    let problem = match loss(&o.objective)? {
-        Some(l) => problem.loss(l),
-        None => match &o.objective {
-            Objective::Utility(name) if name == "estimation" => problem.estimation(),
-            Objective::Utility(name) => problem.boxed_utility(utility(name)?),
-            _ => unreachable!("loss objectives are handled above"),
-        },
-    };
-    let problem = match &o.labels {
-        Some(l) => problem.labels(l.clone()),
-        None => problem,
-    };
-    let stopped = Cell::new(false);
-    let d = problem
-        .notion(notion)
+    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
+    let mut request = design::DesignRequest::new(priors, notion, objective(&o.objective)?, &tool)
         .settings(settings)
         .envelope_delta(o.envelope_delta)
-        .on_progress(|p| {
-            if !stopped.get() && !observer(&p) {
-                stopped.set(true);
-                interrupt.set();
-            }
-        })
-        .solve();
+        .rows(rows);
+    if let Some(l) = &o.labels {
+        request = request.labels(l.clone());
+    }
+    let stopped = Cell::new(false);
+    let d = request.solve(|p| {
+        if !stopped.get() && !observer(&p) {
+            stopped.set(true);
+            interrupt.set();
+        }
+    });
     if stopped.get() {
         return Err(Error::Stopped);
     }
-    let mut d = d?;
-    if let Some(rows) = rows {
-        d = d.with_simulated_advice(rows, |mechanism, prior, draws| {
-            let sim = pmldesign::data::simulate::Simulation {
-                rows: draws.rows,
-                replicates: draws.replicates,
-                seed: draws.seed,
-                stream: draws.stream,
-            };
-            pmldesign::data::simulate::simulated_error(mechanism, prior, &sim)
-        })?;
-    }
-    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
-    if let Some(p) = d.provenance_mut() {
-        *p = p.clone().with_tool(tool);
-    }
-    Ok(serde_json::to_value(d)?)
+    Ok(serde_json::to_value(d?)?)
 }
 
 /// The empirical prior of whole-number counts and their total m.
