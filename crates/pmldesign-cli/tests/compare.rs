@@ -192,3 +192,39 @@ fn compare_refuses_a_loss() {
         "{err}"
     );
 }
+
+/// `--time-limit` bounds the whole comparison: with a spent limit (1 ms over
+/// 80 labels) every notion's design stops at once with its best structured
+/// baseline, still certified for its notion, and the baselines follow; a limit
+/// that is not a positive number of seconds is refused naming the flag.
+#[test]
+fn compare_shares_its_time_limit_among_the_notions() {
+    let raw: Vec<f64> = (1..=80).map(|i| 1.0 / i as f64).collect();
+    let total: f64 = raw.iter().sum();
+    let prior: Vec<String> = raw.iter().map(|v| format!("{}", v / total)).collect();
+    let prior = prior.join(",");
+    let args = ["compare", "--prior", &prior, "--epsilon", "1"];
+    let v = json(&[&args[..], &["--time-limit", "0.001"]].concat());
+    let rows = v["rows"].as_array().unwrap();
+    assert!(rows.len() > 7, "{}", rows.len());
+    let tol = 1e-9;
+    for r in &rows[..5] {
+        let status = r["status"].as_str().unwrap();
+        assert!(["time_limit", "optimal"].contains(&status), "{r}");
+        assert!(f(&r["upper_bound"]) >= f(&r["utility"]) - tol, "{r}");
+        let (pml_, pmc, ldp) = (f(&r["worst_case_pml"]), f(&r["pmc"]), f(&r["ldp_epsilon"]));
+        match r["notion"]["notion"].as_str().unwrap() {
+            "pml" => assert!(pml_ <= 1.0 + tol),
+            "pmc" => assert!(pmc <= 1.0 + tol),
+            "alip" | "lip" => assert!(pml_ <= 1.0 + tol && pmc <= 1.0 + tol),
+            "ldp" => assert!(ldp <= 1.0 + tol),
+            other => panic!("unexpected notion {other}"),
+        }
+    }
+    for bad in ["0", "-1", "inf"] {
+        usage_error(
+            &[&args[..], &["--time-limit", bad]].concat(),
+            "--time-limit",
+        );
+    }
+}

@@ -62,6 +62,19 @@ def test_compare_orders_the_notions():
     assert ldp.utility == pytest.approx(1.29 * rr.utility, rel=0.01)
 
 
+def test_compare_shares_its_time_limit():
+    # A spent limit over 80 labels: every notion's design stops with its best
+    # structured baseline, certified for its notion, as `pml compare --time-limit`.
+    raw = [1 / i for i in range(1, 81)]
+    prior = [x / sum(raw) for x in raw]
+    c = pmldesign.compare(prior, 1.0, time_limit=0.001)
+    for row in c.rows[:5]:
+        assert row.status in ("time_limit", "optimal")
+        assert row.upper_bound >= row.utility - 1e-9
+    with pytest.raises(pmldesign.InvalidInputError, match="time_limit"):
+        pmldesign.compare(prior, 1.0, time_limit=0)
+
+
 def test_envelope_bounds_bracket(design):
     e = pmldesign.envelope(design, deltas=[0.01, 0.1], lp=True)
     assert len(e.curve) == 2

@@ -105,6 +105,24 @@ pub fn estimation_figures(m: &Mechanism, set: &UncertaintySet) -> Option<(usize,
     Some((e.groups.len(), e.error_per_row))
 }
 
+/// Baselines a comparison lists beside its notions' designs, at most
+/// (randomized response twice and the best structured mechanism of each family
+/// that applies).
+const BASELINE_ROWS: usize = 5;
+
+/// When the designs of a comparison under `notions` notions over `n` inputs
+/// must be done for its rows' figures to fit in the time limit (at most half
+/// of it left to them); `None` without a limit.
+fn designs_deadline(
+    settings: &crate::Settings,
+    n: usize,
+    notions: usize,
+) -> Option<std::time::Instant> {
+    let limit = settings.column_generation.time_limit?;
+    let figures = crate::solution::estimation::square_rows_time(n, notions + BASELINE_ROWS);
+    Some(std::time::Instant::now() + limit.saturating_sub(figures.min(limit / 2)))
+}
+
 /// The notions at a common level eps: PML, PMC, ALIP (`alip` gives `(eps_l, eps_u)`,
 /// default `(eps, eps)`), LIP and LDP, all at eps.
 pub fn common_level_notions(epsilon: f64, alip: Option<(f64, f64)>) -> Vec<Notion> {
@@ -123,7 +141,10 @@ pub fn common_level_notions(epsilon: f64, alip: Option<(f64, f64)>) -> Vec<Notio
 
 /// Designs the optimal certified mechanism under each notion and adds the
 /// baselines calibrated to the first notion: randomized response and the
-/// structured mechanisms ([`crate::reference::baseline::baselines`]).
+/// structured mechanisms ([`crate::reference::baseline::baselines`]). A time
+/// limit in `settings` bounds the whole comparison: each notion's design gets
+/// an equal share of the time left to the notions not yet designed, after
+/// what the rows' estimation figures are expected to take.
 pub fn compare(
     set: &UncertaintySet,
     epsilon: f64,
@@ -133,8 +154,10 @@ pub fn compare(
 ) -> Result<Comparison> {
     let mut rows = Vec::with_capacity(notions.len() + 2);
     let mut first = None;
-    for notion in notions {
-        let d = design_notion(set, notion, utility, settings)?;
+    let deadline = designs_deadline(settings, set.len(), notions.len());
+    for (i, notion) in notions.iter().enumerate() {
+        let shared = settings.share_until(deadline, notions.len() - i);
+        let d = design_notion(set, notion, utility, &shared)?;
         first.get_or_insert_with(|| d.baselines.clone());
         rows.push(ComparisonRow {
             label: notion.label(),

@@ -52,7 +52,25 @@ impl Default for Settings {
     }
 }
 
+/// The least share of a time limit a design gets where several share it
+/// ([`Settings::share_until`]): past it a design returns its best structured
+/// baseline, reported as a time-limit stop.
+const MIN_SHARE: Duration = Duration::from_millis(1);
+
 impl Settings {
+    /// These settings for the next of `parts` designs (it included) that share
+    /// the time left before `deadline`: each gets `1/parts` of it, at least
+    /// a millisecond (a record's column designs, `compare`'s notions).
+    /// Unchanged without a deadline.
+    pub(crate) fn share_until(&self, deadline: Option<Instant>, parts: usize) -> Settings {
+        let mut s = self.clone();
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now()) / parts.max(1) as u32;
+            s.column_generation.time_limit = Some(left.max(MIN_SHARE));
+        }
+        s
+    }
+
     /// When a loop over `n` inputs started now must stop for the time limit
     /// (its share, [`ColumnGenerationSettings::loop_time`]); `None` without a
     /// limit.

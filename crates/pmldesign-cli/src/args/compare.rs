@@ -29,6 +29,11 @@ pub struct CompareArgs {
     /// The utility to maximise.
     #[arg(long, value_enum, default_value = "mi")]
     pub utility: ComparedUtility,
+    /// Stop after this many seconds, shared by the notions' designs: each
+    /// returns the best certified mechanism and bound found in its share, and
+    /// its row's status says whether it is optimal.
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub time_limit: Option<f64>,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,

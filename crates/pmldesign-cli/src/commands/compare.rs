@@ -2,6 +2,7 @@
 //! common level, side by side with randomized response.
 
 use crate::args::compare::CompareArgs;
+use crate::args::design::time_limit;
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
@@ -53,13 +54,11 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
     if let Some(metric) = load_metric(&a.metric, set.len())? {
         notions.push(Notion::Metric { epsilon, metric });
     }
-    let c = compare(
-        &set,
-        epsilon,
-        &notions,
-        utility.as_ref(),
-        &Settings::default(),
-    )?;
+    let mut settings = Settings::default();
+    if let Some(t) = a.time_limit {
+        settings.column_generation.time_limit = Some(time_limit(t)?);
+    }
+    let c = compare(&set, epsilon, &notions, utility.as_ref(), &settings)?;
     let text = render_comparison(&c, &est.labels, a.output.format())?;
     let page = report_path.map(|p| (p, pmldesign_report::comparison(&c, &est.labels)));
     emit_with_report(a.output.path(), &text, page)

@@ -128,6 +128,7 @@ def compare(
     utility: str = ...,
     alip: Optional[Tuple[float, float]] = ...,
     labels: Optional[List[str]] = ...,
+    time_limit: Optional[float] = ...,
 ) -> Dict[str, Any]: ...
 def estimate(
     mechanism: npt.ArrayLike,

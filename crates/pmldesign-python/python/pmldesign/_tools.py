@@ -71,6 +71,7 @@ def compare(
     epsilon_lower: Optional[float] = None,
     epsilon_upper: Optional[float] = None,
     labels: Optional[Sequence[Any]] = None,
+    time_limit: Optional[float] = None,
 ) -> Record:
     """Optimal mechanisms under PML, PMC, ALIP, LIP and LDP at a common level eps.
 
@@ -91,6 +92,11 @@ def compare(
         The levels of the ALIP row (both eps by default).
     labels : sequence, optional
         The input names.
+    time_limit : float, optional
+        Seconds for the whole comparison, shared by the notions' designs: each
+        returns the best certified mechanism and bound found in its share (its
+        row's ``status`` says whether it is optimal), as ``pml compare
+        --time-limit``. Without one, large alphabets may take minutes.
 
     Returns
     -------
@@ -105,7 +111,8 @@ def compare(
         hi = eps if epsilon_upper is None else _number("epsilon_upper", epsilon_upper)
         alip = (lo, hi)
     b = None if beta is None else _number("beta", beta)
-    return Record(_native.compare(_vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels)))
+    limit = None if time_limit is None else _number("time_limit", time_limit)
+    return Record(_native.compare(_vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels), limit))
 
 
 def envelope(

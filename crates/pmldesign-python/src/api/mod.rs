@@ -440,7 +440,8 @@ fn estimate<'py>(
 
 /// See `pmldesign.compare`.
 #[pyfunction]
-#[pyo3(signature = (prior, epsilon, beta=None, utility="mi".to_string(), alip=None, labels=None))]
+#[pyo3(signature = (prior, epsilon, beta=None, utility="mi".to_string(), alip=None, labels=None, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
     prior: Vector<'py>,
@@ -449,10 +450,11 @@ fn compare<'py>(
     utility: String,
     alip: Option<(f64, f64)>,
     labels: Option<Vec<String>>,
+    time_limit: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let prior = prior.as_array().to_vec();
     run_design(py, None, move |_| {
-        engine::compare(prior, epsilon, beta, &utility, alip, labels)
+        engine::compare(prior, epsilon, beta, &utility, alip, (labels, time_limit))
     })
 }
 

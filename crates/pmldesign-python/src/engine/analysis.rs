@@ -164,11 +164,13 @@ pub fn compare(
     beta: Option<f64>,
     utility_name: &str,
     alip: Option<(f64, f64)>,
-    names: Option<Vec<String>>,
+    (names, time_limit): (Option<Vec<String>>, Option<f64>),
 ) -> Result<Value> {
     guarded(|| {
         let prior = Prior::new(prior)?;
         let names = labels(names.as_deref(), prior.len())?;
+        let mut settings = Settings::default();
+        settings.column_generation.time_limit = time_limit.map(positive_seconds).transpose()?;
         let set = match beta {
             None => UncertaintySet::known(prior),
             Some(b) => UncertaintySet::l1_ball(prior, b)?,
@@ -176,8 +178,7 @@ pub fn compare(
         pmldesign::model::notion::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
         let notions = pmldesign::solver::compare::common_level_notions(epsilon, alip);
-        let c =
-            pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &Settings::default())?;
+        let c = pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &settings)?;
         Ok(c.to_json(&names))
     })
 }

@@ -48,10 +48,6 @@ pub const MEASURED_CELLS: usize = 4096;
 /// it can fall below compose within its time (docs/benchmarks.md, "Records").
 pub const AUTO_JOINT_CELLS: usize = 32;
 
-/// The least time an inner design of a record is given once the record's time
-/// limit is spent: it then returns at once with its best structured baseline.
-const MIN_SHARE: std::time::Duration = std::time::Duration::from_millis(1);
-
 /// Splits of eps that the default search of `compose` tries, at most.
 pub const SPLIT_BUDGET: usize = 24;
 
@@ -173,12 +169,7 @@ impl RecordProblem {
     /// millisecond, past which a design returns its best structured baseline,
     /// reported as a time-limit stop).
     pub(super) fn share(&self, parts: usize) -> Settings {
-        let mut s = self.settings.clone();
-        if let Some(d) = self.deadline {
-            let left = d.saturating_duration_since(Instant::now()) / parts.max(1) as u32;
-            s.column_generation.time_limit = Some(left.max(MIN_SHARE));
-        }
-        s
+        self.settings.share_until(self.deadline, parts)
     }
 
     /// An inner design's refusal of its share of the time, restated for the

@@ -43,6 +43,16 @@ pub(crate) fn table_time(m: &Mechanism, notion: &Notion, set: &UncertaintySet) -
     Duration::from_secs_f64(SECONDS_PER_TERM * terms + figures)
 }
 
+/// The time `rows` square mechanisms over `n` inputs take to measure for
+/// their estimation figures (none past [`ESTIMATION_UP_TO`] inputs): what a
+/// comparison leaves for its rows' figures.
+pub(crate) fn square_rows_time(n: usize, rows: usize) -> Duration {
+    if n > ESTIMATION_UP_TO {
+        return Duration::ZERO;
+    }
+    Duration::from_secs_f64(SECONDS_PER_TERM * (n * n * n * rows) as f64)
+}
+
 /// One mechanism's figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
