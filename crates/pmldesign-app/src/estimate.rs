@@ -12,6 +12,7 @@ use pmldesign_model::frequency::{
 use pmldesign_model::{Mechanism, ModelError};
 use pmldesign_solver::labels::numbered;
 use serde_json::{Value, json};
+use std::time::Instant;
 
 /// The warning that EM stopped at its cap of `iterations` before its
 /// likelihood gap certified the maximum (of a column's estimate or a record's).
@@ -60,9 +61,21 @@ impl EstimateAnswer {
     }
 
     /// With a parametric bootstrap of `reps` replicates drawn from the stream
-    /// of `key` checking the intervals.
-    pub fn bootstrap(mut self, reps: usize, key: &StreamKey) -> Result<Self, ModelError> {
-        let check = bootstrap(&self.mechanism, &self.estimate, &self.settings, (reps, key))?;
+    /// of `key` checking the intervals; none starts past `until` (the check is
+    /// then of those drawn, and a warning says so).
+    pub fn bootstrap(
+        mut self,
+        reps: usize,
+        key: &StreamKey,
+        until: Option<Instant>,
+    ) -> Result<Self, ModelError> {
+        let check = bootstrap(
+            &self.mechanism,
+            &self.estimate,
+            &self.settings,
+            (reps, key),
+            until,
+        )?;
         self.bootstrap = Some(check);
         Ok(self)
     }
@@ -153,6 +166,12 @@ impl EstimateAnswer {
             out.push(format!(
                 "{} of {} bootstrap replicates stopped at EM's cap before certifying the maximum likelihood: the bootstrap interval may be off",
                 b.uncertified, b.reps
+            ));
+        }
+        if let Some(b) = self.bootstrap.as_ref().filter(|b| b.stopped()) {
+            out.push(format!(
+                "the time limit stopped the bootstrap after {} of {} replicates: its interval is from those; give more time, or fewer replicates",
+                b.reps, b.asked
             ));
         }
         if !e.converged {

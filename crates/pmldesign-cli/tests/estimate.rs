@@ -164,6 +164,22 @@ fn the_bootstrap_is_reproducible_and_close_to_the_delta_method() {
     }
     let args = ["estimate", "--mechanism", s(&w), "--counts", "5,3,2"];
     usage_error(&[&args[..], &["--bootstrap", "1"]].concat(), "--bootstrap");
+    // A spent time limit: the check is of the replicates of the first round,
+    // and a warning says so; the limit bounds the bootstrap alone.
+    let args = ["estimate", "--mechanism", s(&w), "--counts", "500,300,200"];
+    let cut = json(&[&args[..], &["--bootstrap", "200", "--time-limit", "1e-9"]].concat());
+    let drawn = cut["bootstrap_replicates"].as_u64().unwrap();
+    assert!((2..200).contains(&drawn), "{drawn}");
+    let warnings = cut["warnings"].to_string();
+    assert!(
+        warnings.contains(&format!("after {drawn} of 200 replicates")),
+        "{warnings}"
+    );
+    usage_error(&[&args[..], &["--time-limit", "5"]].concat(), "--bootstrap");
+    usage_error(
+        &[&args[..], &["--bootstrap", "9", "--time-limit", "0"]].concat(),
+        "--time-limit",
+    );
 }
 
 /// A record design: its released columns give each column's marginal and the

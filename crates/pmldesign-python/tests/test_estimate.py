@@ -132,6 +132,17 @@ def test_the_bootstrap_checks_the_intervals_as_the_cli_does(tmp_path, run_pml):
         pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=1)
 
 
+def test_a_time_limit_stops_the_bootstrap_and_says_so():
+    w = [[0.75, 0.25, 0.0], [0.25, 0.5, 0.25], [0.0, 0.25, 0.75]]
+    with pytest.warns(UserWarning, match="time limit stopped the bootstrap"):
+        cut = pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=200, time_limit=1e-9)
+    assert 2 <= cut.to_dict()["bootstrap_replicates"] < 200
+    with pytest.raises(pmldesign.InvalidInputError, match="time_limit"):
+        pmldesign.estimate(w, counts=[500, 300, 200], time_limit=5)
+    with pytest.raises(pmldesign.InvalidInputError, match="time_limit"):
+        pmldesign.estimate(w, counts=[500, 300, 200], bootstrap=9, time_limit=0)
+
+
 def _randomized_response(k, eps):
     """k-ary randomized response at level eps: e^eps / (e^eps + k - 1) on the diagonal."""
     e = np.exp(eps)

@@ -54,6 +54,15 @@ pub struct EstimateArgs {
     /// so that a check is reproducible].
     #[arg(long, value_name = "S", requires = "bootstrap")]
     pub seed: Option<String>,
+    /// Start no bootstrap replicate after this many seconds: the check is then
+    /// of the replicates drawn (at least 2), and a warning says how many.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "bootstrap",
+        allow_hyphen_values = true
+    )]
+    pub time_limit: Option<f64>,
     /// Output options: table, JSON, or CSV (one row per group of inputs).
     #[command(flatten)]
     pub output: OutputArgs,

@@ -20,6 +20,11 @@ use pmldesign_solver::labels::numbered;
 
 /// Runs `pml estimate`.
 pub fn run(a: EstimateArgs) -> Result<(), CliError> {
+    // The bootstrap's time limit counts from the command's start.
+    let until = match a.time_limit {
+        Some(t) => Some(std::time::Instant::now() + crate::args::design::time_limit(t)?),
+        None => None,
+    };
     check_outputs(
         &[
             ("--mechanism", Some(a.mechanism.as_path())),
@@ -63,7 +68,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
         let key = StreamKey::parse(a.seed.as_deref().unwrap_or("0"))
             .map_err(|e| CliError::Usage(format!("--seed: {e}")))?;
         answer = answer
-            .bootstrap(reps, &key)
+            .bootstrap(reps, &key, until)
             .map_err(|e| CliError::Usage(format!("--bootstrap: {e}")))?;
     }
     // About the guarantee of the intervals: printed even under -q.

@@ -139,6 +139,7 @@ def estimate(
     seed: Optional[str] = ...,
     labels: Optional[List[str]] = ...,
     note: Optional[str] = ...,
+    time_limit: Optional[float] = ...,
 ) -> Dict[str, Any]: ...
 def envelope(
     mechanism: npt.ArrayLike,

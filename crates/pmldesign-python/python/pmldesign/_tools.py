@@ -190,6 +190,7 @@ def estimate(
     nulls: Optional[Literal["error", "drop"]] = None,
     bootstrap: Optional[int] = None,
     seed: Any = None,
+    time_limit: Optional[float] = None,
 ) -> Record:
     """The input distribution estimated from released data, with intervals.
 
@@ -230,6 +231,10 @@ def estimate(
         ``bootstrap_standard_error``.
     seed : int, optional
         The key of the bootstrap's stream (default 0, reproducible).
+    time_limit : float, optional
+        With ``bootstrap``: start no replicate after this many seconds from the
+        call; the check is then of the replicates drawn (at least 2), and a
+        warning says how many (``pml estimate --time-limit``).
 
     Returns
     -------
@@ -265,6 +270,8 @@ def estimate(
     >>> [e["label"] for e in est.to_dict()["estimates"]]
     ['no', 'yes']
     """
+    if time_limit is not None and bootstrap is None:
+        raise InvalidInputError("invalid time_limit without bootstrap: it bounds the bootstrap's replicates; pass bootstrap=REPS (e.g. 200), or leave time_limit out")
     if type(mechanism).__name__ in ("RecordDesign", "PublicRecord"):
         if counts is not None or bootstrap is not None:
             raise InvalidInputError("invalid counts= or bootstrap= with a record design: pass the released frame (its {column}_private columns)")
@@ -312,7 +319,8 @@ def estimate(
     else:
         note = "a bare matrix: nothing in it was verified"
     confidence = _number("confidence", confidence)
-    out = _native.estimate(matrix, _vector("counts", values), str(method), confidence, reps, key, labels, note)
+    limit = None if time_limit is None else _number("time_limit", time_limit)
+    out = _native.estimate(matrix, _vector("counts", values), str(method), confidence, reps, key, labels, note, limit)
     for warning in out["warnings"]:
         warnings.warn(warning, stacklevel=2)
     return Estimate(out)

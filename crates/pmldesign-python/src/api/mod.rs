@@ -410,7 +410,7 @@ fn assess<'py>(
 /// See `pmldesign.estimate`: the input distribution behind counts of released
 /// outputs (`pmldesign_model::frequency`).
 #[pyfunction]
-#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95, bootstrap=None, seed=None, labels=None, note=None))]
+#[pyo3(signature = (mechanism, counts, method="em".to_string(), confidence=0.95, bootstrap=None, seed=None, labels=None, note=None, time_limit=None))]
 #[allow(clippy::too_many_arguments)]
 fn estimate<'py>(
     py: Python<'py>,
@@ -422,10 +422,11 @@ fn estimate<'py>(
     seed: Option<String>,
     labels: Option<Vec<String>>,
     note: Option<String>,
+    time_limit: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let counts = counts.as_array().to_vec();
     let seed = seed.unwrap_or_else(|| "0".into());
-    let check = bootstrap.map(|reps| (reps, seed.as_str()));
+    let check = bootstrap.map(|reps| (reps, seed.as_str(), time_limit));
     let about = (labels, note);
     let v = engine::estimate(
         rows(&mechanism),

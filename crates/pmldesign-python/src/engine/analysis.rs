@@ -129,11 +129,17 @@ pub fn estimate(
     rows: Vec<Vec<f64>>,
     counts: &[f64],
     (method, confidence): (&str, f64),
-    bootstrap: Option<(usize, &str)>,
+    bootstrap: Option<(usize, &str, Option<f64>)>,
     (names, note): (Option<Vec<String>>, Option<String>),
 ) -> Result<Value> {
     use pmldesign::model::frequency::{FrequencyMethod, FrequencySettings};
     guarded(|| {
+        // The bootstrap's time limit counts from the call.
+        let limit = bootstrap
+            .and_then(|b| b.2)
+            .map(positive_seconds)
+            .transpose()?;
+        let until = limit.map(|t| std::time::Instant::now() + t);
         let w = mechanism(rows)?;
         let names = labels(names.as_deref(), w.inputs())?;
         let method: FrequencyMethod = pmldesign_app::names::parse(method)?;
@@ -147,10 +153,10 @@ pub fn estimate(
             .labels(names)
             .source(IN_MEMORY)
             .note(note);
-        if let Some((reps, seed)) = bootstrap {
+        if let Some((reps, seed, _)) = bootstrap {
             let key = pmldesign::data::stream::StreamKey::parse(seed)
                 .map_err(|e| Error::Invalid(format!("seed: {e}")))?;
-            answer = answer.bootstrap(reps, &key)?;
+            answer = answer.bootstrap(reps, &key, until)?;
         }
         Ok(answer.to_json())
     })
