@@ -101,7 +101,7 @@ fn the_bootstrap_agrees_with_the_delta_method() {
     let settings = FrequencySettings::default();
     let e = estimate_frequencies(&w, &released(&w, 7), &settings).unwrap();
     let key = StreamKey::parse("11").unwrap();
-    let check = bootstrap(&w, &e, &settings, (400, &key)).unwrap();
+    let check = bootstrap(&w, &e, &settings, (400, &key), None).unwrap();
     for g in 0..e.groups.len() {
         let (delta, boot) = (e.standard_error[g], check.standard_error[g]);
         assert!(
@@ -111,7 +111,7 @@ fn the_bootstrap_agrees_with_the_delta_method() {
         assert!((check.lower[g] - e.lower[g]).abs() < delta, "group {g}");
         assert!((check.upper[g] - e.upper[g]).abs() < delta, "group {g}");
     }
-    let again = bootstrap(&w, &e, &settings, (400, &key)).unwrap();
+    let again = bootstrap(&w, &e, &settings, (400, &key), None).unwrap();
     assert_eq!(again, check, "the same key, the same check");
 }
 
