@@ -1,30 +1,25 @@
 //! The request behind `pml design` and Python's `design` and
-//! `design_from_counts`, solved once for both: the set of priors, the notion,
-//! the objective and the settings, checked by each front end in its own words
-//! (flags, keyword arguments), then solved here into the same [`Design`], with
-//! the estimation advice simulated at the data's size where the prior was
-//! counted, and the provenance naming the front end.
+//! `design_from_counts`, solved once for both: the problem (the priors, the
+//! objective by name, then `Problem`'s own builder for the notion, labels and
+//! settings), checked by each front end in its own words (flags, keyword
+//! arguments), then solved here into the same [`Design`], with the estimation
+//! advice simulated at the data's size where the prior was counted, and the
+//! provenance naming the front end.
 //!
 //! ```
-//! use pmldesign_app::design::{DesignRequest, Objective, Priors};
+//! use pmldesign_app::design::{DesignRequest, Objective, Priors, problem};
 //! use pmldesign_model::{Notion, Prior, UncertaintySet};
 //!
 //! let set = UncertaintySet::known(Prior::new(vec![0.4, 0.2, 0.2, 0.2])?);
-//! let request = DesignRequest::new(
-//!     Priors::Set(set),
-//!     Notion::Pml { epsilon: 1.125f64.ln() },
-//!     Objective::utility("mi")?,
-//!     "doc",
-//! );
-//! let d = request.solve(|_| {})?;
+//! let p = problem(Priors::Set(set), Objective::utility("mi")?)?
+//!     .notion(Notion::Pml { epsilon: 1.125f64.ln() });
+//! let d = DesignRequest::new(p, "doc").solve()?;
 //! assert!(d.certificate().holds());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
-use pmldesign_solver::{
-    AdviceDraws, Design, Loss, Problem, Progress, Result, Sample, Settings, builtin,
-};
+use pmldesign_model::{Mechanism, ModelError, UncertaintySet};
+use pmldesign_solver::{AdviceDraws, Design, Loss, Problem, Result, Sample, builtin};
 
 /// What a design optimises.
 #[derive(Debug, Clone)]
@@ -79,53 +74,43 @@ pub enum Priors {
     Sample(Sample),
 }
 
-/// A design to make: what each front end has checked, solved by
-/// [`DesignRequest::solve`].
-#[derive(Debug, Clone)]
-pub struct DesignRequest {
-    priors: Priors,
-    notion: Notion,
-    objective: Objective,
-    labels: Option<Vec<String>>,
-    settings: Settings,
-    envelope_delta: f64,
+/// The problem for `priors` optimising `objective`, before its notion,
+/// labels and settings (set by `Problem`'s own builder).
+pub fn problem<'a>(priors: Priors, objective: Objective) -> Result<Problem<'a>> {
+    let problem = match priors {
+        Priors::Set(set) => Problem::new(set),
+        Priors::Sample(sample) => Problem::from_sample(sample),
+    };
+    Ok(match objective {
+        Objective::Loss(loss) => problem.loss(loss),
+        Objective::Estimation => problem.estimation(),
+        Objective::Utility(name) => match Objective::utility(&name)? {
+            Objective::Utility(_) => {
+                problem.boxed_utility(builtin(&name).expect("a built-in utility's name"))
+            }
+            _ => problem.estimation(),
+        },
+    })
+}
+
+/// A design to make: the problem each front end has built and checked in its
+/// own words, the data's rows where the prior was counted, and the tool its
+/// provenance names; solved by [`DesignRequest::solve`].
+pub struct DesignRequest<'a> {
+    problem: Problem<'a>,
     rows: Option<u64>,
     tool: String,
 }
 
-impl DesignRequest {
-    /// The request for `priors` under `notion` optimising `objective`, made by
-    /// `tool` (its provenance's `tool`, e.g. `pml 0.1.0`); default settings,
-    /// labels `x1..xN`, envelope at delta 0.05.
-    pub fn new(priors: Priors, notion: Notion, objective: Objective, tool: &str) -> Self {
+impl<'a> DesignRequest<'a> {
+    /// The request to solve `problem`, made by `tool` (its provenance's `tool`,
+    /// e.g. `pml 0.1.0`).
+    pub fn new(problem: Problem<'a>, tool: &str) -> Self {
         DesignRequest {
-            priors,
-            notion,
-            objective,
-            labels: None,
-            settings: Settings::default(),
-            envelope_delta: 0.05,
+            problem,
             rows: None,
             tool: tool.to_string(),
         }
-    }
-
-    /// The input names.
-    pub fn labels(mut self, labels: Vec<String>) -> Self {
-        self.labels = Some(labels);
-        self
-    }
-
-    /// The solver's settings (time limit, gap, pricing, interrupt).
-    pub fn settings(mut self, settings: Settings) -> Self {
-        self.settings = settings;
-        self
-    }
-
-    /// The delta of the envelope bounds reported with the design.
-    pub fn envelope_delta(mut self, delta: f64) -> Self {
-        self.envelope_delta = delta;
-        self
     }
 
     /// The rows the prior was counted from: the estimation advice then compares
@@ -136,32 +121,10 @@ impl DesignRequest {
         self
     }
 
-    /// The certified design, `progress` told after every pricing pass.
-    pub fn solve(self, progress: impl FnMut(Progress)) -> Result<Design> {
-        let problem = match self.priors {
-            Priors::Set(set) => Problem::new(set),
-            Priors::Sample(sample) => Problem::from_sample(sample),
-        };
-        let problem = match self.objective {
-            Objective::Loss(loss) => problem.loss(loss),
-            Objective::Estimation => problem.estimation(),
-            Objective::Utility(name) => match Objective::utility(&name)? {
-                Objective::Utility(_) => {
-                    problem.boxed_utility(builtin(&name).expect("a built-in utility's name"))
-                }
-                _ => problem.estimation(),
-            },
-        };
-        let problem = match self.labels {
-            Some(labels) => problem.labels(labels),
-            None => problem,
-        };
-        let mut d = problem
-            .notion(self.notion)
-            .settings(self.settings)
-            .envelope_delta(self.envelope_delta)
-            .on_progress(progress)
-            .solve()?;
+    /// The certified design, with the advice simulated at the data's rows and
+    /// the provenance naming the tool.
+    pub fn solve(self) -> Result<Design> {
+        let mut d = self.problem.solve()?;
         if let Some(rows) = self.rows {
             d = d.with_simulated_advice(rows, simulated_error)?;
         }

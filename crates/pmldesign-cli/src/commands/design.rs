@@ -13,7 +13,7 @@ use crate::io::write::{check_outputs, emit, emit_json, write_report};
 use crate::progress::DesignProgress;
 use crate::render::design::render_design;
 use crate::render::report;
-use pmldesign_app::design::{DesignRequest, Objective, Priors, loss_matrix};
+use pmldesign_app::design::{DesignRequest, Objective, Priors, loss_matrix, problem};
 use pmldesign_app::names::NotionKind;
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::{Design, Interrupt, Loss, Sample, Settings};
@@ -220,20 +220,21 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
             notion.name()
         )));
     }
-    let tool = format!("pml {}", env!("CARGO_PKG_VERSION"));
-    let request = DesignRequest::new(priors(a, &est)?, notion, objective(a, loss), &tool)
-        .labels(est.labels.clone())
-        .settings(settings.clone())
-        .envelope_delta(a.envelope_delta)
-        .rows(est.samples);
     let mut bar = run
         .progress
         .then(|| DesignProgress::new(a.verbose, a.time_limit));
-    let d = request.solve(|p| {
-        if let Some(bar) = bar.as_mut() {
-            bar.update(p)
-        }
-    });
+    let problem = problem(priors(a, &est)?, objective(a, loss))?
+        .notion(notion)
+        .labels(est.labels.clone())
+        .settings(settings.clone())
+        .envelope_delta(a.envelope_delta)
+        .on_progress(|p| {
+            if let Some(bar) = bar.as_mut() {
+                bar.update(p)
+            }
+        });
+    let tool = format!("pml {}", env!("CARGO_PKG_VERSION"));
+    let d = DesignRequest::new(problem, &tool).rows(est.samples).solve();
     if let Some(mut bar) = bar {
         bar.finish();
     }

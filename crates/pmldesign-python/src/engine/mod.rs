@@ -296,21 +296,25 @@ fn solve(
         .map_err(|e| format!("envelope_delta: {e}"))?;
     let interrupt = Interrupt::new();
     let settings = settings(o, interrupt.clone())?;
-    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
-    let mut request = design::DesignRequest::new(priors, notion, objective(&o.objective)?, &tool)
-        .settings(settings)
-        .envelope_delta(o.envelope_delta)
-        .rows(rows);
+    let mut problem = design::problem(priors, objective(&o.objective)?)?;
     if let Some(l) = &o.labels {
-        request = request.labels(l.clone());
+        problem = problem.labels(l.clone());
     }
     let stopped = Cell::new(false);
-    let d = request.solve(|p| {
-        if !stopped.get() && !observer(&p) {
-            stopped.set(true);
-            interrupt.set();
-        }
-    });
+    let problem = problem
+        .notion(notion)
+        .settings(settings)
+        .envelope_delta(o.envelope_delta)
+        .on_progress(|p| {
+            if !stopped.get() && !observer(&p) {
+                stopped.set(true);
+                interrupt.set();
+            }
+        });
+    let tool = format!("pmldesign (Python) {}", env!("CARGO_PKG_VERSION"));
+    let d = design::DesignRequest::new(problem, &tool)
+        .rows(rows)
+        .solve();
     if stopped.get() {
         return Err(Error::Stopped);
     }
