@@ -31,6 +31,7 @@ pub fn design_record(req: RecordRequest) -> Result<String> {
             time_limit: req.time_limit,
             gap: req.gap,
             pricing: "auto".into(),
+            loss_method: "auto".into(),
             envelope_delta: 0.05,
         };
         let mut p = RecordProblem::new(sample, req.epsilon)

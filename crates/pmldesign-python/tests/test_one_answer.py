@@ -72,6 +72,18 @@ def test_design_and_compare_answer_alike(run_pml):
     compare = cli(run_pml, "compare", "--prior", text, "--epsilon", "0.5", "--beta", "0.05")
     assert compare == pmldesign.compare(prior, 0.5, beta=0.05).to_dict()
     assert np.isfinite(compare["rows"][0]["utility"])
+    # The row of metric privacy, and a loss by the route asked for.
+    line = cli(run_pml, "compare", "--prior", text, "--epsilon", "0.5", "--metric", "line")
+    assert line == pmldesign.compare(prior, 0.5, metric="line").to_dict()
+    assert any(r["label"].startswith("metric") or "metric" in str(r.get("notion")) for r in line["rows"])
+    for method in ("direct", "column-generation"):
+        args = ("design", "--prior", text, "--epsilon", "0.5", "--utility", "loss", "--loss", "hamming")
+        loss = cli(run_pml, *args, "--loss-method", method)
+        ours = pmldesign.design(prior, 0.5, loss="hamming", loss_method=method).to_dict()
+        assert without_input(loss) == without_input(ours)
+        assert ours["loss"]["method"] == method.replace("-", "_")
+    with pytest.raises(pmldesign.InvalidInputError, match="loss_method"):
+        pmldesign.design(prior, 0.5, loss="hamming", loss_method="simplex")
 
 
 def test_the_verdict_on_a_design_answers_alike(run_pml, tmp_path):

@@ -77,6 +77,7 @@ def _progress(progress: Optional[Progress]) -> Callable[[Dict[str, float]], Any]
 #: The string options the design functions accept (a loss and a distance may also
 #: be matrices; ``utility="loss"`` goes with a ``loss``).
 Loss = Literal["hamming", "absolute", "squared"]
+LossMethod = Literal["auto", "direct", "column-generation"]
 UtilityName = Literal["mi", "tv", "chi2", "hellinger", "map", "loss", "estimation"]
 
 
@@ -163,7 +164,7 @@ def _labels(labels: Optional[Sequence[Any]]) -> Optional[List[str]]:
 
 
 def _options(
-    utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, pricing: str, envelope_delta: Any
+    utility: str, loss: Any, labels: Any, time_limit: Any, gap: Any, methods: Tuple[str, str], envelope_delta: Any
 ) -> _native.DesignOptions:
     """The options dict of the native design functions (checked and converted)."""
     if loss is not None and utility not in ("mi", "loss"):
@@ -176,7 +177,8 @@ def _options(
         "labels": _labels(labels),
         "time_limit": None if time_limit is None else _number("time_limit", time_limit),
         "gap": _number("gap", gap),
-        "pricing": _text("pricing", pricing, "auto"),
+        "pricing": _text("pricing", methods[0], "auto"),
+        "loss_method": _text("loss_method", methods[1], "auto"),
         "envelope_delta": _number("envelope_delta", envelope_delta),
     }
 
@@ -528,6 +530,7 @@ def design(
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
     metric: Union[Literal["discrete", "line"], ArrayLike, None] = None,
+    loss_method: LossMethod = "auto",
 ) -> Design:
     """The mechanism maximising ``utility`` under eps-``notion`` for ``prior``.
 
@@ -578,6 +581,10 @@ def design(
     metric : {"discrete", "line"} or array_like, optional
         The distance of ``notion="metric"``: ``"discrete"``, ``"line"``
         (``|i - j|`` over the label order) or an N x N distance matrix.
+    loss_method : {"auto", "direct", "column-generation"}, default "auto"
+        How a loss is minimised, as ``pml design --loss-method``: ``direct`` (the
+        LP over every label's columns), ``column-generation`` (exact pricing), or
+        ``auto`` (the library's choice for the set and size).
 
     Returns
     -------
@@ -606,7 +613,7 @@ def design(
     data = _native.design(
         _vector("prior", prior),
         _number("epsilon", epsilon),
-        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
+        _options(utility, loss, labels, time_limit, gap, (pricing, loss_method), envelope_delta),
         beta=None if beta is None else _number("beta", beta),
         notion=_text("notion", notion, "pml"),
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
@@ -653,6 +660,7 @@ def design_from_counts(
     pricing: Literal["auto", "enumerate"] = "auto",
     envelope_delta: float = 0.05,
     progress: Optional[Progress] = None,
+    loss_method: LossMethod = "auto",
     nulls: Nulls = "error",
     bins: Any = None,
     private_prior: Optional[float] = None,
@@ -684,7 +692,7 @@ def design_from_counts(
     radius : {"free", "kappa"}, default "free"
         ``free``: the distribution-free radius ``beta*(delta)`` of [E] eq. (7);
         ``kappa``: the sharper Theorem 2 radius at the estimate (a plug-in).
-    loss, time_limit, gap, pricing, envelope_delta, progress
+    loss, time_limit, gap, pricing, envelope_delta, progress, loss_method
         As in :func:`design`.
     nulls : {"error", "drop", "category"}, default "error"
         As given to :func:`count`; recorded in the design
@@ -739,7 +747,7 @@ def design_from_counts(
     data = _native.design_from_counts(
         _vector("counts", counts),
         _number("epsilon", epsilon),
-        _options(utility, loss, labels, time_limit, gap, pricing, envelope_delta),
+        _options(utility, loss, labels, time_limit, gap, (pricing, loss_method), envelope_delta),
         delta=_number("delta", delta),
         radius=_text("radius", radius, "free"),
         private_prior=noise,

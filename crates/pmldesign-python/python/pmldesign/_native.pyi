@@ -44,6 +44,7 @@ class DesignOptions(TypedDict):
     time_limit: Optional[float]
     gap: float
     pricing: str
+    loss_method: str
     envelope_delta: float
 
 def design(
@@ -129,6 +130,8 @@ def compare(
     alip: Optional[Tuple[float, float]] = ...,
     labels: Optional[List[str]] = ...,
     time_limit: Optional[float] = ...,
+    metric: Optional[str] = ...,
+    metric_matrix: Optional[List[List[float]]] = ...,
 ) -> Dict[str, Any]: ...
 def estimate(
     mechanism: npt.ArrayLike,

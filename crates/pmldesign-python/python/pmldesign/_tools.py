@@ -15,7 +15,7 @@ import numpy as np
 from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._codes import missing
-from ._design import ArrayLike, Design, PmlTypeError, _labels, _number, _sequence, _text, _vector
+from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _number, _sequence, _text, _vector
 from ._native import InvalidInputError
 from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
@@ -72,6 +72,7 @@ def compare(
     epsilon_upper: Optional[float] = None,
     labels: Optional[Sequence[Any]] = None,
     time_limit: Optional[float] = None,
+    metric: Union[Literal["discrete", "line"], ArrayLike, None] = None,
 ) -> Record:
     """Optimal mechanisms under PML, PMC, ALIP, LIP and LDP at a common level eps.
 
@@ -97,6 +98,9 @@ def compare(
         returns the best certified mechanism and bound found in its share (its
         row's ``status`` says whether it is optimal), as ``pml compare
         --time-limit``. Without one, large alphabets may take minutes.
+    metric : {"discrete", "line"} or array_like, optional
+        Add the row of metric privacy at eps for this distance, as ``pml compare
+        --metric`` (``--metric-matrix`` for an N x N matrix).
 
     Returns
     -------
@@ -112,7 +116,13 @@ def compare(
         alip = (lo, hi)
     b = None if beta is None else _number("beta", beta)
     limit = None if time_limit is None else _number("time_limit", time_limit)
-    return Record(_native.compare(_vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels), limit))
+    named = metric if isinstance(metric, str) or metric is None else None
+    matrix = None if metric is None or named is not None else _matrix("metric", metric).tolist()
+    return Record(
+        _native.compare(
+            _vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels), limit, named, matrix
+        )
+    )
 
 
 def envelope(

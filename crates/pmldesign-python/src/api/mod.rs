@@ -150,6 +150,7 @@ struct DesignOptions {
     time_limit: Option<f64>,
     gap: f64,
     pricing: String,
+    loss_method: String,
     envelope_delta: f64,
 }
 
@@ -167,6 +168,7 @@ impl DesignOptions {
             time_limit: self.time_limit,
             gap: self.gap,
             pricing: self.pricing,
+            loss_method: self.loss_method,
             envelope_delta: self.envelope_delta,
         }
     }
@@ -441,7 +443,7 @@ fn estimate<'py>(
 
 /// See `pmldesign.compare`.
 #[pyfunction]
-#[pyo3(signature = (prior, epsilon, beta=None, utility="mi".to_string(), alip=None, labels=None, time_limit=None))]
+#[pyo3(signature = (prior, epsilon, beta=None, utility="mi".to_string(), alip=None, labels=None, time_limit=None, metric=None, metric_matrix=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
@@ -452,10 +454,21 @@ fn compare<'py>(
     alip: Option<(f64, f64)>,
     labels: Option<Vec<String>>,
     time_limit: Option<f64>,
+    metric: Option<String>,
+    metric_matrix: Option<Vec<Vec<f64>>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let prior = prior.as_array().to_vec();
     run_design(py, None, move |_| {
-        engine::compare(prior, epsilon, beta, &utility, alip, (labels, time_limit))
+        let distance = (metric.as_deref(), metric_matrix);
+        engine::compare(
+            prior,
+            epsilon,
+            beta,
+            &utility,
+            alip,
+            (labels, time_limit),
+            distance,
+        )
     })
 }
 

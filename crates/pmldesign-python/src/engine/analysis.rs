@@ -171,6 +171,7 @@ pub fn compare(
     utility_name: &str,
     alip: Option<(f64, f64)>,
     (names, time_limit): (Option<Vec<String>>, Option<f64>),
+    distance: (Option<&str>, Option<Vec<Vec<f64>>>),
 ) -> Result<Value> {
     guarded(|| {
         let prior = Prior::new(prior)?;
@@ -183,7 +184,10 @@ pub fn compare(
         };
         pmldesign::model::notion::check_epsilon(epsilon)?;
         let u = utility(utility_name)?;
-        let notions = pmldesign::solver::compare::common_level_notions(epsilon, alip);
+        let mut notions = pmldesign::solver::compare::common_level_notions(epsilon, alip);
+        if let Some(metric) = super::metric(distance.0, distance.1)? {
+            notions.push(Notion::Metric { epsilon, metric });
+        }
         let c = pmldesign::solver::compare(&set, epsilon, &notions, u.as_ref(), &settings)?;
         Ok(c.to_json(&names))
     })

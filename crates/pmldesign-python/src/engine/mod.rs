@@ -62,6 +62,8 @@ pub struct Options {
     pub gap: f64,
     /// `auto` or `enumerate`.
     pub pricing: String,
+    /// `auto`, `direct` or `column-generation`: how a loss is minimised.
+    pub loss_method: String,
     /// The delta of the envelope bounds reported with the design (\[V\]).
     pub envelope_delta: f64,
 }
@@ -201,6 +203,7 @@ pub(crate) fn settings(o: &Options, interrupt: Interrupt) -> Result<Settings> {
     }
     s.column_generation.gap_tolerance = o.gap;
     s.pricing = pmldesign_app::names::parse(&o.pricing)?;
+    s.loss_method = pmldesign_app::names::parse(&o.loss_method)?;
     if let Some(t) = o.time_limit {
         s.column_generation.time_limit = Some(positive_seconds(t)?);
     }
