@@ -6,7 +6,8 @@ use crate::envelope::bounds_json;
 use crate::json::{finite_or_null, versioned};
 use pmldesign_model::envelope::{Envelope, EnvelopeBounds};
 use pmldesign_model::measures::Assessment;
-use pmldesign_model::{Mechanism, ModelError, Prior, UncertaintySet};
+use pmldesign_model::sample::RadiusMethod;
+use pmldesign_model::{Mechanism, Metric, ModelError, Prior, UncertaintySet};
 use pmldesign_solver::labels::numbered;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -23,6 +24,42 @@ pub struct RadiusSource {
     pub method: &'static str,
     /// The radius.
     pub beta: f64,
+}
+
+impl RadiusSource {
+    /// The ball of the sample guarantee around `estimate`, counted from
+    /// `samples` rows, at failure probability `delta` by `method` (\[E\] eq. (7),
+    /// or Theorem 2 with `phi(kappa)` of the estimate), with how its radius came.
+    pub fn sample_ball(
+        estimate: &Prior,
+        samples: u64,
+        delta: f64,
+        method: RadiusMethod,
+    ) -> Result<(UncertaintySet, RadiusSource), ModelError> {
+        let beta = method.radius(samples, delta, estimate)?;
+        let method_name = match method {
+            RadiusMethod::Kappa => "Theorem 2 with phi(kappa) of the estimate",
+            other => other.describe(),
+        };
+        let radius = RadiusSource {
+            delta,
+            samples,
+            method: method_name,
+            beta,
+        };
+        Ok((UncertaintySet::l1_ball(estimate.clone(), beta)?, radius))
+    }
+}
+
+/// The name of `metric` and the smallest eps of metric privacy `mechanism`
+/// has under it (docs/theory.md §9).
+pub fn metric_level(
+    mechanism: &Mechanism,
+    metric: &Metric,
+) -> Result<(&'static str, f64), ModelError> {
+    let d = metric.distances(mechanism.inputs())?;
+    let level = pmldesign_model::measures::metric_level(mechanism, d.view());
+    Ok((metric.name(), level))
 }
 
 /// The audit of one mechanism, as `pml assess --mechanism` and Python's

@@ -52,6 +52,25 @@ def test_assess_answers_alike(run_pml, mechanism_file):
     assert ball["labels"] == ["a", "b", "c"] and ball["envelope"]["delta"] == 0.1
 
 
+def test_assess_over_sets_of_priors_answers_alike(run_pml, mechanism_file, tmp_path):
+    args = ("assess", "--mechanism", mechanism_file)
+    for method in ("free", "kappa"):
+        sample = cli(run_pml, *args, "--counts", "500,300,200", "--delta", "0.05", "--radius", method)
+        ours = pmldesign.assess(W, counts=[500, 300, 200], delta=0.05, radius=method).to_dict()
+        assert without_input(sample) == without_input(ours)
+    hull = [[0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.2, 0.2, 0.6]]
+    path = tmp_path / "priors.json"
+    path.write_text(json.dumps(hull))
+    polytope = cli(run_pml, *args, "--prior", PRIOR_TEXT, "--priors", str(path))
+    assert without_input(polytope) == without_input(pmldesign.assess(W, PRIOR, priors=hull).to_dict())
+    line = cli(run_pml, *args, "--prior", PRIOR_TEXT, "--metric", "line")
+    assert without_input(line) == without_input(pmldesign.assess(W, PRIOR, metric="line").to_dict())
+    with pytest.raises(pmldesign.InvalidInputError, match="counts"):
+        pmldesign.assess(W, PRIOR, delta=0.05)
+    with pytest.raises(pmldesign.InvalidInputError, match="at most one"):
+        pmldesign.assess(W, PRIOR, beta=0.1, priors=hull)
+
+
 def test_envelope_answers_alike(run_pml, mechanism_file):
     grid = cli(run_pml, "envelope", "--mechanism", mechanism_file, "--prior", PRIOR_TEXT)
     python = pmldesign.envelope(W, PRIOR).to_dict()

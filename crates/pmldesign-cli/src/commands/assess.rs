@@ -14,7 +14,6 @@ use crate::render::assess::{
     Audit, RadiusSource, render_assessment, render_record_verdict, render_verdict,
 };
 use crate::render::report;
-use pmldesign_model::sample::RadiusMethod;
 use pmldesign_model::{Mechanism, UncertaintySet};
 use pmldesign_solver::{Settings, VerifiedDesign};
 use std::path::Path;
@@ -91,18 +90,7 @@ fn uncertainty_set(
         let samples = est
             .samples
             .expect("clap refuses --delta with --prior, the one input without a sample size");
-        let beta = a.radius.radius(samples, delta, &est.prior)?;
-        let method = match a.radius {
-            RadiusMethod::Kappa => "Theorem 2 with phi(kappa) of the estimate",
-            other => other.describe(),
-        };
-        let radius = RadiusSource {
-            delta,
-            samples,
-            method,
-            beta,
-        };
-        let set = UncertaintySet::l1_ball(est.prior.clone(), beta)?;
+        let (set, radius) = RadiusSource::sample_ball(&est.prior, samples, delta, a.radius)?;
         return Ok((Some(set), Some(radius)));
     }
     match &a.priors {
@@ -152,7 +140,7 @@ fn metric_level(
     let Some(metric) = load_metric(args, mechanism.inputs())? else {
         return Ok(None);
     };
-    let d = metric.distances(mechanism.inputs())?;
-    let level = pmldesign_model::measures::metric_level(mechanism, d.view());
-    Ok(Some((metric.name(), level)))
+    Ok(Some(pmldesign_app::audit::metric_level(
+        mechanism, &metric,
+    )?))
 }

@@ -117,10 +117,16 @@ def apply_noise(
 ) -> Tuple[npt.NDArray[np.float64], Dict[str, Any]]: ...
 def assess(
     mechanism: npt.ArrayLike,
-    prior: npt.ArrayLike,
+    prior: Optional[npt.ArrayLike],
     beta: Optional[float] = ...,
     envelope_delta: float = ...,
     labels: Optional[List[str]] = ...,
+    counts: Optional[npt.ArrayLike] = ...,
+    delta: Optional[float] = ...,
+    radius: str = ...,
+    priors: Optional[List[List[float]]] = ...,
+    metric: Optional[str] = ...,
+    metric_matrix: Optional[List[List[float]]] = ...,
 ) -> Dict[str, Any]: ...
 def compare(
     prior: npt.ArrayLike,

@@ -25,7 +25,12 @@ def assess(
     mechanism: MechanismLike,
     prior: Optional[ArrayLike] = None,
     *,
+    counts: Optional[ArrayLike] = None,
     beta: Optional[float] = None,
+    delta: Optional[float] = None,
+    radius: Literal["free", "kappa"] = "free",
+    priors: Optional[ArrayLike] = None,
+    metric: Union[Literal["discrete", "line"], ArrayLike, None] = None,
     envelope_delta: float = 0.05,
     labels: Optional[Sequence[Any]] = None,
 ) -> Record:
@@ -33,8 +38,9 @@ def assess(
 
     PML per outcome and eps_min ([E] Thm 1), eps_max, the privacy region ([E]
     Def 4), the (eps, delta) tail curve ([E] Def 3), PMC, LIP and LDP levels ([D]),
-    maximal leakage and, with ``beta``, the leakage capacity, sensitivity and the
-    Theorem 4 bound over the l1 ball ([E] Defs 5-6, Thms 3-4).
+    maximal leakage and, over a set of priors (``beta``, ``delta`` or ``priors``),
+    the leakage capacity, sensitivity and the Theorem 4 bound ([E] Defs 5-6,
+    Thms 3-4).
 
     Parameters
     ----------
@@ -42,8 +48,22 @@ def assess(
         The mechanism (rows are inputs).
     prior : array_like of float, optional
         The prior; a Design's own by default.
+    counts : array_like of int, optional
+        Instead of ``prior``: whole-number counts of the inputs, whose
+        proportions are the prior and whose total is the sample size of
+        ``delta`` (``pml assess --counts``).
     beta : float, optional
         Also report the figures over the l1 ball of this radius.
+    delta : float, optional
+        With ``counts``: also report the figures over the l1 ball that holds the
+        true prior with probability ``1 - delta`` (``pml assess --delta``).
+    radius : {"free", "kappa"}, default "free"
+        How ``delta`` gives the radius, as in :func:`design_from_counts`.
+    priors : array_like, optional
+        Also report the figures over the convex hull of these priors, one per
+        row (``pml assess --priors``).
+    metric : {"discrete", "line"} or array_like, optional
+        Also report the smallest eps of metric privacy under this distance.
     envelope_delta : float, default 0.05
         The delta of the post-processing envelope reported (``envelope``).
     labels : sequence, optional
@@ -56,10 +76,31 @@ def assess(
         ``"<array>"`` where the command names its file).
     """
     matrix, own_labels, _, own_prior = mechanism_of(mechanism)
-    prior = _vector("prior", own_prior if prior is None else prior)
-    radius = None if beta is None else _number("beta", beta)
-    names = _labels(own_labels if labels is None else labels)
-    return Record(_native.assess(matrix, prior, radius, _number("envelope_delta", envelope_delta), names))
+    if prior is not None and counts is not None:
+        raise InvalidInputError("assess takes one of prior= and counts=, not both")
+    given = [name for name, v in (("beta", beta), ("delta", delta), ("priors", priors)) if v is not None]
+    if len(given) > 1:
+        raise InvalidInputError(f"invalid {' and '.join(given)}: give at most one set of priors (beta=, delta= or priors=)")
+    masses = None if counts is not None else _vector("prior", own_prior if prior is None else prior)
+    tally = None if counts is None else _vector("counts", counts)
+    named = metric if isinstance(metric, str) or metric is None else None
+    distances = None if metric is None or named is not None else _matrix("metric", metric).tolist()
+    hull = None if priors is None else _matrix("priors", priors).tolist()
+    return Record(
+        _native.assess(
+            matrix,
+            masses,
+            None if beta is None else _number("beta", beta),
+            _number("envelope_delta", envelope_delta),
+            _labels(own_labels if labels is None else labels),
+            counts=tally,
+            delta=None if delta is None else _number("delta", delta),
+            radius=_text("radius", radius, "free"),
+            priors=hull,
+            metric=named,
+            metric_matrix=distances,
+        )
+    )
 
 
 def compare(

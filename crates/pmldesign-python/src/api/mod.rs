@@ -394,18 +394,35 @@ fn randomized_response(
 
 /// See `pmldesign.assess`.
 #[pyfunction]
-#[pyo3(signature = (mechanism, prior, beta=None, envelope_delta=0.05, labels=None))]
+#[pyo3(signature = (mechanism, prior, beta=None, envelope_delta=0.05, labels=None, counts=None, delta=None, radius="free".to_string(), priors=None, metric=None, metric_matrix=None))]
+#[allow(clippy::too_many_arguments)]
 fn assess<'py>(
     py: Python<'py>,
     mechanism: Matrix<'py>,
-    prior: Vector<'py>,
+    prior: Option<Vector<'py>>,
     beta: Option<f64>,
     envelope_delta: f64,
     labels: Option<Vec<String>>,
+    counts: Option<Vector<'py>>,
+    delta: Option<f64>,
+    radius: String,
+    priors: Option<Vec<Vec<f64>>>,
+    metric: Option<String>,
+    metric_matrix: Option<Vec<Vec<f64>>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let prior = prior.as_array().to_vec();
-    let v = engine::assess(rows(&mechanism), prior, beta, envelope_delta, labels)
-        .map_err(|e| to_py_err(e, None))?;
+    let req = engine::AssessRequest {
+        rows: rows(&mechanism),
+        prior: prior.map(|p| p.as_array().to_vec()),
+        counts: counts.map(|c| c.as_array().to_vec()),
+        beta,
+        delta,
+        radius,
+        priors,
+        metric: (metric, metric_matrix),
+        envelope_delta,
+        names: labels,
+    };
+    let v = engine::assess(req).map_err(|e| to_py_err(e, None))?;
     to_python(py, &v)
 }
 

@@ -69,29 +69,103 @@ where
     })
 }
 
-/// Every leakage figure of a mechanism under a prior and, with `beta`, over the
-/// ball (\[E\] Defs 3-6, Thms 3-4; \[D\]), with the envelope at `envelope_delta`:
+/// What `assess` measures a mechanism against: a prior, or counts (their
+/// estimate, the sample size their total); at most one set of priors (an l1
+/// ball of radius `beta`, the ball of the sample guarantee at `delta` by the
+/// `radius` method, or the hull of `priors`); a metric; the envelope's delta.
+pub struct AssessRequest {
+    /// The mechanism's rows.
+    pub rows: Vec<Vec<f64>>,
+    /// The prior, or `None` with counts.
+    pub prior: Option<Vec<f64>>,
+    /// Whole-number counts, one per input.
+    pub counts: Option<Vec<f64>>,
+    /// The radius of an l1 ball of priors.
+    pub beta: Option<f64>,
+    /// With counts: the failure probability of the sample guarantee's ball.
+    pub delta: Option<f64>,
+    /// `free` or `kappa`.
+    pub radius: String,
+    /// The vertices of a polytope of priors.
+    pub priors: Option<Vec<Vec<f64>>>,
+    /// A metric's name, or its matrix.
+    pub metric: (Option<String>, Option<Vec<Vec<f64>>>),
+    /// The delta of the envelope reported.
+    pub envelope_delta: f64,
+    /// The input names.
+    pub names: Option<Vec<String>>,
+}
+
+/// Every leakage figure of a mechanism under a prior and over a set of priors
+/// (\[E\] Defs 3-6, Thms 3-4; \[D\]), with the envelope at `envelope_delta`:
 /// the answer of `pml assess --mechanism` ([`pmldesign_app::Audit`]).
-pub fn assess(
-    rows: Vec<Vec<f64>>,
-    prior: Vec<f64>,
-    beta: Option<f64>,
-    envelope_delta: f64,
-    names: Option<Vec<String>>,
-) -> Result<Value> {
+pub fn assess(req: AssessRequest) -> Result<Value> {
     guarded(|| {
-        let w = mechanism(rows)?;
-        let prior = Prior::new(prior)?;
-        let names = labels(names.as_deref(), prior.len())?;
-        let set = beta
-            .map(|b| UncertaintySet::l1_ball(prior.clone(), b))
-            .transpose()?;
-        pmldesign::model::envelope::check_delta(envelope_delta)
+        let w = mechanism(req.rows)?;
+        let (prior, samples) = match (req.prior, req.counts) {
+            (Some(p), None) => (Prior::new(p)?, None),
+            (None, Some(c)) => {
+                let counts = whole_counts(&c)?;
+                let weights: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
+                let prior = Prior::normalised(weights).map_err(|e| format!("counts: {e}"))?;
+                (prior, Some(counts.iter().sum::<u64>()))
+            }
+            _ => {
+                return Err(Error::Invalid(
+                    "assess needs exactly one of prior= and counts=".into(),
+                ));
+            }
+        };
+        let names = labels(req.names.as_deref(), prior.len())?;
+        let (set, radius) = assessed_set(
+            &prior,
+            samples,
+            (req.beta, req.delta),
+            &req.radius,
+            req.priors,
+        )?;
+        let metric = match super::metric(req.metric.0.as_deref(), req.metric.1)? {
+            Some(m) => Some(pmldesign_app::audit::metric_level(&w, &m)?),
+            None => None,
+        };
+        pmldesign::model::envelope::check_delta(req.envelope_delta)
             .map_err(|e| format!("envelope_delta: {e}"))?;
-        let audit = pmldesign_app::Audit::new(&w, &prior, set.as_ref(), envelope_delta)?
+        let audit = pmldesign_app::Audit::new(&w, &prior, set.as_ref(), req.envelope_delta)?
             .labels(names)
-            .source(IN_MEMORY);
+            .source(IN_MEMORY)
+            .radius(radius)
+            .metric(metric);
         Ok(audit.to_json())
+    })
+}
+
+/// The set of priors `assess` measures over besides the prior, and how its
+/// radius came where it is the sample guarantee's ball.
+fn assessed_set(
+    prior: &Prior,
+    samples: Option<u64>,
+    (beta, delta): (Option<f64>, Option<f64>),
+    radius: &str,
+    priors: Option<Vec<Vec<f64>>>,
+) -> Result<(Option<UncertaintySet>, Option<pmldesign_app::RadiusSource>)> {
+    Ok(match (beta, delta, priors) {
+        (None, None, None) => (None, None),
+        (Some(b), None, None) => (Some(UncertaintySet::l1_ball(prior.clone(), b)?), None),
+        (None, Some(d), None) => {
+            let samples = samples.ok_or_else(|| {
+                Error::Invalid("invalid delta without counts: the sample guarantee's radius needs the sample size; pass counts= (or beta= for a given radius)".into())
+            })?;
+            let method: RadiusMethod = pmldesign_app::names::parse(radius)?;
+            let (set, source) =
+                pmldesign_app::RadiusSource::sample_ball(prior, samples, d, method)?;
+            (Some(set), Some(source))
+        }
+        (None, None, Some(vertices)) => (Some(UncertaintySet::polytope(vertices)?), None),
+        _ => {
+            return Err(Error::Invalid(
+                "invalid set of priors: give at most one of beta=, delta= and priors=".into(),
+            ));
+        }
     })
 }
 
