@@ -32,7 +32,7 @@ const SETTLED: f64 = 1e-12;
 /// `steps` steps (`relaxed_floor`; none at 0), lowered by 1e-12 relative so
 /// that rounding never overstates it. More steps never give less.
 pub fn notion_floor(p: ArrayView1<f64>, range: Option<DensityRange>, steps: usize) -> f64 {
-    let d = p.mapv(|px| ceiling(px, range));
+    let d = p.mapv(|px| second_moment_ceiling(px, range));
     let closed = closed_form(p, &d);
     let relaxed = relaxed_floor(p, &d, steps).unwrap_or(f64::NEG_INFINITY);
     closed.max(relaxed) * (1.0 - 1e-12)
@@ -114,6 +114,36 @@ pub fn ceiling(px: f64, range: Option<DensityRange>) -> f64 {
         // A range of another kind: the ceiling every mechanism has.
         Some(_) => own,
     }
+}
+
+/// The floor `a_x` of every information density `W[x,y] / P(y)` of an input
+/// of mass `px` under `range` (0 where the notion sets none).
+pub fn least_density(px: f64, range: Option<DensityRange>) -> f64 {
+    match range {
+        None => 0.0,
+        // P(y) <= (p_x + (1 - p_x) e^eps) W[x,y]: every other row is at most
+        // e^eps W[x,y].
+        Some(DensityRange::Spread { epsilon }) => 1.0 / (px + (1.0 - px) * epsilon.exp()),
+        // At least e^-eps_l, and sum_x p_x r_x = 1 with every other density
+        // at most e^eps_u.
+        Some(DensityRange::Levels { lower, upper }) => {
+            let lo = lower.map_or(0.0, |l| (-l).exp());
+            lo.max((1.0 - upper.exp() * (1.0 - px)) / px)
+        }
+        Some(_) => 0.0,
+    }
+}
+
+/// The ceiling of `J_xx = sum_y P(y) r_y^2`, `r_y = W[x,y] / P(y)`, under
+/// `range` (docs/theory.md §13, "A floor in closed form"): every `r_y` lies in
+/// `[a, d]` ([`least_density`], [`ceiling`]), so `r_y^2 <= (a + d) r_y - a d`,
+/// and `sum_y P(y) r_y = sum_y P(y) = 1` give `J_xx <= a + d - a d`, which is
+/// `d` without a floor on the densities (PML) and less with one (LDP, LIP,
+/// ALIP).
+pub fn second_moment_ceiling(px: f64, range: Option<DensityRange>) -> f64 {
+    let d = ceiling(px, range);
+    let a = least_density(px, range).clamp(0.0, 1.0);
+    a + d - a * d
 }
 
 /// `sum_x p_x^2 + (1 - p_x)^2 / (d_x - 1)`: `J_xx <= d_x` and `J p = 1` with
