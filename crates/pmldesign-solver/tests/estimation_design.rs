@@ -754,7 +754,7 @@ fn both_floors_hold_against_random_private_mechanisms() {
 fn density_levels(w: &Mechanism, p: &[f64]) -> (f64, f64) {
     let m = w.matrix();
     let (mut lower, mut upper) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for (y, column) in m.columns().into_iter().enumerate() {
+    for column in m.columns() {
         let q: f64 = column.iter().zip(p).map(|(v, px)| v * px).sum();
         if q <= 0.0 {
             continue;
