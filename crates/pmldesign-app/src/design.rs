@@ -19,7 +19,9 @@
 //! ```
 
 use pmldesign_model::{Mechanism, ModelError, UncertaintySet};
-use pmldesign_solver::{AdviceDraws, Design, Loss, Problem, Result, Sample, builtin};
+use pmldesign_solver::{
+    AdviceDraws, BUILTIN_NAMES, Design, Loss, Problem, Result, Sample, builtin,
+};
 
 /// What a design optimises.
 #[derive(Debug, Clone)]
@@ -44,7 +46,10 @@ impl Objective {
                 "utility",
                 format!("{name:?}"),
                 "unknown utility",
-                "use one of mi, tv, chi2, hellinger, map, estimation (or pass loss=...)",
+                format!(
+                    "use one of {}, estimation (or pass loss=...)",
+                    BUILTIN_NAMES.join(", ")
+                ),
             )),
         }
     }
