@@ -250,6 +250,14 @@ pub enum LossMethodName {
     ColumnGeneration,
 }
 
+/// The default settings with `--time-limit`, checked, if given (`pml
+/// envelope --lp`, `pml compare`).
+pub(crate) fn limited_settings(t: Option<f64>) -> Result<Settings, CliError> {
+    let mut settings = Settings::default();
+    settings.column_generation.time_limit = t.map(time_limit).transpose()?;
+    Ok(settings)
+}
+
 /// `--time-limit` as a duration: a positive, finite number of seconds.
 pub(crate) fn time_limit(t: f64) -> Result<std::time::Duration, CliError> {
     std::time::Duration::try_from_secs_f64(t)

@@ -49,11 +49,7 @@ pub struct EnvelopeArgs {
 impl EnvelopeArgs {
     /// The settings of the LP envelope: `--time-limit`, checked.
     pub fn settings(&self) -> Result<pmldesign_solver::Settings, CliError> {
-        let mut settings = pmldesign_solver::Settings::default();
-        if let Some(t) = self.time_limit {
-            settings.column_generation.time_limit = Some(super::design::time_limit(t)?);
-        }
-        Ok(settings)
+        super::design::limited_settings(self.time_limit)
     }
 }
 

@@ -2,14 +2,13 @@
 //! common level, side by side with randomized response.
 
 use crate::args::compare::CompareArgs;
-use crate::args::design::time_limit;
+use crate::args::design::limited_settings;
 use crate::error::CliError;
 use crate::io::data::load_estimate;
 use crate::io::load::load_metric;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::compare::render_comparison;
 use pmldesign_model::{ModelError, Notion, UncertaintySet};
-use pmldesign_solver::Settings;
 use pmldesign_solver::builtin;
 use pmldesign_solver::compare::{common_level_notions, compare};
 
@@ -54,10 +53,7 @@ pub fn run(a: CompareArgs) -> Result<(), CliError> {
     if let Some(metric) = load_metric(&a.metric, set.len())? {
         notions.push(Notion::Metric { epsilon, metric });
     }
-    let mut settings = Settings::default();
-    if let Some(t) = a.time_limit {
-        settings.column_generation.time_limit = Some(time_limit(t)?);
-    }
+    let settings = limited_settings(a.time_limit)?;
     let c = compare(&set, epsilon, &notions, utility.as_ref(), &settings)?;
     let text = render_comparison(&c, &est.labels, a.output.format())?;
     let page = report_path.map(|p| (p, pmldesign_report::comparison(&c, &est.labels)));

@@ -127,6 +127,14 @@ def _matrix(name: str, value: Any) -> np.ndarray:
     return a
 
 
+def _metric(metric: Any) -> Dict[str, Any]:
+    """The native keywords of a distance: ``metric`` (``"discrete"``, ``"line"``)
+    or ``metric_matrix`` (an N x N matrix, checked), both None without one."""
+    if metric is None or isinstance(metric, str):
+        return {"metric": metric, "metric_matrix": None}
+    return {"metric": None, "metric_matrix": _matrix("metric", metric).tolist()}
+
+
 def _number(name: str, value: Any) -> float:
     """A float argument, or a one-line PmlError naming ``name`` (a boolean is
     refused: ``epsilon=True`` is a mistake, not 1.0)."""
@@ -617,8 +625,7 @@ def design(
         beta=None if beta is None else _number("beta", beta),
         notion=_text("notion", notion, "pml"),
         epsilon_lower=None if epsilon_lower is None else _number("epsilon_lower", epsilon_lower),
-        metric=metric if isinstance(metric, str) or metric is None else None,
-        metric_matrix=None if metric is None or isinstance(metric, str) else _matrix("metric", metric).tolist(),
+        **_metric(metric),
         progress=_progress(progress),
     )
     return Design(data, _CERTIFIED)

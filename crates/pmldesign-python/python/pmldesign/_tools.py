@@ -15,7 +15,7 @@ import numpy as np
 from . import _native
 from ._apply import MechanismLike, mechanism_of
 from ._codes import missing
-from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _number, _sequence, _text, _vector
+from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _metric, _number, _sequence, _text, _vector
 from ._native import InvalidInputError
 from ._public import PublicDesign, PublicRecord
 from ._records import Estimate, Record
@@ -83,8 +83,6 @@ def assess(
         raise InvalidInputError(f"invalid {' and '.join(given)}: give at most one set of priors (beta=, delta= or priors=)")
     masses = None if counts is not None else _vector("prior", own_prior if prior is None else prior)
     tally = None if counts is None else _vector("counts", counts)
-    named = metric if isinstance(metric, str) or metric is None else None
-    distances = None if metric is None or named is not None else _matrix("metric", metric).tolist()
     hull = None if priors is None else _matrix("priors", priors).tolist()
     return Record(
         _native.assess(
@@ -97,8 +95,7 @@ def assess(
             delta=None if delta is None else _number("delta", delta),
             radius=_text("radius", radius, "free"),
             priors=hull,
-            metric=named,
-            metric_matrix=distances,
+            **_metric(metric),
         )
     )
 
@@ -157,11 +154,9 @@ def compare(
         alip = (lo, hi)
     b = None if beta is None else _number("beta", beta)
     limit = None if time_limit is None else _number("time_limit", time_limit)
-    named = metric if isinstance(metric, str) or metric is None else None
-    matrix = None if metric is None or named is not None else _matrix("metric", metric).tolist()
     return Record(
         _native.compare(
-            _vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels), limit, named, matrix
+            _vector("prior", prior), eps, b, _text("utility", utility, "mi"), alip, _labels(labels), limit, **_metric(metric)
         )
     )
 

@@ -105,10 +105,9 @@ pub fn assess(req: AssessRequest) -> Result<Value> {
         let (prior, samples) = match (req.prior, req.counts) {
             (Some(p), None) => (Prior::new(p)?, None),
             (None, Some(c)) => {
-                let counts = whole_counts(&c)?;
-                let weights: Vec<f64> = counts.iter().map(|&c| c as f64).collect();
-                let prior = Prior::normalised(weights).map_err(|e| format!("counts: {e}"))?;
-                (prior, Some(counts.iter().sum::<u64>()))
+                // A prior, not a ball's centre: every count positive.
+                let (prior, total) = super::counts_prior(&c, false)?;
+                (prior, Some(total))
             }
             _ => {
                 return Err(Error::Invalid(
@@ -167,6 +166,14 @@ fn assessed_set(
             ));
         }
     })
+}
+
+/// The default settings with `time_limit` seconds (positive and finite), if
+/// given.
+fn limited(time_limit: Option<f64>) -> Result<Settings> {
+    let mut settings = Settings::default();
+    settings.column_generation.time_limit = time_limit.map(positive_seconds).transpose()?;
+    Ok(settings)
 }
 
 /// `counts` as whole numbers: each in [0, 2^53] and whole, their total at
@@ -250,8 +257,7 @@ pub fn compare(
     guarded(|| {
         let prior = Prior::new(prior)?;
         let names = labels(names.as_deref(), prior.len())?;
-        let mut settings = Settings::default();
-        settings.column_generation.time_limit = time_limit.map(positive_seconds).transpose()?;
+        let settings = limited(time_limit)?;
         let set = match beta {
             None => UncertaintySet::known(prior),
             Some(b) => UncertaintySet::l1_ball(prior, b)?,
@@ -286,10 +292,7 @@ pub fn envelope(
         let w = mechanism(rows)?;
         let prior = Prior::new(prior)?;
         let names = labels(names.as_deref(), prior.len())?;
-        let mut settings = Settings::default();
-        if let Some(t) = time_limit {
-            settings.column_generation.time_limit = Some(positive_seconds(t)?);
-        }
+        let settings = limited(time_limit)?;
         let deltas = deltas.unwrap_or_else(pmldesign_app::EnvelopeAnswer::default_deltas);
         for (i, &d) in deltas.iter().enumerate() {
             pmldesign::model::envelope::check_delta(d).map_err(|e| format!("deltas[{i}]: {e}"))?;

@@ -259,7 +259,8 @@ pub fn design(req: &DesignRequest, observer: Observer<'_>) -> Result<Value> {
 pub fn design_from_counts(req: &CountsRequest, observer: Observer<'_>) -> Result<Value> {
     guarded(|| {
         let (estimate, samples) = match &req.private_prior {
-            None => counts_prior(&req.counts)?,
+            // The centre of the sample guarantee's ball.
+            None => counts_prior(&req.counts, true)?,
             Some((epsilon_d, seed)) => noisy_prior(&req.counts, *epsilon_d, seed)?,
         };
         let radius: RadiusMethod = pmldesign_app::names::parse(&req.radius)?;
@@ -324,12 +325,16 @@ fn solve(
     Ok(serde_json::to_value(d?)?)
 }
 
-/// The empirical prior of whole-number counts and their total m.
-fn counts_prior(counts: &[f64]) -> Result<(Prior, u64)> {
+/// The empirical prior of whole-number counts and their total m; with
+/// `centre`, the centre of a ball, where a category never observed has mass
+/// 0 (the ball covers it), else a prior whose masses are all positive.
+fn counts_prior(counts: &[f64], centre: bool) -> Result<(Prior, u64)> {
     let total = analysis::whole_counts(counts)?.iter().sum();
-    // The centre of the sample guarantee's ball: a category never observed has
-    // mass 0, which the ball covers.
-    let prior = Prior::center_normalised(counts.to_vec()).map_err(|e| format!("counts: {e}"))?;
+    let prior = match centre {
+        true => Prior::center_normalised(counts.to_vec()),
+        false => Prior::normalised(counts.to_vec()),
+    }
+    .map_err(|e| format!("counts: {e}"))?;
     Ok((prior, total))
 }
 

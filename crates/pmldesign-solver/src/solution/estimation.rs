@@ -38,9 +38,8 @@ pub(crate) fn table_time(m: &Mechanism, notion: &Notion, set: &UncertaintySet) -
     if m.inputs() > ESTIMATION_UP_TO {
         return Duration::ZERO;
     }
-    let terms = (m.inputs() * m.inputs() * m.outputs()) as f64;
     let figures = crate::solution::literature::figures_seconds(notion, set);
-    Duration::from_secs_f64(SECONDS_PER_TERM * terms + figures)
+    measuring_time(m.inputs(), m.outputs()) + Duration::from_secs_f64(figures)
 }
 
 /// The time `rows` square mechanisms over `n` inputs take to measure for
@@ -50,7 +49,13 @@ pub(crate) fn square_rows_time(n: usize, rows: usize) -> Duration {
     if n > ESTIMATION_UP_TO {
         return Duration::ZERO;
     }
-    Duration::from_secs_f64(SECONDS_PER_TERM * (n * n * n * rows) as f64)
+    measuring_time(n, n * rows)
+}
+
+/// [`SECONDS_PER_TERM`] for each term `N^2 K` of measuring mechanisms over `n`
+/// inputs with `outputs` outputs in all.
+fn measuring_time(n: usize, outputs: usize) -> Duration {
+    Duration::from_secs_f64(SECONDS_PER_TERM * (n * n * outputs) as f64)
 }
 
 /// One mechanism's figures.
