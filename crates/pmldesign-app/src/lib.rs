@@ -27,6 +27,7 @@ pub mod envelope;
 pub mod estimate;
 pub mod names;
 pub mod record_estimate;
+pub mod recorded;
 pub mod verdict;
 
 pub use apply::{ApplySummary, TableFormat, WrittenColumn};
@@ -37,4 +38,5 @@ pub use envelope::{DEFAULT_DELTAS, EnvelopeAnswer, bounds_json};
 pub use estimate::EstimateAnswer;
 pub use json::{finite_or_null, versioned};
 pub use record_estimate::RecordEstimateAnswer;
+pub use recorded::Reading;
 pub use verdict::{RecordVerdict, Verdict};

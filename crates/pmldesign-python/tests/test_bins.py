@@ -145,3 +145,29 @@ def test_bad_record_bins_are_refused_naming_the_fix():
     altered = pmldesign.RecordDesign.from_json(r.to_json().replace(RECORD_TEXT, "-inf,3500,4600,inf"))
     with pytest.raises(pmldesign.PmlError, match="altered"):
         pmldesign.apply(altered, frame, seed=KEY)
+
+
+@pytest.mark.parametrize("alter", ["nulls", "bins"])
+def test_an_altered_reading_is_refused_alike_by_the_cli_and_python(tmp_path, pml_bin, alter):
+    import json
+    import subprocess
+
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"mass": MASSES, "city": ["Oslo", "Lund"] * 150})
+    r = pmldesign.design_record(frame, ["mass", "city"], 1.0, mode="compose", nulls="drop", bins={"mass": RECORD_EDGES})
+    assert [d.to_dict()["provenance"]["settings"].get("nulls") for d in r.designs] == ["drop", "drop"]
+    d = json.loads(r.to_json())
+    if alter == "nulls":  # the columns' designs disagree on missing values
+        d["record"]["designs"][1]["provenance"]["settings"]["nulls"] = "category"
+    else:  # edges that do not cut the column's labels
+        d["record"]["designs"][0]["provenance"]["settings"]["bins"] = "-inf,3500,4600,inf"
+    text = json.dumps(d, indent=2)
+    with pytest.raises(pmldesign.VerificationError) as refused:
+        pmldesign.apply(pmldesign.RecordDesign.from_json(text), frame, seed=KEY)
+    (tmp_path / "r.json").write_text(text)
+    frame.to_csv(tmp_path / "in.csv", index=False)
+    cli = subprocess.run([str(pml_bin), "apply", "--mechanism", str(tmp_path / "r.json"), "--data", str(tmp_path / "in.csv"),
+                          "--seed", KEY, "--output", str(tmp_path / "out.csv")], capture_output=True, text=True)
+    assert cli.returncode != 0 and not (tmp_path / "out.csv").exists()
+    assert str(refused.value) in cli.stderr, (str(refused.value), cli.stderr)
+    assert "altered" in str(refused.value)

@@ -7,22 +7,19 @@ use crate::args::check_labels;
 use crate::error::CliError;
 use crate::io::data::{open_data, open_file};
 use crate::io::key::stream_key;
-use crate::io::load::{
-    design_from_text, record_from_text, recorded_bins, recorded_nulls, recorded_record_bins,
-    recorded_record_nulls,
-};
+use crate::io::load::{design_from_text, record_from_text, recorded, recorded_record};
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, write_atomic, write_atomic_with, write_error};
 use crate::render::apply::{NoiseStatement, noise_line, nulls_warning, summary_line};
 use crate::render::csv::defuse;
-use pmldesign_app::{ApplySummary, TableFormat, WrittenColumn};
+use pmldesign_app::{ApplySummary, Reading, TableFormat, WrittenColumn};
 use pmldesign_data::record_privatise::{
     BinnedRecord, ColumnByColumn, JointPrivatiser, RawColumns, RecordHandling, RecordPrivatiser,
     private_names, privatise_record,
 };
 use pmldesign_data::stream::StreamKey;
 use pmldesign_data::{
-    Binned, Bins, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
+    Binned, CategoricalPrivatiser, ColumnPrivatiser, Handling, Nulls, OnUnknown, Placement,
     PrivatiseError, RowPlace, privatise_column_by,
 };
 use pmldesign_model::{Mechanism, UncertaintySet};
@@ -279,7 +276,7 @@ fn run_record(
     let format = table_format(a)?;
     let source = open_source(a, format)?;
     // As the design read them (`pml design --nulls`), unless --nulls says otherwise.
-    let recorded = recorded_record_nulls(r)?;
+    let recorded = recorded_record(r)?.nulls();
     let raw = match (a.replace, a.keep_raw) {
         (true, _) => RawColumns::Replaced,
         (false, true) => RawColumns::Kept,
@@ -321,7 +318,7 @@ fn record_privatiser(
     names: &[Vec<String>],
     key: &StreamKey,
 ) -> Result<Box<dyn RecordPrivatiser>, CliError> {
-    let bins = recorded_record_bins(r)?;
+    let bins = recorded_record(r)?.bins().to_vec();
     let inner = draws(r, names, key)?;
     Ok(match bins.iter().any(Option::is_some) {
         true => Box::new(BinnedRecord::new(bins, inner)),
@@ -469,7 +466,7 @@ fn privatiser(
                         .map_err(|e| {
                             CliError::Usage(format!("--mechanism {shown}: the row labels: {e}"))
                         })?;
-                (m, own, file.outputs, Recorded::default())
+                (m, own, file.outputs, Reading::new(Nulls::Error, vec![None]))
             }
         };
     let labels = match a.labels() {
@@ -504,33 +501,11 @@ fn privatiser(
             "--mechanism {shown}: {e} (use --labels / --output-labels to name them)"
         ))
     })?;
-    match recorded.bins {
-        Some(bins) => Ok((
-            Box::new(Binned::new(bins, p)),
-            None,
-            recorded.nulls,
-            certified,
-        )),
-        None => Ok((Box::new(p), None, recorded.nulls, certified)),
+    let nulls = recorded.nulls();
+    match recorded.bins().first().cloned().flatten() {
+        Some(bins) => Ok((Box::new(Binned::new(bins, p)), None, nulls, certified)),
+        None => Ok((Box::new(p), None, nulls, certified)),
     }
-}
-
-/// What a design recorded of how its data were read (`pml design --nulls`,
-/// `--bins`): applied the same way.
-#[derive(Debug, Default)]
-struct Recorded {
-    nulls: Nulls,
-    bins: Option<Bins>,
-}
-
-/// What a design recorded for missing values (`provenance.settings.nulls`,
-/// written by `pml design --nulls`) [default: error].
-fn recorded(d: &pmldesign_solver::Design, path: &std::path::Path) -> Result<Recorded, CliError> {
-    let field = |name: &str| format!("--mechanism {}: provenance.settings.{name}", path.display());
-    let nulls = recorded_nulls(d, &field("nulls"))?;
-    let whose = ("the design's labels".to_string(), "--bins".to_string());
-    let bins = recorded_bins(d, "bins", &field("bins"), (d.labels(), &whose))?;
-    Ok(Recorded { nulls, bins })
 }
 
 /// A list of labels for a message: the first few, then how many more.

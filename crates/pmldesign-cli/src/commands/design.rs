@@ -239,16 +239,11 @@ pub fn solve(a: &DesignArgs, run: &Run) -> Result<(Design, Settings), CliError> 
         bar.finish();
     }
     let mut d = d?;
-    let nulls = a.input.nulls();
-    let bins = a.input.column_bins()?;
+    // How the rows were read, kept so that `pml apply` reads them alike.
+    pmldesign_app::Reading::new(a.input.nulls(), vec![a.input.column_bins()?.cloned()])
+        .keep_in_design(&mut d);
     if let Some(kept) = d.provenance_mut() {
-        let mut p = kept.clone();
-        if nulls != pmldesign_data::Nulls::Error {
-            p.settings.insert("nulls".into(), nulls.name().into());
-        }
-        if let Some(bins) = bins {
-            p.settings.insert("bins".into(), bins.text());
-        }
+        let p = kept.clone();
         *kept = match &est.digest {
             Some((what, sha)) => p.with_input(what, sha),
             None => p,

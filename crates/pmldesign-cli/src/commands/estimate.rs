@@ -6,7 +6,7 @@ use crate::args::parse_counts;
 use crate::error::CliError;
 use crate::io::data::{count_released_data, released_records};
 use crate::io::load::{
-    design_from_text, nulls_setting, public_from_text, public_record_from_text, record_from_text,
+    design_from_text, public_from_text, public_record_from_text, record_from_text,
 };
 use crate::io::matrix::{matrix_from_text, read_text};
 use crate::io::write::{check_outputs, emit};
@@ -34,7 +34,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
     )?;
     let text = read_text("--mechanism", &a.mechanism)?;
     if let Some(r) = record_from_text("--mechanism", &a.mechanism, &text)? {
-        let recorded = crate::io::load::recorded_record_nulls(&r)?;
+        let recorded = crate::io::load::recorded_record(&r)?.nulls();
         return run_record(&a, (r.columns(), recorded, None), &|released, s| {
             pmldesign_solver::estimate_record(&r, released, s)
         });
@@ -45,7 +45,7 @@ pub fn run(a: EstimateArgs) -> Result<(), CliError> {
             p.unverified()
         );
         crate::say::note(&format!("note: {note}"));
-        let recorded = crate::io::load::recorded_public_record_nulls(&p)?;
+        let recorded = crate::io::load::recorded_public_record(&p)?.nulls();
         return run_record(&a, (p.columns(), recorded, Some(note)), &|released, s| {
             pmldesign_solver::estimate_public_record(&p, released, s)
         });
@@ -92,7 +92,7 @@ struct Read {
 /// a bare matrix (nothing to verify).
 fn read_mechanism(a: &EstimateArgs, text: &str) -> Result<Read, CliError> {
     if let Some(p) = public_from_text("--mechanism", &a.mechanism, text)? {
-        let recorded = nulls_setting(p.setting("nulls"), "settings.nulls")?;
+        let recorded = crate::io::load::recorded_public(&p)?.nulls();
         return Ok(Read {
             mechanism: p.mechanism().clone(),
             inputs: p.labels().to_vec(),
@@ -107,8 +107,7 @@ fn read_mechanism(a: &EstimateArgs, text: &str) -> Result<Read, CliError> {
     let file = matrix_from_text("--mechanism", &a.mechanism, text)?;
     let (note, recorded) = if file.design {
         let d = design_from_text::<Design>("--mechanism", &a.mechanism, text)?;
-        let field = "provenance.settings.nulls";
-        (None, crate::io::load::recorded_nulls(&d, field)?)
+        (None, crate::io::load::recorded(&d, &a.mechanism)?.nulls())
     } else {
         let note = "a bare matrix: nothing in it was verified".to_string();
         (Some(note), pmldesign_data::Nulls::Error)

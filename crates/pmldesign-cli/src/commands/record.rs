@@ -5,12 +5,11 @@ use crate::args::design::{DesignArgs, NotionName, RecordModeName};
 use crate::args::{UtilityName, parse_numbers};
 use crate::error::CliError;
 use crate::io::data::load_record;
-use crate::io::load::record_bins_setting;
 use crate::io::write::{check_outputs, emit_with_report};
 use crate::render::record::render_record;
 use crate::render::report;
-use pmldesign_data::Nulls;
-use pmldesign_solver::{RecordDesign, RecordMode, RecordProblem};
+use pmldesign_app::Reading;
+use pmldesign_solver::{RecordMode, RecordProblem};
 
 /// Runs `pml design --data F --column A --column B ...`.
 pub fn run(a: DesignArgs) -> Result<(), CliError> {
@@ -42,8 +41,8 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         true => CliError::Usage(flag_named(&e.to_string())),
         false => CliError::from(e),
     })?;
-    record_nulls(&mut r, a.input.nulls());
-    record_bins(&mut r, &a.input.record_bins()?);
+    // How the rows were read, kept so that `pml apply` reads them alike.
+    Reading::new(a.input.nulls(), a.input.record_bins()?).keep_in_record(&mut r);
     let text = render_record(&r, a.output.format())?;
     let page = report::record_report(
         &r,
@@ -52,32 +51,6 @@ pub fn run(a: DesignArgs) -> Result<(), CliError> {
         report::written_design(&a.output),
     )?;
     emit_with_report(a.output.path(), &text, page)
-}
-
-/// How missing values were read, kept in every design's provenance (as a
-/// single column's design keeps it) so that `pml apply` reads the rows alike.
-fn record_nulls(r: &mut RecordDesign, nulls: Nulls) {
-    if nulls == Nulls::Error {
-        return;
-    }
-    for i in 0..r.designs().len() {
-        if let Some(p) = r.provenance_mut(i) {
-            p.settings.insert("nulls".into(), nulls.name().into());
-        }
-    }
-}
-
-/// The edges of each binned column, kept in provenance as a single column's
-/// design keeps them (`bins`, in that column's design; the joint design, one for
-/// all, keeps `bins.COLUMN` for each) so that `pml apply` cuts the columns alike.
-fn record_bins(r: &mut RecordDesign, bins: &[Option<pmldesign_data::Bins>]) {
-    for (j, b) in bins.iter().enumerate() {
-        let (i, name) = record_bins_setting(r, j);
-        let design = r.provenance_mut(i);
-        if let (Some(b), Some(p)) = (b, design) {
-            p.settings.insert(name, b.text());
-        }
-    }
 }
 
 fn mode(name: RecordModeName) -> RecordMode {

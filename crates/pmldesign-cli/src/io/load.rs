@@ -6,7 +6,7 @@ use super::matrix::{matrix_from_text, read_matrix_file, read_text, strip_bom};
 use crate::args::values::named;
 use crate::args::{Estimate, Input, MetricArgs};
 use crate::error::CliError;
-use pmldesign_data::{Bins, Nulls};
+use pmldesign_app::Reading;
 use pmldesign_model::{Mechanism, Metric};
 use pmldesign_solver::{Design, RecordDesign};
 use std::path::Path;
@@ -157,23 +157,26 @@ pub fn design_from_text<T: serde::de::DeserializeOwned>(
     serde_json::from_str(text).map_err(|e| CliError::Usage(format!("{flag} {shown}: {e}")))
 }
 
-/// What a design recorded for missing values (`provenance.settings.nulls`,
-/// written by `pml design --nulls`) [default: error]; `field` names the setting
-/// in an error.
-pub fn recorded_nulls(d: &Design, field: &str) -> Result<Nulls, CliError> {
-    let setting = d
-        .provenance()
-        .as_ref()
-        .and_then(|p| p.settings.get("nulls"));
-    nulls_setting(setting.map(String::as_str), field)
+/// How a design file's data were read (`pml design --nulls`, `--bins`), checked
+/// against its labels; an error names `--mechanism` and the file.
+pub fn recorded(d: &Design, path: &Path) -> Result<Reading, CliError> {
+    Reading::of_design(d)
+        .map_err(|e| CliError::Usage(format!("--mechanism {}: {e}", path.display())))
 }
 
-/// A recorded `nulls` setting (a design's, a public file's) [default: error].
-pub fn nulls_setting(setting: Option<&str>, field: &str) -> Result<Nulls, CliError> {
-    match setting {
-        Some(v) => Nulls::parse(field, v).map_err(|e| CliError::Usage(e.to_string())),
-        None => Ok(Nulls::Error),
-    }
+/// How a record design's data were read, one column at a time.
+pub fn recorded_record(r: &RecordDesign) -> Result<Reading, CliError> {
+    Reading::of_record(r).map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// How a public file's data were read.
+pub fn recorded_public(p: &pmldesign_solver::PublicDesign) -> Result<Reading, CliError> {
+    Reading::of_public(p).map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// How a public record file's data were read, one column at a time.
+pub fn recorded_public_record(p: &pmldesign_solver::PublicRecord) -> Result<Reading, CliError> {
+    Reading::of_public_record(p).map_err(|e| CliError::Usage(e.to_string()))
 }
 
 /// A public file (`pml publish`) read from the file given with `flag` and
@@ -205,93 +208,4 @@ pub fn public_record_from_text(
         |h| h.format.as_ref().and_then(|f| f.as_str()) == Some(PublicRecord::FORMAT),
         PublicRecord::from_json,
     )
-}
-
-/// What a public record file's parts recorded for missing values (all alike,
-/// as `pml publish` writes them) [default: error].
-pub fn recorded_public_record_nulls(p: &pmldesign_solver::PublicRecord) -> Result<Nulls, CliError> {
-    let field = "parts[].settings.nulls";
-    let mut named = p
-        .parts()
-        .iter()
-        .map(|d| nulls_setting(d.setting("nulls"), field));
-    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
-    for other in named {
-        if other? != first {
-            return Err(CliError::Usage(format!(
-                "invalid {field}: the record's parts disagree on missing values; the file was altered: publish it again from its design file"
-            )));
-        }
-    }
-    Ok(first)
-}
-
-/// What a record design recorded for missing values: its designs' (all alike,
-/// as `pml design` writes them) [default: error].
-pub fn recorded_record_nulls(r: &RecordDesign) -> Result<Nulls, CliError> {
-    let field = "designs[].provenance.settings.nulls";
-    let mut named = r.designs().iter().map(|d| recorded_nulls(d, field));
-    let first = named.next().unwrap_or(Ok(Nulls::Error))?;
-    for other in named {
-        if other? != first {
-            return Err(CliError::Usage(format!(
-                "invalid {field}: the record's designs disagree on missing values; the file was altered: design it again with --nulls"
-            )));
-        }
-    }
-    Ok(first)
-}
-
-/// Where a record design keeps the edges of column `j` (`pml design --bins
-/// COLUMN=EDGES`): the index of the design and the setting's name, `bins` in the
-/// column's own design (as one column's design keeps it), `bins.COLUMN` in the one
-/// design of joint.
-pub fn record_bins_setting(r: &RecordDesign, j: usize) -> (usize, String) {
-    match r.mode() {
-        pmldesign_solver::RecordMode::Joint => (0, format!("bins.{}", r.columns()[j])),
-        _ => (j, "bins".into()),
-    }
-}
-
-/// The edges a record design recorded for each column (`None`: not binned),
-/// each checked against its column's labels ([`recorded_bins`]).
-pub fn recorded_record_bins(r: &RecordDesign) -> Result<Vec<Option<Bins>>, CliError> {
-    (0..r.columns().len())
-        .map(|j| {
-            let (i, name) = record_bins_setting(r, j);
-            let Some(design) = r.designs().get(i) else {
-                return Ok(None);
-            };
-            let field = format!("designs[{i}].provenance.settings.{name}");
-            let column = &r.columns()[j];
-            let whose = (
-                format!("the labels of column {column:?}"),
-                format!("--bins {column}=..."),
-            );
-            recorded_bins(design, &name, &field, (r.sample().labels(j), &whose))
-        })
-        .collect()
-}
-
-/// The edges a design recorded in its setting `name` (`pml design --bins`;
-/// `None` if none), shown as `field`. A stored design is untrusted: edges whose
-/// bins are not `labels` (described as `whose.0`) mean the file was altered,
-/// and `whose.1` is the flag to design it again with.
-pub fn recorded_bins(
-    d: &Design,
-    name: &str,
-    field: &str,
-    (labels, whose): (&[String], &(String, String)),
-) -> Result<Option<Bins>, CliError> {
-    let Some(edges) = d.provenance().as_ref().and_then(|p| p.settings.get(name)) else {
-        return Ok(None);
-    };
-    let bins = Bins::parse(field, edges).map_err(|e| CliError::Usage(e.to_string()))?;
-    if !bins.names(labels) {
-        return Err(CliError::Usage(format!(
-            "invalid {field} = {edges:?}: its bins are not {}; the file was altered: design it again with {}",
-            whose.0, whose.1
-        )));
-    }
-    Ok(Some(bins))
 }

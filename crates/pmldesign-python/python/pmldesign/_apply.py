@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, List, Literal, Mapping, NoRetur
 
 import numpy as np
 
-from . import _native
+from . import _native, _reading
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Coded, Nulls, check_nulls_name, codes_of, kind, refuse_floats, secret_of
 from ._design import ArrayLike, Design, PmlTypeError, _labels, _matrix, _sequence
 from ._native import InvalidInputError
@@ -131,14 +131,13 @@ def shared_secret(seed: Any) -> str:
 def check_nulls(nulls: Any, design: Any = None) -> Nulls:
     """``nulls`` checked, or (``None``) what ``design`` recorded at design time
     (``provenance.settings.nulls``, as ``pml design --nulls`` writes it), else ``error``."""
-    if nulls is None:
-        recorded = None
-        if isinstance(design, Design):
-            recorded = ((design.to_dict().get("provenance") or {}).get("settings") or {}).get("nulls")
-        elif isinstance(design, PublicDesign):
-            recorded = design.settings.get("nulls")
-        nulls = recorded or "error"
-    return check_nulls_name(nulls)
+    if nulls is not None:
+        return check_nulls_name(nulls)
+    if isinstance(design, Design):
+        return _reading.recorded("design", [], [design.labels], [_reading.settings_of(design._full())])[0]
+    if isinstance(design, PublicDesign):
+        return _reading.recorded("public", [], [design.labels], [design.settings])[0]
+    return "error"
 
 
 def check_on_unknown(on_unknown: Any) -> OnUnknown:

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _native
 from ._codes import NULL, NULL_LABEL, UNKNOWN, kind, missing
-from ._native import InvalidInputError, VerificationError
+from ._native import InvalidInputError
 
 
 def edges_of(bins: Any, field: str = "bins") -> List[float]:
@@ -54,16 +54,10 @@ def text(edges: List[float]) -> str:
 def recorded(design: Any) -> Optional[List[float]]:
     """The edges a design recorded (``provenance.settings.bins``), checked against
     its labels (a stored design is untrusted), or None."""
-    text = ((design.to_dict().get("provenance") or {}).get("settings") or {}).get("bins")
-    if text is None:
-        return None
-    edges = edges_of(text, "provenance.settings.bins")
-    if not names(edges, design.labels):
-        raise VerificationError(
-            f"invalid provenance.settings.bins = {text!r}: its bins are not the design's labels; the design was altered: "
-            "design it again with bins"
-        )
-    return edges
+    from . import _reading
+
+    _, bins = _reading.recorded("design", [], [design.labels], [_reading.settings_of(design._full())])
+    return bins[0]
 
 
 def _numbers(values: Any) -> Tuple[np.ndarray, np.ndarray, Callable[[int], str]]:

@@ -761,7 +761,9 @@ def design_from_counts(
         progress=_progress(progress),
     )
     if recorded and data.get("provenance") is not None:
-        data["provenance"]["settings"].update(recorded)
+        from ._reading import keep
+
+        data["provenance"]["settings"] = keep(data["provenance"]["settings"], recorded)
     return Design(data, _CERTIFIED)
 
 
@@ -789,15 +791,12 @@ def _private_prior(level: Any, seed: Any, counts: Any, labels: Any, bins: Any) -
 def _recorded_reading(nulls: Any, bins: Any, labels: Optional[Sequence[Any]]) -> Dict[str, str]:
     """What ``count(..., nulls=, bins=)`` did, as the design records it; the bins
     must name the labels counted."""
-    out = {} if check_nulls_name(nulls) == "error" else {"nulls": str(nulls)}
-    if bins is not None:
-        from . import _bins
+    from . import _bins, _reading
 
-        edges = _bins.edges_of(bins)
-        if not _bins.names(edges, labels or []):
-            raise InvalidInputError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
-        out["bins"] = _bins.text(edges)
-    return out
+    edges = None if bins is None else _bins.edges_of(bins)
+    if edges is not None and not _bins.names(edges, labels or []):
+        raise InvalidInputError(f"invalid bins = {edges}: the counts' labels are not its bins {_bins.labels(edges)}; pass the counts of count(..., bins=) with the same edges")
+    return _reading.kept("design", [], check_nulls_name(nulls), [edges], 0)
 
 
 def exp_epsilon(e: float) -> float:

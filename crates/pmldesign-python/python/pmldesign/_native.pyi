@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 __all__ = [
     "PmlError", "InvalidInputError", "InfeasibleError", "LimitReachedError", "VerificationError", "PML_TOLERANCE", "ROW_SUM_TOLERANCE", "OUTPUT_FORMAT_VERSION", "MAX_CATEGORIES", "design", "design_from_counts", "check_design", "estimate",
-    "verify_design", "certificate_holds", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "apply_summary", "key_positions", "bin_labels", "bin_text", "bin_codes", "missing_text", "assess", "compare",
+    "verify_design", "certificate_holds", "public_design", "check_public", "randomized_response", "apply_codes", "apply_categories", "apply_summary", "key_positions", "bin_labels", "bin_text", "bin_codes", "missing_text", "recorded_reading", "reading_settings", "assess", "compare",
     "envelope", "bound", "apply_noise", "names_fit", "design_record", "check_record", "estimate_record",
     "public_record", "check_public_record", "estimate_public_record", "design_report", "record_report",
 ]
@@ -102,6 +102,21 @@ def bin_labels(edges: List[float]) -> List[str]: ...
 def bin_text(edges: List[float]) -> str: ...
 def bin_codes(edges: List[float], values: npt.ArrayLike) -> npt.NDArray[np.int64]: ...
 def missing_text(values: List[str]) -> List[bool]: ...
+def recorded_reading(
+    layout_name: str,
+    columns: List[str],
+    labels: List[List[str]],
+    parts: List[Dict[str, str]],
+    mode: Optional[str] = ...,
+) -> Tuple[str, List[Optional[List[float]]]]: ...
+def reading_settings(
+    layout_name: str,
+    columns: List[str],
+    nulls: str,
+    bins: List[Optional[List[float]]],
+    part: int,
+    mode: Optional[str] = ...,
+) -> List[Tuple[str, str]]: ...
 def names_fit(names: List[str], m: int) -> bool: ...
 def apply_noise(
     values: npt.ArrayLike,

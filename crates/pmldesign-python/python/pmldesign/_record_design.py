@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Sequ
 
 import numpy as np
 
-from . import _bins, _native, _report
+from . import _bins, _native, _reading, _report
 from ._apply import check_on_unknown, draw, first_unknown, key_places, refuse, shared_secret
 from ._public import PublicRecord, public_record_of
 from ._codes import NULL, NULL_LABEL, UNKNOWN, Nulls, check_nulls_name, codes_of, kind, missing, refuse_floats
@@ -273,15 +273,10 @@ def design_record(
         time_limit=None if time_limit is None else _number("time_limit", time_limit), gap=_number("gap", gap),
     )
     record = json.loads(text)["record"]
-    for d in record["designs"]:
-        if nulls != "error":
-            d["provenance"]["settings"]["nulls"] = nulls
-    for j, c in enumerate(columns):
-        if c in edges:
-            i, name = bins_setting(record["mode"], columns, j)
-            record["designs"][i]["provenance"]["settings"][name] = _bins.text(edges[c])
-    for d in record["designs"]:  # in the order pml design writes them
-        d["provenance"]["settings"] = dict(sorted(d["provenance"]["settings"].items()))
+    reading = [edges.get(c) for c in columns]
+    for i, d in enumerate(record["designs"]):
+        more = _reading.kept("record", columns, nulls, reading, i, record["mode"])
+        d["provenance"]["settings"] = _reading.keep(d["provenance"]["settings"], more)
     return RecordDesign(record, _CERTIFIED)
 
 
@@ -297,35 +292,22 @@ def record_edges(bins: Optional[Mapping[str, Any]], columns: Sequence[str]) -> D
     return {str(c): _bins.edges_of(e, f"bins[{c!r}]") for c, e in bins.items()}
 
 
-def bins_setting(mode: str, columns: Sequence[str], j: int) -> Tuple[int, str]:
-    """Where a record design keeps column ``j``'s edges, as ``pml design --bins
-    COLUMN=EDGES`` writes them: ``bins`` in the column's own design, ``bins.COLUMN``
-    in the one design of joint."""
-    return (0, f"bins.{columns[j]}") if mode == "joint" else (j, "bins")
+def _recorded(design: RecordDesign) -> Tuple[Nulls, List[Optional[List[float]]]]:
+    """How the record's data were read, as its designs recorded it (checked)."""
+    parts = [_reading.settings_of(d) for d in design._full()["designs"]]
+    return _reading.recorded("record", design.columns, design.labels, parts, design.mode)
 
 
 def recorded_bins(design: RecordDesign) -> Dict[str, List[float]]:
     """The edges the record design recorded for each binned column, checked against
     the column's labels (a stored design is untrusted)."""
-    out: Dict[str, List[float]] = {}
-    designs = design.to_dict()["designs"]
-    for j, (c, labels) in enumerate(zip(design.columns, design.labels)):
-        i, name = bins_setting(design.mode, design.columns, j)
-        text = ((designs[i].get("provenance") or {}).get("settings") or {}).get(name)
-        if text is None:
-            continue
-        field = f"designs[{i}].provenance.settings.{name}"
-        edges = _bins.edges_of(text, field)
-        if not _bins.names(edges, labels):
-            raise InvalidInputError(f"invalid {field} = {text!r}: its bins are not the labels of column {c!r}; the design was altered: design it again with bins")
-        out[c] = edges
-    return out
+    return {c: e for c, e in zip(design.columns, _recorded(design)[1]) if e is not None}
 
 
 def recorded_nulls(design: RecordDesign) -> Nulls:
-    """What the record design recorded for nulls (``pml design --nulls``), else ``error``."""
-    settings = design.to_dict()["designs"][0].get("provenance", {}).get("settings", {})
-    return check_nulls_name(settings.get("nulls", "error"))
+    """What the record design recorded for nulls (``pml design --nulls``), else
+    ``error``; its designs must agree."""
+    return _recorded(design)[0]
 
 
 def check_record_frame(design: RecordDesign, names: Sequence[str], *given: Any, key: Optional[str] = None) -> None:

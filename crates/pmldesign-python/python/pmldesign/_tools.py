@@ -385,10 +385,15 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
             f"invalid released = {type(frame).__name__}: a record design estimates from a pandas or polars frame "
             f"with the columns {columns}" + (f" (missing {absent})" if absent else "")
         )
+    from ._reading import recorded
     from ._record_design import recorded_nulls
 
     public = isinstance(design, PublicRecord)
-    rule = design.parts[0].settings.get("nulls", "error") if public else recorded_nulls(design)
+    if isinstance(design, PublicRecord):
+        parts = design.parts
+        rule = recorded("public_record", columns, [p.labels for p in parts], [p.settings for p in parts])[0]
+    else:
+        rule = recorded_nulls(design)
     dropped = rule == "drop"
     if module == "pandas":
         gone = np.column_stack([missing(frame[c]) for c in columns])

@@ -44,6 +44,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(release::bin_text, m)?)?;
     m.add_function(wrap_pyfunction!(release::bin_codes, m)?)?;
     m.add_function(wrap_pyfunction!(release::missing_text, m)?)?;
+    m.add_function(wrap_pyfunction!(release::recorded_reading, m)?)?;
+    m.add_function(wrap_pyfunction!(release::reading_settings, m)?)?;
     m.add_function(wrap_pyfunction!(assess, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(envelope, m)?)?;

@@ -5,7 +5,7 @@
 
 use super::{Matrix, Vector, rows, to_python};
 use crate::engine;
-use crate::errors::{InvalidInputError, PmlError, to_py_err};
+use crate::errors::{InvalidInputError, PmlError, VerificationError, to_py_err};
 use numpy::{AllowTypeChange, PyArray1, PyArrayLike1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 
@@ -279,4 +279,75 @@ pub(super) fn apply_summary<'py>(
         raw_kept,
     );
     to_python(py, &answer.to_json())
+}
+
+/// A file's layout by name (`design`, `public`, `record` with its `mode`,
+/// `public_record`), as [`pmldesign_app::recorded::Layout`] reads it.
+fn layout<'a>(
+    name: &str,
+    mode: Option<&str>,
+    columns: &'a [String],
+) -> PyResult<pmldesign_app::recorded::Layout<'a>> {
+    use pmldesign_app::recorded::Layout;
+    let invalid = |e: pmldesign::model::ModelError| InvalidInputError::new_err(e.to_string());
+    Ok(match name {
+        "design" => Layout::Design,
+        "public" => Layout::Public,
+        "public_record" => Layout::PublicRecord(columns),
+        "record" => {
+            let mode = pmldesign_app::names::parse(mode.unwrap_or("")).map_err(invalid)?;
+            Layout::Record(mode, columns)
+        }
+        other => {
+            return Err(PmlError::new_err(format!(
+                "internal: no file layout named {other:?}"
+            )));
+        }
+    })
+}
+
+/// How a file's data were read, as its parts recorded it (`nulls`, and each
+/// column's edges), checked by the library's one rule: the parts agree on
+/// nulls, and recorded edges cut exactly their column's labels.
+#[pyfunction]
+#[pyo3(signature = (layout_name, columns, labels, parts, mode=None))]
+pub(super) fn recorded_reading(
+    layout_name: &str,
+    columns: Vec<String>,
+    labels: Vec<Vec<String>>,
+    parts: Vec<std::collections::BTreeMap<String, String>>,
+    mode: Option<String>,
+) -> PyResult<(String, Vec<Option<Vec<f64>>>)> {
+    let layout = layout(layout_name, mode.as_deref(), &columns)?;
+    let parts: Vec<_> = parts.iter().collect();
+    let labels: Vec<&[String]> = labels.iter().map(Vec::as_slice).collect();
+    // Only pml writes these settings: one it refuses means the file was altered.
+    let reading = pmldesign_app::Reading::read(layout, &parts, &labels)
+        .map_err(|e| VerificationError::new_err(e.to_string()))?;
+    let bins = reading.bins().iter();
+    let edges = bins.map(|b| b.as_ref().map(|b| b.edges().to_vec()));
+    Ok((reading.nulls().name().to_string(), edges.collect()))
+}
+
+/// The settings part `part` of a file keeps for a reading (`nulls` by name,
+/// each column's edges), as `pml design --nulls --bins` writes them.
+#[pyfunction]
+#[pyo3(signature = (layout_name, columns, nulls, bins, part, mode=None))]
+pub(super) fn reading_settings(
+    layout_name: &str,
+    columns: Vec<String>,
+    nulls: &str,
+    bins: Vec<Option<Vec<f64>>>,
+    part: usize,
+    mode: Option<String>,
+) -> PyResult<Vec<(String, String)>> {
+    let invalid = |e: pmldesign::model::ModelError| InvalidInputError::new_err(e.to_string());
+    let layout = layout(layout_name, mode.as_deref(), &columns)?;
+    let nulls = pmldesign::data::Nulls::parse("nulls", nulls).map_err(invalid)?;
+    let bins = bins
+        .into_iter()
+        .map(|e| e.map(|e| pmldesign::data::Bins::new("bins", e)).transpose())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(invalid)?;
+    Ok(pmldesign_app::Reading::new(nulls, bins).settings(layout, part))
 }
