@@ -4,8 +4,9 @@
 # test that names a route expects HiGHS's where the two backends differ).
 # highs-sys builds HiGHS from source: it needs cmake and libclang (for bindgen),
 # installed from Debian's packages where they can be; where they cannot, this says
-# why and exits 1. Not part of `.ci/run`: HiGHS's C++ build takes about 10 minutes on
-# two cores (docs/reference/development.md).
+# why and exits 1. `.ci/run` runs it beside the Python tests (scripts/alongside.sh);
+# HiGHS's C++ is compiled at -O1 (scripts/highs-toolchain.cmake), about 100 s on two
+# cores (docs/reference/development.md).
 #
 #   scripts/test-highs.sh            # CARGO_TARGET_DIR as for cargo; profile `ci`
 set -euo pipefail
@@ -19,4 +20,6 @@ if ! command -v cmake >/dev/null 2>&1 || ! ls /usr/lib/llvm-*/lib/libclang*.so* 
         exit 1
     }
 fi
+# HiGHS at -O1 (scripts/highs-toolchain.cmake): a CI-sized build of the same code.
+export CMAKE_TOOLCHAIN_FILE=${CMAKE_TOOLCHAIN_FILE:-$PWD/scripts/highs-toolchain.cmake}
 step cargo test --profile ci -p pmldesign-solver --features highs --tests
