@@ -116,7 +116,60 @@ fn bad_arguments_are_errors() {
     assert!(hadamard_response(0, 1.0).is_err());
     assert!(hadamard_response(3, f64::NAN).is_err());
     assert!(hadamard_response(3, -0.5).is_err());
-    assert!(hadamard_response(3, f64::INFINITY).is_err());
+    // The limit of an infinite boost: each input's high set, uniformly.
+    let w = hadamard_response(3, f64::INFINITY).unwrap();
+    assert_eq!(w.matrix().row(0).to_vec(), vec![0.5, 0.0, 0.5, 0.0]);
     assert!(hadamard_response(1 << 20, 1.0).is_err());
     assert_eq!(hadamard_least_mass(Array1::<f64>::zeros(0).view()), None);
+}
+
+/// `W diag(1/q) W^T` summed output by output, the definition.
+fn fisher_by_definition(w: &pmldesign_model::Mechanism, p: &Array1<f64>) -> ndarray::Array2<f64> {
+    let m = w.matrix();
+    let q = m.t().dot(p);
+    let n = m.nrows();
+    ndarray::Array2::from_shape_fn((n, n), |(x, z)| {
+        (0..m.ncols())
+            .map(|y| m[[x, y]] * m[[z, y]] / q[y])
+            .sum::<f64>()
+    })
+}
+
+#[test]
+fn its_fisher_information_by_the_transform_is_the_definitions() {
+    use pmldesign_model::frequency::fisher_information;
+    let mut rng = Rng(0x7a15_4ad1);
+    for k in [2, 3, 5, 7, 8, 13, 31, 40] {
+        let p = Array1::from(
+            Prior::normalised(rng.prior_weights(k))
+                .unwrap()
+                .masses()
+                .to_vec(),
+        );
+        for a in [0.0, 0.4, 1.7, 20.0, f64::INFINITY] {
+            let w = hadamard_response(k, a).unwrap();
+            let fast = fisher_information(&w, p.view());
+            let slow = fisher_by_definition(&w, &p);
+            let scale = slow.iter().fold(0.0f64, |s, v| s.max(v.abs()));
+            let off = (&fast - &slow).iter().fold(0.0f64, |s, v| s.max(v.abs()));
+            assert!(off <= 1e-13 * scale, "k {k}, a {a}: {off} of {scale}");
+        }
+        // A matrix off the form by one entry takes the general route.
+        let mut rows: Vec<Vec<f64>> = hadamard_response(k, 1.0)
+            .unwrap()
+            .matrix()
+            .rows()
+            .into_iter()
+            .map(|r| r.to_vec())
+            .collect();
+        let last = rows[k - 1].len() - 1;
+        let (hi, lo) = (rows[k - 1][0], rows[k - 1][last]);
+        rows[k - 1][0] = 0.5 * (hi + lo);
+        rows[k - 1][last] += 0.5 * (hi - lo);
+        let w = pmldesign_model::Mechanism::from_rows(rows).unwrap();
+        let off = (&fisher_information(&w, p.view()) - &fisher_by_definition(&w, &p))
+            .iter()
+            .fold(0.0f64, |s, v| s.max(v.abs()));
+        assert!(off < 1e-12, "k {k}: {off}");
+    }
 }

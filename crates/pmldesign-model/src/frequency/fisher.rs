@@ -19,8 +19,12 @@ pub fn fisher_information(w: &Mechanism, p: ArrayView1<f64>) -> Array2<f64> {
     fisher_of(w.matrix(), p)
 }
 
-/// [`fisher_information`] of a row-stochastic matrix.
+/// [`fisher_information`] of a row-stochastic matrix; Hadamard response's by
+/// its transform ([`super::hadamard::hadamard_fisher`]).
 pub fn fisher_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Array2<f64> {
+    if let Some(j) = super::hadamard::hadamard_fisher(m, p) {
+        return j;
+    }
     let n = m.nrows();
     let q = m.t().dot(&p);
     let mut scaled = m.to_owned();

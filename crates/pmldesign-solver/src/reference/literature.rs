@@ -174,12 +174,22 @@ pub fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
 
 /// Hadamard response over the masses `p` at the boost `level` allows its
 /// binding output (the least mass of an output's input set), for 2 to
-/// [`MAX_ALPHABET`] inputs; `None` where no boost is finite.
+/// [`MAX_ALPHABET`] inputs. Under eps-PML, where every such mass is at least
+/// `e^-eps` (less the ball's shift), every boost meets the level and the
+/// response is its limit, each input's high set uniformly; `None` where the
+/// level allows no boost.
 pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     if !(2..=MAX_ALPHABET).contains(&p.len()) {
         return None;
     }
-    let a = level.boost(hadamard_least_mass(p)?)?;
+    let least = hadamard_least_mass(p)?;
+    let a = match (level.boost(least), level) {
+        (Some(a), _) => a,
+        (None, Level::Pml { epsilon, shift }) if epsilon.exp() * (least - shift) >= 1.0 => {
+            f64::INFINITY
+        }
+        (None, _) => return None,
+    };
     hadamard_response(p.len(), a).ok()
 }
 

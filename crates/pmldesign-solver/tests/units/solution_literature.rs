@@ -85,12 +85,19 @@ fn hadamard_response_is_calibrated_by_the_level() {
             "{measured} vs {epsilon}"
         );
         let shift = 0.0;
-        match hadamard(p, &Level::Pml { epsilon, shift }) {
-            Some(m) => {
-                let leak = eps_min(&m, &prior);
-                assert!((leak - epsilon).abs() < 1e-12, "{leak} vs {epsilon}");
-            }
-            None => assert!(epsilon.exp() * least >= 1.0),
+        let m = hadamard(p, &Level::Pml { epsilon, shift }).unwrap();
+        let leak = eps_min(&m, &prior);
+        if epsilon.exp() * least >= 1.0 {
+            // Every boost meets the level: its limit, each input's high set
+            // uniformly, leaks ln(1 / least) at most.
+            assert!(m.matrix().iter().any(|&v| v == 0.0));
+            assert!(
+                (leak - (1.0 / least).ln()).abs() < 1e-12,
+                "{leak} vs {least}"
+            );
+            assert!(leak <= epsilon);
+        } else {
+            assert!((leak - epsilon).abs() < 1e-12, "{leak} vs {epsilon}");
         }
     }
     assert!(hadamard(ArrayView1::from(&[1.0]), &Level::Ldp(1.0)).is_none());

@@ -35,12 +35,14 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
     };
     let worse = d
         .clone()
-        .with_simulated_advice(1000, fake(100.0, 10.0))
+        .with_simulated_advice(1000, fake(4.0, 1.0))
         .unwrap();
     let e = worse.estimation().unwrap();
     let advice = e.advice(&worse).expect("10x is advice");
     assert!(advice.contains("from m = 1000 rows"), "{advice}");
-    assert!(advice.contains("10.0 times more accurate"), "{advice}");
+    // Within twice the literature's best figure (Hadamard response's 2.33 per
+    // row, m -> infinity), the advice names the baseline simulated below it.
+    assert!(advice.contains("4.0 times more accurate"), "{advice}");
     assert!(
         advice.contains("(EM, simulated: 200 replicates, seed 1;"),
         "{advice}"
@@ -55,7 +57,7 @@ fn the_advice_follows_the_simulation_and_says_what_it_assumed() {
     );
     let better = d
         .clone()
-        .with_simulated_advice(1000, fake(10.0, 9.0))
+        .with_simulated_advice(1000, fake(1.5, 1.0))
         .unwrap();
     let e = better.estimation().unwrap();
     assert_eq!(e.advice(&better), None, "within 2x at m: no advice");

@@ -27,14 +27,14 @@ use pmldesign_model::uncertainty::within_proposition_2;
 use pmldesign_model::{ColumnCone, DensityRange, Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::Instant;
 
-/// Seconds per cubed input of building and scoring Hadamard response and the
-/// cyclic subset design past [`SCORED_SQUARE_UP_TO`] (their Fisher
-/// information, up to `2 N` outputs, and its inverse): 3.5 s for both at
-/// 2,048 inputs on two cores, 4e-10 `N^3`, doubled.
+/// Seconds per cubed input of building and scoring the cyclic subset design
+/// past [`SCORED_SQUARE_UP_TO`] (its Fisher information, up to `2 N` outputs,
+/// and its inverse): 3.5 s with Hadamard response at 2,048 inputs on two cores,
+/// 4e-10 `N^3`, doubled.
 pub const LITERATURE_SECONDS_PER_CUBE: f64 = 8e-10;
 
-/// Whether a design over `n` inputs builds and scores Hadamard response and
-/// the cyclic subset design as starts: up to [`SCORED_SQUARE_UP_TO`] inputs
+/// Whether a design over `n` inputs builds and scores the cyclic subset design
+/// as a start: up to [`SCORED_SQUARE_UP_TO`] inputs
 /// always, past it where a quarter of the time limit covers them
 /// ([`LITERATURE_SECONDS_PER_CUBE`]; at 2,048 inputs a limit of 28 s, at
 /// 4,096 one of 220 s), a rule on N and the limit.
@@ -46,9 +46,9 @@ fn literature_in_time(settings: &Settings, n: usize) -> bool {
 
 /// The baseline that meets the notion with the least error (randomized
 /// response at the same LDP level always qualifies: its rows are independent),
-/// or k-subset selection where it can be written out (else its cyclic design),
-/// or Hadamard response, where either does better and is built in time
-/// ([`literature_in_time`]); with its value (minus the error), as the
+/// or k-subset selection where it can be written out (else its cyclic design,
+/// where it is built in time: [`literature_in_time`]), or Hadamard response,
+/// where either does better; with its value (minus the error), as the
 /// baselines scored it.
 pub(super) fn starting_point(
     b: &Baselines,
@@ -61,8 +61,12 @@ pub(super) fn starting_point(
         (m, value)
     };
     let subsets = subset_selection(set, notion, p).map(valued);
-    let level = Level::of(notion, set).filter(|_| literature_in_time(settings, p.len()));
+    let level = Level::of(notion, set);
+    // Scored at every size: its Fisher information comes from two
+    // Walsh-Hadamard transforms, and only its inverse is cubic (1.7 s in all at
+    // 4,096 inputs on two cores, within the design's fixed work).
     let responses = level.as_ref().and_then(|l| hadamard(p, l)).map(valued);
+    let level = level.filter(|_| literature_in_time(settings, p.len()));
     // Where k-subset selection has too many outputs to write out, its cyclic
     // design stands in for it.
     let cyclic = match subsets {
