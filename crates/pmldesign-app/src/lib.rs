@@ -26,6 +26,7 @@ pub mod design;
 pub mod envelope;
 pub mod estimate;
 pub mod names;
+pub mod notion;
 pub mod record_estimate;
 pub mod recorded;
 pub mod verdict;

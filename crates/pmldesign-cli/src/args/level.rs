@@ -17,6 +17,14 @@ pub struct Level {
 
 impl Level {
     /// eps, from whichever flag was given.
+    /// The level where `--epsilon` or `--exp-epsilon` is given, checked.
+    pub fn given(&self) -> Result<Option<f64>, CliError> {
+        match (self.epsilon, self.exp_epsilon) {
+            (None, None) => Ok(None),
+            _ => self.epsilon().map(Some),
+        }
+    }
+
     pub fn epsilon(&self) -> Result<f64, CliError> {
         match (self.epsilon, self.exp_epsilon) {
             (Some(e), _) => {

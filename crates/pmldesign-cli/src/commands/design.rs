@@ -15,10 +15,12 @@ use crate::render::design::render_design;
 use crate::render::report;
 use pmldesign_app::design::{DesignRequest, Objective, Priors, loss_matrix, problem};
 use pmldesign_app::names::NotionKind;
+use pmldesign_app::notion::{Field, Levels, Spelling, notion};
 use pmldesign_model::{Metric, Notion, UncertaintySet};
 use pmldesign_solver::{Design, Interrupt, Loss, Sample, Settings};
 
-/// The notion asked for, from `--notion` and its levels; usage errors name the flag.
+/// The notion asked for, from `--notion` and its levels, by the rule every
+/// front end shares (`pmldesign_app::notion`); usage errors name the flag.
 pub fn notion_from_flags(
     name: NotionName,
     level: &Level,
@@ -26,91 +28,32 @@ pub fn notion_from_flags(
     epsilon_upper: Option<f64>,
     metric: Option<Metric>,
 ) -> Result<Notion, CliError> {
-    refuse_other_notions_flags(name, epsilon_lower, epsilon_upper, metric.is_some())?;
-    Ok(match named::<NotionKind>(name) {
-        NotionKind::Alip => alip_from_flags(level, epsilon_lower, epsilon_upper)?,
-        NotionKind::Pml => Notion::Pml {
-            epsilon: level.epsilon()?,
-        },
-        NotionKind::Pmc => Notion::Pmc {
-            epsilon: level.epsilon()?,
-        },
-        NotionKind::Lip => Notion::Lip {
-            epsilon: level.epsilon()?,
-        },
-        NotionKind::Ldp => Notion::Ldp {
-            epsilon: level.epsilon()?,
-        },
-        NotionKind::Metric => Notion::Metric {
-            epsilon: level.epsilon()?,
-            metric: metric.ok_or_else(|| {
-                CliError::Usage(
-                    "--notion metric needs its distance: add --metric discrete|line or --metric-matrix FILE".into(),
-                )
-            })?,
-        },
-    })
-}
-
-/// Refuses the flags of another notion than `name`: an ALIP level without
-/// `--notion alip`, a distance without `--notion metric`.
-fn refuse_other_notions_flags(
-    name: NotionName,
-    epsilon_lower: Option<f64>,
-    epsilon_upper: Option<f64>,
-    has_metric: bool,
-) -> Result<(), CliError> {
-    if name != NotionName::Alip
-        && let Some((flag, _)) = [
-            ("--epsilon-lower", epsilon_lower),
-            ("--epsilon-upper", epsilon_upper),
-        ]
-        .into_iter()
-        .find(|(_, v)| v.is_some())
-    {
-        return Err(CliError::Usage(format!(
-            "invalid {flag}: it sets an ALIP level; add --notion alip, or give the level with --epsilon"
-        )));
-    }
-    if name != NotionName::Metric && has_metric {
-        return Err(CliError::Usage(
-            "invalid --metric/--metric-matrix: it sets the distance of metric privacy; add --notion metric".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// `--notion alip`: eps_u from `--epsilon-upper` (else the level), eps_l from
-/// `--epsilon-lower`, each a finite number >= 0.
-fn alip_from_flags(
-    level: &Level,
-    epsilon_lower: Option<f64>,
-    epsilon_upper: Option<f64>,
-) -> Result<Notion, CliError> {
-    let check = |flag: &str, v: f64| -> Result<f64, CliError> {
-        if !v.is_finite() || v < 0.0 {
-            return Err(CliError::Usage(format!(
-                "invalid {flag} = {v}: an ALIP level must be a finite number >= 0; pass e.g. {flag} 0.5"
-            )));
-        }
-        Ok(v)
-    };
-    let epsilon_upper = match epsilon_upper {
-        Some(u) => check("--epsilon-upper", u)?,
-        None => level.epsilon()?,
-    };
-    let epsilon_lower = check(
-        "--epsilon-lower",
-        epsilon_lower.ok_or_else(|| {
-            CliError::Usage(
-                "--notion alip needs --epsilon-lower (the PMC side, i >= -eps_l)".into(),
-            )
-        })?,
-    )?;
-    Ok(Notion::Alip {
+    let levels = Levels {
+        epsilon: level.given()?,
         epsilon_lower,
         epsilon_upper,
-    })
+    };
+    notion(named::<NotionKind>(name), levels, metric, &Flags)
+        .map_err(|e| CliError::Usage(e.to_string()))
+}
+
+/// The notion's fields as `pml`'s flags.
+struct Flags;
+
+impl Spelling for Flags {
+    fn field(&self, f: Field) -> &'static str {
+        match f {
+            Field::Notion => "--notion",
+            Field::Epsilon => "--epsilon",
+            Field::EpsilonLower => "--epsilon-lower",
+            Field::EpsilonUpper => "--epsilon-upper",
+            Field::Metric => "--metric",
+        }
+    }
+
+    fn set(&self, f: Field, value: &str) -> String {
+        format!("{} {value}", self.field(f))
+    }
 }
 
 /// Alphabets from which a design without `--time-limit` may run for minutes.

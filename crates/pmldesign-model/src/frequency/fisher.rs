@@ -20,7 +20,7 @@ pub fn fisher_information(w: &Mechanism, p: ArrayView1<f64>) -> Array2<f64> {
 }
 
 /// [`fisher_information`] of a row-stochastic matrix; Hadamard response's by
-/// its transform ([`super::hadamard::hadamard_fisher`]).
+/// its transform ([`super::hadamard_fisher`]).
 pub fn fisher_of(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Array2<f64> {
     if let Some(j) = super::hadamard::hadamard_fisher(m, p) {
         return j;

@@ -85,12 +85,10 @@ pub fn hadamard_error_uniform(k: usize, a: f64) -> Option<f64> {
 
 /// The Fisher information `J = W diag(1/q) W^T` of a matrix in Hadamard
 /// response's form (every entry `c (1 + b H[x+1][y])` for one `c > 0` and one
-/// `0 <= b < 1`, K a power of two with `K >= k + 1`), `None` for any other
+/// `0 <= b <= 1`, K a power of two with `K >= k + 1`), `None` for any other
 /// matrix. Since `H[i][y] H[j][y] = H[i xor j][y]`, with `r_y = 1 / (P + b
 /// s_y)`, `s = H p` (p at rows `x + 1`) and `R = H r`,
-///
-///     J[x][x'] = c (R_0 + b (R_{x+1} + R_{x'+1}) + b^2 R_{(x+1) xor (x'+1)}),
-///
+/// `J[x][z] = c (R_0 + b (R_{x+1} + R_{z+1}) + b^2 R_{(x+1) xor (z+1)})`:
 /// two fast Walsh-Hadamard transforms and `O(k^2)` where the general route
 /// costs `O(k^2 K)` (about 20 s at 4,096 inputs on two cores).
 pub fn hadamard_fisher(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Option<Array2<f64>> {

@@ -116,47 +116,47 @@ pub fn metric(name: Option<&str>, matrix: Option<Vec<Vec<f64>>>) -> Result<Optio
     })
 }
 
-/// The notion named `name` at its levels, checked.
+/// The notion named `name` at its levels, checked by the rule every front end
+/// shares (`pmldesign_app::notion`), its errors naming the keywords.
 pub fn notion(
     name: &str,
     epsilon: f64,
     epsilon_lower: Option<f64>,
     metric: Option<Metric>,
 ) -> Result<Notion> {
-    if metric.is_some() != (name == "metric") {
-        return Err(invalid(
-            "metric",
-            metric.as_ref().map(Metric::name),
-            "a distance goes with notion=\"metric\" and only with it",
-            "pass notion=\"metric\" with metric=\"discrete\", \"line\" or an N x N matrix",
-        ));
-    }
-    if epsilon_lower.is_some() && name != "alip" {
-        return Err(invalid(
-            "epsilon_lower",
-            epsilon_lower,
-            "it sets an ALIP level",
-            "pass notion=\"alip\", or leave epsilon_lower out",
-        ));
-    }
-    let n = match pmldesign_app::names::parse::<NotionKind>(name)? {
-        NotionKind::Pml => Notion::Pml { epsilon },
-        NotionKind::Pmc => Notion::Pmc { epsilon },
-        NotionKind::Lip => Notion::Lip { epsilon },
-        NotionKind::Ldp => Notion::Ldp { epsilon },
-        NotionKind::Metric => Notion::Metric {
-            epsilon,
-            metric: metric.expect("checked above"),
-        },
-        NotionKind::Alip => Notion::Alip {
-            epsilon_lower: epsilon_lower.ok_or_else(|| {
-                Error::Invalid("notion=\"alip\" needs epsilon_lower (the PMC side, i >= -eps_l); pass e.g. epsilon_lower=0.5".into())
-            })?,
-            epsilon_upper: epsilon,
-        },
+    use pmldesign_app::notion::Levels;
+    let levels = Levels {
+        epsilon: Some(epsilon),
+        epsilon_lower,
+        epsilon_upper: None,
     };
-    n.check()?;
-    Ok(n)
+    let kind = pmldesign_app::names::parse::<NotionKind>(name)?;
+    Ok(pmldesign_app::notion::notion(
+        kind, levels, metric, &Keywords,
+    )?)
+}
+
+/// The notion's fields as Python's keywords (`epsilon` is ALIP's upper level).
+struct Keywords;
+
+impl pmldesign_app::notion::Spelling for Keywords {
+    fn field(&self, f: pmldesign_app::notion::Field) -> &'static str {
+        use pmldesign_app::notion::Field;
+        match f {
+            Field::Notion => "notion",
+            Field::Epsilon | Field::EpsilonUpper => "epsilon",
+            Field::EpsilonLower => "epsilon_lower",
+            Field::Metric => "metric",
+        }
+    }
+
+    fn set(&self, f: pmldesign_app::notion::Field, value: &str) -> String {
+        use pmldesign_app::notion::Field;
+        match f {
+            Field::Notion | Field::Metric => format!("{}=\"{value}\"", self.field(f)),
+            _ => format!("{}={value}", self.field(f)),
+        }
+    }
 }
 
 /// Whether `names` name `m` values: as many, each non-blank and distinct.
