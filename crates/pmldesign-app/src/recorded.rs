@@ -107,7 +107,7 @@ pub struct Reading {
 }
 
 impl Reading {
-    /// A reading of `columns` columns: `nulls`, and each column's edges.
+    /// The rule `nulls`, and each column's edges (one entry per column).
     pub fn new(nulls: Nulls, bins: Vec<Option<Bins>>) -> Self {
         Reading { nulls, bins }
     }

@@ -64,11 +64,33 @@ pub fn hadamard_response(k: usize, a: f64) -> Result<Mechanism> {
 /// set holds output y): the binding output's under PML (module docs). `None`
 /// for no input.
 pub fn hadamard_least_mass(p: ArrayView1<f64>) -> Option<f64> {
+    hadamard_mass_range(p).map(|(least, _)| least)
+}
+
+/// The least mass `p(S_y)` of a non-empty `S_y` and the largest of an `S_y`
+/// that leaves some input out (every output but 0, whose `S_0` holds every
+/// input): where a density notion's upper and lower levels bind (an input in
+/// `S_y` has density `ln((1 + a) / (1 + a p(S_y)))`, one outside it
+/// `-ln(1 + a p(S_y))`). `None` for no input.
+pub fn hadamard_mass_range(p: ArrayView1<f64>) -> Option<(f64, f64)> {
     let k = p.len();
-    (0..hadamard_outputs(k))
+    let masses: Vec<(f64, bool)> = (0..hadamard_outputs(k))
         .filter(|&y| (0..k).any(|x| high(x, y)))
-        .map(|y| (0..k).filter(|&x| high(x, y)).map(|x| p[x]).sum::<f64>())
-        .min_by(f64::total_cmp)
+        .map(|y| {
+            let inside = (0..k).filter(|&x| high(x, y));
+            (
+                inside.clone().map(|x| p[x]).sum::<f64>(),
+                inside.count() < k,
+            )
+        })
+        .collect();
+    let least = masses.iter().map(|m| m.0).min_by(f64::total_cmp)?;
+    let largest = masses
+        .iter()
+        .filter(|m| m.1)
+        .map(|m| m.0)
+        .max_by(f64::total_cmp);
+    Some((least, largest.unwrap_or(0.0)))
 }
 
 /// The error per row `m E|p^ - p|^2 -> (k - 1)(k - b) / (k b^2)`, `b = a / (2 + a)`,

@@ -63,7 +63,7 @@ pub use functionals::{FunctionalEstimate, FunctionalValue, estimate_functionals}
 pub use groups::equal_rows;
 pub use hadamard::{
     HADAMARD_INPUTS_UP_TO, hadamard_error_uniform, hadamard_fisher, hadamard_least_mass,
-    hadamard_outputs, hadamard_response,
+    hadamard_mass_range, hadamard_outputs, hadamard_response,
 };
 pub use subset::{best_subset_size_uniform, subset_error, subset_error_uniform, subset_fisher};
 pub use unary::{unary_error, unary_fisher};

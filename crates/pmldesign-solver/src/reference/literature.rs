@@ -19,7 +19,7 @@ use crate::limits::MAX_ALPHABET;
 use crate::reference::pair_balance;
 use ndarray::ArrayView1;
 use pmldesign_model::frequency::{
-    balanced_base_blocks, hadamard_least_mass, hadamard_response, subset_error_uniform,
+    balanced_base_blocks, hadamard_mass_range, hadamard_response, subset_error_uniform,
     weighted_cyclic_subsets,
 };
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
@@ -174,15 +174,22 @@ pub fn subset_mechanism(k: usize, size: usize, a: f64) -> Option<Mechanism> {
 
 /// Hadamard response over the masses `p` at the boost `level` allows its
 /// binding output (the least mass of an output's input set), for 2 to
-/// [`MAX_ALPHABET`] inputs. Under eps-PML, where every such mass is at least
-/// `e^-eps` (less the ball's shift), every boost meets the level and the
-/// response is its limit, each input's high set uniformly; `None` where the
-/// level allows no boost.
+/// [`MAX_ALPHABET`] inputs; under a density notion (PMC, LIP, ALIP) at the
+/// boost its two levels allow over the outputs' input sets
+/// ([`Level::boost_range`]: the least mass binds the upper level, the largest
+/// mass of a set that leaves an input out the lower one). Under eps-PML, where
+/// every such mass is at least `e^-eps` (less the ball's shift), every boost
+/// meets the level and the response is its limit, each input's high set
+/// uniformly; `None` where the level allows no boost.
 pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
     if !(2..=MAX_ALPHABET).contains(&p.len()) {
         return None;
     }
-    let least = hadamard_least_mass(p)?;
+    let (least, largest) = hadamard_mass_range(p)?;
+    if let Level::Density { .. } = level {
+        let a = level.boost_range(least, largest.max(least))?;
+        return hadamard_response(p.len(), a).ok();
+    }
     let a = match (level.boost(least), level) {
         (Some(a), _) => a,
         (None, Level::Pml { epsilon, shift }) if epsilon.exp() * (least - shift) >= 1.0 => {

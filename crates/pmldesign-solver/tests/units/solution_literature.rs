@@ -71,6 +71,45 @@ fn density_calibration_meets_the_level_exactly() {
     }
 }
 
+/// Hadamard response under PMC, LIP and ALIP at the boost the level allows
+/// over its outputs' input sets: the notion holds within 1e-12, and a boost
+/// 1e-6 larger breaks it; at 8 and 40 inputs of Zipf-like masses too.
+#[test]
+fn hadamard_response_meets_density_levels_exactly() {
+    use pmldesign_model::frequency::{hadamard_mass_range, hadamard_response};
+    use pmldesign_model::measures::NotionLevels;
+    for k in [5usize, 8, 40] {
+        let masses: Vec<f64> = match k {
+            5 => vec![0.35, 0.25, 0.2, 0.12, 0.08],
+            _ => {
+                let total: f64 = (1..=k).map(|i| 1.0 / i as f64).sum();
+                (1..=k).map(|i| 1.0 / (i as f64 * total)).collect()
+            }
+        };
+        let set = UncertaintySet::known(Prior::new(masses.clone()).unwrap());
+        let p = ArrayView1::from(&masses);
+        let (least, largest) = hadamard_mass_range(p).unwrap();
+        for notion in [
+            Notion::Pmc { epsilon: 0.7 },
+            Notion::Lip { epsilon: 1.0 },
+            Notion::Alip {
+                epsilon_lower: 0.5,
+                epsilon_upper: 1.2,
+            },
+        ] {
+            let level = Level::of(&notion, &set).unwrap();
+            let m = hadamard(p, &level).unwrap();
+            let excess = |m: &pmldesign_model::Mechanism| {
+                NotionLevels::measure_notion(m, &set, &notion).excess(&notion)
+            };
+            assert!(excess(&m) <= 1e-12, "{notion:?} {k}: {}", excess(&m));
+            let a = level.boost_range(least, largest).unwrap();
+            let more = hadamard_response(k, a * (1.0 + 1e-6)).unwrap();
+            assert!(excess(&more) > 0.0, "{notion:?} {k}: not binding");
+        }
+    }
+}
+
 #[test]
 fn hadamard_response_is_calibrated_by_the_level() {
     let masses = [0.35, 0.25, 0.2, 0.12, 0.08];
