@@ -16,7 +16,6 @@ pub struct Level {
 }
 
 impl Level {
-    /// eps, from whichever flag was given.
     /// The level where `--epsilon` or `--exp-epsilon` is given, checked.
     pub fn given(&self) -> Result<Option<f64>, CliError> {
         match (self.epsilon, self.exp_epsilon) {
@@ -25,6 +24,7 @@ impl Level {
         }
     }
 
+    /// eps, from whichever flag was given.
     pub fn epsilon(&self) -> Result<f64, CliError> {
         match (self.epsilon, self.exp_epsilon) {
             (Some(e), _) => {

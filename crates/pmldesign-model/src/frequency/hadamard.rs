@@ -69,28 +69,24 @@ pub fn hadamard_least_mass(p: ArrayView1<f64>) -> Option<f64> {
 
 /// The least mass `p(S_y)` of a non-empty `S_y` and the largest of an `S_y`
 /// that leaves some input out (every output but 0, whose `S_0` holds every
-/// input): where a density notion's upper and lower levels bind (an input in
-/// `S_y` has density `ln((1 + a) / (1 + a p(S_y)))`, one outside it
-/// `-ln(1 + a p(S_y))`). `None` for no input.
+/// input; the least where none does): where a density notion's upper and lower
+/// levels bind (an input in `S_y` has density `ln((1 + a) / (1 + a p(S_y)))`,
+/// one outside it `-ln(1 + a p(S_y))`). `None` for no input.
 pub fn hadamard_mass_range(p: ArrayView1<f64>) -> Option<(f64, f64)> {
     let k = p.len();
-    let masses: Vec<(f64, bool)> = (0..hadamard_outputs(k))
-        .filter(|&y| (0..k).any(|x| high(x, y)))
-        .map(|y| {
-            let inside = (0..k).filter(|&x| high(x, y));
-            (
-                inside.clone().map(|x| p[x]).sum::<f64>(),
-                inside.count() < k,
-            )
-        })
-        .collect();
-    let least = masses.iter().map(|m| m.0).min_by(f64::total_cmp)?;
-    let largest = masses
-        .iter()
-        .filter(|m| m.1)
-        .map(|m| m.0)
-        .max_by(f64::total_cmp);
-    Some((least, largest.unwrap_or(0.0)))
+    let (mut least, mut largest) = (None::<f64>, None::<f64>);
+    for y in 0..hadamard_outputs(k) {
+        let (mass, inside) = (0..k)
+            .filter(|&x| high(x, y))
+            .fold((0.0, 0), |(m, n), x| (m + p[x], n + 1));
+        if inside > 0 {
+            least = Some(least.map_or(mass, |l| l.min(mass)));
+        }
+        if (1..k).contains(&inside) {
+            largest = Some(largest.map_or(mass, |l| l.max(mass)));
+        }
+    }
+    least.map(|l| (l, largest.unwrap_or(l)))
 }
 
 /// The error per row `m E|p^ - p|^2 -> (k - 1)(k - b) / (k b^2)`, `b = a / (2 + a)`,

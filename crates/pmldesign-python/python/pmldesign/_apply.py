@@ -134,7 +134,7 @@ def check_nulls(nulls: Any, design: Any = None) -> Nulls:
     if nulls is not None:
         return check_nulls_name(nulls)
     if isinstance(design, Design):
-        return _reading.recorded("design", [], [design.labels], [_reading.settings_of(design._full())])[0]
+        return _reading.of_design(design)[0]
     if isinstance(design, PublicDesign):
         return _reading.recorded("public", [], [design.labels], [design.settings])[0]
     return "error"

@@ -56,8 +56,7 @@ def recorded(design: Any) -> Optional[List[float]]:
     its labels (a stored design is untrusted), or None."""
     from . import _reading
 
-    _, bins = _reading.recorded("design", [], [design.labels], [_reading.settings_of(design._full())])
-    return bins[0]
+    return _reading.of_design(design)[1]
 
 
 def _numbers(values: Any) -> Tuple[np.ndarray, np.ndarray, Callable[[int], str]]:

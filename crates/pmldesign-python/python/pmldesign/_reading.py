@@ -13,10 +13,16 @@ from . import _native
 from ._codes import Nulls, check_nulls_name
 
 
-def settings_of(part: Mapping[str, Any], public: bool = False) -> Dict[str, str]:
-    """A part's settings: a design's ``provenance.settings``, or a public file's ``settings``."""
-    held = part.get("settings") if public else (part.get("provenance") or {}).get("settings")
+def settings_of(part: Mapping[str, Any]) -> Dict[str, str]:
+    """A design's reading settings (``provenance.settings``)."""
+    held = (part.get("provenance") or {}).get("settings")
     return {str(k): str(v) for k, v in (held or {}).items()}
+
+
+def of_design(design: Any) -> Tuple[Nulls, Optional[List[float]]]:
+    """The rule for nulls and the edges (None: not binned) a :class:`Design` recorded."""
+    nulls, bins = recorded("design", [], [design.labels], [settings_of(design._full())])
+    return nulls, bins[0]
 
 
 def recorded(

@@ -389,7 +389,7 @@ def _estimate_record(design: Any, frame: Any, confidence: float) -> Record:
     from ._record_design import recorded_nulls
 
     public = isinstance(design, PublicRecord)
-    if isinstance(design, PublicRecord):
+    if public:
         parts = design.parts
         rule = recorded("public_record", columns, [p.labels for p in parts], [p.settings for p in parts])[0]
     else:

@@ -186,11 +186,7 @@ pub fn hadamard(p: ArrayView1<f64>, level: &Level) -> Option<Mechanism> {
         return None;
     }
     let (least, largest) = hadamard_mass_range(p)?;
-    if let Level::Density { .. } = level {
-        let a = level.boost_range(least, largest.max(least))?;
-        return hadamard_response(p.len(), a).ok();
-    }
-    let a = match (level.boost(least), level) {
+    let a = match (level.boost_range(least, largest), level) {
         (Some(a), _) => a,
         (None, Level::Pml { epsilon, shift }) if epsilon.exp() * (least - shift) >= 1.0 => {
             f64::INFINITY
