@@ -35,6 +35,18 @@ fn pml_calibration_meets_the_level_exactly() {
     }
 }
 
+/// The density notions the calibrations are tested at.
+fn density_notions() -> [Notion; 3] {
+    [
+        Notion::Pmc { epsilon: 0.7 },
+        Notion::Lip { epsilon: 1.0 },
+        Notion::Alip {
+            epsilon_lower: 0.5,
+            epsilon_upper: 1.2,
+        },
+    ]
+}
+
 /// k-subset selection under PMC, LIP and ALIP at the boost the level
 /// allows: the notion holds within 1e-12, and a boost 1e-6 larger breaks it.
 #[test]
@@ -44,15 +56,7 @@ fn density_calibration_meets_the_level_exactly() {
     let set = UncertaintySet::known(Prior::new(masses.clone()).unwrap());
     let mut sorted = masses.clone();
     sorted.sort_by(f64::total_cmp);
-    let notions = [
-        Notion::Pmc { epsilon: 0.7 },
-        Notion::Lip { epsilon: 1.0 },
-        Notion::Alip {
-            epsilon_lower: 0.5,
-            epsilon_upper: 1.2,
-        },
-    ];
-    for notion in notions {
+    for notion in density_notions() {
         let level = Level::of(&notion, &set).unwrap();
         for size in 1..5 {
             let smallest: f64 = sorted[..size].iter().sum();
@@ -89,14 +93,7 @@ fn hadamard_response_meets_density_levels_exactly() {
         let set = UncertaintySet::known(Prior::new(masses.clone()).unwrap());
         let p = ArrayView1::from(&masses);
         let (least, largest) = hadamard_mass_range(p).unwrap();
-        for notion in [
-            Notion::Pmc { epsilon: 0.7 },
-            Notion::Lip { epsilon: 1.0 },
-            Notion::Alip {
-                epsilon_lower: 0.5,
-                epsilon_upper: 1.2,
-            },
-        ] {
+        for notion in density_notions() {
             let level = Level::of(&notion, &set).unwrap();
             let m = hadamard(p, &level).unwrap();
             let excess = |m: &pmldesign_model::Mechanism| {
