@@ -460,3 +460,44 @@ fn a_matrix_of_few_used_outputs_has_its_blocks() {
         f.values[0]
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// The figures' test of independence (a positive definite Fisher
+    /// information of the distinct rows) agrees with the rank test of the
+    /// groups (QR or LU of the rows): over random mechanisms with a repeated
+    /// row, a row the mean of two others, or fewer outputs than inputs, the
+    /// groups are the same and the error is defined exactly where the groups
+    /// are the equal rows.
+    #[test]
+    fn the_figures_and_the_rank_test_find_the_same_groups(
+        raw in proptest::collection::vec(0.0f64..1.0, 24),
+        masses in proptest::collection::vec(0.0f64..1.0, 4),
+        pattern in 0usize..4,
+    ) {
+        use pmldesign_model::frequency::estimability;
+        let outputs = if pattern == 3 { 3 } else { 6 };
+        let mut rows: Vec<Vec<f64>> = raw.chunks(6).map(|r| {
+            let r = &r[..outputs];
+            let s: f64 = r.iter().sum::<f64>() + outputs as f64 * 1e-3;
+            r.iter().map(|v| (v + 1e-3) / s).collect()
+        }).collect();
+        match pattern {
+            1 => rows[3] = rows[0].clone(),
+            2 => rows[3] = rows[0].iter().zip(&rows[1]).map(|(a, b)| 0.5 * (a + b)).collect(),
+            _ => {}
+        }
+        let w = Mechanism::from_rows(rows).unwrap();
+        let total: f64 = masses.iter().sum::<f64>() + 4e-3;
+        let p: Vec<f64> = masses.iter().map(|m| (m + 1e-3) / total).collect();
+        let e = estimability(&w, &p).unwrap();
+        proptest::prop_assert_eq!(&e.groups, &identifiable_groups(&w).unwrap());
+        proptest::prop_assert_eq!(e.error_per_row.is_some(), e.groups == equal_rows(&w));
+        if let Some(error) = e.error_per_row {
+            // At least the raw sample's error of the groups' masses.
+            let mass = |g: &Vec<usize>| g.iter().map(|&x| p[x]).sum::<f64>();
+            let raw: f64 = 1.0 - e.groups.iter().map(|g| mass(g).powi(2)).sum::<f64>();
+            proptest::prop_assert!(error >= raw - 1e-9, "{error} below {raw}");
+        }
+    }
+}

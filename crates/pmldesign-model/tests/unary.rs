@@ -57,3 +57,29 @@ fn fisher_matches_the_written_out_mechanism() {
         }
     }
 }
+
+/// Woodbury's trace (the rank-one terms of the quadrature) against the
+/// inverse of the whole Fisher information, at sizes past the written-out
+/// mechanism's, with zero masses and at strong and weak boosts.
+#[test]
+fn the_error_by_woodbury_meets_the_inverse() {
+    let mut rng = Rng(0x0e1e_2e3e);
+    for case in 0..6 {
+        let k = [9, 40, 120][case % 3];
+        let a = [0.2, 1.718281828, 20.0][(case + case / 3) % 3];
+        let mut w = rng.prior_weights(k);
+        if case % 2 == 1 {
+            w[0] = 0.0;
+            w[k / 2] = 0.0;
+        }
+        let s: f64 = w.iter().sum();
+        let p = Array1::from_iter(w.iter().map(|v| v / s));
+        let inv = pmldesign_model::frequency::inverse_fisher(&unary_fisher(p.view(), a)).unwrap();
+        let dense = inv.diag().sum() - p.dot(&p);
+        let quick = unary_error(p.view(), a).unwrap();
+        assert!(
+            (dense - quick).abs() <= 1e-10 * dense,
+            "k = {k}, a = {a}: {dense} vs {quick}"
+        );
+    }
+}

@@ -18,8 +18,9 @@ use crate::colgen::engine::Progress;
 use crate::design::simplicial::Pool;
 use crate::design::utility::design_notion_with_progress;
 use crate::error::{Result, SolverError};
-use crate::limits::SCORED_SQUARE_UP_TO;
-use crate::objective::estimation::{Linearised, error_floor, estimation_value};
+use crate::objective::estimation::{
+    Linearised, baseline_estimation_value, error_floor, estimation_value,
+};
 use crate::objective::estimation_floor::{
     RELAXATION_SECONDS_PER_CUBE, RELAXATION_STEPS, floor_of, mixture_floor,
 };
@@ -31,7 +32,7 @@ use crate::solution::design::Design;
 use crate::solution::estimation::table_time;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
-use pmldesign_model::frequency::{fisher_information, has_closed_form_error, inverse_fisher};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher, trace_of_inverse};
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::{Duration, Instant};
 
@@ -155,10 +156,7 @@ pub(crate) fn design_for_estimation(
     let began = Instant::now();
     let reference = set.reference();
     let p = reference.view();
-    let value = |m: &Mechanism| match scored(m) {
-        true => estimation_value(m, p),
-        false => f64::NEG_INFINITY,
-    };
+    let value = |m: &Mechanism| baseline_estimation_value(m, p);
     let baselines = baselines(set, notion, &value, None)?;
     let (start, start_value) = starting_point(&baselines, (set, notion), p, settings)?;
     let steps = floor_steps(settings, set.len());
@@ -605,14 +603,9 @@ fn after_loop(start: &Mechanism, notion: &Notion, set: &UncertaintySet) -> Durat
         + table_time(start, notion, set)
 }
 
-/// Whether an estimation design scores `m` ([`SCORED_SQUARE_UP_TO`]).
-fn scored(m: &Mechanism) -> bool {
-    m.inputs() <= SCORED_SQUARE_UP_TO || m.outputs() < m.inputs() || has_closed_form_error(m)
-}
-
 /// `tr(j^-1)` (infinite where j is singular).
 fn trace_inverse(j: &Array2<f64>) -> f64 {
-    inverse_fisher(j).map_or(f64::INFINITY, |i| i.diag().sum())
+    trace_of_inverse(j).unwrap_or(f64::INFINITY)
 }
 
 /// The minimiser of a convex `f` on `[0, hi]` by golden section, the ends

@@ -20,6 +20,21 @@ pub fn estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
     asymptotic_error(w, p).map_or(f64::NEG_INFINITY, |e| -e)
 }
 
+/// [`estimation_value`] of a baseline: `-inf` (no comparison, left out of the
+/// list) for a square or wider mechanism past
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs without a closed-form error,
+/// whose Fisher information and inverse cost seconds each. The design and a
+/// reader of its file score the same baselines, so that both list the same.
+pub fn baseline_estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
+    let scored = w.inputs() <= crate::limits::SCORED_SQUARE_UP_TO
+        || w.outputs() < w.inputs()
+        || pmldesign_model::frequency::has_closed_form_error(w);
+    match scored {
+        true => estimation_value(w, p),
+        false => f64::NEG_INFINITY,
+    }
+}
+
 /// The linearisation at a mechanism: `u(c) = c^T C c / (p . c)` with
 /// `C = J^-2`, sub-convex (quadratic over linear), so the design LP maximises it
 /// over the cone's rays like any other utility.

@@ -25,17 +25,31 @@ const SUBSET_SECONDS_PER_WORK: f64 = 4e-7;
 
 /// The rows of `d`'s table for the mechanisms of the literature, under `prior`:
 /// the figures, then Hadamard response, marked `(fails NOTION)` where it does
-/// not meet `d`'s notion ([`Design::admits`]) as a baseline would be.
-pub(crate) fn rows(d: &Design, prior: &[f64]) -> crate::Result<Vec<EstimationRow>> {
+/// not meet `d`'s notion ([`Design::admits`]) as a baseline would be. Where
+/// Hadamard response is the design itself (a design for estimation that kept
+/// it as its start), it takes the design's figures, `design`, measured once.
+pub(crate) fn rows(
+    d: &Design,
+    prior: &[f64],
+    design: &EstimationRow,
+) -> crate::Result<Vec<EstimationRow>> {
     let Some(level) = Level::of(&d.notion, &d.uncertainty) else {
         return Ok(Vec::new());
     };
     let mut rows = figures(&level, prior);
     if let Some(m) = hadamard(ArrayView1::from(prior), &level) {
-        let mut name = hadamard_label(&m);
-        if !d.admits(&m) {
-            name = format!("{name} {}", d.fails_mark());
+        let name = hadamard_label(&m);
+        if m.matrix() == d.mechanism.matrix() {
+            rows.push(EstimationRow {
+                mechanism: name,
+                ..design.clone()
+            });
+            return Ok(rows);
         }
+        let name = match d.admits(&m) {
+            true => name,
+            false => format!("{name} {}", d.fails_mark()),
+        };
         rows.push(measured(name, &m, prior, &d.labels)?);
     }
     Ok(rows)

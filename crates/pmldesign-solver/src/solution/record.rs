@@ -7,7 +7,9 @@
 //! describes this layout for other tools; a field added here goes there too
 //! (its test validates every route's file against it).
 
-use crate::objective::estimation::{ESTIMATION_UTILITY_NAME, estimation_value};
+use crate::objective::estimation::{
+    ESTIMATION_UTILITY_NAME, baseline_estimation_value, estimation_value,
+};
 use crate::objective::loss::expected_loss;
 use crate::objective::utility::builtin;
 use crate::reference::baseline::Baselines;
@@ -331,12 +333,21 @@ impl DesignRecord {
         certificate.dual = self.certificate.dual.clone();
         certificate.floor_priors = self.certificate.floor_priors.clone();
         let epsilon = self.notion.epsilon();
-        let (q, pml, pmc) = per_output(&self.mechanism, set.reference().view());
+        let reference = set.reference();
+        let (q, pml, pmc) = per_output(&self.mechanism, reference.view());
+        // The baselines the design scored, no others.
+        let scored = |m: &Mechanism| baseline_estimation_value(m, reference.view());
+        let for_baselines: &(dyn Fn(&Mechanism) -> f64 + Sync) =
+            match self.loss.is_none() && self.utility.name == ESTIMATION_UTILITY_NAME {
+                true => &scored,
+                false => value,
+            };
+        let loss = loss.as_ref().map(|d| d.view());
         Ok(Design {
             status: self.status,
             notion: self.notion.clone(),
             epsilon,
-            baselines: baselines(&set, &self.notion, value, loss.as_ref().map(|d| d.view()))?,
+            baselines: baselines(&set, &self.notion, for_baselines, loss)?,
             uncertainty: set,
             labels: self.labels.clone(),
             outputs: self.outputs.clone(),

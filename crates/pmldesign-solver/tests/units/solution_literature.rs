@@ -163,3 +163,63 @@ fn a_stored_table_without_the_literature_rows_still_reads() {
     altered.rows.truncate(full.rows.len() - 2);
     assert!(altered.check(&d).is_err());
 }
+
+/// Past the squares scored by their Fisher information (1,100 labels), a
+/// design for estimation carries its table: its own row is its objective,
+/// randomized response and OUE by their closed forms, Hadamard response by its
+/// transform (the design's own figures where it is the design). A reader
+/// lists the same baselines and rows, and refuses a row altered by 1e-6.
+#[test]
+fn a_design_past_the_scored_squares_carries_its_table_and_reads_back() {
+    use pmldesign_solver::{Design, Settings};
+    let k = 1100;
+    let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
+    let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+    let set = UncertaintySet::known(Prior::new(p).unwrap());
+    let d = pmldesign_solver::Problem::new(set)
+        .notion(Notion::Pml { epsilon: 1.0 })
+        .estimation()
+        .settings(Settings::default().time_limit(std::time::Duration::from_secs(3)))
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    let table = d.estimation().cloned().unwrap();
+    let names: Vec<&str> = table.rows.iter().map(|r| r.mechanism.as_str()).collect();
+    assert_eq!(names[0], "design");
+    assert_eq!(table.rows[0].error_per_row, Some(-d.utility_value()));
+    assert!(
+        names.iter().any(|n| n.starts_with("unary encoding")),
+        "{names:?}"
+    );
+    let hadamard_row = table.rows.last().unwrap();
+    assert!(hadamard_row.mechanism.starts_with(HADAMARD), "{names:?}");
+    assert!(
+        table
+            .rows
+            .iter()
+            .all(|r| r.groups == k && r.error_per_row.is_some())
+    );
+    // Never above a row it could have started from.
+    assert!(
+        table
+            .rows
+            .iter()
+            .all(|r| -d.utility_value() <= r.error_per_row.unwrap() + 1e-9)
+    );
+    let text = serde_json::to_string(&d).unwrap();
+    let read: Design = serde_json::from_str(&text).unwrap();
+    let labels = |d: &Design| {
+        d.baselines()
+            .rows()
+            .iter()
+            .map(|r| r.label.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(labels(&read), labels(&d));
+    assert_eq!(read.estimation().unwrap().rows, table.rows);
+    let mut altered: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let stated = &mut altered["estimation"]["rows"][0]["error_per_row"];
+    *stated = serde_json::json!(stated.as_f64().unwrap() * (1.0 + 1e-6));
+    assert!(serde_json::from_value::<Design>(altered).is_err());
+}
