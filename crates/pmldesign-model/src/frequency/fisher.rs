@@ -153,6 +153,16 @@ pub fn has_closed_form_error(w: &Mechanism) -> bool {
     diagonal_plus_columns(w.matrix()).is_some()
 }
 
+/// Whether `w`'s error costs no `N^2 K` product and at most one `N^3` step:
+/// fewer outputs than inputs (J is singular, known at once), the closed form
+/// ([`has_closed_form_error`]), or Hadamard response's form (its Fisher
+/// information by the transform, [`super::hadamard_fisher`]).
+pub fn has_quick_error(w: &Mechanism) -> bool {
+    w.outputs() < w.inputs()
+        || has_closed_form_error(w)
+        || super::hadamard::has_hadamard_form(w.matrix())
+}
+
 /// [`is_randomized_response`] of a matrix.
 fn randomized_response_form(m: ArrayView2<f64>) -> bool {
     let n = m.nrows();

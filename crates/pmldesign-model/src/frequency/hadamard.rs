@@ -131,6 +131,11 @@ pub fn hadamard_fisher(m: ArrayView2<f64>, p: ArrayView1<f64>) -> Option<Array2<
     }))
 }
 
+/// Whether `m` has Hadamard response's form ([`hadamard_fisher`] applies).
+pub(crate) fn has_hadamard_form(m: ArrayView2<f64>) -> bool {
+    hadamard_form(m).is_some()
+}
+
 /// `(c, b)` where every entry of `m` is `c (1 + b H[x+1][y])` exactly (as
 /// [`hadamard_response`] writes it, or a file read back), K being the
 /// smallest power of two above the inputs; `None` otherwise, found at the

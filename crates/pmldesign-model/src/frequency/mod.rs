@@ -55,7 +55,7 @@ pub use cyclic_subsets::{
     balanced_base_blocks, cyclic_subsets, difference_counts, weighted_cyclic_subsets,
 };
 pub use fisher::{
-    asymptotic_error, fisher_information, has_closed_form_error, inverse_fisher,
+    asymptotic_error, fisher_information, has_closed_form_error, has_quick_error, inverse_fisher,
     is_randomized_response, trace_of_inverse,
 };
 pub use fit::{FitTest, UNLIKELY_FIT, goodness_of_fit};

@@ -21,15 +21,14 @@ pub fn estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
 }
 
 /// [`estimation_value`] of a baseline: `-inf` (no comparison, left out of the
-/// list) for a square or wider mechanism past
-/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs without a closed-form error,
-/// whose Fisher information and inverse cost seconds each. The design and a
-/// reader of its file score the same baselines, so that both list the same.
+/// list) where its error is not quick to measure
+/// ([`crate::solution::estimation::quick`]: a square or wider mechanism past
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs without a closed form or a
+/// transform, whose Fisher information and inverse cost seconds each). The
+/// design and a reader of its file score the same baselines, so that both
+/// list the same.
 pub fn baseline_estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
-    let scored = w.inputs() <= crate::limits::SCORED_SQUARE_UP_TO
-        || w.outputs() < w.inputs()
-        || pmldesign_model::frequency::has_closed_form_error(w);
-    match scored {
+    match crate::solution::estimation::quick(w) {
         true => estimation_value(w, p),
         false => f64::NEG_INFINITY,
     }

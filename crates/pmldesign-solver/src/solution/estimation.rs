@@ -8,11 +8,12 @@
 //! the comparison at real sizes.
 
 use crate::objective::estimation::ESTIMATION_UTILITY_NAME;
+use crate::reference::baseline::BaselineRow;
 use crate::reference::literature::HADAMARD;
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
 use crate::solution::simulated::SimulatedErrors;
-use pmldesign_model::frequency::estimability;
+use pmldesign_model::frequency::{estimability, has_quick_error};
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -101,15 +102,20 @@ impl Estimation {
     /// The figures of `d` and its baselines under its reference prior, then
     /// those of the literature's mechanisms where calibrated to `d`'s notion
     /// (figures only for those too large to list, then Hadamard response);
-    /// `None` past [`ESTIMATION_UP_TO`] inputs.
+    /// `None` past [`ESTIMATION_UP_TO`] inputs, or past
+    /// [`crate::limits::SCORED_SQUARE_UP_TO`] where the design's own error is
+    /// not quick ([`quick`]). The baselines are those [`measured_baselines`]
+    /// lists.
     pub fn of(d: &Design) -> crate::Result<Option<Self>> {
         if d.labels.len() > ESTIMATION_UP_TO {
             return Ok(None);
         }
         let prior = d.uncertainty.reference().to_vec();
-        let baselines = d.baselines.rows().into_iter();
-        let mut rows = vec![design_row(d, &prior)?];
-        for b in baselines {
+        let Some(design) = design_row(d, &prior)? else {
+            return Ok(None);
+        };
+        let mut rows = vec![design];
+        for b in measured_baselines(d) {
             rows.push(row(b.label, b.mechanism, &prior, &d.labels)?);
         }
         rows.extend(crate::solution::literature::rows(d, &prior, &rows[0])?);
@@ -131,12 +137,9 @@ impl Estimation {
     pub fn better_baseline(&self, d: &Design) -> Option<(&EstimationRow, f64)> {
         let inputs = d.labels.len();
         let (design, baselines) = self.rows.split_first()?;
-        let admitted: Vec<bool> = d
-            .baselines
-            .rows()
+        let admitted: Vec<bool> = measured_baselines(d)
             .iter()
-            // A matrix a file left out (the placeholder) is not measured.
-            .map(|r| r.mechanism.inputs() == inputs && d.admits(r.mechanism))
+            .map(|r| d.admits(r.mechanism))
             .collect();
         let best = baselines
             .iter()
@@ -164,7 +167,7 @@ impl Estimation {
     /// Each row's mechanism as a table beside `d` names it: `design`, then the
     /// baselines, those that fail `d`'s notion marked ([`Design::baseline_label`]).
     pub fn labels(&self, d: &Design) -> Vec<String> {
-        let baselines = d.baselines.rows();
+        let baselines = measured_baselines(d);
         self.rows
             .iter()
             .enumerate()
@@ -337,21 +340,44 @@ impl Estimation {
 /// apart has its error already: minus its objective, re-measured from the
 /// same matrix at the same prior by the same function, whose Fisher
 /// information and inverse would otherwise be computed twice (`N^2 K + N^3`,
-/// seconds at 4,096 inputs).
-fn design_row(d: &Design, prior: &[f64]) -> crate::Result<EstimationRow> {
+/// seconds at 4,096 inputs). `None` where the error of any other design is
+/// not [`quick`].
+fn design_row(d: &Design, prior: &[f64]) -> crate::Result<Option<EstimationRow>> {
     let name = "design".to_string();
     if d.utility_name == ESTIMATION_UTILITY_NAME && d.utility_value.is_finite() {
         let groups = pmldesign_model::frequency::equal_rows(&d.mechanism);
         if groups.len() == d.labels.len() {
-            return Ok(EstimationRow {
+            return Ok(Some(EstimationRow {
                 mechanism: name,
                 groups: groups.len(),
                 merged: Vec::new(),
                 error_per_row: Some(-d.utility_value),
-            });
+            }));
         }
     }
-    row(name, &d.mechanism, prior, &d.labels)
+    match quick(&d.mechanism) {
+        true => row(name, &d.mechanism, prior, &d.labels).map(Some),
+        false => Ok(None),
+    }
+}
+
+/// Whether a table measures `m`'s error: always up to
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs, past it only where that is
+/// quick ([`has_quick_error`]; a square's Fisher information and inverse
+/// cost seconds each there, tens of seconds for a design's many outputs).
+pub(crate) fn quick(m: &Mechanism) -> bool {
+    m.inputs() <= crate::limits::SCORED_SQUARE_UP_TO || has_quick_error(m)
+}
+
+/// The baselines of `d` a table lists, in their order: those whose matrix `d`
+/// holds (not the placeholder of a matrix a file left out, or a loss
+/// baseline's past 2^20 entries) and whose error is [`quick`]. Row `k + 1` of
+/// the table is baseline `k` of this list.
+pub(crate) fn measured_baselines(d: &Design) -> Vec<BaselineRow<'_>> {
+    let inputs = d.labels.len();
+    let mut rows = d.baselines.rows();
+    rows.retain(|b| b.mechanism.inputs() == inputs && quick(b.mechanism));
+    rows
 }
 
 /// The figures of one mechanism `m` under `prior`, its inputs named `labels`.

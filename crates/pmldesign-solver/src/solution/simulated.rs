@@ -124,12 +124,12 @@ impl Design {
 /// baseline that meets `d`'s notion, where every input is estimable alone.
 fn compared<'d>(e: &Estimation, d: &'d Design) -> Vec<Option<&'d Mechanism>> {
     let inputs = d.labels.len();
-    let baselines = d.baselines.rows();
-    let mechanisms = std::iter::once(Some(&d.mechanism)).chain(baselines.iter().map(|b| {
-        // A matrix a file left out (the placeholder) is not measured.
-        let admitted = b.mechanism.inputs() == inputs && d.admits(b.mechanism);
-        admitted.then_some(b.mechanism)
-    }));
+    let baselines = crate::solution::estimation::measured_baselines(d);
+    let mechanisms = std::iter::once(Some(&d.mechanism)).chain(
+        baselines
+            .iter()
+            .map(|b| d.admits(b.mechanism).then_some(b.mechanism)),
+    );
     e.rows
         .iter()
         .zip(mechanisms.chain(std::iter::repeat(None)))

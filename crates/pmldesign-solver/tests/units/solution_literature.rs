@@ -223,3 +223,47 @@ fn a_design_past_the_scored_squares_carries_its_table_and_reads_back() {
     *stated = serde_json::json!(stated.as_f64().unwrap() * (1.0 + 1e-6));
     assert!(serde_json::from_value::<Design>(altered).is_err());
 }
+
+/// Past the squares scored by their Fisher information, a design whose own
+/// error is quick to measure (an MI design's few outputs) carries a table of
+/// the baselines that are quick too, which a reader derives alike; a loss
+/// design (a square matrix) carries none.
+#[test]
+fn past_the_scored_squares_only_quick_rows_are_measured() {
+    use pmldesign_model::frequency::has_quick_error;
+    use pmldesign_solver::Design;
+    let k = 1100;
+    let raw: Vec<f64> = (1..=k).map(|i| 1.0 / i as f64).collect();
+    let p: Vec<f64> = raw.iter().map(|v| v / raw.iter().sum::<f64>()).collect();
+    let set = UncertaintySet::known(Prior::new(p).unwrap());
+    let limit = pmldesign_solver::Settings::default().time_limit(std::time::Duration::from_secs(2));
+    let problem = || {
+        pmldesign_solver::Problem::new(set.clone())
+            .notion(Notion::Pml { epsilon: 1.0 })
+            .settings(limit.clone())
+    };
+    let d = problem().solve().unwrap().with_estimation().unwrap();
+    let table = d.estimation().cloned().unwrap();
+    assert!(has_quick_error(d.mechanism()));
+    let quick = d
+        .baselines()
+        .rows()
+        .into_iter()
+        .filter(|b| has_quick_error(b.mechanism))
+        .count();
+    assert!(quick >= 2);
+    assert_eq!(table.labels(&d).len(), table.rows.len());
+    assert!(table.rows.len() >= 1 + quick);
+    let read: Design = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+    assert_eq!(read.estimation().unwrap().rows, table.rows);
+    let loss = problem()
+        .loss(pmldesign_solver::Loss::Hamming)
+        .settings(
+            pmldesign_solver::Settings::default().time_limit(std::time::Duration::from_secs(2)),
+        )
+        .solve()
+        .unwrap()
+        .with_estimation()
+        .unwrap();
+    assert!(loss.estimation().is_none());
+}
