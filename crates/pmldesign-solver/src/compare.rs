@@ -94,21 +94,16 @@ impl Comparison {
 /// What an analyst can estimate from rows released by `m`, under the reference
 /// prior of `set`: the estimable groups and, where every input is its own
 /// group, the error per row of the maximum-likelihood estimate (`m E|p^ - p|^2`,
-/// m -> inf; docs/theory.md §13). `None` past [`FIGURES_UP_TO`] inputs. The
+/// m -> inf; docs/theory.md §13). `None` past [`crate::limits::FIGURES_UP_TO`] inputs. The
 /// figures of a comparison's rows and of a trade-off curve.
 pub fn estimation_figures(m: &Mechanism, set: &UncertaintySet) -> Option<(usize, Option<f64>)> {
-    if m.inputs() > FIGURES_UP_TO {
+    if m.inputs() > crate::limits::FIGURES_UP_TO {
         return None;
     }
     let prior = set.reference().to_vec();
     let e = pmldesign_model::frequency::estimability(m, &prior).ok()?;
     Some((e.groups.len(), e.error_per_row))
 }
-
-/// Inputs past which a comparison's rows and a trade-off curve carry no
-/// estimation figures: each row's is a Fisher information and the trace of
-/// its inverse (`N^2 K + N^3`), for every notion's design and baseline.
-pub const FIGURES_UP_TO: usize = crate::limits::SCORED_SQUARE_UP_TO;
 
 /// Baselines a comparison lists beside its notions' designs, at most
 /// (randomized response twice and the best structured mechanism of each family

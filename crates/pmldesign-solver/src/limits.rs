@@ -400,6 +400,11 @@ pub(crate) fn capped_levels(notion: &Notion) -> Notion {
 /// are scored at every N.
 pub const SCORED_SQUARE_UP_TO: usize = 1024;
 
+/// Inputs past which a comparison's rows and a trade-off curve carry no
+/// estimation figures: each row's is a Fisher information and the trace of
+/// its inverse (`N^2 K + N^3`), for every notion's design and baseline.
+pub const FIGURES_UP_TO: usize = SCORED_SQUARE_UP_TO;
+
 /// The alphabet to which a notion's rays are enumerated by default: the
 /// structured families of eps-PML up to [`MAX_STRUCTURED_N`], the other
 /// notions' rays up to [`MAX_NOTION_N`].

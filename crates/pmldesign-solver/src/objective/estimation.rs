@@ -8,7 +8,7 @@ use crate::objective::utility::Utility;
 use crate::tolerance::BOUND_ROUNDING;
 use ndarray::{Array2, ArrayView1};
 use pmldesign_model::Mechanism;
-use pmldesign_model::frequency::asymptotic_error;
+use pmldesign_model::frequency::{asymptotic_error, has_quick_error};
 
 /// The utility name of a design for estimation; its value is minus the
 /// asymptotic error per row, `-(tr J^-1 - ||p||^2)`.
@@ -20,15 +20,20 @@ pub fn estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
     asymptotic_error(w, p).map_or(f64::NEG_INFINITY, |e| -e)
 }
 
+/// Whether `m`'s error is measured (for an estimation table, or a baseline of
+/// a design for estimation): always up to
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs, past it only where that is
+/// quick ([`has_quick_error`]; a square's Fisher information and inverse
+/// cost seconds each there, tens of seconds for a design's many outputs).
+pub fn quick(m: &Mechanism) -> bool {
+    m.inputs() <= crate::limits::SCORED_SQUARE_UP_TO || has_quick_error(m)
+}
+
 /// [`estimation_value`] of a baseline: `-inf` (no comparison, left out of the
-/// list) where its error is not quick to measure
-/// ([`crate::solution::estimation::quick`]: a square or wider mechanism past
-/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs without a closed form or a
-/// transform, whose Fisher information and inverse cost seconds each). The
-/// design and a reader of its file score the same baselines, so that both
-/// list the same.
+/// list) where its error is not [`quick`] to measure. The design and a reader
+/// of its file score the same baselines, so that both list the same.
 pub fn baseline_estimation_value(w: &Mechanism, p: ArrayView1<f64>) -> f64 {
-    match crate::solution::estimation::quick(w) {
+    match quick(w) {
         true => estimation_value(w, p),
         false => f64::NEG_INFINITY,
     }

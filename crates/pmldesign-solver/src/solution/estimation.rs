@@ -8,12 +8,13 @@
 //! the comparison at real sizes.
 
 use crate::objective::estimation::ESTIMATION_UTILITY_NAME;
+use crate::objective::estimation::quick;
 use crate::reference::baseline::BaselineRow;
 use crate::reference::literature::HADAMARD;
 use crate::solution::claims::{agree, altered};
 use crate::solution::design::Design;
 use crate::solution::simulated::SimulatedErrors;
-use pmldesign_model::frequency::{estimability, has_quick_error};
+use pmldesign_model::frequency::estimability;
 use pmldesign_model::{Mechanism, Notion, UncertaintySet};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -22,8 +23,11 @@ use std::time::Duration;
 pub const FIGURE_ONLY: &str = "(figure only)";
 
 /// Inputs past which no estimation figures are derived: each row costs a
-/// Fisher information (`N^2 K` for K outputs) and its inverse (`N^3`), and
-/// every reader of a design file derives them again.
+/// Fisher information (`N^2 K` for K outputs) and the trace of its inverse
+/// (`N^3`), and every reader of a design file derives them again. The largest
+/// design for estimation ([`crate::limits::MAX_ALPHABET`]): past
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] its table holds only the rows whose
+/// error is quick to measure ([`quick`]).
 pub const ESTIMATION_UP_TO: usize = 4096;
 
 /// Seconds per term `N^2 K` of the rows the table measures from their
@@ -32,22 +36,36 @@ pub const ESTIMATION_UP_TO: usize = 4096;
 /// N = 1,024 on two cores (a whole table, its figures included), doubled.
 const SECONDS_PER_TERM: f64 = 6e-10;
 
-/// The time the table after a design of `m` under `notion` and `set` is
-/// expected to take (none past [`ESTIMATION_UP_TO`] inputs, where no table
-/// follows): a loop under a time limit leaves it this much.
+/// Seconds per `N^3` of Hadamard response's row past
+/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs (writing it out, its notion
+/// check, its Fisher information by the transform and the trace of its
+/// inverse): 1.6 s at N = 4,096 on two cores, doubled.
+const HADAMARD_SECONDS_PER_CUBE: f64 = 5e-11;
+
+/// The time the table after a design for estimation from `m` under `notion`
+/// and `set` is expected to take (none past [`ESTIMATION_UP_TO`] inputs,
+/// where no table follows): a loop under a time limit leaves it this much.
+/// Up to [`crate::limits::SCORED_SQUARE_UP_TO`] inputs every row is measured
+/// like `m`; past it only Hadamard response is (the design's row is its
+/// objective, the other rows are quick, [`quick`]).
 pub(crate) fn table_time(m: &Mechanism, notion: &Notion, set: &UncertaintySet) -> Duration {
-    if m.inputs() > ESTIMATION_UP_TO {
+    let n = m.inputs();
+    if n > ESTIMATION_UP_TO {
         return Duration::ZERO;
     }
     let figures = crate::solution::literature::figures_seconds(notion, set);
-    measuring_time(m.inputs(), m.outputs()) + Duration::from_secs_f64(figures)
+    let rows = match n <= crate::limits::SCORED_SQUARE_UP_TO {
+        true => measuring_time(n, m.outputs()),
+        false => Duration::from_secs_f64(HADAMARD_SECONDS_PER_CUBE * (n as f64).powi(3)),
+    };
+    rows + Duration::from_secs_f64(figures)
 }
 
 /// The time `rows` square mechanisms over `n` inputs take to measure for
-/// their estimation figures (none past [`ESTIMATION_UP_TO`] inputs): what a
-/// comparison leaves for its rows' figures.
+/// their estimation figures (none past [`crate::limits::FIGURES_UP_TO`]
+/// inputs): what a comparison leaves for its rows' figures.
 pub(crate) fn square_rows_time(n: usize, rows: usize) -> Duration {
-    if n > ESTIMATION_UP_TO {
+    if n > crate::limits::FIGURES_UP_TO {
         return Duration::ZERO;
     }
     measuring_time(n, n * rows)
@@ -359,14 +377,6 @@ fn design_row(d: &Design, prior: &[f64]) -> crate::Result<Option<EstimationRow>>
         true => row(name, &d.mechanism, prior, &d.labels).map(Some),
         false => Ok(None),
     }
-}
-
-/// Whether a table measures `m`'s error: always up to
-/// [`crate::limits::SCORED_SQUARE_UP_TO`] inputs, past it only where that is
-/// quick ([`has_quick_error`]; a square's Fisher information and inverse
-/// cost seconds each there, tens of seconds for a design's many outputs).
-pub(crate) fn quick(m: &Mechanism) -> bool {
-    m.inputs() <= crate::limits::SCORED_SQUARE_UP_TO || has_quick_error(m)
 }
 
 /// The baselines of `d` a table lists, in their order: those whose matrix `d`
