@@ -27,7 +27,7 @@ pub const FIGURE_ONLY: &str = "(figure only)";
 /// (`N^3`), and every reader of a design file derives them again. The largest
 /// design for estimation ([`crate::limits::MAX_ALPHABET`]): past
 /// [`crate::limits::SCORED_SQUARE_UP_TO`] its table holds only the rows whose
-/// error is quick to measure ([`quick`]).
+/// error is quick to measure (`objective::estimation::quick`).
 pub const ESTIMATION_UP_TO: usize = 4096;
 
 /// Seconds per term `N^2 K` of the rows the table measures from their
@@ -122,7 +122,7 @@ impl Estimation {
     /// (figures only for those too large to list, then Hadamard response);
     /// `None` past [`ESTIMATION_UP_TO`] inputs, or past
     /// [`crate::limits::SCORED_SQUARE_UP_TO`] where the design's own error is
-    /// not quick ([`quick`]). The baselines are those [`measured_baselines`]
+    /// not quick (`objective::estimation::quick`). The baselines are those `measured_baselines`
     /// lists.
     pub fn of(d: &Design) -> crate::Result<Option<Self>> {
         if d.labels.len() > ESTIMATION_UP_TO {
