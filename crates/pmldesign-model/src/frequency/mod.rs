@@ -345,33 +345,19 @@ fn joined(groups: &[Vec<usize>], blocks: &[Vec<usize>]) -> (Vec<Vec<usize>>, Vec
 /// basis of `null(W^T)` shows (not necessarily the finest possible). Each
 /// group in increasing order, the groups by their first input.
 pub fn identifiable_groups(mechanism: &Mechanism) -> Result<Vec<Vec<usize>>> {
-    Ok(ReleasedAlike::of(mechanism)?.groups)
+    let groups = equal_rows(mechanism);
+    let w = merged(mechanism, &groups);
+    identifiable(groups, &w)
 }
 
-/// The groups of [`identifiable_groups`], with the mechanism's merged rows.
-struct ReleasedAlike {
-    groups: Vec<Vec<usize>>,
-    /// One row per group where those are linearly independent; `None` where
-    /// the groups are blocks of dependent rows.
-    rows: Option<Array2<f64>>,
-}
-
-impl ReleasedAlike {
-    fn of(mechanism: &Mechanism) -> Result<Self> {
-        let groups = equal_rows(mechanism);
-        let w = merged(mechanism, &groups);
-        if inversion::Inversion::new(&w).is_some() {
-            return Ok(ReleasedAlike {
-                groups,
-                rows: Some(w),
-            });
-        }
-        let blocks = identifiable::Blocks::new(&w)?;
-        Ok(ReleasedAlike {
-            groups: joined(&groups, &blocks.members).0,
-            rows: None,
-        })
+/// The groups of equal rows `groups` with their merged rows `w`, joined into
+/// blocks where those rows are linearly dependent (a rank test of `w`).
+fn identifiable(groups: Vec<Vec<usize>>, w: &Array2<f64>) -> Result<Vec<Vec<usize>>> {
+    if inversion::Inversion::new(w).is_some() {
+        return Ok(groups);
     }
+    let blocks = identifiable::Blocks::new(w)?;
+    Ok(joined(&groups, &blocks.members).0)
 }
 
 /// What a release through a mechanism lets an analyst estimate (docs/theory.md
@@ -404,34 +390,29 @@ pub fn estimability(mechanism: &Mechanism, prior: &[f64]) -> Result<Estimability
             "give one mass per input",
         ));
     }
-    let mass = |groups: &[Vec<usize>]| {
-        Array1::from_iter(
-            groups
-                .iter()
-                .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
-        )
-    };
     // A positive definite J of the merged rows proves them linearly independent
     // (J = W diag(1/q) W^T): the error then needs no rank test of W, whose QR
-    // costs N^2 K on one thread (minutes at N = 4,096 with 2N outputs).
+    // costs N^2 K on one thread (minutes at N = 4,096 with 2N outputs). Where J
+    // is singular no error is defined, and the rank test gives the groups.
     let groups = equal_rows(mechanism);
     let apart = groups.len() == mechanism.inputs();
     let w = (!apart).then(|| merged(mechanism, &groups));
     let rows = w.as_ref().map_or(mechanism.matrix(), |w| w.view());
-    if let Some(error) = fisher::asymptotic_error_of(rows, mass(&groups).view()) {
+    let p = Array1::from_iter(
+        groups
+            .iter()
+            .map(|g| g.iter().map(|&x| prior[x]).sum::<f64>()),
+    );
+    if let Some(error) = fisher::asymptotic_error_of(rows, p.view()) {
         return Ok(Estimability {
             groups,
             error_per_row: Some(error),
         });
     }
-    let ReleasedAlike { groups, rows } = ReleasedAlike::of(mechanism)?;
-    let error_per_row = match rows {
-        Some(w) => fisher::asymptotic_error_of(w.view(), mass(&groups).view()),
-        None => None,
-    };
+    let w = w.unwrap_or_else(|| mechanism.matrix().to_owned());
     Ok(Estimability {
-        groups,
-        error_per_row,
+        groups: identifiable(groups, &w)?,
+        error_per_row: None,
     })
 }
 

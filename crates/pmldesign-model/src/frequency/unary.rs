@@ -19,10 +19,7 @@ use ndarray::{Array1, Array2, ArrayView1};
 
 /// The Fisher information of OUE with boost `a > 0` (`1 + a = e^eps`) under `p`.
 pub fn unary_fisher(p: ArrayView1<f64>, a: f64) -> Array2<f64> {
-    let Factors { diagonal, ranks } = Factors::of(p, a);
-    let mut j = ranks.dot(&ranks.t());
-    j.diag_mut().zip_mut_with(&diagonal, |v, d| *v += d);
-    j
+    Factors::of(p, a).fisher()
 }
 
 /// The error per row of the maximum-likelihood estimate through OUE,
@@ -31,10 +28,15 @@ pub fn unary_fisher(p: ArrayView1<f64>, a: f64) -> Array2<f64> {
 /// `tr(J^-1) = tr(D^-1) - tr(M^-1 R^T D^-2 R)`: `O(k T^2)` for T quadrature
 /// nodes, where inverting J costs `O(k^3)` (seconds at k = 4,096).
 pub fn unary_error(p: ArrayView1<f64>, a: f64) -> Option<f64> {
-    let Factors { diagonal, ranks } = Factors::of(p, a);
-    if diagonal.iter().any(|&d| !(d > 0.0 && d.is_finite())) {
-        return super::trace_of_inverse(&unary_fisher(p, a)).map(|t| (t - p.dot(&p)).max(0.0));
+    let factors = Factors::of(p, a);
+    if factors
+        .diagonal
+        .iter()
+        .any(|&d| !(d > 0.0 && d.is_finite()))
+    {
+        return super::trace_of_inverse(&factors.fisher()).map(|t| (t - p.dot(&p)).max(0.0));
     }
+    let Factors { diagonal, ranks } = factors;
     let mut scaled = ranks.clone();
     for (mut row, d) in scaled.rows_mut().into_iter().zip(&diagonal) {
         row.mapv_inplace(|v| v / d);
@@ -85,5 +87,12 @@ impl Factors {
         }
         let ranks = Array2::from_shape_fn((k, columns.len()), |(x, c)| columns[c][x]);
         Factors { diagonal, ranks }
+    }
+
+    /// `J = diag(D) + R R^T`, written out.
+    fn fisher(&self) -> Array2<f64> {
+        let mut j = self.ranks.dot(&self.ranks.t());
+        j.diag_mut().zip_mut_with(&self.diagonal, |v, d| *v += d);
+        j
     }
 }

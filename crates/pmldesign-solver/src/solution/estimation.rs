@@ -25,10 +25,10 @@ pub const FIGURE_ONLY: &str = "(figure only)";
 /// Inputs past which no estimation figures are derived: each row costs a
 /// Fisher information (`N^2 K` for K outputs) and the trace of its inverse
 /// (`N^3`), and every reader of a design file derives them again. The largest
-/// design for estimation ([`crate::limits::MAX_ALPHABET`]): past
+/// design ([`crate::limits::MAX_ALPHABET`]): past
 /// [`crate::limits::SCORED_SQUARE_UP_TO`] its table holds only the rows whose
 /// error is quick to measure (`objective::estimation::quick`).
-pub const ESTIMATION_UP_TO: usize = 4096;
+pub const ESTIMATION_UP_TO: usize = crate::limits::MAX_ALPHABET;
 
 /// Seconds per term `N^2 K` of the rows the table measures from their
 /// matrices (each a Fisher information and a pseudo-inverse) after a design

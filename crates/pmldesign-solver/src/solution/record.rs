@@ -338,7 +338,7 @@ impl DesignRecord {
         // The baselines the design scored, no others.
         let scored = |m: &Mechanism| baseline_estimation_value(m, reference.view());
         let for_baselines: &(dyn Fn(&Mechanism) -> f64 + Sync) =
-            match self.loss.is_none() && self.utility.name == ESTIMATION_UTILITY_NAME {
+            match self.utility.name == ESTIMATION_UTILITY_NAME {
                 true => &scored,
                 false => value,
             };
