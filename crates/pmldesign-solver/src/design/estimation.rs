@@ -32,7 +32,7 @@ use crate::solution::design::Design;
 use crate::solution::estimation::table_time;
 use crate::solution::route::Route;
 use ndarray::{Array2, ArrayView1, Axis};
-use pmldesign_model::frequency::{fisher_information, inverse_fisher, trace_of_inverse};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher};
 use pmldesign_model::{Mechanism, ModelError, Notion, UncertaintySet};
 use std::time::{Duration, Instant};
 
@@ -605,7 +605,7 @@ fn after_loop(start: &Mechanism, notion: &Notion, set: &UncertaintySet) -> Durat
 
 /// `tr(j^-1)` (infinite where j is singular).
 fn trace_inverse(j: &Array2<f64>) -> f64 {
-    trace_of_inverse(j).unwrap_or(f64::INFINITY)
+    inverse_fisher(j).map_or(f64::INFINITY, |i| i.diag().sum())
 }
 
 /// The minimiser of a convex `f` on `[0, hi]` by golden section, the ends

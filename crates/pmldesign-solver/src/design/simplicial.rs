@@ -22,7 +22,7 @@ use crate::error::Result;
 use faer::Side;
 use faer::linalg::solvers::Solve;
 use ndarray::{Array1, Array2, ArrayView1, Axis, Slice};
-use pmldesign_model::frequency::{fisher_information, inverse_fisher, trace_of_inverse};
+use pmldesign_model::frequency::{fisher_information, inverse_fisher};
 use pmldesign_model::{Mechanism, ModelError};
 
 /// Newton steps per value of t, at most.
@@ -161,7 +161,7 @@ impl Pool {
 
     /// `tr(J(a)^-1)`, infinite where J is singular.
     fn trace_inverse(&self, a: &[f64]) -> f64 {
-        trace_of_inverse(&self.fisher_at(a)).unwrap_or(f64::INFINITY)
+        inverse_fisher(&self.fisher_at(a)).map_or(f64::INFINITY, |i| i.diag().sum())
     }
 
     /// The row sums of each element as the columns of a k x n matrix: the
